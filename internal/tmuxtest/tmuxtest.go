@@ -1,0 +1,135 @@
+// Package tmuxtest starts isolated tmux servers for tests and decides
+// whether a test tier may be skipped.
+//
+// Every server runs on its own socket (tmux -L akk-test-<random>) with no
+// configuration file, and is killed by the test that made it, through that
+// socket only. Tests never touch the user's tmux server.
+package tmuxtest
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Require skips t when ok is false, unless AKK_REQUIRE names tier: then a
+// missing prerequisite fails the test instead (CI must not pass by skipping).
+func Require(t testing.TB, tier string, ok bool, why string) {
+	t.Helper()
+	if ok {
+		return
+	}
+	for _, req := range strings.Split(os.Getenv("AKK_REQUIRE"), ",") {
+		if strings.TrimSpace(req) == tier {
+			t.Fatalf("tier %q is required (AKK_REQUIRE) but unavailable: %s", tier, why)
+		}
+	}
+	t.Skipf("tier %q unavailable: %s", tier, why)
+}
+
+// Server is an isolated tmux server owned by one test.
+type Server struct {
+	t      testing.TB
+	Name   string // the -L name
+	Socket string // absolute socket path, for -S
+	Env    []string
+}
+
+// Start starts a tmux server on a fresh private socket with one session
+// named "main" whose first pane runs cmd (a shell command) at the given
+// size. The server is killed in t.Cleanup.
+func Start(t testing.TB, width, height int, cmd string) *Server {
+	t.Helper()
+	path, err := exec.LookPath("tmux")
+	Require(t, "tmux", err == nil, "tmux not found in PATH")
+	_ = path
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatalf("tmuxtest: random name: %v", err)
+	}
+	name := "akk-test-" + hex.EncodeToString(b[:])
+	tmpdir := t.TempDir()
+	s := &Server{t: t, Name: name,
+		Socket: filepath.Join(tmpdir, fmt.Sprintf("tmux-%d", os.Getuid()), name)}
+	// A private TMUX_TMPDIR keeps the socket inside the test's temp dir;
+	// unsetting TMUX keeps a surrounding tmux from redirecting us.
+	s.Env = append(filteredEnv(), "TMUX_TMPDIR="+tmpdir, "LANG=C.UTF-8", "LC_ALL=C.UTF-8")
+	args := []string{"new-session", "-d", "-s", "main", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height)}
+	if cmd != "" {
+		args = append(args, cmd)
+	}
+	if _, err := s.run(append([]string{"-f", "/dev/null"}, args...)...); err != nil {
+		t.Fatalf("tmuxtest: start server: %v", err)
+	}
+	t.Cleanup(s.Kill)
+	// Options that keep oracle captures stable: no status line stealing a
+	// row, a dead pane stays for capture.
+	s.MustRun("set-option", "-g", "status", "off")
+	s.MustRun("set-option", "-g", "remain-on-exit", "on")
+	return s
+}
+
+func filteredEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "TMUX=") || strings.HasPrefix(kv, "TMUX_PANE=") ||
+			strings.HasPrefix(kv, "TMUX_TMPDIR=") || strings.HasPrefix(kv, "LANG=") ||
+			strings.HasPrefix(kv, "LC_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+// Command returns an exec.Cmd for tmux on this server's socket.
+func (s *Server) Command(args ...string) *exec.Cmd {
+	cmd := exec.Command("tmux", append([]string{"-S", s.Socket}, args...)...)
+	cmd.Env = s.Env
+	return cmd
+}
+
+func (s *Server) run(args ...string) ([]byte, error) {
+	cmd := exec.Command("tmux", append([]string{"-L", s.Name}, args...)...)
+	cmd.Env = s.Env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// Run runs one tmux command against this server and returns its stdout.
+func (s *Server) Run(args ...string) ([]byte, error) { return s.run(args...) }
+
+// MustRun is Run that fails the test on error.
+func (s *Server) MustRun(args ...string) []byte {
+	s.t.Helper()
+	out, err := s.run(args...)
+	if err != nil {
+		s.t.Fatalf("tmuxtest: %v", err)
+	}
+	return out
+}
+
+// Kill kills the server through its own socket. It is idempotent.
+func (s *Server) Kill() {
+	_, _ = s.run("kill-server")
+	// Wait briefly for the socket to go so a later test cannot race it.
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(s.Socket); os.IsNotExist(err) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,0 +1,2 @@
+// Package store keeps akk's durable state in an embedded pebble database.
+package store
