@@ -9,6 +9,9 @@ type Cell struct {
 	Text  string // a grapheme: base character plus combining marks; " " when erased
 	Width uint8  // 1, 2, or 0 for the padding cell right of a wide character
 	Style Style
+	// Link is the OSC 8 hyperlink target the cell was printed under, if
+	// any (tcell.Style holds it too, but offers no way to read it back).
+	Link string
 }
 
 // Cursor is the cursor position and visibility. X may equal the screen

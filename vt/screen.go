@@ -1,40 +1,181 @@
 package vt
 
+import "fmt"
+
 // Options configures a Screen. The zero value is valid.
 type Options struct {
-	// Scrollback is how many lines scrolled off the top are kept.
-	// 0 means DefaultScrollback; a negative value keeps none.
+	// Scrollback is how many lines scrolled off the top of the primary
+	// screen are kept. 0 means DefaultScrollback; negative keeps none.
 	Scrollback int
 }
 
 // DefaultScrollback is the scrollback kept when Options.Scrollback is 0.
+// It is small on purpose: tmux keeps the real history, and akk re-reads it
+// with capture-pane when it needs more than recent context.
 const DefaultScrollback = 200
 
-// Screen is a VT screen model fed by a pane's output stream. It is not
-// safe for concurrent use.
+// Screen is a VT screen model fed by a pane's output stream. It is not safe
+// for concurrent use.
 type Screen struct {
-	w, h int
+	w, h  int
+	lines []*line // the active grid, h rows
+	// altSaved holds the primary grid while the alternate screen is on.
+	altSaved []*line
+	history  scrollback
+	spare    []*line // emptied lines kept for reuse
+
+	cx, cy         int // cx == w is the pending-wrap state
+	rupper, rlower int // scroll region, inclusive
+	mode           mode
+	tabs           []bool
+
+	pen     pen
+	penID   uint32
+	penOK   bool // penID is current
+	charset charsetState
+	saved   savedState // DECSC
+	alt     altState   // 1049's saved cursor and pen
+
+	styles     []pen
+	styleIdx   map[pen]uint32
+	styleLimit int // compact the tables when styles grows past this
+	links      []link
+	linkIdx    map[link]uint16
+	blankBg    color // cache of the last blank cell with a background
+	blankID    uint32
+
+	lastASCII int  // the last printed ASCII character for REP, -1 for none
+	zwj       bool // a zero width joiner waits for the next character
+	title     string
+
+	dirty []uint64 // one bit per row changed since ClearDirty
+
+	parser parser
 }
 
-// New returns a blank screen of the given size (each at least 1).
-func New(width, height int, opts Options) *Screen { panic("vt: unimplemented") }
+// New returns a blank screen of the given size; sizes below 2x1 are raised
+// to it.
+func New(width, height int, opts Options) *Screen {
+	width, height = max(width, 2), max(height, 1)
+	sb := opts.Scrollback
+	if sb == 0 {
+		sb = DefaultScrollback
+	}
+	s := &Screen{
+		w: width, h: height,
+		history:    newScrollback(sb),
+		styles:     []pen{{}},
+		styleIdx:   map[pen]uint32{{}: 0},
+		styleLimit: minStyleLimit,
+		links:      []link{{}},
+		linkIdx:    map[link]uint16{},
+	}
+	s.lines = make([]*line, height)
+	for i := range s.lines {
+		s.lines[i] = newLine(width, blankCell)
+	}
+	s.dirty = make([]uint64, (height+63)/64)
+	s.resetState()
+	return s
+}
+
+// resetState sets everything but the grid contents to power-on values.
+func (s *Screen) resetState() {
+	s.cx, s.cy = 0, 0
+	s.rupper, s.rlower = 0, s.h-1
+	s.mode = modeCursor | modeWrap
+	s.resetTabs()
+	s.pen, s.penOK = pen{}, false
+	s.charset = charsetState{}
+	s.saved = savedState{}
+	s.alt = altState{}
+	s.lastASCII = -1
+}
+
+func (s *Screen) resetTabs() {
+	if len(s.tabs) != s.w {
+		s.tabs = make([]bool, s.w)
+	}
+	for i := range s.tabs {
+		s.tabs[i] = i > 0 && i%8 == 0
+	}
+}
 
 // Write feeds pane output. It accepts any bytes, split anywhere, and never
 // fails.
-func (s *Screen) Write(p []byte) (int, error) { panic("vt: unimplemented") }
+func (s *Screen) Write(p []byte) (int, error) {
+	s.parser.feed(p, s)
+	return len(p), nil
+}
 
 // Size returns the width and height.
 func (s *Screen) Size() (width, height int) { return s.w, s.h }
 
-// Cell returns the cell at column x, row y of the visible screen.
-func (s *Screen) Cell(x, y int) Cell { panic("vt: unimplemented") }
-
 // Cursor returns the cursor.
-func (s *Screen) Cursor() Cursor { panic("vt: unimplemented") }
+func (s *Screen) Cursor() Cursor {
+	return Cursor{X: s.cx, Y: s.cy, Visible: s.mode&modeCursor != 0}
+}
 
-// SetCell stores c at x, y (used to load a captured screen). A Width-2 cell
-// also makes x+1 its padding cell.
-func (s *Screen) SetCell(x, y int, c Cell) { panic("vt: unimplemented") }
+// Title returns the pane title set by OSC 0 or 2.
+func (s *Screen) Title() string { return s.title }
 
-// SetCursor moves the cursor; x may equal the width (pending wrap).
-func (s *Screen) SetCursor(x, y int) { panic("vt: unimplemented") }
+// AltScreen reports whether the alternate screen is active.
+func (s *Screen) AltScreen() bool { return s.altSaved != nil }
+
+// ScrollRegion returns the scroll region's first and last rows (inclusive).
+func (s *Screen) ScrollRegion() (top, bottom int) { return s.rupper, s.rlower }
+
+// Cell returns the cell at column x, row y of the visible screen. Out of
+// range coordinates give a blank cell.
+func (s *Screen) Cell(x, y int) Cell {
+	if y < 0 || y >= s.h || x < 0 || x >= s.w {
+		return Cell{Text: " ", Width: 1}
+	}
+	return s.publicCell(s.lines[y], x)
+}
+
+func (s *Screen) publicCell(l *line, x int) Cell {
+	c := l.cells[x]
+	p := s.styles[c.style]
+	return Cell{Text: l.text(c), Width: uint8(c.width()), Style: p.style(s.links), Link: s.links[p.link].uri}
+}
+
+// Row returns the cells of visible row y.
+func (s *Screen) Row(y int) []Cell {
+	if y < 0 || y >= s.h {
+		return nil
+	}
+	out := make([]Cell, s.w)
+	for x := range out {
+		out[x] = s.publicCell(s.lines[y], x)
+	}
+	return out
+}
+
+// Wrapped reports whether visible row y continues on the next row because
+// text wrapped there (tmux's GRID_LINE_WRAPPED).
+func (s *Screen) Wrapped(y int) bool {
+	return y >= 0 && y < s.h && s.lines[y].wrapped
+}
+
+// ScrollbackLen returns how many scrollback lines are kept.
+func (s *Screen) ScrollbackLen() int { return s.history.n }
+
+// ScrollbackRow returns scrollback line i, 0 being the oldest. A line keeps
+// the width it had when it scrolled off.
+func (s *Screen) ScrollbackRow(i int) []Cell {
+	if i < 0 || i >= s.history.n {
+		return nil
+	}
+	l := s.history.at(i)
+	out := make([]Cell, len(l.cells))
+	for x := range out {
+		out[x] = s.publicCell(l, x)
+	}
+	return out
+}
+
+// String renders the visible screen as plain text, for debugging.
+func (s *Screen) String() string {
+	return fmt.Sprintf("vt.Screen %dx%d cursor %d,%d\n%s", s.w, s.h, s.cx, s.cy, s.PlainText(s.Bounds()))
+}

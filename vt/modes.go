@@ -1,0 +1,140 @@
+package vt
+
+// mode is the set of terminal modes tmux keeps per screen (MODE_*).
+type mode uint32
+
+const (
+	modeCursor            mode = 1 << iota // DECTCEM: cursor visible
+	modeInsert                             // IRM
+	modeAppCursor                          // DECCKM
+	modeAppKeypad                          // DECKPAM
+	modeWrap                               // DECAWM
+	modeMouseStandard                      // 1000
+	modeMouseButton                        // 1002
+	modeCursorBlink                        // 12
+	modeMouseUTF8                          // 1005
+	modeMouseSGR                           // 1006
+	modeBracketPaste                       // 2004
+	modeFocus                              // 1004
+	modeMouseAll                           // 1003
+	modeOrigin                             // DECOM
+	modeKeysExtended                       // CSI > 4 ; n m
+	modeCursorVeryVisible                  // SM/RM 34 (inverted)
+)
+
+const modeAllMouse = modeMouseStandard | modeMouseButton | modeMouseAll
+
+// Modes is the terminal mode state that matters to a person or a program
+// reading the pane.
+type Modes struct {
+	CursorVisible  bool
+	Insert         bool
+	AppCursor      bool
+	AppKeypad      bool
+	Wrap           bool
+	Origin         bool
+	BracketedPaste bool
+	FocusEvents    bool
+	MouseStandard  bool // 1000
+	MouseButton    bool // 1002
+	MouseAll       bool // 1003
+	MouseUTF8      bool // 1005
+	MouseSGR       bool // 1006
+}
+
+// Modes returns the current modes.
+func (s *Screen) Modes() Modes {
+	m := s.mode
+	return Modes{
+		CursorVisible: m&modeCursor != 0, Insert: m&modeInsert != 0,
+		AppCursor: m&modeAppCursor != 0, AppKeypad: m&modeAppKeypad != 0,
+		Wrap: m&modeWrap != 0, Origin: m&modeOrigin != 0,
+		BracketedPaste: m&modeBracketPaste != 0, FocusEvents: m&modeFocus != 0,
+		MouseStandard: m&modeMouseStandard != 0, MouseButton: m&modeMouseButton != 0,
+		MouseAll: m&modeMouseAll != 0, MouseUTF8: m&modeMouseUTF8 != 0,
+		MouseSGR: m&modeMouseSGR != 0,
+	}
+}
+
+// charsetState is G0/G1 designation and which one is shifted in. Only the
+// DEC special graphics set is known; any other designation means ASCII.
+type charsetState struct {
+	g0, g1 bool // designated as DEC special graphics
+	shift  bool // SO: G1 is in use
+}
+
+func (c charsetState) active() bool {
+	if c.shift {
+		return c.g1
+	}
+	return c.g0
+}
+
+// savedState is what DECSC saves (tmux's input_save_state).
+type savedState struct {
+	pen     pen
+	charset charsetState
+	cx, cy  int
+	origin  bool
+}
+
+// altState is what entering the alternate screen saves: the pen always,
+// the cursor only for 1049, and that cursor stays valid until a reset.
+type altState struct {
+	pen    pen
+	cx, cy int
+	valid  bool
+}
+
+func (s *Screen) saveCursor() {
+	s.saved = savedState{pen: s.pen, charset: s.charset, cx: s.cx, cy: s.cy, origin: s.mode&modeOrigin != 0}
+}
+
+func (s *Screen) restoreCursor() {
+	s.setPen(s.saved.pen)
+	s.charset = s.saved.charset
+	if s.saved.origin {
+		s.mode |= modeOrigin
+	} else {
+		s.mode &^= modeOrigin
+	}
+	s.cursorMove(s.saved.cx, s.saved.cy, false)
+}
+
+// alternateOn is screen_alternate_on: the primary grid is set aside and
+// the screen cleared; cursor saves the cursor position too (1049).
+func (s *Screen) alternateOn(cursor bool) {
+	if s.altSaved != nil {
+		return
+	}
+	saved := make([]*line, s.h)
+	for y := range saved {
+		saved[y] = s.lines[y]
+		s.lines[y] = s.takeLine(colorDefault)
+	}
+	s.altSaved = saved
+	if cursor {
+		s.alt.cx, s.alt.cy, s.alt.valid = s.cx, s.cy, true
+	}
+	s.alt.pen = s.pen
+	s.markDirtyRange(0, s.h-1)
+}
+
+// alternateOff is screen_alternate_off. Even outside the alternate screen,
+// 1049 restores the cursor and pen saved by the last 1049 entry.
+func (s *Screen) alternateOff(cursor bool) {
+	if cursor && s.alt.valid {
+		s.cx, s.cy = s.alt.cx, s.alt.cy
+		s.setPen(s.alt.pen)
+	}
+	if s.altSaved != nil {
+		for y := range s.altSaved {
+			s.recycle(s.lines[y])
+			s.lines[y] = s.altSaved[y]
+		}
+		s.altSaved = nil
+		s.markDirtyRange(0, s.h-1)
+	}
+	s.cx = min(s.cx, s.w-1)
+	s.cy = min(s.cy, s.h-1)
+}

@@ -1,0 +1,205 @@
+package vt
+
+import "unicode/utf8"
+
+// Printing follows tmux 3.3a's two paths: runs of plain ASCII are written
+// as a block (screen_write_collect_add/_end) while autowrap is on, insert
+// mode is off and the DEC graphics set is not selected; everything else is
+// written cell by cell (screen_write_cell), with wide-character padding,
+// combining characters and the zero width joiner.
+
+const (
+	zwj          = '\u200d'
+	maxCellBytes = 21 // tmux's UTF8_SIZE: a cell's text, combining marks included
+	// acsBit marks a cell printed in the DEC special graphics set: it keeps
+	// the ASCII byte, like tmux, and shows the line-drawing glyph.
+	acsBit = 1 << 24
+)
+
+var acsRune [128]rune
+
+func init() {
+	for i, g := range acsGlyph {
+		if g != "" {
+			acsRune[i], _ = utf8.DecodeRuneInString(g)
+		}
+	}
+}
+
+func (s *Screen) printASCII(run []byte) {
+	if s.charset.active() || s.mode&modeWrap == 0 || s.mode&modeInsert != 0 {
+		acs := s.charset.active()
+		for _, b := range run {
+			s.printCell(rune(b), 1, acs)
+		}
+		return
+	}
+	for len(run) > 0 {
+		if s.cx > s.w-1 {
+			s.lineFeed(true, colorDefault)
+			s.setCursor(0, -1)
+		}
+		n := min(len(run), s.w-s.cx)
+		s.writeRun(run[:n])
+		run = run[n:]
+	}
+}
+
+// writeRun is screen_write_collect_end: run fits on the cursor's row.
+func (s *Screen) writeRun(run []byte) {
+	l := s.lines[s.cy]
+	cs := l.cells
+	cx := s.cx
+	if cx != 0 {
+		// A wide character whose padding the run starts on is erased.
+		xx := cx
+		c := cs[xx]
+		for ; xx > 0; xx-- {
+			c = cs[xx]
+			if !c.isPad() {
+				break
+			}
+			cs[xx] = blankCell
+		}
+		if c.isWide() {
+			cs[xx] = blankCell
+		}
+	}
+	style := s.penStyle()
+	dst := cs[cx : cx+len(run)]
+	for i, b := range run {
+		dst[i] = cell{ch: uint32(b) | 1<<widthShift, style: style}
+	}
+	s.setCursor(cx+len(run), -1)
+	// Padding left over from a wide character the run ended inside.
+	for xx := s.cx; xx < s.w && cs[xx].isPad(); xx++ {
+		cs[xx] = blankCell
+	}
+	s.markDirty(s.cy)
+}
+
+// printRune prints a decoded non-ASCII character.
+func (s *Screen) printRune(r rune, width int) { s.printCell(r, width, false) }
+
+// printCell is screen_write_cell.
+func (s *Screen) printCell(r rune, width int, acs bool) {
+	if r == zwj {
+		s.zwj = true
+		return
+	}
+	if s.zwj {
+		s.combine(zwj)
+	}
+	if width == 0 || s.zwj {
+		s.zwj = false
+		s.combine(r)
+		return
+	}
+	w := s.w
+	wrap := s.mode&modeWrap != 0
+	if !wrap && width > 1 && (width > w || (s.cx != w && s.cx > w-width)) {
+		return // does not fit and may not wrap
+	}
+	if s.mode&modeInsert != 0 {
+		if s.cx >= w-1 {
+			s.clear(s.cx, s.cy, 1, 1, colorDefault)
+		} else {
+			s.moveCells(s.cy, s.cx+width, s.cx, w-s.cx-width, colorDefault)
+		}
+	}
+	if wrap && s.cx > w-width {
+		s.lineFeed(true, colorDefault)
+		s.setCursor(0, -1)
+	}
+	if s.cx > w-width || s.cy > s.h-1 {
+		return
+	}
+	s.overwrite(width)
+	cs := s.lines[s.cy].cells
+	for xx := s.cx + 1; xx < s.cx+width; xx++ {
+		cs[xx] = padCell
+	}
+	c := mkcell(r, width, s.penStyle())
+	if acs {
+		c.ch |= acsBit
+	}
+	cs[s.cx] = c
+	s.markDirty(s.cy)
+	last := 0
+	if !wrap {
+		last = 1
+	}
+	if s.cx <= w-last-width {
+		s.setCursor(s.cx+width, -1)
+	} else {
+		s.setCursor(w-last, -1)
+	}
+}
+
+// overwrite is screen_write_overwrite: before a character of the given
+// width lands at the cursor, erase the wide characters it cuts in half.
+func (s *Screen) overwrite(width int) {
+	cs := s.lines[s.cy].cells
+	now := cs[s.cx]
+	if now.isPad() {
+		xx := s.cx + 1
+		for xx--; xx > 0; xx-- {
+			if !cs[xx].isPad() {
+				break
+			}
+			cs[xx] = blankCell
+		}
+		cs[xx] = blankCell
+	}
+	if width != 1 || now.width() != 1 {
+		for xx := s.cx + width; xx < s.w && cs[xx].isPad(); xx++ {
+			cs[xx] = blankCell
+		}
+	}
+}
+
+// combine is screen_write_combine: append r to the character left of the
+// cursor (skipping padding), keeping that cell's width and style.
+func (s *Screen) combine(r rune) {
+	if s.cx == 0 {
+		return
+	}
+	l := s.lines[s.cy]
+	x := s.cx - 1
+	for x >= 0 && l.cells[x].isPad() {
+		x--
+	}
+	if x < 0 {
+		return
+	}
+	base := s.rawText(l, l.cells[x])
+	if len(base)+utf8.RuneLen(r) > maxCellBytes {
+		return
+	}
+	l.setText(x, base+string(r))
+	s.markDirty(s.cy)
+}
+
+// rawText is a cell's text as tmux stores it: DEC graphics cells keep
+// their ASCII byte.
+func (s *Screen) rawText(l *line, c cell) string {
+	if c.isExt() {
+		return l.text(c)
+	}
+	return string(c.rune())
+}
+
+// repeat is REP: print the last ASCII character n more times, at most to
+// the end of the row.
+func (s *Screen) repeat(n int) {
+	n = min(n, s.w-s.cx)
+	ch := s.parser.last
+	if ch == 0 || n <= 0 {
+		return
+	}
+	s.parser.utf8.reset()
+	one := [1]byte{ch}
+	for i := 0; i < n; i++ {
+		s.printASCII(one[:])
+	}
+}

@@ -1,0 +1,164 @@
+package vt
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"strconv"
+	"strings"
+)
+
+// Rect is a rectangle of cells: columns X to X+W-1, rows Y to Y+H-1.
+type Rect struct{ X, Y, W, H int }
+
+// Bounds is the whole visible screen.
+func (s *Screen) Bounds() Rect { return Rect{0, 0, s.w, s.h} }
+
+// clip limits r to the screen.
+func (s *Screen) clip(r Rect) Rect {
+	x0, y0 := max(r.X, 0), max(r.Y, 0)
+	x1, y1 := min(r.X+r.W, s.w), min(r.Y+r.H, s.h)
+	if x1 <= x0 || y1 <= y0 {
+		return Rect{x0, y0, 0, 0}
+	}
+	return Rect{x0, y0, x1 - x0, y1 - y0}
+}
+
+// PlainText renders r as text: one line per row, padding cells skipped,
+// trailing spaces trimmed.
+func (s *Screen) PlainText(r Rect) string {
+	r = s.clip(r)
+	var b []byte
+	for y := r.Y; y < r.Y+r.H; y++ {
+		if y > r.Y {
+			b = append(b, '\n')
+		}
+		l := s.lines[y]
+		for x := r.X; x < r.X+r.W; x++ {
+			b = append(b, l.text(l.cells[x])...)
+		}
+		for len(b) > 0 && b[len(b)-1] == ' ' {
+			b = b[:len(b)-1]
+		}
+	}
+	return string(b)
+}
+
+// ANSI renders r with SGR sequences in the vocabulary of tmux's
+// capture-pane -e (one sequence per attribute, the pen carried across
+// rows), so the result can be compared with a capture or replayed.
+func (s *Screen) ANSI(r Rect) string {
+	r = s.clip(r)
+	var b strings.Builder
+	cur := pen{}
+	for y := r.Y; y < r.Y+r.H; y++ {
+		if y > r.Y {
+			b.WriteByte('\n')
+		}
+		l := s.lines[y]
+		for x := r.X; x < r.X+r.W; x++ {
+			c := l.cells[x]
+			if c.isPad() {
+				continue
+			}
+			if p := s.styles[c.style]; p != cur {
+				writeSGR(&b, cur, p)
+				cur = p
+			}
+			b.WriteString(l.text(c))
+		}
+	}
+	if cur != (pen{}) {
+		b.WriteString("\x1b[0m")
+	}
+	return b.String()
+}
+
+// writeSGR writes the sequences that turn from into to: a reset when an
+// attribute must go off, then every attribute and colour that differs.
+func writeSGR(b *strings.Builder, from, to pen) {
+	if from.attr&^to.attr != 0 || from.link != to.link {
+		b.WriteString("\x1b[0m")
+		from = pen{}
+	}
+	sgr := func(code string) { b.WriteString("\x1b[" + code + "m") }
+	for _, a := range [...]struct {
+		bit  attr
+		code string
+	}{{attrBold, "1"}, {attrDim, "2"}, {attrItalic, "3"}, {attrBlink, "5"},
+		{attrReverse, "7"}, {attrHidden, "8"}, {attrStrike, "9"}, {attrOverline, "53"}} {
+		if to.attr&a.bit != 0 && from.attr&a.bit == 0 {
+			sgr(a.code)
+		}
+	}
+	if u := to.attr.underline(); u != from.attr.underline() {
+		if u == 1 {
+			sgr("4")
+		} else {
+			sgr("4:" + strconv.Itoa(int(u)))
+		}
+	}
+	if to.fg != from.fg {
+		sgr(colorSGR(to.fg, 30, 90, "38", "39"))
+	}
+	if to.bg != from.bg {
+		sgr(colorSGR(to.bg, 40, 100, "48", "49"))
+	}
+	if to.us != from.us {
+		sgr(colorSGR(to.us, 0, 0, "58", "59"))
+	}
+}
+
+func colorSGR(c color, base, bright int, ext, def string) string {
+	v := int(c & 0xffffff)
+	switch c & colorKind {
+	case colorPalette:
+		if v < 8 {
+			return strconv.Itoa(base + v)
+		}
+		return strconv.Itoa(bright + v - 8)
+	case color256:
+		return ext + ";5;" + strconv.Itoa(v)
+	case colorRGB:
+		return ext + ";2;" + strconv.Itoa(v>>16) + ";" + strconv.Itoa(v>>8&0xff) + ";" + strconv.Itoa(v&0xff)
+	}
+	return def
+}
+
+// Fingerprint is a SHA-256 over a canonical encoding of every cell of r
+// (clipped to the screen): the rectangle, then per cell its text, width and
+// full style (colours with their form, attributes, underline style and
+// colour, link). The same styled region always gives the same digest, on
+// any screen; any change of text or style gives another.
+func (s *Screen) Fingerprint(r Rect) [32]byte {
+	r = s.clip(r)
+	h := sha256.New()
+	var buf [64]byte
+	put := func(vs ...uint32) {
+		n := 0
+		for _, v := range vs {
+			binary.LittleEndian.PutUint32(buf[n:], v)
+			n += 4
+		}
+		h.Write(buf[:n])
+	}
+	putStr := func(str string) {
+		put(uint32(len(str)))
+		h.Write([]byte(str))
+	}
+	put(uint32(r.W), uint32(r.H))
+	for y := r.Y; y < r.Y+r.H; y++ {
+		l := s.lines[y]
+		for x := r.X; x < r.X+r.W; x++ {
+			c := l.cells[x]
+			p := s.styles[c.style]
+			putStr(l.text(c))
+			put(uint32(c.width()), uint32(p.fg), uint32(p.bg), uint32(p.us), uint32(p.attr))
+			lk := s.links[p.link]
+			putStr(lk.uri)
+			putStr(lk.id)
+		}
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}

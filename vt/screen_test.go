@@ -1,0 +1,53 @@
+package vt
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestScreenBasics(t *testing.T) {
+	tests := []struct {
+		name   string
+		w, h   int
+		in     string
+		want   string // PlainText of the whole screen, rows joined by |
+		cx, cy int
+	}{
+		{"plain", 10, 3, "hello", "hello||", 5, 0},
+		{"crlf", 10, 3, "ab\r\ncd", "ab|cd|", 2, 1},
+		{"lf keeps column", 10, 3, "ab\ncd", "ab|  cd|", 4, 1},
+		{"pending wrap", 5, 2, "abcde", "abcde|", 5, 0},
+		{"wrap", 5, 2, "abcdef", "abcde|f", 1, 1},
+		{"scroll", 5, 2, "a\r\nb\r\nc", "b|c", 1, 1},
+		{"cup", 10, 3, "\x1b[2;3Hx", "|  x|", 3, 1},
+		{"el", 10, 1, "abcdef\x1b[3G\x1b[K", "ab", 2, 0},
+		{"broken utf8", 10, 1, "A\xffB\xc3(C", "AB(C", 4, 0},
+		{"wide", 10, 1, "a世b", "a世b", 4, 0},
+		{"wide wraps", 3, 2, "ab世", "ab|世", 2, 1},
+		{"combining", 10, 1, "e\u0301x", "e\u0301x", 2, 0},
+		{"acs", 10, 1, "\x1b(0lqk\x1b(Bq", "┌─┐q", 4, 0},
+		{"rep", 10, 1, "ab\x1b[3b", "abbbb", 5, 0},
+		{"tab", 20, 1, "a\tb", "a       b", 9, 0},
+		{"split utf8 across writes", 10, 1, "\xe4\xb8|\x96", "世", 2, 0},
+		{"split csi", 10, 2, "\x1b[|2;|2Hx", "| x", 2, 1},
+		{"ich all does nothing (tmux)", 5, 1, "abcde\r\x1b[5@", "abcde", 0, 0},
+		{"dch", 5, 1, "abcde\r\x1b[2P", "cde", 0, 0},
+		{"alt screen", 5, 2, "ab\x1b[?1049hxy\x1b[?1049l", "ab|", 2, 0},
+		{"region scroll", 5, 4, "1\r\n2\r\n3\r\n4\x1b[2;3r\x1b[3;1H\n", "1|3||4", 0, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New(tt.w, tt.h, Options{})
+			for _, part := range strings.Split(tt.in, "|") {
+				s.Write([]byte(part))
+			}
+			got := strings.ReplaceAll(s.PlainText(s.Bounds()), "\n", "|")
+			if got != tt.want {
+				t.Errorf("screen %q, want %q", got, tt.want)
+			}
+			if c := s.Cursor(); c.X != tt.cx || c.Y != tt.cy {
+				t.Errorf("cursor %d,%d, want %d,%d", c.X, c.Y, tt.cx, tt.cy)
+			}
+		})
+	}
+}

@@ -1,0 +1,116 @@
+package vt
+
+// utf8Decoder decodes UTF-8 in ground state the way tmux 3.3a does
+// (utf8_open/utf8_append): a lead byte fixes the sequence length; every
+// following byte >= 0x80 is taken, even one that is not a continuation byte;
+// when the length is reached, a sequence holding a bad byte, an invalid code
+// point (overlong, surrogate, above U+10FFFF) or a character wcwidth calls
+// non-printable is dropped whole. Bytes below 0x80 (printable ASCII and C0
+// controls) abandon a sequence in progress and are processed afresh, so
+// `A\xffB\xc3(C` shows as `AB(C`. Escape sequences do not abandon it: tmux
+// lets a character resume after them.
+type utf8Decoder struct {
+	buf  [4]byte
+	size uint8 // 0 when no sequence is in progress
+	have uint8
+	bad  bool
+}
+
+func (d *utf8Decoder) reset() { d.size = 0 }
+
+// add takes one byte >= 0x80. It returns the decoded character and its
+// width when a sequence completes, and ok=false otherwise (more is needed
+// or the sequence was dropped).
+func (d *utf8Decoder) add(b byte) (r rune, width int, ok bool) {
+	if d.size == 0 {
+		switch {
+		case b >= 0xc2 && b <= 0xdf:
+			d.size = 2
+		case b >= 0xe0 && b <= 0xef:
+			d.size = 3
+		case b >= 0xf0 && b <= 0xf4:
+			d.size = 4
+		default:
+			return 0, 0, false // not a lead byte: dropped
+		}
+		d.buf[0], d.have, d.bad = b, 1, false
+		return 0, 0, false
+	}
+	if b&0xc0 != 0x80 {
+		d.bad = true
+	}
+	d.buf[d.have] = b
+	d.have++
+	if d.have < d.size {
+		return 0, 0, false
+	}
+	d.size = 0
+	if d.bad {
+		return 0, 0, false
+	}
+	r, valid := decodeRune(d.buf[:d.have])
+	if !valid {
+		return 0, 0, false
+	}
+	width = runeWidth(r)
+	if width < 0 {
+		return 0, 0, false
+	}
+	return r, width, true
+}
+
+// decodeRune decodes a complete sequence of 2-4 bytes whose continuation
+// bytes are already known to be 10xxxxxx, and rejects what the C library's
+// mbtowc rejects: overlong forms and values above U+10FFFF. Surrogates are
+// rejected by the width table.
+func decodeRune(b []byte) (rune, bool) {
+	switch len(b) {
+	case 2:
+		return rune(b[0]&0x1f)<<6 | rune(b[1]&0x3f), true
+	case 3:
+		r := rune(b[0]&0x0f)<<12 | rune(b[1]&0x3f)<<6 | rune(b[2]&0x3f)
+		return r, r >= 0x800
+	default:
+		r := rune(b[0]&0x07)<<18 | rune(b[1]&0x3f)<<12 | rune(b[2]&0x3f)<<6 | rune(b[3]&0x3f)
+		return r, r >= 0x10000 && r <= 0x10ffff
+	}
+}
+
+// ground handles bytes in ground state, starting at data[0], and returns
+// how many it consumed. Printable ASCII is handed over in runs, so the
+// common case costs one call per run, not per byte.
+func (p *parser) ground(data []byte, perf performer) int {
+	b := data[0]
+	switch {
+	case b >= 0x20 && b < 0x7f:
+		n := 1
+		for n < len(data) && data[n] >= 0x20 && data[n] < 0x7f {
+			n++
+		}
+		p.utf8.reset()
+		p.last = data[n-1]
+		perf.printASCII(data[:n])
+		return n
+	case b == 0x1b:
+		p.clear()
+		p.state = stEscape
+	case b < 0x20:
+		p.execute(b, perf)
+	case b == 0x7f:
+		// DEL is ignored and does not disturb a UTF-8 sequence.
+	default:
+		p.last = 0
+		if r, w, ok := p.utf8.add(b); ok {
+			perf.printRune(r, w)
+		}
+	}
+	return 1
+}
+
+// execute runs a C0 control. Like tmux, any executed control abandons a
+// UTF-8 sequence in progress.
+func (p *parser) execute(b byte, perf performer) {
+	p.utf8.reset()
+	p.last = 0
+	perf.execute(b)
+}

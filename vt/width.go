@@ -1,0 +1,34 @@
+package vt
+
+import "sort"
+
+// widthRange is a run of code points sharing a width other than 1.
+type widthRange struct {
+	lo, hi rune
+	width  int8
+}
+
+// runeWidth is the display width tmux 3.3a gives r: 0 (combines with the
+// previous character), 1 or 2, or -1 when tmux drops the character
+// (non-printable or unassigned). The table is generated from the C
+// library tmux uses (see internal/widthgen).
+func runeWidth(r rune) int {
+	if r < 0x80 {
+		if r >= 0x20 && r < 0x7f {
+			return 1
+		}
+		return -1
+	}
+	if r > 0x10ffff {
+		return -1
+	}
+	i := sort.Search(len(widthRanges), func(i int) bool { return widthRanges[i].hi >= r })
+	if i < len(widthRanges) && widthRanges[i].lo <= r {
+		return int(widthRanges[i].width)
+	}
+	return 1
+}
+
+// RuneWidth reports the display width of r as tmux 3.3a computes it: 0 for
+// a combining character, 1 or 2, and -1 for a character tmux drops.
+func RuneWidth(r rune) int { return runeWidth(r) }
