@@ -1,0 +1,185 @@
+package vt
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+)
+
+// tmuxRig runs byte streams through panes of one isolated tmux server and
+// reads back what tmux made of them. Each stream gets a fresh session of
+// its own size, so streams are independent and can run concurrently.
+type tmuxRig struct {
+	srv *tmuxtest.Server
+	dir string
+	seq atomic.Int64
+}
+
+// newTmuxRig starts the server. Its "main" session only keeps the server
+// alive between streams.
+func newTmuxRig(t testing.TB) *tmuxRig {
+	t.Helper()
+	srv := tmuxtest.Start(t, 80, 24, "exec cat >/dev/null")
+	return &tmuxRig{srv: srv, dir: t.TempDir()}
+}
+
+// tmuxView is tmux's view of a pane after a stream: the capture plus the
+// cursor and modes from a display-message run in the same command queue
+// pass, so both describe the same moment.
+type tmuxView struct {
+	Capture       []byte // capture-pane -p -e -N output, one line per row
+	Width, Height int
+	CursorX       int // may equal Width: pending wrap
+	CursorY       int
+	CursorVisible bool
+	Alternate     bool
+	Insert        bool
+	Origin        bool
+	Wrap          bool
+	ScrollTop     int
+	ScrollBottom  int
+	Title         string
+}
+
+// viewFormat is the display-message format behind tmuxView. pane_path comes
+// first: it carries the sync marker (see syncMarker); the title comes last
+// because it may contain the separator.
+const viewFormat = "#{pane_path}|#{pane_width}|#{pane_height}|#{cursor_x}|#{cursor_y}|" +
+	"#{cursor_flag}|#{alternate_on}|#{insert_flag}|#{origin_flag}|#{wrap_flag}|" +
+	"#{scroll_region_upper}|#{scroll_region_lower}|#{pane_title}"
+
+// syncMarker is written after the stream. tmux may still be reading the pty
+// when the pane program signals completion, so the capture is only trusted
+// once pane_path shows the marker: then every byte before it was parsed.
+// CAN ends any sequence the stream left open, except a DCS string, which
+// only ST ends; ESC \ then is an ST that does nothing in ground state. None
+// of this touches cells or the cursor, and the model is fed the stream
+// without it. Streams must not use OSC 7 themselves.
+func syncMarker(n int64) (marker []byte, path string) {
+	path = fmt.Sprintf("akk-sync-%d", n)
+	return []byte("\x18\x1b\\\x1b]7;" + path + "\a"), path
+}
+
+// Run writes stream into a fresh width x height pane through a raw tty and
+// returns tmux's view of it.
+func (r *tmuxRig) Run(ctx context.Context, stream []byte, width, height int) (*tmuxView, error) {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		v, retry, err := r.runOnce(ctx, stream, width, height)
+		if err == nil {
+			return v, nil
+		}
+		lastErr = err
+		if !retry {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+func (r *tmuxRig) runOnce(ctx context.Context, stream []byte, width, height int) (v *tmuxView, retry bool, err error) {
+	n := r.seq.Add(1)
+	file := filepath.Join(r.dir, fmt.Sprintf("s%d.bin", n))
+	marker, path := syncMarker(n)
+	if err := os.WriteFile(file, append(append([]byte(nil), stream...), marker...), 0o600); err != nil {
+		return nil, false, fmt.Errorf("write stream: %w", err)
+	}
+	defer os.Remove(file)
+	channel := fmt.Sprintf("akk-done-%d", n)
+	// The pane must see the bytes unchanged: no output post-processing
+	// (ONLCR would turn LF into CRLF), no echo of tmux's replies to queries.
+	// It then stays alive reading its tty, because a dead pane gets tmux's
+	// "Pane is dead" line written over the screen.
+	paneCmd := fmt.Sprintf("stty raw -echo -opost -onlcr && cat %s; tmux -S %s wait-for -S %s; exec cat >/dev/null",
+		shellQuote(file), shellQuote(r.srv.Socket), channel)
+	session := fmt.Sprintf("s%d", n)
+	out, err := r.tmux(ctx, "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", session,
+		"-x", strconv.Itoa(width), "-y", strconv.Itoa(height), paneCmd)
+	if err != nil {
+		return nil, false, err
+	}
+	pane := strings.TrimSpace(string(out))
+	defer r.tmux(context.Background(), "kill-session", "-t", session) //nolint:errcheck // best effort
+	if _, err := r.tmux(ctx, "wait-for", channel); err != nil {
+		return nil, false, err
+	}
+	for try := 0; try < 50; try++ {
+		out, err = r.tmux(ctx, "capture-pane", "-p", "-e", "-N", "-t", pane, ";",
+			"display-message", "-p", "-t", pane, viewFormat)
+		if err != nil {
+			return nil, false, err
+		}
+		v, gotPath, err := parseView(out, height)
+		if err != nil {
+			return nil, false, err
+		}
+		if gotPath == path {
+			if v.Width != width || v.Height != height {
+				return nil, false, fmt.Errorf("pane is %dx%d, want %dx%d", v.Width, v.Height, width, height)
+			}
+			return v, false, nil
+		}
+		time.Sleep(time.Duration(try+1) * time.Millisecond)
+	}
+	return nil, true, fmt.Errorf("pane %s never showed sync marker %q", pane, path)
+}
+
+// tmux runs one tmux command line on the rig's server.
+func (r *tmuxRig) tmux(ctx context.Context, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-S", r.srv.Socket}, args...)...)
+	cmd.Env = r.srv.Env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// parseView splits the output of `capture-pane ; display-message`: height
+// capture lines, then the display line.
+func parseView(out []byte, height int) (*tmuxView, string, error) {
+	out = bytes.TrimSuffix(out, []byte("\n"))
+	i := bytes.LastIndexByte(out, '\n')
+	if i < 0 {
+		return nil, "", fmt.Errorf("no capture before display line in %q", out)
+	}
+	capture, line := out[:i+1], string(out[i+1:])
+	f := strings.SplitN(line, "|", 13)
+	if len(f) != 13 {
+		return nil, "", fmt.Errorf("display line %q: want 13 fields", line)
+	}
+	var nums [11]int
+	for k := 1; k <= 11; k++ {
+		n, err := strconv.Atoi(f[k])
+		if err != nil {
+			return nil, "", fmt.Errorf("display line %q: field %d: %w", line, k, err)
+		}
+		nums[k-1] = n
+	}
+	v := &tmuxView{
+		Capture: capture, Width: nums[0], Height: nums[1],
+		CursorX: nums[2], CursorY: nums[3], CursorVisible: nums[4] == 1,
+		Alternate: nums[5] == 1, Insert: nums[6] == 1, Origin: nums[7] == 1, Wrap: nums[8] == 1,
+		ScrollTop: nums[9], ScrollBottom: nums[10], Title: f[12],
+	}
+	if got := bytes.Count(capture, []byte("\n")); got != height {
+		return nil, "", fmt.Errorf("capture has %d lines, want %d", got, height)
+	}
+	return v, f[0], nil
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
