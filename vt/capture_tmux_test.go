@@ -43,8 +43,8 @@ var captureCases = []struct {
 		{13, 0, ".", 1, DefaultStyle},
 	},
 }, {
-	name:   "colours",
-	w:      16, h: 2,
+	name: "colours",
+	w:    16, h: 2,
 	stream: "\x1b[38;5;1mA \x1b[31mB \x1b[38:2::1:2:3mC \x1b[1;31mD \x1b[4:0mE \x1b[44mF\x1b[K\r\n\x1b[0;92;105mg\x1b[38;5;200;48;5;3mh\x1b[4;58;5;196mu\x1b[58:2::1:2:3mr",
 	rows:   []string{"A B C D E F", "ghur"},
 	used:   []int{11, 4},
@@ -65,8 +65,8 @@ var captureCases = []struct {
 			Underline(tcell.UnderlineStyleSolid).Underline(tcell.NewRGBColor(1, 2, 3)), BgIndexed)},
 	},
 }, {
-	name:   "wide, combining, joiner",
-	w:      14, h: 2,
+	name: "wide, combining, joiner",
+	w:    14, h: 2,
 	stream: "世界|e\u0301|👨\u200d👩|x\r\nab世cd\r\x1b[2C\x1b[1mX",
 	rows:   []string{"世界|e\u0301|👨\u200d👩|x", "abX cd"},
 	used:   []int{11, 6},
@@ -81,8 +81,8 @@ var captureCases = []struct {
 		{4, 1, "c", 1, DefaultStyle},
 	},
 }, {
-	name:   "DEC graphics",
-	w:      10, h: 2,
+	name: "DEC graphics",
+	w:    10, h: 2,
 	stream: "\x1b(0lqk\x1b[1mx\x1b[mA\x1b(B q\r\n\x1b)0\x0e~a\x0fq",
 	rows:   []string{"┌─┐│A q", "·▒q"},
 	cells: []cellWant{
@@ -92,8 +92,8 @@ var captureCases = []struct {
 		{0, 1, "·", 1, DefaultStyle},
 	},
 }, {
-	name:   "pen across rows, BCE rows",
-	w:      3, h: 3,
+	name: "pen across rows, BCE rows",
+	w:    3, h: 3,
 	stream: "\x1b[44m\x1b[2J\x1b[H\x1b[31mab\r\ncd\x1b[0m",
 	rows:   []string{"ab", "cd", ""},
 	used:   []int{2, 2, 0},
