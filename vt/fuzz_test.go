@@ -19,11 +19,11 @@ func checkInvariants(t *testing.T, s *Screen) {
 			t.Fatalf("row %d has %d cells, want %d", y, len(l.cells), s.w)
 		}
 		for x, c := range l.cells {
-			if int(c.style) >= len(s.styles) {
-				t.Fatalf("cell %d,%d: style %d of %d", x, y, c.style, len(s.styles))
+			if int(c.style()) >= len(s.styles) {
+				t.Fatalf("cell %d,%d: style %d of %d", x, y, c.style(), len(s.styles))
 			}
-			if c.isExt() && int(c.ch&chMask) >= len(l.ext) {
-				t.Fatalf("cell %d,%d: grapheme %d of %d", x, y, c.ch&chMask, len(l.ext))
+			if c.isExt() && int(c.ch()) >= len(l.ext) {
+				t.Fatalf("cell %d,%d: grapheme %d of %d", x, y, c.ch(), len(l.ext))
 			}
 		}
 	}

@@ -1,28 +1,46 @@
 package vt
 
-// cell is the stored form of a cell: 8 bytes. ch packs the character (or
-// the index of a grapheme of several code points in the line's ext table),
-// an ext flag and the width; style indexes Screen.styles.
+// cell is the stored form of a cell: 6 bytes, so that a 120x40 screen
+// with 1,000 lines of scrollback fits in 1 MiB. It packs the character (or
+// the index of a grapheme of several code points in the line's ext table,
+// 21 bits), its width, two flags and a 23-bit index into Screen.styles:
+//
+//	lo:  character bits 0-15
+//	hi:  character bits 16-20 | ext<<5 | width<<6 | acs<<8 | style bits 16-22 <<9
+//	slo: style bits 0-15
 type cell struct {
-	ch    uint32
-	style uint32
+	lo, hi, slo uint16
 }
 
 const (
-	chMask     = 1<<21 - 1
-	extBit     = 1 << 21
-	widthShift = 22
+	chMask    = 1<<21 - 1
+	extFlag   = 1 << 5
+	acsFlag   = 1 << 8 // printed in the DEC special graphics set: keeps the ASCII byte, shows the glyph
+	widthMask = 3 << 6
+	// maxStyleIndex bounds the style table; compaction keeps it far below.
+	maxStyleIndex = 1<<23 - 1
 )
 
 func mkcell(r rune, width int, style uint32) cell {
-	return cell{ch: uint32(r) | uint32(width)<<widthShift, style: style}
+	return cell{
+		lo:  uint16(r),
+		hi:  uint16(r>>16&0x1f) | uint16(width)<<6 | uint16(style>>16)<<9,
+		slo: uint16(style),
+	}
 }
 
-func (c cell) width() int   { return int(c.ch >> widthShift & 3) }
-func (c cell) isExt() bool  { return c.ch&extBit != 0 }
-func (c cell) isPad() bool  { return c.ch>>widthShift&3 == 0 }
-func (c cell) rune() rune   { return rune(c.ch & chMask) }
-func (c cell) isWide() bool { return c.width() == 2 }
+func (c cell) width() int      { return int(c.hi >> 6 & 3) }
+func (c cell) isExt() bool     { return c.hi&extFlag != 0 }
+func (c cell) isACS() bool     { return c.hi&acsFlag != 0 }
+func (c cell) isPad() bool     { return c.hi&widthMask == 0 }
+func (c cell) isWide() bool    { return c.width() == 2 }
+func (c cell) ch() uint32      { return uint32(c.lo) | uint32(c.hi&0x1f)<<16 }
+func (c cell) rune() rune      { return rune(c.ch()) }
+func (c cell) style() uint32   { return uint32(c.slo) | uint32(c.hi>>9)<<16 }
+func (c *cell) setCh(v uint32) { c.lo, c.hi = uint16(v), c.hi&^0x1f|uint16(v>>16&0x1f) }
+func (c *cell) setStyle(st uint32) {
+	c.slo, c.hi = uint16(st), c.hi&0x1ff|uint16(st>>16)<<9
+}
 
 // blankCell is an erased cell with the default style.
 var blankCell = mkcell(' ', 1, 0)
@@ -63,7 +81,7 @@ func (l *line) reset(blank cell) {
 // text returns the grapheme stored in c.
 func (l *line) text(c cell) string {
 	if c.isExt() {
-		if i := int(c.ch & chMask); i < len(l.ext) {
+		if i := int(c.ch()); i < len(l.ext) {
 			return l.ext[i]
 		}
 		return " "
@@ -72,7 +90,7 @@ func (l *line) text(c cell) string {
 		return ""
 	}
 	r := c.rune()
-	if c.ch&acsBit != 0 && r < 128 && acsRune[r] != 0 {
+	if c.isACS() && r < 128 && acsRune[r] != 0 {
 		r = acsRune[r]
 	}
 	return string(r)
@@ -88,7 +106,8 @@ func (l *line) setText(x int, s string) {
 	}
 	l.ext = append(l.ext, s)
 	c := &l.cells[x]
-	c.ch = c.ch&^(chMask|extBit) | extBit | uint32(len(l.ext)-1)
+	c.hi |= extFlag
+	c.setCh(uint32(len(l.ext) - 1))
 }
 
 func (l *line) compactExt() {
@@ -97,8 +116,8 @@ func (l *line) compactExt() {
 	for i := range l.cells {
 		c := &l.cells[i]
 		if c.isExt() {
-			l.ext = append(l.ext, old[c.ch&chMask])
-			c.ch = c.ch&^chMask | uint32(len(l.ext)-1)
+			l.ext = append(l.ext, old[c.ch()])
+			c.setCh(uint32(len(l.ext) - 1))
 		}
 	}
 }

@@ -11,9 +11,6 @@ import "unicode/utf8"
 const (
 	zwj          = '\u200d'
 	maxCellBytes = 21 // tmux's UTF8_SIZE: a cell's text, combining marks included
-	// acsBit marks a cell printed in the DEC special graphics set: it keeps
-	// the ASCII byte, like tmux, and shows the line-drawing glyph.
-	acsBit = 1 << 24
 )
 
 var acsRune [128]rune
@@ -65,10 +62,11 @@ func (s *Screen) writeRun(run []byte) {
 			cs[xx] = blankCell
 		}
 	}
-	style := s.penStyle()
+	proto := mkcell(0, 1, s.penStyle())
 	dst := cs[cx : cx+len(run)]
 	for i, b := range run {
-		dst[i] = cell{ch: uint32(b) | 1<<widthShift, style: style}
+		proto.lo = uint16(b)
+		dst[i] = proto
 	}
 	s.setCursor(cx+len(run), -1)
 	// Padding left over from a wide character the run ended inside.
@@ -121,7 +119,7 @@ func (s *Screen) printCell(r rune, width int, acs bool) {
 	}
 	c := mkcell(r, width, s.penStyle())
 	if acs {
-		c.ch |= acsBit
+		c.hi |= acsFlag
 	}
 	cs[s.cx] = c
 	s.markDirty(s.cy)
@@ -172,21 +170,23 @@ func (s *Screen) combine(r rune) {
 	if x < 0 {
 		return
 	}
-	base := s.rawText(l, l.cells[x])
-	if len(base)+utf8.RuneLen(r) > maxCellBytes {
+	var buf [maxCellBytes + utf8.UTFMax]byte
+	text := rawText(buf[:0], l, l.cells[x])
+	if len(text)+utf8.RuneLen(r) > maxCellBytes {
 		return
 	}
-	l.setText(x, base+string(r))
+	text = utf8.AppendRune(text, r)
+	l.setText(x, string(text))
 	s.markDirty(s.cy)
 }
 
-// rawText is a cell's text as tmux stores it: DEC graphics cells keep
-// their ASCII byte.
-func (s *Screen) rawText(l *line, c cell) string {
+// rawText appends a cell's text as tmux stores it: DEC graphics cells
+// keep their ASCII byte.
+func rawText(dst []byte, l *line, c cell) []byte {
 	if c.isExt() {
-		return l.text(c)
+		return append(dst, l.text(c)...)
 	}
-	return string(c.rune())
+	return utf8.AppendRune(dst, c.rune())
 }
 
 // repeat is REP: print the last ASCII character n more times, at most to

@@ -60,7 +60,7 @@ func (s *Screen) ANSI(r Rect) string {
 			if c.isPad() {
 				continue
 			}
-			if p := s.styles[c.style]; p != cur {
+			if p := s.styles[c.style()]; p != cur {
 				writeSGR(&b, cur, p)
 				cur = p
 			}
@@ -150,7 +150,7 @@ func (s *Screen) Fingerprint(r Rect) [32]byte {
 		l := s.lines[y]
 		for x := r.X; x < r.X+r.W; x++ {
 			c := l.cells[x]
-			p := s.styles[c.style]
+			p := s.styles[c.style()]
 			putStr(l.text(c))
 			put(uint32(c.width()), uint32(p.fg), uint32(p.bg), uint32(p.us), uint32(p.attr))
 			lk := s.links[p.link]

@@ -136,7 +136,7 @@ func (s *Screen) Cell(x, y int) Cell {
 
 func (s *Screen) publicCell(l *line, x int) Cell {
 	c := l.cells[x]
-	p := s.styles[c.style]
+	p := s.styles[c.style()]
 	return Cell{Text: l.text(c), Width: uint8(c.width()), Style: p.style(s.links), Link: s.links[p.link].uri}
 }
 

@@ -13,7 +13,7 @@ func (s *Screen) intern(p pen) uint32 {
 	if id, ok := s.styleIdx[p]; ok {
 		return id
 	}
-	if len(s.styles) >= s.styleLimit {
+	if len(s.styles) >= s.styleLimit || len(s.styles) > maxStyleIndex {
 		s.compactStyles()
 	}
 	id := uint32(len(s.styles))
@@ -109,13 +109,14 @@ func (s *Screen) compactStyles() {
 	s.forEachLine(func(l *line) {
 		for i := range l.cells {
 			c := &l.cells[i]
-			id, ok := remap[c.style]
+			old := c.style()
+			id, ok := remap[old]
 			if !ok {
 				id = uint32(len(styles))
-				styles = append(styles, keep(s.styles[c.style]))
-				remap[c.style] = id
+				styles = append(styles, keep(s.styles[old]))
+				remap[old] = id
 			}
-			c.style = id
+			c.setStyle(id)
 		}
 	})
 	// Pens held outside cells keep their links.
