@@ -3,9 +3,9 @@ package vt
 // param is one CSI parameter as tmux 3.3a's input_split sees it: missing
 // (empty), a number, or a string of colon-separated sub-parameters.
 type param struct {
-	kind paramKind
-	num  int
-	sub  []byte // the raw text of a colon parameter, aliasing the parser's buffer
+	kind       paramKind
+	start, end uint8 // a colon parameter's text in params.raw
+	num        int32
 }
 
 type paramKind uint8
@@ -20,46 +20,57 @@ const (
 type params struct {
 	list [maxParams]param
 	n    int
+	raw  []byte
 }
 
-// split parses raw parameter bytes (digits, ':' and ';' only) the way
-// input_split does. It returns false when tmux would drop the whole
-// sequence: a number above 2^31-1, or 24 or more parameters.
+// sub returns the text of colon parameter i.
+func (ps *params) sub(i int) []byte {
+	p := &ps.list[i]
+	return ps.raw[p.start:p.end]
+}
+
+// split parses raw parameter bytes (digits, ':' and ';' only, at most
+// maxParamBytes) in one pass, the way input_split does. It returns false
+// when tmux would drop the whole sequence: a number above 2^31-1, or 24 or
+// more parameters.
 func (ps *params) split(raw []byte) bool {
-	ps.n = 0
+	ps.n, ps.raw = 0, raw
 	if len(raw) == 0 {
 		return true
 	}
-	start := 0
+	num, start := 0, 0
+	colon, overflow := false, false
 	for i := 0; i <= len(raw); i++ {
 		if i < len(raw) && raw[i] != ';' {
+			switch c := raw[i]; {
+			case c == ':':
+				colon = true
+			case !colon:
+				num = num*10 + int(c-'0')
+				if num > maxInt32 {
+					overflow, num = true, maxInt32
+				}
+			}
 			continue
 		}
-		if !ps.add(raw[start:i]) {
+		p := &ps.list[ps.n]
+		switch {
+		case i == start:
+			p.kind = paramMissing
+		case colon:
+			p.kind, p.start, p.end = paramString, uint8(start), uint8(i)
+		case overflow:
+			return false
+		default:
+			p.kind, p.num = paramNumber, int32(num)
+		}
+		ps.n++
+		if ps.n == maxParams {
 			return false
 		}
-		start = i + 1
+		num, start, colon, overflow = 0, i+1, false, false
 	}
 	return true
-}
-
-func (ps *params) add(field []byte) bool {
-	p := &ps.list[ps.n]
-	*p = param{}
-	switch {
-	case len(field) == 0:
-		p.kind = paramMissing
-	case indexByte(field, ':') >= 0:
-		p.kind, p.sub = paramString, field
-	default:
-		n, ok := atoi(field)
-		if !ok {
-			return false
-		}
-		p.kind, p.num = paramNumber, n
-	}
-	ps.n++
-	return ps.n < maxParams
 }
 
 // get is tmux's input_get: the parameter at i, def when absent or missing,
@@ -75,10 +86,10 @@ func (ps *params) get(i, min, def int) int {
 	case paramString:
 		return -1
 	}
-	if p.num < min {
+	if int(p.num) < min {
 		return min
 	}
-	return p.num
+	return int(p.num)
 }
 
 const maxInt32 = 1<<31 - 1
@@ -96,13 +107,4 @@ func atoi(b []byte) (int, bool) {
 		}
 	}
 	return n, true
-}
-
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
 }

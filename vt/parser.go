@@ -136,9 +136,23 @@ func (p *parser) collectString(b byte) {
 // feed runs every byte of data through the state machine.
 func (p *parser) feed(data []byte, perf performer) {
 	for i := 0; i < len(data); {
-		if p.state == stGround {
+		switch p.state {
+		case stGround:
 			i += p.ground(data[i:], perf)
 			continue
+		case stCSIParam:
+			// Parameter bytes are most of a CSI sequence: take them in a
+			// run rather than through the state switch one by one.
+			n := i
+			for n < len(data) && data[n] >= '0' && data[n] <= ';' && int(p.nRaw) < maxParamBytes {
+				p.raw[p.nRaw] = data[n]
+				p.nRaw++
+				n++
+			}
+			if n > i {
+				i = n
+				continue
+			}
 		}
 		p.step(data[i], perf)
 		i++

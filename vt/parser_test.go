@@ -26,7 +26,7 @@ func (r *recorder) csiDispatch(final byte, interm []byte, ps *params) bool {
 		case paramNumber:
 			parts = append(parts, fmt.Sprint(p.num))
 		case paramString:
-			parts = append(parts, string(p.sub))
+			parts = append(parts, string(ps.sub(i)))
 		}
 	}
 	list := ""

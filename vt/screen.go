@@ -36,13 +36,13 @@ type Screen struct {
 	saved   savedState // DECSC
 	alt     altState   // 1049's saved cursor and pen
 
-	styles     []pen
-	styleIdx   map[pen]uint32
-	styleLimit int // compact the tables when styles grows past this
-	links      []link
-	linkIdx    map[link]uint16
-	blankBg    color // cache of the last blank cell with a background
-	blankID    uint32
+	styles      []pen
+	styleLimit  int // compact the table when styles grows past this
+	cache       styleCache
+	spareStyles []pen    // the other buffer of compactStyles
+	remap       []uint32 // compactStyles' scratch
+	links       []link
+	linkIdx     map[link]uint16
 
 	lastASCII int  // the last printed ASCII character for REP, -1 for none
 	zwj       bool // a zero width joiner waits for the next character
@@ -65,7 +65,6 @@ func New(width, height int, opts Options) *Screen {
 		w: width, h: height,
 		history:    newScrollback(sb),
 		styles:     []pen{{}},
-		styleIdx:   map[pen]uint32{{}: 0},
 		styleLimit: minStyleLimit,
 		links:      []link{{}},
 		linkIdx:    map[link]uint16{},

@@ -14,7 +14,7 @@ func (p *pen) sgr(ps *params) {
 	}
 	for i := 0; i < ps.n; i++ {
 		if ps.list[i].kind == paramString {
-			p.sgrColon(ps.list[i].sub)
+			p.sgrColon(ps.sub(i))
 			continue
 		}
 		n := ps.get(i, 0, 0)

@@ -1,24 +1,49 @@
 package vt
 
-// Styles are interned: a cell holds a 32-bit index into Screen.styles, like
-// tmux's extended cells keep colours out of the cell itself. The table only
-// grows while new renditions appear; once it passes styleLimit it is
-// rebuilt from the styles that cells still use, so a stream of ever-new
-// colours costs amortised O(1) per style and bounded memory.
+// Styles are interned: a cell holds an index into Screen.styles, like
+// tmux's extended cells keep colours out of the cell itself.
+//
+// Agent TUIs change colour every few cells, often to truecolour values a
+// screen has never seen, so interning must be cheap for new styles too: a
+// small direct-mapped cache finds recent pens, a miss appends a new entry
+// (a pen may then appear twice in the table, which is harmless: styles are
+// always compared by value, never by index), and once the table passes
+// styleLimit it is rebuilt from the entries cells still use, in reused
+// buffers. New styles thus cost amortised O(1) and no allocation, and the
+// table stays within twice the live set.
 
-const minStyleLimit = 4096
+const (
+	minStyleLimit  = 4096
+	styleCacheSize = 512 // a power of two
+)
 
-// intern returns the index of p, adding it if it is new.
+type styleCache struct {
+	pens [styleCacheSize]pen
+	ids  [styleCacheSize]uint32 // id+1; 0 is an empty slot
+}
+
+func (p pen) hash() uint32 {
+	x := uint64(p.fg) | uint64(p.bg)<<32
+	y := uint64(p.us) | uint64(p.attr)<<32 | uint64(p.link)<<48
+	h := x*0x9e3779b97f4a7c15 ^ y*0xc2b2ae3d27d4eb4f
+	return uint32(h>>40) & (styleCacheSize - 1)
+}
+
+// intern returns an index of p in the style table, adding it if needed.
 func (s *Screen) intern(p pen) uint32 {
-	if id, ok := s.styleIdx[p]; ok {
-		return id
+	if p == (pen{}) {
+		return 0
 	}
-	if len(s.styles) >= s.styleLimit || len(s.styles) > maxStyleIndex {
+	slot := p.hash()
+	if id := s.cache.ids[slot]; id != 0 && s.cache.pens[slot] == p {
+		return id - 1
+	}
+	if len(s.styles) >= s.styleLimit {
 		s.compactStyles()
 	}
 	id := uint32(len(s.styles))
 	s.styles = append(s.styles, p)
-	s.styleIdx[p] = id
+	s.cache.pens[slot], s.cache.ids[slot] = p, id+1
 	return id
 }
 
@@ -45,11 +70,7 @@ func (s *Screen) blank(bg color) cell {
 	if bg == colorDefault {
 		return blankCell
 	}
-	if bg != s.blankBg {
-		s.blankID = s.intern(pen{bg: bg})
-		s.blankBg = bg
-	}
-	return mkcell(' ', 1, s.blankID)
+	return mkcell(' ', 1, s.intern(pen{bg: bg}))
 }
 
 // internLink returns the index of an OSC 8 link, 0 for none.
@@ -86,16 +107,21 @@ func (s *Screen) forEachLine(f func(*line)) {
 	}
 }
 
-// compactStyles rebuilds the style and link tables from what is still in
-// use and renumbers every cell.
+// compactStyles rebuilds the style table from the entries cells use and
+// renumbers every cell; links are compacted along with them.
 func (s *Screen) compactStyles() {
-	remap := make(map[uint32]uint32)
-	styles := []pen{{}}
-	remap[0] = 0
-	linkRemap := map[uint16]uint16{0: 0}
-	links := []link{{}}
+	remap := s.remap[:0]
+	for range s.styles {
+		remap = append(remap, 0) // new id + 1; 0 is not yet seen
+	}
+	next := append(s.spareStyles[:0], pen{})
+	var linkRemap map[uint16]uint16
+	var links []link
+	if len(s.links) > 1 {
+		linkRemap, links = map[uint16]uint16{0: 0}, []link{{}}
+	}
 	keep := func(p pen) pen {
-		if p.link != 0 {
+		if p.link != 0 && linkRemap != nil {
 			nl, ok := linkRemap[p.link]
 			if !ok {
 				nl = uint16(len(links))
@@ -110,33 +136,32 @@ func (s *Screen) compactStyles() {
 		for i := range l.cells {
 			c := &l.cells[i]
 			old := c.style()
-			id, ok := remap[old]
-			if !ok {
-				id = uint32(len(styles))
-				styles = append(styles, keep(s.styles[old]))
-				remap[old] = id
+			if old == 0 {
+				continue
 			}
-			c.setStyle(id)
+			if remap[old] == 0 {
+				next = append(next, keep(s.styles[old]))
+				remap[old] = uint32(len(next) - 1 + 1)
+			}
+			c.setStyle(remap[old] - 1)
 		}
 	})
 	// Pens held outside cells keep their links.
 	s.pen = keep(s.pen)
 	s.saved.pen = keep(s.saved.pen)
 	s.alt.pen = keep(s.alt.pen)
-
-	s.styles = styles
-	s.styleIdx = make(map[pen]uint32, len(styles))
-	for i, p := range styles {
-		if _, dup := s.styleIdx[p]; !dup {
-			s.styleIdx[p] = uint32(i)
+	if linkRemap != nil {
+		s.links = links
+		s.linkIdx = make(map[link]uint16, len(links))
+		for i, l := range links[1:] {
+			s.linkIdx[l] = uint16(i + 1)
 		}
 	}
-	s.links = links
-	s.linkIdx = make(map[link]uint16, len(links))
-	for i, l := range links[1:] {
-		s.linkIdx[l] = uint16(i + 1)
-	}
+	s.remap = remap
+	s.spareStyles, s.styles = s.styles, next
+	s.cache = styleCache{}
 	s.penOK = false
-	s.blankBg = colorDefault
-	s.styleLimit = max(minStyleLimit, 2*len(styles))
+	// The next compaction comes after at least a screenful of new styles,
+	// so its O(cells) walk costs O(1) per new style.
+	s.styleLimit = 2*len(next) + max(minStyleLimit, s.w*s.h)
 }

@@ -100,11 +100,51 @@ func (p *parser) ground(data []byte, perf performer) int {
 		// DEL is ignored and does not disturb a UTF-8 sequence.
 	default:
 		p.last = 0
+		if p.utf8.size == 0 {
+			if n := p.groundRune(data, perf); n > 0 {
+				return n
+			}
+		}
 		if r, w, ok := p.utf8.add(b); ok {
 			perf.printRune(r, w)
 		}
 	}
 	return 1
+}
+
+// groundRune is the fast path for a well-formed sequence that is whole in
+// data: it returns how many bytes it consumed, or 0 to leave the bytes to
+// the byte-by-byte decoder (a split, bad or dropped sequence).
+func (p *parser) groundRune(data []byte, perf performer) int {
+	var size int
+	switch b := data[0]; {
+	case b >= 0xc2 && b <= 0xdf:
+		size = 2
+	case b >= 0xe0 && b <= 0xef:
+		size = 3
+	case b >= 0xf0 && b <= 0xf4:
+		size = 4
+	default:
+		return 0
+	}
+	if len(data) < size {
+		return 0
+	}
+	for _, c := range data[1:size] {
+		if c&0xc0 != 0x80 {
+			return 0
+		}
+	}
+	r, valid := decodeRune(data[:size])
+	if !valid {
+		return 0
+	}
+	w := runeWidth(r)
+	if w < 0 {
+		return 0
+	}
+	perf.printRune(r, w)
+	return size
 }
 
 // execute runs a C0 control. Like tmux, any executed control abandons a
