@@ -2,7 +2,10 @@ module github.com/agent-knock-knock/akk
 
 go 1.26
 
-require github.com/gdamore/tcell/v2 v2.13.10
+require (
+	github.com/gdamore/tcell/v2 v2.13.10
+	go.uber.org/goleak v1.3.0
+)
 
 require (
 	github.com/gdamore/encoding v1.0.1 // indirect

@@ -289,3 +289,23 @@ func unlinked(u bool) string {
 	}
 	return ""
 }
+
+// PaneRespawned is the client's own event: the pane's pid changed
+// (respawn-pane, which tmux does not announce). It is noticed through a
+// pane_pid subscription, which tmux polls about once a second.
+type PaneRespawned struct {
+	Pane           PaneID
+	OldPID, NewPID int
+}
+
+// EventsLost is the client's own event: Count notifications were dropped
+// because the Events reader fell behind.
+type EventsLost struct{ Count int }
+
+func (*PaneRespawned) event() {}
+func (*EventsLost) event()    {}
+
+func (e *PaneRespawned) String() string {
+	return fmt.Sprintf("pane-respawned %v %d -> %d", e.Pane, e.OldPID, e.NewPID)
+}
+func (e *EventsLost) String() string { return fmt.Sprintf("events-lost %d", e.Count) }

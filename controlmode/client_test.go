@@ -1,0 +1,142 @@
+package controlmode
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTmuxAttachAndCommands(t *testing.T) {
+	checkLeaks(t)
+	srv := startTmux(t, 80, 24, "cat")
+	c := attach(t, srv)
+	ctx := ctx3s(t)
+
+	r, err := c.Command(ctx, "display-message", "-p", "#{session_name} #{pane_id}")
+	if err != nil || string(r.Body) != "main %0\n" {
+		t.Fatalf("display-message: %q %v", r.Body, err)
+	}
+	// Pipelined, one line, several blocks.
+	rs, err := c.Exec(ctx, Cmd{"display-message", "-p", "one"}, Cmd{"display-message", "-p", "two ; 'three'"})
+	if err != nil || len(rs) != 2 || string(rs[1].Body) != "two ; 'three'\n" {
+		t.Fatalf("Exec: %v %v", rs, err)
+	}
+	// A failed command ends its line: typed error, blocks so far.
+	rs, err = c.Exec(ctx, Cmd{"display-message", "-p", "a"}, Cmd{"list-panes", "-t", "nosuch"}, Cmd{"display-message", "-p", "never"})
+	var ce *CommandError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Body, "can't find window") || len(rs) != 2 {
+		t.Fatalf("failed line: %v %v", rs, err)
+	}
+	// A syntax error is one %error block for the line.
+	_, err = c.Command(ctx, "nosuchcommand", "x")
+	if !errors.As(err, &ce) || !strings.Contains(ce.Body, "unknown command") {
+		t.Fatalf("syntax error: %v", err)
+	}
+	// Commands still work after errors (the FIFO stayed in step).
+	r, err = c.Command(ctx, "display-message", "-p", "ok")
+	if err != nil || string(r.Body) != "ok\n" {
+		t.Fatalf("after errors: %q %v", r.Body, err)
+	}
+	// Observer manners: attaching changed no window size.
+	if out := strings.TrimSpace(string(srv.MustRun("display", "-p", "-t", "main", "#{window_width}x#{window_height}"))); out != "80x24" {
+		t.Errorf("window size %s after attach", out)
+	}
+	if c.Session() != 0 {
+		t.Errorf("Session() = %v", c.Session())
+	}
+}
+
+func TestTmuxQuoting(t *testing.T) {
+	checkLeaks(t)
+	srv := startTmux(t, 80, 24, "cat")
+	c := attach(t, srv)
+	ctx := ctx3s(t)
+	for _, s := range []string{
+		"plain", "", " ", "it's", "'", "''", "a ; b", `\;`, "$HOME ~ #{pane_id} %1 #x",
+		"\"dq\"", `back\slash`, "multi\nline\n", "\n", "é世🎉", "tab\there", "-dash", "--", "%if", "{", "}",
+		"\x1b[1m\r",
+	} {
+		_, err := c.Exec(ctx, Cmd{"set-buffer", "-b", "q", "--", s})
+		if s == "" {
+			continue // tmux refuses to set an empty buffer; nothing to read back
+		}
+		if err != nil {
+			t.Errorf("set-buffer %q: %v", s, err)
+			continue
+		}
+		out := srv.MustRun("show-buffer", "-b", "q")
+		if string(out) != s {
+			t.Errorf("round trip %q: got %q", s, out)
+		}
+	}
+	for _, bad := range []string{"a\x00b", "\xff\xfe"} {
+		if _, err := c.Exec(ctx, Cmd{"display-message", "-p", bad}); !errors.Is(err, ErrBadArgument) {
+			t.Errorf("%q accepted: %v", bad, err)
+		}
+	}
+}
+
+func TestTmuxAttachFailure(t *testing.T) {
+	checkLeaks(t)
+	srv := startTmux(t, 80, 24, "cat")
+	ctx := ctx3s(t)
+	_, err := Start(ctx, Config{Socket: srv.Socket, Session: "nosuch", Env: srv.Env})
+	var ce *CommandError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Body, "can't find session") {
+		t.Fatalf("Start on missing session: %v", err)
+	}
+	// A prefix of an existing name must not attach to it ("=name").
+	_, err = Start(ctx, Config{Socket: srv.Socket, Session: "mai", Env: srv.Env})
+	if !errors.As(err, &ce) {
+		t.Fatalf("Start on a prefix: %v", err)
+	}
+	_, err = Start(ctx, Config{Socket: srv.Socket + "-none", Session: "main", Env: srv.Env})
+	if err == nil {
+		t.Fatalf("Start without a server succeeded")
+	}
+}
+
+func TestTmuxCloseDetachesCleanly(t *testing.T) {
+	checkLeaks(t)
+	srv := startTmux(t, 80, 24, "cat")
+	c := attach(t, srv)
+	if n := strings.Count(string(srv.MustRun("list-clients", "-F", "#{client_flags}")), "control-mode"); n != 1 {
+		t.Fatalf("%d control clients", n)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- c.Run(ctx) }()
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatalf("Run after cancel: %v", err)
+	}
+	c.Close()
+	c.Close()
+	if _, err := c.Command(context.Background(), "display-message", "-p", "x"); !errors.Is(err, ErrClosed) {
+		t.Fatalf("command after Close: %v", err)
+	}
+	if out := strings.TrimSpace(string(srv.MustRun("list-clients"))); out != "" {
+		t.Fatalf("clients left after Close: %q", out)
+	}
+	srv.MustRun("has-session", "-t", "main")
+}
+
+func TestTmuxEventsAfterTimeout(t *testing.T) {
+	checkLeaks(t)
+	srv := startTmux(t, 80, 24, "cat")
+	c := attach(t, srv)
+	// A command whose ctx ends before the reply: its reply is discarded and
+	// the next command still gets its own reply.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel()
+	time.Sleep(time.Millisecond)
+	if _, err := c.Command(ctx, "display-message", "-p", "late"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("expired ctx: %v", err)
+	}
+	r, err := c.Command(ctx3s(t), "display-message", "-p", "next")
+	if err != nil || string(r.Body) != "next\n" {
+		t.Fatalf("after timeout: %q %v", r.Body, err)
+	}
+}
