@@ -51,3 +51,28 @@ func TestScreenBasics(t *testing.T) {
 		})
 	}
 }
+
+func TestResize(t *testing.T) {
+	s := New(10, 4, Options{})
+	s.Write([]byte("1\r\n2\r\n3\r\n4"))
+	s.Resize(10, 2) // cursor on the last row: the top rows go to scrollback
+	if got := s.PlainText(s.Bounds()); got != "3\n4" {
+		t.Fatalf("after shrink: %q", got)
+	}
+	if s.ScrollbackLen() != 2 {
+		t.Fatalf("scrollback %d, want 2", s.ScrollbackLen())
+	}
+	s.Resize(10, 4) // grow: the rows come back
+	if got := s.PlainText(s.Bounds()); got != "1\n2\n3\n4" {
+		t.Fatalf("after grow: %q", got)
+	}
+	if c := s.Cursor(); c.Y != 3 {
+		t.Fatalf("cursor row %d, want 3", c.Y)
+	}
+	s.Resize(3, 4)
+	s.Write([]byte("\x1b[Hxyzw"))
+	if got := s.PlainText(s.Bounds()); got != "xyz\nw\n3\n4" {
+		t.Fatalf("after narrowing: %q", got)
+	}
+	checkInvariants(t, s)
+}

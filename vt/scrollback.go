@@ -43,3 +43,15 @@ func (r *scrollback) clear() {
 	}
 	r.start, r.n = 0, 0
 }
+
+// popNewest removes and returns the most recent line, or nil.
+func (r *scrollback) popNewest() *line {
+	if r.n == 0 {
+		return nil
+	}
+	i := (r.start + r.n - 1) % len(r.lines)
+	l := r.lines[i]
+	r.lines[i] = nil
+	r.n--
+	return l
+}

@@ -1,0 +1,117 @@
+package vt
+
+// Resize changes the screen size the way tmux 3.3a's screen_resize does for
+// height: shrinking first drops blank rows below the cursor, then pushes
+// rows from the top into the scrollback (or, on the alternate screen,
+// deletes them); growing pulls rows back from the scrollback before adding
+// blank rows. The scroll region is reset.
+//
+// Width changes truncate or extend rows; tmux also reflows wrapped lines,
+// which this model does not emulate: after a resize, callers re-seed the
+// screen from tmux (see controlmode), which is exact.
+func (s *Screen) Resize(width, height int) {
+	width, height = max(width, 2), max(height, 1)
+	if width != s.w {
+		s.resizeWidth(width)
+	}
+	if height != s.h {
+		s.resizeHeight(height)
+	}
+	s.rupper, s.rlower = 0, s.h-1
+	s.cx = min(s.cx, s.w)
+	s.cy = min(s.cy, s.h-1)
+	s.dirty = make([]uint64, (s.h+63)/64)
+	s.markDirtyRange(0, s.h-1)
+}
+
+func (s *Screen) resizeWidth(width int) {
+	for _, ls := range [][]*line{s.lines, s.altSaved} {
+		for _, l := range ls {
+			l.setWidth(width)
+		}
+	}
+	s.w = width
+	s.spare = s.spare[:0]
+	s.resetTabs()
+	if s.cx > width {
+		s.cx = width - 1
+	}
+}
+
+// setWidth truncates or extends a row; a wide character cut in half by
+// the new edge becomes a blank.
+func (l *line) setWidth(width int) {
+	old := len(l.cells)
+	if width < old {
+		l.cells = l.cells[:width:width]
+		if last := l.cells[width-1]; last.isWide() {
+			l.cells[width-1] = blankCell
+		}
+		return
+	}
+	cells := make([]cell, width)
+	copy(cells, l.cells)
+	for i := old; i < width; i++ {
+		cells[i] = blankCell
+	}
+	l.cells = cells
+}
+
+func (s *Screen) resizeHeight(height int) {
+	old := s.h
+	primary := s.altSaved == nil
+	if height < old {
+		needed := old - height
+		if avail := min(old-1-s.cy, needed); avail > 0 {
+			s.lines = s.lines[:old-avail]
+			needed -= avail
+		}
+		if needed > 0 {
+			top := s.lines[:needed]
+			if primary {
+				for _, l := range top {
+					if ev := s.history.push(l); ev != nil && ev != l {
+						s.recycle(ev)
+					}
+				}
+			}
+			s.lines = s.lines[needed:]
+			s.cy = max(s.cy-needed, 0)
+		}
+		s.lines = s.lines[:height:height]
+	} else {
+		needed := height - old
+		var pulled []*line
+		for primary && len(pulled) < needed {
+			l := s.history.popNewest()
+			if l == nil {
+				break
+			}
+			if len(l.cells) != s.w {
+				l.setWidth(s.w)
+			}
+			pulled = append(pulled, l)
+		}
+		lines := make([]*line, 0, height)
+		for i := len(pulled) - 1; i >= 0; i-- {
+			lines = append(lines, pulled[i])
+		}
+		lines = append(lines, s.lines...)
+		for len(lines) < height {
+			lines = append(lines, newLine(s.w, blankCell))
+		}
+		s.lines = lines
+		s.cy += len(pulled)
+	}
+	s.h = height
+	if s.altSaved != nil {
+		saved := s.altSaved
+		if len(saved) > height {
+			saved = saved[:height]
+		}
+		for len(saved) < height {
+			saved = append(saved, newLine(s.w, blankCell))
+		}
+		s.altSaved = saved
+	}
+}
