@@ -68,9 +68,10 @@ func newStream(n int) *stream {
 func (s *stream) begin() { s.mark = len(s.buf) }
 
 // end finishes a token, dropping it and closing the stream when it does not
-// fit the budget.
+// fit the budget. Once closed, the stream drops every further token, even
+// one small enough to fit: Agent(m) stays a prefix of Agent(n).
 func (s *stream) end() {
-	if len(s.buf) > s.n {
+	if s.full || len(s.buf) > s.n {
 		s.buf = s.buf[:s.mark]
 		s.full = true
 	}
