@@ -73,6 +73,8 @@ type performer interface {
 	// printRune prints one decoded non-ASCII character of display width
 	// 0, 1 or 2 (characters tmux would drop never arrive here).
 	printRune(r rune, width int)
+	// printNarrow prints a run of decoded non-ASCII characters of width 1.
+	printNarrow(run []rune)
 	execute(b byte)
 	// escDispatch and csiDispatch report whether the sequence was known:
 	// tmux forgets the REP character only after a known one.
@@ -94,6 +96,7 @@ type parser struct {
 	nRaw    uint8
 	str     []byte // OSC payload, reused, capped at maxStringBytes
 	params  params
+	runes   [64]rune // printNarrow's buffer
 	// last is the last printable ASCII byte for REP, 0 when there is none
 	// (tmux's ictx->last): any other input but an unknown sequence clears it.
 	last byte
@@ -140,23 +143,36 @@ func (p *parser) feed(data []byte, perf performer) {
 		case stGround:
 			i += p.ground(data[i:], perf)
 			continue
-		case stCSIParam:
-			// Parameter bytes are most of a CSI sequence: take them in a
-			// run rather than through the state switch one by one.
-			n := i
-			for n < len(data) && data[n] >= '0' && data[n] <= ';' && int(p.nRaw) < maxParamBytes {
-				p.raw[p.nRaw] = data[n]
-				p.nRaw++
-				n++
-			}
-			if n > i {
-				i = n
+		case stCSIEntry, stCSIParam:
+			if n := p.csiFast(data[i:], perf); n > 0 {
+				i += n
 				continue
 			}
 		}
 		p.step(data[i], perf)
 		i++
 	}
+}
+
+// csiFast takes the parameter bytes and the final byte of a CSI sequence,
+// which are most of it, without the state switch. It returns how many
+// bytes it consumed; anything else (and a full parameter buffer) is left
+// to step.
+func (p *parser) csiFast(data []byte, perf performer) int {
+	n := 0
+	for n < len(data) && data[n] >= '0' && data[n] <= ';' && int(p.nRaw) < maxParamBytes {
+		p.raw[p.nRaw] = data[n]
+		p.nRaw++
+		n++
+	}
+	if n > 0 {
+		p.state = stCSIParam
+	}
+	if n < len(data) && data[n] >= 0x40 && data[n] <= 0x7e {
+		p.dispatchCSI(data[n], perf)
+		n++
+	}
+	return n
 }
 
 // step handles one byte in any state but ground.

@@ -12,6 +12,7 @@ type recorder struct{ log []string }
 
 func (r *recorder) printASCII(run []byte)       { r.add("print %q", run) }
 func (r *recorder) printRune(c rune, width int) { r.add("rune %q w%d", c, width) }
+func (r *recorder) printNarrow(run []rune)      { r.add("narrow %q", string(run)) }
 func (r *recorder) execute(b byte)              { r.add("exec %#x", b) }
 func (r *recorder) escDispatch(final byte, interm []byte) bool {
 	r.add("esc %q %q", interm, final)

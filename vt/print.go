@@ -44,36 +44,82 @@ func (s *Screen) printASCII(run []byte) {
 
 // writeRun is screen_write_collect_end: run fits on the cursor's row.
 func (s *Screen) writeRun(run []byte) {
-	l := s.lines[s.cy]
-	cs := l.cells
+	cs := s.lines[s.cy].cells
 	cx := s.cx
-	if cx != 0 {
-		// A wide character whose padding the run starts on is erased.
-		xx := cx
-		c := cs[xx]
-		for ; xx > 0; xx-- {
-			c = cs[xx]
-			if !c.isPad() {
-				break
-			}
-			cs[xx] = blankCell
-		}
-		if c.isWide() {
-			cs[xx] = blankCell
-		}
-	}
+	s.cutWideAt(cs, cx)
 	proto := mkcell(0, 1, s.penStyle())
 	dst := cs[cx : cx+len(run)]
 	for i, b := range run {
 		proto.lo = uint16(b)
 		dst[i] = proto
 	}
-	s.setCursor(cx+len(run), -1)
-	// Padding left over from a wide character the run ended inside.
+	s.endRun(cs, cx+len(run))
+}
+
+// writeRunes is writeRun for width-1 characters beyond ASCII: tmux writes
+// them one by one, which leaves the row exactly as a run does.
+func (s *Screen) writeRunes(run []rune) {
+	cs := s.lines[s.cy].cells
+	cx := s.cx
+	s.cutWideAt(cs, cx)
+	style := s.penStyle()
+	dst := cs[cx : cx+len(run)]
+	for i, r := range run {
+		dst[i] = mkcell(r, 1, style)
+	}
+	s.endRun(cs, cx+len(run))
+}
+
+// cutWideAt erases a wide character whose padding a run starts on, or
+// that the run starts on.
+func (s *Screen) cutWideAt(cs []cell, cx int) {
+	if cx == 0 {
+		return
+	}
+	xx := cx
+	c := cs[xx]
+	for ; xx > 0; xx-- {
+		c = cs[xx]
+		if !c.isPad() {
+			break
+		}
+		cs[xx] = blankCell
+	}
+	if c.isWide() {
+		cs[xx] = blankCell
+	}
+}
+
+// endRun moves the cursor past a run and erases padding left over from a
+// wide character the run ended inside.
+func (s *Screen) endRun(cs []cell, x int) {
+	s.setCursor(x, -1)
 	for xx := s.cx; xx < s.w && cs[xx].isPad(); xx++ {
 		cs[xx] = blankCell
 	}
 	s.markDirty(s.cy)
+}
+
+// printNarrow prints decoded non-ASCII characters of width 1. They take
+// tmux's cell-by-cell path; while nothing makes that path differ from a
+// run (a pending zero width joiner, insert mode, no autowrap), they are
+// written as a run.
+func (s *Screen) printNarrow(run []rune) {
+	if s.zwj || s.mode&modeWrap == 0 || s.mode&modeInsert != 0 {
+		for _, r := range run {
+			s.printCell(r, 1, false)
+		}
+		return
+	}
+	for len(run) > 0 {
+		if s.cx > s.w-1 {
+			s.lineFeed(true, colorDefault)
+			s.setCursor(0, -1)
+		}
+		n := min(len(run), s.w-s.cx)
+		s.writeRunes(run[:n])
+		run = run[n:]
+	}
 }
 
 // printRune prints a decoded non-ASCII character.

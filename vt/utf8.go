@@ -94,6 +94,10 @@ func (p *parser) ground(data []byte, perf performer) int {
 	case b == 0x1b:
 		p.clear()
 		p.state = stEscape
+		if len(data) > 1 && data[1] == '[' {
+			p.state = stCSIEntry
+			return 2
+		}
 	case b < 0x20:
 		p.execute(b, perf)
 	case b == 0x7f:
@@ -112,39 +116,64 @@ func (p *parser) ground(data []byte, perf performer) int {
 	return 1
 }
 
-// groundRune is the fast path for a well-formed sequence that is whole in
-// data: it returns how many bytes it consumed, or 0 to leave the bytes to
-// the byte-by-byte decoder (a split, bad or dropped sequence).
+// groundRune is the fast path for well-formed sequences that are whole in
+// data: runs of width-1 characters go out together. It returns how many
+// bytes it consumed, or 0 to leave the bytes to the byte-by-byte decoder
+// (a split, bad or dropped sequence).
 func (p *parser) groundRune(data []byte, perf performer) int {
-	var size int
-	switch b := data[0]; {
-	case b >= 0xc2 && b <= 0xdf:
+	used, n := 0, 0
+	for used < len(data) && data[used] >= 0x80 && n < len(p.runes) {
+		r, w, size := decodeWhole(data[used:])
+		if size == 0 {
+			break
+		}
+		if w != 1 {
+			if n == 0 {
+				perf.printRune(r, w)
+				return size
+			}
+			break
+		}
+		p.runes[n] = r
+		n++
+		used += size
+	}
+	if n > 0 {
+		perf.printNarrow(p.runes[:n])
+	}
+	return used
+}
+
+// decodeWhole decodes one whole, valid, printable sequence at the start of
+// b, or returns size 0.
+func decodeWhole(b []byte) (r rune, width, size int) {
+	switch c := b[0]; {
+	case c >= 0xc2 && c <= 0xdf:
 		size = 2
-	case b >= 0xe0 && b <= 0xef:
+	case c >= 0xe0 && c <= 0xef:
 		size = 3
-	case b >= 0xf0 && b <= 0xf4:
+	case c >= 0xf0 && c <= 0xf4:
 		size = 4
 	default:
-		return 0
+		return 0, 0, 0
 	}
-	if len(data) < size {
-		return 0
+	if len(b) < size {
+		return 0, 0, 0
 	}
-	for _, c := range data[1:size] {
+	for _, c := range b[1:size] {
 		if c&0xc0 != 0x80 {
-			return 0
+			return 0, 0, 0
 		}
 	}
-	r, valid := decodeRune(data[:size])
+	r, valid := decodeRune(b[:size])
 	if !valid {
-		return 0
+		return 0, 0, 0
 	}
-	w := runeWidth(r)
-	if w < 0 {
-		return 0
+	width = runeWidth(r)
+	if width < 0 {
+		return 0, 0, 0
 	}
-	perf.printRune(r, w)
-	return size
+	return r, width, size
 }
 
 // execute runs a C0 control. Like tmux, any executed control abandons a
