@@ -555,12 +555,18 @@ func (c *Client) panePID(e *SubscriptionChanged) {
 	if _, err := fmt.Sscan(e.Value, &pid); err != nil || e.Pane < 0 {
 		return
 	}
+	// The first value tmux sends may already be the new pid: a followed
+	// pane's seed also knows the pid it saw.
 	old, had := c.pids[e.Pane]
+	f := c.feeds[e.Pane]
+	if !had && f != nil && f.pid != 0 {
+		old, had = f.pid, true
+	}
 	c.pids[e.Pane] = pid
 	if had && old != pid {
 		c.queueEvent(&PaneRespawned{Pane: e.Pane, OldPID: old, NewPID: pid})
 	}
-	if f := c.feeds[e.Pane]; f != nil && f.pid != 0 && f.pid != pid {
+	if f != nil && f.pid != 0 && f.pid != pid {
 		f.markStale("respawn")
 	}
 }

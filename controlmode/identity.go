@@ -72,7 +72,14 @@ func (c *Client) PaneInfo(ctx context.Context, pane PaneID) (PaneInfo, error) {
 		}
 		return PaneInfo{}, err
 	}
-	return parsePaneInfo(strings.TrimSuffix(string(r.Body), "\n"))
+	line := strings.TrimSuffix(string(r.Body), "\n")
+	p, err := parsePaneInfo(line)
+	if (err == nil && p.Pane != pane) || strings.HasPrefix(line, "\t") {
+		// display-message falls back to the current pane (or none) when
+		// its target is missing (CMD_FIND_CANFAIL): not this pane's answer.
+		return PaneInfo{}, fmt.Errorf("%w: %v", ErrPaneGone, pane)
+	}
+	return p, err
 }
 
 func parsePaneInfo(line string) (PaneInfo, error) {

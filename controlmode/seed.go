@@ -22,7 +22,7 @@ type Seed struct {
 	Capture []byte
 	// SavedCapture is capture-pane -a (the normal screen saved while the
 	// alternate screen is on, in the same format); nil when Alt is false.
-	SavedCapture []byte
+	SavedCapture     []byte
 	Width, Height    int
 	CursorX, CursorY int // 0-based; CursorX == Width is the pending-wrap state
 	CursorVisible    bool
