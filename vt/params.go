@@ -16,61 +16,89 @@ const (
 	paramString
 )
 
-// params is a fixed, reused parameter list: splitting allocates nothing.
+// params is a fixed, reused parameter list, filled while the parameter
+// bytes arrive (so they are read once) with tmux 3.3a's input_split rules:
+// allocates nothing.
 type params struct {
 	list [maxParams]param
 	n    int
-	raw  []byte
+	raw  []byte // the raw parameter bytes, for colon parameters
+	// The field being read.
+	num             int
+	start           uint8
+	colon, overflow bool
+	// bad: tmux drops the whole sequence (a number above 2^31-1, or 24 or
+	// more parameters).
+	bad bool
+}
+
+func (ps *params) reset() {
+	ps.n, ps.raw, ps.num, ps.start = 0, nil, 0, 0
+	ps.colon, ps.overflow, ps.bad = false, false, false
+}
+
+// add takes parameter byte c ('0'-'9', ':' or ';'), stored at raw[at].
+func (ps *params) add(c byte, at int) {
+	switch {
+	case c <= '9':
+		if !ps.colon {
+			ps.num = ps.num*10 + int(c-'0')
+			if ps.num > maxInt32 {
+				ps.overflow, ps.num = true, maxInt32
+			}
+		}
+	case c == ':':
+		ps.colon = true
+	default:
+		ps.endField(at)
+	}
+}
+
+// endField closes the field raw[start:at].
+func (ps *params) endField(at int) {
+	if !ps.bad {
+		p := &ps.list[ps.n]
+		switch {
+		case at == int(ps.start):
+			p.kind = paramMissing
+		case ps.colon:
+			p.kind, p.start, p.end = paramString, ps.start, uint8(at)
+		case ps.overflow:
+			ps.bad = true
+		default:
+			p.kind, p.num = paramNumber, int32(ps.num)
+		}
+		ps.n++
+		if ps.n == maxParams {
+			ps.bad = true
+		}
+	}
+	ps.num, ps.start, ps.colon, ps.overflow = 0, uint8(at+1), false, false
+}
+
+// finish closes the last field of raw, all the parameter bytes, and
+// reports whether tmux would act on the sequence.
+func (ps *params) finish(raw []byte) bool {
+	ps.raw = raw
+	if len(raw) > 0 {
+		ps.endField(len(raw))
+	}
+	return !ps.bad
+}
+
+// split parses raw parameter bytes in one go: add and finish.
+func (ps *params) split(raw []byte) bool {
+	ps.reset()
+	for i, c := range raw {
+		ps.add(c, i)
+	}
+	return ps.finish(raw)
 }
 
 // sub returns the text of colon parameter i.
 func (ps *params) sub(i int) []byte {
 	p := &ps.list[i]
 	return ps.raw[p.start:p.end]
-}
-
-// split parses raw parameter bytes (digits, ':' and ';' only, at most
-// maxParamBytes) in one pass, the way input_split does. It returns false
-// when tmux would drop the whole sequence: a number above 2^31-1, or 24 or
-// more parameters.
-func (ps *params) split(raw []byte) bool {
-	ps.n, ps.raw = 0, raw
-	if len(raw) == 0 {
-		return true
-	}
-	num, start := 0, 0
-	colon, overflow := false, false
-	for i := 0; i <= len(raw); i++ {
-		if i < len(raw) && raw[i] != ';' {
-			switch c := raw[i]; {
-			case c == ':':
-				colon = true
-			case !colon:
-				num = num*10 + int(c-'0')
-				if num > maxInt32 {
-					overflow, num = true, maxInt32
-				}
-			}
-			continue
-		}
-		p := &ps.list[ps.n]
-		switch {
-		case i == start:
-			p.kind = paramMissing
-		case colon:
-			p.kind, p.start, p.end = paramString, uint8(start), uint8(i)
-		case overflow:
-			return false
-		default:
-			p.kind, p.num = paramNumber, int32(num)
-		}
-		ps.n++
-		if ps.n == maxParams {
-			return false
-		}
-		num, start, colon, overflow = 0, i+1, false, false
-	}
-	return true
 }
 
 // get is tmux's input_get: the parameter at i, def when absent or missing,

@@ -16,9 +16,9 @@ package vt
 //   - DCS strings are collected and ignored; there is no passthrough.
 //   - CSI private markers (< = > ?) are intermediates keyed with the final
 //     byte, and a colon in a DCS header sends it to dcs_ignore.
-//   - Parameter bytes are kept raw (at most 63) and split at dispatch; a
-//     sequence that overflows, has 24 or more parameters or a number above
-//     2^31-1 is dropped whole, as tmux drops it.
+//   - Parameter bytes are kept raw (at most 63) and split as they arrive
+//     with input_split's rules; a sequence that overflows, has 24 or more
+//     parameters or a number above 2^31-1 is dropped whole, as tmux drops it.
 //   - No timeout returns a stuck string state to ground (tmux has one of
 //     several seconds); a pane's stream decides, as it does for tmux.
 type parserState uint8
@@ -106,6 +106,7 @@ type parser struct {
 func (p *parser) clear() {
 	p.nInter = 0
 	p.nRaw = 0
+	p.params.reset()
 	p.discard = false
 	p.str = p.str[:0]
 }
@@ -125,6 +126,7 @@ func (p *parser) collectParam(b byte) {
 		return
 	}
 	p.raw[p.nRaw] = b
+	p.params.add(b, int(p.nRaw))
 	p.nRaw++
 }
 
@@ -161,7 +163,9 @@ func (p *parser) feed(data []byte, perf performer) {
 func (p *parser) csiFast(data []byte, perf performer) int {
 	n := 0
 	for n < len(data) && data[n] >= '0' && data[n] <= ';' && int(p.nRaw) < maxParamBytes {
-		p.raw[p.nRaw] = data[n]
+		c := data[n]
+		p.raw[p.nRaw] = c
+		p.params.add(c, int(p.nRaw))
 		p.nRaw++
 		n++
 	}
@@ -356,7 +360,7 @@ func (p *parser) dispatchCSI(final byte, perf performer) {
 	if p.discard {
 		return
 	}
-	if !p.params.split(p.raw[:p.nRaw]) {
+	if !p.params.finish(p.raw[:p.nRaw]) {
 		return
 	}
 	if perf.csiDispatch(final, p.interm[:p.nInter], &p.params) {
