@@ -41,11 +41,10 @@ func (ps *params) reset() {
 func (ps *params) add(c byte, at int) {
 	switch {
 	case c <= '9':
-		if !ps.colon {
-			ps.num = ps.num*10 + int(c-'0')
-			if ps.num > maxInt32 {
-				ps.overflow, ps.num = true, maxInt32
-			}
+		// Digits of a colon field count too; endField looks at colon first.
+		ps.num = ps.num*10 + int(c-'0')
+		if ps.num > maxInt32 {
+			ps.overflow, ps.num = true, maxInt32
 		}
 	case c == ':':
 		ps.colon = true
