@@ -211,8 +211,10 @@ func (s *Screen) csiDispatch(final byte, interm []byte, ps *params) bool {
 		s.saveCursor()
 	case 'u':
 		s.restoreCursor()
-	case 'c', 'n', 't':
-		// DA, DSR and window operations: replies and requests for tmux.
+	case 't':
+		s.windowOps(ps)
+	case 'c', 'n':
+		// DA and DSR: replies, which tmux gives.
 	default:
 		return false
 	}
@@ -400,12 +402,101 @@ func (s *Screen) oscDispatch(data []byte) {
 	arg := data[i:]
 	switch option {
 	case 0, 2:
-		if utf8.Valid(arg) {
-			s.title = string(arg)
-		}
+		s.setTitle(arg)
 	case 8:
 		s.setLink(arg)
 	}
+}
+
+// windowOps is input_csi_dispatch_winops: of the window operations only
+// the title stack (22 and 23 with 0 or 2) changes the screen; the walk over
+// the parameters follows tmux's, arguments and early stops included.
+func (s *Screen) windowOps(ps *params) {
+	for m := 0; ; m++ {
+		n := ps.get(m, 0, -1)
+		switch n {
+		case -1:
+			return
+		case 3, 4, 8:
+			m++
+			if ps.get(m, 0, -1) == -1 {
+				return
+			}
+			fallthrough
+		case 9, 10:
+			m++
+			if ps.get(m, 0, -1) == -1 {
+				return
+			}
+		case 22, 23:
+			m++
+			switch ps.get(m, 0, -1) {
+			case -1:
+				return
+			case 0, 2:
+				if n == 22 {
+					s.pushTitle()
+				} else {
+					s.popTitle()
+				}
+			}
+		}
+	}
+}
+
+// maxTitles bounds the title stack (tmux's is unbounded; xterm keeps 10).
+const maxTitles = 32
+
+func (s *Screen) pushTitle() {
+	if len(s.titles) == maxTitles {
+		s.titles = append(s.titles[:0], s.titles[1:]...)
+	}
+	s.titles = append(s.titles, s.title)
+}
+
+func (s *Screen) popTitle() {
+	if n := len(s.titles); n > 0 {
+		s.setTitle([]byte(s.titles[n-1]))
+		s.titles = s.titles[:n-1]
+	}
+}
+
+// apcDispatch takes an APC string as the title, as tmux does (screen's
+// convention).
+func (s *Screen) apcDispatch(data []byte) { s.setTitle(data) }
+
+// setTitle is screen_set_title: a title that is not valid, printable UTF-8
+// (tmux's utf8_isvalid) leaves the old one.
+func (s *Screen) setTitle(t []byte) {
+	if titleValid(t) {
+		s.title = string(t)
+	}
+}
+
+func titleValid(t []byte) bool {
+	for i := 0; i < len(t); {
+		size := leadSize(t[i])
+		if size == 0 {
+			if t[i] < 0x20 || t[i] > 0x7e {
+				return false
+			}
+			i++
+			continue
+		}
+		if i+size > len(t) {
+			return false
+		}
+		var d utf8Decoder
+		ok := false
+		for _, b := range t[i : i+size] {
+			_, _, ok = d.add(b)
+		}
+		if !ok {
+			return false
+		}
+		i += size
+	}
+	return true
 }
 
 // setLink parses "params;uri" of OSC 8; an empty uri ends the link.

@@ -59,10 +59,10 @@ func (s parserState) String() string {
 }
 
 const (
-	maxParamBytes  = 63   // tmux's param_buf is 64 bytes with a NUL
-	maxIntermBytes = 3    // tmux's interm_buf is 4 bytes with a NUL
-	maxStringBytes = 4096 // OSC payloads beyond this are dropped, not grown
-	maxParams      = 24   // tmux's param_list; 24 or more parameters drop the sequence
+	maxParamBytes  = 63      // tmux's param_buf is 64 bytes with a NUL
+	maxIntermBytes = 3       // tmux's interm_buf is 4 bytes with a NUL
+	maxStringBytes = 1 << 20 // tmux's INPUT_BUF_LIMIT: longer OSC/APC strings are dropped
+	maxParams      = 24      // tmux's param_list; 24 or more parameters drop the sequence
 )
 
 // performer receives what the parser recognises. The parser assigns no
@@ -81,6 +81,8 @@ type performer interface {
 	escDispatch(final byte, interm []byte) bool
 	csiDispatch(final byte, interm []byte, params *params) bool
 	oscDispatch(data []byte)
+	// apcDispatch receives an APC string: tmux takes it as the pane title.
+	apcDispatch(data []byte)
 }
 
 // parser is the byte-level state machine. Its zero value is in ground.
@@ -230,8 +232,12 @@ func (p *parser) step(b byte, perf performer) {
 		// Everything up to ESC, CAN or SUB (handled by anywhere) is dropped.
 	case stOSCString:
 		p.oscString(b, perf)
-	case stAPCString, stRenameString, stConsumeST:
-		// Collected by tmux for its own use, or ignored; nothing for a screen.
+	case stAPCString:
+		if b >= 0x20 {
+			p.collectString(b)
+		}
+	case stRenameString, stConsumeST:
+		// tmux's window name, or ignored: nothing for a screen.
 	}
 }
 
@@ -260,9 +266,26 @@ func (p *parser) anywhere(b byte, perf performer) bool {
 // leaveString runs the exit action of a string state: tmux dispatches an OSC
 // whenever its state is left, however it ends.
 func (p *parser) leaveString(perf performer) {
-	if p.state == stOSCString && !p.discard {
-		perf.oscDispatch(p.str)
+	if p.discard {
+		return
 	}
+	switch p.state {
+	case stOSCString:
+		perf.oscDispatch(p.str)
+	case stAPCString:
+		perf.apcDispatch(p.str)
+	default:
+		return
+	}
+	if cap(p.str) > 64<<10 {
+		p.str = nil // a huge string once does not pin its buffer
+	}
+}
+
+// stringStates maps the byte after ESC to the string state it starts.
+var stringStates = [128]parserState{
+	'P': stDCSEntry, 'X': stConsumeST, '^': stConsumeST,
+	']': stOSCString, '_': stAPCString, 'k': stRenameString,
 }
 
 func isC0Execute(b byte) bool { return b <= 0x17 || b == 0x19 || (b >= 0x1c && b <= 0x1f) }
@@ -274,22 +297,14 @@ func (p *parser) escape(b byte, perf performer) {
 	case b <= 0x2f:
 		p.collectInterm(b)
 		p.state = stEscapeIntermediate
-	case b == 'P':
-		p.clear()
-		p.state = stDCSEntry
-	case b == 'X' || b == '^':
-		p.state = stConsumeST
 	case b == '[':
 		p.clear()
 		p.state = stCSIEntry
-	case b == ']':
-		p.str = p.str[:0]
-		p.discard = false
-		p.state = stOSCString
-	case b == '_':
-		p.state = stAPCString
-	case b == 'k':
-		p.state = stRenameString
+	case b == 'P' || b == 'X' || b == '^' || b == ']' || b == '_' || b == 'k':
+		// Entering a string forgets the REP character, as in tmux.
+		p.clear()
+		p.last = 0
+		p.state = stringStates[b]
 	case b <= 0x7e:
 		p.dispatchEsc(b, perf)
 	default:

@@ -38,6 +38,7 @@ func (r *recorder) csiDispatch(final byte, interm []byte, ps *params) bool {
 	return true
 }
 func (r *recorder) oscDispatch(data []byte) { r.add("osc %q", data) }
+func (r *recorder) apcDispatch(data []byte) { r.add("apc %q", data) }
 func (r *recorder) add(f string, a ...any)  { r.log = append(r.log, fmt.Sprintf(f, a...)) }
 
 func TestParserSequences(t *testing.T) {
@@ -57,7 +58,7 @@ func TestParserSequences(t *testing.T) {
 		{"\x1b]0;title\x07", []string{`osc "0;title"`}},
 		{"\x1b]2;t\x1b\\", []string{`osc "2;t"`, `esc "" '\\'`}},
 		{"\x1bP1$qm\x1b\\x", []string{`print "x"`}}, // DCS swallowed
-		{"\x1b_apc\x1b\\x", []string{`esc "" '\\'`, `print "x"`}},
+		{"\x1b_apc\x1b\\x", []string{`apc "apc"`, `esc "" '\\'`, `print "x"`}},
 		{"\x1b(0", []string{`esc "(" '0'`}},
 		{"\xe4\xb8\x96", []string{`rune '世' w2`}},
 		{"A\xffB\xc3(C", []string{`print "A"`, `print "B"`, `print "(C"`}},

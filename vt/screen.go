@@ -47,6 +47,7 @@ type Screen struct {
 	lastASCII int  // the last printed ASCII character for REP, -1 for none
 	zwj       bool // a zero width joiner waits for the next character
 	title     string
+	titles    []string // pushed by CSI 22 t
 
 	dirty []uint64 // one bit per row changed since ClearDirty
 

@@ -33,6 +33,7 @@ func TestScreenBasics(t *testing.T) {
 		{"ich all does nothing (tmux)", 5, 1, "abcde\r\x1b[5@", "abcde", 0, 0},
 		{"dch", 5, 1, "abcde\r\x1b[2P", "cde", 0, 0},
 		{"alt screen", 5, 2, "ab\x1b[?1049hxy\x1b[?1049l", "ab|", 2, 0},
+		{"cuf from pending wrap", 5, 1, "abcde\x1b[C", "abcde", 4, 0},
 		{"region scroll", 5, 4, "1\r\n2\r\n3\r\n4\x1b[2;3r\x1b[3;1H\n", "1|3||4", 0, 2},
 	}
 	for _, tt := range tests {
@@ -49,6 +50,25 @@ func TestScreenBasics(t *testing.T) {
 				t.Errorf("cursor %d,%d, want %d,%d", c.X, c.Y, tt.cx, tt.cy)
 			}
 		})
+	}
+}
+
+func TestTitle(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"\x1b]0;one\x07", "one"},
+		{"\x1b]2;two\x1b\\", "two"},
+		{"\x1b]0;ti\x18tle", "ti"}, // CAN ends the string, and tmux still takes it
+		{"\x1b_apc title\x1b\\", "apc title"},
+		{"\x1b]0;a\x07\x1b[22;0t\x1b]0;b\x07\x1b[23;0t", "a"},
+		{"\x1b]0;ok\x07\x1b]0;bad\xc2\x85\x07", "ok"}, // not printable: kept the old one
+		{"\x1b]0;\xe4\xb8\x96\x07", "\u4e16"},
+	}
+	for _, tt := range tests {
+		s := New(10, 2, Options{})
+		s.Write([]byte(tt.in))
+		if s.Title() != tt.want {
+			t.Errorf("%q: title %q, want %q", tt.in, s.Title(), tt.want)
+		}
 	}
 }
 

@@ -23,14 +23,8 @@ func (d *utf8Decoder) reset() { d.size = 0 }
 // or the sequence was dropped).
 func (d *utf8Decoder) add(b byte) (r rune, width int, ok bool) {
 	if d.size == 0 {
-		switch {
-		case b >= 0xc2 && b <= 0xdf:
-			d.size = 2
-		case b >= 0xe0 && b <= 0xef:
-			d.size = 3
-		case b >= 0xf0 && b <= 0xf4:
-			d.size = 4
-		default:
+		d.size = uint8(leadSize(b))
+		if d.size == 0 {
 			return 0, 0, false // not a lead byte: dropped
 		}
 		d.buf[0], d.have, d.bad = b, 1, false
@@ -57,6 +51,20 @@ func (d *utf8Decoder) add(b byte) (r rune, width int, ok bool) {
 		return 0, 0, false
 	}
 	return r, width, true
+}
+
+// leadSize is the length of the sequence a lead byte starts (tmux's
+// utf8_open), or 0 for a byte that starts none.
+func leadSize(b byte) int {
+	switch {
+	case b >= 0xc2 && b <= 0xdf:
+		return 2
+	case b >= 0xe0 && b <= 0xef:
+		return 3
+	case b >= 0xf0 && b <= 0xf4:
+		return 4
+	}
+	return 0
 }
 
 // decodeRune decodes a complete sequence of 2-4 bytes whose continuation
@@ -147,17 +155,8 @@ func (p *parser) groundRune(data []byte, perf performer) int {
 // decodeWhole decodes one whole, valid, printable sequence at the start of
 // b, or returns size 0.
 func decodeWhole(b []byte) (r rune, width, size int) {
-	switch c := b[0]; {
-	case c >= 0xc2 && c <= 0xdf:
-		size = 2
-	case c >= 0xe0 && c <= 0xef:
-		size = 3
-	case c >= 0xf0 && c <= 0xf4:
-		size = 4
-	default:
-		return 0, 0, 0
-	}
-	if len(b) < size {
+	size = leadSize(b[0])
+	if size == 0 || len(b) < size {
 		return 0, 0, 0
 	}
 	for _, c := range b[1:size] {

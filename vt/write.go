@@ -68,9 +68,15 @@ func (s *Screen) cursorDown(n int) {
 	s.setCursor(cx, cy+n)
 }
 
+// cursorRight is screen_write_cursorright. From the pending-wrap column
+// tmux's unsigned limit does not clamp, and the move lands on the last
+// column.
 func (s *Screen) cursorRight(n int) {
-	n = min(max(n, 1), s.w-1-s.cx)
-	if n <= 0 {
+	n = max(n, 1)
+	if lim := s.w - 1 - s.cx; lim >= 0 && n > lim {
+		n = lim
+	}
+	if n == 0 {
 		return
 	}
 	s.setCursor(s.cx+n, s.cy)
