@@ -53,7 +53,7 @@ func FuzzScreen(f *testing.F) {
 		f.Add([]byte(s), uint16(len(s)/2), uint8(12), uint8(5))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, cut uint16, w, h uint8) {
-		width, height := int(w%40)+2, int(h%12)+1
+		width, height := int(w%40)+1, int(h%12)+1
 		whole := New(width, height, Options{Scrollback: 8})
 		whole.Write(data)
 		checkInvariants(t, whole)

@@ -151,16 +151,26 @@ func (s *Screen) printCell(r rune, width int, acs bool) {
 			s.moveCells(s.cy, s.cx+width, s.cx, w-s.cx-width, colorDefault)
 		}
 	}
-	if wrap && s.cx > w-width {
+	// tmux compares against sx - width in unsigned arithmetic: on a
+	// one-column screen a wide character neither wraps nor is refused.
+	fits := w - width
+	if wrap && fits >= 0 && s.cx > fits {
 		s.lineFeed(true, colorDefault)
 		s.setCursor(0, -1)
 	}
-	if s.cx > w-width || s.cy > s.h-1 {
+	if (fits >= 0 && s.cx > fits) || s.cy > s.h-1 {
+		return
+	}
+	if s.cx >= w {
+		// Only a wide character on a one-column screen gets here: tmux
+		// stores it past the edge, where nothing shows it, and the
+		// cursor comes back to the last column.
+		s.setCursor(s.cx+width, -1)
 		return
 	}
 	s.overwrite(width)
 	cs := s.lines[s.cy].cells
-	for xx := s.cx + 1; xx < s.cx+width; xx++ {
+	for xx := s.cx + 1; xx < s.cx+width && xx < w; xx++ {
 		cs[xx] = padCell
 	}
 	c := mkcell(r, width, s.penStyle())
@@ -173,8 +183,8 @@ func (s *Screen) printCell(r rune, width int, acs bool) {
 	if !wrap {
 		last = 1
 	}
-	if s.cx <= w-last-width {
-		s.setCursor(s.cx+width, -1)
+	if lim := w - last - width; lim < 0 || s.cx <= lim {
+		s.setCursor(s.cx+width, -1) // setCursor clamps past the width to w-1
 	} else {
 		s.setCursor(w-last, -1)
 	}

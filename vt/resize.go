@@ -10,7 +10,7 @@ package vt
 // which this model does not emulate: after a resize, callers re-seed the
 // screen from tmux (see controlmode), which is exact.
 func (s *Screen) Resize(width, height int) {
-	width, height = max(width, 2), max(height, 1)
+	width, height = max(width, 1), max(height, 1)
 	if width != s.w {
 		s.resizeWidth(width)
 	}

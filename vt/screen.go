@@ -54,10 +54,10 @@ type Screen struct {
 	parser parser
 }
 
-// New returns a blank screen of the given size; sizes below 2x1 are raised
+// New returns a blank screen of the given size; sizes below 1x1 are raised
 // to it.
 func New(width, height int, opts Options) *Screen {
-	width, height = max(width, 2), max(height, 1)
+	width, height = max(width, 1), max(height, 1)
 	sb := opts.Scrollback
 	if sb == 0 {
 		sb = DefaultScrollback

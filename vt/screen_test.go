@@ -33,6 +33,9 @@ func TestScreenBasics(t *testing.T) {
 		{"ich all does nothing (tmux)", 5, 1, "abcde\r\x1b[5@", "abcde", 0, 0},
 		{"dch", 5, 1, "abcde\r\x1b[2P", "cde", 0, 0},
 		{"alt screen", 5, 2, "ab\x1b[?1049hxy\x1b[?1049l", "ab|", 2, 0},
+		{"one column", 1, 3, "wV", "w|V|", 1, 1},
+		{"one column, wide at pending wrap", 1, 2, "a\u4e2d", "a|", 0, 0},
+		{"no wrap wide then narrow (tmux drops 3)", 2, 1, "\x1b[?7l\u754c3", "\u754c", 2, 0},
 		{"cuf from pending wrap", 5, 1, "abcde\x1b[C", "abcde", 4, 0},
 		{"region scroll", 5, 4, "1\r\n2\r\n3\r\n4\x1b[2;3r\x1b[3;1H\n", "1|3||4", 0, 2},
 	}

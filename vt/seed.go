@@ -30,7 +30,7 @@ type Seed struct {
 // NewFromSeed builds a screen equal to tmux's view of a pane. When Alt is
 // set, the primary screen underneath is unknown and starts blank.
 func NewFromSeed(seed Seed) (*Screen, error) {
-	if seed.Width < 2 || seed.Height < 1 {
+	if seed.Width < 1 || seed.Height < 1 {
 		return nil, fmt.Errorf("vt: seed size %dx%d", seed.Width, seed.Height)
 	}
 	c, err := ParseCapture(seed.Capture, seed.Width, seed.Height)
