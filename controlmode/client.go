@@ -45,6 +45,10 @@ type Config struct {
 	// takes. 0 leaves tmux's default (no pausing; tmux disconnects a
 	// client that is 300 s behind).
 	PauseAfter time.Duration
+	// Transcript, if set, receives every line tmux writes, newline
+	// included, as read (a raw control-mode transcript, for replay and
+	// benchmarks). It is written on the reader goroutine: it must not block.
+	Transcript io.Writer
 }
 
 // Defaults for Config.
@@ -368,6 +372,9 @@ func (c *Client) readLoop() {
 			}
 			rerr = err
 			break
+		}
+		if c.cfg.Transcript != nil {
+			_, _ = c.cfg.Transcript.Write(line)
 		}
 		c.handleLine(line[:len(line)-1])
 		long = long[:0]

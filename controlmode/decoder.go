@@ -41,9 +41,10 @@ type Decoder struct {
 	matched bool
 	body    []byte
 
-	partial []byte  // Feed: an incomplete line carried to the next call
-	arena   []byte  // decoded output of the current call
-	events  []Event // the current call's events
+	partial []byte   // Feed: an incomplete line carried to the next call
+	arena   []byte   // decoded output of the current call
+	outs    []Output // Output events of the current call, reused
+	events  []Event  // the current call's events
 }
 
 // Expect registers the blocks of a command line about to be written. Call
@@ -98,6 +99,7 @@ func (d *Decoder) reset() {
 	clear(d.events)
 	d.events = d.events[:0]
 	d.arena = d.arena[:0]
+	d.outs = d.outs[:0]
 }
 
 func (d *Decoder) emit(e Event) { d.events = append(d.events, e) }
@@ -144,7 +146,18 @@ func (d *Decoder) output(line []byte) {
 		d.emit(&Unknown{Line: string(line), Err: "bad pane id"})
 		return
 	}
-	d.emit(&Output{Pane: PaneID(pane), Data: d.unescape(rest[sp+1:])})
+	d.emit(d.newOutput(PaneID(pane), d.unescape(rest[sp+1:])))
+}
+
+// newOutput hands out Output events from a reused array (the hot path
+// allocates nothing). When the array is full a new one is started, so
+// the events already handed out in this call stay intact.
+func (d *Decoder) newOutput(p PaneID, data []byte) *Output {
+	if len(d.outs) == cap(d.outs) {
+		d.outs = make([]Output, 0, max(8, 2*cap(d.outs)))
+	}
+	d.outs = append(d.outs, Output{Pane: p, Data: data})
+	return &d.outs[len(d.outs)-1]
 }
 
 // unescape decodes into the arena. Earlier events keep their slices even

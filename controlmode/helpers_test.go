@@ -36,13 +36,13 @@ func (w tlogWriter) Write(p []byte) (int, error) {
 }
 
 // startTmux starts an isolated server whose first pane runs cmd.
-func startTmux(t *testing.T, w, h int, cmd string) *tmuxtest.Server {
+func startTmux(t testing.TB, w, h int, cmd string) *tmuxtest.Server {
 	t.Helper()
 	return tmuxtest.Start(t, w, h, cmd)
 }
 
 // attach starts a client on srv's session "main", closed in cleanup.
-func attach(t *testing.T, srv *tmuxtest.Server, mod ...func(*Config)) *Client {
+func attach(t testing.TB, srv *tmuxtest.Server, mod ...func(*Config)) *Client {
 	t.Helper()
 	cfg := Config{Socket: srv.Socket, Session: "main", Env: srv.Env, Logger: testLogger(t, slog.LevelWarn)}
 	for _, m := range mod {
@@ -58,7 +58,7 @@ func attach(t *testing.T, srv *tmuxtest.Server, mod ...func(*Config)) *Client {
 	return c
 }
 
-func ctx3s(t *testing.T) context.Context {
+func ctx3s(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	t.Cleanup(cancel)
 	return ctx
