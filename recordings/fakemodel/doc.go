@@ -1,0 +1,12 @@
+// Package fakemodel serves fake model APIs on 127.0.0.1 for driving the
+// real Claude Code and Codex offline: the Anthropic Messages API (SSE and
+// plain JSON, HEAD /api/hello, tool_use with input_json_delta) and the
+// OpenAI Responses API (SSE, function calls).
+//
+// Replies are scripted per scenario (Script: by keyword in the latest user
+// prompt, or from a queue), and every request is logged (Log), so a driver
+// can wait on "the agent asked the model" instead of on screen text.
+//
+// It is test support: it never listens beyond the loopback interface and
+// knows nothing of tmux or recordings.
+package fakemodel

@@ -1,0 +1,212 @@
+package fakemodel
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Responses serves the OpenAI Responses API for Codex:
+//
+//	POST /v1/responses   SSE (response.created ... response.completed)
+//	GET  /v1/models      a one-model list
+//
+// A request whose newest input item is a tool output gets the Script's
+// after-tool reply; Codex's task-title request gets a short title; any
+// other request is a main-loop prompt. A tool call whose name the request
+// did not offer is still sent (the agent then reports the unknown tool):
+// scenarios choose tools their model's catalog has.
+func Responses(script Script, log *Log, lg *slog.Logger) (*Server, error) {
+	o := &responses{choose: newChooser(script), log: log}
+	s, err := start(o, 0, lg)
+	if err != nil {
+		return nil, err
+	}
+	s.Log = log
+	return s, nil
+}
+
+type responses struct {
+	choose *chooser
+	log    *Log
+	seq    atomic.Int64
+}
+
+func (o *responses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(r)
+	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, Kind: "other"}
+	if json.Valid(body) {
+		req.Body = body
+	}
+	seq := o.log.add(req)
+	switch {
+	case err != nil:
+		o.log.done(seq, nil)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses"):
+		o.respond(w, r, seq, body)
+	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
+		o.log.done(seq, nil)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"object":"list","data":[{"id":"fake-model","object":"model","owned_by":"fake"}],"models":[]}`))
+	default:
+		o.log.done(seq, nil)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"error":{"message":"not found in fake server","type":"not_found"}}`))
+	}
+}
+
+// inputItem is the part of a Responses input item the fake reads.
+type inputItem struct {
+	Type    string          `json:"type"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+	Output  json.RawMessage `json:"output"`
+}
+
+func (o *responses) respond(w http.ResponseWriter, r *http.Request, seq int, body []byte) {
+	var rr struct {
+		Model string      `json:"model"`
+		Input []inputItem `json:"input"`
+	}
+	if err := json.Unmarshal(body, &rr); err != nil {
+		o.log.done(seq, nil)
+		http.Error(w, "fake server: bad JSON: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	reply, kind, choice, prompt := o.choose1(rr.Input)
+	var tool string
+	if reply.Tool != nil {
+		tool = reply.Tool.Name
+	}
+	defer o.log.done(seq, func(q *Request) { q.Kind, q.Choice, q.Prompt, q.Tool = kind, choice, prompt, tool })
+	o.stream(w, r, reply)
+}
+
+func (o *responses) choose1(input []inputItem) (Reply, string, string, string) {
+	if n := len(input); n > 0 && strings.HasSuffix(input[n-1].Type, "_output") {
+		out := outputText(input[n-1].Output)
+		rep, choice := o.choose.toolResult(out, false)
+		return rep, "main", choice, ""
+	}
+	prompt := lastUserText(input)
+	if strings.HasPrefix(strings.ToLower(prompt), "generate a concise") {
+		_, p, _ := strings.Cut(prompt, "User prompt:")
+		return Reply{Text: "Fake task " + clip(p, 24)}, "title", "title", ""
+	}
+	rep, choice := o.choose.prompt(prompt)
+	return rep, "main", choice, prompt
+}
+
+// lastUserText is the text of the newest user message that is not an
+// injected context block (environment_context, AGENTS.md, ...).
+func lastUserText(input []inputItem) string {
+	for i := len(input) - 1; i >= 0; i-- {
+		it := input[i]
+		if it.Type != "message" || it.Role != "user" {
+			continue
+		}
+		t := strings.TrimSpace(contentText(it.Content))
+		if strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "<image") {
+			continue
+		}
+		return t
+	}
+	return ""
+}
+
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	_ = json.Unmarshal(raw, &parts)
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+func outputText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+func (o *responses) stream(w http.ResponseWriter, r *http.Request, reply Reply) {
+	ctx := r.Context()
+	id := fmt.Sprintf("resp_fake%04d", o.seq.Add(1))
+	s := newSSE(w)
+	ev := func(v map[string]any) {
+		b, _ := json.Marshal(v)
+		s.event(v["type"].(string), b)
+	}
+	resp := func(status string, extra map[string]any) map[string]any {
+		m := map[string]any{"id": id, "object": "response", "status": status, "output": []any{}}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	ev(map[string]any{"type": "response.created", "response": resp("in_progress", nil)})
+	ev(map[string]any{"type": "response.in_progress", "response": resp("in_progress", nil)})
+	if !sleep(ctx, reply.FirstDelay) {
+		return
+	}
+	idx := 0
+	if reply.Text != "" || reply.Tool == nil {
+		if !o.text(ctx, ev, id, idx, reply) {
+			return
+		}
+		idx++
+	}
+	if reply.Tool != nil {
+		args, _ := json.Marshal(reply.Tool.Input)
+		item := map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%s_%d", id, idx),
+			"call_id": fmt.Sprintf("call_%s_%d", id, idx), "name": reply.Tool.Name, "status": "in_progress", "arguments": ""}
+		ev(map[string]any{"type": "response.output_item.added", "output_index": idx, "item": item})
+		ev(map[string]any{"type": "response.function_call_arguments.delta", "item_id": item["id"], "output_index": idx, "delta": string(args)})
+		ev(map[string]any{"type": "response.function_call_arguments.done", "item_id": item["id"], "output_index": idx, "arguments": string(args)})
+		done := map[string]any{}
+		for k, v := range item {
+			done[k] = v
+		}
+		done["status"], done["arguments"] = "completed", string(args)
+		ev(map[string]any{"type": "response.output_item.done", "output_index": idx, "item": done})
+	}
+	ev(map[string]any{"type": "response.completed", "response": resp("completed", map[string]any{"usage": map[string]any{
+		"input_tokens": 100, "input_tokens_details": map[string]int{"cached_tokens": 0},
+		"output_tokens": 20, "output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": 120}})})
+}
+
+// text streams one assistant message; false if the client went away.
+func (o *responses) text(ctx context.Context, ev func(map[string]any), id string, idx int, reply Reply) bool {
+	msgID := "msg_" + id
+	ev(map[string]any{"type": "response.output_item.added", "output_index": idx, "item": map[string]any{
+		"type": "message", "id": msgID, "role": "assistant", "status": "in_progress", "content": []any{}}})
+	ev(map[string]any{"type": "response.content_part.added", "item_id": msgID, "output_index": idx, "content_index": 0,
+		"part": map[string]any{"type": "output_text", "text": "", "annotations": []any{}}})
+	for _, wd := range chunks(reply.Text, reply.ChunkDelay > 0) {
+		ev(map[string]any{"type": "response.output_text.delta", "item_id": msgID, "output_index": idx, "content_index": 0, "delta": wd})
+		if !sleep(ctx, reply.ChunkDelay) {
+			return false
+		}
+	}
+	ev(map[string]any{"type": "response.output_text.done", "item_id": msgID, "output_index": idx, "content_index": 0, "text": reply.Text})
+	ev(map[string]any{"type": "response.output_item.done", "output_index": idx, "item": map[string]any{
+		"type": "message", "id": msgID, "role": "assistant", "status": "completed",
+		"content": []any{map[string]any{"type": "output_text", "text": reply.Text, "annotations": []any{}}}}})
+	return true
+}
