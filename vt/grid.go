@@ -41,7 +41,8 @@ func (s *Screen) emptyLine(y int, bg color) {
 }
 
 // clear is grid_clear over nx cells of ny rows from x, y. Whole rows are
-// emptied, which also drops their wrap flag.
+// emptied (grid_clear_lines), which drops their wrap flag and that of the
+// row above: it no longer continues onto them.
 func (s *Screen) clear(x, y, nx, ny int, bg color) {
 	if nx <= 0 || ny <= 0 {
 		return
@@ -49,6 +50,9 @@ func (s *Screen) clear(x, y, nx, ny int, bg color) {
 	if x == 0 && nx == s.w {
 		for yy := y; yy < y+ny; yy++ {
 			s.emptyLine(yy, bg)
+		}
+		if y != 0 {
+			s.lines[y-1].wrapped = false
 		}
 		return
 	}

@@ -36,6 +36,7 @@ func TestScreenBasics(t *testing.T) {
 		{"one column", 1, 3, "wV", "w|V|", 1, 1},
 		{"one column, wide at pending wrap", 1, 2, "a\u4e2d", "a|", 0, 0},
 		{"no wrap wide then narrow (tmux drops 3)", 2, 1, "\x1b[?7l\u754c3", "\u754c", 2, 0},
+		{"erasing a row unwraps the one above", 4, 3, "\x1b[;4HPq\x1b[5L\x1b[H\n\bX", "   P|X|", 1, 1},
 		{"cuf from pending wrap", 5, 1, "abcde\x1b[C", "abcde", 4, 0},
 		{"region scroll", 5, 4, "1\r\n2\r\n3\r\n4\x1b[2;3r\x1b[3;1H\n", "1|3||4", 0, 2},
 	}
