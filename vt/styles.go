@@ -161,7 +161,13 @@ func (s *Screen) compactStyles() {
 	s.spareStyles, s.styles = s.styles, next
 	s.cache = styleCache{}
 	s.penOK = false
-	// The next compaction comes after at least a screenful of new styles,
-	// so its O(cells) walk costs O(1) per new style.
-	s.styleLimit = 2*len(next) + max(minStyleLimit, s.w*s.h)
+	// The next compaction comes after at least as many new styles as it
+	// has cells to walk (screen and scrollback), so the walk costs O(1) per
+	// new style.
+	cells := s.w * (s.h + len(s.altSaved) + s.history.n)
+	s.styleLimit = 2*len(next) + max(minStyleLimit, cells)
+	if cap(s.styles) < s.styleLimit {
+		// Grow once to the limit rather than by appends in between.
+		s.styles = append(make([]pen, 0, s.styleLimit+s.styleLimit/4), s.styles...)
+	}
 }
