@@ -3,6 +3,7 @@ module github.com/agent-knock-knock/akk
 go 1.26
 
 require (
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/gdamore/tcell/v2 v2.13.10
 	go.uber.org/goleak v1.3.0
 )

@@ -1,0 +1,274 @@
+package watchers
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+)
+
+// Claude transcript lines are records with a "type" and, for the
+// conversation, sessionId, cwd, version, uuid and message. The records read
+// here (agents-offline.md, akk-reference.md §4.2):
+//
+//	any record with sessionId           -> SessionIdentity when sessionId, cwd
+//	                                       or version differ from the last
+//	user, root (not sidechain, no
+//	agentId, not meta), text content    -> TurnStarted + PromptAccepted (the
+//	                                       record's uuid is the turn)
+//	user "[Request interrupted by user]"-> TurnAborted
+//	user tool_result block              -> ToolResult (+ QuestionAnswered for
+//	                                       AskUserQuestion)
+//	assistant tool_use block            -> ToolPending
+//	assistant isApiErrorMessage         -> TurnFailed
+//	system/turn_duration                -> TurnCompleted
+//
+// A tool waiting for permission or an answer leaves only its tool_use:
+// nothing in the transcript says "waiting", so no ApprovalRequested comes
+// from Claude.
+
+const (
+	claudeInterrupted     = "[Request interrupted by user]"
+	claudeInterruptedTool = "[Request interrupted by user for tool use]"
+	claudeRejected        = "User rejected tool use"
+)
+
+type claudeLine struct {
+	Type          string          `json:"type"`
+	Subtype       string          `json:"subtype"`
+	UUID          string          `json:"uuid"`
+	SessionID     string          `json:"sessionId"`
+	Cwd           string          `json:"cwd"`
+	Version       string          `json:"version"`
+	Timestamp     string          `json:"timestamp"`
+	IsSidechain   bool            `json:"isSidechain"`
+	AgentID       string          `json:"agentId"`
+	IsMeta        bool            `json:"isMeta"`
+	IsAPIError    bool            `json:"isApiErrorMessage"`
+	Error         json.RawMessage `json:"error"`
+	DurationMs    json.RawMessage `json:"durationMs"`
+	Message       json.RawMessage `json:"message"`
+	ToolUseResult json.RawMessage `json:"toolUseResult"`
+}
+
+type claudeMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+type claudeBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	IsError   bool            `json:"is_error"`
+	Content   json.RawMessage `json:"content"`
+}
+
+// ClaudeParser parses Claude Code transcript lines.
+type ClaudeParser struct {
+	stats                 ParseStats
+	session, cwd, version string
+	turn                  string
+	tools                 map[string]string // tool_use id -> name, while pending
+	identitySeen          bool
+	blocks                []claudeBlock
+}
+
+// NewClaudeParser returns a parser for one transcript.
+func NewClaudeParser() *ClaudeParser {
+	p := &ClaudeParser{}
+	p.Reset()
+	return p
+}
+
+// Reset forgets everything learnt from earlier lines.
+func (p *ClaudeParser) Reset() {
+	p.session, p.cwd, p.version, p.turn = "", "", "", ""
+	p.identitySeen = false
+	p.tools = map[string]string{}
+}
+
+// Stats returns the parser's counters.
+func (p *ClaudeParser) Stats() *ParseStats { return &p.stats }
+
+// Parse reads one transcript line.
+func (p *ClaudeParser) Parse(where Where, line []byte, out []Event) []Event {
+	if !lineStart(&p.stats, line) {
+		return out
+	}
+	var rec claudeLine
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return malformed(&p.stats, where, out, err)
+	}
+	if rec.Type == "" {
+		return malformed(&p.stats, where, out, errors.New("no record type"))
+	}
+	where.Time = recordTime(rec.Timestamp)
+	n := len(out)
+	out = p.identity(where, &rec, out)
+	switch rec.Type {
+	case "user":
+		out = p.user(where, &rec, out)
+	case "assistant":
+		out = p.assistant(where, &rec, out)
+	case "system":
+		out = p.system(where, &rec, out)
+	case "summary", "file-history-snapshot", "attachment", "queue-operation", "custom-title",
+		"ai-title", "last-prompt", "progress", "tag", "agent-name", "mode", "permission-mode":
+		p.stats.Ignored++
+	default:
+		p.stats.unknown(rec.Type)
+	}
+	p.stats.Events += int64(len(out) - n)
+	return out
+}
+
+func (p *ClaudeParser) identity(where Where, rec *claudeLine, out []Event) []Event {
+	if rec.SessionID == "" || rec.IsSidechain || rec.AgentID != "" {
+		return out
+	}
+	if p.identitySeen && rec.SessionID == p.session && rec.Cwd == p.cwd && rec.Version == p.version {
+		return out
+	}
+	p.identitySeen = true
+	p.session, p.cwd, p.version = rec.SessionID, rec.Cwd, rec.Version
+	return append(out, SessionIdentity{Where: where, SessionID: rec.SessionID, Cwd: rec.Cwd, Version: rec.Version})
+}
+
+// content decodes a message's content: a plain string, or blocks.
+func (p *ClaudeParser) content(rec *claudeLine) (text string, blocks []claudeBlock, ok bool) {
+	var m claudeMessage
+	if json.Unmarshal(rec.Message, &m) != nil {
+		return "", nil, false
+	}
+	if s, isStr := rawString(m.Content); isStr {
+		return s, nil, true
+	}
+	p.blocks = p.blocks[:0]
+	if json.Unmarshal(m.Content, &p.blocks) != nil {
+		return "", nil, false
+	}
+	return "", p.blocks, true
+}
+
+func (p *ClaudeParser) user(where Where, rec *claudeLine, out []Event) []Event {
+	if rec.IsSidechain || rec.AgentID != "" {
+		p.stats.Ignored++
+		return out
+	}
+	text, blocks, ok := p.content(rec)
+	if !ok {
+		p.stats.unknown("user/content")
+		return out
+	}
+	if blocks == nil {
+		return p.userText(where, rec, text, out)
+	}
+	var texts []string
+	for i := range blocks {
+		b := &blocks[i]
+		switch b.Type {
+		case "tool_result":
+			out = p.toolResult(where, rec, b, out)
+		case "text":
+			texts = append(texts, b.Text)
+		}
+	}
+	for i := 0; i < len(texts); {
+		if texts[i] == claudeInterrupted || texts[i] == claudeInterruptedTool {
+			out = p.userText(where, rec, texts[i], out)
+			texts = append(texts[:i], texts[i+1:]...)
+			continue
+		}
+		i++
+	}
+	if len(texts) > 0 {
+		out = p.userText(where, rec, strings.Join(texts, "\n"), out)
+	}
+	return out
+}
+
+// userText handles the text a user record carries: an interruption
+// marker, a local command's echo, or a prompt.
+func (p *ClaudeParser) userText(where Where, rec *claudeLine, text string, out []Event) []Event {
+	switch {
+	case text == claudeInterrupted:
+		return append(out, TurnAborted{Where: where, TurnID: p.turn, Reason: "interrupted"})
+	case text == claudeInterruptedTool:
+		return append(out, TurnAborted{Where: where, TurnID: p.turn, Reason: "interrupted_tool_use"})
+	case rec.IsMeta, strings.HasPrefix(text, "<local-command-"), strings.HasPrefix(text, "<command-"):
+		p.stats.Ignored++
+		return out
+	}
+	p.turn = rec.UUID
+	return append(out,
+		TurnStarted{Where: where, TurnID: rec.UUID},
+		PromptAccepted{Where: where, SessionID: rec.SessionID, Cwd: rec.Cwd, TurnID: rec.UUID, SHA256: PromptHash(text), Len: len(text)})
+}
+
+func (p *ClaudeParser) toolResult(where Where, rec *claudeLine, b *claudeBlock, out []Event) []Event {
+	name := p.tools[b.ToolUseID]
+	delete(p.tools, b.ToolUseID)
+	rejected := false
+	if b.IsError {
+		s, _ := rawString(rec.ToolUseResult)
+		rejected = strings.Contains(s, claudeRejected) || strings.Contains(string(b.Content), "tool use was rejected")
+	}
+	out = append(out, ToolResult{Where: where, TurnID: p.turn, CallID: b.ToolUseID, Name: name, IsError: b.IsError, Rejected: rejected})
+	if name == "AskUserQuestion" && !b.IsError {
+		out = append(out, QuestionAnswered{Where: where, TurnID: p.turn, CallID: b.ToolUseID, Answers: countAnswers(rec.ToolUseResult)})
+	}
+	return out
+}
+
+func (p *ClaudeParser) assistant(where Where, rec *claudeLine, out []Event) []Event {
+	if rec.IsSidechain || rec.AgentID != "" {
+		p.stats.Ignored++
+		return out
+	}
+	if rec.IsAPIError {
+		reason, ok := rawString(rec.Error)
+		if !ok {
+			reason = strings.Trim(string(rec.Error), `"`)
+		}
+		return append(out, TurnFailed{Where: where, TurnID: p.turn, Reason: reason})
+	}
+	_, blocks, ok := p.content(rec)
+	if !ok {
+		p.stats.unknown("assistant/content")
+		return out
+	}
+	n := len(out)
+	for i := range blocks {
+		b := &blocks[i]
+		if b.Type != "tool_use" {
+			continue
+		}
+		p.tools[b.ID] = b.Name
+		out = append(out, ToolPending{Where: where, TurnID: p.turn, CallID: b.ID, Name: b.Name, InputSHA256: digest(b.Input)})
+	}
+	if len(out) == n {
+		p.stats.Ignored++
+	}
+	return out
+}
+
+func (p *ClaudeParser) system(where Where, rec *claudeLine, out []Event) []Event {
+	switch rec.Subtype {
+	case "turn_duration":
+		var d time.Duration
+		if ms, err := json.Number(strings.TrimSpace(string(rec.DurationMs))).Float64(); err == nil {
+			d = time.Duration(ms * float64(time.Millisecond))
+		}
+		return append(out, TurnCompleted{Where: where, TurnID: p.turn, Duration: d})
+	case "api_error", "compact_boundary", "local_command", "stop_hook_summary", "informational",
+		"microcompact_boundary", "away_summary":
+		p.stats.Ignored++
+	default:
+		p.stats.unknown("system/" + rec.Subtype)
+	}
+	return out
+}

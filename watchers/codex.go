@@ -1,0 +1,273 @@
+package watchers
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+)
+
+// Codex rollout lines are {"timestamp","type","payload"}. The records read
+// here (agents-offline.md, akk-reference.md §4.1):
+//
+//	session_meta                      -> SessionIdentity (id, cwd, cli_version)
+//	turn_context                      -> the approval policy in force
+//	event_msg/task_started            -> TurnStarted (turn_id)
+//	event_msg/task_complete           -> TurnCompleted (turn_id)
+//	event_msg/turn_aborted            -> TurnAborted (turn_id or the current turn, reason)
+//	event_msg/error                   -> TurnFailed (current turn)
+//	event_msg/user_message            -> PromptAccepted (current turn)
+//	response_item/message, role user  -> PromptAccepted when it carries the
+//	                                     turn_id metadata of the turn
+//	response_item/function_call,
+//	custom_tool_call, local_shell_call -> ToolPending (+ ApprovalRequested for
+//	                                     an escalation under an asking policy)
+//	response_item/*_output            -> ToolResult (+ QuestionAnswered for
+//	                                     request_user_input*)
+//
+// A prompt seen twice in one turn (the user message record and its event)
+// is reported once.
+
+type codexLine struct {
+	Timestamp string       `json:"timestamp"`
+	Type      string       `json:"type"`
+	Payload   codexPayload `json:"payload"`
+}
+
+// codexPayload is the union of the payload fields read; fields whose JSON
+// type varies between records stay raw.
+type codexPayload struct {
+	Type string `json:"type"`
+	// session_meta
+	ID         string `json:"id"`
+	Cwd        string `json:"cwd"`
+	CLIVersion string `json:"cli_version"`
+	// turn_context, event_msg
+	TurnID         string          `json:"turn_id"`
+	ApprovalPolicy json.RawMessage `json:"approval_policy"`
+	Reason         json.RawMessage `json:"reason"`
+	Message        json.RawMessage `json:"message"`
+	DurationMs     json.RawMessage `json:"duration_ms"`
+	// response_item
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Input     json.RawMessage `json:"input"`
+	Action    json.RawMessage `json:"action"`
+	CallID    string          `json:"call_id"`
+	Output    json.RawMessage `json:"output"`
+	Meta      *struct {
+		TurnID string `json:"turn_id"`
+	} `json:"internal_chat_message_metadata_passthrough"`
+}
+
+// CodexParser parses Codex rollout lines.
+type CodexParser struct {
+	stats    ParseStats
+	session  string
+	turn     string
+	policy   string
+	tools    map[string]string // call_id -> tool name, while pending
+	prompted map[[32]byte]string
+}
+
+// NewCodexParser returns a parser for one rollout.
+func NewCodexParser() *CodexParser {
+	p := &CodexParser{}
+	p.Reset()
+	return p
+}
+
+// Reset forgets everything learnt from earlier lines.
+func (p *CodexParser) Reset() {
+	p.session, p.turn, p.policy = "", "", ""
+	p.tools = map[string]string{}
+	p.prompted = map[[32]byte]string{}
+}
+
+// Stats returns the parser's counters.
+func (p *CodexParser) Stats() *ParseStats { return &p.stats }
+
+// Parse reads one rollout line.
+func (p *CodexParser) Parse(where Where, line []byte, out []Event) []Event {
+	if !lineStart(&p.stats, line) {
+		return out
+	}
+	var rec codexLine
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return malformed(&p.stats, where, out, err)
+	}
+	if rec.Type == "" {
+		return malformed(&p.stats, where, out, errors.New("no record type"))
+	}
+	where.Time = recordTime(rec.Timestamp)
+	n := len(out)
+	pl := &rec.Payload
+	switch rec.Type {
+	case "session_meta":
+		p.session = pl.ID
+		out = append(out, SessionIdentity{Where: where, SessionID: pl.ID, Cwd: pl.Cwd, Version: pl.CLIVersion})
+	case "turn_context":
+		if s, ok := rawString(pl.ApprovalPolicy); ok {
+			p.policy = s
+		}
+		p.stats.Ignored++
+	case "event_msg":
+		out = p.event(where, pl, out)
+	case "response_item":
+		out = p.item(where, pl, out)
+	case "compacted":
+		p.stats.Ignored++
+	default:
+		p.stats.unknown(rec.Type)
+	}
+	p.stats.Events += int64(len(out) - n)
+	return out
+}
+
+func (p *CodexParser) event(where Where, pl *codexPayload, out []Event) []Event {
+	switch pl.Type {
+	case "task_started", "turn_started":
+		p.turn = pl.TurnID
+		clear(p.prompted)
+		return append(out, TurnStarted{Where: where, TurnID: pl.TurnID})
+	case "task_complete", "turn_complete":
+		var d time.Duration
+		if ms, err := json.Number(strings.TrimSpace(string(pl.DurationMs))).Int64(); err == nil {
+			d = time.Duration(ms) * time.Millisecond
+		}
+		return append(out, TurnCompleted{Where: where, TurnID: p.turnOf(pl.TurnID), Duration: d})
+	case "turn_aborted":
+		reason, _ := rawString(pl.Reason)
+		return append(out, TurnAborted{Where: where, TurnID: p.turnOf(pl.TurnID), Reason: reason})
+	case "error":
+		msg, _ := rawString(pl.Message)
+		return append(out, TurnFailed{Where: where, TurnID: p.turnOf(pl.TurnID), Reason: msg})
+	case "user_message":
+		msg, _ := rawString(pl.Message)
+		return p.prompt(where, p.turnOf(pl.TurnID), msg, out)
+	case "exec_approval_request", "apply_patch_approval_request":
+		return append(out, ApprovalRequested{Where: where, TurnID: p.turnOf(pl.TurnID), CallID: pl.CallID, Reason: pl.Type})
+	case "token_count", "agent_message", "agent_reasoning", "agent_reasoning_raw_content",
+		"item_started", "item_completed", "exec_command_begin", "exec_command_end",
+		"patch_apply_begin", "patch_apply_end", "mcp_tool_call_begin", "mcp_tool_call_end",
+		"web_search_begin", "web_search_end", "context_compacted", "thread_rolled_back",
+		"entered_review_mode", "exited_review_mode", "undo_started", "undo_completed", "warning":
+		p.stats.Ignored++
+	default:
+		p.stats.unknown("event_msg/" + pl.Type)
+	}
+	return out
+}
+
+func (p *CodexParser) item(where Where, pl *codexPayload, out []Event) []Event {
+	switch pl.Type {
+	case "message":
+		if pl.Role != "user" || pl.Meta == nil || pl.Meta.TurnID == "" {
+			p.stats.Ignored++
+			return out
+		}
+		text, ok := codexText(pl.Content)
+		if !ok {
+			p.stats.Ignored++
+			return out
+		}
+		return p.prompt(where, pl.Meta.TurnID, text, out)
+	case "function_call", "custom_tool_call", "local_shell_call":
+		input := pl.Arguments
+		if pl.Type == "custom_tool_call" {
+			input = pl.Input
+		} else if pl.Type == "local_shell_call" {
+			input = pl.Action
+		}
+		p.tools[pl.CallID] = pl.Name
+		out = append(out, ToolPending{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: pl.Name, InputSHA256: digest(input)})
+		if reason := p.escalation(input); reason != "" {
+			out = append(out, ApprovalRequested{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: pl.Name, Reason: reason})
+		}
+		return out
+	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
+		name := p.tools[pl.CallID]
+		delete(p.tools, pl.CallID)
+		out = append(out, ToolResult{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: name})
+		if strings.HasPrefix(name, "request_user_input") {
+			doc := []byte(pl.Output)
+			if s, ok := rawString(pl.Output); ok {
+				doc = []byte(s)
+			}
+			out = append(out, QuestionAnswered{Where: where, TurnID: p.turn, CallID: pl.CallID, Answers: countAnswers(doc)})
+		}
+		return out
+	case "reasoning", "web_search_call", "image_generation_call", "compaction", "ghost_snapshot", "tool_search_call", "tool_search_output":
+		p.stats.Ignored++
+	default:
+		p.stats.unknown("response_item/" + pl.Type)
+	}
+	return out
+}
+
+// prompt reports a user prompt once per turn.
+func (p *CodexParser) prompt(where Where, turn, text string, out []Event) []Event {
+	h := PromptHash(text)
+	if seen, ok := p.prompted[h]; ok && seen == turn {
+		p.stats.Ignored++
+		return out
+	}
+	p.prompted[h] = turn
+	return append(out, PromptAccepted{Where: where, SessionID: p.session, TurnID: turn, SHA256: h, Len: len(text)})
+}
+
+func (p *CodexParser) turnOf(id string) string {
+	if id != "" {
+		return id
+	}
+	return p.turn
+}
+
+// escalation says why a tool call will ask for approval, when its input
+// shows it: a request for escalated sandbox permissions under a policy
+// that asks ("on-request", "untrusted"; not "never").
+func (p *CodexParser) escalation(input json.RawMessage) string {
+	if p.policy == "never" {
+		return ""
+	}
+	doc := []byte(input)
+	if s, ok := rawString(input); ok {
+		doc = []byte(s)
+	}
+	var args struct {
+		SandboxPermissions string `json:"sandbox_permissions"`
+		WithEscalated      bool   `json:"with_escalated_permissions"`
+	}
+	if json.Unmarshal(doc, &args) != nil {
+		return ""
+	}
+	if args.SandboxPermissions == "require_escalated" || args.WithEscalated {
+		return "require_escalated"
+	}
+	return ""
+}
+
+// codexText reads the text of a user message: its input_text items joined
+// (one item in practice). ok is false when it holds anything else.
+func codexText(raw json.RawMessage) (string, bool) {
+	var items []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &items) != nil || len(items) == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	for i, it := range items {
+		if it.Type != "input_text" {
+			return "", false
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(it.Text)
+	}
+	return b.String(), true
+}

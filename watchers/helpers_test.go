@@ -1,0 +1,161 @@
+package watchers
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// waitLimit bounds every wait on a condition; the conditions themselves
+// are usually met within milliseconds.
+const waitLimit = 20 * time.Second
+
+// collector drains a Watcher's evidence into a list tests can wait on.
+type collector struct {
+	mu      sync.Mutex
+	evs     []Event
+	changed chan struct{}
+	done    chan struct{}
+}
+
+func collect(w *Watcher) *collector {
+	c := &collector{changed: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		for ev := range w.Evidence() {
+			c.mu.Lock()
+			c.evs = append(c.evs, ev)
+			close(c.changed)
+			c.changed = make(chan struct{})
+			c.mu.Unlock()
+		}
+	}()
+	return c
+}
+
+// wait blocks until cond holds over the events so far, or fails the test
+// at the deadline with what it saw.
+func (c *collector) wait(t *testing.T, what string, cond func([]Event) bool) []Event {
+	t.Helper()
+	deadline := time.NewTimer(waitLimit)
+	defer deadline.Stop()
+	for {
+		c.mu.Lock()
+		evs := append([]Event(nil), c.evs...)
+		ch := c.changed
+		c.mu.Unlock()
+		if cond(evs) {
+			return evs
+		}
+		select {
+		case <-ch:
+		case <-deadline.C:
+			t.Fatalf("timed out waiting for %s; events:\n%s", what, dump(evs))
+		}
+	}
+}
+
+func (c *collector) snapshot() []Event {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Event(nil), c.evs...)
+}
+
+// newWatcher starts a Watcher closed at the end of the test.
+func newWatcher(t *testing.T, opts Options) (*Watcher, *collector) {
+	t.Helper()
+	w, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := collect(w)
+	t.Cleanup(func() {
+		w.Close()
+		<-c.done
+	})
+	return w, c
+}
+
+// turnLine is a rollout line whose event names it: TurnStarted "t<i>".
+func turnLine(i int) string {
+	return fmt.Sprintf(`{"timestamp":"2026-11-30T10:00:00.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t%d"}}`+"\n", i)
+}
+
+// turns lists "path@gen+offset:turn" for every TurnStarted, in order.
+func turns(evs []Event) []string {
+	var out []string
+	for _, ev := range evs {
+		if ts, ok := ev.(TurnStarted); ok {
+			out = append(out, fmt.Sprintf("%s@%d+%d:%s", filepath.Base(ts.Path), ts.Gen, ts.Offset, ts.TurnID))
+		}
+	}
+	return out
+}
+
+// expectTurns is what turns gives for lines first..last of turnLine in a
+// file starting at offset off.
+func expectTurns(name string, gen uint64, off int64, first, last int) []string {
+	var out []string
+	for i := first; i <= last; i++ {
+		out = append(out, fmt.Sprintf("%s@%d+%d:t%d", name, gen, off, i))
+		off += int64(len(turnLine(i)))
+	}
+	return out
+}
+
+func fileEvents(evs []Event) []string {
+	var out []string
+	for _, ev := range evs {
+		if fe, ok := ev.(FileEvent); ok {
+			out = append(out, fmt.Sprintf("%s:%s@%d", filepath.Base(fe.Path), fe.Change, fe.Gen))
+		}
+	}
+	return out
+}
+
+func countTurns(evs []Event) int { return len(turns(evs)) }
+
+func dump(evs []Event) string {
+	var b strings.Builder
+	for _, ev := range evs {
+		fmt.Fprintf(&b, "  %T %+v\n", ev, ev)
+	}
+	return b.String()
+}
+
+func appendFile(t *testing.T, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func equalStrings(a, b []string) bool { return strings.Join(a, "\n") == strings.Join(b, "\n") }
+
+func fmtSscan(s string, i *int) (int, error) { return fmt.Sscan(strings.TrimPrefix(s, "t"), i) }
+
+func itoa(i int64) string { return fmt.Sprint(i) }
+
+func firstDiff(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}

@@ -1,0 +1,122 @@
+package watchers
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Parser turns complete lines of one file into evidence. It keeps the
+// state a line's meaning depends on (the current turn, pending tools), so
+// one Parser follows one file generation; Reset starts over.
+type Parser interface {
+	// Parse appends the events of one line (no newline) to out. where
+	// locates the line; every event gets it (with the record's time).
+	// Unknown records add nothing; a line that is not a record adds a
+	// Malformed event.
+	Parse(where Where, line []byte, out []Event) []Event
+	Reset()
+	// Stats are the parser's counters; the caller may zero them.
+	Stats() *ParseStats
+}
+
+// ParseStats count lines by what became of them.
+type ParseStats struct {
+	Lines     int64 // complete lines seen
+	Blank     int64 // empty or white space only
+	Events    int64 // events produced
+	Malformed int64 // lines that were not records (too long included)
+	Ignored   int64 // known records that carry no evidence
+	// Unknown counts records of types the parser does not know, by type
+	// ("event_msg/xyz"); they are skipped, never an error.
+	Unknown map[string]int64
+}
+
+func (s *ParseStats) unknown(kind string) {
+	if s.Unknown == nil {
+		s.Unknown = map[string]int64{}
+	}
+	s.Unknown[kind]++
+}
+
+func (s *ParseStats) add(o *ParseStats) {
+	s.Lines += o.Lines
+	s.Blank += o.Blank
+	s.Events += o.Events
+	s.Malformed += o.Malformed
+	s.Ignored += o.Ignored
+	for k, v := range o.Unknown {
+		if s.Unknown == nil {
+			s.Unknown = map[string]int64{}
+		}
+		s.Unknown[k] += v
+	}
+}
+
+func (s *ParseStats) reset() {
+	u := s.Unknown
+	clear(u)
+	*s = ParseStats{Unknown: u}
+}
+
+// lineStart does the bookkeeping common to both parsers: it counts the
+// line and says whether it is blank.
+func lineStart(s *ParseStats, line []byte) bool {
+	s.Lines++
+	if len(bytes.TrimSpace(line)) == 0 {
+		s.Blank++
+		return false
+	}
+	return true
+}
+
+func malformed(s *ParseStats, where Where, out []Event, err error) []Event {
+	s.Malformed++
+	return append(out, Malformed{Where: where, Err: fmt.Errorf("%w: %s:%d: %w", ErrMalformed, where.Path, where.Offset, err)})
+}
+
+// recordTime reads a record's RFC 3339 timestamp (zero when absent or
+// unreadable: a timestamp is a detail, never a reason to drop evidence).
+func recordTime(ts string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// rawString reads a JSON string value ("" when raw is not a string).
+func rawString(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func digest(raw []byte) [32]byte { return sha256.Sum256(raw) }
+
+// countAnswers counts the entries of an "answers" object or array in a
+// JSON document (a tool result); 0 when there is none.
+func countAnswers(doc []byte) int {
+	var v struct {
+		Answers json.RawMessage `json:"answers"`
+	}
+	if json.Unmarshal(doc, &v) != nil || len(v.Answers) == 0 {
+		return 0
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(v.Answers, &m) == nil {
+		return len(m)
+	}
+	var a []json.RawMessage
+	if json.Unmarshal(v.Answers, &a) == nil {
+		return len(a)
+	}
+	return 0
+}

@@ -1,0 +1,371 @@
+package watchers
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func flatCodex() Options { return Options{Agent: Codex} }
+
+func TestWatchTornAppends(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-a.jsonl")
+	var text strings.Builder
+	for i := range 20 {
+		text.WriteString(turnLine(i))
+	}
+	all := text.String()
+	w, c := newWatcher(t, flatCodex())
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	// Pieces cut through lines: after each, exactly the complete lines so
+	// far have arrived, never the torn one.
+	written := 0
+	for _, cut := range []int{5, 60, 61, 150, 400, 401, 402, 900, 1500, len(all)} {
+		cut = min(cut, len(all))
+		appendFile(t, path, all[written:cut])
+		written = cut
+		complete := strings.Count(all[:cut], "\n")
+		c.wait(t, "complete lines", func(evs []Event) bool { return countTurns(evs) >= complete })
+	}
+	got := turns(c.snapshot())
+	if want := expectTurns("rollout-a.jsonl", 0, 0, 0, 19); !equalStrings(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	checkEnds(t, c.snapshot())
+}
+
+// checkEnds: every line event's End is its Offset plus the line and newline.
+func checkEnds(t *testing.T, evs []Event) {
+	t.Helper()
+	for _, ev := range evs {
+		if ts, ok := ev.(TurnStarted); ok {
+			var i int
+			if _, err := fmtSscan(ts.TurnID, &i); err != nil {
+				t.Fatal(err)
+			}
+			if ts.End-ts.Offset != int64(len(turnLine(i))) {
+				t.Fatalf("%s: offset %d end %d", ts.TurnID, ts.Offset, ts.End)
+			}
+		}
+	}
+}
+
+func TestWatchTruncate(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-a.jsonl")
+	appendFile(t, path, turnLine(0)+turnLine(1)+`{"torn`)
+	w, c := newWatcher(t, flatCodex())
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "two lines", func(evs []Event) bool { return countTurns(evs) == 2 })
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "truncation", func(evs []Event) bool { return len(fileEvents(evs)) == 2 })
+	appendFile(t, path, turnLine(2)+turnLine(3))
+	evs := c.wait(t, "lines after truncation", func(evs []Event) bool { return countTurns(evs) == 4 })
+	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 1), expectTurns("rollout-a.jsonl", 1, 0, 2, 3)...)
+	if got := turns(evs); !equalStrings(got, want) {
+		t.Fatalf("got %q want %q", got, want)
+	}
+	if got := fileEvents(evs); !equalStrings(got, []string{"rollout-a.jsonl:appeared@0", "rollout-a.jsonl:truncated@1"}) {
+		t.Fatalf("file events %q", got)
+	}
+	for _, ev := range evs {
+		if fe, ok := ev.(FileEvent); ok && fe.Change == FileTruncated {
+			if fe.OldOffset != int64(len(turnLine(0)+turnLine(1))+6) || fe.Dropped != 6 {
+				t.Fatalf("truncation %+v", fe)
+			}
+		}
+	}
+}
+
+func TestWatchReplaceByRename(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-a.jsonl")
+	appendFile(t, path, turnLine(0)+turnLine(1))
+	w, c := newWatcher(t, flatCodex())
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "two lines", func(evs []Event) bool { return countTurns(evs) == 2 })
+	tmp := filepath.Join(dir, "rollout-a.jsonl.tmp")
+	appendFile(t, tmp, turnLine(5)+turnLine(6)+turnLine(7))
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	evs := c.wait(t, "replacement", func(evs []Event) bool { return countTurns(evs) == 5 })
+	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 1), expectTurns("rollout-a.jsonl", 1, 0, 5, 7)...)
+	if got := turns(evs); !equalStrings(got, want) {
+		t.Fatalf("got %q want %q", got, want)
+	}
+	if got := fileEvents(evs); !equalStrings(got, []string{"rollout-a.jsonl:appeared@0", "rollout-a.jsonl:replaced@1"}) {
+		t.Fatalf("file events %q", got)
+	}
+}
+
+// A followed file renamed within its directory keeps its offset: the
+// writer goes on appending through its open descriptor.
+func TestWatchRenameFollows(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-a.jsonl")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString(turnLine(0))
+	w, c := newWatcher(t, flatCodex())
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "first line", func(evs []Event) bool { return countTurns(evs) == 1 })
+	to := filepath.Join(dir, "rollout-b.jsonl")
+	if err := os.Rename(path, to); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "rename", func(evs []Event) bool { return len(fileEvents(evs)) == 2 })
+	f.WriteString(turnLine(1))
+	evs := c.wait(t, "line after rename", func(evs []Event) bool { return countTurns(evs) == 2 })
+	off := int64(len(turnLine(0)))
+	want := []string{"rollout-a.jsonl@0+0:t0", "rollout-b.jsonl@0+" + itoa(off) + ":t1"}
+	if got := turns(evs); !equalStrings(got, want) {
+		t.Fatalf("got %q want %q", got, want)
+	}
+	if got := fileEvents(evs); !equalStrings(got, []string{"rollout-a.jsonl:appeared@0", "rollout-b.jsonl:renamed@0"}) {
+		t.Fatalf("file events %q", got)
+	}
+}
+
+func TestWatchDeleteRecreate(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-a.jsonl")
+	appendFile(t, path, turnLine(0))
+	w, c := newWatcher(t, flatCodex())
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "first line", func(evs []Event) bool { return countTurns(evs) == 1 })
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "deletion", func(evs []Event) bool { return len(fileEvents(evs)) == 2 })
+	appendFile(t, path, turnLine(1)+turnLine(2))
+	evs := c.wait(t, "recreated lines", func(evs []Event) bool { return countTurns(evs) == 3 })
+	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 0), expectTurns("rollout-a.jsonl", 1, 0, 1, 2)...)
+	if got := turns(evs); !equalStrings(got, want) {
+		t.Fatalf("got %q want %q", got, want)
+	}
+	if got := fileEvents(evs); !equalStrings(got, []string{"rollout-a.jsonl:appeared@0", "rollout-a.jsonl:deleted@0", "rollout-a.jsonl:appeared@1"}) {
+		t.Fatalf("file events %q", got)
+	}
+}
+
+// Codex writes into $CODEX_HOME/sessions/YYYY/MM/DD: day, month and year
+// directories appear while akk runs, and the file may be written before
+// the new directory's watch is in place.
+func TestWatchNewDayDirectory(t *testing.T) {
+	root := t.TempDir()
+	old := filepath.Join(root, "2026", "11", "29")
+	if err := os.MkdirAll(old, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, filepath.Join(old, "rollout-old.jsonl"), turnLine(0))
+	w, c := newWatcher(t, CodexOptions())
+	if err := w.Add(root); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "existing rollout", func(evs []Event) bool { return countTurns(evs) == 1 })
+	for i, day := range []string{"2026/11/30", "2026/12/01", "2027/01/01"} {
+		d := filepath.Join(root, filepath.FromSlash(day))
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(d, "rollout-new.jsonl")
+		appendFile(t, p, turnLine(10*i+1))
+		c.wait(t, "rollout in "+day, func(evs []Event) bool { return countTurns(evs) == 2*i+2 })
+		appendFile(t, p, turnLine(10*i+2))
+		c.wait(t, "append in "+day, func(evs []Event) bool { return countTurns(evs) == 2*i+3 })
+	}
+	// Files too deep or not named like rollouts are not followed.
+	deep := filepath.Join(root, "2027", "01", "01", "x")
+	os.MkdirAll(deep, 0o700)
+	appendFile(t, filepath.Join(deep, "rollout-deep.jsonl"), turnLine(99))
+	appendFile(t, filepath.Join(root, "2027", "01", "01", "notes.jsonl"), turnLine(98))
+	appendFile(t, filepath.Join(root, "2027", "01", "01", "rollout-new.jsonl"), turnLine(97))
+	evs := c.wait(t, "last line", func(evs []Event) bool { return countTurns(evs) == 8 })
+	for _, s := range turns(evs) {
+		if strings.HasSuffix(s, ":t99") || strings.HasSuffix(s, ":t98") {
+			t.Fatalf("followed a file it should not: %s", s)
+		}
+	}
+}
+
+// Files created (and lines appended) while no Watcher ran are picked up by
+// the next one; with Start it resumes where the last one stopped.
+func TestWatchFilesCreatedWhileStopped(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "rollout-a.jsonl")
+	appendFile(t, a, turnLine(0)+turnLine(1))
+	w1, c1 := newWatcher(t, flatCodex())
+	if err := w1.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	evs := c1.wait(t, "first run", func(evs []Event) bool { return countTurns(evs) == 2 })
+	last := evs[len(evs)-1].(TurnStarted)
+	w1.Close()
+	<-c1.done
+
+	appendFile(t, a, turnLine(2))
+	appendFile(t, filepath.Join(dir, "rollout-b.jsonl"), turnLine(3)+turnLine(4))
+	opts := flatCodex()
+	opts.Start = func(path string, st Stat) int64 {
+		if path == last.Path && st.ID == last.File {
+			return last.End
+		}
+		return 0
+	}
+	w2, c2 := newWatcher(t, opts)
+	if err := w2.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	evs = c2.wait(t, "second run", func(evs []Event) bool { return countTurns(evs) == 3 })
+	want := append(expectTurns("rollout-a.jsonl", 0, last.End, 2, 2), expectTurns("rollout-b.jsonl", 0, 0, 3, 4)...)
+	if got := turns(evs); !equalStrings(got, want) {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
+// TestWatchBurst appends 10,000 lines as fast as the writer can and checks
+// each arrives exactly once, in order, at its offset.
+func TestWatchBurst(t *testing.T) {
+	const n = 10000
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-burst.jsonl")
+	w, c := newWatcher(t, flatCodex())
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for i := range n {
+		if _, err := f.WriteString(turnLine(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.Close()
+	evs := c.wait(t, "10,000 lines", func(evs []Event) bool { return countTurns(evs) >= n })
+	t.Logf("10,000 lines written and delivered in %v", time.Since(start))
+	if got, want := turns(evs), expectTurns("rollout-burst.jsonl", 0, 0, 0, n-1); !equalStrings(got, want) {
+		t.Fatalf("burst: %d events, first difference at %d", len(got), firstDiff(got, want))
+	}
+	checkEnds(t, evs)
+}
+
+// TestWatchOverflowRescan holds the fsnotify reader while far more file
+// events than the kernel queue holds happen, so inotify overflows and the
+// events for the lines that matter are lost; the rescan still finds them.
+func TestWatchOverflowRescan(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "rollout-a.jsonl")
+	appendFile(t, a, turnLine(0))
+	pause := make(chan struct{})
+	opts := flatCodex()
+	opts.testPause = pause
+	w, c := newWatcher(t, opts)
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	// The worker reads files found by Add without the reader's help.
+	c.wait(t, "first line", func(evs []Event) bool { return countTurns(evs) == 1 })
+	limit := 16384
+	if b, err := os.ReadFile("/proc/sys/fs/inotify/max_queued_events"); err == nil {
+		if _, err := fmtSscan(strings.TrimSpace(string(b)), &limit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if limit > 100000 {
+		t.Skipf("inotify queue holds %d events: too many to overflow here", limit)
+	}
+	junk := filepath.Join(dir, "junk")
+	for i := 0; i < limit+1000; i++ {
+		if err := os.WriteFile(junk+itoa(int64(i)), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendFile(t, a, turnLine(1))
+	appendFile(t, filepath.Join(dir, "rollout-b.jsonl"), turnLine(2))
+	close(pause)
+	evs := c.wait(t, "lines found by the rescan", func(evs []Event) bool { return countTurns(evs) == 3 })
+	rescans := 0
+	for _, ev := range evs {
+		if r, ok := ev.(Rescanned); ok {
+			rescans++
+			if !errors.Is(r.Err, ErrOverflow) {
+				t.Fatalf("rescan error %v", r.Err)
+			}
+		}
+	}
+	if rescans == 0 {
+		t.Fatalf("no rescan:\n%s", dump(evs))
+	}
+	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 1), expectTurns("rollout-b.jsonl", 0, 0, 2, 2)...)
+	if got := turns(evs); !equalStrings(got, want) {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
+func TestWatchClose(t *testing.T) {
+	w, err := New(flatCodex())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Add(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	w.Close()
+	if _, ok := <-w.Evidence(); ok {
+		t.Fatal("evidence channel still open")
+	}
+	if err := w.Add(t.TempDir()); !errors.Is(err, ErrClosed) {
+		t.Fatalf("add after close: %v", err)
+	}
+	f := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(f, nil, 0o600)
+	w2, _ := New(flatCodex())
+	defer w2.Close()
+	if err := w2.Add(f); !errors.Is(err, ErrNotDir) {
+		t.Fatalf("add file: %v", err)
+	}
+}
+
+// A Watcher whose reader is slow still closes: Close does not wait for
+// the consumer.
+func TestWatchCloseWithUnreadEvidence(t *testing.T) {
+	dir := t.TempDir()
+	var text strings.Builder
+	for i := range 100 {
+		text.WriteString(turnLine(i))
+	}
+	appendFile(t, filepath.Join(dir, "rollout-a.jsonl"), text.String())
+	w, err := New(Options{Agent: Codex, Buffer: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	<-w.Evidence()
+	w.Close()
+}
