@@ -45,7 +45,7 @@ func recordStream(t *testing.T, name string, panes int, cmd func(int) string, si
 		ws[i].await("seed", 3*time.Second, seeded)
 	}
 	for i := range ws {
-		c.SendBytes(ctx3s(t), PaneID(i), []byte{'g'})
+		trigger(t, c, PaneID(i))
 	}
 	for i, w := range ws {
 		w.await("output", 60*time.Second, func(m *Mirror) bool { return m.Bytes >= int64(size(i)) })
@@ -193,15 +193,13 @@ func measureTicks(b *testing.B, c *Client, f *Feed, samples int) []time.Duration
 		select {
 		case <-f.Ready():
 		case <-deadline:
-			b.Fatalf("only %d samples", len(lat))
+			b.Fatalf("only %d samples; left %q; feed %+v; stats %+v", len(lat), pending, f.Stats(), c.Stats())
 		}
 		u := f.Take()
 		now := time.Now().UnixNano()
 		if u.Seed != nil && !seeded {
 			seeded = true
-			if err := c.SendBytes(ctx3s(b), 0, []byte{'g'}); err != nil {
-				b.Fatal(err)
-			}
+			trigger(b, c, 0)
 		}
 		pending = append(pending, u.Data...)
 		for {
@@ -212,7 +210,11 @@ func measureTicks(b *testing.B, c *Client, f *Feed, samples int) []time.Duration
 			if line := pending[:i]; len(line) > 1 && line[0] == 'T' {
 				if ns, err := strconv.ParseInt(string(line[1:]), 10, 64); err == nil {
 					lat = append(lat, time.Duration(now-ns))
+				} else {
+					b.Logf("bad line %q", line)
 				}
+			} else {
+				b.Logf("bad line %q", line)
 			}
 			pending = pending[i+2:]
 		}

@@ -157,9 +157,7 @@ func TestTmuxByteExactness(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := byteStream(42)
-	if err := c.SendBytes(ctx, 0, []byte{'g'}); err != nil {
-		t.Fatal(err)
-	}
+	trigger(t, c, 0)
 	w.await("all bytes", 10*time.Second, func(*Mirror) bool { return len(w.raw) >= len(want) })
 	var pipe []byte
 	deadline := time.Now().Add(5 * time.Second)
@@ -217,6 +215,9 @@ func TestTmuxManyPanes(t *testing.T) {
 	}
 	for i, w := range ws {
 		w.await(fmt.Sprintf("seed %%%d", i), 3*time.Second, seeded)
+	}
+	for i := range ws {
+		awaitHelper(t, c, PaneID(i))
 	}
 	start := time.Now()
 	for i := range ws {
@@ -279,7 +280,6 @@ func TestTmuxSlowConsumer(t *testing.T) {
 	const size = 24 << 20
 	srv := startTmux(t, 80, 24, helperCmd("agent", "5", fmt.Sprint(size)))
 	c := attach(t, srv, func(cfg *Config) { cfg.Backlog = 1 << 20 })
-	ctx := ctx3s(t)
 	f, err := c.Follow(0)
 	if err != nil {
 		t.Fatal(err)
@@ -289,9 +289,7 @@ func TestTmuxSlowConsumer(t *testing.T) {
 	w.mu.Lock()
 	w.stall = 3 * time.Second // the consumer stalls on its next update
 	w.mu.Unlock()
-	if err := c.SendBytes(ctx, 0, []byte{'g'}); err != nil {
-		t.Fatal(err)
-	}
+	trigger(t, c, 0)
 	w.await("re-seed after the stall", 30*time.Second, func(m *Mirror) bool { return m.Seeds >= 2 && seeded(m) })
 	waitQuiet(t, w)
 	w.checkNow("after flood")
@@ -365,9 +363,7 @@ func TestTmuxCheckDetectsDivergence(t *testing.T) {
 	}
 	w := watch(t, f, false)
 	w.await("seed", 3*time.Second, seeded)
-	if err := c.SendBytes(ctx3s(t), 0, []byte{'g'}); err != nil {
-		t.Fatal(err)
-	}
+	trigger(t, c, 0)
 	waitQuiet(t, w)
 	w.checkNow("before")
 	for _, corrupt := range []string{"\x1b[1;1HX", "\x1b[5;5H\x1b[1m \x1b[0m", "\x1b[?25l", "\x1b[3;4H"} {

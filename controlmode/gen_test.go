@@ -205,3 +205,33 @@ func agentUnit(r *rand.Rand, i int) []byte {
 	}
 	return append(b, "\x1b[0m"...)
 }
+
+// awaitHelper waits until pane runs the helper: the shell has run stty
+// (the tty is raw, without echo) and exec'd the test binary. Input sent
+// earlier would be echoed by the cooked tty.
+func awaitHelper(t testing.TB, c *Client, pane PaneID) {
+	t.Helper()
+	exe, _ := os.Executable()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		info, err := c.PaneInfo(ctx3s(t), pane)
+		if err == nil {
+			if p, err := ReadProcess(info.PID); err == nil && p.Exe == exe {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pane %v does not run the helper: %v", pane, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// trigger starts a helper that waits for a byte.
+func trigger(t testing.TB, c *Client, pane PaneID) {
+	t.Helper()
+	awaitHelper(t, c, pane)
+	if err := c.SendBytes(ctx3s(t), pane, []byte{'g'}); err != nil {
+		t.Fatal(err)
+	}
+}

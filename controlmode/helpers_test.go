@@ -3,6 +3,7 @@ package controlmode
 import (
 	"context"
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -36,9 +37,16 @@ func (w tlogWriter) Write(p []byte) (int, error) {
 }
 
 // startTmux starts an isolated server whose first pane runs cmd.
+// Its cleanup kills the server and removes the socket file, which tmux
+// 3.3a leaves behind (tmuxtest's Kill would otherwise wait 2 s for it).
 func startTmux(t testing.TB, w, h int, cmd string) *tmuxtest.Server {
 	t.Helper()
-	return tmuxtest.Start(t, w, h, cmd)
+	srv := tmuxtest.Start(t, w, h, cmd)
+	t.Cleanup(func() {
+		_, _ = srv.Run("kill-server")
+		_ = os.Remove(srv.Socket)
+	})
+	return srv
 }
 
 // attach starts a client on srv's session "main", closed in cleanup.

@@ -66,6 +66,7 @@ func TestTmuxInput(t *testing.T) {
 	srv := startTmux(t, 80, 24, helperCmd("echo", file))
 	c := attach(t, srv)
 	ctx := ctx3s(t)
+	awaitHelper(t, c, 0)
 	// Bracketed paste is on only if the program asks for it; the echo
 	// helper does not, so paste-buffer -p sends the text bare.
 	var want []byte
@@ -116,7 +117,7 @@ func TestTmuxPasteBracketed(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "in.bin")
 	srv := startTmux(t, 80, 24, "printf '\\033[?2004h'; "+helperCmd("echo", file))
 	c := attach(t, srv)
-	time.Sleep(200 * time.Millisecond)
+	awaitHelper(t, c, 0)
 	if err := c.Paste(ctx3s(t), 0, "a\nb"); err != nil {
 		t.Fatal(err)
 	}
