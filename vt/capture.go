@@ -113,9 +113,20 @@ type capturePen struct {
 }
 
 // row parses one capture row into its printed cells.
+//
+// Where a cell ends is not in the capture; tmux's grid decides it, and row
+// follows tmux's rules: a zero-width character always joins the cell
+// before it; after a zero width joiner, the next character joins too if it
+// went through screen_write_cell (anything but plain ASCII, which tmux
+// collects separately unless in DEC graphics, insert or no-wrap mode) and
+// fits in the cell's 21 bytes. An SGR or SO/SI code proves a cell boundary:
+// tmux prints codes only between cells. What stays ambiguous (plain ASCII
+// after a joiner in insert or no-wrap mode, a joined character dropped for
+// lack of room) is left to the comparison; see oracle_compare_test.go.
 func (p *capturePen) row(line []byte) ([]Cell, error) {
 	var cells []Cell
 	joinNext := false
+	lastBytes := 0 // size of the last cell's data in tmux (before DEC graphics glyphs)
 	for i := 0; i < len(line); {
 		b := line[i]
 		switch {
@@ -125,14 +136,12 @@ func (p *capturePen) row(line []byte) ([]Cell, error) {
 				return nil, fmt.Errorf("byte %d: %w", i, err)
 			}
 			i += n
+			joinNext = false
 			continue
-		case b == 0x0e:
-			p.charset = true
+		case b == 0x0e || b == 0x0f:
+			p.charset = b == 0x0e
 			i++
-			continue
-		case b == 0x0f:
-			p.charset = false
-			i++
+			joinNext = false
 			continue
 		case b < 0x20 || b == 0x7f:
 			return nil, fmt.Errorf("byte %d: control byte %#02x", i, b)
@@ -144,29 +153,29 @@ func (p *capturePen) row(line []byte) ([]Cell, error) {
 		text := string(line[i : i+size])
 		i += size
 		w := runeWidth(r)
+		if p.charset && r < 0x80 && acsGlyph[r] != "" {
+			// tmux draws every ASCII byte of a DEC graphics cell as its
+			// glyph, joined ones included.
+			text = acsGlyph[r]
+		}
 		last := len(cells) - 1
-		if joinNext || w == 0 {
-			// tmux stores a zero-width character, and whatever follows a
-			// joiner, in the cell before it; it never starts a row with one.
+		joins := w == 0 || joinNext && (r >= 0x80 || p.charset) &&
+			last >= 0 && lastBytes+size <= tmuxCellBytes
+		joinNext = false
+		if joins {
 			if last < 0 {
 				return nil, fmt.Errorf("byte %d: %U joins no cell", i-size, r)
 			}
-			if w == 0 || len(cells[last].Text)+len(text) <= tmuxCellBytes {
-				cells[last].Text += text
-				joinNext = r == zeroWidthJoiner
-				continue
-			}
-			// A joined character that could not fit was dropped by tmux,
-			// so this one is a cell of its own.
+			cells[last].Text += text
+			lastBytes += size
+			joinNext = r == zeroWidthJoiner
+			continue
 		}
-		joinNext = false
 		if w < 0 {
 			return nil, fmt.Errorf("byte %d: %U is not printable", i-size, r)
 		}
-		if p.charset && r < 0x80 && acsGlyph[r] != "" {
-			text = acsGlyph[r]
-		}
 		cells = append(cells, Cell{Text: text, Width: uint8(w), Style: p.style})
+		lastBytes = size
 	}
 	return cells, nil
 }

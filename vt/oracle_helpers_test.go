@@ -49,6 +49,7 @@ type tmuxView struct {
 	ScrollTop     int
 	ScrollBottom  int
 	Title         string
+	Marker        []byte // the sync marker written after the stream
 }
 
 // viewFormat is the display-message format behind tmuxView. pane_path comes
@@ -124,6 +125,7 @@ func (r *tmuxRig) runOnce(ctx context.Context, stream []byte, width, height int)
 			return nil, false, err
 		}
 		if gotPath == path {
+			v.Marker = marker
 			if v.Width != width || v.Height != height {
 				return nil, false, fmt.Errorf("pane is %dx%d, want %dx%d", v.Width, v.Height, width, height)
 			}
@@ -132,6 +134,16 @@ func (r *tmuxRig) runOnce(ctx context.Context, stream []byte, width, height int)
 		time.Sleep(time.Duration(try+1) * time.Millisecond)
 	}
 	return nil, true, fmt.Errorf("pane %s never showed sync marker %q", pane, path)
+}
+
+// initialTitle returns the title tmux gives a new pane (the host name).
+func (r *tmuxRig) initialTitle(t testing.TB) string {
+	t.Helper()
+	out, err := r.tmux(context.Background(), "display-message", "-p", "-t", "main", "#{pane_title}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(string(out), "\n")
 }
 
 // tmux runs one tmux command line on the rig's server.

@@ -1,0 +1,51 @@
+package vt
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// TestCompareRow pins what the comparison accepts and what it reports.
+func TestCompareRow(t *testing.T) {
+	bold := st(ts.Bold(true), 0)
+	blueBg := st(ts.Background(tcell.PaletteColor(4)), 0)
+	c := func(text string, w uint8, s Style) Cell { return Cell{Text: text, Width: w, Style: s} }
+	blank := c(" ", 1, DefaultStyle)
+	pad := c("", 0, DefaultStyle)
+	for _, tc := range []struct {
+		name    string
+		model   []Cell
+		printed []Cell
+		want    string // substring of the first difference, "" for none
+	}{
+		{"equal", []Cell{c("a", 1, bold), blank}, []Cell{c("a", 1, bold), blank}, ""},
+		{"text", []Cell{c("a", 1, bold)}, []Cell{c("b", 1, bold)}, `row 0 x=0: model "a" {bold}, tmux "b" {bold}`},
+		{"style", []Cell{c("a", 1, bold)}, []Cell{c("a", 1, DefaultStyle)}, `model "a" {bold}, tmux "a"`},
+		{"wide", []Cell{c("世", 2, bold), pad, c("x", 1, bold)}, []Cell{c("世", 2, bold), c("x", 1, bold)}, ""},
+		{"shifted", []Cell{c("世", 2, bold), c("x", 1, bold)}, []Cell{c("世", 2, bold), c("y", 1, bold)}, "model x=1, tmux x=2"},
+		{"uncaptured tail may have a background", []Cell{c("a", 1, bold), c(" ", 1, blueBg)}, []Cell{c("a", 1, bold)}, ""},
+		{"uncaptured tail must be blank", []Cell{c("a", 1, bold), c("b", 1, DefaultStyle)}, []Cell{c("a", 1, bold)}, "tmux printed nothing"},
+		{"uncaptured tail has no attributes", []Cell{c(" ", 1, bold)}, nil, "tmux printed nothing"},
+		{"tmux has more", []Cell{c("a", 1, bold)}, []Cell{c("a", 1, bold), c("b", 1, bold)}, "model has no cell left"},
+		{"joiner: model split, capture joined", []Cell{c("a\u200d", 1, bold), c("b", 1, bold)}, []Cell{c("a\u200db", 1, bold)}, ""},
+		{"joiner: model joined, capture split", []Cell{c("a\u200db", 1, bold), blank}, []Cell{c("a\u200d", 1, bold), c("b", 1, bold)}, ""},
+		{"joiner split needs one style", []Cell{c("a\u200d", 1, bold), c("b", 1, DefaultStyle)}, []Cell{c("a\u200db", 1, bold)}, "row 0"},
+		{"link ignored", []Cell{{Text: "a", Width: 1, Style: Style{Style: ts.Url("http://x")}}}, []Cell{c("a", 1, DefaultStyle)}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var diffs []string
+			compareRow(tc.model, tc.printed, 0, func(format string, args ...any) {
+				diffs = append(diffs, fmt.Sprintf(format, args...))
+			})
+			switch {
+			case tc.want == "" && diffs != nil:
+				t.Fatalf("unexpected differences: %q", diffs)
+			case tc.want != "" && (diffs == nil || !strings.Contains(diffs[0], tc.want)):
+				t.Fatalf("differences %q, want one containing %q", diffs, tc.want)
+			}
+		})
+	}
+}
