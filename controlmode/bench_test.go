@@ -152,7 +152,8 @@ func BenchmarkTmuxLatency(b *testing.B) {
 			for i := 0; i < busy; i++ {
 				srv.MustRun("new-window", "-d", "-t", "main", helperCmd("busy", fmt.Sprint(i), "200"))
 			}
-			c := attach(b, srv)
+			rl := &readerLatency{}
+			c := attach(b, srv, func(cfg *Config) { cfg.Transcript = rl })
 			for i := 1; i <= busy; i++ {
 				if f, err := c.Follow(PaneID(i)); err == nil {
 					go drain(c, f)
@@ -169,6 +170,16 @@ func BenchmarkTmuxLatency(b *testing.B) {
 			b.ReportMetric(q(0.99), "p99-ms")
 			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
 			b.ReportMetric(float64(len(lat)), "samples")
+			// The same bytes as the reader saw them, before decoding: the
+			// part of the latency that is tmux's (and the pipe's).
+			rl.mu.Lock()
+			rd := slices.Clone(rl.lat)
+			rl.mu.Unlock()
+			if len(rd) > 0 {
+				slices.Sort(rd)
+				b.ReportMetric(float64(rd[len(rd)/2].Microseconds())/1000, "reader-p50-ms")
+				b.ReportMetric(float64(rd[int(0.99*float64(len(rd)-1))].Microseconds())/1000, "reader-p99-ms")
+			}
 		})
 	}
 }
@@ -231,4 +242,29 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// readerLatency is a Transcript that times the ticker's lines of pane %0
+// when the client's reader reads them.
+type readerLatency struct {
+	mu  sync.Mutex
+	lat []time.Duration
+}
+
+func (r *readerLatency) Write(line []byte) (int, error) {
+	now := time.Now().UnixNano()
+	rest, ok := bytes.CutPrefix(line, []byte("%output %0 "))
+	if !ok {
+		return len(line), nil
+	}
+	for _, part := range bytes.Split(rest, []byte(`\015\012`)) {
+		if len(part) > 1 && part[0] == 'T' {
+			if ns, err := strconv.ParseInt(string(part[1:]), 10, 64); err == nil {
+				r.mu.Lock()
+				r.lat = append(r.lat, time.Duration(now-ns))
+				r.mu.Unlock()
+			}
+		}
+	}
+	return len(line), nil
 }
