@@ -81,3 +81,13 @@ func (g *gen) joiner()      { g.str(pick(g, joinerSeqs...)) }
 func (g *gen) narrow()      { g.str(pick(g, narrowChars...)) }
 func (g *gen) unprintable() { g.str(pick(g, unprintableChars...)) }
 func (g *gen) broken()      { g.str(pick(g, brokenUTF8...)) }
+
+// CharacterPools returns the non-ASCII characters the generator draws from,
+// for tests that check each of them (a width table, for one).
+func CharacterPools() []string {
+	var out []string
+	for _, pool := range [][]string{wideChars, combiningMarks, narrowChars, unprintableChars, joinerSeqs} {
+		out = append(out, pool...)
+	}
+	return out
+}
