@@ -63,7 +63,14 @@ func TestTmuxIdentity(t *testing.T) {
 	if err != nil || len(panes) != 1 || panes[0] != info {
 		t.Fatalf("Panes %+v %v", panes, err)
 	}
-	fg, err := ForegroundOf(info.PID)
+	// Until the shell runs interactively its terminal may have no
+	// foreground group yet (tpgid -1).
+	var fg Foreground
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if fg, err = ForegroundOf(info.PID); err == nil && fg.PGID == info.PID {
+			break
+		}
+	}
 	if err != nil || fg.PGID != info.PID || fg.Leader.Stat.PID != info.PID || fg.Leader.Cwd != dir {
 		t.Fatalf("idle shell: %+v %v", fg, err)
 	}
@@ -74,7 +81,7 @@ func TestTmuxIdentity(t *testing.T) {
 	c.SendKeys(ctx, 0, "Enter")
 	var job Foreground
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if job, err = ForegroundOf(info.PID); err == nil && job.PGID != info.PID && len(job.Members) == 2 {
+		if job, err = ForegroundOf(info.PID); err == nil && job.Leader.Stat.Comm == "sleep" && len(job.Members) == 2 {
 			break
 		}
 	}
