@@ -28,8 +28,10 @@ func (id FileID) String() string { return fmt.Sprintf("%d:%d", id.Dev, id.Ino) }
 // byte range of the line it came from. Gen advances each time the path's
 // byte stream restarts (truncated, replaced, deleted and recreated), so
 // offsets are only comparable within one (File, Gen). Offset is the first
-// byte of the line, End the byte after its newline. Time is the record's
-// own timestamp when it has one.
+// byte of the line, End the byte after its newline. Path is the name the
+// file had when it was opened for reading: a line read just as the file
+// is renamed may carry the old name, and the FileRenamed event follows.
+// Time is the record's own timestamp when it has one.
 type Where struct {
 	Agent  Agent
 	Path   string

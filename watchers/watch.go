@@ -85,6 +85,7 @@ type Watcher struct {
 	roots    []string
 	dirs     map[string]int // watched directory -> depth below its root
 	dirty    map[string]struct{}
+	removed  map[string]struct{} // paths whose file was removed or renamed away
 	newDirs  map[string]int
 	goneDirs []string
 	rescan   error
@@ -126,7 +127,7 @@ func New(opts Options) (*Watcher, error) {
 	}
 	w := &Watcher{opts: opts, log: opts.Logger, fsw: fsw,
 		out: make(chan Event, opts.Buffer), done: make(chan struct{}), wake: make(chan struct{}, 1),
-		dirs: map[string]int{}, dirty: map[string]struct{}{}, newDirs: map[string]int{},
+		dirs: map[string]int{}, dirty: map[string]struct{}{}, removed: map[string]struct{}{}, newDirs: map[string]int{},
 		files: map[string]*followed{}, byID: map[FileID]*followed{},
 		buf: make([]byte, max(opts.MaxRead, DefaultMaxRead))}
 	w.stats.Unknown = map[string]int64{}
@@ -288,6 +289,9 @@ func (w *Watcher) onEvent(ev fsnotify.Event) {
 	}
 	if w.opts.Match(filepath.Base(p)) {
 		w.dirty[p] = struct{}{}
+		if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 {
+			w.removed[p] = struct{}{}
+		}
 	}
 }
 
@@ -345,14 +349,17 @@ func (w *Watcher) drain() bool {
 	for p := range w.dirty {
 		dirty = append(dirty, p)
 	}
+	removed := w.removed
 	clear(w.dirty)
+	w.removed = map[string]struct{}{}
 	w.mu.Unlock()
 	slices.Sort(dirty)
 	for _, p := range dirty {
 		if w.stopped {
 			return false
 		}
-		w.sync(p)
+		_, gone := removed[p]
+		w.sync(p, gone)
 	}
 	return len(errs) > 0 || rescan != nil || len(newDirs) > 0 || len(gone) > 0 || len(dirty) > 0
 }
@@ -406,8 +413,10 @@ func (w *Watcher) send(ev Event) {
 }
 
 // sync brings one path up to date: identity checks, then every complete
-// line appended since the last time.
-func (w *Watcher) sync(path string) {
+// line appended since the last time. removed says the path's file was
+// removed or renamed away since the last sync: a file there now is
+// another one even if the file system reused its inode number.
+func (w *Watcher) sync(path string, removed bool) {
 	f, st, err := openStat(path)
 	if err != nil {
 		w.send(WatchError{Where: Where{Agent: w.opts.Agent, Path: path}, Err: fmt.Errorf("watchers: open %s: %w", path, err)})
@@ -427,11 +436,17 @@ func (w *Watcher) sync(path string) {
 		} else if fl == nil {
 			fl = w.follow(path, st)
 		}
-	} else if !st.Exists {
+	} else if !st.Exists || removed {
 		if to := w.findMoved(path, fl.tail.ID()); to != "" {
 			w.move(fl, to)
-			w.sync(to)
+			w.sync(to, false)
+			if st.Exists {
+				w.sync(path, false) // a new file took the name
+			}
 			return
+		}
+		if st.Exists && st.ID == fl.tail.ID() {
+			w.change(fl, fl.tail.Next(Stat{}).Change) // deleted, then a new file
 		}
 	}
 	w.pump(fl, f, st)

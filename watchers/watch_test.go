@@ -369,3 +369,73 @@ func TestWatchCloseWithUnreadEvidence(t *testing.T) {
 	<-w.Evidence()
 	w.Close()
 }
+
+// Deleted and recreated with the same first bytes: the file system may
+// reuse the inode number, but the removal was seen, so the new file is
+// read from its start in a new generation.
+func TestWatchDeleteRecreateSameBytes(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-a.jsonl")
+	appendFile(t, path, turnLine(0))
+	w, c := newWatcher(t, flatCodex())
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "first line", func(evs []Event) bool { return countTurns(evs) == 1 })
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, path, turnLine(0)+turnLine(1))
+	evs := c.wait(t, "recreated lines", func(evs []Event) bool { return countTurns(evs) == 3 })
+	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 0), expectTurns("rollout-a.jsonl", 1, 0, 0, 1)...)
+	if got := turns(evs); !equalStrings(got, want) {
+		t.Fatalf("got %q want %q", got, want)
+	}
+	got := strings.Join(fileEvents(evs), " ")
+	if got != "rollout-a.jsonl:appeared@0 rollout-a.jsonl:deleted@0 rollout-a.jsonl:appeared@1" &&
+		got != "rollout-a.jsonl:appeared@0 rollout-a.jsonl:replaced@1" {
+		t.Fatalf("file events %q", got)
+	}
+}
+
+// Rotation: the followed file is renamed to another matching name and a
+// new file takes its name; the old one goes on at its offset, the new
+// one is read from 0. Lines are told apart by file identity: a line read
+// just as the rename happens may still carry the old name (the FileRenamed
+// event follows).
+func TestWatchRotation(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-a.jsonl")
+	appendFile(t, path, turnLine(0))
+	w, c := newWatcher(t, flatCodex())
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	evs := c.wait(t, "first line", func(evs []Event) bool { return countTurns(evs) == 1 })
+	first := evs[len(evs)-1].(TurnStarted)
+	old := filepath.Join(dir, "rollout-a.1.jsonl")
+	if err := os.Rename(path, old); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, path, turnLine(1))
+	appendFile(t, old, turnLine(2))
+	evs = c.wait(t, "both files and the rename", func(evs []Event) bool {
+		return countTurns(evs) == 3 && strings.Contains(strings.Join(fileEvents(evs), " "), "rollout-a.1.jsonl:renamed@0")
+	})
+	for _, ev := range evs {
+		ts, ok := ev.(TurnStarted)
+		if !ok {
+			continue
+		}
+		switch ts.TurnID {
+		case "t1":
+			if ts.File == first.File || ts.Offset != 0 || ts.Path != path {
+				t.Fatalf("new file's line %+v", ts)
+			}
+		case "t2":
+			if ts.File != first.File || ts.Gen != 0 || ts.Offset != first.End {
+				t.Fatalf("rotated file's line %+v", ts)
+			}
+		}
+	}
+}

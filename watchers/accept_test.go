@@ -1,0 +1,235 @@
+package watchers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Lines of the documented shapes (agents-offline.md, akk-reference.md §4).
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func codexTurnStarted(turn string) string {
+	return `{"timestamp":"2026-11-30T10:00:01.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"` + turn + `"}}` + "\n"
+}
+
+func codexUserPrompt(turn, text string) string {
+	return `{"timestamp":"2026-11-30T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":` +
+		jsonString(text) + `}],"internal_chat_message_metadata_passthrough":{"turn_id":"` + turn + `"}}}` + "\n"
+}
+
+func codexUserEvent(text string) string {
+	return `{"timestamp":"2026-11-30T10:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":` + jsonString(text) + `}}` + "\n"
+}
+
+func codexTurn(turn, text string) string {
+	return codexTurnStarted(turn) + codexUserPrompt(turn, text) + codexUserEvent(text)
+}
+
+func claudePrompt(session, cwd, uuid, text string) string {
+	return `{"parentUuid":null,"isSidechain":false,"cwd":"` + cwd + `","sessionId":"` + session + `","version":"2.1.267","type":"user","message":{"role":"user","content":` +
+		jsonString(text) + `},"uuid":"` + uuid + `","timestamp":"2026-11-30T10:00:00.000Z"}` + "\n"
+}
+
+func anchor(t *testing.T, agent Agent, path string) Anchor {
+	t.Helper()
+	a, err := TakeAnchor(context.Background(), agent, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func accept(t *testing.T, prompt string, anchors ...Anchor) Acceptance {
+	t.Helper()
+	r, err := Accept(context.Background(), prompt, 0, anchors...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+const prompt = "Fix the failing test in store/\n"
+
+func TestAcceptCodex(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rollout-a.jsonl")
+	// The same prompt before the anchor does not count.
+	appendFile(t, p, metaLine("sess", "/src", "0.155.1")+codexTurn("t1", prompt))
+	a := anchor(t, Codex, p)
+	if r := accept(t, prompt, a); r.Verdict != Pending {
+		t.Fatalf("before: %+v", r)
+	}
+	appendFile(t, p, codexTurn("t2", "something else"))
+	if r := accept(t, prompt, a); r.Verdict != Pending {
+		t.Fatalf("other prompt: %+v", r)
+	}
+	at := fileSize(t, p)
+	appendFile(t, p, codexTurn("t3", prompt))
+	r := accept(t, prompt, a)
+	if r.Verdict != Accepted || r.Match.TurnID != "t3" || r.Match.Offset != at+int64(len(codexTurnStarted("t3"))) || r.Match.SessionID != "" {
+		t.Fatalf("accepted: %+v", r)
+	}
+	// The same prompt accepted again later: two records match.
+	appendFile(t, p, codexTurn("t4", prompt))
+	if r := accept(t, prompt, a); r.Verdict != Uncertain || len(r.Matches) != 2 {
+		t.Fatalf("twice: %+v", r)
+	}
+}
+
+// A prompt whose task_started precedes the anchor is not accepted after
+// it, and a turn started twice is uncertain.
+func TestAcceptCodexTurnBoundaries(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rollout-a.jsonl")
+	appendFile(t, p, metaLine("sess", "/src", "0.155.1")+codexTurnStarted("t1"))
+	a := anchor(t, Codex, p)
+	appendFile(t, p, codexUserPrompt("t1", prompt))
+	if r := accept(t, prompt, a); r.Verdict != Pending {
+		t.Fatalf("turn started before the anchor: %+v", r)
+	}
+	appendFile(t, p, codexTurnStarted("t2")+codexTurnStarted("t2")+codexUserPrompt("t2", prompt))
+	if r := accept(t, prompt, a); r.Verdict != Uncertain {
+		t.Fatalf("turn started twice: %+v", r)
+	}
+}
+
+// A candidate set: several open rollouts anchored before the send; one
+// accepts, or two do.
+func TestAcceptCandidateSet(t *testing.T) {
+	dir := t.TempDir()
+	p1, p2 := filepath.Join(dir, "rollout-1.jsonl"), filepath.Join(dir, "rollout-2.jsonl")
+	p3 := filepath.Join(dir, "rollout-3.jsonl") // opened after the send
+	appendFile(t, p1, metaLine("s1", "/src", "0.155.1"))
+	appendFile(t, p2, metaLine("s2", "/src", "0.155.1"))
+	a1, a2, a3 := anchor(t, Codex, p1), anchor(t, Codex, p2), anchor(t, Codex, p3)
+	if !a3.Absent {
+		t.Fatal("missing file not anchored as absent")
+	}
+	a3.SessionID = "s3"
+	appendFile(t, p3, metaLine("s3", "/src", "0.155.1")+codexTurn("n1", prompt))
+	if r := accept(t, prompt, a1, a2, a3); r.Verdict != Accepted || r.Match.Path != p3 {
+		t.Fatalf("new rollout: %+v", r)
+	}
+	appendFile(t, p2, codexTurn("x1", prompt))
+	if r := accept(t, prompt, a1, a2, a3); r.Verdict != Uncertain || len(r.Matches) != 2 {
+		t.Fatalf("two candidates: %+v", r)
+	}
+	// A new file of another session does not accept for s3.
+	a3.SessionID = "other"
+	if r := accept(t, prompt, a1, a3); r.Verdict != Pending {
+		t.Fatalf("wrong session: %+v", r)
+	}
+}
+
+func TestAcceptFileAuthorityChanged(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rollout-a.jsonl")
+	appendFile(t, p, metaLine("s", "/src", "0.155.1")+codexTurn("t1", "x"))
+	a := anchor(t, Codex, p)
+	os.Truncate(p, 10)
+	if r := accept(t, prompt, a); r.Verdict != Uncertain {
+		t.Fatalf("truncated: %+v", r)
+	}
+	os.Remove(p)
+	if r := accept(t, prompt, a); r.Verdict != Uncertain {
+		t.Fatalf("deleted: %+v", r)
+	}
+	// Recreated (the inode number may well be reused): other bytes before
+	// the anchor.
+	appendFile(t, p, metaLine("s2", "/src", "0.155.1")+codexTurn("t1", "y")+codexTurn("t2", prompt))
+	if r := accept(t, prompt, a); r.Verdict != Uncertain {
+		t.Fatalf("replaced: %+v", r)
+	}
+}
+
+func TestAcceptScanLimit(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rollout-a.jsonl")
+	appendFile(t, p, metaLine("s", "/src", "0.155.1"))
+	a := anchor(t, Codex, p)
+	for i := range 100 {
+		appendFile(t, p, codexTurn("t"+itoa(int64(i)), "other"))
+	}
+	appendFile(t, p, codexTurn("last", prompt))
+	r, err := Accept(context.Background(), prompt, 4096, a)
+	if err != nil || r.Verdict != Uncertain {
+		t.Fatalf("bounded scan: %+v %v", r, err)
+	}
+}
+
+func TestTakeAnchorInsideLine(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	appendFile(t, p, `{"type":"user"`)
+	if _, err := TakeAnchor(context.Background(), Claude, p); !errors.Is(err, ErrAnchor) {
+		t.Fatalf("torn end: %v", err)
+	}
+}
+
+func TestAcceptClaude(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s1.jsonl")
+	appendFile(t, p, claudePrompt("s1", "/work/app", "u1", prompt))
+	a := anchor(t, Claude, p)
+	a.SessionID, a.Cwd = "s1", "/work/app"
+	appendFile(t, p, claudePrompt("s2", "/work/app", "u2", prompt)) // another session's record
+	appendFile(t, p, claudePrompt("s1", "/elsewhere", "u3", prompt))
+	if r := accept(t, prompt, a); r.Verdict != Pending {
+		t.Fatalf("other session or cwd: %+v", r)
+	}
+	appendFile(t, p, claudePrompt("s1", "/work/app", "u4", prompt+"  \n"))
+	if r := accept(t, prompt, a); r.Verdict != Accepted || r.Match.TurnID != "u4" {
+		t.Fatalf("accepted: %+v", r)
+	}
+}
+
+// The Acceptor fed live from a Watcher reaches the same verdict, and a
+// replacement after acceptance does not undo it.
+func TestAcceptLive(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rollout-a.jsonl")
+	appendFile(t, p, metaLine("s", "/src", "0.155.1")+codexTurn("t1", prompt))
+	w, c := newWatcher(t, flatCodex())
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "history", func(evs []Event) bool { return countTurns(evs) == 1 })
+	a := anchor(t, Codex, p)
+	appendFile(t, p, codexTurn("t2", prompt))
+	evs := c.wait(t, "the prompt", func(evs []Event) bool { return countTurns(evs) == 2 })
+	acc := NewAcceptor(prompt, a)
+	for _, ev := range evs {
+		acc.Observe(ev)
+	}
+	if r := acc.Result(); r.Verdict != Accepted || r.Match.TurnID != "t2" {
+		t.Fatalf("live: %+v", r)
+	}
+	os.Remove(p)
+	evs = c.wait(t, "deletion", func(evs []Event) bool { return len(fileEvents(evs)) == 2 })
+	acc.Observe(evs[len(evs)-1])
+	if r := acc.Result(); r.Verdict != Accepted {
+		t.Fatalf("after deletion: %+v", r)
+	}
+	// Authority broken before any match: uncertain.
+	acc2 := NewAcceptor("never sent", a)
+	acc2.Observe(evs[len(evs)-1])
+	if r := acc2.Result(); r.Verdict != Uncertain {
+		t.Fatalf("broken first: %+v", r)
+	}
+}
+
+func fileSize(t *testing.T, p string) int64 {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}

@@ -1,0 +1,417 @@
+package watchers
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Native identity answers "which native session is this pane's agent
+// writing?" from the file system alone, with the evidence behind the
+// answer. Codex: the native codex binary (a child of the npm Node launcher)
+// holds its rollout open, so /proc/<pid>/fd names it. Claude: the
+// transcripts under ~/.claude/projects/*/ are matched by the sessionId and
+// cwd their records carry (never by the directory slug alone) and by
+// having been appended since the process started.
+
+// IdentityState is the native_identity_state of the list contract.
+type IdentityState string
+
+const (
+	// Resolved: exactly one native session, shown by its file.
+	Resolved IdentityState = "resolved"
+	// Ambiguous: several candidates fit; Candidates lists them.
+	Ambiguous IdentityState = "ambiguous"
+	// VerifiedAbsent: everything that could hold the session was read and
+	// none does (a fresh agent before its first prompt).
+	VerifiedAbsent IdentityState = "verified_absent"
+	// Unavailable: the evidence could not be read (process gone, /proc or
+	// files unreadable, a rollout deleted while open).
+	Unavailable IdentityState = "unavailable"
+)
+
+// NativeIdentity is the answer and its evidence. The session fields are
+// set when State is Resolved.
+type NativeIdentity struct {
+	State     IdentityState
+	Agent     Agent
+	SessionID string
+	Cwd       string
+	Version   string
+	Path      string
+	File      FileID
+	// Reason says in words why the state holds.
+	Reason string
+	// Candidates are the files considered that fit (for Resolved, the
+	// one; for Ambiguous, all of them).
+	Candidates []Candidate
+	// Checked counts the files or descriptors examined.
+	Checked int
+}
+
+// Candidate is one file that may hold the native session.
+type Candidate struct {
+	Path      string
+	File      FileID
+	Size      int64
+	ModTime   time.Time
+	SessionID string
+	Cwd       string
+	Version   string
+	// Codex: the process and descriptor holding the rollout open.
+	PID, FD int
+	Deleted bool
+	// Claude: the offset of the record whose sessionId and cwd matched.
+	Offset int64
+}
+
+// CodexQuery names the processes to inspect.
+type CodexQuery struct {
+	// PIDs are the pane's agent processes (the Node launcher, the native
+	// binary, or both); their descendants are inspected too.
+	PIDs []int
+	// SessionsRoot is $CODEX_HOME/sessions.
+	SessionsRoot string
+	// ProcRoot is /proc unless set (tests).
+	ProcRoot string
+}
+
+// ResolveCodex finds the rollouts the processes hold open. The error is
+// only for a cancelled ctx or a query without PIDs; everything else is a
+// state.
+func ResolveCodex(ctx context.Context, q CodexQuery) (NativeIdentity, error) {
+	id := NativeIdentity{Agent: Codex}
+	if len(q.PIDs) == 0 {
+		return id, fmt.Errorf("watchers: resolve codex: no pids: %w", ErrProc)
+	}
+	proc := cmp.Or(q.ProcRoot, "/proc")
+	root, err := filepath.EvalSymlinks(q.SessionsRoot)
+	if err != nil {
+		id.State, id.Reason = Unavailable, fmt.Sprintf("sessions root: %v", err)
+		return id, nil
+	}
+	pids := withDescendants(proc, q.PIDs)
+	alive := 0
+	seen := map[FileID]bool{}
+	for _, pid := range pids {
+		if err := ctx.Err(); err != nil {
+			return id, err
+		}
+		cands, n, err := openRollouts(proc, pid, root)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		alive++
+		id.Checked += n
+		if err != nil {
+			id.State, id.Reason = Unavailable, fmt.Sprintf("pid %d: %v", pid, err)
+			return id, nil
+		}
+		for _, c := range cands {
+			if !seen[c.File] {
+				seen[c.File] = true
+				id.Candidates = append(id.Candidates, c)
+			}
+		}
+	}
+	return decideCodex(id, alive), nil
+}
+
+func decideCodex(id NativeIdentity, alive int) NativeIdentity {
+	switch {
+	case alive == 0:
+		id.State, id.Reason = Unavailable, "no process left"
+	case len(id.Candidates) == 0:
+		id.State, id.Reason = VerifiedAbsent, fmt.Sprintf("%d descriptors of %d processes, no rollout open", id.Checked, alive)
+	case len(id.Candidates) > 1:
+		id.State, id.Reason = Ambiguous, fmt.Sprintf("%d rollouts open", len(id.Candidates))
+	case id.Candidates[0].Deleted:
+		id.State, id.Reason = Unavailable, "the open rollout was deleted"
+	case id.Candidates[0].SessionID == "":
+		id.State, id.Reason = Unavailable, "the open rollout has no readable session_meta"
+	default:
+		c := id.Candidates[0]
+		id.State, id.Reason = Resolved, fmt.Sprintf("pid %d holds the rollout open on fd %d", c.PID, c.FD)
+		id.SessionID, id.Cwd, id.Version, id.Path, id.File = c.SessionID, c.Cwd, c.Version, c.Path, c.File
+	}
+	return id
+}
+
+// openRollouts lists the rollout files under root that pid has open.
+func openRollouts(proc string, pid int, root string) ([]Candidate, int, error) {
+	dir := filepath.Join(proc, strconv.Itoa(pid), "fd")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []Candidate
+	for _, e := range ents {
+		fdPath := filepath.Join(dir, e.Name())
+		target, err := os.Readlink(fdPath)
+		if err != nil {
+			continue // closed meanwhile
+		}
+		target, deleted := strings.CutSuffix(target, " (deleted)")
+		name := filepath.Base(target)
+		if !strings.HasPrefix(target, root+string(filepath.Separator)) || !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
+			continue
+		}
+		fd, _ := strconv.Atoi(e.Name())
+		c := Candidate{Path: target, PID: pid, FD: fd, Deleted: deleted}
+		if err := codexMeta(fdPath, &c); err != nil {
+			c.SessionID = ""
+		}
+		out = append(out, c)
+	}
+	return out, len(ents), nil
+}
+
+// codexMeta reads the session_meta header through the process's own
+// descriptor link (which reaches the open file even if it was replaced).
+func codexMeta(fdPath string, c *Candidate) error {
+	f, err := os.Open(fdPath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := fstat(f)
+	if err != nil {
+		return err
+	}
+	c.File, c.Size = st.ID, st.Size
+	if fi, err := f.Stat(); err == nil {
+		c.ModTime = fi.ModTime()
+	}
+	line, err := firstLine(f, DefaultMaxLine)
+	if err != nil {
+		return err
+	}
+	for _, ev := range NewCodexParser().Parse(Where{Agent: Codex, Path: c.Path, File: c.File}, line, nil) {
+		if si, ok := ev.(SessionIdentity); ok {
+			c.SessionID, c.Cwd, c.Version = si.SessionID, si.Cwd, si.Version
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: first line is not session_meta: %w", c.Path, ErrMalformed)
+}
+
+func firstLine(r io.Reader, limit int) ([]byte, error) {
+	br := bufio.NewReader(io.LimitReader(r, int64(limit)+1))
+	line, err := br.ReadSlice('\n')
+	for errors.Is(err, bufio.ErrBufferFull) {
+		var more []byte
+		more, err = br.ReadSlice('\n')
+		line = append(slices.Clip(line), more...)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("first line: %w", err)
+	}
+	return bytes.TrimSuffix(line, []byte("\n")), nil
+}
+
+// withDescendants returns pids and every process below them, read from
+// /proc/*/stat parent links.
+func withDescendants(proc string, pids []int) []int {
+	ents, err := os.ReadDir(proc)
+	if err != nil {
+		return pids
+	}
+	children := map[int][]int{}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if ppid, ok := parentOf(proc, pid); ok {
+			children[ppid] = append(children[ppid], pid)
+		}
+	}
+	out := slices.Clone(pids)
+	seen := map[int]bool{}
+	for i := 0; i < len(out); i++ {
+		if seen[out[i]] {
+			out = slices.Delete(out, i, i+1)
+			i--
+			continue
+		}
+		seen[out[i]] = true
+		out = append(out, children[out[i]]...)
+	}
+	return out
+}
+
+// parentOf reads the ppid from /proc/<pid>/stat ("pid (comm) state ppid
+// ..."; comm may hold spaces and parentheses).
+func parentOf(proc string, pid int) (int, bool) {
+	b, err := os.ReadFile(filepath.Join(proc, strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	return ppid, err == nil
+}
+
+// ClaudeQuery describes the pane's Claude process.
+type ClaudeQuery struct {
+	// ProjectsRoot is ~/.claude/projects.
+	ProjectsRoot string
+	// Cwd is the process's working directory (as /proc/<pid>/cwd gives it).
+	Cwd string
+	// SessionID, when known from elsewhere, must match too.
+	SessionID string
+	// Since is when the process started: only transcripts appended since
+	// belong to it (zero: any).
+	Since time.Time
+	// TailBytes bounds how much of each file's end is read for its last
+	// record (0: 64 KiB); HeadBytes bounds the fallback scan from the
+	// start (0: 1 MiB).
+	TailBytes, HeadBytes int64
+}
+
+// ResolveClaude scans every project directory for transcripts whose
+// records carry the query's cwd (and sessionId when given) and that were
+// appended since the process started.
+func ResolveClaude(ctx context.Context, q ClaudeQuery) (NativeIdentity, error) {
+	id := NativeIdentity{Agent: Claude}
+	dirs, err := os.ReadDir(q.ProjectsRoot)
+	if errors.Is(err, fs.ErrNotExist) {
+		id.State, id.Reason = VerifiedAbsent, "no projects directory: no transcript was ever written"
+		return id, nil
+	}
+	if err != nil {
+		id.State, id.Reason = Unavailable, fmt.Sprintf("projects root: %v", err)
+		return id, nil
+	}
+	cwd := filepath.Clean(q.Cwd)
+	var unreadable []string
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		files, err := os.ReadDir(filepath.Join(q.ProjectsRoot, d.Name()))
+		if err != nil {
+			unreadable = append(unreadable, d.Name())
+			continue
+		}
+		for _, f := range files {
+			if err := ctx.Err(); err != nil {
+				return id, err
+			}
+			if f.IsDir() || !strings.HasSuffix(f.Name(), ".jsonl") {
+				continue
+			}
+			path := filepath.Join(q.ProjectsRoot, d.Name(), f.Name())
+			c, ok, err := claudeCandidate(path, q)
+			id.Checked++
+			if err != nil {
+				unreadable = append(unreadable, path)
+				continue
+			}
+			if ok && filepath.Clean(c.Cwd) == cwd && (q.SessionID == "" || c.SessionID == q.SessionID) {
+				id.Candidates = append(id.Candidates, c)
+			}
+		}
+	}
+	slices.SortFunc(id.Candidates, func(a, b Candidate) int { return b.ModTime.Compare(a.ModTime) })
+	return decideClaude(id, unreadable), nil
+}
+
+func decideClaude(id NativeIdentity, unreadable []string) NativeIdentity {
+	switch {
+	case len(id.Candidates) == 1 && len(unreadable) == 0:
+		c := id.Candidates[0]
+		id.State, id.Reason = Resolved, fmt.Sprintf("one transcript with this cwd appended since the process started (record at %d)", c.Offset)
+		id.SessionID, id.Cwd, id.Version, id.Path, id.File = c.SessionID, c.Cwd, c.Version, c.Path, c.File
+	case len(id.Candidates) > 0:
+		id.State, id.Reason = Ambiguous, fmt.Sprintf("%d transcripts fit, %d unreadable", len(id.Candidates), len(unreadable))
+	case len(unreadable) > 0:
+		id.State, id.Reason = Unavailable, fmt.Sprintf("%d unreadable, e.g. %s", len(unreadable), unreadable[0])
+	default:
+		id.State, id.Reason = VerifiedAbsent, fmt.Sprintf("%d transcripts read, none with this cwd appended since the process started", id.Checked)
+	}
+	return id
+}
+
+// claudeCandidate reads the identity of one transcript from its last
+// record that carries sessionId (or, failing that, its first). ok is
+// false for a file not appended since q.Since or without such a record.
+func claudeCandidate(path string, q ClaudeQuery) (Candidate, bool, error) {
+	f, st, err := openStat(path)
+	if err != nil || f == nil {
+		return Candidate{}, false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Candidate{}, false, err
+	}
+	c := Candidate{Path: path, File: st.ID, Size: st.Size, ModTime: fi.ModTime()}
+	if !q.Since.IsZero() && fi.ModTime().Before(q.Since) {
+		return c, false, nil
+	}
+	tail := cmp.Or(q.TailBytes, 64<<10)
+	from := max(0, st.Size-tail)
+	if found, err := lastClaudeIdentity(f, from, st.Size, &c); err != nil || found {
+		return c, found, err
+	}
+	if from == 0 {
+		return c, false, nil
+	}
+	found, err := lastClaudeIdentity(f, 0, min(st.Size, cmp.Or(q.HeadBytes, 1<<20)), &c)
+	return c, found, err
+}
+
+// lastClaudeIdentity reads [from, to) and keeps the last SessionIdentity
+// of its complete lines (the first line is skipped when from is not 0: it
+// may be torn).
+func lastClaudeIdentity(f *os.File, from, to int64, c *Candidate) (bool, error) {
+	buf := make([]byte, to-from)
+	n, err := f.ReadAt(buf, from)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	buf = buf[:n]
+	off := from
+	if from > 0 {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			return false, nil
+		}
+		buf, off = buf[i+1:], from+int64(i)+1
+	}
+	p := NewClaudeParser()
+	found := false
+	for len(buf) > 0 {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			break
+		}
+		for _, ev := range p.Parse(Where{Agent: Claude, Path: c.Path, File: c.File, Offset: off}, buf[:i], nil) {
+			if si, ok := ev.(SessionIdentity); ok {
+				c.SessionID, c.Cwd, c.Version, c.Offset = si.SessionID, si.Cwd, si.Version, si.Offset
+				found = true
+			}
+		}
+		buf, off = buf[i+1:], off+int64(i)+1
+	}
+	return found, nil
+}

@@ -1,0 +1,224 @@
+package watchers
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// metaLine is a session_meta line of the documented shape (agents-offline.md).
+func metaLine(id, cwd, version string) string {
+	return `{"timestamp":"2026-11-30T10:00:00.000Z","type":"session_meta","payload":{"id":"` + id +
+		`","timestamp":"2026-11-30T10:00:00.000Z","cwd":"` + cwd + `","originator":"codex_cli_rs","cli_version":"` + version + `"}}` + "\n"
+}
+
+// holder starts a process that holds files open (as descriptors 3, 4, ...)
+// and kills it at the end of the test. script runs under sh; "sleep 60"
+// keeps the descriptors open.
+func holder(t *testing.T, script string, files ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", script)
+	for _, p := range files {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cmd.ExtraFiles = append(cmd.ExtraFiles, f)
+	}
+	// Its own process group, so the cleanup ends the sleep below sh too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+	})
+	return cmd
+}
+
+// waitChild waits until pid has a child process (the holder's sleep).
+func waitChild(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for time.Now().Before(deadline) {
+		if len(withDescendants("/proc", []int{pid})) > 1 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("holder has no child")
+}
+
+func sessionsTree(t *testing.T) (root, day string) {
+	root = t.TempDir()
+	day = filepath.Join(root, "2026", "11", "30")
+	if err := os.MkdirAll(day, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return root, day
+}
+
+func TestResolveCodexResolvedThroughLauncher(t *testing.T) {
+	root, day := sessionsTree(t)
+	p := filepath.Join(day, "rollout-2026-11-30T10-00-00-abc.jsonl")
+	appendFile(t, p, metaLine("abc", "/src/app", "0.155.1"))
+	// The launcher (sh) runs the native process (sleep) as its child; both
+	// hold the rollout, which counts once.
+	cmd := holder(t, "sleep 60 & wait", p)
+	waitChild(t, cmd.Process.Pid)
+	id, err := ResolveCodex(context.Background(), CodexQuery{PIDs: []int{cmd.Process.Pid}, SessionsRoot: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id.State != Resolved || id.SessionID != "abc" || id.Cwd != "/src/app" || id.Version != "0.155.1" || id.Path != p {
+		t.Fatalf("identity %+v", id)
+	}
+	if c := id.Candidates[0]; c.FD != 3 || c.File == (FileID{}) {
+		t.Fatalf("candidate %+v", c)
+	}
+}
+
+func TestResolveCodexStates(t *testing.T) {
+	root, day := sessionsTree(t)
+	a := filepath.Join(day, "rollout-a.jsonl")
+	b := filepath.Join(day, "rollout-b.jsonl")
+	appendFile(t, a, metaLine("a", "/src", "0.155.1"))
+	appendFile(t, b, metaLine("b", "/src", "0.155.1"))
+	outside := filepath.Join(t.TempDir(), "rollout-x.jsonl")
+	appendFile(t, outside, metaLine("x", "/src", "0.155.1"))
+	ctx := context.Background()
+	resolve := func(pids ...int) NativeIdentity {
+		t.Helper()
+		id, err := ResolveCodex(ctx, CodexQuery{PIDs: pids, SessionsRoot: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+
+	two := holder(t, "exec sleep 60", a, b)
+	if id := resolve(two.Process.Pid); id.State != Ambiguous || len(id.Candidates) != 2 {
+		t.Fatalf("two rollouts: %+v", id)
+	}
+	none := holder(t, "exec sleep 60", outside)
+	if id := resolve(none.Process.Pid); id.State != VerifiedAbsent || id.Checked == 0 {
+		t.Fatalf("no rollout: %+v", id)
+	}
+
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if id := resolve(gone.Process.Pid); id.State != Unavailable {
+		t.Fatalf("exited process: %+v", id)
+	}
+
+	c := filepath.Join(day, "rollout-c.jsonl")
+	appendFile(t, c, metaLine("c", "/src", "0.155.1"))
+	del := holder(t, "exec sleep 60", c)
+	os.Remove(c)
+	if id := resolve(del.Process.Pid); id.State != Unavailable || !strings.Contains(id.Reason, "deleted") {
+		t.Fatalf("deleted rollout: %+v", id)
+	}
+
+	bad := filepath.Join(day, "rollout-bad.jsonl")
+	appendFile(t, bad, `{"type":"event_msg","payload":{"type":"task_started"}}`+"\n")
+	noMeta := holder(t, "exec sleep 60", bad)
+	if id := resolve(noMeta.Process.Pid); id.State != Unavailable {
+		t.Fatalf("rollout without session_meta: %+v", id)
+	}
+
+	if id, err := ResolveCodex(ctx, CodexQuery{PIDs: []int{two.Process.Pid}, SessionsRoot: filepath.Join(root, "missing")}); err != nil || id.State != Unavailable {
+		t.Fatalf("missing root: %+v %v", id, err)
+	}
+	if _, err := ResolveCodex(ctx, CodexQuery{SessionsRoot: root}); err == nil {
+		t.Fatal("no pids: no error")
+	}
+}
+
+// claudeLineFor is a user record of the documented transcript shape.
+func claudeLineFor(session, cwd, uuid, text string) string {
+	return `{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"` + cwd + `","sessionId":"` + session +
+		`","version":"2.1.267","type":"user","message":{"role":"user","content":"` + text + `"},"uuid":"` + uuid +
+		`","timestamp":"2026-11-30T10:00:00.000Z"}` + "\n"
+}
+
+func TestResolveClaude(t *testing.T) {
+	root := t.TempDir()
+	mk := func(slug, name, body string) string {
+		d := filepath.Join(root, slug)
+		os.MkdirAll(d, 0o700)
+		p := filepath.Join(d, name)
+		appendFile(t, p, body)
+		return p
+	}
+	// s1 sits in the slug directory of /work/app; s2 carries /work/app in
+	// its records but sits under another slug; s3 sits under /work/app's
+	// slug but its records say another cwd.
+	s1 := mk("-work-app", "s1.jsonl", claudeLineFor("s1", "/work/app", "u1", "hi"))
+	s2 := mk("-elsewhere", "s2.jsonl", claudeLineFor("s2", "/work/app", "u2", "hi"))
+	mk("-work-app", "s3.jsonl", claudeLineFor("s3", "/other", "u3", "hi"))
+	ctx := context.Background()
+	resolve := func(q ClaudeQuery) NativeIdentity {
+		t.Helper()
+		q.ProjectsRoot = cmpOrString(q.ProjectsRoot, root)
+		id, err := ResolveClaude(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	if id := resolve(ClaudeQuery{Cwd: "/work/app"}); id.State != Ambiguous || len(id.Candidates) != 2 {
+		t.Fatalf("two transcripts: %+v", id)
+	}
+	if id := resolve(ClaudeQuery{Cwd: "/work/app", SessionID: "s2"}); id.State != Resolved || id.Path != s2 {
+		t.Fatalf("by session id: %+v", id)
+	}
+	// The timing of appends: s1 was last written before the process began.
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(s1, old, old)
+	if id := resolve(ClaudeQuery{Cwd: "/work/app", Since: time.Now().Add(-time.Minute)}); id.State != Resolved || id.SessionID != "s2" {
+		t.Fatalf("since: %+v", id)
+	}
+	if id := resolve(ClaudeQuery{Cwd: "/nowhere"}); id.State != VerifiedAbsent || id.Checked != 3 {
+		t.Fatalf("no transcript: %+v", id)
+	}
+	if id := resolve(ClaudeQuery{Cwd: "/work/app", ProjectsRoot: filepath.Join(root, "missing")}); id.State != VerifiedAbsent {
+		t.Fatalf("missing root: %+v", id)
+	}
+}
+
+// The last record with a sessionId decides; when the end of the file has
+// none, the head is read.
+func TestResolveClaudeReadsTailThenHead(t *testing.T) {
+	root := t.TempDir()
+	d := filepath.Join(root, "-p")
+	os.MkdirAll(d, 0o700)
+	p := filepath.Join(d, "s.jsonl")
+	body := claudeLineFor("s", "/old", "u1", "first") + claudeLineFor("s", "/p", "u2", "moved")
+	for range 50 {
+		body += `{"type":"file-history-snapshot","messageId":"m","snapshot":{}}` + "\n"
+	}
+	appendFile(t, p, body)
+	id, err := ResolveClaude(context.Background(), ClaudeQuery{ProjectsRoot: root, Cwd: "/p", TailBytes: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id.State != Resolved || id.Candidates[0].Offset != int64(len(claudeLineFor("s", "/old", "u1", "first"))) {
+		t.Fatalf("identity %+v", id)
+	}
+}
+
+func cmpOrString(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
