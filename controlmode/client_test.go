@@ -12,7 +12,7 @@ func TestTmuxAttachAndCommands(t *testing.T) {
 	checkLeaks(t)
 	srv := startTmux(t, 80, 24, "cat")
 	c := attach(t, srv)
-	ctx := ctx3s(t)
+	ctx := ctxTest(t)
 
 	r, err := c.Command(ctx, "display-message", "-p", "#{session_name} #{pane_id}")
 	if err != nil || string(r.Body) != "main %0\n" {
@@ -52,7 +52,7 @@ func TestTmuxQuoting(t *testing.T) {
 	checkLeaks(t)
 	srv := startTmux(t, 80, 24, "cat")
 	c := attach(t, srv)
-	ctx := ctx3s(t)
+	ctx := ctxTest(t)
 	for _, s := range []string{
 		"plain", "", " ", "it's", "'", "''", "a ; b", `\;`, "$HOME ~ #{pane_id} %1 #x",
 		"\"dq\"", `back\slash`, "multi\nline\n", "\n", "é世🎉", "tab\there", "-dash", "--", "%if", "{", "}",
@@ -81,7 +81,7 @@ func TestTmuxQuoting(t *testing.T) {
 func TestTmuxAttachFailure(t *testing.T) {
 	checkLeaks(t)
 	srv := startTmux(t, 80, 24, "cat")
-	ctx := ctx3s(t)
+	ctx := ctxTest(t)
 	_, err := Start(ctx, Config{Socket: srv.Socket, Session: "nosuch", Env: srv.Env})
 	var ce *CommandError
 	if !errors.As(err, &ce) || !strings.Contains(ce.Body, "can't find session") {

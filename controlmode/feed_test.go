@@ -145,7 +145,6 @@ func TestTmuxByteExactness(t *testing.T) {
 	checkLeaks(t)
 	srv := startTmux(t, 80, 24, helperCmd("bytes", "42"))
 	c := attach(t, srv)
-	ctx := ctx3s(t)
 	f, err := c.Follow(0)
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +152,7 @@ func TestTmuxByteExactness(t *testing.T) {
 	w := watch(t, f, true)
 	w.await("seed", 3*time.Second, seeded)
 	file := filepath.Join(t.TempDir(), "pipe.bin")
-	if _, err := c.Command(ctx, "pipe-pane", "-t", "%0", "-o", "exec cat > "+file); err != nil {
+	if _, err := c.Command(ctx3s(t), "pipe-pane", "-t", "%0", "-o", "exec cat > "+file); err != nil {
 		t.Fatal(err)
 	}
 	want := byteStream(42)
@@ -202,7 +201,6 @@ func TestTmuxManyPanes(t *testing.T) {
 		srv.MustRun("new-window", "-d", "-t", "main", helperCmd("agent", fmt.Sprint(100+i), fmt.Sprint(size)))
 	}
 	c := attach(t, srv)
-	ctx := ctx3s(t)
 	ws := make([]*watcher, panes)
 	want := make([]int, panes)
 	for i := range ws {
@@ -221,7 +219,7 @@ func TestTmuxManyPanes(t *testing.T) {
 	}
 	start := time.Now()
 	for i := range ws {
-		if err := c.SendBytes(ctx, PaneID(i), []byte{'g'}); err != nil {
+		if err := c.SendBytes(ctx3s(t), PaneID(i), []byte{'g'}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -315,14 +313,13 @@ func TestTmuxPauseResumesWithSeed(t *testing.T) {
 	checkLeaks(t)
 	srv := startTmux(t, 80, 24, helperCmd("busy", "9", "500"))
 	c := attach(t, srv)
-	ctx := ctx3s(t)
 	f, err := c.Follow(0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := watch(t, f, false)
 	w.await("seed", 3*time.Second, seeded)
-	if _, err := c.Command(ctx, "refresh-client", "-A", "%0:pause"); err != nil {
+	if _, err := c.Command(ctx3s(t), "refresh-client", "-A", "%0:pause"); err != nil {
 		t.Fatal(err)
 	}
 	w.await("re-seed after pause", 3*time.Second, func(m *Mirror) bool { return m.Seeds >= 2 && seeded(m) })

@@ -101,3 +101,10 @@ func firstPane(t *testing.T, c *Client) PaneInfo {
 	}
 	return ps[0]
 }
+
+// ctxTest is a context for a whole test's commands (not a latency bound).
+func ctxTest(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}

@@ -51,7 +51,7 @@ func TestTmuxIdentity(t *testing.T) {
 	dir := t.TempDir()
 	srv := startTmux(t, 80, 24, "cd "+dir+" && exec bash --norc --noprofile -i")
 	c := attach(t, srv)
-	ctx := ctx3s(t)
+	ctx := ctxTest(t)
 	info, err := c.PaneInfo(ctx, 0)
 	if err != nil {
 		t.Fatal(err)

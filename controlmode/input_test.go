@@ -65,7 +65,7 @@ func TestTmuxInput(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "in.bin")
 	srv := startTmux(t, 80, 24, helperCmd("echo", file))
 	c := attach(t, srv)
-	ctx := ctx3s(t)
+	ctx := ctxTest(t)
 	awaitHelper(t, c, 0)
 	// Bracketed paste is on only if the program asks for it; the echo
 	// helper does not, so paste-buffer -p sends the text bare.
