@@ -1,0 +1,82 @@
+// Command rig records real agent sessions offline into the corpus, or
+// installs pinned agents into the cache.
+//
+//	go run ./recordings/cmd/rig -agent claude -version 2.1.267 -scenario idle -out recordings/testdata/claude/2.1.267
+//	go run ./recordings/cmd/rig -install claude@2.1.267 codex@0.155.1
+//	go run ./recordings/cmd/rig -list
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/agent-knock-knock/akk/recordings/rig"
+)
+
+func main() {
+	var cfg rig.Config
+	var install, list, verbose bool
+	flag.StringVar(&cfg.Agent, "agent", "", "claude or codex")
+	flag.StringVar(&cfg.Version, "version", "", "the agent's npm version")
+	flag.StringVar(&cfg.Scenario, "scenario", "", "scenario name (-list shows them)")
+	flag.StringVar(&cfg.OutDir, "out", "", "directory for NAME.cast, NAME.final.txt and the transcript/rollout")
+	flag.StringVar(&cfg.Name, "name", "", "file name stem (default: the scenario name)")
+	flag.BoolVar(&cfg.Keep, "keep", false, "keep the run's directory (HOME, request log)")
+	flag.BoolVar(&install, "install", false, "install mode: the arguments are agent@version to install into the cache")
+	flag.BoolVar(&list, "list", false, "list the scenarios")
+	flag.BoolVar(&verbose, "v", false, "log every wait")
+	flag.Parse()
+	level := slog.LevelInfo
+	if verbose {
+		level = slog.LevelDebug
+	}
+	lg := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	cfg.Logger, cfg.Install = lg, true
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, cfg, install, list); err != nil {
+		fmt.Fprintln(os.Stderr, "rig:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, cfg rig.Config, install, list bool) error {
+	switch {
+	case list:
+		for _, a := range []string{"claude", "codex"} {
+			fmt.Printf("%s: %s\n", a, strings.Join(rig.ScenarioNames(a), " "))
+		}
+		return nil
+	case install:
+		for _, spec := range flag.Args() {
+			agent, version, ok := strings.Cut(spec, "@")
+			if !ok {
+				return fmt.Errorf("install %q: want agent@version", spec)
+			}
+			in, err := rig.Install(ctx, cfg.Logger, agent, version)
+			if err != nil {
+				return err
+			}
+			fmt.Println(in.Dir)
+		}
+		return nil
+	}
+	if cfg.Agent == "" || cfg.Version == "" || cfg.Scenario == "" {
+		flag.Usage()
+		return fmt.Errorf("need -agent, -version and -scenario")
+	}
+	res, err := rig.Run(ctx, cfg)
+	if res != nil && res.Dir != "" && cfg.Keep {
+		fmt.Fprintln(os.Stderr, "run directory:", res.Dir)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s %s %s: %s\n", cfg.Agent, cfg.Version, cfg.Scenario, res.Summary())
+	return nil
+}

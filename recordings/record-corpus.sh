@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Regenerates the recordings corpus (recordings/testdata/) with the live rig:
+# the real agents, installed by the rig into $XDG_CACHE_HOME/akk/agents,
+# against the fake model servers on 127.0.0.1. One line per recording.
+#
+#   recordings/record-corpus.sh                   # everything
+#   recordings/record-corpus.sh claude@2.1.267    # one version
+#
+# Afterwards update recordings/testdata/corpus.json if surfaces changed, run
+# `go test -run TestReplay ./recordings/...`, and commit one version per commit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rig=$(mktemp -d)/rig
+go build -o "$rig" ./recordings/cmd/rig
+want=("$@")
+record() { # agent version scenario
+	local a=$1 v=$2 s=$3
+	if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " == *" $a@$v "* ]]; then return; fi
+	"$rig" -agent "$a" -version "$v" -scenario "$s" -out "recordings/testdata/$a/$v"
+}
+
+claude_common="idle draft working send permission-approve permission-reject question-digit question-enter question-escape multi-select several-questions type-something"
+for v in 2.1.267 2.1.263 2.1.266 2.1.332; do
+	for s in $claude_common; do record claude "$v" "$s"; done
+done
+# One version of each agent also has a narrow pane and a resize during a prompt.
+for s in idle-narrow permission-narrow permission-resize; do record claude 2.1.267 "$s"; done
+
+codex_common="idle draft working send permission-approve permission-reject question-digit question-enter question-escape question-notes question-unanswered"
+for v in 0.155.1 0.153.4 0.154.0 0.171.0; do
+	for s in $codex_common; do record codex "$v" "$s"; done
+done
+for v in 0.154.0 0.155.1; do record codex "$v" async-question; done
+for s in idle-narrow permission-narrow permission-resize; do record codex 0.155.1 "$s"; done

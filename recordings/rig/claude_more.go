@@ -1,0 +1,98 @@
+package rig
+
+import (
+	"github.com/agent-knock-knock/akk/recordings"
+)
+
+// Claude Code questionnaires beyond one single-select question: a
+// multi-select, several questions with the final review, and "Type
+// something".
+
+func claudeReviewMarker() recordings.MarkerState {
+	return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("confirmation"), Actionable: true,
+		Questions: []recordings.Question{{Header: "Review your answers", Prompt: "Ready to submit your answers?",
+			Options: []string{"Submit answers", "Cancel"}}},
+		Highlighted: recordings.Index(0)}
+}
+
+func claudeSubmitReview(d *Driver) error {
+	return then(
+		func() error { return d.Screen("Submit answers", "Cancel") },
+		func() error { return d.Quiet(claudeQuiet) },
+		func() error { return d.Mark("confirmation", claudeReviewMarker()) },
+		func() error { return d.Key("Enter") },
+		func() error { return claudeToolResult(d, false) },
+		func() error { return claudeTurnEnd(d, 1) },
+		func() error { return markIdle(d) },
+	)
+}
+
+func init() {
+	multi := func() recordings.MarkerState {
+		return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("questionnaire"), Actionable: false,
+			Questions: []recordings.Question{{Header: "Toppings", Prompt: "Which toppings do you want on the pizza?",
+				Options: []string{"Cheese", "Mushrooms", "Olives"}}},
+			Highlighted: recordings.Index(0)}
+	}
+	many := func(i int) recordings.MarkerState {
+		qs := []recordings.Question{
+			{Header: "Language", Prompt: "Which language should the service use?", Options: []string{"Go", "Rust"}},
+			{Header: "Database", Prompt: "Which database should it use?", Options: []string{"Postgres", "SQLite"}},
+		}
+		return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("questionnaire"), Actionable: true,
+			Questions: qs[i : i+1], Highlighted: recordings.Index(0)}
+	}
+	register(
+		&Scenario{Name: "multi-select", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return claudeAsk(d, "ask-multi", "AskUserQuestion") },
+				func() error { return d.Screen("Which toppings do you want on the pizza?", "Olives") },
+				func() error { return d.Quiet(claudeQuiet) },
+				func() error { return d.Mark("questionnaire", multi()) },
+				func() error { return d.Key("1") },
+				func() error { return d.Screen("[✔] Cheese") },
+				func() error { return d.Key("3") },
+				func() error { return d.Screen("[✔] Olives") },
+				func() error { return d.Quiet(claudeQuiet) },
+				func() error { return d.Mark("questionnaire", multi()) },
+				func() error { return d.Key("Tab") },
+				func() error { return claudeSubmitReview(d) },
+			)
+		}},
+		&Scenario{Name: "several-questions", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return claudeAsk(d, "ask-many", "AskUserQuestion") },
+				func() error { return d.Screen("Which language should the service use?", claudeSelectHint) },
+				func() error { return d.Quiet(claudeQuiet) },
+				func() error { return d.Mark("questionnaire", many(0)) },
+				func() error { return d.Key("1") },
+				func() error { return d.Screen("Which database should it use?") },
+				func() error { return d.Quiet(claudeQuiet) },
+				func() error { return d.Mark("questionnaire", many(1)) },
+				func() error { return d.Key("2") },
+				func() error { return claudeSubmitReview(d) },
+			)
+		}},
+		&Scenario{Name: "type-something", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return claudeColor(d) },
+				func() error { return d.Key("Down") },
+				func() error { return d.Key("Down") },
+				func() error { return d.Key("Down") },
+				func() error { return d.Quiet(claudeQuiet) },
+				func() error { return d.Mark("questionnaire", claudeColorMarker(3)) },
+				func() error { return d.Type("Purple") },
+				func() error { return d.Screen("Purple") },
+				func() error { return d.Quiet(claudeQuiet) },
+				func() error {
+					return d.Mark("free_text", recordings.MarkerState{Composer: "draft", Kind: recordings.Kind("free_text"),
+						Actionable: true, Questions: []recordings.Question{{Header: "Color", Prompt: "Which color should the button be?"}}})
+				},
+				func() error { return d.Key("Enter") },
+				func() error { return claudeToolResult(d, false) },
+				func() error { return claudeTurnEnd(d, 1) },
+				func() error { return markIdle(d) },
+			)
+		}},
+	)
+}

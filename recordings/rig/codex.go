@@ -1,0 +1,298 @@
+package rig
+
+import (
+	"strings"
+	"time"
+
+	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+)
+
+// Codex's stable anchors (0.153-0.155): the status line under the
+// composer, the working row's hint, and the footers of its dialogs.
+const (
+	codexStatus      = "default ·"
+	codexBusy        = "esc to interrupt"
+	codexApproval    = "Would you like to run the following command?"
+	codexApprovalEnd = "Press enter to confirm or esc to cancel"
+	codexQuestionEnd = "enter to submit"
+	codexQuiet       = 300 * time.Millisecond
+	// codexEnterGap: Codex takes an Enter within ~120 ms of typed text as
+	// a newline (paste burst detection).
+	codexEnterGap = 400 * time.Millisecond
+)
+
+var (
+	codexColorQ = []any{map[string]any{"id": "color", "header": "Color", "question": "Which color should the widget use?",
+		"options": []any{
+			map[string]any{"label": "Red (Recommended)", "description": "Warm and loud."},
+			map[string]any{"label": "Green", "description": "Calm and natural."},
+			map[string]any{"label": "Blue", "description": "Cool and corporate."},
+		}}}
+	codexMultiQ = []any{
+		map[string]any{"id": "color", "header": "Color", "question": "Which color should the widget use?",
+			"options": []any{map[string]any{"label": "Red", "description": "Warm."}, map[string]any{"label": "Blue", "description": "Cool."}}},
+		map[string]any{"id": "size", "header": "Size", "question": "How big should it be?",
+			"options": []any{map[string]any{"label": "Small", "description": "16px."}, map[string]any{"label": "Large", "description": "64px."}}},
+	}
+)
+
+func codexScript(string) fakemodel.Script {
+	exec := map[string]any{"cmd": "ls -la", "sandbox_permissions": "require_escalated",
+		"justification": "Fake model wants to list the files in the workspace."}
+	return fakemodel.Script{Keywords: []fakemodel.Keyword{
+		{Word: "run-ls", Reply: fakemodel.Reply{Tool: &fakemodel.ToolCall{Name: "exec_command", Input: exec}}},
+		{Word: "ask-color", Reply: fakemodel.Reply{Tool: &fakemodel.ToolCall{Name: "request_user_input",
+			Input: map[string]any{"questions": codexColorQ}}}},
+		{Word: "ask-multi", Reply: fakemodel.Reply{Tool: &fakemodel.ToolCall{Name: "request_user_input",
+			Input: map[string]any{"questions": codexMultiQ}}}},
+		{Word: "ask-async", Reply: fakemodel.Reply{Tool: &fakemodel.ToolCall{Name: "request_user_input_async",
+			Input: map[string]any{"questions": []any{
+				map[string]any{"title": "Which color should the widget use?", "options": []string{"Red", "Green", "Blue"}},
+				map[string]any{"title": "Anything else we should know?"}}}}}},
+		{Word: "slow-work", Reply: fakemodel.Reply{Text: "This answer took a long time.", FirstDelay: 45 * time.Second}},
+		{Word: "hello", Reply: fakemodel.Reply{Text: "Hello from the fake model on 127.0.0.1."}},
+	}}
+}
+
+// codexIdle waits for the composer and its status line.
+func codexIdle(d *Driver) error {
+	if err := d.Screen("› ", codexStatus); err != nil {
+		return err
+	}
+	if err := d.ScreenGone(codexBusy); err != nil {
+		return err
+	}
+	return d.Quiet(codexQuiet)
+}
+
+// codexPrompt types a prompt, waits until it shows, leaves the paste-burst
+// window, and submits it.
+func codexPrompt(d *Driver, prompt string) error {
+	return then(
+		func() error { return d.Type(prompt) },
+		func() error { return d.Screen("› " + prompt) },
+		func() error { d.Pause(codexEnterGap); return nil },
+		func() error { return d.Key("Enter") },
+	)
+}
+
+// rolloutHas matches a rollout line by its type and payload type.
+func rolloutHas(typ, payloadType string, subs ...string) func(map[string]any) bool {
+	return func(m map[string]any) bool {
+		p, _ := m["payload"].(map[string]any)
+		if m["type"] != typ || p == nil || p["type"] != payloadType {
+			return false
+		}
+		js := jsonString(m)
+		for _, s := range subs {
+			if !strings.Contains(js, s) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// codexAsk submits a prompt whose reply is a tool call and waits until
+// the call is complete and in the rollout.
+func codexAsk(d *Driver, prompt, tool string) error {
+	return then(
+		func() error { return codexIdle(d) },
+		func() error { return codexPrompt(d, prompt) },
+		func() error {
+			_, err := d.Request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
+			return err
+		},
+		func() error {
+			return d.Journal("function_call "+tool, rolloutHas("response_item", "function_call", `"name":"`+tool+`"`))
+		},
+	)
+}
+
+// codexTurnEnd waits for n task_complete (or, aborted, turn_aborted) lines
+// and the idle screen.
+func codexTurnEnd(d *Driver, aborted bool) error {
+	kind := "task_complete"
+	if aborted {
+		kind = "turn_aborted"
+	}
+	return then(
+		func() error { return d.Journal(kind, rolloutHas("event_msg", kind)) },
+		func() error { return codexIdle(d) },
+	)
+}
+
+func codexToolOutput(d *Driver, subs ...string) error {
+	return d.Journal("function_call_output", rolloutHas("response_item", "function_call_output", subs...))
+}
+
+func codexMarkIdle(d *Driver) error { return d.Mark("idle", recordings.MarkerState{Composer: "empty"}) }
+
+func codexApprovalMarker() recordings.MarkerState {
+	return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("permission"), Actionable: true,
+		Questions: []recordings.Question{{Prompt: codexApproval, Options: []string{
+			"Yes, proceed", "Yes, and don't ask again for commands that start with `ls -la`",
+			"No, and tell Codex what to do differently"}}},
+		Highlighted: recordings.Index(0)}
+}
+
+func codexApprove(d *Driver) error {
+	return then(
+		func() error { return codexAsk(d, "run-ls", "exec_command") },
+		func() error { return d.Screen(codexApproval, codexApprovalEnd, "$ ls -la") },
+		func() error { return d.Quiet(codexQuiet) },
+		func() error { return d.Mark("awaiting_approval", codexApprovalMarker()) },
+	)
+}
+
+func codexColorMarker(highlighted int) recordings.MarkerState {
+	return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("questionnaire"), Actionable: true,
+		Questions: []recordings.Question{{Prompt: "Which color should the widget use?",
+			Options: []string{"Red (Recommended)", "Green", "Blue", "None of the above"}}},
+		Highlighted: recordings.Index(highlighted)}
+}
+
+func codexColor(d *Driver) error {
+	return then(
+		func() error { return codexAsk(d, "ask-color", "request_user_input") },
+		func() error { return d.Screen("Which color should the widget use?", "None of the above", codexQuestionEnd) },
+		func() error { return d.Quiet(codexQuiet) },
+		func() error { return d.Mark("questionnaire", codexColorMarker(0)) },
+	)
+}
+
+func init() {
+	idle := func(d *Driver) error { return then(func() error { return codexIdle(d) }, func() error { return codexMarkIdle(d) }) }
+	approve := func(d *Driver) error {
+		return then(
+			func() error { return codexApprove(d) },
+			func() error { return d.Key("y") },
+			func() error { return codexToolOutput(d) },
+			func() error { return codexTurnEnd(d, false) },
+			func() error { return codexMarkIdle(d) },
+		)
+	}
+	answer := func(key string) func(d *Driver) error {
+		return func(d *Driver) error {
+			return then(
+				func() error { return codexColor(d) },
+				func() error { return d.Key(key) },
+				func() error { return codexToolOutput(d) },
+				func() error { return codexTurnEnd(d, false) },
+				func() error { return codexMarkIdle(d) },
+			)
+		}
+	}
+	register(
+		&Scenario{Name: "idle", Agent: "codex", Script: codexScript, Drive: idle},
+		&Scenario{Name: "idle-narrow", Agent: "codex", Width: 80, Height: 24, Script: codexScript, Drive: idle},
+		&Scenario{Name: "draft", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return codexIdle(d) },
+				func() error { return d.Type("a draft that is not sent") },
+				func() error { return d.Screen("› a draft that is not sent") },
+				func() error { return d.Quiet(codexQuiet) },
+				func() error { return d.Mark("idle", recordings.MarkerState{Composer: "draft"}) },
+			)
+		}},
+		&Scenario{Name: "working", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return codexIdle(d) },
+				func() error { return codexPrompt(d, "slow-work please") },
+				func() error { _, err := d.Started("slow-work"); return err },
+				func() error { return d.Journal("task_started", rolloutHas("event_msg", "task_started")) },
+				func() error { return d.Screen(codexBusy) },
+				func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) },
+			)
+		}},
+		&Scenario{Name: "send", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return codexIdle(d) },
+				func() error { return codexPrompt(d, "hello there") },
+				func() error { _, err := d.Request("prompt", nil); return err },
+				func() error { return codexTurnEnd(d, false) },
+				func() error { return codexMarkIdle(d) },
+			)
+		}},
+		&Scenario{Name: "permission-approve", Agent: "codex", Script: codexScript, Drive: approve},
+		&Scenario{Name: "permission-narrow", Agent: "codex", Width: 80, Height: 24, Script: codexScript, Drive: approve},
+		&Scenario{Name: "permission-reject", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return codexApprove(d) },
+				func() error { return d.Key("Escape") },
+				func() error { return codexTurnEnd(d, true) },
+				func() error { return codexMarkIdle(d) },
+			)
+		}},
+		&Scenario{Name: "permission-resize", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return codexApprove(d) },
+				func() error { return d.Resize(100, 30) },
+				func() error { return d.Screen(codexApproval, codexApprovalEnd) },
+				func() error { return d.Quiet(codexQuiet) },
+				func() error { return d.Mark("awaiting_approval", codexApprovalMarker()) },
+				func() error { return d.Key("y") },
+				func() error { return codexToolOutput(d) },
+				func() error { return codexTurnEnd(d, false) },
+				func() error { return codexMarkIdle(d) },
+			)
+		}},
+		&Scenario{Name: "question-digit", Agent: "codex", Script: codexScript, Drive: answer("2")},
+		&Scenario{Name: "question-enter", Agent: "codex", Script: codexScript, Drive: answer("Enter")},
+		&Scenario{Name: "question-escape", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return codexColor(d) },
+				func() error { return d.Key("Escape") },
+				func() error { return codexTurnEnd(d, true) },
+				func() error { return codexMarkIdle(d) },
+			)
+		}},
+		&Scenario{Name: "question-notes", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return codexColor(d) },
+				func() error { return d.Key("Down") },
+				func() error { return d.Key("Down") },
+				func() error { return d.Key("Down") },
+				func() error { return d.Screen("› 4. None of the above") },
+				func() error { return d.Quiet(codexQuiet) },
+				func() error { return d.Mark("questionnaire", codexColorMarker(3)) },
+				func() error { return d.Key("Tab") },
+				func() error { return d.Screen("Add notes") },
+				func() error { return d.Quiet(codexQuiet) },
+				func() error {
+					return d.Mark("free_text", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("free_text"), Actionable: true,
+						Questions: []recordings.Question{{Prompt: "Which color should the widget use?"}}})
+				},
+				func() error { return d.Type("Purple please") },
+				func() error { return d.Screen("Purple please") },
+				func() error { d.Pause(codexEnterGap); return nil },
+				func() error { return d.Key("Enter") },
+				func() error { return codexToolOutput(d, "user_note: Purple please") },
+				func() error { return codexTurnEnd(d, false) },
+				func() error { return codexMarkIdle(d) },
+			)
+		}},
+		&Scenario{Name: "question-unanswered", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return codexAsk(d, "ask-multi", "request_user_input") },
+				func() error { return d.Screen("Which color should the widget use?", "Question 1/2") },
+				func() error { return d.Quiet(codexQuiet) },
+				func() error { return d.Key("Right") },
+				func() error { return d.Screen("How big should it be?") },
+				func() error { return d.Key("Enter") },
+				func() error { return d.Screen("Submit with unanswered questions?", "Proceed", "Go back") },
+				func() error { return d.Quiet(codexQuiet) },
+				func() error {
+					return d.Mark("confirmation", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("confirmation"),
+						Actionable: true, Questions: []recordings.Question{{Prompt: "Submit with unanswered questions?",
+							Options: []string{"Proceed", "Go back"}}}, Highlighted: recordings.Index(0)})
+				},
+				func() error { return d.Key("Enter") },
+				func() error { return codexToolOutput(d) },
+				func() error { return codexTurnEnd(d, false) },
+				func() error { return codexMarkIdle(d) },
+			)
+		}},
+	)
+}

@@ -1,0 +1,54 @@
+package rig
+
+import (
+	"github.com/agent-knock-knock/akk/recordings"
+)
+
+// The async question of Codex 0.154.0/0.155.1 (model gpt-6-astra offers
+// request_user_input_async): the tool returns at once, the questions wait
+// collapsed under the transcript until Alt+Up opens them.
+
+const (
+	codexAsyncCollapsed = "alt + ↑ to answer"
+	codexAsyncOpen      = "ctrl + ] skip"
+)
+
+func init() {
+	register(&Scenario{Name: "async-question", Agent: "codex", Only: []string{"0.154.0", "0.155.1"},
+		Model: func(string) string { return "gpt-6-astra" }, Script: codexScript, Drive: func(d *Driver) error {
+			color := recordings.Question{Prompt: "Which color should the widget use?"}
+			return then(
+				func() error { return codexAsk(d, "ask-async", "request_user_input_async") },
+				func() error { return codexTurnEnd(d, false) },
+				func() error { return d.Screen(codexAsyncCollapsed) },
+				func() error { return d.Quiet(codexQuiet) },
+				func() error {
+					return d.Mark("idle", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+						Actionable: true, Questions: []recordings.Question{color}})
+				},
+				func() error { return d.Key("M-Up") },
+				func() error { return d.Screen(codexAsyncOpen, "Red", "Other") },
+				func() error { return d.Quiet(codexQuiet) },
+				func() error {
+					open := color
+					open.Options = []string{"Red", "Green", "Blue", "Other"}
+					return d.Mark("async_question", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("async_question"),
+						Actionable: true, Questions: []recordings.Question{open}, Highlighted: recordings.Index(0)})
+				},
+				func() error { return d.Key("2") },
+				func() error { _, err := d.Request("answer", nil); return err },
+				func() error { return d.Journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete"))) },
+				// The next question opens by itself: a free-text one.
+				func() error { return d.Screen("Anything else we should know?", "Type your answer", codexAsyncOpen) },
+				func() error { return d.Quiet(codexQuiet) },
+				func() error {
+					return d.Mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+						Actionable: true, Questions: []recordings.Question{{Prompt: "Anything else we should know?"}}})
+				},
+				func() error { return d.Key("C-]") },
+				func() error { return d.ScreenGone(codexAsyncOpen) },
+				func() error { return codexIdle(d) },
+				func() error { return codexMarkIdle(d) },
+			)
+		}})
+}

@@ -1,0 +1,17 @@
+// Package rig records real Claude Code and Codex sessions offline: it
+// installs a pinned agent with npm into a cache, writes an isolated HOME
+// and config, starts a fake model server (recordings/fakemodel) and an
+// isolated tmux server with a pane of fixed size, runs the agent there and
+// drives a scenario through controlmode while recordings.Recorder records
+// the pane. Waits are on the fake server's request log, transcript or
+// rollout lines and stable anchors of the UI (footers, headers), each with
+// a deadline, never on free text such as spinner verbs or tips.
+//
+// The rig writes NAME.cast, NAME.final.txt and NAME.transcript.jsonl or
+// NAME.rollout.jsonl. It never decides a screen state from akk's
+// recognizers: markers come from the scenario's own knowledge.
+//
+// It talks only to 127.0.0.1 (and to the npm registry when installing),
+// and after killing its tmux server it checks that no process of the run's
+// HOME is left.
+package rig

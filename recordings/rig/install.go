@@ -1,0 +1,117 @@
+package rig
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNotInstalled: the agent is not in the cache (and installing was not
+// asked for).
+var ErrNotInstalled = errors.New("rig: agent not installed")
+
+// Agent is one agent program as npm ships it.
+type Agent struct {
+	Name    string // "claude" or "codex"
+	Package string // npm package
+	Bin     string // command in node_modules/.bin
+}
+
+// Agents are the agents the rig knows.
+var Agents = map[string]Agent{
+	"claude": {Name: "claude", Package: "@anthropic-ai/claude-code", Bin: "claude"},
+	"codex":  {Name: "codex", Package: "@openai/codex", Bin: "codex"},
+}
+
+// CacheDir is $XDG_CACHE_HOME/akk/agents (~/.cache/akk/agents by default).
+func CacheDir() (string, error) {
+	base := os.Getenv("XDG_CACHE_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("rig: cache dir: %w", err)
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(base, "akk", "agents"), nil
+}
+
+// Installed is an installed agent version.
+type Installed struct {
+	Agent   Agent
+	Version string
+	Dir     string // <cache>/<agent>@<version>
+	Bin     string // the command to run
+}
+
+// Lookup finds agent@version in the cache.
+func Lookup(agent, version string) (Installed, error) {
+	a, ok := Agents[agent]
+	if !ok {
+		return Installed{}, fmt.Errorf("rig: unknown agent %q", agent)
+	}
+	cache, err := CacheDir()
+	if err != nil {
+		return Installed{}, err
+	}
+	in := Installed{Agent: a, Version: version, Dir: filepath.Join(cache, agent+"@"+version)}
+	in.Bin = filepath.Join(in.Dir, "node_modules", ".bin", a.Bin)
+	if v, err := packageVersion(filepath.Join(in.Dir, "node_modules", a.Package, "package.json")); err != nil || v != version {
+		return in, fmt.Errorf("%w: %s@%s in %s", ErrNotInstalled, agent, version, in.Dir)
+	}
+	if _, err := os.Stat(in.Bin); err != nil {
+		return in, fmt.Errorf("%w: %s: %v", ErrNotInstalled, in.Bin, err)
+	}
+	return in, nil
+}
+
+func packageVersion(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var p struct{ Version string }
+	if err := json.Unmarshal(b, &p); err != nil {
+		return "", err
+	}
+	return p.Version, nil
+}
+
+// Install installs agent@version into the cache with npm unless it is
+// there already. It installs into a fresh directory beside the target and
+// renames it into place, so a cut-short install is never reused.
+func Install(ctx context.Context, lg *slog.Logger, agent, version string) (Installed, error) {
+	in, err := Lookup(agent, version)
+	if err == nil || !errors.Is(err, ErrNotInstalled) {
+		return in, err
+	}
+	if err := os.MkdirAll(filepath.Dir(in.Dir), 0o755); err != nil {
+		return in, fmt.Errorf("rig: install: %w", err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(in.Dir), ".install-"+agent+"@"+version+"-")
+	if err != nil {
+		return in, fmt.Errorf("rig: install: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	lg.Info("rig: npm install", "package", in.Agent.Package+"@"+version, "dir", in.Dir)
+	cmd := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error",
+		"--prefix", tmp, in.Agent.Package+"@"+version)
+	cmd.Dir = tmp
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return in, fmt.Errorf("rig: npm install %s@%s: %w: %s", in.Agent.Package, version, err, strings.TrimSpace(string(out)))
+	}
+	if err := os.RemoveAll(in.Dir); err != nil {
+		return in, fmt.Errorf("rig: install: %w", err)
+	}
+	if err := os.Rename(tmp, in.Dir); err != nil {
+		return in, fmt.Errorf("rig: install: %w", err)
+	}
+	return Lookup(agent, version)
+}

@@ -1,0 +1,62 @@
+package rig
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// processesOf lists the processes whose environment has HOME=home: the
+// processes of one run (the agent and anything it started).
+func processesOf(home string) []int {
+	want := []byte("HOME=" + home + "\x00")
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil {
+			continue
+		}
+		if bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// checkNoneLeft waits up to 5 s for the run's processes to exit. Any still
+// there are the run's own (they carry its HOME): they are killed by pid
+// and reported as an error, so a leak (a daemon that outlives the TUI)
+// fails the run instead of going unnoticed.
+func checkNoneLeft(ctx context.Context, home string) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	for {
+		pids := processesOf(home)
+		if len(pids) == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			var desc []string
+			for _, pid := range pids {
+				comm, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+				desc = append(desc, fmt.Sprintf("%d (%s)", pid, bytes.TrimSpace(comm)))
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			return fmt.Errorf("rig: processes of the run's HOME left after its tmux server was killed (now killed): %v", desc)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}

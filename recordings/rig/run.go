@@ -1,0 +1,238 @@
+package rig
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+)
+
+// Config is one rig run.
+type Config struct {
+	Agent    string
+	Version  string
+	Scenario string
+	OutDir   string // where NAME.cast etc. go; "" writes nothing
+	Name     string // file name stem; "" means <scenario>
+	Install  bool   // install the agent if it is not in the cache
+	Keep     bool   // keep the run's directory (HOME, logs) for inspection
+	Logger   *slog.Logger
+}
+
+// Result is what a run produced.
+type Result struct {
+	Recording *recordings.Recording
+	Final     recordings.Screen
+	Journal   []byte // transcript or rollout
+	Requests  []fakemodel.Request
+	Dir       string // the run's directory (removed unless Keep)
+	Took      time.Duration
+}
+
+// Run records one scenario with the real agent.
+func Run(ctx context.Context, cfg Config) (res *Result, err error) {
+	lg := cfg.Logger
+	if lg == nil {
+		lg = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	sc, err := FindScenario(cfg.Agent, cfg.Scenario)
+	if err != nil {
+		return nil, err
+	}
+	if !sc.Supports(cfg.Version) {
+		return nil, fmt.Errorf("rig: scenario %s does not apply to %s %s", sc.Name, cfg.Agent, cfg.Version)
+	}
+	in, err := Lookup(cfg.Agent, cfg.Version)
+	if errors.Is(err, ErrNotInstalled) && cfg.Install {
+		in, err = Install(ctx, lg, cfg.Agent, cfg.Version)
+	}
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	dir, err := os.MkdirTemp("", "akk-rig-")
+	if err != nil {
+		return nil, fmt.Errorf("rig: %w", err)
+	}
+	res = &Result{Dir: dir}
+	if !cfg.Keep {
+		defer os.RemoveAll(dir)
+	}
+	r := &run{cfg: cfg, sc: sc, in: in, lg: lg.With("agent", cfg.Agent, "version", cfg.Version, "scenario", sc.Name), dir: dir, res: res}
+	err = r.do(ctx)
+	res.Took = time.Since(start)
+	if err != nil {
+		return res, fmt.Errorf("rig: %s %s %s: %w", cfg.Agent, cfg.Version, sc.Name, err)
+	}
+	if cfg.OutDir != "" {
+		if err := res.write(cfg.OutDir, cmpOr(cfg.Name, sc.Name), cfg.Agent); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+type run struct {
+	cfg Config
+	sc  *Scenario
+	in  Installed
+	lg  *slog.Logger
+	dir string
+	res *Result
+}
+
+func (r *run) do(ctx context.Context) (err error) {
+	h, err := newHome(r.dir)
+	if err != nil {
+		return err
+	}
+	reqLog, err := os.Create(filepath.Join(r.dir, "requests.jsonl"))
+	if err != nil {
+		return fmt.Errorf("rig: %w", err)
+	}
+	defer reqLog.Close()
+	log := fakemodel.NewLog(reqLog)
+	script := r.sc.Script(r.cfg.Version)
+	var srv *fakemodel.Server
+	var env []string
+	switch r.cfg.Agent {
+	case "claude":
+		if srv, err = fakemodel.Anthropic(script, log, r.lg); err != nil {
+			return err
+		}
+		env = claudeEnv(h, srv.URL())
+		err = writeClaudeConfig(h, r.cfg.Version)
+	case "codex":
+		if srv, err = fakemodel.Responses(script, log, r.lg); err != nil {
+			return err
+		}
+		env = codexEnv(h)
+		err = writeCodexConfig(h, srv.URL(), r.sc.model(r.cfg.Version))
+	}
+	defer srv.Close()
+	if err != nil {
+		return err
+	}
+	fifo := filepath.Join(r.dir, "go")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		return fmt.Errorf("rig: fifo: %w", err)
+	}
+	// The pane waits on the fifo until the recorder follows it, so the
+	// agent's first byte is recorded.
+	argv := append([]string{"sh", "-c", `cd "$1" && read _ < "$0" && shift && exec "$@"`, fifo, h.Work,
+		"env", "-i"}, env...)
+	argv = append(append(argv, r.in.Bin), r.sc.args(r.in)...)
+	w, hh := r.sc.size()
+	tm, err := startTmux(ctx, r.dir, w, hh, argv)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		tm.kill()
+		if e := checkNoneLeft(context.Background(), h.Home); e != nil && err == nil {
+			err = e
+		}
+	}()
+	client, err := controlmode.Start(ctx, controlmode.Config{Socket: tm.Socket, Session: session, Logger: r.lg, Backlog: 64 << 20})
+	if err != nil {
+		return fmt.Errorf("rig: control client: %w", err)
+	}
+	defer client.Close()
+	panes, err := client.Panes(ctx)
+	if err != nil || len(panes) != 1 {
+		return fmt.Errorf("rig: panes: %v %v", panes, err)
+	}
+	feed, err := client.Follow(panes[0].Pane)
+	if err != nil {
+		return fmt.Errorf("rig: follow: %w", err)
+	}
+	hdr := recordings.Header{Width: w, Height: hh, Timestamp: time.Now().Unix(),
+		Env: map[string]string{"TERM": "xterm-256color"},
+		Akk: &recordings.Akk{Agent: r.cfg.Agent, Version: r.cfg.Version, Scenario: r.sc.Name, Recorder: recordings.RecorderVersion}}
+	rec := recordings.NewRecorder(feed, hdr)
+	rctx, stopRec := context.WithCancel(ctx)
+	recDone := make(chan error, 1)
+	go func() { recDone <- rec.Run(rctx) }()
+	defer func() {
+		stopRec()
+		<-recDone
+	}()
+	d := &Driver{Agent: r.cfg.Agent, Version: r.cfg.Version, Home: h, Log: log, ctx: ctx, lg: r.lg,
+		client: client, pane: panes[0].Pane, rec: rec, tmux: tm}
+	// The first seed (blank pane) starts the recording; then the agent.
+	if _, err := rec.Barrier(ctx); err != nil {
+		return err
+	}
+	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+		return fmt.Errorf("rig: start agent: %w", err)
+	}
+	if err := r.sc.Drive(d); err != nil {
+		return err
+	}
+	end, err := rec.Barrier(ctx)
+	if err != nil {
+		return err
+	}
+	r.res.Recording = rec.Finish(end)
+	r.res.Final = recordings.ScreenFromSeed(end.Screen)
+	r.res.Requests = log.Requests()
+	if j := findJournal(r.cfg.Agent, h.Home); j != "" {
+		if r.res.Journal, err = os.ReadFile(j); err != nil {
+			return fmt.Errorf("rig: journal: %w", err)
+		}
+	}
+	return nil
+}
+
+// write stores NAME.cast, NAME.final.txt and the journal in dir.
+func (res *Result) write(dir, name, agent string) error {
+	cast, err := recordings.Encode(res.Recording)
+	if err != nil {
+		return err
+	}
+	kind := "transcript"
+	if agent == "codex" {
+		kind = "rollout"
+	}
+	files := map[string][]byte{name + ".cast": cast, name + ".final.txt": res.Final.Marshal(),
+		name + "." + kind + ".jsonl": res.Journal}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("rig: %w", err)
+	}
+	for f, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			return fmt.Errorf("rig: %w", err)
+		}
+	}
+	return nil
+}
+
+// Summary is a one-line description of a result.
+func (res *Result) Summary() string {
+	n := map[byte]int{}
+	for _, e := range res.Recording.Events {
+		n[e.Code]++
+	}
+	var parts []string
+	for _, c := range []byte("oxirsm") {
+		parts = append(parts, fmt.Sprintf("%c=%d", c, n[c]))
+	}
+	return fmt.Sprintf("%s, %d requests, %s", strings.Join(parts, " "), len(res.Requests), res.Took.Round(time.Millisecond))
+}

@@ -1,0 +1,95 @@
+package rig
+
+import (
+	"fmt"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+)
+
+// Scenario is one short, scripted session with an agent: what the fake
+// model answers, and the keys, waits and markers that drive the agent.
+type Scenario struct {
+	Name   string
+	Agent  string
+	Width  int      // 0: 120
+	Height int      // 0: 40
+	Only   []string // versions it applies to; nil: all
+	// Model is the Codex model for a version ("" or nil: gpt-5.5, or
+	// gpt-6-sol on 0.171).
+	Model  func(version string) string
+	Script func(version string) fakemodel.Script
+	Drive  func(d *Driver) error
+}
+
+// Supports reports whether the scenario applies to version.
+func (s *Scenario) Supports(version string) bool {
+	return s.Only == nil || slices.Contains(s.Only, version)
+}
+
+func (s *Scenario) size() (int, int) {
+	w, h := s.Width, s.Height
+	if w == 0 {
+		w = 120
+	}
+	if h == 0 {
+		h = 40
+	}
+	return w, h
+}
+
+func (s *Scenario) model(version string) string {
+	if s.Model != nil {
+		if m := s.Model(version); m != "" {
+			return m
+		}
+	}
+	if strings.HasPrefix(version, "0.171.") {
+		return "gpt-6-sol"
+	}
+	return "gpt-5.5"
+}
+
+// args are the agent's command-line arguments: Codex gets --no-daemon
+// where its --help lists it.
+func (s *Scenario) args(in Installed) []string {
+	if in.Agent.Name != "codex" {
+		return nil
+	}
+	out, _ := exec.Command(in.Bin, "--help").CombinedOutput()
+	if strings.Contains(string(out), "--no-daemon") {
+		return []string{"--no-daemon"}
+	}
+	return nil
+}
+
+var scenarios = map[string]*Scenario{}
+
+func register(ss ...*Scenario) {
+	for _, s := range ss {
+		scenarios[s.Agent+"/"+s.Name] = s
+	}
+}
+
+// FindScenario returns the named scenario of agent.
+func FindScenario(agent, name string) (*Scenario, error) {
+	if s, ok := scenarios[agent+"/"+name]; ok {
+		return s, nil
+	}
+	return nil, fmt.Errorf("rig: no scenario %q for %s (have %s)", name, agent, strings.Join(ScenarioNames(agent), ", "))
+}
+
+// ScenarioNames lists agent's scenarios.
+func ScenarioNames(agent string) []string {
+	var names []string
+	for _, s := range scenarios {
+		if s.Agent == agent {
+			names = append(names, s.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
