@@ -157,7 +157,9 @@ func (c *Client) spawn() error {
 	if !strings.HasPrefix(target, "$") && !strings.HasPrefix(target, "=") {
 		target = "=" + target
 	}
-	c.proc = exec.Command(c.cfg.Tmux, "-S", c.cfg.Socket, "-C", "attach-session", "-t", target)
+	// -u: this client takes UTF-8 whatever our locale says (it passes pane
+	// bytes through untouched anyway).
+	c.proc = exec.Command(c.cfg.Tmux, "-u", "-S", c.cfg.Socket, "-C", "attach-session", "-t", target)
 	c.proc.Env = c.cfg.Env
 	if c.proc.Env == nil {
 		c.proc.Env = environWithoutTmux()

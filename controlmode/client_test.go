@@ -140,3 +140,52 @@ func TestTmuxEventsAfterTimeout(t *testing.T) {
 		t.Fatalf("after timeout: %q %v", r.Body, err)
 	}
 }
+
+// TestTmuxObserverManners: a client that attaches, follows, checks,
+// pauses, types and pastes leaves every option, size and buffer as it
+// found them.
+func TestTmuxObserverManners(t *testing.T) {
+	checkLeaks(t)
+	srv := startTmux(t, 100, 30, "cat")
+	srv.MustRun("split-window", "-t", "main", "cat")
+	snapshot := func() string {
+		var b strings.Builder
+		for _, args := range [][]string{
+			{"show-options", "-g"}, {"show-options", "-s"}, {"show-options", "-gw"},
+			{"show-options", "-t", "main"}, {"show-options", "-w", "-t", "main"},
+			{"list-windows", "-a", "-F", "#{window_id} #{window_width}x#{window_height} #{window_layout}"},
+			{"list-panes", "-a", "-F", "#{pane_id} #{pane_width}x#{pane_height} #{pane_in_mode}"},
+			{"list-buffers"}, {"show-environment", "-g"},
+		} {
+			b.Write(srv.MustRun(args...))
+		}
+		return b.String()
+	}
+	before := snapshot()
+	c := attach(t, srv, func(cfg *Config) { cfg.PauseAfter = 5 * time.Second })
+	ctx := ctxTest(t)
+	f, err := c.Follow(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := watch(t, f, false)
+	w.await("seed", 3*time.Second, seeded)
+	w.checkNow("manners")
+	if _, err := c.Command(ctx, "refresh-client", "-A", "%0:pause"); err != nil {
+		t.Fatal(err)
+	}
+	w.await("re-seed", 3*time.Second, func(m *Mirror) bool { return m.Seeds >= 2 })
+	for _, err := range []error{c.SendText(ctx, 1, "typed"), c.Paste(ctx, 1, "pasted\nlines"), c.SendKeys(ctx, 1, "Enter")} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Panes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	w.close()
+	if after := snapshot(); after != before {
+		t.Fatalf("the client changed tmux state:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
