@@ -1,6 +1,7 @@
 package watchers
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -21,7 +22,11 @@ import (
 //	                                       AskUserQuestion)
 //	assistant tool_use block            -> ToolPending
 //	assistant isApiErrorMessage         -> TurnFailed
-//	system/turn_duration                -> TurnCompleted
+//	system/turn_duration                -> TurnCompleted with the last
+//	                                       assistant line's stop_reason,
+//	                                       unless the turn already ended
+//	                                       aborted or failed (a rejection is
+//	                                       followed by turn_duration too)
 //
 // A tool waiting for permission or an answer leaves only its tool_use:
 // nothing in the transcript says "waiting", so no ApprovalRequested comes
@@ -52,8 +57,9 @@ type claudeLine struct {
 }
 
 type claudeMessage struct {
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"`
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	StopReason string          `json:"stop_reason"`
 }
 
 type claudeBlock struct {
@@ -72,9 +78,12 @@ type ClaudeParser struct {
 	stats                 ParseStats
 	session, cwd, version string
 	turn                  string
+	turnEnded             bool              // the turn's end was already reported (aborted, failed)
+	lastStop              string            // stop_reason of the turn's last assistant line
 	tools                 map[string]string // tool_use id -> name, while pending
 	identitySeen          bool
 	blocks                []claudeBlock
+	stop                  string // stop_reason of the message content last decoded
 }
 
 // NewClaudeParser returns a parser for one transcript.
@@ -86,8 +95,8 @@ func NewClaudeParser() *ClaudeParser {
 
 // Reset forgets everything learnt from earlier lines.
 func (p *ClaudeParser) Reset() {
-	p.session, p.cwd, p.version, p.turn = "", "", "", ""
-	p.identitySeen = false
+	p.session, p.cwd, p.version, p.turn, p.lastStop = "", "", "", "", ""
+	p.identitySeen, p.turnEnded = false, false
 	p.tools = map[string]string{}
 }
 
@@ -117,7 +126,7 @@ func (p *ClaudeParser) Parse(where Where, line []byte, out []Event) []Event {
 	case "system":
 		out = p.system(where, &rec, out)
 	case "summary", "file-history-snapshot", "attachment", "queue-operation", "custom-title",
-		"ai-title", "last-prompt", "progress", "tag", "agent-name", "mode", "permission-mode":
+		"ai-title", "last-prompt", "progress", "tag", "agent-name", "mode", "permission-mode", "atis-latch":
 		p.stats.Ignored++
 	default:
 		p.stats.unknown(rec.Type)
@@ -130,12 +139,18 @@ func (p *ClaudeParser) identity(where Where, rec *claudeLine, out []Event) []Eve
 	if rec.SessionID == "" || rec.IsSidechain || rec.AgentID != "" {
 		return out
 	}
-	if p.identitySeen && rec.SessionID == p.session && rec.Cwd == p.cwd && rec.Version == p.version {
+	// Bookkeeping records (mode, ai-title) carry only the sessionId: a
+	// missing cwd or version is no change.
+	cwd, version := cmp.Or(rec.Cwd, p.cwd), cmp.Or(rec.Version, p.version)
+	if rec.SessionID != p.session {
+		cwd, version = rec.Cwd, rec.Version
+	}
+	if p.identitySeen && rec.SessionID == p.session && cwd == p.cwd && version == p.version {
 		return out
 	}
 	p.identitySeen = true
-	p.session, p.cwd, p.version = rec.SessionID, rec.Cwd, rec.Version
-	return append(out, SessionIdentity{Where: where, SessionID: rec.SessionID, Cwd: rec.Cwd, Version: rec.Version})
+	p.session, p.cwd, p.version = rec.SessionID, cwd, version
+	return append(out, SessionIdentity{Where: where, SessionID: rec.SessionID, Cwd: cwd, Version: version})
 }
 
 // content decodes a message's content: a plain string, or blocks.
@@ -144,9 +159,12 @@ func (p *ClaudeParser) content(rec *claudeLine) (text string, blocks []claudeBlo
 	if json.Unmarshal(rec.Message, &m) != nil {
 		return "", nil, false
 	}
+	p.stop = m.StopReason
 	if s, isStr := rawString(m.Content); isStr {
 		return s, nil, true
 	}
+	// Decoding reuses the slice's elements without zeroing them.
+	clear(p.blocks[:cap(p.blocks)])
 	p.blocks = p.blocks[:0]
 	if json.Unmarshal(m.Content, &p.blocks) != nil {
 		return "", nil, false
@@ -196,14 +214,16 @@ func (p *ClaudeParser) user(where Where, rec *claudeLine, out []Event) []Event {
 func (p *ClaudeParser) userText(where Where, rec *claudeLine, text string, out []Event) []Event {
 	switch {
 	case text == claudeInterrupted:
+		p.turnEnded = true
 		return append(out, TurnAborted{Where: where, TurnID: p.turn, Reason: "interrupted"})
 	case text == claudeInterruptedTool:
+		p.turnEnded = true
 		return append(out, TurnAborted{Where: where, TurnID: p.turn, Reason: "interrupted_tool_use"})
 	case rec.IsMeta, strings.HasPrefix(text, "<local-command-"), strings.HasPrefix(text, "<command-"):
 		p.stats.Ignored++
 		return out
 	}
-	p.turn = rec.UUID
+	p.turn, p.turnEnded, p.lastStop = rec.UUID, false, ""
 	return append(out,
 		TurnStarted{Where: where, TurnID: rec.UUID},
 		PromptAccepted{Where: where, SessionID: rec.SessionID, Cwd: rec.Cwd, TurnID: rec.UUID, SHA256: PromptHash(text), Len: len(text)})
@@ -234,6 +254,7 @@ func (p *ClaudeParser) assistant(where Where, rec *claudeLine, out []Event) []Ev
 		if !ok {
 			reason = strings.Trim(string(rec.Error), `"`)
 		}
+		p.turnEnded = true
 		return append(out, TurnFailed{Where: where, TurnID: p.turn, Reason: reason})
 	}
 	_, blocks, ok := p.content(rec)
@@ -241,6 +262,7 @@ func (p *ClaudeParser) assistant(where Where, rec *claudeLine, out []Event) []Ev
 		p.stats.unknown("assistant/content")
 		return out
 	}
+	p.lastStop = p.stop
 	n := len(out)
 	for i := range blocks {
 		b := &blocks[i]
@@ -259,11 +281,16 @@ func (p *ClaudeParser) assistant(where Where, rec *claudeLine, out []Event) []Ev
 func (p *ClaudeParser) system(where Where, rec *claudeLine, out []Event) []Event {
 	switch rec.Subtype {
 	case "turn_duration":
+		if p.turnEnded {
+			p.stats.Ignored++ // the end was reported as aborted or failed
+			return out
+		}
 		var d time.Duration
 		if ms, err := json.Number(strings.TrimSpace(string(rec.DurationMs))).Float64(); err == nil {
 			d = time.Duration(ms * float64(time.Millisecond))
 		}
-		return append(out, TurnCompleted{Where: where, TurnID: p.turn, Duration: d})
+		p.turnEnded = true
+		return append(out, TurnCompleted{Where: where, TurnID: p.turn, Duration: d, StopReason: p.lastStop})
 	case "api_error", "compact_boundary", "local_command", "stop_hook_summary", "informational",
 		"microcompact_boundary", "away_summary":
 		p.stats.Ignored++

@@ -126,11 +126,13 @@ type TurnStarted struct {
 }
 
 // TurnCompleted: the native turn ended normally (Codex task_complete;
-// Claude system/turn_duration).
+// Claude system/turn_duration). StopReason is Claude's stop_reason of the
+// turn's last assistant line ("end_turn" for a finished answer).
 type TurnCompleted struct {
 	Where
-	TurnID   string
-	Duration time.Duration
+	TurnID     string
+	Duration   time.Duration
+	StopReason string
 }
 
 // TurnAborted: the native turn was interrupted or its tool rejected (Codex

@@ -406,7 +406,7 @@ func lastClaudeIdentity(f *os.File, from, to int64, c *Candidate) (bool, error) 
 			break
 		}
 		for _, ev := range p.Parse(Where{Agent: Claude, Path: c.Path, File: c.File, Offset: off}, buf[:i], nil) {
-			if si, ok := ev.(SessionIdentity); ok {
+			if si, ok := ev.(SessionIdentity); ok && si.Cwd != "" {
 				c.SessionID, c.Cwd, c.Version, c.Offset = si.SessionID, si.Cwd, si.Version, si.Offset
 				found = true
 			}

@@ -26,7 +26,7 @@ type Parser interface {
 type ParseStats struct {
 	Lines     int64 // complete lines seen
 	Blank     int64 // empty or white space only
-	Events    int64 // events produced
+	Events    int64 // evidence events produced (Malformed not included)
 	Malformed int64 // lines that were not records (too long included)
 	Ignored   int64 // known records that carry no evidence
 	// Unknown counts records of types the parser does not know, by type

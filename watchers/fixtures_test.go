@@ -1,0 +1,274 @@
+package watchers
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-knock-knock/akk/recordings"
+)
+
+// The fixtures are the real transcripts and rollouts the live rig recorded
+// from the pinned agent versions (recordings/testdata, listed by its
+// corpus.json). They are read in place, never copied here.
+
+var update = flag.Bool("update", false, "rewrite testdata/fixtures/*.events from the parsers")
+
+const corpusDir = "../recordings/testdata"
+
+// journals lists every surface's journal of the corpus.
+func journals(tb testing.TB) []recordings.CorpusFile {
+	tb.Helper()
+	c, err := recordings.LoadCorpus(corpusDir)
+	if err != nil {
+		tb.Fatalf("the recorded corpus is missing: %v", err)
+	}
+	files := c.Files(corpusDir)
+	if len(files) == 0 {
+		tb.Fatal("the corpus lists no surface")
+	}
+	return files
+}
+
+// fixtureLines returns the content of every non-empty journal of one kind
+// ("rollout" or "transcript"), as fuzz seeds.
+func fixtureLines(tb testing.TB, kind string) [][]byte {
+	var out [][]byte
+	for _, f := range journals(tb) {
+		if !strings.HasSuffix(f.Journal, "."+kind+".jsonl") {
+			continue
+		}
+		if b, err := os.ReadFile(f.Journal); err == nil && len(b) > 0 {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func agentOfFile(f recordings.CorpusFile) Agent {
+	if f.Agent == "codex" {
+		return Codex
+	}
+	return Claude
+}
+
+// parseFile parses a whole journal as the Watcher would.
+func parseFile(tb testing.TB, agent Agent, path string, data []byte) ([]Event, *ParseStats) {
+	tb.Helper()
+	p := NewParser(agent)
+	var evs []Event
+	off := int64(0)
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			tb.Fatalf("%s ends inside a line", path)
+		}
+		evs = p.Parse(Where{Agent: agent, Path: path, Offset: off, End: off + int64(i) + 1}, data[:i], evs)
+		data, off = data[i+1:], off+int64(i)+1
+	}
+	return evs, p.Stats()
+}
+
+// TestFixturesParse parses every recorded journal: no malformed line, no
+// record type the parser does not know, and the events reviewed in
+// testdata/fixtures (rewrite with -update and review the diff).
+func TestFixturesParse(t *testing.T) {
+	for _, f := range journals(t) {
+		name := filepath.Join(f.Agent, f.Version, f.Surface)
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(f.Journal)
+			if err != nil {
+				t.Fatalf("journal missing: %v", err)
+			}
+			evs, st := parseFile(t, agentOfFile(f), f.Journal, data)
+			if st.Malformed != 0 || len(st.Unknown) != 0 {
+				t.Fatalf("%s: %d malformed, unknown record types %v", f.Journal, st.Malformed, st.Unknown)
+			}
+			var b strings.Builder
+			for _, ev := range evs {
+				fmt.Fprintf(&b, "%d %s\n", ev.At().Offset, describe(ev))
+			}
+			golden := filepath.Join("testdata", "fixtures", name+".events")
+			if *update {
+				os.MkdirAll(filepath.Dir(golden), 0o755)
+				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("no reviewed events for %s (run with -update): %v", name, err)
+			}
+			if b.String() != string(want) {
+				t.Fatalf("%s: events differ from %s:\n%s", f.Journal, golden, b.String())
+			}
+		})
+	}
+}
+
+// typedPrompt is the text the rig typed before the first Enter of a
+// recording: the prompt sent to the agent.
+func typedPrompt(t *testing.T, castPath string) string {
+	t.Helper()
+	data, err := os.ReadFile(castPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recordings.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var typed []byte
+	for _, e := range rec.Events {
+		if e.Code != recordings.Input {
+			continue
+		}
+		if bytes.Equal(e.Data, []byte("\r")) {
+			return string(typed)
+		}
+		typed = append(typed, e.Data...)
+	}
+	return ""
+}
+
+// TestFixturesAcceptTypedPrompt: the prompt the rig typed (the recording's
+// input events, independent of the journal) is accepted by the recorded
+// session after a pre-send anchor; an unsent prompt stays pending; the
+// same prompt accepted in two candidate sessions is uncertain.
+func TestFixturesAcceptTypedPrompt(t *testing.T) {
+	byPrompt := map[string][]Anchor{}
+	checked := 0
+	for _, f := range journals(t) {
+		data, err := os.ReadFile(f.Journal)
+		if err != nil || len(data) == 0 {
+			continue
+		}
+		evs, _ := parseFile(t, agentOfFile(f), f.Journal, data)
+		var first *PromptAccepted
+		for _, ev := range evs {
+			if p, ok := ev.(PromptAccepted); ok {
+				first = &p
+				break
+			}
+		}
+		if first == nil {
+			continue // no prompt reached the journal (working: still streaming)
+		}
+		prompt := typedPrompt(t, f.Cast)
+		if prompt == "" {
+			t.Fatalf("%s: a prompt in the journal, none typed", f.Cast)
+		}
+		// The journal did not exist before the first prompt (Claude creates
+		// it then) or held only what precedes the prompt's turn.
+		an := Anchor{Agent: agentOfFile(f), Path: f.Journal, Absent: true, SessionID: first.SessionID}
+		if an.Agent == Claude {
+			an.Cwd = first.Cwd
+		}
+		r, err := Accept(context.Background(), prompt, 0, an)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != Accepted || r.Match.Offset != first.Offset || r.Match.TurnID != first.TurnID {
+			t.Fatalf("%s: typed prompt %q: %+v", f.Journal, prompt, r)
+		}
+		if r, _ := Accept(context.Background(), prompt+" (never sent)", 0, an); r.Verdict != Pending {
+			t.Fatalf("%s: unsent prompt: %+v", f.Journal, r)
+		}
+		an.SessionID, an.Cwd = "", ""
+		byPrompt[prompt] = append(byPrompt[prompt], an)
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no recorded journal holds a prompt")
+	}
+	multi := 0
+	for prompt, anchors := range byPrompt {
+		if len(anchors) < 2 {
+			continue
+		}
+		multi++
+		r, err := Accept(context.Background(), prompt, 0, anchors[:2]...)
+		if err != nil || r.Verdict != Uncertain || len(r.Matches) != 2 {
+			t.Fatalf("%q in two sessions: %+v %v", prompt, r, err)
+		}
+	}
+	if multi == 0 {
+		t.Fatal("no prompt recorded in two sessions")
+	}
+}
+
+// TestFixturesLive appends every recorded journal to a watched file in
+// random pieces (torn lines included) and checks the live events are
+// exactly the events of parsing the whole file: each once, in order, at
+// its offset.
+func TestFixturesLive(t *testing.T) {
+	for _, agent := range []Agent{Claude, Codex} {
+		var files []recordings.CorpusFile
+		for _, f := range journals(t) {
+			if b, err := os.ReadFile(f.Journal); err == nil && len(b) > 0 && agentOfFile(f) == agent {
+				files = append(files, f)
+			}
+		}
+		if len(files) == 0 {
+			t.Logf("no %s journal recorded yet", agent)
+			continue
+		}
+		t.Run(string(agent), func(t *testing.T) { liveReplay(t, agent, files) })
+	}
+}
+
+func liveReplay(t *testing.T, agent Agent, files []recordings.CorpusFile) {
+	dir := t.TempDir()
+	opts := Options{Agent: agent}
+	w, c := newWatcher(t, opts)
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	want := 0
+	var paths []string
+	for i, f := range files {
+		data, _ := os.ReadFile(f.Journal)
+		name := fmt.Sprintf("rollout-%02d-%s.jsonl", i, f.Surface)
+		path := filepath.Join(dir, name)
+		paths = append(paths, path)
+		exp, _ := parseFile(t, agent, path, data)
+		want += len(exp) + 1 // and the file's appearance
+		for len(data) > 0 {
+			n := min(len(data), 1+r.IntN(700))
+			appendFile(t, path, string(data[:n]))
+			data = data[n:]
+		}
+	}
+	evs := c.wait(t, "every journal's events", func(evs []Event) bool { return len(evs) >= want })
+	if len(evs) != want {
+		t.Fatalf("%d events, want %d", len(evs), want)
+	}
+	for i, f := range files {
+		data, _ := os.ReadFile(f.Journal)
+		exp, _ := parseFile(t, agent, paths[i], data)
+		var got []Event
+		for _, ev := range evs {
+			if ev.At().Path == paths[i] {
+				if _, ok := ev.(FileEvent); !ok {
+					got = append(got, ev)
+				}
+			}
+		}
+		if len(got) != len(exp) {
+			t.Fatalf("%s: %d events live, %d parsed", f.Journal, len(got), len(exp))
+		}
+		for j := range exp {
+			g, e := got[j].At(), exp[j].At()
+			if describe(got[j]) != describe(exp[j]) || g.Offset != e.Offset || g.End != e.End || g.Gen != 0 {
+				t.Fatalf("%s event %d: live %s at %+v, parsed %s at %+v", f.Journal, j, describe(got[j]), g, describe(exp[j]), e)
+			}
+		}
+	}
+}

@@ -1,0 +1,146 @@
+package watchers
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+)
+
+// fuzzLines runs every line of data through one parser (so state built by
+// earlier lines is exercised) and checks what any line may produce.
+func fuzzLines(t *testing.T, p Parser, data []byte) {
+	lines := bytes.Split(data, []byte("\n"))
+	off := int64(0)
+	for _, line := range lines {
+		where := Where{Path: "/f.jsonl", File: FileID{1, 2}, Gen: 3, Offset: off, End: off + int64(len(line)) + 1}
+		before := *p.Stats()
+		evs := p.Parse(where, line, nil)
+		after := p.Stats()
+		if after.Lines != before.Lines+1 {
+			t.Fatalf("line not counted: %+v -> %+v", before, after)
+		}
+		malformed := 0
+		for _, ev := range evs {
+			at := ev.At()
+			at.Time = where.Time
+			if at != where {
+				t.Fatalf("%T at %+v, line at %+v", ev, at, where)
+			}
+			switch e := ev.(type) {
+			case Malformed:
+				malformed++
+				if e.Err == nil {
+					t.Fatal("malformed without error")
+				}
+			case PromptAccepted:
+				if e.SHA256 == ([32]byte{}) {
+					t.Fatal("prompt without hash")
+				}
+			}
+		}
+		if malformed > 1 || (malformed == 1 && len(evs) != 1) {
+			t.Fatalf("malformed line produced %d events", len(evs))
+		}
+		if int64(len(evs)-malformed) != after.Events-before.Events {
+			t.Fatalf("%d events, counted %d", len(evs), after.Events-before.Events)
+		}
+		off += int64(len(line)) + 1
+	}
+	// The same lines through a fresh parser say the same.
+	a, b := NewParser(agentOf(p)), NewParser(agentOf(p))
+	for _, line := range lines {
+		x, y := a.Parse(Where{}, line, nil), b.Parse(Where{}, line, nil)
+		if fmt.Sprint(x) != fmt.Sprint(y) {
+			t.Fatalf("not deterministic: %v vs %v", x, y)
+		}
+	}
+}
+
+func agentOf(p Parser) Agent {
+	if _, ok := p.(*ClaudeParser); ok {
+		return Claude
+	}
+	return Codex
+}
+
+func FuzzCodexLine(f *testing.F) {
+	f.Add([]byte(metaLine("s", "/src", "0.155.1") + codexTurn("t1", "hello") + codexTurnStarted("t2")))
+	f.Add([]byte(`{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"sandbox_permissions\":\"require_escalated\"}","call_id":"c1"}}` + "\n" +
+		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":{"content":"x"}}}`))
+	f.Add([]byte(`{"type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted","turn_id":7}}`))
+	f.Add([]byte(`{"type":"event_msg","payload":{"type":"task_complete","duration_ms":1e400}}`))
+	f.Add([]byte("{}\n[]\nnull\n\"x\"\n"))
+	for _, s := range fixtureLines(f, "rollout") {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzLines(t, NewCodexParser(), data) })
+}
+
+func FuzzClaudeLine(f *testing.F) {
+	f.Add([]byte(claudePrompt("s", "/w", "u1", "hi") +
+		`{"type":"assistant","sessionId":"s","message":{"content":[{"type":"tool_use","id":"t","name":"AskUserQuestion","input":{}}]}}` + "\n" +
+		`{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t"}]},"toolUseResult":{"answers":{"a":"b"}}}`))
+	f.Add([]byte(`{"type":"system","subtype":"turn_duration","durationMs":"12"}`))
+	f.Add([]byte(`{"type":"user","message":"not an object"}` + "\n" + `{"type":"user","message":{"content":[{"type":"text","text":1}]}}`))
+	f.Add([]byte(`{"type":"assistant","isApiErrorMessage":true,"error":{"type":"overloaded"}}`))
+	for _, s := range fixtureLines(f, "transcript") {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzLines(t, NewClaudeParser(), data) })
+}
+
+// FuzzTail cuts a byte stream into reads of fuzzed sizes and checks the
+// tail returns exactly the stream's lines at their offsets.
+func FuzzTail(f *testing.F) {
+	f.Add([]byte("a\nbb\n\nccc"), []byte{1, 2, 3}, uint8(4))
+	f.Add([]byte("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\ny\n"), []byte{40, 1}, uint8(8))
+	f.Fuzz(func(t *testing.T, data, cuts []byte, maxLine uint8) {
+		ml := int(maxLine) + 1
+		tl := NewTail(ml, 0)
+		f := &simFile{exists: true, id: FileID{1, 1}}
+		var got []string
+		emit := func(l Line) {
+			if l.TooLong {
+				got = append(got, fmt.Sprintf("%d:LONG%d", l.Offset, l.Len))
+			} else {
+				got = append(got, fmt.Sprintf("%d:%s", l.Offset, l.Data))
+			}
+		}
+		for i := 0; len(f.data) < len(data); i++ {
+			n := len(data) - len(f.data)
+			if i < len(cuts) {
+				n = min(n, int(cuts[i])+1)
+			}
+			f.data = data[:len(f.data)+n]
+			for {
+				s := tl.Next(f.stat())
+				if s.Change != nil && s.Change.Change != FileAppeared {
+					t.Fatalf("change %v on an append-only file", s.Change.Change)
+				}
+				if s.ReadLen == 0 {
+					break
+				}
+				if ch := tl.Feed(f.data[s.ReadAt:s.ReadAt+int64(s.ReadLen)], emit); ch != nil {
+					t.Fatalf("change %v on an append-only file", ch.Change)
+				}
+			}
+		}
+		var want []string
+		off := 0
+		for {
+			i := bytes.IndexByte(data[off:], '\n')
+			if i < 0 {
+				break
+			}
+			if i > ml {
+				want = append(want, fmt.Sprintf("%d:LONG%d", off, i))
+			} else {
+				want = append(want, fmt.Sprintf("%d:%s", off, data[off:off+i]))
+			}
+			off += i + 1
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("got %q\nwant %q", got, want)
+		}
+	})
+}

@@ -1,0 +1,213 @@
+package watchers
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// describe prints an event without its location: the parser tables below
+// compare these.
+func describe(ev Event) string {
+	switch e := ev.(type) {
+	case SessionIdentity:
+		return fmt.Sprintf("session %s cwd=%s version=%s", e.SessionID, e.Cwd, e.Version)
+	case PromptAccepted:
+		return fmt.Sprintf("prompt turn=%s session=%s len=%d sha=%s", e.TurnID, e.SessionID, e.Len, hex.EncodeToString(e.SHA256[:4]))
+	case TurnStarted:
+		return "turn_started " + e.TurnID
+	case TurnCompleted:
+		return fmt.Sprintf("turn_completed %s %v stop=%s", e.TurnID, e.Duration, e.StopReason)
+	case TurnAborted:
+		return fmt.Sprintf("turn_aborted %s %s", e.TurnID, e.Reason)
+	case TurnFailed:
+		return fmt.Sprintf("turn_failed %s %s", e.TurnID, e.Reason)
+	case ToolPending:
+		return fmt.Sprintf("tool_pending %s %s turn=%s", e.CallID, e.Name, e.TurnID)
+	case ToolResult:
+		return fmt.Sprintf("tool_result %s %s error=%v rejected=%v", e.CallID, e.Name, e.IsError, e.Rejected)
+	case QuestionAnswered:
+		return fmt.Sprintf("question_answered %s answers=%d", e.CallID, e.Answers)
+	case ApprovalRequested:
+		return fmt.Sprintf("approval_requested %s %s %s", e.CallID, e.Name, e.Reason)
+	case Malformed:
+		return "malformed"
+	}
+	return fmt.Sprintf("%T", ev)
+}
+
+func parseAll(p Parser, text string) []string {
+	var out []string
+	off := int64(0)
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l == "" {
+			continue
+		}
+		line := strings.TrimSuffix(l, "\n")
+		for _, ev := range p.Parse(Where{Offset: off, End: off + int64(len(l))}, []byte(line), nil) {
+			if ev.At().Offset != off {
+				panic("event not at its line")
+			}
+			out = append(out, describe(ev))
+		}
+		off += int64(len(l))
+	}
+	return out
+}
+
+func shaPrefix(text string) string {
+	h := PromptHash(text)
+	return hex.EncodeToString(h[:4])
+}
+
+// Lines of the shapes documented in agents-offline.md and
+// akk-reference.md §4.1, written here, not recorded; the real rollouts are
+// checked in fixtures_test.go.
+func TestCodexParser(t *testing.T) {
+	lines := metaLine("s1", "/src", "0.155.1") +
+		`{"timestamp":"2026-11-30T10:00:00.100Z","type":"turn_context","payload":{"cwd":"/src","approval_policy":"on-request","model":"gpt-5.5"}}` + "\n" +
+		codexTurn("t1", "list files") +
+		`{"timestamp":"2026-11-30T10:00:02Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"ls -la\",\"sandbox_permissions\":\"require_escalated\",\"justification\":\"look\"}","call_id":"c1"}}` + "\n" +
+		`{"timestamp":"2026-11-30T10:00:03Z","type":"event_msg","payload":{"type":"token_count","info":null}}` + "\n" +
+		`{"timestamp":"2026-11-30T10:00:04Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"total 0"}}` + "\n" +
+		`{"timestamp":"2026-11-30T10:00:05Z","type":"response_item","payload":{"type":"function_call","name":"request_user_input","arguments":"{\"questions\":[]}","call_id":"c2"}}` + "\n" +
+		`{"timestamp":"2026-11-30T10:00:06Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"{\"answers\":{\"color\":{\"answers\":[\"Red\"]}}}"}}` + "\n" +
+		`{"timestamp":"2026-11-30T10:00:07Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"done"}}` + "\n" +
+		codexTurnStarted("t2") +
+		`{"timestamp":"2026-11-30T10:00:08Z","type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}}` + "\n" +
+		`{"timestamp":"2026-11-30T10:00:09Z","type":"event_msg","payload":{"type":"error","message":"stream disconnected"}}` + "\n" +
+		`{"timestamp":"2026-11-30T10:00:09Z","type":"brand_new_record","payload":{}}` + "\n" +
+		`{"timestamp":"2026-11-30T10:00:09Z","type":"event_msg","payload":{"type":"brand_new_event"}}` + "\n" +
+		"   \n" +
+		`{"type":"event_msg","payload":"not an object"}` + "\n" +
+		`{"type":` + "\n"
+	p := NewCodexParser()
+	got := parseAll(p, lines)
+	want := []string{
+		"session s1 cwd=/src version=0.155.1",
+		"turn_started t1",
+		"prompt turn=t1 session=s1 len=10 sha=" + shaPrefix("list files"),
+		"tool_pending c1 exec_command turn=t1",
+		"approval_requested c1 exec_command require_escalated",
+		"tool_result c1 exec_command error=false rejected=false",
+		"tool_pending c2 request_user_input turn=t1",
+		"tool_result c2 request_user_input error=false rejected=false",
+		"question_answered c2 answers=1",
+		"turn_completed t1 0s stop=",
+		"turn_started t2",
+		"turn_aborted t2 interrupted",
+		"turn_failed t2 stream disconnected",
+		"malformed",
+		"malformed",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	s := p.Stats()
+	if s.Lines != 19 || s.Blank != 1 || s.Malformed != 2 || s.Unknown["brand_new_record"] != 1 || s.Unknown["event_msg/brand_new_event"] != 1 || s.Events != int64(len(want)-2) {
+		t.Fatalf("stats %+v", s)
+	}
+}
+
+func TestCodexParserNoApprovalUnderNever(t *testing.T) {
+	lines := `{"type":"turn_context","payload":{"approval_policy":"never"}}` + "\n" +
+		`{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"sandbox_permissions\":\"require_escalated\"}","call_id":"c1"}}` + "\n"
+	if got := parseAll(NewCodexParser(), lines); len(got) != 1 {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestClaudeParser(t *testing.T) {
+	rec := func(fields string) string {
+		return `{"parentUuid":null,"isSidechain":false,"cwd":"/w","sessionId":"s1","version":"2.1.267","timestamp":"2026-11-30T10:00:00Z",` + fields + "}\n"
+	}
+	lines := `{"type":"file-history-snapshot","messageId":"m0","snapshot":{}}` + "\n" +
+		claudePrompt("s1", "/w", "u1", "make a file") +
+		rec(`"type":"attachment","uuid":"a1"`) +
+		rec(`"type":"assistant","uuid":"u2","message":{"role":"assistant","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"touch x","description":"Create"}}],"stop_reason":"tool_use"}`) +
+		rec(`"type":"user","uuid":"u3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","is_error":true,"content":"The user doesn't want to proceed with this tool use. The tool use was rejected."}]},"toolUseResult":"User rejected tool use"`) +
+		rec(`"type":"user","uuid":"u4","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]}`) +
+		rec(`"type":"user","uuid":"u5","message":{"role":"user","content":[{"type":"text","text":"ask me"}]}`) +
+		rec(`"type":"assistant","uuid":"u6","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_2","name":"AskUserQuestion","input":{"questions":[]}}]}`) +
+		rec(`"type":"user","uuid":"u7","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2","content":"User has answered"}]},"toolUseResult":{"questions":[],"answers":{"Color?":"Red","Size?":"L"}}`) +
+		rec(`"type":"assistant","uuid":"u8","message":{"role":"assistant","content":[{"type":"text","text":"Red it is"}],"stop_reason":"end_turn"}`) +
+		rec(`"type":"system","subtype":"turn_duration","durationMs":1500,"uuid":"u9"`) +
+		rec(`"type":"user","uuid":"u10","isMeta":true,"message":{"role":"user","content":"Caveat: local commands"}`) +
+		rec(`"type":"user","uuid":"u11","message":{"role":"user","content":"<command-name>/status</command-name>"}`) +
+		rec(`"type":"user","uuid":"s1","isSidechain":true,"message":{"role":"user","content":"sub task"}`) +
+		rec(`"type":"user","uuid":"u12","message":{"role":"user","content":"again"}`) +
+		rec(`"type":"assistant","uuid":"u13","isApiErrorMessage":true,"error":"rate_limit","message":{"role":"assistant","content":[{"type":"text","text":"API Error"}]}`) +
+		rec(`"type":"user","uuid":"u14","message":{"role":"user","content":"[Request interrupted by user]"}`) +
+		strings.Replace(claudePrompt("s1", "/w2", "u15", "moved"), `"version":"2.1.267"`, `"version":"2.1.267"`, 1) +
+		rec(`"type":"hologram","uuid":"x"`) +
+		rec(`"type":"system","subtype":"new_thing"`) +
+		"not json\n"
+	p := NewClaudeParser()
+	got := parseAll(p, lines)
+	want := []string{
+		"session s1 cwd=/w version=2.1.267",
+		"turn_started u1",
+		"prompt turn=u1 session=s1 len=11 sha=" + shaPrefix("make a file"),
+		"tool_pending toolu_1 Bash turn=u1",
+		"tool_result toolu_1 Bash error=true rejected=true",
+		"turn_aborted u1 interrupted_tool_use",
+		"turn_started u5",
+		"prompt turn=u5 session=s1 len=6 sha=" + shaPrefix("ask me"),
+		"tool_pending toolu_2 AskUserQuestion turn=u5",
+		"tool_result toolu_2 AskUserQuestion error=false rejected=false",
+		"question_answered toolu_2 answers=2",
+		"turn_completed u5 1.5s stop=end_turn",
+		"turn_started u12",
+		"prompt turn=u12 session=s1 len=5 sha=" + shaPrefix("again"),
+		"turn_failed u12 rate_limit",
+		"turn_aborted u12 interrupted",
+		"session s1 cwd=/w2 version=2.1.267",
+		"turn_started u15",
+		"prompt turn=u15 session=s1 len=5 sha=" + shaPrefix("moved"),
+		"session s1 cwd=/w version=2.1.267", // the later records say /w again
+		"malformed",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	s := p.Stats()
+	if s.Unknown["hologram"] != 1 || s.Unknown["system/new_thing"] != 1 || s.Malformed != 1 || s.Lines != 21 {
+		t.Fatalf("stats %+v", s)
+	}
+}
+
+// A rejected tool's result and the next prompt in one user message.
+func TestClaudeParserMergedRejectionAndPrompt(t *testing.T) {
+	line := `{"type":"user","sessionId":"s","cwd":"/w","uuid":"u9","message":{"role":"user","content":[` +
+		`{"type":"tool_result","tool_use_id":"toolu_1","is_error":true,"content":"The tool use was rejected"},` +
+		`{"type":"text","text":"[Request interrupted by user for tool use]"},{"type":"text","text":"do it differently"}]},"toolUseResult":"User rejected tool use"}`
+	got := parseAll(NewClaudeParser(), line+"\n")
+	want := []string{
+		"session s cwd=/w version=",
+		"tool_result toolu_1  error=true rejected=true",
+		"turn_aborted  interrupted_tool_use",
+		"turn_started u9",
+		"prompt turn=u9 session=s len=17 sha=" + shaPrefix("do it differently"),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s", strings.Join(got, "\n"))
+	}
+}
+
+func TestMalformedCarriesFileAndOffset(t *testing.T) {
+	for _, p := range []Parser{NewCodexParser(), NewClaudeParser()} {
+		evs := p.Parse(Where{Path: "/x/f.jsonl", Offset: 1234}, []byte("{nope"), nil)
+		m, ok := evs[0].(Malformed)
+		if !ok || !errors.Is(m.Err, ErrMalformed) || m.Offset != 1234 || !strings.Contains(m.Err.Error(), "/x/f.jsonl:1234") {
+			t.Fatalf("%T: %+v", p, evs)
+		}
+	}
+}
+
+func TestPromptHashTrimsTrailingSpace(t *testing.T) {
+	if PromptHash("abc \n\t") != PromptHash("abc") || PromptHash(" abc") == PromptHash("abc") {
+		t.Fatal("PromptHash")
+	}
+}
