@@ -1,12 +1,101 @@
 // Command akk supervises coding agents running in tmux panes.
+//
+// Exit codes (DESIGN.md): 0 success or accepted, 1 failure, 2 usage,
+// 3 rejected_before_input, 4 manual_required, 5 uncertain, 6 daemon not
+// running.
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/alecthomas/kong"
 )
 
+// Globals are the flags every command has.
+type Globals struct {
+	JSON     bool   `help:"Print data as JSON."`
+	LogLevel string `help:"Log level." enum:"debug,info,warn,error" default:"warn"`
+}
+
+// CLI is akk's command tree: one field per command (group), each defined
+// with its Run method in its own cmd_*.go file.
+type CLI struct {
+	Globals
+
+	Replay  ReplayCmd  `cmd:"" help:"Replay a recording (or a raw tmux -C transcript) through akk's screen model."`
+	Record  RecordCmd  `cmd:"" help:"Record a tmux pane's output stream into a recording."`
+	Replica ReplicaCmd `cmd:"" help:"Play a recording as a pane program, waiting for each recorded input."`
+}
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// errUsage marks a usage error (exit 2).
+var errUsage = errors.New("usage")
+
 func main() {
-	fmt.Fprintln(os.Stderr, "akk: no commands yet")
-	os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+type exitRequest struct{ code int }
+
+// run parses args and runs the command; it returns the exit code.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	var cli CLI
+	parser, err := kong.New(&cli, kong.Name("akk"),
+		kong.Description("akk supervises coding agents (Claude Code, Codex) running in tmux panes."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { panic(exitRequest{c}) }))
+	if err != nil {
+		fmt.Fprintln(stderr, "akk:", err)
+		return exitFailure
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(exitRequest)
+			if !ok {
+				panic(r)
+			}
+			code = e.code
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintln(stderr, "akk:", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cli.LogLevel))
+	lg := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	kctx.BindTo(ctx, (*context.Context)(nil))
+	kctx.BindTo(stdout, (*io.Writer)(nil))
+	kctx.Bind(lg, &cli.Globals)
+	return exitCode(kctx.Run(), stderr)
+}
+
+// exitCode maps a command's error to the documented exit codes.
+func exitCode(err error, stderr io.Writer) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(stderr, "akk:", err)
+		return exitUsage
+	default:
+		fmt.Fprintln(stderr, "akk:", err)
+		return exitFailure
+	}
 }

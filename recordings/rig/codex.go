@@ -156,14 +156,18 @@ func codexColorMarker(highlighted int) recordings.MarkerState {
 func codexColor(d *Driver) error {
 	return then(
 		func() error { return codexAsk(d, "ask-color", "request_user_input") },
-		func() error { return d.Screen("Which color should the widget use?", "None of the above", codexQuestionEnd) },
+		func() error {
+			return d.Screen("Which color should the widget use?", "None of the above", codexQuestionEnd)
+		},
 		func() error { return d.Quiet(codexQuiet) },
 		func() error { return d.Mark("questionnaire", codexColorMarker(0)) },
 	)
 }
 
 func init() {
-	idle := func(d *Driver) error { return then(func() error { return codexIdle(d) }, func() error { return codexMarkIdle(d) }) }
+	idle := func(d *Driver) error {
+		return then(func() error { return codexIdle(d) }, func() error { return codexMarkIdle(d) })
+	}
 	approve := func(d *Driver) error {
 		return then(
 			func() error { return codexApprove(d) },

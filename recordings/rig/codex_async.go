@@ -37,7 +37,9 @@ func init() {
 				},
 				func() error { return d.Key("2") },
 				func() error { _, err := d.Request("answer", nil); return err },
-				func() error { return d.Journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete"))) },
+				func() error {
+					return d.Journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
+				},
 				// The next question opens by itself: a free-text one.
 				func() error { return d.Screen("Anything else we should know?", "Type your answer", codexAsyncOpen) },
 				func() error { return d.Quiet(codexQuiet) },
