@@ -49,9 +49,14 @@
 //     a pane_pid subscription (tmux polls it about once a second); reset
 //     and clear-history are not noticed until a Check.
 //   - tmux 3.3a cannot report the SGR pen, the DECSC saved cursor, the
-//     character sets, tab stops, bracketed paste or focus mode: a screen
-//     seeded while a program is mid-way through a styled run can differ
-//     until the program redraws (Check finds it; Resync re-seeds).
+//     character sets, tab stops, bracketed paste or focus mode, cells
+//     erased with a background colour after a row's last printed cell, or
+//     the first bytes of a UTF-8 character its parser holds: a screen
+//     seeded at such a moment can differ until the program redraws (a
+//     Check finds it and the Mirror re-seeds; a feed whose first bytes
+//     after a seed are UTF-8 continuation bytes re-seeds by itself). The
+//     normal screen under the alternate one is captured (SavedCapture)
+//     but vt.Seed cannot load it yet.
 //   - It does not prove that input reached a program: %end means tmux
 //     queued the bytes on the pane's pty. Copy mode takes send-keys.
 //   - A pane that prints a line equal to the closing guard of the block

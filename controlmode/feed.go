@@ -34,6 +34,8 @@ type Feed struct {
 	height   int
 	pid      int
 	paused   bool // tmux paused the pane: the re-seed must continue it
+	fresh    bool // no output since the seed was installed
+	splits   int  // consecutive re-seeds for a UTF-8 character split at the seed
 	gone     bool
 	err      error
 	closed   bool
@@ -48,6 +50,11 @@ type checkpoint struct {
 	at   int
 	seed *Seed
 }
+
+// maxSplitReseeds bounds back-to-back re-seeds for a UTF-8 character
+// split at the seed (a pane printing binary junk would otherwise keep the
+// feed re-seeding).
+const maxSplitReseeds = 3
 
 type feedState int
 
@@ -227,6 +234,19 @@ func (f *Feed) write(data []byte, limit int) {
 		f.dropped += int64(len(data))
 		return
 	}
+	if f.fresh && len(data) > 0 {
+		f.fresh = false
+		if data[0]&0xc0 == 0x80 && f.splits < maxSplitReseeds {
+			// The seed fell inside a UTF-8 character: tmux holds its first
+			// bytes in its parser and capture-pane -P does not report them
+			// (only escape sequences), so the model cannot complete it.
+			f.splits++
+			f.dropped += int64(len(data))
+			f.markStale("utf-8 split at seed")
+			return
+		}
+		f.splits = 0
+	}
 	if len(f.buf)+len(data) > limit {
 		f.overflow++
 		f.dropped += int64(len(f.buf) + len(data))
@@ -318,6 +338,7 @@ func (c *Client) seedDone(f *Feed, cl *call, resumed bool) {
 	f.buf = f.buf[:0]
 	f.checks = nil
 	f.st = feedLive
+	f.fresh = true
 	f.window, f.width, f.height, f.pid = seed.Window, seed.Width, seed.Height, seed.PID
 	f.seeds++
 	f.notify()

@@ -2,6 +2,7 @@ package controlmode
 
 import (
 	"bufio"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -59,6 +60,12 @@ func runHelper(name string, args []string) {
 		for i := int64(0); i < arg(0); i++ {
 			fmt.Fprintf(os.Stdout, "T%d\r\n", time.Now().UnixNano())
 			time.Sleep(time.Duration(arg(1)) * time.Microsecond)
+		}
+	case "script": // for each hex-encoded arg: wait for a byte, write it
+		for _, a := range args {
+			b, _ := hex.DecodeString(a)
+			waitByte()
+			os.Stdout.Write(b)
 		}
 	case "echo": // copy stdin to a file (arg is the path), byte for byte
 		f, err := os.Create(args[0])
