@@ -39,6 +39,20 @@ func TestTmuxAttachAndCommands(t *testing.T) {
 	if err != nil || string(r.Body) != "ok\n" {
 		t.Fatalf("after errors: %q %v", r.Body, err)
 	}
+	// load-buffer - answers %end, then a bare line outside any block
+	// ("-: Bad file descriptor"): tolerated, and the FIFO stays in step.
+	if _, err := c.Command(ctx, "load-buffer", "-b", "akk-test", "-"); err != nil {
+		t.Fatalf("load-buffer -: %v", err)
+	}
+	if r, err := c.Command(ctx, "display-message", "-p", "still"); err != nil || string(r.Body) != "still\n" {
+		t.Fatalf("after the bare line: %q %v", r.Body, err)
+	}
+	// Commands that queue more commands would add blocks nobody expects.
+	for _, name := range []string{"if-shell", "if", "run-shell", "run", "source-file", "sour", "confirm-before", "command-prompt"} {
+		if _, err := c.Command(ctx, name, "x"); !errors.Is(err, ErrBadArgument) {
+			t.Errorf("%s accepted: %v", name, err)
+		}
+	}
 	// Observer manners: attaching changed no window size.
 	if out := strings.TrimSpace(string(srv.MustRun("display", "-p", "-t", "main", "#{window_width}x#{window_height}"))); out != "80x24" {
 		t.Errorf("window size %s after attach", out)

@@ -156,6 +156,9 @@ func joinCmds(cmds []Cmd) (string, error) {
 		if len(cmd) == 0 {
 			return "", fmt.Errorf("%w: empty command", ErrBadArgument)
 		}
+		if runsCommands(cmd[0]) {
+			return "", fmt.Errorf("%w: %s runs further commands, whose replies cannot be matched", ErrBadArgument, cmd[0])
+		}
 		if i > 0 {
 			b.WriteString(" ; ")
 		}
@@ -166,6 +169,30 @@ func joinCmds(cmds []Cmd) (string, error) {
 		b.WriteString(s)
 	}
 	return b.String(), nil
+}
+
+// spawning are the commands that queue further commands of this client
+// (one more block each, some only later, after a shell ran): if-shell,
+// run-shell -C, source-file; the prompts run commands when a person
+// answers. tmux accepts aliases and unique prefixes, so a name is refused
+// if it could resolve to one of them.
+var (
+	spawning        = []string{"if-shell", "run-shell", "source-file", "confirm-before", "command-prompt"}
+	spawningAliases = []string{"if", "run", "source", "confirm"}
+)
+
+func runsCommands(name string) bool {
+	for _, a := range spawningAliases {
+		if name == a {
+			return true
+		}
+	}
+	for _, full := range spawning {
+		if strings.HasPrefix(full, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // call is one command line in flight.

@@ -63,5 +63,8 @@
 //     that captures it (time and command number included) can end that
 //     block early; the client then re-seeds every pane, but cannot
 //     prevent it.
+//   - It refuses commands that queue further commands (if-shell,
+//     run-shell, source-file, the prompts): their extra blocks, some
+//     arriving after a shell ran, cannot be matched to command lines.
 //   - It does not choose panes, agents or sessions; the supervisor does.
 package controlmode
