@@ -86,6 +86,8 @@ const (
 	DECALN                       // ESC # 8 (tmux fills the screen with E)
 	DECCOLM                      // DECSET/DECRST 3 (tmux homes the cursor and clears)
 	SaveRestoreCSI               // CSI s and CSI u (tmux saves and restores the cursor)
+	WideEdit                     // wide characters, then the cursor on one half and an edit there
+	PendingWrap                  // a row filled to the last column, leaving a pending wrap
 	SplitSequence                // a chunk boundary inside an escape sequence
 	SplitUTF8                    // a chunk boundary inside a UTF-8 character
 	numFamilies
@@ -112,6 +114,7 @@ var familyNames = [numFamilies]string{
 	Interrupted: "interrupted sequence", Oversized: "oversized parameters",
 	DCS: "DCS", APC: "APC", PMSOS: "PM/SOS", ScreenTitle: "ESC k name",
 	DECALN: "DECALN", DECCOLM: "DECSET 3", SaveRestoreCSI: "CSI s/u",
+	WideEdit: "edit over wide characters", PendingWrap: "pending wrap",
 	SplitSequence: "chunk split in a sequence", SplitUTF8: "chunk split in UTF-8",
 }
 

@@ -52,6 +52,9 @@ func Generate(seed int64) Stream {
 	g := &gen{r: rand.New(rand.NewPCG(uint64(seed), 0x616b6b2d7674))} // "akk-vt"
 	g.w, g.h = g.size()
 	n := 10 + g.r.IntN(220)
+	if g.chance(1, 10) {
+		n = 1000 + g.r.IntN(1000) // long streams reach states short ones do not
+	}
 	for range n {
 		g.step()
 	}

@@ -100,6 +100,71 @@ var opTable = []struct {
 	{1, DECALN, kindSeq, func(g *gen) { g.esc("#8") }},
 	{1, DECCOLM, kindSeq, func(g *gen) { g.decset("3") }},
 	{1, SaveRestoreCSI, kindSeq, func(g *gen) { g.csi(pick(g, "", "", "1"), pick(g, "s", "u")) }},
+	{4, WideEdit, kindSeq, (*gen).wideEdit},
+	{4, PendingWrap, kindSeq, (*gen).pendingWrap},
+}
+
+// wideEdit writes a run of wide characters from some column, puts the
+// cursor on the left or right half of one of them, and edits there: the
+// places where terminals most often disagree about wide characters.
+func (g *gen) wideEdit() {
+	g.csi(g.coord(g.w), "G")
+	n := 1 + g.r.IntN(4)
+	for range n {
+		g.str(pick(g, wideChars...))
+	}
+	switch g.r.IntN(3) {
+	case 0:
+		g.str(strings.Repeat("\b", 1+g.r.IntN(2*n)))
+	case 1:
+		g.csi(itoa(1+g.r.IntN(2*n)), "D")
+	default:
+		g.csi(g.coord(g.w), "G")
+	}
+	switch g.r.IntN(12) {
+	case 0:
+		g.bytes(asciiLetters[g.r.IntN(len(asciiLetters))])
+	case 1:
+		g.str(pick(g, narrowChars...))
+	case 2:
+		g.str(pick(g, wideChars...))
+	case 3:
+		g.str(pick(g, combiningMarks...))
+	case 4:
+		g.csi(g.count(), pick(g, "@", "P", "X"))
+	case 5:
+		g.csi(pick(g, "", "1", "2"), "K")
+	case 6:
+		g.csi(pick(g, "", "1"), "J")
+	case 7:
+		g.csi("4", "h")
+		g.str(pick(g, "x", "é", "世"))
+		g.csi("4", "l")
+	case 8:
+		g.str("\x1b(0q\x1b(B")
+	case 9:
+		g.str(pick(g, joinerSeqs...))
+	case 10:
+		g.csi(itoa(1+g.r.IntN(3)), "b")
+	default:
+		g.str("\x1b[?7l" + pick(g, wideChars...) + "\x1b[?7h")
+	}
+}
+
+// pendingWrap fills a row to its last column, ending in a pending wrap,
+// with narrow or wide characters; what follows is the next operation.
+func (g *gen) pendingWrap() {
+	k := 1 + g.r.IntN(min(g.w, 4))
+	g.csi(itoa(g.w-k+1), "G")
+	for k > 0 {
+		if k >= 2 && g.chance(1, 3) {
+			g.str(pick(g, wideChars...))
+			k -= 2
+		} else {
+			g.bytes(asciiLetters[g.r.IntN(len(asciiLetters))])
+			k--
+		}
+	}
 }
 
 // position returns CUP/HVP parameters in every form: none, row only,
