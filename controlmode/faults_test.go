@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -213,4 +214,23 @@ func TestTmuxFaultTmuxClientKilled(t *testing.T) {
 		t.Fatalf("Run: %v", err)
 	}
 	t.Logf("tmux client killed: %v after %v", err, time.Since(start).Round(time.Microsecond))
+}
+
+func TestTmuxFaultCloseHungClient(t *testing.T) {
+	// The tmux client process stops answering: Close kills it after
+	// closeTimeout and still leaves nothing behind.
+	checkLeaks(t)
+	srv := startTmux(t, 80, 24, "cat")
+	c := attach(t, srv)
+	if err := c.proc.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	c.Close()
+	if d := time.Since(start); d < closeTimeout || d > closeTimeout+2*time.Second {
+		t.Errorf("Close took %v", d)
+	}
+	if !errors.Is(c.Err(), ErrClosed) {
+		t.Errorf("Err after kill: %v", c.Err())
+	}
 }
