@@ -1,6 +1,7 @@
 package watchers
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -16,14 +17,23 @@ import (
 //	event_msg/task_complete           -> TurnCompleted (turn_id)
 //	event_msg/turn_aborted            -> TurnAborted (turn_id or the current turn, reason)
 //	event_msg/error                   -> TurnFailed (current turn)
-//	event_msg/user_message            -> PromptAccepted (current turn)
-//	response_item/message, role user  -> PromptAccepted when it carries the
-//	                                     turn_id metadata of the turn
+//	response_item/message, role user  -> PromptAccepted when its metadata
+//	                                     names the turn and its content is the
+//	                                     user's text (content_item_kinds
+//	                                     "user.text"; context messages such as
+//	                                     <environment_context> carry the turn
+//	                                     id too)
+//	event_msg/item_completed
+//	  {item: UserMessage}             -> PromptAccepted (0.155: after the
+//	                                     response_item, so reported once)
+//	event_msg/user_message            -> PromptAccepted (older versions)
 //	response_item/function_call,
 //	custom_tool_call, local_shell_call -> ToolPending (+ ApprovalRequested for
 //	                                     an escalation under an asking policy)
 //	response_item/*_output            -> ToolResult (+ QuestionAnswered for
-//	                                     request_user_input*)
+//	                                     request_user_input; the async variant
+//	                                     returns at once and its answer comes
+//	                                     as a user message, a new turn)
 //
 // A prompt seen twice in one turn (the user message record and its event)
 // is reported once.
@@ -58,14 +68,22 @@ type codexPayload struct {
 	CallID    string          `json:"call_id"`
 	Output    json.RawMessage `json:"output"`
 	Meta      *struct {
-		TurnID string `json:"turn_id"`
+		TurnID string   `json:"turn_id"`
+		Kinds  []string `json:"content_item_kinds"`
 	} `json:"internal_chat_message_metadata_passthrough"`
+	Item json.RawMessage `json:"item"`
+}
+
+type codexItem struct {
+	Type    string          `json:"type"`
+	Content json.RawMessage `json:"content"`
 }
 
 // CodexParser parses Codex rollout lines.
 type CodexParser struct {
 	stats    ParseStats
 	session  string
+	cwd      string
 	turn     string
 	policy   string
 	tools    map[string]string // call_id -> tool name, while pending
@@ -81,7 +99,7 @@ func NewCodexParser() *CodexParser {
 
 // Reset forgets everything learnt from earlier lines.
 func (p *CodexParser) Reset() {
-	p.session, p.turn, p.policy = "", "", ""
+	p.session, p.cwd, p.turn, p.policy = "", "", "", ""
 	p.tools = map[string]string{}
 	p.prompted = map[[32]byte]string{}
 }
@@ -106,18 +124,19 @@ func (p *CodexParser) Parse(where Where, line []byte, out []Event) []Event {
 	pl := &rec.Payload
 	switch rec.Type {
 	case "session_meta":
-		p.session = pl.ID
+		p.session, p.cwd = pl.ID, pl.Cwd
 		out = append(out, SessionIdentity{Where: where, SessionID: pl.ID, Cwd: pl.Cwd, Version: pl.CLIVersion})
 	case "turn_context":
 		if s, ok := rawString(pl.ApprovalPolicy); ok {
 			p.policy = s
 		}
+		p.cwd = cmp.Or(pl.Cwd, p.cwd)
 		p.stats.Ignored++
 	case "event_msg":
 		out = p.event(where, pl, out)
 	case "response_item":
 		out = p.item(where, pl, out)
-	case "compacted":
+	case "compacted", "world_state", "token_usage_record":
 		p.stats.Ignored++
 	default:
 		p.stats.unknown(rec.Type)
@@ -147,10 +166,22 @@ func (p *CodexParser) event(where Where, pl *codexPayload, out []Event) []Event 
 	case "user_message":
 		msg, _ := rawString(pl.Message)
 		return p.prompt(where, p.turnOf(pl.TurnID), msg, out)
+	case "item_completed":
+		var item codexItem
+		if json.Unmarshal(pl.Item, &item) != nil || item.Type != "UserMessage" {
+			p.stats.Ignored++
+			return out
+		}
+		text, ok := codexText(item.Content)
+		if !ok {
+			p.stats.unknown("event_msg/item_completed/UserMessage")
+			return out
+		}
+		return p.prompt(where, p.turnOf(pl.TurnID), text, out)
 	case "exec_approval_request", "apply_patch_approval_request":
 		return append(out, ApprovalRequested{Where: where, TurnID: p.turnOf(pl.TurnID), CallID: pl.CallID, Reason: pl.Type})
 	case "token_count", "agent_message", "agent_reasoning", "agent_reasoning_raw_content",
-		"item_started", "item_completed", "exec_command_begin", "exec_command_end",
+		"item_started", "exec_command_begin", "thread_settings_applied", "exec_command_end",
 		"patch_apply_begin", "patch_apply_end", "mcp_tool_call_begin", "mcp_tool_call_end",
 		"web_search_begin", "web_search_end", "context_compacted", "thread_rolled_back",
 		"entered_review_mode", "exited_review_mode", "undo_started", "undo_completed", "warning":
@@ -169,7 +200,7 @@ func (p *CodexParser) item(where Where, pl *codexPayload, out []Event) []Event {
 			return out
 		}
 		text, ok := codexText(pl.Content)
-		if !ok {
+		if !ok || !userText(pl.Meta.Kinds, text) {
 			p.stats.Ignored++
 			return out
 		}
@@ -191,7 +222,7 @@ func (p *CodexParser) item(where Where, pl *codexPayload, out []Event) []Event {
 		name := p.tools[pl.CallID]
 		delete(p.tools, pl.CallID)
 		out = append(out, ToolResult{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: name})
-		if strings.HasPrefix(name, "request_user_input") {
+		if name == "request_user_input" {
 			doc := []byte(pl.Output)
 			if s, ok := rawString(pl.Output); ok {
 				doc = []byte(s)
@@ -215,7 +246,7 @@ func (p *CodexParser) prompt(where Where, turn, text string, out []Event) []Even
 		return out
 	}
 	p.prompted[h] = turn
-	return append(out, PromptAccepted{Where: where, SessionID: p.session, TurnID: turn, SHA256: h, Len: len(text)})
+	return append(out, PromptAccepted{Where: where, SessionID: p.session, Cwd: p.cwd, TurnID: turn, SHA256: h, Len: len(text)})
 }
 
 func (p *CodexParser) turnOf(id string) string {
@@ -249,8 +280,29 @@ func (p *CodexParser) escalation(input json.RawMessage) string {
 	return ""
 }
 
-// codexText reads the text of a user message: its input_text items joined
-// (one item in practice). ok is false when it holds anything else.
+// userText says whether a user-role message is the user's own text: its
+// content kinds say so, or (versions without kinds) it is not one of the
+// context blocks Codex adds.
+func userText(kinds []string, text string) bool {
+	if len(kinds) > 0 {
+		for _, k := range kinds {
+			if k != "user.text" {
+				return false
+			}
+		}
+		return true
+	}
+	for _, pre := range []string{"<environment_context>", "<user_instructions>", "# AGENTS.md instructions", "<INSTRUCTIONS>"} {
+		if strings.HasPrefix(text, pre) {
+			return false
+		}
+	}
+	return true
+}
+
+// codexText reads the text of a user message: its input_text (response
+// item) or text (UserMessage item) entries joined (one in practice). ok is
+// false when it holds anything else.
 func codexText(raw json.RawMessage) (string, bool) {
 	var items []struct {
 		Type string `json:"type"`
@@ -261,7 +313,7 @@ func codexText(raw json.RawMessage) (string, bool) {
 	}
 	var b strings.Builder
 	for i, it := range items {
-		if it.Type != "input_text" {
+		if it.Type != "input_text" && it.Type != "text" {
 			return "", false
 		}
 		if i > 0 {

@@ -1,3 +1,50 @@
-// Package watchers tails agents' transcript and rollout JSONL files with
-// fsnotify and turns them into durable evidence.
+// Package watchers follows the agents' own JSONL files, Codex rollouts
+// ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl) and Claude Code
+// transcripts (~/.claude/projects/<slug>/<session>.jsonl), and turns their
+// complete lines into typed durable evidence: session identity, prompts
+// accepted (with the SHA-256 of their text), turns started, completed,
+// aborted or failed, tools pending and their results, questions answered,
+// approvals requested where the file shows them.
+//
+// The package has four parts, each in its own file:
+//
+//   - tail.go: a pure tail core per path (offsets, torn lines held until
+//     their newline, bounded reads and lines, truncation, in-place rewrite,
+//     replacement by device/inode, deletion), driven by observations and
+//     byte chunks, so it is tested without a file system.
+//   - watch.go: the fsnotify shell. It watches directories, never the
+//     files, down to a depth (new Codex day directories included), picks up
+//     files that exist when a directory is added, follows renames within a
+//     directory, restarts a path whose file was replaced, and rescans
+//     everything when the kernel's event queue overflows. Events only mark
+//     paths dirty; one worker drains them, so bursts coalesce.
+//   - codex.go, claude.go: line parsers into the events of evidence.go.
+//     Unknown record types are skipped and counted; malformed lines become
+//     Malformed events with their file and offset.
+//   - identity.go and accept.go: which native session a pane's agent is
+//     writing (resolved, ambiguous, verified_absent, unavailable, with the
+//     evidence), and request-hash acceptance after a pre-send anchor
+//     (accepted, pending, uncertain).
+//
+// What it does not do:
+//
+//   - It does not decide anything about a pane. Evidence is input to the
+//     supervisor, which weighs it against the screen; a prompt hash match
+//     is proof of acceptance only together with the anchor the supervisor
+//     took before its send.
+//   - It never writes, locks, moves or repairs the agents' files, and never
+//     keeps prompt, answer or tool text: only hashes, lengths, ids and names.
+//   - It does not poll. Between fsnotify events nothing is read; a lost
+//     event is only recovered by an overflow rescan or the next event of
+//     the same path.
+//   - It does not follow a file across directories (a Codex rollout moved
+//     to archived_sessions is reported deleted) nor watch deeper than
+//     Options.Depth (Claude's subagent transcripts are not followed).
+//   - It does not persist offsets; Options.Start lets the caller resume
+//     from an End it stored.
+//   - It does not find the agent's processes: identity resolution is given
+//     the pids (from the pane's foreground process group) and the cwd.
+//   - It does not tell a Claude permission prompt from a question from
+//     the transcript (both leave only a pending tool_use); the screen
+//     does.
 package watchers

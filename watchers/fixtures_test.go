@@ -36,16 +36,25 @@ func journals(tb testing.TB) []recordings.CorpusFile {
 	return files
 }
 
-// fixtureLines returns the content of every non-empty journal of one kind
-// ("rollout" or "transcript"), as fuzz seeds.
+// fixtureLines returns the recorded journals of one kind ("rollout" or
+// "transcript") in runs of a few lines, as fuzz seeds (whole files make
+// each execution and each minimisation slow).
 func fixtureLines(tb testing.TB, kind string) [][]byte {
+	const run = 4
 	var out [][]byte
 	for _, f := range journals(tb) {
 		if !strings.HasSuffix(f.Journal, "."+kind+".jsonl") {
 			continue
 		}
-		if b, err := os.ReadFile(f.Journal); err == nil && len(b) > 0 {
-			out = append(out, b)
+		b, err := os.ReadFile(f.Journal)
+		if err != nil {
+			continue
+		}
+		lines := bytes.SplitAfter(b, []byte("\n"))
+		for i := 0; i < len(lines); i += run {
+			if seed := bytes.Join(lines[i:min(i+run, len(lines))], nil); len(seed) > 0 {
+				out = append(out, seed)
+			}
 		}
 	}
 	return out

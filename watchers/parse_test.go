@@ -211,3 +211,41 @@ func TestPromptHashTrimsTrailingSpace(t *testing.T) {
 		t.Fatal("PromptHash")
 	}
 }
+
+// Shapes seen in Codex 0.155.1 rollouts (written here from observation;
+// the recorded rollouts are checked in fixtures_test.go once the corpus
+// has them): the environment context is a user message of the turn too,
+// told apart by its content kinds; the prompt is reported once although
+// both its response item and its UserMessage item carry it; the async
+// question tool returns at once and is no answer.
+func TestCodexParserObservedShapes(t *testing.T) {
+	meta := func(turn, kind string) string {
+		return `"internal_chat_message_metadata_passthrough":{"turn_id":"` + turn + `","content_item_kinds":["` + kind + `"]}`
+	}
+	lines := metaLine("s", "/p", "0.155.1") + codexTurnStarted("t1") +
+		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>x</environment_context>"}],` + meta("t1", "environments.environment_context") + `}}` + "\n" +
+		`{"type":"world_state","payload":{"full":true}}` + "\n" +
+		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"ask-async"}],` + meta("t1", "user.text") + `}}` + "\n" +
+		`{"type":"event_msg","payload":{"type":"item_completed","turn_id":"t1","item":{"type":"UserMessage","content":[{"type":"text","text":"ask-async","text_elements":[]}]}}}` + "\n" +
+		`{"type":"response_item","payload":{"type":"function_call","name":"request_user_input_async","arguments":"{}","call_id":"c1"}}` + "\n" +
+		`{"type":"token_usage_record","payload":{}}` + "\n" +
+		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"accepted\":true}"}}` + "\n" +
+		`{"type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","duration_ms":1053}}` + "\n" +
+		`{"type":"event_msg","payload":{"type":"thread_settings_applied"}}` + "\n"
+	p := NewCodexParser()
+	got := parseAll(p, lines)
+	want := []string{
+		"session s cwd=/p version=0.155.1",
+		"turn_started t1",
+		"prompt turn=t1 session=s len=9 sha=" + shaPrefix("ask-async"),
+		"tool_pending c1 request_user_input_async turn=t1",
+		"tool_result c1 request_user_input_async error=false rejected=false",
+		"turn_completed t1 1.053s stop=",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s", strings.Join(got, "\n"))
+	}
+	if len(p.Stats().Unknown) != 0 {
+		t.Fatalf("unknown %v", p.Stats().Unknown)
+	}
+}

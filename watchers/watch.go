@@ -452,31 +452,42 @@ func (w *Watcher) sync(path string, removed bool) {
 	w.pump(fl, f, st)
 }
 
-// pump runs the tail against the open file until it has read everything.
+// syncBudget bounds the bytes one sync reads, so a file written without
+// pause cannot keep the worker from the others; it is queued again.
+const syncBudget = 16 << 20
+
+// pump runs the tail against the open file until it has read everything
+// (or its budget).
 func (w *Watcher) pump(fl *followed, f *os.File, st Stat) {
+	read := 0
 	for !w.stopped {
+		if read >= syncBudget {
+			w.markDirty(fl.path)
+			return
+		}
 		step := fl.tail.Next(st)
 		w.change(fl, step.Change)
 		if step.ReadLen == 0 {
 			return
 		}
 		n, err := f.ReadAt(w.buf[:step.ReadLen], step.ReadAt)
+		read += n
 		if err != nil && !errors.Is(err, io.EOF) {
-			w.send(WatchError{Where: fl.where(), Err: fmt.Errorf("watchers: read %s: %w", fl.path, err)})
+			w.send(WatchError{Where: fl.where(w.opts.Agent), Err: fmt.Errorf("watchers: read %s: %w", fl.path, err)})
 			return
 		}
 		w.change(fl, fl.tail.Feed(w.buf[:n], func(l Line) { w.line(fl, l) }))
 		if step.ReadAt+int64(n) >= st.Size {
 			if st, err = fstat(f); err != nil {
-				w.send(WatchError{Where: fl.where(), Err: fmt.Errorf("watchers: stat %s: %w", fl.path, err)})
+				w.send(WatchError{Where: fl.where(w.opts.Agent), Err: fmt.Errorf("watchers: stat %s: %w", fl.path, err)})
 				return
 			}
 		}
 	}
 }
 
-func (fl *followed) where() Where {
-	return Where{Path: fl.path, File: fl.tail.ID(), Gen: fl.tail.Gen()}
+func (fl *followed) where(a Agent) Where {
+	return Where{Agent: a, Path: fl.path, File: fl.tail.ID(), Gen: fl.tail.Gen()}
 }
 
 func (w *Watcher) follow(path string, st Stat) *followed {
