@@ -203,7 +203,14 @@ func TestAcceptLive(t *testing.T) {
 	c.wait(t, "history", func(evs []Event) bool { return countTurns(evs) == 1 })
 	a := anchor(t, Codex, p)
 	appendFile(t, p, codexTurn("t2", prompt))
-	evs := c.wait(t, "the prompt", func(evs []Event) bool { return countTurns(evs) == 2 })
+	evs := c.wait(t, "the prompt", func(evs []Event) bool {
+		for _, ev := range evs {
+			if p, ok := ev.(PromptAccepted); ok && p.TurnID == "t2" {
+				return true
+			}
+		}
+		return false
+	})
 	acc := NewAcceptor(prompt, a)
 	for _, ev := range evs {
 		acc.Observe(ev)
