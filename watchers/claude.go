@@ -109,7 +109,7 @@ func (p *ClaudeParser) Parse(where Where, line []byte, out []Event) []Event {
 		return out
 	}
 	var rec claudeLine
-	if err := json.Unmarshal(line, &rec); err != nil {
+	if err := decode(line, &rec); err != nil {
 		return malformed(&p.stats, where, out, err)
 	}
 	if rec.Type == "" {
@@ -156,7 +156,7 @@ func (p *ClaudeParser) identity(where Where, rec *claudeLine, out []Event) []Eve
 // content decodes a message's content: a plain string, or blocks.
 func (p *ClaudeParser) content(rec *claudeLine) (text string, blocks []claudeBlock, ok bool) {
 	var m claudeMessage
-	if json.Unmarshal(rec.Message, &m) != nil {
+	if decode(rec.Message, &m) != nil {
 		return "", nil, false
 	}
 	p.stop = m.StopReason
@@ -166,7 +166,7 @@ func (p *ClaudeParser) content(rec *claudeLine) (text string, blocks []claudeBlo
 	// Decoding reuses the slice's elements without zeroing them.
 	clear(p.blocks[:cap(p.blocks)])
 	p.blocks = p.blocks[:0]
-	if json.Unmarshal(m.Content, &p.blocks) != nil {
+	if decode(m.Content, &p.blocks) != nil {
 		return "", nil, false
 	}
 	return "", p.blocks, true

