@@ -16,7 +16,7 @@ want=("$@")
 record() { # agent version scenario
 	local a=$1 v=$2 s=$3
 	if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " == *" $a@$v "* ]]; then return; fi
-	"$rig" -agent "$a" -version "$v" -scenario "$s" -out "recordings/testdata/$a/$v"
+	"$rig" -agent "$a" -version "$v" -scenario "$s" -out "recordings/testdata/$a/$v" || echo "FAILED: $a $v $s" >&2
 }
 
 claude_common="idle draft working send permission-approve permission-reject question-digit question-enter question-escape multi-select several-questions type-something"
