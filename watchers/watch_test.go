@@ -1,7 +1,9 @@
 package watchers
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -437,5 +439,77 @@ func TestWatchRotation(t *testing.T) {
 				t.Fatalf("rotated file's line %+v", ts)
 			}
 		}
+	}
+}
+
+// Claude's layout: ~/.claude/projects/<slug>/<session>.jsonl, a project
+// directory appearing while akk runs, fed a recorded transcript; the
+// subagent transcripts one level further down are not followed.
+func TestWatchClaudeProjects(t *testing.T) {
+	var real []byte
+	for _, f := range journals(t) {
+		if f.Agent == "claude" && f.Surface == "send" {
+			b, err := os.ReadFile(f.Journal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			real = b
+		}
+	}
+	if len(real) == 0 {
+		t.Fatal("no recorded Claude send transcript")
+	}
+	root := t.TempDir()
+	w, c := newWatcher(t, ClaudeOptions())
+	if err := w.Add(root); err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(root, "-tmp-project")
+	if err := os.MkdirAll(filepath.Join(proj, "e35d3123", "subagents"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, filepath.Join(proj, "e35d3123", "subagents", "agent-1.jsonl"), string(real))
+	path := filepath.Join(proj, "e35d3123.jsonl")
+	for i := 0; i < len(real); i += 1000 {
+		appendFile(t, path, string(real[i:min(i+1000, len(real))]))
+	}
+	want, _ := parseFile(t, Claude, path, real)
+	evs := c.wait(t, "the transcript's events", func(evs []Event) bool {
+		n := 0
+		for _, ev := range evs {
+			if _, ok := ev.(TurnCompleted); ok {
+				n++
+			}
+		}
+		return n == 1
+	})
+	var got []string
+	for _, ev := range evs {
+		if _, ok := ev.(FileEvent); ok {
+			continue
+		}
+		if ev.At().Path != path {
+			t.Fatalf("event from another file: %+v", ev)
+		}
+		got = append(got, fmt.Sprintf("%d %s", ev.At().Offset, describe(ev)))
+	}
+	var exp []string
+	for _, ev := range want {
+		exp = append(exp, fmt.Sprintf("%d %s", ev.At().Offset, describe(ev)))
+	}
+	if !equalStrings(got, exp) {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(exp, "\n"))
+	}
+	// The counters are merged after each file's read: wait for them.
+	lines := int64(bytes.Count(real, []byte("\n")))
+	deadline := time.Now().Add(waitLimit)
+	for st := w.Stats(); st.Lines != lines; st = w.Stats() {
+		if time.Now().After(deadline) {
+			t.Fatalf("stats %+v, want %d lines", st, lines)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if st := w.Stats(); st.Malformed != 0 || len(st.Unknown) != 0 {
+		t.Fatalf("stats %+v", st)
 	}
 }
