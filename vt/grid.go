@@ -19,7 +19,7 @@ func (s *Screen) takeLine(bg color) *line {
 	if n := len(s.spare); n > 0 {
 		l := s.spare[n-1]
 		s.spare = s.spare[:n-1]
-		if len(l.cells) == s.w {
+		if int(l.w) == s.w {
 			l.reset(s.blank(bg))
 			return l
 		}
@@ -29,7 +29,7 @@ func (s *Screen) takeLine(bg color) *line {
 
 // recycle keeps a line no longer in use for takeLine.
 func (s *Screen) recycle(l *line) {
-	if l != nil && len(l.cells) == s.w && len(s.spare) < 4 {
+	if l != nil && int(l.w) == s.w && len(s.spare) < 4 {
 		s.spare = append(s.spare, l)
 	}
 }
@@ -43,11 +43,22 @@ func (s *Screen) emptyLine(y int, bg color) {
 // clear is grid_clear over nx cells of ny rows from x, y. Whole rows are
 // emptied (grid_clear_lines), which drops their wrap flag and that of the
 // row above: it no longer continues onto them.
+//
+// Callers pass counts computed as tmux computes them; tmux's are unsigned,
+// so a negative one is a huge count that wraps around. For whole rows it
+// can pass grid_clear_lines' range check all the same: nothing is erased,
+// but the row above still loses its wrap flag.
 func (s *Screen) clear(x, y, nx, ny int, bg color) {
-	if nx <= 0 || ny <= 0 {
+	if nx <= 0 || ny == 0 {
 		return
 	}
 	if x == 0 && nx == s.w {
+		if ny < 0 {
+			if y > 0 && y+ny-1 >= -s.history.n {
+				s.lines[y-1].wrapped = false
+			}
+			return
+		}
 		for yy := y; yy < y+ny; yy++ {
 			s.emptyLine(yy, bg)
 		}
@@ -56,13 +67,20 @@ func (s *Screen) clear(x, y, nx, ny int, bg color) {
 		}
 		return
 	}
+	if ny < 0 {
+		return
+	}
 	end := min(x+nx, s.w)
 	if x >= end {
 		return
 	}
 	b := s.blank(bg)
 	for yy := y; yy < y+ny; yy++ {
-		s.lines[yy].fill(x, end, b)
+		l := s.lines[yy]
+		l.fill(x, end, b)
+		if bg != colorDefault {
+			l.expand(end)
+		}
 		s.markDirty(yy)
 	}
 }
@@ -104,7 +122,10 @@ func (s *Screen) moveCells(y, dx, px, nx int, bg color) {
 	if nx <= 0 || px == dx {
 		return
 	}
-	cs := s.lines[y].cells
+	l := s.lines[y]
+	l.expand(px + nx)
+	l.wrote(dx, nx)
+	cs := l.cells
 	copy(cs[dx:dx+nx], cs[px:px+nx])
 	b := s.blank(bg)
 	for x := px; x < px+nx; x++ {
@@ -162,13 +183,5 @@ func (s *Screen) clearHistoryScroll(bg color) {
 	}
 }
 
-// lineUsed approximates tmux's cellused != 0: a row holding anything but
-// default blank cells.
-func (s *Screen) lineUsed(l *line) bool {
-	for _, c := range l.cells {
-		if c != blankCell {
-			return true
-		}
-	}
-	return false
-}
+// lineUsed is tmux's cellused != 0.
+func (s *Screen) lineUsed(l *line) bool { return l.used != 0 }

@@ -1,5 +1,7 @@
 package vt
 
+import "unicode/utf8"
+
 // cell is the stored form of a cell: 6 bytes, so that a 120x40 screen
 // with 1,000 lines of scrollback fits in 1 MiB. It packs the character (or
 // the index of a grapheme of several code points in the line's ext table,
@@ -53,14 +55,31 @@ var padCell = mkcell(0, 0, 0)
 // screen's save area and the scrollback by pointer; cells never move
 // between lines, so a grapheme's ext index stays valid as long as its line.
 type line struct {
-	cells   []cell
-	ext     []string
-	wrapped bool // the row continues on the next one (soft wrap)
+	cells []cell // cellsFor(w): the visible cells, and on one-column screens two more
+	ext   []string
+	w     int32 // visible width
+	// used and size are tmux's cellused and cellsize. Nothing visible
+	// depends on them, but the scrollback does: erasing the whole screen
+	// scrolls the rows up to the last one in use into it (scroll-on-clear),
+	// and writing a default space past size is skipped without counting.
+	used, size int32
+	wrapped    bool // the row continues on the next one (soft wrap)
+}
+
+// cellsFor is how many cells a row of visible width w stores. tmux's
+// unsigned arithmetic lets a wide character on a one-column pane write up
+// to two cells past the edge, where nothing shows them but later writes
+// find them (screen_write_overwrite); the model keeps them too.
+func cellsFor(w int) int {
+	if w == 1 {
+		return 3
+	}
+	return w
 }
 
 func newLine(w int, blank cell) *line {
-	l := &line{cells: make([]cell, w)}
-	l.fill(0, w, blank)
+	l := &line{cells: make([]cell, cellsFor(w)), w: int32(w)}
+	l.fill(0, len(l.cells), blank)
 	return l
 }
 
@@ -71,29 +90,87 @@ func (l *line) fill(from, to int, c cell) {
 	}
 }
 
-// reset empties the line to blank cells (tmux's grid_empty_line).
+// reset empties the line to blank cells (tmux's grid_empty_line): a
+// background colour other than the default fills the row, so it counts as
+// allocated (size) but not as used.
 func (l *line) reset(blank cell) {
 	l.fill(0, len(l.cells), blank)
 	l.ext = l.ext[:0]
 	l.wrapped = false
+	l.used, l.size = 0, 0
+	if blank != blankCell {
+		l.size = l.w
+	}
 }
 
-// text returns the grapheme stored in c.
+// expand is grid_expand_line's bookkeeping: the row's allocated cells grow
+// to n, rounded up to a quarter, half or all of the width.
+func (l *line) expand(n int) {
+	if int32(n) <= l.size {
+		return
+	}
+	w := int(l.w)
+	switch {
+	case n < w/4:
+		n = w / 4
+	case n < w/2:
+		n = w / 2
+	case w > n:
+		n = w
+	}
+	l.size = int32(n)
+}
+
+// wrote records that cells x to x+n-1 were set (grid_set_cell/_cells).
+func (l *line) wrote(x, n int) {
+	l.expand(x + n)
+	if end := int32(x + n); end > l.used {
+		l.used = end
+	}
+}
+
+// set stores c at x as grid_view_set_cell does.
+func (l *line) set(x int, c cell) {
+	l.cells[x] = c
+	l.wrote(x, 1)
+}
+
+// text returns what cell c shows. A cell printed in the DEC special
+// graphics set shows each of its ASCII bytes as the line-drawing glyph, also
+// after a mark was combined onto it: tmux keeps the bytes and draws them
+// that way (tty_draw_line).
 func (l *line) text(c cell) string {
+	if c.isPad() {
+		return ""
+	}
+	if !c.isACS() {
+		return l.raw(c)
+	}
+	if !c.isExt() {
+		if r := c.rune(); r < 128 && acsRune[r] != 0 {
+			return string(acsRune[r])
+		}
+		return l.raw(c)
+	}
+	var b []byte
+	for _, r := range l.raw(c) {
+		if r < 128 && acsRune[r] != 0 {
+			r = acsRune[r]
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return string(b)
+}
+
+// raw returns the text stored in c, as tmux stores it.
+func (l *line) raw(c cell) string {
 	if c.isExt() {
 		if i := int(c.ch()); i < len(l.ext) {
 			return l.ext[i]
 		}
 		return " "
 	}
-	if c.isPad() {
-		return ""
-	}
-	r := c.rune()
-	if c.isACS() && r < 128 && acsRune[r] != 0 {
-		r = acsRune[r]
-	}
-	return string(r)
+	return string(c.rune())
 }
 
 // setText stores a grapheme of several code points in the cell at x,

@@ -44,58 +44,65 @@ func (s *Screen) printASCII(run []byte) {
 
 // writeRun is screen_write_collect_end: run fits on the cursor's row.
 func (s *Screen) writeRun(run []byte) {
-	cs := s.lines[s.cy].cells
+	l := s.lines[s.cy]
+	cs := l.cells
 	cx := s.cx
-	s.cutWideAt(cs, cx)
+	s.cutWideAt(l, cx)
 	proto := mkcell(0, 1, s.penStyle())
 	dst := cs[cx : cx+len(run)]
 	for i, b := range run {
 		proto.lo = uint16(b)
 		dst[i] = proto
 	}
-	s.endRun(cs, cx+len(run))
+	l.wrote(cx, len(run))
+	s.endRun(l, cx+len(run))
 }
 
-// writeRunes is writeRun for width-1 characters beyond ASCII: tmux writes
-// them one by one, which leaves the row exactly as a run does.
+// writeRunes is writeRun for width-1 characters beyond ASCII. tmux writes
+// them one by one (screen_write_cell), which leaves the row as a run does
+// except at its start: there, landing on the padding of a wide character
+// blanks that character even in column 0 (screen_write_overwrite), where
+// the ASCII path (cutWideAt) stops short of column 0.
 func (s *Screen) writeRunes(run []rune) {
-	cs := s.lines[s.cy].cells
+	l := s.lines[s.cy]
+	cs := l.cells
 	cx := s.cx
-	s.cutWideAt(cs, cx)
+	s.overwrite(1)
 	style := s.penStyle()
 	dst := cs[cx : cx+len(run)]
 	for i, r := range run {
 		dst[i] = mkcell(r, 1, style)
 	}
-	s.endRun(cs, cx+len(run))
+	l.wrote(cx, len(run))
+	s.endRun(l, cx+len(run))
 }
 
 // cutWideAt erases a wide character whose padding a run starts on, or
 // that the run starts on.
-func (s *Screen) cutWideAt(cs []cell, cx int) {
+func (s *Screen) cutWideAt(l *line, cx int) {
 	if cx == 0 {
 		return
 	}
 	xx := cx
-	c := cs[xx]
+	c := l.cells[xx]
 	for ; xx > 0; xx-- {
-		c = cs[xx]
+		c = l.cells[xx]
 		if !c.isPad() {
 			break
 		}
-		cs[xx] = blankCell
+		l.set(xx, blankCell)
 	}
 	if c.isWide() {
-		cs[xx] = blankCell
+		l.set(xx, blankCell)
 	}
 }
 
 // endRun moves the cursor past a run and erases padding left over from a
 // wide character the run ended inside.
-func (s *Screen) endRun(cs []cell, x int) {
+func (s *Screen) endRun(l *line, x int) {
 	s.setCursor(x, -1)
-	for xx := s.cx; xx < s.w && cs[xx].isPad(); xx++ {
-		cs[xx] = blankCell
+	for xx := s.cx; xx < s.w && l.cells[xx].isPad(); xx++ {
+		l.set(xx, blankCell)
 	}
 	s.markDirty(s.cy)
 }
@@ -161,23 +168,24 @@ func (s *Screen) printCell(r rune, width int, acs bool) {
 	if (fits >= 0 && s.cx > fits) || s.cy > s.h-1 {
 		return
 	}
-	if s.cx >= w {
-		// Only a wide character on a one-column screen gets here: tmux
-		// stores it past the edge, where nothing shows it, and the
-		// cursor comes back to the last column.
-		s.setCursor(s.cx+width, -1)
-		return
-	}
-	s.overwrite(width)
-	cs := s.lines[s.cy].cells
-	for xx := s.cx + 1; xx < s.cx+width && xx < w; xx++ {
-		cs[xx] = padCell
+	// On a one-column screen a wide character may land past the edge (see
+	// cellsFor); the cursor then comes back to the last column.
+	l := s.lines[s.cy]
+	changed := s.overwrite(width) || s.mode&modeInsert != 0
+	for xx := s.cx + 1; xx < s.cx+width; xx++ {
+		l.set(xx, padCell)
+		changed = true
 	}
 	c := mkcell(r, width, s.penStyle())
 	if acs {
 		c.hi |= acsFlag
 	}
-	cs[s.cx] = c
+	// tmux skips writing a cell that would not change (and so does not
+	// count it as used); past the row's allocated cells that is only a
+	// default space.
+	if changed || int32(s.cx) < l.size || c != blankCell {
+		l.set(s.cx, c)
+	}
 	s.markDirty(s.cy)
 	last := 0
 	if !wrap {
@@ -191,25 +199,30 @@ func (s *Screen) printCell(r rune, width int, acs bool) {
 }
 
 // overwrite is screen_write_overwrite: before a character of the given
-// width lands at the cursor, erase the wide characters it cuts in half.
-func (s *Screen) overwrite(width int) {
-	cs := s.lines[s.cy].cells
-	now := cs[s.cx]
+// width lands at the cursor, erase the wide characters it cuts in half. It
+// reports whether it erased anything.
+func (s *Screen) overwrite(width int) bool {
+	l := s.lines[s.cy]
+	now := l.cells[s.cx]
+	done := false
 	if now.isPad() {
 		xx := s.cx + 1
 		for xx--; xx > 0; xx-- {
-			if !cs[xx].isPad() {
+			if !l.cells[xx].isPad() {
 				break
 			}
-			cs[xx] = blankCell
+			l.set(xx, blankCell)
 		}
-		cs[xx] = blankCell
+		l.set(xx, blankCell)
+		done = true
 	}
 	if width != 1 || now.width() != 1 {
-		for xx := s.cx + width; xx < s.w && cs[xx].isPad(); xx++ {
-			cs[xx] = blankCell
+		for xx := s.cx + width; xx < s.w && l.cells[xx].isPad(); xx++ {
+			l.set(xx, blankCell)
+			done = true
 		}
 	}
+	return done
 }
 
 // combine is screen_write_combine: append r to the character left of the
@@ -233,6 +246,7 @@ func (s *Screen) combine(r rune) {
 	}
 	text = utf8.AppendRune(text, r)
 	l.setText(x, string(text))
+	l.wrote(x, 1)
 	s.markDirty(s.cy)
 }
 
@@ -240,7 +254,7 @@ func (s *Screen) combine(r rune) {
 // keep their ASCII byte.
 func rawText(dst []byte, l *line, c cell) []byte {
 	if c.isExt() {
-		return append(dst, l.text(c)...)
+		return append(dst, l.raw(c)...)
 	}
 	return utf8.AppendRune(dst, c.rune())
 }

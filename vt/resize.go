@@ -41,20 +41,16 @@ func (s *Screen) resizeWidth(width int) {
 // setWidth truncates or extends a row; a wide character cut in half by
 // the new edge becomes a blank.
 func (l *line) setWidth(width int) {
-	old := len(l.cells)
-	if width < old {
-		l.cells = l.cells[:width:width]
-		if last := l.cells[width-1]; last.isWide() {
-			l.cells[width-1] = blankCell
-		}
-		return
-	}
-	cells := make([]cell, width)
-	copy(cells, l.cells)
-	for i := old; i < width; i++ {
+	cells := make([]cell, cellsFor(width))
+	n := copy(cells, l.cells[:min(int(l.w), width)])
+	for i := n; i < len(cells); i++ {
 		cells[i] = blankCell
 	}
-	l.cells = cells
+	if width < int(l.w) && cells[width-1].isWide() {
+		cells[width-1] = blankCell
+	}
+	l.cells, l.w = cells, int32(width)
+	l.used, l.size = min(l.used, int32(width)), min(l.size, int32(width))
 }
 
 func (s *Screen) resizeHeight(height int) {
@@ -87,7 +83,7 @@ func (s *Screen) resizeHeight(height int) {
 			if l == nil {
 				break
 			}
-			if len(l.cells) != s.w {
+			if int(l.w) != s.w {
 				l.setWidth(s.w)
 			}
 			pulled = append(pulled, l)

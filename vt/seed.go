@@ -87,12 +87,12 @@ func (s *Screen) SetCell(x, y int, c Cell) {
 	if size == 0 {
 		r = ' '
 	}
-	l.cells[x] = mkcell(r, w, s.intern(p))
+	l.set(x, mkcell(r, w, s.intern(p)))
 	if size < len(c.Text) {
 		l.setText(x, c.Text)
 	}
 	if w == 2 {
-		l.cells[x+1] = padCell
+		l.set(x+1, padCell)
 	}
 	s.markDirty(y)
 }

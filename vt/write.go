@@ -297,6 +297,7 @@ func (s *Screen) alignmentTest() {
 	e := mkcell('E', 1, 0)
 	for y := 0; y < s.h; y++ {
 		s.lines[y].fill(0, s.w, e)
+		s.lines[y].wrote(0, s.w)
 		s.markDirty(y)
 	}
 	s.setCursor(0, 0)
