@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,7 @@ type Server struct {
 	Name   string // the -L name
 	Socket string // absolute socket path, for -S
 	Env    []string
+	pid    int // the server process, 0 when unknown
 }
 
 // Start starts a tmux server on a fresh private socket with one session
@@ -69,6 +71,9 @@ func Start(t testing.TB, width, height int, cmd string) *Server {
 		t.Fatalf("tmuxtest: start server: %v", err)
 	}
 	t.Cleanup(s.Kill)
+	if out, err := s.run("display-message", "-p", "#{pid}"); err == nil {
+		s.pid, _ = strconv.Atoi(strings.TrimSpace(string(out)))
+	}
 	// Options that keep oracle captures stable: no status line stealing a
 	// row, a dead pane stays for capture.
 	s.MustRun("set-option", "-g", "status", "off")
@@ -121,15 +126,19 @@ func (s *Server) MustRun(args ...string) []byte {
 	return out
 }
 
-// Kill kills the server through its own socket. It is idempotent.
+// Kill kills the server through its own socket, waits for the server
+// process to exit and removes the socket file (tmux 3.3a leaves it behind).
+// It is idempotent.
 func (s *Server) Kill() {
 	_, _ = s.run("kill-server")
-	// Wait briefly for the socket to go so a later test cannot race it.
-	deadline := time.Now().Add(2 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(s.Socket); os.IsNotExist(err) {
-			return
+	if s.pid > 0 {
+		deadline := time.Now().Add(2 * time.Second)
+		for time.Now().Before(deadline) {
+			if _, err := os.Stat(fmt.Sprintf("/proc/%d", s.pid)); os.IsNotExist(err) {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
+	_ = os.Remove(s.Socket)
 }
