@@ -239,7 +239,8 @@ func (p *ClaudeParser) toolResult(where Where, rec *claudeLine, b *claudeBlock, 
 	}
 	out = append(out, ToolResult{Where: where, TurnID: p.turn, CallID: b.ToolUseID, Name: name, IsError: b.IsError, Rejected: rejected})
 	if name == "AskUserQuestion" && !b.IsError {
-		out = append(out, QuestionAnswered{Where: where, TurnID: p.turn, CallID: b.ToolUseID, Answers: countAnswers(rec.ToolUseResult)})
+		q, a := countAnswers(rec.ToolUseResult)
+		out = append(out, QuestionAnswered{Where: where, TurnID: p.turn, CallID: b.ToolUseID, Questions: q, Answered: a})
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package watchers
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -30,10 +31,13 @@ import (
 //	response_item/function_call,
 //	custom_tool_call, local_shell_call -> ToolPending (+ ApprovalRequested for
 //	                                     an escalation under an asking policy)
-//	response_item/*_output            -> ToolResult (+ QuestionAnswered for
-//	                                     request_user_input; the async variant
-//	                                     returns at once and its answer comes
-//	                                     as a user message, a new turn)
+//	response_item/*_output            -> ToolResult, rejected when "aborted
+//	                                     by user" (Esc at the approval or the
+//	                                     question); + QuestionAnswered for an
+//	                                     answered request_user_input (the
+//	                                     async variant returns at once and its
+//	                                     answer comes as a user message, a new
+//	                                     turn)
 //
 // A prompt seen twice in one turn (the user message record and its event)
 // is reported once.
@@ -221,13 +225,11 @@ func (p *CodexParser) item(where Where, pl *codexPayload, out []Event) []Event {
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 		name := p.tools[pl.CallID]
 		delete(p.tools, pl.CallID)
-		out = append(out, ToolResult{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: name})
-		if name == "request_user_input" {
-			doc := []byte(pl.Output)
-			if s, ok := rawString(pl.Output); ok {
-				doc = []byte(s)
-			}
-			out = append(out, QuestionAnswered{Where: where, TurnID: p.turn, CallID: pl.CallID, Answers: countAnswers(doc)})
+		doc, isErr, rejected := codexOutput(pl.Output)
+		out = append(out, ToolResult{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: name, IsError: isErr || rejected, Rejected: rejected})
+		if name == "request_user_input" && !rejected {
+			q, a := countAnswers(doc)
+			out = append(out, QuestionAnswered{Where: where, TurnID: p.turn, CallID: pl.CallID, Questions: q, Answered: a})
 		}
 		return out
 	case "reasoning", "web_search_call", "image_generation_call", "compaction", "ghost_snapshot", "tool_search_call", "tool_search_output":
@@ -254,6 +256,35 @@ func (p *CodexParser) turnOf(id string) string {
 		return id
 	}
 	return p.turn
+}
+
+// codexOutput reads a tool output: its text (a string, or the content of
+// {content, success}), whether it failed, and whether the user declined
+// it. Esc at an approval or a question ends the call with "aborted by
+// user" (0.155.1: "Wall time: 1.1 seconds\naborted by user", "aborted by
+// user after 0.3s").
+func codexOutput(raw json.RawMessage) (doc []byte, isErr, rejected bool) {
+	if s, ok := rawString(raw); ok {
+		doc = []byte(s)
+	} else {
+		var o struct {
+			Content json.RawMessage `json:"content"`
+			Success *bool           `json:"success"`
+		}
+		doc = raw
+		if decode(raw, &o) == nil {
+			isErr = o.Success != nil && !*o.Success
+			if s, ok := rawString(o.Content); ok {
+				doc = []byte(s)
+			}
+		}
+	}
+	for _, line := range bytes.Split(doc, []byte("\n")) {
+		if bytes.HasPrefix(line, []byte("aborted by user")) {
+			return doc, isErr, true
+		}
+	}
+	return doc, isErr, false
 }
 
 // escalation says why a tool call will ask for approval, when its input

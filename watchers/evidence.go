@@ -175,13 +175,15 @@ type ToolResult struct {
 }
 
 // QuestionAnswered: a question tool (Claude AskUserQuestion, Codex
-// request_user_input) got its answers. Answers counts them; their text is
-// not kept.
+// request_user_input) got its answers. Questions counts the questions,
+// Answered those with a non-empty answer; the text is not kept. A question
+// declined with Esc is a rejected ToolResult instead.
 type QuestionAnswered struct {
 	Where
-	TurnID  string
-	CallID  string
-	Answers int
+	TurnID    string
+	CallID    string
+	Questions int
+	Answered  int
 }
 
 // ApprovalRequested: the file itself shows that the pending tool call

@@ -102,24 +102,28 @@ func rawString(raw json.RawMessage) (string, bool) {
 
 func digest(raw []byte) [32]byte { return sha256.Sum256(raw) }
 
-// countAnswers counts the entries of an "answers" object or array in a
-// JSON document (a tool result); 0 when there is none.
-func countAnswers(doc []byte) int {
+// countAnswers reads a question tool's result document: how many
+// questions it has answers for, and how many have at least one non-empty
+// answer. Codex: {"answers":{"<id>":{"answers":["Green"]}}}; Claude:
+// {"questions":[...],"answers":{"<question>":"Green"}}.
+func countAnswers(doc []byte) (questions, answered int) {
 	var v struct {
-		Answers json.RawMessage `json:"answers"`
+		Questions []json.RawMessage          `json:"questions"`
+		Answers   map[string]json.RawMessage `json:"answers"`
 	}
-	if json.Unmarshal(doc, &v) != nil || len(v.Answers) == 0 {
-		return 0
+	if decode(doc, &v) != nil {
+		return 0, 0
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(v.Answers, &m) == nil {
-		return len(m)
+	for _, a := range v.Answers {
+		var codex struct {
+			Answers []string `json:"answers"`
+		}
+		s, isStr := rawString(a)
+		if (isStr && s != "") || (!isStr && decode(a, &codex) == nil && len(codex.Answers) > 0) {
+			answered++
+		}
 	}
-	var a []json.RawMessage
-	if json.Unmarshal(v.Answers, &a) == nil {
-		return len(a)
-	}
-	return 0
+	return max(len(v.Questions), len(v.Answers)), answered
 }
 
 // decode reads one JSON record into v. A field whose JSON type differs

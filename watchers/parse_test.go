@@ -29,7 +29,7 @@ func describe(ev Event) string {
 	case ToolResult:
 		return fmt.Sprintf("tool_result %s %s error=%v rejected=%v", e.CallID, e.Name, e.IsError, e.Rejected)
 	case QuestionAnswered:
-		return fmt.Sprintf("question_answered %s answers=%d", e.CallID, e.Answers)
+		return fmt.Sprintf("question_answered %s answered=%d/%d", e.CallID, e.Answered, e.Questions)
 	case ApprovalRequested:
 		return fmt.Sprintf("approval_requested %s %s %s", e.CallID, e.Name, e.Reason)
 	case Malformed:
@@ -94,7 +94,7 @@ func TestCodexParser(t *testing.T) {
 		"tool_result c1 exec_command error=false rejected=false",
 		"tool_pending c2 request_user_input turn=t1",
 		"tool_result c2 request_user_input error=false rejected=false",
-		"question_answered c2 answers=1",
+		"question_answered c2 answered=1/1",
 		"turn_completed t1 0s stop=",
 		"turn_started t2",
 		"turn_aborted t2 interrupted",
@@ -170,7 +170,7 @@ func TestClaudeParser(t *testing.T) {
 		"prompt turn=u5 session=s1 len=6 sha=" + shaPrefix("ask me"),
 		"tool_pending toolu_2 AskUserQuestion turn=u5",
 		"tool_result toolu_2 AskUserQuestion error=false rejected=false",
-		"question_answered toolu_2 answers=2",
+		"question_answered toolu_2 answered=2/2",
 		"turn_completed u5 1.5s stop=end_turn",
 		"turn_started u12",
 		"prompt turn=u12 session=s1 len=5 sha=" + shaPrefix("again"),
