@@ -156,14 +156,13 @@ func (s *Seed) parseModes(body []byte) error {
 }
 
 // VT converts the seed for vt.NewFromSeed. tmux 3.3a cannot report
-// bracketed paste, focus events, the SGR pen, the saved cursor, charsets
-// or tab stops: they start at their defaults. SavedCapture (the normal
-// screen under the alternate one) has no place in vt.Seed yet: a screen
-// seeded in the alternate screen starts with a blank normal screen.
+// bracketed paste, focus events, the SGR pen, the DECSC saved cursor,
+// charsets or tab stops: they start at their defaults.
 func (s *Seed) VT(opts vt.Options) vt.Seed {
 	return vt.Seed{
 		Capture: s.Capture, Width: s.Width, Height: s.Height,
 		CursorX: s.CursorX, CursorY: s.CursorY, CursorVisible: s.CursorVisible, Alt: s.Alt,
+		SavedCapture: s.SavedCapture, SavedX: s.SavedX, SavedY: s.SavedY,
 		ScrollTop: s.ScrollTop, ScrollBottom: s.ScrollBottom,
 		Insert: s.Insert, Origin: s.Origin, Wrap: s.Wrap, AppCursor: s.AppCursor, AppKeypad: s.AppKeypad,
 		MouseStandard: s.MouseStandard, MouseButton: s.MouseButton, MouseAll: s.MouseAll,

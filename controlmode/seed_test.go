@@ -24,9 +24,9 @@ func TestTmuxSeedStates(t *testing.T) {
 		{"scroll region", "\x1b[2J\x1b[Htop\x1b[5;10r\x1b[10;1H", "x\r\ny\r\nz\r\nw\r\n", false},
 		{"origin mode", "\x1b[2J\x1b[5;10r\x1b[?6h", "\x1b[1;1HO\x1b[20;1HP", false},
 		{"alternate screen", "normal\x1b[?1049h\x1b[H\x1b[2Jalt text", " more\r\nline", false},
-		// Seed.SavedCapture holds the normal screen, but vt.Seed has no
-		// field for it yet: leaving the alternate screen shows a blank one.
-		{"alternate screen left after the seed", "normal\x1b[?1049h\x1b[H\x1b[2Jalt", "\x1b[?1049l", true},
+		// The normal screen under the alternate one and 1049's saved
+		// cursor come back when the program leaves.
+		{"alternate screen left after the seed", "normal\x1b[?1049h\x1b[H\x1b[2Jalt", "\x1b[?1049lX", false},
 		{"pending escape", "\x1b[2J\x1b[Habc\x1b[3", "1mred\x1b[0m plain", false},
 		// capture-pane -P reports escape sequences only: the feed sees
 		// the continuation bytes and re-seeds by itself.

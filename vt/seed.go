@@ -12,11 +12,18 @@ import (
 // (see controlmode). State tmux cannot report (the SGR pen, DECSC, charsets,
 // tab stops) starts at its default.
 type Seed struct {
-	Capture                       []byte // capture-pane -p -e -N
-	Width, Height                 int
-	CursorX, CursorY              int // CursorX may equal Width: pending wrap
-	CursorVisible                 bool
-	Alt                           bool // the capture shows the alternate screen
+	Capture          []byte // capture-pane -p -e -N
+	Width, Height    int
+	CursorX, CursorY int // CursorX may equal Width: pending wrap
+	CursorVisible    bool
+	Alt              bool // the capture shows the alternate screen
+	// SavedCapture is the normal screen under the alternate one
+	// (capture-pane -a), in the Capture format; with Alt only. Without
+	// it the normal screen starts blank.
+	SavedCapture []byte
+	// SavedX, SavedY: the cursor saved on entering the alternate screen
+	// (1049), -1 when none.
+	SavedX, SavedY                int
 	ScrollTop, ScrollBottom       int
 	Insert, Origin, Wrap          bool
 	AppCursor, AppKeypad          bool
@@ -27,8 +34,7 @@ type Seed struct {
 	Options                       Options
 }
 
-// NewFromSeed builds a screen equal to tmux's view of a pane. When Alt is
-// set, the primary screen underneath is unknown and starts blank.
+// NewFromSeed builds a screen equal to tmux's view of a pane.
 func NewFromSeed(seed Seed) (*Screen, error) {
 	if seed.Width < 1 || seed.Height < 1 {
 		return nil, fmt.Errorf("vt: seed size %dx%d", seed.Width, seed.Height)
@@ -39,15 +45,19 @@ func NewFromSeed(seed Seed) (*Screen, error) {
 	}
 	s := New(seed.Width, seed.Height, seed.Options)
 	if seed.Alt {
-		s.alternateOn(false)
-	}
-	for y, row := range c.Rows {
-		for x, cl := range row {
-			if cl.Width != 0 {
-				s.SetCell(x, y, cl)
+		if seed.SavedCapture != nil {
+			saved, err := ParseCapture(seed.SavedCapture, seed.Width, seed.Height)
+			if err != nil {
+				return nil, fmt.Errorf("vt: seed: saved screen: %w", err)
 			}
+			s.load(saved)
+		}
+		s.alternateOn(false)
+		if seed.SavedX >= 0 && seed.SavedY >= 0 {
+			s.alt.cx, s.alt.cy, s.alt.valid = seed.SavedX, seed.SavedY, true
 		}
 	}
+	s.load(c)
 	top, bottom := seed.ScrollTop, seed.ScrollBottom
 	if top >= 0 && bottom < seed.Height && top < bottom {
 		s.rupper, s.rlower = top, bottom
@@ -68,6 +78,17 @@ func NewFromSeed(seed Seed) (*Screen, error) {
 	s.ClearDirty()
 	s.Write(seed.Pending)
 	return s, nil
+}
+
+// load stores a parsed capture on the active screen.
+func (s *Screen) load(c *Capture) {
+	for y, row := range c.Rows {
+		for x, cl := range row {
+			if cl.Width != 0 {
+				s.SetCell(x, y, cl)
+			}
+		}
+	}
 }
 
 // SetCell stores c at x, y of the visible screen (used to load a captured
