@@ -112,6 +112,9 @@ func TestTmuxCapture(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if v.History != 0 {
+				t.Fatalf("case scrolled %d lines into history; keep capture cases on one screen", v.History)
+			}
 			if record {
 				path := filepath.Join("testdata", "capture", fileName(tc.name)+".cap")
 				if err := os.WriteFile(path, v.Capture, 0o644); err != nil {

@@ -32,12 +32,14 @@ func TestCompareRow(t *testing.T) {
 		{"tmux has more", []Cell{c("a", 1, bold)}, []Cell{c("a", 1, bold), c("b", 1, bold)}, "model has no cell left"},
 		{"joiner: model split, capture joined", []Cell{c("a\u200d", 1, bold), c("b", 1, bold)}, []Cell{c("a\u200db", 1, bold)}, ""},
 		{"joiner: model joined, capture split", []Cell{c("a\u200db", 1, bold), blank}, []Cell{c("a\u200d", 1, bold), c("b", 1, bold)}, ""},
+		{"joiner: three cells", []Cell{c("a\u200db\u200dz", 1, bold)}, []Cell{c("a\u200d", 1, bold), c("b\u200d", 1, bold), c("z", 1, bold)}, ""},
+		{"joiner: three model cells", []Cell{c("a\u200d", 1, bold), c("b\u200d", 1, bold), c("z", 1, bold)}, []Cell{c("a\u200db\u200dz", 1, bold)}, ""},
 		{"joiner split needs one style", []Cell{c("a\u200d", 1, bold), c("b", 1, DefaultStyle)}, []Cell{c("a\u200db", 1, bold)}, "row 0"},
 		{"link ignored", []Cell{{Text: "a", Width: 1, Style: Style{Style: ts.Url("http://x")}}}, []Cell{c("a", 1, DefaultStyle)}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var diffs []string
-			compareRow(tc.model, tc.printed, 0, func(format string, args ...any) {
+			compareRow(tc.model, tc.printed, "row", 0, func(format string, args ...any) {
 				diffs = append(diffs, fmt.Sprintf(format, args...))
 			})
 			switch {

@@ -19,6 +19,8 @@ import (
 // What the capture cannot show, and is therefore skipped (nothing else):
 //   - Whether a character after a zero width joiner shares the joiner's
 //     cell, when both are in one style (see joinerSplit).
+//   - Where tmux's reads from the pty fell, which changes what it makes of
+//     a joiner (see joinerRetries).
 //   - OSC 8 links: tmux 3.3a drops them; the model's link is ignored.
 //   - Cells after the last printed cell of a row: tmux omits cells that
 //     were cleared with a background colour there (BCE), so those model
@@ -29,8 +31,9 @@ import (
 const maxDiffs = 30
 
 // compareScreen returns the differences between model m and tmux's view v
-// (whose capture parsed as c), each as one readable line; initialTitle is
-// the title tmux gives a new pane, which the model knows as "".
+// (whose capture, history and screen, parsed as c), each as one readable
+// line; initialTitle is the title tmux gives a new pane, which the model
+// knows as "".
 func compareScreen(m *Screen, v *tmuxView, c *Capture, initialTitle string) []string {
 	var diffs []string
 	add := func(format string, args ...any) {
@@ -57,14 +60,22 @@ func compareScreen(m *Screen, v *tmuxView, c *Capture, initialTitle string) []st
 	if title := m.Title(); title != v.Title && !(title == "" && v.Title == initialTitle) {
 		add("title: model %q, tmux %q", title, v.Title)
 	}
-	for y := range c.Printed {
-		compareRow(m.Row(y), c.Printed[y], y, add)
+	screen := c.Printed[v.History:]
+	for y := range screen {
+		compareRow(m.Row(y), screen[y], "row", y, add)
+	}
+	if n := m.ScrollbackLen(); n != v.History {
+		add("history: model %d lines, tmux %d", n, v.History)
+	}
+	for i := range min(m.ScrollbackLen(), v.History) {
+		compareRow(m.ScrollbackRow(i), c.Printed[i], "history line", i, add)
 	}
 	return diffs
 }
 
 // compareRow compares one row in print order; see the top of this file.
-func compareRow(model []Cell, printed []Cell, y int, add func(string, ...any)) {
+// what names the row in messages ("row", "history line").
+func compareRow(model []Cell, printed []Cell, what string, y int, add func(string, ...any)) {
 	var mx []int // columns of the model's printed (non-padding) cells
 	for x, cl := range model {
 		if cl.Width != 0 {
@@ -75,12 +86,12 @@ func compareRow(model []Cell, printed []Cell, y int, add func(string, ...any)) {
 	for i, j := 0, 0; i < len(mx) || j < len(printed); {
 		switch {
 		case i >= len(mx):
-			add("row %d: tmux has %s at x=%d, model has no cell left", y, cellString(printed[j]), tx)
+			add("%s %d: tmux has %s at x=%d, model has no cell left", what, y, cellString(printed[j]), tx)
 			return
 		case j >= len(printed):
 			if got := model[mx[i]]; !blankAnyBackground(got) {
-				add("row %d x=%d: model %s, tmux printed nothing (cells past tmux's last used cell must be blank, any background)",
-					y, mx[i], cellString(got))
+				add("%s %d x=%d: model %s, tmux printed nothing (cells past tmux's last used cell must be blank, any background)",
+					what, y, mx[i], cellString(got))
 			}
 			i++
 			continue
@@ -104,7 +115,7 @@ func compareRow(model []Cell, printed []Cell, y int, add func(string, ...any)) {
 		if mx[i] != tx {
 			at = fmt.Sprintf("model x=%d, tmux x=%d", mx[i], tx)
 		}
-		add("row %d %s: model %s, tmux %s", y, at, cellString(got), cellString(want))
+		add("%s %d %s: model %s, tmux %s", what, y, at, cellString(got), cellString(want))
 		tx += int(want.Width)
 		i, j = i+1, j+1
 	}
@@ -113,27 +124,53 @@ func compareRow(model []Cell, printed []Cell, y int, add func(string, ...any)) {
 // joinerSplit handles the one place where a capture does not show cell
 // boundaries: after a zero width joiner, tmux may or may not have put the
 // next character in the same cell (see capturePen.row). When the model's
-// cell i, or cells i and i+1, hold exactly the text of the capture's cell j,
-// or cells j and j+1, split after a joiner, in one style and with the
-// first cell's width, it returns how many model and capture cells that
-// covers; otherwise 0, 0.
+// cell i holds exactly the text of the capture's cells j, j+1, ... split
+// after joiners, or the other way round, all in one style and the single
+// cell with the first one's width, it returns how many model and capture
+// cells that covers; otherwise 0, 0.
 func joinerSplit(model []Cell, mx []int, i int, printed []Cell, j int) (n, m int) {
-	const zwj = string(zeroWidthJoiner)
 	a, b := comparable(model[mx[i]]), printed[j]
 	if a.Width != b.Width || a.Style != b.Style {
 		return 0, 0
 	}
-	if i+1 < len(mx) && strings.HasSuffix(a.Text, zwj) {
-		if a2 := comparable(model[mx[i+1]]); a.Text+a2.Text == b.Text && a2.Style == b.Style {
-			return 2, 1
+	modelAt := func(k int) (Cell, bool) {
+		if i+k >= len(mx) {
+			return Cell{}, false
 		}
+		return comparable(model[mx[i+k]]), true
 	}
-	if j+1 < len(printed) && strings.HasSuffix(b.Text, zwj) {
-		if b2 := printed[j+1]; b.Text+b2.Text == a.Text && b2.Style == b.Style {
-			return 1, 2
+	printedAt := func(k int) (Cell, bool) {
+		if j+k >= len(printed) {
+			return Cell{}, false
 		}
+		return printed[j+k], true
+	}
+	if k := joinedRun(b.Text, b.Style, modelAt); k > 1 {
+		return k, 1
+	}
+	if k := joinedRun(a.Text, a.Style, printedAt); k > 1 {
+		return 1, k
 	}
 	return 0, 0
+}
+
+// joinedRun returns how many cells from at(0) on, in style st and each but
+// the last ending in a joiner, make up text; 0 if they do not.
+func joinedRun(text string, st Style, at func(int) (Cell, bool)) int {
+	acc := ""
+	for k := 0; ; k++ {
+		c, ok := at(k)
+		if !ok || c.Style != st || k > 0 && !strings.HasSuffix(acc, string(zeroWidthJoiner)) {
+			return 0
+		}
+		acc += c.Text
+		if acc == text {
+			return k + 1
+		}
+		if !strings.HasPrefix(text, acc) {
+			return 0
+		}
+	}
 }
 
 // comparable drops what the capture cannot show: the link.
@@ -168,8 +205,10 @@ func report(diffs []string, m *Screen, v *tmuxView, c *Capture, stream []byte) s
 		b.WriteString("  " + d + "\n")
 	}
 	cur := m.Cursor()
-	fmt.Fprintf(&b, "tmux (cursor x=%d y=%d visible=%v):\n%s", v.CursorX, v.CursorY, v.CursorVisible, dumpRows(c.Rows))
-	fmt.Fprintf(&b, "model (cursor x=%d y=%d visible=%v):\n%s", cur.X, cur.Y, cur.Visible, dumpRows(modelRows(m)))
+	fmt.Fprintf(&b, "tmux (cursor x=%d y=%d visible=%v, %d lines of history):\n%s",
+		v.CursorX, v.CursorY, v.CursorVisible, v.History, dumpRows(c.Rows[v.History:]))
+	fmt.Fprintf(&b, "model (cursor x=%d y=%d visible=%v, %d lines of history):\n%s",
+		cur.X, cur.Y, cur.Visible, m.ScrollbackLen(), dumpRows(modelRows(m)))
 	fmt.Fprintf(&b, "stream (%d bytes): %s\n", len(stream), clipQuote(stream, 3000))
 	return b.String()
 }

@@ -30,14 +30,27 @@ type tmuxRig struct {
 func newTmuxRig(t testing.TB) *tmuxRig {
 	t.Helper()
 	srv := tmuxtest.Start(t, 80, 24, "exec cat >/dev/null")
+	srv.MustRun("set-option", "-g", "history-limit", strconv.Itoa(oracleHistory))
 	return &tmuxRig{srv: srv, dir: t.TempDir()}
+}
+
+// oracleHistory is the scrollback both tmux and the model keep in oracle
+// tests: more than any generated stream scrolls, because tmux trims its
+// history by a tenth at a time when full and the model's ring by single
+// lines, and the two need not agree on that.
+const oracleHistory = 50000
+
+// newModel returns a model configured like the oracle's tmux panes.
+func newModel(width, height int) *Screen {
+	return New(width, height, Options{Scrollback: oracleHistory})
 }
 
 // tmuxView is tmux's view of a pane after a stream: the capture plus the
 // cursor and modes from a display-message run in the same command queue
 // pass, so both describe the same moment.
 type tmuxView struct {
-	Capture       []byte // capture-pane -p -e -N output, one line per row
+	Capture       []byte // capture-pane -p -e -N -S - -E -: History lines, then the screen
+	History       int    // lines of history before the screen in Capture
 	Width, Height int
 	CursorX       int // may equal Width: pending wrap
 	CursorY       int
@@ -57,7 +70,7 @@ type tmuxView struct {
 // because it may contain the separator.
 const viewFormat = "#{pane_path}|#{pane_width}|#{pane_height}|#{cursor_x}|#{cursor_y}|" +
 	"#{cursor_flag}|#{alternate_on}|#{insert_flag}|#{origin_flag}|#{wrap_flag}|" +
-	"#{scroll_region_upper}|#{scroll_region_lower}|#{pane_title}"
+	"#{scroll_region_upper}|#{scroll_region_lower}|#{history_size}|#{pane_title}"
 
 // syncMarker is written after the stream. tmux may still be reading the pty
 // when the pane program signals completion, so the capture is only trusted
@@ -115,7 +128,7 @@ func (r *tmuxRig) runOnce(ctx context.Context, stream []byte, width, height int)
 		return nil, false, err
 	}
 	for try := 0; try < 50; try++ {
-		out, err = r.tmux(ctx, "capture-pane", "-p", "-e", "-N", "-t", pane, ";",
+		out, err = r.tmux(ctx, "capture-pane", "-p", "-e", "-N", "-S", "-", "-E", "-", "-t", pane, ";",
 			"display-message", "-p", "-t", pane, viewFormat)
 		if err != nil {
 			return nil, false, err
@@ -170,12 +183,12 @@ func parseView(out []byte, height int) (*tmuxView, string, error) {
 		return nil, "", fmt.Errorf("no capture before display line in %q", out)
 	}
 	capture, line := out[:i+1], string(out[i+1:])
-	f := strings.SplitN(line, "|", 13)
-	if len(f) != 13 {
-		return nil, "", fmt.Errorf("display line %q: want 13 fields", line)
+	f := strings.SplitN(line, "|", 14)
+	if len(f) != 14 {
+		return nil, "", fmt.Errorf("display line %q: want 14 fields", line)
 	}
-	var nums [11]int
-	for k := 1; k <= 11; k++ {
+	var nums [12]int
+	for k := 1; k <= 12; k++ {
 		n, err := strconv.Atoi(f[k])
 		if err != nil {
 			return nil, "", fmt.Errorf("display line %q: field %d: %w", line, k, err)
@@ -186,12 +199,17 @@ func parseView(out []byte, height int) (*tmuxView, string, error) {
 		Capture: capture, Width: nums[0], Height: nums[1],
 		CursorX: nums[2], CursorY: nums[3], CursorVisible: nums[4] == 1,
 		Alternate: nums[5] == 1, Insert: nums[6] == 1, Origin: nums[7] == 1, Wrap: nums[8] == 1,
-		ScrollTop: nums[9], ScrollBottom: nums[10], Title: f[12],
+		ScrollTop: nums[9], ScrollBottom: nums[10], History: nums[11], Title: f[13],
 	}
-	if got := bytes.Count(capture, []byte("\n")); got != height {
-		return nil, "", fmt.Errorf("capture has %d lines, want %d", got, height)
+	if got := bytes.Count(capture, []byte("\n")); got != v.History+height {
+		return nil, "", fmt.Errorf("capture has %d lines, want %d of history and %d of screen", got, v.History, height)
 	}
 	return v, f[0], nil
+}
+
+// parse reads the capture: history rows first, then the screen rows.
+func (v *tmuxView) parse() (*Capture, error) {
+	return ParseCapture(v.Capture, v.Width, v.History+v.Height)
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -17,12 +17,14 @@ import (
 // Regression streams: every difference the oracle found, minimised, kept
 // under testdata/regress and replayed against tmux on every run. A file is
 // text: '#' comment lines, "size WxH", then one or more "data <Go-quoted
-// string>" lines whose contents are concatenated.
+// string>" lines whose contents are concatenated, and for a difference
+// that needs particular write boundaries, "cuts <offset> ...".
 
 type regressCase struct {
 	Note          string
 	Width, Height int
 	Data          []byte
+	Cuts          []int // write boundaries the difference needs; nil if none
 }
 
 func writeRegress(path string, c regressCase) error {
@@ -36,6 +38,13 @@ func writeRegress(path string, c regressCase) error {
 		n := min(len(rest), 64)
 		fmt.Fprintf(&b, "data %q\n", rest[:n])
 		rest = rest[n:]
+	}
+	if c.Cuts != nil {
+		fmt.Fprintf(&b, "cuts")
+		for _, n := range c.Cuts {
+			fmt.Fprintf(&b, " %d", n)
+		}
+		fmt.Fprintf(&b, "\n")
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
@@ -66,6 +75,15 @@ func readRegress(path string) (regressCase, error) {
 				return c, fmt.Errorf("%s:%d: data: %w", path, n, err)
 			}
 			c.Data = append(c.Data, s...)
+		case "cuts":
+			c.Cuts = []int{}
+			for _, f := range strings.Fields(val) {
+				k, err := strconv.Atoi(f)
+				if err != nil {
+					return c, fmt.Errorf("%s:%d: cuts: %w", path, n, err)
+				}
+				c.Cuts = append(c.Cuts, k)
+			}
 		default:
 			return c, fmt.Errorf("%s:%d: unknown line %q", path, n, line)
 		}
@@ -75,6 +93,11 @@ func readRegress(path string) (regressCase, error) {
 	}
 	if c.Width < 1 || c.Height < 1 {
 		return c, fmt.Errorf("%s: no size", path)
+	}
+	for i, k := range c.Cuts {
+		if k <= 0 || k >= len(c.Data) || i > 0 && k <= c.Cuts[i-1] {
+			return c, fmt.Errorf("%s: cut %d out of order or range", path, k)
+		}
 	}
 	return c, nil
 }
@@ -101,15 +124,22 @@ func TestTmuxOracleRegress(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, feed := range []struct {
+			feeds := []struct {
 				name   string
 				chunks [][]byte
 			}{
 				{"one write", [][]byte{c.Data}},
 				{"byte by byte", splitBytes(c.Data)},
 				{"random chunks", randomChunks(c.Data, path)},
-			} {
-				if diffs, rep := checkStream(t, c.Data, feed.chunks, c.Width, c.Height, v, title); diffs != nil {
+			}
+			if c.Cuts != nil {
+				feeds = append(feeds, struct {
+					name   string
+					chunks [][]byte
+				}{fmt.Sprintf("pieces cut at %v", c.Cuts), chunksAt(c.Data, c.Cuts)})
+			}
+			for _, feed := range feeds {
+				if diffs, rep := checkStreamRetrying(t, rig, c.Data, feed.chunks, c.Width, c.Height, v, title); diffs != nil {
 					t.Errorf("%s (%dx%d), fed %s:\n%s", path, c.Width, c.Height, feed.name, rep)
 				}
 			}
@@ -132,7 +162,7 @@ func randomChunks(data []byte, name string) [][]byte {
 }
 
 func TestRegressFileRoundTrip(t *testing.T) {
-	want := regressCase{Note: "a\nb", Width: 7, Height: 3, Data: []byte(strings.Repeat("\x1b[1mé\x00\xff", 20))}
+	want := regressCase{Note: "a\nb", Width: 7, Height: 3, Data: []byte(strings.Repeat("\x1b[1mé\x00\xff", 20)), Cuts: []int{3, 70}}
 	path := filepath.Join(t.TempDir(), "x.txt")
 	if err := writeRegress(path, want); err != nil {
 		t.Fatal(err)
@@ -141,7 +171,8 @@ func TestRegressFileRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Width != want.Width || got.Height != want.Height || !bytes.Equal(got.Data, want.Data) {
+	if got.Width != want.Width || got.Height != want.Height || !bytes.Equal(got.Data, want.Data) ||
+		fmt.Sprint(got.Cuts) != fmt.Sprint(want.Cuts) {
 		t.Fatalf("round trip: got %+v", got)
 	}
 }

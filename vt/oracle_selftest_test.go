@@ -44,11 +44,11 @@ func TestTmuxOracleSelfCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := ParseCapture(v.Capture, w, h)
+			c, err := v.parse()
 			if err != nil {
 				t.Fatal(err)
 			}
-			m := New(w, h, Options{})
+			m := newModel(w, h)
 			m.Write([]byte(tc.model))
 			m.Write(v.Marker)
 			diffs := compareScreen(m, v, c, title)

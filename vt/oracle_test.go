@@ -1,10 +1,10 @@
 package vt
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,14 +55,14 @@ func TestTmuxOracle(t *testing.T) {
 			if res.err != nil {
 				t.Fatal(res.err)
 			}
-			diffs, rep := checkStream(t, s.Data, s.ChunkData(), s.Width, s.Height, res.view, title)
+			diffs, rep := checkStreamRetrying(t, rig, s.Data, s.ChunkData(), s.Width, s.Height, res.view, title)
 			if diffs == nil {
 				return
 			}
 			t.Errorf("seed %d, %dx%d, %d ops, families %v:\n%s", s.Seed, s.Width, s.Height, len(s.Ops), s.Families.List(), rep)
 			if minimiseLeft > 0 {
 				minimiseLeft--
-				minimiseFailure(t, rig, title, s, mainCategory(diffs))
+				minimiseFailure(t, rig, title, s, res.view, mainCategory(diffs))
 			}
 		})
 	}
@@ -99,11 +99,11 @@ func checkCoverage(t *testing.T, streams []streamgen.Stream) {
 // the differences and a readable report.
 func checkStream(t *testing.T, data []byte, chunks [][]byte, w, h int, v *tmuxView, title string) ([]string, string) {
 	t.Helper()
-	c, err := ParseCapture(v.Capture, w, h)
+	c, err := v.parse()
 	if err != nil {
 		t.Fatalf("tmux capture: %v\n%q", err, v.Capture)
 	}
-	m := New(w, h, Options{})
+	m := newModel(w, h)
 	for _, chunk := range chunks {
 		m.Write(chunk)
 	}
@@ -113,12 +113,46 @@ func checkStream(t *testing.T, data []byte, chunks [][]byte, w, h int, v *tmuxVi
 		return nil, ""
 	}
 	rep := report(diffs, m, v, c, data)
-	whole := New(w, h, Options{})
+	whole := newModel(w, h)
 	whole.Write(data)
 	whole.Write(v.Marker)
 	if compareScreen(whole, v, c, title) == nil {
 		rep += "NOTE: the model agrees with tmux when fed the stream in one write: a chunking bug\n"
 	}
+	return diffs, rep
+}
+
+// joinerRetries is how many more times a stream holding a zero width
+// joiner goes through tmux when the model differs. tmux forgets a pending
+// joiner between two reads from the pty (screen_write_start zeroes the
+// write context for each read, flags included), so where its reads happen
+// to fall changes its screen, and nothing fed the same bytes can know where
+// they fell. Such a stream passes if any tmux run agrees with the model.
+const joinerRetries = 4
+
+// checkStreamRetrying is checkStream with joinerRetries.
+func checkStreamRetrying(t *testing.T, rig *tmuxRig, data []byte, chunks [][]byte, w, h int, v *tmuxView, title string) ([]string, string) {
+	t.Helper()
+	diffs, rep := checkStream(t, data, chunks, w, h, v, title)
+	if diffs == nil || !bytes.Contains(data, []byte("\u200d")) {
+		return diffs, rep
+	}
+	screens := map[string]bool{string(v.Capture): true}
+	for run := 2; run <= 1+joinerRetries; run++ {
+		again, err := rig.Run(context.Background(), data, w, h)
+		if err != nil {
+			t.Logf("tmux rerun: %v", err)
+			break
+		}
+		screens[string(again.Capture)] = true
+		if d, _ := checkStream(t, data, chunks, w, h, again, title); d == nil {
+			t.Logf("tmux run %d agrees with the model; %d runs gave %d different screens (a joiner at a pty read boundary)",
+				run, run, len(screens))
+			return nil, ""
+		}
+	}
+	rep += fmt.Sprintf("NOTE: the stream holds a zero width joiner; %d tmux runs gave %d different screens, none agreeing\n",
+		1+joinerRetries, len(screens))
 	return diffs, rep
 }
 
@@ -195,92 +229,4 @@ func (p *prefetcher) get(i int) *tmuxJob {
 	p.mu.Unlock()
 	<-job.done
 	return job
-}
-
-// diffCategories orders the kinds of difference by how much they matter;
-// minimising keeps the most important kind a stream showed, so that it
-// does not drift to a lesser one.
-var diffCategories = []string{"row", "cursor", "alternate", "scroll", "modes", "title"}
-
-func category(diff string) string {
-	for _, c := range diffCategories {
-		if strings.HasPrefix(diff, c) {
-			return c
-		}
-	}
-	return ""
-}
-
-func mainCategory(diffs []string) string {
-	for _, c := range diffCategories {
-		for _, d := range diffs {
-			if category(d) == c {
-				return c
-			}
-		}
-	}
-	return ""
-}
-
-// minimiseFailure shrinks a failing stream while it keeps showing a
-// difference of kind cat, logs it, and writes it to testdata/regress when
-// AKK_VT_WRITE_REGRESS=1.
-func minimiseFailure(t *testing.T, rig *tmuxRig, title string, s streamgen.Stream, cat string) {
-	t.Helper()
-	pieces := make([][]byte, len(s.Ops))
-	for i, op := range s.Ops {
-		pieces[i] = s.Data[op.Start:op.End]
-	}
-	small, first, trials := minimise(pieces, func(data []byte) (string, bool) {
-		return failsAnywhere(t, rig, title, data, s.Width, s.Height, cat)
-	})
-	t.Logf("minimised seed %d to %d bytes in %d tmux runs (%dx%d): %q\nfirst difference: %s",
-		s.Seed, len(small), trials, s.Width, s.Height, small, first)
-	if os.Getenv("AKK_VT_WRITE_REGRESS") != "1" {
-		return
-	}
-	path := filepath.Join("testdata", "regress", fmt.Sprintf("seed-%d.txt", s.Seed))
-	note := fmt.Sprintf("seed %d of streamgen, minimised; first difference: %s", s.Seed, first)
-	if err := writeRegress(path, regressCase{Note: note, Width: s.Width, Height: s.Height, Data: small}); err != nil {
-		t.Errorf("write %s: %v", path, err)
-		return
-	}
-	t.Logf("wrote %s", path)
-}
-
-// failsAnywhere runs data through tmux and checks the model fed in one
-// write and one byte per write. It returns the first difference of kind
-// cat.
-func failsAnywhere(t *testing.T, rig *tmuxRig, title string, data []byte, w, h int, cat string) (string, bool) {
-	v, err := rig.Run(context.Background(), data, w, h)
-	if err != nil {
-		t.Logf("tmux: %v", err)
-		return "", false
-	}
-	c, err := ParseCapture(v.Capture, w, h)
-	if err != nil {
-		t.Logf("tmux capture: %v", err)
-		return "", false
-	}
-	for _, chunks := range [][][]byte{{data}, splitBytes(data)} {
-		m := New(w, h, Options{})
-		for _, chunk := range chunks {
-			m.Write(chunk)
-		}
-		m.Write(v.Marker)
-		for _, d := range compareScreen(m, v, c, title) {
-			if category(d) == cat {
-				return d, true
-			}
-		}
-	}
-	return "", false
-}
-
-func splitBytes(data []byte) [][]byte {
-	out := make([][]byte, len(data))
-	for i := range data {
-		out[i] = data[i : i+1]
-	}
-	return out
 }
