@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/recordings"
+)
+
+const corpusDir = "../../recordings/testdata"
+
+// buildAkk builds the akk binary once per test binary.
+func buildAkk(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "akk")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// replicaRun runs `akk replica file` in an isolated tmux pane of the
+// recording's size, sends inputs (the recorded ones, or a replacement) at
+// the recorded points of the stream, and returns the pane's exit status
+// and final screen text.
+func replicaRun(t *testing.T, akk, file string, rec *recordings.Recording, inputs []recordings.RecordedInput) (int, string) {
+	t.Helper()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "go")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(file)
+	cmd := fmt.Sprintf("read _ < %s; exec %s replica %s", fifo, akk, abs)
+	srv := tmuxtest.Start(t, rec.Header.Width, rec.Header.Height, "sh -c '"+cmd+"'")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	panes, err := client.Panes(ctx)
+	if err != nil || len(panes) != 1 {
+		t.Fatalf("panes %v %v", panes, err)
+	}
+	pane := panes[0].Pane
+	feed, err := client.Follow(pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := 0
+	take := func(until int) {
+		for got < until {
+			select {
+			case <-feed.Ready():
+			case <-ctx.Done():
+				t.Fatalf("replica wrote %d bytes, want %d before the next input", got, until)
+			}
+			u := feed.Take()
+			if u.Seed != nil {
+				got = 0
+			}
+			got += len(u.Data)
+		}
+	}
+	for seeded := false; !seeded; { // the first seed: the pane waits on the fifo
+		select {
+		case <-feed.Ready():
+		case <-ctx.Done():
+			t.Fatal("no seed")
+		}
+		seeded = feed.Take().Seed != nil
+	}
+	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range inputs {
+		take(in.After)
+		if err := client.SendBytes(ctx, pane, in.Data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for ctx.Err() == nil {
+		out, err := srv.Run("display-message", "-p", "-t", pane.String(), "#{pane_dead} #{pane_dead_status}")
+		if err == nil && strings.HasPrefix(string(out), "1 ") {
+			var status int
+			fmt.Sscanf(strings.TrimPrefix(string(out), "1 "), "%d", &status)
+			capture, _ := srv.Run("capture-pane", "-p", "-t", pane.String())
+			return status, string(capture)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	capture, _ := srv.Run("capture-pane", "-p", "-t", pane.String())
+	t.Fatalf("replica did not finish:\n%s", capture)
+	return 0, ""
+}
+
+// TestTmuxReplicaRoundTrip: for each corpus recording with input, the
+// replica plays it in a pane, receives the recorded input through
+// controlmode at the recorded points, and finishes without divergence.
+func TestTmuxReplicaRoundTrip(t *testing.T) {
+	_, err := exec.LookPath("tmux")
+	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	c, err := recordings.LoadCorpus(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	akk := buildAkk(t)
+	for _, f := range c.Files(corpusDir) {
+		rec, _, err := f.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs := recordings.Inputs(rec)
+		if len(inputs) == 0 {
+			continue
+		}
+		t.Run(f.Agent+"/"+f.Version+"/"+f.Surface, func(t *testing.T) {
+			status, screen := replicaRun(t, akk, f.Cast, rec, inputs)
+			if status != 0 {
+				t.Errorf("replica exited %d:\n%s", status, screen)
+			}
+		})
+	}
+}
+
+// TestTmuxReplicaDivergence: Escape or Up sent in place of a recorded key
+// makes the replica fail, naming what came and what was recorded.
+func TestTmuxReplicaDivergence(t *testing.T) {
+	_, err := exec.LookPath("tmux")
+	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	file := filepath.Join(corpusDir, "claude", "2.1.267", "question-digit.cast")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recordings.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	akk := buildAkk(t)
+	inputs := recordings.Inputs(rec)
+	last := len(inputs) - 1 // the digit that answers the question
+	for _, tc := range []struct{ name, key, want string }{
+		{"escape", "\x1b", `got "\x1b", recorded "2"`},
+		{"up", "\x1b[A", `got "\x1b[A", recorded "2"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := append([]recordings.RecordedInput(nil), inputs...)
+			in[last].Data = []byte(tc.key)
+			status, screen := replicaRun(t, akk, file, rec, in)
+			flat := strings.Join(strings.Fields(screen), "")
+			if status == 0 || !strings.Contains(flat, "diverged") || !strings.Contains(flat, strings.ReplaceAll(tc.want, " ", "")) {
+				t.Errorf("status %d, screen:\n%s\nwant a divergence naming %s", status, screen, tc.want)
+			}
+		})
+	}
+}
