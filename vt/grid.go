@@ -8,9 +8,14 @@ package vt
 
 func (s *Screen) markDirty(y int) { s.dirty[y>>6] |= 1 << (y & 63) }
 
+// markDirtyRange marks rows y0 to y1 a word at a time: every scroll marks
+// its whole region.
 func (s *Screen) markDirtyRange(y0, y1 int) {
-	for y := y0; y <= y1; y++ {
-		s.markDirty(y)
+	for y := y0; y <= y1; {
+		w, bit := y>>6, y&63
+		n := min(64-bit, y1-y+1)
+		s.dirty[w] |= (1<<n - 1) << bit
+		y += n
 	}
 }
 

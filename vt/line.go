@@ -83,10 +83,16 @@ func newLine(w int, blank cell) *line {
 	return l
 }
 
+// fill sets cells from to to-1 to c, by doubling copies: a row is
+// emptied on every scroll.
 func (l *line) fill(from, to int, c cell) {
 	cs := l.cells[from:to]
-	for i := range cs {
-		cs[i] = c
+	if len(cs) == 0 {
+		return
+	}
+	cs[0] = c
+	for n := 1; n < len(cs); n *= 2 {
+		copy(cs[n:], cs[:n])
 	}
 }
 

@@ -76,6 +76,24 @@ func TestTitle(t *testing.T) {
 	}
 }
 
+func TestDirtyRows(t *testing.T) {
+	s := New(10, 70, Options{})
+	s.ClearDirty()
+	s.markDirtyRange(3, 66)
+	for y := 0; y < 70; y++ {
+		if want := y >= 3 && y <= 66; s.Dirty(y) != want {
+			t.Fatalf("row %d dirty=%v, want %v", y, s.Dirty(y), want)
+		}
+	}
+	s.ClearDirty()
+	s.Write([]byte("\x1b[5;1Hx"))
+	for y := 0; y < 70; y++ {
+		if s.Dirty(y) != (y == 4) {
+			t.Fatalf("after a print on row 4: row %d dirty=%v", y, s.Dirty(y))
+		}
+	}
+}
+
 func TestResize(t *testing.T) {
 	s := New(10, 4, Options{})
 	s.Write([]byte("1\r\n2\r\n3\r\n4"))
