@@ -110,7 +110,10 @@ type followed struct {
 // New starts a Watcher. It watches nothing until Add.
 func New(opts Options) (*Watcher, error) {
 	if opts.Agent != Codex && opts.Agent != Claude {
-		return nil, fmt.Errorf("watchers: unknown agent %q", opts.Agent)
+		return nil, fmt.Errorf("%w: unknown agent %q", ErrOptions, opts.Agent)
+	}
+	if opts.Depth < 0 {
+		return nil, fmt.Errorf("%w: negative depth %d", ErrOptions, opts.Depth)
 	}
 	if opts.Match == nil {
 		opts.Match = defaultMatch(opts.Agent)

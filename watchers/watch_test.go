@@ -350,6 +350,9 @@ func TestWatchClose(t *testing.T) {
 	if err := w2.Add(f); !errors.Is(err, ErrNotDir) {
 		t.Fatalf("add file: %v", err)
 	}
+	if _, err := New(Options{Agent: "gemini"}); !errors.Is(err, ErrOptions) {
+		t.Fatalf("unknown agent: %v", err)
+	}
 }
 
 // A Watcher whose reader is slow still closes: Close does not wait for
