@@ -11,7 +11,7 @@ import (
 // Codex's stable anchors (0.153-0.155): the status line under the
 // composer, the working row's hint, and the footers of its dialogs.
 const (
-	codexStatus      = "default ·"
+	codexStatus      = "· ~/project" // the status line: "gpt-5.5 default · ~/project"
 	codexBusy        = "esc to interrupt"
 	codexApproval    = "Would you like to run the following command?"
 	codexApprovalEnd = "Press enter to confirm or esc to cancel"
