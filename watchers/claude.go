@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 )
@@ -42,6 +43,7 @@ type claudeLine struct {
 	Type          string          `json:"type"`
 	Subtype       string          `json:"subtype"`
 	UUID          string          `json:"uuid"`
+	ParentUUID    string          `json:"parentUuid"`
 	SessionID     string          `json:"sessionId"`
 	Cwd           string          `json:"cwd"`
 	Version       string          `json:"version"`
@@ -74,17 +76,39 @@ type claudeBlock struct {
 }
 
 // ClaudeParser parses Claude Code transcript lines.
+//
+// Claude Code does not always write records in conversation order: 2.1.263
+// and 2.1.266 were seen writing the assistant reply and turn_duration
+// before the prompt record they descend from. The parentUuid chain is the
+// order, so a record whose parent has not been seen yet is held until it
+// is (at most maxHeld records; past that they are let go in file order)
+// and events come in conversation order, each with its own line's offset.
+// A prompt is never held: it starts its own turn.
 type ClaudeParser struct {
 	stats                 ParseStats
 	session, cwd, version string
-	turn                  string
-	turnEnded             bool              // the turn's end was already reported (aborted, failed)
-	lastStop              string            // stop_reason of the turn's last assistant line
-	tools                 map[string]string // tool_use id -> name, while pending
 	identitySeen          bool
+	turn                  string                 // the turn of the record being read
+	turns                 map[string]*claudeTurn // by turn id (prompt uuid)
+	turnOf                map[string]string      // record uuid -> its turn
+	held                  map[string][]heldRecord
+	nHeld                 int
+	tools                 map[string]string // tool_use id -> name, while pending
 	blocks                []claudeBlock
 	stop                  string // stop_reason of the message content last decoded
 }
+
+type claudeTurn struct {
+	ended    bool   // its end was reported (aborted, failed, completed)
+	lastStop string // stop_reason of its last assistant line
+}
+
+type heldRecord struct {
+	where Where
+	rec   claudeLine
+}
+
+const maxHeld = 1024
 
 // NewClaudeParser returns a parser for one transcript.
 func NewClaudeParser() *ClaudeParser {
@@ -95,8 +119,12 @@ func NewClaudeParser() *ClaudeParser {
 
 // Reset forgets everything learnt from earlier lines.
 func (p *ClaudeParser) Reset() {
-	p.session, p.cwd, p.version, p.turn, p.lastStop = "", "", "", "", ""
-	p.identitySeen, p.turnEnded = false, false
+	p.session, p.cwd, p.version, p.turn = "", "", "", ""
+	p.identitySeen = false
+	p.turns = map[string]*claudeTurn{}
+	p.turnOf = map[string]string{}
+	p.held = map[string][]heldRecord{}
+	p.nHeld = 0
 	p.tools = map[string]string{}
 }
 
@@ -117,22 +145,119 @@ func (p *ClaudeParser) Parse(where Where, line []byte, out []Event) []Event {
 	}
 	where.Time = recordTime(rec.Timestamp)
 	n := len(out)
-	out = p.identity(where, &rec, out)
+	if p.mustHold(&rec) {
+		p.held[rec.ParentUUID] = append(p.held[rec.ParentUUID], heldRecord{where, rec})
+		if p.nHeld++; p.nHeld > maxHeld {
+			out = p.letGo(out)
+		}
+	} else {
+		out = p.release(p.record(where, &rec, out), rec.UUID)
+	}
+	p.stats.Events += int64(len(out) - n)
+	return out
+}
+
+// mustHold: the record descends from one not seen yet (and is no prompt).
+func (p *ClaudeParser) mustHold(rec *claudeLine) bool {
+	if rec.ParentUUID == "" || rec.IsSidechain || rec.AgentID != "" {
+		return false
+	}
+	if _, seen := p.turnOf[rec.ParentUUID]; seen {
+		return false
+	}
+	if rec.Type != "user" || rec.IsMeta {
+		return true
+	}
+	text, blocks, ok := p.content(rec)
+	if !ok {
+		return true
+	}
+	if blocks == nil {
+		return !isPromptText(text)
+	}
+	for _, b := range blocks {
+		if b.Type == "tool_result" {
+			return true
+		}
+	}
+	return false
+}
+
+// release reads the records held for uuid, and those held for them.
+func (p *ClaudeParser) release(out []Event, uuid string) []Event {
+	queue := []string{uuid}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		hs := p.held[u]
+		if len(hs) == 0 {
+			continue
+		}
+		delete(p.held, u)
+		for i := range hs {
+			p.nHeld--
+			out = p.record(hs[i].where, &hs[i].rec, out)
+			queue = append(queue, hs[i].rec.UUID)
+		}
+	}
+	return out
+}
+
+// letGo reads every held record in file order: their parents did not come.
+func (p *ClaudeParser) letGo(out []Event) []Event {
+	var all []heldRecord
+	for _, hs := range p.held {
+		all = append(all, hs...)
+	}
+	clear(p.held)
+	p.nHeld = 0
+	slices.SortFunc(all, func(a, b heldRecord) int { return cmp.Compare(a.where.Offset, b.where.Offset) })
+	for i := range all {
+		out = p.record(all[i].where, &all[i].rec, out)
+	}
+	return out
+}
+
+// record reads one record in conversation order.
+func (p *ClaudeParser) record(where Where, rec *claudeLine, out []Event) []Event {
+	if t, ok := p.turnOf[rec.ParentUUID]; ok && t != "" {
+		p.turn = t
+	}
+	out = p.identity(where, rec, out)
 	switch rec.Type {
 	case "user":
-		out = p.user(where, &rec, out)
+		out = p.user(where, rec, out)
 	case "assistant":
-		out = p.assistant(where, &rec, out)
+		out = p.assistant(where, rec, out)
 	case "system":
-		out = p.system(where, &rec, out)
+		out = p.system(where, rec, out)
 	case "summary", "file-history-snapshot", "attachment", "queue-operation", "custom-title",
 		"ai-title", "last-prompt", "progress", "tag", "agent-name", "mode", "permission-mode", "atis-latch":
 		p.stats.Ignored++
 	default:
 		p.stats.unknown(rec.Type)
 	}
-	p.stats.Events += int64(len(out) - n)
+	if rec.UUID != "" {
+		p.turnOf[rec.UUID] = p.turn
+	}
 	return out
+}
+
+// cur is the state of the current turn.
+func (p *ClaudeParser) cur() *claudeTurn {
+	t := p.turns[p.turn]
+	if t == nil {
+		t = &claudeTurn{}
+		p.turns[p.turn] = t
+	}
+	return t
+}
+
+// isPromptText: user text that is a prompt, not a marker or a local
+// command's echo.
+func isPromptText(text string) bool {
+	return text != claudeInterrupted && text != claudeInterruptedTool &&
+		!strings.HasPrefix(text, "<local-command-") && !strings.HasPrefix(text, "<command-")
 }
 
 func (p *ClaudeParser) identity(where Where, rec *claudeLine, out []Event) []Event {
@@ -214,16 +339,17 @@ func (p *ClaudeParser) user(where Where, rec *claudeLine, out []Event) []Event {
 func (p *ClaudeParser) userText(where Where, rec *claudeLine, text string, out []Event) []Event {
 	switch {
 	case text == claudeInterrupted:
-		p.turnEnded = true
+		p.cur().ended = true
 		return append(out, TurnAborted{Where: where, TurnID: p.turn, Reason: "interrupted"})
 	case text == claudeInterruptedTool:
-		p.turnEnded = true
+		p.cur().ended = true
 		return append(out, TurnAborted{Where: where, TurnID: p.turn, Reason: "interrupted_tool_use"})
-	case rec.IsMeta, strings.HasPrefix(text, "<local-command-"), strings.HasPrefix(text, "<command-"):
+	case rec.IsMeta, !isPromptText(text):
 		p.stats.Ignored++
 		return out
 	}
-	p.turn, p.turnEnded, p.lastStop = rec.UUID, false, ""
+	p.turn = rec.UUID
+	p.turns[rec.UUID] = &claudeTurn{}
 	return append(out,
 		TurnStarted{Where: where, TurnID: rec.UUID},
 		PromptAccepted{Where: where, SessionID: rec.SessionID, Cwd: rec.Cwd, TurnID: rec.UUID, SHA256: PromptHash(text), Len: len(text)})
@@ -255,7 +381,7 @@ func (p *ClaudeParser) assistant(where Where, rec *claudeLine, out []Event) []Ev
 		if !ok {
 			reason = strings.Trim(string(rec.Error), `"`)
 		}
-		p.turnEnded = true
+		p.cur().ended = true
 		return append(out, TurnFailed{Where: where, TurnID: p.turn, Reason: reason})
 	}
 	_, blocks, ok := p.content(rec)
@@ -263,7 +389,7 @@ func (p *ClaudeParser) assistant(where Where, rec *claudeLine, out []Event) []Ev
 		p.stats.unknown("assistant/content")
 		return out
 	}
-	p.lastStop = p.stop
+	p.cur().lastStop = p.stop
 	n := len(out)
 	for i := range blocks {
 		b := &blocks[i]
@@ -282,7 +408,8 @@ func (p *ClaudeParser) assistant(where Where, rec *claudeLine, out []Event) []Ev
 func (p *ClaudeParser) system(where Where, rec *claudeLine, out []Event) []Event {
 	switch rec.Subtype {
 	case "turn_duration":
-		if p.turnEnded {
+		t := p.cur()
+		if t.ended {
 			p.stats.Ignored++ // the end was reported as aborted or failed
 			return out
 		}
@@ -290,8 +417,8 @@ func (p *ClaudeParser) system(where Where, rec *claudeLine, out []Event) []Event
 		if ms, err := json.Number(strings.TrimSpace(string(rec.DurationMs))).Float64(); err == nil {
 			d = time.Duration(ms * float64(time.Millisecond))
 		}
-		p.turnEnded = true
-		return append(out, TurnCompleted{Where: where, TurnID: p.turn, Duration: d, StopReason: p.lastStop})
+		t.ended = true
+		return append(out, TurnCompleted{Where: where, TurnID: p.turn, Duration: d, StopReason: t.lastStop})
 	case "api_error", "compact_boundary", "local_command", "stop_hook_summary", "informational",
 		"microcompact_boundary", "away_summary":
 		p.stats.Ignored++

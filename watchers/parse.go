@@ -132,8 +132,10 @@ func countAnswers(doc []byte) (questions, answered int) {
 // only an *UnmarshalTypeError, which is not a malformed line.
 func decode(data []byte, v any) error {
 	err := json.Unmarshal(data, v)
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
+	if err == nil {
+		return nil
+	}
+	if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 		return nil
 	}
 	return err

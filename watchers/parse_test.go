@@ -41,14 +41,16 @@ func describe(ev Event) string {
 func parseAll(p Parser, text string) []string {
 	var out []string
 	off := int64(0)
+	ends := map[int64]int64{}
 	for _, l := range strings.SplitAfter(text, "\n") {
 		if l == "" {
 			continue
 		}
 		line := strings.TrimSuffix(l, "\n")
+		ends[off] = off + int64(len(l))
 		for _, ev := range p.Parse(Where{Offset: off, End: off + int64(len(l))}, []byte(line), nil) {
-			if ev.At().Offset != off {
-				panic("event not at its line")
+			if at := ev.At(); ends[at.Offset] != at.End {
+				panic("event not at a line read so far")
 			}
 			out = append(out, describe(ev))
 		}
@@ -260,5 +262,60 @@ func TestCodexParserObservedShapes(t *testing.T) {
 	}
 	if len(p.Stats().Unknown) != 0 {
 		t.Fatalf("unknown %v", p.Stats().Unknown)
+	}
+}
+
+// Claude Code 2.1.263 and 2.1.266 write a turn's reply and turn_duration
+// before its prompt record (seen in the recorded corpus): events follow
+// the parentUuid chain, not the file.
+func TestClaudeParserOutOfOrder(t *testing.T) {
+	rec := func(uuid, parent, fields string) string {
+		return `{"sessionId":"s","cwd":"/w","version":"2.1.263","uuid":"` + uuid + `","parentUuid":` + parent + `,` + fields + "}\n"
+	}
+	lines := `{"type":"ai-title","sessionId":"s","aiTitle":"x"}` + "\n" +
+		rec("a1", `"att"`, `"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn"}`) +
+		rec("d1", `"a1"`, `"type":"system","subtype":"turn_duration","durationMs":10`) +
+		rec("u1", "null", `"type":"user","message":{"role":"user","content":"hello"}`) +
+		rec("att", `"u1"`, `"type":"attachment","attachment":{}`) +
+		rec("u2", `"d1"`, `"type":"user","message":{"role":"user","content":"next"}`)
+	p := NewClaudeParser()
+	got := parseAll(p, lines)
+	want := []string{
+		"session s cwd= version=",
+		"session s cwd=/w version=2.1.263",
+		"turn_started u1",
+		"prompt turn=u1 session=s len=5 sha=" + shaPrefix("hello"),
+		"turn_completed u1 10ms stop=end_turn",
+		"turn_started u2",
+		"prompt turn=u2 session=s len=4 sha=" + shaPrefix("next"),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// Records whose parent never comes are let go, in file order, once too
+// many are held.
+func TestClaudeParserLetsGo(t *testing.T) {
+	p := NewClaudeParser()
+	var evs []Event
+	for i := range maxHeld + 1 {
+		line := `{"type":"assistant","sessionId":"s","uuid":"a` + fmt.Sprint(i) + `","parentUuid":"missing` + fmt.Sprint(i) +
+			`","message":{"content":[{"type":"tool_use","id":"t` + fmt.Sprint(i) + `","name":"Bash","input":{}}]}}`
+		evs = p.Parse(Where{Offset: int64(i)}, []byte(line), evs)
+	}
+	var offs []int64
+	for _, ev := range evs {
+		if _, ok := ev.(ToolPending); ok {
+			offs = append(offs, ev.At().Offset)
+		}
+	}
+	if len(offs) != maxHeld+1 {
+		t.Fatalf("%d tools let go", len(offs))
+	}
+	for i, off := range offs {
+		if off != int64(i) {
+			t.Fatalf("tool %d at %d", i, off)
+		}
 	}
 }
