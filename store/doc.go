@@ -1,2 +1,18 @@
-// Package store keeps akk's durable state in an embedded pebble database.
+// Package store keeps akk's durable state in an embedded pebble database:
+// the store's format and secret, terminals, bindings to native sessions and
+// a bounded, append-only event history.
+//
+// Keys are "<kind>/<id>[/<sub>]" and are built only in keys.go; values are
+// JSON objects with a "v" schema field (codec.go). One file per concern:
+// meta.go (format version, secret), terminals.go, bindings.go, events.go.
+// Writes that guard a side effect pass pebble.Sync at the call site.
+//
+// Only one process opens a store: Open takes an exclusive lock file first
+// and fails at once (ErrLocked, naming the holder's pid) when another akk
+// holds it, rather than waiting.
+//
+// What it does not do: it knows nothing of tmux, screens or agents beyond
+// the records' fields; it does not derive ids (the supervisor does, with
+// the secret kept here); it keeps no caches; it does not serve other
+// processes (every other command talks to the daemon).
 package store

@@ -1,0 +1,153 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Event is one entry of the append-only history. Seq is given by the store,
+// without gaps, in commit order; it is never reused, even after old events
+// are trimmed.
+type Event struct {
+	V          int               `json:"v"`
+	Seq        uint64            `json:"seq"`
+	Time       time.Time         `json:"time"`
+	Type       string            `json:"type"`
+	TerminalID string            `json:"terminal_id,omitempty"`
+	Attrs      map[string]string `json:"attrs,omitempty"`
+}
+
+const eventSchema = 1
+
+// loadEventBounds finds the first kept and the next sequence numbers.
+func (s *Store) loadEventBounds() error {
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix(kindEvent), UpperBound: prefixEnd(kindEvent)})
+	if err != nil {
+		return fmt.Errorf("store: events: %w", err)
+	}
+	defer it.Close()
+	s.first, s.nextSeq = 1, 1
+	if it.First() {
+		if s.first, err = parseEventKey(it.Key()); err != nil {
+			return err
+		}
+	}
+	if it.Last() {
+		last, err := parseEventKey(it.Key())
+		if err != nil {
+			return err
+		}
+		s.nextSeq = last + 1
+	}
+	return nil
+}
+
+// LastSeq is the sequence number of the newest event (0: none yet).
+func (s *Store) LastSeq() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nextSeq - 1
+}
+
+// Events returns up to limit events with Seq > after, oldest first
+// (limit <= 0: all).
+func (s *Store) Events(after uint64, limit int) ([]Event, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: eventKey(after + 1), UpperBound: prefixEnd(kindEvent)})
+	if err != nil {
+		return nil, fmt.Errorf("store: events: %w", err)
+	}
+	defer it.Close()
+	var out []Event
+	for it.First(); it.Valid() && (limit <= 0 || len(out) < limit); it.Next() {
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return nil, fmt.Errorf("store: events: %w", err)
+		}
+		var e Event
+		if err := decode(v, eventSchema, &e); err != nil {
+			return nil, fmt.Errorf("store: %x: %w", it.Key(), err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// Change is one atomic write: records to put and events to append. Either
+// all of it is in the store after Apply or none.
+type Change struct {
+	Terminals []Terminal
+	Bindings  []Binding
+	Events    []Event
+	// DeleteTerminals removes terminals (and their bindings).
+	DeleteTerminals []string
+}
+
+// Empty reports whether c writes nothing.
+func (c *Change) Empty() bool {
+	return len(c.Terminals)+len(c.Bindings)+len(c.Events)+len(c.DeleteTerminals) == 0
+}
+
+// Apply writes c in one batch with the given durability and returns its
+// events with their sequence numbers and times. History beyond the
+// store's EventLimit is trimmed in the same batch.
+//
+// The daemon passes pebble.Sync: an event a follower has seen must
+// survive a crash, and a state recorded with its event is what keeps a
+// restarted daemon from emitting it again.
+func (s *Store) Apply(c Change, durability *pebble.WriteOptions) ([]Event, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	b := s.db.NewBatch()
+	defer b.Close()
+	var errs []error
+	for _, t := range c.Terminals {
+		t.V = terminalSchema
+		v, err := encode(t)
+		errs = append(errs, err, b.Set(terminalKey(t.ID), v, nil))
+	}
+	for _, bd := range c.Bindings {
+		bd.V = bindingSchema
+		v, err := encode(bd)
+		errs = append(errs, err, b.Set(bindingKey(bd.TerminalID), v, nil))
+	}
+	for _, id := range c.DeleteTerminals {
+		errs = append(errs, b.Delete(terminalKey(id), nil), b.Delete(bindingKey(id), nil))
+	}
+	seq := s.nextSeq
+	out := make([]Event, len(c.Events))
+	now := s.opts.Now()
+	for i, e := range c.Events {
+		e.V, e.Seq = eventSchema, seq
+		if e.Time.IsZero() {
+			e.Time = now
+		}
+		v, err := encode(e)
+		errs = append(errs, err, b.Set(eventKey(seq), v, nil))
+		out[i] = e
+		seq++
+	}
+	first := s.first
+	if keep := uint64(s.opts.EventLimit); seq-first > keep {
+		first = seq - keep
+		errs = append(errs, b.DeleteRange(eventKey(s.first), eventKey(first), nil))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("store: apply: %w", err)
+	}
+	if err := b.Commit(durability); err != nil {
+		return nil, fmt.Errorf("store: apply: %w", err)
+	}
+	s.nextSeq, s.first = seq, first
+	return out, nil
+}

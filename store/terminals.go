@@ -1,0 +1,80 @@
+package store
+
+import (
+	"fmt"
+	"time"
+)
+
+// Terminal is what the store remembers of one terminal (a tmux pane
+// incarnation, see DESIGN "Identity"): its tmux coordinates, the process
+// seen in it and the last states recorded, so that a restarted daemon
+// recognises the pane and emits no event for a state it already recorded.
+type Terminal struct {
+	V          int       `json:"v"`
+	ID         string    `json:"id"`
+	Socket     string    `json:"socket"`
+	ServerPID  int       `json:"server_pid"`
+	Pane       string    `json:"pane"`
+	PanePID    int       `json:"pane_pid"`
+	PaneStart  uint64    `json:"pane_start"`
+	Session    string    `json:"session"`
+	SessionID  string    `json:"session_id"`
+	Window     string    `json:"window"`
+	Agent      string    `json:"agent"`
+	Version    string    `json:"version,omitempty"`
+	Replica    bool      `json:"replica,omitempty"`
+	PID        int       `json:"pid,omitempty"`
+	Cwd        string    `json:"cwd,omitempty"`
+	Command    string    `json:"command,omitempty"`
+	Screen     string    `json:"screen_state"`
+	Composer   string    `json:"composer"`
+	Identity   string    `json:"native_identity_state"`
+	Durable    string    `json:"durable_activity_state"`
+	Activity   string    `json:"activity_state"`
+	Interact   string    `json:"interaction_kind,omitempty"`
+	InterState string    `json:"interaction_state,omitempty"`
+	FirstSeen  time.Time `json:"first_seen"`
+	LastSeen   time.Time `json:"last_seen"`
+	// Gone: the pane (or its incarnation) no longer exists.
+	Gone   bool      `json:"gone,omitempty"`
+	GoneAt time.Time `json:"gone_at,omitzero"`
+}
+
+const terminalSchema = 1
+
+// Terminal reads one terminal.
+func (s *Store) Terminal(id string) (Terminal, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkOpen(); err != nil {
+		return Terminal{}, err
+	}
+	data, err := s.get(terminalKey(id))
+	if err != nil {
+		return Terminal{}, err
+	}
+	var t Terminal
+	if err := decode(data, terminalSchema, &t); err != nil {
+		return Terminal{}, fmt.Errorf("store: terminal %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// Terminals lists every terminal, gone ones included, in id order.
+func (s *Store) Terminals() ([]Terminal, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	var out []Terminal
+	err := s.scan(kindTerminal, func(k, v []byte) error {
+		var t Terminal
+		if err := decode(v, terminalSchema, &t); err != nil {
+			return fmt.Errorf("store: %s: %w", k, err)
+		}
+		out = append(out, t)
+		return nil
+	})
+	return out, err
+}
