@@ -308,6 +308,9 @@ func scanAnchor(acc *Acceptor, an Anchor, limit int64) (string, error) {
 			return fmt.Sprintf("anchored file %s changed while read", an.Path), nil
 		}
 	}
+	for _, ev := range p.Flush(nil) {
+		acc.Observe(ev)
+	}
 	if end < st.Size && acc.Result().Verdict == Pending {
 		return fmt.Sprintf("no match within %d bytes after the anchor", limit), nil
 	}

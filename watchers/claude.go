@@ -131,6 +131,14 @@ func (p *ClaudeParser) Reset() {
 // Stats returns the parser's counters.
 func (p *ClaudeParser) Stats() *ParseStats { return &p.stats }
 
+// Flush reads every held record, in file order.
+func (p *ClaudeParser) Flush(out []Event) []Event {
+	n := len(out)
+	out = p.letGo(out)
+	p.stats.Events += int64(len(out) - n)
+	return out
+}
+
 // Parse reads one transcript line.
 func (p *ClaudeParser) Parse(where Where, line []byte, out []Event) []Event {
 	if !lineStart(&p.stats, line) {

@@ -111,6 +111,9 @@ func (p *CodexParser) Reset() {
 // Stats returns the parser's counters.
 func (p *CodexParser) Stats() *ParseStats { return &p.stats }
 
+// Flush has nothing to do: Codex records are read in file order.
+func (p *CodexParser) Flush(out []Event) []Event { return out }
+
 // Parse reads one rollout line.
 func (p *CodexParser) Parse(where Where, line []byte, out []Event) []Event {
 	if !lineStart(&p.stats, line) {

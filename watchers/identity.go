@@ -399,19 +399,22 @@ func lastClaudeIdentity(f *os.File, from, to int64, c *Candidate) (bool, error) 
 		buf, off = buf[i+1:], from+int64(i)+1
 	}
 	p := NewClaudeParser()
-	found := false
+	var evs []Event
 	for len(buf) > 0 {
 		i := bytes.IndexByte(buf, '\n')
 		if i < 0 {
 			break
 		}
-		for _, ev := range p.Parse(Where{Agent: Claude, Path: c.Path, File: c.File, Offset: off}, buf[:i], nil) {
-			if si, ok := ev.(SessionIdentity); ok && si.Cwd != "" {
-				c.SessionID, c.Cwd, c.Version, c.Offset = si.SessionID, si.Cwd, si.Version, si.Offset
-				found = true
-			}
-		}
+		evs = p.Parse(Where{Agent: Claude, Path: c.Path, File: c.File, Offset: off}, buf[:i], evs)
 		buf, off = buf[i+1:], off+int64(i)+1
+	}
+	// Records whose parents lie before the window are held: let them go.
+	found := false
+	for _, ev := range p.Flush(evs) {
+		if si, ok := ev.(SessionIdentity); ok && si.Cwd != "" && si.Offset >= c.Offset {
+			c.SessionID, c.Cwd, c.Version, c.Offset = si.SessionID, si.Cwd, si.Version, si.Offset
+			found = true
+		}
 	}
 	return found, nil
 }

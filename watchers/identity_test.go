@@ -222,3 +222,38 @@ func cmpOrString(a, b string) string {
 	}
 	return b
 }
+
+// A recorded transcript in a projects tree: found by the cwd its records
+// carry, also when the window read at its end starts in mid-chain (its
+// first records' parents lie before the window).
+func TestResolveClaudeRecordedTranscript(t *testing.T) {
+	for _, f := range journals(t) {
+		if f.Agent != "claude" || f.Surface != "permission-approve" {
+			continue
+		}
+		data, err := os.ReadFile(f.Journal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs, _ := parseFile(t, Claude, f.Journal, data)
+		var want SessionIdentity
+		for _, ev := range evs {
+			if si, ok := ev.(SessionIdentity); ok && si.Cwd != "" {
+				want = si
+			}
+		}
+		root := t.TempDir()
+		os.MkdirAll(filepath.Join(root, "-somewhere-else"), 0o700)
+		appendFile(t, filepath.Join(root, "-somewhere-else", want.SessionID+".jsonl"), string(data))
+		for _, tail := range []int64{0, 3000} {
+			// HeadBytes too short for a line: only the end can decide.
+			id, err := ResolveClaude(context.Background(), ClaudeQuery{ProjectsRoot: root, Cwd: want.Cwd, TailBytes: tail, HeadBytes: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if id.State != Resolved || id.SessionID != want.SessionID || id.Version != f.Version {
+				t.Fatalf("%s, tail %d: %+v", f.Journal, tail, id)
+			}
+		}
+	}
+}

@@ -18,6 +18,10 @@ type Parser interface {
 	// Unknown records add nothing; a line that is not a record adds a
 	// Malformed event.
 	Parse(where Where, line []byte, out []Event) []Event
+	// Flush appends the events of records still held for a parent that
+	// has not come (Claude); a reader of part of a file calls it at the
+	// end. The live Watcher does not: the parent may yet be written.
+	Flush(out []Event) []Event
 	Reset()
 	// Stats are the parser's counters; the caller may zero them.
 	Stats() *ParseStats
