@@ -138,3 +138,84 @@ func (s *Screen) alternateOff(cursor bool) {
 	s.cx = min(s.cx, s.w-1)
 	s.cy = min(s.cy, s.h-1)
 }
+
+// setModes is SM/RM: IRM and the inverted "very visible cursor" 34.
+func (s *Screen) setModes(ps *params, on bool) {
+	for i := 0; i < ps.n; i++ {
+		switch ps.get(i, 0, -1) {
+		case 4:
+			s.setMode(modeInsert, on)
+		case 34:
+			s.setMode(modeCursorVeryVisible, !on)
+		}
+	}
+}
+
+func (s *Screen) setMode(m mode, on bool) {
+	if on {
+		s.mode |= m
+	} else {
+		s.mode &^= m
+	}
+}
+
+// setPrivateModes is DECSET/DECRST.
+func (s *Screen) setPrivateModes(ps *params, on bool) {
+	for i := 0; i < ps.n; i++ {
+		switch ps.get(i, 0, -1) {
+		case 1:
+			s.setMode(modeAppCursor, on)
+		case 3: // DECCOLM: tmux only clears and homes, either way
+			s.cursorMove(0, 0, true)
+			s.eraseScreen(s.pen.bg)
+		case 6:
+			s.setMode(modeOrigin, on)
+			s.cursorMove(0, 0, true)
+		case 7:
+			s.setMode(modeWrap, on)
+		case 12:
+			s.setMode(modeCursorBlink, on)
+		case 25:
+			s.setMode(modeCursor, on)
+		case 1000:
+			s.setMouse(modeMouseStandard, on)
+		case 1002:
+			s.setMouse(modeMouseButton, on)
+		case 1003:
+			s.setMouse(modeMouseAll, on)
+		case 1001:
+			if !on {
+				s.mode &^= modeAllMouse
+			}
+		case 1004:
+			s.setMode(modeFocus, on)
+		case 1005:
+			s.setMode(modeMouseUTF8, on)
+		case 1006:
+			s.setMode(modeMouseSGR, on)
+		case 47, 1047:
+			s.altScreen(on, false)
+		case 1049:
+			s.altScreen(on, true)
+		case 2004:
+			s.setMode(modeBracketPaste, on)
+		}
+	}
+}
+
+// setMouse selects one mouse tracking mode; resetting any of them resets
+// all, as in tmux.
+func (s *Screen) setMouse(m mode, on bool) {
+	s.mode &^= modeAllMouse
+	if on {
+		s.mode |= m
+	}
+}
+
+func (s *Screen) altScreen(on, cursor bool) {
+	if on {
+		s.alternateOn(cursor)
+	} else {
+		s.alternateOff(cursor)
+	}
+}
