@@ -1,0 +1,153 @@
+package api
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"syscall"
+)
+
+// Client talks to the daemon over its unix socket.
+type Client struct {
+	socket string
+	hc     *http.Client
+}
+
+// NewClient returns a client of the daemon listening on socket.
+func NewClient(socket string) *Client {
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", socket)
+		},
+		DisableCompression: true,
+	}
+	return &Client{socket: socket, hc: &http.Client{Transport: tr}}
+}
+
+// Socket is the socket path the client uses.
+func (c *Client) Socket() string { return c.socket }
+
+// Close releases idle connections.
+func (c *Client) Close() { c.hc.CloseIdleConnections() }
+
+// List is POST /v1/list.
+func (c *Client) List(ctx context.Context) (ListResponse, error) {
+	var out ListResponse
+	return out, c.call(ctx, "list", nil, &out)
+}
+
+// Status is POST /v1/status.
+func (c *Client) Status(ctx context.Context, req StatusRequest) (StatusResponse, error) {
+	var out StatusResponse
+	return out, c.call(ctx, "status", req, &out)
+}
+
+// Health is POST /v1/health.
+func (c *Client) Health(ctx context.Context) (Health, error) {
+	var out Health
+	return out, c.call(ctx, "health", nil, &out)
+}
+
+func (c *Client) call(ctx context.Context, op string, in, out any) error {
+	var body io.Reader = http.NoBody
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return fmt.Errorf("api: %s: %w", op, err)
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://akk/v1/"+op, body)
+	if err != nil {
+		return fmt.Errorf("api: %s: %w", op, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return c.dialError(op, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return fmt.Errorf("api: %s: read reply: %w", op, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return replyError(op, resp.StatusCode, data)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("api: %s: decode reply: %w", op, err)
+	}
+	return nil
+}
+
+func replyError(op string, status int, data []byte) error {
+	var eb errorBody
+	if json.Unmarshal(data, &eb) == nil && eb.Error != nil {
+		return eb.Error
+	}
+	return fmt.Errorf("api: %s: HTTP %d: %s", op, status, bytes.TrimSpace(data))
+}
+
+// dialError turns "nothing listens there" into ErrDaemonNotRunning.
+func (c *Client) dialError(op string, err error) error {
+	if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+		return fmt.Errorf("%w (no daemon at %s): start it with `akk attach` (or `akk attach --detach`)",
+			ErrDaemonNotRunning, c.socket)
+	}
+	return fmt.Errorf("api: %s: %w", op, err)
+}
+
+// Events streams GET /v1/events: every event with Seq > after, then, with
+// follow, new ones as they are recorded, until ctx ends (nil) or fn
+// returns an error (returned as is).
+func (c *Client) Events(ctx context.Context, after uint64, follow bool, fn func(Event) error) error {
+	url := "http://akk/v1/events?after=" + strconv.FormatUint(after, 10)
+	if follow {
+		url += "&follow=1"
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("api: events: %w", err)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return c.dialError("events", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		return replyError("events", resp.StatusCode, data)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var e Event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return fmt.Errorf("api: events: %w", err)
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("api: events: %w", err)
+	}
+	if follow {
+		return fmt.Errorf("api: events: the daemon ended the stream (it stopped)")
+	}
+	return nil
+}

@@ -1,0 +1,17 @@
+// Package api is akk's public contract between the daemon and its clients
+// (the CLI, the popup, an MCP host): the wire types, a typed Client, and the
+// server side (Serve) that the supervisor plugs its operations into.
+//
+// Transport: HTTP/1.1 with JSON bodies over a unix socket in
+// $XDG_RUNTIME_DIR/akk/ (or a private directory in /tmp), directory 0700 and
+// socket 0600. Every connection's peer uid is checked with SO_PEERCRED
+// against the daemon's own; another uid gets 403 and the connection is
+// closed before any operation runs. Operations are POST /v1/<op>; errors are
+// {"error":{"code","message"}}; GET /v1/events streams NDJSON, one event a
+// line, flushed per event.
+//
+// What it does not do: it holds no state and makes no decision; it carries
+// no private authority (fingerprints, key plans, offers, draft text) — the
+// types have no field for them. Mutating operations (send, approve,
+// respond_interaction) are not part of this read-only version.
+package api

@@ -1,0 +1,42 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes on the wire.
+const (
+	CodeNotFound   = "not_found"
+	CodeBadRequest = "bad_request"
+	CodeForbidden  = "forbidden"
+	CodeInternal   = "internal"
+	CodeNoOp       = "unknown_operation"
+)
+
+// Error is an error the daemon answered with: {"error":{"code","message"}}.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+
+// Errorf builds an *Error.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+type errorBody struct {
+	Error *Error `json:"error"`
+}
+
+// ErrDaemonNotRunning: nothing listens on the socket. Its message says how
+// to start the daemon.
+var ErrDaemonNotRunning = errors.New("api: akk attach is not running")
+
+// IsCode reports whether err is an *Error with that code.
+func IsCode(err error, code string) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == code
+}

@@ -1,0 +1,69 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"syscall"
+)
+
+// PeerUID returns the uid of the process at the other end of a unix
+// socket connection (SO_PEERCRED: the kernel's record from connect time,
+// which the peer cannot forge).
+func PeerUID(c net.Conn) (int, error) {
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		return -1, fmt.Errorf("api: peer credentials: %T is not a unix connection", c)
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return -1, fmt.Errorf("api: peer credentials: %w", err)
+	}
+	var cred *syscall.Ucred
+	var serr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, serr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
+		return -1, fmt.Errorf("api: peer credentials: %w", err)
+	}
+	if serr != nil {
+		return -1, fmt.Errorf("api: peer credentials: %w", serr)
+	}
+	return int(cred.Uid), nil
+}
+
+// errPeer: a connection from another uid (or one whose uid is unknown).
+var errPeer = errors.New("api: peer refused")
+
+// peerListener accepts only connections whose peer uid is uid. Others get
+// a 403 reply and are closed before the HTTP server sees them.
+type peerListener struct {
+	*net.UnixListener
+	uid    int
+	refuse func(peer int, err error)
+}
+
+func (l *peerListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.UnixListener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		peer, err := PeerUID(c)
+		if err == nil && peer == l.uid {
+			return c, nil
+		}
+		if l.refuse != nil {
+			l.refuse(peer, err)
+		}
+		go refuse(c, peer)
+	}
+}
+
+// refuse answers one 403 and closes, so that a refused client gets a
+// readable error instead of a reset.
+func refuse(c net.Conn, peer int) {
+	defer c.Close()
+	body := fmt.Sprintf(`{"error":{"code":%q,"message":"uid %d may not use this akk daemon"}}`, CodeForbidden, peer)
+	fmt.Fprintf(c, "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+}

@@ -1,0 +1,222 @@
+package api
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// SchemaVersion is the "v" of every top-level response.
+const SchemaVersion = 1
+
+// Screen states (DESIGN "Contract details").
+const (
+	ScreenIdle             = "idle"
+	ScreenWorking          = "working"
+	ScreenAwaitingApproval = "awaiting_approval"
+	ScreenQuestionnaire    = "questionnaire"
+	ScreenFreeText         = "free_text"
+	ScreenConfirmation     = "confirmation"
+	ScreenAsyncQuestion    = "async_question"
+	ScreenBlocked          = "blocked"
+	ScreenMenuOrViewer     = "menu_or_viewer"
+	ScreenStarting         = "starting"
+	ScreenExited           = "exited"
+	ScreenUnknown          = "unknown"
+)
+
+// Agents. A pane whose foreground process is no coding agent (a shell, an
+// editor) is listed with AgentNone.
+const (
+	AgentClaude = "claude"
+	AgentCodex  = "codex"
+	AgentNone   = "none"
+)
+
+// ListResponse is `akk list --json` and POST /v1/list.
+type ListResponse struct {
+	V         int        `json:"v"`
+	Terminals []Terminal `json:"terminals"`
+}
+
+// Terminal is one row of the list: a tmux pane incarnation and what runs
+// in it. The field names and values are the contract.
+type Terminal struct {
+	TerminalID           string            `json:"terminal_id"`
+	Agent                string            `json:"agent"`
+	Version              string            `json:"version"`
+	Profile              string            `json:"profile"` // exact, generic, or "" when no agent
+	Replica              bool              `json:"replica"`
+	PaneID               string            `json:"pane_id"`
+	Session              string            `json:"session"`
+	Window               string            `json:"window"`
+	PID                  int               `json:"pid"`
+	Cwd                  string            `json:"cwd"`
+	ScreenState          string            `json:"screen_state"`
+	Composer             string            `json:"composer"`
+	NativeIdentityState  string            `json:"native_identity_state"`
+	DurableActivityState string            `json:"durable_activity_state"`
+	ActivityState        string            `json:"activity_state"`
+	Interaction          *Interaction      `json:"interaction"`
+	AvailableActions     map[string]Action `json:"available_actions"`
+	Warnings             []string          `json:"warnings"`
+	// Command is the foreground process's name (what a plain pane runs).
+	Command string `json:"command,omitempty"`
+	// DraftLength is the composer draft's length in characters; the text
+	// never crosses the contract.
+	DraftLength int `json:"draft_length,omitempty"`
+	// StateSince is when screen_state last changed.
+	StateSince time.Time `json:"state_since,omitzero"`
+}
+
+// Action is one advertised operation: the tool to call and its arguments.
+// The read-only daemon advertises none yet.
+type Action struct {
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
+	Decisions []string       `json:"decisions,omitempty"`
+}
+
+// InteractionSchema names the public interaction projection (seed 000).
+const InteractionSchema = "agent-knock-knock/terminal-interaction"
+
+// Interaction is the public projection of the interaction a screen shows,
+// exactly seed 000's agent-knock-knock/terminal-interaction v1.
+type Interaction struct {
+	Schema        string        `json:"schema"`
+	Version       int           `json:"version"`
+	InteractionID string        `json:"interaction_id,omitempty"`
+	TurnID        string        `json:"turn_id,omitempty"`
+	Agent         string        `json:"agent,omitempty"`
+	Kind          string        `json:"kind"`
+	State         string        `json:"state"`
+	Reasons       []string      `json:"reasons,omitempty"`
+	Step          *Step         `json:"step,omitempty"`
+	Questions     []Question    `json:"questions,omitempty"`
+	Capabilities  *Capabilities `json:"capabilities,omitempty"`
+	Decisions     []string      `json:"decisions,omitempty"`
+	DeliveryModes []string      `json:"delivery_modes,omitempty"`
+}
+
+// Step places a step in a multi-step interaction.
+type Step struct {
+	Index int `json:"index"`
+	Total int `json:"total"`
+}
+
+// Question is one question of an interaction.
+type Question struct {
+	QuestionID   string   `json:"question_id"`
+	Header       string   `json:"header,omitempty"`
+	Prompt       string   `json:"prompt"`
+	Required     bool     `json:"required"`
+	ResponseKind string   `json:"response_kind"`
+	Options      []Option `json:"options,omitempty"`
+	MaxLength    int      `json:"max_length,omitempty"`
+}
+
+// Option is one choice of a question.
+type Option struct {
+	OptionID string `json:"option_id"`
+	Label    string `json:"label"`
+}
+
+// Capabilities says what a response to an interaction may carry.
+type Capabilities struct {
+	BatchResponse bool `json:"batch_response"`
+	FreeText      bool `json:"free_text"`
+	MultiSelect   bool `json:"multi_select"`
+}
+
+// StatusRequest is POST /v1/status.
+type StatusRequest struct {
+	TerminalID string `json:"terminal_id"`
+}
+
+// StatusResponse is `akk status ID --json`: the row plus its evidence and
+// the current prompt region.
+type StatusResponse struct {
+	V        int      `json:"v"`
+	Terminal Terminal `json:"terminal"`
+	Evidence Evidence `json:"evidence"`
+	// Prompt is the prompt region the recognizer isolated, as plain text
+	// (nil when none). The draft's text is never in it: a composer row
+	// with a draft is omitted.
+	Prompt *PromptRegion `json:"prompt"`
+	// Screen is the whole visible screen as plain text, for a person
+	// looking at `akk status --json` of a pane with no prompt.
+	Screen string `json:"screen,omitempty"`
+}
+
+// PromptRegion is the rows of the prompt.
+type PromptRegion struct {
+	Top    int    `json:"top"`
+	Bottom int    `json:"bottom"`
+	Text   string `json:"text"`
+	// ANSI is the region with its styles, for local terminals only
+	// (set when the request came from a person's terminal).
+	ANSI string `json:"ansi,omitempty"`
+}
+
+// Evidence is what the row's states rest on.
+type Evidence struct {
+	Process        []Process       `json:"process"`
+	Binding        *Binding        `json:"binding"`
+	Recognizer     string          `json:"recognizer"`
+	ScreenSeq      uint64          `json:"screen_seq"`
+	Stale          bool            `json:"stale,omitempty"`
+	StaleCause     string          `json:"stale_cause,omitempty"`
+	LastEvent      uint64          `json:"last_event,omitempty"`
+	Identification json.RawMessage `json:"identification,omitempty"`
+}
+
+// Process is one member of the pane's foreground process group.
+type Process struct {
+	PID       int    `json:"pid"`
+	StartTime uint64 `json:"start_time"`
+	Exe       string `json:"exe"`
+	Comm      string `json:"comm"`
+}
+
+// Binding is the terminal's native session binding.
+type Binding struct {
+	Generation uint64 `json:"generation"`
+	State      string `json:"state"`
+	SessionID  string `json:"session_id,omitempty"`
+	Path       string `json:"path,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+}
+
+// Health is POST /v1/health: the daemon's own view, for `akk doctor`.
+type Health struct {
+	V            int       `json:"v"`
+	PID          int       `json:"pid"`
+	Started      time.Time `json:"started"`
+	TmuxSocket   string    `json:"tmux_socket"`
+	TmuxVersion  string    `json:"tmux_version"`
+	Store        string    `json:"store"`
+	StoreOK      bool      `json:"store_ok"`
+	Sessions     int       `json:"sessions"`
+	Terminals    int       `json:"terminals"`
+	Agents       int       `json:"agents"`
+	LastEvent    uint64    `json:"last_event"`
+	AllowReplica bool      `json:"allow_replicas"`
+}
+
+// Event is one line of GET /v1/events: seq, time, type and terminal_id,
+// then the event's own fields (attrs) at the top level.
+type Event struct {
+	Seq        uint64            `json:"seq"`
+	Time       time.Time         `json:"time"`
+	Type       string            `json:"type"`
+	TerminalID string            `json:"terminal_id,omitempty"`
+	Attrs      map[string]string `json:"-"`
+}
+
+// Event types.
+const (
+	EventTerminalAdded   = "terminal.added"
+	EventTerminalRemoved = "terminal.removed"
+	EventTerminalState   = "terminal.state"
+	EventTerminalProcess = "terminal.process"
+	EventBindingChanged  = "binding.changed"
+)
