@@ -1,10 +1,13 @@
 package api
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"syscall"
+	"time"
 )
 
 // PeerUID returns the uid of the process at the other end of a unix
@@ -64,6 +67,16 @@ func (l *peerListener) Accept() (net.Conn, error) {
 // readable error instead of a reset.
 func refuse(c net.Conn, peer int) {
 	defer c.Close()
+	// Read the request head first: a reply written before the client has
+	// written its request would give it a broken pipe, not the reason.
+	_ = c.SetDeadline(time.Now().Add(2 * time.Second))
+	br := bufio.NewReaderSize(io.LimitReader(c, 64<<10), 4096)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil || line == "\r\n" || line == "\n" {
+			break
+		}
+	}
 	body := fmt.Sprintf(`{"error":{"code":%q,"message":"uid %d may not use this akk daemon"}}`, CodeForbidden, peer)
 	fmt.Fprintf(c, "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
 }
