@@ -20,7 +20,9 @@
 //     paths dirty; one worker drains them, so bursts coalesce.
 //   - codex.go, claude.go: line parsers into the events of evidence.go.
 //     Unknown record types are skipped and counted; malformed lines become
-//     Malformed events with their file and offset.
+//     Malformed events with their file and offset. Claude events follow the
+//     records' parentUuid chain (Claude Code does not always write in that
+//     order), each with its own line's offset.
 //   - identity.go and accept.go: which native session a pane's agent is
 //     writing (resolved, ambiguous, verified_absent, unavailable, with the
 //     evidence), and request-hash acceptance after a pre-send anchor
