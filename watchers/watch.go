@@ -79,6 +79,7 @@ type Watcher struct {
 	wake chan struct{}
 	wg   sync.WaitGroup
 	once sync.Once
+	cerr error // Close's result
 
 	mu       sync.Mutex // guards the fields below
 	closed   bool
@@ -174,21 +175,21 @@ func (w *Watcher) Add(dir string) error {
 }
 
 // Close stops watching, waits for the Watcher's goroutines and closes the
-// Evidence channel. It may be called more than once.
+// Evidence channel. It may be called more than once; every call returns
+// the first one's result.
 func (w *Watcher) Close() error {
 	w.once.Do(func() {
 		w.mu.Lock()
 		w.closed = true
 		w.mu.Unlock()
 		close(w.done)
-		err := w.fsw.Close()
+		if err := w.fsw.Close(); err != nil {
+			w.cerr = fmt.Errorf("watchers: close fsnotify: %w", err)
+		}
 		w.wg.Wait()
 		close(w.out)
-		if err != nil {
-			w.log.Warn("watchers: close fsnotify", "err", err)
-		}
 	})
-	return nil
+	return w.cerr
 }
 
 // Stats returns the parse counters summed over every file so far.
