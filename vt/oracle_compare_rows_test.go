@@ -51,3 +51,23 @@ func TestCompareRow(t *testing.T) {
 		})
 	}
 }
+
+// TestPieces: pieces cover the stream, stay under maxPiece, and never end
+// just after a zero width joiner.
+func TestPieces(t *testing.T) {
+	data := []byte(strings.Repeat(strings.Repeat("x", 150)+"a\u200db", 200))
+	ps := pieces(data)
+	var joined []byte
+	for i, p := range ps {
+		if len(p) > maxPiece {
+			t.Fatalf("piece %d has %d bytes", i, len(p))
+		}
+		if i < len(ps)-1 && strings.Contains(string(p[len(p)-64:]), "\u200d") {
+			t.Fatalf("piece %d ends within 64 bytes of a joiner", i)
+		}
+		joined = append(joined, p...)
+	}
+	if string(joined) != string(data) {
+		t.Fatal("pieces do not add up to the stream")
+	}
+}

@@ -103,19 +103,25 @@ func (r *tmuxRig) Run(ctx context.Context, stream []byte, width, height int) (*t
 
 func (r *tmuxRig) runOnce(ctx context.Context, stream []byte, width, height int) (v *tmuxView, retry bool, err error) {
 	n := r.seq.Add(1)
-	file := filepath.Join(r.dir, fmt.Sprintf("s%d.bin", n))
 	marker, path := syncMarker(n)
-	if err := os.WriteFile(file, append(append([]byte(nil), stream...), marker...), 0o600); err != nil {
-		return nil, false, fmt.Errorf("write stream: %w", err)
+	var files []string
+	for k, piece := range pieces(append(append([]byte(nil), stream...), marker...)) {
+		file := filepath.Join(r.dir, fmt.Sprintf("s%d.%d.bin", n, k))
+		if err := os.WriteFile(file, piece, 0o600); err != nil {
+			return nil, false, fmt.Errorf("write stream: %w", err)
+		}
+		defer os.Remove(file)
+		files = append(files, shellQuote(file))
 	}
-	defer os.Remove(file)
 	channel := fmt.Sprintf("akk-done-%d", n)
 	// The pane must see the bytes unchanged: no output post-processing
 	// (ONLCR would turn LF into CRLF), no echo of tmux's replies to queries.
-	// It then stays alive reading its tty, because a dead pane gets tmux's
-	// "Pane is dead" line written over the screen.
-	paneCmd := fmt.Sprintf("stty raw -echo -opost -onlcr && cat %s; tmux -S %s wait-for -S %s; exec cat >/dev/null",
-		shellQuote(file), shellQuote(r.srv.Socket), channel)
+	// Pieces go out a little apart, so that tmux reads each whole (see
+	// pieces). The pane then stays alive reading its tty, because a dead
+	// pane gets tmux's "Pane is dead" line written over the screen.
+	paneCmd := fmt.Sprintf("stty raw -echo -opost -onlcr && for f in %s; do cat $f; sleep 0.02; done; "+
+		"tmux -S %s wait-for -S %s; exec cat >/dev/null",
+		strings.Join(files, " "), shellQuote(r.srv.Socket), channel)
 	session := fmt.Sprintf("s%d", n)
 	out, err := r.tmux(ctx, "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", session,
 		"-x", strconv.Itoa(width), "-y", strconv.Itoa(height), paneCmd)
@@ -157,6 +163,31 @@ func (r *tmuxRig) initialTitle(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSuffix(string(out), "\n")
+}
+
+// maxPiece is the largest piece of a stream written to the pane at once:
+// below libevent's 4096-byte read size, so tmux reads each piece whole.
+const maxPiece = 3500
+
+// pieces cuts a long stream into pieces for the pane to write apart. tmux
+// forgets a pending zero width joiner between two reads (see
+// joinerRetries), so where its reads fall matters; written at once, a long
+// stream is read in slices that end anywhere. Pieces end where no joiner
+// is in the 64 bytes before, so a joiner is never pending at the end of one
+// (unless joiners are so dense that no such place exists; then the
+// reruns of joinerRetries are the fallback).
+func pieces(data []byte) [][]byte {
+	var out [][]byte
+	zwj := []byte("\u200d")
+	for len(data) > maxPiece {
+		end := maxPiece
+		for end > maxPiece/2 && bytes.Contains(data[end-64:end], zwj) {
+			end--
+		}
+		out = append(out, data[:end])
+		data = data[end:]
+	}
+	return append(out, data)
 }
 
 // tmux runs one tmux command line on the rig's server.

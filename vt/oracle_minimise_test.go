@@ -84,7 +84,8 @@ func chunksAt(data []byte, cuts []int) [][]byte {
 // AKK_VT_WRITE_REGRESS=1. v is tmux's view of the whole stream.
 func minimiseFailure(t *testing.T, rig *tmuxRig, title string, s streamgen.Stream, v *tmuxView, cat string) {
 	t.Helper()
-	o := &oracleProbe{t: t, rig: rig, title: title, w: s.Width, h: s.Height, cat: cat}
+	o := &oracleProbe{t: t, rig: rig, title: title, w: s.Width, h: s.Height, cat: cat,
+		budget: envInt(t, "AKK_VT_MINIMISE_BUDGET", 400)}
 	cuts := map[int]bool{}
 	if _, ok := o.fails(s.Data, nil); !ok {
 		o.chunked = true
@@ -128,6 +129,8 @@ type oracleProbe struct {
 	title string
 	w, h  int
 	cat   string
+	// budget is how many candidates minimise may try.
+	budget int
 	// chunked: the difference needs particular write boundaries, which
 	// candidates carry along (see unit).
 	chunked bool
@@ -204,7 +207,7 @@ func (o *oracleProbe) essentialCuts(s streamgen.Stream, v *tmuxView) map[int]boo
 // cut flag. It returns the stream, its cuts, the first difference and the
 // number of candidates tried.
 func (o *oracleProbe) minimise(pieces [][]unit) (data []byte, cuts []int, first string, trials int) {
-	budget := 400
+	budget := o.budget
 	try := func(items [][]unit) bool {
 		trials++
 		data, cuts := fromUnits(joinUnits(items))
