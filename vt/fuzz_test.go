@@ -15,8 +15,8 @@ func checkInvariants(t *testing.T, s *Screen) {
 		t.Fatalf("%d rows, want %d", len(s.lines), s.h)
 	}
 	for y, l := range s.lines {
-		if len(l.cells) != s.w {
-			t.Fatalf("row %d has %d cells, want %d", y, len(l.cells), s.w)
+		if len(l.cells) != cellsFor(s.w) || int(l.w) != s.w {
+			t.Fatalf("row %d has %d cells of width %d, want %d", y, len(l.cells), l.w, s.w)
 		}
 		for x, c := range l.cells {
 			if int(c.style()) >= len(s.styles) {

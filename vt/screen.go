@@ -168,7 +168,7 @@ func (s *Screen) ScrollbackRow(i int) []Cell {
 		return nil
 	}
 	l := s.history.at(i)
-	out := make([]Cell, len(l.cells))
+	out := make([]Cell, l.w)
 	for x := range out {
 		out[x] = s.publicCell(l, x)
 	}
