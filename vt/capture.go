@@ -36,14 +36,16 @@ type Capture struct {
 }
 
 // ParseCapture reads the output of `tmux capture-pane -p -e -N` for a pane
-// of the given size (the final newline is optional). It accepts exactly the
+// of the given width and height rows (with -S, height counts the history
+// lines too; the final newline is optional). It accepts exactly the
 // vocabulary tmux 3.3a prints (grid_string_cells_code): anything else is an
 // error wrapping ErrCapture, so a misread capture never passes silently.
 //
 // The pen carries across rows, as it does in tmux's output. Cells printed
 // between SO and SI are DEC special graphics and get the glyph tmux shows
-// on a UTF-8 terminal. A zero-width character joins the previous cell, and
-// so does the character after a zero width joiner, as in tmux's grid.
+// on a UTF-8 terminal. Zero-width characters, and characters tmux joined
+// to a zero width joiner, stay in the cell before them (see
+// capturePen.row). A wide character's padding cell in Rows has its style.
 func ParseCapture(data []byte, width, height int) (*Capture, error) {
 	if width < 1 || height < 1 {
 		return nil, fmt.Errorf("%w: size %dx%d", ErrCapture, width, height)
@@ -105,8 +107,8 @@ func layoutRow(printed []Cell, width int) (row []Cell, used int, overflow bool) 
 // screen_write_combine drops a mark that would not fit.
 const tmuxCellBytes = 21
 
-// capturePen is the running state of a capture: SGR pen, SO/SI, and whether
-// the last character was a zero width joiner.
+// capturePen is the running state of a capture, which carries across rows:
+// the SGR pen and whether SO (DEC graphics) is in effect.
 type capturePen struct {
 	style   Style
 	charset bool

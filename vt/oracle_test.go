@@ -23,8 +23,13 @@ import (
 //	go test -run 'TestTmuxOracle$/seed=17$' -v ./vt      one seed
 //
 // A failing stream is minimised (AKK_VT_MINIMISE=n streams per run, default
-// 3, each trying up to AKK_VT_MINIMISE_BUDGET=400 candidates) and, with AKK_VT_WRITE_REGRESS=1, written to testdata/regress, which
+// 3, each trying up to AKK_VT_MINIMISE_BUDGET=400 candidates) and, with
+// AKK_VT_WRITE_REGRESS=1, written to testdata/regress, which
 // TestTmuxOracleRegress always replays.
+//
+// The other oracle tests: TestTmuxOracleBench (the benchmark streams),
+// TestTmuxOracleSelfCheck (the comparison sees what it must), and
+// TestTmuxRuneWidths (character widths measured in tmux).
 
 // ciSeeds is the seed range every CI run checks.
 const ciSeeds = "1-300"
