@@ -130,6 +130,10 @@ type Capabilities struct {
 // StatusRequest is POST /v1/status.
 type StatusRequest struct {
 	TerminalID string `json:"terminal_id"`
+	// Render asks for the styled prompt region and the screen text, for a
+	// person's own terminal (akk status on a TTY, the popup). These may
+	// show a draft; a controller never asks for them.
+	Render bool `json:"render,omitempty"`
 }
 
 // StatusResponse is `akk status ID --json`: the row plus its evidence and

@@ -1,0 +1,88 @@
+package supervisor
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// Config is every dependency of a Supervisor, given explicitly.
+type Config struct {
+	// Logger receives the daemon's log (required).
+	Logger *slog.Logger
+	// Store is the open store (required). The supervisor does not close it:
+	// whoever opened it closes it after Run returns.
+	Store *store.Store
+	// TmuxSocket is the tmux server's socket path, always passed as -S
+	// (required).
+	TmuxSocket string
+	// TmuxEnv is the environment of the tmux commands the supervisor runs
+	// (nil: ours without TMUX and TMUX_PANE).
+	TmuxEnv []string
+	// Listener, if set, serves the API; Run closes it.
+	Listener *net.UnixListener
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+	// AllowReplicas makes `akk replica` panes agents (tests, akk demo).
+	AllowReplicas bool
+	// ClaudeProjects and CodexSessions are the agents' file roots
+	// ("": ~/.claude/projects and $CODEX_HOME/sessions or ~/.codex/sessions).
+	ClaudeProjects, CodexSessions string
+	// PauseAfter is the control clients' pause-after (0: 10 s).
+	PauseAfter time.Duration
+
+	// recognize replaces the recognizers call (benchmarks of the pipeline).
+	recognize func(agent, version string, scr *vt.Screen) recognition
+}
+
+func (c *Config) ensureDefaults() {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.PauseAfter == 0 {
+		c.PauseAfter = 10 * time.Second
+	}
+	home, _ := os.UserHomeDir()
+	if c.ClaudeProjects == "" && home != "" {
+		c.ClaudeProjects = filepath.Join(home, ".claude", "projects")
+	}
+	if c.CodexSessions == "" {
+		if ch := os.Getenv("CODEX_HOME"); ch != "" {
+			c.CodexSessions = filepath.Join(ch, "sessions")
+		} else if home != "" {
+			c.CodexSessions = filepath.Join(home, ".codex", "sessions")
+		}
+	}
+	if c.TmuxEnv == nil {
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
+				c.TmuxEnv = append(c.TmuxEnv, kv)
+			}
+		}
+	}
+}
+
+// ErrConfig: New was given a Config it cannot use.
+var ErrConfig = errors.New("supervisor: bad config")
+
+func (c *Config) validate() error {
+	var errs []error
+	if c.Logger == nil {
+		errs = append(errs, fmt.Errorf("%w: Logger is required", ErrConfig))
+	}
+	if c.Store == nil {
+		errs = append(errs, fmt.Errorf("%w: Store is required", ErrConfig))
+	}
+	if c.TmuxSocket == "" {
+		errs = append(errs, fmt.Errorf("%w: TmuxSocket is required", ErrConfig))
+	}
+	return errors.Join(errs...)
+}

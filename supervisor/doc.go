@@ -1,0 +1,22 @@
+// Package supervisor is akk's daemon: it attaches to one tmux server, follows
+// every session, window and pane as they come and go (one control-mode
+// client per session, each pane's output taken from exactly one of them),
+// keeps one vt screen per pane, identifies what runs in each pane from /proc,
+// runs the recognizer whenever a screen changed, binds agent panes to their
+// native sessions through the watchers, records terminals, bindings and a
+// bounded event history in the store, and answers the API.
+//
+// Files by concern: supervisor.go (Config, New, Run), sessions.go (tmux
+// sessions and their control clients), registry.go (which pane is followed
+// by whom), monitors.go (one goroutine per pane: screen, identity,
+// recognition), identity.go (foreground process groups, agents, versions,
+// replicas), recognition.go (the one call into the recognizers), states.go
+// (activity_state), bindings.go (native sessions and durable activity),
+// journal.go (store writes and events), reconcile.go (store vs tmux at
+// start), server.go (the API handlers).
+//
+// What it does not do (yet): no input of any kind reaches a pane — there is
+// no dispatch, approval or response here, and no available_actions are
+// advertised; no callbacks or outbox. It never resizes, never sets tmux
+// options and never polls capture-pane: screens follow %output.
+package supervisor

@@ -1,0 +1,345 @@
+package supervisor
+
+import (
+	"bufio"
+	"bytes"
+	"debug/buildinfo"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/recordings"
+)
+
+// akkMainPath is the main package of an akk binary, as its build info
+// records it: how a replica's /proc/<pid>/exe is proven to be akk.
+const akkMainPath = "github.com/agent-knock-knock/akk/cmd/akk"
+
+// procIdentity is what runs in a pane: its foreground process group and
+// what the supervisor makes of it (DESIGN "Identity").
+type procIdentity struct {
+	PGID        int
+	LeaderStart uint64
+	Members     []controlmode.Process
+	Agent       string // api.AgentClaude, api.AgentCodex or api.AgentNone
+	Version     string
+	Replica     bool
+	AgentPID    int // the native agent (or replica) process; else the group leader
+	AgentStart  uint64
+	Cwd         string
+	Command     string // the leader's comm
+	// Why says how the agent was recognised (or why not), for status.
+	Why string
+}
+
+// incarnation is the identity's comparable part: a change of any of these
+// is a new process incarnation.
+func (p *procIdentity) incarnation() string {
+	return fmt.Sprintf("%d/%d/%s/%s/%d/%d/%t", p.PGID, p.LeaderStart, p.Agent, p.Version, p.AgentPID, p.AgentStart, p.Replica)
+}
+
+// identifier classifies foreground process groups. Facts about files
+// (package.json versions, akk build info, recording headers) are cached by
+// path and modification time, so a look at a pane reads /proc and stats
+// files but never spawns a process or re-reads an unchanged file.
+type identifier struct {
+	allowReplicas bool
+
+	mu    sync.Mutex // guards cache
+	cache map[string]cachedFact
+}
+
+type cachedFact struct {
+	mtime time.Time
+	size  int64
+	ino   uint64
+	val   any
+}
+
+func newIdentifier(allowReplicas bool) *identifier {
+	return &identifier{allowReplicas: allowReplicas, cache: map[string]cachedFact{}}
+}
+
+// identify reads the foreground group of the terminal panePID runs on.
+func (id *identifier) identify(panePID int) (procIdentity, error) {
+	fg, err := controlmode.ForegroundOf(panePID)
+	if err != nil {
+		return procIdentity{}, err
+	}
+	return id.classify(fg), nil
+}
+
+// classify decides what a foreground group is. A replica is an akk binary
+// whose argv[1] is "replica" (only with allowReplicas); an agent is the
+// native Claude Code or Codex binary among the members (the npm codex is a
+// Node launcher whose child is the native binary).
+func (id *identifier) classify(fg controlmode.Foreground) procIdentity {
+	p := procIdentity{PGID: fg.PGID, Members: fg.Members, Agent: api.AgentNone}
+	sort.Slice(p.Members, func(i, j int) bool { return p.Members[i].Stat.PID < p.Members[j].Stat.PID })
+	p.LeaderStart = fg.Leader.Stat.StartTime
+	p.Command = fg.Leader.Stat.Comm
+	p.AgentPID, p.AgentStart, p.Cwd = fg.Leader.Stat.PID, fg.Leader.Stat.StartTime, fg.Leader.Cwd
+	if fg.Leader.Stat.PID == 0 && len(p.Members) > 0 {
+		m := p.Members[0]
+		p.Command, p.AgentPID, p.AgentStart, p.Cwd = m.Stat.Comm, m.Stat.PID, m.Stat.StartTime, m.Cwd
+	}
+	p.Why = "no agent binary in the foreground group"
+	for _, m := range p.Members {
+		if agent, version, why, ok := id.replicaOf(m); ok {
+			p.Agent, p.Version, p.Replica, p.Why = agent, version, true, why
+			p.AgentPID, p.AgentStart, p.Cwd = m.Stat.PID, m.Stat.StartTime, m.Cwd
+			return p
+		} else if why != "" {
+			p.Why = why
+		}
+		if agent, version, why := id.agentOf(m); agent != "" {
+			p.Agent, p.Version, p.Why = agent, version, why
+			p.AgentPID, p.AgentStart, p.Cwd = m.Stat.PID, m.Stat.StartTime, m.Cwd
+			return p
+		}
+	}
+	return p
+}
+
+// exePath is the executable's path without the " (deleted)" the kernel
+// appends when the file was removed (a `go run` binary).
+func exePath(m controlmode.Process) string { return strings.TrimSuffix(m.Exe, " (deleted)") }
+
+// agentOf recognises a native agent binary by its name and the nearest
+// package.json (the npm packages), or by the native installer's layout
+// (~/.local/share/claude/versions/<version>).
+func (id *identifier) agentOf(m controlmode.Process) (agent, version, why string) {
+	exe := exePath(m)
+	if exe == "" {
+		return "", "", ""
+	}
+	base := filepath.Base(exe)
+	switch base {
+	case "codex", "claude", "claude.exe":
+	default:
+		if filepath.Base(filepath.Dir(exe)) == "versions" && filepath.Base(filepath.Dir(filepath.Dir(exe))) == "claude" && semver.MatchString(base) {
+			return api.AgentClaude, base, "native Claude Code install " + exe
+		}
+		return "", "", ""
+	}
+	pkg, ok := id.nearestPackage(filepath.Dir(exe))
+	switch {
+	case ok && base == "codex" && strings.HasPrefix(pkg.Name, "@openai/codex"):
+		return api.AgentCodex, stripPlatform(pkg.Version), "codex binary " + exe + " in " + pkg.Name
+	case ok && base != "codex" && strings.HasPrefix(pkg.Name, "@anthropic-ai/claude-code"):
+		return api.AgentClaude, stripPlatform(pkg.Version), "claude binary " + exe + " in " + pkg.Name
+	case base == "codex":
+		return api.AgentCodex, "", "codex binary " + exe + " without a package.json (version unknown)"
+	default:
+		return api.AgentClaude, "", "claude binary " + exe + " without a package.json (version unknown)"
+	}
+}
+
+var (
+	semver       = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
+	platformTail = regexp.MustCompile(`-(linux|darwin|win32|windows)-[a-z0-9_]+$`)
+)
+
+// stripPlatform turns "0.155.1-linux-x64" into "0.155.1".
+func stripPlatform(v string) string { return platformTail.ReplaceAllString(v, "") }
+
+type packageJSON struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// nearestPackage finds the package.json closest above dir (at most six
+// levels: npm layouts put the binary a few directories below it).
+func (id *identifier) nearestPackage(dir string) (packageJSON, bool) {
+	for range 6 {
+		path := filepath.Join(dir, "package.json")
+		if v, ok := id.fact(path, readPackage); ok {
+			return v.(packageJSON), true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return packageJSON{}, false
+}
+
+func readPackage(path string) (any, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var p packageJSON
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// fact returns read(path), cached while path's size, inode and mtime stay
+// the same. ok is false when path does not exist or read failed.
+func (id *identifier) fact(path string, read func(string) (any, error)) (any, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, false
+	}
+	var ino uint64
+	if st, ok := statIno(fi); ok {
+		ino = st
+	}
+	id.mu.Lock()
+	c, hit := id.cache[path]
+	id.mu.Unlock()
+	if hit && c.mtime.Equal(fi.ModTime()) && c.size == fi.Size() && c.ino == ino {
+		return c.val, c.val != nil
+	}
+	v, err := read(path)
+	if err != nil {
+		v = nil
+	}
+	id.mu.Lock()
+	if len(id.cache) > 4096 { // a bound, not an LRU: facts are few
+		id.cache = map[string]cachedFact{}
+	}
+	id.cache[path] = cachedFact{mtime: fi.ModTime(), size: fi.Size(), ino: ino, val: v}
+	id.mu.Unlock()
+	return v, v != nil
+}
+
+// replicaOf recognises `akk replica FILE` (DESIGN "Identity"): the
+// process's exe is an akk binary (its Go build info names akk's main
+// package) and argv[1] is "replica"; FILE is resolved against the
+// process's cwd and its header gives agent and version. Without
+// allowReplicas it says why the replica is treated as a plain process.
+func (id *identifier) replicaOf(m controlmode.Process) (agent, version, why string, ok bool) {
+	if len(m.Argv) < 2 || m.Argv[1] != "replica" {
+		return "", "", "", false
+	}
+	exe := fmt.Sprintf("/proc/%d/exe", m.Stat.PID)
+	if v, isAkk := id.fact(exe, readBuildPath); !isAkk || v.(string) != akkMainPath {
+		return "", "", "", false
+	}
+	if !id.allowReplicas {
+		return "", "", "akk replica (a plain process without --allow-replicas)", false
+	}
+	file := replicaFile(m.Argv[2:])
+	if file == "" {
+		return "", "", "akk replica without a file", false
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(m.Cwd, file)
+	}
+	v, ok := id.fact(file, readCastHeader)
+	if !ok {
+		return "", "", "akk replica of an unreadable recording " + file, false
+	}
+	h := v.(recordings.Akk)
+	switch h.Agent {
+	case api.AgentClaude, api.AgentCodex:
+		return h.Agent, h.Version, "akk replica of " + file, true
+	}
+	return "", "", "akk replica of a recording of no agent", false
+}
+
+// readBuildPath reads an executable's main package path. The file read
+// is /proc/<pid>/exe, so a deleted binary (go run's) still answers.
+func readBuildPath(path string) (any, error) {
+	bi, err := buildinfo.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return bi.Path, nil
+}
+
+// replicaFile is the positional argument of `akk replica [flags] FILE`.
+func replicaFile(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--speed":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a
+		}
+	}
+	return ""
+}
+
+// readCastHeader reads a recording's header line only.
+func readCastHeader(path string) (any, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	line, err := bufio.NewReaderSize(f, 4096).ReadBytes('\n')
+	if err != nil && len(line) == 0 {
+		return nil, err
+	}
+	h, err := recordings.DecodeHeader(bytes.TrimSpace(line))
+	if err != nil {
+		return nil, err
+	}
+	if h.Akk == nil {
+		return nil, fmt.Errorf("supervisor: %s has no akk header", path)
+	}
+	return *h.Akk, nil
+}
+
+// quickCheck reads the pane process's tpgid and the group leader's start
+// time: two small /proc reads that tell whether the foreground group
+// changed since identity p was taken.
+func quickCheck(panePID int, p *procIdentity) (changed bool) {
+	st, err := controlmode.ReadProcStat(panePID)
+	if err != nil {
+		return true
+	}
+	if st.TPGID != p.PGID {
+		return true
+	}
+	lead, err := controlmode.ReadProcStat(st.TPGID)
+	if err != nil {
+		return p.LeaderStart != 0
+	}
+	if lead.StartTime != p.LeaderStart {
+		return true
+	}
+	// The agent itself may start later than its group leader (codex
+	// launcher's child): check it is still there.
+	if p.AgentPID != 0 && p.AgentPID != st.TPGID {
+		a, err := controlmode.ReadProcStat(p.AgentPID)
+		return err != nil || a.StartTime != p.AgentStart
+	}
+	return false
+}
+
+// agentStartTime converts a process's start time (clock ticks after boot)
+// to wall time, for "appended since the process started" queries.
+func agentStartTime(ticks uint64) time.Time {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return time.Time{}
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "btime "); ok {
+			boot, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return time.Time{}
+			}
+			const hz = 100 // USER_HZ on Linux
+			return time.Unix(boot, 0).Add(time.Duration(ticks) * time.Second / hz)
+		}
+	}
+	return time.Time{}
+}

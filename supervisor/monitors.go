@@ -1,0 +1,304 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// paneMonitor follows one pane: its goroutine owns the pane's feed and vt
+// screen (controlmode.Mirror), re-identifies the foreground process when
+// it changed, runs the recognizer when the screen changed, and records
+// every change of the terminal's contract fields with its event. A burst of
+// output costs one pass: each pass applies everything the feed holds, so
+// recognition is coalesced and never runs on the control client's reader.
+type paneMonitor struct {
+	s    *Supervisor
+	pane controlmode.PaneID
+	sess *session
+	lg   *slog.Logger
+
+	stopCh   chan struct{}
+	stopOnce sync.Once
+	pokeCh   chan struct{} // cap 1: pass again without new output
+	// isStarted: the monitor derived its terminal (reconcile waits).
+	isStarted atomic.Bool
+
+	infoMu sync.Mutex // a leaf lock (taken under Supervisor.mu): guards info
+	info   controlmode.PaneInfo
+
+	mu         sync.Mutex // the terminal lock: guards everything below
+	mirror     *controlmode.Mirror
+	key        terminalKey
+	id         string
+	ident      *procIdentity
+	rec        recognition
+	bind       bindingState
+	term       store.Terminal // as recorded in the store
+	isRecorded bool
+	newPID     int // set by a respawn, handled by the next pass
+	screenSeq  uint64
+	stateSince time.Time
+	// lastChange is when the screen last changed (for latency figures).
+	lastChange time.Time
+}
+
+func newMonitor(s *Supervisor, se *session, p controlmode.PaneInfo) *paneMonitor {
+	return &paneMonitor{s: s, pane: p.Pane, sess: se, info: p,
+		lg:     s.lg.With("pane", p.Pane.String()),
+		stopCh: make(chan struct{}), pokeCh: make(chan struct{}, 1)}
+}
+
+func (m *paneMonitor) started() bool { return m.isStarted.Load() }
+
+func (m *paneMonitor) stop() { m.stopOnce.Do(func() { close(m.stopCh) }) }
+
+func (m *paneMonitor) poke() {
+	select {
+	case m.pokeCh <- struct{}{}:
+	default:
+	}
+}
+
+func (m *paneMonitor) setInfo(p controlmode.PaneInfo) {
+	m.infoMu.Lock()
+	changed := m.info.Window != p.Window || m.info.PID != p.PID
+	m.info = p
+	m.infoMu.Unlock()
+	if changed {
+		m.poke()
+	}
+}
+
+func (m *paneMonitor) paneInfo() controlmode.PaneInfo {
+	m.infoMu.Lock()
+	defer m.infoMu.Unlock()
+	return m.info
+}
+
+// respawned notes a new pane process (respawn-pane): a new terminal.
+func (m *paneMonitor) respawned(pid int) {
+	m.mu.Lock()
+	m.newPID = pid
+	m.mu.Unlock()
+	m.poke()
+}
+
+func (m *paneMonitor) recorded() (store.Terminal, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.term, m.isRecorded
+}
+
+func (m *paneMonitor) run(ctx context.Context) {
+	defer m.s.wg.Done()
+	feed, err := m.sess.client.Follow(m.pane)
+	if err != nil {
+		m.lg.Debug("follow", "err", err)
+		m.s.release(ctx, m, "pane closed")
+		return
+	}
+	defer feed.Close()
+	m.mu.Lock()
+	m.mirror = controlmode.NewMirror(feed, vt.Options{})
+	m.setTerminal(m.paneInfo().PID)
+	m.mu.Unlock()
+	m.isStarted.Store(true)
+	for {
+		select {
+		case <-ctx.Done():
+			m.s.release(ctx, m, "daemon stopped")
+			return
+		case <-m.stopCh:
+			m.s.release(ctx, m, "pane left its session")
+			return
+		case <-feed.Ready():
+		case <-m.pokeCh:
+		}
+		if gone := m.pass(); gone {
+			m.s.release(ctx, m, "pane closed")
+			return
+		}
+	}
+}
+
+// setTerminal derives the terminal of the pane's current process and takes
+// the store's record of it, if any. Called with mu held.
+func (m *paneMonitor) setTerminal(panePID int) {
+	var start uint64
+	if st, err := controlmode.ReadProcStat(panePID); err == nil {
+		start = st.StartTime
+	}
+	m.key = terminalKey{Socket: m.s.server.Socket, ServerPID: m.s.server.PID, Pane: m.pane.String(),
+		PanePID: panePID, PaneStart: start}
+	m.id = terminalID(m.s.secret, m.key)
+	m.ident, m.bind = nil, bindingState{}
+	m.term, m.isRecorded = m.s.claimStored(m.id)
+	for _, old := range m.s.staleForPane(m.key.Pane, m.id) {
+		m.s.removeTerminal(old, "pane respawned while akk was not running")
+	}
+	m.stateSince = m.s.cfg.Now()
+	if m.isRecorded {
+		m.bind = bindingFromStore(m.s, m.id)
+	}
+	m.lg = m.s.lg.With("pane", m.pane.String(), "terminal", m.id)
+}
+
+// pass applies the feed, refreshes identity and recognition, and records
+// what changed. It reports whether the pane is gone.
+func (m *paneMonitor) pass() (gone bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	changed := m.mirror.Apply()
+	if g, err := m.mirror.Gone(); g {
+		m.lg.Debug("pane gone", "err", err)
+		return true
+	}
+	if m.newPID != 0 {
+		if m.isRecorded {
+			m.s.removeTerminal(m.term, "pane respawned")
+		}
+		m.setTerminal(m.newPID)
+		m.newPID, changed = 0, true
+	}
+	now := m.s.cfg.Now()
+	if changed {
+		m.screenSeq++
+		m.lastChange = now
+	}
+	identChanged := m.refreshIdentity()
+	if scr := m.mirror.Screen(); scr != nil && (changed || identChanged || !m.isRecorded) {
+		if stale, _ := m.mirror.Stale(); !stale {
+			m.rec = m.s.cfg.recognize(m.ident.Agent, m.ident.Version, scr)
+		}
+	}
+	if identChanged {
+		m.s.binds.identityChanged(m, m.id, *m.ident)
+	}
+	m.record(now)
+	return false
+}
+
+// refreshIdentity re-reads the foreground group when two /proc reads say
+// it changed, and reports whether the process incarnation changed.
+func (m *paneMonitor) refreshIdentity() bool {
+	pid := m.key.PanePID
+	if m.ident != nil && !quickCheck(pid, m.ident) {
+		if m.ident.AgentPID != 0 { // cwd moves without a new process
+			if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", m.ident.AgentPID)); err == nil {
+				m.ident.Cwd = cwd
+			}
+		}
+		return false
+	}
+	p, err := m.s.ident.identify(pid)
+	if err != nil {
+		p = procIdentity{Agent: api.AgentNone, Why: err.Error()}
+		if !errors.Is(err, controlmode.ErrNoProcess) {
+			m.lg.Debug("identify", "err", err)
+		}
+	}
+	old := m.ident
+	m.ident = &p
+	return old == nil || old.incarnation() != p.incarnation()
+}
+
+// exited reports whether the pane's own process has ended (a dead pane
+// kept by remain-on-exit).
+func (m *paneMonitor) exited() bool {
+	_, err := controlmode.ReadProcStat(m.key.PanePID)
+	return errors.Is(err, controlmode.ErrNoProcess)
+}
+
+// record builds the terminal's record and, if any contract field changed,
+// writes it with its events. Called with mu held (terminal lock, then the
+// store writer: DESIGN invariant 2).
+func (m *paneMonitor) record(now time.Time) {
+	next := m.build(now)
+	if m.isRecorded && !processAttrsChanged(m.term, next) && !stateChanged(m.term, next) &&
+		m.term.Window == next.Window && m.term.Session == next.Session && m.term.Cwd == next.Cwd {
+		return
+	}
+	evs := stateEvents(m.term, next, !m.isRecorded)
+	if m.isRecorded && stateChanged(m.term, next) {
+		m.stateSince = now
+	}
+	if _, err := m.s.commit(store.Change{Terminals: []store.Terminal{next}, Events: evs}); err != nil {
+		m.lg.Error("record terminal", "err", err)
+		return
+	}
+	m.term, m.isRecorded = next, true
+}
+
+func (m *paneMonitor) build(now time.Time) store.Terminal {
+	info := m.paneInfo()
+	t := m.term
+	if !m.isRecorded {
+		t = store.Terminal{FirstSeen: now}
+	}
+	t.ID, t.Socket, t.ServerPID = m.id, m.key.Socket, m.key.ServerPID
+	t.Pane, t.PanePID, t.PaneStart = m.key.Pane, m.key.PanePID, m.key.PaneStart
+	t.SessionID, t.Window, t.LastSeen = m.sess.id.String(), info.Window.String(), now
+	m.s.mu.Lock()
+	t.Session = m.sess.name
+	m.s.mu.Unlock()
+	id := m.ident
+	if id == nil {
+		id = &procIdentity{Agent: api.AgentNone}
+	}
+	t.Agent, t.Version, t.Replica, t.PID, t.Command = id.Agent, id.Version, id.Replica, id.AgentPID, id.Command
+	t.Cwd = id.Cwd
+	if t.Cwd == "" {
+		t.Cwd = info.CurrentPath
+	}
+	r := m.rec
+	if r.Screen == "" {
+		r = recognition{Screen: api.ScreenUnknown, Composer: "absent"}
+	}
+	t.Screen, t.Composer = r.Screen, r.Composer
+	if m.exited() {
+		t.Screen, t.Composer = api.ScreenExited, "absent"
+	}
+	t.Interact, t.InterState = "", ""
+	if r.Interaction != nil {
+		t.Interact, t.InterState = r.Interaction.Kind, r.Interaction.State
+	}
+	t.Identity, t.Durable = m.bind.identityState(id), m.bind.durableState(id)
+	t.Activity = activityState(t.Screen, t.Durable)
+	return t
+}
+
+// row is the terminal's list row. Called with mu held.
+func (m *paneMonitor) row() api.Terminal {
+	t := m.term
+	r := m.rec
+	warnings := append([]string{}, r.Warnings...)
+	if m.ident != nil && m.ident.Agent != api.AgentNone && m.ident.Version == "" {
+		warnings = append(warnings, "agent version unknown")
+	}
+	if stale, cause := m.mirror.Stale(); stale {
+		warnings = append(warnings, "screen re-seeding: "+cause)
+	}
+	profile := r.Profile
+	if t.Agent == api.AgentNone {
+		profile = ""
+	}
+	return api.Terminal{
+		TerminalID: t.ID, Agent: t.Agent, Version: t.Version, Profile: profile, Replica: t.Replica,
+		PaneID: t.Pane, Session: t.Session, Window: t.Window, PID: t.PID, Cwd: t.Cwd,
+		ScreenState: t.Screen, Composer: t.Composer, NativeIdentityState: t.Identity,
+		DurableActivityState: t.Durable, ActivityState: t.Activity, Interaction: r.Interaction,
+		AvailableActions: map[string]api.Action{}, Warnings: warnings, Command: t.Command,
+		DraftLength: r.DraftLen, StateSince: m.stateSince,
+	}
+}

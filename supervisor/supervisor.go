@@ -1,0 +1,129 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/store"
+)
+
+// Supervisor is the daemon. Build it with New, run it with Run (once).
+//
+// Lock order (DESIGN invariant 2): paneMonitor.mu (the terminal lock) ->
+// writeMu (the store writer) -> mu (the registry). A goroutine holding mu
+// never takes a pane's or the writer's lock.
+type Supervisor struct {
+	cfg     Config
+	lg      *slog.Logger
+	st      *store.Store
+	secret  []byte
+	ident   *identifier
+	started time.Time
+	binds   *binder
+
+	// writeMu serialises store writes with the wake-up of event followers,
+	// so followers see events in sequence order.
+	writeMu sync.Mutex
+
+	mu        sync.Mutex // the registry: guards the fields below
+	server    tmuxServer
+	sessions  map[controlmode.SessionID]*session
+	panes     map[controlmode.PaneID]*paneMonitor
+	stored    map[string]store.Terminal // records not claimed by a pane yet (reconcile)
+	followers map[chan struct{}]struct{}
+	rescan    chan struct{} // cap 1: the session list may have changed
+
+	wg sync.WaitGroup // session and pane goroutines
+}
+
+// New checks cfg and prepares a supervisor; it touches neither tmux nor
+// the socket until Run.
+func New(cfg Config) (*Supervisor, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	cfg.ensureDefaults()
+	secret, err := cfg.Store.Secret()
+	if err != nil {
+		return nil, fmt.Errorf("supervisor: %w", err)
+	}
+	s := &Supervisor{
+		cfg: cfg, lg: cfg.Logger, st: cfg.Store, secret: secret,
+		ident:     newIdentifier(cfg.AllowReplicas),
+		sessions:  map[controlmode.SessionID]*session{},
+		panes:     map[controlmode.PaneID]*paneMonitor{},
+		followers: map[chan struct{}]struct{}{},
+		rescan:    make(chan struct{}, 1),
+	}
+	if s.cfg.recognize == nil {
+		s.cfg.recognize = recognize
+	}
+	s.binds = newBinder(s)
+	return s, nil
+}
+
+// Run attaches to the tmux server and supervises it until ctx ends (then
+// it returns nil) or something it cannot survive happens. It reconciles
+// the store with what tmux shows before serving the API.
+func (s *Supervisor) Run(ctx context.Context) error {
+	s.started = s.cfg.Now()
+	srv, sessions, err := s.listSessions(ctx)
+	if err != nil {
+		if s.cfg.Listener != nil {
+			s.cfg.Listener.Close()
+		}
+		return err
+	}
+	s.server = srv
+	s.lg.Info("attached", "tmux", srv.Socket, "server_pid", srv.PID, "version", srv.Version, "sessions", len(sessions))
+	if err := s.loadStored(); err != nil {
+		return err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for _, si := range sessions {
+		s.startSession(gctx, si)
+	}
+	if err := s.reconcile(gctx); err != nil {
+		s.lg.Warn("reconcile", "err", err)
+	}
+	g.Go(func() error { return s.sessionLoop(gctx) })
+	g.Go(func() error { return s.binds.run(gctx) })
+	if s.cfg.Listener != nil {
+		g.Go(func() error {
+			return api.Serve(gctx, s.cfg.Listener, s, api.ServerOptions{Logger: s.lg, UID: os.Getuid()})
+		})
+	}
+	err = g.Wait()
+	s.stopAll()
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// stopAll waits for every session and pane goroutine (they end with ctx).
+func (s *Supervisor) stopAll() {
+	s.mu.Lock()
+	for _, se := range s.sessions {
+		se.client.Close()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+}
+
+// poke asks the session loop to list sessions again.
+func (s *Supervisor) poke() {
+	select {
+	case s.rescan <- struct{}{}:
+	default:
+	}
+}
