@@ -1,0 +1,168 @@
+package recognizers
+
+import "github.com/agent-knock-knock/akk/vt"
+
+// claude21 is the grammar of Claude Code 2.1.x screens (the full-screen
+// Ink UI on the alternate screen). Every field is a fact of the recordings
+// in recordings/testdata/claude/<version>: a text, a style or a layout.
+type claude21 struct {
+	// The composer frame: a rule, "❯ " and the draft, a rule, a footer.
+	composerRule   vt.Style
+	composerGlyphs []vt.Style // "❯" idle (default) and while working (grey)
+	footer         vt.Style
+	footerModes    []string // the footer's first segment
+	footerHints    []string // its other segments
+	interruptHint  string
+	spinnerGlyphs  string
+	spinner        vt.Style
+	hint           vt.Style // grey: numbers, descriptions, dialog footers
+
+	// Menus: "❯" and the current row's label in the highlight colour.
+	highlight vt.Style
+	permMenu  menuLayout
+	qMenu     menuLayout
+
+	// The permission dialog.
+	permRule     vt.Style
+	permHeader   vt.Style
+	permHeaders  []string // tools whose dialog is proven
+	permPrompt   string
+	permFooter   string
+	tip          vt.Style
+	tipPrefix    string
+	approveLabel string
+	amendLabel   string
+	persistent   []string // prefixes of persistent grants
+	autoMode     string
+	rejectLabel  string
+
+	// Questionnaires.
+	qRule           vt.Style
+	chip            vt.Style
+	question        vt.Style
+	qFooters        []string // the select footer, one and several questions
+	editorFooters   []string // the same with the text editor on
+	freeTextLabel   string   // single-select "Type something." row
+	multiFreeText   string   // multi-select "[ ] Type something"
+	chatLabel       string
+	editorCursor    vt.Style // the editor's drawn cursor cell
+	editorHint      vt.Style // its placeholder
+	multiSubmit     string
+	multiSubmitSty  vt.Style
+	reviewTitle     string
+	reviewPrompt    string // "" when the version has none
+	reviewSubmit    string
+	reviewCancel    string
+	maxFreeText     int
+	composerFooterX int
+}
+
+// claude21Base is what Claude Code 2.1.263, 2.1.266 and 2.1.267 agree on
+// (their recordings differ only in the logo's animation frame). Each
+// version still gets its own Profile value in registry.go.
+var claude21Base = claude21{
+	composerRule:    fg256(244).vt(),
+	composerGlyphs:  []vt.Style{plain().vt(), fg256(246).vt()},
+	footer:          fg256(246).vt(),
+	footerModes:     []string{"⏸ manual mode on"},
+	footerHints:     []string{"? for shortcuts", "← for agents", "esc to interrupt"},
+	interruptHint:   "esc to interrupt",
+	spinnerGlyphs:   "✻✽✢✶✳*·",
+	spinner:         fg256(174).vt(),
+	hint:            fg256(246).vt(),
+	highlight:       fg256(153).vt(),
+	permMenu:        menuLayout{glyph: '❯', glyphX: 1, numX: 3, labelX: 6},
+	qMenu:           menuLayout{glyph: '❯', glyphX: 0, numX: 2, labelX: 5},
+	permRule:        fg256(153).vt(),
+	permHeader:      fg256(153).bold().vt(),
+	permHeaders:     []string{"Bash command"},
+	permPrompt:      "Do you want to proceed?",
+	permFooter:      "Esc to cancel · Tab to amend",
+	tip:             plain().bold().vt(),
+	tipPrefix:       "Tip: ",
+	approveLabel:    "Yes",
+	amendLabel:      "Yes, and tell Claude what to do next",
+	persistent:      []string{"Yes, and always allow access to ", "Yes, and don't ask again", "Yes, and don’t ask again"},
+	autoMode:        "Yes, and switch to auto mode",
+	rejectLabel:     "No",
+	qRule:           fg256(246).vt(),
+	chip:            fg256(16).bg256(153).vt(),
+	question:        fg256(231).bold().vt(),
+	qFooters:        []string{"Enter to select · ↑/↓ to navigate · Esc to cancel", "Enter to select · Tab/Arrow keys to navigate · Esc to cancel"},
+	editorFooters:   []string{"Enter to select · ↑/↓ to navigate · ctrl+g to edit in Vim · Esc to cancel", "Enter to select · Tab/Arrow keys to navigate · ctrl+g to edit in Vim · Esc to cancel"},
+	freeTextLabel:   "Type something.",
+	multiFreeText:   "Type something",
+	chatLabel:       "Chat about this",
+	editorCursor:    plain().reverse().vt(),
+	editorHint:      plain().dim().vt(),
+	multiSubmit:     "Submit",
+	multiSubmitSty:  plain().bold().vt(),
+	reviewTitle:     "Review your answers",
+	reviewPrompt:    "Ready to submit your answers?",
+	reviewSubmit:    "Submit answers",
+	reviewCancel:    "Cancel",
+	maxFreeText:     799,
+	composerFooterX: 2,
+}
+
+// recognize tries the composer frame (idle, working), then a dialog, and
+// says why when neither holds.
+func (c *claude21) recognize(g *grid, out *Recognition) {
+	b := g.lastRow()
+	if b < 0 {
+		out.ScreenState, out.Composer = Starting, ComposerAbsent
+		return
+	}
+	if c.composer(g, b, out) {
+		return
+	}
+	out.Composer = ComposerAbsent
+	if c.dialog(g, b, out) {
+		return
+	}
+	out.ScreenState = Unknown
+	out.Reasons = append(out.Reasons, c.lookalike(g, 0, b+1))
+}
+
+// lookalike explains a screen with neither composer nor dialog: prompt
+// text without the profile's styles, or nothing known.
+func (c *claude21) lookalike(g *grid, top, end int) Reason {
+	for y := top; y < end; y++ {
+		if c.promptPhrase(g, y, true) {
+			return reason(NoteUnstyledLookalike, "row "+itoa(y))
+		}
+	}
+	return reason(NoteUnrecognized, "")
+}
+
+// promptPhrase reports whether row y shows one of the dialogs' phrases,
+// whatever its style, or with menuRows a "❯ 1." menu row.
+func (c *claude21) promptPhrase(g *grid, y int, menuRows bool) bool {
+	if g.blank(y) {
+		return false
+	}
+	x := g.first(y)
+	if g.hasAt(y, x, c.permPrompt) || g.hasAt(y, x, c.permFooter) || g.hasAt(y, x, "Enter to select ·") ||
+		c.reviewPrompt != "" && g.hasAt(y, x, c.reviewPrompt) {
+		return true
+	}
+	// "❯ 1." in either menu layout. Not for stale prompts: a person's
+	// earlier message "❯ 1. fix it" looks the same in the transcript.
+	return menuRows && (x == 0 || x == 1) && g.ch(x, y) == '❯' && numberAt(g, y, x+2) > 0
+}
+
+// staleAbove reports a prompt above row top: a dialog's phrase, a
+// highlighted menu row, or another dialog frame.
+func (c *claude21) staleAbove(g *grid, top int) (Reason, bool) {
+	for y := 0; y < top; y++ {
+		if g.blank(y) {
+			continue
+		}
+		x := g.first(y)
+		if (x == 0 || x == 1) && g.ch(x, y) == '❯' && g.style(x, y) == c.highlight ||
+			c.promptPhrase(g, y, false) || c.dialogTop(g, y) {
+			return reason(ReasonStalePrompt, "row "+itoa(y)), true
+		}
+	}
+	return Reason{}, false
+}

@@ -1,0 +1,129 @@
+package recognizers
+
+import (
+	"slices"
+	"strings"
+)
+
+// maxComposerRows bounds the search for the composer's upper rule: a
+// draft of more rows than this is not recognized (fail closed).
+const maxComposerRows = 24
+
+// composer recognizes Claude's composer frame ending at row b: the footer
+// on b, a full-width rule above it, the "❯" rows, a full-width rule. It
+// sets idle or working, the composer and the activity evidence.
+func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
+	lower := b - 1
+	if full, _ := g.rule(lower, '─', c.composerRule); !full {
+		return false
+	}
+	upper := -1
+	for y := lower - 1; y >= max(0, lower-maxComposerRows-1); y-- {
+		if full, _ := g.rule(y, '─', c.composerRule); full {
+			upper = y
+			break
+		}
+	}
+	p := upper + 1
+	if upper < 0 || p == lower || g.ch(0, p) != '❯' || !slices.Contains(c.composerGlyphs, g.style(0, p)) ||
+		!isSpace(g.cell(1, p).text) {
+		return false
+	}
+	for y := p + 1; y < lower; y++ {
+		if !g.blankCell(g.cell(0, y)) || !g.blankCell(g.cell(1, y)) {
+			return false
+		}
+	}
+	out.Region = Region{Top: upper, Rows: b - upper + 1}
+	out.Composer = ComposerEmpty
+	if draft := c.draft(g, p, lower); draft != "" {
+		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
+	}
+	interrupt, known := c.composerFooter(g, b)
+	out.Activity = c.activity(g, upper)
+	out.Activity.InterruptHint = interrupt
+	switch {
+	case !known:
+		out.ScreenState = Unknown
+		out.Reasons = append(out.Reasons, reason(NoteFooterUnknown, "row "+itoa(b)))
+	case interrupt || out.Activity.Spinner:
+		out.ScreenState = Working
+	default:
+		out.ScreenState = Idle
+	}
+	for y := 0; y < upper; y++ {
+		if c.promptPhrase(g, y, true) {
+			out.Reasons = append(out.Reasons, reason(NotePromptInTranscript, "row "+itoa(y)))
+			break
+		}
+	}
+	return true
+}
+
+// draft returns the composer's text: rows p to lower-1 from column 2,
+// right-trimmed, joined by newlines; "" when every cell is blank.
+func (c *claude21) draft(g *grid, p, lower int) string {
+	blank := true
+	for y := p; y < lower; y++ {
+		if g.last(y) >= 2 {
+			blank = false
+		}
+	}
+	if blank {
+		return ""
+	}
+	var rows []string
+	for y := p; y < lower; y++ {
+		rows = append(rows, strings.TrimRight(g.text(y, 2, g.w), " "))
+	}
+	return strings.TrimRight(strings.Join(rows, "\n"), "\n")
+}
+
+// composerFooter reads the footer under the composer: the mode, then
+// known hints separated by " · ", all in the footer style.
+func (c *claude21) composerFooter(g *grid, b int) (interrupt, known bool) {
+	x := c.composerFooterX
+	if g.first(b) != x || !g.styled(b, x, g.w, c.footer) {
+		return false, false
+	}
+	segs := strings.Split(g.textFrom(b, x), " · ")
+	if !slices.Contains(c.footerModes, segs[0]) {
+		return false, false
+	}
+	for _, s := range segs[1:] {
+		if !slices.Contains(c.footerHints, s) {
+			return false, false
+		}
+		interrupt = interrupt || s == c.interruptHint
+	}
+	return interrupt, true
+}
+
+// activity reads the line nearest above the composer (past the
+// right-aligned effort line): Claude's spinner "✻ Verbing… (4s · ↓ 7
+// tokens)" in the spinner colour, or a finished "✻ Cooked for 16s".
+// Verbs are random: only glyph, style and shape are read.
+func (c *claude21) activity(g *grid, upper int) Activity {
+	var a Activity
+	y := upper - 1
+	for y >= 0 && (g.blank(y) || g.first(y) >= g.w/3) {
+		y--
+	}
+	if y < 0 || !strings.ContainsRune(c.spinnerGlyphs, g.ch(0, y)) || !isSpace(g.cell(1, y).text) {
+		return a
+	}
+	text := g.textFrom(y, 2)
+	switch st := g.style(0, y); {
+	case st == c.spinner && strings.Contains(text, "…"):
+		a.Spinner = true
+		if i := strings.LastIndex(text, "("); i >= 0 && strings.HasSuffix(text, ")") {
+			a.Elapsed, _, _ = strings.Cut(text[i+1:len(text)-1], " · ")
+		}
+	case st == c.hint:
+		if _, rest, ok := strings.Cut(text, " for "); ok {
+			a.Done = true
+			a.DoneElapsed, _, _ = strings.Cut(rest, " · ")
+		}
+	}
+	return a
+}

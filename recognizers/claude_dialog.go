@@ -1,0 +1,323 @@
+package recognizers
+
+import (
+	"slices"
+	"strings"
+)
+
+// A Claude dialog replaces the composer: a full-width rule, a header row
+// (the tool's name, a question's chip, or the questions' tabs), the body,
+// a numbered menu and a footer. It is recognized from its top, the
+// bottom-most such frame, and parsed down to the screen's last row.
+
+// dialogTop reports whether row y is the top of a dialog: a rule of a
+// dialog's style at least 8 columns long, and a header row under it.
+// resized says the rule does not span the pane.
+func (c *claude21) dialogTop(g *grid, y int) bool {
+	ok, _ := c.dialogTopRule(g, y)
+	return ok
+}
+
+func (c *claude21) dialogTopRule(g *grid, y int) (ok, resized bool) {
+	if y+1 >= g.h || g.blank(y+1) || g.ch(0, y) != '─' {
+		return false, false
+	}
+	var full bool
+	var n int
+	switch h := y + 1; {
+	case g.first(h) == 1 && g.style(1, h) == c.permHeader:
+		full, n = g.rule(y, '─', c.permRule)
+	case g.first(h) == 0 && (g.style(0, h) == c.chip || g.ch(0, h) == '←' && c.arrow(g.style(0, h))):
+		full, n = g.rule(y, '─', c.qRule)
+	}
+	return n >= 8, n >= 8 && !full
+}
+
+// dialog recognizes a dialog ending at or above row b.
+func (c *claude21) dialog(g *grid, b int, out *Recognition) bool {
+	top := -1
+	for y := b - 1; y >= 0; y-- {
+		if c.dialogTop(g, y) {
+			top = y
+			break
+		}
+	}
+	if top < 0 {
+		return c.frameless(g, b, out)
+	}
+	if g.first(top+1) == 1 {
+		c.permission(g, top, b, out)
+	} else {
+		c.questionnaire(g, top, b, out)
+	}
+	if _, resized := c.dialogTopRule(g, top); resized {
+		out.Reasons = append(out.Reasons, reason(ReasonResizedFrame, "rule on row "+itoa(top)))
+	}
+	if r, stale := c.staleAbove(g, top); stale {
+		out.Reasons = append(out.Reasons, r)
+	}
+	return true
+}
+
+// frameless handles a dialog's styled rows (its footer, a highlighted
+// menu row) without its top: the pane cut it off (clipped) or the rule is
+// gone. It is a prompt a person must handle, never an actionable one.
+func (c *claude21) frameless(g *grid, b int, out *Recognition) bool {
+	kind := Kind("")
+	x := g.first(b)
+	switch {
+	case x == 1 && g.rowIs(b, 1, c.permFooter) && g.styled(b, 1, g.w, c.hint):
+		kind = KindPermission
+	case x == 0 && g.hasAt(b, 0, "Enter to select ·") && g.styled(b, 0, g.w, c.hint):
+		kind = KindQuestionnaire
+	}
+	header := false
+	for y := b; y >= 0; y-- {
+		if g.blank(y) {
+			continue
+		}
+		fx := g.first(y)
+		if kind == "" && fx <= 1 && g.ch(fx, y) == '❯' && g.style(fx, y) == c.highlight && numberAt(g, y, fx+2) > 0 {
+			kind = KindQuestionnaire
+			if fx == 1 {
+				kind = KindPermission
+			}
+		}
+		if fx == 1 && g.style(1, y) == c.permHeader || fx == 0 && (g.style(0, y) == c.chip || g.ch(0, y) == '←' && c.arrow(g.style(0, y))) {
+			header = true
+		}
+	}
+	if kind == "" {
+		return false
+	}
+	out.ScreenState = Questionnaire
+	if kind == KindPermission {
+		out.ScreenState = AwaitingApproval
+	}
+	out.Prompt = &Prompt{Kind: kind, Highlighted: -1}
+	code := ReasonClippedFrame
+	if header {
+		code = ReasonFrameMissing
+	}
+	out.Reasons = append(out.Reasons, reason(code, "no dialog rule and header above row "+itoa(b)))
+	return true
+}
+
+// permission parses a permission dialog whose rule is on row top.
+func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
+	out.ScreenState = AwaitingApproval
+	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
+	out.Prompt = pr
+	out.Region = Region{Top: top, Rows: b - top + 1}
+	hdr := top + 1
+	q := Question{Header: g.trimmed(hdr)}
+	if !g.styled(hdr, 1, g.w, c.permHeader) || !slices.Contains(c.permHeaders, q.Header) {
+		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "header on row "+itoa(hdr)))
+	}
+	p := -1
+	for y := hdr + 1; y <= b; y++ {
+		if g.rowIs(y, 1, c.permPrompt) && g.styled(y, 1, g.w, plain().vt()) {
+			p = y
+			break
+		}
+		if _, _, ok := c.permMenu.option(g, y); ok {
+			break
+		}
+	}
+	if p < 0 || p == hdr+1 {
+		pr.Questions = []Question{q}
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no \""+c.permPrompt+"\" below a request"))
+		return
+	}
+	q.Prompt = c.permPrompt
+	opts, glyphs, end := c.menu(g, c.permMenu, p+1, b, false)
+	q.Options = opts
+	pr.Questions = []Question{q}
+	f := end + 2
+	switch {
+	case len(opts) == 0:
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no options"))
+	case !g.blank(end+1) || !g.rowIs(f, 1, c.permFooter) || !g.styled(f, 1, g.w, c.hint):
+		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+	case f < b:
+		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
+	}
+	out.Region = Region{Top: top, Rows: max(f, b) - top + 1}
+	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	h, rs := c.highlightProof(g, c.permMenu, c.permMenu.labelX, opts, glyphs, -1)
+	pr.Highlighted = h
+	out.Reasons = append(out.Reasons, rs...)
+	out.Reasons = append(out.Reasons, c.permShape(opts)...)
+	if h > 0 {
+		out.Reasons = append(out.Reasons, reason(ReasonHighlightMoved, "row "+itoa(opts[h].Row)))
+	}
+	pr.Decisions = []string{ApproveOnce, Reject}
+	after := []ScreenState{Working, Idle, AwaitingApproval, Questionnaire}
+	out.specs = []choiceSpec{
+		{decision: ApproveOnce, option: 0, steps: []PlanStep{{Keys: digitKey(1), Expect: expect(-1, after...)}}},
+		{decision: Reject, option: 3, steps: []PlanStep{{Keys: digitKey(4), Expect: expect(-1, Idle, Working)}}},
+	}
+}
+
+// permShape proves the exact four-row form: one-time Yes, a persistent
+// grant, auto mode, No. It gives every row its role.
+func (c *claude21) permShape(opts []Option) []Reason {
+	want := []Role{RoleApprove, RolePersistent, RoleAutoMode, RoleReject}
+	var amend, persistent, approve bool
+	exact := len(opts) == len(want)
+	for i := range opts {
+		o := &opts[i]
+		switch {
+		case o.Label == c.approveLabel:
+			o.Role, approve = RoleApprove, true
+		case o.Label == c.rejectLabel:
+			o.Role = RoleReject
+		case o.Label == c.autoMode:
+			o.Role = RoleAutoMode
+		case o.Label == c.amendLabel:
+			o.Role, amend = RoleApprove, true
+		case hasAnyPrefix(o.Label, c.persistent):
+			o.Role, persistent = RolePersistent, true
+		default:
+			o.Role = RoleChoice
+		}
+		if i >= len(want) || o.Role != want[i] || o.Label == c.amendLabel {
+			exact = false
+		}
+	}
+	switch {
+	case exact:
+		return nil
+	case amend:
+		return []Reason{reason(ReasonTabToAmend, "")}
+	case persistent && !approve:
+		return []Reason{reason(ReasonPersistentOnly, "")}
+	}
+	return []Reason{reason(ReasonChangedMenuShape, itoa(len(opts))+" rows")}
+}
+
+// menu reads a numbered menu from row y0: option rows of the layout and,
+// when wrapped, their continuation rows; with descriptions, rows of
+// description text under an option. It stops at the first other row and
+// returns the options, which rows draw the glyph, and the last row read.
+func (c *claude21) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) ([]Option, []bool, int) {
+	var opts []Option
+	var glyphs []bool
+	y := y0
+	for ; y <= b; y++ {
+		if num, glyph, ok := lay.option(g, y); ok {
+			label, desc := c.splitLabel(g, y, lay.labelX+checkboxWidth(g, y, lay.labelX))
+			opts = append(opts, Option{Number: num, Label: label, Description: desc, Row: y})
+			glyphs = append(glyphs, glyph)
+			continue
+		}
+		if len(opts) == 0 || g.blank(y) {
+			break
+		}
+		o := &opts[len(opts)-1]
+		fx := g.first(y)
+		switch {
+		case descriptions && fx >= 2 && fx <= lay.labelX && g.styled(y, 0, g.w, c.hint):
+			o.Description = strings.TrimSpace(o.Description + " " + g.trimmed(y))
+		case !descriptions && lay.continuation(g, y):
+			label, desc := c.splitLabel(g, y, lay.labelX)
+			o.Label = strings.TrimSpace(o.Label + " " + label)
+			o.Description = strings.TrimSpace(o.Description + " " + desc)
+		default:
+			return opts, glyphs, y - 1
+		}
+	}
+	return opts, glyphs, y - 1
+}
+
+// splitLabel splits an option row at its first grey non-blank cell: the
+// label before it, a description after (" · auto mode handles these
+// prompts for you"). A row grey from its start is all label ("Type
+// something.").
+func (c *claude21) splitLabel(g *grid, y, x0 int) (label, desc string) {
+	end := g.last(y) + 1
+	cut := end
+	lead := true
+	for x := x0; x < end; x++ {
+		cl := g.cell(x, y)
+		if g.blankCell(cl) {
+			continue
+		}
+		if g.styles[cl.st].s == c.hint && !lead {
+			cut = x
+			break
+		}
+		if g.styles[cl.st].s != c.hint {
+			lead = false
+		}
+	}
+	label = strings.TrimSpace(g.text(y, x0, cut))
+	desc = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(g.text(y, cut, end)), "·"))
+	return label, desc
+}
+
+// highlightProof proves exactly one current row from styles: the glyph
+// drawn in the highlight colour on one row only, that row's label in the
+// highlight colour and no other's (but the editor row ed, whose label is
+// its text), and every number in grey.
+func (c *claude21) highlightProof(g *grid, lay menuLayout, labelX int, opts []Option, glyphs []bool, ed int) (int, []Reason) {
+	h := -1
+	var out []Reason
+	for i, o := range opts {
+		if g.style(lay.numX, o.Row) != c.hint || g.style(lay.numX+1, o.Row) != c.hint {
+			out = append(out, reason(ReasonChangedMenuShape, "number style on row "+itoa(o.Row)))
+		}
+		labelLit := g.style(labelX, o.Row) == c.highlight
+		switch {
+		case glyphs[i] && g.style(lay.glyphX, o.Row) != c.highlight:
+			out = append(out, reason(ReasonHighlightUnproven, "glyph without highlight on row "+itoa(o.Row)))
+		case glyphs[i] && h >= 0:
+			out = append(out, reason(ReasonHighlightUnproven, "second highlighted row "+itoa(o.Row)))
+		case glyphs[i]:
+			h = i
+			if !labelLit && i != ed {
+				out = append(out, reason(ReasonHighlightUnproven, "label not highlighted on row "+itoa(o.Row)))
+			}
+		case labelLit:
+			out = append(out, reason(ReasonHighlightUnproven, "highlighted label without glyph on row "+itoa(o.Row)))
+		}
+	}
+	if h < 0 && len(out) == 0 && len(opts) > 0 {
+		out = append(out, reason(ReasonHighlightUnproven, "no highlighted row"))
+	}
+	return h, out
+}
+
+func numbersOf(opts []Option) []int {
+	out := make([]int, len(opts))
+	for i, o := range opts {
+		out[i] = o.Number
+	}
+	return out
+}
+
+func rowsOf(opts []Option) []int {
+	out := make([]int, len(opts))
+	for i, o := range opts {
+		out[i] = o.Row
+	}
+	return out
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkboxWidth is 4 when row y shows a multi-select checkbox ("[ ] ",
+// "[✔] ") at column x, else 0.
+func checkboxWidth(g *grid, y, x int) int {
+	if g.ch(x, y) == '[' && g.ch(x+2, y) == ']' && isSpace(g.cell(x+3, y).text) {
+		return 4
+	}
+	return 0
+}

@@ -1,0 +1,334 @@
+package recognizers
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// questionnaire parses an AskUserQuestion dialog whose rule is on row
+// top: the header (a chip for one question, tabs for several), the
+// question, the menu with "Type something." as its editor row, a rule,
+// "Chat about this", the footer. The tabs' "✔ Submit" leads to the
+// review (a confirmation).
+func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
+	out.ScreenState = Questionnaire
+	pr := &Prompt{Kind: KindQuestionnaire, Highlighted: -1}
+	out.Prompt = pr
+	out.Region = Region{Top: top, Rows: b - top + 1}
+	header, step, review, ok := c.tabs(g, top+1)
+	if !ok || !g.blank(top+2) {
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "header on row "+itoa(top+1)))
+		return
+	}
+	y := top + 3
+	var rows []string
+	for ; y <= b && !g.blank(y) && g.first(y) == 0 && g.styled(y, 0, g.w, c.question); y++ {
+		rows = append(rows, g.trimmed(y))
+	}
+	text := strings.Join(rows, " ")
+	if review {
+		c.review(g, top, y, b, text, out)
+		return
+	}
+	pr.Step = step
+	q := Question{Header: header, Prompt: text}
+	if len(rows) == 0 || !g.blank(y) {
+		pr.Questions = []Question{q}
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "question on row "+itoa(top+3)))
+		return
+	}
+	opts, glyphs, end := c.menu(g, c.qMenu, y+1, b, true)
+	pr.MultiSelect = len(opts) > 0 && checkboxWidth(g, opts[0].Row, c.qMenu.labelX) > 0
+	if pr.MultiSelect && g.rowIs(end+1, c.qMenu.labelX, c.multiSubmit) && g.styled(end+1, 0, g.w, c.multiSubmitSty) {
+		end++
+	}
+	menu := len(opts)
+	chat, f := c.chatAndFooter(g, end+1, b, out)
+	if chat != nil {
+		opts = append(opts, *chat)
+	}
+	q.Options = opts
+	pr.Questions = []Question{q}
+	out.Region = Region{Top: top, Rows: max(f, b) - top + 1}
+	ft := c.freeTextRow(opts, chat != nil)
+	if ft < 0 {
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no \"Type something\" row"))
+		return
+	}
+	labelX := c.qMenu.labelX
+	if pr.MultiSelect {
+		labelX += 4
+	}
+	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	// "Chat about this" sits below the rule in the default style: the
+	// proof covers the menu above it (chatAndFooter refused a glyph on it).
+	h, rs := c.highlightProof(g, c.qMenu, labelX, opts[:menu], glyphs, ft)
+	out.Reasons = append(out.Reasons, rs...)
+	pr.Highlighted = h
+	editor, draft := c.editorRow(g, opts[ft], h == ft, labelX, pr.MultiSelect)
+	if !editor {
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "\"Type something\" row "+itoa(opts[ft].Row)))
+	}
+	c.checkFooter(g, f, h == ft, out)
+	if pr.MultiSelect {
+		out.Reasons = append(out.Reasons, reason(ReasonMultiSelect, ""))
+		c.readOnlyChoices(opts, out)
+		return
+	}
+	if h == ft && draft != "" {
+		c.freeTextStep(q, draft, out)
+		return
+	}
+	c.questionChoices(opts, h, ft, out)
+}
+
+// tabs reads the header row: one question's chip (" ☐ Color ") or the
+// tabs of several ("←  ☐ Language  ☐ Database  ✔ Submit  →") with the
+// current one in the chip style. review: the current tab is Submit.
+func (c *claude21) tabs(g *grid, y int) (header string, step Step, review, ok bool) {
+	s, e := -1, -1
+	for x := 0; x < g.w; x++ {
+		if g.style(x, y) == c.chip {
+			if s < 0 {
+				s = x
+			}
+			e = x + 1
+		} else if s >= 0 {
+			break
+		}
+	}
+	if s < 0 {
+		return "", step, false, false
+	}
+	cur := strings.TrimSpace(g.text(y, s, e))
+	if s == 0 {
+		return boxName(cur), Step{Index: 1, Total: 1}, false, e > g.last(y)
+	}
+	if g.ch(0, y) != '←' || g.ch(g.last(y), y) != '→' || !c.arrow(g.style(0, y)) || !c.arrow(g.style(g.last(y), y)) {
+		return "", step, false, false
+	}
+	before := tabNames(g.text(y, 1, s))
+	after := tabNames(g.text(y, e, g.last(y)))
+	all := append(append(before, cur), after...)
+	if len(all) < 2 || all[len(all)-1] != "✔ Submit" {
+		return "", step, false, false
+	}
+	if cur == "✔ Submit" {
+		return "", Step{}, true, true
+	}
+	return boxName(cur), Step{Index: len(before) + 1, Total: len(all) - 1}, false, true
+}
+
+// arrow: the tabs' arrows are grey when there is no tab that way, plain
+// when there is.
+func (c *claude21) arrow(s vt.Style) bool { return s == c.hint || s == plain().vt() }
+
+func tabNames(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, "  ") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// boxName drops a tab's check box ("☐ Color" -> "Color").
+func boxName(s string) string {
+	for _, box := range []string{"☐ ", "☒ ", "✔ "} {
+		if n, ok := strings.CutPrefix(s, box); ok {
+			return n
+		}
+	}
+	return s
+}
+
+// chatAndFooter reads what follows the menu: a full-width rule, "N. Chat
+// about this", a blank row and the footer. It returns the chat row and
+// the footer's row.
+func (c *claude21) chatAndFooter(g *grid, r, b int, out *Recognition) (*Option, int) {
+	full, n := g.rule(r, '─', c.qRule)
+	if !full {
+		code := ReasonFrameMissing
+		if n >= 8 {
+			code = ReasonResizedFrame
+		}
+		out.Reasons = append(out.Reasons, reason(code, "rule on row "+itoa(r)))
+		return nil, r
+	}
+	var chat *Option
+	if num, glyph, ok := c.qMenu.option(g, r+1); ok && !glyph {
+		label, _ := c.splitLabel(g, r+1, c.qMenu.labelX)
+		if label == c.chatLabel {
+			chat = &Option{Number: num, Label: label, Role: RoleChat, Row: r + 1}
+		}
+	}
+	if chat == nil {
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "row "+itoa(r+1)))
+		return nil, r + 1
+	}
+	f := r + 3
+	if !g.blank(r+2) || f > b {
+		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+		return chat, min(f, b)
+	}
+	if f < b {
+		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
+	}
+	return chat, f
+}
+
+// checkFooter proves the select footer, with the editor's variant when
+// the editor row is current.
+func (c *claude21) checkFooter(g *grid, f int, editor bool, out *Recognition) {
+	want := c.qFooters
+	if editor {
+		want = c.editorFooters
+	}
+	if g.first(f) != 0 || !g.styled(f, 0, g.w, c.hint) || !slices.Contains(want, g.trimmed(f)) {
+		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+	}
+}
+
+// freeTextRow is the index of "Type something": the last row before
+// "Chat about this".
+func (c *claude21) freeTextRow(opts []Option, chat bool) int {
+	n := len(opts) - 1
+	if chat {
+		n--
+	}
+	if n < 1 {
+		return -1
+	}
+	opts[n].Role = RoleFreeText
+	return n
+}
+
+// editorRow proves the "Type something" row: grey with its label when not
+// current; when current, the editor: the placeholder dim behind a drawn
+// cursor (empty), or text followed by the drawn cursor (a draft).
+func (c *claude21) editorRow(g *grid, o Option, current bool, labelX int, multi bool) (ok bool, draft string) {
+	want := c.freeTextLabel
+	if multi {
+		want = c.multiFreeText
+	}
+	y, last := o.Row, g.last(o.Row)
+	if !current {
+		return o.Label == want && g.styled(y, labelX, g.w, c.hint), ""
+	}
+	if g.style(labelX, y) == c.editorCursor && g.styled(y, labelX+1, g.w, c.editorHint) && o.Label == want {
+		return true, ""
+	}
+	if last > labelX && g.style(last, y) == c.editorCursor && isSpace(g.cell(last, y).text) &&
+		g.styled(y, labelX, last, plain().vt()) {
+		return true, strings.TrimRight(g.text(y, labelX, last), " ")
+	}
+	return false, ""
+}
+
+// questionChoices plans a single-select question: a digit for each
+// answer row (seed 000: digit selects and submits), and for "Type
+// something" the moves onto it, a recapture of the empty editor, then the
+// text and Enter. While the editor row is current, digits would be typed
+// into it: only the text is offered then.
+func (c *claude21) questionChoices(opts []Option, h, ft int, out *Recognition) {
+	for i, o := range opts {
+		switch {
+		case o.Role == RoleChat:
+			continue
+		case i == ft && h == ft:
+			out.specs = append(out.specs, choiceSpec{option: i, freeText: true, maxText: c.maxFreeText,
+				steps: []PlanStep{{Text: true, Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}})
+		case i == ft && h >= 0 && h < ft:
+			out.specs = append(out.specs, choiceSpec{option: i, freeText: true, maxText: c.maxFreeText,
+				steps: []PlanStep{
+					{Keys: repeatKey(keyDown, ft-h), Expect: expect(ft, Questionnaire)},
+					{Text: true, Keys: keyEnter, Expect: expect(-1, afterAnswer...)},
+				}})
+		case i == ft:
+			out.specs = append(out.specs, choiceSpec{option: i, freeText: true, unavailable: true})
+		default:
+			out.specs = append(out.specs, choiceSpec{option: i, unavailable: h == ft,
+				steps: []PlanStep{{Keys: digitKey(o.Number), Expect: expect(-1, afterAnswer...)}}})
+		}
+	}
+}
+
+// freeTextStep is the editor holding a draft: the step is free text, and
+// the only proven action submits the draft as shown.
+func (c *claude21) freeTextStep(q Question, draft string, out *Recognition) {
+	out.ScreenState, out.Composer = FreeText, ComposerDraft
+	out.Draft, out.DraftLen = draft, len([]rune(draft))
+	pr := out.Prompt
+	pr.Kind, pr.Highlighted = KindFreeText, -1
+	pr.Questions = []Question{{Header: q.Header, Prompt: q.Prompt}}
+	out.specs = []choiceSpec{{option: -1, freeText: true, maxText: c.maxFreeText, require: draft,
+		steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}}}
+}
+
+// readOnlyChoices lists the answer rows of a question akk does not answer
+// (multi-select), so the projection shows them.
+func (c *claude21) readOnlyChoices(opts []Option, out *Recognition) {
+	for i, o := range opts {
+		if o.Role != RoleChat {
+			out.specs = append(out.specs, choiceSpec{option: i, freeText: o.Role == RoleFreeText, unavailable: true})
+		}
+	}
+}
+
+// review parses the final review: "Review your answers", the answers,
+// "Ready to submit your answers?", "1. Submit answers", "2. Cancel".
+func (c *claude21) review(g *grid, top, y, b int, title string, out *Recognition) {
+	out.ScreenState = Confirmation
+	pr := out.Prompt
+	pr.Kind = KindConfirmation
+	q := Question{Header: title}
+	pr.Questions = []Question{q}
+	if title != c.reviewTitle {
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "review title"))
+		return
+	}
+	p := y
+	for ; p <= b; p++ {
+		if c.reviewPrompt != "" && g.rowIs(p, 0, c.reviewPrompt) && g.styled(p, 0, g.w, c.hint) {
+			break
+		}
+		if _, _, ok := c.qMenu.option(g, p); ok {
+			break
+		}
+	}
+	if c.reviewPrompt != "" {
+		if p > b || !g.rowIs(p, 0, c.reviewPrompt) || !g.blank(p+1) {
+			out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no \""+c.reviewPrompt+"\""))
+			return
+		}
+		q.Prompt = c.reviewPrompt
+		p += 2
+	}
+	opts, glyphs, end := c.menu(g, c.qMenu, p, b, false)
+	q.Options = opts
+	pr.Questions = []Question{q}
+	if end < b {
+		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(end+1)))
+	}
+	if len(opts) != 2 || opts[0].Label != c.reviewSubmit || opts[1].Label != c.reviewCancel {
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, itoa(len(opts))+" rows"))
+		return
+	}
+	opts[0].Role, opts[1].Role = RoleSubmit, RoleCancel
+	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	h, rs := c.highlightProof(g, c.qMenu, c.qMenu.labelX, opts, glyphs, -1)
+	pr.Highlighted = h
+	out.Reasons = append(out.Reasons, rs...)
+	if h > 0 {
+		out.Reasons = append(out.Reasons, reason(ReasonHighlightMoved, "row "+itoa(opts[h].Row)))
+	}
+	// Enter on the current Submit is what the recordings prove; Cancel is
+	// its digit, as every row of Claude's select.
+	out.specs = []choiceSpec{
+		{option: 0, steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, Working, Idle, AwaitingApproval)}}},
+		{option: 1, steps: []PlanStep{{Keys: digitKey(2), Expect: expect(-1, afterAnswer...)}}},
+	}
+}

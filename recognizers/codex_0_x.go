@@ -1,0 +1,271 @@
+package recognizers
+
+import (
+	"strings"
+
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// codex0x is the grammar of Codex 0.x screens (the inline TUI on the
+// normal screen: history above, the bottom pane last). Every field is a
+// fact of the recordings in recordings/testdata/codex/<version>.
+type codex0x struct {
+	// The bottom pane at rest: "› " and a dim placeholder or a draft, a
+	// blank row, the status line ("gpt-5.5 default · ~/project").
+	composerGlyph vt.Style
+	placeholder   vt.Style // dim
+	statusModel   vt.Style // the status line's first cell
+	bullets       string   // the working line's animated bullet
+	interruptHint string   // "esc to interrupt)"
+
+	// Menus: the current row entirely in the highlight style.
+	highlight vt.Style
+	dim       vt.Style
+	permMenu  menuLayout
+	qMenu     menuLayout
+
+	// Approval overlay.
+	title        vt.Style // bold
+	permTitles   []string // proven titles
+	otherTitles  []string // known titles without a recording: manual
+	verifySuffix string   // MCP user verification: never approvable
+	permFooter   string   // dim, padded to the pane's last column
+	approveLabel string
+	approveKey   string
+	persistent   string // prefix of the "don't ask again" row
+	rejectLabel  string
+
+	// Questions (request_user_input).
+	progress       string // "Question "
+	qPrompt        vt.Style
+	qFooterSegs    []string
+	qSubmits       []string // one of them must be in the footer
+	notesLabel     string   // "None of the above"
+	notesHint      string   // "Add notes"
+	notesFooter    string
+	derivedLabel   string // akk's free-text choice beside "None of the above"
+	confirmTitle   string
+	confirmFooter  string
+	proceedLabel   string
+	goBackLabel    string
+	pasteQuietMs   int
+	asyncSupported bool
+
+	// Async questions (request_user_input_async, 0.154.0 and later).
+	asyncHeader   string // "• Queued follow-up inputs"
+	asyncOf       string // " of "
+	asyncSubmit   string // the footer's first segment
+	asyncSegs     []string
+	asyncOther    string
+	asyncHint     string // the editor's placeholder
+	asyncQuestion string // " questions" / " question" after the count
+	asyncOpenHint string // "alt + ↑ to answer"
+}
+
+// codex0xBase is what Codex 0.155.1 shows (the only recorded version so
+// far); other versions start from it and change what their recordings
+// show differently.
+var codex0xBase = codex0x{
+	composerGlyph:  plain().bold().vt(),
+	placeholder:    plain().dim().vt(),
+	statusModel:    fgRGB(0xf6, 0xe2, 0xb7).vt(),
+	bullets:        "•◦",
+	interruptHint:  "esc to interrupt)",
+	highlight:      fgIdx(6).bold().vt(),
+	dim:            plain().dim().vt(),
+	permMenu:       menuLayout{glyph: '›', glyphX: 0, numX: 2, labelX: 5},
+	qMenu:          menuLayout{glyph: '›', glyphX: 2, numX: 4, labelX: 7},
+	title:          plain().bold().vt(),
+	permTitles:     []string{"Would you like to run the following command?"},
+	otherTitles:    []string{"Would you like to make the following edits?", "Would you like to grant these permissions?"},
+	verifySuffix:   " needs your approval.",
+	permFooter:     "Press enter to confirm or esc to cancel",
+	approveLabel:   "Yes, proceed",
+	approveKey:     "y",
+	persistent:     "Yes, and don't ask again",
+	rejectLabel:    "No, and tell Codex what to do differently",
+	progress:       "Question ",
+	qPrompt:        fgIdx(6).vt(),
+	qFooterSegs:    []string{"tab to add notes", "enter to submit answer", "enter to submit all", "←/→ to navigate questions", "esc to interrupt"},
+	qSubmits:       []string{"enter to submit answer", "enter to submit all"},
+	notesLabel:     "None of the above",
+	notesHint:      "Add notes",
+	notesFooter:    "tab or esc to clear notes | enter to submit answer",
+	derivedLabel:   "None of the above, with notes",
+	confirmTitle:   "Submit with unanswered questions?",
+	confirmFooter:  "Press enter to confirm or esc to go back",
+	proceedLabel:   "Proceed",
+	goBackLabel:    "Go back",
+	pasteQuietMs:   codexPasteQuietMillis,
+	asyncSupported: true,
+	asyncHeader:    "• Queued follow-up inputs",
+	asyncOf:        " of ",
+	asyncSubmit:    "enter submit",
+	asyncSegs:      []string{"ctrl + ] skip", "alt + ↓ main prompt", "alt + ↑ next question"},
+	asyncOther:     "Other",
+	asyncHint:      "Type your answer",
+	asyncQuestion:  " question",
+	asyncOpenHint:  "alt + ↑ to answer",
+}
+
+// recognize tries the bottom pane at rest (idle, working), then an
+// overlay (approval, question, confirmation, async editor) from its
+// title, then a frameless overlay, and says why when none holds.
+func (c *codex0x) recognize(g *grid, out *Recognition) {
+	b := g.lastRow()
+	if b < 0 {
+		out.ScreenState, out.Composer = Starting, ComposerAbsent
+		return
+	}
+	if c.composer(g, b, out) {
+		return
+	}
+	out.Composer = ComposerAbsent
+	if t, kind := c.overlayTop(g, b); t >= 0 {
+		c.overlay(g, t, kind, b, out)
+		if r, stale := c.staleAbove(g, t); stale {
+			out.Reasons = append(out.Reasons, r)
+		}
+		return
+	}
+	if c.frameless(g, b, out) {
+		return
+	}
+	out.ScreenState = Unknown
+	out.Reasons = append(out.Reasons, c.lookalike(g, 0, b+1))
+}
+
+// overlay kinds, by their first row.
+const (
+	ovPermission = iota + 1
+	ovQuestion
+	ovConfirm
+	ovAsync
+)
+
+// overlayTop finds the bottom-most overlay title at or above row b.
+func (c *codex0x) overlayTop(g *grid, b int) (int, int) {
+	for y := b; y >= 0; y-- {
+		if k := c.overlayKind(g, y); k != 0 {
+			return y, k
+		}
+	}
+	return -1, 0
+}
+
+func (c *codex0x) overlayKind(g *grid, y int) int {
+	if g.blank(y) {
+		return 0
+	}
+	x := g.first(y)
+	switch {
+	case x == 2 && g.styled(y, 2, g.w, c.title) && c.isPermTitle(g.trimmed(y)):
+		return ovPermission
+	case x == 2 && g.hasAt(y, 2, c.progress) && g.styled(y, 2, g.w, c.dim) && numberAt(g, y, 2+len(c.progress)) == 0 &&
+		g.ch(2+len(c.progress), y) >= '1' && g.ch(2+len(c.progress), y) <= '9':
+		return ovQuestion
+	case x == 2 && g.rowIs(y, 2, c.confirmTitle) && g.styled(y, 2, g.w, c.title):
+		return ovConfirm
+	case c.asyncSupported && x == 0 && g.rowIs(y, 0, c.asyncHeader) && g.style(0, y) == c.dim &&
+		g.blank(y+1) && !g.blank(y+2): // expanded; the collapsed summary follows at once
+		return ovAsync
+	}
+	return 0
+}
+
+func (c *codex0x) isPermTitle(t string) bool {
+	for _, s := range c.permTitles {
+		if t == s {
+			return true
+		}
+	}
+	for _, s := range c.otherTitles {
+		if t == s {
+			return true
+		}
+	}
+	return strings.HasSuffix(t, c.verifySuffix)
+}
+
+func (c *codex0x) overlay(g *grid, t, kind, b int, out *Recognition) {
+	switch kind {
+	case ovPermission:
+		c.permission(g, t, b, out)
+	case ovQuestion:
+		c.question(g, t, b, out)
+	case ovConfirm:
+		c.confirm(g, t, b, out)
+	case ovAsync:
+		c.asyncEditor(g, t, b, out)
+	}
+}
+
+// highlightRow reports whether row y draws the glyph at x and every
+// non-blank cell from it in the highlight style.
+func (c *codex0x) highlightRow(g *grid, y, x int) bool {
+	return g.ch(x, y) == '›' && g.styled(y, x, g.w, c.highlight)
+}
+
+// frameless handles overlay rows (a highlighted option, an approval
+// footer) without their title: a short pane cut the top off.
+func (c *codex0x) frameless(g *grid, b int, out *Recognition) bool {
+	for y := b; y >= 0; y-- {
+		if g.blank(y) {
+			continue
+		}
+		x := g.first(y)
+		perm := x == 0 && c.highlightRow(g, y, 0) && numberAt(g, y, 2) > 0 ||
+			x == 2 && g.hasAt(y, 2, c.permFooter) && g.style(2, y) == c.dim
+		question := x == 2 && c.highlightRow(g, y, 2) && numberAt(g, y, 4) > 0
+		if !perm && !question {
+			continue
+		}
+		out.ScreenState, out.Prompt = Questionnaire, &Prompt{Kind: KindQuestionnaire, Highlighted: -1}
+		if perm {
+			out.ScreenState, out.Prompt.Kind = AwaitingApproval, KindPermission
+		}
+		out.Reasons = append(out.Reasons, reason(ReasonClippedFrame, "no title above row "+itoa(y)))
+		return true
+	}
+	return false
+}
+
+// lookalike explains a screen with neither bottom pane nor overlay.
+func (c *codex0x) lookalike(g *grid, top, end int) Reason {
+	for y := top; y < end; y++ {
+		if c.promptPhrase(g, y) {
+			return reason(NoteUnstyledLookalike, "row "+itoa(y))
+		}
+	}
+	return reason(NoteUnrecognized, "")
+}
+
+// promptPhrase reports an overlay's phrase on row y, whatever its style.
+func (c *codex0x) promptPhrase(g *grid, y int) bool {
+	if g.blank(y) {
+		return false
+	}
+	x := g.first(y)
+	for _, s := range c.permTitles {
+		if g.hasAt(y, x, s) {
+			return true
+		}
+	}
+	return g.hasAt(y, x, c.permFooter) || g.hasAt(y, x, c.confirmTitle) ||
+		g.hasAt(y, x, c.progress) && g.ch(x+len(c.progress), y) >= '1' && g.ch(x+len(c.progress), y) <= '9'
+}
+
+// staleAbove reports another overlay's title or a highlighted menu row
+// above the live overlay's top t.
+func (c *codex0x) staleAbove(g *grid, t int) (Reason, bool) {
+	for y := 0; y < t; y++ {
+		if g.blank(y) {
+			continue
+		}
+		x := g.first(y)
+		if c.overlayKind(g, y) != 0 || (x == 0 || x == 2) && c.highlightRow(g, y, x) && numberAt(g, y, x+2) > 0 {
+			return reason(ReasonStalePrompt, "row "+itoa(y)), true
+		}
+	}
+	return Reason{}, false
+}

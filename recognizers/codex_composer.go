@@ -1,0 +1,136 @@
+package recognizers
+
+import "strings"
+
+// composer recognizes Codex's bottom pane at rest, ending at row b: the
+// status line on b, a blank row, the "›" composer rows. Above it may sit
+// the working line and a collapsed async question summary.
+func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
+	if g.first(b) != 2 || g.style(2, b) != c.statusModel || !g.blank(b-1) {
+		return false
+	}
+	p := -1
+	for y := b - 2; y >= max(0, b-2-maxComposerRows); y-- {
+		if g.blank(y) || g.first(y) < 2 && g.ch(0, y) != '›' {
+			break
+		}
+		if g.ch(0, y) == '›' {
+			p = y
+			break
+		}
+	}
+	if p < 0 || g.style(0, p) != c.composerGlyph || !isSpace(g.cell(1, p).text) || p > 0 && !g.blank(p-1) {
+		return false
+	}
+	out.Region = Region{Top: p, Rows: b - p + 1}
+	out.Composer = ComposerEmpty
+	if !c.placeholderOnly(g, p, b-1) {
+		rows := make([]string, 0, b-1-p)
+		for y := p; y < b-1; y++ {
+			rows = append(rows, strings.TrimRight(g.text(y, 2, g.w), " "))
+		}
+		draft := strings.TrimRight(strings.Join(rows, "\n"), "\n")
+		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
+	}
+	out.ScreenState = Idle
+	c.above(g, p, out)
+	if out.Activity.Spinner {
+		out.ScreenState = Working
+	}
+	return true
+}
+
+// placeholderOnly proves an empty composer by style: every non-blank cell
+// after "› " is the dim placeholder (typed text never is), on the first
+// row only.
+func (c *codex0x) placeholderOnly(g *grid, p, end int) bool {
+	if g.last(p) < 2 || !g.styled(p, 2, g.w, c.placeholder) {
+		return false
+	}
+	for y := p + 1; y < end; y++ {
+		if !g.blank(y) {
+			return false
+		}
+	}
+	return true
+}
+
+// above reads the rows over the composer (past blank rows, at most a few):
+// the working line "• Working (4s • esc to interrupt)" and a collapsed
+// async summary "• Queued follow-up inputs / ? 2 questions / alt + ↑ to
+// answer".
+func (c *codex0x) above(g *grid, p int, out *Recognition) {
+	for y, seen := p-1, 0; y >= 0 && seen < 2; y-- {
+		if g.blank(y) {
+			continue
+		}
+		seen++
+		switch {
+		case c.workingLine(g, y, &out.Activity):
+		case c.asyncSupported && c.asyncSummary(g, y, out):
+			y -= 2
+		default:
+			return
+		}
+	}
+}
+
+// workingLine reads the status line of a running turn. Its header text
+// varies (reasoning summaries replace "Working"): only the bullet, the
+// timer and the interrupt hint are read.
+func (c *codex0x) workingLine(g *grid, y int, a *Activity) bool {
+	if g.first(y) != 0 || !strings.ContainsRune(c.bullets, g.ch(0, y)) || !isSpace(g.cell(1, y).text) {
+		return false
+	}
+	text := g.textFrom(y, 2)
+	if !strings.HasSuffix(text, c.interruptHint) {
+		return false
+	}
+	i := strings.LastIndex(text, "(")
+	if i < 0 {
+		return false
+	}
+	a.Spinner, a.InterruptHint = true, true
+	a.Elapsed, _, _ = strings.Cut(text[i+1:], " • ")
+	return true
+}
+
+// asyncSummary reads a collapsed summary whose last row is y. The
+// questions themselves are not in it: the prompt shown is the nearest
+// printed question above (presentation only; answering first expands
+// the editor, whose question is parsed exactly).
+func (c *codex0x) asyncSummary(g *grid, y int, out *Recognition) bool {
+	s := y - 2
+	if s < 0 || !g.rowIs(y, 4, c.asyncOpenHint) || !g.styled(y, 0, g.w, c.dim) ||
+		!g.rowIs(s, 0, c.asyncHeader) || g.style(0, s) != c.dim || !g.hasAt(s+1, 2, "? ") || g.first(s+1) != 2 {
+		return false
+	}
+	count, _, ok := strings.Cut(g.textFrom(s+1, 4), c.asyncQuestion)
+	n := 0
+	for _, d := range count {
+		if d < '0' || d > '9' {
+			ok = false
+			break
+		}
+		n = n*10 + int(d-'0')
+	}
+	if !ok || n == 0 || g.style(4, s+1) != c.highlight {
+		return false
+	}
+	q := Question{Prompt: c.printedQuestion(g, s)}
+	out.Prompt = &Prompt{Kind: KindAsyncQuestion, Highlighted: -1, Pending: n, Questions: []Question{q}}
+	out.specs = []choiceSpec{{option: -1, derived: "open", steps: []PlanStep{{Keys: keyAltUp, Expect: expect(-1, AsyncQuestion)}}}}
+	return true
+}
+
+// printedQuestion finds the async question Codex printed into the history
+// above row s: "• <question>" followed by a blank row and "  - <option>"
+// rows.
+func (c *codex0x) printedQuestion(g *grid, s int) string {
+	for y := s - 1; y >= 1; y-- {
+		if g.first(y) == 0 && strings.ContainsRune(c.bullets, g.ch(0, y)) && g.blank(y+1) && g.hasAt(y+2, 2, "- ") {
+			return g.textFrom(y, 2)
+		}
+	}
+	return ""
+}

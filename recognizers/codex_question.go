@@ -1,0 +1,264 @@
+package recognizers
+
+import (
+	"slices"
+	"strings"
+)
+
+// question parses a request_user_input overlay whose progress row
+// ("Question 1/2 (2 unanswered)") is t: the question, the menu ending in
+// "None of the above", the Notes composer when open, the footer.
+func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
+	out.ScreenState = Questionnaire
+	pr := &Prompt{Kind: KindQuestionnaire, Highlighted: -1}
+	out.Prompt = pr
+	out.Region = Region{Top: t, Rows: b - t + 1}
+	pr.Step = parseStep(g.textFrom(t, 2+len(c.progress)), "/")
+	y := t + 1
+	var rows []string
+	for ; y <= b && !g.blank(y) && g.first(y) == 2 && g.styled(y, 2, g.w, c.qPrompt); y++ {
+		rows = append(rows, g.trimmed(y))
+	}
+	q := Question{Prompt: strings.Join(rows, " ")}
+	opts, glyphs, end := c.menu(g, c.qMenu, y+1, b, true)
+	q.Options = opts
+	pr.Questions = []Question{q}
+	if len(rows) == 0 || !g.blank(y) || len(opts) < 2 || pr.Step.Index == 0 {
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "question on row "+itoa(t+1)))
+		return
+	}
+	notes := len(opts) - 1
+	if opts[notes].Label != c.notesLabel {
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no \""+c.notesLabel+"\" row"))
+		return
+	}
+	opts[notes].Role = RoleNotes
+	f, editor := end+2, -1
+	if g.first(f) == 2 && g.ch(2, f) == '›' && g.style(2, f) == c.composerGlyph && g.blank(f+1) {
+		editor, f = f, f+2
+	}
+	c.questionFooter(g, end, f, b, editor >= 0, out)
+	out.Region = Region{Top: t, Rows: max(f, b) - t + 1}
+	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	h, rs := c.highlightProof(g, c.qMenu, opts, glyphs)
+	pr.Highlighted = h
+	out.Reasons = append(out.Reasons, rs...)
+	if editor >= 0 {
+		if h != notes {
+			out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "notes open off \""+c.notesLabel+"\""))
+		}
+		c.notesStep(g, editor, q, out)
+		return
+	}
+	c.questionChoices(opts, h, notes, out)
+}
+
+// parseStep reads "1/2 ..." (sep "/") or "1 of 2" (sep " of ").
+func parseStep(s, sep string) Step {
+	a, rest, ok := strings.Cut(s, sep)
+	if !ok {
+		return Step{}
+	}
+	i, j := leadingNumber(a), leadingNumber(rest)
+	if i < 1 || j < i || itoa(i) != a {
+		return Step{}
+	}
+	return Step{Index: i, Total: j}
+}
+
+func leadingNumber(s string) int {
+	n, i := 0, 0
+	for ; i < len(s) && i < 4 && s[i] >= '0' && s[i] <= '9'; i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	if i == 0 {
+		return -1
+	}
+	return n
+}
+
+// questionFooter proves the question footer: known segments joined by
+// " | ", one of them a submit; with Notes open, exactly the notes footer.
+func (c *codex0x) questionFooter(g *grid, end, f, b int, notes bool, out *Recognition) {
+	text := g.textFrom(f, 2)
+	ok := g.blank(end+1) && g.first(f) == 2
+	if notes {
+		ok = ok && text == c.notesFooter
+	} else {
+		segs := strings.Split(text, " | ")
+		ok = ok && slices.ContainsFunc(segs, func(s string) bool { return slices.Contains(c.qSubmits, s) })
+		for _, s := range segs {
+			ok = ok && slices.Contains(c.qFooterSegs, s)
+		}
+	}
+	switch {
+	case !ok:
+		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+	case f < b:
+		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
+	}
+}
+
+// questionChoices plans a question: a digit for every row (on "None of
+// the above" the digit submits that literal label), and akk's derived
+// free-text choice: bounded moves onto "None of the above", a recapture,
+// Tab (Codex's native accept into Notes), then the text after the paste
+// window and one Enter (seed 000).
+func (c *codex0x) questionChoices(opts []Option, h, notes int, out *Recognition) {
+	for i, o := range opts {
+		out.specs = append(out.specs, choiceSpec{option: i,
+			steps: []PlanStep{{Keys: digitKey(o.Number), Expect: expect(-1, afterAnswer...)}}})
+	}
+	if h < 0 || h > notes {
+		return
+	}
+	var steps []PlanStep
+	if h < notes {
+		steps = append(steps, PlanStep{Keys: repeatKey(keyDown, notes-h), Expect: expect(notes, Questionnaire)})
+	}
+	steps = append(steps,
+		PlanStep{Keys: keyTab, Expect: expect(-1, FreeText)},
+		PlanStep{Text: true, QuietMillis: c.pasteQuietMs, Keys: keyEnter, Expect: expect(-1, afterAnswer...)})
+	out.specs = append(out.specs, choiceSpec{option: -1, derived: c.derivedLabel, freeText: true, steps: steps})
+}
+
+// notesStep is the open Notes composer: a free-text step, empty when only
+// its dim placeholder shows.
+func (c *codex0x) notesStep(g *grid, y int, q Question, out *Recognition) {
+	c.freeTextEditor(g, y, 4, c.notesHint, FreeText, KindFreeText, q, out)
+}
+
+// freeTextEditor reads a one-row editor at column x of row y: the dim
+// placeholder (empty) or typed text (a draft), and plans its answer: the
+// text, the paste window, Enter; a draft is submitted only as it is.
+func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st ScreenState, kind Kind, q Question, out *Recognition) {
+	out.ScreenState = st
+	out.Composer = ComposerEmpty
+	pr := out.Prompt
+	pr.Kind, pr.Highlighted = kind, -1
+	pr.Questions = []Question{{Header: q.Header, Prompt: q.Prompt}}
+	spec := choiceSpec{option: -1, freeText: true,
+		steps: []PlanStep{{Text: true, QuietMillis: c.pasteQuietMs, Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}}
+	switch {
+	case g.hasAt(y, x, hint) && g.last(y) == x+displayWidth(hint)-1 && g.styled(y, x, g.w, c.placeholder):
+	case g.last(y) >= x && !g.styled(y, x, g.w, c.placeholder):
+		draft := g.textFrom(y, x)
+		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
+		spec.require = draft
+		spec.steps = []PlanStep{{Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}
+	default:
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "editor on row "+itoa(y)))
+	}
+	out.specs = []choiceSpec{spec}
+}
+
+// confirm parses "Submit with unanswered questions?": the count, "1.
+// Proceed" and "2. Go back" with descriptions, the footer. Digits only
+// move the highlight here; Enter confirms the current row.
+func (c *codex0x) confirm(g *grid, t, b int, out *Recognition) {
+	out.ScreenState = Confirmation
+	pr := &Prompt{Kind: KindConfirmation, Highlighted: -1}
+	out.Prompt = pr
+	out.Region = Region{Top: t, Rows: b - t + 1}
+	q := Question{Prompt: c.confirmTitle}
+	opts, glyphs, end := c.menu(g, c.qMenu, t+3, b, true)
+	q.Options = opts
+	pr.Questions = []Question{q}
+	if g.first(t+1) != 2 || !g.styled(t+1, 2, g.w, c.dim) || !g.blank(t+2) || len(opts) != 2 ||
+		opts[0].Label != c.proceedLabel || opts[1].Label != c.goBackLabel {
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "confirmation on row "+itoa(t)))
+		return
+	}
+	opts[0].Role, opts[1].Role = RoleSubmit, RoleCancel
+	f := end + 2
+	if !g.blank(end+1) || !g.rowIs(f, 2, c.confirmFooter) {
+		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+	} else if f < b {
+		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
+	}
+	out.Region = Region{Top: t, Rows: max(f, b) - t + 1}
+	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	h, rs := c.highlightProof(g, c.qMenu, opts, glyphs)
+	pr.Highlighted = h
+	out.Reasons = append(out.Reasons, rs...)
+	next := [2][]ScreenState{{Working, Idle, Questionnaire}, {Questionnaire}}
+	for i := range opts {
+		var steps []PlanStep
+		if i != h {
+			steps = append(steps, PlanStep{Keys: digitKey(i + 1), Expect: expect(i, Confirmation)})
+		}
+		steps = append(steps, PlanStep{Keys: keyEnter, Expect: expect(-1, next[i]...)})
+		out.specs = append(out.specs, choiceSpec{option: i, steps: steps})
+	}
+}
+
+// asyncEditor parses the expanded async question editor under its header
+// on row t: a blank row, "1 of 2" when more are queued, the question, its
+// options (the last "Other") or a text editor, the footer.
+func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
+	out.ScreenState = AsyncQuestion
+	pr := &Prompt{Kind: KindAsyncQuestion, Highlighted: -1, Pending: 1}
+	out.Prompt = pr
+	out.Region = Region{Top: t, Rows: b - t + 1}
+	y := t + 2
+	if st := parseStep(g.textFrom(y, 2), c.asyncOf); st.Index > 0 && g.first(y) == 2 && g.styled(y, 2, g.w, c.dim) {
+		pr.Step, pr.Pending = st, st.Total-st.Index+1
+		y++
+	}
+	var rows []string
+	for ; y <= b && !g.blank(y) && g.first(y) == 2 && g.styled(y, 2, g.w, c.highlight); y++ {
+		rows = append(rows, g.trimmed(y))
+	}
+	q := Question{Prompt: strings.Join(rows, " ")}
+	pr.Questions = []Question{q}
+	if len(rows) == 0 || !g.blank(y) || g.blank(y+1) {
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "question on row "+itoa(t+2)))
+		return
+	}
+	opts, glyphs, end := c.menu(g, c.qMenu, y+1, b, true)
+	if len(opts) == 0 {
+		end = y + 1
+		c.freeTextEditor(g, end, 2, c.asyncHint, AsyncQuestion, KindAsyncQuestion, q, out)
+	}
+	f := end + 2
+	c.asyncFooter(g, end, f, b, out)
+	out.Region = Region{Top: t, Rows: max(f, b) - t + 1}
+	if len(opts) == 0 {
+		return
+	}
+	q.Options = opts
+	pr.Questions = []Question{q}
+	if opts[len(opts)-1].Label == c.asyncOther {
+		opts[len(opts)-1].Role = RoleOther
+	}
+	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	h, rs := c.highlightProof(g, c.qMenu, opts, glyphs)
+	pr.Highlighted = h
+	out.Reasons = append(out.Reasons, rs...)
+	for i, o := range opts {
+		next := []ScreenState{Idle, Working, AsyncQuestion}
+		if o.Role == RoleOther {
+			next = []ScreenState{AsyncQuestion}
+		}
+		out.specs = append(out.specs, choiceSpec{option: i, steps: []PlanStep{{Keys: digitKey(o.Number), Expect: expect(-1, next...)}}})
+	}
+}
+
+// asyncFooter proves "enter submit" in the highlight style followed by
+// known hints, three spaces apart.
+func (c *codex0x) asyncFooter(g *grid, end, f, b int, out *Recognition) {
+	ok := g.blank(end+1) && g.first(f) == 2 && g.hasAt(f, 2, c.asyncSubmit) && g.style(2, f) == c.highlight
+	if ok {
+		for _, s := range strings.Split(g.textFrom(f, 2+len(c.asyncSubmit)), "   ") {
+			if s = strings.TrimSpace(s); s != "" && !slices.Contains(c.asyncSegs, s) {
+				ok = false
+			}
+		}
+	}
+	switch {
+	case !ok:
+		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+	case f < b:
+		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
+	}
+}

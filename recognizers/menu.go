@@ -1,0 +1,91 @@
+package recognizers
+
+import (
+	"strconv"
+	"strings"
+)
+
+// menuLayout is where a numbered menu's columns are: the highlight glyph,
+// the "N." number and the label. Each agent and surface has its own; a
+// row is an option row only in exactly its layout.
+type menuLayout struct {
+	glyph  rune
+	glyphX int
+	numX   int
+	labelX int
+}
+
+// option reports whether row y is an option row of the layout: blank up
+// to the number except for the glyph cell (the glyph or blank), then "N."
+// and a space. It returns N and whether the glyph is drawn.
+func (l menuLayout) option(g *grid, y int) (num int, glyph, ok bool) {
+	if g.blank(y) || g.first(y) > l.numX {
+		return 0, false, false
+	}
+	for x := 0; x < l.numX; x++ {
+		c := g.cell(x, y)
+		if g.blankCell(c) {
+			continue
+		}
+		if x != l.glyphX || g.ch(x, y) != l.glyph {
+			return 0, false, false
+		}
+		glyph = true
+	}
+	num = numberAt(g, y, l.numX)
+	return num, glyph, num > 0
+}
+
+// numberAt parses "N. " at column x of row y (N in 1..9), or returns 0.
+func numberAt(g *grid, y, x int) int {
+	d := g.ch(x, y)
+	if d < '1' || d > '9' || g.ch(x+1, y) != '.' || !isSpace(g.cell(x+2, y).text) {
+		return 0
+	}
+	return int(d - '0')
+}
+
+// continuation reports whether row y continues a wrapped label: blank
+// before the label column, text at it.
+func (l menuLayout) continuation(g *grid, y int) bool {
+	return !g.blank(y) && g.first(y) == l.labelX
+}
+
+// checkNumbers proves rows are numbered 1..n in screen order, without
+// gaps or duplicates.
+func checkNumbers(nums []int, rows []int) []Reason {
+	var out []Reason
+	seen := [10]bool{}
+	for i, n := range nums {
+		if seen[n] {
+			out = append(out, reason(ReasonDuplicateOption, "number "+strconv.Itoa(n)+" again on row "+strconv.Itoa(rows[i])))
+			continue
+		}
+		seen[n] = true
+		if n != i+1 {
+			out = append(out, reason(ReasonOutOfOrderOption, "row "+strconv.Itoa(rows[i])+" is "+strconv.Itoa(n)+", want "+strconv.Itoa(i+1)))
+		}
+	}
+	return out
+}
+
+// cutShortcut splits Codex's trailing " (k)" shortcut off a label.
+func cutShortcut(label string) (string, string) {
+	if !strings.HasSuffix(label, ")") {
+		return label, ""
+	}
+	i := strings.LastIndex(label, " (")
+	if i < 0 {
+		return label, ""
+	}
+	key := label[i+2 : len(label)-1]
+	if key == "" || strings.ContainsAny(key, " ()") || len(key) > 5 {
+		return label, ""
+	}
+	return label[:i], key
+}
+
+// digitKey is the key that selects row n of a menu.
+func digitKey(n int) []byte { return []byte{byte('0' + n)} }
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,116 @@
+package recognizers
+
+import (
+	"log/slog"
+	"strconv"
+)
+
+// Plan is the private key plan of one pending interaction: for each
+// semantic choice the exact bytes to send and the state the recapture must
+// show after each step. It never leaves the daemon: String and LogValue
+// redact it.
+type Plan struct {
+	InteractionID string
+	Fingerprint   [32]byte
+	Choices       []Choice
+}
+
+// Choice is one semantic choice: a permission decision, or an option of
+// the current question (by the ids of the projection).
+type Choice struct {
+	Decision   string // approve_once, reject; "" for an option
+	QuestionID string
+	OptionID   string
+	// FreeText: the answer carries text, injected by the step marked Text.
+	// MaxText caps it in characters (Claude's editor collapses pastes of
+	// 800 and more).
+	FreeText bool
+	MaxText  int
+	// RequireText: the answer text must equal this (a draft already
+	// shown in the editor is submitted as it is, never edited).
+	RequireText string
+	Steps       []PlanStep
+}
+
+// PlanStep is one bounded native step.
+type PlanStep struct {
+	// Text: inject the answer text first (bracketed paste when the app
+	// enabled it), then wait QuietMillis of output silence, then Keys.
+	Text        bool
+	QuietMillis int
+	Keys        []byte
+	Expect      Expect
+}
+
+// Expect is what the recapture after a step must show.
+type Expect struct {
+	States []ScreenState
+	// Highlighted is the row that must be highlighted, or -1.
+	Highlighted int
+}
+
+// String never prints keys or the fingerprint.
+func (p *Plan) String() string {
+	if p == nil {
+		return "plan(none)"
+	}
+	return "plan(" + strconv.Itoa(len(p.Choices)) + " choices, redacted)"
+}
+
+// LogValue keeps the plan out of logs.
+func (p *Plan) LogValue() slog.Value { return slog.StringValue(p.String()) }
+
+// Find returns the choice for a decision or an option id.
+func (p *Plan) Find(decisionOrOption string) (Choice, bool) {
+	if p == nil {
+		return Choice{}, false
+	}
+	for _, c := range p.Choices {
+		if c.Decision != "" && c.Decision == decisionOrOption || c.OptionID != "" && c.OptionID == decisionOrOption {
+			return c, true
+		}
+	}
+	return Choice{}, false
+}
+
+// Keys the agents read, as the recordings sent them (send-keys -H).
+var (
+	keyEnter = []byte("\r")
+	keyDown  = []byte("\x1b[B")
+	keyTab   = []byte("\t")
+	keyAltUp = []byte("\x1b[1;3A")
+)
+
+// codexPasteQuietMillis crosses Codex's paste-burst window (Enter within
+// 120 ms of typed text is a newline; seed 000 measured 121 ms).
+const codexPasteQuietMillis = 121
+
+// choiceSpec is a profile's plan for one choice before ids exist (ids
+// come from the fingerprint and the key, after recognition).
+type choiceSpec struct {
+	decision string
+	option   int    // index into the question's Options, -1 for none
+	derived  string // label of a choice without a row of its own
+	freeText bool
+	maxText  int
+	require  string
+	steps    []PlanStep
+	// unavailable: listed in the projection, but no native step is
+	// proven from this screen (Claude's other rows while its editor row
+	// holds the cursor).
+	unavailable bool
+}
+
+func repeatKey(k []byte, n int) []byte {
+	out := make([]byte, 0, len(k)*n)
+	for range n {
+		out = append(out, k...)
+	}
+	return out
+}
+
+func expect(h int, states ...ScreenState) Expect { return Expect{States: states, Highlighted: h} }
+
+// afterAnswer is what follows a question's last step: the agent runs
+// (working, idle), or shows the next step of the same flow.
+var afterAnswer = []ScreenState{Working, Idle, Questionnaire, Confirmation, AwaitingApproval}

@@ -1,0 +1,82 @@
+package recognizers
+
+import "sort"
+
+// Profile is one agent version's closed screen grammar. It is a value:
+// each exact version has its own, so an offer made under one version can
+// never be taken under another (the version is part of every id).
+type Profile struct {
+	Agent   string
+	Version string
+	// Exact is false for the generic profile of an unknown version: its
+	// states come with a compatibility warning and every interaction is
+	// manual_required.
+	Exact   bool
+	grammar grammar
+}
+
+// grammar is what a profile knows of its agent's screens. The two
+// families (claude_2_1.go, codex_0_x.go) implement it with a value per
+// version.
+type grammar interface {
+	recognize(g *grid, out *Recognition)
+}
+
+// ID names the profile: "claude@2.1.267", or "claude@generic".
+func (p Profile) ID() string {
+	if !p.Exact {
+		return p.Agent + "@generic"
+	}
+	return p.Agent + "@" + p.Version
+}
+
+// Lookup returns the exact profile registered for agent@version, or the
+// agent's generic profile. The lookup is exact: 2.1.268 is not 2.1.267.
+func Lookup(agent, version string) Profile {
+	if p, ok := registry[agent+"@"+version]; ok {
+		return p
+	}
+	return Profile{Agent: agent, Version: version, grammar: generic[agent]}
+}
+
+// Profiles lists the exact profiles, by agent and version.
+func Profiles() []Profile {
+	out := make([]Profile, 0, len(registry))
+	for _, p := range registry {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Agent != out[j].Agent {
+			return out[i].Agent < out[j].Agent
+		}
+		return versionLess(out[i].Version, out[j].Version)
+	})
+	return out
+}
+
+// versionLess orders dotted numeric versions.
+func versionLess(a, b string) bool {
+	for a != "" || b != "" {
+		var na, nb int
+		na, a = leadingInt(a)
+		nb, b = leadingInt(b)
+		if na != nb {
+			return na < nb
+		}
+	}
+	return false
+}
+
+func leadingInt(s string) (int, string) {
+	n, i := 0, 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		n = n*10 + int(s[i]-'0')
+		i++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+	} else if i == 0 && s != "" {
+		i = len(s) // not numeric: compare as equal from here on
+	}
+	return n, s[i:]
+}

@@ -1,0 +1,79 @@
+package recognizers
+
+import "github.com/agent-knock-knock/akk/vt"
+
+// Recognize reads scr under profile p and returns what it shows. Public
+// ids are derived with key. It reads the whole screen and leaves it
+// untouched; a Recognizer does the same incrementally.
+func Recognize(p Profile, scr *vt.Screen, key Key) Recognition {
+	var g grid
+	g.load(scr, true)
+	return recognizeGrid(p, &g, scr, key)
+}
+
+func recognizeGrid(p Profile, g *grid, scr *vt.Screen, key Key) Recognition {
+	out := Recognition{Agent: p.Agent, Version: p.Version, Exact: p.Exact, Profile: p.ID(),
+		ScreenState: Unknown, Composer: ComposerAbsent}
+	if p.grammar == nil {
+		out.Warnings = []string{"no profile for agent " + p.Agent}
+		return out
+	}
+	p.grammar.recognize(g, &out)
+	if !out.Region.Empty() {
+		out.Fingerprint = scr.Fingerprint(vt.Rect{X: 0, Y: out.Region.Top, W: g.w, H: out.Region.Rows})
+	}
+	if !p.Exact {
+		out.Warnings = append(out.Warnings, p.Agent+" "+p.Version+" has no exact profile: states are read with the generic "+
+			p.Agent+" profile and every interaction is manual_required")
+		if out.Prompt != nil {
+			out.Reasons = append(out.Reasons, reason(ReasonUnknownVersion, p.Version))
+		}
+	}
+	if out.Prompt != nil {
+		out.project(ids{key: key, profile: []byte(p.ID() + "@" + p.Version), fp: out.Fingerprint[:]})
+	}
+	return out
+}
+
+// Recognizer recognizes one pane's screen again and again, reading only
+// the rows that changed. It consumes the screen's dirty rows: it clears
+// them after each recognition, so nothing else may rely on them. When
+// nothing changed since the last call it returns the last recognition
+// without allocating. Not safe for concurrent use.
+type Recognizer struct {
+	p      Profile
+	key    Key
+	g      grid
+	scr    *vt.Screen
+	cursor vt.Cursor
+	alt    bool
+	last   Recognition
+	ok     bool
+}
+
+// NewRecognizer returns a Recognizer for profile p deriving ids with key.
+func NewRecognizer(p Profile, key Key) *Recognizer { return &Recognizer{p: p, key: key} }
+
+// Recognize returns the recognition of scr. The result shares memory with
+// the Recognizer's cache: treat it as read-only.
+func (r *Recognizer) Recognize(scr *vt.Screen) Recognition {
+	w, h := scr.Size()
+	if r.ok && scr == r.scr && w == r.g.w && h == r.g.h && scr.Cursor() == r.cursor && scr.AltScreen() == r.alt &&
+		!anyDirty(scr, h) {
+		return r.last
+	}
+	r.g.load(scr, scr != r.scr || !r.ok)
+	scr.ClearDirty()
+	r.scr, r.cursor, r.alt = scr, scr.Cursor(), scr.AltScreen()
+	r.last, r.ok = recognizeGrid(r.p, &r.g, scr, r.key), true
+	return r.last
+}
+
+func anyDirty(scr *vt.Screen, h int) bool {
+	for y := 0; y < h; y++ {
+		if scr.Dirty(y) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,202 @@
+package recognizers
+
+// ScreenState is what the agent's screen shows (DESIGN.md, Contract
+// details).
+type ScreenState string
+
+// Screen states.
+const (
+	Idle             ScreenState = "idle"
+	Working          ScreenState = "working"
+	AwaitingApproval ScreenState = "awaiting_approval"
+	Questionnaire    ScreenState = "questionnaire"
+	FreeText         ScreenState = "free_text"
+	Confirmation     ScreenState = "confirmation"
+	// AsyncQuestion only while Codex's expanded async editor owns input; a
+	// collapsed summary is Idle or Working with an async_question
+	// interaction.
+	AsyncQuestion ScreenState = "async_question"
+	Blocked       ScreenState = "blocked"
+	MenuOrViewer  ScreenState = "menu_or_viewer"
+	Starting      ScreenState = "starting"
+	Exited        ScreenState = "exited"
+	Unknown       ScreenState = "unknown"
+)
+
+// Composer is the state of the agent's input line.
+type Composer string
+
+// Composer states. The text of a draft never leaves through the public
+// contract: only "draft" and its length.
+const (
+	ComposerEmpty  Composer = "empty"
+	ComposerDraft  Composer = "draft"
+	ComposerAbsent Composer = "absent"
+)
+
+// Kind is the kind of an interaction (seed 000).
+type Kind string
+
+// Interaction kinds.
+const (
+	KindPermission    Kind = "permission"
+	KindQuestionnaire Kind = "questionnaire"
+	KindFreeText      Kind = "free_text"
+	KindConfirmation  Kind = "confirmation"
+	KindAsyncQuestion Kind = "async_question"
+)
+
+// Decisions a permission prompt may offer. Persistent grants ("always
+// allow", "don't ask again", "switch to auto mode") have no name here on
+// purpose: they are never offered.
+const (
+	ApproveOnce = "approve_once"
+	Reject      = "reject"
+)
+
+// Delivery modes of a Codex async answer (seed 000).
+const (
+	SteerCurrentTurn = "steer_current_turn"
+	QueueNextTurn    = "queue_next_turn"
+)
+
+// Recognition is what a profile makes of one screen. It is a value;
+// slices in it may share memory with a Recognizer's cache and must not be
+// modified.
+type Recognition struct {
+	Agent   string
+	Version string
+	Exact   bool   // an exact profile; false for the generic one
+	Profile string // "claude@2.1.267", or "claude@generic"
+
+	ScreenState ScreenState
+	Composer    Composer
+	// Draft is the composer's (or a free-text editor's) text, for local
+	// renderings only (a person's own terminal, the popup): the public
+	// projection carries "draft" and DraftLen, never the text.
+	Draft    string
+	DraftLen int // in characters
+
+	Activity Activity
+
+	// Prompt is the parsed prompt (every native row, as the screen shows
+	// it), or nil. It is private: the public view is Interaction.
+	Prompt *Prompt
+	// Region is the rows of the isolated prompt region (or of the composer
+	// frame when there is no prompt); Fingerprint is vt.Fingerprint over
+	// exactly those rows, taken before any redaction.
+	Region      Region
+	Fingerprint [32]byte
+
+	// Interaction is the public projection (seed 000 terminal-interaction
+	// v1), or nil when the screen shows none.
+	Interaction *Interaction
+	// Plan is the private key plan: for each semantic choice the exact keys
+	// and the expected next state. Nil unless the interaction is pending.
+	Plan *Plan
+	// Reasons say why the interaction is manual_required (then they are
+	// also in Interaction.Reasons), or why prompt-like text is not a
+	// prompt (Interaction nil).
+	Reasons []Reason
+	// Warnings are shown to people and controllers (compatibility of a
+	// generic profile).
+	Warnings []string
+
+	specs []choiceSpec // the profile's plan before ids exist
+}
+
+// Actionable reports whether a controller could act on the screen: an
+// interaction is shown and it is pending.
+func (r *Recognition) Actionable() bool {
+	return r.Interaction != nil && r.Interaction.State == StatePending
+}
+
+// Region is a band of whole screen rows, Top to Bottom inclusive; the zero
+// value with Rows == 0 is empty.
+type Region struct {
+	Top, Rows int
+}
+
+// Empty reports whether the region holds no row.
+func (r Region) Empty() bool { return r.Rows <= 0 }
+
+// Bottom is the last row of the region.
+func (r Region) Bottom() int { return r.Top + r.Rows - 1 }
+
+// Activity is the screen's evidence of work in progress or done.
+type Activity struct {
+	// Spinner: the agent's animated status line is on screen (Claude's
+	// glyph and gerund, Codex's "• Working" line).
+	Spinner bool
+	// InterruptHint: "esc to interrupt" is offered.
+	InterruptHint bool
+	// Elapsed is the running timer as shown ("4s", "1m 2s"), if any.
+	Elapsed string
+	// Done: a finished-turn line is shown (Claude "✻ Cooked for 16s");
+	// DoneElapsed is its duration.
+	Done        bool
+	DoneElapsed string
+}
+
+// Prompt is a recognized prompt with every native row as shown.
+type Prompt struct {
+	Kind Kind
+	// Step is the current step of a multi-step flow (1-based), or zero.
+	Step Step
+	// Questions are the questions on screen, one for every kind here
+	// (akk handles one step at a time).
+	Questions []Question
+	// Highlighted is the 0-based index of the highlighted row among
+	// Questions[0].Options, or -1.
+	Highlighted int
+	// Decisions are the permission decisions the profile proves safe.
+	Decisions []string
+	// Pending is the number of queued Codex async questions (collapsed
+	// summary and expanded editor).
+	Pending int
+	// MultiSelect: checkbox rows (detected, never answered).
+	MultiSelect bool
+}
+
+// Step is a position in a multi-step flow.
+type Step struct {
+	Index, Total int
+}
+
+// Question is one question as the screen shows it.
+type Question struct {
+	Header string
+	Prompt string
+	// Options are every native row in screen order (nil for a free-text
+	// step), including rows akk never offers (persistent grants, "Chat
+	// about this").
+	Options []Option
+}
+
+// Role says what a native row does, which decides whether and how it is
+// offered.
+type Role uint8
+
+// Row roles.
+const (
+	RoleChoice     Role = iota // an ordinary answer supplied by the model
+	RoleFreeText               // Claude "Type something.": the row is a text editor
+	RoleNotes                  // Codex "None of the above": literal label, or Notes via tab
+	RoleOther                  // Codex async "Other": opens a free-text step
+	RoleChat                   // Claude "Chat about this": not offered
+	RoleApprove                // one-time approval
+	RolePersistent             // "always allow" / "don't ask again": never offered
+	RoleAutoMode               // "switch to auto mode": never offered
+	RoleReject                 // a semantic no
+	RoleSubmit                 // a review's submit
+	RoleCancel                 // a review's cancel / go back
+)
+
+// Option is one native row.
+type Option struct {
+	Number      int    // as printed
+	Label       string // the row's label, without shortcut or description
+	Description string
+	Role        Role
+	Row         int // screen row of its number
+}
