@@ -15,7 +15,9 @@ type sty struct{ s vt.Style }
 func plain() sty { return sty{} }
 
 // fg256 is a foreground set with 38;5;n (n >= 16; below 16 use fgIdx).
-func fg256(n int) sty { return sty{vt.Style{Style: tcell.StyleDefault.Foreground(tcell.PaletteColor(n))}} }
+func fg256(n int) sty {
+	return sty{vt.Style{Style: tcell.StyleDefault.Foreground(tcell.PaletteColor(n))}}
+}
 
 // fgIdx is a palette colour below 16 set in the 256-colour form (38;5;n),
 // which vt keeps apart from 30-37 (Ext FgIndexed).
