@@ -37,6 +37,7 @@ type procIdentity struct {
 	AgentStart  uint64
 	Cwd         string
 	Command     string // the leader's comm
+	leaderComm  string // the leader's comm as /proc/<pgid>/stat gives it
 	// Why says how the agent was recognised (or why not), for status.
 	Why string
 }
@@ -85,7 +86,7 @@ func (id *identifier) identify(panePID int) (procIdentity, error) {
 func (id *identifier) classify(fg controlmode.Foreground) procIdentity {
 	p := procIdentity{PGID: fg.PGID, Members: fg.Members, Agent: api.AgentNone}
 	sort.Slice(p.Members, func(i, j int) bool { return p.Members[i].Stat.PID < p.Members[j].Stat.PID })
-	p.LeaderStart = fg.Leader.Stat.StartTime
+	p.LeaderStart, p.leaderComm = fg.Leader.Stat.StartTime, fg.Leader.Stat.Comm
 	p.Command = fg.Leader.Stat.Comm
 	p.AgentPID, p.AgentStart, p.Cwd = fg.Leader.Stat.PID, fg.Leader.Stat.StartTime, fg.Leader.Cwd
 	if fg.Leader.Stat.PID == 0 && len(p.Members) > 0 {
@@ -312,8 +313,8 @@ func quickCheck(panePID int, p *procIdentity) (changed bool) {
 	if err != nil {
 		return p.LeaderStart != 0
 	}
-	if lead.StartTime != p.LeaderStart {
-		return true
+	if lead.StartTime != p.LeaderStart || lead.Comm != p.leaderComm {
+		return true // a new leader, or the same one after exec
 	}
 	// The agent itself may start later than its group leader (codex
 	// launcher's child): check it is still there.

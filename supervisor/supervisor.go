@@ -104,8 +104,8 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	}
 	err = g.Wait()
 	s.stopAll()
-	if errors.Is(err, context.Canceled) {
-		return nil
+	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+		return nil // cancelling ctx is the only stop
 	}
 	return err
 }

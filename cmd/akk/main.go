@@ -32,6 +32,12 @@ type CLI struct {
 	Replay  ReplayCmd  `cmd:"" help:"Replay a recording (or a raw tmux -C transcript) through akk's screen model."`
 	Record  RecordCmd  `cmd:"" help:"Record a tmux pane's output stream into a recording."`
 	Replica ReplicaCmd `cmd:"" help:"Play a recording as a pane program, waiting for each recorded input."`
+	Attach  AttachCmd  `cmd:"" help:"Supervise a tmux server: the akk daemon, in the foreground."`
+	List    ListCmd    `cmd:"" help:"List every pane of the supervised tmux server and its agent's state."`
+	Status  StatusCmd  `cmd:"" help:"Show one terminal's state, evidence and prompt region."`
+	Events  EventsCmd  `cmd:"" help:"Print the daemon's event history (--follow: and new events)."`
+	Doctor  DoctorCmd  `cmd:"" help:"Check tmux, the server, the daemon, the store and the agents."`
+	Demo    DemoCmd    `cmd:"" help:"Supervise replica agents on a private tmux server, with a live table of their states."`
 }
 
 // Exit codes.

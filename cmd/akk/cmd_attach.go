@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor"
+)
+
+// exitNoDaemon is DESIGN's exit code for "daemon not running".
+const exitNoDaemon = 6
+
+// DaemonFlags pick the daemon's API socket; every client command has them.
+type DaemonFlags struct {
+	Socket string `help:"The daemon's API socket (default: $XDG_RUNTIME_DIR/akk/akk.sock)." env:"AKK_SOCKET" placeholder:"PATH"`
+}
+
+func (d DaemonFlags) socket() string {
+	if d.Socket != "" {
+		return d.Socket
+	}
+	return api.DefaultSocket()
+}
+
+// client returns an API client of the daemon.
+func (d DaemonFlags) client() *api.Client { return api.NewClient(d.socket()) }
+
+// TmuxFlags pick the tmux server, as tmux's own -L and -S do.
+type TmuxFlags struct {
+	L string `short:"L" help:"tmux socket name (as tmux -L)." placeholder:"NAME"`
+	S string `short:"S" help:"tmux socket path (as tmux -S)." placeholder:"PATH"`
+}
+
+// tmuxSocket is the server's socket path: -S, else -L (or "default") in
+// ${TMUX_TMPDIR:-/tmp}/tmux-<uid>/. $TMUX is ignored on purpose: a daemon
+// started inside tmux supervises the server it names only when asked.
+func (t TmuxFlags) tmuxSocket() string {
+	if t.S != "" {
+		abs, err := filepath.Abs(t.S)
+		if err == nil {
+			return abs
+		}
+		return t.S
+	}
+	name := t.L
+	if name == "" {
+		name = "default"
+	}
+	dir := os.Getenv("TMUX_TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	return filepath.Join(dir, fmt.Sprintf("tmux-%d", os.Getuid()), name)
+}
+
+// defaultStoreDir is $XDG_STATE_HOME/akk, else ~/.local/state/akk.
+func defaultStoreDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "akk")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), fmt.Sprintf("akk-state-%d", os.Getuid()))
+	}
+	return filepath.Join(home, ".local", "state", "akk")
+}
+
+// AttachCmd is `akk attach`: the supervisor daemon, in the foreground.
+type AttachCmd struct {
+	TmuxFlags
+	DaemonFlags
+	Store         string        `help:"The store directory (default: $XDG_STATE_HOME/akk)." placeholder:"DIR"`
+	AllowReplicas bool          `help:"Treat 'akk replica' panes as the agents of their recordings (tests, demos)."`
+	Detach        bool          `help:"Start the daemon in the background and return once it answers."`
+	LogFile       string        `help:"With --detach: the daemon's log (default: <store>/attach.log)." placeholder:"FILE"`
+	Wait          time.Duration `help:"With --detach: how long to wait for the daemon to answer." default:"15s"`
+}
+
+// Run supervises until SIGINT/SIGTERM.
+func (c *AttachCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout io.Writer, kctx *kong.Context) error {
+	if c.Store == "" {
+		c.Store = defaultStoreDir()
+	}
+	if c.Detach {
+		return c.detach(ctx, g, stdout)
+	}
+	if g.JSON {
+		var level slog.Level
+		_ = level.UnmarshalText([]byte(g.LogLevel))
+		lg = slog.New(slog.NewJSONHandler(kctx.Stderr, &slog.HandlerOptions{Level: min(level, slog.LevelInfo)}))
+	} else if g.LogLevel == "warn" { // the default: a foreground daemon says what it does
+		lg = slog.New(slog.NewTextHandler(kctx.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	st, err := store.Open(c.Store, &store.Options{Logger: lg})
+	if err != nil {
+		return storeError(err, c.Store)
+	}
+	defer st.Close()
+	ln, err := api.Listen(c.socket())
+	if errors.Is(err, api.ErrInUse) {
+		return fmt.Errorf("another akk attach answers on %s: stop it, or give this one --socket", c.socket())
+	}
+	if err != nil {
+		return err
+	}
+	sv, err := supervisor.New(supervisor.Config{Logger: lg, Store: st, TmuxSocket: c.tmuxSocket(),
+		Listener: ln, AllowReplicas: c.AllowReplicas})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	lg.Info("akk attach", "pid", os.Getpid(), "tmux", c.tmuxSocket(), "store", c.Store, "socket", c.socket())
+	if err := sv.Run(ctx); err != nil {
+		if errors.Is(err, supervisor.ErrNoServer) {
+			return fmt.Errorf("%w (for another server: akk attach -L NAME or -S PATH)", err)
+		}
+		return err
+	}
+	return nil
+}
+
+// storeError says what to do about a store that cannot be opened.
+func storeError(err error, dir string) error {
+	switch {
+	case errors.Is(err, store.ErrLocked):
+		return fmt.Errorf("%w: another akk attach already supervises with this store; stop it, or run a second one with --store DIR --socket PATH", err)
+	case errors.Is(err, store.ErrFormat):
+		return fmt.Errorf("%w (store %s)", err, dir)
+	}
+	return err
+}
+
+// detach starts `akk attach` (these flags, without --detach) in its own
+// session, its output in a log file, and waits until it answers.
+func (c *AttachCmd) detach(ctx context.Context, g *Globals, stdout io.Writer) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("attach --detach: %w", err)
+	}
+	if err := os.MkdirAll(c.Store, 0o700); err != nil {
+		return fmt.Errorf("attach --detach: %w", err)
+	}
+	logPath := c.LogFile
+	if logPath == "" {
+		logPath = filepath.Join(c.Store, "attach.log")
+	}
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("attach --detach: log: %w", err)
+	}
+	defer logf.Close()
+	args := []string{"attach", "--store", c.Store, "--socket", c.socket(), "-S", c.tmuxSocket(), "--log-level", g.LogLevel}
+	if c.AllowReplicas {
+		args = append(args, "--allow-replicas")
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("attach --detach: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	cl := c.client()
+	defer cl.Close()
+	deadline := time.Now().Add(c.Wait)
+	for time.Now().Before(deadline) {
+		h, err := cl.Health(ctx)
+		if err == nil && h.PID == cmd.Process.Pid {
+			if g.JSON {
+				return json.NewEncoder(stdout).Encode(h)
+			}
+			fmt.Fprintf(stdout, "akk attach running (pid %d), log %s, socket %s\n", h.PID, logPath, c.socket())
+			return nil
+		}
+		select {
+		case err := <-exited:
+			tail, _ := os.ReadFile(logPath)
+			return fmt.Errorf("akk attach exited (%v); its log %s ends:\n%s", err, logPath, lastLines(string(tail), 5))
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("akk attach (pid %d) did not answer within %v: see %s", cmd.Process.Pid, c.Wait, logPath)
+}
+
+func lastLines(s string, n int) string {
+	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(ls) > n {
+		ls = ls[len(ls)-n:]
+	}
+	return strings.Join(ls, "\n")
+}
+
+// clientError maps "no daemon" to exit code 6 (DESIGN), after printing
+// what to do; other errors go back to main.
+func clientError(kctx *kong.Context, err error) error {
+	if errors.Is(err, api.ErrDaemonNotRunning) {
+		fmt.Fprintln(kctx.Stderr, "akk:", err)
+		kctx.Exit(exitNoDaemon)
+	}
+	return err
+}

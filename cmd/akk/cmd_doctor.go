@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+)
+
+// DoctorCmd is `akk doctor`: is everything akk needs there?
+type DoctorCmd struct {
+	TmuxFlags
+	DaemonFlags
+	Store string `help:"The store directory to check when no daemon answers (default: $XDG_STATE_HOME/akk)." placeholder:"DIR"`
+}
+
+// check is one line of the doctor's report.
+type check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+type doctorReport struct {
+	V      int     `json:"v"`
+	OK     bool    `json:"ok"`
+	Checks []check `json:"checks"`
+}
+
+// Run checks tmux, the server, the daemon, the store and the agents; it
+// exits 0 when all pass, 6 when only the daemon is missing, else 1.
+func (c *DoctorCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	if c.Store == "" {
+		c.Store = defaultStoreDir()
+	}
+	var r doctorReport
+	r.V = 1
+	r.Checks = append(r.Checks, checkTmux(), c.checkServer())
+	h, daemon := c.checkDaemon(ctx)
+	r.Checks = append(r.Checks, daemon, c.checkStore(h), checkAgents(h))
+	r.OK = true
+	for _, ch := range r.Checks {
+		r.OK = r.OK && ch.OK
+	}
+	if g.JSON {
+		if err := json.NewEncoder(stdout).Encode(r); err != nil {
+			return err
+		}
+	} else {
+		for _, ch := range r.Checks {
+			mark := "ok  "
+			if !ch.OK {
+				mark = "FAIL"
+			}
+			fmt.Fprintf(stdout, "%s %-8s %s\n", mark, ch.Name, ch.Detail)
+			if ch.Fix != "" {
+				fmt.Fprintf(stdout, "              fix: %s\n", ch.Fix)
+			}
+		}
+	}
+	switch {
+	case r.OK:
+		return nil
+	case !daemon.OK && onlyDaemonFailed(r.Checks):
+		kctx.Exit(exitNoDaemon)
+	}
+	return errors.New("doctor found problems (see above)")
+}
+
+func onlyDaemonFailed(cs []check) bool {
+	for _, c := range cs {
+		if !c.OK && c.Name != "daemon" && c.Name != "agents" {
+			return false
+		}
+	}
+	return true
+}
+
+func checkTmux() check {
+	path, err := exec.LookPath("tmux")
+	if err != nil {
+		return check{Name: "tmux", Detail: "tmux not found in PATH", Fix: "install tmux 3.3a (apt-get install tmux)"}
+	}
+	out, err := exec.Command(path, "-V").Output()
+	if err != nil {
+		return check{Name: "tmux", Detail: fmt.Sprintf("%s -V: %v", path, err), Fix: "reinstall tmux"}
+	}
+	v := strings.TrimSpace(string(out))
+	return check{Name: "tmux", OK: true, Detail: fmt.Sprintf("%s (%s)", v, path)}
+}
+
+func (c *DoctorCmd) checkServer() check {
+	sock := c.tmuxSocket()
+	out, err := exec.Command("tmux", "-S", sock, "list-sessions", "-F", "#{session_name}").Output()
+	if err != nil {
+		return check{Name: "server", Detail: "no tmux server on " + sock, Fix: "start tmux, or pick the server with -L NAME / -S PATH"}
+	}
+	n := len(strings.Fields(string(out)))
+	return check{Name: "server", OK: true, Detail: fmt.Sprintf("%s: %d sessions", sock, n)}
+}
+
+func (c *DoctorCmd) checkDaemon(ctx context.Context) (*api.Health, check) {
+	cl := c.client()
+	defer cl.Close()
+	h, err := cl.Health(ctx)
+	if err != nil {
+		return nil, check{Name: "daemon", Detail: err.Error(), Fix: "start it: akk attach (or akk attach --detach)"}
+	}
+	return &h, check{Name: "daemon", OK: true, Detail: fmt.Sprintf("pid %d on %s, supervising %s (tmux %s): %d sessions, %d terminals",
+		h.PID, c.socket(), h.TmuxSocket, h.TmuxVersion, h.Sessions, h.Terminals)}
+}
+
+// checkStore asks the daemon, or opens the store itself when no daemon
+// runs (and closes it at once).
+func (c *DoctorCmd) checkStore(h *api.Health) check {
+	if h != nil {
+		if !h.StoreOK {
+			return check{Name: "store", Detail: h.Store + ": the daemon cannot read it", Fix: "see the daemon's log"}
+		}
+		return check{Name: "store", OK: true, Detail: fmt.Sprintf("%s (last event %d)", h.Store, h.LastEvent)}
+	}
+	if _, err := os.Stat(c.Store); errors.Is(err, os.ErrNotExist) {
+		return check{Name: "store", OK: true, Detail: c.Store + " does not exist yet (akk attach creates it)"}
+	}
+	st, err := store.Open(c.Store, nil)
+	if err != nil {
+		return check{Name: "store", Detail: err.Error(), Fix: storeError(err, c.Store).Error()}
+	}
+	defer st.Close()
+	ts, err := st.Terminals()
+	if err != nil {
+		return check{Name: "store", Detail: err.Error(), Fix: "move the store away and restart akk attach"}
+	}
+	return check{Name: "store", OK: true, Detail: fmt.Sprintf("%s: %d terminals, last event %d", c.Store, len(ts), st.LastSeq())}
+}
+
+// checkAgents reports the agents the daemon sees, and the agent commands
+// on PATH (found by name; nothing is run).
+func checkAgents(h *api.Health) check {
+	var found []string
+	for _, name := range []string{"claude", "codex"} {
+		if p, err := exec.LookPath(name); err == nil {
+			real, _ := filepath.EvalSymlinks(p)
+			found = append(found, name+" at "+real)
+		}
+	}
+	detail := "on PATH: none"
+	if len(found) > 0 {
+		detail = "on PATH: " + strings.Join(found, ", ")
+	}
+	if h != nil {
+		detail = fmt.Sprintf("%d agent panes supervised; %s", h.Agents, detail)
+	}
+	return check{Name: "agents", OK: true, Detail: detail}
+}

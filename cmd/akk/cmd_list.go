@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/agent-knock-knock/akk/api"
+)
+
+// ListCmd is `akk list`: every pane of the supervised tmux server.
+type ListCmd struct {
+	DaemonFlags
+}
+
+// Run prints the list (DESIGN "Contract details" with --json).
+func (c *ListCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	cl := c.client()
+	defer cl.Close()
+	l, err := cl.List(ctx)
+	if err != nil {
+		return clientError(kctx, err)
+	}
+	if g.JSON {
+		return json.NewEncoder(stdout).Encode(l)
+	}
+	return printTable(stdout, l.Terminals)
+}
+
+// printTable renders rows for a person.
+func printTable(w io.Writer, rows []api.Terminal) error {
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "TERMINAL\tSESSION\tPANE\tAGENT\tSTATE\tACTIVITY\tCOMPOSER\tNATIVE\tCWD")
+	for _, r := range rows {
+		agent := r.Agent
+		if r.Agent == api.AgentNone {
+			agent = "(" + r.Command + ")"
+		} else if r.Version != "" {
+			agent += "@" + r.Version
+		}
+		if r.Replica {
+			agent += " replica"
+		}
+		state := r.ScreenState
+		if r.Interaction != nil {
+			state += " (" + r.Interaction.Kind + ", " + r.Interaction.State + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.TerminalID, r.Session, r.PaneID, agent,
+			state, r.ActivityState, r.Composer, r.NativeIdentityState, shortPath(r.Cwd))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// Warnings below the table, each said once, with the panes it concerns.
+	var order []string
+	panes := map[string][]string{}
+	for _, r := range rows {
+		for _, wn := range r.Warnings {
+			if panes[wn] == nil {
+				order = append(order, wn)
+			}
+			panes[wn] = append(panes[wn], r.PaneID)
+		}
+	}
+	for _, wn := range order {
+		fmt.Fprintf(w, "warning (%s): %s\n", strings.Join(panes[wn], " "), wn)
+	}
+	return nil
+}
+
+func shortPath(p string) string {
+	if len(p) <= 40 {
+		return p
+	}
+	return "…" + p[len(p)-39:]
+}
+

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alecthomas/kong"
+	"golang.org/x/term"
+
+	"github.com/agent-knock-knock/akk/api"
+)
+
+// StatusCmd is `akk status TERMINAL_ID`.
+type StatusCmd struct {
+	DaemonFlags
+	TerminalID string `arg:"" help:"The terminal (term_… from akk list)."`
+}
+
+// Run prints one terminal's state, its evidence and the prompt region: on a
+// terminal with its styles, in JSON as text (never a draft's text).
+func (c *StatusCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	cl := c.client()
+	defer cl.Close()
+	// Styled renderings (which may show a draft) only for a person's own
+	// terminal, never for --json.
+	render := !g.JSON && isTTY(stdout)
+	st, err := cl.Status(ctx, api.StatusRequest{TerminalID: c.TerminalID, Render: render})
+	if err != nil {
+		if api.IsCode(err, api.CodeNotFound) {
+			return fmt.Errorf("%w", err)
+		}
+		return clientError(kctx, err)
+	}
+	if g.JSON {
+		return json.NewEncoder(stdout).Encode(st)
+	}
+	t := st.Terminal
+	fmt.Fprintf(stdout, "%s  %s pane %s (window %s)  %s\n", t.TerminalID, t.Session, t.PaneID, t.Window, t.Cwd)
+	agent := t.Agent
+	if t.Version != "" {
+		agent += "@" + t.Version
+	}
+	if t.Replica {
+		agent += " (replica)"
+	}
+	fmt.Fprintf(stdout, "agent:     %s  profile %s  pid %d\n", agent, t.Profile, t.PID)
+	fmt.Fprintf(stdout, "screen:    %s  composer %s  activity %s\n", t.ScreenState, t.Composer, t.ActivityState)
+	fmt.Fprintf(stdout, "native:    %s  durable %s\n", t.NativeIdentityState, t.DurableActivityState)
+	if b := st.Evidence.Binding; b != nil {
+		fmt.Fprintf(stdout, "binding:   generation %d %s %s\n", b.Generation, b.SessionID, b.Path)
+	}
+	for _, p := range st.Evidence.Process {
+		fmt.Fprintf(stdout, "process:   %d %s (%s)\n", p.PID, p.Comm, p.Exe)
+	}
+	fmt.Fprintf(stdout, "evidence:  %s; recognizer %s\n", string(st.Evidence.Identification), st.Evidence.Recognizer)
+	for _, w := range t.Warnings {
+		fmt.Fprintf(stdout, "warning:   %s\n", w)
+	}
+	if i := t.Interaction; i != nil {
+		fmt.Fprintf(stdout, "interaction: %s %s %v\n", i.Kind, i.State, i.Reasons)
+	}
+	if p := st.Prompt; p != nil {
+		fmt.Fprintf(stdout, "prompt (rows %d-%d):\n", p.Top, p.Bottom)
+		if p.ANSI != "" {
+			fmt.Fprint(stdout, p.ANSI, "\x1b[0m\n")
+		} else {
+			fmt.Fprintln(stdout, p.Text)
+		}
+	}
+	return nil
+}
+
+func isTTY(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
