@@ -200,6 +200,8 @@ func (c *claude21) permShape(opts []Option) []Reason {
 // when wrapped, their continuation rows; with descriptions, rows of
 // description text under an option. It stops at the first other row and
 // returns the options, which rows draw the glyph, and the last row read.
+// Description rows start anywhere from column 2 to the label's column
+// after a checkbox (versions differ).
 func (c *claude21) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) ([]Option, []bool, int) {
 	var opts []Option
 	var glyphs []bool
@@ -217,7 +219,7 @@ func (c *claude21) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) (
 		o := &opts[len(opts)-1]
 		fx := g.first(y)
 		switch {
-		case descriptions && fx >= 2 && fx <= lay.labelX && g.styled(y, 0, g.w, c.hint):
+		case descriptions && fx >= 2 && fx <= lay.labelX+4 && g.styled(y, 0, g.w, c.hint):
 			o.Description = strings.TrimSpace(o.Description + " " + g.trimmed(y))
 		case !descriptions && lay.continuation(g, y):
 			label, desc := c.splitLabel(g, y, lay.labelX)

@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/vt"
@@ -15,11 +16,16 @@ type codex0x struct {
 	composerGlyph vt.Style
 	placeholder   vt.Style // dim
 	statusModel   vt.Style // the status line's first cell
+	hintsRow      bool     // a row of key hints under the status line
+	hints         []string // what its segments end with
 	bullets       string   // the working line's animated bullet
 	interruptHint string   // "esc to interrupt)"
 
-	// Menus: the current row entirely in the highlight style.
+	// Menus: the current row entirely in the row highlight styles (one
+	// colour, or reverse video in two weights); highlight also marks the
+	// async editor's question and keys.
 	highlight vt.Style
+	rowLit    []vt.Style
 	dim       vt.Style
 	permMenu  menuLayout
 	qMenu     menuLayout
@@ -72,6 +78,7 @@ var codex0xBase = codex0x{
 	bullets:        "•◦",
 	interruptHint:  "esc to interrupt)",
 	highlight:      fgIdx(6).bold().vt(),
+	rowLit:         []vt.Style{fgIdx(6).bold().vt()},
 	dim:            plain().dim().vt(),
 	permMenu:       menuLayout{glyph: '›', glyphX: 0, numX: 2, labelX: 5},
 	qMenu:          menuLayout{glyph: '›', glyphX: 2, numX: 4, labelX: 7},
@@ -201,9 +208,17 @@ func (c *codex0x) overlay(g *grid, t, kind, b int, out *Recognition) {
 }
 
 // highlightRow reports whether row y draws the glyph at x and every
-// non-blank cell from it in the highlight style.
+// non-blank cell from it in a row highlight style.
 func (c *codex0x) highlightRow(g *grid, y, x int) bool {
-	return g.ch(x, y) == '›' && g.styled(y, x, g.w, c.highlight)
+	if g.ch(x, y) != '›' {
+		return false
+	}
+	for ; x < g.w; x++ {
+		if cl := g.cell(x, y); !g.blankCell(cl) && !slices.Contains(c.rowLit, g.styles[cl.st].s) {
+			return false
+		}
+	}
+	return true
 }
 
 // frameless handles overlay rows (a highlighted option, an approval

@@ -1,11 +1,21 @@
 package recognizers
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // composer recognizes Codex's bottom pane at rest, ending at row b: the
 // status line on b, a blank row, the "›" composer rows. Above it may sit
 // the working line and a collapsed async question summary.
 func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
+	end := b
+	if c.hintsRow {
+		if !c.hintRow(g, b) {
+			return false
+		}
+		b--
+	}
 	if g.first(b) != 2 || g.style(2, b) != c.statusModel || !g.blank(b-1) {
 		return false
 	}
@@ -22,7 +32,7 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	if p < 0 || g.style(0, p) != c.composerGlyph || !isSpace(g.cell(1, p).text) || p > 0 && !g.blank(p-1) {
 		return false
 	}
-	out.Region = Region{Top: p, Rows: b - p + 1}
+	out.Region = Region{Top: p, Rows: end - p + 1}
 	out.Composer = ComposerEmpty
 	if !c.placeholderOnly(g, p, b-1) {
 		rows := make([]string, 0, b-1-p)
@@ -36,6 +46,20 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	c.above(g, p, out)
 	if out.Activity.Spinner {
 		out.ScreenState = Working
+	}
+	return true
+}
+
+// hintRow proves the key hints under the status line (Codex 0.171.0):
+// segments, three or more spaces apart, each ending in a known hint.
+func (c *codex0x) hintRow(g *grid, y int) bool {
+	if g.blank(y) || g.first(y) < 2 {
+		return false
+	}
+	for _, seg := range strings.Split(g.trimmed(y), "   ") {
+		if seg = strings.TrimSpace(seg); seg != "" && !slices.ContainsFunc(c.hints, func(h string) bool { return strings.HasSuffix(seg, h) }) {
+			return false
+		}
 	}
 	return true
 }

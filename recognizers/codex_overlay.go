@@ -77,7 +77,7 @@ func (c *codex0x) permShape(g *grid, opts []Option) []Reason {
 		case o.Label == c.rejectLabel:
 			o.Role = RoleReject
 		}
-		_, key := cutShortcut(g.trimmed(o.Row))
+		_, key := cutShortcut(strings.TrimSpace(g.trimmed(o.Row)))
 		if i >= len(roles) || o.Role != roles[i] || keys[i] != "" && key != keys[i] {
 			exact = false
 		}
@@ -156,7 +156,7 @@ func (c *codex0x) highlightProof(g *grid, lay menuLayout, opts []Option, glyphs 
 	for i, o := range opts {
 		lit := false
 		for x := lay.glyphX; x <= g.last(o.Row); x++ {
-			if cl := g.cell(x, o.Row); !g.blankCell(cl) && g.styles[cl.st].s == c.highlight {
+			if cl := g.cell(x, o.Row); !g.blankCell(cl) && slices.Contains(c.rowLit, g.styles[cl.st].s) {
 				lit = true
 				break
 			}

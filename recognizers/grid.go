@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/vt"
@@ -174,20 +175,22 @@ func (g *grid) text(y, x0, x1 int) string {
 	return string(b)
 }
 
-// trimmed returns row y's text from its first to its last non-blank cell.
+// trimmed returns row y's text from its first to its last non-blank cell,
+// without edge spaces (a highlight may paint them).
 func (g *grid) trimmed(y int) string {
 	if g.blank(y) {
 		return ""
 	}
-	return g.text(y, g.rows[y].first, g.rows[y].last+1)
+	return strings.TrimSpace(g.text(y, g.rows[y].first, g.rows[y].last+1))
 }
 
-// textFrom returns row y's text from column x to its last non-blank cell.
+// textFrom returns row y's text from column x to its last non-blank cell,
+// without trailing spaces.
 func (g *grid) textFrom(y, x int) string {
 	if g.blank(y) || x > g.rows[y].last {
 		return ""
 	}
-	return g.text(y, x, g.rows[y].last+1)
+	return strings.TrimRight(g.text(y, x, g.rows[y].last+1), " ")
 }
 
 // hasAt reports whether row y shows s starting at column x (wide

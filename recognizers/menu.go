@@ -15,16 +15,17 @@ type menuLayout struct {
 	labelX int
 }
 
-// option reports whether row y is an option row of the layout: blank up
-// to the number except for the glyph cell (the glyph or blank), then "N."
-// and a space. It returns N and whether the glyph is drawn.
+// option reports whether row y is an option row of the layout: spaces up
+// to the number except for the glyph cell (the glyph or a space), then
+// "N." and a space. It returns N and whether the glyph is drawn.
 func (l menuLayout) option(g *grid, y int) (num int, glyph, ok bool) {
 	if g.blank(y) || g.first(y) > l.numX {
 		return 0, false, false
 	}
 	for x := 0; x < l.numX; x++ {
-		c := g.cell(x, y)
-		if g.blankCell(c) {
+		// A space counts as blank here even when painted: a reverse-video
+		// highlight paints the whole row. Styles are proven apart.
+		if isSpace(g.cell(x, y).text) {
 			continue
 		}
 		if x != l.glyphX || g.ch(x, y) != l.glyph {

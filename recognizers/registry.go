@@ -1,5 +1,7 @@
 package recognizers
 
+import "github.com/agent-knock-knock/akk/vt"
+
 // Each exact version is its own value (so its own Profile): an offer made
 // under one version can never be taken under another, and a version whose
 // screens drift gets its own fields without touching its neighbours.
@@ -8,20 +10,59 @@ var (
 	claude2_1_263 = claude21Base
 	claude2_1_266 = claude21Base
 	claude2_1_267 = claude21Base
+	claude2_1_332 = claude2_1_332Grammar()
+	codex0_153_4  = codex0_153_4Grammar()
+	codex0_154_0  = codex0xBase
 	codex0_155_1  = codex0xBase
+	codex0_171_0  = codex0_171_0Grammar()
 )
+
+// codex0_171_0Grammar: Codex 0.171.0 runs on the alternate screen with a
+// row of key hints under the status line, highlights the current row in
+// reverse video, colours the status line and questions differently, and
+// has no async surface (its recordings).
+func codex0_171_0Grammar() codex0x {
+	c := codex0xBase
+	c.rowLit = []vt.Style{plain().bold().reverse().vt(), plain().reverse().vt()}
+	c.statusModel = fg256(223).vt()
+	c.qPrompt = fg256(75).vt()
+	c.hintsRow = true
+	c.hints = []string{"for agents · ? for shortcuts", "to view"}
+	c.asyncSupported = false
+	return c
+}
+
+// claude2_1_332Grammar: Claude Code 2.1.332's review has no "Ready to
+// submit your answers?" line (its recordings).
+func claude2_1_332Grammar() claude21 {
+	c := claude21Base
+	c.reviewPrompt = ""
+	return c
+}
+
+// codex0_153_4Grammar: Codex 0.153.4 has no request_user_input_async (its
+// recordings have no async surface; seed 000: added in 0.154.0).
+func codex0_153_4Grammar() codex0x {
+	c := codex0xBase
+	c.asyncSupported = false
+	return c
+}
 
 // registry is the registration table: agent@exact-version -> profile.
 var registry = map[string]Profile{
 	"claude@2.1.263": {Agent: "claude", Version: "2.1.263", Exact: true, grammar: &claude2_1_263},
 	"claude@2.1.266": {Agent: "claude", Version: "2.1.266", Exact: true, grammar: &claude2_1_266},
 	"claude@2.1.267": {Agent: "claude", Version: "2.1.267", Exact: true, grammar: &claude2_1_267},
+	"claude@2.1.332": {Agent: "claude", Version: "2.1.332", Exact: true, grammar: &claude2_1_332},
+	"codex@0.153.4":  {Agent: "codex", Version: "0.153.4", Exact: true, grammar: &codex0_153_4},
+	"codex@0.154.0":  {Agent: "codex", Version: "0.154.0", Exact: true, grammar: &codex0_154_0},
 	"codex@0.155.1":  {Agent: "codex", Version: "0.155.1", Exact: true, grammar: &codex0_155_1},
+	"codex@0.171.0":  {Agent: "codex", Version: "0.171.0", Exact: true, grammar: &codex0_171_0},
 }
 
 // generic is the grammar an unknown version of an agent is read with: the
 // newest exact one. Its interactions are all manual_required.
 var generic = map[string]grammar{
-	"claude": &claude2_1_267,
-	"codex":  &codex0_155_1,
+	"claude": &claude2_1_332,
+	"codex":  &codex0_171_0,
 }
