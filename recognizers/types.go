@@ -127,15 +127,15 @@ func (r Region) Bottom() int { return r.Top + r.Rows - 1 }
 type Activity struct {
 	// Spinner: the agent's animated status line is on screen (Claude's
 	// glyph and gerund, Codex's "• Working" line).
-	Spinner bool
+	Spinner bool `json:"spinner"`
 	// InterruptHint: "esc to interrupt" is offered.
-	InterruptHint bool
+	InterruptHint bool `json:"interrupt_hint"`
 	// Elapsed is the running timer as shown ("4s", "1m 2s"), if any.
-	Elapsed string
+	Elapsed string `json:"elapsed,omitempty"`
 	// Done: a finished-turn line is shown (Claude "✻ Cooked for 16s");
 	// DoneElapsed is its duration.
-	Done        bool
-	DoneElapsed string
+	Done        bool   `json:"done"`
+	DoneElapsed string `json:"done_elapsed,omitempty"`
 }
 
 // Prompt is a recognized prompt with every native row as shown.

@@ -90,6 +90,11 @@ func (c *ReplayCmd) check(rec *recordings.Recording, g *Globals, stdout io.Write
 	if err != nil {
 		return err
 	}
+	recognized, err := checkRecognition(rec) // markers against the recognizers
+	if err != nil {
+		return err
+	}
+	problems = append(problems, recognized...)
 	ms, _, _ := recordings.Markers(rec)
 	if g.JSON {
 		json.NewEncoder(stdout).Encode(map[string]any{"v": 1, "ok": len(problems) == 0, "markers": len(ms), "problems": nonNil(problems)})
