@@ -55,6 +55,7 @@ type codex0x struct {
 	proceedLabel   string
 	goBackLabel    string
 	pasteQuietMs   int
+	maxFreeText    int // below the length Codex collapses into "[Pasted Content N chars]"
 	asyncSupported bool
 
 	// Async questions (request_user_input_async, 0.154.0 and later).
@@ -104,6 +105,7 @@ var codex0xBase = codex0x{
 	proceedLabel:   "Proceed",
 	goBackLabel:    "Go back",
 	pasteQuietMs:   codexPasteQuietMillis,
+	maxFreeText:    999,
 	asyncSupported: true,
 	asyncHeader:    "• Queued follow-up inputs",
 	asyncOf:        " of ",

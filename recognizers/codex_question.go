@@ -119,7 +119,7 @@ func (c *codex0x) questionChoices(opts []Option, h, notes int, out *Recognition)
 	steps = append(steps,
 		PlanStep{Keys: keyTab, Expect: expect(-1, FreeText)},
 		PlanStep{Text: true, QuietMillis: c.pasteQuietMs, Keys: keyEnter, Expect: expect(-1, afterAnswer...)})
-	out.specs = append(out.specs, choiceSpec{option: -1, derived: c.derivedLabel, freeText: true, steps: steps})
+	out.specs = append(out.specs, choiceSpec{option: -1, derived: c.derivedLabel, freeText: true, maxText: c.maxFreeText, steps: steps})
 }
 
 // notesStep is the open Notes composer: a free-text step, empty when only
@@ -137,7 +137,7 @@ func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st ScreenState,
 	pr := out.Prompt
 	pr.Kind, pr.Highlighted = kind, -1
 	pr.Questions = []Question{{Header: q.Header, Prompt: q.Prompt}}
-	spec := choiceSpec{option: -1, freeText: true,
+	spec := choiceSpec{option: -1, freeText: true, maxText: c.maxFreeText,
 		steps: []PlanStep{{Text: true, QuietMillis: c.pasteQuietMs, Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}}
 	switch {
 	case g.hasAt(y, x, hint) && g.last(y) == x+displayWidth(hint)-1 && g.styled(y, x, g.w, c.placeholder):

@@ -1,0 +1,181 @@
+package recognizers_test
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+var rewrite = flag.Bool("rewrite", false, "rewrite testdata/<agent>/<version>/*.txt from the recognizers (review the diff)")
+
+// TestDatadriven runs testdata/<agent>/<version>/<surface>.txt: each
+// command recognizes a screen of that surface's recording under the
+// version's profile and prints everything the recognition holds. Files
+// are created for every recorded surface with -rewrite.
+//
+//	marker N   the screen at the recording's marker N (0-based)
+//	final      the recording's final screen (NAME.final.txt)
+//
+// A command's expected output follows "----" and ends at a blank line.
+func TestDatadriven(t *testing.T) {
+	for _, f := range corpusCasts(t) {
+		path := filepath.Join("testdata", f.Agent, f.Version, f.Surface+".txt")
+		t.Run(f.Agent+"/"+f.Version+"/"+f.Surface, func(t *testing.T) {
+			cmds, err := readDatadriven(path)
+			if os.IsNotExist(err) && *rewrite {
+				cmds = defaultCommands(t, f)
+			} else if err != nil {
+				t.Fatalf("%v (create it with go test -run TestDatadriven -rewrite)", err)
+			}
+			var out strings.Builder
+			changed := false
+			for _, c := range cmds {
+				got := runCommand(t, f, c.cmd)
+				if got != c.want {
+					changed = true
+					if !*rewrite {
+						t.Errorf("%s: %s:\ngot:\n%s\nwant:\n%s", path, c.cmd, got, c.want)
+					}
+				}
+				fmt.Fprintf(&out, "%s\n----\n%s\n\n", c.cmd, got)
+			}
+			if *rewrite && changed {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+type ddCommand struct{ cmd, want string }
+
+func readDatadriven(path string) ([]ddCommand, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var cmds []ddCommand
+	lines := strings.Split(string(data), "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		if i+1 >= len(lines) || lines[i+1] != "----" {
+			return nil, fmt.Errorf("%s:%d: %q is not followed by ----", path, i+1, l)
+		}
+		j := i + 2
+		for j < len(lines) && lines[j] != "" {
+			j++
+		}
+		cmds = append(cmds, ddCommand{cmd: l, want: strings.Join(lines[i+2:j], "\n")})
+		i = j
+	}
+	return cmds, nil
+}
+
+func defaultCommands(t *testing.T, f castFile) []ddCommand {
+	ms, _, err := recordings.Markers(loadCast(t, f.Cast))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []ddCommand
+	for i := range ms {
+		cmds = append(cmds, ddCommand{cmd: "marker " + strconv.Itoa(i)})
+	}
+	return append(cmds, ddCommand{cmd: "final"})
+}
+
+func runCommand(t *testing.T, f castFile, cmd string) string {
+	var scr *vt.Screen
+	switch fields := strings.Fields(cmd); {
+	case len(fields) == 2 && fields[0] == "marker":
+		k, err := strconv.Atoi(fields[1])
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		scr, _ = screenAt(t, loadCast(t, f.Cast), k)
+	case cmd == "final":
+		data, err := os.ReadFile(f.Final)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := recordings.ParseScreen(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if scr, err = sc.VT(vt.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	default:
+		t.Fatalf("unknown command %q", cmd)
+	}
+	r := recognize(scr, f.Agent, f.Version)
+	return dump(&r)
+}
+
+// dump prints a recognition, one fact a line, no blank line.
+func dump(r *recognizers.Recognition) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "profile %s state %s composer %s", r.Profile, r.ScreenState, r.Composer)
+	if r.Composer == recognizers.ComposerDraft {
+		fmt.Fprintf(&b, " draft %q (%d)", r.Draft, r.DraftLen)
+	}
+	a := r.Activity
+	fmt.Fprintf(&b, "\nactivity spinner=%v interrupt=%v elapsed=%q done=%v done_elapsed=%q", a.Spinner, a.InterruptHint, a.Elapsed, a.Done, a.DoneElapsed)
+	if !r.Region.Empty() {
+		fmt.Fprintf(&b, "\nregion rows %d-%d fingerprint %x", r.Region.Top, r.Region.Bottom(), r.Fingerprint[:8])
+	}
+	if p := r.Prompt; p != nil {
+		fmt.Fprintf(&b, "\nprompt %s step %d/%d highlighted %d pending %d multi_select %v decisions %v", p.Kind, p.Step.Index, p.Step.Total, p.Highlighted, p.Pending, p.MultiSelect, p.Decisions)
+		for _, q := range p.Questions {
+			fmt.Fprintf(&b, "\nquestion header %q prompt %q", q.Header, q.Prompt)
+			for _, o := range q.Options {
+				fmt.Fprintf(&b, "\n  %d. %q role %s row %d", o.Number, o.Label, roleName(o.Role), o.Row)
+				if o.Description != "" {
+					fmt.Fprintf(&b, " description %q", o.Description)
+				}
+			}
+		}
+	}
+	if r.Interaction != nil {
+		js, _ := json.Marshal(r.Interaction)
+		fmt.Fprintf(&b, "\ninteraction %s", js)
+	}
+	if r.Plan != nil {
+		for _, c := range r.Plan.Choices {
+			name := c.Decision
+			if name == "" {
+				name = c.OptionID
+			}
+			fmt.Fprintf(&b, "\nplan %s free_text=%v max=%d require=%q", name, c.FreeText, c.MaxText, c.RequireText)
+			for _, s := range c.Steps {
+				fmt.Fprintf(&b, "\n  step text=%v quiet=%dms keys %q expect %v highlighted %d", s.Text, s.QuietMillis, s.Keys, s.Expect.States, s.Expect.Highlighted)
+			}
+		}
+	}
+	for _, rs := range r.Reasons {
+		fmt.Fprintf(&b, "\nreason %s", rs)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "\nwarning %s", w)
+	}
+	return b.String()
+}
+
+func roleName(r recognizers.Role) string {
+	return [...]string{"choice", "free_text", "notes", "other", "chat", "approve", "persistent", "auto_mode", "reject", "submit", "cancel"}[r]
+}
