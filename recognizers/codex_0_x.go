@@ -268,7 +268,7 @@ func (c *codex0x) promptPhrase(g *grid, y int) bool {
 			return true
 		}
 	}
-	return g.hasAt(y, x, c.permFooter) || g.hasAt(y, x, c.confirmTitle) ||
+	return g.hasAt(y, x, c.permFooter) || g.hasAt(y, x, c.confirmTitle) || g.hasAt(y, x, c.asyncSubmit+"   ") ||
 		g.hasAt(y, x, c.progress) && g.ch(x+len(c.progress), y) >= '1' && g.ch(x+len(c.progress), y) <= '9'
 }
 

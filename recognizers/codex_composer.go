@@ -47,6 +47,12 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	if out.Activity.Spinner {
 		out.ScreenState = Working
 	}
+	for y := 0; y < p; y++ {
+		if c.promptPhrase(g, y) {
+			out.Reasons = append(out.Reasons, reason(NotePromptInTranscript, "row "+itoa(y)))
+			break
+		}
+	}
 	return true
 }
 

@@ -164,6 +164,9 @@ func (c *codex0x) confirm(g *grid, t, b int, out *Recognition) {
 	opts, glyphs, end := c.menu(g, c.qMenu, t+3, b, true)
 	q.Options = opts
 	pr.Questions = []Question{q}
+	h, rs := c.highlightProof(g, c.qMenu, opts, glyphs)
+	pr.Highlighted = h
+	out.Reasons = append(out.Reasons, rs...)
 	if g.first(t+1) != 2 || !g.styled(t+1, 2, g.w, c.dim) || !g.blank(t+2) || len(opts) != 2 ||
 		opts[0].Label != c.proceedLabel || opts[1].Label != c.goBackLabel {
 		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "confirmation on row "+itoa(t)))
@@ -178,9 +181,6 @@ func (c *codex0x) confirm(g *grid, t, b int, out *Recognition) {
 	}
 	out.Region = Region{Top: t, Rows: max(f, b) - t + 1}
 	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
-	h, rs := c.highlightProof(g, c.qMenu, opts, glyphs)
-	pr.Highlighted = h
-	out.Reasons = append(out.Reasons, rs...)
 	next := [2][]ScreenState{{Working, Idle, Questionnaire}, {Questionnaire}}
 	for i := range opts {
 		var steps []PlanStep

@@ -1,0 +1,435 @@
+package recognizers_test
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// The adversarial suite mutates real screens of the corpus. Every case
+// first proves its unmutated source IS actionable with the expected
+// decisions or options (a recognizer that never acts fails here), then
+// that the mutation leaves no actionable interaction and names why.
+
+// source is an actionable screen of the corpus.
+type source struct {
+	name     string
+	surface  string
+	marker   int
+	kind     recognizers.Kind
+	expect   []string // decisions, or option labels offered
+	versions []string // where the surface is recorded with this shape
+}
+
+var (
+	claudeVersions = []string{"2.1.263", "2.1.266", "2.1.267", "2.1.332"}
+	codexVersions  = []string{"0.153.4", "0.154.0", "0.155.1", "0.171.0"}
+)
+
+var claudeSources = []source{
+	{"permission", "permission-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeVersions},
+	{"question", "question-digit", 0, recognizers.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeVersions},
+	{"second-of-two", "several-questions", 1, recognizers.KindQuestionnaire, []string{"Postgres", "SQLite", "Type something."}, claudeVersions},
+	{"editor", "type-something", 1, recognizers.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeVersions},
+	{"review", "several-questions", 2, recognizers.KindConfirmation, []string{"Submit answers", "Cancel"}, []string{"2.1.263", "2.1.266", "2.1.267"}},
+}
+
+var codexSources = []source{
+	{"permission", "permission-approve", 0, recognizers.KindPermission, []string{"approve_once"}, codexVersions},
+	{"question", "question-digit", 0, recognizers.KindQuestionnaire, []string{"Red (Recommended)", "Green", "Blue", "None of the above", "None of the above, with notes"}, codexVersions},
+	{"notes", "question-notes", 2, recognizers.KindFreeText, nil, codexVersions},
+	{"unanswered", "question-unanswered", 0, recognizers.KindConfirmation, []string{"Proceed", "Go back"}, codexVersions},
+	{"async-expanded", "async-question", 1, recognizers.KindAsyncQuestion, []string{"Red", "Green", "Blue", "Other"}, []string{"0.154.0", "0.155.1"}},
+}
+
+// mutation changes a copy of a source screen; nil means it does not apply.
+// want lists the reason codes any of which names the refusal.
+type mutation struct {
+	name  string
+	apply func(s *vt.Screen, r *recognizers.Recognition, idle *vt.Screen) *vt.Screen
+	want  []string
+}
+
+var mutations = []mutation{
+	{"option renumbered", renumber, []string{recognizers.ReasonOutOfOrderOption, recognizers.ReasonDuplicateOption}},
+	{"option duplicated", duplicate, []string{recognizers.ReasonDuplicateOption}},
+	{"options reordered", reorder, []string{recognizers.ReasonOutOfOrderOption, recognizers.ReasonChangedMenuShape}},
+	{"option missing", missing, []string{recognizers.ReasonOutOfOrderOption, recognizers.ReasonChangedMenuShape}},
+	{"footer removed", footerRemoved, []string{recognizers.ReasonFooterMissing, recognizers.ReasonChangedMenuShape, recognizers.NoteUnrecognized}},
+	{"rule or title removed", topRemoved, []string{recognizers.ReasonFrameMissing, recognizers.ReasonClippedFrame, recognizers.ReasonChangedMenuShape, recognizers.NoteUnstyledLookalike, recognizers.NoteUnrecognized}},
+	{"highlight moved by text only", highlightByText, []string{recognizers.ReasonHighlightUnproven}},
+	{"highlight style stripped", highlightStripped, []string{recognizers.ReasonHighlightUnproven}},
+	{"clipped by a short pane", clipped, []string{recognizers.ReasonClippedFrame, recognizers.NoteUnrecognized, recognizers.NoteUnstyledLookalike}},
+	{"stale prompt above the live one", staleAbove, []string{recognizers.ReasonStalePrompt}},
+	{"prompt without its styles", unstyled, []string{recognizers.NoteUnstyledLookalike, recognizers.NoteUnrecognized, recognizers.ReasonClippedFrame}},
+	{"content below the prompt", contentBelow, []string{recognizers.ReasonContentBelow, recognizers.NoteUnrecognized}},
+	{"frame drawn for another width", resized, []string{recognizers.ReasonResizedFrame}},
+	{"prompt quoted in an assistant message", quoted, []string{recognizers.NotePromptInTranscript}},
+	{"Tab to amend", amend, []string{recognizers.ReasonTabToAmend}},
+	{"persistent grants only", persistentOnly, []string{recognizers.ReasonPersistentOnly}},
+}
+
+// TestAdversarialMutations: zero false actionable results over every
+// source, version and mutation; and every source actionable unmutated.
+func TestAdversarialMutations(t *testing.T) {
+	cases, refused := 0, map[string]int{}
+	for _, agent := range []string{"claude", "codex"} {
+		srcs := claudeSources
+		if agent == "codex" {
+			srcs = codexSources
+		}
+		for _, src := range srcs {
+			for _, v := range src.versions {
+				if _, err := os.Stat(castPath(agent, v, src.surface)); err != nil {
+					continue
+				}
+				scr := markerScreen(t, agent, v, src.surface, src.marker)
+				w, h := scr.Size()
+				base := copyScreen(scr, 0, w, h)
+				r := recognize(base, agent, v)
+				name := fmt.Sprintf("%s@%s/%s", agent, v, src.name)
+				assertActionable(t, name, &r, src)
+				idle := markerScreen(t, agent, v, "permission-approve", 1)
+				for _, m := range mutations {
+					mut := m.apply(copyScreen(base, 0, w, h), &r, copyScreen(idle, 0, w, h))
+					if mut == nil {
+						continue
+					}
+					cases++
+					got := recognize(mut, agent, v)
+					switch {
+					case got.Actionable():
+						t.Errorf("%s, %s: FALSE ACTIONABLE %s %v", name, m.name, got.ScreenState, got.Interaction)
+					case !hasReason(got, m.want...):
+						t.Errorf("%s, %s: reasons %v, want one of %v (state %s)", name, m.name, reasonCodes(got), m.want, got.ScreenState)
+					default:
+						refused[m.name]++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d mutated screens, none actionable: %v", cases, refused)
+	if cases < 300 {
+		t.Errorf("only %d cases", cases)
+	}
+}
+
+// assertActionable: the unmutated copy is what the recording proves.
+func assertActionable(t *testing.T, name string, r *recognizers.Recognition, src source) {
+	t.Helper()
+	if !r.Actionable() || r.Interaction.Kind != src.kind {
+		t.Fatalf("%s: source not actionable as %s: %s %v %v", name, src.kind, r.ScreenState, r.Interaction, r.Reasons)
+	}
+	var got []string
+	if src.kind == recognizers.KindPermission {
+		got = r.Interaction.Decisions
+	} else if len(r.Interaction.Questions) > 0 {
+		for _, o := range r.Interaction.Questions[0].Options {
+			got = append(got, o.Label)
+		}
+	}
+	if !slices.Equal(got, src.expect) {
+		t.Fatalf("%s: source offers %q, want %q", name, got, src.expect)
+	}
+}
+
+// Mutations. Each works on rows the source's recognition located.
+
+func options(r *recognizers.Recognition) []recognizers.Option {
+	if r.Prompt == nil || len(r.Prompt.Questions) == 0 {
+		return nil
+	}
+	var out []recognizers.Option
+	for _, o := range r.Prompt.Questions[0].Options {
+		if o.Role != recognizers.RoleChat {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// numberX finds the column of the number of option o.
+func numberX(s *vt.Screen, o recognizers.Option) int {
+	w, _ := s.Size()
+	for x := 0; x < w; x++ {
+		if s.Cell(x, o.Row).Text == fmt.Sprint(o.Number) && s.Cell(x+1, o.Row).Text == "." {
+			return x
+		}
+	}
+	return -1
+}
+
+func setText(s *vt.Screen, x, y int, text string) {
+	c := s.Cell(x, y)
+	c.Text, c.Width = text, 1
+	s.SetCell(x, y, c)
+}
+
+func copyRow(s *vt.Screen, from, to int) {
+	w, _ := s.Size()
+	for x := 0; x < w; x++ {
+		if c := s.Cell(x, from); c.Width != 0 {
+			s.SetCell(x, to, c)
+		}
+	}
+}
+
+func blankRow(s *vt.Screen, y int) {
+	w, _ := s.Size()
+	for x := 0; x < w; x++ {
+		s.SetCell(x, y, vt.Cell{Text: " ", Width: 1})
+	}
+}
+
+func restyle(s *vt.Screen, y0, y1 int, st vt.Style) {
+	w, _ := s.Size()
+	for y := y0; y <= y1; y++ {
+		for x := 0; x < w; x++ {
+			if c := s.Cell(x, y); c.Width != 0 {
+				c.Style, c.Link = st, ""
+				s.SetCell(x, y, c)
+			}
+		}
+	}
+}
+
+func renumber(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	opts := options(r)
+	if len(opts) < 2 {
+		return nil
+	}
+	setText(s, numberX(s, opts[1]), opts[1].Row, fmt.Sprint(opts[1].Number+1))
+	return s
+}
+
+func duplicate(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	opts := options(r)
+	if len(opts) < 3 {
+		return nil
+	}
+	copyRow(s, opts[1].Row, opts[2].Row)
+	return s
+}
+
+func reorder(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	opts := options(r)
+	if len(opts) < 3 {
+		return nil
+	}
+	w, h := s.Size()
+	tmp := copyScreen(s, 0, w, h)
+	copyRow(s, opts[2].Row, opts[1].Row)
+	copyRow(tmp, opts[1].Row, opts[2].Row)
+	copyRow2(s, tmp, opts[2].Row, opts[2].Row)
+	return s
+}
+
+// copyRow2 copies row from of src to row to of dst.
+func copyRow2(dst, src *vt.Screen, from, to int) {
+	w, _ := dst.Size()
+	for x := 0; x < w; x++ {
+		if c := src.Cell(x, from); c.Width != 0 {
+			dst.SetCell(x, to, c)
+		}
+	}
+}
+
+// missing deletes an option's row: the rows below move up.
+func missing(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	opts := options(r)
+	if len(opts) < 3 {
+		return nil
+	}
+	w, h := s.Size()
+	out := copyScreen(s, 0, w, h)
+	for y := opts[1].Row; y < h-1; y++ {
+		blankRow(out, y)
+		copyRow2(out, s, y+1, y)
+	}
+	blankRow(out, h-1)
+	return out
+}
+
+func footerRemoved(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	if r.Region.Empty() {
+		return nil
+	}
+	blankRow(s, r.Region.Bottom())
+	return s
+}
+
+func topRemoved(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	if r.Region.Empty() || r.Interaction.Kind == recognizers.KindAsyncQuestion && r.ScreenState != recognizers.AsyncQuestion {
+		return nil
+	}
+	blankRow(s, r.Region.Top)
+	return s
+}
+
+// glyphCell finds the highlighted row's glyph.
+func glyphCell(s *vt.Screen, r *recognizers.Recognition) (x, y int, ok bool) {
+	opts := options(r)
+	h := r.Prompt.Highlighted
+	if h < 0 || h >= len(opts) {
+		return 0, 0, false
+	}
+	y = opts[h].Row
+	for x = 0; x < 4; x++ {
+		if t := s.Cell(x, y).Text; t == "❯" || t == "›" {
+			return x, y, true
+		}
+	}
+	return 0, 0, false
+}
+
+func highlightByText(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	x, y, ok := glyphCell(s, r)
+	if !ok {
+		return nil
+	}
+	opts := options(r)
+	other := opts[0].Row
+	if other == y {
+		other = opts[1].Row
+	}
+	g := s.Cell(x, y).Text
+	setText(s, x, y, " ")
+	setText(s, x, other, g)
+	return s
+}
+
+func highlightStripped(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	_, y, ok := glyphCell(s, r)
+	if !ok {
+		return nil
+	}
+	restyle(s, y, y, vt.Style{})
+	return s
+}
+
+// clipped keeps the rows from two below the prompt's top: a shorter pane.
+func clipped(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	if r.Region.Empty() || r.Region.Rows < 4 {
+		return nil
+	}
+	w, h := s.Size()
+	y0 := r.Region.Top + 2
+	return copyScreen(s, y0, w, h-y0)
+}
+
+// staleAbove puts a copy of the prompt region above the whole screen (a
+// taller pane: the live prompt stays the bottom-most).
+func staleAbove(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	if r.Region.Empty() {
+		return nil
+	}
+	w, h := s.Size()
+	n := r.Region.Rows
+	out := copyScreen(s, -n, w, h+n)
+	for y := 0; y < n; y++ {
+		for x := 0; x < w; x++ {
+			if c := s.Cell(x, r.Region.Top+y); c.Width != 0 {
+				out.SetCell(x, y, c)
+			}
+		}
+	}
+	return out
+}
+
+func unstyled(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	if r.Region.Empty() {
+		return nil
+	}
+	restyle(s, r.Region.Top, r.Region.Bottom(), vt.Style{})
+	return s
+}
+
+func contentBelow(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	_, h := s.Size()
+	y := r.Region.Bottom() + 2
+	if r.Region.Empty() || y >= h {
+		return nil
+	}
+	setText(s, 4, y, "x")
+	return s
+}
+
+// resized shortens the frame: Claude's top rule, Codex's padded approval
+// footer.
+func resized(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	w, _ := s.Size()
+	switch {
+	case r.Agent == "claude" && r.Interaction.Kind != recognizers.KindFreeText && s.Cell(0, r.Region.Top).Text == "─":
+		for x := w - 10; x < w; x++ {
+			s.SetCell(x, r.Region.Top, vt.Cell{Text: " ", Width: 1})
+		}
+	case r.Agent == "codex" && r.Interaction.Kind == recognizers.KindPermission:
+		for x := w - 10; x < w; x++ {
+			s.SetCell(x, r.Region.Bottom(), vt.Cell{Text: " ", Width: 1})
+		}
+	default:
+		return nil
+	}
+	return s
+}
+
+// quoted writes the prompt's text, as an assistant message would show it,
+// into the transcript of the version's idle screen, above its composer.
+func quoted(s *vt.Screen, r *recognizers.Recognition, idle *vt.Screen) *vt.Screen {
+	if r.Region.Empty() {
+		return nil
+	}
+	w, _ := s.Size()
+	text := strings.Split(s.PlainText(vt.Rect{X: 0, Y: r.Region.Top, W: w, H: r.Region.Rows}), "\n")
+	ir := recognize(idle, r.Agent, r.Version)
+	top := ir.Region.Top - len(text) - 1
+	if top < 0 {
+		text, top = text[len(text)-ir.Region.Top+1:], 0
+	}
+	for i, line := range text {
+		blankRow(idle, top+i)
+		x := 0
+		for _, ch := range line {
+			if x+2 < w {
+				idle.SetCell(x+2, top+i, vt.Cell{Text: string(ch), Width: uint8(max(vt.RuneWidth(ch), 1))})
+			}
+			x += max(vt.RuneWidth(ch), 1)
+		}
+	}
+	return idle
+}
+
+func amend(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	opts := options(r)
+	if r.Agent != "claude" || r.Interaction.Kind != recognizers.KindPermission {
+		return nil
+	}
+	y := opts[0].Row
+	x0 := numberX(s, opts[0]) + 3
+	st := s.Cell(x0, y).Style
+	for i, ch := range "Yes, and tell Claude what to do next" {
+		s.SetCell(x0+i, y, vt.Cell{Text: string(ch), Width: 1, Style: st})
+	}
+	return s
+}
+
+// persistentOnly deletes the one-time row and renumbers the rest.
+func persistentOnly(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	if r.Interaction.Kind != recognizers.KindPermission {
+		return nil
+	}
+	opts := options(r)
+	// Move the glyph and highlight with the rows: rows 2.. up by one.
+	for i := 1; i < len(opts); i++ {
+		copyRow(s, opts[i].Row, opts[i-1].Row)
+		setText(s, numberX(s, opts[i]), opts[i-1].Row, fmt.Sprint(i))
+	}
+	blankRow(s, opts[len(opts)-1].Row)
+	return s
+}
