@@ -20,7 +20,7 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/<agent>/<version>/*.
 // TestDatadriven runs testdata/<agent>/<version>/<surface>.txt: each
 // command recognizes a screen of that surface's recording under the
 // version's profile and prints everything the recognition holds. Files
-// are created for every recorded surface with -rewrite.
+// are created for every surface of corpus.json with -rewrite.
 //
 //	marker N   the screen at the recording's marker N (0-based)
 //	final      the recording's final screen (NAME.final.txt)
@@ -28,6 +28,9 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/<agent>/<version>/*.
 // A command's expected output follows "----" and ends at a blank line.
 func TestDatadriven(t *testing.T) {
 	for _, f := range corpusCasts(t) {
+		if !f.Listed {
+			continue // still being recorded: its screens may change
+		}
 		path := filepath.Join("testdata", f.Agent, f.Version, f.Surface+".txt")
 		t.Run(f.Agent+"/"+f.Version+"/"+f.Surface, func(t *testing.T) {
 			cmds, err := readDatadriven(path)

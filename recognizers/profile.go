@@ -80,3 +80,41 @@ func leadingInt(s string) (int, string) {
 	}
 	return n, s[i:]
 }
+
+// genericGrammar reads a screen with each of its grammars and keeps the
+// best reading: one that parses without a manual reason, else the first
+// that knows the state, else the newest's. A version between or after the
+// known ones usually draws like one of them.
+type genericGrammar []grammar
+
+func (gg genericGrammar) recognize(g *grid, out *Recognition) {
+	blank := *out
+	best, score := blank, -1
+	for _, gr := range gg {
+		try := blank
+		gr.recognize(g, &try)
+		s := 0
+		if try.ScreenState != Unknown {
+			s = 1
+			if !manual(try.Reasons) {
+				s = 2
+			}
+		}
+		if s > score {
+			best, score = try, s
+		}
+		if s == 2 {
+			break
+		}
+	}
+	*out = best
+}
+
+func manual(rs []Reason) bool {
+	for _, r := range rs {
+		if !isNote(r.Code) {
+			return true
+		}
+	}
+	return false
+}

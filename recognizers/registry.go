@@ -60,9 +60,10 @@ var registry = map[string]Profile{
 	"codex@0.171.0":  {Agent: "codex", Version: "0.171.0", Exact: true, grammar: &codex0_171_0},
 }
 
-// generic is the grammar an unknown version of an agent is read with: the
-// newest exact one. Its interactions are all manual_required.
+// generic is how an unknown version of an agent is read: with each exact
+// grammar of the agent, newest first, keeping the first that knows the
+// screen. Its interactions are all manual_required (unknown_version).
 var generic = map[string]grammar{
-	"claude": &claude2_1_332,
-	"codex":  &codex0_171_0,
+	"claude": genericGrammar{&claude2_1_332, &claude2_1_267},
+	"codex":  genericGrammar{&codex0_171_0, &codex0_155_1, &codex0_153_4},
 }

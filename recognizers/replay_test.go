@@ -16,12 +16,7 @@ import (
 // problems each recording shows: the marker names text that is not on
 // its screen (recordings.Verify reports the same). They are reported,
 // never hidden; the test fails when one goes away so the entry goes too.
-var rigMarkerProblems = map[string]int{
-	// Claude Code 2.1.332's review has no "Ready to submit your answers?"
-	// line, but the rig reuses 2.1.267's review marker.
-	"claude/2.1.332/multi-select":      1,
-	"claude/2.1.332/several-questions": 1,
-}
+var rigMarkerProblems = map[string]int{}
 
 // TestReplayCorpusMarkers is `akk replay --check` over the whole corpus:
 // every marker's state, composer, kind, actionability, questions, options
