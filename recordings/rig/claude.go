@@ -8,8 +8,10 @@ import (
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 )
 
-// Claude Code's stable anchors (2.1.26x): the idle footer, the footer
-// while a turn runs, and the hints of its dialogs.
+// Claude Code's stable anchors (2.1.26x and 2.1.332): the idle footer, the
+// footer while a turn runs, and the hints of its dialogs. 2.1.332 frames the
+// Bash command between ╌ rules, under its description; the anchors below
+// do not depend on that order.
 const (
 	claudeIdleFooter   = "? for shortcuts"
 	claudeBusyFooter   = "esc to interrupt"

@@ -8,9 +8,16 @@ import (
 // multi-select, several questions with the final review, and "Type
 // something".
 
-func claudeReviewMarker() recordings.MarkerState {
+// claudeReviewMarker is the final review. 2.1.332 dropped its prompt line
+// ("Ready to submit your answers?"): the review shows its header, the
+// answers and the two options only.
+func claudeReviewMarker(version string) recordings.MarkerState {
+	prompt := "Ready to submit your answers?"
+	if versionAtLeast(version, "2.1.332") {
+		prompt = ""
+	}
 	return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("confirmation"), Actionable: true,
-		Questions: []recordings.Question{{Header: "Review your answers", Prompt: "Ready to submit your answers?",
+		Questions: []recordings.Question{{Header: "Review your answers", Prompt: prompt,
 			Options: []string{"Submit answers", "Cancel"}}},
 		Highlighted: recordings.Index(0)}
 }
@@ -19,7 +26,7 @@ func claudeSubmitReview(d *Driver) error {
 	return then(
 		func() error { return d.Screen("Submit answers", "Cancel") },
 		func() error { return d.Quiet(claudeQuiet) },
-		func() error { return d.Mark("confirmation", claudeReviewMarker()) },
+		func() error { return d.Mark("confirmation", claudeReviewMarker(d.Version)) },
 		func() error { return d.Key("Enter") },
 		func() error { return claudeToolResult(d, false) },
 		func() error { return claudeTurnEnd(d, 1) },

@@ -80,3 +80,20 @@ func TestConfigs(t *testing.T) {
 		}
 	}
 }
+
+func TestVersionAtLeast(t *testing.T) {
+	for _, tc := range []struct {
+		v, min string
+		want   bool
+	}{
+		{"2.1.332", "2.1.332", true}, {"2.1.333", "2.1.332", true}, {"2.1.267", "2.1.332", false},
+		{"2.2.0", "2.1.332", true}, {"0.171.0", "0.171", true}, {"0.155.1", "0.171.0", false},
+	} {
+		if got := versionAtLeast(tc.v, tc.min); got != tc.want {
+			t.Errorf("versionAtLeast(%s, %s) = %v", tc.v, tc.min, got)
+		}
+	}
+	if claudeReviewMarker("2.1.267").Questions[0].Prompt == "" || claudeReviewMarker("2.1.332").Questions[0].Prompt != "" {
+		t.Error("the review's prompt line: 2.1.26x have it, 2.1.332 does not")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
@@ -92,4 +93,23 @@ func ScenarioNames(agent string) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// versionAtLeast reports whether version v (major.minor.patch, numeric)
+// is at least min; a part that is not a number compares as 0.
+func versionAtLeast(v, min string) bool {
+	a, b := strings.Split(v, "."), strings.Split(min, ".")
+	for i := 0; i < max(len(a), len(b)); i++ {
+		var x, y int
+		if i < len(a) {
+			x, _ = strconv.Atoi(a[i])
+		}
+		if i < len(b) {
+			y, _ = strconv.Atoi(b[i])
+		}
+		if x != y {
+			return x > y
+		}
+	}
+	return true
 }
