@@ -40,7 +40,7 @@ func post(t *testing.T, url, body string) (string, []string) {
 func TestAnthropicToolUseStream(t *testing.T) {
 	log := NewLog(nil)
 	input := map[string]any{"command": "touch fake-created.txt", "description": "Create an empty file"}
-	s, err := Anthropic(Script{Keywords: []Keyword{{"run-touch", Reply{Tool: &ToolCall{"Bash", input}}}}}, log, nil)
+	s, err := Anthropic(Script{Keywords: []Keyword{{"run-touch", Reply{Tool: &ToolCall{Name: "Bash", Input: input}}}}}, log, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestAnthropicToolUseStream(t *testing.T) {
 
 func TestResponsesFunctionCall(t *testing.T) {
 	log := NewLog(nil)
-	s, err := Responses(Script{Queue: []Reply{{Tool: &ToolCall{"request_user_input", map[string]any{"questions": []any{}}}}}}, log, nil)
+	s, err := Responses(Script{Queue: []Reply{{Tool: &ToolCall{Name: "request_user_input", Input: map[string]any{"questions": []any{}}}}}}, log, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,5 +129,52 @@ func TestResponsesFunctionCall(t *testing.T) {
 	reqs := log.Requests()
 	if len(reqs) != 3 || reqs[0].Prompt != "ask me" || reqs[0].Choice != "queue" || reqs[2].Kind != "title" {
 		t.Errorf("log %+v", reqs)
+	}
+}
+
+// TestResponsesCustomToolCall: a freeform (custom) tool call, as Codex's
+// code-mode `exec` takes it, carries its input as raw text.
+func TestResponsesCustomToolCall(t *testing.T) {
+	log := NewLog(nil)
+	js := `const r = await tools.exec_command({cmd: "ls -la"});` + "\ntext(r.output);"
+	s, err := Responses(Script{Queue: []Reply{{Tool: &ToolCall{Name: "exec", Input: js, Custom: true}}}}, log, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, evs := post(t, s.URL()+"/v1/responses", `{"model":"gpt-6-sol","stream":true,"input":[{"type":"message","role":"user","content":"run it"}]}`)
+	var done string
+	for _, e := range evs {
+		if strings.HasPrefix(e, "response.output_item.done ") {
+			done = strings.TrimPrefix(e, "response.output_item.done ")
+		}
+	}
+	var v struct {
+		Item struct{ Type, Name, Input, CallID string } `json:"item"`
+	}
+	if err := json.Unmarshal([]byte(done), &v); err != nil || v.Item.Type != "custom_tool_call" || v.Item.Name != "exec" || v.Item.Input != js {
+		t.Errorf("output_item.done %s (%v)", done, err)
+	}
+	if !strings.Contains(strings.Join(evs, "\n"), "response.custom_tool_call_input.done ") {
+		t.Errorf("no custom_tool_call_input events: %v", evs)
+	}
+	_, evs = post(t, s.URL()+"/v1/responses", `{"input":[{"type":"custom_tool_call_output","call_id":"c","output":"total 8"}]}`)
+	if !strings.Contains(strings.Join(evs, "\n"), "Tool result received: total 8") {
+		t.Errorf("after the custom tool: %v", evs)
+	}
+	if r := log.Requests(); len(r) != 2 || r[0].Tool != "exec" || r[1].Choice != "after-tool" {
+		t.Errorf("log %+v", r)
+	}
+}
+
+func TestOutputText(t *testing.T) {
+	for raw, want := range map[string]string{
+		`"plain"`: "plain",
+		`[{"type":"input_text","text":"Script completed\n"},{"type":"input_text","text":"total 8"}]`: "Script completed\ntotal 8",
+		`{"answers":{}}`: `{"answers":{}}`,
+	} {
+		if got := outputText(json.RawMessage(raw)); got != want {
+			t.Errorf("outputText(%s) = %q, want %q", raw, got, want)
+		}
 	}
 }

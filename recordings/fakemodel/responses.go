@@ -18,7 +18,8 @@ import (
 //
 // A request whose newest input item is a tool output gets the Script's
 // after-tool reply; Codex's task-title request gets a short title; any
-// other request is a main-loop prompt. A tool call whose name the request
+// other request is a main-loop prompt. A ToolCall marked Custom is sent as
+// a custom_tool_call (freeform input). A tool call whose name the request
 // did not offer is still sent (the agent then reports the unknown tool):
 // scenarios choose tools their model's catalog has.
 func Responses(script Script, log *Log, lg *slog.Logger) (*Server, error) {
@@ -137,10 +138,22 @@ func contentText(raw json.RawMessage) string {
 	return b.String()
 }
 
+// outputText is a tool output's text: a string, or the text of its
+// content items (a custom tool's output is a list of input_text items).
 func outputText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
+	}
+	var items []struct {
+		Type, Text string
+	}
+	if json.Unmarshal(raw, &items) == nil && len(items) > 0 {
+		var b strings.Builder
+		for _, it := range items {
+			b.WriteString(it.Text)
+		}
+		return b.String()
 	}
 	return string(raw)
 }
@@ -172,7 +185,20 @@ func (o *responses) stream(w http.ResponseWriter, r *http.Request, reply Reply) 
 		}
 		idx++
 	}
-	if reply.Tool != nil {
+	if reply.Tool != nil && reply.Tool.Custom {
+		input, _ := reply.Tool.Input.(string)
+		item := map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_%s_%d", id, idx),
+			"call_id": fmt.Sprintf("call_%s_%d", id, idx), "name": reply.Tool.Name, "status": "in_progress", "input": ""}
+		ev(map[string]any{"type": "response.output_item.added", "output_index": idx, "item": item})
+		ev(map[string]any{"type": "response.custom_tool_call_input.delta", "item_id": item["id"], "output_index": idx, "delta": input})
+		ev(map[string]any{"type": "response.custom_tool_call_input.done", "item_id": item["id"], "output_index": idx, "input": input})
+		done := map[string]any{}
+		for k, v := range item {
+			done[k] = v
+		}
+		done["status"], done["input"] = "completed", input
+		ev(map[string]any{"type": "response.output_item.done", "output_index": idx, "item": done})
+	} else if reply.Tool != nil {
 		args, _ := json.Marshal(reply.Tool.Input)
 		item := map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%s_%d", id, idx),
 			"call_id": fmt.Sprintf("call_%s_%d", id, idx), "name": reply.Tool.Name, "status": "in_progress", "arguments": ""}

@@ -20,6 +20,9 @@ type Reply struct {
 type ToolCall struct {
 	Name  string
 	Input any // marshalled as the tool's JSON input / arguments
+	// Custom (Responses only): a custom_tool_call of a freeform tool
+	// (Codex's code-mode `exec`); Input must be a string, sent as is.
+	Custom bool
 }
 
 // Keyword is a reply chosen when the latest user prompt contains Word.

@@ -1,6 +1,7 @@
 package rig
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -8,10 +9,13 @@ import (
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 )
 
-// Codex's stable anchors (0.153-0.155): the status line under the
-// composer, the working row's hint, and the footers of its dialogs.
+// Codex's stable anchors (0.153-0.155 and 0.171): the status line under
+// the composer, the working row's hint, and the footers of its dialogs.
 const (
-	codexStatus      = "· ~/project" // the status line: "gpt-5.5 default · ~/project"
+	// the status line: "gpt-5.5 default · ~/project"; 0.171.0: "GPT-6-Sol
+	// default · ~/project", after a turn "GPT-6-Sol default fast ·
+	// ~/project · <thread title>"
+	codexStatus      = "· ~/project"
 	codexBusy        = "esc to interrupt"
 	codexApproval    = "Would you like to run the following command?"
 	codexApprovalEnd = "Press enter to confirm or esc to cancel"
@@ -37,11 +41,30 @@ var (
 	}
 )
 
-func codexScript(string) fakemodel.Script {
+// codexCodeMode: from 0.171 the rig runs gpt-6-sol, whose catalog offers
+// no exec_command function: shell commands go through the freeform `exec`
+// tool (JavaScript calling tools.exec_command), as a custom_tool_call.
+func codexCodeMode(version string) bool { return versionAtLeast(version, "0.171.0") }
+
+// codexShellTool is the tool the fake model calls to run `ls -la`.
+func codexShellTool(version string) string {
+	if codexCodeMode(version) {
+		return "exec"
+	}
+	return "exec_command"
+}
+
+func codexScript(version string) fakemodel.Script {
 	exec := map[string]any{"cmd": "ls -la", "sandbox_permissions": "require_escalated",
 		"justification": "Fake model wants to list the files in the workspace."}
+	shell := &fakemodel.ToolCall{Name: "exec_command", Input: exec}
+	if codexCodeMode(version) {
+		js, _ := json.Marshal(exec)
+		shell = &fakemodel.ToolCall{Name: "exec", Custom: true,
+			Input: "const r = await tools.exec_command(" + string(js) + ");\ntext(r.output);\n"}
+	}
 	return fakemodel.Script{Keywords: []fakemodel.Keyword{
-		{Word: "run-ls", Reply: fakemodel.Reply{Tool: &fakemodel.ToolCall{Name: "exec_command", Input: exec}}},
+		{Word: "run-ls", Reply: fakemodel.Reply{Tool: shell}},
 		{Word: "ask-color", Reply: fakemodel.Reply{Tool: &fakemodel.ToolCall{Name: "request_user_input",
 			Input: map[string]any{"questions": codexColorQ}}}},
 		{Word: "ask-multi", Reply: fakemodel.Reply{Tool: &fakemodel.ToolCall{Name: "request_user_input",
@@ -105,7 +128,9 @@ func codexAsk(d *Driver, prompt, tool string) error {
 			return err
 		},
 		func() error {
-			return d.Journal("function_call "+tool, rolloutHas("response_item", "function_call", `"name":"`+tool+`"`))
+			call, custom := rolloutHas("response_item", "function_call", `"name":"`+tool+`"`),
+				rolloutHas("response_item", "custom_tool_call", `"name":"`+tool+`"`)
+			return d.Journal("function_call "+tool, func(m map[string]any) bool { return call(m) || custom(m) })
 		},
 	)
 }
@@ -123,8 +148,12 @@ func codexTurnEnd(d *Driver, aborted bool) error {
 	)
 }
 
+// codexToolOutput waits for the tool's output in the rollout (a
+// custom_tool_call_output for code mode's exec).
 func codexToolOutput(d *Driver, subs ...string) error {
-	return d.Journal("function_call_output", rolloutHas("response_item", "function_call_output", subs...))
+	fn, custom := rolloutHas("response_item", "function_call_output", subs...),
+		rolloutHas("response_item", "custom_tool_call_output", subs...)
+	return d.Journal("function_call_output", func(m map[string]any) bool { return fn(m) || custom(m) })
 }
 
 func codexMarkIdle(d *Driver) error { return d.Mark("idle", recordings.MarkerState{Composer: "empty"}) }
@@ -139,7 +168,7 @@ func codexApprovalMarker() recordings.MarkerState {
 
 func codexApprove(d *Driver) error {
 	return then(
-		func() error { return codexAsk(d, "run-ls", "exec_command") },
+		func() error { return codexAsk(d, "run-ls", codexShellTool(d.Version)) },
 		func() error { return d.Screen(codexApproval, codexApprovalEnd, "$ ls -la") },
 		func() error { return d.Quiet(codexQuiet) },
 		func() error { return d.Mark("awaiting_approval", codexApprovalMarker()) },
