@@ -115,6 +115,7 @@ func (m *paneMonitor) run(ctx context.Context) {
 	m.mu.Unlock()
 	m.isStarted.Store(true)
 	for {
+		poked := false
 		select {
 		case <-ctx.Done():
 			m.s.release(ctx, m, "daemon stopped")
@@ -124,8 +125,9 @@ func (m *paneMonitor) run(ctx context.Context) {
 			return
 		case <-feed.Ready():
 		case <-m.pokeCh:
+			poked = true
 		}
-		if gone := m.pass(); gone {
+		if gone := m.pass(poked); gone {
 			m.s.release(ctx, m, "pane closed")
 			return
 		}
@@ -156,7 +158,7 @@ func (m *paneMonitor) setTerminal(panePID int) {
 
 // pass applies the feed, refreshes identity and recognition, and records
 // what changed. It reports whether the pane is gone.
-func (m *paneMonitor) pass() (gone bool) {
+func (m *paneMonitor) pass(poked bool) (gone bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	changed := m.mirror.Apply()
@@ -177,7 +179,7 @@ func (m *paneMonitor) pass() (gone bool) {
 		m.lastChange = now
 	}
 	identChanged := m.refreshIdentity()
-	if scr := m.mirror.Screen(); scr != nil && (changed || identChanged || !m.isRecorded) {
+	if scr := m.mirror.Screen(); scr != nil && (changed || identChanged || poked || !m.isRecorded) {
 		if stale, _ := m.mirror.Stale(); !stale {
 			m.rec = m.s.cfg.recognize(m.ident.Agent, m.ident.Version, scr)
 		}

@@ -20,6 +20,9 @@ type session struct {
 	scanned atomic.Bool
 }
 
+// fgSubscription names our refresh-client -B subscription.
+const fgSubscription = "akk-fg"
+
 // sessionLoop lists the server's sessions whenever a client reports that
 // they changed, attaching to new ones; clients of closed sessions end by
 // themselves (%exit).
@@ -91,6 +94,14 @@ func (s *Supervisor) startSession(ctx context.Context, si sessionInfo) {
 		s.lg.Warn("attach session", "session", si.Name, "err", err)
 		return
 	}
+	// tmux reports a pane's death and its foreground command (polled about
+	// once a second) to a subscriber: what changes without pane output.
+	sctx, cancel = context.WithTimeout(ctx, 10*time.Second)
+	_, err = c.Command(sctx, "refresh-client", "-B", fgSubscription+":%*:#{pane_dead} #{pane_current_command}")
+	cancel()
+	if err != nil {
+		s.lg.Warn("subscribe", "session", si.Name, "err", err)
+	}
 	se := &session{id: si.ID, name: si.Name, client: c, scan: make(chan struct{}, 1)}
 	s.mu.Lock()
 	if _, dup := s.sessions[si.ID]; dup || ctx.Err() != nil {
@@ -143,6 +154,12 @@ func (s *Supervisor) onEvent(se *session, ev controlmode.Event) {
 	case *controlmode.WindowAdd, *controlmode.WindowClose, *controlmode.LayoutChange,
 		*controlmode.SessionWindowChanged, *controlmode.EventsLost, *controlmode.WindowPaneChanged:
 		se.pokeScan()
+	case *controlmode.SubscriptionChanged:
+		if e.Name == fgSubscription {
+			if m := s.monitor(e.Pane); m != nil {
+				m.poke()
+			}
+		}
 	case *controlmode.PaneRespawned:
 		if m := s.monitor(e.Pane); m != nil {
 			m.respawned(e.NewPID)

@@ -1,0 +1,182 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+const corpusDir = "../recordings/testdata"
+
+var (
+	akkOnce sync.Once
+	akkBin  string
+	akkErr  error
+	akkDir  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if akkDir != "" {
+		os.RemoveAll(akkDir)
+	}
+	os.Exit(code)
+}
+
+// buildAkk builds the akk binary once per test binary: replicas run it
+// in panes, and the process tests run `akk attach`.
+func buildAkk(t testing.TB) string {
+	t.Helper()
+	akkOnce.Do(func() {
+		akkDir, akkErr = os.MkdirTemp("", "akk-bin-")
+		if akkErr != nil {
+			return
+		}
+		akkBin = filepath.Join(akkDir, "akk")
+		out, err := exec.Command("go", "build", "-o", akkBin, "../cmd/akk").CombinedOutput()
+		if err != nil {
+			akkErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if akkErr != nil {
+		t.Fatal(akkErr)
+	}
+	return akkBin
+}
+
+func requireTmux(t testing.TB) {
+	t.Helper()
+	_, err := exec.LookPath("tmux")
+	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+}
+
+// daemon is an in-process supervisor on its own store and API socket.
+type daemon struct {
+	t      testing.TB
+	sv     *Supervisor
+	st     *store.Store
+	cl     *api.Client
+	sock   string
+	cancel context.CancelFunc
+	done   chan error
+	once   sync.Once
+}
+
+type daemonOpts struct {
+	storeDir  string
+	recognize func(agent, version string, scr *vt.Screen) recognition
+	logger    *slog.Logger
+}
+
+func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
+	t.Helper()
+	if o.storeDir == "" {
+		o.storeDir = t.TempDir()
+	}
+	lg := o.logger
+	if lg == nil {
+		lg = testLogger(t)
+	}
+	st, err := store.Open(o.storeDir, &store.Options{Logger: lg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(t.TempDir(), "api", api.SocketName)
+	ln, err := api.Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Logger: lg, Store: st, TmuxSocket: srv.Socket, TmuxEnv: srv.Env, Listener: ln, AllowReplicas: true,
+		ClaudeProjects: t.TempDir(), CodexSessions: t.TempDir()}
+	cfg.recognize = o.recognize
+	sv, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	d := &daemon{t: t, sv: sv, st: st, cl: api.NewClient(sock), sock: sock, cancel: cancel, done: make(chan error, 1)}
+	go func() { d.done <- sv.Run(ctx) }()
+	t.Cleanup(d.stop)
+	return d
+}
+
+// stop cancels the daemon and asserts a clean exit.
+func (d *daemon) stop() {
+	d.once.Do(func() {
+		d.cancel()
+		select {
+		case err := <-d.done:
+			if err != nil {
+				d.t.Errorf("Run: %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			d.t.Errorf("Run did not return within 20s of cancel")
+		}
+		d.cl.Close()
+		d.st.Close()
+	})
+}
+
+func testLogger(t testing.TB) *slog.Logger {
+	if os.Getenv("AKK_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// await polls fn until it returns "" or the deadline passes; the last
+// complaint is the failure message.
+func await(t testing.TB, d time.Duration, fn func() string) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	var last string
+	for time.Now().Before(deadline) {
+		if last = fn(); last == "" {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("after %v: %s", d, last)
+}
+
+// rowOf returns the list row of a pane.
+func rowOf(l api.ListResponse, pane string) (api.Terminal, bool) {
+	for _, r := range l.Terminals {
+		if r.PaneID == pane {
+			return r, true
+		}
+	}
+	return api.Terminal{}, false
+}
+
+// newWindow opens a window running cmd and returns its pane id.
+func newWindow(t testing.TB, srv *tmuxtest.Server, w, h int, cmd string) string {
+	t.Helper()
+	out := srv.MustRun("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main", cmd)
+	pane := strings.TrimSpace(string(out))
+	if got := strings.TrimSpace(string(srv.MustRun("display-message", "-p", "-t", pane, "#{pane_width}x#{pane_height}"))); got != fmt.Sprintf("%dx%d", w, h) {
+		// A resize re-seeds every follower of the pane: only when needed.
+		srv.MustRun("resize-window", "-t", pane, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h))
+	}
+	return pane
+}
+
+func mkfifo(t testing.TB, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
