@@ -95,6 +95,8 @@ type Interaction struct {
 	Capabilities  *Capabilities `json:"capabilities,omitempty"`
 	Decisions     []string      `json:"decisions,omitempty"`
 	DeliveryModes []string      `json:"delivery_modes,omitempty"`
+	// PendingQuestions counts a Codex async question's queued questions.
+	PendingQuestions int `json:"pending_questions,omitempty"`
 }
 
 // Step places a step in a multi-step interaction.
@@ -116,8 +118,11 @@ type Question struct {
 
 // Option is one choice of a question.
 type Option struct {
-	OptionID string `json:"option_id"`
-	Label    string `json:"label"`
+	OptionID    string `json:"option_id"`
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"`
+	// FreeText: choosing this option carries the answer's text.
+	FreeText bool `json:"free_text,omitempty"`
 }
 
 // Capabilities says what a response to an interaction may carry.

@@ -43,6 +43,7 @@ type paneMonitor struct {
 	id         string
 	ident      *procIdentity
 	rec        recognition
+	recog      paneRecognizer
 	bind       bindingState
 	term       store.Terminal // as recorded in the store
 	isRecorded bool
@@ -181,7 +182,11 @@ func (m *paneMonitor) pass(poked bool) (gone bool) {
 	identChanged := m.refreshIdentity()
 	if scr := m.mirror.Screen(); scr != nil && (changed || identChanged || poked || !m.isRecorded) {
 		if stale, _ := m.mirror.Stale(); !stale {
-			m.rec = m.s.cfg.recognize(m.ident.Agent, m.ident.Version, scr)
+			if m.s.cfg.recognize != nil {
+				m.rec = m.s.cfg.recognize(m.ident.Agent, m.ident.Version, scr)
+			} else {
+				m.rec = m.recog.recognize(m.s.ikey, m.ident.Agent, m.ident.Version, scr)
+			}
 		}
 	}
 	if identChanged {

@@ -1,7 +1,11 @@
 package supervisor
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -15,23 +19,78 @@ type recognition struct {
 	// PromptTop/PromptRows locate the prompt region (rows 0 when none).
 	PromptTop, PromptRows int
 	Warnings              []string
-	Recognizer            string // which recognizer made it, for status
+	Recognizer            string // which profile made it, for status
 }
 
-// recognizerIntegrated says whether recognize runs the recognizers
-// package. Until issue 5 lands it does not, and every agent screen is
-// reported "unknown" with a warning; tests that need real states check it.
-const recognizerIntegrated = false
+// recognizerIntegrated says whether passes run the recognizers package
+// (issue 5); tests that check real screen states depend on it.
+const recognizerIntegrated = true
+
+// interactionKey derives the key of public interaction ids from the
+// store's secret (never the secret itself).
+func interactionKey(secret []byte) recognizers.Key {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("akk interaction ids"))
+	return recognizers.Key(m.Sum(nil))
+}
+
+// paneRecognizer is one pane's incremental recognizer for its current
+// agent and version: it re-reads only the screen's dirty rows.
+type paneRecognizer struct {
+	agent, version string
+	r              *recognizers.Recognizer
+}
 
 // recognize is the one place the supervisor calls the recognizers (pure:
-// a profile and a screen in, a recognition out).
-func recognize(agent, version string, scr *vt.Screen) recognition {
+// a profile and a screen in, a recognition out). A pane whose process is no
+// agent is not recognized.
+func (pr *paneRecognizer) recognize(key recognizers.Key, agent, version string, scr *vt.Screen) recognition {
 	if agent == api.AgentNone || agent == "" {
-		return recognition{Screen: api.ScreenUnknown, Composer: "absent", Recognizer: "none"}
+		pr.r = nil
+		return recognition{Screen: api.ScreenUnknown, Composer: string(recognizers.ComposerAbsent), Recognizer: "none"}
 	}
-	return recognition{
-		Screen: api.ScreenUnknown, Composer: "absent", Profile: "generic",
-		Warnings:   []string{"recognizer_not_integrated: screen states need the recognizers package (issue 5)"},
-		Recognizer: "none (recognizers not integrated)",
+	if pr.r == nil || pr.agent != agent || pr.version != version {
+		pr.agent, pr.version = agent, version
+		pr.r = recognizers.NewRecognizer(recognizers.Lookup(agent, version), key)
 	}
+	return fromRecognition(pr.r.Recognize(scr))
+}
+
+// fromRecognition keeps what the contract shows of a recognition: never
+// the draft's text, the fingerprint or the key plan.
+func fromRecognition(r recognizers.Recognition) recognition {
+	out := recognition{Screen: string(r.ScreenState), Composer: string(r.Composer), DraftLen: r.DraftLen,
+		Profile: "generic", Recognizer: r.Profile, Warnings: append([]string(nil), r.Warnings...)}
+	if r.Exact {
+		out.Profile = "exact"
+	}
+	if !r.Region.Empty() {
+		out.PromptTop, out.PromptRows = r.Region.Top, r.Region.Rows
+	}
+	if r.Interaction != nil {
+		out.Interaction = projection(r.Interaction)
+	}
+	return out
+}
+
+func projection(in *recognizers.Interaction) *api.Interaction {
+	out := &api.Interaction{Schema: in.Schema, Version: in.Version, InteractionID: in.InteractionID, TurnID: in.TurnID,
+		Agent: in.Agent, Kind: string(in.Kind), State: in.State, Decisions: append([]string(nil), in.Decisions...),
+		DeliveryModes: append([]string(nil), in.DeliveryModes...), PendingQuestions: in.Pending,
+		Reasons: append([]string(nil), in.Reasons...)}
+	if in.Step != nil {
+		out.Step = &api.Step{Index: in.Step.Index, Total: in.Step.Total}
+	}
+	if c := in.Capabilities; c != nil {
+		out.Capabilities = &api.Capabilities{BatchResponse: c.BatchResponse, FreeText: c.FreeText, MultiSelect: c.MultiSelect}
+	}
+	for _, q := range in.Questions {
+		pq := api.Question{QuestionID: q.QuestionID, Header: q.Header, Prompt: q.Prompt, Required: q.Required,
+			ResponseKind: q.ResponseKind, MaxLength: q.MaxLength}
+		for _, o := range q.Options {
+			pq.Options = append(pq.Options, api.Option{OptionID: o.OptionID, Label: o.Label, Description: o.Description, FreeText: o.FreeText})
+		}
+		out.Questions = append(out.Questions, pq)
+	}
+	return out
 }

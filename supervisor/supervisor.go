@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 )
 
@@ -26,6 +27,7 @@ type Supervisor struct {
 	lg      *slog.Logger
 	st      *store.Store
 	secret  []byte
+	ikey    recognizers.Key // derives public interaction ids
 	ident   *identifier
 	started time.Time
 	binds   *binder
@@ -64,9 +66,7 @@ func New(cfg Config) (*Supervisor, error) {
 		followers: map[chan struct{}]struct{}{},
 		rescan:    make(chan struct{}, 1),
 	}
-	if s.cfg.recognize == nil {
-		s.cfg.recognize = recognize
-	}
+	s.ikey = interactionKey(secret)
 	s.binds = newBinder(s)
 	return s, nil
 }
