@@ -62,7 +62,7 @@ var mutations = []mutation{
 	{"option missing", missing, []string{recognizers.ReasonOutOfOrderOption, recognizers.ReasonChangedMenuShape}},
 	{"footer removed", footerRemoved, []string{recognizers.ReasonFooterMissing, recognizers.ReasonChangedMenuShape, recognizers.NoteUnrecognized}},
 	{"rule or title removed", topRemoved, []string{recognizers.ReasonFrameMissing, recognizers.ReasonClippedFrame, recognizers.ReasonChangedMenuShape, recognizers.NoteUnstyledLookalike, recognizers.NoteUnrecognized}},
-	{"highlight moved by text only", highlightByText, []string{recognizers.ReasonHighlightUnproven}},
+	{"highlight moved by text only", highlightByText, []string{recognizers.ReasonHighlightUnproven, recognizers.ReasonChangedMenuShape}},
 	{"highlight style stripped", highlightStripped, []string{recognizers.ReasonHighlightUnproven}},
 	{"clipped by a short pane", clipped, []string{recognizers.ReasonClippedFrame, recognizers.NoteUnrecognized, recognizers.NoteUnstyledLookalike}},
 	{"stale prompt above the live one", staleAbove, []string{recognizers.ReasonStalePrompt}},

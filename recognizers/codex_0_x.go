@@ -22,8 +22,8 @@ type codex0x struct {
 	interruptHint string   // "esc to interrupt)"
 
 	// Menus: the current row entirely in the row highlight styles (one
-	// colour, or reverse video in two weights); highlight also marks the
-	// async editor's question and keys.
+	// colour, or reverse video in two weights), its glyph in the first;
+	// highlight also marks the async editor's question and keys.
 	highlight vt.Style
 	rowLit    []vt.Style
 	dim       vt.Style
@@ -172,7 +172,7 @@ func (c *codex0x) overlayKind(g *grid, y int) int {
 		return ovPermission
 	case x == 2 && g.hasAt(y, 2, c.progress) && g.styled(y, 2, g.w, c.dim) && numberAt(g, y, 2+len(c.progress)) == 0 &&
 		g.ch(2+len(c.progress), y) >= '1' && g.ch(2+len(c.progress), y) <= '9':
-		return ovQuestion
+		return ovQuestion // its text is proven by question's progress()
 	case x == 2 && g.rowIs(y, 2, c.confirmTitle) && g.styled(y, 2, g.w, c.title):
 		return ovConfirm
 	case c.asyncSupported && x == 0 && g.rowIs(y, 0, c.asyncHeader) && g.style(0, y) == c.dim &&
@@ -212,7 +212,7 @@ func (c *codex0x) overlay(g *grid, t, kind, b int, out *Recognition) {
 // highlightRow reports whether row y draws the glyph at x and every
 // non-blank cell from it in a row highlight style.
 func (c *codex0x) highlightRow(g *grid, y, x int) bool {
-	if g.ch(x, y) != '›' {
+	if g.ch(x, y) != '›' || g.style(x, y) != c.rowLit[0] {
 		return false
 	}
 	for ; x < g.w; x++ {

@@ -13,7 +13,7 @@ func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
 	pr := &Prompt{Kind: KindQuestionnaire, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
-	pr.Step = parseStep(g.textFrom(t, 2+len(c.progress)), "/")
+	pr.Step = c.progressRow(g.textFrom(t, 2+len(c.progress)))
 	y := t + 1
 	var rows []string
 	for ; y <= b && !g.blank(y) && g.first(y) == 2 && g.styled(y, 2, g.w, c.qPrompt); y++ {
@@ -51,6 +51,22 @@ func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
 		return
 	}
 	c.questionChoices(opts, h, notes, out)
+}
+
+// progressRow proves "1/2 (2 unanswered)" exactly (after "Question "):
+// the step, and a count of unanswered questions within the total.
+func (c *codex0x) progressRow(s string) Step {
+	st := parseStep(s, "/")
+	want := itoa(st.Index) + "/" + itoa(st.Total) + " ("
+	count, ok := strings.CutPrefix(s, want)
+	if !ok || st.Index == 0 {
+		return Step{}
+	}
+	count, ok = strings.CutSuffix(count, " unanswered)")
+	if n := leadingNumber(count); !ok || n < 0 || n > st.Total || itoa(n) != count {
+		return Step{}
+	}
+	return st
 }
 
 // parseStep reads "1/2 ..." (sep "/") or "1 of 2" (sep " of ").

@@ -142,9 +142,23 @@ func (g *grid) ch(x, y int) rune {
 	return r
 }
 
+// blank, first and last are total: a row outside the grid is blank, its
+// first and last columns -1 (profiles look past edges freely).
 func (g *grid) blank(y int) bool { return y < 0 || y >= g.h || g.rows[y].first < 0 }
-func (g *grid) first(y int) int  { return g.rows[y].first }
-func (g *grid) last(y int) int   { return g.rows[y].last }
+
+func (g *grid) first(y int) int {
+	if y < 0 || y >= g.h {
+		return -1
+	}
+	return g.rows[y].first
+}
+
+func (g *grid) last(y int) int {
+	if y < 0 || y >= g.h {
+		return -1
+	}
+	return g.rows[y].last
+}
 
 // lastRow returns the bottom-most non-blank row, or -1.
 func (g *grid) lastRow() int {
@@ -223,6 +237,9 @@ func (g *grid) rowIs(y, x int, s string) bool {
 // styled reports whether every non-blank cell of columns x0..x1-1 of row y
 // has style s.
 func (g *grid) styled(y, x0, x1 int, s vt.Style) bool {
+	if y < 0 || y >= g.h {
+		return true
+	}
 	for x := max(x0, 0); x < min(x1, g.w); x++ {
 		c := g.rows[y].cells[x]
 		if !g.blankCell(c) && g.styles[c.st].s != s {

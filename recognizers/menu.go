@@ -13,6 +13,10 @@ type menuLayout struct {
 	glyphX int
 	numX   int
 	labelX int
+	// painted: the current row is painted across (reverse video), so
+	// spaces before its number may carry the highlight. Elsewhere they
+	// must be plain spaces.
+	painted bool
 }
 
 // option reports whether row y is an option row of the layout: spaces up
@@ -22,16 +26,23 @@ func (l menuLayout) option(g *grid, y int) (num int, glyph, ok bool) {
 	if g.blank(y) || g.first(y) > l.numX {
 		return 0, false, false
 	}
+	painted := false
 	for x := 0; x < l.numX; x++ {
-		// A space counts as blank here even when painted: a reverse-video
-		// highlight paints the whole row. Styles are proven apart.
-		if isSpace(g.cell(x, y).text) {
+		c := g.cell(x, y)
+		if g.blankCell(c) {
+			continue
+		}
+		if isSpace(c.text) {
+			painted = true
 			continue
 		}
 		if x != l.glyphX || g.ch(x, y) != l.glyph {
 			return 0, false, false
 		}
 		glyph = true
+	}
+	if painted && (!glyph || !l.painted) {
+		return 0, false, false
 	}
 	num = numberAt(g, y, l.numX)
 	return num, glyph, num > 0

@@ -24,6 +24,7 @@ var (
 func codex0_171_0Grammar() codex0x {
 	c := codex0xBase
 	c.rowLit = []vt.Style{plain().bold().reverse().vt(), plain().reverse().vt()}
+	c.permMenu.painted, c.qMenu.painted = true, true
 	c.statusModel = fg256(223).vt()
 	c.qPrompt = fg256(75).vt()
 	c.hintsRow = true
