@@ -1,7 +1,6 @@
 package recognizers
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/vt"
@@ -71,7 +70,7 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 	if !editor {
 		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "\"Type something\" row "+itoa(opts[ft].Row)))
 	}
-	c.checkFooter(g, f, h == ft, out)
+	c.checkFooter(g, f, h == ft, step.Total > 1, out)
 	if pr.MultiSelect {
 		out.Reasons = append(out.Reasons, reason(ReasonMultiSelect, ""))
 		c.readOnlyChoices(opts, out)
@@ -180,14 +179,19 @@ func (c *claude21) chatAndFooter(g *grid, r, b int, out *Recognition) (*Option, 
 	return chat, f
 }
 
-// checkFooter proves the select footer, with the editor's variant when
-// the editor row is current.
-func (c *claude21) checkFooter(g *grid, f int, editor bool, out *Recognition) {
+// checkFooter proves the select footer: the editor's variant when the
+// editor row is current, the tabs' navigation when there are several
+// questions.
+func (c *claude21) checkFooter(g *grid, f int, editor, several bool, out *Recognition) {
 	want := c.qFooters
 	if editor {
 		want = c.editorFooters
 	}
-	if g.first(f) != 0 || !g.styled(f, 0, g.w, c.hint) || !slices.Contains(want, g.trimmed(f)) {
+	i := 0
+	if several {
+		i = 1
+	}
+	if g.first(f) != 0 || !g.styled(f, 0, g.w, c.hint) || g.trimmed(f) != want[i] {
 		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
 	}
 }

@@ -45,7 +45,8 @@ type codex0x struct {
 	progress       string // "Question "
 	qPrompt        vt.Style
 	qFooterSegs    []string
-	qSubmits       []string // one of them must be in the footer
+	qSubmits       []string // a step's submit, the last of several steps'
+	qNavigate      string   // in the footer when there are several questions
 	notesLabel     string   // "None of the above"
 	notesHint      string   // "Add notes"
 	notesFooter    string
@@ -96,6 +97,7 @@ var codex0xBase = codex0x{
 	qPrompt:        fgIdx(6).vt(),
 	qFooterSegs:    []string{"tab to add notes", "enter to submit answer", "enter to submit all", "←/→ to navigate questions", "esc to interrupt"},
 	qSubmits:       []string{"enter to submit answer", "enter to submit all"},
+	qNavigate:      "←/→ to navigate questions",
 	notesLabel:     "None of the above",
 	notesHint:      "Add notes",
 	notesFooter:    "tab or esc to clear notes | enter to submit answer",

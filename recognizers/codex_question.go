@@ -37,7 +37,7 @@ func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
 	if g.first(f) == 2 && g.ch(2, f) == '›' && g.style(2, f) == c.composerGlyph && g.blank(f+1) {
 		editor, f = f, f+2
 	}
-	c.questionFooter(g, end, f, b, editor >= 0, out)
+	c.questionFooter(g, end, f, b, editor >= 0, pr.Step, out)
 	out.Region = Region{Top: t, Rows: max(f, b) - t + 1}
 	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
 	h, rs := c.highlightProof(g, c.qMenu, opts, glyphs)
@@ -94,15 +94,21 @@ func leadingNumber(s string) int {
 }
 
 // questionFooter proves the question footer: known segments joined by
-// " | ", one of them a submit; with Notes open, exactly the notes footer.
-func (c *codex0x) questionFooter(g *grid, end, f, b int, notes bool, out *Recognition) {
+// " | ", with the submit of the step ("enter to submit all" on the last of
+// several) and the question navigation exactly when there are several;
+// with Notes open, exactly the notes footer.
+func (c *codex0x) questionFooter(g *grid, end, f, b int, notes bool, st Step, out *Recognition) {
 	text := g.textFrom(f, 2)
 	ok := g.blank(end+1) && g.first(f) == 2
 	if notes {
 		ok = ok && text == c.notesFooter
 	} else {
 		segs := strings.Split(text, " | ")
-		ok = ok && slices.ContainsFunc(segs, func(s string) bool { return slices.Contains(c.qSubmits, s) })
+		submit := c.qSubmits[0]
+		if st.Total > 1 && st.Index == st.Total {
+			submit = c.qSubmits[1]
+		}
+		ok = ok && slices.Contains(segs, submit) && slices.Contains(segs, c.qNavigate) == (st.Total > 1)
 		for _, s := range segs {
 			ok = ok && slices.Contains(c.qFooterSegs, s)
 		}
