@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/vt"
@@ -180,3 +181,19 @@ func mkfifo(t testing.TB, path string) {
 		t.Fatal(err)
 	}
 }
+
+// paneBytes is how many bytes the pane's screen has taken so far.
+func (d *daemon) paneBytes(p controlmode.PaneID) int64 {
+	m := d.sv.monitor(p)
+	if m == nil {
+		return 0
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.mirror == nil {
+		return 0
+	}
+	return m.mirror.Bytes
+}
+
+func paneIDOf(s string) (controlmode.PaneID, error) { return controlmode.ParsePaneID(s) }

@@ -52,6 +52,9 @@ type paneMonitor struct {
 	stateSince time.Time
 	// lastChange is when the screen last changed (for latency figures).
 	lastChange time.Time
+	lastRecog  time.Time // when the last recognition ran
+	dirty      bool      // the screen changed since the last recognition
+	dead       bool      // the pane's own process has exited
 }
 
 func newMonitor(s *Supervisor, se *session, p controlmode.PaneInfo) *paneMonitor {
@@ -115,6 +118,9 @@ func (m *paneMonitor) run(ctx context.Context) {
 	m.setTerminal(m.paneInfo().PID)
 	m.mu.Unlock()
 	m.isStarted.Store(true)
+	gap := time.NewTimer(time.Hour)
+	gap.Stop()
+	defer gap.Stop()
 	for {
 		poked := false
 		select {
@@ -127,13 +133,23 @@ func (m *paneMonitor) run(ctx context.Context) {
 		case <-feed.Ready():
 		case <-m.pokeCh:
 			poked = true
+		case <-gap.C:
 		}
-		if gone := m.pass(poked); gone {
+		gone, wait := m.pass(poked)
+		if gone {
 			m.s.release(ctx, m, "pane closed")
 			return
 		}
+		if wait > 0 {
+			gap.Reset(wait)
+		}
 	}
 }
+
+// minRecognitionGap spaces the recognitions of one pane: output that keeps
+// flowing (a build log scrolling) is applied to the screen as it comes but
+// recognized at most once per gap, the last change always within one gap.
+const minRecognitionGap = 2 * time.Millisecond
 
 // setTerminal derives the terminal of the pane's current process and takes
 // the store's record of it, if any. Called with mu held.
@@ -158,27 +174,37 @@ func (m *paneMonitor) setTerminal(panePID int) {
 }
 
 // pass applies the feed, refreshes identity and recognition, and records
-// what changed. It reports whether the pane is gone.
-func (m *paneMonitor) pass(poked bool) (gone bool) {
+// what changed. It reports whether the pane is gone, and how long to wait
+// before the recognition it deferred (minRecognitionGap).
+func (m *paneMonitor) pass(poked bool) (gone bool, wait time.Duration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	changed := m.mirror.Apply()
 	if g, err := m.mirror.Gone(); g {
 		m.lg.Debug("pane gone", "err", err)
-		return true
+		return true, 0
 	}
 	if m.newPID != 0 {
 		if m.isRecorded {
 			m.s.removeTerminal(m.term, "pane respawned")
 		}
 		m.setTerminal(m.newPID)
-		m.newPID, changed = 0, true
+		m.newPID, changed, poked = 0, true, true
 	}
 	now := m.s.cfg.Now()
 	if changed {
 		m.screenSeq++
 		m.lastChange = now
+		m.dirty = true
 	}
+	if !m.dirty && !poked && m.isRecorded {
+		return false, 0
+	}
+	if since := now.Sub(m.lastRecog); !poked && m.isRecorded && since < minRecognitionGap {
+		return false, minRecognitionGap - since
+	}
+	changed = changed || m.dirty
+	m.dirty, m.lastRecog = false, now
 	identChanged := m.refreshIdentity()
 	if scr := m.mirror.Screen(); scr != nil && (changed || identChanged || poked || !m.isRecorded) {
 		if stale, _ := m.mirror.Stale(); !stale {
@@ -193,7 +219,7 @@ func (m *paneMonitor) pass(poked bool) (gone bool) {
 		m.s.binds.identityChanged(m, m.id, *m.ident)
 	}
 	m.record(now)
-	return false
+	return false, 0
 }
 
 // refreshIdentity re-reads the foreground group when two /proc reads say
@@ -209,6 +235,10 @@ func (m *paneMonitor) refreshIdentity() bool {
 		return false
 	}
 	p, err := m.s.ident.identify(pid)
+	m.dead = false
+	if _, serr := controlmode.ReadProcStat(pid); errors.Is(serr, controlmode.ErrNoProcess) {
+		m.dead = true
+	}
 	if err != nil {
 		p = procIdentity{Agent: api.AgentNone, Why: err.Error()}
 		if !errors.Is(err, controlmode.ErrNoProcess) {
@@ -218,13 +248,6 @@ func (m *paneMonitor) refreshIdentity() bool {
 	old := m.ident
 	m.ident = &p
 	return old == nil || old.incarnation() != p.incarnation()
-}
-
-// exited reports whether the pane's own process has ended (a dead pane
-// kept by remain-on-exit).
-func (m *paneMonitor) exited() bool {
-	_, err := controlmode.ReadProcStat(m.key.PanePID)
-	return errors.Is(err, controlmode.ErrNoProcess)
 }
 
 // record builds the terminal's record and, if any contract field changed,
@@ -273,7 +296,7 @@ func (m *paneMonitor) build(now time.Time) store.Terminal {
 		r = recognition{Screen: api.ScreenUnknown, Composer: "absent"}
 	}
 	t.Screen, t.Composer = r.Screen, r.Composer
-	if m.exited() {
+	if m.dead { // a dead pane kept by remain-on-exit
 		t.Screen, t.Composer = api.ScreenExited, "absent"
 	}
 	t.Interact, t.InterState = "", ""
