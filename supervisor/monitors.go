@@ -157,6 +157,11 @@ func (m *paneMonitor) setTerminal(panePID int) {
 	var start uint64
 	if st, err := controlmode.ReadProcStat(panePID); err == nil {
 		start = st.StartTime
+	} else {
+		// The pane's process has exited (remain-on-exit): its pid stays the
+		// pane's, so the store's record of this pane and pid is this
+		// terminal.
+		start = m.s.storedStart(m.pane.String(), panePID)
 	}
 	m.key = terminalKey{Socket: m.s.server.Socket, ServerPID: m.s.server.PID, Pane: m.pane.String(),
 		PanePID: panePID, PaneStart: start}

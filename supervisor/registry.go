@@ -73,6 +73,19 @@ func (s *Supervisor) claimStored(id string) (store.Terminal, bool) {
 	return t, ok
 }
 
+// storedStart is the pane process start time the store recorded for this
+// server, pane and pid (0: none).
+func (s *Supervisor) storedStart(pane string, pid int) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.stored {
+		if t.Pane == pane && t.PanePID == pid && t.ServerPID == s.server.PID && t.Socket == s.server.Socket {
+			return t.PaneStart
+		}
+	}
+	return 0
+}
+
 // staleForPane takes the stored records of earlier incarnations of a pane
 // (its process was respawned while the daemon was not running).
 func (s *Supervisor) staleForPane(pane, current string) []store.Terminal {

@@ -22,6 +22,7 @@ type replicaCase struct {
 	agent, version, surface string
 	rec                     *recordings.Recording
 	file, fifo, pane        string
+	keepAlive               bool // driveReplica does not send the sentinel
 }
 
 // sentinel is the input that ends a test replica.
@@ -81,37 +82,7 @@ func TestTmuxReplicaStates(t *testing.T) {
 	srv := tmuxtest.Start(t, 120, 40, "sh")
 	srv.MustRun("set-option", "-g", "default-size", "120x40") // the recordings' size: no resize
 	sleeper := newWindow(t, srv, 80, 24, "sh -c 'cd /tmp && exec sleep 1000'")
-	dir := t.TempDir()
-	var cases []*replicaCase
-	for i, s := range e2eSurfaces {
-		c := &replicaCase{agent: s[0], version: s[1], surface: s[2]}
-		c.file, _ = filepath.Abs(filepath.Join(corpusDir, s[0], s[1], s[2]+".cast"))
-		data, err := os.ReadFile(c.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.rec, err = recordings.Decode(data); err != nil {
-			t.Fatal(err)
-		}
-		// A last input that only the test sends keeps the replica alive
-		// after its recording, so that the last marker is checked on a
-		// live agent; the header (agent, version) is the recording's.
-		last := c.rec.Events[len(c.rec.Events)-1].Time
-		c.rec.Events = append(c.rec.Events, recordings.Event{Time: last + 0.01, Code: recordings.Input, Data: []byte(sentinel)})
-		enc, err := recordings.Encode(c.rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.file = filepath.Join(dir, fmt.Sprintf("%s-%s-%s.cast", s[0], s[1], s[2]))
-		if err := os.WriteFile(c.file, enc, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		c.fifo = filepath.Join(dir, fmt.Sprintf("go%d", i))
-		mkfifo(t, c.fifo)
-		c.pane = newWindow(t, srv, c.rec.Header.Width, c.rec.Header.Height,
-			fmt.Sprintf("sh -c 'read _ < %s; exec %s replica %s'", c.fifo, akk, c.file))
-		cases = append(cases, c)
-	}
+	cases := replicaPanes(t, srv, akk, e2eSurfaces)
 	d := startDaemon(t, srv, daemonOpts{})
 	evlog := followEvents(t, d.cl)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -140,7 +111,9 @@ func TestTmuxReplicaStates(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			driveReplica(t, ctx, d, client, c, evlog, lat)
+			driveReplica(t, ctx, client, c, func(m recordings.Marker, seen time.Time) {
+				checkMarkerRow(t, ctx, d, c, m, seen, evlog, lat)
+			})
 		}()
 	}
 	wg.Wait()
@@ -165,9 +138,48 @@ func TestTmuxReplicaStates(t *testing.T) {
 	}
 }
 
+// replicaPanes opens a window per surface running `akk replica` of a copy
+// of the recording with a sentinel input at its end; each replica waits on
+// its fifo until driveReplica releases it.
+func replicaPanes(t *testing.T, srv *tmuxtest.Server, akk string, surfaces [][3]string) []*replicaCase {
+	dir := t.TempDir()
+	var cases []*replicaCase
+	for i, s := range surfaces {
+		c := &replicaCase{agent: s[0], version: s[1], surface: s[2]}
+		c.file, _ = filepath.Abs(filepath.Join(corpusDir, s[0], s[1], s[2]+".cast"))
+		data, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.rec, err = recordings.Decode(data); err != nil {
+			t.Fatal(err)
+		}
+		// A last input that only the test sends keeps the replica alive
+		// after its recording, so that the last marker is checked on a
+		// live agent; the header (agent, version) is the recording's.
+		last := c.rec.Events[len(c.rec.Events)-1].Time
+		c.rec.Events = append(c.rec.Events, recordings.Event{Time: last + 0.01, Code: recordings.Input, Data: []byte(sentinel)})
+		enc, err := recordings.Encode(c.rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.file = filepath.Join(dir, fmt.Sprintf("%s-%s-%s.cast", s[0], s[1], s[2]))
+		if err := os.WriteFile(c.file, enc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c.fifo = filepath.Join(dir, fmt.Sprintf("go%d", i))
+		mkfifo(t, c.fifo)
+		c.pane = newWindow(t, srv, c.rec.Header.Width, c.rec.Header.Height,
+			fmt.Sprintf("sh -c 'read _ < %s; exec %s replica %s'", c.fifo, akk, c.file))
+		cases = append(cases, c)
+	}
+	return cases
+}
+
 // driveReplica releases the replica, sends its inputs at their recorded
-// points and checks the row at each marker.
-func driveReplica(t *testing.T, ctx context.Context, d *daemon, client *controlmode.Client, c *replicaCase, evlog *eventLog, lat *latencies) {
+// points and calls onMarker at each marker, once the output before it is
+// in the pane; at the end it sends the sentinel that ends the replica.
+func driveReplica(t *testing.T, ctx context.Context, client *controlmode.Client, c *replicaCase, onMarker func(recordings.Marker, time.Time)) {
 	pane, _ := controlmode.ParsePaneID(c.pane)
 	feed, err := client.Follow(pane)
 	if err != nil {
@@ -232,8 +244,11 @@ func driveReplica(t *testing.T, ctx context.Context, d *daemon, client *controlm
 				t.Error(err)
 				return
 			}
-			checkMarkerRow(t, ctx, d, c, m, seen, evlog, lat)
+			onMarker(m, seen)
 		}
+	}
+	if c.keepAlive {
+		return
 	}
 	if err := client.SendBytes(ctx, pane, []byte(sentinel)); err != nil {
 		t.Errorf("%s: send: %v", c.surface, err)
