@@ -141,7 +141,7 @@ func TestTmuxReplicaStates(t *testing.T) {
 // replicaPanes opens a window per surface running `akk replica` of a copy
 // of the recording with a sentinel input at its end; each replica waits on
 // its fifo until driveReplica releases it.
-func replicaPanes(t *testing.T, srv *tmuxtest.Server, akk string, surfaces [][3]string) []*replicaCase {
+func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]string) []*replicaCase {
 	dir := t.TempDir()
 	var cases []*replicaCase
 	for i, s := range surfaces {
