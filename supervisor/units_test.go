@@ -1,0 +1,201 @@
+package supervisor
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+func TestActivityState(t *testing.T) {
+	for _, tc := range []struct{ screen, durable, want string }{
+		{"working", "working", "working"},
+		{"idle", "idle", "idle"},
+		{"awaiting_approval", "working", "awaiting_approval"},
+		{"awaiting_approval", "awaiting_input", "awaiting_approval"},
+		{"questionnaire", "working", "awaiting_approval"},
+		{"idle", "working", "unknown"}, // the axes disagree
+		{"working", "idle", "unknown"},
+		{"idle", "unknown", "unknown"},
+		{"idle", "unavailable", "idle"}, // a replica: the screen's word
+		{"menu_or_viewer", "unavailable", "unknown"},
+		{"exited", "idle", "unknown"},
+	} {
+		if got := activityState(tc.screen, tc.durable); got != tc.want {
+			t.Errorf("activityState(%s, %s) = %s, want %s", tc.screen, tc.durable, got, tc.want)
+		}
+	}
+}
+
+func TestTerminalID(t *testing.T) {
+	k := terminalKey{Socket: "/tmp/tmux-0/default", ServerPID: 10, Pane: "%3", PanePID: 42, PaneStart: 7}
+	a, b := terminalID([]byte("secret"), k), terminalID([]byte("secret"), k)
+	if a != b || !regexp.MustCompile(`^term_[a-z2-7]{26}$`).MatchString(a) {
+		t.Fatalf("ids %q %q", a, b)
+	}
+	k2 := k
+	k2.PaneStart = 8 // respawned: same pid, another start time
+	if terminalID([]byte("secret"), k2) == a || terminalID([]byte("other"), k) == a {
+		t.Fatal("id does not depend on the incarnation or the secret")
+	}
+}
+
+// fakeInstall lays out an npm install of an agent under a temp dir and
+// returns the native binary's path.
+func fakeInstall(t *testing.T, pkgDir, name, version, bin string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(pkgDir, bin)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pj := `{"name":"` + name + `","version":"` + version + `"}`
+	if err := os.WriteFile(filepath.Join(pkgDir, "package.json"), []byte(pj), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(pkgDir, bin)
+	if err := os.WriteFile(exe, []byte("ELF"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+func proc(pid int, comm, exe string, argv ...string) controlmode.Process {
+	return controlmode.Process{Stat: controlmode.ProcStat{PID: pid, Comm: comm, StartTime: uint64(pid * 10)}, Exe: exe, Argv: argv, Cwd: "/src"}
+}
+
+func TestClassify(t *testing.T) {
+	dir := t.TempDir()
+	codex := fakeInstall(t, filepath.Join(dir, "node_modules/@openai/codex-linux-x64"), "@openai/codex", "0.155.1-linux-x64",
+		"vendor/x86_64-unknown-linux-musl/bin/codex")
+	claude := fakeInstall(t, filepath.Join(dir, "node_modules/@anthropic-ai/claude-code"), "@anthropic-ai/claude-code", "2.1.267", "bin/claude.exe")
+	native := filepath.Join(dir, ".local/share/claude/versions/2.1.263")
+	os.MkdirAll(filepath.Dir(native), 0o755)
+	os.WriteFile(native, []byte("ELF"), 0o755)
+	id := newIdentifier(false)
+	for _, tc := range []struct {
+		name           string
+		fg             controlmode.Foreground
+		agent, version string
+		pid            int
+	}{
+		{"npm codex: node launcher, native child", controlmode.Foreground{PGID: 100,
+			Leader:  proc(100, "node", "/usr/bin/node", "node", "codex.js"),
+			Members: []controlmode.Process{proc(101, "codex", codex), proc(100, "node", "/usr/bin/node")}}, "codex", "0.155.1", 101},
+		{"npm claude: the native ELF", controlmode.Foreground{PGID: 200, Leader: proc(200, "claude", claude),
+			Members: []controlmode.Process{proc(200, "claude", claude)}}, "claude", "2.1.267", 200},
+		{"native installer", controlmode.Foreground{PGID: 300, Leader: proc(300, "claude", native+" (deleted)"),
+			Members: []controlmode.Process{proc(300, "claude", native+" (deleted)")}}, "claude", "2.1.263", 300},
+		{"a shell", controlmode.Foreground{PGID: 400, Leader: proc(400, "bash", "/usr/bin/bash"),
+			Members: []controlmode.Process{proc(400, "bash", "/usr/bin/bash")}}, api.AgentNone, "", 400},
+		{"a binary named codex without a package", controlmode.Foreground{PGID: 500, Leader: proc(500, "codex", "/opt/codex"),
+			Members: []controlmode.Process{proc(500, "codex", "/opt/codex")}}, "codex", "", 500},
+	} {
+		p := id.classify(tc.fg)
+		if p.Agent != tc.agent || p.Version != tc.version || p.AgentPID != tc.pid {
+			t.Errorf("%s: agent %q version %q pid %d (%s); want %q %q %d", tc.name, p.Agent, p.Version, p.AgentPID, p.Why, tc.agent, tc.version, tc.pid)
+		}
+	}
+}
+
+func TestVersionCachedByPathAndMtime(t *testing.T) {
+	dir := t.TempDir()
+	exe := fakeInstall(t, dir, "@anthropic-ai/claude-code", "2.1.263", "bin/claude")
+	id := newIdentifier(false)
+	reads := 0
+	read := func(p string) (any, error) { reads++; return readPackage(p) }
+	pj := filepath.Join(dir, "package.json")
+	for range 3 {
+		id.fact(pj, read)
+	}
+	if reads != 1 {
+		t.Fatalf("package.json read %d times, want 1", reads)
+	}
+	os.WriteFile(pj, []byte(`{"name":"@anthropic-ai/claude-code","version":"2.1.267"}`), 0o644)
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(pj, future, future)
+	if _, v, _ := id.agentOf(proc(1, "claude", exe)); v != "2.1.267" {
+		t.Fatalf("version after the update = %q", v)
+	}
+	if got := stripPlatform("0.155.1-linux-x64"); got != "0.155.1" {
+		t.Errorf("stripPlatform = %q", got)
+	}
+	if got := replicaFile([]string{"--speed", "2", "x.cast"}); got != "x.cast" {
+		t.Errorf("replicaFile = %q", got)
+	}
+}
+
+// TestReplicaNeedsAllowReplicas runs a real `akk replica` (its exe is an
+// akk binary, argv[1] is replica): an agent only with allowReplicas.
+func TestReplicaNeedsAllowReplicas(t *testing.T) {
+	akk := buildAkk(t)
+	cast, _ := filepath.Abs(filepath.Join(corpusDir, "codex", "0.155.1", "draft.cast"))
+	cmd := exec.Command(akk, "replica", cast)
+	cmd.Dir = filepath.Dir(cast)
+	stdin, _ := cmd.StdinPipe() // the replica waits for its first input
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
+	var pr controlmode.Process
+	await(t, 5*time.Second, func() string {
+		var err error
+		if pr, err = controlmode.ReadProcess(cmd.Process.Pid); err != nil || len(pr.Argv) < 2 {
+			return "no process yet"
+		}
+		return ""
+	})
+	fg := controlmode.Foreground{PGID: pr.Stat.PID, Leader: pr, Members: []controlmode.Process{pr}}
+	if p := newIdentifier(false).classify(fg); p.Agent != api.AgentNone || p.Replica {
+		t.Errorf("without allowReplicas: %+v", p)
+	}
+	if p := newIdentifier(true).classify(fg); p.Agent != "codex" || p.Version != "0.155.1" || !p.Replica {
+		t.Errorf("with allowReplicas: agent %q version %q replica %v (%s)", p.Agent, p.Version, p.Replica, p.Why)
+	}
+}
+
+func TestParseDurableOnRecordedFiles(t *testing.T) {
+	for _, tc := range []struct {
+		agent watchers.Agent
+		file  string
+		want  string
+	}{
+		{watchers.Claude, "claude/2.1.267/permission-approve.transcript.jsonl", durableIdle},
+		{watchers.Codex, "codex/0.155.1/permission-approve.rollout.jsonl", durableIdle},
+		{watchers.Codex, "codex/0.155.1/working.rollout.jsonl", durableWorking},
+	} {
+		path := filepath.Join(corpusDir, tc.file)
+		got, id, end := parseDurable(tc.agent, path)
+		fi, _ := os.Stat(path)
+		if got != tc.want || end != fi.Size() || id.Ino == 0 {
+			t.Errorf("%s: durable %q end %d of %d, id %v; want %q", tc.file, got, end, fi.Size(), id, tc.want)
+		}
+	}
+}
+
+func TestStateEvents(t *testing.T) {
+	a := store.Terminal{ID: "term_x", Agent: "claude", Version: "2.1.267", Screen: "working", Composer: "empty",
+		Identity: "resolved", Durable: "working", Activity: "working"}
+	if evs := stateEvents(store.Terminal{}, a, true); len(evs) != 1 || evs[0].Type != api.EventTerminalAdded || evs[0].Attrs["screen_state"] != "working" {
+		t.Fatalf("new terminal: %+v", evs)
+	}
+	b := a
+	b.Screen, b.Activity = "awaiting_approval", "awaiting_approval"
+	evs := stateEvents(a, b, false)
+	if len(evs) != 1 || evs[0].Type != api.EventTerminalState || evs[0].Attrs["from_screen_state"] != "working" {
+		t.Fatalf("state change: %+v", evs)
+	}
+	c := b
+	c.PID = 99
+	if evs := stateEvents(b, c, false); len(evs) != 1 || evs[0].Type != api.EventTerminalProcess {
+		t.Fatalf("process change: %+v", evs)
+	}
+	if evs := stateEvents(c, c, false); len(evs) != 0 {
+		t.Fatalf("no change: %+v", evs)
+	}
+}
