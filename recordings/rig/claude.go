@@ -18,7 +18,10 @@ const (
 	claudeProceed      = "Do you want to proceed?"
 	claudeDialogFooter = "Esc to cancel"
 	claudeSelectHint   = "Enter to select"
-	claudeQuiet        = 300 * time.Millisecond
+	// claudeAutoFooter is the footer's mode chip in auto mode (2.1.332's
+	// default): its idle footer has no "? for shortcuts".
+	claudeAutoFooter = "auto mode on (shift+tab to cycle)"
+	claudeQuiet      = 300 * time.Millisecond
 )
 
 var (
@@ -60,8 +63,18 @@ func claudeScript(string) fakemodel.Script {
 	}}
 }
 
-// claudeIdle waits for the idle composer with its full footer.
+// claudeIdle waits for the idle composer with its full footer (in auto
+// mode: the auto footer without the busy hint).
 func claudeIdle(d *Driver) error {
+	if d.scenario != nil && d.scenario.AgentMode {
+		if err := d.Screen("❯", claudeAutoFooter); err != nil {
+			return err
+		}
+		if err := d.ScreenGone(claudeBusyFooter); err != nil {
+			return err
+		}
+		return d.Quiet(claudeQuiet)
+	}
 	if err := d.Screen("❯", claudeIdleFooter); err != nil {
 		return err
 	}

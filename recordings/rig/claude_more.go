@@ -103,3 +103,35 @@ func init() {
 		}},
 	)
 }
+
+// Claude Code 2.1.332 in its own default permission mode, auto mode: the
+// footer reads "⏵⏵ auto mode on (shift+tab to cycle)" with no "? for
+// shortcuts", a notice says auto mode is now the default, and a writing
+// Bash command runs without a permission prompt. Not in the corpus yet: see
+// record-corpus.sh (the notice's OSC 8 link id fails the final-screen
+// compare in controlmode).
+func init() {
+	only := []string{"2.1.332"}
+	register(
+		&Scenario{Name: "idle-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: func(d *Driver) error {
+			return then(func() error { return claudeIdle(d) }, func() error { return markIdle(d) })
+		}},
+		&Scenario{Name: "working-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return claudeIdle(d) },
+				func() error { return claudePrompt(d, "slow-work please") },
+				func() error { _, err := d.Started("slow-work"); return err },
+				func() error { return d.Screen(claudeAutoFooter, claudeBusyFooter) },
+				func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) },
+			)
+		}},
+		&Scenario{Name: "bash-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return claudeAsk(d, "run-touch", "Bash") },
+				func() error { return claudeToolResult(d, false) },
+				func() error { return claudeTurnEnd(d, 1) },
+				func() error { return markIdle(d) },
+			)
+		}},
+	)
+}

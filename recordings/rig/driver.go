@@ -28,13 +28,15 @@ type Driver struct {
 	Version string
 	Home    *Home
 	Log     *fakemodel.Log
-	ctx     context.Context
-	lg      *slog.Logger
-	client  *controlmode.Client
-	pane    controlmode.PaneID
-	rec     *recordings.Recorder
-	tmux    *tmuxServer
-	seen    int // requests of the log already waited past
+	// scenario is the scenario being driven.
+	scenario *Scenario
+	ctx      context.Context
+	lg       *slog.Logger
+	client   *controlmode.Client
+	pane     controlmode.PaneID
+	rec      *recordings.Recorder
+	tmux     *tmuxServer
+	seen     int // requests of the log already waited past
 	// journal is the transcript/rollout file once known.
 	journal string
 }

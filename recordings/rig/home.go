@@ -56,8 +56,10 @@ func claudeEnv(h *Home, url string) []string {
 }
 
 // writeClaudeConfig writes ~/.claude.json and ~/.claude/settings.json so
-// that no onboarding, trust or update screen appears.
-func writeClaudeConfig(h *Home, version string) error {
+// that no onboarding, trust or update screen appears. The permission mode
+// is pinned to "default" (manual: Bash asks) unless agentMode, which
+// leaves the version's own default.
+func writeClaudeConfig(h *Home, version string, agentMode bool) error {
 	cfg := map[string]any{
 		"numStartups": 5, "installMethod": "npm", "autoUpdates": false,
 		"hasCompletedOnboarding": true, "lastOnboardingVersion": version, "lastReleaseNotesSeen": version,
@@ -71,7 +73,11 @@ func writeClaudeConfig(h *Home, version string) error {
 	if err := writeFile(filepath.Join(h.Home, ".claude.json"), string(b)+"\n"); err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(h.Home, ".claude", "settings.json"), `{"permissions":{"defaultMode":"default"}}`+"\n")
+	settings := `{"permissions":{"defaultMode":"default"}}`
+	if agentMode {
+		settings = `{}`
+	}
+	return writeFile(filepath.Join(h.Home, ".claude", "settings.json"), settings+"\n")
 }
 
 // codexEnv is Codex's whole environment.

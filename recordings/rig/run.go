@@ -118,7 +118,7 @@ func (r *run) do(ctx context.Context) (err error) {
 			return err
 		}
 		env = claudeEnv(h, srv.URL())
-		err = writeClaudeConfig(h, r.cfg.Version)
+		err = writeClaudeConfig(h, r.cfg.Version, r.sc.AgentMode)
 	case "codex":
 		if srv, err = fakemodel.Responses(script, log, r.lg); err != nil {
 			return err
@@ -174,7 +174,7 @@ func (r *run) do(ctx context.Context) (err error) {
 		stopRec()
 		<-recDone
 	}()
-	d := &Driver{Agent: r.cfg.Agent, Version: r.cfg.Version, Home: h, Log: log, ctx: ctx, lg: r.lg,
+	d := &Driver{Agent: r.cfg.Agent, Version: r.cfg.Version, Home: h, Log: log, ctx: ctx, lg: r.lg, scenario: r.sc,
 		client: client, pane: panes[0].Pane, rec: rec, tmux: tm}
 	// The first seed (blank pane) starts the recording; then the agent.
 	if _, err := rec.Barrier(ctx); err != nil {

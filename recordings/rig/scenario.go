@@ -19,6 +19,10 @@ type Scenario struct {
 	Width  int      // 0: 120
 	Height int      // 0: 40
 	Only   []string // versions it applies to; nil: all
+	// AgentMode (Claude): leave the permission mode to the version's own
+	// default instead of pinning "default" (manual) mode; 2.1.332 defaults
+	// to auto mode, where Bash runs without a prompt.
+	AgentMode bool
 	// Model is the Codex model for a version ("" or nil: gpt-5.5, or
 	// gpt-6-sol on 0.171).
 	Model  func(version string) string
