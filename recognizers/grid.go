@@ -13,12 +13,13 @@ import (
 // only the grid, so a recognition reads each screen cell once, and a
 // Recognizer re-reads only the rows the screen marked dirty.
 type grid struct {
-	w, h   int
-	rows   []grow
-	styles []styleInfo
-	lastSt uint16 // the style interned last: runs of one style are common
-	cursor vt.Cursor
-	alt    bool
+	w, h    int
+	rows    []grow
+	changed []bool // rows read by the last load
+	styles  []styleInfo
+	lastSt  uint16 // the style interned last: runs of one style are common
+	cursor  vt.Cursor
+	alt     bool
 }
 
 type grow struct {
@@ -56,7 +57,8 @@ func (g *grid) load(scr *vt.Screen, all bool) {
 		all = true
 	}
 	for y := 0; y < h; y++ {
-		if all || scr.Dirty(y) {
+		g.changed[y] = all || scr.Dirty(y)
+		if g.changed[y] {
 			g.loadRow(scr, y)
 		}
 	}
@@ -67,9 +69,9 @@ func (g *grid) load(scr *vt.Screen, all bool) {
 func (g *grid) resize(w, h int) {
 	g.w, g.h = w, h
 	if cap(g.rows) >= h {
-		g.rows = g.rows[:h]
+		g.rows, g.changed = g.rows[:h], g.changed[:h]
 	} else {
-		g.rows = make([]grow, h)
+		g.rows, g.changed = make([]grow, h), make([]bool, h)
 	}
 	for y := range g.rows {
 		if cap(g.rows[y].cells) >= w {
@@ -78,6 +80,16 @@ func (g *grid) resize(w, h int) {
 			g.rows[y].cells = make([]gcell, w)
 		}
 	}
+}
+
+// changedIn reports whether the last load read any row of r.
+func (g *grid) changedIn(r Region) bool {
+	for y := max(r.Top, 0); y <= r.Bottom() && y < g.h; y++ {
+		if g.changed[y] {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *grid) loadRow(scr *vt.Screen, y int) {

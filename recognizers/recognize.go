@@ -8,10 +8,14 @@ import "github.com/agent-knock-knock/akk/vt"
 func Recognize(p Profile, scr *vt.Screen, key Key) Recognition {
 	var g grid
 	g.load(scr, true)
-	return recognizeGrid(p, &g, scr, key)
+	return recognizeGrid(p, &g, scr, key, nil)
 }
 
-func recognizeGrid(p Profile, g *grid, scr *vt.Screen, key Key) Recognition {
+// fingerprinter returns a region's fingerprint, or ok false to have it
+// computed.
+type fingerprinter func(Region) (fp [32]byte, ok bool)
+
+func recognizeGrid(p Profile, g *grid, scr *vt.Screen, key Key, cached fingerprinter) Recognition {
 	out := Recognition{Agent: p.Agent, Version: p.Version, Exact: p.Exact, Profile: p.ID(),
 		ScreenState: Unknown, Composer: ComposerAbsent}
 	if p.grammar == nil {
@@ -20,7 +24,13 @@ func recognizeGrid(p Profile, g *grid, scr *vt.Screen, key Key) Recognition {
 	}
 	p.grammar.recognize(g, &out)
 	if !out.Region.Empty() {
-		out.Fingerprint = scr.Fingerprint(vt.Rect{X: 0, Y: out.Region.Top, W: g.w, H: out.Region.Rows})
+		var ok bool
+		if cached != nil {
+			out.Fingerprint, ok = cached(out.Region)
+		}
+		if !ok {
+			out.Fingerprint = scr.Fingerprint(vt.Rect{X: 0, Y: out.Region.Top, W: g.w, H: out.Region.Rows})
+		}
 	}
 	if !p.Exact {
 		out.Warnings = append(out.Warnings, p.Agent+" "+p.Version+" has no exact profile: states are read with the generic "+
@@ -62,10 +72,18 @@ func (r *Recognizer) Recognize(scr *vt.Screen) Recognition {
 		!anyDirty(scr, h) {
 		return r.last
 	}
-	r.g.load(scr, scr != r.scr || !r.ok)
+	all := scr != r.scr || !r.ok
+	r.g.load(scr, all)
 	scr.ClearDirty()
 	r.scr, r.cursor, r.alt = scr, scr.Cursor(), scr.AltScreen()
-	r.last, r.ok = recognizeGrid(r.p, &r.g, scr, r.key), true
+	last := r.last
+	// The prompt region's fingerprint (a SHA-256 over its styled cells)
+	// is kept while none of its rows changed: a spinner ticking elsewhere
+	// does not cost a new one.
+	cached := func(reg Region) ([32]byte, bool) {
+		return last.Fingerprint, !all && reg == last.Region && !r.g.changedIn(reg)
+	}
+	r.last, r.ok = recognizeGrid(r.p, &r.g, scr, r.key, cached), true
 	return r.last
 }
 

@@ -1,0 +1,167 @@
+package recognizers
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// Benchmarks per exact profile on its own recorded 120x40 screens: a
+// permission prompt (the longest parse: frame, menu, styles, projection,
+// plan) and an idle composer. Figures: µs per screen, allocations, and
+// the parts (reading the screen through vt, parsing, vt.Fingerprint).
+
+var benchSurfaces = []struct {
+	surface string
+	marker  int
+}{{"permission-approve", 0}, {"permission-approve", 1}}
+
+var errBenchStop = errors.New("stop")
+
+// benchScreen replays agent/version/surface to marker k, or returns nil
+// when the recording is not there.
+func benchScreen(tb testing.TB, agent, version, surface string, k int) *vt.Screen {
+	data, err := os.ReadFile(filepath.Join("..", "recordings", "testdata", agent, version, surface+".cast"))
+	if err != nil {
+		return nil
+	}
+	rec, err := recordings.Decode(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	n := 0
+	scr, err := recordings.Replay(rec, vt.Options{}, func(s recordings.Step) error {
+		if s.Marker == nil {
+			return nil
+		}
+		if n == k {
+			return errBenchStop
+		}
+		n++
+		return nil
+	})
+	if !errors.Is(err, errBenchStop) {
+		tb.Fatalf("%s marker %d: %v", surface, k, err)
+	}
+	return scr
+}
+
+func eachBenchScreen(b *testing.B, f func(b *testing.B, p Profile, scr *vt.Screen)) {
+	for _, p := range Profiles() {
+		for _, s := range benchSurfaces {
+			scr := benchScreen(b, p.Agent, p.Version, s.surface, s.marker)
+			if scr == nil {
+				continue
+			}
+			r := Recognize(p, scr, TestKey)
+			b.Run(p.ID()+"/"+string(r.ScreenState), func(b *testing.B) { f(b, p, scr) })
+		}
+	}
+}
+
+func reportMicros(b *testing.B) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e3, "µs/screen")
+}
+
+// BenchmarkRecognize: a cold recognition of a whole 120x40 screen.
+func BenchmarkRecognize(b *testing.B) {
+	eachBenchScreen(b, func(b *testing.B, p Profile, scr *vt.Screen) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Recognize(p, scr, TestKey)
+		}
+		reportMicros(b)
+	})
+}
+
+// BenchmarkRecognizeParts splits a cold recognition: reading the screen
+// through vt.Screen.Cell, parsing the grid (projection and plan
+// included), and vt.Fingerprint of the prompt region.
+func BenchmarkRecognizeParts(b *testing.B) {
+	eachBenchScreen(b, func(b *testing.B, p Profile, scr *vt.Screen) {
+		var g grid
+		g.load(scr, true)
+		r := Recognize(p, scr, TestKey)
+		w, _ := scr.Size()
+		b.Run("read", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				g.load(scr, true)
+			}
+			reportMicros(b)
+		})
+		b.Run("parse", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				out := Recognition{Agent: p.Agent, Version: p.Version}
+				p.grammar.recognize(&g, &out)
+				if out.Prompt != nil {
+					out.project(ids{key: TestKey, profile: []byte(p.ID()), fp: r.Fingerprint[:]})
+				}
+			}
+			reportMicros(b)
+		})
+		b.Run("fingerprint", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				scr.Fingerprint(vt.Rect{X: 0, Y: r.Region.Top, W: w, H: r.Region.Rows})
+			}
+			reportMicros(b)
+		})
+	})
+}
+
+// BenchmarkRecognizerUnchanged: nothing changed since the last
+// recognition (target: no allocation).
+func BenchmarkRecognizerUnchanged(b *testing.B) {
+	eachBenchScreen(b, func(b *testing.B, p Profile, scr *vt.Screen) {
+		r := NewRecognizer(p, TestKey)
+		r.Recognize(scr)
+		b.ReportAllocs()
+		for b.Loop() {
+			r.Recognize(scr)
+		}
+		reportMicros(b)
+	})
+}
+
+// BenchmarkRecognizerOneRow: one row changed (a spinner or timer tick):
+// only that row is read again.
+func BenchmarkRecognizerOneRow(b *testing.B) {
+	eachBenchScreen(b, func(b *testing.B, p Profile, scr *vt.Screen) {
+		r := NewRecognizer(p, TestKey)
+		r.Recognize(scr)
+		c := scr.Cell(0, 0)
+		b.ReportAllocs()
+		for b.Loop() {
+			scr.SetCell(0, 0, c) // rewrites row 0 as it is: dirty, same content
+			r.Recognize(scr)
+		}
+		reportMicros(b)
+	})
+}
+
+// TestRecognizerUnchangedAllocatesNothing pins the zero-allocation path.
+func TestRecognizerUnchangedAllocatesNothing(t *testing.T) {
+	for _, p := range Profiles() {
+		scr := benchScreen(t, p.Agent, p.Version, "permission-approve", 0)
+		if scr == nil {
+			continue
+		}
+		r := NewRecognizer(p, TestKey)
+		first := r.Recognize(scr)
+		if !first.Actionable() {
+			t.Fatalf("%s: %s not actionable", p.ID(), first.ScreenState)
+		}
+		if n := testing.AllocsPerRun(100, func() { r.Recognize(scr) }); n != 0 {
+			t.Errorf("%s: %.0f allocations per unchanged recognition", p.ID(), n)
+		}
+		if again := r.Recognize(scr); again.Interaction.InteractionID != first.Interaction.InteractionID {
+			t.Errorf("%s: cached recognition differs", p.ID())
+		}
+	}
+}
