@@ -14,6 +14,7 @@ import (
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/vt"
+	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // paneMonitor follows one pane: its goroutine owns the pane's feed and vt
@@ -51,10 +52,11 @@ type paneMonitor struct {
 	screenSeq  uint64
 	stateSince time.Time
 	// lastChange is when the screen last changed (for latency figures).
-	lastChange time.Time
-	lastRecog  time.Time // when the last recognition ran
-	dirty      bool      // the screen changed since the last recognition
-	dead       bool      // the pane's own process has exited
+	lastChange  time.Time
+	lastRecog   time.Time // when the last recognition ran
+	dirty       bool      // the screen changed since the last recognition
+	dead        bool      // the pane's own process has exited
+	lastResolve time.Time // when a native session resolution was last asked for
 }
 
 func newMonitor(s *Supervisor, se *session, p controlmode.PaneInfo) *paneMonitor {
@@ -220,11 +222,33 @@ func (m *paneMonitor) pass(poked bool) (gone bool, wait time.Duration) {
 			}
 		}
 	}
+	prevScreen := m.term.Screen
 	if identChanged {
+		m.lastResolve = now
+		m.s.binds.identityChanged(m, m.id, *m.ident)
+	} else if m.wantsResolve(prevScreen, now) {
+		m.lastResolve = now
 		m.s.binds.identityChanged(m, m.id, *m.ident)
 	}
 	m.record(now)
 	return false, 0
+}
+
+// wantsResolve says whether to look for the native session again though
+// the process did not change: a Claude transcript appears only with the
+// first prompt, and /clear or /resume move an agent to another session.
+// The screen says when that may have happened: an unresolved agent is
+// resolved again whenever its screen state changes, a resolved one when it
+// comes back to idle; never more often than the gaps below (a
+// resolution scans the agent's files).
+func (m *paneMonitor) wantsResolve(prevScreen string, now time.Time) bool {
+	if m.ident == nil || m.ident.Agent == api.AgentNone || m.ident.Replica || m.rec.Screen == prevScreen {
+		return false
+	}
+	if m.bind.State != string(watchers.Resolved) {
+		return now.Sub(m.lastResolve) >= time.Second
+	}
+	return m.rec.Screen == api.ScreenIdle && now.Sub(m.lastResolve) >= 5*time.Second
 }
 
 // refreshIdentity re-reads the foreground group when two /proc reads say
