@@ -1,3 +1,46 @@
 // Package recognizers turns a vt screen into an agent screen state through
 // closed, versioned profiles. It does no I/O and reads no clock.
+//
+// Recognize(profile, screen, key) returns a Recognition: the screen state
+// and composer (DESIGN.md's values), the draft's text for local renderings
+// only, activity evidence (spinner, interrupt hint, timers), the isolated
+// prompt region and its styled fingerprint (vt.Fingerprint, taken before
+// any redaction), the public projection in seed 000's
+// agent-knock-knock/terminal-interaction v1 shape with ids derived from
+// the fingerprint by HMAC-SHA256 under key, the private key plan (for each
+// semantic choice the exact keys and the state the recapture must show),
+// and the reasons an interaction is manual_required. A Recognizer does the
+// same for one pane again and again, reading only the rows that changed.
+//
+// # Profiles
+//
+// One profile value per agent@exact-version (registry.go); the two
+// grammars, claude_2_1.go and codex_0_x.go, are shared where versions
+// agree and parameterised where they differ. Lookup is exact: any other
+// version gets the agent's generic profile, whose states come with a
+// compatibility warning and whose interactions are all manual_required.
+// Everything a profile knows is a fact of the recordings in
+// recordings/testdata (texts, styles, layouts), checked against their
+// markers by recognizers/replaycheck.
+//
+// # Exactness
+//
+// A prompt is actionable only when the bottom-most complete one is proven
+// from styled cells: its frame or title, its header, numbered rows 1..n in
+// order, exactly one current row in the profile's highlight style (never
+// from text alone), the profile's footer for that step, nothing below it
+// and no other prompt above it. Anything else that looks like a prompt is
+// manual_required with the reason named, or not a prompt at all (text
+// without the profile's styles, a quotation in the transcript). Offered
+// permission decisions are approve_once and, for Claude's "4. No", reject;
+// persistent grants and auto mode are never offered; Codex's "No" row is
+// its Esc, a cancel that interrupts the turn, so Codex offers no reject.
+//
+// # What it does not do
+//
+// It sends no input and keeps no state between panes. It does not read
+// transcripts or rollouts (watchers does), decide turns or ownership
+// (supervisor), or fence consumed prompts (dispatch): the fingerprint and
+// the plan are what those need. It never imports os, time, context,
+// controlmode, store or recordings (lint_test.go).
 package recognizers
