@@ -81,16 +81,16 @@ func sameCell(a, b vt.Cell) bool {
 	return a.Text == b.Text && a.Width == b.Width && sameStyle(a.Style, b.Style)
 }
 
-// sameStyle ignores hyperlinks (tmux 3.3a captures none).
+// sameStyle ignores hyperlinks, address and id (tmux 3.3a captures none).
 func sameStyle(a, b vt.Style) bool {
-	return a.Style.Url("") == b.Style.Url("") && a.Ext == b.Ext
+	return a.WithoutLink() == b.WithoutLink()
 }
 
 func blankAnyBackground(c vt.Cell) bool {
 	if c.Text != " " && c.Text != "" {
 		return false
 	}
-	st := c.Style.Url("").Background(tcell.ColorDefault)
+	st := c.Style.WithoutLink().Style.Background(tcell.ColorDefault)
 	return st == tcell.StyleDefault && c.Style.Ext&^vt.BgIndexed == 0
 }
 

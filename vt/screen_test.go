@@ -94,6 +94,20 @@ func TestDirtyRows(t *testing.T) {
 	}
 }
 
+func TestWithoutLink(t *testing.T) {
+	plain := New(10, 1, Options{})
+	plain.Write([]byte("\x1b[1;31mx"))
+	linked := New(10, 1, Options{})
+	linked.Write([]byte("\x1b[1;31m\x1b]8;id=a1;https://example.com\x1b\\x"))
+	a, b := plain.Cell(0, 0), linked.Cell(0, 0)
+	if a.Style == b.Style || b.Link != "https://example.com" {
+		t.Fatalf("the link is not on the cell: %+v", b)
+	}
+	if a.Style.WithoutLink() != b.Style.WithoutLink() {
+		t.Fatalf("WithoutLink leaves a difference: %+v / %+v", a.Style, b.Style)
+	}
+}
+
 func TestResize(t *testing.T) {
 	s := New(10, 4, Options{})
 	s.Write([]byte("1\r\n2\r\n3\r\n4"))

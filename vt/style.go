@@ -31,3 +31,18 @@ const (
 
 // DefaultStyle is the rendition of an erased cell.
 var DefaultStyle Style
+
+// WithoutLink returns s with its OSC 8 link removed (address and id), for
+// comparisons with tmux 3.3a, which keeps no links. tcell offers no way to
+// clear a link id, so the style is rebuilt from its parts.
+func (s Style) WithoutLink() Style {
+	fg, bg, attrs := s.Style.Decompose()
+	ts := tcell.StyleDefault.Foreground(fg).Background(bg).Attributes(attrs)
+	if u := s.Style.GetUnderlineStyle(); u != tcell.UnderlineStyleNone {
+		ts = ts.Underline(u)
+	}
+	if c := s.Style.GetUnderlineColor(); c != tcell.ColorDefault {
+		ts = ts.Underline(c)
+	}
+	return Style{Style: ts, Ext: s.Ext}
+}
