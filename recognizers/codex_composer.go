@@ -100,8 +100,24 @@ func (c *codex0x) above(g *grid, p int, out *Recognition) {
 		case c.asyncSupported && c.asyncSummary(g, y, out):
 			y -= 2
 		default:
+			c.doneLine(g, y, &out.Activity)
 			return
 		}
+	}
+}
+
+// doneLine reads the dim line closing a finished turn: "done 3:48 AM"
+// (0.15x) or "Worked for 1s • 04:12" (0.171.0).
+func (c *codex0x) doneLine(g *grid, y int, a *Activity) {
+	if g.first(y) != 2 || !g.styled(y, 2, g.w, c.dim) {
+		return
+	}
+	text := g.textFrom(y, 2)
+	if rest, ok := strings.CutPrefix(text, "Worked for "); ok {
+		a.Done = true
+		a.DoneElapsed, _, _ = strings.Cut(rest, " • ")
+	} else if strings.HasPrefix(text, "done ") {
+		a.Done = true
 	}
 }
 
