@@ -26,11 +26,8 @@ done
 # One version of each agent also has a narrow pane and a resize during a prompt.
 for s in idle-narrow permission-narrow permission-resize; do record claude 2.1.267 "$s"; done
 # 2.1.332 in its own default permission mode, auto mode (the others pin manual
-# mode): scenarios idle-auto, working-auto and bash-auto. Not in the corpus yet:
-# the auto-mode notice links its URL with OSC 8 and an id=, and
-# controlmode.CompareSeed ignores a cell's URL but not its URL id, so the final
-# screen compare fails on the link's cells. Once that is fixed:
-#   for s in idle-auto working-auto bash-auto; do record claude 2.1.332 "$s"; done
+# mode).
+for s in idle-auto working-auto bash-auto; do record claude 2.1.332 "$s"; done
 
 codex_common="idle draft working send permission-approve permission-reject question-digit question-enter question-escape question-notes question-unanswered"
 for v in 0.155.1 0.153.4 0.154.0 0.171.0; do
