@@ -53,21 +53,29 @@ func TestCompareRow(t *testing.T) {
 }
 
 // TestPieces: pieces cover the stream, stay under maxPiece, and never end
-// just after a zero width joiner.
+// while a joiner is pending.
 func TestPieces(t *testing.T) {
-	data := []byte(strings.Repeat(strings.Repeat("x", 150)+"a\u200db", 200))
+	data := []byte(strings.Repeat(strings.Repeat("x", 150)+"a\u200db"+strings.Repeat("y", 100)+"é", 100))
 	ps := pieces(data)
 	var joined []byte
 	for i, p := range ps {
 		if len(p) > maxPiece {
 			t.Fatalf("piece %d has %d bytes", i, len(p))
 		}
-		if i < len(ps)-1 && strings.Contains(string(p[len(p)-64:]), "\u200d") {
-			t.Fatalf("piece %d ends within 64 bytes of a joiner", i)
+		if i < len(ps)-1 && joinerPending(p) {
+			t.Fatalf("piece %d ends with a joiner pending", i)
 		}
 		joined = append(joined, p...)
 	}
 	if string(joined) != string(data) {
 		t.Fatal("pieces do not add up to the stream")
+	}
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{{"a\u200d", true}, {"a\u200dbcd\x1b[1m", true}, {"a\u200dbé", false}, {"abc", false}, {"a\u200d\xe4\xb8", true}} {
+		if got := joinerPending([]byte(tc.in)); got != tc.want {
+			t.Errorf("joinerPending(%+q) = %v, want %v", tc.in, got, tc.want)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
@@ -172,22 +173,38 @@ const maxPiece = 3500
 // pieces cuts a long stream into pieces for the pane to write apart. tmux
 // forgets a pending zero width joiner between two reads (see
 // joinerRetries), so where its reads fall matters; written at once, a long
-// stream is read in slices that end anywhere. Pieces end where no joiner
-// is in the 64 bytes before, so a joiner is never pending at the end of one
-// (unless joiners are so dense that no such place exists; then the
+// stream is read in slices that end anywhere. A joiner stays pending until
+// the next character tmux writes cell by cell, which plain ASCII is not, so
+// a piece never ends while the last non-ASCII character before its end is
+// a joiner (unless no such place exists in its second half; then the
 // reruns of joinerRetries are the fallback).
 func pieces(data []byte) [][]byte {
 	var out [][]byte
-	zwj := []byte("\u200d")
 	for len(data) > maxPiece {
 		end := maxPiece
-		for end > maxPiece/2 && bytes.Contains(data[end-64:end], zwj) {
+		for end > maxPiece/2 && joinerPending(data[:end]) {
 			end--
 		}
 		out = append(out, data[:end])
 		data = data[end:]
 	}
 	return append(out, data)
+}
+
+// joinerPending reports whether the last complete non-ASCII character in b
+// is a zero width joiner.
+func joinerPending(b []byte) bool {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xc2 || b[i] > 0xf4 {
+			continue // ASCII, a continuation byte or a byte that starts nothing
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError || i+size > len(b) {
+			continue
+		}
+		return r == zeroWidthJoiner
+	}
+	return false
 }
 
 // tmux runs one tmux command line on the rig's server.
