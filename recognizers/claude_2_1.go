@@ -9,9 +9,9 @@ type claude21 struct {
 	// The composer frame: a rule, "❯ " and the draft, a rule, a footer.
 	composerRule   vt.Style
 	composerGlyphs []vt.Style // "❯" idle (default) and while working (grey)
-	footer         vt.Style
-	footerModes    []string // the footer's first segment
-	footerHints    []string // its other segments
+	footer         []vt.Style // the footer's styles (a mode may have its colour)
+	footerModes    []string   // the footer's first segment
+	footerHints    []string   // its other segments
 	interruptHint  string
 	spinnerGlyphs  string
 	spinner        vt.Style
@@ -63,7 +63,7 @@ type claude21 struct {
 var claude21Base = claude21{
 	composerRule:    fg256(244).vt(),
 	composerGlyphs:  []vt.Style{plain().vt(), fg256(246).vt()},
-	footer:          fg256(246).vt(),
+	footer:          []vt.Style{fg256(246).vt()},
 	footerModes:     []string{"⏸ manual mode on"},
 	footerHints:     []string{"? for shortcuts", "← for agents", "esc to interrupt"},
 	interruptHint:   "esc to interrupt",

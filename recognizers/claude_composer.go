@@ -83,8 +83,13 @@ func (c *claude21) draft(g *grid, p, lower int) string {
 // known hints separated by " · ", all in the footer style.
 func (c *claude21) composerFooter(g *grid, b int) (interrupt, known bool) {
 	x := c.composerFooterX
-	if g.first(b) != x || !g.styled(b, x, g.w, c.footer) {
+	if g.first(b) != x {
 		return false, false
+	}
+	for x := range g.w {
+		if cl := g.cell(x, b); !g.blankCell(cl) && !slices.Contains(c.footer, g.styles[cl.st].s) {
+			return false, false
+		}
 	}
 	segs := strings.Split(g.textFrom(b, x), " · ")
 	if !slices.Contains(c.footerModes, segs[0]) {

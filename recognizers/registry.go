@@ -34,10 +34,14 @@ func codex0_171_0Grammar() codex0x {
 }
 
 // claude2_1_332Grammar: Claude Code 2.1.332's review has no "Ready to
-// submit your answers?" line (its recordings).
+// submit your answers?" line, and it has an auto mode (its recordings).
 func claude2_1_332Grammar() claude21 {
 	c := claude21Base
 	c.reviewPrompt = ""
+	// Auto mode (2.1.332's default without settings) names itself in its
+	// own colour.
+	c.footer = []vt.Style{fg256(246).vt(), fg256(220).vt()}
+	c.footerModes = []string{"⏸ manual mode on", "⏵⏵ auto mode on (shift+tab to cycle)"}
 	return c
 }
 
