@@ -240,7 +240,12 @@ func (p *ClaudeParser) record(where Where, rec *claudeLine, out []Event) []Event
 	case "system":
 		out = p.system(where, rec, out)
 	case "summary", "file-history-snapshot", "attachment", "queue-operation", "custom-title",
-		"ai-title", "last-prompt", "progress", "tag", "agent-name", "mode", "permission-mode", "atis-latch":
+		"ai-title", "last-prompt", "progress", "tag", "agent-name", "mode", "permission-mode", "atis-latch",
+		// 2.1.332: the API request each model call sent (its shape, its
+		// message blobs by hash, the request naming them) and the tools
+		// the session has used. An api-request-blob's "message" is a JSON
+		// string, never a user record: its text is not a prompt.
+		"api-request", "api-request-blob", "api-request-shape", "tools-used":
 		p.stats.Ignored++
 	default:
 		p.stats.unknown(rec.Type)

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -30,14 +31,23 @@ import (
 //	event_msg/user_message            -> PromptAccepted (older versions)
 //	response_item/function_call,
 //	custom_tool_call, local_shell_call -> ToolPending (+ ApprovalRequested for
-//	                                     an escalation under an asking policy)
+//	                                     an escalation under an asking policy;
+//	                                     0.171 code mode: the freeform `exec`
+//	                                     tool's JavaScript asking a nested
+//	                                     tools.exec_command for it)
 //	response_item/*_output            -> ToolResult, rejected when "aborted
 //	                                     by user" (Esc at the approval or the
 //	                                     question); + QuestionAnswered for an
 //	                                     answered request_user_input (the
 //	                                     async variant returns at once and its
 //	                                     answer comes as a user message, a new
-//	                                     turn)
+//	                                     turn). The output is a string, an
+//	                                     {content, success} object, or (0.171
+//	                                     exec) a list of input_text items.
+//	response_item/additional_tools,
+//	retained_context                  -> nothing (0.171: the tool catalog;
+//	                                     a question's verified_answer, which
+//	                                     its function_call_output repeats)
 //
 // A prompt seen twice in one turn (the user message record and its event)
 // is reported once.
@@ -143,7 +153,7 @@ func (p *CodexParser) Parse(where Where, line []byte, out []Event) []Event {
 		out = p.event(where, pl, out)
 	case "response_item":
 		out = p.item(where, pl, out)
-	case "compacted", "world_state", "token_usage_record":
+	case "compacted", "world_state", "token_usage_record", "retained_context":
 		p.stats.Ignored++
 	default:
 		p.stats.unknown(rec.Type)
@@ -221,7 +231,7 @@ func (p *CodexParser) item(where Where, pl *codexPayload, out []Event) []Event {
 		}
 		p.tools[pl.CallID] = pl.Name
 		out = append(out, ToolPending{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: pl.Name, InputSHA256: digest(input)})
-		if reason := p.escalation(input); reason != "" {
+		if reason := p.escalation(pl.Type == "custom_tool_call" && pl.Name == "exec", input); reason != "" {
 			out = append(out, ApprovalRequested{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: pl.Name, Reason: reason})
 		}
 		return out
@@ -235,7 +245,8 @@ func (p *CodexParser) item(where Where, pl *codexPayload, out []Event) []Event {
 			out = append(out, QuestionAnswered{Where: where, TurnID: p.turn, CallID: pl.CallID, Questions: q, Answered: a})
 		}
 		return out
-	case "reasoning", "web_search_call", "image_generation_call", "compaction", "ghost_snapshot", "tool_search_call", "tool_search_output":
+	case "reasoning", "web_search_call", "image_generation_call", "compaction", "ghost_snapshot", "tool_search_call", "tool_search_output",
+		"additional_tools":
 		p.stats.Ignored++
 	default:
 		p.stats.unknown("response_item/" + pl.Type)
@@ -269,6 +280,8 @@ func (p *CodexParser) turnOf(id string) string {
 func codexOutput(raw json.RawMessage) (doc []byte, isErr, rejected bool) {
 	if s, ok := rawString(raw); ok {
 		doc = []byte(s)
+	} else if t, ok := itemsText(raw); ok {
+		doc = []byte(t)
 	} else {
 		var o struct {
 			Content json.RawMessage `json:"content"`
@@ -290,10 +303,41 @@ func codexOutput(raw json.RawMessage) (doc []byte, isErr, rejected bool) {
 	return doc, isErr, false
 }
 
+// itemsText reads an output that is a list of content items (0.171's
+// exec: [{"type":"input_text","text":"Script completed\n..."},...]): their
+// texts joined by newlines. ok is false for anything else.
+func itemsText(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '[' {
+		return "", false
+	}
+	var items []struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &items) != nil {
+		return "", false
+	}
+	texts := make([]string, 0, len(items))
+	for _, it := range items {
+		texts = append(texts, it.Text)
+	}
+	return strings.Join(texts, "\n"), true
+}
+
+type escalationArgs struct {
+	SandboxPermissions string `json:"sandbox_permissions"`
+	WithEscalated      bool   `json:"with_escalated_permissions"`
+}
+
+func (a *escalationArgs) escalated() bool {
+	return a.SandboxPermissions == "require_escalated" || a.WithEscalated
+}
+
 // escalation says why a tool call will ask for approval, when its input
 // shows it: a request for escalated sandbox permissions under a policy
-// that asks ("on-request", "untrusted"; not "never").
-func (p *CodexParser) escalation(input json.RawMessage) string {
+// that asks ("on-request", "untrusted"; not "never"). The input is the
+// call's JSON arguments or, for 0.171's freeform exec tool (codeMode),
+// JavaScript whose nested tool calls carry them.
+func (p *CodexParser) escalation(codeMode bool, input json.RawMessage) string {
 	if p.policy == "never" {
 		return ""
 	}
@@ -301,17 +345,52 @@ func (p *CodexParser) escalation(input json.RawMessage) string {
 	if s, ok := rawString(input); ok {
 		doc = []byte(s)
 	}
-	var args struct {
-		SandboxPermissions string `json:"sandbox_permissions"`
-		WithEscalated      bool   `json:"with_escalated_permissions"`
-	}
-	if json.Unmarshal(doc, &args) != nil {
+	var args escalationArgs
+	switch {
+	case codeMode:
+		if !codeModeEscalation(doc) {
+			return ""
+		}
+	case json.Unmarshal(doc, &args) != nil, !args.escalated():
 		return ""
 	}
-	if args.SandboxPermissions == "require_escalated" || args.WithEscalated {
-		return "require_escalated"
+	return "require_escalated"
+}
+
+var (
+	// nestedCall finds a nested tool call in exec's JavaScript:
+	// "tools.exec_command(" (0.171.0: `const r = await
+	// tools.exec_command({"cmd":"ls -la",...,"sandbox_permissions":
+	// "require_escalated"});`).
+	nestedCall = regexp.MustCompile(`\btools\s*\.\s*[A-Za-z_$][\w$]*\s*\(\s*`)
+	// escalationLiteral finds the same request written as a JavaScript
+	// object literal (unquoted or single-quoted keys, as exec's own
+	// description writes it: sandbox_permissions: "require_escalated").
+	escalationLiteral = regexp.MustCompile(`\bsandbox_permissions['"]?\s*:\s*['"\x60]require_escalated['"\x60]|\bwith_escalated_permissions['"]?\s*:\s*true\b`)
+)
+
+// codeModeEscalation says whether exec's JavaScript asks a nested tool for
+// escalated permissions. A nested call's argument that is a JSON object
+// is decoded; unless every nested call was read that way (an argument
+// that is an object literal or a variable, a call written
+// tools["name"](...)), the script's text is searched for the request too.
+func codeModeEscalation(js []byte) bool {
+	calls, decoded := nestedCall.FindAllIndex(js, -1), 0
+	for _, loc := range calls {
+		rest := js[loc[1]:]
+		if len(rest) == 0 || rest[0] != '{' {
+			continue
+		}
+		var args escalationArgs
+		if json.NewDecoder(bytes.NewReader(rest)).Decode(&args) != nil {
+			continue
+		}
+		if args.escalated() {
+			return true
+		}
+		decoded++
 	}
-	return ""
+	return (len(calls) == 0 || decoded < len(calls)) && escalationLiteral.Match(js)
 }
 
 // userText says whether a user-role message is the user's own text: its

@@ -89,16 +89,12 @@ func goldenPath(f recordings.CorpusFile) string {
 	return filepath.Join("testdata", "fixtures", f.Agent, f.Version, f.Surface+".events")
 }
 
-func reviewed(f recordings.CorpusFile) bool {
-	_, err := os.Stat(goldenPath(f))
-	return err == nil
-}
-
-// TestFixturesParse parses every recorded journal: no malformed line, and
-// for each surface with a reviewed listing in testdata/fixtures, no record
-// type the parser does not know and exactly the listed events. A surface
-// the rig recorded but nobody reviewed yet is skipped, saying so: run
-// go test ./watchers -run TestFixturesParse -update and review the diff.
+// TestFixturesParse parses every recorded journal of every pinned version:
+// no malformed line, no record type the parser does not know, and exactly
+// the events of its reviewed listing in testdata/fixtures. A surface the
+// rig recorded without a reviewed listing fails: run
+// go test ./watchers -run TestFixturesParse -update and review the diff
+// against the journal.
 func TestFixturesParse(t *testing.T) {
 	for _, f := range journals(t) {
 		name := filepath.Join(f.Agent, f.Version, f.Surface)
@@ -124,7 +120,7 @@ func TestFixturesParse(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
-				t.Skipf("%s: not reviewed yet (unknown record types %v); run with -update and review %s", name, st.Unknown, golden)
+				t.Fatalf("%s: no reviewed listing (unknown record types %v); run with -update and review %s against %s", name, st.Unknown, golden, f.Journal)
 			}
 			if len(st.Unknown) != 0 {
 				t.Fatalf("%s: unknown record types %v", f.Journal, st.Unknown)
@@ -164,19 +160,19 @@ func typedPrompt(t *testing.T, castPath string) string {
 // TestFixturesAcceptTypedPrompt: the prompt the rig typed (the recording's
 // input events, independent of the journal) is accepted by the recorded
 // session after a pre-send anchor; an unsent prompt stays pending; the
-// same prompt accepted in two candidate sessions is uncertain.
+// same prompt accepted in two candidate sessions is uncertain. Every
+// pinned version with a non-empty journal has a prompt checked.
 func TestFixturesAcceptTypedPrompt(t *testing.T) {
 	byPrompt := map[string][]Anchor{}
 	checked := 0
+	recorded, accepted := map[string]bool{}, map[string]bool{}
 	for _, f := range journals(t) {
 		data, err := os.ReadFile(f.Journal)
 		if err != nil || len(data) == 0 {
 			continue
 		}
-		if !reviewed(f) {
-			t.Logf("%s: not reviewed yet, not checked", f.Journal)
-			continue
-		}
+		version := f.Agent + " " + f.Version
+		recorded[version] = true
 		evs, _ := parseFile(t, agentOfFile(f), f.Journal, data)
 		var first *PromptAccepted
 		for _, ev := range evs {
@@ -211,9 +207,15 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 		an.SessionID, an.Cwd = "", ""
 		byPrompt[prompt] = append(byPrompt[prompt], an)
 		checked++
+		accepted[version] = true
 	}
 	if checked == 0 {
 		t.Fatal("no recorded journal holds a prompt")
+	}
+	for v := range recorded {
+		if !accepted[v] {
+			t.Errorf("%s: no typed prompt accepted from its journals", v)
+		}
 	}
 	multi := 0
 	for prompt, anchors := range byPrompt {

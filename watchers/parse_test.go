@@ -319,3 +319,103 @@ func TestClaudeParserLetsGo(t *testing.T) {
 		}
 	}
 }
+
+// Codex 0.171 code mode: shell commands run through the freeform exec
+// tool, whose JavaScript calls tools.exec_command; the escalation request
+// is inside it, and the output is a list of input_text items. The JSON
+// argument is the shape recorded from 0.171.0 (codex/0.171.0/
+// permission-approve); the object literal is the shape exec's own
+// description teaches.
+func TestCodexParserCodeMode(t *testing.T) {
+	custom := func(call, name, input string) string {
+		return `{"type":"response_item","payload":{"type":"custom_tool_call","status":"completed","call_id":"` + call + `","name":"` + name + `","input":` + jsonString(input) + `}}` + "\n"
+	}
+	output := func(call, out string) string {
+		return `{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"` + call + `","output":` + out + `}}` + "\n"
+	}
+	lines := `{"type":"turn_context","payload":{"approval_policy":"on-request"}}` + "\n" +
+		`{"type":"response_item","payload":{"type":"additional_tools","role":"developer","tools":[]}}` + "\n" +
+		codexTurnStarted("t1") +
+		custom("c1", "exec", "const r = await tools.exec_command({\"cmd\":\"ls -la\",\"justification\":\"look\",\"sandbox_permissions\":\"require_escalated\"});\ntext(r.output);\n") +
+		output("c1", `[{"type":"input_text","text":"Script completed\nWall time 1.2 seconds\nOutput:\n"},{"type":"input_text","text":"total 8\n"}]`) +
+		custom("c2", "exec", "const r = await tools.exec_command({ cmd: 'touch x', sandbox_permissions: \"require_escalated\" });\ntext(r.output);\n") +
+		output("c2", `[{"type":"input_text","text":"Script failed\n"},{"type":"input_text","text":"aborted by user after 1.2s"}]`) +
+		custom("c3", "exec", "const r = await tools.exec_command({\"cmd\":\"echo sandbox_permissions: require_escalated\"});\ntext(r.output);\n") +
+		output("c3", `"aborted by user after 0.4s"`) +
+		custom("c4", "apply_patch", "*** Begin Patch\n+sandbox_permissions: \"require_escalated\"\n*** End Patch\n") +
+		`{"type":"retained_context","payload":{"type":"verified_answer","turn_id":"t1","call_id":"c5","questions":[]}}` + "\n"
+	p := NewCodexParser()
+	got := parseAll(p, lines)
+	want := []string{
+		"turn_started t1",
+		"tool_pending c1 exec turn=t1",
+		"approval_requested c1 exec require_escalated",
+		"tool_result c1 exec error=false rejected=false",
+		"tool_pending c2 exec turn=t1",
+		"approval_requested c2 exec require_escalated",
+		"tool_result c2 exec error=true rejected=true",
+		"tool_pending c3 exec turn=t1",
+		"tool_result c3 exec error=true rejected=true",
+		"tool_pending c4 apply_patch turn=t1",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s := p.Stats(); len(s.Unknown) != 0 || s.Ignored != 3 {
+		t.Fatalf("stats %+v", s)
+	}
+	never := `{"type":"turn_context","payload":{"approval_policy":"never"}}` + "\n" +
+		custom("c1", "exec", "await tools.exec_command({\"cmd\":\"ls\",\"sandbox_permissions\":\"require_escalated\"});")
+	if got := parseAll(NewCodexParser(), never); len(got) != 1 {
+		t.Fatalf("under never: %q", got)
+	}
+}
+
+func TestCodeModeEscalation(t *testing.T) {
+	for _, c := range []struct {
+		js   string
+		want bool
+	}{
+		{`await tools.exec_command({"cmd":"ls","sandbox_permissions":"require_escalated"});`, true},
+		{`await tools.exec_command({"cmd":"ls","with_escalated_permissions":true});`, true},
+		{`await tools . exec_command( {"cmd":"ls"} ); await tools.exec_command({"cmd":"rm x","sandbox_permissions":"require_escalated"})`, true},
+		{`await tools.exec_command({cmd: "ls", sandbox_permissions: 'require_escalated'})`, true},
+		{"const a = {cmd: \"ls\", sandbox_permissions: `require_escalated`}; await tools.exec_command(a)", true},
+		{`await tools["exec_command"]({"cmd":"ls","sandbox_permissions":"require_escalated"})`, true},
+		{`await tools.exec_command({"cmd":"ls","sandbox_permissions":"use_default"});`, false},
+		{`await tools.exec_command({"cmd":"grep 'sandbox_permissions: \"require_escalated\"' f"});`, false},
+		{`await tools.exec_command({cmd: "ls"})`, false},
+		{`text("sandbox_permissions")`, false},
+	} {
+		if got := codeModeEscalation([]byte(c.js)); got != c.want {
+			t.Errorf("%s: %v, want %v", c.js, got, c.want)
+		}
+	}
+}
+
+// Claude Code 2.1.332 writes the API requests it sends (api-request,
+// api-request-blob, api-request-shape) and the tools used: known, no
+// evidence, and a blob's user-role message is no prompt (records as
+// recorded in claude/2.1.332/send, cut short).
+func TestClaudeParserAPIRequestRecords(t *testing.T) {
+	lines := `{"type":"mode","mode":"normal","sessionId":"s1"}` + "\n" +
+		`{"type":"tools-used","tools":["Bash"],"sessionId":"s1"}` + "\n" +
+		claudePrompt("s1", "/w", "u1", "hello there") +
+		`{"type":"api-request-shape","sessionId":"s1","shapeHash":"19","timestamp":"2026-11-30T04:10:26.153Z","version":"2.1.267","shape":"{}"}` + "\n" +
+		`{"type":"api-request-blob","sessionId":"s1","hash":"f8","message":"{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hello there\"}]}"}` + "\n" +
+		`{"type":"api-request","sessionId":"s1","id":"82","timestamp":"2026-11-30T04:10:26.153Z","version":"2.1.267","querySource":"repl_main_thread","params":"{}","tail":"[]"}` + "\n"
+	p := NewClaudeParser()
+	got := parseAll(p, lines)
+	want := []string{
+		"session s1 cwd= version=",
+		"session s1 cwd=/w version=2.1.267",
+		"turn_started u1",
+		"prompt turn=u1 session=s1 len=11 sha=" + shaPrefix("hello there"),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s := p.Stats(); len(s.Unknown) != 0 || s.Ignored != 5 {
+		t.Fatalf("stats %+v", s)
+	}
+}
