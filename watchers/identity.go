@@ -206,18 +206,23 @@ func codexMeta(fdPath string, c *Candidate) error {
 	return fmt.Errorf("%s: first line is not session_meta: %w", c.Path, ErrMalformed)
 }
 
+// firstLine reads the first line (at most limit bytes). A line longer than
+// the reader's buffer comes in pieces, each copied before the next read
+// overwrites it (Codex's session_meta is ~20 KB: base instructions).
 func firstLine(r io.Reader, limit int) ([]byte, error) {
 	br := bufio.NewReader(io.LimitReader(r, int64(limit)+1))
-	line, err := br.ReadSlice('\n')
-	for errors.Is(err, bufio.ErrBufferFull) {
-		var more []byte
-		more, err = br.ReadSlice('\n')
-		line = append(slices.Clip(line), more...)
+	var line []byte
+	for {
+		piece, err := br.ReadSlice('\n')
+		line = append(line, piece...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("first line: %w", err)
+		}
+		return bytes.TrimSuffix(line, []byte("\n")), nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("first line: %w", err)
-	}
-	return bytes.TrimSuffix(line, []byte("\n")), nil
 }
 
 // withDescendants returns pids and every process below them, read from

@@ -257,3 +257,39 @@ func TestResolveClaudeRecordedTranscript(t *testing.T) {
 		}
 	}
 }
+
+// A recorded rollout of every pinned Codex version held open: resolved
+// from its real session_meta line (~20 KB, several times the reader's
+// buffer).
+func TestResolveCodexRecordedRollouts(t *testing.T) {
+	versions := map[string]bool{}
+	for _, f := range journals(t) {
+		if f.Agent != "codex" || f.Surface != "send" {
+			continue
+		}
+		data, err := os.ReadFile(f.Journal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs, _ := parseFile(t, Codex, f.Journal, data)
+		want, ok := evs[0].(SessionIdentity)
+		if !ok {
+			t.Fatalf("%s: first event %s", f.Journal, describe(evs[0]))
+		}
+		root, day := sessionsTree(t)
+		p := filepath.Join(day, "rollout-2026-11-30T04-00-00-"+want.SessionID+".jsonl")
+		appendFile(t, p, string(data))
+		cmd := holder(t, "exec sleep 60", p)
+		id, err := ResolveCodex(context.Background(), CodexQuery{PIDs: []int{cmd.Process.Pid}, SessionsRoot: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id.State != Resolved || id.SessionID != want.SessionID || id.Cwd != want.Cwd || id.Version != f.Version || id.Path != p {
+			t.Fatalf("%s: %+v", f.Journal, id)
+		}
+		versions[f.Version] = true
+	}
+	if len(versions) < 2 {
+		t.Fatalf("recorded Codex versions checked: %v", versions)
+	}
+}
