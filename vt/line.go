@@ -8,25 +8,33 @@ import "unicode/utf8"
 // 21 bits), its width, two flags and a 23-bit index into Screen.styles:
 //
 //	lo:  character bits 0-15
-//	hi:  character bits 16-20 | ext<<5 | width<<6 | acs<<8 | style bits 16-22 <<9
+//	hi:  character bits 16-20 | ext<<5 | width<<6 | acs<<8 | cleared<<9 |
+//	     gridExt<<10 | style bits 16-20 <<11
 //	slo: style bits 0-15
+//
+// cleared and gridExt are tmux's GRID_FLAG_CLEARED and GRID_FLAG_EXTENDED:
+// nothing visible depends on them, but tmux's "no change, do not draw"
+// check in screen_write_cell does, and with it what a later write leaves.
 type cell struct {
 	lo, hi, slo uint16
 }
 
 const (
-	chMask    = 1<<21 - 1
-	extFlag   = 1 << 5
-	acsFlag   = 1 << 8 // printed in the DEC special graphics set: keeps the ASCII byte, shows the glyph
-	widthMask = 3 << 6
+	chMask      = 1<<21 - 1
+	extFlag     = 1 << 5
+	acsFlag     = 1 << 8 // printed in the DEC special graphics set: keeps the ASCII byte, shows the glyph
+	widthMask   = 3 << 6
+	clearedFlag = 1 << 9  // erased (grid_clear_cell), not written
+	gridExtFlag = 1 << 10 // tmux stores the cell in its extended form; sticky until erased
+	styleShift  = 11
 	// maxStyleIndex bounds the style table; compaction keeps it far below.
-	maxStyleIndex = 1<<23 - 1
+	maxStyleIndex = 1<<21 - 1
 )
 
 func mkcell(r rune, width int, style uint32) cell {
 	return cell{
 		lo:  uint16(r),
-		hi:  uint16(r>>16&0x1f) | uint16(width)<<6 | uint16(style>>16)<<9,
+		hi:  uint16(r>>16&0x1f) | uint16(width)<<6 | uint16(style>>16)<<styleShift,
 		slo: uint16(style),
 	}
 }
@@ -38,18 +46,23 @@ func (c cell) isPad() bool     { return c.hi&widthMask == 0 }
 func (c cell) isWide() bool    { return c.width() == 2 }
 func (c cell) ch() uint32      { return uint32(c.lo) | uint32(c.hi&0x1f)<<16 }
 func (c cell) rune() rune      { return rune(c.ch()) }
-func (c cell) style() uint32   { return uint32(c.slo) | uint32(c.hi>>9)<<16 }
+func (c cell) style() uint32   { return uint32(c.slo) | uint32(c.hi>>styleShift)<<16 }
+func (c cell) cleared() bool   { return c.hi&clearedFlag != 0 }
+func (c cell) gridExt() bool   { return c.hi&gridExtFlag != 0 }
 func (c *cell) setCh(v uint32) { c.lo, c.hi = uint16(v), c.hi&^0x1f|uint16(v>>16&0x1f) }
 func (c *cell) setStyle(st uint32) {
-	c.slo, c.hi = uint16(st), c.hi&0x1ff|uint16(st>>16)<<9
+	c.slo, c.hi = uint16(st), c.hi&(1<<styleShift-1)|uint16(st>>16)<<styleShift
 }
 
 // blankCell is an erased cell with the default style.
 var blankCell = mkcell(' ', 1, 0)
 
 // padCell is the cell right of a wide character; like tmux, it carries the
-// default style.
-var padCell = mkcell(0, 0, 0)
+// default style (and, having no single byte of data, the extended form).
+var padCell = cell{hi: gridExtFlag}
+
+// clearedCell is an erased cell with the default background.
+var clearedCell = cell{lo: ' ', hi: 1<<6 | clearedFlag}
 
 // line is one row of cells. Lines move between the screen, the alternate
 // screen's save area and the scrollback by pointer; cells never move
@@ -104,7 +117,7 @@ func (l *line) reset(blank cell) {
 	l.ext = l.ext[:0]
 	l.wrapped = false
 	l.used, l.size = 0, 0
-	if blank != blankCell {
+	if blank.style() != 0 {
 		l.size = l.w
 	}
 }
@@ -135,8 +148,11 @@ func (l *line) wrote(x, n int) {
 	}
 }
 
-// set stores c at x as grid_view_set_cell does.
+// set stores c at x as grid_view_set_cell does: a written cell is not
+// cleared, and a position stored in extended form stays so (c carries
+// gridExtFlag when it needs that form itself).
 func (l *line) set(x int, c cell) {
+	c.hi = c.hi&^clearedFlag | l.cells[x].hi&gridExtFlag
 	l.cells[x] = c
 	l.wrote(x, 1)
 }

@@ -57,6 +57,14 @@ type pen struct {
 	link       uint16 // index into Screen.links; 0 is none
 }
 
+// needsGridExt is grid_need_extended_cell's test on the pen: attributes
+// above tmux's 8 bits (strikethrough, underline styles past single,
+// overline), truecolour, or an underline colour.
+func (p pen) needsGridExt() bool {
+	return p.attr&(attrStrike|attrOverline) != 0 || p.attr.underline() > tcell.UnderlineStyleSolid ||
+		p.fg&colorKind == colorRGB || p.bg&colorKind == colorRGB || p.us != colorDefault
+}
+
 // link is an OSC 8 hyperlink target.
 type link struct {
 	uri, id string

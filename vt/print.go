@@ -48,33 +48,31 @@ func (s *Screen) writeRun(run []byte) {
 	cs := l.cells
 	cx := s.cx
 	s.cutWideAt(l, cx)
-	proto := mkcell(0, 1, s.penStyle())
+	proto := s.penCell(0, 1)
 	dst := cs[cx : cx+len(run)]
 	for i, b := range run {
+		sticky := dst[i].hi & gridExtFlag
 		proto.lo = uint16(b)
 		dst[i] = proto
+		dst[i].hi |= sticky
 	}
 	l.wrote(cx, len(run))
 	s.endRun(l, cx+len(run))
 }
 
-// writeRunes is writeRun for width-1 characters beyond ASCII. tmux writes
-// them one by one (screen_write_cell), which leaves the row as a run does
-// except at its start: there, landing on the padding of a wide character
-// blanks that character even in column 0 (screen_write_overwrite), where
-// the ASCII path (cutWideAt) stops short of column 0.
+// writeRunes writes width-1 characters beyond ASCII that fit on the
+// cursor's row. tmux writes each through screen_write_cell, so each gets
+// its own overwrite check: a wide character cut in half is blanked, but
+// padding left over from an earlier erase is kept (unlike the ASCII run's
+// end, see writeRun).
 func (s *Screen) writeRunes(run []rune) {
 	l := s.lines[s.cy]
-	cs := l.cells
-	cx := s.cx
-	s.overwrite(1)
-	style := s.penStyle()
-	dst := cs[cx : cx+len(run)]
-	for i, r := range run {
-		dst[i] = mkcell(r, 1, style)
+	for _, r := range run {
+		s.overwrite(1)
+		l.set(s.cx, s.penCell(r, 1))
+		s.cx++
 	}
-	l.wrote(cx, len(run))
-	s.endRun(l, cx+len(run))
+	s.markDirty(s.cy)
 }
 
 // cutWideAt erases a wide character whose padding a run starts on, or
@@ -176,14 +174,11 @@ func (s *Screen) printCell(r rune, width int, acs bool) {
 		l.set(xx, padCell)
 		changed = true
 	}
-	c := mkcell(r, width, s.penStyle())
+	c := s.penCell(r, width)
 	if acs {
 		c.hi |= acsFlag
 	}
-	// tmux skips writing a cell that would not change (and so does not
-	// count it as used); past the row's allocated cells that is only a
-	// default space.
-	if changed || int32(s.cx) < l.size || c != blankCell {
+	if changed || !s.unchanged(l, s.cx, c) {
 		l.set(s.cx, c)
 	}
 	s.markDirty(s.cy)
@@ -196,6 +191,27 @@ func (s *Screen) printCell(r rune, width int, acs bool) {
 	} else {
 		s.setCursor(w-last, -1)
 	}
+}
+
+// unchanged is screen_write_cell's "no change, do not draw" check: a
+// single-byte cell equal to what is stored is not written (nor counted as
+// used). Like tmux, it compares data, attributes and colours but neither
+// the underline colour nor, past the row's allocated cells, anything but
+// the default cell; an erased or extended cell is never equal.
+func (s *Screen) unchanged(l *line, x int, c cell) bool {
+	if c.width() != 1 || c.isExt() || c.rune() >= 0x80 {
+		return false
+	}
+	p := s.styles[c.style()]
+	if int32(x) >= l.size {
+		return c.rune() == ' ' && !c.isACS() && p.fg == colorDefault && p.bg == colorDefault && p.attr == 0
+	}
+	old := l.cells[x]
+	if old.cleared() || old.gridExt() || old.isPad() || old.isExt() || old.rune() != c.rune() || old.isACS() != c.isACS() {
+		return false
+	}
+	q := s.styles[old.style()]
+	return p.fg == q.fg && p.bg == q.bg && p.attr == q.attr
 }
 
 // overwrite is screen_write_overwrite: before a character of the given

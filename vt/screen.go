@@ -32,6 +32,7 @@ type Screen struct {
 	pen     pen
 	penID   uint32
 	penOK   bool // penID is current
+	penExt  bool // the pen needs tmux's extended cell form
 	charset charsetState
 	saved   savedState // DECSC
 	alt     altState   // 1049's saved cursor and pen

@@ -51,9 +51,20 @@ func (s *Screen) intern(p pen) uint32 {
 func (s *Screen) penStyle() uint32 {
 	if !s.penOK {
 		s.penID = s.intern(s.pen)
+		s.penExt = s.pen.needsGridExt()
 		s.penOK = true
 	}
 	return s.penID
+}
+
+// penCell is a cell of the current pen, flagged when tmux would store it
+// in extended form.
+func (s *Screen) penCell(r rune, width int) cell {
+	c := mkcell(r, width, s.penStyle())
+	if s.penExt || width != 1 || r >= 0x80 {
+		c.hi |= gridExtFlag
+	}
+	return c
 }
 
 // setPen changes the pen; the style index is looked up on the next print.
@@ -68,9 +79,14 @@ func (s *Screen) setPen(p pen) {
 // grid_cleared_cell).
 func (s *Screen) blank(bg color) cell {
 	if bg == colorDefault {
-		return blankCell
+		return clearedCell
 	}
-	return mkcell(' ', 1, s.intern(pen{bg: bg}))
+	c := mkcell(' ', 1, s.intern(pen{bg: bg}))
+	c.hi |= clearedFlag
+	if bg&colorKind == colorRGB {
+		c.hi |= gridExtFlag
+	}
+	return c
 }
 
 // internLink returns the index of an OSC 8 link, 0 for none.
