@@ -179,6 +179,9 @@ const maxPiece = 3500
 // a joiner (unless no such place exists in its second half; then the
 // reruns of joinerRetries are the fallback).
 func pieces(data []byte) [][]byte {
+	if !bytes.Contains(data, []byte("\u200d")) {
+		return [][]byte{data} // no joiner: where tmux's reads fall cannot matter
+	}
 	var out [][]byte
 	for len(data) > maxPiece {
 		end := maxPiece
