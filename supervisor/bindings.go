@@ -78,10 +78,13 @@ type binder struct {
 
 	mu      sync.Mutex // a leaf lock: guards the fields below
 	pending map[*paneMonitor]bindRequest
-	files   map[string]*boundFile // by path
-	byTerm  map[string]string     // terminal id -> bound path
-	watch   map[watchers.Agent]*watchers.Watcher
-	events  chan watchers.Event
+	// unresolved: the last request of each pane whose agent's session was
+	// not found; retried when files appear under the agent's root.
+	unresolved map[*paneMonitor]bindRequest
+	files      map[string]*boundFile // by path
+	byTerm     map[string]string     // terminal id -> bound path
+	watch      map[watchers.Agent]*watchers.Watcher
+	events     chan watchers.Event
 }
 
 type bindRequest struct {
@@ -99,7 +102,7 @@ type boundFile struct {
 }
 
 func newBinder(s *Supervisor) *binder {
-	return &binder{s: s, wake: make(chan struct{}, 1), pending: map[*paneMonitor]bindRequest{},
+	return &binder{s: s, wake: make(chan struct{}, 1), pending: map[*paneMonitor]bindRequest{}, unresolved: map[*paneMonitor]bindRequest{},
 		files: map[string]*boundFile{}, byTerm: map[string]string{}, watch: map[watchers.Agent]*watchers.Watcher{},
 		events: make(chan watchers.Event, 256)}
 }
@@ -118,6 +121,9 @@ func (b *binder) identityChanged(m *paneMonitor, id string, ident procIdentity) 
 
 func (b *binder) run(ctx context.Context) error {
 	defer b.closeWatchers()
+	roots := make(chan struct{})
+	go func() { defer close(roots); b.watchRoots(ctx) }()
+	defer func() { <-roots }()
 	for {
 		select {
 		case <-ctx.Done():
@@ -126,6 +132,28 @@ func (b *binder) run(ctx context.Context) error {
 			b.resolvePending(ctx)
 		case ev := <-b.events:
 			b.evidence(ev)
+		}
+	}
+}
+
+// retryUnresolved queues again the panes of agent whose session was not
+// found (or was ambiguous).
+func (b *binder) retryUnresolved(agent string) {
+	b.mu.Lock()
+	n := 0
+	for m, r := range b.unresolved {
+		if r.ident.Agent == agent {
+			if _, queued := b.pending[m]; !queued {
+				b.pending[m] = r
+				n++
+			}
+		}
+	}
+	b.mu.Unlock()
+	if n > 0 {
+		select {
+		case b.wake <- struct{}{}:
+		default:
 		}
 	}
 }
@@ -167,10 +195,17 @@ func (b *binder) resolve(ctx context.Context, m *paneMonitor, r bindRequest) {
 		ni, _ = watchers.ResolveClaude(ctx, watchers.ClaudeQuery{ProjectsRoot: b.s.cfg.ClaudeProjects,
 			Cwd: r.ident.Cwd, Since: agentStartTime(r.ident.AgentStart)})
 	}
+	b.s.lg.Debug("native session", "terminal", r.id, "agent", r.ident.Agent, "state", ni.State, "reason", ni.Reason, "path", ni.Path)
 	if ni.State != "" {
 		st = bindingState{State: string(ni.State), SessionID: ni.SessionID, Path: ni.Path, Reason: ni.Reason}
 	}
 	b.unbind(r.id)
+	b.mu.Lock()
+	delete(b.unresolved, m)
+	if ni.State != watchers.Resolved && !m.isGone() && (r.ident.Agent == api.AgentClaude || r.ident.Agent == api.AgentCodex) && !r.ident.Replica {
+		b.unresolved[m] = r
+	}
+	b.mu.Unlock()
 	if ni.State == watchers.Resolved {
 		st.Durable = b.bind(ctx, m, watchers.Agent(r.ident.Agent), ni, st)
 	}
@@ -204,8 +239,10 @@ func (b *binder) unbind(id string) {
 }
 
 // bind parses the bound file once from its start for the current durable
-// state, then has the agent's watcher follow it from where the parse
-// ended (Options.Start), so no line is counted twice.
+// state, then has the agent's watcher follow it. The watcher reads the
+// file from its start too (its parsers need the earlier lines to read
+// the later ones: the turn, the pending tools), and evidence drops what
+// the first parse already counted (same file, ending at or before it).
 func (b *binder) bind(ctx context.Context, m *paneMonitor, agent watchers.Agent, ni watchers.NativeIdentity, st bindingState) string {
 	durable, fid, end := parseDurable(agent, ni.Path)
 	b.mu.Lock()
@@ -235,14 +272,6 @@ func (b *binder) startWatcher(ctx context.Context, agent watchers.Agent) {
 			}
 		}
 		return false
-	}
-	opts.Start = func(path string, st watchers.Stat) int64 {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		if f := b.files[path]; f != nil && f.file == st.ID {
-			return f.end
-		}
-		return 0
 	}
 	opts.Logger = b.s.lg.With("watcher", string(agent))
 	w, err := watchers.New(opts)

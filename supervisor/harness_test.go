@@ -80,6 +80,9 @@ type daemonOpts struct {
 	storeDir  string
 	recognize func(agent, version string, scr *vt.Screen) recognition
 	logger    *slog.Logger
+	// claudeProjects, codexSessions: the agents' roots (default: empty
+	// temp dirs).
+	claudeProjects, codexSessions string
 }
 
 func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
@@ -100,8 +103,14 @@ func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if o.claudeProjects == "" {
+		o.claudeProjects = t.TempDir()
+	}
+	if o.codexSessions == "" {
+		o.codexSessions = t.TempDir()
+	}
 	cfg := Config{Logger: lg, Store: st, TmuxSocket: srv.Socket, TmuxEnv: srv.Env, Listener: ln, AllowReplicas: true,
-		ClaudeProjects: t.TempDir(), CodexSessions: t.TempDir()}
+		ClaudeProjects: o.claudeProjects, CodexSessions: o.codexSessions}
 	cfg.recognize = o.recognize
 	sv, err := New(cfg)
 	if err != nil {

@@ -298,6 +298,17 @@ func readCastHeader(path string) (any, error) {
 	return *h.Akk, nil
 }
 
+// launchers are interpreters that start an agent as their child in the
+// same process group (the npm codex command is a Node script that spawns
+// the native binary): the group changes without a new leader.
+var launchers = map[string]bool{"node": true, "nodejs": true, "bun": true, "deno": true, "npm": true, "npx": true}
+
+// launching reports whether the group is led by a launcher and holds no
+// agent yet: it is read whole again (throttled) until one appears.
+func (p *procIdentity) launching() bool {
+	return p.Agent == api.AgentNone && launchers[p.leaderComm]
+}
+
 // quickCheck reads the pane process's tpgid and the group leader's start
 // time: two small /proc reads that tell whether the foreground group
 // changed since identity p was taken.

@@ -34,6 +34,7 @@ type paneMonitor struct {
 	pokeCh   chan struct{} // cap 1: pass again without new output
 	// isStarted: the monitor derived its terminal (reconcile waits).
 	isStarted atomic.Bool
+	ended     atomic.Bool // the goroutine has ended (the binder forgets it)
 
 	infoMu sync.Mutex // a leaf lock (taken under Supervisor.mu): guards info
 	info   controlmode.PaneInfo
@@ -52,11 +53,12 @@ type paneMonitor struct {
 	screenSeq  uint64
 	stateSince time.Time
 	// lastChange is when the screen last changed (for latency figures).
-	lastChange  time.Time
-	lastRecog   time.Time // when the last recognition ran
-	dirty       bool      // the screen changed since the last recognition
-	dead        bool      // the pane's own process has exited
-	lastResolve time.Time // when a native session resolution was last asked for
+	lastChange   time.Time
+	lastRecog    time.Time // when the last recognition ran
+	dirty        bool      // the screen changed since the last recognition
+	dead         bool      // the pane's own process has exited
+	lastResolve  time.Time // when a native session resolution was last asked for
+	lastIdentify time.Time // when the foreground group was last read whole
 }
 
 func newMonitor(s *Supervisor, se *session, p controlmode.PaneInfo) *paneMonitor {
@@ -66,6 +68,9 @@ func newMonitor(s *Supervisor, se *session, p controlmode.PaneInfo) *paneMonitor
 }
 
 func (m *paneMonitor) started() bool { return m.isStarted.Load() }
+
+// isGone reports whether the monitor's goroutine has ended.
+func (m *paneMonitor) isGone() bool { return m.ended.Load() }
 
 func (m *paneMonitor) stop() { m.stopOnce.Do(func() { close(m.stopCh) }) }
 
@@ -108,6 +113,7 @@ func (m *paneMonitor) recorded() (store.Terminal, bool) {
 
 func (m *paneMonitor) run(ctx context.Context) {
 	defer m.s.wg.Done()
+	defer m.ended.Store(true)
 	feed, err := m.sess.client.Follow(m.pane)
 	if err != nil {
 		m.lg.Debug("follow", "err", err)
@@ -255,7 +261,8 @@ func (m *paneMonitor) wantsResolve(prevScreen string, now time.Time) bool {
 // it changed, and reports whether the process incarnation changed.
 func (m *paneMonitor) refreshIdentity() bool {
 	pid := m.key.PanePID
-	if m.ident != nil && !quickCheck(pid, m.ident) {
+	now := m.s.cfg.Now()
+	if m.ident != nil && !quickCheck(pid, m.ident) && !(m.ident.launching() && now.Sub(m.lastIdentify) >= 250*time.Millisecond) {
 		if m.ident.AgentPID != 0 { // cwd moves without a new process
 			if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", m.ident.AgentPID)); err == nil {
 				m.ident.Cwd = cwd
@@ -264,6 +271,7 @@ func (m *paneMonitor) refreshIdentity() bool {
 		return false
 	}
 	p, err := m.s.ident.identify(pid)
+	m.lastIdentify = now
 	m.dead = false
 	if _, serr := controlmode.ReadProcStat(pid); errors.Is(serr, controlmode.ErrNoProcess) {
 		m.dead = true

@@ -79,4 +79,3 @@ func shortPath(p string) string {
 	}
 	return "…" + p[len(p)-39:]
 }
-
