@@ -41,5 +41,8 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// benchinputAgentFrame is the first few frames of the agent stream.
+func benchinputAgentFrame() []byte { return benchinput.Agent(64 << 10) }
+
 func BenchmarkAgent(b *testing.B) { benchStream(b, benchinput.Agent(4<<20)) }
 func BenchmarkLog(b *testing.B)   { benchStream(b, benchinput.Log(4<<20)) }

@@ -170,7 +170,7 @@ func (l *line) text(c cell) string {
 	}
 	if !c.isExt() {
 		if r := c.rune(); r < 128 && acsRune[r] != 0 {
-			return string(acsRune[r])
+			return runeString(acsRune[r])
 		}
 		return l.raw(c)
 	}
@@ -192,7 +192,47 @@ func (l *line) raw(c cell) string {
 		}
 		return " "
 	}
-	return string(c.rune())
+	return runeString(c.rune())
+}
+
+// appendText appends what cell c shows to dst without allocating.
+func (l *line) appendText(dst []byte, c cell) []byte {
+	if c.isExt() || c.isPad() {
+		return append(dst, l.text(c)...)
+	}
+	r := c.rune()
+	if c.isACS() && r < 128 && acsRune[r] != 0 {
+		r = acsRune[r]
+	}
+	return utf8.AppendRune(dst, r)
+}
+
+// runeStrings holds the text of every code point below tableRunes, so that
+// reading a cell allocates nothing for ASCII, Latin, box drawing, arrows and
+// the like; beyond it (CJK, emoji) string(r) allocates.
+const tableRunes = 0x3000
+
+var runeStrings = func() *[tableRunes]string {
+	var t [tableRunes]string
+	var all []byte
+	offs := make([]int, tableRunes+1)
+	for r := rune(0); r < tableRunes; r++ {
+		offs[r] = len(all)
+		all = utf8.AppendRune(all, r)
+	}
+	offs[tableRunes] = len(all)
+	str := string(all) // one allocation shared by every entry
+	for r := range t {
+		t[r] = str[offs[r]:offs[r+1]]
+	}
+	return &t
+}()
+
+func runeString(r rune) string {
+	if r >= 0 && r < tableRunes {
+		return runeStrings[r]
+	}
+	return string(r)
 }
 
 // setText stores a grapheme of several code points in the cell at x,

@@ -75,6 +75,48 @@ func TestSteadyStateAllocs(t *testing.T) {
 	}
 }
 
+// TestReadingAllocs: reading a screen for recognition (rows into a reused
+// slice, fingerprints) allocates nothing for the characters agents draw
+// their frames, menus and text with.
+func TestReadingAllocs(t *testing.T) {
+	s := New(120, 40, Options{})
+	s.Write([]byte("\x1b[1;38;2;1;2;3m\u256d\u2500\u2500\u256e \u276f 1. Yes \x1b[2mdim\x1b[0m \u00e9t\u00e9 \x1b]8;;http://x\x07link\x1b]8;;\x07"))
+	var row []Cell
+	if n := testing.AllocsPerRun(100, func() {
+		for y := 0; y < 40; y++ {
+			row = s.AppendRow(row[:0], y)
+		}
+	}); n != 0 {
+		t.Errorf("AppendRow over the screen: %v allocations", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { s.Fingerprint(s.Bounds()) }); n != 0 {
+		t.Errorf("Fingerprint: %v allocations", n)
+	}
+}
+
+func BenchmarkReadScreen(b *testing.B) {
+	s := New(120, 40, Options{})
+	s.Write(benchinputAgentFrame())
+	var row []Cell
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for y := 0; y < 40; y++ {
+			row = s.AppendRow(row[:0], y)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/screen")
+}
+
+func BenchmarkFingerprint(b *testing.B) {
+	s := New(120, 40, Options{})
+	s.Write(benchinputAgentFrame())
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		s.Fingerprint(s.Bounds())
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/screen")
+}
+
 func BenchmarkMemoryFootprint(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		before := heapInUse()

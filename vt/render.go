@@ -125,40 +125,56 @@ func colorSGR(c color, base, bright int, ext, def string) string {
 }
 
 // Fingerprint is a SHA-256 over a canonical encoding of every cell of r
-// (clipped to the screen): the rectangle, then per cell its text, width and
-// full style (colours with their form, attributes, underline style and
-// colour, link). The same styled region always gives the same digest, on
-// any screen; any change of text or style gives another.
+// (clipped to the screen): the rectangle, then per cell its width and text,
+// and its full style (colours with their form, attributes, underline style
+// and colour, link) whenever it differs from the previous cell's. Styles
+// are encoded by value, never by table index, so the same styled region
+// always gives the same digest, on any screen; any change of text or style
+// gives another. It allocates nothing once the screen's scratch buffer has
+// grown.
 func (s *Screen) Fingerprint(r Rect) [32]byte {
 	r = s.clip(r)
-	h := sha256.New()
-	var buf [64]byte
-	put := func(vs ...uint32) {
-		n := 0
-		for _, v := range vs {
-			binary.LittleEndian.PutUint32(buf[n:], v)
-			n += 4
-		}
-		h.Write(buf[:n])
-	}
-	putStr := func(str string) {
-		put(uint32(len(str)))
-		h.Write([]byte(str))
-	}
-	put(uint32(r.W), uint32(r.H))
+	b := s.fpBuf[:0]
+	b = binary.LittleEndian.AppendUint32(b, uint32(r.W))
+	b = binary.LittleEndian.AppendUint32(b, uint32(r.H))
+	var prev pen
+	first := true
 	for y := r.Y; y < r.Y+r.H; y++ {
 		l := s.lines[y]
 		for x := r.X; x < r.X+r.W; x++ {
 			c := l.cells[x]
-			p := s.styles[c.style()]
-			putStr(l.text(c))
-			put(uint32(c.width()), uint32(p.fg), uint32(p.bg), uint32(p.us), uint32(p.attr))
-			lk := s.links[p.link]
-			putStr(lk.uri)
-			putStr(lk.id)
+			if p := s.styles[c.style()]; first || p != prev && !s.samePen(p, prev) {
+				b = s.appendPen(append(b, 1), p)
+				prev, first = p, false
+			} else {
+				b = append(b, 0)
+			}
+			at := len(b)
+			b = append(b, byte(c.width()), 0)
+			b = l.appendText(b, c)
+			b[at+1] = byte(len(b) - at - 2) // at most 63 bytes: 21 raw bytes, each at most a 3-byte glyph
 		}
 	}
-	var sum [32]byte
-	h.Sum(sum[:0])
-	return sum
+	s.fpBuf = b
+	return sha256.Sum256(b)
+}
+
+// samePen reports whether two pens are the same rendition: equal, or
+// differing only in link indexes that name the same link.
+func (s *Screen) samePen(a, b pen) bool {
+	la, lb := s.links[a.link], s.links[b.link]
+	a.link, b.link = 0, 0
+	return a == b && la == lb
+}
+
+func (s *Screen) appendPen(b []byte, p pen) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(p.fg))
+	b = binary.LittleEndian.AppendUint32(b, uint32(p.bg))
+	b = binary.LittleEndian.AppendUint32(b, uint32(p.us))
+	b = binary.LittleEndian.AppendUint16(b, uint16(p.attr))
+	lk := s.links[p.link]
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(lk.uri)))
+	b = append(b, lk.uri...)
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(lk.id)))
+	return append(b, lk.id...)
 }

@@ -51,6 +51,9 @@ type Screen struct {
 	titles    []string // pushed by CSI 22 t
 
 	dirty []uint64 // one bit per row changed since ClearDirty
+	fpBuf []byte   // Fingerprint's scratch buffer
+	views [64]styleViewEntry
+	runes [256]runeEntry
 
 	parser parser
 }
@@ -137,20 +140,65 @@ func (s *Screen) Cell(x, y int) Cell {
 
 func (s *Screen) publicCell(l *line, x int) Cell {
 	c := l.cells[x]
-	p := s.styles[c.style()]
-	return Cell{Text: l.text(c), Width: uint8(c.width()), Style: p.style(s.links), Link: s.links[p.link].uri}
+	st, link := s.styleView(c.style())
+	return Cell{Text: s.cellText(l, c), Width: uint8(c.width()), Style: st, Link: link}
 }
 
 // Row returns the cells of visible row y.
-func (s *Screen) Row(y int) []Cell {
+func (s *Screen) Row(y int) []Cell { return s.AppendRow(nil, y) }
+
+// AppendRow appends the cells of visible row y to dst. Reading a screen
+// row by row into a reused slice allocates nothing but the text of
+// characters beyond U+2FFF (CJK, emoji) and of combined graphemes.
+func (s *Screen) AppendRow(dst []Cell, y int) []Cell {
 	if y < 0 || y >= s.h {
-		return nil
+		return dst
 	}
-	out := make([]Cell, s.w)
-	for x := range out {
-		out[x] = s.publicCell(s.lines[y], x)
+	l := s.lines[y]
+	for x := 0; x < s.w; x++ {
+		c := l.cells[x]
+		st, link := s.styleView(c.style())
+		dst = append(dst, Cell{Text: s.cellText(l, c), Width: uint8(c.width()), Style: st, Link: link})
 	}
-	return out
+	return dst
+}
+
+// styleView returns the public form of style id, from a small cache: a
+// tcell.Style is built by a dozen copies of a 72-byte value, and one with a
+// link allocates.
+func (s *Screen) styleView(id uint32) (Style, string) {
+	e := &s.views[id%uint32(len(s.views))]
+	if !e.ok || e.id != id {
+		p := s.styles[id]
+		*e = styleViewEntry{id: id, ok: true, st: p.style(s.links), link: s.links[p.link].uri}
+	}
+	return e.st, e.link
+}
+
+// cellText is l.text(c) with a small cache for the characters beyond the
+// package's string table (CJK and emoji repeat within a screen).
+func (s *Screen) cellText(l *line, c cell) string {
+	if c.isExt() || c.isPad() || c.isACS() || c.rune() < tableRunes {
+		return l.text(c)
+	}
+	r := c.rune()
+	e := &s.runes[uint32(r)%uint32(len(s.runes))]
+	if e.s == "" || e.r != r {
+		e.r, e.s = r, string(r)
+	}
+	return e.s
+}
+
+type runeEntry struct {
+	r rune
+	s string
+}
+
+type styleViewEntry struct {
+	id   uint32
+	ok   bool
+	st   Style
+	link string
 }
 
 // Wrapped reports whether visible row y continues on the next row because

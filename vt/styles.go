@@ -176,6 +176,7 @@ func (s *Screen) compactStyles() {
 	s.remap = remap
 	s.spareStyles, s.styles = s.styles, next
 	s.cache = styleCache{}
+	s.views = [len(s.views)]styleViewEntry{}
 	s.penOK = false
 	// The next compaction comes after at least as many new styles as it
 	// has cells to walk (screen and scrollback), so the walk costs O(1) per
