@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -36,7 +37,9 @@ func stateRecognizer(_, _ string, scr *vt.Screen) recognition {
 func catPane(t testing.TB, srv *tmuxtest.Server, w, h int) (string, *os.File) {
 	fifo := filepath.Join(t.TempDir(), "in")
 	mkfifo(t, fifo)
-	pane := newWindow(t, srv, w, h, "cat "+fifo)
+	// No echo: tmux answers the terminal queries of recorded streams on the
+	// pane's input, which must not come back as output.
+	pane := newWindow(t, srv, w, h, "sh -c 'stty -echo raw; exec cat "+fifo+"'")
 	f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +96,7 @@ func BenchmarkTmuxByteToState(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		state := [...]string{"working", "idle"}[i%2]
+		quiet(b)
 		t0 := time.Now()
 		fmt.Fprintf(w, "\r\x1b[KSTATE:%s", state)
 		for e := range evs {
@@ -106,6 +110,16 @@ func BenchmarkTmuxByteToState(b *testing.B) {
 	p50, p99 := quantile(lat, 0.5), quantile(lat, 0.99)
 	b.ReportMetric(p50, "p50-ms")
 	b.ReportMetric(p99, "p99-ms")
+}
+
+// quiet lets the pane be quiet for longer than minRecognitionGap before
+// the next change, as between an agent's state changes: the figure is the
+// latency of a change, not of a recognition deferred behind the previous
+// one (that adds at most the gap).
+func quiet(b *testing.B) {
+	b.StopTimer()
+	time.Sleep(3 * minRecognitionGap)
+	b.StartTimer()
 }
 
 func quantile(d []time.Duration, q float64) float64 {
@@ -155,4 +169,80 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// outputUntil returns the recording's output bytes before each marker
+// that says state.
+func outputUntil(t testing.TB, file, state string) []byte {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recordings.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []byte
+	for _, e := range rec.Events {
+		switch e.Code {
+		case recordings.Output, recordings.OutputRaw:
+			out = append(out, e.Data...)
+		case recordings.MarkerEv:
+			if m, err := recordings.ParseMarker(string(e.Data)); err == nil && m.State == state {
+				return out
+			}
+		}
+	}
+	t.Fatalf("%s: no %s marker", file, state)
+	return nil
+}
+
+// BenchmarkTmuxByteToRecognizedState: the real Claude Code 2.1.267
+// profile. Each iteration clears the pane and writes a recorded stream up
+// to a permission prompt (or, alternately, up to the idle screen after
+// it), and waits for the state event; the time from the first byte written
+// to the event is reported as p50/p99.
+func BenchmarkTmuxByteToRecognizedState(b *testing.B) {
+	requireTmux(b)
+	srv := tmuxtest.Start(b, 120, 40, "sh")
+	pane, w := catPane(b, srv, 120, 40)
+	pr := &paneRecognizer{}
+	key := interactionKey([]byte("bench"))
+	real := func(_, _ string, scr *vt.Screen) recognition { return pr.recognize(key, "claude", "2.1.267", scr) }
+	d := startDaemon(b, srv, daemonOpts{recognize: real})
+	evs := stateEventsOf(b, d.cl)
+	id := terminalOf(b, d, pane)
+	file := filepath.Join(corpusDir, "claude", "2.1.267", "permission-approve.cast")
+	reset := []byte("\x1b[!p\x1b[H\x1b[2J\x1b[3J") // soft reset, home, clear (and scrollback)
+	payload := map[string][]byte{
+		api.ScreenAwaitingApproval: append(append([]byte{}, reset...), outputUntil(b, file, api.ScreenAwaitingApproval)...),
+		api.ScreenIdle:             append(append([]byte{}, reset...), outputUntil(b, file, api.ScreenIdle)...),
+	}
+	var lat []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		state := [...]string{api.ScreenAwaitingApproval, api.ScreenIdle}[i%2]
+		quiet(b)
+		t0 := time.Now()
+		w.Write(payload[state])
+		timeout := time.After(10 * time.Second)
+	wait:
+		for {
+			select {
+			case e := <-evs:
+				if e.TerminalID == id && e.Attrs["screen_state"] == state {
+					break wait
+				}
+			case <-timeout:
+				l, _ := d.cl.List(context.Background())
+				r, _ := rowOf(l, pane)
+				st, _ := d.cl.Status(context.Background(), api.StatusRequest{TerminalID: id, Render: true})
+				b.Fatalf("iteration %d: no %s event; row %+v\n%s", i, state, r, st.Screen)
+			}
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	b.ReportMetric(quantile(lat, 0.5), "p50-ms")
+	b.ReportMetric(quantile(lat, 0.99), "p99-ms")
 }

@@ -12,6 +12,7 @@
 // recognition), identity.go (foreground process groups, agents, versions,
 // replicas), recognition.go (the one call into the recognizers), states.go
 // (activity_state), bindings.go (native sessions and durable activity),
+// roots.go (fsnotify on the agents' roots: retry unresolved sessions),
 // journal.go (store writes and events), reconcile.go (store vs tmux at
 // start), server.go (the API handlers).
 //
