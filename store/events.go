@@ -140,7 +140,15 @@ func (s *Store) Apply(c Change, durability *pebble.WriteOptions) ([]Event, error
 	first := s.first
 	if keep := uint64(s.opts.EventLimit); seq-first > keep {
 		first = seq - keep
-		errs = append(errs, b.DeleteRange(eventKey(s.first), eventKey(first), nil))
+		// A steady state trims one or two events per append: point
+		// deletes then, a range tombstone only for a big cut.
+		if first-s.first <= 64 {
+			for q := s.first; q < first; q++ {
+				errs = append(errs, b.Delete(eventKey(q), nil))
+			}
+		} else {
+			errs = append(errs, b.DeleteRange(eventKey(s.first), eventKey(first), nil))
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("store: apply: %w", err)

@@ -147,6 +147,24 @@ func TestEventsSequenceTrimAndReopen(t *testing.T) {
 	}
 }
 
+func TestEventsBigTrim(t *testing.T) {
+	dir := t.TempDir()
+	s := openT(t, dir, &Options{EventLimit: 500})
+	evs := make([]Event, 300)
+	for i := range evs {
+		evs[i].Type = "t"
+	}
+	for range 3 { // the third append cuts 100 at once (a range)
+		if _, err := s.Apply(Change{Events: evs}, pebble.Sync); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, _ := s.Events(0, 0)
+	if len(all) != 500 || all[0].Seq != 401 || all[499].Seq != 900 {
+		t.Fatalf("kept %d events, %d..%d", len(all), all[0].Seq, all[len(all)-1].Seq)
+	}
+}
+
 func TestSchemaRefused(t *testing.T) {
 	var rec Terminal
 	if err := decode([]byte(`{"v":2,"id":"x"}`), 1, &rec); !errors.Is(err, ErrSchema) {
