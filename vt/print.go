@@ -67,11 +67,29 @@ func (s *Screen) writeRun(run []byte) {
 // end, see writeRun).
 func (s *Screen) writeRunes(run []rune) {
 	l := s.lines[s.cy]
-	for _, r := range run {
-		s.overwrite(1)
-		l.set(s.cx, s.penCell(r, 1))
-		s.cx++
+	dst := l.cells[s.cx : s.cx+len(run)]
+	for _, c := range dst {
+		if c.width() != 1 {
+			// A wide character or padding under the run: each character's
+			// overwrite check matters.
+			for _, r := range run {
+				s.overwrite(1)
+				l.set(s.cx, s.penCell(r, 1))
+				s.cx++
+			}
+			s.markDirty(s.cy)
+			return
+		}
 	}
+	// Only narrow cells under the run: no overwrite check has work to do.
+	proto := s.penCell(0, 1)
+	for i, r := range run {
+		c := proto
+		c.lo, c.hi = uint16(r), c.hi|uint16(r>>16&0x1f)|dst[i].hi&gridExtFlag
+		dst[i] = c
+	}
+	l.wrote(s.cx, len(run))
+	s.cx += len(run)
 	s.markDirty(s.cy)
 }
 
