@@ -139,26 +139,28 @@ func (s *Screen) setScrollRegion(top, bottom int) {
 	s.rupper, s.rlower = top, bottom
 }
 
+// scrollRegionUp is SU (screen_write_scrollup): n lines, at most the
+// region's height.
 func (s *Screen) scrollRegionUp(n int, bg color) {
-	if n == 0 {
-		n = 1
-	} else if n > s.rlower-s.rupper+1 {
-		n = s.rlower - s.rupper + 1
-	}
-	for i := 0; i < n; i++ {
+	for i := s.regionLines(n); i > 0; i-- {
 		s.scrollUp(s.rupper, s.rlower, bg)
 	}
 }
 
+// scrollRegionDown is SD (screen_write_scrolldown).
 func (s *Screen) scrollRegionDown(n int, bg color) {
-	if n == 0 {
-		n = 1
-	} else if n > s.rlower-s.rupper+1 {
-		n = s.rlower - s.rupper + 1
-	}
-	for i := 0; i < n; i++ {
+	for i := s.regionLines(n); i > 0; i-- {
 		s.scrollDown(s.rupper, s.rlower, bg)
 	}
+}
+
+// regionLines clamps a scroll count as tmux does: 0 means 1, and no more
+// than the region holds.
+func (s *Screen) regionLines(n int) int {
+	if n == 0 {
+		return 1
+	}
+	return min(n, s.rlower-s.rupper+1)
 }
 
 // insertCharacters is screen_write_insertcharacter + grid_view_insert_cells.
