@@ -45,7 +45,7 @@ func styleString(s Style) string {
 	if s.Ext&Overline != 0 {
 		parts = append(parts, "overline")
 	}
-	if s != withoutLink(s) {
+	if s != s.WithoutLink() {
 		parts = append(parts, "link")
 	}
 	if len(parts) == 0 {
@@ -79,20 +79,6 @@ func underlineName(u tcell.UnderlineStyle) string {
 		return "dashed"
 	}
 	return fmt.Sprintf("ul%d", int(u))
-}
-
-// withoutLink rebuilds s from everything tcell.Style exposes except the
-// OSC 8 link, which tcell cannot clear (UrlId("") leaves "id=").
-func withoutLink(s Style) Style {
-	fg, bg, attrs := s.Style.Decompose()
-	ts := tcell.StyleDefault.Foreground(fg).Background(bg).Attributes(attrs)
-	if u := s.Style.GetUnderlineStyle(); u != tcell.UnderlineStyleNone {
-		ts = ts.Underline(u)
-	}
-	if c := s.Style.GetUnderlineColor(); c != tcell.ColorDefault {
-		ts = ts.Underline(c)
-	}
-	return Style{Style: ts, Ext: s.Ext}
 }
 
 // cellString renders one cell: its text quoted, the width when not 1, the

@@ -172,7 +172,7 @@ func (s *Screen) scrollDown(top, bottom int, bg color) {
 func (s *Screen) clearHistoryScroll(bg color) {
 	last := 0
 	for y := 0; y < s.h; y++ {
-		if s.lineUsed(s.lines[y]) {
+		if s.lines[y].used != 0 { // tmux's cellused
 			last = y + 1
 		}
 	}
@@ -187,6 +187,3 @@ func (s *Screen) clearHistoryScroll(bg color) {
 		s.clear(0, 0, s.w, s.h-last, bg)
 	}
 }
-
-// lineUsed is tmux's cellused != 0.
-func (s *Screen) lineUsed(l *line) bool { return l.used != 0 }

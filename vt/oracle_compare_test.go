@@ -175,13 +175,13 @@ func joinedRun(text string, st Style, at func(int) (Cell, bool)) int {
 
 // comparable drops what the capture cannot show: the link.
 func comparable(c Cell) Cell {
-	return Cell{Text: c.Text, Width: c.Width, Style: withoutLink(c.Style)}
+	return Cell{Text: c.Text, Width: c.Width, Style: c.Style.WithoutLink()}
 }
 
 // blankAnyBackground reports whether c is an erased cell: a space with
 // default attributes except, perhaps, its background.
 func blankAnyBackground(c Cell) bool {
-	s := withoutLink(c.Style)
+	s := c.Style.WithoutLink()
 	s.Style = s.Style.Background(tcell.ColorDefault)
 	s.Ext &^= BgIndexed
 	return c.Text == " " && c.Width == 1 && s == DefaultStyle

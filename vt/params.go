@@ -85,15 +85,6 @@ func (ps *params) finish(raw []byte) bool {
 	return !ps.bad
 }
 
-// split parses raw parameter bytes in one go: add and finish.
-func (ps *params) split(raw []byte) bool {
-	ps.reset()
-	for i, c := range raw {
-		ps.add(c, i)
-	}
-	return ps.finish(raw)
-}
-
 // sub returns the text of colon parameter i.
 func (ps *params) sub(i int) []byte {
 	p := &ps.list[i]
