@@ -16,8 +16,9 @@ import (
 
 // Client talks to the daemon over its unix socket.
 type Client struct {
-	socket string
-	hc     *http.Client
+	socket     string
+	hc         *http.Client
+	controller string
 }
 
 // NewClient returns a client of the daemon listening on socket.
@@ -70,6 +71,9 @@ func (c *Client) call(ctx context.Context, op string, in, out any) error {
 		return fmt.Errorf("api: %s: %w", op, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if c.controller != "" {
+		req.Header.Set(ControllerHeader, c.controller)
+	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return c.dialError(op, err)

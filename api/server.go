@@ -49,7 +49,7 @@ func Serve(ctx context.Context, ln *net.UnixListener, h Handler, opts ServerOpti
 		lg.Warn("api: connection refused", "peer_uid", peer, "err", err)
 	}}
 	srv := &http.Server{
-		Handler:           routes(h, lg),
+		Handler:           routes(h, lg, uid),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 		ReadHeaderTimeout: 10 * time.Second,
 	}
@@ -75,7 +75,7 @@ func Serve(ctx context.Context, ln *net.UnixListener, h Handler, opts ServerOpti
 }
 
 // routes is the one table from operation to handler.
-func routes(h Handler, lg *slog.Logger) http.Handler {
+func routes(h Handler, lg *slog.Logger, uid int) http.Handler {
 	mux := http.NewServeMux()
 	op := func(name string, fn func(ctx context.Context, body []byte) (any, error)) {
 		mux.HandleFunc("POST /v1/"+name, func(w http.ResponseWriter, r *http.Request) {
@@ -84,7 +84,7 @@ func routes(h Handler, lg *slog.Logger) http.Handler {
 				writeError(w, Errorf(CodeBadRequest, "read body: %v", err))
 				return
 			}
-			out, err := fn(r.Context(), body)
+			out, err := fn(WithController(r.Context(), controllerOf(r, uid)), body)
 			if err != nil {
 				lg.Debug("api: op failed", "op", name, "err", err)
 				writeError(w, err)
@@ -105,6 +105,8 @@ func routes(h Handler, lg *slog.Logger) http.Handler {
 		}
 		return h.Status(ctx, req)
 	})
+	actionRoutes(h, op)
+	taskRoutes(h, op)
 	mux.HandleFunc("GET /v1/events", func(w http.ResponseWriter, r *http.Request) { serveEvents(w, r, h) })
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, Errorf(CodeNoOp, "%s %s is not an operation of this akk", r.Method, r.URL.Path))

@@ -154,6 +154,10 @@ type StatusResponse struct {
 	// Screen is the whole visible screen as plain text, for a person
 	// looking at `akk status --json` of a pane with no prompt.
 	Screen string `json:"screen,omitempty"`
+	// OfferExpiresAt: this Status made a private offer for its caller
+	// (a pending interaction or a sendable composer); responses by the same
+	// controller before then need no live re-read beyond the fingerprint.
+	OfferExpiresAt *time.Time `json:"offer_expires_at,omitempty"`
 }
 
 // PromptRegion is the rows of the prompt.

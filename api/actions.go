@@ -1,0 +1,156 @@
+package api
+
+// The mutating operations of the contract (DESIGN "Contract details",
+// seeds 000 and 003): requests carry semantic ids and bounded typed text
+// only — never keys, menu indexes, labels, fingerprints or routes.
+
+// Outcomes of a mutation.
+const (
+	OutcomeAccepted       = "accepted"
+	OutcomeRejected       = "rejected_before_input"
+	OutcomeManual         = "manual_required"
+	OutcomeUncertain      = "uncertain"
+	OutcomeAlreadyDone    = "already_done" // an idempotent repeat of an accepted request (no input)
+	DecisionApproveOnce   = "approve_once"
+	DecisionReject        = "reject"
+	DeliverySteer         = "steer_current_turn"
+	DeliveryQueueNextTurn = "queue_next_turn"
+)
+
+// Tool names advertised in available_actions (the MCP tools' names).
+const (
+	ToolApprove = "agent_knock_knock_approve"
+	ToolRespond = "agent_knock_knock_respond_interaction"
+	ToolSend    = "agent_knock_knock_send"
+	ToolCancel  = "agent_knock_knock_cancel"
+	ToolWatch   = "agent_knock_knock_watch"
+	ToolStatus  = "agent_knock_knock_status"
+)
+
+// Limits of typed text.
+const (
+	// MaxRequestText caps a send's task text in bytes.
+	MaxRequestText = 64 << 10
+	// MaxAnswerText caps an answer's text in bytes (profiles cap it
+	// further: Claude's editor takes at most 799 characters).
+	MaxAnswerText = 4096
+)
+
+// ApproveRequest is POST /v1/approve: exactly one of TurnID (decisions
+// approve_once and reject) and TerminalID (approve_once only).
+type ApproveRequest struct {
+	TurnID     string `json:"turn_id,omitempty"`
+	TerminalID string `json:"terminal_id,omitempty"`
+	Decision   string `json:"decision,omitempty"` // default approve_once
+}
+
+// RespondRequest is POST /v1/respond_interaction: exactly one subject.
+// WatchID only for an exact_task Watch; TerminalID only for offers made to
+// a local person (CLI, popup), never over MCP.
+type RespondRequest struct {
+	TurnID        string   `json:"turn_id,omitempty"`
+	WatchID       string   `json:"watch_id,omitempty"`
+	TerminalID    string   `json:"terminal_id,omitempty"`
+	InteractionID string   `json:"interaction_id"`
+	Answers       []Answer `json:"answers"`
+	DeliveryMode  string   `json:"delivery_mode,omitempty"`
+}
+
+// Answer answers one question of the current step.
+type Answer struct {
+	QuestionID        string   `json:"question_id"`
+	ResponseKind      string   `json:"response_kind"` // single_select, free_text, confirmation
+	SelectedOptionIDs []string `json:"selected_option_ids,omitempty"`
+	// Text is the typed answer, for a free_text question or an option
+	// marked free_text.
+	Text string `json:"text,omitempty"`
+}
+
+// SendRequest is POST /v1/send: a managed Turn, to exactly one of
+// SessionID (the native context, session_exact) and TerminalID.
+type SendRequest struct {
+	SessionID  string `json:"session_id,omitempty"`
+	TerminalID string `json:"terminal_id,omitempty"`
+	Request    string `json:"request"`
+	// MessageID makes the send idempotent: a repeat with the same id
+	// returns the original record and never sends again.
+	MessageID string `json:"message_id,omitempty"`
+}
+
+// CancelRequest is POST /v1/cancel: interrupt a managed Turn.
+type CancelRequest struct {
+	TurnID string `json:"turn_id"`
+}
+
+// ActionResult is the reply of every mutation (and the CLI's --json).
+type ActionResult struct {
+	V          int    `json:"v"`
+	Op         string `json:"op"`
+	Outcome    string `json:"outcome"`
+	Reason     string `json:"reason,omitempty"`
+	DoNotRetry bool   `json:"do_not_retry"`
+	// ReceiptID names the audit receipt (rcpt_...); empty when nothing
+	// was reserved.
+	ReceiptID     string `json:"receipt_id,omitempty"`
+	TerminalID    string `json:"terminal_id,omitempty"`
+	TurnID        string `json:"turn_id,omitempty"`
+	SessionID     string `json:"session_id,omitempty"`
+	InteractionID string `json:"interaction_id,omitempty"`
+	// ScreenState is the state the recapture proved after the step.
+	ScreenState string `json:"screen_state,omitempty"`
+	// Next is the interaction the recapture shows after the step (the
+	// next question of a flow), if any.
+	Next *Interaction `json:"next,omitempty"`
+	// Evidence names what proved the postcondition (for example
+	// "screen:working", "transcript:user_prompt").
+	Evidence string `json:"evidence,omitempty"`
+}
+
+// Exit codes of the CLI per outcome (DESIGN).
+const (
+	ExitAccepted  = 0
+	ExitUsage     = 2
+	ExitRejected  = 3
+	ExitManual    = 4
+	ExitUncertain = 5
+	ExitNoDaemon  = 6
+)
+
+// ExitCode maps an outcome to the CLI's exit code.
+func ExitCode(outcome string) int {
+	switch outcome {
+	case OutcomeAccepted, OutcomeAlreadyDone:
+		return ExitAccepted
+	case OutcomeRejected:
+		return ExitRejected
+	case OutcomeManual:
+		return ExitManual
+	default:
+		return ExitUncertain
+	}
+}
+
+// Reasons of rejected_before_input and manual_required outcomes.
+const (
+	ReasonNoOffer          = "no_offer"            // no fresh Status by this controller
+	ReasonOfferExpired     = "offer_expired"       // and the live recheck failed
+	ReasonPromptChanged    = "prompt_changed"      // the fingerprint differs
+	ReasonStaleInteraction = "stale_interaction"   // interaction_id is not the current one
+	ReasonUnknownChoice    = "unknown_choice"      // an id that is not offered
+	ReasonNotActionable    = "not_actionable"      // the screen shows nothing to answer
+	ReasonFenced           = "prompt_already_used" // a consumed prompt
+	ReasonProcessChanged   = "process_changed"     // incarnation differs
+	ReasonBindingChanged   = "binding_changed"     // binding generation differs
+	ReasonCwdChanged       = "cwd_changed"         // the agent's cwd moved
+	ReasonNotIdle          = "not_idle"            // send: no idle agent
+	ReasonComposerNotEmpty = "composer_not_empty"  // send: a draft or no composer
+	ReasonSlashCommand     = "slash_command"       // text's first line starts with /
+	ReasonTextTooLong      = "text_too_long"       // over the profile's cap
+	ReasonBadText          = "bad_text"            // control characters, not UTF-8
+	ReasonUnknownVersion   = "unknown_version"     // generic profile
+	ReasonTerminalBusy     = "terminal_busy"       // another mutation holds the terminal
+	ReasonScreenStale      = "screen_stale"        // the model is re-seeding
+	ReasonNotCancellable   = "not_cancellable"     // cancel: a dialog is up
+	ReasonPostcondition    = "postcondition_unproven"
+	ReasonDelivery         = "delivery_failed" // tmux refused the input
+)

@@ -1,0 +1,75 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// A controller is who acts through the API (DESIGN "Contract details"):
+// `cli:<uid>`, `popup:<client tty>` or `mcp:<random per MCP session>`.
+// Offers made by a Status are consumable only by the same controller, so
+// a status shown to one MCP session cannot authorise another's response.
+// The daemon serves one uid only (SO_PEERCRED), so a controller name is
+// a scope between that user's own tools, not an authentication.
+
+// ControllerHeader carries the controller name on requests.
+const ControllerHeader = "Akk-Controller"
+
+type controllerKey struct{}
+
+// WithController is the context of a request made by controller c.
+func WithController(ctx context.Context, c string) context.Context {
+	return context.WithValue(ctx, controllerKey{}, c)
+}
+
+// ControllerFrom returns the request's controller ("" when none was set:
+// an in-process caller).
+func ControllerFrom(ctx context.Context) string {
+	c, _ := ctx.Value(controllerKey{}).(string)
+	return c
+}
+
+// IsLocalPerson reports whether controller c is a person at a local
+// terminal (CLI or popup): only those may respond by terminal_id.
+func IsLocalPerson(c string) bool {
+	return strings.HasPrefix(c, "cli:") || strings.HasPrefix(c, "popup:")
+}
+
+// controllerOf names the controller of r: its header when well formed,
+// else the CLI of the peer's uid.
+func controllerOf(r *http.Request, uid int) string {
+	h := r.Header.Get(ControllerHeader)
+	if validController(h) {
+		return h
+	}
+	return "cli:" + strconv.Itoa(uid)
+}
+
+func validController(c string) bool {
+	if len(c) > 128 {
+		return false
+	}
+	var rest string
+	switch {
+	case strings.HasPrefix(c, "cli:"):
+		rest = c[4:]
+	case strings.HasPrefix(c, "popup:"):
+		rest = c[6:]
+	case strings.HasPrefix(c, "mcp:"):
+		rest = c[4:]
+	default:
+		return false
+	}
+	if rest == "" {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		b := rest[i]
+		if b <= ' ' || b >= 0x7f {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,84 @@
+package api
+
+// Watches, managed Turns and their recovery (seed 003). Requests carry
+// semantic ids only; routes and timeouts are the daemon's configuration.
+
+// Watch modes and confidence (seed 003).
+const (
+	WatchExactTask        = "exact_task"
+	WatchTerminalActivity = "terminal_activity"
+	ConfidenceExact       = "exact"
+	ConfidenceBestEffort  = "best_effort"
+)
+
+// WatchRequest is POST /v1/watch.
+type WatchRequest struct {
+	TerminalID string `json:"terminal_id"`
+}
+
+// UnwatchRequest is POST /v1/unwatch.
+type UnwatchRequest struct {
+	WatchID string `json:"watch_id"`
+}
+
+// CloseRequest is POST /v1/close: release a managed Turn.
+type CloseRequest struct {
+	TurnID string `json:"turn_id"`
+}
+
+// RenewRequest is POST /v1/renew: exactly one of WatchID and TurnID.
+// Minutes 0 means the configured default.
+type RenewRequest struct {
+	WatchID string `json:"watch_id,omitempty"`
+	TurnID  string `json:"turn_id,omitempty"`
+	Minutes int    `json:"minutes,omitempty"`
+}
+
+// RecoverRequest is POST /v1/recover: exactly one of WatchID and TurnID.
+type RecoverRequest struct {
+	WatchID string `json:"watch_id,omitempty"`
+	TurnID  string `json:"turn_id,omitempty"`
+}
+
+// RetryCallbackRequest is POST /v1/retry_callback.
+type RetryCallbackRequest struct {
+	WatchID        string `json:"watch_id,omitempty"`
+	TurnID         string `json:"turn_id,omitempty"`
+	NotificationID string `json:"notification_id,omitempty"`
+}
+
+// TaskRequest is POST /v1/task_status: the status of a Turn or a Watch
+// (exactly one).
+type TaskRequest struct {
+	TurnID  string `json:"turn_id,omitempty"`
+	WatchID string `json:"watch_id,omitempty"`
+}
+
+// Task is a managed Turn or a Watch as the contract shows it: its states,
+// the evidence axes and its callbacks. Fields beyond these may be added by
+// the monitors.
+type Task struct {
+	V                int            `json:"v"`
+	TurnID           string         `json:"turn_id,omitempty"`
+	WatchID          string         `json:"watch_id,omitempty"`
+	SessionID        string         `json:"session_id,omitempty"`
+	TerminalID       string         `json:"terminal_id"`
+	TaskKind         string         `json:"task_kind"` // managed_turn, watch
+	WatchMode        string         `json:"watch_mode,omitempty"`
+	Confidence       string         `json:"confidence,omitempty"`
+	State            string         `json:"state"`
+	Reason           string         `json:"reason,omitempty"`
+	ManagementState  string         `json:"management_state,omitempty"`
+	ObservationState string         `json:"observation_state,omitempty"`
+	Interaction      *Interaction   `json:"interaction,omitempty"`
+	Notifications    []Notification `json:"notifications,omitempty"`
+}
+
+// Notification is one outbox entry as the contract shows it (no route,
+// no envelope body).
+type Notification struct {
+	NotificationID string `json:"notification_id"`
+	Type           string `json:"type"`
+	State          string `json:"state"` // pending, in_flight, accepted, retryable_failure, permanent_failure, uncertain, withdrawn
+	Attempts       int    `json:"attempts"`
+}
