@@ -86,11 +86,13 @@ func (b *offerBook) sweep(now time.Time) {
 	}
 }
 
-// makeOffer records what controller sees now, if the screen shows a
-// pending interaction with a plan. Called with mu held.
+// makeOffer records what controller sees now, if the screen shows an
+// interaction (a manual_required one too: answering it is then refused as
+// manual_required with its reasons, not as "no offer"). Called with mu
+// held.
 func (m *paneMonitor) makeOffer(controller string, now time.Time) *offer {
 	r := m.rec
-	if controller == "" || r.Interaction == nil || r.Interaction.State != "pending" || r.plan == nil || m.ident == nil {
+	if controller == "" || r.Interaction == nil || m.ident == nil {
 		return nil
 	}
 	o := &offer{controller: controller, terminalID: m.id, interactionID: r.Interaction.InteractionID,

@@ -170,7 +170,7 @@ func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]
 		c.fifo = filepath.Join(dir, fmt.Sprintf("go%d", i))
 		mkfifo(t, c.fifo)
 		c.pane = newWindow(t, srv, c.rec.Header.Width, c.rec.Header.Height,
-			fmt.Sprintf("sh -c 'read _ < %s; exec %s replica %s'", c.fifo, akk, c.file))
+			fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, c.fifo, akk, c.file))
 		cases = append(cases, c)
 	}
 	return cases
