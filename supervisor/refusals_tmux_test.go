@@ -472,4 +472,3 @@ func expireOffers(r *replicaDriver) { ageOffers(r, offerTTL+time.Second) }
 func ageOffers(r *replicaDriver, by time.Duration) {
 	editOffers(r, func(o *offer) { o.made, o.expires = o.made.Add(-by), o.expires.Add(-by) })
 }
-
