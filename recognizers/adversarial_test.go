@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -117,6 +118,61 @@ func TestAdversarialMutations(t *testing.T) {
 	t.Logf("%d mutated screens, none actionable: %v", cases, refused)
 	if cases < 300 {
 		t.Errorf("only %d cases", cases)
+	}
+}
+
+// TestAdversarialRecordedQuote: the fake model's plain assistant text
+// quoting a questionnaire and then a permission prompt verbatim (surface
+// quoted-prompt, recorded for real with each agent) is never taken for a
+// prompt: at no step of the recording is anything actionable, and its
+// final screen is idle with an empty composer, no interaction, and the
+// lookalike named. Each case first proves that the same version's
+// recorded permission prompt IS actionable, so a recognizer that never
+// acts fails.
+func TestAdversarialRecordedQuote(t *testing.T) {
+	required := []string{"claude@2.1.267", "codex@0.155.1", "claude@2.1.332", "codex@0.171.0"}
+	var seen []string
+	for _, agent := range []string{"claude", "codex"} {
+		src, versions := claudeSources[0], claudeVersions
+		if agent == "codex" {
+			src, versions = codexSources[0], codexVersions
+		}
+		for _, v := range versions {
+			name := agent + "@" + v
+			if _, err := os.Stat(castPath(agent, v, "quoted-prompt")); err != nil {
+				continue
+			}
+			seen = append(seen, name)
+			live := recognize(markerScreen(t, agent, v, src.surface, src.marker), agent, v)
+			assertActionable(t, name+"/"+src.name, &live, src)
+
+			p := recognizers.Lookup(agent, v)
+			r := recognizers.NewRecognizer(p, recognizers.TestKey)
+			_, err := recordings.Replay(loadCast(t, castPath(agent, v, "quoted-prompt")), vt.Options{}, func(s recordings.Step) error {
+				if got := r.Recognize(s.Screen); got.Actionable() {
+					return fmt.Errorf("event %d: FALSE ACTIONABLE %s %v", s.Index, got.ScreenState, got.Interaction)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+
+			got := recognize(markerScreen(t, agent, v, "quoted-prompt", 0), agent, v)
+			switch {
+			case got.Interaction != nil || got.Actionable():
+				t.Errorf("%s: quoted prompt read as an interaction: %s %v", name, got.ScreenState, got.Interaction)
+			case got.ScreenState != recognizers.Idle || got.Composer != recognizers.ComposerEmpty:
+				t.Errorf("%s: %s/%s, want idle/empty", name, got.ScreenState, got.Composer)
+			case !hasReason(got, recognizers.NotePromptInTranscript):
+				t.Errorf("%s: reasons %v, want %s", name, reasonCodes(got), recognizers.NotePromptInTranscript)
+			}
+		}
+	}
+	for _, n := range required {
+		if !slices.Contains(seen, n) {
+			t.Errorf("no quoted-prompt recording for %s", n)
+		}
 	}
 }
 

@@ -26,7 +26,7 @@ func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
 	}
 	p := upper + 1
 	if upper < 0 || p == lower || g.ch(0, p) != '❯' || !slices.Contains(c.composerGlyphs, g.style(0, p)) ||
-		!isSpace(g.cell(1, p).text) {
+		!g.space(1, p) {
 		return false
 	}
 	for y := p + 1; y < lower; y++ {
@@ -87,7 +87,7 @@ func (c *claude21) composerFooter(g *grid, b int) (interrupt, known bool) {
 		return false, false
 	}
 	for x := range g.w {
-		if cl := g.cell(x, b); !g.blankCell(cl) && !slices.Contains(c.footer, g.styles[cl.st].s) {
+		if cl := g.cell(x, b); !g.blankCell(cl) && !slices.Contains(c.footer, g.styleOf(cl)) {
 			return false, false
 		}
 	}
@@ -114,7 +114,7 @@ func (c *claude21) activity(g *grid, upper int) Activity {
 	for y >= 0 && (g.blank(y) || g.first(y) >= g.w/3) {
 		y--
 	}
-	if y < 0 || !strings.ContainsRune(c.spinnerGlyphs, g.ch(0, y)) || !isSpace(g.cell(1, y).text) {
+	if y < 0 || !strings.ContainsRune(c.spinnerGlyphs, g.ch(0, y)) || !g.space(1, y) {
 		return a
 	}
 	text := g.textFrom(y, 2)

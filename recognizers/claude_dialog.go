@@ -245,11 +245,11 @@ func (c *claude21) splitLabel(g *grid, y, x0 int) (label, desc string) {
 		if g.blankCell(cl) {
 			continue
 		}
-		if g.styles[cl.st].s == c.hint && !lead {
+		if g.styleOf(cl) == c.hint && !lead {
 			cut = x
 			break
 		}
-		if g.styles[cl.st].s != c.hint {
+		if g.styleOf(cl) != c.hint {
 			lead = false
 		}
 	}
@@ -318,7 +318,7 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 // checkboxWidth is 4 when row y shows a multi-select checkbox ("[ ] ",
 // "[✔] ") at column x, else 0.
 func checkboxWidth(g *grid, y, x int) int {
-	if g.ch(x, y) == '[' && g.ch(x+2, y) == ']' && isSpace(g.cell(x+3, y).text) {
+	if g.ch(x, y) == '[' && g.ch(x+2, y) == ']' && g.space(x+3, y) {
 		return 4
 	}
 	return 0

@@ -225,7 +225,7 @@ func (c *claude21) editorRow(g *grid, o Option, current bool, labelX int, multi 
 	if g.style(labelX, y) == c.editorCursor && g.styled(y, labelX+1, g.w, c.editorHint) && o.Label == want {
 		return true, ""
 	}
-	if last > labelX && g.style(last, y) == c.editorCursor && isSpace(g.cell(last, y).text) &&
+	if last > labelX && g.style(last, y) == c.editorCursor && g.space(last, y) &&
 		g.styled(y, labelX, last, plain().vt()) {
 		return true, strings.TrimRight(g.text(y, labelX, last), " ")
 	}

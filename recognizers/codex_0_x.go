@@ -218,7 +218,7 @@ func (c *codex0x) highlightRow(g *grid, y, x int) bool {
 		return false
 	}
 	for ; x < g.w; x++ {
-		if cl := g.cell(x, y); !g.blankCell(cl) && !slices.Contains(c.rowLit, g.styles[cl.st].s) {
+		if cl := g.cell(x, y); !g.blankCell(cl) && !slices.Contains(c.rowLit, g.styleOf(cl)) {
 			return false
 		}
 	}

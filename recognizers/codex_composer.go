@@ -29,7 +29,7 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 			break
 		}
 	}
-	if p < 0 || g.style(0, p) != c.composerGlyph || !isSpace(g.cell(1, p).text) || p > 0 && !g.blank(p-1) {
+	if p < 0 || g.style(0, p) != c.composerGlyph || !g.space(1, p) || p > 0 && !g.blank(p-1) {
 		return false
 	}
 	out.Region = Region{Top: p, Rows: end - p + 1}
@@ -125,7 +125,7 @@ func (c *codex0x) doneLine(g *grid, y int, a *Activity) {
 // varies (reasoning summaries replace "Working"): only the bullet, the
 // timer and the interrupt hint are read.
 func (c *codex0x) workingLine(g *grid, y int, a *Activity) bool {
-	if g.first(y) != 0 || !strings.ContainsRune(c.bullets, g.ch(0, y)) || !isSpace(g.cell(1, y).text) {
+	if g.first(y) != 0 || !strings.ContainsRune(c.bullets, g.ch(0, y)) || !g.space(1, y) {
 		return false
 	}
 	text := g.textFrom(y, 2)

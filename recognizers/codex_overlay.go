@@ -127,7 +127,7 @@ func (c *codex0x) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) ([
 			continue
 		}
 		for x := lay.labelX; x <= g.last(o.Row); x++ {
-			if cl := g.cell(x, o.Row); !g.blankCell(cl) && g.styles[cl.st].s == c.dim {
+			if cl := g.cell(x, o.Row); !g.blankCell(cl) && g.styleOf(cl) == c.dim {
 				if col < 0 || x < col {
 					col = x
 				}
@@ -139,7 +139,7 @@ func (c *codex0x) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) ([
 		o := &opts[i]
 		end := g.last(o.Row) + 1
 		cut := end
-		if col >= 0 && col < end && isSpace(g.cell(col-1, o.Row).text) {
+		if col >= 0 && col < end && g.space(col-1, o.Row) {
 			cut = col
 		}
 		o.Label = strings.TrimSpace(g.text(o.Row, lay.labelX, cut))
@@ -156,7 +156,7 @@ func (c *codex0x) highlightProof(g *grid, lay menuLayout, opts []Option, glyphs 
 	for i, o := range opts {
 		lit := false
 		for x := lay.glyphX; x <= g.last(o.Row); x++ {
-			if cl := g.cell(x, o.Row); !g.blankCell(cl) && slices.Contains(c.rowLit, g.styles[cl.st].s) {
+			if cl := g.cell(x, o.Row); !g.blankCell(cl) && slices.Contains(c.rowLit, g.styleOf(cl)) {
 				lit = true
 				break
 			}

@@ -8,29 +8,38 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-// grid is the recognizers' snapshot of a vt screen: every cell's text,
-// width and an index into a small table of the styles seen. Profiles read
-// only the grid, so a recognition reads each screen cell once, and a
-// Recognizer re-reads only the rows the screen marked dirty.
+// grid is the recognizers' snapshot of a vt screen: every cell in vt's
+// compact form (character, width, style handle), each row's first and last
+// non-blank column, and a table of the styles the handles resolve to.
+// Profiles read only the grid (and through it the text of the rare cells
+// holding several code points), so a recognition reads each screen row
+// once, and a Recognizer re-reads only the rows the screen marked dirty.
+//
+// A screen's style handles are cheap to compare but not canonical (its
+// table may hold one rendition twice) and void once the screen compacts
+// its table, so the grid maps each handle, once per style generation and
+// only when a profile asks about it, to an index into its own table, which
+// holds every rendition once: equal indexes are equal styles and the
+// reverse.
 type grid struct {
 	w, h    int
 	rows    []grow
 	changed []bool // rows read by the last load
 	styles  []styleInfo
-	lastSt  uint16 // the style interned last: runs of one style are common
+	byStyle map[vt.Style]uint16 // index in styles of each rendition
+	ids     []uint16            // screen handle -> 1 + index in styles; 0 not yet resolved
+	scr     *vt.Screen          // the screen the rows were read from; ids are of its generation gen
+	gen     uint64
 	cursor  vt.Cursor
 	alt     bool
 }
 
+// gcell is a cell as vt reads it out: the grid stores rows as they come.
+type gcell = vt.RowCell
+
 type grow struct {
 	cells       []gcell
 	first, last int // first and last non-blank column; -1 on a blank row
-}
-
-type gcell struct {
-	text string // "" for the padding cell of a wide character
-	w    uint8
-	st   uint16
 }
 
 type styleInfo struct {
@@ -45,15 +54,17 @@ type styleInfo struct {
 const maxStyles = 4096
 
 // load reads scr into the grid: every row when all is set, when the size
-// changed or the style table was rebuilt, otherwise only the dirty rows.
+// changed, when the handles read before are void (another screen, or its
+// style table was compacted) or the grid's table was rebuilt; otherwise
+// only the dirty rows.
 func (g *grid) load(scr *vt.Screen, all bool) {
 	w, h := scr.Size()
 	if w != g.w || h != g.h {
 		g.resize(w, h)
 		all = true
 	}
-	if len(g.styles) > maxStyles {
-		g.styles, g.lastSt = g.styles[:0], 0
+	if scr != g.scr || scr.StyleGeneration() != g.gen || len(g.styles) > maxStyles {
+		g.resetStyles(scr)
 		all = true
 	}
 	for y := 0; y < h; y++ {
@@ -66,19 +77,23 @@ func (g *grid) load(scr *vt.Screen, all bool) {
 	g.alt = scr.AltScreen()
 }
 
+// resetStyles forgets every handle and style: rows must be read again.
+func (g *grid) resetStyles(scr *vt.Screen) {
+	g.scr, g.gen = scr, scr.StyleGeneration()
+	clear(g.ids)
+	g.styles = g.styles[:0]
+	if g.byStyle == nil {
+		g.byStyle = make(map[vt.Style]uint16)
+	}
+	clear(g.byStyle)
+}
+
 func (g *grid) resize(w, h int) {
 	g.w, g.h = w, h
 	if cap(g.rows) >= h {
 		g.rows, g.changed = g.rows[:h], g.changed[:h]
 	} else {
 		g.rows, g.changed = make([]grow, h), make([]bool, h)
-	}
-	for y := range g.rows {
-		if cap(g.rows[y].cells) >= w {
-			g.rows[y].cells = g.rows[y].cells[:w]
-		} else {
-			g.rows[y].cells = make([]gcell, w)
-		}
 	}
 }
 
@@ -92,67 +107,125 @@ func (g *grid) changedIn(r Region) bool {
 	return false
 }
 
+// loadRow copies row y and finds its first and last non-blank columns
+// from either end: the blank margins are all it looks at, and their
+// default spaces are told apart inline.
 func (g *grid) loadRow(scr *vt.Screen, y int) {
 	r := &g.rows[y]
+	r.cells = scr.AppendRowCells(r.cells[:0], y)
 	r.first, r.last = -1, -1
-	for x := range r.cells {
-		c := scr.Cell(x, y)
-		st := g.intern(c.Style)
-		r.cells[x] = gcell{text: c.Text, w: c.Width, st: st}
-		if !g.blankCell(r.cells[x]) {
-			if r.first < 0 {
-				r.first = x
-			}
+	for x, c := range r.cells {
+		if !c.DefaultSpace() && !g.blankStyled(c) {
+			r.first = x
+			break
+		}
+	}
+	if r.first < 0 {
+		return
+	}
+	for x := len(r.cells) - 1; x >= r.first; x-- {
+		if c := r.cells[x]; !c.DefaultSpace() && !g.blankStyled(c) {
 			r.last = x
+			break
 		}
 	}
 }
 
-func (g *grid) intern(s vt.Style) uint16 {
-	if int(g.lastSt) < len(g.styles) && g.styles[g.lastSt].s == s {
-		return g.lastSt
+// sid returns the grid's style index of a loaded cell.
+func (g *grid) sid(c gcell) uint16 {
+	if id := c.Style(); int(id) < len(g.ids) && g.ids[id] != 0 {
+		return g.ids[id] - 1
 	}
-	for i := range g.styles {
-		if g.styles[i].s == s {
-			g.lastSt = uint16(i)
-			return g.lastSt
-		}
-	}
-	_, bg, attr := s.Decompose()
-	paints := bg != tcell.ColorDefault || attr&(tcell.AttrReverse|tcell.AttrStrikeThrough) != 0 ||
-		s.GetUnderlineStyle() != tcell.UnderlineStyleNone
-	g.styles = append(g.styles, styleInfo{s: s, paints: paints})
-	g.lastSt = uint16(len(g.styles) - 1)
-	return g.lastSt
+	return g.resolve(c.Style())
 }
 
-// isSpace reports whether a cell's text is a space. A no-break space is
-// one too: Claude draws one after its prompt glyph.
-func isSpace(t string) bool { return t == " " || t == "\u00a0" || t == "" }
+// resolve maps a handle of the screen's current style generation to the
+// grid's index of its style, adding the style if it is new.
+func (g *grid) resolve(id vt.StyleID) uint16 {
+	if int(id) >= len(g.ids) {
+		g.ids = append(g.ids, make([]uint16, int(id)+1-len(g.ids))...)
+	}
+	s := g.scr.StyleOf(id)
+	i, ok := g.byStyle[s]
+	if !ok {
+		_, bg, attr := s.Decompose()
+		paints := bg != tcell.ColorDefault || attr&(tcell.AttrReverse|tcell.AttrStrikeThrough) != 0 ||
+			s.GetUnderlineStyle() != tcell.UnderlineStyleNone
+		g.styles = append(g.styles, styleInfo{s: s, paints: paints})
+		i = uint16(len(g.styles) - 1)
+		g.byStyle[s] = i
+	}
+	g.ids[id] = i + 1
+	return i
+}
 
-func (g *grid) blankCell(c gcell) bool { return isSpace(c.text) && !g.styles[c.st].paints }
+// styleOf returns the style of a loaded cell.
+func (g *grid) styleOf(c gcell) vt.Style { return g.styles[g.sid(c)].s }
+
+// styleMatch tests cells against one style, comparing indexes once the
+// style's index is known (a style no cell resolved to yet has none).
+type styleMatch struct {
+	s    vt.Style
+	want uint16
+	ok   bool
+}
+
+func (g *grid) match(s vt.Style) styleMatch {
+	want, ok := g.byStyle[s]
+	return styleMatch{s: s, want: want, ok: ok}
+}
+
+func (g *grid) is(m *styleMatch, c gcell) bool {
+	i := g.sid(c)
+	if !m.ok && g.styles[i].s == m.s {
+		m.want, m.ok = i, true
+	}
+	return m.ok && i == m.want
+}
+
+// isSpaceCell reports whether a cell shows a space. A no-break space is
+// one too (Claude draws one after its prompt glyph), and so is the padding
+// cell of a wide character; a space with combining marks is not.
+func isSpaceCell(c gcell) bool {
+	if c.Multi() {
+		return false
+	}
+	r := c.Rune()
+	return r == ' ' || r == '\u00a0' || c.Width() == 0
+}
+
+// blankCell reports whether a cell shows nothing: a space in a style that
+// does not paint. Most blank cells are default spaces, told at once.
+func (g *grid) blankCell(c gcell) bool { return c.DefaultSpace() || g.blankStyled(c) }
+
+func (g *grid) blankStyled(c gcell) bool {
+	return isSpaceCell(c) && (c.Style() == 0 || !g.styles[g.sid(c)].paints)
+}
 
 // cell returns the cell at x, y; outside the grid a blank cell.
 func (g *grid) cell(x, y int) gcell {
 	if y < 0 || y >= g.h || x < 0 || x >= g.w {
-		return gcell{text: " ", w: 1}
+		return outside
 	}
 	return g.rows[y].cells[x]
 }
 
+var outside = vt.MakeRowCell(' ', 1, 0, false)
+
+// space reports whether the cell at x, y shows a space.
+func (g *grid) space(x, y int) bool { return isSpaceCell(g.cell(x, y)) }
+
 // style returns the style of the cell at x, y.
-func (g *grid) style(x, y int) vt.Style { return g.styles[g.cell(x, y).st].s }
+func (g *grid) style(x, y int) vt.Style {
+	if y < 0 || y >= g.h || x < 0 || x >= g.w {
+		return vt.DefaultStyle
+	}
+	return g.styleOf(g.rows[y].cells[x])
+}
 
 // ch returns the first character of the cell at x, y (0 for a padding
 // cell).
-func (g *grid) ch(x, y int) rune {
-	t := g.cell(x, y).text
-	if t == "" {
-		return 0
-	}
-	r, _ := utf8.DecodeRuneInString(t)
-	return r
-}
+func (g *grid) ch(x, y int) rune { return g.cell(x, y).Rune() }
 
 // blank, first and last are total: a row outside the grid is blank, its
 // first and last columns -1 (profiles look past edges freely).
@@ -192,11 +265,18 @@ func (g *grid) text(y, x0, x1 int) string {
 	x0, x1 = max(x0, 0), min(x1, g.w)
 	var b []byte
 	for x := x0; x < x1; x++ {
-		t := g.rows[y].cells[x].text
-		if t == "\u00a0" {
-			t = " "
+		switch c := g.rows[y].cells[x]; {
+		case c.Multi():
+			// The screen still shows what the grid read: rows are read
+			// again whenever they change, and text is built while
+			// recognizing, after the read.
+			b = append(b, g.scr.CellText(x, y)...)
+		case c.Width() == 0:
+		case c.Rune() == '\u00a0':
+			b = append(b, ' ')
+		default:
+			b = utf8.AppendRune(b, c.Rune())
 		}
-		b = append(b, t...)
 	}
 	return string(b)
 }
@@ -230,11 +310,10 @@ func (g *grid) hasAt(y, x int, s string) bool {
 			return false
 		}
 		c := g.rows[y].cells[x]
-		cr, n := utf8.DecodeRuneInString(c.text)
-		if n == 0 || cr != r && !(r == ' ' && cr == '\u00a0') {
+		if cr := c.Rune(); c.Width() == 0 || cr != r && !(r == ' ' && cr == '\u00a0') {
 			return false
 		}
-		x += max(int(c.w), 1)
+		x += max(c.Width(), 1)
 	}
 	return true
 }
@@ -252,9 +331,9 @@ func (g *grid) styled(y, x0, x1 int, s vt.Style) bool {
 	if y < 0 || y >= g.h {
 		return true
 	}
+	m := g.match(s)
 	for x := max(x0, 0); x < min(x1, g.w); x++ {
-		c := g.rows[y].cells[x]
-		if !g.blankCell(c) && g.styles[c.st].s != s {
+		if c := g.rows[y].cells[x]; !g.blankCell(c) && !g.is(&m, c) {
 			return false
 		}
 	}
@@ -267,10 +346,10 @@ func (g *grid) rule(y int, ch rune, s vt.Style) (full bool, width int) {
 	if y < 0 || y >= g.h {
 		return false, 0
 	}
+	m := g.match(s)
 	for x := 0; x < g.w; x++ {
 		c := g.rows[y].cells[x]
-		r, _ := utf8.DecodeRuneInString(c.text)
-		if r != ch || g.styles[c.st].s != s {
+		if c.Width() == 0 || c.Rune() != ch || !g.is(&m, c) {
 			break
 		}
 		width++

@@ -32,7 +32,7 @@ func (l menuLayout) option(g *grid, y int) (num int, glyph, ok bool) {
 		if g.blankCell(c) {
 			continue
 		}
-		if isSpace(c.text) {
+		if isSpaceCell(c) {
 			painted = true
 			continue
 		}
@@ -51,7 +51,7 @@ func (l menuLayout) option(g *grid, y int) (num int, glyph, ok bool) {
 // numberAt parses "N. " at column x of row y (N in 1..9), or returns 0.
 func numberAt(g *grid, y, x int) int {
 	d := g.ch(x, y)
-	if d < '1' || d > '9' || g.ch(x+1, y) != '.' || !isSpace(g.cell(x+2, y).text) {
+	if d < '1' || d > '9' || g.ch(x+1, y) != '.' || !g.space(x+2, y) {
 		return 0
 	}
 	return int(d - '0')

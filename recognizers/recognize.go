@@ -1,15 +1,27 @@
 package recognizers
 
-import "github.com/agent-knock-knock/akk/vt"
+import (
+	"sync"
+
+	"github.com/agent-knock-knock/akk/vt"
+)
 
 // Recognize reads scr under profile p and returns what it shows. Public
 // ids are derived with key. It reads the whole screen and leaves it
 // untouched; a Recognizer does the same incrementally.
 func Recognize(p Profile, scr *vt.Screen, key Key) Recognition {
-	var g grid
+	g := grids.Get().(*grid)
 	g.load(scr, true)
-	return recognizeGrid(p, &g, scr, key, nil)
+	out := recognizeGrid(p, g, scr, key, nil)
+	g.scr = nil // the pool must not keep the screen alive
+	grids.Put(g)
+	return out
 }
+
+// grids holds the grids of one-shot recognitions for reuse: a 120x40
+// grid's cells alone are 29 KB. A recognition shares no memory with its
+// grid (labels and drafts are built as new strings).
+var grids = sync.Pool{New: func() any { return new(grid) }}
 
 // fingerprinter returns a region's fingerprint, or ok false to have it
 // computed.

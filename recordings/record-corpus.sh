@@ -19,7 +19,7 @@ record() { # agent version scenario
 	"$rig" -agent "$a" -version "$v" -scenario "$s" -out "recordings/testdata/$a/$v" || echo "FAILED: $a $v $s" >&2
 }
 
-claude_common="idle draft working send permission-approve permission-reject question-digit question-enter question-escape multi-select several-questions type-something"
+claude_common="idle draft working send permission-approve permission-reject question-digit question-enter question-escape multi-select several-questions type-something quoted-prompt"
 for v in 2.1.267 2.1.263 2.1.266 2.1.332; do
 	for s in $claude_common; do record claude "$v" "$s"; done
 done
@@ -29,7 +29,7 @@ for s in idle-narrow permission-narrow permission-resize; do record claude 2.1.2
 # mode).
 for s in idle-auto working-auto bash-auto; do record claude 2.1.332 "$s"; done
 
-codex_common="idle draft working send permission-approve permission-reject question-digit question-enter question-escape question-notes question-unanswered"
+codex_common="idle draft working send permission-approve permission-reject question-digit question-enter question-escape question-notes question-unanswered quoted-prompt"
 for v in 0.155.1 0.153.4 0.154.0 0.171.0; do
 	for s in $codex_common; do record codex "$v" "$s"; done
 done

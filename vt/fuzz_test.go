@@ -57,6 +57,10 @@ func FuzzScreen(f *testing.F) {
 		whole := New(width, height, Options{Scrollback: 8})
 		whole.Write(data)
 		checkInvariants(t, whole)
+		checkRowCells(t, whole) // the compact reading agrees with Cell
+		if whole.Fingerprint(whole.Bounds()) != fingerprintRef(whole, whole.Bounds()) {
+			t.Fatalf("Fingerprint's shortcuts change the digest of:\n%s", whole)
+		}
 
 		split := New(width, height, Options{Scrollback: 8})
 		at := int(cut) % (len(data) + 1)

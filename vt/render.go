@@ -138,16 +138,25 @@ func (s *Screen) Fingerprint(r Rect) [32]byte {
 	b = binary.LittleEndian.AppendUint32(b, uint32(r.W))
 	b = binary.LittleEndian.AppendUint32(b, uint32(r.H))
 	var prev pen
+	var prevID uint32
 	first := true
 	for y := r.Y; y < r.Y+r.H; y++ {
 		l := s.lines[y]
-		for x := r.X; x < r.X+r.W; x++ {
-			c := l.cells[x]
-			if p := s.styles[c.style()]; first || p != prev && !s.samePen(p, prev) {
+		for _, c := range l.cells[r.X : r.X+r.W] {
+			// A cell with the previous cell's style index has its pen,
+			// which is the last one written or the same rendition.
+			if id := c.style(); !first && id == prevID {
+				b = append(b, 0)
+			} else if p := s.styles[id]; first || p != prev && !s.samePen(p, prev) {
 				b = s.appendPen(append(b, 1), p)
-				prev, first = p, false
+				prev, prevID, first = p, id, false
 			} else {
 				b = append(b, 0)
+				prevID = id
+			}
+			if c.hi&(extFlag|acsFlag|0x1f) == 0 && c.lo < 0x80 && !c.isPad() {
+				b = append(b, byte(c.width()), 1, byte(c.lo)) // ASCII: most cells
+				continue
 			}
 			at := len(b)
 			b = append(b, byte(c.width()), 0)

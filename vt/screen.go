@@ -42,6 +42,7 @@ type Screen struct {
 	cache       styleCache
 	spareStyles []pen    // the other buffer of compactStyles
 	remap       []uint32 // compactStyles' scratch
+	styleGen    uint64   // advanced by compactStyles: see StyleGeneration
 	links       []link
 	linkIdx     map[link]uint16
 

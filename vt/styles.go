@@ -175,6 +175,7 @@ func (s *Screen) compactStyles() {
 	}
 	s.remap = remap
 	s.spareStyles, s.styles = s.styles, next
+	s.styleGen++ // every StyleID handed out so far is void
 	s.cache = styleCache{}
 	s.views = [len(s.views)]styleViewEntry{}
 	s.penOK = false
