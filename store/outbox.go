@@ -80,8 +80,10 @@ type Notification struct {
 	// a retryable one whose automatic attempts are exhausted.
 	NextAt     time.Time `json:"next_at,omitzero"`
 	LeaseUntil time.Time `json:"lease_until,omitzero"`
-	Created    time.Time `json:"created"`
-	Updated    time.Time `json:"updated"`
+	// ManualRetry: retry_callback requeued it; its next attempt says so.
+	ManualRetry bool      `json:"manual_retry,omitempty"`
+	Created     time.Time `json:"created"`
+	Updated     time.Time `json:"updated"`
 }
 
 const notificationSchema = 1
@@ -209,9 +211,9 @@ func (s *Store) Claim(id, owner string, now, leaseUntil time.Time) (Notification
 				a.Outcome, a.End, a.Detail = ntfInterruptedClaim, now, "lease expired without an outcome"
 			}
 		}
-		manual := n.State == NtfPending && len(n.Attempts) > 0 // a manual retry requeued it
 		n.State, n.LeaseUntil = NtfInFlight, leaseUntil
-		n.Attempts = append(n.Attempts, Attempt{N: len(n.Attempts) + 1, Owner: owner, Start: now, Manual: manual})
+		n.Attempts = append(n.Attempts, Attempt{N: len(n.Attempts) + 1, Owner: owner, Start: now, Manual: n.ManualRetry})
+		n.ManualRetry = false
 		return nil
 	})
 }
@@ -248,7 +250,7 @@ func (s *Store) Requeue(id string, now time.Time) (Notification, error) {
 		if n.State != NtfRetryable {
 			return fmt.Errorf("%w: retry %s in state %s", ErrConflict, id, n.State)
 		}
-		n.State, n.NextAt = NtfPending, now
+		n.State, n.NextAt, n.ManualRetry = NtfPending, now, true
 		return nil
 	})
 }
@@ -286,6 +288,49 @@ func (s *Store) Withdraw(subject string, now time.Time) ([]Notification, error) 
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
 		return nil, fmt.Errorf("store: withdraw %s: %w", subject, err)
+	}
+	return out, nil
+}
+
+// ReleaseOrphans makes every in_flight notification claimed by another
+// owner pending again at now, closing its open attempt as interrupted. The
+// daemon calls it at start: it holds the store's lock, so those owners are
+// dead, and whether their send happened is unknown; the notification is
+// then sent again with the same idempotency key (at-least-once). Accepted
+// and uncertain records are untouched: they are never sent again.
+func (s *Store) ReleaseOrphans(owner string, now time.Time) ([]Notification, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	var out []Notification
+	err := s.scan(kindOutbox, func(k, v []byte) error {
+		var n Notification
+		if err := decode(v, notificationSchema, &n); err != nil {
+			return fmt.Errorf("store: %s: %w", k, err)
+		}
+		if n.State != NtfInFlight || len(n.Attempts) == 0 || n.Attempts[len(n.Attempts)-1].Owner == owner {
+			return nil
+		}
+		a := &n.Attempts[len(n.Attempts)-1]
+		a.Outcome, a.End, a.Detail = ntfInterruptedClaim, now, "daemon ended before an outcome"
+		n.State, n.NextAt, n.LeaseUntil, n.Updated = NtfPending, now, time.Time{}, now
+		out = append(out, n)
+		return nil
+	})
+	if err != nil || len(out) == 0 {
+		return out, err
+	}
+	b := s.db.NewBatch()
+	defer b.Close()
+	for _, n := range out {
+		if err := putNotification(b, n); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return nil, fmt.Errorf("store: release orphans: %w", err)
 	}
 	return out, nil
 }
