@@ -22,7 +22,7 @@ type replicaCase struct {
 	agent, version, surface string
 	rec                     *recordings.Recording
 	file, fifo, pane        string
-	keepAlive               bool // driveReplica does not send the sentinel
+	keepAlive               bool   // driveReplica does not send the sentinel
 	onRelease               func() // called once the replica runs, before its first input
 }
 
