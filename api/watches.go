@@ -1,5 +1,7 @@
 package api
 
+import "time"
+
 // Watches, managed Turns and their recovery (seed 003). Requests carry
 // semantic ids only; routes and timeouts are the daemon's configuration.
 
@@ -72,6 +74,8 @@ type Task struct {
 	ObservationState string         `json:"observation_state,omitempty"`
 	Interaction      *Interaction   `json:"interaction,omitempty"`
 	Notifications    []Notification `json:"notifications,omitempty"`
+	Warnings         []string       `json:"warnings,omitempty"`
+	Deadline         time.Time      `json:"deadline,omitzero"`
 }
 
 // Notification is one outbox entry as the contract shows it (no route,
@@ -81,4 +85,8 @@ type Notification struct {
 	Type           string `json:"type"`
 	State          string `json:"state"` // pending, in_flight, accepted, retryable_failure, permanent_failure, uncertain, withdrawn
 	Attempts       int    `json:"attempts"`
+	// Event is what it reports (settled, interaction:<interaction_id>,
+	// stalled:<n>, expired:<deadline>).
+	Event   string    `json:"event,omitempty"`
+	Created time.Time `json:"created,omitzero"`
 }

@@ -4,7 +4,8 @@
 //
 // Keys are "<kind>/<id>[/<sub>]" and are built only in keys.go; values are
 // JSON objects with a "v" schema field (codec.go). One file per concern:
-// meta.go (format version, secret), terminals.go, bindings.go, events.go.
+// meta.go (format version, secret), terminals.go, bindings.go, events.go,
+// outbox.go (the callbacks outbox and its state machine), watches.go.
 // Writes that guard a side effect pass pebble.Sync at the call site.
 //
 // Only one process opens a store: Open takes an exclusive lock file first

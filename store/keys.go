@@ -8,7 +8,8 @@ import (
 )
 
 // keys.go is the only place that builds or parses keys. A key is
-// "<kind>/<id>[/<sub>]". Kinds used so far: meta, terminal, binding, event.
+// "<kind>/<id>[/<sub>]". Kinds used so far: meta, terminal, binding, event,
+// outbox, watch.
 // Event ids are 8-byte big-endian sequence numbers so that keys sort in
 // append order.
 
@@ -63,3 +64,12 @@ func parseID(kind string, k []byte) (string, error) {
 	}
 	return s, nil
 }
+
+// Kinds of the callbacks outbox and the Terminal Watches (seed 003).
+const (
+	kindOutbox = "outbox"
+	kindWatch  = "watch"
+)
+
+func outboxKey(id string) []byte { return key(kindOutbox, id) }
+func watchKey(id string) []byte  { return key(kindWatch, id) }

@@ -99,6 +99,7 @@ type bindRequest struct {
 // boundFile is a bound transcript/rollout: the durable state parsed so far.
 type boundFile struct {
 	m        *paneMonitor
+	termID   string // the terminal bound to it
 	state    bindingState
 	file     watchers.FileID
 	end      int64 // parsed up to here (a line boundary)
@@ -211,14 +212,16 @@ func (b *binder) resolve(ctx context.Context, m *paneMonitor, r bindRequest) {
 		b.unresolved[m] = r
 	}
 	b.mu.Unlock()
-	if ni.State == watchers.Resolved {
-		st.Durable = b.bind(ctx, m, watchers.Agent(r.ident.Agent), ni, st)
-	}
+	// The generation is known before the file is bound: the bound file's
+	// state (which evidence hands to the monitor) carries it.
 	prev := bindingFromStore(b.s, r.id)
 	st.Generation = prev.Generation
 	if prev.State != st.State || prev.SessionID != st.SessionID || prev.Path != st.Path {
 		st.Generation++
 		b.recordBinding(r.id, r.ident.Agent, st)
+	}
+	if ni.State == watchers.Resolved {
+		st.Durable = b.bind(ctx, m, watchers.Agent(r.ident.Agent), ni, st)
 	}
 	m.setBinding(st)
 }
@@ -251,7 +254,7 @@ func (b *binder) unbind(id string) {
 func (b *binder) bind(ctx context.Context, m *paneMonitor, agent watchers.Agent, ni watchers.NativeIdentity, st bindingState) string {
 	durable, fid, end := parseDurable(agent, ni.Path)
 	b.mu.Lock()
-	b.files[ni.Path] = &boundFile{m: m, state: st, file: fid, end: end, durable: durable}
+	b.files[ni.Path] = &boundFile{m: m, termID: m.id, state: st, file: fid, end: end, durable: durable}
 	b.byTerm[m.id] = ni.Path
 	w := b.watch[agent]
 	b.mu.Unlock()
@@ -334,6 +337,7 @@ func (b *binder) evidence(ev watchers.Event) {
 	if changed {
 		m.setBinding(st)
 	}
+	b.s.tasks.evidence(f.termID, st.Generation, ev) // exact Watches and Turn monitors (tasks.go)
 }
 
 // foldDurable is durable_activity_state after one event.

@@ -39,6 +39,11 @@ type Config struct {
 	// PauseAfter is the control clients' pause-after (0: 10 s).
 	PauseAfter time.Duration
 
+	// Callbacks are the outbox's routes and retry policy; Tasks the
+	// monitors' and Watches' windows (callbacks_config.go).
+	Callbacks CallbackConfig
+	Tasks     TaskConfig
+
 	// recognize replaces the recognizers call (benchmarks of the pipeline).
 	recognize func(agent, version string, scr *vt.Screen) recognition
 }
@@ -50,6 +55,8 @@ func (c *Config) ensureDefaults() {
 	if c.PauseAfter == 0 {
 		c.PauseAfter = 10 * time.Second
 	}
+	c.Callbacks.ensureDefaults()
+	c.Tasks.ensureDefaults()
 	home, _ := os.UserHomeDir()
 	if c.ClaudeProjects == "" && home != "" {
 		c.ClaudeProjects = filepath.Join(home, ".claude", "projects")
@@ -84,5 +91,6 @@ func (c *Config) validate() error {
 	if c.TmuxSocket == "" {
 		errs = append(errs, fmt.Errorf("%w: TmuxSocket is required", ErrConfig))
 	}
+	errs = append(errs, c.Callbacks.validate())
 	return errors.Join(errs...)
 }

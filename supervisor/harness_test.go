@@ -83,6 +83,9 @@ type daemonOpts struct {
 	// claudeProjects, codexSessions: the agents' roots (default: empty
 	// temp dirs).
 	claudeProjects, codexSessions string
+	// callbacks, tasks: the outbox's routes and the monitors' windows.
+	callbacks CallbackConfig
+	tasks     TaskConfig
 }
 
 func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
@@ -112,6 +115,7 @@ func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
 	cfg := Config{Logger: lg, Store: st, TmuxSocket: srv.Socket, TmuxEnv: srv.Env, Listener: ln, AllowReplicas: true,
 		ClaudeProjects: o.claudeProjects, CodexSessions: o.codexSessions}
 	cfg.recognize = o.recognize
+	cfg.Callbacks, cfg.Tasks = o.callbacks, o.tasks
 	sv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -257,6 +257,7 @@ func (m *paneMonitor) pass(poked bool) (gone bool, wait time.Duration) {
 		m.s.binds.identityChanged(m, m.id, *m.ident)
 	}
 	m.record(now)
+	m.s.tasks.observe(m.observation(now)) // Watches and Turn monitors (tasks.go)
 	return false, 0
 }
 

@@ -22,7 +22,8 @@ type replicaCase struct {
 	agent, version, surface string
 	rec                     *recordings.Recording
 	file, fifo, pane        string
-	keepAlive               bool // driveReplica does not send the sentinel
+	keepAlive               bool   // driveReplica does not send the sentinel
+	onRelease               func() // called once the replica runs, before its first input
 }
 
 // sentinel is the input that ends a test replica.
@@ -220,6 +221,9 @@ func driveReplica(t *testing.T, ctx context.Context, client *controlmode.Client,
 	if err := os.WriteFile(c.fifo, []byte("go\n"), 0o600); err != nil {
 		t.Error(err)
 		return
+	}
+	if c.onRelease != nil {
+		c.onRelease()
 	}
 	out := 0
 	for _, e := range c.rec.Events[:len(c.rec.Events)-1] {

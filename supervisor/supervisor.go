@@ -31,6 +31,7 @@ type Supervisor struct {
 	ident   *identifier
 	started time.Time
 	binds   *binder
+	tasks   *taskManager // Watches, managed Turn monitors, the outbox
 	offers  offerBook
 	// watchTerminal resolves a watch_id a controller may respond through
 	// to its terminal (set by the watches; nil: no watch answers).
@@ -72,6 +73,7 @@ func New(cfg Config) (*Supervisor, error) {
 	}
 	s.ikey = interactionKey(secret)
 	s.binds = newBinder(s)
+	s.tasks = newTaskManager(s)
 	return s, nil
 }
 
@@ -104,6 +106,7 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	}
 	g.Go(func() error { return s.sessionLoop(gctx) })
 	g.Go(func() error { return s.binds.run(gctx) })
+	g.Go(func() error { return s.tasks.run(gctx) })
 	if s.cfg.Listener != nil {
 		g.Go(func() error {
 			return api.Serve(gctx, s.cfg.Listener, s, api.ServerOptions{Logger: s.lg, UID: os.Getuid()})

@@ -88,6 +88,7 @@ type AttachCmd struct {
 	Detach        bool          `help:"Start the daemon in the background and return once it answers."`
 	LogFile       string        `help:"With --detach: the daemon's log (default: <store>/attach.log)." placeholder:"FILE"`
 	Wait          time.Duration `help:"With --detach: how long to wait for the daemon to answer." default:"15s"`
+	Config        string        `help:"Callback routes and monitor windows (default: $XDG_CONFIG_HOME/akk/config.toml, if present)." placeholder:"FILE" type:"path"`
 }
 
 // Run supervises until SIGINT/SIGTERM.
@@ -105,6 +106,10 @@ func (c *AttachCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout
 	} else if g.LogLevel == "warn" { // the default: a foreground daemon says what it does
 		lg = slog.New(slog.NewTextHandler(kctx.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
+	callbacks, tasks, err := loadAttachConfig(c.Config)
+	if err != nil {
+		return err
+	}
 	st, err := store.Open(c.Store, &store.Options{Logger: lg})
 	if err != nil {
 		return storeError(err, c.Store)
@@ -118,7 +123,7 @@ func (c *AttachCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout
 		return err
 	}
 	sv, err := supervisor.New(supervisor.Config{Logger: lg, Store: st, TmuxSocket: c.tmuxSocket(),
-		Listener: ln, AllowReplicas: c.AllowReplicas})
+		Listener: ln, AllowReplicas: c.AllowReplicas, Callbacks: callbacks, Tasks: tasks})
 	if err != nil {
 		ln.Close()
 		return err
@@ -166,6 +171,9 @@ func (c *AttachCmd) detach(ctx context.Context, g *Globals, stdout io.Writer) er
 	args := []string{"attach", "--store", c.Store, "--socket", c.socket(), "-S", c.tmuxSocket(), "--log-level", g.LogLevel}
 	if c.AllowReplicas {
 		args = append(args, "--allow-replicas")
+	}
+	if c.Config != "" {
+		args = append(args, "--config", c.Config)
 	}
 	cmd := exec.Command(exe, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf

@@ -44,6 +44,15 @@ type CLI struct {
 	Demo    DemoCmd    `cmd:"" help:"Supervise replica agents on a private tmux server, with a live table of their states."`
 
 	Recognize RecognizeCmd `cmd:"" help:"Recognize a recording's screens or a screen dump with the agent's profile."`
+
+	// Watches, managed Turns and callbacks (cmd_watch.go).
+	Watch         WatchCmd         `cmd:"" help:"Observe a terminal's task (read-only) and be called back when it settles."`
+	Unwatch       UnwatchCmd       `cmd:"" help:"Stop a Watch and withdraw its undelivered callbacks."`
+	Close         CloseCmd         `cmd:"" help:"Release a managed Turn (does not cancel the agent's task)."`
+	Renew         RenewCmd         `cmd:"" help:"Extend a Watch's observation (or a Turn's inactivity window) while its task is unchanged."`
+	Recover       RecoverCmd       `cmd:"" help:"Re-read a Watch's or Turn's task and reschedule its open callbacks."`
+	RetryCallback RetryCallbackCmd `cmd:"" name:"retry-callback" help:"Send a failed (retryable) callback again with its original id and key."`
+	Task          TaskCmd          `cmd:"" help:"Show a Watch's or managed Turn's state and callbacks."`
 }
 
 // Exit codes.

@@ -1,0 +1,65 @@
+package api
+
+import "time"
+
+// CallbackSchema names the envelope every callback route delivers.
+const CallbackSchema = "agent-knock-knock/callback"
+
+// Callback message types (seed 003 "Message Types").
+const (
+	CallbackDone     = "done"     // the task completed (or, best_effort, the terminal became stably idle)
+	CallbackBlocked  = "blocked"  // the task needs attention (an interaction)
+	CallbackError    = "error"    // the task failed, or its Watch was invalidated
+	CallbackControl  = "control"  // cancellation, abort, timeout, unwatch
+	CallbackProgress = "progress" // reliable non-final progress (a stall)
+)
+
+// Callback events: what happened, finer than the type.
+const (
+	CallbackInteractionRequired = "interaction_required"
+	CallbackInteractionManual   = "interaction_manual_required"
+	CallbackCompleted           = "completed"
+	CallbackFailed              = "failed"
+	CallbackAborted             = "aborted"
+	CallbackStalled             = "stalled"
+	CallbackTimeout             = "timeout"
+	CallbackInvalidated         = "invalidated"
+	CallbackStablyIdle          = "terminal_activity_became_stably_idle"
+)
+
+// CallbackEnvelope is the JSON a route delivers: a wake-up signal, never
+// authority (DESIGN invariant 7). It carries semantic ids and the public
+// interaction projection only; never a fingerprint, route, token, draft or
+// answer text.
+type CallbackEnvelope struct {
+	V              int    `json:"v"`
+	Schema         string `json:"schema"`
+	NotificationID string `json:"notification_id"`
+	// IdempotencyKey is the logical notification's key: the same for every
+	// attempt and every route of one event.
+	IdempotencyKey string       `json:"idempotency_key"`
+	Type           string       `json:"type"`
+	Event          string       `json:"event"`
+	Reason         string       `json:"reason,omitempty"`
+	Confidence     string       `json:"confidence,omitempty"`
+	TaskKind       string       `json:"task_kind"`
+	WatchID        string       `json:"watch_id,omitempty"`
+	TurnID         string       `json:"turn_id,omitempty"`
+	SessionID      string       `json:"session_id,omitempty"`
+	TerminalID     string       `json:"terminal_id"`
+	Interaction    *Interaction `json:"interaction,omitempty"`
+	Time           time.Time    `json:"time"`
+}
+
+// Event types of the monitors in the event stream.
+const (
+	EventWatchCreated  = "watch.created"
+	EventWatchSettled  = "watch.settled"
+	EventTurnSettled   = "turn.settled"
+	EventCallbackState = "callback.state"
+)
+
+// CodeConflict: the operation does not apply to the record's state (renew
+// of a settled Watch, retry of an accepted notification, recover of a
+// stopped Watch, close of a closed Turn).
+const CodeConflict = "conflict"

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/agent-knock-knock/akk/supervisor"
+)
+
+// attachConfig is akk attach's configuration file: the callback routes and
+// the monitors' windows. Routes live here (the trusted side), never in a
+// request. Example:
+//
+//	default_routes = ["hook"]
+//	max_attempts = 8
+//	backoff_base = "1s"
+//	backoff_max = "5m"
+//	stable_idle = "5s"
+//	watch_minutes = 720
+//	stall_after = "60m"
+//	hard_timeout = "12h"
+//
+//	[[route]]
+//	name = "hook"
+//	kind = "webhook"           # command, webhook or tmux
+//	url = "http://127.0.0.1:8080/akk"
+//	timeout = "10s"
+//
+//	[[route]]
+//	name = "notify"
+//	kind = "command"
+//	command = ["/usr/local/bin/akk-notify", "--json"]
+type attachConfig struct {
+	DefaultRoutes []string      `toml:"default_routes"`
+	MaxAttempts   int           `toml:"max_attempts"`
+	BackoffBase   duration      `toml:"backoff_base"`
+	BackoffMax    duration      `toml:"backoff_max"`
+	StableIdle    duration      `toml:"stable_idle"`
+	WatchMinutes  int           `toml:"watch_minutes"`
+	StallAfter    duration      `toml:"stall_after"`
+	HardTimeout   duration      `toml:"hard_timeout"`
+	Routes        []routeConfig `toml:"route"`
+}
+
+type routeConfig struct {
+	Name    string   `toml:"name"`
+	Kind    string   `toml:"kind"`
+	URL     string   `toml:"url"`
+	Command []string `toml:"command"`
+	Timeout duration `toml:"timeout"`
+}
+
+// duration reads "1s", "5m" (TOML has no duration type).
+type duration struct{ time.Duration }
+
+func (d *duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	d.Duration = v
+	return err
+}
+
+// defaultConfigPath is $XDG_CONFIG_HOME/akk/config.toml, else
+// ~/.config/akk/config.toml.
+func defaultConfigPath() string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return filepath.Join(d, "akk", "config.toml")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".config", "akk", "config.toml")
+}
+
+// loadAttachConfig reads path ("" : the default path, which may be
+// absent). An unknown key is an error: a misspelt route must not be
+// silently ignored.
+func loadAttachConfig(path string) (supervisor.CallbackConfig, supervisor.TaskConfig, error) {
+	var cb supervisor.CallbackConfig
+	var tc supervisor.TaskConfig
+	explicit := path != ""
+	if !explicit {
+		path = defaultConfigPath()
+	}
+	if path == "" {
+		return cb, tc, nil
+	}
+	var c attachConfig
+	md, err := toml.DecodeFile(path, &c)
+	if errors.Is(err, fs.ErrNotExist) && !explicit {
+		return cb, tc, nil
+	}
+	if err != nil {
+		return cb, tc, fmt.Errorf("config %s: %w", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return cb, tc, fmt.Errorf("config %s: unknown key %s", path, und[0])
+	}
+	cb = supervisor.CallbackConfig{Default: c.DefaultRoutes, MaxAttempts: c.MaxAttempts,
+		BackoffBase: c.BackoffBase.Duration, BackoffMax: c.BackoffMax.Duration}
+	for _, r := range c.Routes {
+		cb.Routes = append(cb.Routes, supervisor.RouteConfig{Name: r.Name, Kind: r.Kind, URL: r.URL,
+			Command: r.Command, Timeout: r.Timeout.Duration})
+	}
+	tc = supervisor.TaskConfig{StableIdle: c.StableIdle.Duration, WatchMinutes: c.WatchMinutes,
+		StallAfter: c.StallAfter.Duration, HardTimeout: c.HardTimeout.Duration}
+	return cb, tc, nil
+}

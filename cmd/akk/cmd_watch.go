@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/agent-knock-knock/akk/api"
+)
+
+// The Watch and managed Turn commands (seed 003): each sends one request
+// with semantic ids only and prints the Task the daemon answers with.
+
+// WatchCmd is `akk watch TERMINAL_ID`.
+type WatchCmd struct {
+	DaemonFlags
+	TerminalID string `arg:"" help:"The terminal to observe (term_… from akk list)."`
+}
+
+func (c *WatchCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	return taskCall(ctx, c.client(), g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+		return cl.Watch(ctx, api.WatchRequest{TerminalID: c.TerminalID})
+	})
+}
+
+// UnwatchCmd is `akk unwatch WATCH_ID`.
+type UnwatchCmd struct {
+	DaemonFlags
+	WatchID string `arg:"" help:"The Watch to stop (watch_…)."`
+}
+
+func (c *UnwatchCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	return taskCall(ctx, c.client(), g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+		return cl.Unwatch(ctx, api.UnwatchRequest{WatchID: c.WatchID})
+	})
+}
+
+// CloseCmd is `akk close TURN_ID`.
+type CloseCmd struct {
+	DaemonFlags
+	TurnID string `arg:"" help:"The managed Turn to release (turn_…)."`
+}
+
+func (c *CloseCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	return taskCall(ctx, c.client(), g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+		return cl.CloseTurn(ctx, api.CloseRequest{TurnID: c.TurnID})
+	})
+}
+
+// TaskTarget is a Watch or a Turn: exactly one flag.
+type TaskTarget struct {
+	Watch string `help:"A Watch (watch_…)." xor:"target" required:"" placeholder:"WATCH_ID"`
+	Turn  string `help:"A managed Turn (turn_…)." xor:"target" required:"" placeholder:"TURN_ID"`
+}
+
+// RenewCmd is `akk renew --watch ID|--turn ID [--minutes N]`.
+type RenewCmd struct {
+	DaemonFlags
+	TaskTarget
+	Minutes int `help:"Minutes from now (0: the daemon's default)."`
+}
+
+func (c *RenewCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	return taskCall(ctx, c.client(), g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+		return cl.Renew(ctx, api.RenewRequest{WatchID: c.Watch, TurnID: c.Turn, Minutes: c.Minutes})
+	})
+}
+
+// RecoverCmd is `akk recover --watch ID|--turn ID`.
+type RecoverCmd struct {
+	DaemonFlags
+	TaskTarget
+}
+
+func (c *RecoverCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	return taskCall(ctx, c.client(), g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+		return cl.Recover(ctx, api.RecoverRequest{WatchID: c.Watch, TurnID: c.Turn})
+	})
+}
+
+// RetryCallbackCmd is `akk retry-callback --watch ID|--turn ID [NOTIFICATION_ID]`.
+type RetryCallbackCmd struct {
+	DaemonFlags
+	TaskTarget
+	NotificationID string `arg:"" optional:"" help:"The notification (ntf_…); needed when several failed."`
+}
+
+func (c *RetryCallbackCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	return taskCall(ctx, c.client(), g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+		return cl.RetryCallback(ctx, api.RetryCallbackRequest{WatchID: c.Watch, TurnID: c.Turn, NotificationID: c.NotificationID})
+	})
+}
+
+// TaskCmd is `akk task --watch ID|--turn ID`: a Watch's or Turn's status.
+type TaskCmd struct {
+	DaemonFlags
+	TaskTarget
+}
+
+func (c *TaskCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	return taskCall(ctx, c.client(), g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+		return cl.TaskStatus(ctx, api.TaskRequest{WatchID: c.Watch, TurnID: c.Turn})
+	})
+}
+
+func taskCall(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context, fn func(*api.Client) (api.Task, error)) error {
+	defer cl.Close()
+	task, err := fn(cl)
+	if err != nil {
+		if api.IsCode(err, api.CodeNotFound) || api.IsCode(err, api.CodeConflict) || api.IsCode(err, api.CodeBadRequest) {
+			return fmt.Errorf("%w", err)
+		}
+		return clientError(kctx, err)
+	}
+	if g.JSON {
+		return json.NewEncoder(stdout).Encode(task)
+	}
+	printTask(stdout, task)
+	return nil
+}
+
+func printTask(w io.Writer, t api.Task) {
+	id := t.WatchID
+	if t.TurnID != "" {
+		id = t.TurnID
+	}
+	fmt.Fprintf(w, "%s  %s %s  terminal %s\n", id, t.TaskKind, t.WatchMode, t.TerminalID)
+	fmt.Fprintf(w, "state:     %s %s  confidence %s\n", t.State, t.Reason, t.Confidence)
+	if !t.Deadline.IsZero() {
+		fmt.Fprintf(w, "deadline:  %s\n", t.Deadline.Format("2006-01-02 15:04:05"))
+	}
+	for _, x := range t.Warnings {
+		fmt.Fprintf(w, "warning:   %s\n", x)
+	}
+	for _, n := range t.Notifications {
+		fmt.Fprintf(w, "callback:  %s %s %s (%s, %d attempts)\n", n.NotificationID, n.Type, n.Event, n.State, n.Attempts)
+	}
+}

@@ -1,0 +1,167 @@
+package supervisor
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// BenchmarkEvidenceToCallback measures the time from a durable evidence
+// line (a Codex task_complete appended to a rollout, followed by a real
+// fsnotify watcher) to the webhook request on 127.0.0.1 that reports the
+// exact Watch's completion: parser, task manager, synced enqueue, claim,
+// send. Reports p50 and p99 in ms.
+func BenchmarkEvidenceToCallback(b *testing.B) {
+	dir := b.TempDir()
+	rolloutDir := filepath.Join(dir, "sessions", "2026", "01", "02")
+	os.MkdirAll(rolloutDir, 0o755)
+	path := filepath.Join(rolloutDir, "rollout-bench.jsonl")
+	if err := os.WriteFile(path, []byte(`{"type":"session_meta","payload":{"id":"s1","cwd":"/tmp"}}`+"\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var mu sync.Mutex
+	arrived := map[string]time.Time{}
+	rcv := startReceiver(b, "", nil)
+	rcv.answer = func(n int) (int, time.Duration) {
+		rs := rcv.requests()
+		mu.Lock()
+		if i := bytes.Index(rs[n].Body, []byte(`"watch_id":"`)); i >= 0 {
+			id := string(rs[n].Body[i+12 : i+12+32])
+			arrived[id] = rs[n].At
+		}
+		mu.Unlock()
+		return 200, 0
+	}
+	lg := testLogger(b)
+	st, err := store.Open(filepath.Join(dir, "store"), &store.Options{Logger: lg})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	sv, err := New(Config{Logger: lg, Store: st, TmuxSocket: "/nonexistent",
+		Callbacks: CallbackConfig{Routes: []RouteConfig{{Name: "hook", Kind: RouteWebhook, URL: rcv.URL}}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- sv.tasks.run(ctx) }()
+	defer func() { cancel(); <-done }()
+	opts := watchers.CodexOptions()
+	opts.Depth = 3
+	w, err := watchers.New(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.Add(filepath.Join(dir, "sessions")); err != nil {
+		b.Fatal(err)
+	}
+	go func() {
+		for ev := range w.Evidence() {
+			sv.tasks.evidence("term_bench", 1, ev)
+		}
+	}()
+	fi, _ := os.Stat(path)
+	sys := fi.Sys().(*syscall.Stat_t)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var lat []time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		turn := fmt.Sprintf("turn-%d", i)
+		started := fmt.Sprintf(`{"type":"event_msg","payload":{"type":"task_started","turn_id":%q}}`+"\n", turn)
+		f.WriteString(started)
+		off, _ := f.Seek(0, 1)
+		id := "watch_" + derive(sv.secret, "bench", turn)
+		rec := store.Watch{ID: id, TerminalID: "term_bench", Mode: api.WatchExactTask, Confidence: api.ConfidenceExact,
+			State: watchActive, Incarnation: "x", Routes: []string{"hook"}, Created: time.Now(), Deadline: time.Now().Add(time.Hour),
+			Anchor: &store.TaskAnchor{Agent: "codex", Path: path, FileDev: uint64(sys.Dev), FileIno: sys.Ino, Generation: 1, Start: off, TurnID: turn}}
+		sv.tasks.opMu.Lock()
+		sv.tasks.watches[id] = &watchState{rec: rec}
+		sv.tasks.opMu.Unlock()
+		at := time.Now()
+		f.WriteString(fmt.Sprintf(`{"type":"event_msg","payload":{"type":"task_complete","turn_id":%q}}`+"\n", turn))
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			mu.Lock()
+			got, ok := arrived[id]
+			mu.Unlock()
+			if ok {
+				lat = append(lat, got.Sub(at))
+				break
+			}
+			if time.Now().After(deadline) {
+				b.Fatalf("no callback for %s", id)
+			}
+			time.Sleep(200 * time.Microsecond)
+		}
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	q := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(q(0.5), "p50_ms")
+	b.ReportMetric(q(0.99), "p99_ms")
+}
+
+// BenchmarkOutboxThroughput drains 1,000 queued notifications through a
+// webhook on 127.0.0.1 (each: a synced claim, a POST, a synced outcome).
+func BenchmarkOutboxThroughput(b *testing.B) {
+	const queued = 1000
+	rcv := startReceiver(b, "", nil)
+	for range b.N {
+		b.StopTimer()
+		dir := b.TempDir()
+		rig := startOutbox(b, dir, CallbackConfig{Routes: []RouteConfig{{Name: "hook", Kind: RouteWebhook, URL: rcv.URL}}})
+		rig.stop() // queue while no worker runs
+		st, err := store.Open(dir, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rig.st = st
+		rig.sv.st = st
+		var ns []store.Notification
+		for i := range queued {
+			env := api.CallbackEnvelope{Type: api.CallbackDone, Event: api.CallbackCompleted, TaskKind: taskWatch,
+				WatchID: fmt.Sprintf("watch_%d", i), TerminalID: "term_x", Time: time.Now()}
+			n, _ := rig.sv.buildNotifications(env, "settled", []string{"hook"})
+			ns = append(ns, n...)
+		}
+		if _, _, err := st.ApplyTasks(store.TaskChange{Notifications: ns}); err != nil {
+			b.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		b.StartTimer()
+		start := time.Now()
+		go func() { done <- rig.sv.tasks.out.run(ctx) }()
+		for {
+			open, _ := st.Notifications(func(n *store.Notification) bool { return n.State != store.NtfAccepted })
+			if len(open) == 0 {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		el := time.Since(start)
+		b.StopTimer()
+		cancel()
+		<-done
+		st.Close()
+		b.ReportMetric(float64(queued)/el.Seconds(), "notifications/s")
+		b.StartTimer()
+	}
+}

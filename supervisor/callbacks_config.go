@@ -1,0 +1,167 @@
+package supervisor
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+)
+
+// Route kinds of the callbacks outbox.
+const (
+	RouteCommand = "command" // a program gets the envelope on stdin
+	RouteWebhook = "webhook" // an HTTP POST of the envelope
+	RouteTmux    = "tmux"    // a message on the clients of the pane's session
+)
+
+// RouteConfig is one callback route. Routes are the trusted side's
+// configuration (akk attach's config file and flags), never a request's
+// argument (seed 003: callback routing is never a model argument).
+type RouteConfig struct {
+	Name string
+	Kind string
+	// Command is the program and its arguments (command routes).
+	Command []string
+	// URL is the webhook's URL (webhook routes).
+	URL string
+	// Timeout bounds one attempt (0: DefaultRouteTimeout). A command still
+	// running or a webhook that got the request but did not answer by then
+	// is uncertain.
+	Timeout time.Duration
+}
+
+// CallbackConfig configures delivery.
+type CallbackConfig struct {
+	Routes []RouteConfig
+	// Default names the routes a new Watch or Turn notifies (nil: every
+	// route).
+	Default []string
+	// MaxAttempts bounds the automatic attempts of a retryable failure
+	// (0: 8); after them only retry_callback sends it again.
+	MaxAttempts int
+	// BackoffBase and BackoffMax bound the exponential backoff between
+	// attempts (0: 1 s and 5 min).
+	BackoffBase, BackoffMax time.Duration
+	// Workers is how many deliveries run at once (0: 4).
+	Workers int
+}
+
+// TaskConfig configures the monitors and Watches.
+type TaskConfig struct {
+	// StableIdle is how long a terminal_activity Watch's pane must show no
+	// output before idle counts as stable (0: 5 s).
+	StableIdle time.Duration
+	// IdleGap is the least time between the two idle recognitions that
+	// settle a terminal_activity Watch (0: 1 s).
+	IdleGap time.Duration
+	// WatchMinutes is a Watch's lifetime and Renew's default (0: 720).
+	WatchMinutes int
+	// StallAfter is a managed Turn's inactivity window before a stall
+	// notification (0: 60 min); HardTimeout ends it (0: 720 min).
+	StallAfter, HardTimeout time.Duration
+}
+
+// Defaults of the callback and task configuration.
+const (
+	DefaultRouteTimeout = 10 * time.Second
+	defaultMaxAttempts  = 8
+	defaultBackoffBase  = time.Second
+	defaultBackoffMax   = 5 * time.Minute
+	defaultWorkers      = 4
+	defaultStableIdle   = 5 * time.Second
+	defaultIdleGap      = time.Second
+	defaultWatchMinutes = 720
+	defaultStallAfter   = 60 * time.Minute
+	defaultHardTimeout  = 720 * time.Minute
+)
+
+func (c *CallbackConfig) ensureDefaults() {
+	if c.MaxAttempts == 0 {
+		c.MaxAttempts = defaultMaxAttempts
+	}
+	if c.BackoffBase == 0 {
+		c.BackoffBase = defaultBackoffBase
+	}
+	if c.BackoffMax == 0 {
+		c.BackoffMax = defaultBackoffMax
+	}
+	if c.Workers == 0 {
+		c.Workers = defaultWorkers
+	}
+	for i := range c.Routes {
+		if c.Routes[i].Timeout == 0 {
+			c.Routes[i].Timeout = DefaultRouteTimeout
+		}
+	}
+	if c.Default == nil {
+		for _, r := range c.Routes {
+			c.Default = append(c.Default, r.Name)
+		}
+	}
+}
+
+func (c *TaskConfig) ensureDefaults() {
+	if c.StableIdle == 0 {
+		c.StableIdle = defaultStableIdle
+	}
+	if c.IdleGap == 0 {
+		c.IdleGap = defaultIdleGap
+	}
+	if c.WatchMinutes == 0 {
+		c.WatchMinutes = defaultWatchMinutes
+	}
+	if c.StallAfter == 0 {
+		c.StallAfter = defaultStallAfter
+	}
+	if c.HardTimeout == 0 {
+		c.HardTimeout = defaultHardTimeout
+	}
+}
+
+// validate reports every unusable route at once.
+func (c *CallbackConfig) validate() error {
+	var errs []error
+	names := map[string]bool{}
+	for _, r := range c.Routes {
+		if r.Name == "" || names[r.Name] {
+			errs = append(errs, fmt.Errorf("%w: route name %q empty or repeated", ErrConfig, r.Name))
+		}
+		names[r.Name] = true
+		switch r.Kind {
+		case RouteCommand:
+			if len(r.Command) == 0 {
+				errs = append(errs, fmt.Errorf("%w: route %s: no command", ErrConfig, r.Name))
+			}
+		case RouteWebhook:
+			u, err := url.Parse(r.URL)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				errs = append(errs, fmt.Errorf("%w: route %s: webhook URL must be http(s)://host/...", ErrConfig, r.Name))
+			}
+		case RouteTmux:
+		default:
+			errs = append(errs, fmt.Errorf("%w: route %s: kind %q is not command, webhook or tmux", ErrConfig, r.Name, r.Kind))
+		}
+		if r.Timeout < 0 {
+			errs = append(errs, fmt.Errorf("%w: route %s: negative timeout", ErrConfig, r.Name))
+		}
+	}
+	for _, d := range c.Default {
+		if !names[d] {
+			errs = append(errs, fmt.Errorf("%w: default route %q is not configured", ErrConfig, d))
+		}
+	}
+	if c.MaxAttempts < 0 || c.BackoffBase < 0 || c.BackoffMax < c.BackoffBase && c.BackoffMax != 0 {
+		errs = append(errs, fmt.Errorf("%w: attempts and backoff must be positive, max >= base", ErrConfig))
+	}
+	return errors.Join(errs...)
+}
+
+// backoff is the wait before attempt n+1 after n failed attempts:
+// base·2^(n-1), at most max.
+func (c *CallbackConfig) backoff(n int) time.Duration {
+	d := c.BackoffBase
+	for i := 1; i < n && d < c.BackoffMax; i++ {
+		d *= 2
+	}
+	return min(d, c.BackoffMax)
+}

@@ -1,0 +1,207 @@
+package supervisor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/fault"
+	"github.com/agent-knock-knock/akk/store"
+)
+
+// delivery is one attempt's outcome: a store.Ntf* outcome state and a
+// detail without secrets (no URL, no body).
+type delivery struct {
+	outcome string
+	detail  string
+}
+
+// sender delivers one frozen envelope. It never retries: the worker
+// decides from the outcome.
+type sender interface {
+	send(ctx context.Context, n *store.Notification) delivery
+}
+
+// exitRetry is the command route's "try again later" (EX_TEMPFAIL).
+const exitRetry = 75
+
+// commandRoute runs a configured program with the envelope on stdin: exit
+// 0 accepted, 75 retryable, any other exit permanent; still running at the
+// timeout is uncertain (it may have acted), and its process group is
+// killed.
+type commandRoute struct{ cfg RouteConfig }
+
+func (r commandRoute) send(ctx context.Context, n *store.Notification) delivery {
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	defer cancel()
+	cmd := exec.Command(r.cfg.Command[0], r.cfg.Command[1:]...)
+	cmd.Stdin = bytes.NewReader(n.Envelope)
+	cmd.Env = append(cmd.Environ(), "AKK_IDEMPOTENCY_KEY="+n.IdempotencyKey, "AKK_NOTIFICATION_ID="+n.ID)
+	// Its own process group, so that a timeout kills what it started too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		// Nothing ran: a configuration fault that a retry will not mend.
+		return delivery{store.NtfPermanent, "start: " + errors.Unwrap(err).Error()}
+	}
+	fault.Point("outbox.after_send")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			return delivery{store.NtfAccepted, "exit 0"}
+		case errors.As(err, &ee) && ee.ExitCode() == exitRetry:
+			return delivery{store.NtfRetryable, "exit 75"}
+		case errors.As(err, &ee):
+			return delivery{store.NtfPermanent, fmt.Sprintf("exit %d", ee.ExitCode())}
+		default:
+			return delivery{store.NtfUncertain, "wait: " + err.Error()}
+		}
+	case <-ctx.Done():
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+		return delivery{store.NtfUncertain, "timeout after " + r.cfg.Timeout.String()}
+	}
+}
+
+// webhookRoute POSTs the envelope with the idempotency key as a header:
+// 2xx accepted, 5xx and a refused or failed connection retryable, other
+// statuses permanent; no answer by the timeout once the request was
+// written is uncertain (the receiver may have acted on it).
+type webhookRoute struct {
+	cfg    RouteConfig
+	client *http.Client
+}
+
+func newWebhookRoute(cfg RouteConfig) webhookRoute {
+	return webhookRoute{cfg: cfg, client: &http.Client{
+		// Redirects are not followed: the configured URL is the receiver.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		Transport:     &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
+	}}
+}
+
+func (r webhookRoute) send(ctx context.Context, n *store.Notification) delivery {
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	defer cancel()
+	var wrote atomic.Bool
+	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) }}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodPost, r.cfg.URL, bytes.NewReader(n.Envelope))
+	if err != nil {
+		return delivery{store.NtfPermanent, "request: bad URL"}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", n.IdempotencyKey)
+	req.Header.Set("User-Agent", "akk-callbacks/1")
+	resp, err := r.client.Do(req)
+	if wrote.Load() {
+		fault.Point("outbox.after_send")
+	}
+	if err != nil {
+		if wrote.Load() {
+			// The receiver has the request; whether it acted is unknown.
+			return delivery{store.NtfUncertain, "no answer after sending: " + netCause(err)}
+		}
+		return delivery{store.NtfRetryable, "not sent: " + netCause(err)}
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	detail := fmt.Sprintf("http %d", resp.StatusCode)
+	switch {
+	case resp.StatusCode >= 200 && resp.StatusCode < 300:
+		return delivery{store.NtfAccepted, detail}
+	case resp.StatusCode >= 500:
+		return delivery{store.NtfRetryable, detail}
+	default:
+		return delivery{store.NtfPermanent, detail}
+	}
+}
+
+// netCause names a transport error's kind without the URL (which may
+// carry a token).
+func netCause(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection closed"
+	}
+	return "transport error"
+}
+
+// tmuxRoute shows a one-line message on every client attached to the
+// pane's session (display-message -c), through the session's control
+// connection. No attached client is a permanent failure: nobody saw it.
+type tmuxRoute struct {
+	cfg RouteConfig
+	s   *Supervisor
+}
+
+func (r tmuxRoute) send(ctx context.Context, n *store.Notification) delivery {
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	defer cancel()
+	client, session := r.s.sessionOf(n.TerminalID)
+	if client == nil {
+		return delivery{store.NtfPermanent, "terminal not followed"}
+	}
+	reply, err := client.Command(ctx, "list-clients", "-t", session, "-F", "#{client_control_mode} #{client_name}")
+	if err != nil {
+		return delivery{store.NtfRetryable, "list-clients failed"}
+	}
+	var names []string
+	for _, l := range strings.Split(strings.TrimSpace(string(reply.Body)), "\n") {
+		// Control clients (akk's own connections) have no screen.
+		if name, ok := strings.CutPrefix(l, "0 "); ok && name != "" {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return delivery{store.NtfPermanent, "no attached client"}
+	}
+	msg := tmuxMessage(n)
+	for _, c := range names {
+		if _, err := client.Command(ctx, "display-message", "-c", c, "-d", "10000", msg); err != nil {
+			return delivery{store.NtfUncertain, "display-message failed after some clients"}
+		}
+	}
+	return delivery{store.NtfAccepted, fmt.Sprintf("%d clients", len(names))}
+}
+
+// tmuxMessage is the one line a person sees: the type and the subject.
+// '#' is doubled so tmux does not expand formats in it.
+func tmuxMessage(n *store.Notification) string {
+	msg := fmt.Sprintf("akk: %s %s (%s)", n.Type, n.Subject, n.Event)
+	return strings.ReplaceAll(msg, "#", "##")
+}
+
+// sessionOf returns the control client and session name of a terminal's
+// pane, or nil when no monitor follows it.
+func (s *Supervisor) sessionOf(terminalID string) (*controlmode.Client, string) {
+	for _, m := range s.monitors() {
+		m.mu.Lock()
+		match := m.id == terminalID
+		m.mu.Unlock()
+		if match {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return m.sess.client, m.sess.name
+		}
+	}
+	return nil, ""
+}

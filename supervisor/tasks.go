@@ -1,0 +1,239 @@
+package supervisor
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// Task kinds as the contract shows them.
+const (
+	taskManagedTurn = "managed_turn"
+	taskWatch       = "watch"
+)
+
+// observation is what a pane monitor's pass saw, handed to the task
+// manager without blocking the pane: the recorded screen state, the public
+// interaction (its id is derived from the prompt's exact fingerprint, so a
+// distinct id is a distinct prompt), the process incarnation, the binding,
+// and how many bytes of %output the pane has taken so far.
+type observation struct {
+	m           *paneMonitor
+	terminalID  string
+	at          time.Time
+	screen      string
+	interaction *api.Interaction
+	incarnation string
+	agent, cwd  string
+	bind        bindingState
+	outBytes    int64
+}
+
+// observation snapshots the pass for the task manager. Called with the
+// terminal lock held.
+func (m *paneMonitor) observation(now time.Time) observation {
+	o := observation{m: m, terminalID: m.id, at: now, screen: m.term.Screen, interaction: m.rec.Interaction,
+		agent: m.term.Agent, cwd: m.term.Cwd, bind: m.bind}
+	if m.ident != nil {
+		o.incarnation = m.ident.incarnation()
+	}
+	if m.mirror != nil {
+		o.outBytes = m.mirror.Bytes
+	}
+	return o
+}
+
+// boundEvidence is one watchers event of a terminal's bound file.
+type boundEvidence struct {
+	terminalID string
+	gen        uint64
+	ev         watchers.Event
+}
+
+// taskManager runs the managed Turn monitors and the Terminal Watches in
+// one goroutine, fed by the pane monitors' passes and the binder's
+// evidence, and owns the outbox.
+//
+// Lock order: opMu is taken before any terminal lock (operations read a
+// pane's state under it); mu is a leaf (the pane goroutines take it under
+// their terminal lock to queue an observation).
+type taskManager struct {
+	s    *Supervisor
+	cfg  TaskConfig
+	out  *outbox
+	lg   *slog.Logger
+	wake chan struct{}
+	// ledger is the managed Turns' durable side (nil: no managed Turns).
+	ledger TurnLedger
+
+	mu  sync.Mutex // a leaf lock: guards the queues
+	obs []observation
+	evs []boundEvidence
+
+	opMu    sync.Mutex // serialises processing with the operations: guards the fields below
+	watches map[string]*watchState
+	turns   map[string]*turnState
+	// lastObs is each terminal's latest observation.
+	lastObs map[string]observation
+}
+
+// maxQueued bounds each queue; a pane that outpaces the task goroutine
+// loses its oldest observations (the next pass brings the state again).
+const maxQueued = 4096
+
+func newTaskManager(s *Supervisor) *taskManager {
+	return &taskManager{s: s, cfg: s.cfg.Tasks, out: newOutbox(s), lg: s.lg.With("component", "tasks"),
+		wake: make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},
+		lastObs: map[string]observation{}}
+}
+
+func (t *taskManager) poke() {
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// observe queues a pass's observation. It never blocks.
+func (t *taskManager) observe(o observation) {
+	t.mu.Lock()
+	if len(t.obs) >= maxQueued {
+		t.obs = t.obs[1:]
+	}
+	t.obs = append(t.obs, o)
+	t.mu.Unlock()
+	t.poke()
+}
+
+// evidence queues a bound file's event. It never blocks.
+func (t *taskManager) evidence(terminalID string, gen uint64, ev watchers.Event) {
+	t.mu.Lock()
+	if len(t.evs) >= maxQueued {
+		t.evs = t.evs[1:]
+	}
+	t.evs = append(t.evs, boundEvidence{terminalID: terminalID, gen: gen, ev: ev})
+	t.mu.Unlock()
+	t.poke()
+}
+
+// run loads the active Watches and Turns and processes observations,
+// evidence and timers until ctx ends; the outbox runs beside it.
+func (t *taskManager) run(ctx context.Context) error {
+	if err := t.load(); err != nil {
+		return err
+	}
+	outDone := make(chan error, 1)
+	go func() { outDone <- t.out.run(ctx) }()
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		next := t.process()
+		wait := time.Hour
+		if !next.IsZero() {
+			wait = max(next.Sub(t.s.cfg.Now()), time.Millisecond)
+		}
+		timer.Reset(wait)
+		select {
+		case <-ctx.Done():
+			return <-outDone
+		case <-t.wake:
+		case <-timer.C:
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+	}
+}
+
+// load brings the active Watches back after a restart.
+func (t *taskManager) load() error {
+	ws, err := t.s.st.Watches()
+	if err != nil {
+		return err
+	}
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
+	for _, w := range ws {
+		if w.State == watchActive {
+			t.watches[w.ID] = &watchState{rec: w, outAt: t.s.cfg.Now()}
+		}
+	}
+	return t.loadTurns()
+}
+
+// process drains the queues, runs the timers and returns when it next
+// has something to check.
+func (t *taskManager) process() time.Time {
+	t.mu.Lock()
+	obs, evs := t.obs, t.evs
+	t.obs, t.evs = nil, nil
+	t.mu.Unlock()
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
+	for _, o := range obs {
+		t.lastObs[o.terminalID] = o
+		for _, w := range t.watches {
+			if w.rec.TerminalID == o.terminalID {
+				t.watchObserved(w, o)
+			}
+		}
+		for _, tr := range t.turns {
+			if tr.spec.TerminalID == o.terminalID {
+				t.turnObserved(tr, o)
+			}
+		}
+	}
+	for _, e := range evs {
+		for _, w := range t.watches {
+			if w.rec.TerminalID == e.terminalID && w.rec.Anchor != nil {
+				t.watchEvidence(w, e)
+			}
+		}
+		for _, tr := range t.turns {
+			if tr.spec.TerminalID == e.terminalID {
+				t.turnEvidence(tr, e)
+			}
+		}
+	}
+	now := t.s.cfg.Now()
+	var next time.Time
+	soonest := func(at time.Time) {
+		if !at.IsZero() && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	for _, w := range t.watches {
+		soonest(t.watchTimers(w, now))
+	}
+	for _, tr := range t.turns {
+		soonest(t.turnTimers(tr, now))
+	}
+	return next
+}
+
+// notify freezes and enqueues an event's notifications together with the
+// records that changed, in one synced write.
+func (t *taskManager) notify(env api.CallbackEnvelope, event string, routes []string, ch store.TaskChange) {
+	ns, err := t.s.buildNotifications(env, event, routes)
+	if err != nil {
+		t.lg.Error("notification", "err", err)
+		return
+	}
+	ch.Notifications = append(ch.Notifications, ns...)
+	added, err := t.s.commitTasks(ch)
+	if err != nil {
+		t.lg.Error("notification", "event", event, "err", err)
+		return
+	}
+	if len(added) > 0 {
+		t.lg.Info("notify", "subject", ns[0].Subject, "type", env.Type, "event", env.Event, "routes", len(added))
+	}
+}

@@ -1,0 +1,224 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+)
+
+// memLedger is a TurnLedger over a map: the managed Turns' records belong
+// to the dispatch path; the operations only need their states.
+type memLedger struct {
+	mu    sync.Mutex
+	specs map[string]TurnSpec
+	state map[string]string
+}
+
+func (l *memLedger) OpenTurns() ([]TurnSpec, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []TurnSpec
+	for id, sp := range l.specs {
+		if l.state[id] == turnRunning {
+			out = append(out, sp)
+		}
+	}
+	return out, nil
+}
+
+func (l *memLedger) TurnState(id string) (TurnSpec, string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	sp, ok := l.specs[id]
+	if !ok {
+		return sp, "", store.ErrNotFound
+	}
+	return sp, l.state[id], nil
+}
+
+func (l *memLedger) SettleTurn(id, state, reason string, at time.Time) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.state[id] = state
+	return nil
+}
+
+// TestRecoveryOperations runs unwatch, renew, recover, retry_callback and
+// close on every state of seed 003's table, refusals included, against a
+// store on disk and the real API socket.
+func TestRecoveryOperations(t *testing.T) {
+	lg := testLogger(t)
+	st, err := store.Open(t.TempDir(), &store.Options{Logger: lg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sv, err := New(Config{Logger: lg, Store: st, TmuxSocket: "/nonexistent",
+		Callbacks: CallbackConfig{Routes: []RouteConfig{{Name: "a", Kind: RouteWebhook, URL: "http://127.0.0.1:9/x"},
+			{Name: "b", Kind: RouteWebhook, URL: "http://127.0.0.1:9/y"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledger := &memLedger{specs: map[string]TurnSpec{}, state: map[string]string{}}
+	sv.SetTurnLedger(ledger)
+	now := time.Now()
+	watch := func(id, state string, ntfStates ...string) {
+		rec := store.Watch{ID: id, TerminalID: "term_gone", Mode: api.WatchTerminalActivity, Confidence: api.ConfidenceBestEffort,
+			State: state, Incarnation: "1/1/claude", Created: now, Deadline: now.Add(time.Hour), Routes: []string{"a", "b"}}
+		if _, err := sv.commitTasks(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+			t.Fatal(err)
+		}
+		if state == watchActive {
+			sv.tasks.watches[id] = &watchState{rec: rec}
+		}
+		seedNotifications(t, sv, id, ntfStates...)
+	}
+	turn := func(id, state string, ntfStates ...string) {
+		ledger.specs[id] = TurnSpec{TurnID: id, TerminalID: "term_gone", Created: now}
+		ledger.state[id] = state
+		seedNotifications(t, sv, id, ntfStates...)
+	}
+	watch("watch_active", watchActive, store.NtfPending)
+	watch("watch_settled", watchSettled, store.NtfRetryable)
+	watch("watch_settled2", watchSettled, store.NtfRetryable, store.NtfRetryable)
+	watch("watch_accepted", watchSettled, store.NtfAccepted, store.NtfUncertain)
+	watch("watch_invalid", watchInvalidated)
+	watch("watch_expired", watchExpired, store.NtfPending)
+	watch("watch_stopped", watchStopped, store.NtfRetryable)
+	turn("turn_closed", turnClosed, store.NtfRetryable)
+	turn("turn_done", turnCompleted, store.NtfRetryable)
+
+	ctx := context.Background()
+	type call func() (api.Task, error)
+	cases := []struct {
+		name      string
+		do        call
+		wantCode  string // "" : success
+		wantState string
+	}{
+		{"unwatch active", func() (api.Task, error) { return sv.Unwatch(ctx, api.UnwatchRequest{WatchID: "watch_active"}) }, "", watchStopped},
+		{"unwatch unknown", func() (api.Task, error) { return sv.Unwatch(ctx, api.UnwatchRequest{WatchID: "watch_none"}) }, api.CodeNotFound, ""},
+		{"renew settled", func() (api.Task, error) { return sv.Renew(ctx, api.RenewRequest{WatchID: "watch_settled"}) }, api.CodeConflict, ""},
+		{"renew invalidated", func() (api.Task, error) { return sv.Renew(ctx, api.RenewRequest{WatchID: "watch_invalid"}) }, api.CodeConflict, ""},
+		{"renew expired, task gone", func() (api.Task, error) { return sv.Renew(ctx, api.RenewRequest{WatchID: "watch_expired", Minutes: 5}) }, api.CodeConflict, ""},
+		{"renew neither id", func() (api.Task, error) { return sv.Renew(ctx, api.RenewRequest{Minutes: 5}) }, api.CodeBadRequest, ""},
+		{"renew both ids", func() (api.Task, error) {
+			return sv.Renew(ctx, api.RenewRequest{WatchID: "watch_expired", TurnID: "turn_done"})
+		}, api.CodeBadRequest, ""},
+		{"renew closed turn", func() (api.Task, error) { return sv.Renew(ctx, api.RenewRequest{TurnID: "turn_closed"}) }, api.CodeConflict, ""},
+		{"recover stopped", func() (api.Task, error) { return sv.Recover(ctx, api.RecoverRequest{WatchID: "watch_stopped"}) }, api.CodeConflict, ""},
+		{"recover expired", func() (api.Task, error) { return sv.Recover(ctx, api.RecoverRequest{WatchID: "watch_expired"}) }, api.CodeConflict, ""},
+		{"recover settled", func() (api.Task, error) { return sv.Recover(ctx, api.RecoverRequest{WatchID: "watch_settled"}) }, "", watchSettled},
+		{"recover no id", func() (api.Task, error) { return sv.Recover(ctx, api.RecoverRequest{}) }, api.CodeBadRequest, ""},
+		{"recover closed turn", func() (api.Task, error) { return sv.Recover(ctx, api.RecoverRequest{TurnID: "turn_closed"}) }, api.CodeConflict, ""},
+		{"retry stopped watch", func() (api.Task, error) {
+			return sv.RetryCallback(ctx, api.RetryCallbackRequest{WatchID: "watch_stopped"})
+		}, api.CodeConflict, ""},
+		{"retry accepted or uncertain only", func() (api.Task, error) {
+			return sv.RetryCallback(ctx, api.RetryCallbackRequest{WatchID: "watch_accepted"})
+		}, api.CodeConflict, ""},
+		{"retry two eligible without id", func() (api.Task, error) {
+			return sv.RetryCallback(ctx, api.RetryCallbackRequest{WatchID: "watch_settled2"})
+		}, api.CodeConflict, ""},
+		{"retry settled watch", func() (api.Task, error) {
+			return sv.RetryCallback(ctx, api.RetryCallbackRequest{WatchID: "watch_settled"})
+		}, "", watchSettled},
+		{"retry it again while pending", func() (api.Task, error) {
+			return sv.RetryCallback(ctx, api.RetryCallbackRequest{WatchID: "watch_settled"})
+		}, api.CodeConflict, ""},
+		{"retry closed turn", func() (api.Task, error) {
+			return sv.RetryCallback(ctx, api.RetryCallbackRequest{TurnID: "turn_closed"})
+		}, api.CodeConflict, ""},
+		{"retry completed turn", func() (api.Task, error) {
+			return sv.RetryCallback(ctx, api.RetryCallbackRequest{TurnID: "turn_done"})
+		}, "", turnCompleted},
+		{"close a watch id", func() (api.Task, error) { return sv.Close(ctx, api.CloseRequest{}) }, api.CodeBadRequest, ""},
+		{"close completed turn", func() (api.Task, error) { return sv.Close(ctx, api.CloseRequest{TurnID: "turn_done"}) }, "", turnClosed},
+		{"close closed turn", func() (api.Task, error) { return sv.Close(ctx, api.CloseRequest{TurnID: "turn_closed"}) }, api.CodeConflict, ""},
+		{"close unknown turn", func() (api.Task, error) { return sv.Close(ctx, api.CloseRequest{TurnID: "turn_none"}) }, api.CodeNotFound, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			task, err := tc.do()
+			if tc.wantCode != "" {
+				if !api.IsCode(err, tc.wantCode) {
+					t.Fatalf("err %v, want %s", err, tc.wantCode)
+				}
+				return
+			}
+			if err != nil || task.State != tc.wantState {
+				t.Fatalf("task %+v err %v, want state %s", task, err, tc.wantState)
+			}
+		})
+	}
+	// Unwatch withdrew what was not dispatched; close did too.
+	for _, subject := range []string{"watch_active", "turn_done"} {
+		ns, _ := st.Notifications(func(n *store.Notification) bool { return n.Subject == subject })
+		for _, n := range ns {
+			if n.State != store.NtfWithdrawn {
+				t.Errorf("%s: notification %s after unwatch/close", subject, n.State)
+			}
+		}
+	}
+	// A conversation id alone is refused by the API before any handler.
+	sock := filepath.Join(t.TempDir(), "akk.sock")
+	ln, err := api.Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- api.Serve(sctx, ln, sv, api.ServerOptions{Logger: lg, UID: -1}) }()
+	defer func() { cancel(); <-done }()
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+	}}}
+	for _, op := range []string{"recover", "renew", "retry_callback", "close", "task_status"} {
+		resp, err := hc.Post("http://akk/v1/"+op, "application/json", strings.NewReader(`{"session_id":"ses_abc"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s with a conversation id alone: http %d, want 400", op, resp.StatusCode)
+		}
+	}
+}
+
+// seedNotifications writes notifications of a subject in given states.
+func seedNotifications(t *testing.T, sv *Supervisor, subject string, states ...string) {
+	t.Helper()
+	for i, state := range states {
+		env := api.CallbackEnvelope{Type: api.CallbackDone, Event: "e", TaskKind: taskWatch, WatchID: subject, TerminalID: "term_gone", Time: time.Now()}
+		if strings.HasPrefix(subject, "turn_") {
+			env.TaskKind, env.WatchID, env.TurnID = taskManagedTurn, "", subject
+		}
+		ns, err := sv.buildNotifications(env, "event"+string(rune('0'+i)), []string{"a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sv.commitTasks(store.TaskChange{Notifications: ns}); err != nil {
+			t.Fatal(err)
+		}
+		id := ns[0].ID
+		if state == store.NtfPending {
+			continue
+		}
+		now := time.Now()
+		if _, err := sv.st.Claim(id, "seed", now, now.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sv.st.Outcome(id, "seed", 1, state, "seeded", now, time.Time{}); err != nil && !errors.Is(err, store.ErrConflict) {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,302 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// TurnSpec is what the send path hands the managed Turn monitor once a
+// Turn's prompt was injected: the exact terminal, process and binding it
+// was sent to, the prompt's hash (watchers.PromptHash) and the bound
+// file's boundary before the send. Completion is then proven only by
+// evidence after that boundary correlated with this prompt.
+type TurnSpec struct {
+	TurnID, SessionID, TerminalID string
+	Controller                    string
+	Agent                         string
+	Incarnation                   string
+	BindingGen                    uint64
+	PromptSHA256                  [32]byte
+	// NativeTurnID is the agent's turn once the file accepted the prompt
+	// (Codex turn_id, Claude the prompt record's uuid).
+	NativeTurnID string
+	File         watchers.FileID
+	Start        int64
+	Created      time.Time
+	// Deadline is the hard timeout (zero: Created + TaskConfig.HardTimeout).
+	Deadline time.Time
+	Routes   []string // nil: the default routes
+}
+
+// Managed Turn states the monitor ends in.
+const (
+	turnRunning   = "running"
+	turnCompleted = "completed"
+	turnFailed    = "failed"
+	turnCancelled = "cancelled"
+	turnTimedOut  = "timed_out"
+	turnClosed    = "closed"
+)
+
+// TurnLedger is the durable side of managed Turns (the dispatch path's
+// store.Turn records). The monitor reads the open Turns at start and
+// writes each Turn's end through it.
+type TurnLedger interface {
+	// OpenTurns lists the Turns still under management.
+	OpenTurns() ([]TurnSpec, error)
+	// TurnState returns a Turn's spec and state (store.ErrNotFound: none).
+	TurnState(turnID string) (TurnSpec, string, error)
+	// SettleTurn records a Turn's end (state and reason), or its release
+	// by Close (state closed).
+	SettleTurn(turnID, state, reason string, at time.Time) error
+}
+
+// SetTurnLedger installs the managed Turns' ledger (before Run).
+func (s *Supervisor) SetTurnLedger(l TurnLedger) { s.tasks.ledger = l }
+
+// turnState is a monitored Turn.
+type turnState struct {
+	spec     TurnSpec
+	lastSeen time.Time // the last activity (output, evidence)
+	outBytes int64
+	stalls   int // stall notifications so far
+	stalled  bool
+}
+
+// MonitorTurn starts monitoring a Turn (the send path calls it once the
+// Turn is durably accepted; again after a restart is harmless).
+func (s *Supervisor) MonitorTurn(spec TurnSpec) {
+	t := s.tasks
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
+	t.addTurn(spec)
+	t.poke()
+}
+
+func (t *taskManager) addTurn(spec TurnSpec) {
+	if spec.Deadline.IsZero() {
+		spec.Deadline = spec.Created.Add(t.cfg.HardTimeout)
+	}
+	if spec.Routes == nil {
+		spec.Routes = t.s.cfg.Callbacks.Default
+	}
+	if _, ok := t.turns[spec.TurnID]; !ok {
+		t.turns[spec.TurnID] = &turnState{spec: spec, lastSeen: t.s.cfg.Now()}
+	}
+}
+
+// loadTurns resumes the open Turns of the ledger.
+func (t *taskManager) loadTurns() error {
+	if t.ledger == nil {
+		return nil
+	}
+	specs, err := t.ledger.OpenTurns()
+	if err != nil {
+		return err
+	}
+	for _, sp := range specs {
+		t.addTurn(sp)
+	}
+	return nil
+}
+
+func (t *taskManager) turnObserved(tr *turnState, o observation) {
+	switch {
+	case o.screen == api.ScreenExited:
+		t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonExited, o.at)
+		return
+	case o.incarnation != tr.spec.Incarnation:
+		t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonProcessChanged, o.at)
+		return
+	}
+	if o.outBytes != tr.outBytes {
+		tr.outBytes, tr.lastSeen, tr.stalled = o.outBytes, o.at, false
+	}
+	if in := o.interaction; in != nil {
+		// A managed Turn wakes its controller for every distinct prompt:
+		// approvals included (approve by turn_id), manual ones as such.
+		event := api.CallbackInteractionManual
+		if in.State == "pending" {
+			event = api.CallbackInteractionRequired
+		}
+		env := t.turnEnvelope(tr, api.CallbackBlocked, event, "", o.at)
+		env.Interaction = in
+		t.notify(env, "interaction:"+in.InteractionID, tr.spec.Routes, store.TaskChange{})
+	}
+}
+
+// turnEvidence correlates the bound file's evidence with the Turn: the
+// prompt accepted after the boundary with the Turn's hash names the native
+// turn; only that turn's end settles the Turn.
+func (t *taskManager) turnEvidence(tr *turnState, e boundEvidence) {
+	at := e.ev.At()
+	now := t.s.cfg.Now()
+	if e.gen != tr.spec.BindingGen {
+		t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonBindingChanged, now)
+		return
+	}
+	if at.File != tr.spec.File || at.End <= tr.spec.Start {
+		return
+	}
+	tr.lastSeen, tr.stalled = now, false
+	native := tr.spec.NativeTurnID
+	switch ev := e.ev.(type) {
+	case watchers.PromptAccepted:
+		if native == "" && ev.SHA256 == tr.spec.PromptSHA256 {
+			tr.spec.NativeTurnID = ev.TurnID
+		}
+	case watchers.TurnCompleted:
+		if native != "" && ev.TurnID == native {
+			t.endTurn(tr, turnCompleted, api.CallbackDone, api.CallbackCompleted, reasonCompleted, now)
+		}
+	case watchers.TurnAborted:
+		if native != "" && ev.TurnID == native {
+			t.endTurn(tr, turnCancelled, api.CallbackControl, api.CallbackAborted, reasonAborted, now)
+		}
+	case watchers.TurnFailed:
+		if native != "" && ev.TurnID == native {
+			t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonFailed, now)
+		}
+	}
+}
+
+// turnTimers: a hard timeout ends the Turn; an inactivity window without
+// output or evidence sends one stall notification per quiet spell.
+func (t *taskManager) turnTimers(tr *turnState, now time.Time) time.Time {
+	if !now.Before(tr.spec.Deadline) {
+		t.endTurn(tr, turnTimedOut, api.CallbackControl, api.CallbackTimeout, "hard_timeout", now)
+		return time.Time{}
+	}
+	stallAt := tr.lastSeen.Add(t.cfg.StallAfter)
+	if !tr.stalled && !now.Before(stallAt) {
+		tr.stalled = true
+		tr.stalls++
+		env := t.turnEnvelope(tr, api.CallbackProgress, api.CallbackStalled, "no_activity", now)
+		t.notify(env, "stalled:"+strconv.Itoa(tr.stalls), tr.spec.Routes, store.TaskChange{})
+	}
+	if !tr.stalled && stallAt.Before(tr.spec.Deadline) {
+		return stallAt
+	}
+	return tr.spec.Deadline
+}
+
+// endTurn records the Turn's end through the ledger and enqueues its one
+// terminal notification.
+func (t *taskManager) endTurn(tr *turnState, state, typ, event, reason string, now time.Time) {
+	delete(t.turns, tr.spec.TurnID)
+	if t.ledger != nil {
+		if err := t.ledger.SettleTurn(tr.spec.TurnID, state, reason, now); err != nil {
+			t.lg.Error("settle turn", "turn", tr.spec.TurnID, "err", err)
+		}
+	}
+	ev := store.Event{Type: api.EventTurnSettled, TerminalID: tr.spec.TerminalID,
+		Attrs: map[string]string{"turn_id": tr.spec.TurnID, "state": state, "reason": reason}}
+	t.notify(t.turnEnvelope(tr, typ, event, reason, now), "settled", tr.spec.Routes, store.TaskChange{Events: []store.Event{ev}})
+}
+
+func (t *taskManager) turnEnvelope(tr *turnState, typ, event, reason string, now time.Time) api.CallbackEnvelope {
+	return api.CallbackEnvelope{Type: typ, Event: event, Reason: reason, Confidence: api.ConfidenceExact,
+		TaskKind: taskManagedTurn, TurnID: tr.spec.TurnID, SessionID: tr.spec.SessionID,
+		TerminalID: tr.spec.TerminalID, Time: now}
+}
+
+// turnRecord reads a Turn from the monitor or the ledger.
+func (s *Supervisor) turnRecord(id string) (TurnSpec, string, error) {
+	t := s.tasks
+	if tr := t.turns[id]; tr != nil {
+		return tr.spec, turnRunning, nil
+	}
+	if t.ledger == nil {
+		return TurnSpec{}, "", api.Errorf(api.CodeNotFound, "no turn %s (no managed Turns in this daemon)", id)
+	}
+	sp, st, err := t.ledger.TurnState(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return sp, st, api.Errorf(api.CodeNotFound, "no turn %s", id)
+	}
+	return sp, st, err
+}
+
+// Close answers POST /v1/close: release a managed Turn (stop observing,
+// withdraw what is not dispatched). It does not claim the native task
+// failed and does not cancel it. A Watch must use Unwatch; closed
+// management cannot be reopened.
+func (s *Supervisor) Close(ctx context.Context, req api.CloseRequest) (api.Task, error) {
+	if req.TurnID == "" {
+		return api.Task{}, api.Errorf(api.CodeBadRequest, "close: turn_id is required (a Watch is ended with unwatch)")
+	}
+	t := s.tasks
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
+	sp, state, err := s.turnRecord(req.TurnID)
+	if err != nil {
+		return api.Task{}, err
+	}
+	if state == turnClosed {
+		return api.Task{}, api.Errorf(api.CodeConflict, "close: turn %s is already closed", req.TurnID)
+	}
+	now := s.cfg.Now()
+	delete(t.turns, req.TurnID)
+	if t.ledger != nil {
+		if err := t.ledger.SettleTurn(req.TurnID, turnClosed, "closed", now); err != nil {
+			return api.Task{}, err
+		}
+	}
+	if _, err := s.st.Withdraw(req.TurnID, now); err != nil {
+		return api.Task{}, err
+	}
+	return s.turnTask(sp, turnClosed)
+}
+
+// renewTurn refreshes a running Turn's inactivity window; it cannot pass
+// the Turn's hard deadline, and a closed or ended Turn is refused.
+func (s *Supervisor) renewTurn(ctx context.Context, req api.RenewRequest) (api.Task, error) {
+	t := s.tasks
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
+	sp, state, err := s.turnRecord(req.TurnID)
+	if err != nil {
+		return api.Task{}, err
+	}
+	tr := t.turns[req.TurnID]
+	if tr == nil {
+		return api.Task{}, api.Errorf(api.CodeConflict, "renew: turn %s is %s", req.TurnID, state)
+	}
+	tr.lastSeen, tr.stalled = s.cfg.Now(), false
+	t.poke()
+	return s.turnTask(sp, state)
+}
+
+// recoverTurn re-reads a running Turn's terminal and reschedules its
+// open notifications; it changes no deadline and refuses a closed Turn.
+func (s *Supervisor) recoverTurn(ctx context.Context, req api.RecoverRequest) (api.Task, error) {
+	t := s.tasks
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
+	sp, state, err := s.turnRecord(req.TurnID)
+	if err != nil {
+		return api.Task{}, err
+	}
+	if state == turnClosed {
+		return api.Task{}, api.Errorf(api.CodeConflict, "recover: turn %s is closed", req.TurnID)
+	}
+	if tr := t.turns[req.TurnID]; tr != nil {
+		if o, ok := s.currentObservation(sp.TerminalID); ok {
+			t.turnObserved(tr, o)
+		} else {
+			t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonExited, s.cfg.Now())
+		}
+	}
+	open, err := s.st.Notifications(func(n *store.Notification) bool { return n.Subject == req.TurnID && !n.Final() })
+	if err != nil {
+		return api.Task{}, err
+	}
+	t.out.schedule(open...)
+	_, state, _ = s.turnRecord(req.TurnID)
+	return s.turnTask(sp, state)
+}

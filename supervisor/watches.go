@@ -1,0 +1,251 @@
+package supervisor
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// Watch lifecycle states.
+const (
+	watchActive      = "active"
+	watchSettled     = "settled"
+	watchInvalidated = "invalidated"
+	watchExpired     = "expired"
+	watchStopped     = "stopped" // unwatch
+)
+
+// Reasons a Watch ends or is refused.
+const (
+	reasonCompleted      = "task_completed"
+	reasonFailed         = "task_failed"
+	reasonAborted        = "task_aborted"
+	reasonProcessChanged = "process_changed"
+	reasonBindingChanged = "binding_changed"
+	reasonFileChanged    = "file_changed"
+	reasonSuccessor      = "successor_task"
+	reasonExited         = "terminal_exited"
+	reasonExpired        = "watch_expired"
+	reasonUnwatched      = "unwatched"
+)
+
+// watchState is an active Watch: its record and what the monitor tracks
+// between observations (never persisted: a restart observes afresh).
+type watchState struct {
+	rec store.Watch
+	// firstIdle is the time of the first idle recognition after activity
+	// (zero: not idle since the last activity).
+	firstIdle time.Time
+	// outBytes and outAt: the pane's %output byte count last seen, and when
+	// it last grew.
+	outBytes int64
+	outAt    time.Time
+	// poked: a recognition was asked for at this time (stable idle check).
+	poked time.Time
+}
+
+// isActivity reports whether a screen state is activity for a
+// terminal_activity Watch (seed 003: working or awaiting_approval).
+func isActivity(screen string) bool {
+	a := screenActivity(screen)
+	return a == activityWorking || a == activityAwaitingApproval
+}
+
+// watchObserved folds one observation of the Watch's terminal.
+func (t *taskManager) watchObserved(w *watchState, o observation) {
+	switch {
+	case o.screen == api.ScreenExited:
+		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonExited, o.at)
+		return
+	case o.incarnation != w.rec.Incarnation:
+		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonProcessChanged, o.at)
+		return
+	case w.rec.Anchor != nil && o.bind.Generation != w.rec.Anchor.Generation:
+		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonBindingChanged, o.at)
+		return
+	}
+	if o.outBytes != w.outBytes {
+		w.outBytes, w.outAt = o.outBytes, o.at
+	}
+	if o.interaction != nil {
+		t.watchInteraction(w, o)
+	}
+	if w.rec.Mode != api.WatchTerminalActivity {
+		return
+	}
+	switch {
+	case isActivity(o.screen):
+		w.firstIdle = time.Time{}
+		if !w.rec.SawActivity {
+			w.rec.SawActivity = true
+			w.rec.Revision++
+			t.saveWatch(w)
+		}
+		w.rec.LastActivity = o.at
+	case o.screen == api.ScreenIdle && w.rec.SawActivity:
+		if w.firstIdle.IsZero() {
+			w.firstIdle = o.at
+		}
+		t.checkStableIdle(w, o.at)
+	default:
+		w.firstIdle = time.Time{} // unknown, menus, starting: not idle
+	}
+}
+
+// checkStableIdle settles a terminal_activity Watch when idle was
+// recognized at two recognitions at least IdleGap apart and the pane took
+// no %output for StableIdle. It is called on an idle recognition only.
+func (t *taskManager) checkStableIdle(w *watchState, at time.Time) {
+	if at.Sub(w.firstIdle) >= t.cfg.IdleGap && at.Sub(w.outAt) >= t.cfg.StableIdle {
+		t.endWatch(w, watchSettled, api.CallbackDone, api.CallbackStablyIdle, api.CallbackStablyIdle, at)
+	}
+}
+
+// watchInteraction wakes the controller once per distinct prompt. A Watch
+// never approves: a permission, and anything a terminal_activity Watch
+// sees, is interaction_manual_required (a person answers in the TUI); an
+// exact Watch's pending questionnaire step is interaction_required (a
+// same-controller Status may then offer the narrow response lease).
+func (t *taskManager) watchInteraction(w *watchState, o observation) {
+	in := o.interaction
+	event := api.CallbackInteractionManual
+	if w.rec.Mode == api.WatchExactTask && in.State == "pending" && in.Kind != "permission" {
+		event = api.CallbackInteractionRequired
+	}
+	env := t.watchEnvelope(w, api.CallbackBlocked, event, "", o.at)
+	env.Interaction = in
+	t.notify(env, "interaction:"+in.InteractionID, w.rec.Routes, store.TaskChange{})
+}
+
+// watchEvidence folds one event of the bound file into an exact Watch:
+// completion, failure or abort of the anchored native turn settles it;
+// a changed file, binding or a successor task invalidates it.
+func (t *taskManager) watchEvidence(w *watchState, e boundEvidence) {
+	a := w.rec.Anchor
+	at := e.ev.At()
+	now := t.s.cfg.Now()
+	if e.gen != a.Generation {
+		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonBindingChanged, now)
+		return
+	}
+	if fe, ok := e.ev.(watchers.FileEvent); ok {
+		switch fe.Change {
+		case watchers.FileTruncated, watchers.FileReplaced, watchers.FileDeleted:
+			t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonFileChanged, now)
+		}
+		return
+	}
+	if at.File != (watchers.FileID{Dev: a.FileDev, Ino: a.FileIno}) {
+		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonFileChanged, now)
+		return
+	}
+	if at.End <= a.Start {
+		return // before the anchor: the past
+	}
+	t.lastEvidence(w, now)
+	switch ev := e.ev.(type) {
+	case watchers.TurnStarted:
+		t.anchorTurn(w, ev.TurnID, now)
+	case watchers.PromptAccepted:
+		t.anchorTurn(w, ev.TurnID, now)
+	case watchers.TurnCompleted:
+		if a.TurnID != "" && ev.TurnID == a.TurnID {
+			t.endWatch(w, watchSettled, api.CallbackDone, api.CallbackCompleted, reasonCompleted, now)
+		}
+	case watchers.TurnAborted:
+		if a.TurnID != "" && ev.TurnID == a.TurnID {
+			t.endWatch(w, watchSettled, api.CallbackControl, api.CallbackAborted, reasonAborted, now)
+		}
+	case watchers.TurnFailed:
+		if a.TurnID != "" && ev.TurnID == a.TurnID {
+			t.endWatch(w, watchSettled, api.CallbackError, api.CallbackFailed, reasonFailed, now)
+		}
+	}
+}
+
+func (t *taskManager) lastEvidence(w *watchState, now time.Time) { w.rec.LastActivity = now }
+
+// anchorTurn binds an exact Watch that started idle to the first native
+// turn after its boundary; another turn while one is anchored is a
+// successor task, which the Watch does not follow.
+func (t *taskManager) anchorTurn(w *watchState, turnID string, now time.Time) {
+	a := w.rec.Anchor
+	switch {
+	case turnID == "" || turnID == a.TurnID:
+	case a.TurnID == "":
+		a.TurnID = turnID
+		w.rec.Revision++
+		t.saveWatch(w)
+	default:
+		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonSuccessor, now)
+	}
+}
+
+// watchTimers expires a Watch at its deadline, asks the pane for a fresh
+// recognition when a stable-idle check is due, and returns when to look
+// again.
+func (t *taskManager) watchTimers(w *watchState, now time.Time) time.Time {
+	if !now.Before(w.rec.Deadline) {
+		t.expireWatch(w, now)
+		return time.Time{}
+	}
+	next := w.rec.Deadline
+	if w.rec.Mode == api.WatchTerminalActivity && !w.firstIdle.IsZero() {
+		due := w.firstIdle.Add(t.cfg.IdleGap)
+		if quiet := w.outAt.Add(t.cfg.StableIdle); quiet.After(due) {
+			due = quiet
+		}
+		if !now.Before(due) && w.poked.Before(due) {
+			// The pane is quiet, so no pass will run by itself: ask for
+			// the second recognition.
+			w.poked = now
+			if o, ok := t.lastObs[w.rec.TerminalID]; ok && o.m != nil {
+				o.m.poke()
+			}
+		}
+		if due.After(now) && due.Before(next) {
+			next = due
+		}
+	}
+	return next
+}
+
+// endWatch settles, invalidates or stops a Watch once, with its one
+// terminal notification (event identity "settled": whatever the reason, a
+// Watch ends once).
+func (t *taskManager) endWatch(w *watchState, state, typ, event, reason string, now time.Time) {
+	delete(t.watches, w.rec.ID)
+	w.rec.State, w.rec.Reason, w.rec.SettledAt = state, reason, now
+	w.rec.Revision++
+	ev := store.Event{Type: api.EventWatchSettled, TerminalID: w.rec.TerminalID,
+		Attrs: map[string]string{"watch_id": w.rec.ID, "state": state, "reason": reason, "confidence": w.rec.Confidence}}
+	ch := store.TaskChange{Watches: []store.Watch{w.rec}, Events: []store.Event{ev}}
+	t.notify(t.watchEnvelope(w, typ, event, reason, now), "settled", w.rec.Routes, ch)
+}
+
+// expireWatch ends observation at the deadline. Its notification belongs
+// to that deadline: a Renew sets another, whose expiry is a new event.
+func (t *taskManager) expireWatch(w *watchState, now time.Time) {
+	delete(t.watches, w.rec.ID)
+	w.rec.State, w.rec.Reason, w.rec.SettledAt = watchExpired, reasonExpired, now
+	w.rec.Revision++
+	ev := store.Event{Type: api.EventWatchSettled, TerminalID: w.rec.TerminalID,
+		Attrs: map[string]string{"watch_id": w.rec.ID, "state": watchExpired, "reason": reasonExpired}}
+	ch := store.TaskChange{Watches: []store.Watch{w.rec}, Events: []store.Event{ev}}
+	env := t.watchEnvelope(w, api.CallbackControl, api.CallbackTimeout, reasonExpired, now)
+	t.notify(env, "expired:"+strconv.FormatInt(w.rec.Deadline.UnixNano(), 10), w.rec.Routes, ch)
+}
+
+func (t *taskManager) saveWatch(w *watchState) {
+	if _, err := t.s.commitTasks(store.TaskChange{Watches: []store.Watch{w.rec}}); err != nil {
+		t.lg.Error("save watch", "watch", w.rec.ID, "err", err)
+	}
+}
+
+func (t *taskManager) watchEnvelope(w *watchState, typ, event, reason string, now time.Time) api.CallbackEnvelope {
+	return api.CallbackEnvelope{Type: typ, Event: event, Reason: reason, Confidence: w.rec.Confidence,
+		TaskKind: taskWatch, WatchID: w.rec.ID, TerminalID: w.rec.TerminalID, Time: now}
+}

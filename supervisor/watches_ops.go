@@ -1,0 +1,366 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// Watch answers POST /v1/watch: observe one exact terminal. It never
+// acquires input authority. An exact_task Watch needs a unique native task
+// anchor (a resolved binding to a readable transcript/rollout); otherwise
+// the Watch observes the terminal's activity, best effort, with the
+// reasons as warnings. The same active Watch of the same terminal and
+// process is returned again rather than refused.
+func (s *Supervisor) Watch(ctx context.Context, req api.WatchRequest) (api.Task, error) {
+	t := s.tasks
+	m := s.monitorOf(req.TerminalID)
+	if m == nil {
+		return api.Task{}, api.Errorf(api.CodeNotFound, "no terminal %s: run `akk list` for the current ids", req.TerminalID)
+	}
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
+	m.mu.Lock()
+	o := m.observation(s.cfg.Now())
+	m.mu.Unlock()
+	if o.incarnation == "" {
+		return api.Task{}, api.Errorf(api.CodeConflict, "terminal %s: its process is not identified yet", req.TerminalID)
+	}
+	if o.screen == api.ScreenExited {
+		return api.Task{}, api.Errorf(api.CodeConflict, "terminal %s: its process has exited", req.TerminalID)
+	}
+	for _, w := range t.watches {
+		if w.rec.TerminalID == req.TerminalID && w.rec.Incarnation == o.incarnation {
+			return t.watchTask(w.rec), nil
+		}
+	}
+	now := s.cfg.Now()
+	rec := store.Watch{TerminalID: req.TerminalID, State: watchActive, Incarnation: o.incarnation,
+		Agent: o.agent, Cwd: o.cwd, Controller: api.ControllerFrom(ctx), Routes: s.cfg.Callbacks.Default,
+		Created: now, Deadline: now.Add(time.Duration(t.cfg.WatchMinutes) * time.Minute), Revision: 1}
+	// The id names this terminal, process and creation: a new Watch after
+	// an earlier one ended is another Watch.
+	rec.ID = "watch_" + derive(s.secret, "watch", req.TerminalID, o.incarnation, now.Format(time.RFC3339Nano))
+	anchor, why := taskAnchor(o)
+	if anchor != nil {
+		rec.Mode, rec.Confidence, rec.Anchor = api.WatchExactTask, api.ConfidenceExact, anchor
+	} else {
+		rec.Mode, rec.Confidence, rec.Warnings = api.WatchTerminalActivity, api.ConfidenceBestEffort, []string{why}
+		// Activity is observed from now on: the state at creation is not
+		// evidence of this epoch's activity (starting idle never settles).
+	}
+	w := &watchState{rec: rec, outBytes: o.outBytes, outAt: now}
+	ev := store.Event{Type: api.EventWatchCreated, TerminalID: rec.TerminalID,
+		Attrs: map[string]string{"watch_id": rec.ID, "watch_mode": rec.Mode, "confidence": rec.Confidence}}
+	if _, err := s.commitTasks(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
+		return api.Task{}, err
+	}
+	t.watches[rec.ID] = w
+	t.lastObs[o.terminalID] = o
+	s.lg.Info("watch", "watch", rec.ID, "terminal", rec.TerminalID, "mode", rec.Mode)
+	return t.watchTask(rec), nil
+}
+
+// taskAnchor finds a unique native task anchor for an observation, or says
+// why there is none.
+func taskAnchor(o observation) (*store.TaskAnchor, string) {
+	if o.agent != api.AgentClaude && o.agent != api.AgentCodex {
+		return nil, "no coding agent identified: observing terminal activity"
+	}
+	if o.bind.State != string(watchers.Resolved) || o.bind.Path == "" {
+		return nil, "native session not resolved (" + stateOr(o.bind.State, "unavailable") + "): observing terminal activity"
+	}
+	scan, err := scanTask(watchers.Agent(o.agent), o.bind.Path)
+	if err != nil {
+		return nil, "native session file unreadable: observing terminal activity"
+	}
+	a := &store.TaskAnchor{Agent: o.agent, SessionID: o.bind.SessionID, Path: o.bind.Path, FileDev: scan.file.Dev,
+		FileIno: scan.file.Ino, Generation: o.bind.Generation, Start: scan.end}
+	if scan.running != "" {
+		// The task running now: from its first line on is the task.
+		a.TurnID, a.Start = scan.running, scan.runningAt
+	}
+	return a, ""
+}
+
+func stateOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// taskScan is what a bound file says of its latest native turn.
+type taskScan struct {
+	file      watchers.FileID
+	end       int64  // the last complete line's end
+	running   string // the turn started and not ended, if any
+	runningAt int64  // the offset of its first line
+}
+
+// scanTask reads a bound file's complete lines for its latest turn.
+func scanTask(agent watchers.Agent, path string) (taskScan, error) {
+	var out taskScan
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return out, err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return out, err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return out, errors.New("supervisor: no file identity")
+	}
+	out.file = watchers.FileID{Dev: uint64(st.Dev), Ino: st.Ino}
+	p := watchers.NewParser(agent)
+	var evs []watchers.Event
+	for off := int64(0); ; {
+		i := indexNL(data[off:])
+		if i < 0 {
+			break
+		}
+		w := watchers.Where{Agent: agent, Path: path, File: out.file, Offset: off, End: off + int64(i) + 1}
+		evs = p.Parse(w, data[off:off+int64(i)], evs[:0])
+		for _, ev := range evs {
+			switch ev := ev.(type) {
+			case watchers.TurnStarted:
+				if out.running != ev.TurnID {
+					out.running, out.runningAt = ev.TurnID, w.Offset
+				}
+			case watchers.PromptAccepted:
+				if out.running == "" || out.running != ev.TurnID {
+					out.running, out.runningAt = ev.TurnID, w.Offset
+				}
+			case watchers.TurnCompleted, watchers.TurnAborted, watchers.TurnFailed:
+				out.running = ""
+			}
+		}
+		off += int64(i) + 1
+		out.end = off
+	}
+	return out, nil
+}
+
+// Unwatch answers POST /v1/unwatch: stop observing and withdraw the
+// notifications not yet dispatched (one in flight cannot be recalled). A
+// managed Turn stays managed: Unwatch takes only a watch_id.
+func (s *Supervisor) Unwatch(ctx context.Context, req api.UnwatchRequest) (api.Task, error) {
+	t := s.tasks
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
+	rec, err := s.watchRecord(req.WatchID)
+	if err != nil {
+		return api.Task{}, err
+	}
+	now := s.cfg.Now()
+	if rec.State == watchActive || rec.State == watchExpired {
+		delete(t.watches, rec.ID)
+		rec.State, rec.Reason, rec.SettledAt = watchStopped, reasonUnwatched, now
+		rec.Revision++
+		if _, err := s.commitTasks(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+			return api.Task{}, err
+		}
+	}
+	if _, err := s.st.Withdraw(rec.ID, now); err != nil {
+		return api.Task{}, err
+	}
+	return t.watchTask(rec), nil
+}
+
+// Renew answers POST /v1/renew for a Watch: verify the same task is still
+// there, then set the deadline to the later of the saved one and now plus
+// minutes (0: the configured default). An expired or stopped Watch resumes
+// only while its terminal, process (and anchor) are unchanged; a settled
+// or invalidated one cannot be renewed. Old unsent expiry notices are
+// withdrawn.
+func (s *Supervisor) Renew(ctx context.Context, req api.RenewRequest) (api.Task, error) {
+	if err := exactlyOne(req.WatchID, req.TurnID); err != nil {
+		return api.Task{}, err
+	}
+	if req.Minutes < 0 {
+		return api.Task{}, api.Errorf(api.CodeBadRequest, "renew: minutes must be positive")
+	}
+	if req.TurnID != "" {
+		return s.renewTurn(ctx, req)
+	}
+	t := s.tasks
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
+	rec, err := s.watchRecord(req.WatchID)
+	if err != nil {
+		return api.Task{}, err
+	}
+	if rec.State == watchSettled || rec.State == watchInvalidated {
+		return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s is %s (%s); create a new Watch", rec.ID, rec.State, rec.Reason)
+	}
+	o, ok := s.currentObservation(rec.TerminalID)
+	if !ok || o.incarnation != rec.Incarnation || o.screen == api.ScreenExited ||
+		(rec.Anchor != nil && o.bind.Generation != rec.Anchor.Generation) {
+		return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s: its terminal, process or native task changed", rec.ID)
+	}
+	now := s.cfg.Now()
+	minutes := req.Minutes
+	if minutes == 0 {
+		minutes = t.cfg.WatchMinutes
+	}
+	if d := now.Add(time.Duration(minutes) * time.Minute); d.After(rec.Deadline) {
+		rec.Deadline = d
+	}
+	if rec.State != watchActive {
+		if _, err := s.st.Withdraw(rec.ID, now); err != nil {
+			return api.Task{}, err
+		}
+		rec.State, rec.Reason, rec.SettledAt = watchActive, "", time.Time{}
+	}
+	rec.Revision++
+	if _, err := s.commitTasks(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+		return api.Task{}, err
+	}
+	if w := t.watches[rec.ID]; w != nil {
+		w.rec = rec
+	} else {
+		t.watches[rec.ID] = &watchState{rec: rec, outBytes: o.outBytes, outAt: now}
+	}
+	t.poke()
+	return t.watchTask(rec), nil
+}
+
+// Recover answers POST /v1/recover for a Watch: re-read the original task
+// (an exact anchor's file for a completion already written), reconcile
+// the Watch with it and put its open notifications back on the schedule.
+// It neither extends the deadline nor resumes a stopped or expired Watch.
+func (s *Supervisor) Recover(ctx context.Context, req api.RecoverRequest) (api.Task, error) {
+	if err := exactlyOne(req.WatchID, req.TurnID); err != nil {
+		return api.Task{}, err
+	}
+	if req.TurnID != "" {
+		return s.recoverTurn(ctx, req)
+	}
+	t := s.tasks
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
+	rec, err := s.watchRecord(req.WatchID)
+	if err != nil {
+		return api.Task{}, err
+	}
+	switch rec.State {
+	case watchStopped, watchExpired:
+		return api.Task{}, api.Errorf(api.CodeConflict, "recover: watch %s is %s; recover does not resume it (renew does, while its task is unchanged)", rec.ID, rec.State)
+	case watchActive:
+		w := t.watches[rec.ID]
+		if w == nil {
+			w = &watchState{rec: rec, outAt: s.cfg.Now()}
+			t.watches[rec.ID] = w
+		}
+		if o, ok := s.currentObservation(rec.TerminalID); !ok {
+			t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonExited, s.cfg.Now())
+		} else {
+			t.watchObserved(w, o)
+			if w.rec.State == watchActive && w.rec.Anchor != nil {
+				t.reconcileAnchor(w)
+			}
+		}
+		rec = w.rec
+	}
+	open, err := s.st.Notifications(func(n *store.Notification) bool { return n.Subject == rec.ID && !n.Final() })
+	if err != nil {
+		return api.Task{}, err
+	}
+	t.out.schedule(open...)
+	return t.watchTask(rec), nil
+}
+
+// reconcileAnchor reads an exact Watch's file again: a completion of the
+// anchored turn already written wins; a replaced file invalidates.
+func (t *taskManager) reconcileAnchor(w *watchState) {
+	a := w.rec.Anchor
+	scan, err := scanTask(watchers.Agent(a.Agent), a.Path)
+	now := t.s.cfg.Now()
+	if err != nil || scan.file != (watchers.FileID{Dev: a.FileDev, Ino: a.FileIno}) || scan.end < a.Start {
+		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonFileChanged, now)
+		return
+	}
+	if a.TurnID != "" && scan.running != a.TurnID && scan.end > a.Start {
+		// The anchored turn is no longer running: read its end.
+		t.replayAnchor(w, scan)
+	}
+}
+
+// replayAnchor feeds the lines after the anchor through the Watch's
+// evidence path (a completion the watcher's events did not bring).
+func (t *taskManager) replayAnchor(w *watchState, scan taskScan) {
+	a := w.rec.Anchor
+	data, err := os.ReadFile(a.Path)
+	if err != nil || int64(len(data)) < scan.end {
+		return
+	}
+	p := watchers.NewParser(watchers.Agent(a.Agent))
+	var evs []watchers.Event
+	for off := int64(0); off < scan.end && t.watches[w.rec.ID] != nil; {
+		i := indexNL(data[off:])
+		if i < 0 {
+			break
+		}
+		wh := watchers.Where{Agent: watchers.Agent(a.Agent), Path: a.Path, File: scan.file, Offset: off, End: off + int64(i) + 1}
+		// The parser needs every line for its context; only those after
+		// the anchor are evidence.
+		evs = p.Parse(wh, data[off:off+int64(i)], evs[:0])
+		for _, ev := range evs {
+			if t.watches[w.rec.ID] != nil {
+				t.watchEvidence(w, boundEvidence{terminalID: w.rec.TerminalID, gen: a.Generation, ev: ev})
+			}
+		}
+		off += int64(i) + 1
+	}
+}
+
+// watchRecord reads a Watch; an unknown id is not_found.
+func (s *Supervisor) watchRecord(id string) (store.Watch, error) {
+	if w := s.tasks.watches[id]; w != nil {
+		return w.rec, nil
+	}
+	rec, err := s.st.Watch(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return rec, api.Errorf(api.CodeNotFound, "no watch %s", id)
+	}
+	return rec, err
+}
+
+// monitorOf returns the monitor following a terminal, or nil.
+func (s *Supervisor) monitorOf(terminalID string) *paneMonitor {
+	for _, m := range s.monitors() {
+		m.mu.Lock()
+		ok := m.isRecorded && m.id == terminalID
+		m.mu.Unlock()
+		if ok {
+			return m
+		}
+	}
+	return nil
+}
+
+// currentObservation is a fresh observation of a followed terminal.
+func (s *Supervisor) currentObservation(terminalID string) (observation, bool) {
+	m := s.monitorOf(terminalID)
+	if m == nil {
+		return observation{}, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.observation(s.cfg.Now()), true
+}
+
+func exactlyOne(watchID, turnID string) error {
+	if (watchID == "") == (turnID == "") {
+		return api.Errorf(api.CodeBadRequest, "exactly one of watch_id and turn_id (a conversation id alone selects no task)")
+	}
+	return nil
+}
