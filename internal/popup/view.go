@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/vt"
 )
 
 var (
@@ -168,7 +169,7 @@ func viewRegion(s tcell.Screen, d *Detail, y, w, room int) int {
 	}
 	for r := lo; r < hi; r++ {
 		x := 0
-		for _, c := range rows[r][:d.Region.Used[r]] {
+		for _, c := range trimBlank(rows[r][:d.Region.Used[r]]) {
 			if c.Width == 0 {
 				continue
 			}
@@ -186,6 +187,16 @@ func viewRegion(s tcell.Screen, d *Detail, y, w, room int) int {
 		y++
 	}
 	return y
+}
+
+// trimBlank drops a row's trailing blank cells (the pane's width of
+// padding), so only real content counts as clipped.
+func trimBlank(row []vt.Cell) []vt.Cell {
+	n := len(row)
+	for n > 0 && row[n-1].Text == " " && row[n-1].Style == vt.DefaultStyle {
+		n--
+	}
+	return row[:n]
 }
 
 type line struct {
