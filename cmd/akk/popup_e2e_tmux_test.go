@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/internal/shot"
-	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -60,7 +59,7 @@ func (r *popupRig) screenshot(name string) {
 // replica continues to the end of its recording.
 func TestTmuxPopupPermission(t *testing.T) {
 	r := newPopupRig(t, "claude/2.1.267/permission-approve.cast")
-	ins := recordings.Inputs(r.rec)
+	ins := r.ins
 	last := len(ins) - 1 // "1": the approval the popup must make
 	r.start(last)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -87,13 +86,21 @@ func TestTmuxPopupPermission(t *testing.T) {
 	if !r.hasDispatch() {
 		t.Skip("the daemon has no dispatch yet (unknown_operation): the answer half runs once issue 8 lands")
 	}
+	keyAt := time.Now()
 	r.keys("1")
-	r.awaitClient("Sent (accepted)")
 	clearedAt := r.awaitAttention("")
-	t.Logf("figure: @akk_attention cleared %v after the approval was accepted", time.Since(clearedAt).Round(time.Millisecond))
-	r.await("the replica to play to its end", 30*time.Second, func() bool {
-		dead, status := r.paneDead()
-		return dead && status == "0"
+	t.Logf("figure: @akk_attention cleared %v after the person pressed 1 (fresh Status, approve, the agent's reaction)",
+		clearedAt.Sub(keyAt).Round(time.Millisecond))
+	r.awaitClient("Sent (accepted)")
+	r.finish("idle")
+}
+
+// awaitTwice waits until text shows twice on the person's screen: in the
+// pane (left of the popup) and in the popup's copy of the prompt.
+func (r *popupRig) awaitTwice(text string) {
+	r.t.Helper()
+	r.await("the popup and the pane to show "+text, 15*time.Second, func() bool {
+		return strings.Count(r.clientText(), text) >= 2
 	})
 }
 
@@ -104,7 +111,8 @@ func TestTmuxPopupQuestionnaire(t *testing.T) {
 	r.start(2) // the task; the popup answers "1", "2" and the review
 	r.awaitAttention("1 questionnaire")
 	r.keys("\x02a")
-	r.awaitClient("2. Rust")
+	r.awaitTwice("2. Rust") // in the pane and in the popup
+	r.awaitClient("↑↓ choose")
 	r.screenshot("popup-questionnaire-replica.png")
 	if !r.hasDispatch() {
 		t.Skip("the daemon has no dispatch yet (unknown_operation): the answers run once issue 8 lands")
@@ -116,13 +124,11 @@ func TestTmuxPopupQuestionnaire(t *testing.T) {
 	} {
 		r.keys(step.key)
 		if step.next != "" {
-			r.awaitClient(step.next)
+			r.awaitClient("Sent (accepted)")
+			r.awaitTwice(step.next) // the popup shows the next step too
 		}
 	}
-	r.await("the replica to play to its end", 30*time.Second, func() bool {
-		dead, status := r.paneDead()
-		return dead && status == "0"
-	})
+	r.finish("idle")
 }
 
 // TestTmuxPopupChangedScreen: the pane's screen changes between the
@@ -132,7 +138,7 @@ func TestTmuxPopupQuestionnaire(t *testing.T) {
 // the change before any request.
 func TestTmuxPopupChangedScreen(t *testing.T) {
 	r := newPopupRig(t, "claude/2.1.267/permission-approve.cast")
-	ins := recordings.Inputs(r.rec)
+	ins := r.ins
 	last := len(ins) - 1
 	r.start(last)
 	r.awaitAttention("1 permission")

@@ -35,6 +35,7 @@ type popupRig struct {
 	feed   *controlmode.Feed
 	got    int // replica output bytes seen so far
 	rec    *recordings.Recording
+	ins    []recordings.RecordedInput // the recording's own inputs (no sentinel)
 	fifo   string
 	logf   string
 	ptyF   *os.File
@@ -42,7 +43,12 @@ type popupRig struct {
 	screen *vt.Screen // the client's terminal
 }
 
-const rigW, rigH = 120, 40
+// The client is one row taller than the recordings (120x40): the status
+// line takes it, and the replica plays at its recorded size.
+const rigW, rigH = 120, 41
+
+// replicaSentinel ends a rig's replica after its recording.
+const replicaSentinel = "\x04"
 
 func newPopupRig(t *testing.T, cast string) *popupRig {
 	t.Helper()
@@ -58,6 +64,20 @@ func newPopupRig(t *testing.T, cast string) *popupRig {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	// A last input only the test sends keeps the replica alive at its
+	// final screen, so the daemon proves the answer's postcondition on a
+	// live agent (the same device as the supervisor's replica tests).
+	r.ins = recordings.Inputs(r.rec)
+	last := r.rec.Events[len(r.rec.Events)-1].Time
+	r.rec.Events = append(r.rec.Events, recordings.Event{Time: last + 0.01, Code: recordings.Input, Data: []byte(replicaSentinel)})
+	enc, err := recordings.Encode(r.rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file = filepath.Join(dir, "replica.cast")
+	if err := os.WriteFile(file, enc, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	r.fifo = filepath.Join(dir, "go")
 	if err := mkfifo(r.fifo); err != nil {
 		t.Fatal(err)
@@ -239,8 +259,7 @@ func (r *popupRig) start(upto int) {
 func (r *popupRig) drive(from, upto int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	ins := recordings.Inputs(r.rec)
-	for _, in := range ins[from:upto] {
+	for _, in := range r.ins[from:upto] {
 		r.take(ctx, in.After)
 		if err := r.ctl.SendBytes(ctx, r.pane, in.Data); err != nil {
 			r.t.Fatal(err)
@@ -285,7 +304,8 @@ func (r *popupRig) awaitAttention(want string) time.Time {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	r.t.Fatalf("@akk_attention never became %q (last %q)", want, r.attention(context.Background()))
+	out, _ := r.srv.Run("capture-pane", "-p", "-t", r.pane.String())
+	r.t.Fatalf("@akk_attention never became %q (last %q); row %+v\n%s", want, r.attention(context.Background()), r.row(), out)
 	return time.Time{}
 }
 
@@ -309,6 +329,22 @@ func (r *popupRig) row() api.Terminal {
 func (r *popupRig) hasDispatch() bool {
 	_, err := r.api.Cancel(context.Background(), api.CancelRequest{TurnID: "turn_probe"})
 	return !api.IsCode(err, api.CodeNoOp)
+}
+
+// finish awaits the replica at its final screen (want), ends it with the
+// sentinel and requires a clean exit: it received every recorded input,
+// in order, and nothing else.
+func (r *popupRig) finish(want string) {
+	r.t.Helper()
+	r.await("the replica's final screen "+want, 30*time.Second, func() bool { return r.row().ScreenState == want })
+	if err := r.ctl.SendBytes(context.Background(), r.pane, []byte(replicaSentinel)); err != nil {
+		r.t.Fatal(err)
+	}
+	r.await("the replica to exit", 15*time.Second, func() bool { dead, _ := r.paneDead(); return dead })
+	if _, status := r.paneDead(); status != "0" {
+		out, _ := r.srv.Run("capture-pane", "-p", "-t", r.pane.String())
+		r.t.Fatalf("replica exited %s:\n%s", status, out)
+	}
 }
 
 // paneDead reports the replica's exit status once it exited.

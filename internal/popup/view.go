@@ -54,7 +54,7 @@ func View(s tcell.Screen, m *Model, now time.Time) {
 	put(s, 0, y, w, title, stTitle)
 	y++
 	y = viewList(s, m, now, y, w)
-	foot := footer(m)
+	foot := footer(m, w)
 	bottom := h - 1 - len(foot) // rows below: message, help
 	if m.Detail != nil {
 		y = viewDetail(s, m, y, w, bottom)
@@ -204,15 +204,20 @@ type line struct {
 	style tcell.Style
 }
 
-// footer is the message line and the key help.
-func footer(m *Model) []line {
+// footer is the message (up to three rows of w) and the key help.
+func footer(m *Model, w int) []line {
 	var out []line
 	if m.Msg != "" {
 		st := stGood
 		if m.MsgBad {
 			st = stBad
 		}
-		out = append(out, line{" " + m.Msg, st})
+		msg := []rune(m.Msg)
+		for len(msg) > 0 && len(out) < 3 {
+			n := min(len(msg), w-2)
+			out = append(out, line{" " + string(msg[:n]), st})
+			msg = msg[n:]
+		}
 	}
 	help := " ↑↓ choose  1-9 pick  ⏎ answer  tab next agent  g jump  q close"
 	switch {
