@@ -145,8 +145,7 @@ func TestTmuxPopupChangedScreen(t *testing.T) {
 	// A popup that never refreshes by itself, so the change is seen only
 	// when the person answers (the production binding refreshes every
 	// second and would show the new state even sooner).
-	r.srv.MustRun("bind-key", "A", "display-popup", "-E", "-w", "80", "-h", "24",
-		r.akk+" popup --refresh 1h --socket "+r.api.Socket()+" --client-tty '#{client_tty}'")
+	r.srv.MustRun("bind-key", "A", "run-shell", "-b", popupShell(r.akk, r.api.Socket(), "--refresh", "1h"))
 	r.keys("\x02A")
 	r.awaitClient("1. Approve once")
 	before := r.row()
@@ -166,4 +165,10 @@ func TestTmuxPopupChangedScreen(t *testing.T) {
 	if row.Interaction != nil && row.Interaction.State == "resolved" {
 		t.Errorf("the interaction was resolved: %+v", row.Interaction)
 	}
+	// g jumps to the pane on this very client (switch-client -c with the
+	// tty the binding wrote in) and the popup closes.
+	r.keys("g")
+	r.await("the popup to close after the jump", 10*time.Second, func() bool {
+		return !strings.Contains(r.clientText(), "akk —") && !strings.Contains(r.clientText(), "jump failed")
+	})
 }
