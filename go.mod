@@ -6,9 +6,11 @@ require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/alecthomas/kong v1.17.0
 	github.com/cockroachdb/pebble/v2 v2.1.7
+	github.com/creack/pty v1.1.24
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/gdamore/tcell/v2 v2.13.10
 	go.uber.org/goleak v1.3.0
+	golang.org/x/image v0.24.0
 	golang.org/x/sync v0.19.0
 	golang.org/x/term v0.37.0
 )

@@ -14,10 +14,11 @@
 // (activity_state), bindings.go (native sessions and durable activity),
 // roots.go (fsnotify on the agents' roots: retry unresolved sessions),
 // journal.go (store writes and events), reconcile.go (store vs tmux at
-// start), server.go (the API handlers).
+// start), server.go (the API handlers), attention.go (the @akk_attention
+// user option for status lines).
 //
 // What it does not do (yet): no input of any kind reaches a pane — there is
 // no dispatch, approval or response here, and no available_actions are
-// advertised; no callbacks or outbox. It never resizes, never sets tmux
-// options and never polls capture-pane: screens follow %output.
+// advertised; no callbacks or outbox. It never resizes, sets no tmux
+// option but @akk_attention, and never polls capture-pane: screens follow %output.
 package supervisor

@@ -107,6 +107,7 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	g.Go(func() error { return s.sessionLoop(gctx) })
 	g.Go(func() error { return s.binds.run(gctx) })
 	g.Go(func() error { return s.tasks.run(gctx) })
+	g.Go(func() error { return s.keepAttention(gctx) })
 	if s.cfg.Listener != nil {
 		g.Go(func() error {
 			return api.Serve(gctx, s.cfg.Listener, s, api.ServerOptions{Logger: s.lg, UID: os.Getuid()})

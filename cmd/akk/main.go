@@ -42,6 +42,9 @@ type CLI struct {
 	Cancel  CancelCmd  `cmd:"" help:"Interrupt a managed turn's working agent."`
 	Doctor  DoctorCmd  `cmd:"" help:"Check tmux, the server, the daemon, the store and the agents."`
 	Demo    DemoCmd    `cmd:"" help:"Supervise replica agents on a private tmux server, with a live table of their states."`
+	Popup   PopupCmd   `cmd:"" help:"The agents that need you, to answer or jump to (runs in tmux display-popup)."`
+
+	TmuxConf TmuxConfCmd `cmd:"" name:"tmux-conf" help:"Print the tmux.conf lines: a popup key binding and a status-line segment."`
 
 	Recognize RecognizeCmd `cmd:"" help:"Recognize a recording's screens or a screen dump with the agent's profile."`
 

@@ -1,0 +1,358 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// popupRig is a person at tmux: an isolated server whose window runs a
+// replica agent, the akk daemon supervising it, the snippet of `akk
+// tmux-conf` sourced, and a real tmux client attached through a pty whose
+// output feeds a vt screen (what the person sees, popup included: tmux
+// 3.3a's popups are drawn on the client, not in a pane).
+type popupRig struct {
+	t      *testing.T
+	akk    string
+	srv    *tmuxtest.Server
+	api    *api.Client
+	pane   controlmode.PaneID
+	ctl    *controlmode.Client
+	feed   *controlmode.Feed
+	got    int // replica output bytes seen so far
+	rec    *recordings.Recording
+	ins    []recordings.RecordedInput // the recording's own inputs (no sentinel)
+	fifo   string
+	logf   string
+	ptyF   *os.File
+	mu     sync.Mutex
+	screen *vt.Screen // the client's terminal
+}
+
+// The client is one row taller than the recordings (120x40): the status
+// line takes it, and the replica plays at its recorded size.
+const rigW, rigH = 120, 41
+
+// replicaSentinel ends a rig's replica after its recording.
+const replicaSentinel = "\x04"
+
+func newPopupRig(t *testing.T, cast string) *popupRig {
+	t.Helper()
+	_, err := exec.LookPath("tmux")
+	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	r := &popupRig{t: t, akk: buildAkk(t)}
+	file, _ := filepath.Abs(filepath.Join(corpusDir, cast))
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.rec, err = recordings.Decode(data); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	// A last input only the test sends keeps the replica alive at its
+	// final screen, so the daemon proves the answer's postcondition on a
+	// live agent (the same device as the supervisor's replica tests).
+	r.ins = recordings.Inputs(r.rec)
+	last := r.rec.Events[len(r.rec.Events)-1].Time
+	r.rec.Events = append(r.rec.Events, recordings.Event{Time: last + 0.01, Code: recordings.Input, Data: []byte(replicaSentinel)})
+	enc, err := recordings.Encode(r.rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file = filepath.Join(dir, "replica.cast")
+	if err := os.WriteFile(file, enc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.fifo = filepath.Join(dir, "go")
+	if err := mkfifo(r.fifo); err != nil {
+		t.Fatal(err)
+	}
+	r.srv = tmuxtest.Start(t, rigW, rigH-1, "sh -c 'read _ < "+r.fifo+"; exec "+r.akk+" replica "+file+"'")
+	r.srv.MustRun("set-option", "-g", "status", "on")
+	r.startDaemon(dir)
+	r.sourceConf(dir)
+	r.followPane()
+	r.attachClient()
+	return r
+}
+
+func (r *popupRig) startDaemon(dir string) {
+	t := r.t
+	sock := filepath.Join(dir, "api", api.SocketName)
+	r.logf = filepath.Join(dir, "daemon.log")
+	logf, err := os.Create(r.logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(r.akk, "--log-level", "debug", "attach", "-S", r.srv.Socket, "--store", filepath.Join(dir, "store"),
+		"--socket", sock, "--allow-replicas")
+	cmd.Env, cmd.Stderr, cmd.Stdout = r.srv.Env, logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+		logf.Close()
+	})
+	r.api = api.NewClient(sock)
+	t.Cleanup(r.api.Close)
+	r.await("the daemon", 15*time.Second, func() bool {
+		_, err := r.api.Health(context.Background())
+		return err == nil
+	})
+}
+
+// sourceConf sources the snippet of `akk tmux-conf` into the server.
+func (r *popupRig) sourceConf(dir string) {
+	out, err := exec.Command(r.akk, "tmux-conf", "--socket", r.api.Socket(), "--akk", r.akk).Output()
+	if err != nil {
+		r.t.Fatalf("akk tmux-conf: %v", err)
+	}
+	conf := filepath.Join(dir, "akk.conf")
+	if err := os.WriteFile(conf, out, 0o600); err != nil {
+		r.t.Fatal(err)
+	}
+	r.srv.MustRun("source-file", conf)
+}
+
+func (r *popupRig) followPane() {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, err := controlmode.Start(ctx, controlmode.Config{Socket: r.srv.Socket, Session: "main", Env: r.srv.Env})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { c.Close() })
+	r.ctl = c
+	panes, err := c.Panes(ctx)
+	if err != nil || len(panes) != 1 {
+		r.t.Fatalf("panes %v %v", panes, err)
+	}
+	r.pane = panes[0].Pane
+	if r.feed, err = c.Follow(r.pane); err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { r.feed.Close() })
+}
+
+// attachClient attaches a tmux client through a pty and keeps a vt screen
+// of everything it draws.
+func (r *popupRig) attachClient() {
+	cmd := exec.Command("tmux", "-S", r.srv.Socket, "attach", "-t", "main")
+	cmd.Env = append(r.srv.Env, "TERM=xterm-256color")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: rigH, Cols: rigW})
+	if err != nil {
+		r.t.Fatalf("attach a client through a pty: %v", err)
+	}
+	r.ptyF = f
+	r.screen = vt.New(rigW, rigH, vt.Options{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := f.Read(buf)
+			if n > 0 {
+				r.mu.Lock()
+				r.screen.Write(buf[:n])
+				r.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	r.t.Cleanup(func() {
+		r.srv.Run("detach-client", "-a") // the client exits; the pty reader ends
+		cmd.Process.Kill()
+		cmd.Wait()
+		f.Close()
+		<-done
+	})
+	r.await("the client attached", 10*time.Second, func() bool {
+		out, _ := r.srv.Run("list-clients", "-F", "#{client_tty}")
+		return len(bytes.TrimSpace(out)) > 0
+	})
+}
+
+// clientText is what the person sees.
+func (r *popupRig) clientText() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.screen.PlainText(r.screen.Bounds())
+}
+
+// clientCell finds text on the person's screen and returns its first cell.
+func (r *popupRig) clientCell(text string) (vt.Cell, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for y := 0; y < rigH; y++ {
+		row := r.screen.PlainText(vt.Rect{X: 0, Y: y, W: rigW, H: 1})
+		if i := strings.Index(row, text); i >= 0 {
+			return r.screen.Cell(len([]rune(row[:i])), y), true
+		}
+	}
+	return vt.Cell{}, false
+}
+
+// keys types on the person's keyboard (the client's tty).
+func (r *popupRig) keys(s string) {
+	r.t.Helper()
+	if _, err := r.ptyF.Write([]byte(s)); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *popupRig) await(what string, d time.Duration, ok func() bool) {
+	r.t.Helper()
+	deadline := time.Now().Add(d)
+	for !ok() {
+		if time.Now().After(deadline) {
+			r.t.Fatalf("timed out after %v waiting for %s\nclient screen:\n%s", d, what, r.clientText())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (r *popupRig) awaitClient(text string) {
+	r.t.Helper()
+	r.await("the client to show "+strconvQuote(text), 15*time.Second, func() bool {
+		return strings.Contains(r.clientText(), text)
+	})
+}
+
+func strconvQuote(s string) string { return "\"" + s + "\"" }
+
+// start lets the replica begin and sends its recorded inputs up to (not
+// including) input number upto, each at its recorded point of the output.
+func (r *popupRig) start(upto int) {
+	if err := os.WriteFile(r.fifo, []byte("go\n"), 0o600); err != nil {
+		r.t.Fatal(err)
+	}
+	r.drive(0, upto)
+}
+
+// drive sends inputs [from, upto) at their points.
+func (r *popupRig) drive(from, upto int) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for _, in := range r.ins[from:upto] {
+		r.take(ctx, in.After)
+		if err := r.ctl.SendBytes(ctx, r.pane, in.Data); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+}
+
+// take waits until the replica wrote n bytes.
+func (r *popupRig) take(ctx context.Context, n int) {
+	for r.got < n {
+		select {
+		case <-r.feed.Ready():
+		case <-ctx.Done():
+			r.t.Fatalf("replica wrote %d bytes, want %d", r.got, n)
+		}
+		u := r.feed.Take()
+		if u.Seed != nil {
+			r.got = 0
+		}
+		r.got += len(u.Data)
+	}
+}
+
+// attention reads the user option the daemon keeps.
+func (r *popupRig) attention(ctx context.Context) string {
+	rep, err := r.ctl.Command(ctx, "show-options", "-gqv", "@akk_attention")
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(rep.Body))
+}
+
+// awaitAttention polls the option through the control client (one
+// round trip per read) and returns when it first read want.
+func (r *popupRig) awaitAttention(want string) time.Time {
+	r.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		if r.attention(ctx) == want {
+			return time.Now()
+		}
+		time.Sleep(time.Millisecond)
+	}
+	out, _ := r.srv.Run("capture-pane", "-p", "-t", r.pane.String())
+	r.t.Fatalf("@akk_attention never became %q (last %q); row %+v\n%s", want, r.attention(context.Background()), r.row(), out)
+	return time.Time{}
+}
+
+// terminalID is the replica pane's terminal.
+func (r *popupRig) row() api.Terminal {
+	l, err := r.api.List(context.Background())
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	for _, t := range l.Terminals {
+		if t.PaneID == r.pane.String() {
+			return t
+		}
+	}
+	r.t.Fatalf("no row for %s", r.pane)
+	return api.Terminal{}
+}
+
+// hasDispatch probes the daemon: without the dispatch transaction it
+// answers the mutating operations with unknown_operation.
+func (r *popupRig) hasDispatch() bool {
+	_, err := r.api.Cancel(context.Background(), api.CancelRequest{TurnID: "turn_probe"})
+	return !api.IsCode(err, api.CodeNoOp)
+}
+
+// finish awaits the replica at its final screen (want), ends it with the
+// sentinel and requires a clean exit: it received every recorded input,
+// in order, and nothing else.
+func (r *popupRig) finish(want string) {
+	r.t.Helper()
+	r.await("the replica's final screen "+want, 30*time.Second, func() bool { return r.row().ScreenState == want })
+	if err := r.ctl.SendBytes(context.Background(), r.pane, []byte(replicaSentinel)); err != nil {
+		r.t.Fatal(err)
+	}
+	r.await("the replica to exit", 15*time.Second, func() bool { dead, _ := r.paneDead(); return dead })
+	if _, status := r.paneDead(); status != "0" {
+		out, _ := r.srv.Run("capture-pane", "-p", "-t", r.pane.String())
+		r.t.Fatalf("replica exited %s:\n%s", status, out)
+	}
+}
+
+// paneDead reports the replica's exit status once it exited.
+func (r *popupRig) paneDead() (bool, string) {
+	out, err := r.srv.Run("display-message", "-p", "-t", r.pane.String(), "#{pane_dead} #{pane_dead_status}")
+	if err != nil {
+		return false, ""
+	}
+	f := strings.Fields(string(out))
+	return len(f) == 2 && f[0] == "1", strings.Join(f[1:], "")
+}

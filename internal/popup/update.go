@@ -1,0 +1,286 @@
+package popup
+
+import (
+	"time"
+	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/agent-knock-knock/akk/api"
+)
+
+// Update applies one event and returns the effects to run, in order.
+func (m *Model) Update(ev any) []any {
+	switch e := ev.(type) {
+	case *tcell.EventResize:
+		m.W, m.H = e.Size()
+	case *tcell.EventKey:
+		return m.key(e)
+	case ListLoaded:
+		return m.listLoaded(e)
+	case StatusLoaded:
+		return m.statusLoaded(e)
+	case Answered:
+		return m.answered(e)
+	case Jumped:
+		if e.Err == nil {
+			m.Quit = true // the person is at the pane now
+		} else {
+			m.say("jump failed: "+e.Err.Error(), true)
+		}
+	}
+	return nil
+}
+
+func (m *Model) say(msg string, bad bool) { m.Msg, m.MsgBad = msg, bad }
+
+func (m *Model) selected() *api.Attentive {
+	if m.Sel < 0 || m.Sel >= len(m.Items) {
+		return nil
+	}
+	return &m.Items[m.Sel]
+}
+
+func (m *Model) listLoaded(e ListLoaded) []any {
+	if e.Err != nil {
+		m.say("list: "+e.Err.Error(), true)
+		return nil
+	}
+	var prevID string
+	if it := m.selected(); it != nil {
+		prevID = it.Terminal.TerminalID
+	}
+	m.Items = api.AttentionList(e.List.Terminals, e.Now)
+	m.Loaded = true
+	m.Sel = 0
+	for i, it := range m.Items {
+		if it.Terminal.TerminalID == prevID {
+			m.Sel = i
+		}
+	}
+	it := m.selected()
+	if it == nil {
+		m.Detail = nil
+		return nil
+	}
+	// A new selection, or the row changed under the detail: show it
+	// again (a fresh Status, hence a fresh offer for what is shown).
+	if m.Detail == nil || m.Detail.Status.Terminal.TerminalID != it.Terminal.TerminalID || rowChanged(m.Detail.Status.Terminal, it.Terminal) {
+		return []any{LoadStatus{TerminalID: it.Terminal.TerminalID}}
+	}
+	return nil
+}
+
+func rowChanged(a, b api.Terminal) bool {
+	if a.ScreenState != b.ScreenState || (a.Interaction == nil) != (b.Interaction == nil) {
+		return true
+	}
+	return a.Interaction != nil && (a.Interaction.InteractionID != b.Interaction.InteractionID || a.Interaction.State != b.Interaction.State)
+}
+
+func (m *Model) statusLoaded(e StatusLoaded) []any {
+	it := m.selected()
+	if it == nil || it.Terminal.TerminalID != e.TerminalID {
+		return nil // the person moved on meanwhile
+	}
+	if e.Err != nil {
+		m.say("status: "+e.Err.Error(), true)
+		return nil
+	}
+	m.show(e.Status)
+	return nil
+}
+
+// show replaces the detail; the highlight and any typing start over when
+// the interaction is another one.
+func (m *Model) show(st api.StatusResponse) {
+	if m.Detail == nil || !SameShown(m.Detail.Status, st) {
+		m.Opt, m.Typing, m.Text = 0, false, nil
+	}
+	m.Detail = NewDetail(st)
+}
+
+func (m *Model) answered(e Answered) []any {
+	m.Busy = false
+	switch {
+	case e.Changed != nil:
+		m.say("The screen changed since it was shown: nothing was sent. This is the new state.", true)
+		m.show(*e.Changed)
+		return []any{LoadList{}}
+	case e.Err != nil:
+		if api.IsCode(e.Err, api.CodeNoOp) {
+			m.say("this daemon cannot answer yet (no dispatch): answer in the pane", true)
+		} else {
+			m.say("answer: "+e.Err.Error(), true)
+		}
+		return nil
+	}
+	r := e.Result
+	switch r.Outcome {
+	case api.OutcomeAccepted, api.OutcomeAlreadyDone:
+		m.say("Sent ("+r.Outcome+").", false)
+	case api.OutcomeRejected:
+		if r.Reason == api.ReasonPromptChanged || r.Reason == api.ReasonStaleInteraction {
+			m.say("The screen changed before the answer: nothing was sent ("+r.Reason+").", true)
+		} else {
+			m.say("Nothing was sent: "+r.Reason+".", true)
+		}
+	case api.OutcomeManual:
+		m.say("Manual required: "+r.Reason+" — press g to jump to the pane.", true)
+	default:
+		m.say("Uncertain ("+r.Reason+"): the answer may have arrived; look at the pane, akk will not retry.", true)
+	}
+	var out []any
+	if it := m.selected(); it != nil {
+		out = append(out, LoadStatus{TerminalID: it.Terminal.TerminalID})
+	}
+	return append(out, LoadList{})
+}
+
+func (m *Model) key(e *tcell.EventKey) []any {
+	if m.Typing {
+		return m.typingKey(e)
+	}
+	switch e.Key() {
+	case tcell.KeyEscape, tcell.KeyCtrlC:
+		m.Quit = true
+		return nil
+	case tcell.KeyTab:
+		return m.moveSel(1)
+	case tcell.KeyBacktab:
+		return m.moveSel(-1)
+	case tcell.KeyUp:
+		if m.hasChoices() {
+			m.Opt = max(0, m.Opt-1)
+			return nil
+		}
+		return m.moveSel(-1)
+	case tcell.KeyDown:
+		if m.hasChoices() {
+			m.Opt = min(len(m.Detail.Choices)-1, m.Opt+1)
+			return nil
+		}
+		return m.moveSel(1)
+	case tcell.KeyEnter:
+		if m.hasChoices() {
+			return m.choose(m.Opt)
+		}
+		return m.jump()
+	case tcell.KeyRune:
+	default:
+		return nil
+	}
+	switch r := e.Rune(); {
+	case r == 'q':
+		m.Quit = true
+	case r == 'g':
+		return m.jump()
+	case r == 'r':
+		return []any{LoadList{}}
+	case r >= '1' && r <= '9':
+		if i := int(r - '1'); m.hasChoices() && i < len(m.Detail.Choices) {
+			m.Opt = i
+			return m.choose(i)
+		}
+	}
+	return nil
+}
+
+func (m *Model) hasChoices() bool { return m.Detail != nil && len(m.Detail.Choices) > 0 }
+
+func (m *Model) moveSel(d int) []any {
+	if len(m.Items) == 0 {
+		return nil
+	}
+	m.Sel = (m.Sel + d + len(m.Items)) % len(m.Items)
+	m.Detail, m.Opt, m.Typing, m.Text, m.Msg = nil, 0, false, nil, ""
+	return []any{LoadStatus{TerminalID: m.Items[m.Sel].Terminal.TerminalID}}
+}
+
+func (m *Model) jump() []any {
+	it := m.selected()
+	if it == nil {
+		return nil
+	}
+	return []any{Jump{Session: it.Terminal.Session, Pane: it.Terminal.PaneID}}
+}
+
+// choose answers choice i, or starts typing when it carries text.
+func (m *Model) choose(i int) []any {
+	if m.Busy {
+		m.say("an answer is on its way…", false)
+		return nil
+	}
+	c := m.Detail.Choices[i]
+	if c.FreeText {
+		m.Typing, m.Text = true, nil
+		m.say("Type the answer, Enter to send, Esc to go back.", false)
+		return nil
+	}
+	return m.send(c, "")
+}
+
+func (m *Model) typingKey(e *tcell.EventKey) []any {
+	switch e.Key() {
+	case tcell.KeyEscape:
+		m.Typing, m.Text, m.Msg = false, nil, ""
+	case tcell.KeyEnter:
+		if len(m.Text) == 0 {
+			return nil
+		}
+		c := m.Detail.Choices[m.Opt]
+		m.Typing = false
+		return m.send(c, string(m.Text))
+	case tcell.KeyBackspace, tcell.KeyBackspace2:
+		if len(m.Text) > 0 {
+			m.Text = m.Text[:len(m.Text)-1]
+		}
+	case tcell.KeyCtrlU:
+		m.Text = nil
+	case tcell.KeyRune:
+		if c := m.Detail.Choices[m.Opt]; c.Question != nil && c.Question.MaxLength > 0 && len(m.Text) >= c.Question.MaxLength {
+			m.say("the answer is at its length limit", true)
+			return nil
+		}
+		if utf8.RuneLen(e.Rune()) > 0 && len(string(m.Text)) < api.MaxAnswerText {
+			m.Text = append(m.Text, e.Rune())
+		}
+	}
+	return nil
+}
+
+// send builds the request for choice c: approve by terminal_id for a
+// permission, respond_interaction with the question's ids otherwise.
+func (m *Model) send(c Choice, text string) []any {
+	st := m.Detail.Status
+	a := Answer{Shown: st}
+	id := st.Terminal.TerminalID
+	if c.Decision != "" {
+		a.Approve = &api.ApproveRequest{TerminalID: id, Decision: c.Decision}
+	} else {
+		ans := api.Answer{QuestionID: c.Question.QuestionID, ResponseKind: c.Question.ResponseKind, Text: text}
+		if c.OptionID != "" {
+			ans.SelectedOptionIDs = []string{c.OptionID}
+		}
+		a.Respond = &api.RespondRequest{TerminalID: id, InteractionID: st.Terminal.Interaction.InteractionID,
+			Answers: []api.Answer{ans}}
+	}
+	m.Busy = true
+	m.say("Checking the screen, then sending…", false)
+	return []any{a}
+}
+
+// Age is how long ago t was, for the list ("12s", "3m").
+func Age(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return (d / time.Second * time.Second).String()
+	case d < time.Hour:
+		return (d / time.Minute * time.Minute).String()
+	}
+	return (d / time.Hour * time.Hour).String()
+}
