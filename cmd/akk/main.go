@@ -38,6 +38,7 @@ type CLI struct {
 	Events  EventsCmd  `cmd:"" help:"Print the daemon's event history (--follow: and new events)."`
 	Doctor  DoctorCmd  `cmd:"" help:"Check tmux, the server, the daemon, the store and the agents."`
 	Demo    DemoCmd    `cmd:"" help:"Supervise replica agents on a private tmux server, with a live table of their states."`
+	MCP     MCPCmd     `cmd:"" name:"mcp" help:"Serve the agent_knock_knock tools to an MCP host (stdio, or --http on loopback)."`
 
 	Recognize RecognizeCmd `cmd:"" help:"Recognize a recording's screens or a screen dump with the agent's profile."`
 }
