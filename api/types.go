@@ -59,6 +59,9 @@ type Terminal struct {
 	Interaction          *Interaction      `json:"interaction"`
 	AvailableActions     map[string]Action `json:"available_actions"`
 	Warnings             []string          `json:"warnings"`
+	// SessionID is the AKK session of the bound native session (the
+	// send target that follows the conversation, not the pane).
+	SessionID string `json:"session_id,omitempty"`
 	// Command is the foreground process's name (what a plain pane runs).
 	Command string `json:"command,omitempty"`
 	// DraftLength is the composer draft's length in characters; the text
@@ -232,4 +235,11 @@ const (
 	EventTerminalState   = "terminal.state"
 	EventTerminalProcess = "terminal.process"
 	EventBindingChanged  = "binding.changed"
+	// Dispatch: a reservation was written (before any input), and its
+	// receipt (stage done, rejected or uncertain). No text, no keys.
+	EventDispatchReserved = "dispatch.reserved"
+	EventDispatchReceipt  = "dispatch.receipt"
+	// Managed Turns (send): created, and every state change.
+	EventTurnCreated = "turn.created"
+	EventTurnState   = "turn.state"
 )

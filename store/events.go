@@ -88,11 +88,16 @@ type Change struct {
 	Events    []Event
 	// DeleteTerminals removes terminals (and their bindings).
 	DeleteTerminals []string
+	// Dispatch records (dispatch.go).
+	Reservations []Reservation
+	Fences       []Fence
+	Turns        []Turn
 }
 
 // Empty reports whether c writes nothing.
 func (c *Change) Empty() bool {
-	return len(c.Terminals)+len(c.Bindings)+len(c.Events)+len(c.DeleteTerminals) == 0
+	return len(c.Terminals)+len(c.Bindings)+len(c.Events)+len(c.DeleteTerminals)+
+		len(c.Reservations)+len(c.Fences)+len(c.Turns) == 0
 }
 
 // Apply writes c in one batch with the given durability and returns its
@@ -124,6 +129,7 @@ func (s *Store) Apply(c Change, durability *pebble.WriteOptions) ([]Event, error
 	for _, id := range c.DeleteTerminals {
 		errs = append(errs, b.Delete(terminalKey(id), nil), b.Delete(bindingKey(id), nil))
 	}
+	errs = append(errs, c.putDispatch(b)...)
 	seq := s.nextSeq
 	out := make([]Event, len(c.Events))
 	now := s.opts.Now()

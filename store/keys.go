@@ -17,6 +17,10 @@ const (
 	kindTerminal = "terminal"
 	kindBinding  = "binding"
 	kindEvent    = "event"
+
+	kindReservation = "reservation"
+	kindFence       = "fence"
+	kindTurn        = "turn"
 )
 
 func key(kind, id string) []byte { return []byte(kind + "/" + id) }
@@ -24,6 +28,10 @@ func key(kind, id string) []byte { return []byte(kind + "/" + id) }
 func metaKey(name string) []byte   { return key(kindMeta, name) }
 func terminalKey(id string) []byte { return key(kindTerminal, id) }
 func bindingKey(id string) []byte  { return key(kindBinding, id) }
+
+func reservationKey(id string) []byte { return key(kindReservation, id) }
+func fenceKey(k string) []byte        { return key(kindFence, k) }
+func turnKey(id string) []byte        { return key(kindTurn, id) }
 
 // prefix is every key of a kind: [prefix, prefixEnd) bounds an iterator.
 func prefix(kind string) []byte { return []byte(kind + "/") }

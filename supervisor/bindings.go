@@ -23,6 +23,10 @@ type bindingState struct {
 	Path       string
 	Reason     string
 	Durable    string // durable_activity_state from the bound file
+	// LastCall is the newest tool_use id (Claude) or call_id (Codex) the
+	// bound file announced: the durable evidence that tells a new prompt
+	// from a byte-identical repeat (DESIGN invariant 6).
+	LastCall string
 }
 
 func (b bindingState) identityState(id *procIdentity) string {
@@ -94,11 +98,12 @@ type bindRequest struct {
 
 // boundFile is a bound transcript/rollout: the durable state parsed so far.
 type boundFile struct {
-	m       *paneMonitor
-	state   bindingState
-	file    watchers.FileID
-	end     int64 // parsed up to here (a line boundary)
-	durable string
+	m        *paneMonitor
+	state    bindingState
+	file     watchers.FileID
+	end      int64 // parsed up to here (a line boundary)
+	durable  string
+	lastCall string // the newest tool call id (bindingState.LastCall)
 }
 
 func newBinder(s *Supervisor) *binder {
@@ -312,8 +317,18 @@ func (b *binder) evidence(ev watchers.Event) {
 	next := foldDurable(f.durable, ev)
 	changed := next != f.durable
 	f.durable = next
+	switch e := ev.(type) {
+	case watchers.ToolPending:
+		changed = changed || f.lastCall != e.CallID
+		f.lastCall = e.CallID
+	case watchers.ApprovalRequested:
+		if e.CallID != "" {
+			changed = changed || f.lastCall != e.CallID
+			f.lastCall = e.CallID
+		}
+	}
 	st := f.state
-	st.Durable = next
+	st.Durable, st.LastCall = next, f.lastCall
 	m := f.m
 	b.mu.Unlock()
 	if changed {

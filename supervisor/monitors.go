@@ -39,6 +39,12 @@ type paneMonitor struct {
 	infoMu sync.Mutex // a leaf lock (taken under Supervisor.mu): guards info
 	info   controlmode.PaneInfo
 
+	// dispatchLock is the terminal dispatch lock (DESIGN invariant 2): one
+	// mutation at a time per terminal, held across its waits, while mu is
+	// taken only for each look at the screen. A channel so that a caller
+	// can give up when its context ends.
+	dispatchLock chan struct{}
+
 	mu         sync.Mutex // the terminal lock: guards everything below
 	mirror     *controlmode.Mirror
 	key        terminalKey
@@ -59,12 +65,23 @@ type paneMonitor struct {
 	dead         bool      // the pane's own process has exited
 	lastResolve  time.Time // when a native session resolution was last asked for
 	lastIdentify time.Time // when the foreground group was last read whole
+	// passed is closed (and replaced) after every pass that recognized:
+	// a dispatch waiting for a postcondition waits on it.
+	passed chan struct{}
+	// fenced: the current prompt's fence key was consumed (cached per
+	// key so a pass does not read the store again).
+	fenceKey string
+	fenced   bool
+	// activeTurn is the managed Turn last sent to this terminal and not
+	// settled (approve by turn_id, cancel).
+	activeTurn string
 }
 
 func newMonitor(s *Supervisor, se *session, p controlmode.PaneInfo) *paneMonitor {
 	return &paneMonitor{s: s, pane: p.Pane, sess: se, info: p,
 		lg:     s.lg.With("pane", p.Pane.String()),
-		stopCh: make(chan struct{}), pokeCh: make(chan struct{}, 1)}
+		stopCh: make(chan struct{}), pokeCh: make(chan struct{}, 1),
+		dispatchLock: make(chan struct{}, 1), passed: make(chan struct{})}
 }
 
 func (m *paneMonitor) started() bool { return m.isStarted.Load() }
@@ -228,6 +245,9 @@ func (m *paneMonitor) pass(poked bool) (gone bool, wait time.Duration) {
 			}
 		}
 	}
+	m.applyFence()
+	close(m.passed)
+	m.passed = make(chan struct{})
 	prevScreen := m.term.Screen
 	if identChanged {
 		m.lastResolve = now
@@ -365,7 +385,7 @@ func (m *paneMonitor) row() api.Terminal {
 		PaneID: t.Pane, Session: t.Session, Window: t.Window, PID: t.PID, Cwd: t.Cwd,
 		ScreenState: t.Screen, Composer: t.Composer, NativeIdentityState: t.Identity,
 		DurableActivityState: t.Durable, ActivityState: t.Activity, Interaction: r.Interaction,
-		AvailableActions: map[string]api.Action{}, Warnings: warnings, Command: t.Command,
-		DraftLength: r.DraftLen, StateSince: m.stateSince,
+		AvailableActions: m.availableActions(), Warnings: warnings, Command: t.Command,
+		DraftLength: r.DraftLen, StateSince: m.stateSince, SessionID: m.s.sessionIDOf(t.Agent, m.bind.SessionID),
 	}
 }

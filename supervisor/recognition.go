@@ -20,6 +20,14 @@ type recognition struct {
 	PromptTop, PromptRows int
 	Warnings              []string
 	Recognizer            string // which profile made it, for status
+
+	// Private: never in a row, a status or a log (DESIGN invariant 8).
+	// They feed offers and the dispatch transaction.
+	exact       bool
+	profileID   string
+	fp          [32]byte // the prompt region's styled fingerprint
+	plan        *recognizers.Plan
+	highlighted int // the highlighted option row, -1 when none
 }
 
 // recognizerIntegrated says whether passes run the recognizers package
@@ -60,7 +68,11 @@ func (pr *paneRecognizer) recognize(key recognizers.Key, agent, version string, 
 // the draft's text, the fingerprint or the key plan.
 func fromRecognition(r recognizers.Recognition) recognition {
 	out := recognition{Screen: string(r.ScreenState), Composer: string(r.Composer), DraftLen: r.DraftLen,
-		Profile: "generic", Recognizer: r.Profile, Warnings: append([]string(nil), r.Warnings...)}
+		Profile: "generic", Recognizer: r.Profile, Warnings: append([]string(nil), r.Warnings...),
+		exact: r.Exact, profileID: r.Profile, fp: r.Fingerprint, plan: r.Plan, highlighted: -1}
+	if r.Prompt != nil {
+		out.highlighted = r.Prompt.Highlighted
+	}
 	if r.Exact {
 		out.Profile = "exact"
 	}

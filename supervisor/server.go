@@ -46,6 +46,10 @@ func (s *Supervisor) Status(ctx context.Context, req api.StatusRequest) (api.Sta
 		m.mu.Lock()
 		if m.isRecorded && m.id == req.TerminalID {
 			out := m.status(req)
+			if o := m.makeOffer(controllerOf(ctx), s.cfg.Now()); o != nil {
+				exp := o.expires
+				out.OfferExpiresAt = &exp
+			}
 			m.mu.Unlock()
 			return out, nil
 		}

@@ -31,6 +31,10 @@ type Supervisor struct {
 	ident   *identifier
 	started time.Time
 	binds   *binder
+	offers  offerBook
+	// watchTerminal resolves a watch_id a controller may respond through
+	// to its terminal (set by the watches; nil: no watch answers).
+	watchTerminal func(watchID, controller string) (terminalID string, err error)
 
 	// writeMu serialises store writes with the wake-up of event followers,
 	// so followers see events in sequence order.
@@ -86,6 +90,9 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	s.server = srv
 	s.lg.Info("attached", "tmux", srv.Socket, "server_pid", srv.PID, "version", srv.Version, "sessions", len(sessions))
 	if err := s.loadStored(); err != nil {
+		return err
+	}
+	if err := s.settleOpen(); err != nil {
 		return err
 	}
 	g, gctx := errgroup.WithContext(ctx)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
@@ -60,7 +61,27 @@ func (c *StatusCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx 
 		fmt.Fprintf(stdout, "warning:   %s\n", w)
 	}
 	if i := t.Interaction; i != nil {
-		fmt.Fprintf(stdout, "interaction: %s %s %v\n", i.Kind, i.State, i.Reasons)
+		fmt.Fprintf(stdout, "interaction: %s %s %s %v\n", i.Kind, i.State, i.InteractionID, i.Reasons)
+		for _, q := range i.Questions {
+			fmt.Fprintf(stdout, "  question %s (%s): %s\n", q.QuestionID, q.ResponseKind, q.Prompt)
+			for _, o := range q.Options {
+				extra := ""
+				if o.FreeText {
+					extra = " [text]"
+				}
+				fmt.Fprintf(stdout, "    option %s  %s%s\n", o.OptionID, o.Label, extra)
+			}
+		}
+		if len(i.Decisions) > 0 {
+			fmt.Fprintf(stdout, "  decisions: %s\n", strings.Join(i.Decisions, ", "))
+		}
+	}
+	for name, a := range t.AvailableActions {
+		args, _ := json.Marshal(a.Arguments)
+		fmt.Fprintf(stdout, "action:    %s %s\n", name, args)
+	}
+	if st.OfferExpiresAt != nil {
+		fmt.Fprintf(stdout, "offer:     answer before %s (then run status again)\n", st.OfferExpiresAt.Local().Format("15:04:05"))
 	}
 	if p := st.Prompt; p != nil {
 		fmt.Fprintf(stdout, "prompt (rows %d-%d):\n", p.Top, p.Bottom)

@@ -36,6 +36,10 @@ type CLI struct {
 	List    ListCmd    `cmd:"" help:"List every pane of the supervised tmux server and its agent's state."`
 	Status  StatusCmd  `cmd:"" help:"Show one terminal's state, evidence and prompt region."`
 	Events  EventsCmd  `cmd:"" help:"Print the daemon's event history (--follow: and new events)."`
+	Approve ApproveCmd `cmd:"" help:"Approve a permission prompt once (or reject it, for a managed turn)."`
+	Respond RespondCmd `cmd:"" help:"Answer the current step of a questionnaire by its semantic ids."`
+	Send    SendCmd    `cmd:"" help:"Send a task to an idle agent as a managed turn."`
+	Cancel  CancelCmd  `cmd:"" help:"Interrupt a managed turn's working agent."`
 	Doctor  DoctorCmd  `cmd:"" help:"Check tmux, the server, the daemon, the store and the agents."`
 	Demo    DemoCmd    `cmd:"" help:"Supervise replica agents on a private tmux server, with a live table of their states."`
 	MCP     MCPCmd     `cmd:"" name:"mcp" help:"Serve the agent_knock_knock tools to an MCP host (stdio, or --http on loopback)."`

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/agent-knock-knock/akk/api"
+)
+
+// The mutating commands: approve, respond, send, cancel. Each prints the
+// daemon's ActionResult (--json: as is) and exits with the outcome's code:
+// 0 accepted, 3 rejected_before_input, 4 manual_required, 5 uncertain
+// (never retry it), 2 usage, 6 no daemon. approve and respond act only on
+// what a fresh `akk status` by the same user showed (the daemon's offer).
+
+// ApproveCmd is `akk approve`.
+type ApproveCmd struct {
+	DaemonFlags
+	TerminalID string `arg:"" optional:"" help:"The terminal showing the permission prompt (approve_once only)."`
+	Turn       string `help:"The managed turn (turn_…): approve_once or reject." placeholder:"TURN_ID"`
+	Reject     bool   `help:"Reject (the agent's own 'No'); needs --turn."`
+}
+
+// Run approves once or rejects.
+func (c *ApproveCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	if (c.TerminalID == "") == (c.Turn == "") {
+		return fmt.Errorf("%w: give a terminal id or --turn, not both", errUsage)
+	}
+	req := api.ApproveRequest{TerminalID: c.TerminalID, TurnID: c.Turn, Decision: api.DecisionApproveOnce}
+	if c.Reject {
+		req.Decision = api.DecisionReject
+	}
+	cl := c.client()
+	defer cl.Close()
+	res, err := cl.Approve(ctx, req)
+	return printResult(kctx, g, stdout, res, err)
+}
+
+// RespondCmd is `akk respond`.
+type RespondCmd struct {
+	DaemonFlags
+	Terminal    string `help:"Answer on this terminal (a local person's offer)." placeholder:"TERMINAL_ID" xor:"subject" required:""`
+	Turn        string `help:"Answer for this managed turn." placeholder:"TURN_ID" xor:"subject" required:""`
+	Watch       string `help:"Answer through this exact-task watch." placeholder:"WATCH_ID" xor:"subject" required:""`
+	Interaction string `help:"The interaction id akk status showed." placeholder:"INT_ID" required:""`
+	Question    string `help:"The question id." placeholder:"Q_ID" required:""`
+	Option      string `help:"The chosen option id (single_select)." placeholder:"OPT_ID"`
+	Text        string `help:"The typed answer (a free-text question or option); - reads stdin."`
+	Kind        string `help:"The response kind (default: single_select with --option, else free_text)." enum:",single_select,free_text,open" default:""`
+	Delivery    string `help:"For an async question: steer_current_turn or queue_next_turn." enum:",steer_current_turn,queue_next_turn" default:""`
+}
+
+// Run answers the current step of an interaction.
+func (c *RespondCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	text, err := readText(c.Text)
+	if err != nil {
+		return err
+	}
+	kind := c.Kind
+	if kind == "" {
+		kind = "free_text"
+		if c.Option != "" {
+			kind = "single_select"
+		}
+	}
+	ans := api.Answer{QuestionID: c.Question, ResponseKind: kind, Text: text}
+	if c.Option != "" {
+		ans.SelectedOptionIDs = []string{c.Option}
+	}
+	cl := c.client()
+	defer cl.Close()
+	res, err := cl.Respond(ctx, api.RespondRequest{TerminalID: c.Terminal, TurnID: c.Turn, WatchID: c.Watch,
+		InteractionID: c.Interaction, Answers: []api.Answer{ans}, DeliveryMode: c.Delivery})
+	return printResult(kctx, g, stdout, res, err)
+}
+
+// SendCmd is `akk send`.
+type SendCmd struct {
+	DaemonFlags
+	Target    string `arg:"" help:"A terminal (term_…) or an AKK session (ses_…)."`
+	Request   string `arg:"" help:"The task text; - reads stdin. A first line starting with / is refused."`
+	MessageID string `help:"An idempotency key: sending it again returns the first turn and sends nothing." placeholder:"ID"`
+}
+
+// Run sends a task as a managed turn.
+func (c *SendCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	text, err := readText(c.Request)
+	if err != nil {
+		return err
+	}
+	req := api.SendRequest{Request: text, MessageID: c.MessageID}
+	switch {
+	case strings.HasPrefix(c.Target, "term_"):
+		req.TerminalID = c.Target
+	case strings.HasPrefix(c.Target, "ses_"):
+		req.SessionID = c.Target
+	default:
+		return fmt.Errorf("%w: target %q is neither a term_ nor a ses_ id", errUsage, c.Target)
+	}
+	cl := c.client()
+	defer cl.Close()
+	res, err := cl.Send(ctx, req)
+	return printResult(kctx, g, stdout, res, err)
+}
+
+// CancelCmd is `akk cancel`.
+type CancelCmd struct {
+	DaemonFlags
+	Turn string `arg:"" help:"The managed turn to interrupt (turn_…)."`
+}
+
+// Run interrupts a managed turn.
+func (c *CancelCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+	cl := c.client()
+	defer cl.Close()
+	res, err := cl.Cancel(ctx, api.CancelRequest{TurnID: c.Turn})
+	return printResult(kctx, g, stdout, res, err)
+}
+
+func readText(arg string) (string, error) {
+	if arg != "-" {
+		return arg, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(os.Stdin, api.MaxRequestText+1))
+	if err != nil {
+		return "", fmt.Errorf("read stdin: %w", err)
+	}
+	return strings.TrimSuffix(string(b), "\n"), nil
+}
+
+// printResult prints an action's result and exits with its code.
+func printResult(kctx *kong.Context, g *Globals, stdout io.Writer, res api.ActionResult, err error) error {
+	if err != nil {
+		if api.IsCode(err, api.CodeBadRequest) {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		return clientError(kctx, err)
+	}
+	if g.JSON {
+		if err := json.NewEncoder(stdout).Encode(res); err != nil {
+			return err
+		}
+	} else {
+		line := res.Op + ": " + res.Outcome
+		if res.Reason != "" {
+			line += " (" + res.Reason + ")"
+		}
+		if res.TurnID != "" {
+			line += "  turn " + res.TurnID
+		}
+		if res.ScreenState != "" {
+			line += "  now " + res.ScreenState
+		}
+		if res.Outcome == api.OutcomeUncertain {
+			line += "  — input may have landed: do not retry; look at the pane"
+		}
+		fmt.Fprintln(stdout, line)
+		if n := res.Next; n != nil {
+			fmt.Fprintf(stdout, "next: %s %s (%s)\n", n.Kind, n.State, n.InteractionID)
+		}
+	}
+	if code := api.ExitCode(res.Outcome); code != 0 {
+		kctx.Exit(code)
+	}
+	return nil
+}

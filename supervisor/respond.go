@@ -1,0 +1,492 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/store"
+)
+
+// approve and respond_interaction: one current step of a permission
+// prompt or a questionnaire, by semantic ids only.
+
+// idPattern is every public id: a known prefix and 26 base32 characters.
+var idPattern = regexp.MustCompile(`^(term|turn|watch|ses|int|q|opt|ntf|rcpt)_[a-z2-7]{26}$`)
+
+func checkID(field, id, prefix string) error {
+	if id == "" {
+		return nil
+	}
+	if !strings.HasPrefix(id, prefix+"_") || !idPattern.MatchString(id) {
+		return api.Errorf(api.CodeBadRequest, "%s %q is not a %s_ id", field, clip(id, 40), prefix)
+	}
+	return nil
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// controllerOf is the request's controller; an in-process caller (tests,
+// the popup's own daemon-side port) counts as a local person.
+func controllerOf(ctx context.Context) string {
+	if c := api.ControllerFrom(ctx); c != "" {
+		return c
+	}
+	return "local:daemon"
+}
+
+func isLocal(controller string) bool {
+	return api.IsLocalPerson(controller) || controller == "local:daemon"
+}
+
+// Approve answers POST /v1/approve (DESIGN invariant 9).
+func (s *Supervisor) Approve(ctx context.Context, req api.ApproveRequest) (api.ActionResult, error) {
+	const op = "approve"
+	if (req.TurnID == "") == (req.TerminalID == "") {
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "approve needs exactly one of turn_id and terminal_id")
+	}
+	if err := errors.Join(checkID("turn_id", req.TurnID, "turn"), checkID("terminal_id", req.TerminalID, "term")); err != nil {
+		return api.ActionResult{}, err
+	}
+	decision := req.Decision
+	if decision == "" {
+		decision = api.DecisionApproveOnce
+	}
+	if decision != api.DecisionApproveOnce && decision != api.DecisionReject {
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "decision %q: want approve_once or reject", clip(decision, 40))
+	}
+	if req.TerminalID != "" && decision != api.DecisionApproveOnce {
+		return reject(api.ReasonUnknownChoice, "approve by terminal_id is approve_once only; reject needs the managed turn_id").
+			result(op, req.TerminalID), nil
+	}
+	return s.interact(ctx, action{op: op, controller: controllerOf(ctx), turnID: req.TurnID, terminalID: req.TerminalID,
+		decision: decision}), nil
+}
+
+// Respond answers POST /v1/respond_interaction.
+func (s *Supervisor) Respond(ctx context.Context, req api.RespondRequest) (api.ActionResult, error) {
+	const op = "respond_interaction"
+	n := 0
+	for _, id := range []string{req.TurnID, req.WatchID, req.TerminalID} {
+		if id != "" {
+			n++
+		}
+	}
+	if n != 1 {
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "respond_interaction needs exactly one of turn_id, watch_id and terminal_id")
+	}
+	if err := errors.Join(checkID("turn_id", req.TurnID, "turn"), checkID("watch_id", req.WatchID, "watch"),
+		checkID("terminal_id", req.TerminalID, "term"), checkID("interaction_id", req.InteractionID, "int")); err != nil {
+		return api.ActionResult{}, err
+	}
+	if req.InteractionID == "" {
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "interaction_id is required (from a fresh status)")
+	}
+	if len(req.Answers) != 1 {
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "answers: one answer for the current step (got %d)", len(req.Answers))
+	}
+	a := req.Answers[0]
+	if err := checkID("question_id", a.QuestionID, "q"); err != nil {
+		return api.ActionResult{}, err
+	}
+	for _, o := range a.SelectedOptionIDs {
+		if err := checkID("selected_option_ids", o, "opt"); err != nil {
+			return api.ActionResult{}, err
+		}
+	}
+	if len(a.Text) > api.MaxAnswerText {
+		return reject(api.ReasonTextTooLong, "answer text of %d bytes (max %d)", len(a.Text), api.MaxAnswerText).
+			result(op, req.TerminalID), nil
+	}
+	switch req.DeliveryMode {
+	case "", api.DeliverySteer, api.DeliveryQueueNextTurn:
+	default:
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "delivery_mode %q: want steer_current_turn or queue_next_turn", clip(req.DeliveryMode, 40))
+	}
+	controller := controllerOf(ctx)
+	if req.TerminalID != "" && !isLocal(controller) {
+		return reject("terminal_scope", "respond_interaction by terminal_id is for a local person (CLI, popup); "+
+			"a controller responds by its turn_id or watch_id").result(op, req.TerminalID), nil
+	}
+	return s.interact(ctx, action{op: op, controller: controller, turnID: req.TurnID, watchID: req.WatchID,
+		terminalID: req.TerminalID, interactionID: req.InteractionID, answer: &a, delivery: req.DeliveryMode}), nil
+}
+
+// action is one approve or respond_interaction request, checked for shape.
+type action struct {
+	op                          string
+	controller                  string
+	turnID, watchID, terminalID string
+	interactionID               string
+	decision                    string
+	answer                      *api.Answer
+	delivery                    string
+}
+
+// subject resolves the request's subject to the terminal's monitor and,
+// for a turn, its record; it checks the owner.
+func (s *Supervisor) subject(controller, turnID, watchID, terminalID string) (*paneMonitor, *store.Turn, *refusal) {
+	switch {
+	case turnID != "":
+		t, err := s.st.Turn(turnID)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, nil, reject("unknown_turn", "no turn %s", turnID)
+		} else if err != nil {
+			return nil, nil, reject("store", "read turn: %v", err)
+		}
+		if t.Controller != controller {
+			return nil, nil, reject("not_owner", "turn %s belongs to another controller", turnID)
+		}
+		if t.Management == "closed" {
+			return nil, nil, reject("turn_closed", "turn %s was closed", turnID)
+		}
+		switch t.State {
+		case store.TurnDone, store.TurnFailed, store.TurnCancelled, store.TurnClosed:
+			return nil, nil, reject("turn_settled", "turn %s is %s", turnID, t.State)
+		}
+		m := s.terminalMonitor(t.TerminalID)
+		if m == nil {
+			return nil, nil, reject("terminal_gone", "the turn's terminal %s is gone", t.TerminalID)
+		}
+		return m, &t, nil
+	case watchID != "":
+		if s.watchTerminal == nil {
+			return nil, nil, reject("unknown_watch", "no watch %s", watchID)
+		}
+		id, err := s.watchTerminal(watchID, controller)
+		if err != nil {
+			return nil, nil, reject("watch", "%v", err)
+		}
+		m := s.terminalMonitor(id)
+		if m == nil {
+			return nil, nil, reject("terminal_gone", "the watch's terminal is gone")
+		}
+		return m, nil, nil
+	default:
+		m := s.terminalMonitor(terminalID)
+		if m == nil {
+			return nil, nil, reject("unknown_terminal", "no terminal %s: run `akk list` for the current ids", terminalID)
+		}
+		return m, nil, nil
+	}
+}
+
+// terminalMonitor finds the monitor of a recorded terminal id.
+func (s *Supervisor) terminalMonitor(id string) *paneMonitor {
+	for _, m := range s.monitors() {
+		m.mu.Lock()
+		ok := m.isRecorded && m.id == id
+		m.mu.Unlock()
+		if ok {
+			return m
+		}
+	}
+	return nil
+}
+
+// interact runs the dispatch transaction for one approve or respond.
+func (s *Supervisor) interact(ctx context.Context, a action) api.ActionResult {
+	m, turn, ref := s.subject(a.controller, a.turnID, a.watchID, a.terminalID)
+	if ref != nil {
+		return ref.result(a.op, a.terminalID)
+	}
+	unlock, err := m.lockTerminal(ctx)
+	if err != nil {
+		return asRefusal(err).result(a.op, m.terminalID())
+	}
+	defer unlock()
+	res, ref := s.prepare(ctx, m, a, turn)
+	if ref != nil {
+		return ref.result(a.op, m.terminalID())
+	}
+	return s.execute(ctx, m, res)
+}
+
+func asRefusal(err error) *refusal {
+	var r *refusal
+	if errors.As(err, &r) {
+		return r
+	}
+	return reject(api.ReasonDelivery, "%v", err)
+}
+
+func (m *paneMonitor) terminalID() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.id
+}
+
+// prepared is a transaction that passed every check before input.
+type prepared struct {
+	a      action
+	o      *offer
+	choice recognizers.Choice
+	text   string
+	res    store.Reservation
+}
+
+// prepare revalidates everything and resolves the semantic ids; it sends
+// nothing.
+func (s *Supervisor) prepare(ctx context.Context, m *paneMonitor, a action, turn *store.Turn) (*prepared, *refusal) {
+	o := s.offers.get(a.controller, m.terminalID())
+	if o == nil {
+		return nil, reject(api.ReasonNoOffer, "no current offer for this controller: call status for the terminal (or turn) first, then answer what it showed")
+	}
+	now := s.cfg.Now()
+	if now.Sub(o.made) > offerHorizon {
+		return nil, reject(api.ReasonOfferExpired, "the status this answers is %s old: call status again", now.Sub(o.made).Round(1e9))
+	}
+	if a.interactionID != "" && a.interactionID != o.interactionID {
+		return nil, reject(api.ReasonStaleInteraction, "interaction %s is not the one the last status showed", a.interactionID)
+	}
+	switch {
+	case a.op == "approve" && o.kind != string(recognizers.KindPermission):
+		return nil, reject(api.ReasonNotActionable, "the terminal shows a %s, not a permission prompt: use respond_interaction", o.kind)
+	case a.op != "approve" && o.kind == string(recognizers.KindPermission):
+		return nil, reject(api.ReasonNotActionable, "the terminal shows a permission prompt: use approve")
+	}
+	if err := m.barrier(ctx); err != nil {
+		return nil, reject("terminal_gone", "%v", err)
+	}
+	m.mu.Lock()
+	ref := m.recheck(o, turn)
+	live := m.rec
+	m.mu.Unlock()
+	if ref != nil {
+		return nil, ref
+	}
+	choice, text, ref := resolveChoice(live, a)
+	if ref != nil {
+		return nil, ref
+	}
+	p := &prepared{a: a, o: o, choice: choice, text: text}
+	p.res = store.Reservation{ID: s.newID("rcpt_", "receipt"), Op: a.op, Controller: a.controller, TerminalID: o.terminalID,
+		InteractionID: o.interactionID, Choice: choiceName(choice), TextLen: utf8.RuneCountInString(text),
+		Incarnation: o.incarnation, BindingGen: o.generation, Fence: o.fence}
+	if turn != nil {
+		p.res.TurnID = turn.ID
+	}
+	return p, nil
+}
+
+func choiceName(c recognizers.Choice) string {
+	if c.Decision != "" {
+		return c.Decision
+	}
+	if c.OptionID != "" {
+		return c.OptionID
+	}
+	return "text"
+}
+
+// recheck compares the live terminal with the offer. Called with mu held,
+// right after a barrier pass.
+func (m *paneMonitor) recheck(o *offer, turn *store.Turn) *refusal {
+	switch {
+	case m.ident == nil || m.ident.incarnation() != o.incarnation:
+		return reject(api.ReasonProcessChanged, "the agent process is not the one the status saw")
+	case m.bind.Generation != o.generation:
+		return reject(api.ReasonBindingChanged, "the native session binding changed since the status")
+	case m.ident.Cwd != o.cwd:
+		return reject(api.ReasonCwdChanged, "the agent's working directory changed since the status")
+	case turn != nil && turn.TerminalID != m.id:
+		return reject("turn_moved", "the turn belongs to another terminal")
+	}
+	if stale, cause := m.mirror.Stale(); stale {
+		return reject(api.ReasonScreenStale, "the screen model is re-seeding (%s)", cause)
+	}
+	r := m.rec
+	switch {
+	case r.profileID != o.profileID:
+		return reject(api.ReasonProcessChanged, "the agent version changed since the status")
+	case r.Interaction == nil:
+		return reject(api.ReasonPromptChanged, "the prompt the status showed is gone (the screen is %s now)", r.Screen)
+	case r.fp != o.fp || r.Interaction.InteractionID != o.interactionID:
+		return reject(api.ReasonPromptChanged, "the screen changed since the status: call status again")
+	case m.fenced && m.fenceKey == o.fence:
+		return reject(api.ReasonFenced, "this prompt was already answered")
+	case r.Interaction.State != "pending" || r.plan == nil:
+		return manual("manual_required", "the prompt needs a person: %s", strings.Join(r.Interaction.Reasons, ", "))
+	}
+	return nil
+}
+
+// resolveChoice maps the request's semantic ids to the live plan's choice
+// and checks the text against the profile's rules.
+func resolveChoice(live recognition, a action) (recognizers.Choice, string, *refusal) {
+	plan := live.plan
+	if a.op == "approve" {
+		c, ok := plan.Find(a.decision)
+		if !ok || c.Decision == "" {
+			return c, "", reject(api.ReasonUnknownChoice, "%s is not offered for this prompt", a.decision)
+		}
+		return c, "", nil
+	}
+	in := live.Interaction
+	ans := a.answer
+	if in == nil || len(in.Questions) != 1 || ans.QuestionID != in.Questions[0].QuestionID {
+		return recognizers.Choice{}, "", reject(api.ReasonUnknownChoice, "question_id is not the current question")
+	}
+	q := in.Questions[0]
+	if ans.ResponseKind != q.ResponseKind {
+		return recognizers.Choice{}, "", reject(api.ReasonUnknownChoice, "response_kind %q: the question wants %q", clip(ans.ResponseKind, 30), q.ResponseKind)
+	}
+	if a.delivery != "" {
+		if in.Kind != string(recognizers.KindAsyncQuestion) {
+			return recognizers.Choice{}, "", reject(api.ReasonUnknownChoice, "delivery_mode is only for an async_question")
+		}
+		if !contains(in.DeliveryModes, a.delivery) {
+			return recognizers.Choice{}, "", reject(api.ReasonUnknownChoice, "delivery_mode %s is not advertised", a.delivery)
+		}
+	}
+	var c recognizers.Choice
+	var found bool
+	switch q.ResponseKind {
+	case recognizers.ResponseSingleSelect:
+		if len(ans.SelectedOptionIDs) != 1 {
+			return c, "", reject(api.ReasonUnknownChoice, "single_select takes exactly one option id")
+		}
+		c, found = plan.Find(ans.SelectedOptionIDs[0])
+		found = found && c.QuestionID == q.QuestionID
+	case recognizers.ResponseFreeText, recognizers.ResponseOpen:
+		if len(ans.SelectedOptionIDs) != 0 {
+			return c, "", reject(api.ReasonUnknownChoice, "%s takes no option id", q.ResponseKind)
+		}
+		for _, pc := range plan.Choices {
+			if pc.OptionID == "" && pc.Decision == "" && pc.QuestionID == q.QuestionID {
+				c, found = pc, true
+			}
+		}
+	default:
+		return c, "", manual("unsupported_response", "%s questions are answered by a person", q.ResponseKind)
+	}
+	if !found {
+		return c, "", reject(api.ReasonUnknownChoice, "the option is not offered for this question")
+	}
+	if !c.FreeText {
+		if ans.Text != "" {
+			return c, "", reject(api.ReasonBadText, "this choice takes no text")
+		}
+		return c, "", nil
+	}
+	if ref := checkAnswerText(ans.Text, c); ref != nil {
+		return c, "", ref
+	}
+	return c, ans.Text, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// checkAnswerText applies DESIGN invariant 1 and the profile's caps to an
+// answer's text: one line, no control characters, no slash command, at
+// most the profile's length.
+func checkAnswerText(text string, c recognizers.Choice) *refusal {
+	if c.RequireText != "" {
+		if text != c.RequireText && text != "" {
+			return reject(api.ReasonBadText, "the editor already holds a draft: it is submitted as it is (send no text, or exactly the draft)")
+		}
+		return nil
+	}
+	if text == "" {
+		return reject(api.ReasonBadText, "this choice needs text")
+	}
+	if ref := checkText(text, false); ref != nil {
+		return ref
+	}
+	if n := utf8.RuneCountInString(text); c.MaxText > 0 && n > c.MaxText {
+		return reject(api.ReasonTextTooLong, "%d characters; this prompt takes at most %d", n, c.MaxText)
+	}
+	return nil
+}
+
+// checkText refuses text that is not plain: invalid UTF-8, control
+// characters (newlines only where multiline), a first line that is a
+// native slash command.
+func checkText(text string, multiline bool) *refusal {
+	if !utf8.ValidString(text) {
+		return reject(api.ReasonBadText, "text is not UTF-8")
+	}
+	for _, r := range text {
+		if r == '\n' && multiline || r == '\t' {
+			continue
+		}
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return reject(api.ReasonBadText, "text holds control character %U", r)
+		}
+	}
+	first, _, _ := strings.Cut(text, "\n")
+	if strings.HasPrefix(strings.TrimLeft(first, " \t"), "/") {
+		return reject(api.ReasonSlashCommand, "text whose first line starts with / would run a native command")
+	}
+	if strings.TrimSpace(text) == "" {
+		return reject(api.ReasonBadText, "text is blank")
+	}
+	return nil
+}
+
+// execute reserves, sends the choice's steps and writes the receipt.
+func (s *Supervisor) execute(ctx context.Context, m *paneMonitor, p *prepared) api.ActionResult {
+	out := api.ActionResult{V: api.SchemaVersion, Op: p.a.op, TerminalID: p.res.TerminalID, TurnID: p.res.TurnID,
+		InteractionID: p.res.InteractionID, ReceiptID: p.res.ID}
+	if err := s.reserve(&p.res); err != nil {
+		out.Outcome, out.Reason, out.ReceiptID = api.OutcomeRejected, "store: "+err.Error(), ""
+		return out
+	}
+	st := &stepper{s: s, m: m, res: &p.res}
+	// The steps run to their end even if the caller goes away: input
+	// that started must be followed by its proof.
+	rec, err := st.run(context.WithoutCancel(ctx), p.choice.Steps, p.text)
+	defer func() {
+		s.offers.consume(p.o)
+		m.mu.Lock()
+		m.fenceKey = "" // read the fence again
+		m.mu.Unlock()
+		m.poke()
+	}()
+	if err != nil {
+		stage, outcome := store.StageUncertain, api.OutcomeUncertain
+		if !st.sent {
+			stage, outcome = store.StageRejected, api.OutcomeRejected
+		}
+		reason := err.Error()
+		if aerr := s.advance(&p.res, stage, reason, "", p.o.fence); aerr != nil {
+			s.lg.Error("dispatch: record outcome", "receipt", p.res.ID, "err", aerr)
+		}
+		out.Outcome, out.Reason, out.DoNotRetry = outcome, reason, st.sent
+		out.ScreenState = rec.Screen
+		s.lg.Warn("dispatch", "op", p.a.op, "terminal", p.res.TerminalID, "receipt", p.res.ID, "outcome", outcome, "err", err)
+		return out
+	}
+	evidence := "screen:" + rec.Screen
+	if err := s.advance(&p.res, store.StageDone, "", evidence, p.o.fence); err != nil {
+		// The input landed and was proven, but the receipt is not durable:
+		// the reservation stays input_sent, read as uncertain after a
+		// restart. Say so now rather than claim a clean success.
+		out.Outcome, out.Reason, out.DoNotRetry = api.OutcomeUncertain, fmt.Sprintf("receipt not recorded: %v", err), true
+		return out
+	}
+	out.Outcome, out.DoNotRetry, out.ScreenState, out.Evidence = api.OutcomeAccepted, true, rec.Screen, evidence
+	if rec.Interaction != nil && rec.Interaction.InteractionID != p.res.InteractionID {
+		out.Next = rec.Interaction
+	}
+	s.lg.Info("dispatch", "op", p.a.op, "terminal", p.res.TerminalID, "receipt", p.res.ID, "choice", p.res.Choice,
+		"text_len", p.res.TextLen, "outcome", out.Outcome, "screen", rec.Screen)
+	return out
+}

@@ -1,0 +1,339 @@
+package supervisor
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/fault"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// send: a managed Turn (seed 003). The agent must be idle with an exactly
+// proven empty composer; the text goes in, a quiet window measured from
+// %output passes, exactly one Enter follows (no observation after the text
+// may veto it: DESIGN invariant 4), and acceptance is proven from the
+// agent's own transcript/rollout by the request's hash after a pre-send
+// anchor (watchers.Accept).
+
+const (
+	sendQuiet      = 150 * time.Millisecond // longer than Codex's 121 ms paste-burst window
+	submitTimeout  = 10 * time.Second       // the composer empties or the agent starts
+	acceptTimeout  = 30 * time.Second       // the transcript shows the request
+	acceptInterval = 250 * time.Millisecond // re-read of the anchored file between binder wake-ups
+	maxMessageID   = 128
+)
+
+// sessionIDOf is the AKK session id of a native session: stable for the
+// same agent conversation, whatever pane it runs in.
+func (s *Supervisor) sessionIDOf(agent, native string) string {
+	if native == "" {
+		return ""
+	}
+	return "ses_" + derive(s.secret, "session", agent, native)
+}
+
+// Send answers POST /v1/send.
+func (s *Supervisor) Send(ctx context.Context, req api.SendRequest) (api.ActionResult, error) {
+	const op = "send"
+	if (req.SessionID == "") == (req.TerminalID == "") {
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "send needs exactly one of session_id and terminal_id")
+	}
+	if err := errors.Join(checkID("session_id", req.SessionID, "ses"), checkID("terminal_id", req.TerminalID, "term")); err != nil {
+		return api.ActionResult{}, err
+	}
+	if len(req.MessageID) > maxMessageID {
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "message_id longer than %d bytes", maxMessageID)
+	}
+	if len(req.Request) > api.MaxRequestText {
+		return reject(api.ReasonTextTooLong, "request of %d bytes (max %d)", len(req.Request), api.MaxRequestText).result(op, req.TerminalID), nil
+	}
+	if ref := checkText(req.Request, true); ref != nil {
+		return ref.result(op, req.TerminalID), nil
+	}
+	controller := controllerOf(ctx)
+	if req.MessageID != "" {
+		if t, ok := s.turnByMessage(controller, req.MessageID); ok {
+			return api.ActionResult{V: api.SchemaVersion, Op: op, Outcome: api.OutcomeAlreadyDone, DoNotRetry: true,
+				Reason: "message_id was sent before as this turn; nothing sent again", TerminalID: t.TerminalID,
+				TurnID: t.ID, SessionID: t.SessionID, ReceiptID: t.Reservation}, nil
+		}
+	}
+	m := s.sendTarget(req.SessionID, req.TerminalID)
+	if m == nil {
+		return reject("unknown_target", "no terminal for %s%s: run `akk list`", req.SessionID, req.TerminalID).result(op, req.TerminalID), nil
+	}
+	unlock, err := m.lockTerminal(ctx)
+	if err != nil {
+		return asRefusal(err).result(op, req.TerminalID), nil
+	}
+	defer unlock()
+	if err := m.barrier(ctx); err != nil {
+		return reject("terminal_gone", "%v", err).result(op, req.TerminalID), nil
+	}
+	pre, ref := m.sendReady(req)
+	if ref != nil {
+		return ref.result(op, pre.terminalID), nil
+	}
+	return s.sendTurn(ctx, m, pre, controller, req), nil
+}
+
+func (s *Supervisor) turnByMessage(controller, msg string) (store.Turn, bool) {
+	ts, err := s.st.Turns()
+	if err != nil {
+		return store.Turn{}, false
+	}
+	for _, t := range ts {
+		if t.Controller == controller && t.MessageID == msg {
+			return t, true
+		}
+	}
+	return store.Turn{}, false
+}
+
+// sendTarget finds the terminal of a session id (the pane bound to that
+// native session) or a terminal id.
+func (s *Supervisor) sendTarget(sessionID, terminalID string) *paneMonitor {
+	if terminalID != "" {
+		return s.terminalMonitor(terminalID)
+	}
+	var found *paneMonitor
+	for _, m := range s.monitors() {
+		m.mu.Lock()
+		ok := m.isRecorded && m.ident != nil && m.bind.SessionID != "" &&
+			s.sessionIDOf(m.ident.Agent, m.bind.SessionID) == sessionID
+		m.mu.Unlock()
+		if ok {
+			if found != nil {
+				return nil // two panes on one native session: ambiguous
+			}
+			found = m
+		}
+	}
+	return found
+}
+
+// sendState is what the pre-send checks saw.
+type sendState struct {
+	terminalID  string
+	agent       string
+	version     string
+	replica     bool
+	incarnation string
+	bind        bindingState
+	before      view
+}
+
+// sendReady checks, right after a barrier, that the agent is idle with an
+// exactly proven empty composer. It sends nothing.
+func (m *paneMonitor) sendReady(req api.SendRequest) (sendState, *refusal) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := sendState{terminalID: m.id, before: view{rec: m.rec, seq: m.screenSeq}, bind: m.bind}
+	r := m.rec
+	switch {
+	case m.ident == nil || (m.ident.Agent != api.AgentClaude && m.ident.Agent != api.AgentCodex):
+		return st, reject("not_an_agent", "no coding agent runs in this terminal")
+	case !r.exact:
+		return st, reject(api.ReasonUnknownVersion, "%s %s has no exact profile: no empty composer can be proven", m.ident.Agent, m.ident.Version)
+	}
+	if stale, cause := m.mirror.Stale(); stale {
+		return st, reject(api.ReasonScreenStale, "the screen model is re-seeding (%s)", cause)
+	}
+	switch {
+	case r.Screen != api.ScreenIdle:
+		return st, reject(api.ReasonNotIdle, "the agent is %s, not idle", r.Screen)
+	case r.Composer != "empty":
+		return st, reject(api.ReasonComposerNotEmpty, "the composer is %s, not empty", r.Composer)
+	case req.SessionID != "" && m.bind.State != string(watchers.Resolved):
+		return st, reject(api.ReasonBindingChanged, "the terminal's native session is %s", m.bind.State)
+	}
+	if containsNL(req.Request) && !m.mirror.Screen().Modes().BracketedPaste {
+		return st, reject(api.ReasonBadText, "a request of several lines needs bracketed paste, which the agent has not enabled")
+	}
+	st.agent, st.version, st.replica, st.incarnation = m.ident.Agent, m.ident.Version, m.ident.Replica, m.ident.incarnation()
+	return st, nil
+}
+
+func containsNL(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return true
+		}
+	}
+	return false
+}
+
+// sendTurn reserves the Turn, types the request, presses Enter once and
+// proves acceptance.
+func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState, controller string, req api.SendRequest) api.ActionResult {
+	const op = "send"
+	now := s.cfg.Now()
+	sum := sha256.Sum256([]byte(req.Request))
+	turn := store.Turn{ID: s.newID("turn_", "turn"), TerminalID: pre.terminalID, Controller: controller,
+		Agent: pre.agent, Version: pre.version, RequestHash: hex.EncodeToString(sum[:]),
+		RequestLen: utf8.RuneCountInString(req.Request), MessageID: req.MessageID, BindingGen: pre.bind.Generation,
+		Incarnation: pre.incarnation, NativeSession: pre.bind.SessionID, NativePath: pre.bind.Path,
+		State: store.TurnReserved, Management: "managed", Created: now, Updated: now}
+	turn.SessionID = s.sessionIDOf(pre.agent, pre.bind.SessionID)
+	var anchor *watchers.Anchor
+	if pre.bind.Path != "" {
+		a, err := takeAnchor(ctx, watchers.Agent(pre.agent), pre.bind.Path)
+		if err != nil {
+			return reject("anchor", "cannot anchor the native session file before sending: %v", err).result(op, pre.terminalID)
+		}
+		a.SessionID = pre.bind.SessionID
+		anchor = &a
+		turn.Anchor = a.Offset
+	}
+	res := store.Reservation{ID: s.newID("rcpt_", "receipt"), Op: op, Controller: controller, TerminalID: pre.terminalID,
+		TurnID: turn.ID, TextLen: turn.RequestLen, Incarnation: pre.incarnation, BindingGen: pre.bind.Generation}
+	turn.Reservation = res.ID
+	out := api.ActionResult{V: api.SchemaVersion, Op: op, TerminalID: pre.terminalID, TurnID: turn.ID,
+		SessionID: turn.SessionID, ReceiptID: res.ID}
+	if err := s.reserve(&res, turn); err != nil {
+		out.Outcome, out.Reason, out.ReceiptID, out.TurnID = api.OutcomeRejected, "store: "+err.Error(), "", ""
+		return out
+	}
+	s.turnEvent(turn, api.EventTurnCreated)
+	ictx := context.WithoutCancel(ctx) // input that started is followed by its proof
+	st := &stepper{s: s, m: m, res: &res}
+	fail := func(stage, reason string) api.ActionResult {
+		turn.State, turn.Reason, turn.Updated = store.TurnUncertain, reason, s.cfg.Now()
+		if stage == store.StageRejected {
+			turn.State = store.TurnFailed
+		}
+		if err := s.advance(&res, stage, reason, "", "", turn); err != nil {
+			s.lg.Error("send: record outcome", "turn", turn.ID, "err", err)
+		}
+		s.turnEvent(turn, api.EventTurnState)
+		out.Outcome, out.Reason, out.DoNotRetry = api.OutcomeUncertain, reason, true
+		if stage == store.StageRejected {
+			out.Outcome, out.DoNotRetry = api.OutcomeRejected, false
+		}
+		s.lg.Warn("send", "terminal", pre.terminalID, "turn", turn.ID, "outcome", out.Outcome, "reason", reason)
+		return out
+	}
+	if err := st.markSent(); err != nil {
+		return fail(store.StageUncertain, err.Error())
+	}
+	if err := m.typeText(ictx, req.Request); err != nil {
+		return fail(store.StageUncertain, "type the request: "+err.Error())
+	}
+	fault.Point(faultAfterInput)
+	m.awaitQuiet(ictx, pre.before.seq, sendQuiet, echoQuietMax)
+	typed := m.snapshot()
+	if err := m.sess.client.SendBytes(ictx, m.pane, []byte("\r")); err != nil {
+		return fail(store.StageUncertain, "press Enter: "+err.Error())
+	}
+	rec, ok := m.await(ictx, typed, submitTimeout, func(r recognition) bool {
+		return r.Screen != api.ScreenIdle || r.Composer == "empty"
+	})
+	if !ok {
+		return fail(store.StageUncertain, fmt.Sprintf("%s: the request was typed and Enter pressed, but the composer never emptied (screen %s)", api.ReasonPostcondition, rec.Screen))
+	}
+	turn.State, turn.Updated = store.TurnSubmitted, s.cfg.Now()
+	evidence, reason := s.proveAccepted(ictx, m, pre, anchor, req.Request, &turn)
+	if evidence == "" {
+		return fail(store.StageUncertain, reason)
+	}
+	turn.State, turn.Accepted, turn.Updated = store.TurnAccepted, s.cfg.Now(), s.cfg.Now()
+	if err := s.advance(&res, store.StageDone, "", evidence, "", turn); err != nil {
+		out.Outcome, out.Reason, out.DoNotRetry = api.OutcomeUncertain, "receipt not recorded: "+err.Error(), true
+		return out
+	}
+	s.turnEvent(turn, api.EventTurnState)
+	m.mu.Lock()
+	m.activeTurn = turn.ID
+	m.mu.Unlock()
+	out.Outcome, out.DoNotRetry, out.Evidence, out.ScreenState, out.SessionID = api.OutcomeAccepted, true, evidence, rec.Screen, turn.SessionID
+	s.lg.Info("send", "terminal", pre.terminalID, "turn", turn.ID, "request_len", turn.RequestLen, "evidence", evidence)
+	return out
+}
+
+// takeAnchor anchors path, retrying briefly while the agent is in the
+// middle of writing a line.
+func takeAnchor(ctx context.Context, agent watchers.Agent, path string) (watchers.Anchor, error) {
+	var err error
+	for range 20 {
+		var a watchers.Anchor
+		a, err = watchers.TakeAnchor(ctx, agent, path)
+		if err == nil {
+			return a, nil
+		}
+		if !errors.Is(err, watchers.ErrAnchor) {
+			return a, err
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	return watchers.Anchor{}, err
+}
+
+// proveAccepted finds the request in the native file after the anchor. A
+// replica has no native file: its evidence is the screen alone, and says
+// so. A Claude session with no transcript yet is anchored when the binder
+// finds the new file (read from its start: it holds this session only).
+func (s *Supervisor) proveAccepted(ctx context.Context, m *paneMonitor, pre sendState, anchor *watchers.Anchor, request string, turn *store.Turn) (evidence, reason string) {
+	if pre.replica {
+		return "screen:submitted (replica: no transcript)", ""
+	}
+	deadline := time.Now().Add(acceptTimeout)
+	var asked time.Time
+	for time.Now().Before(deadline) {
+		m.mu.Lock()
+		bind, ch := m.bind, m.passed
+		m.mu.Unlock()
+		if anchor == nil && bind.Path != "" && bind.Generation != pre.bind.Generation {
+			anchor = &watchers.Anchor{Agent: watchers.Agent(pre.agent), Path: bind.Path, Absent: true, SessionID: bind.SessionID}
+			turn.NativeSession, turn.NativePath = bind.SessionID, bind.Path
+			turn.SessionID = s.sessionIDOf(pre.agent, bind.SessionID)
+		}
+		if anchor != nil {
+			acc, err := watchers.Accept(ctx, request, 0, *anchor)
+			if err != nil {
+				return "", "read the native session file: " + err.Error()
+			}
+			switch acc.Verdict {
+			case watchers.Accepted:
+				return "transcript:request_hash", ""
+			case watchers.Uncertain:
+				return "", "acceptance uncertain: " + acc.Reason
+			}
+		} else if time.Since(asked) >= time.Second {
+			// A first Claude prompt creates the transcript: ask the binder
+			// to look again (at most once a second: it scans files).
+			asked = time.Now()
+			m.s.binds.identityChanged(m, pre.terminalID, *m.identSnapshot())
+		}
+		t := time.NewTimer(acceptInterval)
+		select {
+		case <-ch:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+	return "", fmt.Sprintf("%s: the request was submitted but the native session file did not show it within %s", api.ReasonPostcondition, acceptTimeout)
+}
+
+func (m *paneMonitor) identSnapshot() *procIdentity {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	cp := *m.ident
+	return &cp
+}
+
+// turnEvent records a turn's state as an event (no text).
+func (s *Supervisor) turnEvent(t store.Turn, typ string) {
+	ev := store.Event{Type: typ, TerminalID: t.TerminalID, Attrs: map[string]string{
+		"turn_id": t.ID, "session_id": t.SessionID, "state": t.State, "reason": t.Reason}}
+	if _, err := s.commit(store.Change{Events: []store.Event{ev}}); err != nil {
+		s.lg.Error("turn event", "turn", t.ID, "err", err)
+	}
+}
