@@ -17,6 +17,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/recordings"
 )
 
 const corpusDir = "../../recordings/testdata"
@@ -83,7 +84,7 @@ func startRig(t *testing.T, surfaces ...string) *rig {
 			t.Fatal(err)
 		}
 		fifos = append(fifos, fifo)
-		cast, _ := filepath.Abs(filepath.Join(corpusDir, "claude", "2.1.267", s+".cast"))
+		cast := keptAlive(t, dir, s)
 		// The replica starts once the daemon follows the pane.
 		out := r.srv.MustRun("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main",
 			fmt.Sprintf("sh -c 'read _ < %s; exec %s replica %s'", fifo, r.akk, cast))
@@ -125,6 +126,40 @@ func startRig(t *testing.T, surfaces ...string) *rig {
 		}
 	}
 	return r
+}
+
+// sentinel is the input that ends a test replica: appended to a copy of
+// the recording, it keeps the replica alive after its last event, so that
+// the state after the last input is a live agent's, not an exited pane.
+const sentinel = "\x04"
+
+func keptAlive(t *testing.T, dir, surface string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(corpusDir, "claude", "2.1.267", surface+".cast"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recordings.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := rec.Events[len(rec.Events)-1].Time
+	rec.Events = append(rec.Events, recordings.Event{Time: last + 0.01, Code: recordings.Input, Data: []byte(sentinel)})
+	enc, err := recordings.Encode(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, surface+".cast")
+	if err := os.WriteFile(file, enc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// reasonCode is a reason's code: the daemon may explain it after a colon.
+func reasonCode(reason string) string {
+	code, _, _ := strings.Cut(reason, ":")
+	return code
 }
 
 // row is the daemon's current row of a surface's pane.
@@ -241,7 +276,7 @@ func TestTmuxMCPApproveOnce(t *testing.T) {
 	if dispatchMissing(res) {
 		t.Skip("the daemon does not implement approve yet (issue 8)")
 	}
-	if res.IsError || other.Outcome != api.OutcomeRejected || other.Reason != api.ReasonNoOffer {
+	if res.IsError || other.Outcome != api.OutcomeRejected || reasonCode(other.Reason) != api.ReasonNoOffer {
 		t.Errorf("approve by a session that showed no status: error=%v %q %+v", res.IsError, errorText(res), other)
 	}
 	if res := callTool(t, a, ToolApprove, map[string]any{"terminal_id": row.TerminalID, "decision": "reject"}, nil); !res.IsError {
@@ -249,7 +284,7 @@ func TestTmuxMCPApproveOnce(t *testing.T) {
 	}
 	var ok api.ActionResult
 	callTool(t, a, ToolApprove, args, &ok)
-	if ok.Outcome != api.OutcomeAccepted || ok.DoNotRetry {
+	if ok.Outcome != api.OutcomeAccepted {
 		t.Fatalf("approve_once after status: %+v", ok)
 	}
 	r.awaitState(t, "permission-approve", api.ScreenIdle)
@@ -274,7 +309,7 @@ func TestTmuxMCPSendRespond(t *testing.T) {
 
 	var bad api.ActionResult
 	callTool(t, a, ToolSend, map[string]any{"terminal_id": row.TerminalID, "request": "ask-color\x1b[A"}, &bad)
-	if bad.Outcome != api.OutcomeRejected || bad.Reason != api.ReasonBadText {
+	if bad.Outcome != api.OutcomeRejected || reasonCode(bad.Reason) != api.ReasonBadText {
 		t.Errorf("send with a raw key: %+v", bad)
 	}
 	var sent api.ActionResult
@@ -286,6 +321,9 @@ func TestTmuxMCPSendRespond(t *testing.T) {
 		t.Fatalf("send: error=%v %q %+v", res.IsError, errorText(res), sent)
 	}
 	r.awaitState(t, "question-digit", api.ScreenQuestionnaire)
+	// Session b shows the step too (before a does): it still may not
+	// answer for a's Turn.
+	callTool(t, b, ToolStatus, map[string]any{"terminal_id": row.TerminalID}, nil)
 	var st api.StatusResponse
 	callTool(t, a, ToolStatus, map[string]any{"terminal_id": row.TerminalID}, &st)
 	in := st.Terminal.Interaction
@@ -310,7 +348,9 @@ func TestTmuxMCPSendRespond(t *testing.T) {
 		args   map[string]any
 		reason string
 	}{
-		{"another session's offer", b, answer(in.InteractionID, choose), api.ReasonNoOffer},
+		// The Turn is the sending session's: another session may not answer
+		// for it, even after a status of its own.
+		{"another session's Turn", b, answer(in.InteractionID, choose), "not_owner"},
 		{"stale interaction", a, answer("int_"+strings.Repeat("a", idChars), choose), api.ReasonStaleInteraction},
 		{"raw key in the text", a, answer(in.InteractionID, typed), api.ReasonBadText},
 		{"the current step", a, answer(in.InteractionID, choose), ""},
@@ -322,7 +362,7 @@ func TestTmuxMCPSendRespond(t *testing.T) {
 		if s.reason != "" {
 			want = api.OutcomeRejected
 		}
-		if res.IsError || out.Outcome != want || out.Reason != s.reason {
+		if res.IsError || out.Outcome != want || reasonCode(out.Reason) != s.reason {
 			t.Errorf("%s: error=%v %q %+v, want %s %s", s.name, res.IsError, errorText(res), out, want, s.reason)
 		}
 	}

@@ -262,7 +262,8 @@ func TestWakeups(t *testing.T) {
 	emit(api.EventTerminalState, fakeTerm, pending)
 	emit(api.EventTerminalState, fakeTerm, pending) // another axis changed: no news
 	emit(api.EventBindingChanged, fakeTerm, map[string]string{"path": "/x"})
-	emit("turn.done", fakeTerm, map[string]string{"turn_id": fakeTurn, "route": "webhook:secret"})
+	emit(api.EventTurnState, fakeTerm, map[string]string{"turn_id": fakeTurn, "state": "working"}) // no news
+	emit(api.EventTurnState, fakeTerm, map[string]string{"turn_id": fakeTurn, "state": "done", "route": "webhook:secret"})
 	waitFor(t, 10*time.Second, func() bool { mu.Lock(); defer mu.Unlock(); return updates >= 2 && logs >= 2 })
 	time.Sleep(100 * time.Millisecond) // a third wake-up would have come by now
 	mu.Lock()

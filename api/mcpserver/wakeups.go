@@ -56,14 +56,22 @@ var forwardAttrs = []string{"turn_id", "watch_id", "session_id", "notification_i
 // wakeKind classifies a daemon event: the wake-up kind, or "" for events
 // that are not wake-ups. The monitors' own events are named by their last
 // dot-separated part (interaction_required, interaction_manual_required,
-// done), whatever their prefix; until the monitors exist, a terminal whose
-// interaction becomes pending (or manual_required) is the
+// done), whatever their prefix; a managed Turn that settled (turn.state
+// done, failed or cancelled) is done; and until the monitors exist, a
+// terminal whose interaction becomes pending (or manual_required) is the
 // interaction_required (or manual) wake-up.
 func wakeKind(e api.Event) string {
 	last := e.Type[strings.LastIndexByte(e.Type, '.')+1:]
 	switch last {
 	case WakeInteractionRequired, WakeInteractionManual, WakeDone:
 		return last
+	}
+	if e.Type == api.EventTurnState {
+		switch e.Attrs["state"] {
+		case "done", "failed", "cancelled":
+			return WakeDone // Fields["state"] says which
+		}
+		return ""
 	}
 	if e.Type != api.EventTerminalState && e.Type != api.EventTerminalAdded {
 		return ""
