@@ -7,7 +7,7 @@ import (
 )
 
 // Fences (DESIGN invariant 6): a prompt akk answered is never answered
-// again. Its fence key digests the prompt's styled fingerprint, the
+// again. Its fence key digests the terminal, the prompt's styled fingerprint, the
 // binding generation and the newest durable tool call id of the bound
 // transcript/rollout. A prompt that comes back byte for byte with no new
 // durable evidence has the same key: it is shown as manual_required
@@ -17,9 +17,9 @@ import (
 // reasonRepeatedPrompt is the manual_required reason of a fenced prompt.
 const reasonRepeatedPrompt = "repeated_prompt_unproven"
 
-func fenceKeyOf(fp [32]byte, generation uint64, lastCall string) string {
+func fenceKeyOf(terminal string, fp [32]byte, generation uint64, lastCall string) string {
 	h := sha256.New()
-	h.Write([]byte("akk fence v1\x00"))
+	h.Write([]byte("akk fence v1\x00" + terminal + "\x00"))
 	h.Write(fp[:])
 	var g [8]byte
 	binary.BigEndian.PutUint64(g[:], generation)
@@ -31,7 +31,7 @@ func fenceKeyOf(fp [32]byte, generation uint64, lastCall string) string {
 // currentFenceKey is the fence key of the prompt on screen. Called with mu
 // held.
 func (m *paneMonitor) currentFenceKey() string {
-	return fenceKeyOf(m.rec.fp, m.bind.Generation, m.bind.LastCall)
+	return fenceKeyOf(m.id, m.rec.fp, m.bind.Generation, m.bind.LastCall)
 }
 
 // applyFence turns a pending interaction whose prompt was consumed into

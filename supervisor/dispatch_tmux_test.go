@@ -1,0 +1,421 @@
+package supervisor
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/recordings"
+)
+
+// TestTmuxDispatchCorpus plays every recording of the corpus as a strict
+// replica (it exits naming any input that differs from the recorded
+// bytes) and lets akk produce the recorded input wherever akk can: a task
+// typed into an idle agent goes through send, and every response to an
+// actionable prompt through approve or respond_interaction with the
+// semantic id whose private plan yields exactly the recorded bytes.
+// Only what is no response (a draft, Escape, multi-select toggles) is
+// typed by the test itself. Each replica must reach its end: akk sent
+// exactly what the real agent received, step by step, and each step's
+// postcondition was proven on the replica's real next screen.
+func TestTmuxDispatchCorpus(t *testing.T) {
+	requireTmux(t)
+	akk := buildAkk(t)
+	corpus, err := recordings.LoadCorpus(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var surfaces [][3]string
+	for _, f := range corpus.Files(corpusDir) {
+		data, err := os.ReadFile(f.Cast)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := recordings.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hasResize(rec) {
+			continue // the driver counts output bytes across one seed only
+		}
+		surfaces = append(surfaces, [3]string{f.Agent, f.Version, f.Surface})
+	}
+	if only := os.Getenv("AKK_DISPATCH_ONLY"); only != "" {
+		var keep [][3]string
+		for _, s := range surfaces {
+			if strings.Contains(strings.Join(s[:], "/"), only) {
+				keep = append(keep, s)
+			}
+		}
+		surfaces = keep
+	}
+	srv := tmuxtest.Start(t, 120, 40, "sh")
+	srv.MustRun("set-option", "-g", "default-size", "120x40")
+	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
+	d := startDaemon(t, srv, daemonOpts{})
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	st := &dispatchStats{byOp: map[string]int{}}
+	const batch = 8
+	for i := 0; i < len(surfaces); i += batch {
+		cases := replicaPanes(t, srv, akk, surfaces[i:min(i+batch, len(surfaces))])
+		var wg sync.WaitGroup
+		for _, c := range cases {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				driveDispatch(t, ctx, d, client, c, st)
+				checkReplicaEnded(t, ctx, srv, c)
+			}()
+		}
+		wg.Wait()
+		if t.Failed() {
+			break
+		}
+	}
+	t.Logf("%d recordings; akk dispatched %v; the test typed %d non-response inputs itself", len(surfaces), st.byOp, st.raw)
+	for _, op := range []string{"send", "approve", "respond_interaction"} {
+		if st.byOp[op] == 0 && !t.Failed() && os.Getenv("AKK_DISPATCH_ONLY") == "" {
+			t.Errorf("no %s was dispatched over the whole corpus", op)
+		}
+	}
+}
+
+type dispatchStats struct {
+	mu   sync.Mutex
+	byOp map[string]int
+	raw  int
+}
+
+func (s *dispatchStats) add(op string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if op == "" {
+		s.raw++
+		return
+	}
+	s.byOp[op]++
+}
+
+func hasResize(rec *recordings.Recording) bool {
+	for _, e := range rec.Events {
+		if e.Code == recordings.Resize {
+			return true
+		}
+	}
+	return false
+}
+
+// checkReplicaEnded waits for the replica to exit and requires status 0:
+// it saw every recorded input, byte for byte.
+func checkReplicaEnded(t *testing.T, ctx context.Context, srv *tmuxtest.Server, c *replicaCase) {
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		out, err := srv.Run("display-message", "-p", "-t", c.pane, "#{pane_dead} #{pane_dead_status}")
+		if err != nil {
+			t.Errorf("%s/%s/%s: %v", c.agent, c.version, c.surface, err)
+			return
+		}
+		if f := strings.Fields(string(out)); len(f) == 2 && f[0] == "1" {
+			if f[1] != "0" {
+				screen, _ := srv.Run("capture-pane", "-p", "-t", c.pane)
+				t.Errorf("%s/%s/%s: the replica exited %s (a divergence):\n%s", c.agent, c.version, c.surface, f[1], screen)
+			}
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("%s/%s/%s: the replica did not end", c.agent, c.version, c.surface)
+}
+
+// driveDispatch is driveReplica with akk producing the inputs it can.
+func driveDispatch(t *testing.T, ctx context.Context, d *daemon, client *controlmode.Client, c *replicaCase, st *dispatchStats) {
+	name := c.agent + "/" + c.version + "/" + c.surface
+	pane, _ := controlmode.ParsePaneID(c.pane)
+	feed, err := client.Follow(pane)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer feed.Close()
+	got := 0
+	take := func(until int) bool {
+		for got < until {
+			select {
+			case <-feed.Ready():
+			case <-time.After(15 * time.Second):
+				screen, _ := client.Command(ctx, "capture-pane", "-p", "-t", c.pane)
+				t.Errorf("%s: replica wrote %d bytes, want %d; its pane:\n%s", name, got, until, screen.Body)
+				return false
+			}
+			u := feed.Take()
+			if u.Seed != nil {
+				got = 0
+			}
+			got += len(u.Data)
+		}
+		return true
+	}
+	for seeded := false; !seeded; {
+		select {
+		case <-feed.Ready():
+		case <-ctx.Done():
+			t.Errorf("%s: no seed", name)
+			return
+		}
+		seeded = feed.Take().Seed != nil
+	}
+	if err := os.WriteFile(c.fifo, []byte("go\n"), 0o600); err != nil {
+		t.Error(err)
+		return
+	}
+	evs := c.rec.Events[:len(c.rec.Events)-1] // the sentinel is sent below
+	want := "idle"                            // before any marker: the agent starts idle
+	actionable := false
+	out := 0
+	for i := 0; i < len(evs); i++ {
+		e := evs[i]
+		switch e.Code {
+		case recordings.Output, recordings.OutputRaw:
+			out += len(e.Data)
+		case recordings.MarkerEv:
+			m, err := recordings.ParseMarker(string(e.Data))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			want, actionable = m.State, m.Expect.Actionable
+		case recordings.Input:
+			if !take(out) {
+				return
+			}
+			n, op, err := dispatchInput(ctx, d, c, evs, i, want, actionable)
+			want, actionable = "", false // until the next marker says what follows
+			if err != nil {
+				t.Errorf("%s: input %d (%q): %v", name, i, e.Data, err)
+				return
+			}
+			st.add(op)
+			if n == 0 { // not a response: typed by the test
+				if os.Getenv("AKK_TEST_LOG") != "" {
+					t.Logf("%s: the test types %q", name, e.Data)
+				}
+				if err := client.SendBytes(ctx, pane, e.Data); err != nil {
+					t.Errorf("%s: send: %v", name, err)
+					return
+				}
+				continue
+			}
+			// akk sent the next n inputs: skip to the last of them,
+			// counting the output and reading the markers in between.
+			for cnt := 1; cnt < n && i+1 < len(evs); {
+				i++
+				switch e := evs[i]; e.Code {
+				case recordings.Output, recordings.OutputRaw:
+					out += len(e.Data)
+				case recordings.Input:
+					cnt++
+				case recordings.MarkerEv:
+					if m, err := recordings.ParseMarker(string(e.Data)); err == nil {
+						want = m.State
+					}
+				}
+			}
+		}
+	}
+	if !take(out) {
+		return
+	}
+	if err := client.SendBytes(ctx, pane, []byte(sentinel)); err != nil {
+		t.Errorf("%s: send: %v", name, err)
+	}
+}
+
+// dispatchInput decides whether the recorded input at evs[i] is something
+// akk produces — a send of a typed task, or a response whose plan yields
+// exactly the recorded inputs — and if so performs it through the API.
+// It returns the number of recorded inputs akk sent (0: none) and the op.
+func dispatchInput(ctx context.Context, d *daemon, c *replicaCase, evs []recordings.Event, i int, want string, actionable bool) (int, string, error) {
+	m, row, err := awaitPaneState(ctx, d, c.pane, want)
+	if err != nil {
+		return 0, "", err
+	}
+	inputs := followingInputs(evs, i)
+	m.mu.Lock()
+	rec, turn := m.rec, m.activeTurn
+	m.mu.Unlock()
+	switch {
+	case rec.plan != nil && rec.Interaction != nil && rec.Interaction.State == "pending":
+		choice, text, n := matchChoice(rec.plan, inputs)
+		if n == 0 {
+			if why, ok := notAResponse[string(inputs[0])]; ok && (why != "enter" || rec.Interaction.Kind == "questionnaire") {
+				return 0, "", nil
+			}
+			return 0, "", fmt.Errorf("the recorded input answers an actionable %s but matches no choice of its plan", rec.Interaction.Kind)
+		}
+		if _, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID}); err != nil {
+			return 0, "", err
+		}
+		var res api.ActionResult
+		op := "approve"
+		if choice.Decision != "" {
+			req := api.ApproveRequest{TerminalID: row.TerminalID, Decision: choice.Decision}
+			if turn != "" {
+				req = api.ApproveRequest{TurnID: turn, Decision: choice.Decision}
+			}
+			res, err = d.cl.Approve(ctx, req)
+		} else {
+			op = "respond_interaction"
+			q := rec.Interaction.Questions[0]
+			ans := api.Answer{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind, Text: text}
+			if choice.OptionID != "" {
+				ans.SelectedOptionIDs = []string{choice.OptionID}
+			}
+			req := api.RespondRequest{TerminalID: row.TerminalID, InteractionID: rec.Interaction.InteractionID, Answers: []api.Answer{ans}}
+			if turn != "" {
+				req.TerminalID, req.TurnID = "", turn
+			}
+			res, err = d.cl.Respond(ctx, req)
+		}
+		if err != nil {
+			return 0, "", err
+		}
+		if res.Outcome != api.OutcomeAccepted {
+			return 0, "", fmt.Errorf("%s: %s (%s)", op, res.Outcome, res.Reason)
+		}
+		return n, op, nil
+	case rec.Screen == api.ScreenIdle && rec.Composer == "empty" && len(inputs) >= 2 && printable(inputs[0]) &&
+		bytes.Equal(inputs[1], []byte("\r")):
+		res, err := d.cl.Send(ctx, api.SendRequest{TerminalID: row.TerminalID, Request: string(inputs[0])})
+		if err != nil {
+			return 0, "", err
+		}
+		if res.Outcome != api.OutcomeAccepted || res.TurnID == "" {
+			return 0, "", fmt.Errorf("send: %s (%s)", res.Outcome, res.Reason)
+		}
+		return 2, "send", nil
+	case actionable:
+		if _, ok := notAResponse[string(inputs[0])]; ok {
+			return 0, "", nil
+		}
+		return 0, "", fmt.Errorf("the marker says actionable, the daemon shows %s %+v", rec.Screen, rec.Interaction)
+	}
+	return 0, "", nil
+}
+
+// notAResponse are the recorded keys at actionable prompts that akk never
+// sends (recognizers' TestReplayPlansMatchRecordedInput names the same):
+// Esc cancels a dialog (Escape is cancel, not reject), ctrl+] skips a
+// Codex async question, and Enter on the highlighted row is the native
+// alternative to the digit akk sends (at a questionnaire only).
+// The right arrow moves to the next question tab of a Codex flow without
+// answering (question-unanswered).
+var notAResponse = map[string]string{"\x1b": "escape", "\x1d": "skip", "\r": "enter", "\x1b[C": "next tab"}
+
+// awaitPaneState waits until the daemon's model holds every byte the test
+// saw (a barrier) and shows the pane in state want ("" when no marker
+// says which).
+func awaitPaneState(ctx context.Context, d *daemon, pane, want string) (*paneMonitor, api.Terminal, error) {
+	p, _ := controlmode.ParsePaneID(pane)
+	if m := d.sv.monitor(p); m != nil {
+		if err := m.barrier(ctx); err != nil {
+			return nil, api.Terminal{}, err
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var row api.Terminal
+	for time.Now().Before(deadline) {
+		l, err := d.cl.List(ctx)
+		if err != nil {
+			return nil, row, err
+		}
+		row, _ = rowOf(l, pane)
+		if row.ScreenState == want || want == "" && row.TerminalID != "" {
+			if m := d.sv.monitor(p); m != nil {
+				return m, row, nil
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return nil, row, fmt.Errorf("the daemon shows %s, want %s", row.ScreenState, want)
+}
+
+func followingInputs(evs []recordings.Event, i int) [][]byte {
+	var out [][]byte
+	for _, e := range evs[i:] {
+		if e.Code == recordings.Input {
+			out = append(out, e.Data)
+		}
+	}
+	return out
+}
+
+func printable(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// matchChoice finds the one choice of plan whose steps produce exactly the
+// next recorded inputs (a text step takes one whole printable input as its
+// text). It returns the choice, its text and how many inputs it covers.
+func matchChoice(plan *recognizers.Plan, inputs [][]byte) (recognizers.Choice, string, int) {
+	var found recognizers.Choice
+	var text string
+	n, matches := 0, 0
+	for _, ch := range plan.Choices {
+		if t, k, ok := matchSteps(ch.Steps, inputs); ok && k > 0 {
+			if ch.RequireText != "" {
+				t = ""
+			}
+			found, text, n = ch, t, k
+			matches++
+		}
+	}
+	if matches != 1 {
+		return recognizers.Choice{}, "", 0
+	}
+	return found, text, n
+}
+
+func matchSteps(steps []recognizers.PlanStep, inputs [][]byte) (string, int, bool) {
+	k, text := 0, ""
+	for _, s := range steps {
+		if s.Text {
+			if k >= len(inputs) || !printable(inputs[k]) {
+				return "", 0, false
+			}
+			text = string(inputs[k])
+			k++
+		}
+		keys := s.Keys
+		for len(keys) > 0 {
+			if k >= len(inputs) || !bytes.HasPrefix(keys, inputs[k]) {
+				return "", 0, false
+			}
+			keys = keys[len(inputs[k]):]
+			k++
+		}
+	}
+	return text, k, true
+}
