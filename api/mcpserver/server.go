@@ -1,0 +1,193 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agent-knock-knock/akk/api"
+)
+
+// Name and version the server reports to hosts.
+const (
+	ImplementationName = "akk"
+	implementationNote = "akk: agent_knock_knock tools for coding agents in tmux panes"
+)
+
+// instructions is what a host shows its model about the server as a whole.
+const instructions = `akk supervises coding agents (Claude Code, Codex) running in tmux panes.
+Start with agent_knock_knock_list, then agent_knock_knock_status for the terminal, Turn or Watch you mean.
+Act only through the semantic ids those results give (term_, turn_, watch_, ses_, int_, q_, opt_, ntf_).
+Approving a prompt or answering an agent's question needs the user's explicit intent: show the user the
+status first and act only on their decision. A result with do_not_retry true must never be retried.
+Wake-ups (akk://wakeups, log messages) are signals only: call status again before acting on one.`
+
+// Options configure a Server.
+type Options struct {
+	// Socket is the daemon's API socket.
+	Socket string
+	// Version is reported to hosts.
+	Version string
+	// Logger logs the server's own activity (never tool arguments).
+	Logger *slog.Logger
+}
+
+// Server is the MCP server: one mcp.Server, one daemon client per MCP
+// session (each with its own controller name), and the wake-up feed.
+type Server struct {
+	opts    Options
+	lg      *slog.Logger
+	srv     *mcp.Server
+	wakeups *wakeupFeed
+
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]*session
+}
+
+// session is what one MCP session acts as.
+type session struct {
+	controller string
+	client     *api.Client
+}
+
+// New builds the server and registers its tools and resources.
+func New(opts Options) *Server {
+	lg := opts.Logger
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := &Server{opts: opts, lg: lg, sessions: map[*mcp.ServerSession]*session{}}
+	s.wakeups = newWakeupFeed()
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: ImplementationName, Title: implementationNote, Version: opts.Version},
+		&mcp.ServerOptions{
+			Instructions: instructions,
+			Logger:       lg,
+			// Resource subscriptions carry the wake-ups; nothing to
+			// set up per subscriber.
+			SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		})
+	s.addTools()
+	s.addResources()
+	return s
+}
+
+// MCP is the underlying SDK server (tests connect in-memory transports).
+func (s *Server) MCP() *mcp.Server { return s.srv }
+
+// Run serves one session on t (stdio: &mcp.StdioTransport{}) and follows
+// the daemon's events for wake-ups until ctx ends or the host hangs up.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go s.FollowEvents(ctx)
+	defer s.closeSessions()
+	if err := s.srv.Run(ctx, t); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("mcpserver: %w", err)
+	}
+	return nil
+}
+
+// RunStdio serves one session on the process's stdin and stdout, as a
+// host that starts `akk mcp` expects.
+func (s *Server) RunStdio(ctx context.Context) error { return s.Run(ctx, &mcp.StdioTransport{}) }
+
+// ServeHTTP serves streamable HTTP on ln, which must be a loopback
+// listener (the tools act for the local user; no other host may reach
+// them), until ctx ends.
+func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener) error {
+	if !isLoopback(ln.Addr()) {
+		ln.Close()
+		return fmt.Errorf("mcpserver: %s is not a loopback address", ln.Addr())
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go s.FollowEvents(ctx)
+	defer s.closeSessions()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, &mcp.StreamableHTTPOptions{Logger: s.lg})
+	hs := &http.Server{Handler: h, BaseContext: func(net.Listener) context.Context { return ctx }}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("mcpserver: http: %w", err)
+	case <-ctx.Done():
+	}
+	hs.Close()
+	<-done
+	return nil
+}
+
+func isLoopback(a net.Addr) bool {
+	ta, ok := a.(*net.TCPAddr)
+	return ok && ta.IP.IsLoopback()
+}
+
+// sessionOf returns the daemon client of an MCP session, creating it (and
+// its controller name) on the session's first call. Sessions that have
+// ended are dropped at the same time, so the map stays as small as the
+// set of live sessions.
+func (s *Server) sessionOf(ss *mcp.ServerSession) (*session, error) {
+	if ss == nil {
+		return nil, errors.New("mcpserver: a tool call without an MCP session")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if se, ok := s.sessions[ss]; ok {
+		return se, nil
+	}
+	live := map[*mcp.ServerSession]bool{}
+	for x := range s.srv.Sessions() {
+		live[x] = true
+	}
+	for x, se := range s.sessions {
+		if !live[x] {
+			se.client.Close()
+			delete(s.sessions, x)
+		}
+	}
+	name, err := newControllerName()
+	if err != nil {
+		return nil, err
+	}
+	cl := api.NewClient(s.opts.Socket)
+	cl.SetController(name)
+	se := &session{controller: name, client: cl}
+	s.sessions[ss] = se
+	// The controller name is not logged: it scopes offers, and the log
+	// may be shown to the model by its host.
+	s.lg.Info("mcp session started")
+	return se, nil
+}
+
+func (s *Server) closeSessions() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for x, se := range s.sessions {
+		se.client.Close()
+		delete(s.sessions, x)
+	}
+}
+
+// newControllerName is "mcp:" and 26 random base32 characters (130 bits):
+// the name scopes offers to one MCP session, so another session must not
+// be able to guess it.
+func newControllerName() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("mcpserver: controller name: %w", err)
+	}
+	return "mcp:" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])), nil
+}
