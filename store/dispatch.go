@@ -82,7 +82,8 @@ type Turn struct {
 	Controller string `json:"controller"`
 	Agent      string `json:"agent"`
 	Version    string `json:"version"`
-	// RequestHash is the SHA-256 (hex) of the request text: acceptance is
+	// RequestHash is the SHA-256 (hex) of the request text with trailing
+	// white space trimmed (watchers.PromptHash): acceptance is
 	// proven by finding that text in the transcript after Anchor; the text
 	// itself is not kept.
 	RequestHash string `json:"request_hash"`
@@ -93,16 +94,21 @@ type Turn struct {
 	Incarnation string `json:"incarnation"`
 	// NativeSession and Anchor place the turn in the native file: the
 	// file's path and size before the send.
-	NativeSession string    `json:"native_session,omitempty"`
-	NativePath    string    `json:"native_path,omitempty"`
-	Anchor        int64     `json:"anchor"`
-	State         string    `json:"state"`
-	Reason        string    `json:"reason,omitempty"`
-	Management    string    `json:"management_state,omitempty"` // managed, closed
-	Created       time.Time `json:"created"`
-	Updated       time.Time `json:"updated"`
-	Accepted      time.Time `json:"accepted,omitzero"`
-	Settled       time.Time `json:"settled,omitzero"`
+	NativeSession string `json:"native_session,omitempty"`
+	NativePath    string `json:"native_path,omitempty"`
+	// FileDev/FileIno identify the anchored file; NativeTurn is the
+	// agent's own turn id once the file accepted the request.
+	FileDev    uint64    `json:"file_dev,omitempty"`
+	FileIno    uint64    `json:"file_ino,omitempty"`
+	NativeTurn string    `json:"native_turn,omitempty"`
+	Anchor     int64     `json:"anchor"`
+	State      string    `json:"state"`
+	Reason     string    `json:"reason,omitempty"`
+	Management string    `json:"management_state,omitempty"` // managed, closed
+	Created    time.Time `json:"created"`
+	Updated    time.Time `json:"updated"`
+	Accepted   time.Time `json:"accepted,omitzero"`
+	Settled    time.Time `json:"settled,omitzero"`
 }
 
 const (

@@ -189,8 +189,9 @@ func livePermission(t *testing.T, agent, version, prompt, approveKey string, scr
 	if row.Interaction.State != "pending" || !slices.Contains(row.Interaction.Decisions, "approve_once") {
 		t.Errorf("permission interaction %+v", row.Interaction)
 	}
-	if len(row.AvailableActions) != 0 {
-		t.Errorf("the read-only daemon advertised actions: %v", row.AvailableActions)
+	if a, ok := row.AvailableActions["approve"]; !ok || a.Arguments["terminal_id"] != row.TerminalID ||
+		!slices.Equal(a.Decisions, []string{"approve_once"}) {
+		t.Errorf("a prompt a person started advertises %v, want approve_once by terminal_id", row.AvailableActions)
 	}
 	st, err := d.cl.Status(context.Background(), api.StatusRequest{TerminalID: row.TerminalID})
 	if err != nil || st.Evidence.Binding == nil || st.Evidence.Binding.SessionID == "" || st.Prompt == nil {

@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -175,7 +174,7 @@ func containsNL(s string) bool {
 func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState, controller string, req api.SendRequest) api.ActionResult {
 	const op = "send"
 	now := s.cfg.Now()
-	sum := sha256.Sum256([]byte(req.Request))
+	sum := watchers.PromptHash(req.Request)
 	turn := store.Turn{ID: s.newID("turn_", "turn"), TerminalID: pre.terminalID, Controller: controller,
 		Agent: pre.agent, Version: pre.version, RequestHash: hex.EncodeToString(sum[:]),
 		RequestLen: utf8.RuneCountInString(req.Request), MessageID: req.MessageID, BindingGen: pre.bind.Generation,
@@ -190,7 +189,7 @@ func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState
 		}
 		a.SessionID = pre.bind.SessionID
 		anchor = &a
-		turn.Anchor = a.Offset
+		turn.Anchor, turn.FileDev, turn.FileIno = a.Offset, a.File.Dev, a.File.Ino
 	}
 	res := store.Reservation{ID: s.newID("rcpt_", "receipt"), Op: op, Controller: controller, TerminalID: pre.terminalID,
 		TurnID: turn.ID, TextLen: turn.RequestLen, Incarnation: pre.incarnation, BindingGen: pre.bind.Generation}
@@ -205,6 +204,7 @@ func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState
 	ictx := context.WithoutCancel(ctx) // input that started is followed by its proof
 	st := &stepper{s: s, m: m, res: &res}
 	fail := func(stage, reason string) api.ActionResult {
+		s.dropTurn(turn.ID)
 		turn.State, turn.Reason, turn.Updated = store.TurnUncertain, reason, s.cfg.Now()
 		if stage == store.StageRejected {
 			turn.State = store.TurnFailed
@@ -240,6 +240,7 @@ func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState
 	}
 	turn.State, turn.Updated = store.TurnSubmitted, s.cfg.Now()
 	evidence, reason := s.proveAccepted(ictx, m, pre, anchor, req.Request, &turn)
+	s.MonitorTurn(specOf(turn)) // from now the monitor settles it, whatever acceptance says
 	if evidence == "" {
 		return fail(store.StageUncertain, reason)
 	}
@@ -249,6 +250,7 @@ func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState
 		return out
 	}
 	s.turnEvent(turn, api.EventTurnState)
+	s.acceptedTurn(turn)
 	m.mu.Lock()
 	m.activeTurn = turn.ID
 	m.mu.Unlock()
@@ -301,6 +303,8 @@ func (s *Supervisor) proveAccepted(ctx context.Context, m *paneMonitor, pre send
 			}
 			switch acc.Verdict {
 			case watchers.Accepted:
+				at := acc.Match.At()
+				turn.NativeTurn, turn.FileDev, turn.FileIno = acc.Match.TurnID, at.File.Dev, at.File.Ino
 				return "transcript:request_hash", ""
 			case watchers.Uncertain:
 				return "", "acceptance uncertain: " + acc.Reason

@@ -74,6 +74,8 @@ func New(cfg Config) (*Supervisor, error) {
 	s.ikey = interactionKey(secret)
 	s.binds = newBinder(s)
 	s.tasks = newTaskManager(s)
+	s.tasks.ledger = storeLedger{s}
+	s.watchTerminal = s.watchLease
 	return s, nil
 }
 

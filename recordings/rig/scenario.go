@@ -117,3 +117,14 @@ func versionAtLeast(v, min string) bool {
 	}
 	return true
 }
+
+// Script is the fake model's script of the corpus scenarios for agent at
+// version (the keywords run-touch / run-ls, ask-color, ask-multi,
+// ask-many, hello, slow-work), for live tests that drive the same
+// surfaces through akk.
+func Script(agent, version string) fakemodel.Script {
+	if agent == "codex" {
+		return codexScript(version)
+	}
+	return claudeScript(version)
+}

@@ -1,0 +1,237 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/fault"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/store"
+)
+
+// TestDispatchCrashChild is the daemon of TestTmuxDispatchCrash: it runs
+// only when that test starts this binary again, supervises the test's
+// tmux server on the given store and socket until it is killed (by the
+// fault hook, at its point of the transaction) or the test ends it.
+func TestDispatchCrashChild(t *testing.T) {
+	dir := os.Getenv("AKK_CRASH_DISPATCH_STORE")
+	if dir == "" {
+		t.Skip("started by TestTmuxDispatchCrash only")
+	}
+	st, err := store.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := api.Listen(os.Getenv("AKK_CRASH_DISPATCH_SOCK"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := New(Config{Store: st, TmuxSocket: os.Getenv("AKK_CRASH_DISPATCH_TMUX"), Listener: ln, AllowReplicas: true,
+		ClaudeProjects: t.TempDir(), CodexSessions: t.TempDir(), Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := sv.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTmuxDispatchCrash kills the daemon (SIGKILL through the fault hook,
+// never a timed kill) at each stage of an approve transaction —
+// before the reservation, after it, after the input, before the receipt
+// — AKK_CRASH_RUNS times each (default 3), each run on a fresh strict
+// replica. Each run checks the stage's durable record at kill time, then
+// restarts the daemon on the same store and checks that every reservation
+// ends done, rejected or uncertain, that an uncertain one is never retried
+// (the prompt it may have answered is fenced: a fresh approve is refused
+// with zero input), and that nothing is sent twice (the replica, which
+// exits on any input it did not record, ends clean).
+func TestTmuxDispatchCrash(t *testing.T) {
+	if !fault.Enabled {
+		t.Skip("needs the fault hook: go test -tags akkfault")
+	}
+	requireTmux(t)
+	akk := buildAkk(t)
+	runs := 3
+	if v := os.Getenv("AKK_CRASH_RUNS"); v != "" {
+		runs, _ = strconv.Atoi(v)
+	}
+	srv := tmuxtest.Start(t, 120, 40, "sh")
+	srv.MustRun("set-option", "-g", "default-size", "120x40")
+	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	counts := map[string]map[string]int{}
+	for _, point := range FaultPoints {
+		counts[point] = map[string]int{}
+		t.Run(point, func(t *testing.T) {
+			for run := range runs {
+				outcome := crashRun(t, ctx, srv, client, akk, point, run)
+				counts[point][outcome]++
+				if t.Failed() {
+					return
+				}
+			}
+		})
+	}
+	t.Logf("%d runs per point; after restart: %v", runs, counts)
+}
+
+// crashRun is one kill and restart; it returns the reservation's final
+// stage after the restart ("none": nothing was reserved).
+func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *controlmode.Client, akk, point string, run int) string {
+	t.Helper()
+	dir := t.TempDir()
+	storeDir, sock := filepath.Join(dir, "store"), filepath.Join(dir, "api", api.SocketName)
+	rc := replicaPanes(t, srv, akk, [][3]string{{"claude", "2.1.267", "permission-approve"}})[0]
+	child := exec.Command(os.Args[0], "-test.run", "^TestDispatchCrashChild$", "-test.count=1")
+	child.Env = append(os.Environ(), "AKK_CRASH_DISPATCH_STORE="+storeDir, "AKK_CRASH_DISPATCH_SOCK="+sock,
+		"AKK_CRASH_DISPATCH_TMUX="+srv.Socket, "AKK_FAULT="+point, "AKK_FAULT_MARK="+filepath.Join(dir, "mark"))
+	var out strings.Builder
+	child.Stdout, child.Stderr = &out, &out
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- child.Wait() }()
+	defer func() {
+		if child.ProcessState == nil {
+			child.Process.Kill() // our own child, by its pid
+			<-exited
+		}
+	}()
+	cl := api.NewClient(sock)
+	defer cl.Close()
+	r := &replicaDriver{t: t, ctx: ctx, client: client, c: rc, name: fmt.Sprintf("%s run %d", point, run)}
+	r.start()
+	r.toMarker(0) // the test types the task; the prompt is up
+	var row api.Terminal
+	await(t, 20*time.Second, func() string {
+		l, err := cl.List(ctx)
+		if err != nil {
+			return err.Error()
+		}
+		row, _ = rowOf(l, rc.pane)
+		if row.ScreenState != api.ScreenAwaitingApproval {
+			return "the child daemon shows " + row.ScreenState
+		}
+		return ""
+	})
+	if _, err := cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := cl.Approve(ctx, api.ApproveRequest{TerminalID: row.TerminalID})
+	if err == nil {
+		t.Fatalf("%s: the approve returned; the fault hook did not fire", r.name)
+	}
+	select {
+	case <-exited:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s: the daemon did not die", r.name)
+	}
+	if mark, _ := os.ReadFile(filepath.Join(dir, "mark")); strings.TrimSpace(string(mark)) != point {
+		t.Fatalf("%s: killed at %q, not at the point:\n%s", r.name, mark, out.String())
+	}
+	// The durable record at kill time.
+	st, err := store.Open(storeDir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := st.Reservations()
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStage := map[string]string{faultAfterReserve: store.StageReserved, faultAfterInput: store.StageInputSent,
+		faultBeforeReceipt: store.StageInputSent}[point]
+	switch {
+	case point == faultBeforeReserve && len(rs) != 0:
+		t.Fatalf("%s: killed before the reservation, yet %d are stored", r.name, len(rs))
+	case point != faultBeforeReserve && (len(rs) != 1 || rs[0].Stage != wantStage):
+		t.Fatalf("%s: at kill time the store holds %+v, want one reservation at %s", r.name, rs, wantStage)
+	}
+	inputLanded := point == faultAfterInput || point == faultBeforeReceipt
+	if inputLanded {
+		r.skipInput() // akk's "1" reached the replica before the kill
+	}
+	// Restart on the same store (in this process, no fault armed).
+	d := startDaemon(t, srv, daemonOpts{storeDir: storeDir})
+	final := "none"
+	if point != faultBeforeReserve {
+		var got store.Reservation
+		await(t, 20*time.Second, func() string { // the restart settles open reservations before it serves
+			got, err = d.st.Reservation(rs[0].ID)
+			if err != nil || got.Stage != store.StageUncertain {
+				return fmt.Sprintf("%s: after restart the reservation is %+v %v, want uncertain", r.name, got, err)
+			}
+			return ""
+		})
+		final = got.Stage
+	}
+	// A fresh approve: accepted only when nothing was reserved before.
+	if !inputLanded {
+		if _, _, err := awaitPaneState(ctx, d, rc.pane, api.ScreenAwaitingApproval); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := d.cl.Approve(ctx, api.ApproveRequest{TerminalID: row.TerminalID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case point == faultBeforeReserve && res.Outcome != api.OutcomeAccepted:
+			t.Fatalf("%s: nothing was reserved, yet the fresh approve is %+v", r.name, res)
+		case point == faultAfterReserve && res.Outcome == api.OutcomeAccepted:
+			t.Fatalf("%s: an uncertain reservation's prompt was answered again", r.name)
+		}
+		if res.Outcome == api.OutcomeAccepted {
+			r.skipInput()
+		}
+	}
+	r.d = d
+	r.finish(srv)
+	d.stop()
+	return final
+}
+
+// start releases the replica (the driver without a daemon of its own).
+func (r *replicaDriver) start() {
+	r.t.Helper()
+	pane, _ := controlmode.ParsePaneID(r.c.pane)
+	feed, err := r.client.Follow(pane)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(feed.Close)
+	r.feed = feed
+	for seeded := false; !seeded; {
+		select {
+		case <-feed.Ready():
+		case <-r.ctx.Done():
+			r.t.Fatalf("%s: no seed", r.name)
+		}
+		seeded = feed.Take().Seed != nil
+	}
+	if err := releaseReplica(r.c.fifo); err != nil {
+		r.t.Fatal(err)
+	}
+}
+

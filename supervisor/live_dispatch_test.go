@@ -1,0 +1,241 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/recordings/rig"
+)
+
+// liveDispatch drives a real pinned agent through akk alone: managed
+// sends whose acceptance is proven from the agent's own transcript or
+// rollout, approve once, reject where the profile proves a native reject
+// (refused otherwise), a single-select answer, a typed answer (Claude's
+// "Type something", Codex's notes), and a multi-question flow step by step
+// through its final review. Every step is a fresh status by this
+// controller, then one semantic call; the screen and the durable axes are
+// then read back.
+type liveDispatch struct {
+	t     *testing.T
+	la    *liveAgent
+	d     *daemon
+	agent string
+	ctx   context.Context
+	lat   *latencies // call -> proven postcondition
+}
+
+func runLiveDispatch(t *testing.T, agent, version string) {
+	la := startLive(t, agent, version, rig.Script(agent, version))
+	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
+		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
+	ld.idle()
+
+	tool := map[string]string{"claude": "run-touch", "codex": "run-ls"}[agent]
+	// Approve once, by the managed turn.
+	turn := ld.send(tool)
+	row := ld.awaitScreen(api.ScreenAwaitingApproval)
+	if !slices.Contains(row.AvailableActions["approve"].Decisions, api.DecisionApproveOnce) ||
+		row.AvailableActions["approve"].Arguments["turn_id"] != turn {
+		t.Fatalf("approve not advertised by turn: %+v", row.AvailableActions)
+	}
+	ld.accept(ld.approve(turn, api.DecisionApproveOnce))
+	ld.idle()
+	ld.awaitSettled(turn)
+
+	// Reject: Claude's "No"; Codex offers none (its row 3 asks for
+	// instructions and Esc cancels), so it is refused with zero input.
+	turn = ld.send(tool)
+	row = ld.awaitScreen(api.ScreenAwaitingApproval)
+	if agent == "claude" {
+		ld.accept(ld.approve(turn, api.DecisionReject))
+	} else {
+		if slices.Contains(row.Interaction.Decisions, api.DecisionReject) {
+			t.Fatalf("codex advertises reject: %+v", row.Interaction)
+		}
+		res := ld.approve(turn, api.DecisionReject)
+		if res.Outcome != api.OutcomeRejected {
+			t.Fatalf("codex reject: %+v", res)
+		}
+		if again := ld.row(); again.ScreenState != api.ScreenAwaitingApproval {
+			t.Fatalf("a refused reject changed the screen: %s", again.ScreenState)
+		}
+		ld.accept(ld.approve(turn, api.DecisionApproveOnce))
+	}
+	ld.idle()
+
+	// A single-select answer: the second color.
+	turn = ld.send("ask-color")
+	row = ld.awaitScreen(api.ScreenQuestionnaire)
+	ld.accept(ld.respond(turn, row, func(q api.Question) (int, string) { return 1, "" }))
+	ld.idle()
+
+	// A typed answer: the option that carries text.
+	turn = ld.send("ask-color")
+	row = ld.awaitScreen(api.ScreenQuestionnaire)
+	ld.accept(ld.respond(turn, row, func(q api.Question) (int, string) {
+		for i, o := range q.Options {
+			if o.FreeText {
+				return i, "Purple please"
+			}
+		}
+		t.Fatalf("no free-text option in %+v", q.Options)
+		return 0, ""
+	}))
+	ld.idle()
+
+	// Several questions, one step at a time, through the final review.
+	word := map[string]string{"claude": "ask-many", "codex": "ask-multi"}[agent]
+	turn = ld.send(word)
+	ld.awaitScreen(api.ScreenQuestionnaire)
+	steps := 0
+	for ; steps < 6; steps++ {
+		row = ld.row()
+		if row.ScreenState != api.ScreenQuestionnaire && row.ScreenState != api.ScreenConfirmation {
+			break
+		}
+		ld.accept(ld.respond(turn, row, func(q api.Question) (int, string) {
+			for i, o := range q.Options {
+				if !o.FreeText {
+					return i, "" // the first plain option; in a review: submit / proceed
+				}
+			}
+			return 0, ""
+		}))
+	}
+	if steps < 2 {
+		t.Errorf("the multi-question flow took %d steps", steps)
+	}
+	ld.idle()
+	if p50, p99, n := ld.lat.quantiles(); n > 0 {
+		t.Logf("%s %s: call -> proven postcondition: p50 %.1f ms, p99 %.1f ms over %d calls", agent, version, p50, p99, n)
+	}
+}
+
+func (ld *liveDispatch) row() api.Terminal {
+	l, err := ld.d.cl.List(ld.ctx)
+	if err != nil {
+		ld.t.Fatal(err)
+	}
+	r, _ := rowOf(l, ld.la.pane)
+	return r
+}
+
+func (ld *liveDispatch) idle() {
+	ld.t.Helper()
+	awaitRow(ld.t, ld.d.cl, ld.la.pane, 90*time.Second, func(r api.Terminal) string {
+		if r.ScreenState != api.ScreenIdle || r.Composer != "empty" || r.Profile != "exact" {
+			return "idle"
+		}
+		if _, ok := r.AvailableActions["send"]; !ok {
+			return "send advertised"
+		}
+		return ""
+	})
+}
+
+func (ld *liveDispatch) awaitScreen(state string) api.Terminal {
+	ld.t.Helper()
+	return awaitRow(ld.t, ld.d.cl, ld.la.pane, 90*time.Second, func(r api.Terminal) string {
+		if r.ScreenState != state || r.Interaction == nil || r.Interaction.State != "pending" {
+			return state
+		}
+		return ""
+	})
+}
+
+func (ld *liveDispatch) send(text string) string {
+	ld.t.Helper()
+	row := ld.row()
+	res, err := ld.d.cl.Send(ld.ctx, api.SendRequest{TerminalID: row.TerminalID, Request: text})
+	if err != nil {
+		ld.t.Fatal(err)
+	}
+	if res.Outcome != api.OutcomeAccepted || res.Evidence != "transcript:request_hash" || res.TurnID == "" || res.SessionID == "" {
+		ld.t.Fatalf("send %q: %+v", text, res)
+	}
+	return res.TurnID
+}
+
+func (ld *liveDispatch) approve(turn, decision string) api.ActionResult {
+	ld.t.Helper()
+	ld.status()
+	start := time.Now()
+	res, err := ld.d.cl.Approve(ld.ctx, api.ApproveRequest{TurnID: turn, Decision: decision})
+	if err != nil {
+		ld.t.Fatal(err)
+	}
+	if res.Outcome == api.OutcomeAccepted {
+		ld.lat.add(time.Since(start))
+	}
+	return res
+}
+
+// respond answers the row's current question with the option (and text)
+// pick chooses.
+func (ld *liveDispatch) respond(turn string, row api.Terminal, pick func(api.Question) (int, string)) api.ActionResult {
+	ld.t.Helper()
+	st := ld.status()
+	in := st.Terminal.Interaction
+	if in == nil || len(in.Questions) != 1 {
+		ld.t.Fatalf("no question: %+v", in)
+	}
+	q := in.Questions[0]
+	k, text := pick(q)
+	ans := api.Answer{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind, Text: text}
+	if q.ResponseKind == "single_select" {
+		ans.SelectedOptionIDs = []string{q.Options[k].OptionID}
+	}
+	start := time.Now()
+	res, err := ld.d.cl.Respond(ld.ctx, api.RespondRequest{TurnID: turn, InteractionID: in.InteractionID, Answers: []api.Answer{ans}})
+	if err != nil {
+		ld.t.Fatal(err)
+	}
+	if res.Outcome == api.OutcomeAccepted {
+		ld.lat.add(time.Since(start))
+	}
+	return res
+}
+
+func (ld *liveDispatch) status() api.StatusResponse {
+	ld.t.Helper()
+	st, err := ld.d.cl.Status(ld.ctx, api.StatusRequest{TerminalID: ld.row().TerminalID})
+	if err != nil {
+		ld.t.Fatal(err)
+	}
+	return st
+}
+
+func (ld *liveDispatch) accept(res api.ActionResult) {
+	ld.t.Helper()
+	if res.Outcome != api.OutcomeAccepted {
+		ld.t.Fatalf("%s: %s (%s)", res.Op, res.Outcome, res.Reason)
+	}
+}
+
+// awaitSettled waits for the managed Turn monitor to settle the turn from
+// the transcript/rollout.
+func (ld *liveDispatch) awaitSettled(turn string) {
+	ld.t.Helper()
+	await(ld.t, 60*time.Second, func() string {
+		task, err := ld.d.cl.TaskStatus(ld.ctx, api.TaskRequest{TurnID: turn})
+		if err != nil {
+			return err.Error()
+		}
+		if !strings.Contains("completed done", task.State) || task.State == "" {
+			return fmt.Sprintf("turn %s: %+v", turn, task)
+		}
+		return ""
+	})
+}
+
+func TestLiveClaudeDispatch(t *testing.T) { runLiveDispatch(t, "claude", "2.1.267") }
+func TestLiveCodexDispatch(t *testing.T)  { runLiveDispatch(t, "codex", "0.155.1") }

@@ -1,0 +1,150 @@
+package supervisor
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// storeLedger is the managed Turn monitor's durable side: the dispatch
+// path's store.Turn records. Send writes a Turn until it is accepted; the
+// monitor settles it from evidence.
+type storeLedger struct{ s *Supervisor }
+
+// specOf is the monitor's view of a stored Turn.
+func specOf(t store.Turn) TurnSpec {
+	sp := TurnSpec{TurnID: t.ID, SessionID: t.SessionID, TerminalID: t.TerminalID, Controller: t.Controller,
+		Agent: t.Agent, Incarnation: t.Incarnation, BindingGen: t.BindingGen, NativeTurnID: t.NativeTurn,
+		File: watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, Start: t.Anchor, Created: t.Created}
+	if h, err := hex.DecodeString(t.RequestHash); err == nil && len(h) == 32 {
+		copy(sp.PromptSHA256[:], h)
+	}
+	return sp
+}
+
+// monitorState maps a stored Turn's state to the monitor's words.
+func monitorState(t store.Turn) string {
+	if t.Management == "closed" {
+		return turnClosed
+	}
+	switch t.State {
+	case store.TurnDone:
+		return turnCompleted
+	case store.TurnFailed, store.TurnUncertain:
+		return turnFailed
+	case store.TurnCancelled:
+		return turnCancelled
+	case store.TurnClosed:
+		return turnClosed
+	}
+	return turnRunning
+}
+
+func (l storeLedger) OpenTurns() ([]TurnSpec, error) {
+	ts, err := l.s.st.Turns()
+	if err != nil {
+		return nil, err
+	}
+	var out []TurnSpec
+	for _, t := range ts {
+		if t.Management != "closed" && (t.State == store.TurnAccepted || t.State == store.TurnWorking) {
+			out = append(out, specOf(t))
+		}
+	}
+	return out, nil
+}
+
+func (l storeLedger) TurnState(id string) (TurnSpec, string, error) {
+	t, err := l.s.st.Turn(id)
+	if err != nil {
+		return TurnSpec{}, "", err
+	}
+	return specOf(t), monitorState(t), nil
+}
+
+func (l storeLedger) SettleTurn(id, state, reason string, at time.Time) error {
+	t, err := l.s.st.Turn(id)
+	if err != nil {
+		return err
+	}
+	switch state {
+	case turnCompleted:
+		t.State = store.TurnDone
+	case turnCancelled:
+		t.State = store.TurnCancelled
+	case turnClosed:
+		t.Management = "closed"
+	default: // failed, timed_out
+		t.State = store.TurnFailed
+	}
+	t.Reason, t.Updated = reason, at
+	if state != turnClosed {
+		t.Settled = at
+	}
+	ev := store.Event{Type: api.EventTurnState, TerminalID: t.TerminalID, Attrs: map[string]string{
+		"turn_id": t.ID, "session_id": t.SessionID, "state": t.State, "reason": reason}}
+	if _, err := l.s.commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
+		return fmt.Errorf("settle turn %s: %w", id, err)
+	}
+	if m := l.s.terminalMonitor(t.TerminalID); m != nil {
+		m.mu.Lock()
+		if m.activeTurn == id {
+			m.activeTurn = ""
+		}
+		m.mu.Unlock()
+	}
+	return nil
+}
+
+// watchLease resolves a watch_id to its terminal for respond_interaction
+// (seed 003): only an active exact_task Watch of the same controller, and
+// never for approval (approve takes no watch_id).
+func (s *Supervisor) watchLease(watchID, controller string) (string, error) {
+	w, err := s.st.Watch(watchID)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", fmt.Errorf("no watch %s", watchID)
+	} else if err != nil {
+		return "", err
+	}
+	switch {
+	case w.Controller != controller:
+		return "", fmt.Errorf("watch %s belongs to another controller", watchID)
+	case w.Mode != api.WatchExactTask:
+		return "", fmt.Errorf("watch %s is %s: only an exact_task Watch may answer", watchID, w.Mode)
+	case w.State != "active":
+		return "", fmt.Errorf("watch %s is %s", watchID, w.State)
+	case !w.Deadline.IsZero() && s.cfg.Now().After(w.Deadline):
+		return "", fmt.Errorf("watch %s expired", watchID)
+	}
+	return w.TerminalID, nil
+}
+
+// acceptedTurn tells the monitor what acceptance proved (the native turn
+// and file), in case the accepting line was read before the monitor
+// started following the Turn.
+func (s *Supervisor) acceptedTurn(t store.Turn) {
+	tm := s.tasks
+	tm.opMu.Lock()
+	defer tm.opMu.Unlock()
+	if tr := tm.turns[t.ID]; tr != nil {
+		if tr.spec.NativeTurnID == "" {
+			tr.spec.NativeTurnID = t.NativeTurn
+		}
+		tr.spec.File = watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}
+		tr.spec.Start = t.Anchor
+	}
+}
+
+// dropTurn stops monitoring a Turn whose send ended uncertain: nothing
+// proves which native turn is its own.
+func (s *Supervisor) dropTurn(id string) {
+	tm := s.tasks
+	tm.opMu.Lock()
+	defer tm.opMu.Unlock()
+	delete(tm.turns, id)
+}
