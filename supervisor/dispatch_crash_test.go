@@ -234,4 +234,3 @@ func (r *replicaDriver) start() {
 		r.t.Fatal(err)
 	}
 }
-
