@@ -104,6 +104,18 @@ type ActionResult struct {
 	// Evidence names what proved the postcondition (for example
 	// "screen:working", "transcript:user_prompt").
 	Evidence string `json:"evidence,omitempty"`
+	// Timing splits the call's time: akk's own checks and durable
+	// reservation before any input, and the wait from the input to the
+	// proven postcondition (mostly the agent drawing its next screen).
+	Timing *Timing `json:"timing,omitempty"`
+}
+
+// Timing of a mutation, in milliseconds.
+type Timing struct {
+	ChecksMS  float64 `json:"checks_ms"`  // lock, barrier, recapture, revalidation
+	ReserveMS float64 `json:"reserve_ms"` // the durable reservation (fsync)
+	InputMS   float64 `json:"input_ms"`   // handing the input to tmux
+	ProofMS   float64 `json:"proof_ms"`   // input to proven postcondition
 }
 
 // Exit codes of the CLI per outcome (DESIGN).

@@ -158,6 +158,9 @@ type stepper struct {
 	m    *paneMonitor
 	res  *store.Reservation
 	sent bool // some input may have reached the pane
+	// inputDur is the time spent handing input to tmux (and marking the
+	// reservation input_sent before it).
+	inputDur time.Duration
 }
 
 // errUnproven: input was sent but its postcondition did not show.
@@ -180,10 +183,13 @@ func (st *stepper) run(ctx context.Context, steps []recognizers.PlanStep, text s
 	for i, step := range steps {
 		before := st.m.snapshot()
 		if step.Text {
+			t0 := time.Now()
 			if err := st.markSent(); err != nil {
 				return last, err
 			}
-			if err := st.m.typeText(ctx, text); err != nil {
+			err := st.m.typeText(ctx, text)
+			st.inputDur += time.Since(t0)
+			if err != nil {
 				return last, fmt.Errorf("step %d: text: %w", i+1, err)
 			}
 			fault.Point(faultAfterInput)
@@ -194,10 +200,13 @@ func (st *stepper) run(ctx context.Context, steps []recognizers.PlanStep, text s
 			st.m.awaitQuiet(ctx, before.seq, quiet, echoQuietMax)
 		}
 		if len(step.Keys) > 0 {
+			t0 := time.Now()
 			if err := st.markSent(); err != nil {
 				return last, err
 			}
-			if err := st.m.sess.client.SendBytes(ctx, st.m.pane, step.Keys); err != nil {
+			err := st.m.sess.client.SendBytes(ctx, st.m.pane, step.Keys)
+			st.inputDur += time.Since(t0)
+			if err != nil {
 				return last, fmt.Errorf("step %d: keys: %w", i+1, err)
 			}
 			fault.Point(faultAfterInput)

@@ -122,7 +122,7 @@ func hasResize(rec *recordings.Recording) bool {
 
 // checkReplicaEnded waits for the replica to exit and requires status 0:
 // it saw every recorded input, byte for byte.
-func checkReplicaEnded(t *testing.T, ctx context.Context, srv *tmuxtest.Server, c *replicaCase) {
+func checkReplicaEnded(t testing.TB, ctx context.Context, srv *tmuxtest.Server, c *replicaCase) {
 	name := c.agent + "/" + c.version + "/" + c.surface
 	start := time.Now()
 	for time.Since(start) < 15*time.Second {

@@ -22,7 +22,7 @@ import (
 // stepper drives one strict replica event by event: the test decides at
 // each point what to send.
 type replicaDriver struct {
-	t      *testing.T
+	t      testing.TB
 	ctx    context.Context
 	d      *daemon
 	client *controlmode.Client
@@ -34,7 +34,7 @@ type replicaDriver struct {
 	name   string
 }
 
-func newReplicaDriver(t *testing.T, ctx context.Context, d *daemon, client *controlmode.Client, c *replicaCase) *replicaDriver {
+func newReplicaDriver(t testing.TB, ctx context.Context, d *daemon, client *controlmode.Client, c *replicaCase) *replicaDriver {
 	pane, _ := controlmode.ParsePaneID(c.pane)
 	feed, err := client.Follow(pane)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/api"
@@ -200,6 +201,7 @@ func (s *Supervisor) interact(ctx context.Context, a action) api.ActionResult {
 	if ref != nil {
 		return ref.result(a.op, a.terminalID)
 	}
+	start := time.Now()
 	unlock, err := m.lockTerminal(ctx)
 	if err != nil {
 		return asRefusal(err).result(a.op, m.terminalID())
@@ -209,8 +211,11 @@ func (s *Supervisor) interact(ctx context.Context, a action) api.ActionResult {
 	if ref != nil {
 		return ref.result(a.op, m.terminalID())
 	}
+	res.checks = time.Since(start)
 	return s.execute(ctx, m, res)
 }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func asRefusal(err error) *refusal {
 	var r *refusal
@@ -233,6 +238,7 @@ type prepared struct {
 	choice recognizers.Choice
 	text   string
 	res    store.Reservation
+	checks time.Duration // lock to the end of the checks
 }
 
 // prepare revalidates everything and resolves the semantic ids; it sends
@@ -445,14 +451,18 @@ func checkText(text string, multiline bool) *refusal {
 func (s *Supervisor) execute(ctx context.Context, m *paneMonitor, p *prepared) api.ActionResult {
 	out := api.ActionResult{V: api.SchemaVersion, Op: p.a.op, TerminalID: p.res.TerminalID, TurnID: p.res.TurnID,
 		InteractionID: p.res.InteractionID, ReceiptID: p.res.ID}
+	t0 := time.Now()
 	if err := s.reserve(&p.res); err != nil {
 		out.Outcome, out.Reason, out.ReceiptID = api.OutcomeRejected, "store: "+err.Error(), ""
 		return out
 	}
+	t1 := time.Now()
 	st := &stepper{s: s, m: m, res: &p.res}
 	// The steps run to their end even if the caller goes away: input
 	// that started must be followed by its proof.
 	rec, err := st.run(context.WithoutCancel(ctx), p.choice.Steps, p.text)
+	out.Timing = &api.Timing{ChecksMS: ms(p.checks), ReserveMS: ms(t1.Sub(t0)), InputMS: ms(st.inputDur),
+		ProofMS: ms(time.Since(t1) - st.inputDur)}
 	defer func() {
 		s.offers.consume(p.o)
 		m.mu.Lock()

@@ -1,0 +1,80 @@
+package supervisor
+
+import (
+	"context"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+)
+
+// BenchmarkTmuxDispatch measures approve and respond_interaction on strict
+// replicas of real recordings, from the call to its proven postcondition:
+// p50/p99 of the whole call, and the share spent waiting for the agent
+// (input handed to tmux -> the next screen recognized) versus in akk
+// (lock, barrier, recapture, checks, the fsync'd reservation, input).
+// Run: go test -run '^$' -bench TmuxDispatch -benchtime 30x ./supervisor
+func BenchmarkTmuxDispatch(b *testing.B) {
+	requireTmux(b)
+	akk := buildAkk(b)
+	srv := tmuxtest.Start(b, 120, 40, "sh")
+	srv.MustRun("set-option", "-g", "default-size", "120x40")
+	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
+	d := startDaemon(b, srv, daemonOpts{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer client.Close()
+	for _, bc := range []struct {
+		name    string
+		surface [3]string
+		call    func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error)
+	}{
+		{"approve/claude", [3]string{"claude", "2.1.267", "permission-approve"}, approveTerm},
+		{"approve/codex", [3]string{"codex", "0.155.1", "permission-approve"}, approveTerm},
+		{"respond/claude", [3]string{"claude", "2.1.267", "question-digit"}, respondOption(1, "")},
+		{"respond/codex", [3]string{"codex", "0.155.1", "question-digit"}, respondOption(1, "")},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var total []time.Duration
+			var akkMS, agentMS float64
+			for range b.N {
+				b.StopTimer()
+				rc := replicaPanes(b, srv, akk, [][3]string{bc.surface})[0]
+				r := newReplicaDriver(b, ctx, d, client, rc)
+				r.toMarker(0)
+				st, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: r.row().TerminalID})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				start := time.Now()
+				res, err := bc.call(r, st)
+				el := time.Since(start)
+				b.StopTimer()
+				if err != nil || res.Outcome != api.OutcomeAccepted || res.Timing == nil {
+					b.Fatalf("%+v %v", res, err)
+				}
+				total = append(total, el)
+				tm := res.Timing
+				agentMS += tm.ProofMS
+				akkMS += tm.ChecksMS + tm.ReserveMS + tm.InputMS
+				r.skipInput()
+				r.finish(srv)
+				b.StartTimer()
+			}
+			sort.Slice(total, func(i, j int) bool { return total[i] < total[j] })
+			q := func(p float64) float64 { return float64(total[int(p*float64(len(total)-1))].Microseconds()) / 1000 }
+			b.ReportMetric(q(0.5), "p50-ms")
+			b.ReportMetric(q(0.99), "p99-ms")
+			b.ReportMetric(100*agentMS/(agentMS+akkMS), "agent-%")
+			b.ReportMetric(akkMS/float64(len(total)), "akk-ms/op")
+		})
+	}
+}
