@@ -100,12 +100,16 @@ func (p *parser) ground(data []byte, perf performer) int {
 		perf.printASCII(data[:n])
 		return n
 	case b == 0x1b:
-		p.clear()
-		p.state = stEscape
 		if len(data) > 1 && data[1] == '[' {
+			if n := p.csiWhole(data, perf); n > 0 {
+				return n
+			}
+			p.clear()
 			p.state = stCSIEntry
 			return 2
 		}
+		p.clear()
+		p.state = stEscape
 	case b < 0x20:
 		p.execute(b, perf)
 	case b == 0x7f:
