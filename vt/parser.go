@@ -68,8 +68,11 @@ const (
 // performer receives what the parser recognises. The parser assigns no
 // meaning; the Screen does.
 type performer interface {
-	// printASCII prints a run of bytes 0x20-0x7e.
-	printASCII(run []byte)
+	// printASCII prints the run of bytes 0x20-0x7e that data starts with
+	// (at least one) and returns its length. The performer finds the end
+	// of the run itself so that a screen reads the bytes once, as it
+	// writes them (asciiRun finds it for others).
+	printASCII(data []byte) int
 	// printRune prints one decoded non-ASCII character of display width
 	// 0, 1 or 2 (characters tmux would drop never arrive here).
 	printRune(r rune, width int)
@@ -531,3 +534,14 @@ func (p *parser) csiWhole(data []byte, perf performer) int {
 }
 
 func isFinal(b byte) bool { return b >= 0x40 && b <= 0x7e }
+
+func isPrintASCII(b byte) bool { return b >= 0x20 && b < 0x7f }
+
+// asciiRun is the length of the run of printable ASCII data starts with.
+func asciiRun(data []byte) int {
+	n := 0
+	for n < len(data) && isPrintASCII(data[n]) {
+		n++
+	}
+	return n
+}

@@ -11,7 +11,11 @@ import (
 // apart from any screen.
 type recorder struct{ log []string }
 
-func (r *recorder) printASCII(run []byte)       { r.add("print %q", run) }
+func (r *recorder) printASCII(data []byte) int {
+	n := asciiRun(data)
+	r.add("print %q", data[:n])
+	return n
+}
 func (r *recorder) printRune(c rune, width int) { r.add("rune %q w%d", c, width) }
 func (r *recorder) printNarrow(run []rune)      { r.add("narrow %q", string(run)) }
 func (r *recorder) execute(b byte)              { r.add("exec %#x", b) }

@@ -23,41 +23,48 @@ func init() {
 	}
 }
 
-func (s *Screen) printASCII(run []byte) {
+func (s *Screen) printASCII(data []byte) int {
 	if s.charset.active() || s.mode&modeWrap == 0 || s.mode&modeInsert != 0 {
+		n := asciiRun(data)
 		acs := s.charset.active()
-		for _, b := range run {
+		for _, b := range data[:n] {
 			s.printCell(rune(b), 1, acs)
 		}
-		return
+		return n
 	}
-	for len(run) > 0 {
+	n := 0
+	for {
 		if s.cx > s.w-1 {
 			s.lineFeed(true, colorDefault)
 			s.setCursor(0, -1)
 		}
-		n := min(len(run), s.w-s.cx)
-		s.writeRun(run[:n])
-		run = run[n:]
+		n += s.writeRun(data[n:])
+		if n == len(data) || !isPrintASCII(data[n]) {
+			return n
+		}
 	}
 }
 
-// writeRun is screen_write_collect_end: run fits on the cursor's row.
-func (s *Screen) writeRun(run []byte) {
+// writeRun is screen_write_collect_end for the printable ASCII data starts
+// with, up to the end of the cursor's row; it returns how many bytes it
+// wrote. The run's end is found as it is written, in one pass.
+func (s *Screen) writeRun(data []byte) int {
 	l := s.lines[s.cy]
-	cs := l.cells
 	cx := s.cx
 	s.cutWideAt(l, cx)
 	proto := s.penCell(0, 1)
-	dst := cs[cx : cx+len(run)]
-	for i, b := range run {
-		sticky := dst[i].hi & gridExtFlag
-		proto.lo = uint16(b)
-		dst[i] = proto
-		dst[i].hi |= sticky
+	dst := l.cells[cx:s.w]
+	n := 0
+	for n < len(data) && n < len(dst) && isPrintASCII(data[n]) {
+		c := proto
+		c.lo = uint16(data[n])
+		c.hi |= dst[n].hi & gridExtFlag
+		dst[n] = c
+		n++
 	}
-	l.wrote(cx, len(run))
-	s.endRun(l, cx+len(run))
+	l.wrote(cx, n)
+	s.endRun(l, cx+n)
+	return n
 }
 
 // writeRunes writes width-1 characters beyond ASCII that fit on the

@@ -84,48 +84,53 @@ func decodeRune(b []byte) (rune, bool) {
 	}
 }
 
-// ground handles bytes in ground state, starting at data[0], and returns
-// how many it consumed. Printable ASCII is handed over in runs, so the
-// common case costs one call per run, not per byte.
+// ground handles bytes in ground state and returns how many it consumed:
+// all of data, or up to the start of an escape sequence it leaves to the
+// state machine. Printable ASCII is handed over in runs and whole CSI
+// sequences are read in one pass, so the common case costs one call per
+// run or sequence, not per byte.
 func (p *parser) ground(data []byte, perf performer) int {
-	b := data[0]
-	switch {
-	case b >= 0x20 && b < 0x7f:
-		n := 1
-		for n < len(data) && data[n] >= 0x20 && data[n] < 0x7f {
-			n++
-		}
-		p.utf8.reset()
-		p.last = data[n-1]
-		perf.printASCII(data[:n])
-		return n
-	case b == 0x1b:
-		if len(data) > 1 && data[1] == '[' {
-			if n := p.csiWhole(data, perf); n > 0 {
-				return n
+	i := 0
+	for i < len(data) {
+		b := data[i]
+		switch {
+		case isPrintASCII(b):
+			p.utf8.reset()
+			i += perf.printASCII(data[i:])
+			p.last = data[i-1]
+			continue
+		case b == 0x1b:
+			if i+1 < len(data) && data[i+1] == '[' {
+				if n := p.csiWhole(data[i:], perf); n > 0 {
+					i += n
+					continue
+				}
+				p.clear()
+				p.state = stCSIEntry
+				return i + 2
 			}
 			p.clear()
-			p.state = stCSIEntry
-			return 2
-		}
-		p.clear()
-		p.state = stEscape
-	case b < 0x20:
-		p.execute(b, perf)
-	case b == 0x7f:
-		// DEL is ignored and does not disturb a UTF-8 sequence.
-	default:
-		p.last = 0
-		if p.utf8.size == 0 {
-			if n := p.groundRune(data, perf); n > 0 {
-				return n
+			p.state = stEscape
+			return i + 1
+		case b < 0x20:
+			p.execute(b, perf)
+		case b == 0x7f:
+			// DEL is ignored and does not disturb a UTF-8 sequence.
+		default:
+			p.last = 0
+			if p.utf8.size == 0 {
+				if n := p.groundRune(data[i:], perf); n > 0 {
+					i += n
+					continue
+				}
+			}
+			if r, w, ok := p.utf8.add(b); ok {
+				perf.printRune(r, w)
 			}
 		}
-		if r, w, ok := p.utf8.add(b); ok {
-			perf.printRune(r, w)
-		}
+		i++
 	}
-	return 1
+	return i
 }
 
 // groundRune is the fast path for well-formed sequences that are whole in
