@@ -103,9 +103,12 @@ func (s *Screen) csiDispatch(final byte, interm []byte, ps *params) bool {
 	case 'l':
 		s.setModes(ps, false)
 	case 'm':
-		p := s.pen
-		p.sgr(ps)
-		s.setPen(p)
+		// In place, and without comparing the pen before and after: a
+		// copy compared right after its fields were stored one by one
+		// stalls the CPU, and an unchanged pen is found again in the
+		// style cache anyway.
+		s.pen.sgr(ps)
+		s.penOK = false
 	case 'r':
 		if m := ps.get(1, 1, s.h); n != -1 && m != -1 {
 			s.setScrollRegion(n-1, m-1)

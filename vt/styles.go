@@ -22,7 +22,10 @@ type styleCache struct {
 	ids  [styleCacheSize]uint32 // id+1; 0 is an empty slot
 }
 
-func (p pen) hash() uint32 {
+// hash takes a pointer: with a pen value, the compiler stores the fields
+// one by one and reloads them as one 16-byte word, which the CPU cannot
+// forward from the stores and stalls on (a few percent of agent redraws).
+func (p *pen) hash() uint32 {
 	x := uint64(p.fg) | uint64(p.bg)<<32
 	y := uint64(p.us) | uint64(p.attr)<<32 | uint64(p.link)<<48
 	h := x*0x9e3779b97f4a7c15 ^ y*0xc2b2ae3d27d4eb4f
