@@ -47,13 +47,21 @@ func (s *Screen) printASCII(data []byte) int {
 
 // writeRun is screen_write_collect_end for the printable ASCII data starts
 // with, up to the end of the cursor's row; it returns how many bytes it
-// wrote. The run's end is found as it is written, in one pass.
+// wrote. The run's end is found as it is written, in one pass. This is
+// the hottest path of the package: the rare cases (wide characters under
+// the run's ends) are out of line, the common ones are not.
 func (s *Screen) writeRun(data []byte) int {
 	l := s.lines[s.cy]
-	cx := s.cx
-	s.cutWideAt(l, cx)
-	proto := s.penCell(0, 1)
-	dst := l.cells[cx:s.w]
+	cx, w := s.cx, s.w
+	cells := l.cells[:w]
+	if cells[cx].width() != 1 {
+		s.cutWideAt(l, cx)
+	}
+	if !s.penOK {
+		s.refreshPen()
+	}
+	proto := s.penASCII
+	dst := cells[cx:]
 	n := 0
 	for n < len(data) && n < len(dst) && isPrintASCII(data[n]) {
 		c := proto
@@ -63,7 +71,12 @@ func (s *Screen) writeRun(data []byte) int {
 		n++
 	}
 	l.wrote(cx, n)
-	s.endRun(l, cx+n)
+	end := cx + n
+	s.cx = end
+	if end < w && cells[end].isPad() {
+		s.erasePadding(l, end)
+	}
+	s.markDirty(s.cy)
 	return n
 }
 
@@ -120,14 +133,12 @@ func (s *Screen) cutWideAt(l *line, cx int) {
 	}
 }
 
-// endRun moves the cursor past a run and erases padding left over from a
-// wide character the run ended inside.
-func (s *Screen) endRun(l *line, x int) {
-	s.setCursor(x, -1)
-	for xx := s.cx; xx < s.w && l.cells[xx].isPad(); xx++ {
-		l.set(xx, blankCell)
+// erasePadding erases the padding from x on, left over from a wide
+// character a run ended inside.
+func (s *Screen) erasePadding(l *line, x int) {
+	for ; x < s.w && l.cells[x].isPad(); x++ {
+		l.set(x, blankCell)
 	}
-	s.markDirty(s.cy)
 }
 
 // printNarrow prints decoded non-ASCII characters of width 1. They take

@@ -53,11 +53,21 @@ func (s *Screen) intern(p pen) uint32 {
 // penStyle is the style index of the current pen.
 func (s *Screen) penStyle() uint32 {
 	if !s.penOK {
-		s.penID = s.intern(s.pen)
-		s.penExt = s.pen.needsGridExt()
-		s.penOK = true
+		s.refreshPen()
 	}
 	return s.penID
+}
+
+// refreshPen looks up the current pen's style index and the cells it
+// gives.
+func (s *Screen) refreshPen() {
+	s.penID = s.intern(s.pen)
+	s.penExt = s.pen.needsGridExt()
+	s.penASCII = mkcell(0, 1, s.penID)
+	if s.penExt {
+		s.penASCII.hi |= gridExtFlag
+	}
+	s.penOK = true
 }
 
 // penCell is a cell of the current pen, flagged when tmux would store it
