@@ -164,7 +164,33 @@ func (s *Screen) printNarrow(run []rune) {
 }
 
 // printRune prints a decoded non-ASCII character.
-func (s *Screen) printRune(r rune, width int) { s.printCell(r, width, false) }
+func (s *Screen) printRune(r rune, width int) {
+	if width == 2 && s.printWide(r) {
+		return
+	}
+	s.printCell(r, width, false)
+}
+
+// printWide is printCell for a wide character in the common case, where
+// most of its steps have nothing to do: no joiner pending, autowrap on,
+// insert mode off, room left on the row, and no wide character cut in
+// half at either end. It reports whether it printed r.
+func (s *Screen) printWide(r rune) bool {
+	cx, w := s.cx, s.w
+	if s.zwj || s.mode&(modeWrap|modeInsert) != modeWrap || cx+2 > w {
+		return false
+	}
+	l := s.lines[s.cy]
+	cells := l.cells[:w]
+	if cells[cx].isPad() || (cx+2 < w && cells[cx+2].isPad()) {
+		return false
+	}
+	l.set(cx+1, padCell)
+	l.set(cx, s.penCell(r, 2))
+	s.markDirty(s.cy)
+	s.cx = cx + 2
+	return true
+}
 
 // printCell is screen_write_cell.
 func (s *Screen) printCell(r rune, width int, acs bool) {

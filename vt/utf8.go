@@ -139,8 +139,8 @@ func (p *parser) ground(data []byte, perf performer) int {
 // (a split, bad or dropped sequence).
 func (p *parser) groundRune(data []byte, perf performer) int {
 	used, n := 0, 0
-	for used < len(data) && data[used] >= 0x80 && n < len(p.runes) {
-		r, w, size := decodeWhole(data[used:])
+	for used < len(data) && n < len(p.runes) {
+		r, w, size := decodeWhole(data[used:]) // size 0 for ASCII
 		if size == 0 {
 			break
 		}
@@ -162,19 +162,33 @@ func (p *parser) groundRune(data []byte, perf performer) int {
 }
 
 // decodeWhole decodes one whole, valid, printable sequence at the start of
-// b, or returns size 0.
+// b, or returns size 0 (for ASCII too). It is decodeRune unrolled per
+// length: box drawing and CJK text are made of these.
 func decodeWhole(b []byte) (r rune, width, size int) {
-	size = leadSize(b[0])
-	if size == 0 || len(b) < size {
-		return 0, 0, 0
-	}
-	for _, c := range b[1:size] {
-		if c&0xc0 != 0x80 {
+	const cont = 0xc0 // continuation bytes are 10xxxxxx
+	switch size = leadSize(b[0]); {
+	case size == 3 && len(b) >= 3:
+		if b[1]&cont != 0x80 || b[2]&cont != 0x80 {
 			return 0, 0, 0
 		}
-	}
-	r, valid := decodeRune(b[:size])
-	if !valid {
+		r = rune(b[0]&0x0f)<<12 | rune(b[1]&0x3f)<<6 | rune(b[2]&0x3f)
+		if r < 0x800 {
+			return 0, 0, 0
+		}
+	case size == 2 && len(b) >= 2:
+		if b[1]&cont != 0x80 {
+			return 0, 0, 0
+		}
+		r = rune(b[0]&0x1f)<<6 | rune(b[1]&0x3f)
+	case size == 4 && len(b) >= 4:
+		if b[1]&cont != 0x80 || b[2]&cont != 0x80 || b[3]&cont != 0x80 {
+			return 0, 0, 0
+		}
+		r = rune(b[0]&0x07)<<18 | rune(b[1]&0x3f)<<12 | rune(b[2]&0x3f)<<6 | rune(b[3]&0x3f)
+		if r < 0x10000 || r > 0x10ffff {
+			return 0, 0, 0
+		}
+	default:
 		return 0, 0, 0
 	}
 	width = runeWidth(r)
