@@ -17,9 +17,11 @@ const (
 	styleCacheSize = 512 // a power of two
 )
 
-type styleCache struct {
-	pens [styleCacheSize]pen
-	ids  [styleCacheSize]uint32 // id+1; 0 is an empty slot
+// styleCache keeps each pen beside its id, so that a lookup touches one
+// cache line.
+type styleCache [styleCacheSize]struct {
+	pen pen
+	id  uint32 // id+1; 0 is an empty slot
 }
 
 // hash takes a pointer: with a pen value, the compiler stores the fields
@@ -34,19 +36,19 @@ func (p *pen) hash() uint32 {
 
 // intern returns an index of p in the style table, adding it if needed.
 func (s *Screen) intern(p pen) uint32 {
-	if p == (pen{}) {
+	if p.isDefault() {
 		return 0
 	}
-	slot := p.hash()
-	if id := s.cache.ids[slot]; id != 0 && s.cache.pens[slot] == p {
-		return id - 1
+	e := &s.cache[p.hash()]
+	if e.id != 0 && e.pen == p {
+		return e.id - 1
 	}
 	if len(s.styles) >= s.styleLimit {
 		s.compactStyles()
 	}
 	id := uint32(len(s.styles))
 	s.styles = append(s.styles, p)
-	s.cache.pens[slot], s.cache.ids[slot] = p, id+1
+	e.pen, e.id = p, id+1
 	return id
 }
 
