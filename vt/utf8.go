@@ -140,9 +140,14 @@ func (p *parser) ground(data []byte, perf performer) int {
 func (p *parser) groundRune(data []byte, perf performer) int {
 	used, n := 0, 0
 	for used < len(data) && n < len(p.runes) {
-		r, w, size := decodeWhole(data[used:]) // size 0 for ASCII
-		if size == 0 {
-			break
+		// Three-byte sequences (box drawing, CJK) inline, the rest by call.
+		r, w := decode3(data[used:])
+		size := 3
+		if w < 0 {
+			r, w, size = decodeWhole(data[used:]) // size 0 for ASCII
+			if size == 0 {
+				break
+			}
 		}
 		if w != 1 {
 			if n == 0 {
@@ -159,6 +164,22 @@ func (p *parser) groundRune(data []byte, perf performer) int {
 		perf.printNarrow(p.runes[:n])
 	}
 	return used
+}
+
+// decode3 is decodeWhole for a three-byte sequence only, small enough to
+// be inlined. Its width is -1 for anything else, and for a character tmux
+// would drop.
+func decode3(b []byte) (r rune, width int) {
+	if len(b) < 3 {
+		return 0, -1
+	}
+	// 1110xxxx 10xxxxxx 10xxxxxx, and not overlong (E0 80-9F xx).
+	x := rune(b[0])<<16 | rune(b[1])<<8 | rune(b[2])
+	if x&0xf0c0c0 != 0xe08080 || x < 0xe0a000 {
+		return 0, -1
+	}
+	r = x>>4&0xf000 | x>>2&0xfc0 | x&0x3f
+	return r, int(quickWidth[r>>2]>>(r&3*2)&3) - 1
 }
 
 // decodeWhole decodes one whole, valid, printable sequence at the start of
