@@ -62,10 +62,14 @@ func (s *Screen) writeRun(data []byte) int {
 	}
 	proto := s.penASCII
 	dst := cells[cx:]
+	if len(data) < len(dst) {
+		dst = dst[:len(data)]
+	}
+	src := data[:len(dst)]
 	n := 0
-	for n < len(data) && n < len(dst) && isPrintASCII(data[n]) {
+	for n < len(dst) && isPrintASCII(src[n]) {
 		c := proto
-		c.lo = uint16(data[n])
+		c.lo = uint16(src[n])
 		c.hi |= dst[n].hi & gridExtFlag
 		dst[n] = c
 		n++
