@@ -1,5 +1,7 @@
 package vt
 
+import "slices"
+
 // Styles are interned: a cell holds an index into Screen.styles, like
 // tmux's extended cells keep colours out of the cell itself.
 //
@@ -34,21 +36,24 @@ func (p *pen) hash() uint32 {
 	return uint32(h>>40) & (styleCacheSize - 1)
 }
 
-// intern returns an index of p in the style table, adding it if needed.
-func (s *Screen) intern(p pen) uint32 {
+// intern returns an index of *p in the style table, adding it if needed.
+// It takes a pointer for the reason hash does: a pen argument kept across
+// the call to compactStyles is stored field by field and copied as one
+// word.
+func (s *Screen) intern(p *pen) uint32 {
 	if p.isDefault() {
 		return 0
 	}
 	e := &s.cache[p.hash()]
-	if e.id != 0 && e.pen == p {
+	if e.id != 0 && e.pen == *p {
 		return e.id - 1
 	}
 	if len(s.styles) >= s.styleLimit {
 		s.compactStyles()
 	}
 	id := uint32(len(s.styles))
-	s.styles = append(s.styles, p)
-	e.pen, e.id = p, id+1
+	s.styles = append(s.styles, *p)
+	e.pen, e.id = *p, id+1
 	return id
 }
 
@@ -63,7 +68,7 @@ func (s *Screen) penStyle() uint32 {
 // refreshPen looks up the current pen's style index and the cells it
 // gives.
 func (s *Screen) refreshPen() {
-	s.penID = s.intern(s.pen)
+	s.penID = s.intern(&s.pen)
 	s.penExt = s.pen.needsGridExt()
 	s.penASCII = mkcell(0, 1, s.penID)
 	if s.penExt {
@@ -96,7 +101,8 @@ func (s *Screen) blank(bg color) cell {
 	if bg == colorDefault {
 		return clearedCell
 	}
-	c := mkcell(' ', 1, s.intern(pen{bg: bg}))
+	p := pen{bg: bg}
+	c := mkcell(' ', 1, s.intern(&p))
 	c.hi |= clearedFlag
 	if bg&colorKind == colorRGB {
 		c.hi |= gridExtFlag
@@ -141,10 +147,8 @@ func (s *Screen) forEachLine(f func(*line)) {
 // compactStyles rebuilds the style table from the entries cells use and
 // renumbers every cell; links are compacted along with them.
 func (s *Screen) compactStyles() {
-	remap := s.remap[:0]
-	for range s.styles {
-		remap = append(remap, 0) // new id + 1; 0 is not yet seen
-	}
+	remap := slices.Grow(s.remap[:0], len(s.styles))[:len(s.styles)]
+	clear(remap) // new id + 1; 0 is not yet seen
 	next := append(s.spareStyles[:0], pen{})
 	var linkRemap map[uint16]uint16
 	var links []link
