@@ -505,12 +505,11 @@ func (p *parser) csiWhole(data []byte, perf performer) int {
 			if i == len(data) || i-start > 9 {
 				return 0
 			}
-			f := &ps.list[n]
-			if i == start {
-				f.kind = paramMissing
-			} else {
-				f.kind, f.num = paramNumber, int32(v)
+			kind := paramMissing
+			if i != start {
+				kind = paramNumber
 			}
+			ps.list[n] = param{kind: kind, num: int32(v)}
 			n++
 			c := data[i]
 			i++
