@@ -4,6 +4,15 @@ package vt
 // at most one intermediate or private marker.
 
 func (s *Screen) csiDispatch(final byte, interm []byte, ps *params) bool {
+	if final == 'm' && len(interm) == 0 {
+		// SGR first: most sequences are. In place, and without comparing
+		// the pen before and after: a copy compared right after its
+		// fields were stored one by one stalls the CPU, and an unchanged
+		// pen is found again in the style cache anyway.
+		s.pen.sgr(ps)
+		s.penOK = false
+		return true
+	}
 	var im byte // the one intermediate or private marker tmux's table knows
 	switch len(interm) {
 	case 0:
@@ -103,9 +112,7 @@ func (s *Screen) csiDispatch(final byte, interm []byte, ps *params) bool {
 	case 'l':
 		s.setModes(ps, false)
 	case 'm':
-		p := s.pen
-		p.sgr(ps)
-		s.setPen(p)
+		// Handled above.
 	case 'r':
 		if m := ps.get(1, 1, s.h); n != -1 && m != -1 {
 			s.setScrollRegion(n-1, m-1)

@@ -68,8 +68,11 @@ const (
 // performer receives what the parser recognises. The parser assigns no
 // meaning; the Screen does.
 type performer interface {
-	// printASCII prints a run of bytes 0x20-0x7e.
-	printASCII(run []byte)
+	// printASCII prints the run of bytes 0x20-0x7e that data starts with
+	// (at least one) and returns its length. The performer finds the end
+	// of the run itself so that a screen reads the bytes once, as it
+	// writes them (asciiRun finds it for others).
+	printASCII(data []byte) int
 	// printRune prints one decoded non-ASCII character of display width
 	// 0, 1 or 2 (characters tmux would drop never arrive here).
 	printRune(r rune, width int)
@@ -474,4 +477,70 @@ func (p *parser) oscString(b byte, perf performer) {
 	default:
 		p.collectString(b)
 	}
+}
+
+// csiWhole reads a CSI sequence of plain numeric parameters that lies
+// whole at the start of data (ESC [ params final), the form nearly every
+// sequence of an agent TUI's redraw takes, in one pass without the state
+// machine, and dispatches it. It returns how many bytes it consumed, or 0
+// having changed nothing: for a sequence cut off by the end of data, with a
+// private marker, an intermediate, a colon or a C0 control, or one that
+// tmux would drop (see dispatchCSI); the state machine then reads it byte
+// by byte and decides the same way tmux does.
+func (p *parser) csiWhole(data []byte, perf performer) int {
+	const first = 2 // after ESC [
+	ps := &p.params
+	i, n := first, 0
+	if i < len(data) && isFinal(data[i]) {
+		i++ // no parameters at all
+	} else {
+		for {
+			// One field: digits or none. Nine digits cannot pass 2^31-1,
+			// so longer numbers are left to the overflow check.
+			start, v := i, 0
+			for i < len(data) && data[i]-'0' < 10 {
+				v = v*10 + int(data[i]-'0')
+				i++
+			}
+			if i == len(data) || i-start > 9 {
+				return 0
+			}
+			kind := paramMissing
+			if i != start {
+				kind = paramNumber
+			}
+			ps.list[n] = param{kind: kind, num: int32(v)}
+			n++
+			c := data[i]
+			i++
+			if c == ';' {
+				if n == maxParams-1 {
+					return 0 // a 24th parameter follows
+				}
+				continue
+			}
+			if !isFinal(c) || i-1-first > maxParamBytes {
+				return 0
+			}
+			break
+		}
+	}
+	ps.n, ps.raw = n, nil
+	if perf.csiDispatch(data[i-1], p.interm[:0], ps) {
+		p.last = 0
+	}
+	return i
+}
+
+func isFinal(b byte) bool { return b >= 0x40 && b <= 0x7e }
+
+func isPrintASCII(b byte) bool { return b >= 0x20 && b < 0x7f }
+
+// asciiRun is the length of the run of printable ASCII data starts with.
+func asciiRun(data []byte) int {
+	n := 0
+	for n < len(data) && isPrintASCII(data[n]) {
+		n++
+	}
+	return n
 }

@@ -2,6 +2,7 @@ package vt
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -10,7 +11,11 @@ import (
 // apart from any screen.
 type recorder struct{ log []string }
 
-func (r *recorder) printASCII(run []byte)       { r.add("print %q", run) }
+func (r *recorder) printASCII(data []byte) int {
+	n := asciiRun(data)
+	r.add("print %q", data[:n])
+	return n
+}
 func (r *recorder) printRune(c rune, width int) { r.add("rune %q w%d", c, width) }
 func (r *recorder) printNarrow(run []rune)      { r.add("narrow %q", string(run)) }
 func (r *recorder) execute(b byte)              { r.add("exec %#x", b) }
@@ -72,15 +77,53 @@ func TestParserSequences(t *testing.T) {
 		{"\x1b[99999999999m", nil},                     // above 2^31-1: dropped
 		{"\x1b[" + strings.Repeat("1", 64) + "m", nil}, // parameter overflow: discarded
 		{"\x1b[1!!!!p", nil},                           // intermediate overflow
+		{"\x1b[;m\x1b[1;m", []string{`csi "" _,_ 'm'`, `csi "" 1,_ 'm'`}},
+		{"\x1b[123456789;1234567890m", []string{`csi "" 123456789,1234567890 'm'`}},
+		{"\x1b[2147483647m\x1b[2147483648m", []string{`csi "" 2147483647 'm'`}},
+		{"\x1b[" + strings.Repeat("123456789;", 6) + "123m", []string{`csi "" ` + strings.Repeat("123456789,", 6) + `123 'm'`}}, // 63 bytes
+		{"\x1b[" + strings.Repeat("123456789;", 6) + "1234m", nil},                                                              // 64: discarded
+		{"\x1b[1;2\x1b[3H", []string{`csi "" 3 'H'`}},
+		{"\x1b[1\x7f;2H", []string{`csi "" 1,2 'H'`}}, // DEL is ignored inside
 	}
 	for _, tt := range tests {
-		var p parser
-		var r recorder
-		p.feed([]byte(tt.in), &r)
-		if strings.Join(r.log, "\n") != strings.Join(tt.want, "\n") {
-			t.Errorf("%q:\n got %q\nwant %q", tt.in, r.log, tt.want)
+		// Whole, the common sequences take the parser's one-pass path;
+		// byte by byte, they go through the state machine: both must agree.
+		for _, bytewise := range []bool{false, true} {
+			var p parser
+			var r recorder
+			if bytewise {
+				for i := 0; i < len(tt.in); i++ {
+					p.feed([]byte{tt.in[i]}, &r)
+				}
+			} else {
+				p.feed([]byte(tt.in), &r)
+			}
+			got, want := r.log, tt.want
+			if bytewise {
+				got, want = joinPrints(got), joinPrints(want)
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%q (bytewise %v):\n got %q\nwant %q", tt.in, bytewise, got, want)
+			}
 		}
 	}
+}
+
+// joinPrints merges consecutive ASCII print runs, which byte-by-byte
+// feeding splits.
+func joinPrints(log []string) []string {
+	var out []string
+	for _, e := range log {
+		run, ok := strings.CutPrefix(e, "print ")
+		if last := len(out) - 1; ok && last >= 0 && strings.HasPrefix(out[last], "print ") {
+			a, _ := strconv.Unquote(strings.TrimPrefix(out[last], "print "))
+			b, _ := strconv.Unquote(run)
+			out[last] = fmt.Sprintf("print %q", a+b)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // TestParserTotal runs every byte through every state: the parser must

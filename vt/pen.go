@@ -57,6 +57,12 @@ type pen struct {
 	link       uint16 // index into Screen.links; 0 is none
 }
 
+// isDefault is p == pen{}, which the compiler makes five comparisons
+// with memory.
+func (p *pen) isDefault() bool {
+	return p.fg|p.bg|p.us == 0 && p.attr == 0 && p.link == 0
+}
+
 // needsGridExt is grid_need_extended_cell's test on the pen: attributes
 // above tmux's 8 bits (strikethrough, underline styles past single,
 // overline), truecolour, or an underline colour.

@@ -23,41 +23,65 @@ func init() {
 	}
 }
 
-func (s *Screen) printASCII(run []byte) {
+func (s *Screen) printASCII(data []byte) int {
 	if s.charset.active() || s.mode&modeWrap == 0 || s.mode&modeInsert != 0 {
+		n := asciiRun(data)
 		acs := s.charset.active()
-		for _, b := range run {
+		for _, b := range data[:n] {
 			s.printCell(rune(b), 1, acs)
 		}
-		return
+		return n
 	}
-	for len(run) > 0 {
+	n := 0
+	for {
 		if s.cx > s.w-1 {
 			s.lineFeed(true, colorDefault)
 			s.setCursor(0, -1)
 		}
-		n := min(len(run), s.w-s.cx)
-		s.writeRun(run[:n])
-		run = run[n:]
+		n += s.writeRun(data[n:])
+		if n == len(data) || !isPrintASCII(data[n]) {
+			return n
+		}
 	}
 }
 
-// writeRun is screen_write_collect_end: run fits on the cursor's row.
-func (s *Screen) writeRun(run []byte) {
+// writeRun is screen_write_collect_end for the printable ASCII data starts
+// with, up to the end of the cursor's row; it returns how many bytes it
+// wrote. The run's end is found as it is written, in one pass. This is
+// the hottest path of the package: the rare cases (wide characters under
+// the run's ends) are out of line, the common ones are not.
+func (s *Screen) writeRun(data []byte) int {
 	l := s.lines[s.cy]
-	cs := l.cells
-	cx := s.cx
-	s.cutWideAt(l, cx)
-	proto := s.penCell(0, 1)
-	dst := cs[cx : cx+len(run)]
-	for i, b := range run {
-		sticky := dst[i].hi & gridExtFlag
-		proto.lo = uint16(b)
-		dst[i] = proto
-		dst[i].hi |= sticky
+	cx, w := s.cx, s.w
+	cells := l.cells[:w]
+	if cells[cx].width() != 1 {
+		s.cutWideAt(l, cx)
 	}
-	l.wrote(cx, len(run))
-	s.endRun(l, cx+len(run))
+	if !s.penOK {
+		s.refreshPen()
+	}
+	proto := s.penASCII
+	dst := cells[cx:]
+	if len(data) < len(dst) {
+		dst = dst[:len(data)]
+	}
+	src := data[:len(dst)]
+	n := 0
+	for n < len(dst) && isPrintASCII(src[n]) {
+		c := proto
+		c.lo = uint16(src[n])
+		c.hi |= dst[n].hi & gridExtFlag
+		dst[n] = c
+		n++
+	}
+	l.wrote(cx, n)
+	end := cx + n
+	s.cx = end
+	if end < w && cells[end].isPad() {
+		s.erasePadding(l, end)
+	}
+	s.markDirty(s.cy)
+	return n
 }
 
 // writeRunes writes width-1 characters beyond ASCII that fit on the
@@ -113,14 +137,12 @@ func (s *Screen) cutWideAt(l *line, cx int) {
 	}
 }
 
-// endRun moves the cursor past a run and erases padding left over from a
-// wide character the run ended inside.
-func (s *Screen) endRun(l *line, x int) {
-	s.setCursor(x, -1)
-	for xx := s.cx; xx < s.w && l.cells[xx].isPad(); xx++ {
-		l.set(xx, blankCell)
+// erasePadding erases the padding from x on, left over from a wide
+// character a run ended inside.
+func (s *Screen) erasePadding(l *line, x int) {
+	for ; x < s.w && l.cells[x].isPad(); x++ {
+		l.set(x, blankCell)
 	}
-	s.markDirty(s.cy)
 }
 
 // printNarrow prints decoded non-ASCII characters of width 1. They take
@@ -146,7 +168,33 @@ func (s *Screen) printNarrow(run []rune) {
 }
 
 // printRune prints a decoded non-ASCII character.
-func (s *Screen) printRune(r rune, width int) { s.printCell(r, width, false) }
+func (s *Screen) printRune(r rune, width int) {
+	if width == 2 && s.printWide(r) {
+		return
+	}
+	s.printCell(r, width, false)
+}
+
+// printWide is printCell for a wide character in the common case, where
+// most of its steps have nothing to do: no joiner pending, autowrap on,
+// insert mode off, room left on the row, and no wide character cut in
+// half at either end. It reports whether it printed r.
+func (s *Screen) printWide(r rune) bool {
+	cx, w := s.cx, s.w
+	if s.zwj || s.mode&(modeWrap|modeInsert) != modeWrap || cx+2 > w {
+		return false
+	}
+	l := s.lines[s.cy]
+	cells := l.cells[:w]
+	if cells[cx].isPad() || (cx+2 < w && cells[cx+2].isPad()) {
+		return false
+	}
+	l.set(cx+1, padCell)
+	l.set(cx, s.penCell(r, 2))
+	s.markDirty(s.cy)
+	s.cx = cx + 2
+	return true
+}
 
 // printCell is screen_write_cell.
 func (s *Screen) printCell(r rune, width int, acs bool) {

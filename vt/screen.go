@@ -36,6 +36,9 @@ type Screen struct {
 	charset charsetState
 	saved   savedState // DECSC
 	alt     altState   // 1049's saved cursor and pen
+	// penASCII is penCell(0, 1) while penOK: an ASCII character's cell,
+	// less the character.
+	penASCII cell
 
 	styles      []pen
 	styleLimit  int // compact the table when styles grows past this

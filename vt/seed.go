@@ -108,7 +108,7 @@ func (s *Screen) SetCell(x, y int, c Cell) {
 	if size == 0 {
 		r = ' '
 	}
-	l.set(x, mkcell(r, w, s.intern(p)))
+	l.set(x, mkcell(r, w, s.intern(&p)))
 	if size < len(c.Text) {
 		l.setText(x, c.Text)
 	}

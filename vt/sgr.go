@@ -12,83 +12,101 @@ func (p *pen) sgr(ps *params) {
 		*p = pen{link: p.link}
 		return
 	}
-	for i := 0; i < ps.n; i++ {
-		if ps.list[i].kind == paramString {
+	// The list is read directly rather than through ps.get: SGR is most
+	// of an agent TUI's sequences.
+	list := ps.list[:ps.n]
+	for i := 0; i < len(list); i++ {
+		var n int
+		switch f := &list[i]; f.kind {
+		case paramString:
 			p.sgrColon(ps.sub(i))
 			continue
+		case paramNumber:
+			n = int(f.num)
 		}
-		n := ps.get(i, 0, 0)
-		if n == 38 || n == 48 || n == 58 {
+		switch n {
+		case 38, 48, 58:
 			i++
-			switch ps.get(i, 0, -1) {
+			switch sgrArg(list, i) {
 			case 2:
-				r, g, b := ps.get(i+1, 0, -1), ps.get(i+2, 0, -1), ps.get(i+3, 0, -1)
+				r, g, b := sgrArg(list, i+1), sgrArg(list, i+2), sgrArg(list, i+3)
 				if p.setRGB(n, r, g, b) {
 					i += 3
 				}
 			case 5:
-				p.set256(n, ps.get(i+1, 0, -1))
+				p.set256(n, sgrArg(list, i+1))
 				i++
 			}
-			continue
+		default:
+			p.sgrOne(n)
 		}
-		p.sgrOne(n)
 	}
 }
 
+// sgrArg is ps.get(i, 0, -1) on the list: -1 when absent, missing or a
+// colon parameter (numbers are never negative).
+func sgrArg(list []param, i int) int {
+	if i >= len(list) || list[i].kind != paramNumber {
+		return -1
+	}
+	return int(list[i].num)
+}
+
+// sgrOne applies one parameter. The cases are constants so that the
+// switch compiles to a jump table.
 func (p *pen) sgrOne(n int) {
-	switch {
-	case n == 0:
+	switch n {
+	case 0:
 		*p = pen{link: p.link}
-	case n == 1:
+	case 1:
 		p.attr |= attrBold
-	case n == 2:
+	case 2:
 		p.attr |= attrDim
-	case n == 3:
+	case 3:
 		p.attr |= attrItalic
-	case n == 4:
+	case 4:
 		p.attr = p.attr.withUnderline(tcell.UnderlineStyleSolid)
-	case n == 5 || n == 6:
+	case 5, 6:
 		p.attr |= attrBlink
-	case n == 7:
+	case 7:
 		p.attr |= attrReverse
-	case n == 8:
+	case 8:
 		p.attr |= attrHidden
-	case n == 9:
+	case 9:
 		p.attr |= attrStrike
-	case n == 21:
+	case 21:
 		p.attr = p.attr.withUnderline(tcell.UnderlineStyleDouble)
-	case n == 22:
+	case 22:
 		p.attr &^= attrBold | attrDim
-	case n == 23:
+	case 23:
 		p.attr &^= attrItalic
-	case n == 24:
+	case 24:
 		p.attr = p.attr.withUnderline(tcell.UnderlineStyleNone)
-	case n == 25:
+	case 25:
 		p.attr &^= attrBlink
-	case n == 27:
+	case 27:
 		p.attr &^= attrReverse
-	case n == 28:
+	case 28:
 		p.attr &^= attrHidden
-	case n == 29:
+	case 29:
 		p.attr &^= attrStrike
-	case n >= 30 && n <= 37:
+	case 30, 31, 32, 33, 34, 35, 36, 37:
 		p.fg = colorPalette | color(n-30)
-	case n == 39:
+	case 39:
 		p.fg = colorDefault
-	case n >= 40 && n <= 47:
+	case 40, 41, 42, 43, 44, 45, 46, 47:
 		p.bg = colorPalette | color(n-40)
-	case n == 49:
+	case 49:
 		p.bg = colorDefault
-	case n == 53:
+	case 53:
 		p.attr |= attrOverline
-	case n == 55:
+	case 55:
 		p.attr &^= attrOverline
-	case n == 59:
+	case 59:
 		p.us = colorDefault
-	case n >= 90 && n <= 97:
+	case 90, 91, 92, 93, 94, 95, 96, 97:
 		p.fg = colorPalette | color(n-90+8)
-	case n >= 100 && n <= 107:
+	case 100, 101, 102, 103, 104, 105, 106, 107:
 		p.bg = colorPalette | color(n-100+8)
 	}
 }

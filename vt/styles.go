@@ -1,5 +1,7 @@
 package vt
 
+import "slices"
+
 // Styles are interned: a cell holds an index into Screen.styles, like
 // tmux's extended cells keep colours out of the cell itself.
 //
@@ -17,44 +19,62 @@ const (
 	styleCacheSize = 512 // a power of two
 )
 
-type styleCache struct {
-	pens [styleCacheSize]pen
-	ids  [styleCacheSize]uint32 // id+1; 0 is an empty slot
+// styleCache keeps each pen beside its id, so that a lookup touches one
+// cache line.
+type styleCache [styleCacheSize]struct {
+	pen pen
+	id  uint32 // id+1; 0 is an empty slot
 }
 
-func (p pen) hash() uint32 {
+// hash takes a pointer: with a pen value, the compiler stores the fields
+// one by one and reloads them as one 16-byte word, which the CPU cannot
+// forward from the stores and stalls on (a few percent of agent redraws).
+func (p *pen) hash() uint32 {
 	x := uint64(p.fg) | uint64(p.bg)<<32
 	y := uint64(p.us) | uint64(p.attr)<<32 | uint64(p.link)<<48
 	h := x*0x9e3779b97f4a7c15 ^ y*0xc2b2ae3d27d4eb4f
 	return uint32(h>>40) & (styleCacheSize - 1)
 }
 
-// intern returns an index of p in the style table, adding it if needed.
-func (s *Screen) intern(p pen) uint32 {
-	if p == (pen{}) {
+// intern returns an index of *p in the style table, adding it if needed.
+// It takes a pointer for the reason hash does: a pen argument kept across
+// the call to compactStyles is stored field by field and copied as one
+// word.
+func (s *Screen) intern(p *pen) uint32 {
+	if p.isDefault() {
 		return 0
 	}
-	slot := p.hash()
-	if id := s.cache.ids[slot]; id != 0 && s.cache.pens[slot] == p {
-		return id - 1
+	e := &s.cache[p.hash()]
+	if e.id != 0 && e.pen == *p {
+		return e.id - 1
 	}
 	if len(s.styles) >= s.styleLimit {
 		s.compactStyles()
 	}
 	id := uint32(len(s.styles))
-	s.styles = append(s.styles, p)
-	s.cache.pens[slot], s.cache.ids[slot] = p, id+1
+	s.styles = append(s.styles, *p)
+	e.pen, e.id = *p, id+1
 	return id
 }
 
 // penStyle is the style index of the current pen.
 func (s *Screen) penStyle() uint32 {
 	if !s.penOK {
-		s.penID = s.intern(s.pen)
-		s.penExt = s.pen.needsGridExt()
-		s.penOK = true
+		s.refreshPen()
 	}
 	return s.penID
+}
+
+// refreshPen looks up the current pen's style index and the cells it
+// gives.
+func (s *Screen) refreshPen() {
+	s.penID = s.intern(&s.pen)
+	s.penExt = s.pen.needsGridExt()
+	s.penASCII = mkcell(0, 1, s.penID)
+	if s.penExt {
+		s.penASCII.hi |= gridExtFlag
+	}
+	s.penOK = true
 }
 
 // penCell is a cell of the current pen, flagged when tmux would store it
@@ -81,7 +101,8 @@ func (s *Screen) blank(bg color) cell {
 	if bg == colorDefault {
 		return clearedCell
 	}
-	c := mkcell(' ', 1, s.intern(pen{bg: bg}))
+	p := pen{bg: bg}
+	c := mkcell(' ', 1, s.intern(&p))
 	c.hi |= clearedFlag
 	if bg&colorKind == colorRGB {
 		c.hi |= gridExtFlag
@@ -126,10 +147,8 @@ func (s *Screen) forEachLine(f func(*line)) {
 // compactStyles rebuilds the style table from the entries cells use and
 // renumbers every cell; links are compacted along with them.
 func (s *Screen) compactStyles() {
-	remap := s.remap[:0]
-	for range s.styles {
-		remap = append(remap, 0) // new id + 1; 0 is not yet seen
-	}
+	remap := slices.Grow(s.remap[:0], len(s.styles))[:len(s.styles)]
+	clear(remap) // new id + 1; 0 is not yet seen
 	next := append(s.spareStyles[:0], pen{})
 	var linkRemap map[uint16]uint16
 	var links []link

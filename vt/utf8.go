@@ -84,44 +84,53 @@ func decodeRune(b []byte) (rune, bool) {
 	}
 }
 
-// ground handles bytes in ground state, starting at data[0], and returns
-// how many it consumed. Printable ASCII is handed over in runs, so the
-// common case costs one call per run, not per byte.
+// ground handles bytes in ground state and returns how many it consumed:
+// all of data, or up to the start of an escape sequence it leaves to the
+// state machine. Printable ASCII is handed over in runs and whole CSI
+// sequences are read in one pass, so the common case costs one call per
+// run or sequence, not per byte.
 func (p *parser) ground(data []byte, perf performer) int {
-	b := data[0]
-	switch {
-	case b >= 0x20 && b < 0x7f:
-		n := 1
-		for n < len(data) && data[n] >= 0x20 && data[n] < 0x7f {
-			n++
-		}
-		p.utf8.reset()
-		p.last = data[n-1]
-		perf.printASCII(data[:n])
-		return n
-	case b == 0x1b:
-		p.clear()
-		p.state = stEscape
-		if len(data) > 1 && data[1] == '[' {
-			p.state = stCSIEntry
-			return 2
-		}
-	case b < 0x20:
-		p.execute(b, perf)
-	case b == 0x7f:
-		// DEL is ignored and does not disturb a UTF-8 sequence.
-	default:
-		p.last = 0
-		if p.utf8.size == 0 {
-			if n := p.groundRune(data, perf); n > 0 {
-				return n
+	i := 0
+	for i < len(data) {
+		b := data[i]
+		switch {
+		case isPrintASCII(b):
+			p.utf8.reset()
+			i += perf.printASCII(data[i:])
+			p.last = data[i-1]
+			continue
+		case b == 0x1b:
+			if i+1 < len(data) && data[i+1] == '[' {
+				if n := p.csiWhole(data[i:], perf); n > 0 {
+					i += n
+					continue
+				}
+				p.clear()
+				p.state = stCSIEntry
+				return i + 2
+			}
+			p.clear()
+			p.state = stEscape
+			return i + 1
+		case b < 0x20:
+			p.execute(b, perf)
+		case b == 0x7f:
+			// DEL is ignored and does not disturb a UTF-8 sequence.
+		default:
+			p.last = 0
+			if p.utf8.size == 0 {
+				if n := p.groundRune(data[i:], perf); n > 0 {
+					i += n
+					continue
+				}
+			}
+			if r, w, ok := p.utf8.add(b); ok {
+				perf.printRune(r, w)
 			}
 		}
-		if r, w, ok := p.utf8.add(b); ok {
-			perf.printRune(r, w)
-		}
+		i++
 	}
-	return 1
+	return i
 }
 
 // groundRune is the fast path for well-formed sequences that are whole in
@@ -130,10 +139,15 @@ func (p *parser) ground(data []byte, perf performer) int {
 // (a split, bad or dropped sequence).
 func (p *parser) groundRune(data []byte, perf performer) int {
 	used, n := 0, 0
-	for used < len(data) && data[used] >= 0x80 && n < len(p.runes) {
-		r, w, size := decodeWhole(data[used:])
-		if size == 0 {
-			break
+	for used < len(data) && n < len(p.runes) {
+		// Three-byte sequences (box drawing, CJK) inline, the rest by call.
+		r, w := decode3(data[used:])
+		size := 3
+		if w < 0 {
+			r, w, size = decodeWhole(data[used:]) // size 0 for ASCII
+			if size == 0 {
+				break
+			}
 		}
 		if w != 1 {
 			if n == 0 {
@@ -152,20 +166,50 @@ func (p *parser) groundRune(data []byte, perf performer) int {
 	return used
 }
 
-// decodeWhole decodes one whole, valid, printable sequence at the start of
-// b, or returns size 0.
-func decodeWhole(b []byte) (r rune, width, size int) {
-	size = leadSize(b[0])
-	if size == 0 || len(b) < size {
-		return 0, 0, 0
+// decode3 is decodeWhole for a three-byte sequence only, small enough to
+// be inlined. Its width is -1 for anything else, and for a character tmux
+// would drop.
+func decode3(b []byte) (r rune, width int) {
+	if len(b) < 3 {
+		return 0, -1
 	}
-	for _, c := range b[1:size] {
-		if c&0xc0 != 0x80 {
+	// 1110xxxx 10xxxxxx 10xxxxxx, and not overlong (E0 80-9F xx).
+	x := rune(b[0])<<16 | rune(b[1])<<8 | rune(b[2])
+	if x&0xf0c0c0 != 0xe08080 || x < 0xe0a000 {
+		return 0, -1
+	}
+	r = x>>4&0xf000 | x>>2&0xfc0 | x&0x3f
+	return r, int(quickWidth[r>>2]>>(r&3*2)&3) - 1
+}
+
+// decodeWhole decodes one whole, valid, printable sequence at the start of
+// b, or returns size 0 (for ASCII too). It is decodeRune unrolled per
+// length: box drawing and CJK text are made of these.
+func decodeWhole(b []byte) (r rune, width, size int) {
+	const cont = 0xc0 // continuation bytes are 10xxxxxx
+	switch size = leadSize(b[0]); {
+	case size == 3 && len(b) >= 3:
+		if b[1]&cont != 0x80 || b[2]&cont != 0x80 {
 			return 0, 0, 0
 		}
-	}
-	r, valid := decodeRune(b[:size])
-	if !valid {
+		r = rune(b[0]&0x0f)<<12 | rune(b[1]&0x3f)<<6 | rune(b[2]&0x3f)
+		if r < 0x800 {
+			return 0, 0, 0
+		}
+	case size == 2 && len(b) >= 2:
+		if b[1]&cont != 0x80 {
+			return 0, 0, 0
+		}
+		r = rune(b[0]&0x1f)<<6 | rune(b[1]&0x3f)
+	case size == 4 && len(b) >= 4:
+		if b[1]&cont != 0x80 || b[2]&cont != 0x80 || b[3]&cont != 0x80 {
+			return 0, 0, 0
+		}
+		r = rune(b[0]&0x07)<<18 | rune(b[1]&0x3f)<<12 | rune(b[2]&0x3f)<<6 | rune(b[3]&0x3f)
+		if r < 0x10000 || r > 0x10ffff {
+			return 0, 0, 0
+		}
+	default:
 		return 0, 0, 0
 	}
 	width = runeWidth(r)

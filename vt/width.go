@@ -2,14 +2,32 @@ package vt
 
 import "sort"
 
-// bmpWidth holds the width of every code point below U+10000, 2 bits each
-// (the width plus one), so the common case is one load and a shift.
-var bmpWidth [0x10000 / 4]uint8
+// widthTableRunes bounds quickWidth: the Basic Multilingual Plane and
+// plane 1, where the emoji agent TUIs print live (plane 2 and up hold CJK
+// extensions, rare enough for the binary search).
+const widthTableRunes = 0x20000
+
+// quickWidth holds the width of every code point below widthTableRunes,
+// 2 bits each (the width plus one), so that nearly every lookup is one
+// load and a shift.
+var quickWidth [widthTableRunes / 4]uint8
 
 func init() {
-	for r := rune(0); r < 0x10000; r++ {
-		w := runeWidthSlow(r) + 1
-		bmpWidth[r>>2] |= uint8(w) << (r & 3 * 2)
+	// Width 1 everywhere, then the ranges, then ASCII (as runeWidthSlow).
+	for i := range quickWidth {
+		quickWidth[i] = 0b10_10_10_10
+	}
+	set := func(r rune, w int) {
+		sh := r & 3 * 2
+		quickWidth[r>>2] = quickWidth[r>>2]&^(3<<sh) | uint8(w+1)<<sh
+	}
+	for _, wr := range widthRanges {
+		for r := wr.lo; r <= wr.hi && r < widthTableRunes; r++ {
+			set(r, int(wr.width))
+		}
+	}
+	for r := rune(0); r < 0x80; r++ {
+		set(r, runeWidthSlow(r))
 	}
 }
 
@@ -24,8 +42,8 @@ type widthRange struct {
 // (non-printable or unassigned). The table is generated from the C
 // library tmux uses (see internal/widthgen).
 func runeWidth(r rune) int {
-	if r >= 0 && r < 0x10000 {
-		return int(bmpWidth[r>>2]>>(r&3*2)&3) - 1
+	if r >= 0 && r < widthTableRunes {
+		return int(quickWidth[r>>2]>>(r&3*2)&3) - 1
 	}
 	return runeWidthSlow(r)
 }
