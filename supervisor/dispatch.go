@@ -106,6 +106,41 @@ func (m *paneMonitor) barrier(ctx context.Context) error {
 	return nil
 }
 
+// settleQuiet is how long a screen must be free of %output before akk
+// sends its first key: an agent that just drew a dialog may not have
+// attached its key handling yet (Claude Code took a digit meant to choose
+// "4. No" as a move of the highlight when it came within milliseconds of
+// the dialog's first frame).
+const (
+	settleQuiet = 150 * time.Millisecond
+	settleMax   = 3 * time.Second
+)
+
+// settle waits, through barriers, until the pane has been quiet for
+// settleQuiet (at most settleMax: a screen that never stops changing is
+// then judged by the fingerprint check as it is).
+func (m *paneMonitor) settle(ctx context.Context) error {
+	deadline := time.Now().Add(settleMax)
+	for {
+		if err := m.barrier(ctx); err != nil {
+			return err
+		}
+		m.mu.Lock()
+		since := time.Since(m.lastChange)
+		m.mu.Unlock()
+		if since >= settleQuiet || time.Now().After(deadline) {
+			return nil
+		}
+		t := time.NewTimer(settleQuiet - since)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
 // newID is a fresh random id with a prefix (receipts, turns): unguessable,
 // never reused.
 func (s *Supervisor) newID(prefix, kind string) string {

@@ -144,12 +144,17 @@ func (ld *liveDispatch) idle() {
 
 func (ld *liveDispatch) awaitScreen(state string) api.Terminal {
 	ld.t.Helper()
-	return awaitRow(ld.t, ld.d.cl, ld.la.pane, 90*time.Second, func(r api.Terminal) string {
-		if r.ScreenState != state || r.Interaction == nil || r.Interaction.State != "pending" {
-			return state
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		r := ld.row()
+		if r.ScreenState == state && r.Interaction != nil && r.Interaction.State == "pending" {
+			return r
 		}
-		return ""
-	})
+		if time.Now().After(deadline) {
+			ld.t.Fatalf("want %s, row %+v; pane:\n%s", state, r, ld.la.srv.MustRun("capture-pane", "-p", "-t", ld.la.pane))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func (ld *liveDispatch) send(text string) string {
@@ -217,7 +222,7 @@ func (ld *liveDispatch) status() api.StatusResponse {
 func (ld *liveDispatch) accept(res api.ActionResult) {
 	ld.t.Helper()
 	if res.Outcome != api.OutcomeAccepted {
-		ld.t.Fatalf("%s: %s (%s)", res.Op, res.Outcome, res.Reason)
+		ld.t.Fatalf("%s: %s (%s); screen now %s; pane:\n%s", res.Op, res.Outcome, res.Reason, res.ScreenState, ld.la.srv.MustRun("capture-pane", "-p", "-t", ld.la.pane))
 	}
 }
 

@@ -86,6 +86,9 @@ show_tooltips = false
 
 [projects.%q]
 trust_level = "trusted"
+
+[features]
+default_mode_request_user_input = true
 `, srvModel.URL()+"/v1", la.work)
 		os.MkdirAll(filepath.Join(la.home, ".codex"), 0o755)
 		if err := os.WriteFile(filepath.Join(la.home, ".codex", "config.toml"), []byte(cfg), 0o644); err != nil {

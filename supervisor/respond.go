@@ -261,7 +261,7 @@ func (s *Supervisor) prepare(ctx context.Context, m *paneMonitor, a action, turn
 	case a.op != "approve" && o.kind == string(recognizers.KindPermission):
 		return nil, reject(api.ReasonNotActionable, "the terminal shows a permission prompt: use approve")
 	}
-	if err := m.barrier(ctx); err != nil {
+	if err := m.settle(ctx); err != nil {
 		return nil, reject("terminal_gone", "%v", err)
 	}
 	m.mu.Lock()

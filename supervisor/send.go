@@ -73,7 +73,7 @@ func (s *Supervisor) Send(ctx context.Context, req api.SendRequest) (api.ActionR
 		return asRefusal(err).result(op, req.TerminalID), nil
 	}
 	defer unlock()
-	if err := m.barrier(ctx); err != nil {
+	if err := m.settle(ctx); err != nil {
 		return reject("terminal_gone", "%v", err).result(op, req.TerminalID), nil
 	}
 	pre, ref := m.sendReady(req)
@@ -293,7 +293,7 @@ func (s *Supervisor) proveAccepted(ctx context.Context, m *paneMonitor, pre send
 		m.mu.Unlock()
 		if anchor == nil && bind.Path != "" && bind.Generation != pre.bind.Generation {
 			anchor = &watchers.Anchor{Agent: watchers.Agent(pre.agent), Path: bind.Path, Absent: true, SessionID: bind.SessionID}
-			turn.NativeSession, turn.NativePath = bind.SessionID, bind.Path
+			turn.NativeSession, turn.NativePath, turn.BindingGen = bind.SessionID, bind.Path, bind.Generation
 			turn.SessionID = s.sessionIDOf(pre.agent, bind.SessionID)
 		}
 		if anchor != nil {

@@ -136,7 +136,7 @@ func (s *Supervisor) acceptedTurn(t store.Turn) {
 			tr.spec.NativeTurnID = t.NativeTurn
 		}
 		tr.spec.File = watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}
-		tr.spec.Start = t.Anchor
+		tr.spec.Start, tr.spec.BindingGen = t.Anchor, t.BindingGen
 	}
 }
 

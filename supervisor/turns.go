@@ -138,8 +138,15 @@ func (t *taskManager) turnEvidence(tr *turnState, e boundEvidence) {
 	at := e.ev.At()
 	now := t.s.cfg.Now()
 	if e.gen != tr.spec.BindingGen {
-		t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonBindingChanged, now)
-		return
+		if tr.spec.File != (watchers.FileID{}) || tr.spec.NativeTurnID != "" {
+			t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonBindingChanged, now)
+			return
+		}
+		// A Turn sent before its agent had a file (Claude's first prompt
+		// creates the transcript) follows the binding to the new file
+		// once, from its start: the prompt's hash must still be found
+		// there before any end of turn counts.
+		tr.spec.BindingGen, tr.spec.File, tr.spec.Start = e.gen, at.File, 0
 	}
 	if at.File != tr.spec.File || at.End <= tr.spec.Start {
 		return
