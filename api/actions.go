@@ -112,6 +112,10 @@ type ActionResult struct {
 
 // Timing of a mutation, in milliseconds.
 type Timing struct {
+	// SettleMS is the wait for a quiet screen before the first key (150
+	// ms without output: an agent that just drew a dialog may not take
+	// keys yet); near zero when the prompt has been up a while.
+	SettleMS  float64 `json:"settle_ms"`
 	ChecksMS  float64 `json:"checks_ms"`  // lock, barrier, recapture, revalidation
 	ReserveMS float64 `json:"reserve_ms"` // the durable reservation (fsync)
 	InputMS   float64 `json:"input_ms"`   // handing the input to tmux

@@ -211,7 +211,7 @@ func (s *Supervisor) interact(ctx context.Context, a action) api.ActionResult {
 	if ref != nil {
 		return ref.result(a.op, m.terminalID())
 	}
-	res.checks = time.Since(start)
+	res.checks = time.Since(start) - res.settle
 	return s.execute(ctx, m, res)
 }
 
@@ -238,7 +238,8 @@ type prepared struct {
 	choice recognizers.Choice
 	text   string
 	res    store.Reservation
-	checks time.Duration // lock to the end of the checks
+	checks time.Duration // lock to the end of the checks, without the settle
+	settle time.Duration // waiting for a quiet screen
 }
 
 // prepare revalidates everything and resolves the semantic ids; it sends
@@ -261,9 +262,11 @@ func (s *Supervisor) prepare(ctx context.Context, m *paneMonitor, a action, turn
 	case a.op != "approve" && o.kind == string(recognizers.KindPermission):
 		return nil, reject(api.ReasonNotActionable, "the terminal shows a permission prompt: use approve")
 	}
+	t0 := time.Now()
 	if err := m.settle(ctx); err != nil {
 		return nil, reject("terminal_gone", "%v", err)
 	}
+	settled := time.Since(t0)
 	m.mu.Lock()
 	ref := m.recheck(o, turn)
 	live := m.rec
@@ -275,7 +278,7 @@ func (s *Supervisor) prepare(ctx context.Context, m *paneMonitor, a action, turn
 	if ref != nil {
 		return nil, ref
 	}
-	p := &prepared{a: a, o: o, choice: choice, text: text}
+	p := &prepared{a: a, o: o, choice: choice, text: text, settle: settled}
 	p.res = store.Reservation{ID: s.newID("rcpt_", "receipt"), Op: a.op, Controller: a.controller, TerminalID: o.terminalID,
 		InteractionID: o.interactionID, Choice: choiceName(choice), TextLen: utf8.RuneCountInString(text),
 		Incarnation: o.incarnation, BindingGen: o.generation, Fence: o.fence}
@@ -461,7 +464,7 @@ func (s *Supervisor) execute(ctx context.Context, m *paneMonitor, p *prepared) a
 	// The steps run to their end even if the caller goes away: input
 	// that started must be followed by its proof.
 	rec, err := st.run(context.WithoutCancel(ctx), p.choice.Steps, p.text)
-	out.Timing = &api.Timing{ChecksMS: ms(p.checks), ReserveMS: ms(t1.Sub(t0)), InputMS: ms(st.inputDur),
+	out.Timing = &api.Timing{SettleMS: ms(p.settle), ChecksMS: ms(p.checks), ReserveMS: ms(t1.Sub(t0)), InputMS: ms(st.inputDur),
 		ProofMS: ms(time.Since(t1) - st.inputDur)}
 	defer func() {
 		s.offers.consume(p.o)
