@@ -17,8 +17,16 @@
 // start), server.go (the API handlers), attention.go (the @akk_attention
 // user option for status lines).
 //
-// What it does not do (yet): no input of any kind reaches a pane — there is
-// no dispatch, approval or response here, and no available_actions are
-// advertised; no callbacks or outbox. It never resizes, sets no tmux
-// option but @akk_attention, and never polls capture-pane: screens follow %output.
+// Dispatch (the only path by which input reaches a pane): offers.go (what a
+// controller's Status saw), dispatch.go (the transaction: lock, settle,
+// barrier, recheck, durable reservation, bounded steps with proven
+// postconditions, receipts), fences.go (consumed prompts), respond.go
+// (approve, respond_interaction), send.go (managed Turns, acceptance from
+// the transcript/rollout), cancel.go, dispatch_recover.go (a restart
+// settles open reservations as uncertain), actions.go (available_actions),
+// turn_ledger.go (managed Turns for the Turn monitor). Watches, Turn
+// monitors and callbacks: tasks*.go, watches*.go, turns.go, callbacks*.go.
+//
+// It never resizes, sets no tmux option but @akk_attention, and never
+// polls capture-pane: screens follow %output.
 package supervisor
