@@ -358,7 +358,7 @@ func awaitPaneState(ctx context.Context, d *daemon, pane, want string) (*paneMon
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	return nil, row, fmt.Errorf("the daemon shows %s, want %s", row.ScreenState, want)
+	return nil, row, fmt.Errorf("the daemon shows %s (warnings %v), want %s", row.ScreenState, row.Warnings, want)
 }
 
 func followingInputs(evs []recordings.Event, i int) [][]byte {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/store"
 )
 
 // stepper drives one strict replica event by event: the test decides at
@@ -282,6 +284,43 @@ func TestTmuxDispatchRefusals(t *testing.T) {
 				return r.d.cl.Approve(r.ctx, api.ApproveRequest{TerminalID: st.Terminal.TerminalID, Decision: api.DecisionReject})
 			},
 			outcome: api.OutcomeRejected, reason: api.ReasonUnknownChoice, faultOnly: true},
+		{name: "an unknown version (relabelled 9.9.9)", surface: [3]string{"claude", "2.1.267", "question-digit"},
+			call: func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
+				in := st.Terminal.Interaction
+				if st.Terminal.Version != "9.9.9" || st.Terminal.Profile != "generic" || in == nil || in.State != "manual_required" {
+					return api.ActionResult{}, fmt.Errorf("relabelled replica shows %s %s %+v", st.Terminal.Version, st.Terminal.Profile, in)
+				}
+				if _, ok := st.Terminal.AvailableActions["respond_interaction"]; ok {
+					return api.ActionResult{}, fmt.Errorf("an unknown version advertises a response")
+				}
+				q := in.Questions[0]
+				return r.d.cl.Respond(r.ctx, api.RespondRequest{TerminalID: st.Terminal.TerminalID, InteractionID: in.InteractionID,
+					Answers: []api.Answer{{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind, SelectedOptionIDs: []string{q.Options[1].OptionID}}}})
+			},
+			outcome: api.OutcomeManual, faultOnly: true},
+		{name: "a consumed prompt shown again", surface: [3]string{"codex", "0.155.1", "permission-approve"},
+			fault: func(r *replicaDriver) {
+				// What an accepted approve leaves: the prompt's fence.
+				m := r.monitor()
+				m.mu.Lock()
+				key := m.currentFenceKey()
+				m.mu.Unlock()
+				if _, err := r.d.sv.commit(store.Change{Fences: []store.Fence{{Key: key, Reservation: "rcpt_earlier", TerminalID: m.id}}}); err != nil {
+					r.t.Fatal(err)
+				}
+				m.mu.Lock()
+				m.fenceKey = "" // as execute does after writing a fence
+				m.mu.Unlock()
+				m.poke()
+				await(r.t, 5*time.Second, func() string {
+					row := r.row()
+					if in := row.Interaction; in == nil || in.State != "manual_required" || !slices.Contains(in.Reasons, reasonRepeatedPrompt) {
+						return fmt.Sprintf("a fenced prompt shows %+v", in)
+					}
+					return ""
+				})
+			},
+			call: approveTerm, outcome: api.OutcomeRejected, reason: api.ReasonFenced},
 		{name: "a multi-select question", surface: [3]string{"claude", "2.1.267", "multi-select"},
 			call: func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
 				in := st.Terminal.Interaction

@@ -139,6 +139,10 @@ func TestTmuxReplicaStates(t *testing.T) {
 	}
 }
 
+// relabel makes replicaPanes play a surface under another version in its
+// header (an unknown version: the generic profile).
+var relabel = map[[3]string]string{{"claude", "2.1.267", "question-digit"}: "9.9.9"}
+
 // replicaPanes opens a window per surface running `akk replica` of a copy
 // of the recording with a sentinel input at its end; each replica waits on
 // its fifo until driveReplica releases it.
@@ -154,6 +158,9 @@ func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]
 		}
 		if c.rec, err = recordings.Decode(data); err != nil {
 			t.Fatal(err)
+		}
+		if v, ok := relabel[s]; ok { // the replica claims another version
+			c.rec.Header.Akk.Version, c.version = v, v
 		}
 		// A last input that only the test sends keeps the replica alive
 		// after its recording, so that the last marker is checked on a

@@ -42,21 +42,25 @@ func paneNum(p string) int {
 // (DESIGN invariant 8); ANSI renderings are made only on request, for a
 // person's own terminal.
 func (s *Supervisor) Status(ctx context.Context, req api.StatusRequest) (api.StatusResponse, error) {
-	for _, m := range s.monitors() {
-		m.mu.Lock()
-		if m.isRecorded && m.id == req.TerminalID {
-			out := m.status(req)
-			if o := m.makeOffer(controllerOf(ctx), s.cfg.Now()); o != nil {
-				exp := o.expires
-				out.OfferExpiresAt = &exp
-			}
-			m.mu.Unlock()
-			return out, nil
-		}
-		m.mu.Unlock()
+	m := s.terminalMonitor(req.TerminalID)
+	if m == nil {
+		return api.StatusResponse{}, api.Errorf(api.CodeNotFound,
+			"no terminal %s: run `akk list` for the current ids (a respawned pane gets a new id)", req.TerminalID)
 	}
-	return api.StatusResponse{}, api.Errorf(api.CodeNotFound,
-		"no terminal %s: run `akk list` for the current ids (a respawned pane gets a new id)", req.TerminalID)
+	// A status is fresh: the model takes every byte tmux has sent and
+	// recognizes it before the answer (and the offer) is made. A pane
+	// that just went away answers from what was last recorded.
+	if err := m.barrier(ctx); err != nil {
+		s.lg.Debug("status: barrier", "terminal", req.TerminalID, "err", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := m.status(req)
+	if o := m.makeOffer(controllerOf(ctx), s.cfg.Now()); o != nil {
+		exp := o.expires
+		out.OfferExpiresAt = &exp
+	}
+	return out, nil
 }
 
 // status builds the status answer. Called with mu held.
