@@ -49,7 +49,7 @@ func NewAskModel(req port.Request) *AskModel {
 func (m *AskModel) choices() []askChoice {
 	switch m.Req.Kind {
 	case "decision":
-		return []askChoice{{"Yes", "y"}, {"No", "n"}}
+		return []askChoice{{"y  Yes", "y"}, {"n  No", "n"}}
 	case "manual":
 		return []askChoice{{"Done: I did it by hand", ""}}
 	case "choice":
@@ -109,7 +109,10 @@ func (m *AskModel) Update(ev tcell.Event) {
 			m.answer("n")
 		case r == ' ' && m.Req.Multiple:
 			m.Picked[m.Opt] = !m.Picked[m.Opt]
-		case r >= '1' && r <= '9' && int(r-'1') < len(cs):
+		case r >= '1' && r <= '9' && int(r-'1') < len(cs) && m.Req.Kind != "decision":
+			// Not for a decision: the agent's own prompt, shown above,
+			// numbers its options differently ("2. Yes, and always
+			// allow"), so a digit would mean something else there.
 			m.Opt = int(r - '1')
 			m.pick(cs, m.Opt, false)
 		}
@@ -152,7 +155,7 @@ func ViewAsk(s tcell.Screen, m *AskModel) {
 		title = "a question"
 	}
 	fill(s, 0, 0, w, stTitle)
-	put(s, 0, 0, w, " akk asks — "+title, stTitle)
+	put(s, 0, 0, w, " akk asks: "+title, stTitle)
 	var below []line
 	if q := m.Req.Question; q != "" {
 		below = append(below, line{" " + q, tcell.StyleDefault.Bold(true)})
@@ -169,7 +172,11 @@ func ViewAsk(s tcell.Screen, m *AskModel) {
 				tick = "[x] "
 			}
 		}
-		below = append(below, line{mark + strconv.Itoa(i+1) + ". " + tick + c.label, st})
+		num := strconv.Itoa(i+1) + ". "
+		if m.Req.Kind == "decision" {
+			num = "" // answered by y / n: see Update
+		}
+		below = append(below, line{mark + num + tick + c.label, st})
 	}
 	if m.Req.Kind == "text" {
 		below = append(below, line{"  > " + string(m.Text) + "▏", tcell.StyleDefault.Bold(true)})
@@ -177,7 +184,7 @@ func ViewAsk(s tcell.Screen, m *AskModel) {
 	help := " ↑↓ choose  1-9 pick  ⏎ answer  esc close (answer later)"
 	switch {
 	case m.Req.Kind == "decision":
-		help = " y yes  n no  ↑↓ ⏎ choose  esc close (answer later)"
+		help = " y yes  n no  up/down+enter choose  esc close (answer later)"
 	case m.Req.Kind == "text":
 		help = " type the answer  ⏎ send  esc close (answer later)"
 	case m.Req.Multiple:
