@@ -49,6 +49,7 @@ type Request struct {
 	Question  string    `json:"question,omitempty"`
 	Options   []string  `json:"options,omitempty"`
 	Multiple  bool      `json:"multiple,omitempty"`
+	Styled    string    `json:"styled,omitempty"`
 	Created   time.Time `json:"created"`
 	// AnswerWith is the path of the response file to write.
 	AnswerWith string `json:"answer_with"`
@@ -126,12 +127,12 @@ func (f *Files) Notify(msg string) {
 }
 
 func (f *Files) ask(ctx context.Context, kind string, p Prompt, c Choice) (string, error) {
-	id, err := newRequestID()
+	id, err := NewRequestID()
 	if err != nil {
 		return "", err
 	}
 	req := Request{V: 1, RequestID: id, Kind: kind, Title: p.Title, Lines: p.Lines, Question: p.Question,
-		Options: c.Options, Multiple: c.Multiple, Created: time.Now().UTC(), AnswerWith: f.responsePath(id)}
+		Options: c.Options, Multiple: c.Multiple, Styled: p.Styled, Created: time.Now().UTC(), AnswerWith: f.responsePath(id)}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return "", fmt.Errorf("%w: watch %s: %w", ErrCannotAsk, f.dir, err)
@@ -168,17 +169,20 @@ func (f *Files) ask(ctx context.Context, kind string, p Prompt, c Choice) (strin
 func (f *Files) responsePath(id string) string { return filepath.Join(f.dir, id+".response") }
 func (f *Files) requestPath(id string) string  { return filepath.Join(f.dir, id+".request") }
 
-// writeRequest writes the request atomically (temp file, rename), 0600.
-func (f *Files) writeRequest(req Request) error {
+func (f *Files) writeRequest(req Request) error { return WriteRequest(f.dir, req) }
+
+// WriteRequest writes req as `<dir>/<id>.request`, atomically (temp file,
+// rename), 0600.
+func WriteRequest(dir string, req Request) error {
 	data, err := json.MarshalIndent(req, "", "  ")
 	if err != nil {
 		return fmt.Errorf("port: request: %w", err)
 	}
-	tmp := filepath.Join(f.dir, "."+req.RequestID+".request.tmp")
+	tmp := filepath.Join(dir, "."+req.RequestID+".request.tmp")
 	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("%w: write request: %w", ErrCannotAsk, err)
 	}
-	if err := os.Rename(tmp, f.requestPath(req.RequestID)); err != nil {
+	if err := os.Rename(tmp, filepath.Join(dir, req.RequestID+".request")); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("%w: write request: %w", ErrCannotAsk, err)
 	}
@@ -189,15 +193,23 @@ func (f *Files) writeRequest(req Request) error {
 // it. A response that is not a regular file of ours, or names another
 // request, is refused and removed; one that does not parse yet (being
 // written) is left for its next change.
-func (f *Files) take(id string) (string, bool) {
-	path := f.responsePath(id)
+func (f *Files) take(id string) (string, bool) { return TakeResponse(f.dir, id, f.lg) }
+
+// TakeResponse reads and consumes the response to request id in dir, as
+// the file channel does (the popup's port reads its popup's answer the
+// same way).
+func TakeResponse(dir, id string, lg *slog.Logger) (string, bool) {
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
+	}
+	path := filepath.Join(dir, id+".response")
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return "", false
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !fi.Mode().IsRegular() || (ok && int(st.Uid) != os.Getuid()) {
-		f.lg.Warn("response refused: not a regular file of ours", "request", id)
+		lg.Warn("response refused: not a regular file of ours", "request", id)
 		os.Remove(path)
 		return "", false
 	}
@@ -210,12 +222,12 @@ func (f *Files) take(id string) (string, bool) {
 		return "", false
 	}
 	if r.RequestID != id {
-		f.lg.Warn("response refused: bound to another request", "request", id, "names", r.RequestID)
+		lg.Warn("response refused: bound to another request", "request", id, "names", r.RequestID)
 		os.Remove(path)
 		return "", false
 	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		f.lg.Warn("consume response", "request", id, "err", err)
+		lg.Warn("consume response", "request", id, "err", err)
 	}
 	return r.Answer, true
 }
@@ -254,7 +266,9 @@ func (f *Files) Pending() ([]Request, error) {
 
 var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
 
-func newRequestID() (string, error) {
+// NewRequestID returns a fresh request id ("req_" and 16 base32
+// characters): unguessable, so a response names exactly one question.
+func NewRequestID() (string, error) {
 	var b [10]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("port: request id: %w", err)

@@ -23,6 +23,10 @@ type Prompt struct {
 	Question string
 	// Markdown: render Lines as markdown where the UI can (a plan).
 	Markdown bool
+	// Styled is Lines as terminal text with SGR styles (capture-pane -e
+	// format), for a UI that draws cells: an agent's prompt shown with its
+	// own colours. Lines stays the plain version every port can print.
+	Styled string
 }
 
 // DefaultQuestion is asked when a Prompt names none.

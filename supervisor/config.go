@@ -43,6 +43,9 @@ type Config struct {
 	// monitors' and Watches' windows (callbacks_config.go).
 	Callbacks CallbackConfig
 	Tasks     TaskConfig
+	// Ask: whether a managed Turn's permission prompt is put to a person
+	// through the interaction port (ask.go).
+	Ask AskConfig
 
 	// recognize replaces the recognizers call (benchmarks of the pipeline).
 	recognize func(agent, version string, scr *vt.Screen) recognition
@@ -91,6 +94,6 @@ func (c *Config) validate() error {
 	if c.TmuxSocket == "" {
 		errs = append(errs, fmt.Errorf("%w: TmuxSocket is required", ErrConfig))
 	}
-	errs = append(errs, c.Callbacks.validate())
+	errs = append(errs, c.Callbacks.validate(), c.Ask.validate())
 	return errors.Join(errs...)
 }

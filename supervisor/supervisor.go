@@ -33,6 +33,7 @@ type Supervisor struct {
 	binds   *binder
 	tasks   *taskManager // Watches, managed Turn monitors, the outbox
 	offers  offerBook
+	asks    *asker // questions put to a person (ask.go)
 	// watchTerminal resolves a watch_id a controller may respond through
 	// to its terminal (set by the watches; nil: no watch answers).
 	watchTerminal func(watchID, controller string) (terminalID string, err error)
@@ -74,6 +75,7 @@ func New(cfg Config) (*Supervisor, error) {
 	s.ikey = interactionKey(secret)
 	s.binds = newBinder(s)
 	s.tasks = newTaskManager(s)
+	s.asks = newAsker(s)
 	s.tasks.ledger = storeLedger{s}
 	s.watchTerminal = s.watchLease
 	return s, nil
@@ -110,6 +112,7 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	g.Go(func() error { return s.binds.run(gctx) })
 	g.Go(func() error { return s.tasks.run(gctx) })
 	g.Go(func() error { return s.keepAttention(gctx) })
+	g.Go(func() error { return s.asks.run(gctx) })
 	if s.cfg.Listener != nil {
 		g.Go(func() error {
 			return api.Serve(gctx, s.cfg.Listener, s, api.ServerOptions{Logger: s.lg, UID: os.Getuid()})

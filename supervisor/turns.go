@@ -118,6 +118,7 @@ func (t *taskManager) turnObserved(tr *turnState, o observation) {
 	if o.outBytes != tr.outBytes {
 		tr.outBytes, tr.lastSeen, tr.stalled = o.outBytes, o.at, false
 	}
+	t.s.asks.observed(tr.spec, o.interaction)
 	if in := o.interaction; in != nil {
 		// A managed Turn wakes its controller for every distinct prompt:
 		// approvals included (approve by turn_id), manual ones as such.
@@ -197,6 +198,7 @@ func (t *taskManager) turnTimers(tr *turnState, now time.Time) time.Time {
 // terminal notification.
 func (t *taskManager) endTurn(tr *turnState, state, typ, event, reason string, now time.Time) {
 	delete(t.turns, tr.spec.TurnID)
+	t.s.asks.ended(tr.spec)
 	if t.ledger != nil {
 		if err := t.ledger.SettleTurn(tr.spec.TurnID, state, reason, now); err != nil {
 			t.lg.Error("settle turn", "turn", tr.spec.TurnID, "err", err)
@@ -249,6 +251,7 @@ func (s *Supervisor) Close(ctx context.Context, req api.CloseRequest) (api.Task,
 	}
 	now := s.cfg.Now()
 	delete(t.turns, req.TurnID)
+	s.asks.ended(sp)
 	if t.ledger != nil {
 		if err := t.ledger.SettleTurn(req.TurnID, turnClosed, "closed", now); err != nil {
 			return api.Task{}, err

@@ -36,6 +36,11 @@ import (
 //	name = "notify"
 //	kind = "command"
 //	command = ["/usr/local/bin/akk-notify", "--json"]
+//
+//	[ask]
+//	policy = "ask_person"      # a managed Turn's permission prompt is put to a person
+//	run_dir = "/run/user/1000/akk/ask"   # request files (default: beside the API socket)
+//	popup = true               # ask in a popup on the client viewing the session too
 type attachConfig struct {
 	DefaultRoutes []string      `toml:"default_routes"`
 	MaxAttempts   int           `toml:"max_attempts"`
@@ -46,6 +51,23 @@ type attachConfig struct {
 	StallAfter    duration      `toml:"stall_after"`
 	HardTimeout   duration      `toml:"hard_timeout"`
 	Routes        []routeConfig `toml:"route"`
+	Ask           askConfig     `toml:"ask"`
+}
+
+// askConfig is the [ask] table: asking a person through the interaction
+// port (supervisor/ask.go). popup defaults to true when the table names a
+// policy: a person at tmux is the point of asking.
+type askConfig struct {
+	Policy string `toml:"policy"`
+	RunDir string `toml:"run_dir"`
+	Popup  *bool  `toml:"popup"`
+}
+
+// attachSettings is what the configuration file sets.
+type attachSettings struct {
+	Callbacks supervisor.CallbackConfig
+	Tasks     supervisor.TaskConfig
+	Ask       askConfig
 }
 
 type routeConfig struct {
@@ -81,34 +103,36 @@ func defaultConfigPath() string {
 // loadAttachConfig reads path ("" : the default path, which may be
 // absent). An unknown key is an error: a misspelt route must not be
 // silently ignored.
-func loadAttachConfig(path string) (supervisor.CallbackConfig, supervisor.TaskConfig, error) {
-	var cb supervisor.CallbackConfig
-	var tc supervisor.TaskConfig
+func loadAttachConfig(path string) (attachSettings, error) {
+	var set attachSettings
 	explicit := path != ""
 	if !explicit {
 		path = defaultConfigPath()
 	}
 	if path == "" {
-		return cb, tc, nil
+		return set, nil
 	}
 	var c attachConfig
 	md, err := toml.DecodeFile(path, &c)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
-		return cb, tc, nil
+		return set, nil
 	}
 	if err != nil {
-		return cb, tc, fmt.Errorf("config %s: %w", path, err)
+		return set, fmt.Errorf("config %s: %w", path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return cb, tc, fmt.Errorf("config %s: unknown key %s", path, und[0])
+		return set, fmt.Errorf("config %s: unknown key %s", path, und[0])
 	}
-	cb = supervisor.CallbackConfig{Default: c.DefaultRoutes, MaxAttempts: c.MaxAttempts,
+	cb := supervisor.CallbackConfig{Default: c.DefaultRoutes, MaxAttempts: c.MaxAttempts,
 		BackoffBase: c.BackoffBase.Duration, BackoffMax: c.BackoffMax.Duration}
 	for _, r := range c.Routes {
 		cb.Routes = append(cb.Routes, supervisor.RouteConfig{Name: r.Name, Kind: r.Kind, URL: r.URL,
 			Command: r.Command, Timeout: r.Timeout.Duration})
 	}
-	tc = supervisor.TaskConfig{StableIdle: c.StableIdle.Duration, WatchMinutes: c.WatchMinutes,
+	tc := supervisor.TaskConfig{StableIdle: c.StableIdle.Duration, WatchMinutes: c.WatchMinutes,
 		StallAfter: c.StallAfter.Duration, HardTimeout: c.HardTimeout.Duration}
-	return cb, tc, nil
+	if c.Ask.Policy != supervisor.AskOff && c.Ask.Policy != supervisor.AskPerson {
+		return set, fmt.Errorf("config %s: [ask] policy %q: want %q", path, c.Ask.Policy, supervisor.AskPerson)
+	}
+	return attachSettings{Callbacks: cb, Tasks: tc, Ask: c.Ask}, nil
 }

@@ -39,7 +39,8 @@ command = ["/bin/true"]
 			if err := os.WriteFile(p, []byte(tc.text), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			cb, tasks, err := loadAttachConfig(p)
+			set, err := loadAttachConfig(p)
+			cb, tasks := set.Callbacks, set.Tasks
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err %v, want %q", err, tc.wantErr)
@@ -54,10 +55,10 @@ command = ["/bin/true"]
 	}
 	// The default path may be absent; an explicit one may not.
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	if _, _, err := loadAttachConfig(""); err != nil {
+	if _, err := loadAttachConfig(""); err != nil {
 		t.Errorf("absent default config: %v", err)
 	}
-	if _, _, err := loadAttachConfig(filepath.Join(t.TempDir(), "none.toml")); err == nil {
+	if _, err := loadAttachConfig(filepath.Join(t.TempDir(), "none.toml")); err == nil {
 		t.Error("absent explicit config accepted")
 	}
 }

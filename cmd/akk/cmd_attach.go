@@ -106,7 +106,11 @@ func (c *AttachCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout
 	} else if g.LogLevel == "warn" { // the default: a foreground daemon says what it does
 		lg = slog.New(slog.NewTextHandler(kctx.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
-	callbacks, tasks, err := loadAttachConfig(c.Config)
+	set, err := loadAttachConfig(c.Config)
+	if err != nil {
+		return err
+	}
+	ask, err := c.askConfig(set.Ask, lg)
 	if err != nil {
 		return err
 	}
@@ -123,7 +127,7 @@ func (c *AttachCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout
 		return err
 	}
 	sv, err := supervisor.New(supervisor.Config{Logger: lg, Store: st, TmuxSocket: c.tmuxSocket(),
-		Listener: ln, AllowReplicas: c.AllowReplicas, Callbacks: callbacks, Tasks: tasks})
+		Listener: ln, AllowReplicas: c.AllowReplicas, Callbacks: set.Callbacks, Tasks: set.Tasks, Ask: ask})
 	if err != nil {
 		ln.Close()
 		return err

@@ -2,17 +2,20 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/agent-knock-knock/akk/internal/popup"
+	"github.com/agent-knock-knock/akk/port"
 )
 
 // PopupCmd is `akk popup`: the agents that need a person, made to run in
@@ -21,6 +24,9 @@ type PopupCmd struct {
 	DaemonFlags
 	ClientTTY string `help:"The tmux client the popup shows on (the binding passes #{client_tty}); jumps switch this client." placeholder:"TTY"`
 	LogFile   string `help:"Write the popup's log here (the screen is the popup's own)." placeholder:"FILE"`
+	// Ask is how the daemon's interaction port opens a popup: one
+	// question, answered into the request's own response file.
+	Ask string `help:"Show one question of akk's interaction port (a .request file the daemon wrote) and write the answer beside it." placeholder:"FILE" type:"path"`
 	// Refresh is hidden: tests freeze the list to make a change between
 	// display and answer deterministic.
 	Refresh time.Duration `help:"How often the list is read again." default:"1s" hidden:""`
@@ -33,6 +39,9 @@ func (c *PopupCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	defer closeLog()
+	if c.Ask != "" {
+		return c.ask(ctx)
+	}
 	tty := c.ClientTTY
 	if tty == "" {
 		tty = currentClientTTY(ctx)
@@ -56,6 +65,29 @@ func (c *PopupCmd) Run(ctx context.Context, g *Globals) error {
 	defer scr.Fini()
 	lg.Info("popup", "controller", controller, "socket", cl.Socket())
 	return popup.Run(ctx, scr, popup.APIBackend{Client: cl, ClientTTY: tty}, popup.Options{Logger: lg, Refresh: c.Refresh})
+}
+
+// ask shows the question of the request file c.Ask and writes the answer
+// as the request's response file, in the same (private) directory.
+func (c *PopupCmd) ask(ctx context.Context) error {
+	data, err := os.ReadFile(c.Ask)
+	if err != nil {
+		return fmt.Errorf("popup --ask: %w", err)
+	}
+	var req port.Request
+	if err := json.Unmarshal(data, &req); err != nil || req.RequestID == "" {
+		return fmt.Errorf("popup --ask: %s is not a request: %v", c.Ask, err)
+	}
+	scr, err := tcell.NewScreen()
+	if err != nil {
+		return fmt.Errorf("popup: %w", err)
+	}
+	if err := scr.Init(); err != nil {
+		return fmt.Errorf("popup: %w", err)
+	}
+	defer scr.Fini()
+	dir := filepath.Dir(c.Ask)
+	return popup.RunAsk(ctx, scr, req, func(a string) error { return port.AnswerFile(dir, req.RequestID, a) })
 }
 
 // currentClientTTY asks tmux which client runs us ("" outside tmux).

@@ -40,9 +40,9 @@ func (r *popupRig) screenshot(name string) {
 		return
 	}
 	time.Sleep(300 * time.Millisecond) // the popup's frame is complete
-	r.mu.Lock()
-	rows := shot.FromScreen(r.screen)
-	r.mu.Unlock()
+	r.cl.mu.Lock()
+	rows := shot.FromScreen(r.cl.screen)
+	r.cl.mu.Unlock()
 	f, err := os.Create(filepath.Join(dir, name))
 	if err != nil {
 		r.t.Fatal(err)

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
@@ -26,21 +22,19 @@ import (
 // output feeds a vt screen (what the person sees, popup included: tmux
 // 3.3a's popups are drawn on the client, not in a pane).
 type popupRig struct {
-	t      *testing.T
-	akk    string
-	srv    *tmuxtest.Server
-	api    *api.Client
-	pane   controlmode.PaneID
-	ctl    *controlmode.Client
-	feed   *controlmode.Feed
-	got    int // replica output bytes seen so far
-	rec    *recordings.Recording
-	ins    []recordings.RecordedInput // the recording's own inputs (no sentinel)
-	fifo   string
-	logf   string
-	ptyF   *os.File
-	mu     sync.Mutex
-	screen *vt.Screen // the client's terminal
+	t    *testing.T
+	akk  string
+	srv  *tmuxtest.Server
+	api  *api.Client
+	pane controlmode.PaneID
+	ctl  *controlmode.Client
+	feed *controlmode.Feed
+	got  int // replica output bytes seen so far
+	rec  *recordings.Recording
+	ins  []recordings.RecordedInput // the recording's own inputs (no sentinel)
+	fifo string
+	logf string
+	cl   *ptyClient // the person's terminal
 }
 
 // The client is one row taller than the recordings (120x40): the status
@@ -158,73 +152,16 @@ func (r *popupRig) followPane() {
 	r.t.Cleanup(func() { r.feed.Close() })
 }
 
-// attachClient attaches a tmux client through a pty and keeps a vt screen
-// of everything it draws.
-func (r *popupRig) attachClient() {
-	cmd := exec.Command("tmux", "-S", r.srv.Socket, "attach", "-t", "main")
-	cmd.Env = append(r.srv.Env, "TERM=xterm-256color")
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: rigH, Cols: rigW})
-	if err != nil {
-		r.t.Fatalf("attach a client through a pty: %v", err)
-	}
-	r.ptyF = f
-	r.screen = vt.New(rigW, rigH, vt.Options{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := f.Read(buf)
-			if n > 0 {
-				r.mu.Lock()
-				r.screen.Write(buf[:n])
-				r.mu.Unlock()
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	r.t.Cleanup(func() {
-		r.srv.Run("detach-client", "-a") // the client exits; the pty reader ends
-		cmd.Process.Kill()
-		cmd.Wait()
-		f.Close()
-		<-done
-	})
-	r.await("the client attached", 10*time.Second, func() bool {
-		out, _ := r.srv.Run("list-clients", "-F", "#{client_tty}")
-		return len(bytes.TrimSpace(out)) > 0
-	})
-}
+func (r *popupRig) attachClient() { r.cl = attachPty(r.t, r.srv, "main", rigW, rigH) }
 
 // clientText is what the person sees.
-func (r *popupRig) clientText() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.screen.PlainText(r.screen.Bounds())
-}
+func (r *popupRig) clientText() string { return r.cl.text() }
 
 // clientCell finds text on the person's screen and returns its first cell.
-func (r *popupRig) clientCell(text string) (vt.Cell, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for y := 0; y < rigH; y++ {
-		row := r.screen.PlainText(vt.Rect{X: 0, Y: y, W: rigW, H: 1})
-		if i := strings.Index(row, text); i >= 0 {
-			return r.screen.Cell(len([]rune(row[:i])), y), true
-		}
-	}
-	return vt.Cell{}, false
-}
+func (r *popupRig) clientCell(text string) (vt.Cell, bool) { return r.cl.cell(text) }
 
 // keys types on the person's keyboard (the client's tty).
-func (r *popupRig) keys(s string) {
-	r.t.Helper()
-	if _, err := r.ptyF.Write([]byte(s)); err != nil {
-		r.t.Fatal(err)
-	}
-}
+func (r *popupRig) keys(s string) { r.t.Helper(); r.cl.keys(s) }
 
 func (r *popupRig) await(what string, d time.Duration, ok func() bool) {
 	r.t.Helper()

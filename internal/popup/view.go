@@ -137,7 +137,7 @@ func viewDetail(s tcell.Screen, m *Model, y, w, bottom int) int {
 		below = append(below, line{"  > " + string(m.Text) + "▏", tcell.StyleDefault.Bold(true)})
 	}
 	room := bottom - y - len(below)
-	y = viewRegion(s, d, y, w, room)
+	y = viewRegion(s, d.Region, y, w, room)
 	for _, l := range below {
 		if y >= bottom {
 			break
@@ -151,16 +151,16 @@ func viewDetail(s tcell.Screen, m *Model, y, w, bottom int) int {
 // viewRegion draws the prompt region's cells with their own styles: the
 // rows that hold something, from the top, as many as fit; a clipped
 // right edge or bottom is marked.
-func viewRegion(s tcell.Screen, d *Detail, y, w, room int) int {
-	if d.Region == nil || room <= 0 {
+func viewRegion(s tcell.Screen, region *vt.Capture, y, w, room int) int {
+	if region == nil || room <= 0 {
 		return y
 	}
-	rows := d.Region.Rows
+	rows := region.Rows
 	lo, hi := 0, len(rows)
-	for lo < hi && d.Region.Used[lo] == 0 {
+	for lo < hi && region.Used[lo] == 0 {
 		lo++
 	}
-	for hi > lo && d.Region.Used[hi-1] == 0 {
+	for hi > lo && region.Used[hi-1] == 0 {
 		hi--
 	}
 	clippedRows := hi-lo > room
@@ -169,7 +169,7 @@ func viewRegion(s tcell.Screen, d *Detail, y, w, room int) int {
 	}
 	for r := lo; r < hi; r++ {
 		x := 0
-		for _, c := range trimBlank(rows[r][:d.Region.Used[r]]) {
+		for _, c := range trimBlank(rows[r][:region.Used[r]]) {
 			if c.Width == 0 {
 				continue
 			}
