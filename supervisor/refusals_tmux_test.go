@@ -284,7 +284,7 @@ func TestTmuxDispatchRefusals(t *testing.T) {
 				return r.d.cl.Approve(r.ctx, api.ApproveRequest{TerminalID: st.Terminal.TerminalID, Decision: api.DecisionReject})
 			},
 			outcome: api.OutcomeRejected, reason: api.ReasonUnknownChoice, faultOnly: true},
-		{name: "an unknown version (relabelled 9.9.9)", surface: [3]string{"claude", "2.1.267", "question-digit"},
+		{name: "an unknown version (relabelled 9.9.9)", surface: [3]string{"claude", "2.1.267>9.9.9", "question-digit"},
 			call: func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
 				in := st.Terminal.Interaction
 				if st.Terminal.Version != "9.9.9" || st.Terminal.Profile != "generic" || in == nil || in.State != "manual_required" {

@@ -139,10 +139,6 @@ func TestTmuxReplicaStates(t *testing.T) {
 	}
 }
 
-// relabel makes replicaPanes play a surface under another version in its
-// header (an unknown version: the generic profile).
-var relabel = map[[3]string]string{{"claude", "2.1.267", "question-digit"}: "9.9.9"}
-
 // replicaPanes opens a window per surface running `akk replica` of a copy
 // of the recording with a sentinel input at its end; each replica waits on
 // its fifo until driveReplica releases it.
@@ -150,6 +146,10 @@ func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]
 	dir := t.TempDir()
 	var cases []*replicaCase
 	for i, s := range surfaces {
+		// A version "2.1.267>9.9.9" plays the 2.1.267 recording under
+		// version 9.9.9 in its header (an unknown version).
+		var v string
+		s[1], v, _ = strings.Cut(s[1], ">")
 		c := &replicaCase{agent: s[0], version: s[1], surface: s[2]}
 		c.file, _ = filepath.Abs(filepath.Join(corpusDir, s[0], s[1], s[2]+".cast"))
 		data, err := os.ReadFile(c.file)
@@ -159,7 +159,7 @@ func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]
 		if c.rec, err = recordings.Decode(data); err != nil {
 			t.Fatal(err)
 		}
-		if v, ok := relabel[s]; ok { // the replica claims another version
+		if v != "" { // the replica claims another version
 			c.rec.Header.Akk.Version, c.version = v, v
 		}
 		// A last input that only the test sends keeps the replica alive
