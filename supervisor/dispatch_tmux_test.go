@@ -358,7 +358,21 @@ func awaitPaneState(ctx context.Context, d *daemon, pane, want string) (*paneMon
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	return nil, row, fmt.Errorf("the daemon shows %s (warnings %v), want %s", row.ScreenState, row.Warnings, want)
+	model := ""
+	if m := d.sv.monitor(p); m != nil {
+		m.mu.Lock()
+		if scr := m.mirror.Screen(); scr != nil {
+			w, h := scr.Size()
+			model = fmt.Sprintf("%dx%d cursor %v\n%s", w, h, scr.Cursor(), scr.PlainText(scr.Bounds()))
+			if m.ident != nil {
+				again, err := m.s.ident.identify(m.key.PanePID)
+				model = fmt.Sprintf("identity: %s %v (members %d); again now: %s %s %v\n", m.ident.Why, m.ident.incarnation(),
+					len(m.ident.Members), again.Agent, again.Why, err) + model
+			}
+		}
+		m.mu.Unlock()
+	}
+	return nil, row, fmt.Errorf("the daemon shows %s (agent %q %q command %q warnings %v), want %s; its model:\n%s", row.ScreenState, row.Agent, row.Version, row.Command, row.Warnings, want, model)
 }
 
 func followingInputs(evs []recordings.Event, i int) [][]byte {

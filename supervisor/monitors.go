@@ -283,7 +283,13 @@ func (m *paneMonitor) wantsResolve(prevScreen string, now time.Time) bool {
 func (m *paneMonitor) refreshIdentity() bool {
 	pid := m.key.PanePID
 	now := m.s.cfg.Now()
-	if m.ident != nil && !quickCheck(pid, m.ident) && !(m.ident.launching() && now.Sub(m.lastIdentify) >= 250*time.Millisecond) {
+	// A pane with no agent is also read whole again now and then while it
+	// draws (throttled): a process that exec'd into an agent keeps its pid,
+	// start time and group, and a read that raced the exec would
+	// otherwise stand (seen: a replica identified as a plain process).
+	recheckNone := m.ident != nil && m.ident.Agent == api.AgentNone && now.Sub(m.lastIdentify) >= time.Second
+	if m.ident != nil && !quickCheck(pid, m.ident) && !recheckNone &&
+		!(m.ident.launching() && now.Sub(m.lastIdentify) >= 250*time.Millisecond) {
 		if m.ident.AgentPID != 0 { // cwd moves without a new process
 			if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", m.ident.AgentPID)); err == nil {
 				m.ident.Cwd = cwd
