@@ -27,8 +27,11 @@ type callbackSinks struct {
 func newCallbackSinks(t *testing.T) (*callbackSinks, CallbackConfig) {
 	cs := &callbackSinks{rcv: startReceiver(t, "", nil), cmdOut: t.TempDir()}
 	// $$ makes every run its own file: a second delivery of one
-	// notification is a second file.
-	script := writeScript(t, fmt.Sprintf(`cat > %s/"$AKK_NOTIFICATION_ID.$$"`, cs.cmdOut))
+	// notification is a second file. Written aside and renamed, so that
+	// the test never reads one half written.
+	os.Mkdir(filepath.Join(cs.cmdOut, "tmp"), 0o755)
+	os.Mkdir(filepath.Join(cs.cmdOut, "done"), 0o755)
+	script := writeScript(t, fmt.Sprintf(`cat > %[1]s/tmp/$$ && mv %[1]s/tmp/$$ %[1]s/done/"$AKK_NOTIFICATION_ID.$$"`, cs.cmdOut))
 	return cs, CallbackConfig{Routes: []RouteConfig{
 		{Name: "hook", Kind: RouteWebhook, URL: cs.rcv.URL},
 		{Name: "cmd", Kind: RouteCommand, Command: []string{script}},
@@ -55,7 +58,7 @@ func (cs *callbackSinks) delivered(t *testing.T) map[string]int {
 	for _, r := range cs.rcv.requests() {
 		add("hook", r.Body)
 	}
-	files, _ := filepath.Glob(filepath.Join(cs.cmdOut, "*"))
+	files, _ := filepath.Glob(filepath.Join(cs.cmdOut, "done", "*"))
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
