@@ -197,6 +197,10 @@ func runLiveMonitors(t *testing.T, agent, version string) {
 	if wt, err := d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: w.WatchID}); err != nil || wt.State != watchActive {
 		t.Errorf("the Watch at the prompt: %+v %v", wt, err)
 	}
+	// A person reads before pressing: Claude Code takes a digit that
+	// arrives within ms of its dialog's first frame as a highlight move
+	// (the dispatch path waits for a quiet screen for the same reason).
+	time.Sleep(time.Second)
 	la.srv.MustRun("send-keys", "-t", la.pane, "-l", map[string]string{"claude": "1", "codex": "y"}[agent])
 	task = awaitDelivered(t, ctx, d.cl, api.TaskRequest{WatchID: w.WatchID}, settled(watchSettled))
 	if task.Reason != reasonCompleted || task.Confidence != api.ConfidenceExact {
