@@ -250,10 +250,12 @@ func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState
 		return out
 	}
 	s.turnEvent(turn, api.EventTurnState)
-	s.acceptedTurn(turn)
 	m.mu.Lock()
 	m.activeTurn = turn.ID
 	m.mu.Unlock()
+	// Last: the monitor may settle the Turn at once (its end already
+	// written), which clears activeTurn.
+	s.acceptedTurn(turn)
 	out.Outcome, out.DoNotRetry, out.Evidence, out.ScreenState, out.SessionID = api.OutcomeAccepted, true, evidence, rec.Screen, turn.SessionID
 	s.lg.Info("send", "terminal", pre.terminalID, "turn", turn.ID, "request_len", turn.RequestLen, "evidence", evidence)
 	return out

@@ -80,6 +80,67 @@ type taskManager struct {
 	turns   map[string]*turnState
 	// lastObs is each terminal's latest observation.
 	lastObs map[string]observation
+	// held is each subject's (turn_id, watch_id) manual_required
+	// interaction waiting out manualSettle.
+	held map[string]*heldInteraction
+}
+
+// manualSettle is how long a manual_required interaction must stay on the
+// screen before it wakes the controller. Codex draws its approval dialog
+// over several frames, and the live tier saw one of them recognized as a
+// permission with reason resized_frame 5 ms before the complete,
+// actionable prompt: waking for it would be a second wake-up for one
+// prompt. A pending (actionable) interaction comes from an exact profile
+// match and wakes at once.
+const manualSettle = 250 * time.Millisecond
+
+// heldInteraction is a manual_required interaction not yet notified.
+type heldInteraction struct {
+	terminalID string
+	in         *api.Interaction
+	since      time.Time
+	fired      bool
+	fire       func(in *api.Interaction, at time.Time)
+}
+
+// interactionSeen wakes the controller of subject for the observation's
+// interaction: at once when it is pending, after manualSettle of the same
+// interaction otherwise (heldTimer fires it on a quiet screen). The store
+// enqueues each (subject, interaction) once, whatever calls fire.
+func (t *taskManager) interactionSeen(subject string, o observation, fire func(in *api.Interaction, at time.Time)) {
+	in := o.interaction
+	h := t.held[subject]
+	switch {
+	case in == nil:
+		delete(t.held, subject)
+	case in.State == "pending":
+		delete(t.held, subject)
+		fire(in, o.at)
+	case h == nil || h.in.InteractionID != in.InteractionID:
+		t.held[subject] = &heldInteraction{terminalID: o.terminalID, in: in, since: o.at, fire: fire}
+	case !h.fired && o.at.Sub(h.since) >= manualSettle:
+		h.fired = true
+		fire(in, o.at)
+	}
+}
+
+// heldTimer fires a held interaction that is still on the screen once its
+// settle time passed, and returns when to look again (zero: nothing
+// held).
+func (t *taskManager) heldTimer(subject string, now time.Time) time.Time {
+	h := t.held[subject]
+	if h == nil || h.fired {
+		return time.Time{}
+	}
+	due := h.since.Add(manualSettle)
+	if now.Before(due) {
+		return due
+	}
+	if o, ok := t.lastObs[h.terminalID]; ok && o.interaction != nil && o.interaction.InteractionID == h.in.InteractionID {
+		h.fired = true
+		h.fire(h.in, now)
+	}
+	return time.Time{}
 }
 
 // maxQueued bounds each queue; a pane that outpaces the task goroutine
@@ -89,7 +150,7 @@ const maxQueued = 4096
 func newTaskManager(s *Supervisor) *taskManager {
 	return &taskManager{s: s, cfg: s.cfg.Tasks, out: newOutbox(s), lg: s.lg.With("component", "tasks"),
 		wake: make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},
-		lastObs: map[string]observation{}}
+		lastObs: map[string]observation{}, held: map[string]*heldInteraction{}}
 }
 
 func (t *taskManager) poke() {
@@ -212,9 +273,15 @@ func (t *taskManager) process() time.Time {
 	}
 	for _, w := range t.watches {
 		soonest(t.watchTimers(w, now))
+		if t.watches[w.rec.ID] == w {
+			soonest(t.heldTimer(w.rec.ID, now))
+		}
 	}
 	for _, tr := range t.turns {
 		soonest(t.turnTimers(tr, now))
+		if t.turns[tr.spec.TurnID] == tr {
+			soonest(t.heldTimer(tr.spec.TurnID, now))
+		}
 	}
 	return next
 }

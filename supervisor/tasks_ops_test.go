@@ -160,9 +160,14 @@ func TestRecoveryOperations(t *testing.T) {
 			}
 		})
 	}
-	// Unwatch withdrew what was not dispatched; close did too.
+	// Unwatch withdrew what was not dispatched; close did too. Neither
+	// enqueued a notification of its own (seed 003's table: an unwatched
+	// or closed record dispatches no callbacks; see Unwatch).
 	for _, subject := range []string{"watch_active", "turn_done"} {
 		ns, _ := st.Notifications(func(n *store.Notification) bool { return n.Subject == subject })
+		if len(ns) != 1 {
+			t.Errorf("%s: %d notifications after unwatch/close, want the 1 seeded", subject, len(ns))
+		}
 		for _, n := range ns {
 			if n.State != store.NtfWithdrawn {
 				t.Errorf("%s: notification %s after unwatch/close", subject, n.State)

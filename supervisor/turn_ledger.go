@@ -20,7 +20,7 @@ type storeLedger struct{ s *Supervisor }
 func specOf(t store.Turn) TurnSpec {
 	sp := TurnSpec{TurnID: t.ID, SessionID: t.SessionID, TerminalID: t.TerminalID, Controller: t.Controller,
 		Agent: t.Agent, Incarnation: t.Incarnation, BindingGen: t.BindingGen, NativeTurnID: t.NativeTurn,
-		File: watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, Start: t.Anchor, Created: t.Created}
+		Path: t.NativePath, File: watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, Start: t.Anchor, Created: t.Created}
 	if h, err := hex.DecodeString(t.RequestHash); err == nil && len(h) == 32 {
 		copy(sp.PromptSHA256[:], h)
 	}
@@ -135,8 +135,10 @@ func (s *Supervisor) acceptedTurn(t store.Turn) {
 		if tr.spec.NativeTurnID == "" {
 			tr.spec.NativeTurnID = t.NativeTurn
 		}
-		tr.spec.File = watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}
+		tr.spec.File, tr.spec.Path = watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, t.NativePath
 		tr.spec.Start, tr.spec.BindingGen = t.Anchor, t.BindingGen
+		// The turn may have ended before the monitor knew its file.
+		tm.catchUp(tr)
 	}
 }
 

@@ -26,9 +26,11 @@ type TurnSpec struct {
 	// NativeTurnID is the agent's turn once the file accepted the prompt
 	// (Codex turn_id, Claude the prompt record's uuid).
 	NativeTurnID string
-	File         watchers.FileID
-	Start        int64
-	Created      time.Time
+	// Path is the bound file's path (for catching up on its lines).
+	Path    string
+	File    watchers.FileID
+	Start   int64
+	Created time.Time
 	// Deadline is the hard timeout (zero: Created + TaskConfig.HardTimeout).
 	Deadline time.Time
 	Routes   []string // nil: the default routes
@@ -102,8 +104,38 @@ func (t *taskManager) loadTurns() error {
 	}
 	for _, sp := range specs {
 		t.addTurn(sp)
+		// What the agent wrote while no daemon ran is read now: the
+		// binder's stream starts at the file's end.
+		t.catchUp(t.turns[sp.TurnID])
 	}
 	return nil
+}
+
+// catchUp replays the bound file's complete lines into a Turn. Evidence
+// the binder delivered before the monitor followed the Turn is otherwise
+// lost: a short Claude turn can be written, end included, within the
+// second that acceptance takes to find a first transcript, and a restart
+// misses what was written while down. The Turn would then never settle.
+// Replaying a line the stream also delivers is harmless: the Turn's
+// native id is set once, and it ends once.
+func (t *taskManager) catchUp(tr *turnState) {
+	if tr == nil || tr.spec.Path == "" || tr.spec.File == (watchers.FileID{}) {
+		return
+	}
+	sp := tr.spec
+	var evs []watchers.Event
+	file, _, err := readEvidence(watchers.Agent(sp.Agent), sp.Path, func(_ watchers.Where, ev watchers.Event) {
+		evs = append(evs, ev)
+	})
+	if err != nil || file != sp.File {
+		return // another file now: the stream's binding change decides
+	}
+	for _, ev := range evs {
+		if t.turns[sp.TurnID] != tr {
+			return // ended
+		}
+		t.turnEvidence(tr, boundEvidence{terminalID: sp.TerminalID, gen: tr.spec.BindingGen, ev: ev})
+	}
 }
 
 func (t *taskManager) turnObserved(tr *turnState, o observation) {
@@ -119,17 +151,17 @@ func (t *taskManager) turnObserved(tr *turnState, o observation) {
 		tr.outBytes, tr.lastSeen, tr.stalled = o.outBytes, o.at, false
 	}
 	t.s.asks.observed(tr.spec, o.interaction)
-	if in := o.interaction; in != nil {
-		// A managed Turn wakes its controller for every distinct prompt:
-		// approvals included (approve by turn_id), manual ones as such.
+	// A managed Turn wakes its controller for every distinct prompt:
+	// approvals included (approve by turn_id), manual ones as such.
+	t.interactionSeen(tr.spec.TurnID, o, func(in *api.Interaction, at time.Time) {
 		event := api.CallbackInteractionManual
 		if in.State == "pending" {
 			event = api.CallbackInteractionRequired
 		}
-		env := t.turnEnvelope(tr, api.CallbackBlocked, event, "", o.at)
+		env := t.turnEnvelope(tr, api.CallbackBlocked, event, "", at)
 		env.Interaction = in
 		t.notify(env, "interaction:"+in.InteractionID, tr.spec.Routes, store.TaskChange{})
-	}
+	})
 }
 
 // turnEvidence correlates the bound file's evidence with the Turn: the
@@ -199,6 +231,7 @@ func (t *taskManager) turnTimers(tr *turnState, now time.Time) time.Time {
 func (t *taskManager) endTurn(tr *turnState, state, typ, event, reason string, now time.Time) {
 	delete(t.turns, tr.spec.TurnID)
 	t.s.asks.ended(tr.spec)
+	delete(t.held, tr.spec.TurnID)
 	if t.ledger != nil {
 		if err := t.ledger.SettleTurn(tr.spec.TurnID, state, reason, now); err != nil {
 			t.lg.Error("settle turn", "turn", tr.spec.TurnID, "err", err)
@@ -252,6 +285,7 @@ func (s *Supervisor) Close(ctx context.Context, req api.CloseRequest) (api.Task,
 	now := s.cfg.Now()
 	delete(t.turns, req.TurnID)
 	s.asks.ended(sp)
+	delete(t.held, req.TurnID)
 	if t.ledger != nil {
 		if err := t.ledger.SettleTurn(req.TurnID, turnClosed, "closed", now); err != nil {
 			return api.Task{}, err

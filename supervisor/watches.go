@@ -70,9 +70,7 @@ func (t *taskManager) watchObserved(w *watchState, o observation) {
 	if o.outBytes != w.outBytes {
 		w.outBytes, w.outAt = o.outBytes, o.at
 	}
-	if o.interaction != nil {
-		t.watchInteraction(w, o)
-	}
+	t.watchInteraction(w, o)
 	if w.rec.Mode != api.WatchTerminalActivity {
 		return
 	}
@@ -110,14 +108,15 @@ func (t *taskManager) checkStableIdle(w *watchState, at time.Time) {
 // exact Watch's pending questionnaire step is interaction_required (a
 // same-controller Status may then offer the narrow response lease).
 func (t *taskManager) watchInteraction(w *watchState, o observation) {
-	in := o.interaction
-	event := api.CallbackInteractionManual
-	if w.rec.Mode == api.WatchExactTask && in.State == "pending" && in.Kind != "permission" {
-		event = api.CallbackInteractionRequired
-	}
-	env := t.watchEnvelope(w, api.CallbackBlocked, event, "", o.at)
-	env.Interaction = in
-	t.notify(env, "interaction:"+in.InteractionID, w.rec.Routes, store.TaskChange{})
+	t.interactionSeen(w.rec.ID, o, func(in *api.Interaction, at time.Time) {
+		event := api.CallbackInteractionManual
+		if w.rec.Mode == api.WatchExactTask && in.State == "pending" && in.Kind != "permission" {
+			event = api.CallbackInteractionRequired
+		}
+		env := t.watchEnvelope(w, api.CallbackBlocked, event, "", at)
+		env.Interaction = in
+		t.notify(env, "interaction:"+in.InteractionID, w.rec.Routes, store.TaskChange{})
+	})
 }
 
 // watchEvidence folds one event of the bound file into an exact Watch:
@@ -218,6 +217,7 @@ func (t *taskManager) watchTimers(w *watchState, now time.Time) time.Time {
 // Watch ends once).
 func (t *taskManager) endWatch(w *watchState, state, typ, event, reason string, now time.Time) {
 	delete(t.watches, w.rec.ID)
+	delete(t.held, w.rec.ID)
 	w.rec.State, w.rec.Reason, w.rec.SettledAt = state, reason, now
 	w.rec.Revision++
 	ev := store.Event{Type: api.EventWatchSettled, TerminalID: w.rec.TerminalID,
@@ -230,6 +230,7 @@ func (t *taskManager) endWatch(w *watchState, state, typ, event, reason string, 
 // to that deadline: a Renew sets another, whose expiry is a new event.
 func (t *taskManager) expireWatch(w *watchState, now time.Time) {
 	delete(t.watches, w.rec.ID)
+	delete(t.held, w.rec.ID)
 	w.rec.State, w.rec.Reason, w.rec.SettledAt = watchExpired, reasonExpired, now
 	w.rec.Revision++
 	ev := store.Event{Type: api.EventWatchSettled, TerminalID: w.rec.TerminalID,

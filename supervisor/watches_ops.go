@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"syscall"
 	"time"
@@ -107,51 +108,79 @@ type taskScan struct {
 // scanTask reads a bound file's complete lines for its latest turn.
 func scanTask(agent watchers.Agent, path string) (taskScan, error) {
 	var out taskScan
-	data, err := os.ReadFile(path)
+	file, end, err := readEvidence(agent, path, func(w watchers.Where, ev watchers.Event) {
+		switch ev := ev.(type) {
+		case watchers.TurnStarted:
+			if out.running != ev.TurnID {
+				out.running, out.runningAt = ev.TurnID, w.Offset
+			}
+		case watchers.PromptAccepted:
+			if out.running == "" || out.running != ev.TurnID {
+				out.running, out.runningAt = ev.TurnID, w.Offset
+			}
+		case watchers.TurnCompleted, watchers.TurnAborted, watchers.TurnFailed:
+			out.running = ""
+		}
+	})
+	out.file, out.end = file, end
+	return out, err
+}
+
+// readEvidence parses a native file's complete lines and hands each event
+// to fn; it returns the file's identity and the last complete line's end.
+// The identity is taken from the open file, so it names the bytes read.
+func readEvidence(agent watchers.Agent, path string, fn func(watchers.Where, watchers.Event)) (watchers.FileID, int64, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return out, err
+		return watchers.FileID{}, 0, err
 	}
-	fi, err := os.Stat(path)
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
-		return out, err
+		return watchers.FileID{}, 0, err
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return out, errors.New("supervisor: no file identity")
+		return watchers.FileID{}, 0, errors.New("supervisor: no file identity")
 	}
-	out.file = watchers.FileID{Dev: uint64(st.Dev), Ino: st.Ino}
+	file := watchers.FileID{Dev: uint64(st.Dev), Ino: st.Ino}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return file, 0, err
+	}
 	p := watchers.NewParser(agent)
 	var evs []watchers.Event
+	end := int64(0)
 	for off := int64(0); ; {
 		i := indexNL(data[off:])
 		if i < 0 {
 			break
 		}
-		w := watchers.Where{Agent: agent, Path: path, File: out.file, Offset: off, End: off + int64(i) + 1}
+		w := watchers.Where{Agent: agent, Path: path, File: file, Offset: off, End: off + int64(i) + 1}
 		evs = p.Parse(w, data[off:off+int64(i)], evs[:0])
 		for _, ev := range evs {
-			switch ev := ev.(type) {
-			case watchers.TurnStarted:
-				if out.running != ev.TurnID {
-					out.running, out.runningAt = ev.TurnID, w.Offset
-				}
-			case watchers.PromptAccepted:
-				if out.running == "" || out.running != ev.TurnID {
-					out.running, out.runningAt = ev.TurnID, w.Offset
-				}
-			case watchers.TurnCompleted, watchers.TurnAborted, watchers.TurnFailed:
-				out.running = ""
-			}
+			fn(w, ev)
 		}
 		off += int64(i) + 1
-		out.end = off
+		end = off
 	}
-	return out, nil
+	return file, end, nil
 }
 
 // Unwatch answers POST /v1/unwatch: stop observing and withdraw the
 // notifications not yet dispatched (one in flight cannot be recalled). A
 // managed Turn stays managed: Unwatch takes only a watch_id.
+//
+// Seed 003 says two things about an explicit unwatch. Its Terminal Watch
+// prose lists "explicit unwatch" among what "settles once and enqueues one
+// terminal notification"; its operations table (backend-task-recovery)
+// says Unwatch stops observation and withdraws what is not dispatched, and
+// that "a closed or unwatched record cannot dispatch callbacks". A
+// notification enqueued by Unwatch could never be sent under the second
+// rule, and the controller that unwatches already has the answer in this
+// call's result. akk follows the table: Unwatch ends the Watch once
+// (stopped, reason unwatched, one watch.settled event in the history) and
+// enqueues nothing; retry_callback refuses its notifications.
 func (s *Supervisor) Unwatch(ctx context.Context, req api.UnwatchRequest) (api.Task, error) {
 	t := s.tasks
 	t.opMu.Lock()
@@ -163,9 +192,12 @@ func (s *Supervisor) Unwatch(ctx context.Context, req api.UnwatchRequest) (api.T
 	now := s.cfg.Now()
 	if rec.State == watchActive || rec.State == watchExpired {
 		delete(t.watches, rec.ID)
+		delete(t.held, rec.ID)
 		rec.State, rec.Reason, rec.SettledAt = watchStopped, reasonUnwatched, now
 		rec.Revision++
-		if _, err := s.commitTasks(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+		ev := store.Event{Type: api.EventWatchSettled, TerminalID: rec.TerminalID,
+			Attrs: map[string]string{"watch_id": rec.ID, "state": watchStopped, "reason": reasonUnwatched, "confidence": rec.Confidence}}
+		if _, err := s.commitTasks(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
 			return api.Task{}, err
 		}
 	}

@@ -1,0 +1,142 @@
+package supervisor
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// ptyClient is a real tmux client attached through a pty, with a VT
+// screen of everything tmux drew on it: what a person at it sees.
+type ptyClient struct {
+	mu     sync.Mutex
+	screen *vt.Screen
+}
+
+func attachPTY(t *testing.T, srv *tmuxtest.Server, session string, w, h int) *ptyClient {
+	t.Helper()
+	cmd := exec.Command("tmux", "-S", srv.Socket, "attach", "-t", session)
+	cmd.Env = append(srv.Env, "TERM=xterm-256color")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: uint16(h), Cols: uint16(w)})
+	if err != nil {
+		t.Fatalf("attach a client through a pty: %v", err)
+	}
+	c := &ptyClient{screen: vt.New(w, h, vt.Options{})}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := f.Read(buf)
+			if n > 0 {
+				c.mu.Lock()
+				c.screen.Write(buf[:n])
+				c.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		f.Close()
+		<-done
+	})
+	await(t, 10*time.Second, func() string {
+		out, _ := srv.Run("list-clients", "-t", session, "-F", "#{client_tty}")
+		if len(bytes.TrimSpace(out)) == 0 {
+			return "no client attached to " + session
+		}
+		return ""
+	})
+	return c
+}
+
+func (c *ptyClient) text() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.screen.PlainText(c.screen.Bounds())
+}
+
+// TestTmuxCallbackRoute: the tmux route shows a notification on the real
+// clients attached to the pane's session, and only there. Without an
+// attached client nobody saw it: a permanent failure, never retried. The
+// notifications are enqueued directly (the monitors that enqueue them are
+// tested on replicas and live agents): this test is about the route.
+func TestTmuxCallbackRoute(t *testing.T) {
+	requireTmux(t)
+	const w, h = 100, 30
+	srv := tmuxtest.Start(t, w, h, "sh")
+	srv.MustRun("set-option", "-g", "status", "on")
+	srv.MustRun("new-session", "-d", "-s", "other", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh")
+	d := startDaemon(t, srv, daemonOpts{callbacks: CallbackConfig{
+		Routes: []RouteConfig{{Name: "screen", Kind: RouteTmux, Timeout: 5 * time.Second}}}})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	pane := strings.TrimSpace(string(srv.MustRun("display-message", "-p", "-t", "main", "#{pane_id}")))
+	var tid string
+	await(t, 15*time.Second, func() string {
+		l, err := d.cl.List(ctx)
+		if err != nil {
+			return err.Error()
+		}
+		r, ok := rowOf(l, pane)
+		if !ok || r.TerminalID == "" {
+			return "no row for " + pane
+		}
+		tid = r.TerminalID
+		return ""
+	})
+	enqueue := func(watchID string) store.Notification {
+		env := api.CallbackEnvelope{Type: api.CallbackDone, Event: api.CallbackStablyIdle, TaskKind: taskWatch,
+			WatchID: watchID, TerminalID: tid, Confidence: api.ConfidenceBestEffort, Time: time.Now()}
+		ns, err := d.sv.buildNotifications(env, "settled", []string{"screen"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		added, err := d.sv.commitTasks(store.TaskChange{Notifications: ns})
+		if err != nil || len(added) != 1 {
+			t.Fatalf("enqueue: %v %v", added, err)
+		}
+		return added[0]
+	}
+
+	// Nobody attached: permanent, one attempt.
+	n := awaitFinal(t, d.st, enqueue("watch_nobodythere").ID, 15*time.Second)
+	if n.State != store.NtfPermanent || len(n.Attempts) != 1 {
+		t.Errorf("no client: %s after %d attempts (%+v)", n.State, len(n.Attempts), n.Attempts)
+	}
+
+	mine := attachPTY(t, srv, "main", w, h)
+	theirs := attachPTY(t, srv, "other", w, h)
+	start := time.Now()
+	n = awaitFinal(t, d.st, enqueue("watch_someonesees").ID, 15*time.Second)
+	if n.State != store.NtfAccepted || len(n.Attempts) != 1 || n.Attempts[0].Detail != "1 clients" {
+		t.Fatalf("attached client: %s %+v", n.State, n.Attempts)
+	}
+	want := "akk: done watch_someonesees (settled)"
+	await(t, 10*time.Second, func() string {
+		if !strings.Contains(mine.text(), want) {
+			return "the client of the pane's session does not show " + want + ":\n" + mine.text()
+		}
+		return ""
+	})
+	t.Logf("figure: shown on the client %v after enqueue", time.Since(start).Round(time.Millisecond))
+	if strings.Contains(theirs.text(), "akk:") {
+		t.Errorf("a client of another session shows the message:\n%s", theirs.text())
+	}
+}
