@@ -185,8 +185,24 @@ func (ld *liveDispatch) approve(turn, decision string) api.ActionResult {
 }
 
 // respond answers the row's current question with the option (and text)
-// pick chooses.
+// pick chooses. A refusal because the screen changed since the status
+// (an agent still drawing its next step) sent nothing: it looks again, as
+// a controller told "call status again" does, at most three times.
 func (ld *liveDispatch) respond(turn string, row api.Terminal, pick func(api.Question) (int, string)) api.ActionResult {
+	ld.t.Helper()
+	var res api.ActionResult
+	for range 3 {
+		res = ld.respondOnce(turn, pick)
+		if res.Outcome != api.OutcomeRejected || !strings.HasPrefix(res.Reason, api.ReasonPromptChanged) {
+			return res
+		}
+		ld.t.Logf("%s: %s; looking again", res.Op, res.Reason)
+		time.Sleep(200 * time.Millisecond)
+	}
+	return res
+}
+
+func (ld *liveDispatch) respondOnce(turn string, pick func(api.Question) (int, string)) api.ActionResult {
 	ld.t.Helper()
 	st := ld.status()
 	in := st.Terminal.Interaction
