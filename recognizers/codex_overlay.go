@@ -155,8 +155,17 @@ func (c *codex0x) highlightProof(g *grid, lay menuLayout, opts []Option, glyphs 
 	var out []Reason
 	for i, o := range opts {
 		lit := false
+		// Runs of cells share a style: test each style index once per run.
+		seen, seenLit := -1, false
 		for x := lay.glyphX; x <= g.last(o.Row); x++ {
-			if cl := g.cell(x, o.Row); !g.blankCell(cl) && slices.Contains(c.rowLit, g.styleOf(cl)) {
+			cl := g.cell(x, o.Row)
+			if g.blankCell(cl) {
+				continue
+			}
+			if i := int(g.sid(cl)); i != seen {
+				seen, seenLit = i, slices.Contains(c.rowLit, g.styles[i].s)
+			}
+			if seenLit {
 				lit = true
 				break
 			}

@@ -263,7 +263,10 @@ func (g *grid) text(y, x0, x1 int) string {
 		return ""
 	}
 	x0, x1 = max(x0, 0), min(x1, g.w)
-	var b []byte
+	// A row's text fits on the stack (a cell is 1 to 3 bytes, but for
+	// combining marks); string(b) copies it once.
+	var buf [512]byte
+	b := buf[:0]
 	for x := x0; x < x1; x++ {
 		switch c := g.rows[y].cells[x]; {
 		case c.Multi():
@@ -333,7 +336,19 @@ func (g *grid) styled(y, x0, x1 int, s vt.Style) bool {
 	}
 	m := g.match(s)
 	for x := max(x0, 0); x < min(x1, g.w); x++ {
-		if c := g.rows[y].cells[x]; !g.blankCell(c) && !g.is(&m, c) {
+		c := g.rows[y].cells[x]
+		if c.DefaultSpace() {
+			continue
+		}
+		// blankStyled and is, with the cell's style index looked up once.
+		i := g.sid(c)
+		if isSpaceCell(c) && (c.Style() == 0 || !g.styles[i].paints) {
+			continue
+		}
+		if !m.ok && g.styles[i].s == m.s {
+			m.want, m.ok = i, true
+		}
+		if !m.ok || i != m.want {
 			return false
 		}
 	}
