@@ -155,17 +155,9 @@ func (c *codex0x) highlightProof(g *grid, lay menuLayout, opts []Option, glyphs 
 	var out []Reason
 	for i, o := range opts {
 		lit := false
-		// Runs of cells share a style: test each style index once per run.
-		seen, seenLit := -1, false
+		m := newStyleSet(c.rowLit)
 		for x := lay.glyphX; x <= g.last(o.Row); x++ {
-			cl := g.cell(x, o.Row)
-			if g.blankCell(cl) {
-				continue
-			}
-			if i := int(g.sid(cl)); i != seen {
-				seen, seenLit = i, slices.Contains(c.rowLit, g.styles[i].s)
-			}
-			if seenLit {
+			if cl := g.cell(x, o.Row); !g.blankCell(cl) && g.inSet(&m, cl) {
 				lit = true
 				break
 			}
