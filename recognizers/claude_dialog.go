@@ -240,16 +240,18 @@ func (c *claude21) splitLabel(g *grid, y, x0 int) (label, desc string) {
 	end := g.last(y) + 1
 	cut := end
 	lead := true
+	hint := g.match(c.hint) // by style index: a Style compare per cell is most of the cost
 	for x := x0; x < end; x++ {
 		cl := g.cell(x, y)
 		if g.blankCell(cl) {
 			continue
 		}
-		if g.styleOf(cl) == c.hint && !lead {
+		grey := g.is(&hint, cl)
+		if grey && !lead {
 			cut = x
 			break
 		}
-		if g.styleOf(cl) != c.hint {
+		if !grey {
 			lead = false
 		}
 	}

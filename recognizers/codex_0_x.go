@@ -1,7 +1,6 @@
 package recognizers
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/vt"
@@ -217,8 +216,9 @@ func (c *codex0x) highlightRow(g *grid, y, x int) bool {
 	if g.ch(x, y) != '›' || g.style(x, y) != c.rowLit[0] {
 		return false
 	}
+	m := newStyleSet(c.rowLit)
 	for ; x < g.w; x++ {
-		if cl := g.cell(x, y); !g.blankCell(cl) && !slices.Contains(c.rowLit, g.styleOf(cl)) {
+		if cl := g.cell(x, y); !g.blankCell(cl) && !g.inSet(&m, cl) {
 			return false
 		}
 	}

@@ -155,8 +155,9 @@ func (c *codex0x) highlightProof(g *grid, lay menuLayout, opts []Option, glyphs 
 	var out []Reason
 	for i, o := range opts {
 		lit := false
+		m := newStyleSet(c.rowLit)
 		for x := lay.glyphX; x <= g.last(o.Row); x++ {
-			if cl := g.cell(x, o.Row); !g.blankCell(cl) && slices.Contains(c.rowLit, g.styleOf(cl)) {
+			if cl := g.cell(x, o.Row); !g.blankCell(cl) && g.inSet(&m, cl) {
 				lit = true
 				break
 			}

@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -114,8 +115,11 @@ func (g *grid) loadRow(scr *vt.Screen, y int) {
 	r := &g.rows[y]
 	r.cells = scr.AppendRowCells(r.cells[:0], y)
 	r.first, r.last = -1, -1
-	for x, c := range r.cells {
-		if !c.DefaultSpace() && !g.blankStyled(c) {
+	// Runs of default spaces are skipped many cells at a time: most rows
+	// are blank or short.
+	cells := r.cells
+	for x := 0; x < len(cells); x++ {
+		if x += vt.LeadingSpaces(cells[x:]); x < len(cells) && !g.blankStyled(cells[x]) {
 			r.first = x
 			break
 		}
@@ -123,8 +127,8 @@ func (g *grid) loadRow(scr *vt.Screen, y int) {
 	if r.first < 0 {
 		return
 	}
-	for x := len(r.cells) - 1; x >= r.first; x-- {
-		if c := r.cells[x]; !c.DefaultSpace() && !g.blankStyled(c) {
+	for x := len(cells) - 1; x >= r.first; x-- {
+		if x -= vt.TrailingSpaces(cells[:x+1]); x >= r.first && !g.blankStyled(cells[x]) {
 			r.last = x
 			break
 		}
@@ -181,6 +185,24 @@ func (g *grid) is(m *styleMatch, c gcell) bool {
 		m.want, m.ok = i, true
 	}
 	return m.ok && i == m.want
+}
+
+// styleSet tests cells against a set of styles by the cell's style
+// index, remembering the answer for the last index: cells come in runs of
+// one style, and comparing Style values is most of the cost.
+type styleSet struct {
+	set  []vt.Style
+	last int
+	in   bool
+}
+
+func newStyleSet(set []vt.Style) styleSet { return styleSet{set: set, last: -1} }
+
+func (g *grid) inSet(m *styleSet, c gcell) bool {
+	if i := int(g.sid(c)); i != m.last {
+		m.last, m.in = i, slices.Contains(m.set, g.styles[i].s)
+	}
+	return m.in
 }
 
 // isSpaceCell reports whether a cell shows a space. A no-break space is
@@ -263,7 +285,10 @@ func (g *grid) text(y, x0, x1 int) string {
 		return ""
 	}
 	x0, x1 = max(x0, 0), min(x1, g.w)
-	var b []byte
+	// A row's text fits on the stack (a cell is 1 to 3 bytes, but for
+	// combining marks); string(b) copies it once.
+	var buf [512]byte
+	b := buf[:0]
 	for x := x0; x < x1; x++ {
 		switch c := g.rows[y].cells[x]; {
 		case c.Multi():
@@ -333,7 +358,19 @@ func (g *grid) styled(y, x0, x1 int, s vt.Style) bool {
 	}
 	m := g.match(s)
 	for x := max(x0, 0); x < min(x1, g.w); x++ {
-		if c := g.rows[y].cells[x]; !g.blankCell(c) && !g.is(&m, c) {
+		c := g.rows[y].cells[x]
+		if c.DefaultSpace() {
+			continue
+		}
+		// blankStyled and is, with the cell's style index looked up once.
+		i := g.sid(c)
+		if isSpaceCell(c) && (c.Style() == 0 || !g.styles[i].paints) {
+			continue
+		}
+		if !m.ok && g.styles[i].s == m.s {
+			m.want, m.ok = i, true
+		}
+		if !m.ok || i != m.want {
 			return false
 		}
 	}

@@ -3,6 +3,7 @@ package vt
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -142,7 +143,20 @@ func (s *Screen) Fingerprint(r Rect) [32]byte {
 	first := true
 	for y := r.Y; y < r.Y+r.H; y++ {
 		l := s.lines[y]
-		for _, c := range l.cells[r.X : r.X+r.W] {
+		cells := l.cells[r.X : r.X+r.W]
+		// Room for a row of the common cell (4 bytes), so that its fast
+		// path below is a store, not an append.
+		b = slices.Grow(b, 4*len(cells))
+		for _, c := range cells {
+			// The common cell: the previous cell's style index and one
+			// ASCII byte. Its 4 bytes are those of the general path: a 0
+			// (same pen), the width, a length of 1, the byte.
+			if n := len(b); !first && c.style() == prevID && c.hi&(extFlag|acsFlag|0x1f) == 0 && c.lo < 0x80 &&
+				!c.isPad() && n+4 <= cap(b) {
+				b = b[:n+4]
+				binary.LittleEndian.PutUint32(b[n:], uint32(c.width())<<8|1<<16|uint32(c.lo)<<24)
+				continue
+			}
 			// A cell with the previous cell's style index has its pen,
 			// which is the last one written or the same rendition.
 			if id := c.style(); !first && id == prevID {

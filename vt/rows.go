@@ -1,6 +1,7 @@
 package vt
 
 import (
+	"encoding/binary"
 	"slices"
 	"unicode/utf8"
 	"unsafe"
@@ -50,6 +51,71 @@ func (r RowCell) Multi() bool { return r.c.isExt() }
 // gives false.
 func (r RowCell) DefaultSpace() bool {
 	return r.c.lo == ' ' && r.c.slo == 0 && r.c.hi&^(clearedFlag|gridExtFlag) == 1<<6
+}
+
+// The words of four default spaces (24 bytes, three little-endian
+// uint64s, lo hi slo per cell) and the mask that keeps what DefaultSpace
+// tests: every bit but the cleared and grid-extended flags of each hi.
+var (
+	spaceWords, spaceMasks = func() (w, m [3]uint64) {
+		var b, mb [24]byte
+		for i := range 4 {
+			binary.LittleEndian.PutUint16(b[6*i:], ' ')
+			binary.LittleEndian.PutUint16(b[6*i+2:], 1<<6)
+			binary.LittleEndian.PutUint16(mb[6*i:], 0xffff)
+			binary.LittleEndian.PutUint16(mb[6*i+2:], 0xffff&^(clearedFlag|gridExtFlag))
+			binary.LittleEndian.PutUint16(mb[6*i+4:], 0xffff)
+		}
+		for i := range 3 {
+			w[i] = binary.LittleEndian.Uint64(b[8*i:])
+			m[i] = binary.LittleEndian.Uint64(mb[8*i:])
+		}
+		return w, m
+	}()
+)
+
+// fourSpaces reads a RowCell as 6 bytes: a compile error if that changes.
+var _ = [1]struct{}{}[unsafe.Sizeof(RowCell{})-6]
+
+// rowBytes is the memory of cells: RowCell is a struct of three uint16s,
+// without padding.
+func rowBytes(cells []RowCell) []byte {
+	if len(cells) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&cells[0])), len(cells)*int(unsafe.Sizeof(RowCell{})))
+}
+
+// fourSpaces reports whether the 24 bytes at b are four DefaultSpace cells.
+func fourSpaces(b []byte) bool {
+	_ = b[23]
+	return binary.LittleEndian.Uint64(b)&spaceMasks[0] == spaceWords[0] &&
+		binary.LittleEndian.Uint64(b[8:])&spaceMasks[1] == spaceWords[1] &&
+		binary.LittleEndian.Uint64(b[16:])&spaceMasks[2] == spaceWords[2]
+}
+
+// LeadingSpaces is how many cells at the start of cells are DefaultSpace:
+// the same answer as testing each, four cells at a time (most of a screen
+// is default spaces, and readers look for where a row's text starts).
+func LeadingSpaces(cells []RowCell) int {
+	b := rowBytes(cells)
+	n := 0
+	for ; n+4 <= len(cells) && fourSpaces(b[6*n:]); n += 4 {
+	}
+	for ; n < len(cells) && cells[n].DefaultSpace(); n++ {
+	}
+	return n
+}
+
+// TrailingSpaces is how many cells at the end of cells are DefaultSpace.
+func TrailingSpaces(cells []RowCell) int {
+	b := rowBytes(cells)
+	n := len(cells)
+	for ; n >= 4 && fourSpaces(b[6*(n-4):]); n -= 4 {
+	}
+	for ; n > 0 && cells[n-1].DefaultSpace(); n-- {
+	}
+	return len(cells) - n
 }
 
 // MakeRowCell returns a RowCell of one character, for readers' tests and

@@ -2,6 +2,7 @@ package vt
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
 )
@@ -157,4 +158,41 @@ func BenchmarkReadRowCells(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e3, "µs/screen")
+}
+
+// TestLeadingTrailingSpaces: the word-at-a-time counts agree with
+// DefaultSpace cell by cell, for rows mixing default spaces (cleared and
+// grid-extended ones too) with cells that only look like them.
+func TestLeadingTrailingSpaces(t *testing.T) {
+	sp := MakeRowCell(' ', 1, 0, false)
+	cleared, ext := sp, sp
+	cleared.c.hi |= clearedFlag
+	ext.c.hi |= gridExtFlag | clearedFlag
+	acs := sp
+	acs.c.hi |= acsFlag
+	kinds := []RowCell{sp, cleared, ext, acs, MakeRowCell(' ', 1, 3, false), MakeRowCell('a', 1, 0, false),
+		MakeRowCell(' ', 2, 0, false), MakeRowCell(' ', 1, 0, true), MakeRowCell(' '+1<<16, 1, 0, false), MakeRowCell(' ', 1, 1<<16, false)}
+	naive := func(cells []RowCell) (lead, trail int) {
+		for lead < len(cells) && cells[lead].DefaultSpace() {
+			lead++
+		}
+		for trail < len(cells) && cells[len(cells)-1-trail].DefaultSpace() {
+			trail++
+		}
+		return lead, trail
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 20000 {
+		cells := make([]RowCell, rng.IntN(30))
+		for j := range cells {
+			cells[j] = kinds[0]
+			if rng.IntN(4) == 0 {
+				cells[j] = kinds[rng.IntN(len(kinds))]
+			}
+		}
+		wl, wt := naive(cells)
+		if l, tr := LeadingSpaces(cells), TrailingSpaces(cells); l != wl || tr != wt {
+			t.Fatalf("case %d %v: leading %d trailing %d, want %d %d", i, cells, l, tr, wl, wt)
+		}
+	}
 }

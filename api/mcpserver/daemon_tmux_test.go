@@ -71,6 +71,13 @@ type rig struct {
 
 func startRig(t *testing.T, surfaces ...string) *rig {
 	t.Helper()
+	return startRigConfig(t, "", surfaces...)
+}
+
+// startRigConfig is startRig with the daemon's configuration file (TOML,
+// as `akk attach --config` reads it; "" for none).
+func startRigConfig(t *testing.T, config string, surfaces ...string) *rig {
+	t.Helper()
 	_, err := exec.LookPath("tmux")
 	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
 	r := &rig{akk: buildAkk(t), panes: map[string]string{}}
@@ -93,8 +100,16 @@ func startRig(t *testing.T, surfaces ...string) *rig {
 	r.socket = filepath.Join(dir, "run", api.SocketName)
 	r.env = append(append([]string{}, r.srv.Env...), "XDG_STATE_HOME="+filepath.Join(dir, "state"),
 		"XDG_RUNTIME_DIR="+filepath.Join(dir, "run"), "HOME="+filepath.Join(dir, "home"))
-	daemon := exec.Command(r.akk, "attach", "-S", r.srv.Socket, "--socket", r.socket, "--store", filepath.Join(dir, "store"),
-		"--allow-replicas", "--log-level", "warn")
+	args := []string{"attach", "-S", r.srv.Socket, "--socket", r.socket, "--store", filepath.Join(dir, "store"),
+		"--allow-replicas", "--log-level", "warn"}
+	if config != "" {
+		file := filepath.Join(dir, "config.toml")
+		if err := os.WriteFile(file, []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--config", file)
+	}
+	daemon := exec.Command(r.akk, args...)
 	daemon.Env = r.env
 	daemon.Stderr = &testWriter{t: t}
 	if err := daemon.Start(); err != nil {
@@ -198,12 +213,6 @@ func (r *rig) typeTask(surface, task string) {
 	r.srv.MustRun("send-keys", "-t", r.panes[surface], "Enter")
 }
 
-// dispatchMissing reports whether a tool error says the daemon lacks the
-// operation (dispatch and the monitors land separately).
-func dispatchMissing(res *mcp.CallToolResult) bool {
-	return res.IsError && strings.Contains(errorText(res), "unknown_operation")
-}
-
 // TestTmuxMCPListStatus: the SDK's client, through this server, sees the
 // daemon exactly as the CLI's --json does: the same list and the same
 // status for replica agents on an isolated tmux server, including a
@@ -258,7 +267,7 @@ func TestTmuxMCPListStatus(t *testing.T) {
 // TestTmuxMCPApproveOnce: a person's task stops at a permission prompt;
 // another MCP session cannot consume this session's offer; the session
 // that showed status approves once; the prompt is gone and a second
-// approve is refused. Needs the daemon's dispatch (issue 8).
+// approve is refused.
 func TestTmuxMCPApproveOnce(t *testing.T) {
 	r := startRig(t, "permission-approve")
 	srv := New(Options{Socket: r.socket})
@@ -273,9 +282,6 @@ func TestTmuxMCPApproveOnce(t *testing.T) {
 	callTool(t, a, ToolStatus, args, &st)
 	var other api.ActionResult
 	res := callTool(t, b, ToolApprove, args, &other)
-	if dispatchMissing(res) {
-		t.Skip("the daemon does not implement approve yet (issue 8)")
-	}
 	if res.IsError || other.Outcome != api.OutcomeRejected || reasonCode(other.Reason) != api.ReasonNoOffer {
 		t.Errorf("approve by a session that showed no status: error=%v %q %+v", res.IsError, errorText(res), other)
 	}
@@ -299,7 +305,7 @@ func TestTmuxMCPApproveOnce(t *testing.T) {
 // Turn); a raw key in the request never reaches it; the Turn stops at a
 // questionnaire whose step is answered by the session that showed status,
 // after a stale interaction id, a raw key in the answer's text and another
-// session's attempt are refused. Needs dispatch (issue 8).
+// session's attempt are refused.
 func TestTmuxMCPSendRespond(t *testing.T) {
 	r := startRig(t, "question-digit")
 	srv := New(Options{Socket: r.socket})
@@ -314,9 +320,6 @@ func TestTmuxMCPSendRespond(t *testing.T) {
 	}
 	var sent api.ActionResult
 	res := callTool(t, a, ToolSend, map[string]any{"terminal_id": row.TerminalID, "request": "ask-color"}, &sent)
-	if dispatchMissing(res) {
-		t.Skip("the daemon does not implement send yet (issue 8)")
-	}
 	if res.IsError || sent.Outcome != api.OutcomeAccepted || !strings.HasPrefix(sent.TurnID, prefixTurn) {
 		t.Fatalf("send: error=%v %q %+v", res.IsError, errorText(res), sent)
 	}
@@ -367,39 +370,6 @@ func TestTmuxMCPSendRespond(t *testing.T) {
 		}
 	}
 	r.awaitState(t, "question-digit", api.ScreenIdle)
-}
-
-// TestTmuxMCPWatch: a person's work is watched, shown by watch_id and
-// unwatched; a watch of an unknown terminal is refused. Needs the
-// monitors (issue 9).
-func TestTmuxMCPWatch(t *testing.T) {
-	r := startRig(t, "working")
-	srv := New(Options{Socket: r.socket})
-	t.Cleanup(srv.closeSessions)
-	cs := connect(t, srv, nil)
-	row := r.awaitState(t, "working", api.ScreenIdle)
-	var w api.Task
-	res := callTool(t, cs, ToolWatch, map[string]any{"terminal_id": row.TerminalID}, &w)
-	if dispatchMissing(res) {
-		t.Skip("the daemon does not implement watch yet (issue 9)")
-	}
-	if res.IsError || !strings.HasPrefix(w.WatchID, prefixWatch) || w.TerminalID != row.TerminalID || w.TaskKind != "watch" {
-		t.Fatalf("watch: error=%v %q %+v", res.IsError, errorText(res), w)
-	}
-	var st api.Task
-	callTool(t, cs, ToolStatus, map[string]any{"watch_id": w.WatchID}, &st)
-	if st.WatchID != w.WatchID || st.TerminalID != row.TerminalID {
-		t.Errorf("status by watch_id: %+v", st)
-	}
-	var un api.Task
-	callTool(t, cs, ToolUnwatch, map[string]any{"watch_id": w.WatchID}, &un)
-	if un.WatchID != w.WatchID {
-		t.Errorf("unwatch: %+v", un)
-	}
-	res = callTool(t, cs, ToolWatch, map[string]any{"terminal_id": "term_aaaaaaaaaaaaaaaaaaaaaaaaaa"}, nil)
-	if !res.IsError || !strings.Contains(errorText(res), "not_found") {
-		t.Errorf("watch of an unknown terminal: error=%v %q", res.IsError, errorText(res))
-	}
 }
 
 func mustJSON(t *testing.T, v any) string {

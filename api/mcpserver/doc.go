@@ -15,16 +15,20 @@
 // What it adds over the API:
 //   - Hand-written input schemas that accept only semantic ids (each with
 //     its prefix's pattern) and bounded text: no integers, no keys, menu
-//     indexes, labels, fingerprints or routes. respond_interaction takes no
+//     indexes, labels, fingerprints or routes. send's optional message_id
+//     (an idempotency key, ^[A-Za-z0-9._-]{1,64}$) is the one caller-chosen
+//     token; like the daemon's offers it is scoped to the MCP session's
+//     controller. respond_interaction takes no
 //     terminal_id: terminal-scoped response authority is for a person at a
 //     local terminal, never for a model.
 //   - One controller identity per MCP session (`mcp:<random>`): a Status
 //     shown in one host conversation makes an offer that only that
 //     conversation can consume (DESIGN invariant 7).
-//   - Wake-ups: the daemon's interaction_required and done events reach the
-//     host as resource-update notifications of akk://wakeups and as log
-//     messages. They carry ids and states only, never authority; the host
-//     must call status again before it acts.
+//   - Wake-ups: a terminal's new interaction (naming the Turn or Watch on
+//     it, when this server saw them created), a managed Turn's end and a
+//     Watch's own end reach the host as resource-update notifications of
+//     akk://wakeups and as log messages. They carry ids and states only,
+//     never authority; the host must call status again before it acts.
 //   - A first check of typed text (control characters, a leading native
 //     slash command, length) so that a raw key never leaves this process;
 //     the daemon checks again.

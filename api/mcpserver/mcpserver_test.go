@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -109,6 +110,10 @@ func TestToolRefusals(t *testing.T) {
 		{"integer minutes", ToolRenew, map[string]any{"watch_id": fakeWatch, "minutes": 60}, "", "minutes"},
 		{"minutes off the list", ToolRenew, map[string]any{"watch_id": fakeWatch, "minutes": "100000"}, "", "minutes"},
 		{"no subject", ToolStatus, map[string]any{}, "", "exactly one"},
+		{"message_id with a space", ToolSend, map[string]any{"terminal_id": fakeTerm, "request": "x", "message_id": "retry 1"}, "", "message_id"},
+		{"message_id with a newline", ToolSend, map[string]any{"terminal_id": fakeTerm, "request": "x", "message_id": "a\nb"}, "", "message_id"},
+		{"message_id too long", ToolSend, map[string]any{"terminal_id": fakeTerm, "request": "x", "message_id": strings.Repeat("a", 65)}, "", "message_id"},
+		{"empty message_id", ToolSend, map[string]any{"terminal_id": fakeTerm, "request": "x", "message_id": ""}, "", "message_id"},
 		{"a fingerprint", ToolApprove, map[string]any{"turn_id": fakeTurn, "fingerprint": "abc"}, "", "fingerprint"},
 	}
 	for _, tc := range tests {
@@ -147,6 +152,8 @@ func TestToolsPassThrough(t *testing.T) {
 	}{
 		{ToolSend, map[string]any{"session_id": "ses_aaaaaaaaaaaaaaaaaaaaaaaaaa", "request": "fix the test\n\tthen commit"}, "send",
 			api.SendRequest{SessionID: "ses_aaaaaaaaaaaaaaaaaaaaaaaaaa", Request: "fix the test\n\tthen commit"}},
+		{ToolSend, map[string]any{"terminal_id": fakeTerm, "request": "go", "message_id": "01J9Z3.call_7-a"}, "send",
+			api.SendRequest{TerminalID: fakeTerm, Request: "go", MessageID: "01J9Z3.call_7-a"}},
 		{ToolApprove, map[string]any{"terminal_id": fakeTerm}, "approve", api.ApproveRequest{TerminalID: fakeTerm}},
 		{ToolApprove, map[string]any{"turn_id": fakeTurn, "decision": "reject"}, "approve", api.ApproveRequest{TurnID: fakeTurn, Decision: "reject"}},
 		{ToolCancel, map[string]any{"turn_id": fakeTurn}, "cancel", api.CancelRequest{TurnID: fakeTurn}},
@@ -330,5 +337,77 @@ func waitFor(t *testing.T, d time.Duration, ok func() bool) {
 			t.Fatalf("condition not met after %v", d)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestWakeupFeedSubjects: which daemon events wake a host, and the Turn or
+// Watch an interaction wake-up names, from the feed's own bookkeeping of
+// created and ended subjects.
+func TestWakeupFeedSubjects(t *testing.T) {
+	const term2 = "term_bbbbbbbbbbbbbbbbbbbbbbbbbb"
+	pending := func(term string) api.Event {
+		return api.Event{Type: api.EventTerminalState, TerminalID: term,
+			Attrs: map[string]string{"interaction_kind": "permission", "interaction_state": "pending"}}
+	}
+	cleared := api.Event{Type: api.EventTerminalState, TerminalID: fakeTerm, Attrs: map[string]string{"interaction_state": ""}}
+	ev := func(typ, term string, attrs ...string) api.Event {
+		m := map[string]string{}
+		for i := 0; i < len(attrs); i += 2 {
+			m[attrs[i]] = attrs[i+1]
+		}
+		return api.Event{Type: typ, TerminalID: term, Attrs: m}
+	}
+	tests := []struct {
+		name  string
+		evs   []api.Event
+		kinds []string // kind and subject of each wake-up: "interaction_required turn_…"
+	}{
+		{"a Turn's prompt names the Turn", []api.Event{ev(api.EventTurnCreated, fakeTerm, "turn_id", fakeTurn), pending(fakeTerm)},
+			[]string{"interaction_required turn:" + fakeTurn}},
+		{"another terminal's Turn is not named", []api.Event{ev(api.EventTurnCreated, fakeTerm, "turn_id", fakeTurn), pending(term2)},
+			[]string{"interaction_required"}},
+		{"a closed Turn is not named", []api.Event{ev(api.EventTurnCreated, fakeTerm, "turn_id", fakeTurn),
+			ev(api.EventTurnState, fakeTerm, "turn_id", fakeTurn, "state", "running", "reason", "closed"), pending(fakeTerm)},
+			[]string{"interaction_required"}},
+		{"a Turn's end is done, once", []api.Event{ev(api.EventTurnCreated, fakeTerm, "turn_id", fakeTurn),
+			ev(api.EventTurnState, fakeTerm, "turn_id", fakeTurn, "state", "done"),
+			ev(api.EventTurnSettled, fakeTerm, "turn_id", fakeTurn, "state", "completed")},
+			[]string{"done turn:" + fakeTurn}},
+		{"a Watch's prompt names the Watch", []api.Event{ev(api.EventWatchCreated, fakeTerm, "watch_id", fakeWatch), pending(fakeTerm)},
+			[]string{"interaction_required watch:" + fakeWatch}},
+		{"a settled Watch is done", []api.Event{ev(api.EventWatchCreated, fakeTerm, "watch_id", fakeWatch),
+			ev(api.EventWatchSettled, fakeTerm, "watch_id", fakeWatch, "state", "settled"), pending(fakeTerm)},
+			[]string{"done watch:" + fakeWatch, "interaction_required"}},
+		{"an expired Watch is done", []api.Event{ev(api.EventWatchSettled, fakeTerm, "watch_id", fakeWatch, "state", "expired")},
+			[]string{"done watch:" + fakeWatch}},
+		{"unwatch is no news", []api.Event{ev(api.EventWatchCreated, fakeTerm, "watch_id", fakeWatch),
+			ev(api.EventWatchSettled, fakeTerm, "watch_id", fakeWatch, "state", "stopped"), pending(fakeTerm)},
+			[]string{"interaction_required"}},
+		{"the same prompt twice is one wake-up", []api.Event{pending(fakeTerm), pending(fakeTerm), cleared, pending(fakeTerm)},
+			[]string{"interaction_required", "interaction_required"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newWakeupFeed()
+			var got []string
+			for i, e := range tc.evs {
+				e.Seq = uint64(i + 1)
+				w, ok := f.add(e)
+				if !ok {
+					continue
+				}
+				s := w.Kind
+				if id := w.Fields["turn_id"]; id != "" {
+					s += " turn:" + id
+				}
+				if id := w.Fields["watch_id"]; id != "" {
+					s += " watch:" + id
+				}
+				got = append(got, s)
+			}
+			if !slices.Equal(got, tc.kinds) {
+				t.Errorf("wake-ups %q, want %q", got, tc.kinds)
+			}
+		})
 	}
 }

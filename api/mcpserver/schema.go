@@ -8,8 +8,8 @@ import (
 
 // The input schemas are written by hand, not derived from the Go types:
 // the api request types carry fields a model must never send (terminal_id
-// on respond_interaction, minutes as an integer, message_id), and a
-// derived schema would accept them. Every object is closed
+// on respond_interaction, minutes as an integer), and a derived schema
+// would accept them. Every object is closed
 // (additionalProperties false), every string is bounded, every id has the
 // pattern of its prefix, and free text exists only in request and
 // answers[].text. Patterns use only syntax that Go's regexp and ECMAScript
@@ -33,6 +33,16 @@ const (
 
 // idPattern is the pattern of an id with prefix p.
 func idPattern(p string) string { return "^" + p + "[a-z2-7]{26}$" }
+
+// messageIDPattern is a send's idempotency key: chosen by the host, so
+// not an id with a prefix, but a token, not text. The daemon takes up to
+// 128 bytes of anything; 64 characters of a URL-safe alphabet hold a UUID,
+// a ULID or a host's own call id and cannot smuggle text or control
+// characters into the store or a log.
+const (
+	messageIDPattern = "^[A-Za-z0-9._-]{1,64}$"
+	messageIDMax     = 64
+)
 
 // renewMinutes are the observation windows renew accepts. A closed list of
 // strings, not a number: a model picks one, and a typo cannot become a
@@ -94,6 +104,9 @@ func sendInput() *jsonschema.Schema {
 		"terminal_id": id(prefixTerminal, descTerminal),
 		"request": text("The task for the coding agent, as the user means it. Plain text; its first line must not start with '/' "+
 			"(native slash commands are refused) and it may hold no control characters other than newline and tab.", api.MaxRequestText),
+		"message_id": {Type: "string", Description: "Optional idempotency key of your choosing (letters, digits, '.', '_', '-'; " +
+			"at most 64): the same message_id again in this MCP session returns the first Turn and sends nothing.",
+			Pattern: messageIDPattern, MinLength: ptr(1), MaxLength: ptr(messageIDMax)},
 	}, "request")
 }
 

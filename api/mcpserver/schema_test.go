@@ -20,6 +20,13 @@ var idFields = map[string]string{
 	"notification_id": prefixNotification,
 }
 
+// keyFields are caller-chosen keys: not ids of ours (no prefix) and not
+// free text, each with its pattern and length.
+var keyFields = map[string]struct {
+	pattern string
+	max     int
+}{"message_id": {messageIDPattern, messageIDMax}}
+
 // freeText are the only paths where a string without a pattern or an
 // enum may appear.
 var freeText = []string{"request", "answers[].text"}
@@ -139,6 +146,12 @@ func (w *schemaWalker) checkString(s map[string]any, path string) {
 		}
 		if ml, _ := s["maxLength"].(float64); int(ml) != len(prefix)+idChars {
 			w.errorf(path, "id maxLength %v, want %d", s["maxLength"], len(prefix)+idChars)
+		}
+		return
+	}
+	if k, isKey := keyFields[name]; isKey {
+		if ml, _ := s["maxLength"].(float64); pattern != k.pattern || int(ml) != k.max {
+			w.errorf(path, "key pattern %q maxLength %v, want %q %d", pattern, s["maxLength"], k.pattern, k.max)
 		}
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -58,6 +59,7 @@ type (
 		SessionID  string `json:"session_id"`
 		TerminalID string `json:"terminal_id"`
 		Request    string `json:"request"`
+		MessageID  string `json:"message_id"`
 	}
 	renewIn struct {
 		WatchID string `json:"watch_id"`
@@ -65,6 +67,8 @@ type (
 		Minutes string `json:"minutes"`
 	}
 )
+
+var messageIDRe = regexp.MustCompile(messageIDPattern)
 
 var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true}
 
@@ -92,7 +96,9 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.srv, tool(ToolSend, "Give a coding agent a new task: the request is typed into its idle composer and "+
 		"submitted with one Enter, creating a managed Turn (turn_id) that akk monitors. Use the target list or status "+
 		"advertises (session_id to continue a conversation, else terminal_id). Refused when the agent is busy, its "+
-		"composer holds a draft, or the request's first line is a slash command. Send only what the user asked for.",
+		"composer holds a draft, or the request's first line is a slash command. Send only what the user asked for. "+
+		"Give a message_id of your own to make a retry safe: sending the same message_id again in this MCP session "+
+		"returns the first Turn (outcome already_done) and types nothing.",
 		sendInput(), acting()), handle(s, send))
 	mcp.AddTool(s.srv, tool(ToolApprove, "Answer the permission prompt an agent shows: approve_once (the one-time Yes) or, "+
 		"by turn_id, reject. Persistent grants (always allow, don't ask again, auto mode) are never offered, and Escape is "+
@@ -210,10 +216,16 @@ func send(ctx context.Context, se *session, in sendIn) (any, error) {
 	if err := exactlyOne("session_id", in.SessionID, "terminal_id", in.TerminalID); err != nil {
 		return nil, err
 	}
+	if in.MessageID != "" && !messageIDRe.MatchString(in.MessageID) {
+		// The host validates the schema too; this holds for one that
+		// does not.
+		return nil, fmt.Errorf("bad_request: message_id must match %s", messageIDPattern)
+	}
 	if r := checkText(in.Request, api.MaxRequestText); r != "" {
 		return refused("send", r), nil
 	}
-	return se.client.Send(ctx, api.SendRequest{SessionID: in.SessionID, TerminalID: in.TerminalID, Request: in.Request})
+	return se.client.Send(ctx, api.SendRequest{SessionID: in.SessionID, TerminalID: in.TerminalID, Request: in.Request,
+		MessageID: in.MessageID})
 }
 
 func approve(ctx context.Context, se *session, in api.ApproveRequest) (any, error) {

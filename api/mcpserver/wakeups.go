@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -54,36 +55,47 @@ var forwardAttrs = []string{"turn_id", "watch_id", "session_id", "notification_i
 	"interaction_kind", "interaction_state", "screen_state", "activity_state", "state", "reason", "agent"}
 
 // wakeKind classifies a daemon event: the wake-up kind, or "" for events
-// that are not wake-ups. The monitors' own events are named by their last
+// that are not wake-ups. Events named by a wake-up kind as their last
 // dot-separated part (interaction_required, interaction_manual_required,
-// done), whatever their prefix; a managed Turn that settled (turn.state
-// done, failed or cancelled) is done; and until the monitors exist, a
-// terminal whose interaction becomes pending (or manual_required) is the
-// interaction_required (or manual) wake-up.
+// done) are that kind, whatever their prefix. A managed Turn that settled
+// (turn.state done, failed or cancelled) is done; its turn.settled, which
+// follows for the same end, is not a second wake-up. A Watch that ended by
+// itself (watch.settled: settled, invalidated or expired) is done; one
+// stopped by unwatch is not news to anybody. The daemon's monitors put
+// their interaction notifications on callback routes, not in the event
+// stream, so a terminal whose interaction becomes pending (or
+// manual_required) is the interaction_required (or manual) wake-up.
 func wakeKind(e api.Event) string {
 	last := e.Type[strings.LastIndexByte(e.Type, '.')+1:]
 	switch last {
 	case WakeInteractionRequired, WakeInteractionManual, WakeDone:
 		return last
 	}
-	if e.Type == api.EventTurnState {
+	switch e.Type {
+	case api.EventTurnState:
 		switch e.Attrs["state"] {
 		case "done", "failed", "cancelled":
 			return WakeDone // Fields["state"] says which
 		}
 		return ""
-	}
-	if e.Type != api.EventTerminalState && e.Type != api.EventTerminalAdded {
-		return ""
-	}
-	switch e.Attrs["interaction_state"] {
-	case "pending":
-		return WakeInteractionRequired
-	case "manual_required":
-		return WakeInteractionManual
+	case api.EventWatchSettled:
+		if e.Attrs["state"] == watchStopped {
+			return ""
+		}
+		return WakeDone
+	case api.EventTerminalState, api.EventTerminalAdded:
+		switch e.Attrs["interaction_state"] {
+		case "pending":
+			return WakeInteractionRequired
+		case "manual_required":
+			return WakeInteractionManual
+		}
 	}
 	return ""
 }
+
+// watchStopped is the state of a Watch ended by unwatch.
+const watchStopped = "stopped"
 
 // wakeupFeed keeps the ring and decides what is news.
 type wakeupFeed struct {
@@ -93,21 +105,60 @@ type wakeupFeed struct {
 	// screen-derived wake-up was for: a terminal.state event that only
 	// changes another axis (composer, durable activity) is no news.
 	shown map[string]string
-	after uint64
+	// turns and watches are the managed Turn and the Watches of each
+	// terminal, from their created and end events: a terminal's
+	// interaction wake-up names them, so that a host can answer by
+	// turn_id (the only way to reject) without a list first.
+	turns   map[string]string
+	watches map[string][]string
+	after   uint64
 }
 
-func newWakeupFeed() *wakeupFeed { return &wakeupFeed{shown: map[string]string{}} }
+func newWakeupFeed() *wakeupFeed {
+	return &wakeupFeed{shown: map[string]string{}, turns: map[string]string{}, watches: map[string][]string{}}
+}
+
+// track follows which Turn and Watches each terminal has.
+func (f *wakeupFeed) track(e api.Event) {
+	term := e.TerminalID
+	switch e.Type {
+	case api.EventTerminalRemoved:
+		delete(f.shown, term)
+		delete(f.turns, term)
+		delete(f.watches, term)
+	case api.EventTurnCreated:
+		f.turns[term] = e.Attrs["turn_id"]
+	case api.EventTurnState, api.EventTurnSettled:
+		// A Turn ends with a final state, or with management closed (its
+		// state stays what it was; the reason says closed).
+		switch {
+		case e.Type == api.EventTurnSettled, e.Attrs["reason"] == "closed",
+			wakeKind(e) == WakeDone:
+			if f.turns[term] == e.Attrs["turn_id"] {
+				delete(f.turns, term)
+			}
+		}
+	case api.EventWatchCreated:
+		if id := e.Attrs["watch_id"]; !slices.Contains(f.watches[term], id) {
+			f.watches[term] = append(f.watches[term], id)
+		}
+	case api.EventWatchSettled:
+		f.watches[term] = slices.DeleteFunc(f.watches[term], func(id string) bool { return id == e.Attrs["watch_id"] })
+		if len(f.watches[term]) == 0 {
+			delete(f.watches, term)
+		}
+	}
+}
 
 // add records e and returns the wake-up to announce, if it is one.
 func (f *wakeupFeed) add(e api.Event) (Wakeup, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.after = max(f.after, e.Seq)
-	if e.Type == api.EventTerminalRemoved {
-		delete(f.shown, e.TerminalID)
-		return Wakeup{}, false
-	}
 	kind := wakeKind(e)
+	// The subjects the event ends are still named in its own wake-up.
+	turn, watches := f.turns[e.TerminalID], f.watches[e.TerminalID]
+	f.track(e)
 	if e.Type == api.EventTerminalState || e.Type == api.EventTerminalAdded {
 		key := e.Attrs["interaction_kind"] + "/" + e.Attrs["interaction_state"]
 		old := f.shown[e.TerminalID]
@@ -122,10 +173,17 @@ func (f *wakeupFeed) add(e api.Event) (Wakeup, bool) {
 	w := Wakeup{Seq: e.Seq, Time: e.Time, Kind: kind, Event: e.Type, TerminalID: e.TerminalID}
 	for _, k := range forwardAttrs {
 		if v, ok := e.Attrs[k]; ok {
-			if w.Fields == nil {
-				w.Fields = map[string]string{}
-			}
-			w.Fields[k] = v
+			w.setField(k, v)
+		}
+	}
+	if kind == WakeInteractionRequired || kind == WakeInteractionManual {
+		// Only when the event did not name its subject: a monitor's own
+		// event knows better than this feed's bookkeeping.
+		if _, ok := e.Attrs["turn_id"]; !ok && turn != "" {
+			w.setField("turn_id", turn)
+		}
+		if _, ok := e.Attrs["watch_id"]; !ok && len(watches) == 1 {
+			w.setField("watch_id", watches[0])
 		}
 	}
 	f.ring = append(f.ring, w)
@@ -133,6 +191,13 @@ func (f *wakeupFeed) add(e api.Event) (Wakeup, bool) {
 		f.ring = append(f.ring[:0], f.ring[len(f.ring)-wakeupRing:]...)
 	}
 	return w, true
+}
+
+func (w *Wakeup) setField(k, v string) {
+	if w.Fields == nil {
+		w.Fields = map[string]string{}
+	}
+	w.Fields[k] = v
 }
 
 func (f *wakeupFeed) snapshot() WakeupsResource {
