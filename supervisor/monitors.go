@@ -300,7 +300,9 @@ func (m *paneMonitor) refreshIdentity() bool {
 	p, err := m.s.ident.identify(pid)
 	m.lastIdentify = now
 	m.dead = false
-	if _, serr := controlmode.ReadProcStat(pid); errors.Is(serr, controlmode.ErrNoProcess) {
+	// A zombie is dead too: tmux marks the pane dead when its pty closes
+	// but sometimes reaps the child late, and until then /proc still has it.
+	if st, serr := controlmode.ReadProcStat(pid); errors.Is(serr, controlmode.ErrNoProcess) || serr == nil && (st.State == 'Z' || st.State == 'X') {
 		m.dead = true
 	}
 	if err != nil {

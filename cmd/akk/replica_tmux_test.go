@@ -91,13 +91,25 @@ func replicaRun(t *testing.T, akk, file string, rec *recordings.Recording, input
 			t.Fatal(err)
 		}
 	}
+	var deadSince time.Time
 	for ctx.Err() == nil {
 		out, err := srv.Run("display-message", "-p", "-t", pane.String(), "#{pane_dead} #{pane_dead_status}")
-		if err == nil && strings.HasPrefix(string(out), "1 ") {
-			var status int
-			fmt.Sscanf(strings.TrimPrefix(string(out), "1 "), "%d", &status)
-			capture, _ := srv.Run("capture-pane", "-p", "-t", pane.String())
-			return status, string(capture)
+		f := strings.Fields(string(out))
+		if err == nil && len(f) >= 1 && f[0] == "1" {
+			if deadSince.IsZero() {
+				deadSince = time.Now()
+			}
+			// tmux 3.3a marks a pane dead when its pty closes and learns the
+			// status when it reaps the child, sometimes late: wait for it a
+			// moment, then report it unknown (-1).
+			if len(f) == 2 || time.Since(deadSince) > 2*time.Second {
+				status := -1
+				if len(f) == 2 {
+					fmt.Sscanf(f[1], "%d", &status)
+				}
+				capture, _ := srv.Run("capture-pane", "-p", "-t", pane.String())
+				return status, string(capture)
+			}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -128,7 +140,7 @@ func TestTmuxReplicaRoundTrip(t *testing.T) {
 		}
 		t.Run(f.Agent+"/"+f.Version+"/"+f.Surface, func(t *testing.T) {
 			status, screen := replicaRun(t, akk, f.Cast, rec, inputs)
-			if status != 0 {
+			if status != 0 && (status != -1 || strings.Contains(screen, "diverged")) {
 				t.Errorf("replica exited %d:\n%s", status, screen)
 			}
 		})
