@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
@@ -274,7 +275,7 @@ func (m *paneMonitor) snapshot() view {
 // application did not enable bracketed paste, since a typed newline would
 // submit.
 func (m *paneMonitor) typeText(ctx context.Context, text string) error {
-	if !slices.Contains([]byte(text), '\n') {
+	if !strings.Contains(text, "\n") {
 		return m.sess.client.SendText(ctx, m.pane, text)
 	}
 	return m.sess.client.Paste(ctx, m.pane, text)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -354,7 +355,7 @@ func resolveChoice(live recognition, a action) (recognizers.Choice, string, *ref
 		if in.Kind != string(recognizers.KindAsyncQuestion) {
 			return recognizers.Choice{}, "", reject(api.ReasonUnknownChoice, "delivery_mode is only for an async_question")
 		}
-		if !contains(in.DeliveryModes, a.delivery) {
+		if !slices.Contains(in.DeliveryModes, a.delivery) {
 			return recognizers.Choice{}, "", reject(api.ReasonUnknownChoice, "delivery_mode %s is not advertised", a.delivery)
 		}
 	}
@@ -392,15 +393,6 @@ func resolveChoice(live recognition, a action) (recognizers.Choice, string, *ref
 		return c, "", ref
 	}
 	return c, ans.Text, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // checkAnswerText applies DESIGN invariant 1 and the profile's caps to an

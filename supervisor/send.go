@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -153,20 +154,11 @@ func (m *paneMonitor) sendReady(req api.SendRequest) (sendState, *refusal) {
 	case req.SessionID != "" && m.bind.State != string(watchers.Resolved):
 		return st, reject(api.ReasonBindingChanged, "the terminal's native session is %s", m.bind.State)
 	}
-	if containsNL(req.Request) && !m.mirror.Screen().Modes().BracketedPaste {
+	if strings.Contains(req.Request, "\n") && !m.mirror.Screen().Modes().BracketedPaste {
 		return st, reject(api.ReasonBadText, "a request of several lines needs bracketed paste, which the agent has not enabled")
 	}
 	st.agent, st.version, st.replica, st.incarnation = m.ident.Agent, m.ident.Version, m.ident.Replica, m.ident.incarnation()
 	return st, nil
-}
-
-func containsNL(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return true
-		}
-	}
-	return false
 }
 
 // sendTurn reserves the Turn, types the request, presses Enter once and
