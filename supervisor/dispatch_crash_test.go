@@ -212,25 +212,16 @@ func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *c
 	return final
 }
 
-// start releases the replica (the driver without a daemon of its own).
+// start follows the replica's pane and releases it.
 func (r *replicaDriver) start() {
 	r.t.Helper()
-	pane, _ := controlmode.ParsePaneID(r.c.pane)
-	feed, err := r.client.Follow(pane)
+	rf, err := followReplica(r.client, r.c.pane)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	r.t.Cleanup(feed.Close)
-	r.feed = feed
-	for seeded := false; !seeded; {
-		select {
-		case <-feed.Ready():
-		case <-r.ctx.Done():
-			r.t.Fatalf("%s: no seed", r.name)
-		}
-		seeded = feed.Take().Seed != nil
-	}
-	if err := releaseReplica(r.c.fifo); err != nil {
-		r.t.Fatal(err)
+	r.t.Cleanup(rf.Close)
+	r.rf = rf
+	if err := rf.release(r.ctx, r.c.fifo); err != nil {
+		r.t.Fatalf("%s: %v", r.name, err)
 	}
 }

@@ -153,41 +153,21 @@ func checkReplicaEnded(t testing.TB, ctx context.Context, srv *tmuxtest.Server, 
 func driveDispatch(t *testing.T, ctx context.Context, d *daemon, client *controlmode.Client, c *replicaCase, st *dispatchStats) {
 	name := c.agent + "/" + c.version + "/" + c.surface
 	pane, _ := controlmode.ParsePaneID(c.pane)
-	feed, err := client.Follow(pane)
+	rf, err := followReplica(client, c.pane)
 	if err != nil {
 		t.Error(err)
 		return
 	}
-	defer feed.Close()
-	got := 0
+	defer rf.Close()
 	take := func(until int) bool {
-		for got < until {
-			select {
-			case <-feed.Ready():
-			case <-time.After(15 * time.Second):
-				screen, _ := client.Command(ctx, "capture-pane", "-p", "-t", c.pane)
-				t.Errorf("%s: replica wrote %d bytes, want %d; its pane:\n%s", name, got, until, screen.Body)
-				return false
-			}
-			u := feed.Take()
-			if u.Seed != nil {
-				got = 0
-			}
-			got += len(u.Data)
+		if err := rf.take(ctx, until); err != nil {
+			t.Errorf("%s: %v", name, err)
+			return false
 		}
 		return true
 	}
-	for seeded := false; !seeded; {
-		select {
-		case <-feed.Ready():
-		case <-ctx.Done():
-			t.Errorf("%s: no seed", name)
-			return
-		}
-		seeded = feed.Take().Seed != nil
-	}
-	if err := releaseReplica(c.fifo); err != nil {
-		t.Error(err)
+	if err := rf.release(ctx, c.fifo); err != nil {
+		t.Errorf("%s: %v", name, err)
 		return
 	}
 	evs := c.rec.Events[:len(c.rec.Events)-1] // the sentinel is sent below

@@ -29,49 +29,22 @@ type replicaDriver struct {
 	d      *daemon
 	client *controlmode.Client
 	c      *replicaCase
-	feed   *controlmode.Feed
-	got    int // output bytes seen
+	rf     *replicaFeed
 	out    int // output bytes due before the current event
 	next   int // the next event
 	name   string
 }
 
 func newReplicaDriver(t testing.TB, ctx context.Context, d *daemon, client *controlmode.Client, c *replicaCase) *replicaDriver {
-	pane, _ := controlmode.ParsePaneID(c.pane)
-	feed, err := client.Follow(pane)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(feed.Close)
-	r := &replicaDriver{t: t, ctx: ctx, d: d, client: client, c: c, feed: feed, name: c.agent + "/" + c.version + "/" + c.surface}
-	for seeded := false; !seeded; {
-		select {
-		case <-feed.Ready():
-		case <-ctx.Done():
-			t.Fatalf("%s: no seed", r.name)
-		}
-		seeded = feed.Take().Seed != nil
-	}
-	if err := releaseReplica(c.fifo); err != nil {
-		t.Fatalf("%s: %v", r.name, err)
-	}
+	r := &replicaDriver{t: t, ctx: ctx, d: d, client: client, c: c, name: c.agent + "/" + c.version + "/" + c.surface}
+	r.start()
 	return r
 }
 
 func (r *replicaDriver) take() {
 	r.t.Helper()
-	for r.got < r.out {
-		select {
-		case <-r.feed.Ready():
-		case <-time.After(15 * time.Second):
-			screen, _ := r.client.Command(r.ctx, "capture-pane", "-p", "-t", r.c.pane)
-			r.t.Fatalf("%s: replica wrote %d bytes, want %d; its pane:\n%s", r.name, r.got, r.out, screen.Body)
-		}
-		u := r.feed.Take()
-		if u.Seed != nil {
-			r.got = 0
-		}
-		r.got += len(u.Data)
+	if err := r.rf.take(r.ctx, r.out); err != nil {
+		r.t.Fatalf("%s: %v", r.name, err)
 	}
 }
 

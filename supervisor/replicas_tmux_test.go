@@ -189,44 +189,21 @@ func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]
 // in the pane; at the end it sends the sentinel that ends the replica.
 func driveReplica(t *testing.T, ctx context.Context, client *controlmode.Client, c *replicaCase, onMarker func(recordings.Marker, time.Time)) {
 	pane, _ := controlmode.ParsePaneID(c.pane)
-	feed, err := client.Follow(pane)
+	rf, err := followReplica(client, c.pane)
 	if err != nil {
 		t.Error(err)
 		return
 	}
-	defer feed.Close()
-	got := 0
+	defer rf.Close()
 	take := func(until int) bool {
-		for got < until {
-			select {
-			case <-feed.Ready():
-			case <-time.After(10 * time.Second):
-				screen, _ := client.Command(ctx, "capture-pane", "-p", "-t", c.pane)
-				t.Errorf("%s: replica wrote %d bytes, want %d; its pane:\n%s", c.surface, got, until, screen.Body)
-				return false
-			}
-			u := feed.Take()
-			if u.Seed != nil {
-				if os.Getenv("AKK_TEST_LOG") != "" {
-					t.Logf("%s: seed after %d bytes (stale %v %s)", c.surface, got, u.Stale, u.Cause)
-				}
-				got = 0
-			}
-			got += len(u.Data)
+		if err := rf.take(ctx, until); err != nil {
+			t.Errorf("%s: %v", c.surface, err)
+			return false
 		}
 		return true
 	}
-	for seeded := false; !seeded; {
-		select {
-		case <-feed.Ready():
-		case <-ctx.Done():
-			t.Errorf("%s: no seed", c.surface)
-			return
-		}
-		seeded = feed.Take().Seed != nil
-	}
-	if err := os.WriteFile(c.fifo, []byte("go\n"), 0o600); err != nil {
-		t.Error(err)
+	if err := rf.release(ctx, c.fifo); err != nil {
+		t.Errorf("%s: %v", c.surface, err)
 		return
 	}
 	if c.onRelease != nil {
