@@ -259,37 +259,13 @@ func (s *Store) Requeue(id string, now time.Time) (Notification, error) {
 // (unwatch, close) in one synced batch and returns them. In-flight ones
 // cannot be recalled: their outcome stays visible.
 func (s *Store) Withdraw(subject string, now time.Time) ([]Notification, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
-		return nil, err
-	}
-	var out []Notification
-	err := s.scan(kindOutbox, func(k, v []byte) error {
-		var n Notification
-		if err := decode(v, notificationSchema, &n); err != nil {
-			return fmt.Errorf("store: %s: %w", k, err)
+	return s.rewriteNotifications("withdraw "+subject, func(n *Notification) bool {
+		if n.Subject != subject || (n.State != NtfPending && n.State != NtfRetryable) {
+			return false
 		}
-		if n.Subject == subject && (n.State == NtfPending || n.State == NtfRetryable) {
-			n.State, n.NextAt, n.Updated = NtfWithdrawn, time.Time{}, now
-			out = append(out, n)
-		}
-		return nil
+		n.State, n.NextAt, n.Updated = NtfWithdrawn, time.Time{}, now
+		return true
 	})
-	if err != nil || len(out) == 0 {
-		return nil, err
-	}
-	b := s.db.NewBatch()
-	defer b.Close()
-	for _, n := range out {
-		if err := putNotification(b, n); err != nil {
-			return nil, err
-		}
-	}
-	if err := b.Commit(pebble.Sync); err != nil {
-		return nil, fmt.Errorf("store: withdraw %s: %w", subject, err)
-	}
-	return out, nil
 }
 
 // ReleaseOrphans makes every in_flight notification claimed by another
@@ -299,6 +275,20 @@ func (s *Store) Withdraw(subject string, now time.Time) ([]Notification, error) 
 // then sent again with the same idempotency key (at-least-once). Accepted
 // and uncertain records are untouched: they are never sent again.
 func (s *Store) ReleaseOrphans(owner string, now time.Time) ([]Notification, error) {
+	return s.rewriteNotifications("release orphans", func(n *Notification) bool {
+		if n.State != NtfInFlight || len(n.Attempts) == 0 || n.Attempts[len(n.Attempts)-1].Owner == owner {
+			return false
+		}
+		a := &n.Attempts[len(n.Attempts)-1]
+		a.Outcome, a.End, a.Detail = ntfInterruptedClaim, now, "daemon ended before an outcome"
+		n.State, n.NextAt, n.LeaseUntil, n.Updated = NtfPending, now, time.Time{}, now
+		return true
+	})
+}
+
+// rewriteNotifications applies change to every notification, writes the
+// ones it changed in one synced batch and returns them.
+func (s *Store) rewriteNotifications(what string, change func(*Notification) bool) ([]Notification, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.checkOpen(); err != nil {
@@ -310,13 +300,9 @@ func (s *Store) ReleaseOrphans(owner string, now time.Time) ([]Notification, err
 		if err := decode(v, notificationSchema, &n); err != nil {
 			return fmt.Errorf("store: %s: %w", k, err)
 		}
-		if n.State != NtfInFlight || len(n.Attempts) == 0 || n.Attempts[len(n.Attempts)-1].Owner == owner {
-			return nil
+		if change(&n) {
+			out = append(out, n)
 		}
-		a := &n.Attempts[len(n.Attempts)-1]
-		a.Outcome, a.End, a.Detail = ntfInterruptedClaim, now, "daemon ended before an outcome"
-		n.State, n.NextAt, n.LeaseUntil, n.Updated = NtfPending, now, time.Time{}, now
-		out = append(out, n)
 		return nil
 	})
 	if err != nil || len(out) == 0 {
@@ -330,7 +316,7 @@ func (s *Store) ReleaseOrphans(owner string, now time.Time) ([]Notification, err
 		}
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
-		return nil, fmt.Errorf("store: release orphans: %w", err)
+		return nil, fmt.Errorf("store: %s: %w", what, err)
 	}
 	return out, nil
 }

@@ -93,32 +93,6 @@ func (r *replicaDriver) sendRecorded(b []byte) {
 	}
 }
 
-// typeNextAndAwait types the next recorded input (a person's key) and
-// waits until the daemon's model shows its effect.
-func (r *replicaDriver) typeNextAndAwait() {
-	r.t.Helper()
-	m := r.monitor()
-	before := m.snapshot()
-	evs := r.c.rec.Events[:len(r.c.rec.Events)-1]
-	for ; r.next < len(evs); r.next++ {
-		e := evs[r.next]
-		switch e.Code {
-		case recordings.Output, recordings.OutputRaw:
-			r.out += len(e.Data)
-		case recordings.Input:
-			r.sendRecorded(e.Data)
-			r.next++
-			if _, ok := m.await(r.ctx, before, 10*time.Second, func(rec recognition) bool {
-				return rec.fp != before.rec.fp || rec.Screen != before.rec.Screen
-			}); !ok {
-				r.t.Fatalf("%s: the typed key changed nothing on screen", r.name)
-			}
-			return
-		}
-	}
-	r.t.Fatalf("%s: no input left to type", r.name)
-}
-
 // skipInput notes that akk sent the next recorded input: the driver does
 // not send it again.
 func (r *replicaDriver) skipInput() {
