@@ -287,7 +287,7 @@ func (m *paneMonitor) awaitQuiet(ctx context.Context, seq uint64, quiet, max tim
 	deadline := time.Now().Add(max)
 	for {
 		m.mu.Lock()
-		changed, since, ch := m.screenSeq != seq, time.Since(m.lastChange), m.passed
+		changed, since, ch := m.screenSeq != seq, time.Since(m.lastChange), m.nextPass()
 		m.mu.Unlock()
 		left := time.Until(deadline)
 		if left <= 0 || (changed && since >= quiet) {
@@ -323,7 +323,7 @@ func (m *paneMonitor) await(ctx context.Context, before view, timeout time.Durat
 	deadline := time.Now().Add(timeout)
 	for {
 		m.mu.Lock()
-		rec, seq, ch := m.rec, m.screenSeq, m.passed
+		rec, seq, ch := m.rec, m.screenSeq, m.nextPass()
 		m.mu.Unlock()
 		if seq != before.seq && ok(rec) {
 			return rec, true

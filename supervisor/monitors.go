@@ -65,8 +65,9 @@ type paneMonitor struct {
 	dead         bool      // the pane's own process has exited
 	lastResolve  time.Time // when a native session resolution was last asked for
 	lastIdentify time.Time // when the foreground group was last read whole
-	// passed is closed (and replaced) after every pass that recognized:
-	// a dispatch waiting for a postcondition waits on it.
+	// passed is closed after the next pass that recognizes, if a dispatch
+	// waits for one (nextPass); nil while nobody waits, so a pass costs no
+	// allocation.
 	passed chan struct{}
 	// fenced: the current prompt's fence key was consumed (cached per
 	// key so a pass does not read the store again).
@@ -81,10 +82,19 @@ func newMonitor(s *Supervisor, se *session, p controlmode.PaneInfo) *paneMonitor
 	return &paneMonitor{s: s, pane: p.Pane, sess: se, info: p,
 		lg:     s.lg.With("pane", p.Pane.String()),
 		stopCh: make(chan struct{}), pokeCh: make(chan struct{}, 1),
-		dispatchLock: make(chan struct{}, 1), passed: make(chan struct{})}
+		dispatchLock: make(chan struct{}, 1)}
 }
 
 func (m *paneMonitor) started() bool { return m.isStarted.Load() }
+
+// nextPass returns a channel closed after the next recognition pass.
+// Called with mu held.
+func (m *paneMonitor) nextPass() <-chan struct{} {
+	if m.passed == nil {
+		m.passed = make(chan struct{})
+	}
+	return m.passed
+}
 
 // isGone reports whether the monitor's goroutine has ended.
 func (m *paneMonitor) isGone() bool { return m.ended.Load() }
@@ -246,8 +256,10 @@ func (m *paneMonitor) pass(poked bool) (gone bool, wait time.Duration) {
 		}
 	}
 	m.applyFence()
-	close(m.passed)
-	m.passed = make(chan struct{})
+	if m.passed != nil { // someone waits for this pass
+		close(m.passed)
+		m.passed = nil
+	}
 	prevScreen := m.term.Screen
 	if identChanged {
 		m.lastResolve = now

@@ -283,7 +283,7 @@ func (s *Supervisor) proveAccepted(ctx context.Context, m *paneMonitor, pre send
 	var asked time.Time
 	for time.Now().Before(deadline) {
 		m.mu.Lock()
-		bind, ch := m.bind, m.passed
+		bind, ch := m.bind, m.nextPass()
 		m.mu.Unlock()
 		if anchor == nil && bind.Path != "" && bind.Generation != pre.bind.Generation {
 			anchor = &watchers.Anchor{Agent: watchers.Agent(pre.agent), Path: bind.Path, Absent: true, SessionID: bind.SessionID}
