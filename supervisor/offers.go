@@ -56,8 +56,16 @@ func (b *offerBook) put(o *offer) {
 	if b.offers == nil {
 		b.offers = map[offerKey]*offer{}
 	}
+	// Every MCP session is a controller of its own: drop what is past
+	// the horizon before the book grows without bound.
+	if len(b.offers) >= maxOffers {
+		b.sweepLocked(o.made)
+	}
 	b.offers[offerKey{o.controller, o.terminalID}] = o
 }
+
+// maxOffers is the book's size past which old offers are swept.
+const maxOffers = 256
 
 func (b *offerBook) get(controller, terminal string) *offer {
 	b.mu.Lock()
@@ -75,10 +83,8 @@ func (b *offerBook) consume(o *offer) {
 	}
 }
 
-// sweep drops offers past the horizon.
-func (b *offerBook) sweep(now time.Time) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// sweepLocked drops offers past the horizon. Called with mu held.
+func (b *offerBook) sweepLocked(now time.Time) {
 	for k, o := range b.offers {
 		if now.Sub(o.made) > offerHorizon {
 			delete(b.offers, k)

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,5 +198,82 @@ func TestStateEvents(t *testing.T) {
 	}
 	if evs := stateEvents(c, c, false); len(evs) != 0 {
 		t.Fatalf("no change: %+v", evs)
+	}
+}
+
+// TestOfferBookSweeps: past maxOffers entries, offers older than the
+// horizon are dropped when a new one is put; fresh ones stay.
+func TestOfferBookSweeps(t *testing.T) {
+	var b offerBook
+	now := time.Unix(1700000000, 0)
+	for i := range maxOffers {
+		b.put(&offer{controller: fmt.Sprintf("mcp:%d", i), terminalID: "term_a", made: now})
+	}
+	fresh := &offer{controller: "cli:0", terminalID: "term_a", made: now.Add(offerHorizon - time.Second)}
+	b.put(fresh)
+	if got := b.get("cli:0", "term_a"); got != fresh {
+		t.Fatal("the new offer is missing")
+	}
+	if len(b.offers) != maxOffers+1 {
+		t.Fatalf("%d offers, want %d: none is past the horizon yet", len(b.offers), maxOffers+1)
+	}
+	late := &offer{controller: "cli:1", terminalID: "term_a", made: now.Add(offerHorizon + time.Second)}
+	b.put(late)
+	if len(b.offers) != 2 || b.get("cli:1", "term_a") != late || b.get("cli:0", "term_a") != fresh {
+		t.Fatalf("after the sweep: %d offers", len(b.offers))
+	}
+}
+
+// TestCheckText: invariant 1's text rules for tasks and answers.
+func TestCheckText(t *testing.T) {
+	for _, tc := range []struct {
+		text      string
+		multiline bool
+		reason    string // "" accepted
+	}{
+		{"fix the failing test", false, ""},
+		{"Purple please", false, ""},
+		{"first line\nsecond line", true, ""},
+		{"first line\nsecond line", false, api.ReasonBadText},
+		{"/exit", false, api.ReasonSlashCommand},
+		{"  /model gpt", false, api.ReasonSlashCommand},
+		{"run this\n/exit", true, ""}, // only the first line is a command
+		{"a\x1b[Bb", false, api.ReasonBadText},
+		{"a\rb", true, api.ReasonBadText},
+		{"a\x7fb", false, api.ReasonBadText},
+		{"a\u0085b", false, api.ReasonBadText},
+		{"\xff\xfe", false, api.ReasonBadText},
+		{"   ", false, api.ReasonBadText},
+		{"tab\tseparated", false, ""},
+	} {
+		r := checkText(tc.text, tc.multiline)
+		got := ""
+		if r != nil {
+			got = r.reason
+		}
+		if got != tc.reason {
+			t.Errorf("checkText(%q, %v) = %q, want %q", tc.text, tc.multiline, got, tc.reason)
+		}
+	}
+}
+
+// TestFenceKey: the key changes with each of its parts.
+func TestFenceKey(t *testing.T) {
+	var fp [32]byte
+	base := fenceKeyOf("term_a", fp, 1, "call_1")
+	fp2 := fp
+	fp2[0] = 1
+	for name, other := range map[string]string{
+		"terminal":    fenceKeyOf("term_b", fp, 1, "call_1"),
+		"fingerprint": fenceKeyOf("term_a", fp2, 1, "call_1"),
+		"generation":  fenceKeyOf("term_a", fp, 2, "call_1"),
+		"tool call":   fenceKeyOf("term_a", fp, 1, "call_2"),
+	} {
+		if other == base {
+			t.Errorf("a different %s gives the same fence key", name)
+		}
+	}
+	if fenceKeyOf("term_a", fp, 1, "call_1") != base {
+		t.Error("the fence key is not deterministic")
 	}
 }
