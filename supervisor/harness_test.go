@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/akkbin"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/vt"
@@ -22,41 +23,11 @@ import (
 
 const corpusDir = "../recordings/testdata"
 
-var (
-	akkOnce sync.Once
-	akkBin  string
-	akkErr  error
-	akkDir  string
-)
+func TestMain(m *testing.M) { akkbin.Main(m) }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if akkDir != "" {
-		os.RemoveAll(akkDir)
-	}
-	os.Exit(code)
-}
-
-// buildAkk builds the akk binary once per test binary: replicas run it
-// in panes, and the process tests run `akk attach`.
-func buildAkk(t testing.TB) string {
-	t.Helper()
-	akkOnce.Do(func() {
-		akkDir, akkErr = os.MkdirTemp("", "akk-bin-")
-		if akkErr != nil {
-			return
-		}
-		akkBin = filepath.Join(akkDir, "akk")
-		out, err := exec.Command("go", "build", "-o", akkBin, "../cmd/akk").CombinedOutput()
-		if err != nil {
-			akkErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if akkErr != nil {
-		t.Fatal(akkErr)
-	}
-	return akkBin
-}
+// buildAkk is the akk binary: replicas run it in panes, and the process
+// tests run `akk attach`.
+func buildAkk(t testing.TB) string { return akkbin.Build(t) }
 
 func requireTmux(t testing.TB) {
 	t.Helper()

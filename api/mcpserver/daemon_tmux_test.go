@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,47 +15,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/akkbin"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 )
 
 const corpusDir = "../../recordings/testdata"
 
-var (
-	akkOnce sync.Once
-	akkBin  string
-	akkErr  error
-	akkDir  string
-)
+func TestMain(m *testing.M) { akkbin.Main(m) }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if akkDir != "" {
-		os.RemoveAll(akkDir)
-	}
-	os.Exit(code)
-}
-
-// buildAkk builds the akk binary once per test binary: the daemon and the
-// replicas run it, and so does a real host's `akk mcp`.
-func buildAkk(t *testing.T) string {
-	t.Helper()
-	akkOnce.Do(func() {
-		akkDir, akkErr = os.MkdirTemp("", "akk-mcp-bin-")
-		if akkErr != nil {
-			return
-		}
-		akkBin = filepath.Join(akkDir, "akk")
-		out, err := exec.Command("go", "build", "-o", akkBin, "../../cmd/akk").CombinedOutput()
-		if err != nil {
-			akkErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if akkErr != nil {
-		t.Fatal(akkErr)
-	}
-	return akkBin
-}
+// buildAkk is the akk binary: the daemon and the replicas run it, and so
+// does a real host's `akk mcp`.
+func buildAkk(t testing.TB) string { return akkbin.Build(t) }
 
 // rig is a daemon (`akk attach --allow-replicas`, the real binary) on an
 // isolated tmux server, with one replica pane per recording.

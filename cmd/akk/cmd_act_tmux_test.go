@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -57,25 +56,13 @@ func TestTmuxCLIActions(t *testing.T) {
 	}
 	pane := strings.TrimSpace(string(srv.MustRun("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main",
 		fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, fifo, akk, cast))))
-	xdg := t.TempDir()
-	env := append(append([]string{}, srv.Env...), "XDG_STATE_HOME="+filepath.Join(xdg, "state"), "XDG_RUNTIME_DIR="+filepath.Join(xdg, "run"))
+	cli, h := attachDetached(t, akk, srv)
 	run := func(args ...string) (int, string) {
-		cmd := exec.Command(akk, args...)
-		cmd.Env = env
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode(), out.String()
-		}
-		return 0, out.String()
+		code, stdout, stderr := cli(args...)
+		return code, stdout + stderr
 	}
-	code, out := run("attach", "--detach", "-S", srv.Socket, "--allow-replicas", "--json")
-	var h api.Health
-	if code != 0 || json.Unmarshal([]byte(out), &h) != nil || h.PID == 0 {
-		t.Fatalf("attach --detach: exit %d\n%s", code, out)
-	}
+	var code int
+	var out string
 	defer syscall.Kill(h.PID, syscall.SIGTERM) // the daemon we started, by its pid
 	if err := releaseFifo(fifo); err != nil {
 		t.Fatal(err)

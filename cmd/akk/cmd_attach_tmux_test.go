@@ -36,26 +36,10 @@ func TestTmuxCLIDaemon(t *testing.T) {
 	// The replica plays up to its first recorded input (the draft's text)
 	// and waits there: an idle Claude Code with an empty composer.
 	srv.MustRun("new-window", "-d", "-t", "main", fmt.Sprintf("sh -c 'read _ < %s; exec %s replica %s'", fifo, akk, cast))
-	xdg := t.TempDir()
-	env := append(append([]string{}, srv.Env...), "XDG_STATE_HOME="+filepath.Join(xdg, "state"), "XDG_RUNTIME_DIR="+filepath.Join(xdg, "run"))
-	run := func(args ...string) (int, string, string) {
-		cmd := exec.Command(akk, args...)
-		cmd.Env = env
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode(), stdout.String(), stderr.String()
-		}
-		return 0, stdout.String(), stderr.String()
-	}
-	code, out, errOut := run("attach", "--detach", "-S", srv.Socket, "--allow-replicas", "--json")
-	var h api.Health
-	if code != 0 || json.Unmarshal([]byte(out), &h) != nil || h.PID == 0 {
-		t.Fatalf("attach --detach: exit %d\n%s\n%s", code, out, errOut)
-	}
+	run, h := attachDetached(t, akk, srv)
 	defer syscall.Kill(h.PID, syscall.SIGTERM) // the daemon we started, by its pid
+	var code int
+	var out, errOut string
 	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -122,4 +106,36 @@ func TestTmuxCLIDaemon(t *testing.T) {
 	if code, out, _ := run("doctor", "-S", srv.Socket); code != 6 || !strings.Contains(out, "FAIL daemon") {
 		t.Errorf("doctor without daemon: exit %d\n%s", code, out)
 	}
+}
+
+// cliRun runs an akk command as a user would: its exit code, stdout and
+// stderr.
+type cliRun func(args ...string) (code int, stdout, stderr string)
+
+// attachDetached starts `akk attach --detach --allow-replicas` on srv with
+// the default store and socket under temporary XDG directories, and
+// returns a runner of akk commands in that environment and the daemon's
+// health (its pid: the caller stops it).
+func attachDetached(t *testing.T, akk string, srv *tmuxtest.Server) (cliRun, api.Health) {
+	t.Helper()
+	xdg := t.TempDir()
+	env := append(append([]string{}, srv.Env...), "XDG_STATE_HOME="+filepath.Join(xdg, "state"), "XDG_RUNTIME_DIR="+filepath.Join(xdg, "run"))
+	run := func(args ...string) (int, string, string) {
+		cmd := exec.Command(akk, args...)
+		cmd.Env = env
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode(), stdout.String(), stderr.String()
+		}
+		return 0, stdout.String(), stderr.String()
+	}
+	code, out, errOut := run("attach", "--detach", "-S", srv.Socket, "--allow-replicas", "--json")
+	var h api.Health
+	if code != 0 || json.Unmarshal([]byte(out), &h) != nil || h.PID == 0 {
+		t.Fatalf("attach --detach: exit %d\n%s\n%s", code, out, errOut)
+	}
+	return run, h
 }

@@ -12,22 +12,17 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/akkbin"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 )
 
 const corpusDir = "../../recordings/testdata"
 
-// buildAkk builds the akk binary once per test binary.
-func buildAkk(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "akk")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+func TestMain(m *testing.M) { akkbin.Main(m) }
+
+// buildAkk is the akk binary, built once per test binary.
+func buildAkk(t testing.TB) string { return akkbin.Build(t) }
 
 // replicaRun runs `akk replica file` in an isolated tmux pane of the
 // recording's size, sends inputs (the recorded ones, or a replacement) at
