@@ -195,46 +195,42 @@ func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState
 	s.turnEvent(turn, api.EventTurnCreated)
 	ictx := context.WithoutCancel(ctx) // input that started is followed by its proof
 	st := &stepper{s: s, m: m, res: &res}
-	fail := func(stage, reason string) api.ActionResult {
+	// Every failure here comes after the reservation, when the text may
+	// already be in the composer: uncertain, never retried.
+	fail := func(reason string) api.ActionResult {
 		s.dropTurn(turn.ID)
 		turn.State, turn.Reason, turn.Updated = store.TurnUncertain, reason, s.cfg.Now()
-		if stage == store.StageRejected {
-			turn.State = store.TurnFailed
-		}
-		if err := s.advance(&res, stage, reason, "", "", turn); err != nil {
+		if err := s.advance(&res, store.StageUncertain, reason, "", "", turn); err != nil {
 			s.lg.Error("send: record outcome", "turn", turn.ID, "err", err)
 		}
 		s.turnEvent(turn, api.EventTurnState)
 		out.Outcome, out.Reason, out.DoNotRetry = api.OutcomeUncertain, reason, true
-		if stage == store.StageRejected {
-			out.Outcome, out.DoNotRetry = api.OutcomeRejected, false
-		}
 		s.lg.Warn("send", "terminal", pre.terminalID, "turn", turn.ID, "outcome", out.Outcome, "reason", reason)
 		return out
 	}
 	if err := st.markSent(); err != nil {
-		return fail(store.StageUncertain, err.Error())
+		return fail(err.Error())
 	}
 	if err := m.typeText(ictx, req.Request); err != nil {
-		return fail(store.StageUncertain, "type the request: "+err.Error())
+		return fail("type the request: "+err.Error())
 	}
 	fault.Point(faultAfterInput)
 	m.awaitQuiet(ictx, pre.before.seq, sendQuiet, echoQuietMax)
 	typed := m.snapshot()
 	if err := m.sess.client.SendBytes(ictx, m.pane, []byte("\r")); err != nil {
-		return fail(store.StageUncertain, "press Enter: "+err.Error())
+		return fail("press Enter: "+err.Error())
 	}
 	rec, ok := m.await(ictx, typed, submitTimeout, func(r recognition) bool {
 		return r.Screen != api.ScreenIdle || r.Composer == "empty"
 	})
 	if !ok {
-		return fail(store.StageUncertain, fmt.Sprintf("%s: the request was typed and Enter pressed, but the composer never emptied (screen %s)", api.ReasonPostcondition, rec.Screen))
+		return fail(fmt.Sprintf("%s: the request was typed and Enter pressed, but the composer never emptied (screen %s)", api.ReasonPostcondition, rec.Screen))
 	}
 	turn.State, turn.Updated = store.TurnSubmitted, s.cfg.Now()
 	evidence, reason := s.proveAccepted(ictx, m, pre, anchor, req.Request, &turn)
 	s.MonitorTurn(specOf(turn)) // from now the monitor settles it, whatever acceptance says
 	if evidence == "" {
-		return fail(store.StageUncertain, reason)
+		return fail(reason)
 	}
 	turn.State, turn.Accepted, turn.Updated = store.TurnAccepted, s.cfg.Now(), s.cfg.Now()
 	if err := s.advance(&res, store.StageDone, "", evidence, "", turn); err != nil {
