@@ -181,3 +181,22 @@ func (d *daemon) paneBytes(p controlmode.PaneID) int64 {
 }
 
 func paneIDOf(s string) (controlmode.PaneID, error) { return controlmode.ParsePaneID(s) }
+
+// screenText is the daemon's model of the pane's screen, as plain text.
+func (d *daemon) screenText(pane string) string {
+	p, err := paneIDOf(pane)
+	if err != nil {
+		return ""
+	}
+	m := d.sv.monitor(p)
+	if m == nil {
+		return ""
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.mirror == nil || m.mirror.Screen() == nil {
+		return ""
+	}
+	scr := m.mirror.Screen()
+	return scr.PlainText(scr.Bounds())
+}

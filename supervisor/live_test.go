@@ -25,11 +25,15 @@ type liveAgent struct {
 	home, work string
 	pane       string
 	srv        *tmuxtest.Server
+	// command is the shell command that starts the agent (run it in
+	// work).
+	command string
 }
 
-// startLive runs agent@version (installed by the rig into its cache; the
-// live tier is skipped without it unless AKK_REQUIRE names it).
-func startLive(t *testing.T, agent, version string, script fakemodel.Script) *liveAgent {
+// prepareLive sets up agent@version (installed by the rig into its cache;
+// the live tier is skipped without it unless AKK_REQUIRE names it): its
+// HOME, its fake model, its tmux server, and the command that starts it.
+func prepareLive(t *testing.T, agent, version string, script fakemodel.Script) *liveAgent {
 	requireTmux(t)
 	in, err := rig.Lookup(agent, version)
 	tmuxtest.Require(t, "live", err == nil, fmt.Sprintf("%s@%s not installed (go run ./recordings/cmd/rig -install %s@%s): %v", agent, version, agent, version, err))
@@ -102,8 +106,14 @@ default_mode_request_user_input = true
 	la.srv = tmuxtest.Start(t, 120, 40, "sh")
 	la.srv.MustRun("set-option", "-g", "default-size", "120x40")
 	argv := append(append(append([]string{"env", "-i"}, env...), in.Bin), args...)
-	cmd := fmt.Sprintf("cd %s && exec %s", shq(la.work), strings.Join(mapq(argv), " "))
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(cmd))
+	la.command = strings.Join(mapq(argv), " ")
+	return la
+}
+
+// startLive runs agent@version in a new pane of its own tmux server.
+func startLive(t *testing.T, agent, version string, script fakemodel.Script) *liveAgent {
+	la := prepareLive(t, agent, version, script)
+	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
 	return la
 }
 

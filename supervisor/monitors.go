@@ -32,6 +32,10 @@ type paneMonitor struct {
 	stopCh   chan struct{}
 	stopOnce sync.Once
 	pokeCh   chan struct{} // cap 1: pass again without new output
+	// fgChanged: tmux reported that the pane's foreground command (or its
+	// death) changed: the next pass reads the foreground group whole.
+	fgChanged  atomic.Bool
+	recheckDue atomic.Bool // a re-read after an inconclusive read is due
 	// isStarted: the monitor derived its terminal (reconcile waits).
 	isStarted atomic.Bool
 	ended     atomic.Bool // the goroutine has ended (the binder forgets it)
@@ -65,6 +69,11 @@ type paneMonitor struct {
 	dead         bool      // the pane's own process has exited
 	lastResolve  time.Time // when a native session resolution was last asked for
 	lastIdentify time.Time // when the foreground group was last read whole
+	// identRecheck schedules re-reads after an inconclusive read;
+	// recheckTimer fires the next one (recheckDue, then a poke), whichever
+	// goroutine ran the pass that asked for it (the loop or a barrier).
+	identRecheck identityRecheck
+	recheckTimer *time.Timer
 	// passed is closed after the next pass that recognizes, if a dispatch
 	// waits for one (nextPass); nil while nobody waits, so a pass costs no
 	// allocation.
@@ -106,6 +115,15 @@ func (m *paneMonitor) poke() {
 	case m.pokeCh <- struct{}{}:
 	default:
 	}
+}
+
+// foregroundChanged notes tmux's report that the pane's foreground
+// command or its death changed: read the group whole, whatever the quick
+// check says (a read that raced an exec may have seen the new name
+// already, and an idle agent draws nothing that would bring it back).
+func (m *paneMonitor) foregroundChanged() {
+	m.fgChanged.Store(true)
+	m.poke()
 }
 
 func (m *paneMonitor) setInfo(p controlmode.PaneInfo) {
@@ -156,6 +174,7 @@ func (m *paneMonitor) run(ctx context.Context) {
 	gap := time.NewTimer(time.Hour)
 	gap.Stop()
 	defer gap.Stop()
+	defer m.stopRecheck()
 	for {
 		poked := false
 		select {
@@ -224,6 +243,12 @@ func (m *paneMonitor) pass(poked bool) (gone bool, wait time.Duration) {
 		m.lg.Debug("pane gone", "err", err)
 		return true, 0
 	}
+	identify := m.recheckDue.Swap(false)
+	if m.fgChanged.Swap(false) {
+		m.identRecheck.reset()
+		identify = true
+	}
+	poked = poked || identify
 	if m.newPID != 0 {
 		if m.isRecorded {
 			m.s.removeTerminal(m.term, "pane respawned")
@@ -245,7 +270,7 @@ func (m *paneMonitor) pass(poked bool) (gone bool, wait time.Duration) {
 	}
 	changed = changed || m.dirty
 	m.dirty, m.lastRecog = false, now
-	identChanged := m.refreshIdentity()
+	identChanged := m.refreshIdentity(identify)
 	if scr := m.mirror.Screen(); scr != nil && (changed || identChanged || poked || !m.isRecorded) {
 		if stale, _ := m.mirror.Stale(); !stale {
 			if m.s.cfg.recognize != nil {
@@ -290,17 +315,16 @@ func (m *paneMonitor) wantsResolve(prevScreen string, now time.Time) bool {
 	return m.rec.Screen == api.ScreenIdle && now.Sub(m.lastResolve) >= 5*time.Second
 }
 
-// refreshIdentity re-reads the foreground group when two /proc reads say
-// it changed, and reports whether the process incarnation changed.
-func (m *paneMonitor) refreshIdentity() bool {
+// refreshIdentity re-reads the foreground group whole when force says so
+// (tmux reported a foreground change, or a recheck is due), when two
+// /proc reads say it changed, or, while a launcher leads the group, when
+// the pane draws; and reports whether the process incarnation changed.
+// A whole read that is inconclusive (identity_recheck.go) asks for
+// another one shortly after, in recheckIn.
+func (m *paneMonitor) refreshIdentity(force bool) bool {
 	pid := m.key.PanePID
 	now := m.s.cfg.Now()
-	// A pane with no agent is also read whole again now and then while it
-	// draws (throttled): a process that exec'd into an agent keeps its pid,
-	// start time and group, and a read that raced the exec would
-	// otherwise stand (seen: a replica identified as a plain process).
-	recheckNone := m.ident != nil && m.ident.Agent == api.AgentNone && now.Sub(m.lastIdentify) >= time.Second
-	if m.ident != nil && !quickCheck(pid, m.ident) && !recheckNone &&
+	if m.ident != nil && !force && !quickCheck(pid, m.ident) &&
 		!(m.ident.launching() && now.Sub(m.lastIdentify) >= 250*time.Millisecond) {
 		if m.ident.AgentPID != 0 { // cwd moves without a new process
 			if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", m.ident.AgentPID)); err == nil {
@@ -325,7 +349,38 @@ func (m *paneMonitor) refreshIdentity() bool {
 	}
 	old := m.ident
 	m.ident = &p
+	m.scheduleRecheck(inconclusive(old, p))
 	return old == nil || old.incarnation() != p.incarnation()
+}
+
+// scheduleRecheck arms (or disarms) the re-read after a whole read whose
+// inconclusive reason is why. Called with mu held.
+func (m *paneMonitor) scheduleRecheck(why string) {
+	d := m.identRecheck.next(why)
+	if d == 0 {
+		if m.recheckTimer != nil {
+			m.recheckTimer.Stop()
+		}
+		return
+	}
+	m.lg.Debug("identity inconclusive", "why", why, "again_in", d)
+	if m.recheckTimer == nil {
+		m.recheckTimer = time.AfterFunc(d, func() {
+			m.recheckDue.Store(true)
+			m.poke()
+		})
+		return
+	}
+	m.recheckTimer.Reset(d)
+}
+
+// stopRecheck stops a pending re-read: the monitor ends.
+func (m *paneMonitor) stopRecheck() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.recheckTimer != nil {
+		m.recheckTimer.Stop()
+	}
 }
 
 // record builds the terminal's record and, if any contract field changed,

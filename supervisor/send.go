@@ -212,13 +212,13 @@ func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState
 		return fail(err.Error())
 	}
 	if err := m.typeText(ictx, req.Request); err != nil {
-		return fail("type the request: "+err.Error())
+		return fail("type the request: " + err.Error())
 	}
 	fault.Point(faultAfterInput)
 	m.awaitQuiet(ictx, pre.before.seq, sendQuiet, echoQuietMax)
 	typed := m.snapshot()
 	if err := m.sess.client.SendBytes(ictx, m.pane, []byte("\r")); err != nil {
-		return fail("press Enter: "+err.Error())
+		return fail("press Enter: " + err.Error())
 	}
 	rec, ok := m.await(ictx, typed, submitTimeout, func(r recognition) bool {
 		return r.Screen != api.ScreenIdle || r.Composer == "empty"

@@ -157,7 +157,7 @@ func (s *Supervisor) onEvent(se *session, ev controlmode.Event) {
 	case *controlmode.SubscriptionChanged:
 		if e.Name == fgSubscription {
 			if m := s.monitor(e.Pane); m != nil {
-				m.poke()
+				m.foregroundChanged()
 			}
 		}
 	case *controlmode.PaneRespawned:
