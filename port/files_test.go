@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
 // syncBuffer is a bytes.Buffer safe for the port's writes and the test's
@@ -35,30 +38,24 @@ func (s *syncBuffer) String() string {
 // awaitRequest waits for the one pending request of f.
 func awaitRequest(t *testing.T, f *Files) Request {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	var req Request
+	tmuxtest.Await(t, 5*time.Second, func() string {
 		reqs, err := f.Pending()
 		if err != nil {
-			t.Fatal(err)
+			return err.Error()
 		}
-		if len(reqs) == 1 {
-			return reqs[0]
+		if len(reqs) != 1 {
+			return fmt.Sprintf("%d request files, want one", len(reqs))
 		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	t.Fatal("no request file appeared")
-	return Request{}
+		req = reqs[0]
+		return ""
+	})
+	return req
 }
 
 func await(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	tmuxtest.Await(t, 5*time.Second, tmuxtest.Until(what, cond))
 }
 
 func runDir(t *testing.T) *Files {

@@ -68,7 +68,7 @@ func stateEventsOf(t testing.TB, cl *api.Client) <-chan api.Event {
 
 func terminalOf(t testing.TB, d *daemon, pane string) string {
 	var id string
-	await(t, 10*time.Second, func() string {
+	tmuxtest.Await(t, 10*time.Second, func() string {
 		l, err := d.cl.List(context.Background())
 		if err != nil {
 			return err.Error()

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/watchers"
 )
@@ -53,7 +54,7 @@ func TestBinderFollowsBoundFile(t *testing.T) {
 	}
 	f.WriteString(strings.Join(lines[5:], ""))
 	f.Close()
-	await(t, 10*time.Second, func() string {
+	tmuxtest.Await(t, 10*time.Second, func() string {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		if m.bind.Durable != durableIdle {

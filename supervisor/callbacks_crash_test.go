@@ -14,6 +14,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/fault"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 )
 
@@ -36,7 +37,7 @@ func TestOutboxCrashChild(t *testing.T) {
 	for i := range crashLogical {
 		rig.enqueue(t, fmt.Sprintf("watch_crash_%d", i), "hook")
 	}
-	await(t, 30*time.Second, func() string {
+	tmuxtest.Await(t, 30*time.Second, func() string {
 		open, err := rig.st.Notifications(func(n *store.Notification) bool { return !n.Final() })
 		if err != nil {
 			return err.Error()

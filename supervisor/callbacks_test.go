@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 )
 
@@ -150,7 +151,7 @@ func (r *outboxRig) enqueue(t testing.TB, watchID string, routes ...string) []st
 func awaitFinal(t testing.TB, st *store.Store, id string, within time.Duration) store.Notification {
 	t.Helper()
 	var n store.Notification
-	await(t, within, func() string {
+	tmuxtest.Await(t, within, func() string {
 		var err error
 		if n, err = st.Notification(id); err != nil {
 			return err.Error()

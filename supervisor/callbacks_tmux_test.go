@@ -56,7 +56,7 @@ func attachPTY(t *testing.T, srv *tmuxtest.Server, session string, w, h int) *pt
 		f.Close()
 		<-done
 	})
-	await(t, 10*time.Second, func() string {
+	tmuxtest.Await(t, 10*time.Second, func() string {
 		out, _ := srv.Run("list-clients", "-t", session, "-F", "#{client_tty}")
 		if len(bytes.TrimSpace(out)) == 0 {
 			return "no client attached to " + session
@@ -89,7 +89,7 @@ func TestTmuxCallbackRoute(t *testing.T) {
 	defer cancel()
 	pane := strings.TrimSpace(string(srv.MustRun("display-message", "-p", "-t", "main", "#{pane_id}")))
 	var tid string
-	await(t, 15*time.Second, func() string {
+	tmuxtest.Await(t, 15*time.Second, func() string {
 		l, err := d.cl.List(ctx)
 		if err != nil {
 			return err.Error()
@@ -129,7 +129,7 @@ func TestTmuxCallbackRoute(t *testing.T) {
 		t.Fatalf("attached client: %s %+v", n.State, n.Attempts)
 	}
 	want := "akk: done watch_someonesees (settled)"
-	await(t, 10*time.Second, func() string {
+	tmuxtest.Await(t, 10*time.Second, func() string {
 		if !strings.Contains(mine.text(), want) {
 			return "the client of the pane's session does not show " + want + ":\n" + mine.text()
 		}

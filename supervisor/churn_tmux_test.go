@@ -45,7 +45,7 @@ func TestTmuxPaneChurn(t *testing.T) {
 			return ""
 		}
 	}
-	await(t, 15*time.Second, listed(3))
+	tmuxtest.Await(t, 15*time.Second, listed(3))
 	for _, c := range cases { // the idle replicas play and wait for the sentinel
 		if err := os.WriteFile(c.fifo, []byte("go\n"), 0o600); err != nil {
 			t.Fatal(err)
@@ -68,11 +68,11 @@ func TestTmuxPaneChurn(t *testing.T) {
 		for i := 0; i < 10; i++ {
 			panes = append(panes, newWindow(t, srv, 120, 40, fmt.Sprintf("sh -c 'printf \"churn %d.%d\\n\"; exec sleep 60'", round, i)))
 		}
-		await(t, 15*time.Second, listed(13))
+		tmuxtest.Await(t, 15*time.Second, listed(13))
 		for _, p := range panes {
 			srv.MustRun("kill-pane", "-t", p)
 		}
-		await(t, 15*time.Second, listed(3))
+		tmuxtest.Await(t, 15*time.Second, listed(3))
 	}
 	g1, h1 := settle()
 	for i := 0; i < 20 && (g1 > g0 || h1 > h0+4<<20); i++ {

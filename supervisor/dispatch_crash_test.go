@@ -122,7 +122,7 @@ func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *c
 	r.start()
 	r.toMarker(0) // the test types the task; the prompt is up
 	var row api.Terminal
-	await(t, 20*time.Second, func() string {
+	tmuxtest.Await(t, 20*time.Second, func() string {
 		l, err := cl.List(ctx)
 		if err != nil {
 			return err.Error()
@@ -175,7 +175,7 @@ func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *c
 	final := "none"
 	if point != faultBeforeReserve {
 		var got store.Reservation
-		await(t, 20*time.Second, func() string { // the restart settles open reservations before it serves
+		tmuxtest.Await(t, 20*time.Second, func() string { // the restart settles open reservations before it serves
 			got, err = d.st.Reservation(rs[0].ID)
 			if err != nil || got.Stage != store.StageUncertain {
 				return fmt.Sprintf("%s: after restart the reservation is %+v %v, want uncertain", r.name, got, err)

@@ -122,21 +122,6 @@ func testLogger(t testing.TB) *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-// await polls fn until it returns "" or the deadline passes; the last
-// complaint is the failure message.
-func await(t testing.TB, d time.Duration, fn func() string) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	var last string
-	for time.Now().Before(deadline) {
-		if last = fn(); last == "" {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("after %v: %s", d, last)
-}
-
 // rowOf returns the list row of a pane.
 func rowOf(l api.ListResponse, pane string) (api.Terminal, bool) {
 	for _, r := range l.Terminals {

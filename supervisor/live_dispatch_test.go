@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
@@ -246,7 +247,7 @@ func (ld *liveDispatch) accept(res api.ActionResult) {
 // the transcript/rollout.
 func (ld *liveDispatch) awaitSettled(turn string) {
 	ld.t.Helper()
-	await(ld.t, 60*time.Second, func() string {
+	tmuxtest.Await(ld.t, 60*time.Second, func() string {
 		task, err := ld.d.cl.TaskStatus(ld.ctx, api.TaskRequest{TurnID: turn})
 		if err != nil {
 			return err.Error()

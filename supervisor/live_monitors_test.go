@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/store"
 )
@@ -88,7 +89,7 @@ func subjectCounts(seen map[string]int, subject string) map[string]int {
 func awaitDelivered(t *testing.T, ctx context.Context, cl *api.Client, req api.TaskRequest, final func(api.Task) string) api.Task {
 	t.Helper()
 	var task api.Task
-	await(t, 90*time.Second, func() string {
+	tmuxtest.Await(t, 90*time.Second, func() string {
 		var err error
 		if task, err = cl.TaskStatus(ctx, req); err != nil {
 			return err.Error()
@@ -157,7 +158,7 @@ func runLiveMonitors(t *testing.T, agent, version string) {
 	prompt := row.Interaction.InteractionID
 	t.Logf("2. approval prompt %s", prompt)
 	// The wake-up reaches both routes before anyone acts on the prompt.
-	await(t, 30*time.Second, func() string {
+	tmuxtest.Await(t, 30*time.Second, func() string {
 		got := subjectCounts(sinks.delivered(t), approved)
 		for _, r := range []string{"hook", "cmd"} {
 			if got[r+" blocked/"+api.CallbackInteractionRequired+" "+prompt] == 0 {
@@ -185,7 +186,7 @@ func runLiveMonitors(t *testing.T, agent, version string) {
 	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
 	row = ld.awaitScreen(api.ScreenAwaitingApproval)
 	human := row.Interaction.InteractionID
-	await(t, 30*time.Second, func() string {
+	tmuxtest.Await(t, 30*time.Second, func() string {
 		got := subjectCounts(sinks.delivered(t), w.WatchID)
 		for _, r := range []string{"hook", "cmd"} {
 			if got[r+" blocked/"+api.CallbackInteractionManual+" "+human] == 0 {

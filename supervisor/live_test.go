@@ -140,7 +140,7 @@ func writeJSON(t *testing.T, path string, v any) {
 func awaitRow(t *testing.T, cl *api.Client, pane string, d time.Duration, ok func(api.Terminal) string) api.Terminal {
 	t.Helper()
 	var row api.Terminal
-	await(t, d, func() string {
+	tmuxtest.Await(t, d, func() string {
 		l, err := cl.List(context.Background())
 		if err != nil {
 			return err.Error()

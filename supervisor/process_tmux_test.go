@@ -61,7 +61,7 @@ func startProc(t testing.TB, akk string, srv *tmuxtest.Server, storeDir, sock st
 	}
 	go func() { p.done <- p.cmd.Wait() }()
 	t.Cleanup(func() { p.kill(syscall.SIGTERM); p.cl.Close() })
-	await(t, 15*time.Second, func() string {
+	tmuxtest.Await(t, 15*time.Second, func() string {
 		h, err := p.cl.Health(context.Background())
 		if err != nil || h.PID != p.cmd.Process.Pid {
 			return fmt.Sprintf("daemon not answering: %v\n%s", err, p.stderr.String())

@@ -259,7 +259,7 @@ func TestTmuxDispatchRefusals(t *testing.T) {
 				m.fenceKey = "" // as execute does after writing a fence
 				m.mu.Unlock()
 				m.poke()
-				await(r.t, 5*time.Second, func() string {
+				tmuxtest.Await(r.t, 5*time.Second, func() string {
 					row := r.row()
 					if in := row.Interaction; in == nil || in.State != "manual_required" || !slices.Contains(in.Reasons, reasonRepeatedPrompt) {
 						return fmt.Sprintf("a fenced prompt shows %+v", in)
@@ -353,7 +353,7 @@ func TestTmuxDispatchRefusals(t *testing.T) {
 		}
 		pane := newWindow(t, srv, 120, 40, fmt.Sprintf("sh -c 'cat %s; exec sleep 600'", printed))
 		var row api.Terminal
-		await(t, 10*time.Second, func() string {
+		tmuxtest.Await(t, 10*time.Second, func() string {
 			l, _ := d.cl.List(ctx)
 			row, _ = rowOf(l, pane)
 			if row.TerminalID == "" || row.Command != "sleep" {

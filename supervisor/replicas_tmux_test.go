@@ -88,7 +88,7 @@ func TestTmuxReplicaStates(t *testing.T) {
 	evlog := followEvents(t, d.cl)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	await(t, 15*time.Second, func() string {
+	tmuxtest.Await(t, 15*time.Second, func() string {
 		l, err := d.cl.List(ctx)
 		if err != nil {
 			return err.Error()
@@ -125,7 +125,7 @@ func TestTmuxReplicaStates(t *testing.T) {
 	// is reported exited, still as the same terminal.
 	l, _ := d.cl.List(ctx)
 	for _, c := range cases {
-		await(t, 10*time.Second, func() string {
+		tmuxtest.Await(t, 10*time.Second, func() string {
 			l, _ = d.cl.List(ctx)
 			if r, _ := rowOf(l, c.pane); r.ScreenState != api.ScreenExited {
 				return fmt.Sprintf("%s %s: screen_state %q after the replica ended", c.pane, c.surface, r.ScreenState)

@@ -36,7 +36,7 @@ func BenchmarkTmuxRSS50Panes(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		await(b, 60*time.Second, func() string {
+		tmuxtest.Await(b, 60*time.Second, func() string {
 			l, err := p.cl.List(context.Background())
 			if err != nil {
 				return err.Error()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/watchers"
 )
@@ -144,7 +145,7 @@ func TestReplicaNeedsAllowReplicas(t *testing.T) {
 	}
 	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
 	var pr controlmode.Process
-	await(t, 5*time.Second, func() string {
+	tmuxtest.Await(t, 5*time.Second, func() string {
 		var err error
 		if pr, err = controlmode.ReadProcess(cmd.Process.Pid); err != nil || len(pr.Argv) < 2 {
 			return "no process yet"

@@ -55,7 +55,7 @@ func TestTmuxWatchTerminalActivity(t *testing.T) {
 		c.onRelease = func() {
 			// The replica runs and waits for its first input: watch it now.
 			var row api.Terminal
-			await(t, 15*time.Second, func() string {
+			tmuxtest.Await(t, 15*time.Second, func() string {
 				l, err := d.cl.List(ctx)
 				if err != nil {
 					return err.Error()
@@ -85,7 +85,7 @@ func TestTmuxWatchTerminalActivity(t *testing.T) {
 		driveReplica(t, ctx, client, c, func(m recordings.Marker, seen time.Time) {
 			// The replica holds this screen until its next input: wait
 			// until the daemon has recognized it.
-			await(t, 10*time.Second, func() string {
+			tmuxtest.Await(t, 10*time.Second, func() string {
 				l, err := d.cl.List(ctx)
 				if err != nil {
 					return err.Error()
@@ -106,7 +106,7 @@ func TestTmuxWatchTerminalActivity(t *testing.T) {
 	}
 	for i, c := range cases {
 		var task api.Task
-		await(t, 20*time.Second, func() string {
+		tmuxtest.Await(t, 20*time.Second, func() string {
 			task, err = d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: watches[i]})
 			if err != nil {
 				return err.Error()

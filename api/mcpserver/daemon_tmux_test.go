@@ -101,7 +101,7 @@ func startRigConfig(t *testing.T, config string, surfaces ...string) *rig {
 	})
 	r.cl = api.NewClient(r.socket)
 	t.Cleanup(r.cl.Close)
-	awaitCond(t, 15*time.Second, func() string {
+	tmuxtest.Await(t, 15*time.Second, func() string {
 		_, err := r.cl.Health(context.Background())
 		return errString(err)
 	})
@@ -166,7 +166,7 @@ func (r *rig) row(t *testing.T, surface string) api.Terminal {
 func (r *rig) awaitState(t *testing.T, surface, state string) api.Terminal {
 	t.Helper()
 	var row api.Terminal
-	awaitCond(t, 20*time.Second, func() string {
+	tmuxtest.Await(t, 20*time.Second, func() string {
 		row = r.row(t, surface)
 		if row.ScreenState != state {
 			return fmt.Sprintf("%s: screen_state %q, want %q", surface, row.ScreenState, state)
@@ -356,21 +356,6 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
-}
-
-// awaitCond polls fn until it returns "" or d passes; the last complaint
-// is the failure.
-func awaitCond(t *testing.T, d time.Duration, fn func() string) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	var last string
-	for time.Now().Before(deadline) {
-		if last = fn(); last == "" {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("after %v: %s", d, last)
 }
 
 // testWriter sends the daemon's log to the test's log.

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
 func newFakeServer(t *testing.T) (*fakeDaemon, *Server) {
@@ -263,7 +264,7 @@ func TestWakeups(t *testing.T) {
 		f.events <- e
 	}
 	// Events recorded before the feed connects are history, not news.
-	waitFor(t, 10*time.Second, func() bool { return len(f.callsOf("events")) > 0 })
+	tmuxtest.Await(t, 10*time.Second, tmuxtest.Until("an events call", func() bool { return len(f.callsOf("events")) > 0 }))
 	pending := map[string]string{"interaction_kind": "permission", "interaction_state": "pending", "composer": "absent",
 		"path": "/home/u/.claude/projects/x.jsonl"}
 	emit(api.EventTerminalState, fakeTerm, pending)
@@ -271,7 +272,7 @@ func TestWakeups(t *testing.T) {
 	emit(api.EventBindingChanged, fakeTerm, map[string]string{"path": "/x"})
 	emit(api.EventTurnState, fakeTerm, map[string]string{"turn_id": fakeTurn, "state": "working"}) // no news
 	emit(api.EventTurnState, fakeTerm, map[string]string{"turn_id": fakeTurn, "state": "done", "route": "webhook:secret"})
-	waitFor(t, 10*time.Second, func() bool { mu.Lock(); defer mu.Unlock(); return updates >= 2 && logs >= 2 })
+	tmuxtest.Await(t, 10*time.Second, tmuxtest.Until("two resource updates and two log messages", func() bool { mu.Lock(); defer mu.Unlock(); return updates >= 2 && logs >= 2 }))
 	time.Sleep(100 * time.Millisecond) // a third wake-up would have come by now
 	mu.Lock()
 	if updates != 2 || logs != 2 {
@@ -326,17 +327,6 @@ func TestWakeups(t *testing.T) {
 			t.Fatal("no resource update reached a 2026-07-28 host")
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func waitFor(t *testing.T, d time.Duration, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("condition not met after %v", d)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
 // wakeSink is a host that subscribed to akk://wakeups and asked for log
@@ -38,7 +39,7 @@ func (w *wakeSink) find(kind string, match func(Wakeup) bool) (Wakeup, int, bool
 func (w *wakeSink) awaitWake(t *testing.T, kind string, match func(Wakeup) bool) Wakeup {
 	t.Helper()
 	var got Wakeup
-	awaitCond(t, 20*time.Second, func() string {
+	tmuxtest.Await(t, 20*time.Second, func() string {
 		x, updates, ok := w.find(kind, match)
 		if !ok || updates == 0 {
 			w.mu.Lock()
@@ -102,7 +103,7 @@ func connectWakeups(t *testing.T, srv *Server) (*mcp.ClientSession, *wakeSink) {
 	}
 	// The feed starts after the daemon's latest event: wait until it
 	// follows, so that nothing this test causes counts as history.
-	awaitCond(t, 10*time.Second, func() string {
+	tmuxtest.Await(t, 10*time.Second, func() string {
 		if srv.wakeups.last() == 0 {
 			return "the wake-up feed does not follow the daemon yet"
 		}

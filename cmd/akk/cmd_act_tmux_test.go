@@ -109,21 +109,20 @@ func TestTmuxCLIActions(t *testing.T) {
 
 func awaitCLIRow(t *testing.T, run func(...string) (int, string), pane string, ok func(api.Terminal) bool) api.Terminal {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	var row api.Terminal
+	tmuxtest.Await(t, 15*time.Second, func() string {
 		code, out := run("list", "--json")
 		var l api.ListResponse
 		_ = json.Unmarshal([]byte(out), &l)
 		for _, r := range l.Terminals {
 			if code == 0 && r.PaneID == pane && ok(r) {
-				return r
+				row = r
+				return ""
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("list: exit %d\n%s", code, out)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return fmt.Sprintf("list: exit %d\n%s", code, out)
+	})
+	return row
 }
 
 // releaseFifo lets a replica waiting on fifo start, without blocking when

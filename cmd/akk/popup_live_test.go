@@ -156,17 +156,14 @@ func liveRow(t *testing.T, ctx context.Context, cl *api.Client) api.Terminal {
 
 func awaitLiveRow(t *testing.T, ctx context.Context, cl *api.Client, ok func(api.Terminal) bool) api.Terminal {
 	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		r := liveRow(t, ctx, cl)
-		if ok(r) {
-			return r
+	var r api.Terminal
+	tmuxtest.Await(t, 90*time.Second, func() string {
+		if r = liveRow(t, ctx, cl); ok(r) {
+			return ""
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("row %+v", r)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return fmt.Sprintf("row %+v", r)
+	})
+	return r
 }
 
 func TestLiveClaudePopup(t *testing.T) { livePopup(t, "claude", "2.1.267", "run-touch") }

@@ -165,12 +165,8 @@ func (r *popupRig) keys(s string) { r.t.Helper(); r.cl.keys(s) }
 
 func (r *popupRig) await(what string, d time.Duration, ok func() bool) {
 	r.t.Helper()
-	deadline := time.Now().Add(d)
-	for !ok() {
-		if time.Now().After(deadline) {
-			r.t.Fatalf("timed out after %v waiting for %s\nclient screen:\n%s", d, what, r.clientText())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if err := tmuxtest.Poll(context.Background(), d, tmuxtest.Until(what, ok)); err != nil {
+		r.t.Fatalf("%v\nclient screen:\n%s", err, r.clientText())
 	}
 }
 

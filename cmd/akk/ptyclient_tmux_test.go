@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"strings"
@@ -98,12 +99,8 @@ func (c *ptyClient) keys(s string) {
 
 func (c *ptyClient) await(what string, d time.Duration, ok func() bool) {
 	c.t.Helper()
-	deadline := time.Now().Add(d)
-	for !ok() {
-		if time.Now().After(deadline) {
-			c.t.Fatalf("timed out after %v waiting for %s\nclient screen:\n%s", d, what, c.text())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if err := tmuxtest.Poll(context.Background(), d, tmuxtest.Until(what, ok)); err != nil {
+		c.t.Fatalf("%v\nclient screen:\n%s", err, c.text())
 	}
 }
 
