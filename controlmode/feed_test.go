@@ -262,6 +262,8 @@ func TestTmuxAttachMidStream(t *testing.T) {
 	w := watch(t, f, false)
 	w.await("seed", 3*time.Second, seeded)
 	for i := 0; i < 30; i++ {
+		// Checks spread over the stream, not at a condition: each compares
+		// the mirror with tmux's screen wherever the output is then.
 		time.Sleep(50 * time.Millisecond)
 		w.checkNow(fmt.Sprintf("check %d", i))
 	}
@@ -342,6 +344,8 @@ func TestTmuxPauseAfterExtendedOutput(t *testing.T) {
 	}
 	w := watch(t, f, false)
 	w.await("seed", 3*time.Second, seeded)
+	// Let %extended-output flow for a while: the check compares the
+	// mirror with tmux's own screen wherever the stream happens to be.
 	time.Sleep(200 * time.Millisecond)
 	w.checkNow("extended output")
 	_ = context.Background

@@ -120,7 +120,9 @@ func TestRaceFileFirst(t *testing.T) {
 	}
 	// A line typed now, with no question waiting, answers nothing later.
 	io.WriteString(inW, "stale\n")
-	time.Sleep(20 * time.Millisecond)
+	// An empty write to the pipe returns only once the port's reader calls
+	// Read again, which it does after it has handled (dropped) the line.
+	io.WriteString(inW, "")
 	ans := make(chan string, 1)
 	go func() {
 		a, _ := term.AskText(context.Background(), Prompt{Question: "name?"})

@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/watchers"
 )
 
@@ -32,17 +34,15 @@ func BenchmarkEvidenceToCallback(b *testing.B) {
 	}
 	var mu sync.Mutex
 	arrived := map[string]time.Time{}
-	rcv := startReceiver(b, "", nil)
-	rcv.answer = func(n int) (int, time.Duration) {
-		rs := rcv.requests()
+	rcv := hooktest.Start(b, "", func(_ int, r hooktest.Request) (int, time.Duration) {
 		mu.Lock()
-		if i := bytes.Index(rs[n].Body, []byte(`"watch_id":"`)); i >= 0 {
-			id := string(rs[n].Body[i+12 : i+12+32])
-			arrived[id] = rs[n].At
+		if i := bytes.Index(r.Body, []byte(`"watch_id":"`)); i >= 0 {
+			id := string(r.Body[i+12 : i+12+32])
+			arrived[id] = r.At
 		}
 		mu.Unlock()
 		return 200, 0
-	}
+	})
 	lg := testLogger(b)
 	st, err := store.Open(filepath.Join(dir, "store"), &store.Options{Logger: lg})
 	if err != nil {
@@ -50,7 +50,7 @@ func BenchmarkEvidenceToCallback(b *testing.B) {
 	}
 	defer st.Close()
 	sv, err := New(Config{Logger: lg, Store: st, TmuxSocket: "/nonexistent",
-		Callbacks: CallbackConfig{Routes: []RouteConfig{{Name: "hook", Kind: RouteWebhook, URL: rcv.URL}}}})
+		Callbacks: outbox.Config{Routes: []outbox.RouteConfig{{Name: "hook", Kind: outbox.RouteWebhook, URL: rcv.URL}}}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -116,52 +116,4 @@ func BenchmarkEvidenceToCallback(b *testing.B) {
 	q := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
 	b.ReportMetric(q(0.5), "p50_ms")
 	b.ReportMetric(q(0.99), "p99_ms")
-}
-
-// BenchmarkOutboxThroughput drains 1,000 queued notifications through a
-// webhook on 127.0.0.1 (each: a synced claim, a POST, a synced outcome).
-func BenchmarkOutboxThroughput(b *testing.B) {
-	const queued = 1000
-	rcv := startReceiver(b, "", nil)
-	for range b.N {
-		b.StopTimer()
-		dir := b.TempDir()
-		rig := startOutbox(b, dir, CallbackConfig{Routes: []RouteConfig{{Name: "hook", Kind: RouteWebhook, URL: rcv.URL}}})
-		rig.stop() // queue while no worker runs
-		st, err := store.Open(dir, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rig.st = st
-		rig.sv.st = st
-		var ns []store.Notification
-		for i := range queued {
-			env := api.CallbackEnvelope{Type: api.CallbackDone, Event: api.CallbackCompleted, TaskKind: taskWatch,
-				WatchID: fmt.Sprintf("watch_%d", i), TerminalID: "term_x", Time: time.Now()}
-			n, _ := rig.sv.buildNotifications(env, "settled", []string{"hook"})
-			ns = append(ns, n...)
-		}
-		if _, _, err := st.ApplyTasks(store.TaskChange{Notifications: ns}); err != nil {
-			b.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		b.StartTimer()
-		start := time.Now()
-		go func() { done <- rig.sv.tasks.out.run(ctx) }()
-		for {
-			open, _ := st.Notifications(func(n *store.Notification) bool { return n.State != store.NtfAccepted })
-			if len(open) == 0 {
-				break
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		el := time.Since(start)
-		b.StopTimer()
-		cancel()
-		<-done
-		st.Close()
-		b.ReportMetric(float64(queued)/el.Seconds(), "notifications/s")
-		b.StartTimer()
-	}
 }

@@ -13,8 +13,10 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -83,8 +85,8 @@ func TestTmuxCallbackRoute(t *testing.T) {
 	srv := tmuxtest.Start(t, w, h, "sh")
 	srv.MustRun("set-option", "-g", "status", "on")
 	srv.MustRun("new-session", "-d", "-s", "other", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh")
-	d := startDaemon(t, srv, daemonOpts{callbacks: CallbackConfig{
-		Routes: []RouteConfig{{Name: "screen", Kind: RouteTmux, Timeout: 5 * time.Second}}}})
+	d := startDaemon(t, srv, daemonOpts{callbacks: outbox.Config{
+		Routes: []outbox.RouteConfig{{Name: "screen", Kind: outbox.RouteTmux, Timeout: 5 * time.Second}}}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	pane := strings.TrimSpace(string(srv.MustRun("display-message", "-p", "-t", "main", "#{pane_id}")))
@@ -116,7 +118,7 @@ func TestTmuxCallbackRoute(t *testing.T) {
 	}
 
 	// Nobody attached: permanent, one attempt.
-	n := awaitFinal(t, d.st, enqueue("watch_nobodythere").ID, 15*time.Second)
+	n := hooktest.AwaitFinal(t, d.st, enqueue("watch_nobodythere").ID, 15*time.Second)
 	if n.State != store.NtfPermanent || len(n.Attempts) != 1 {
 		t.Errorf("no client: %s after %d attempts (%+v)", n.State, len(n.Attempts), n.Attempts)
 	}
@@ -124,7 +126,7 @@ func TestTmuxCallbackRoute(t *testing.T) {
 	mine := attachPTY(t, srv, "main", w, h)
 	theirs := attachPTY(t, srv, "other", w, h)
 	start := time.Now()
-	n = awaitFinal(t, d.st, enqueue("watch_someonesees").ID, 15*time.Second)
+	n = hooktest.AwaitFinal(t, d.st, enqueue("watch_someonesees").ID, 15*time.Second)
 	if n.State != store.NtfAccepted || len(n.Attempts) != 1 || n.Attempts[0].Detail != "1 clients" {
 		t.Fatalf("attached client: %s %+v", n.State, n.Attempts)
 	}

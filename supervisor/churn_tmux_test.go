@@ -55,6 +55,8 @@ func TestTmuxPaneChurn(t *testing.T) {
 		awaitState(t, d.cl, c.pane, api.ScreenIdle)
 	}
 	settle := func() (int, uint64) {
+		// A measurement, not a wait for a state: goroutines that end with
+		// their panes are given a moment before they are counted.
 		time.Sleep(200 * time.Millisecond)
 		var ms runtime.MemStats
 		runtime.GC()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -40,8 +41,8 @@ type Config struct {
 	PauseAfter time.Duration
 
 	// Callbacks are the outbox's routes and retry policy; Tasks the
-	// monitors' and Watches' windows (callbacks_config.go).
-	Callbacks CallbackConfig
+	// monitors' and Watches' windows (tasks_config.go).
+	Callbacks outbox.Config
 	Tasks     TaskConfig
 	// Ask: whether a managed Turn's permission prompt is put to a person
 	// through the interaction port (ask.go).
@@ -58,7 +59,7 @@ func (c *Config) ensureDefaults() {
 	if c.PauseAfter == 0 {
 		c.PauseAfter = 10 * time.Second
 	}
-	c.Callbacks.ensureDefaults()
+	c.Callbacks.EnsureDefaults()
 	c.Tasks.ensureDefaults()
 	home, _ := os.UserHomeDir()
 	if c.ClaudeProjects == "" && home != "" {
@@ -94,6 +95,6 @@ func (c *Config) validate() error {
 	if c.TmuxSocket == "" {
 		errs = append(errs, fmt.Errorf("%w: TmuxSocket is required", ErrConfig))
 	}
-	errs = append(errs, c.Callbacks.validate(), c.Ask.validate())
+	errs = append(errs, c.Callbacks.Validate(), c.Ask.validate())
 	return errors.Join(errs...)
 }

@@ -25,7 +25,8 @@
 // the transcript/rollout), cancel.go, dispatch_recover.go (a restart
 // settles open reservations as uncertain), actions.go (available_actions),
 // turn_ledger.go (managed Turns for the Turn monitor). Watches, Turn
-// monitors and callbacks: tasks*.go, watches*.go, turns.go, callbacks*.go.
+// monitors: tasks*.go, watches*.go, turns.go; callbacks.go freezes their
+// notifications, and the outbox sub-package delivers them.
 //
 // It never resizes, sets no tmux option but @akk_attention, and never
 // polls capture-pane: screens follow %output.

@@ -18,6 +18,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/akkbin"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -55,7 +56,7 @@ type daemonOpts struct {
 	// temp dirs).
 	claudeProjects, codexSessions string
 	// callbacks, tasks: the outbox's routes and the monitors' windows.
-	callbacks CallbackConfig
+	callbacks outbox.Config
 	tasks     TaskConfig
 }
 

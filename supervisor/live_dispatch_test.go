@@ -198,6 +198,8 @@ func (ld *liveDispatch) respond(turn string, row api.Terminal, pick func(api.Que
 			return res
 		}
 		ld.t.Logf("%s: %s; looking again", res.Op, res.Reason)
+		// The agent is still drawing: look again a little later, as a
+		// controller is told to (a refusal sent nothing).
 		time.Sleep(200 * time.Millisecond)
 	}
 	return res

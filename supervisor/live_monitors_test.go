@@ -12,30 +12,32 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 )
 
 // callbackSinks are the two routes of the end-to-end tests: a webhook on
 // 127.0.0.1 and a command that keeps each stdin it is given. Both log
 // every delivery, so a duplicate is seen, not deduplicated away.
 type callbackSinks struct {
-	rcv    *receiver
+	rcv    *hooktest.Receiver
 	cmdOut string
 }
 
-func newCallbackSinks(t *testing.T) (*callbackSinks, CallbackConfig) {
-	cs := &callbackSinks{rcv: startReceiver(t, "", nil), cmdOut: t.TempDir()}
+func newCallbackSinks(t *testing.T) (*callbackSinks, outbox.Config) {
+	cs := &callbackSinks{rcv: hooktest.Start(t, "", nil), cmdOut: t.TempDir()}
 	// $$ makes every run its own file: a second delivery of one
 	// notification is a second file. Written aside and renamed, so that
 	// the test never reads one half written.
 	os.Mkdir(filepath.Join(cs.cmdOut, "tmp"), 0o755)
 	os.Mkdir(filepath.Join(cs.cmdOut, "done"), 0o755)
-	script := writeScript(t, fmt.Sprintf(`cat > %[1]s/tmp/$$ && mv %[1]s/tmp/$$ %[1]s/done/"$AKK_NOTIFICATION_ID.$$"`, cs.cmdOut))
-	return cs, CallbackConfig{Routes: []RouteConfig{
-		{Name: "hook", Kind: RouteWebhook, URL: cs.rcv.URL},
-		{Name: "cmd", Kind: RouteCommand, Command: []string{script}},
+	script := hooktest.Script(t, fmt.Sprintf(`cat > %[1]s/tmp/$$ && mv %[1]s/tmp/$$ %[1]s/done/"$AKK_NOTIFICATION_ID.$$"`, cs.cmdOut))
+	return cs, outbox.Config{Routes: []outbox.RouteConfig{
+		{Name: "hook", Kind: outbox.RouteWebhook, URL: cs.rcv.URL},
+		{Name: "cmd", Kind: outbox.RouteCommand, Command: []string{script}},
 	}, BackoffBase: 50 * time.Millisecond}
 }
 
@@ -56,7 +58,7 @@ func (cs *callbackSinks) delivered(t *testing.T) map[string]int {
 		}
 		seen[k]++
 	}
-	for _, r := range cs.rcv.requests() {
+	for _, r := range cs.rcv.Requests() {
 		add("hook", r.Body)
 	}
 	files, _ := filepath.Glob(filepath.Join(cs.cmdOut, "done", "*"))
@@ -234,7 +236,7 @@ func runLiveMonitors(t *testing.T, agent, version string) {
 			}
 		})
 		if len(got) != len(c.want) {
-			for _, r := range sinks.rcv.requests() {
+			for _, r := range sinks.rcv.Requests() {
 				if strings.Contains(string(r.Body), c.subject) {
 					t.Logf("%s at %s: %s", c.subject, r.At.Format("15:04:05.000"), r.Body)
 				}
@@ -248,7 +250,7 @@ func runLiveMonitors(t *testing.T, agent, version string) {
 		}
 	}
 	// Each webhook request carried its envelope's idempotency key.
-	for _, r := range sinks.rcv.requests() {
+	for _, r := range sinks.rcv.Requests() {
 		var env api.CallbackEnvelope
 		if err := json.Unmarshal(r.Body, &env); err != nil || env.IdempotencyKey != r.Key || r.Key == "" {
 			t.Errorf("webhook request key %q, body %s", r.Key, r.Body)

@@ -24,7 +24,7 @@ func BenchmarkTmuxRSS50Panes(b *testing.B) {
 		srv := tmuxtest.Start(b, 120, 40, "sh")
 		srv.MustRun("set-option", "-g", "default-size", "120x40")
 		p := startProc(b, akk, srv, b.TempDir(), filepath.Join(b.TempDir(), "api", api.SocketName))
-		time.Sleep(time.Second)
+		time.Sleep(time.Second) // a measurement: RSS once the start-up allocations are done
 		rss0 := vmRSS(b, p.cmd.Process.Pid)
 		var surfaces [][3]string
 		for j := 0; j < 50; j++ {
@@ -52,7 +52,7 @@ func BenchmarkTmuxRSS50Panes(b *testing.B) {
 			}
 			return ""
 		})
-		time.Sleep(2 * time.Second)
+		time.Sleep(2 * time.Second) // a measurement: RSS after the idle replicas' last frames
 		rss50 := vmRSS(b, p.cmd.Process.Pid)
 		b.ReportMetric(rss0, "MiB-rss-1-pane")
 		b.ReportMetric(rss50, "MiB-rss-51-panes")

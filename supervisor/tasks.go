@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/watchers"
 )
 
@@ -65,7 +66,7 @@ type boundEvidence struct {
 type taskManager struct {
 	s    *Supervisor
 	cfg  TaskConfig
-	out  *outbox
+	out  *outbox.Outbox
 	lg   *slog.Logger
 	wake chan struct{}
 	// ledger is the managed Turns' durable side (nil: no managed Turns).
@@ -148,7 +149,7 @@ func (t *taskManager) heldTimer(subject string, now time.Time) time.Time {
 const maxQueued = 4096
 
 func newTaskManager(s *Supervisor) *taskManager {
-	return &taskManager{s: s, cfg: s.cfg.Tasks, out: newOutbox(s), lg: s.lg.With("component", "tasks"),
+	return &taskManager{s: s, cfg: s.cfg.Tasks, out: outbox.New(outbox.Options{Config: s.cfg.Callbacks, Store: s.st, Logger: s.lg, Now: s.cfg.Now, Sessions: s}), lg: s.lg.With("component", "tasks"),
 		wake: make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},
 		lastObs: map[string]observation{}, held: map[string]*heldInteraction{}}
 }
@@ -189,7 +190,7 @@ func (t *taskManager) run(ctx context.Context) error {
 		return err
 	}
 	outDone := make(chan error, 1)
-	go func() { outDone <- t.out.run(ctx) }()
+	go func() { outDone <- t.out.Run(ctx) }()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {

@@ -81,7 +81,7 @@ func (s *Supervisor) RetryCallback(ctx context.Context, req api.RetryCallbackReq
 		}
 		return api.Task{}, err
 	}
-	t.out.schedule(n)
+	t.out.Schedule(n)
 	return s.taskOf(subject)
 }
 

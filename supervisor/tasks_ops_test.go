@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 )
 
 // memLedger is a TurnLedger over a map: the managed Turns' records belong
@@ -63,8 +64,8 @@ func TestRecoveryOperations(t *testing.T) {
 	}
 	defer st.Close()
 	sv, err := New(Config{Logger: lg, Store: st, TmuxSocket: "/nonexistent",
-		Callbacks: CallbackConfig{Routes: []RouteConfig{{Name: "a", Kind: RouteWebhook, URL: "http://127.0.0.1:9/x"},
-			{Name: "b", Kind: RouteWebhook, URL: "http://127.0.0.1:9/y"}}}})
+		Callbacks: outbox.Config{Routes: []outbox.RouteConfig{{Name: "a", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/x"},
+			{Name: "b", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/y"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -340,7 +340,7 @@ func (s *Supervisor) recoverTurn(ctx context.Context, req api.RecoverRequest) (a
 	if err != nil {
 		return api.Task{}, err
 	}
-	t.out.schedule(open...)
+	t.out.Schedule(open...)
 	_, state, _ = s.turnRecord(req.TurnID)
 	return s.turnTask(sp, state)
 }

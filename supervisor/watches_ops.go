@@ -306,7 +306,7 @@ func (s *Supervisor) Recover(ctx context.Context, req api.RecoverRequest) (api.T
 	if err != nil {
 		return api.Task{}, err
 	}
-	t.out.schedule(open...)
+	t.out.Schedule(open...)
 	return t.watchTask(rec), nil
 }
 

@@ -11,9 +11,11 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 )
 
 // TestTmuxWatchTerminalActivity watches replica agents (both agents) from
@@ -30,14 +32,14 @@ func TestTmuxWatchTerminalActivity(t *testing.T) {
 	srv.MustRun("set-option", "-g", "default-size", "120x40")
 	surfaces := [][3]string{{"claude", "2.1.267", "permission-approve"}, {"codex", "0.154.0", "permission-approve"}}
 	cases := replicaPanes(t, srv, akk, surfaces)
-	rcv := startReceiver(t, "", nil)
+	rcv := hooktest.Start(t, "", nil)
 	cmdOut := t.TempDir()
-	script := writeScript(t, fmt.Sprintf(`cat > %s/"$AKK_NOTIFICATION_ID.$$"`, cmdOut))
+	script := hooktest.Script(t, fmt.Sprintf(`cat > %s/"$AKK_NOTIFICATION_ID.$$"`, cmdOut))
 	const stable = time.Second
 	d := startDaemon(t, srv, daemonOpts{
-		callbacks: CallbackConfig{Routes: []RouteConfig{
-			{Name: "hook", Kind: RouteWebhook, URL: rcv.URL},
-			{Name: "cmd", Kind: RouteCommand, Command: []string{script}},
+		callbacks: outbox.Config{Routes: []outbox.RouteConfig{
+			{Name: "hook", Kind: outbox.RouteWebhook, URL: rcv.URL},
+			{Name: "cmd", Kind: outbox.RouteCommand, Command: []string{script}},
 		}, BackoffBase: 50 * time.Millisecond},
 		tasks: TaskConfig{StableIdle: stable},
 	})
@@ -143,7 +145,7 @@ func TestTmuxWatchTerminalActivity(t *testing.T) {
 	}
 	// The receiver and the command saw each logical notification once.
 	seen := map[string]int{}
-	for _, r := range rcv.requests() {
+	for _, r := range rcv.Requests() {
 		var env api.CallbackEnvelope
 		if err := json.Unmarshal(r.Body, &env); err != nil || env.IdempotencyKey != r.Key {
 			t.Errorf("webhook body %s: %v", r.Body, err)

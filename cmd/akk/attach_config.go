@@ -11,6 +11,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/agent-knock-knock/akk/supervisor"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 )
 
 // attachConfig is akk attach's configuration file: the callback routes and
@@ -65,7 +66,7 @@ type askConfig struct {
 
 // attachSettings is what the configuration file sets.
 type attachSettings struct {
-	Callbacks supervisor.CallbackConfig
+	Callbacks outbox.Config
 	Tasks     supervisor.TaskConfig
 	Ask       askConfig
 }
@@ -123,10 +124,10 @@ func loadAttachConfig(path string) (attachSettings, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		return set, fmt.Errorf("config %s: unknown key %s", path, und[0])
 	}
-	cb := supervisor.CallbackConfig{Default: c.DefaultRoutes, MaxAttempts: c.MaxAttempts,
+	cb := outbox.Config{Default: c.DefaultRoutes, MaxAttempts: c.MaxAttempts,
 		BackoffBase: c.BackoffBase.Duration, BackoffMax: c.BackoffMax.Duration}
 	for _, r := range c.Routes {
-		cb.Routes = append(cb.Routes, supervisor.RouteConfig{Name: r.Name, Kind: r.Kind, URL: r.URL,
+		cb.Routes = append(cb.Routes, outbox.RouteConfig{Name: r.Name, Kind: r.Kind, URL: r.URL,
 			Command: r.Command, Timeout: r.Timeout.Duration})
 	}
 	tc := supervisor.TaskConfig{StableIdle: c.StableIdle.Duration, WatchMinutes: c.WatchMinutes,

@@ -157,6 +157,8 @@ func TestTmuxPopupChangedScreen(t *testing.T) {
 	})
 	r.keys("1")
 	r.awaitClient("nothing was sent")
+	// A negative check: a key that did reach the replica would make it
+	// exit within this grace period.
 	time.Sleep(500 * time.Millisecond)
 	if dead, _ := r.paneDead(); dead {
 		t.Fatal("the replica exited: it received input")

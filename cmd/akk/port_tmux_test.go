@@ -52,6 +52,8 @@ func TestTmuxPopupPortRace(t *testing.T) {
 		}, 0, "y"},
 		{"the person says no in the popup", func(t *testing.T, c *ptyClient, files *port.Files, abort func()) {
 			c.keys("1") // a digit is not an answer to a decision (it was "Yes")
+			// A person's pause between the keys: the digit is handled (and
+			// ignored) on its own, not in one read with the "n".
 			time.Sleep(300 * time.Millisecond)
 			c.keys("n")
 		}, 0, "n"},

@@ -1,4 +1,4 @@
-package supervisor
+package outbox
 
 import (
 	"errors"
@@ -7,12 +7,15 @@ import (
 	"time"
 )
 
-// Route kinds of the callbacks outbox.
+// Route kinds.
 const (
 	RouteCommand = "command" // a program gets the envelope on stdin
 	RouteWebhook = "webhook" // an HTTP POST of the envelope
 	RouteTmux    = "tmux"    // a message on the clients of the pane's session
 )
+
+// ErrConfig: a Config that cannot be used.
+var ErrConfig = errors.New("outbox: bad config")
 
 // RouteConfig is one callback route. Routes are the trusted side's
 // configuration (akk attach's config file and flags), never a request's
@@ -30,8 +33,8 @@ type RouteConfig struct {
 	Timeout time.Duration
 }
 
-// CallbackConfig configures delivery.
-type CallbackConfig struct {
+// Config configures delivery.
+type Config struct {
 	Routes []RouteConfig
 	// Default names the routes a new Watch or Turn notifies (nil: every
 	// route).
@@ -46,36 +49,17 @@ type CallbackConfig struct {
 	Workers int
 }
 
-// TaskConfig configures the monitors and Watches.
-type TaskConfig struct {
-	// StableIdle is how long a terminal_activity Watch's pane must show no
-	// output before idle counts as stable (0: 5 s).
-	StableIdle time.Duration
-	// IdleGap is the least time between the two idle recognitions that
-	// settle a terminal_activity Watch (0: 1 s).
-	IdleGap time.Duration
-	// WatchMinutes is a Watch's lifetime and Renew's default (0: 720).
-	WatchMinutes int
-	// StallAfter is a managed Turn's inactivity window before a stall
-	// notification (0: 60 min); HardTimeout ends it (0: 720 min).
-	StallAfter, HardTimeout time.Duration
-}
-
-// Defaults of the callback and task configuration.
+// Defaults.
 const (
 	DefaultRouteTimeout = 10 * time.Second
 	defaultMaxAttempts  = 8
 	defaultBackoffBase  = time.Second
 	defaultBackoffMax   = 5 * time.Minute
 	defaultWorkers      = 4
-	defaultStableIdle   = 5 * time.Second
-	defaultIdleGap      = time.Second
-	defaultWatchMinutes = 720
-	defaultStallAfter   = 60 * time.Minute
-	defaultHardTimeout  = 720 * time.Minute
 )
 
-func (c *CallbackConfig) ensureDefaults() {
+// EnsureDefaults fills the zero fields.
+func (c *Config) EnsureDefaults() {
 	if c.MaxAttempts == 0 {
 		c.MaxAttempts = defaultMaxAttempts
 	}
@@ -100,26 +84,8 @@ func (c *CallbackConfig) ensureDefaults() {
 	}
 }
 
-func (c *TaskConfig) ensureDefaults() {
-	if c.StableIdle == 0 {
-		c.StableIdle = defaultStableIdle
-	}
-	if c.IdleGap == 0 {
-		c.IdleGap = defaultIdleGap
-	}
-	if c.WatchMinutes == 0 {
-		c.WatchMinutes = defaultWatchMinutes
-	}
-	if c.StallAfter == 0 {
-		c.StallAfter = defaultStallAfter
-	}
-	if c.HardTimeout == 0 {
-		c.HardTimeout = defaultHardTimeout
-	}
-}
-
-// validate reports every unusable route at once.
-func (c *CallbackConfig) validate() error {
+// Validate reports every unusable route at once.
+func (c *Config) Validate() error {
 	var errs []error
 	names := map[string]bool{}
 	for _, r := range c.Routes {
@@ -156,12 +122,22 @@ func (c *CallbackConfig) validate() error {
 	return errors.Join(errs...)
 }
 
-// backoff is the wait before attempt n+1 after n failed attempts:
+// Backoff is the wait before attempt n+1 after n failed attempts:
 // base·2^(n-1), at most max.
-func (c *CallbackConfig) backoff(n int) time.Duration {
+func (c *Config) Backoff(n int) time.Duration {
 	d := c.BackoffBase
 	for i := 1; i < n && d < c.BackoffMax; i++ {
 		d *= 2
 	}
 	return min(d, c.BackoffMax)
+}
+
+// Route returns the configured route named name.
+func (c *Config) Route(name string) (RouteConfig, bool) {
+	for _, r := range c.Routes {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return RouteConfig{}, false
 }

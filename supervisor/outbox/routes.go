@@ -1,4 +1,4 @@
-package supervisor
+package outbox
 
 import (
 	"bytes"
@@ -19,17 +19,29 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 )
 
-// delivery is one attempt's outcome: a store.Ntf* outcome state and a
+// Delivery is one attempt's outcome: a store.Ntf* outcome state and a
 // detail without secrets (no URL, no body).
-type delivery struct {
-	outcome string
-	detail  string
+type Delivery struct {
+	Outcome string
+	Detail  string
 }
 
-// sender delivers one frozen envelope. It never retries: the worker
+// Route delivers one frozen envelope. It never retries: the worker
 // decides from the outcome.
-type sender interface {
-	send(ctx context.Context, n *store.Notification) delivery
+type Route interface {
+	Send(ctx context.Context, n *store.Notification) Delivery
+}
+
+// Sessions finds the tmux session a terminal's pane is in, for the tmux
+// route: its control connection and name (nil when no pane of the daemon
+// follows the terminal).
+type Sessions interface {
+	SessionOf(terminalID string) (Commander, string)
+}
+
+// Commander runs one tmux command through a control connection.
+type Commander interface {
+	Command(ctx context.Context, args ...string) (*controlmode.Reply, error)
 }
 
 // exitRetry is the command route's "try again later" (EX_TEMPFAIL).
@@ -41,7 +53,7 @@ const exitRetry = 75
 // killed.
 type commandRoute struct{ cfg RouteConfig }
 
-func (r commandRoute) send(ctx context.Context, n *store.Notification) delivery {
+func (r commandRoute) Send(ctx context.Context, n *store.Notification) Delivery {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 	cmd := exec.Command(r.cfg.Command[0], r.cfg.Command[1:]...)
@@ -51,7 +63,7 @@ func (r commandRoute) send(ctx context.Context, n *store.Notification) delivery 
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		// Nothing ran: a configuration fault that a retry will not mend.
-		return delivery{store.NtfPermanent, "start: " + errors.Unwrap(err).Error()}
+		return Delivery{store.NtfPermanent, "start: " + errors.Unwrap(err).Error()}
 	}
 	fault.Point("outbox.after_send")
 	done := make(chan error, 1)
@@ -61,18 +73,18 @@ func (r commandRoute) send(ctx context.Context, n *store.Notification) delivery 
 		var ee *exec.ExitError
 		switch {
 		case err == nil:
-			return delivery{store.NtfAccepted, "exit 0"}
+			return Delivery{store.NtfAccepted, "exit 0"}
 		case errors.As(err, &ee) && ee.ExitCode() == exitRetry:
-			return delivery{store.NtfRetryable, "exit 75"}
+			return Delivery{store.NtfRetryable, "exit 75"}
 		case errors.As(err, &ee):
-			return delivery{store.NtfPermanent, fmt.Sprintf("exit %d", ee.ExitCode())}
+			return Delivery{store.NtfPermanent, fmt.Sprintf("exit %d", ee.ExitCode())}
 		default:
-			return delivery{store.NtfUncertain, "wait: " + err.Error()}
+			return Delivery{store.NtfUncertain, "wait: " + err.Error()}
 		}
 	case <-ctx.Done():
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-done
-		return delivery{store.NtfUncertain, "timeout after " + r.cfg.Timeout.String()}
+		return Delivery{store.NtfUncertain, "timeout after " + r.cfg.Timeout.String()}
 	}
 }
 
@@ -93,14 +105,14 @@ func newWebhookRoute(cfg RouteConfig) webhookRoute {
 	}}
 }
 
-func (r webhookRoute) send(ctx context.Context, n *store.Notification) delivery {
+func (r webhookRoute) Send(ctx context.Context, n *store.Notification) Delivery {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 	var wrote atomic.Bool
 	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) }}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodPost, r.cfg.URL, bytes.NewReader(n.Envelope))
 	if err != nil {
-		return delivery{store.NtfPermanent, "request: bad URL"}
+		return Delivery{store.NtfPermanent, "request: bad URL"}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Idempotency-Key", n.IdempotencyKey)
@@ -112,20 +124,20 @@ func (r webhookRoute) send(ctx context.Context, n *store.Notification) delivery 
 	if err != nil {
 		if wrote.Load() {
 			// The receiver has the request; whether it acted is unknown.
-			return delivery{store.NtfUncertain, "no answer after sending: " + netCause(err)}
+			return Delivery{store.NtfUncertain, "no answer after sending: " + netCause(err)}
 		}
-		return delivery{store.NtfRetryable, "not sent: " + netCause(err)}
+		return Delivery{store.NtfRetryable, "not sent: " + netCause(err)}
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	detail := fmt.Sprintf("http %d", resp.StatusCode)
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		return delivery{store.NtfAccepted, detail}
+		return Delivery{store.NtfAccepted, detail}
 	case resp.StatusCode >= 500:
-		return delivery{store.NtfRetryable, detail}
+		return Delivery{store.NtfRetryable, detail}
 	default:
-		return delivery{store.NtfPermanent, detail}
+		return Delivery{store.NtfPermanent, detail}
 	}
 }
 
@@ -149,20 +161,20 @@ func netCause(err error) string {
 // pane's session (display-message -c), through the session's control
 // connection. No attached client is a permanent failure: nobody saw it.
 type tmuxRoute struct {
-	cfg RouteConfig
-	s   *Supervisor
+	cfg      RouteConfig
+	sessions Sessions
 }
 
-func (r tmuxRoute) send(ctx context.Context, n *store.Notification) delivery {
+func (r tmuxRoute) Send(ctx context.Context, n *store.Notification) Delivery {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
-	client, session := r.s.sessionOf(n.TerminalID)
+	client, session := r.sessions.SessionOf(n.TerminalID)
 	if client == nil {
-		return delivery{store.NtfPermanent, "terminal not followed"}
+		return Delivery{store.NtfPermanent, "terminal not followed"}
 	}
 	reply, err := client.Command(ctx, "list-clients", "-t", session, "-F", "#{client_control_mode} #{client_name}")
 	if err != nil {
-		return delivery{store.NtfRetryable, "list-clients failed"}
+		return Delivery{store.NtfRetryable, "list-clients failed"}
 	}
 	var names []string
 	for _, l := range strings.Split(strings.TrimSpace(string(reply.Body)), "\n") {
@@ -172,15 +184,15 @@ func (r tmuxRoute) send(ctx context.Context, n *store.Notification) delivery {
 		}
 	}
 	if len(names) == 0 {
-		return delivery{store.NtfPermanent, "no attached client"}
+		return Delivery{store.NtfPermanent, "no attached client"}
 	}
 	msg := tmuxMessage(n)
 	for _, c := range names {
 		if _, err := client.Command(ctx, "display-message", "-c", c, "-d", "10000", msg); err != nil {
-			return delivery{store.NtfUncertain, "display-message failed after some clients"}
+			return Delivery{store.NtfUncertain, "display-message failed after some clients"}
 		}
 	}
-	return delivery{store.NtfAccepted, fmt.Sprintf("%d clients", len(names))}
+	return Delivery{store.NtfAccepted, fmt.Sprintf("%d clients", len(names))}
 }
 
 // tmuxMessage is the one line a person sees: the type and the subject.
@@ -188,20 +200,4 @@ func (r tmuxRoute) send(ctx context.Context, n *store.Notification) delivery {
 func tmuxMessage(n *store.Notification) string {
 	msg := fmt.Sprintf("akk: %s %s (%s)", n.Type, n.Subject, n.Event)
 	return strings.ReplaceAll(msg, "#", "##")
-}
-
-// sessionOf returns the control client and session name of a terminal's
-// pane, or nil when no monitor follows it.
-func (s *Supervisor) sessionOf(terminalID string) (*controlmode.Client, string) {
-	for _, m := range s.monitors() {
-		m.mu.Lock()
-		match := m.id == terminalID
-		m.mu.Unlock()
-		if match {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			return m.sess.client, m.sess.name
-		}
-	}
-	return nil, ""
 }

@@ -1,4 +1,4 @@
-package supervisor
+package outbox
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/fault"
+	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 )
@@ -32,7 +33,7 @@ func TestOutboxCrashChild(t *testing.T) {
 	if dir == "" {
 		t.Skip("started by TestOutboxCrash only")
 	}
-	rig := startOutbox(t, dir, CallbackConfig{Routes: []RouteConfig{{Name: "hook", Kind: RouteWebhook,
+	rig := startRig(t, dir, Config{Routes: []RouteConfig{{Name: "hook", Kind: RouteWebhook,
 		URL: os.Getenv("AKK_CRASH_URL"), Timeout: 300 * time.Millisecond}}, BackoffBase: 10 * time.Millisecond, BackoffMax: 20 * time.Millisecond})
 	for i := range crashLogical {
 		rig.enqueue(t, fmt.Sprintf("watch_crash_%d", i), "hook")
@@ -71,14 +72,12 @@ func TestOutboxCrash(t *testing.T) {
 			dir := t.TempDir()
 			logPath := filepath.Join(dir, "receiver.log")
 			slow := `"watch_id":"watch_crash_0"`
-			rcv := startReceiver(t, logPath, nil)
-			rcv.answer = func(n int) (int, time.Duration) {
-				rs := rcv.requests()
-				if bytes.Contains(rs[n].Body, []byte(slow)) {
+			rcv := hooktest.Start(t, logPath, func(_ int, r hooktest.Request) (int, time.Duration) {
+				if bytes.Contains(r.Body, []byte(slow)) {
 					return 200, time.Second // past the route's timeout: uncertain
 				}
 				return 200, 0
-			}
+			})
 			storeDir := filepath.Join(dir, "store")
 			// acceptedAt[k] is the set of keys the store held accepted at
 			// kill k; phase[k] is how many requests had arrived by then.
@@ -113,13 +112,13 @@ func TestOutboxCrash(t *testing.T) {
 				}
 				acc, unc := storeOutcomes(t, storeDir)
 				acceptedAt, uncertainAt = append(acceptedAt, acc), append(uncertainAt, unc)
-				phase = append(phase, len(rcv.requests()))
+				phase = append(phase, len(rcv.Requests()))
 			}
-			checkCrashLog(t, rcv.requests(), acceptedAt, uncertainAt, phase, storeDir)
-			t.Logf("%d kills at %s, %d requests for %d logical notifications", kills, point, len(rcv.requests()), crashLogical)
+			checkCrashLog(t, rcv.Requests(), acceptedAt, uncertainAt, phase, storeDir)
+			t.Logf("%d kills at %s, %d requests for %d logical notifications", kills, point, len(rcv.Requests()), crashLogical)
 			raw, _ := os.ReadFile(logPath)
-			if n := bytes.Count(raw, []byte("\n")); n != len(rcv.requests()) {
-				t.Errorf("receiver log has %d lines for %d requests", n, len(rcv.requests()))
+			if n := bytes.Count(raw, []byte("\n")); n != len(rcv.Requests()) {
+				t.Errorf("receiver log has %d lines for %d requests", n, len(rcv.Requests()))
 			}
 		})
 	}
@@ -149,7 +148,7 @@ func storeOutcomes(t *testing.T, dir string) (map[string]bool, map[string]time.T
 	return acc, unc
 }
 
-func checkCrashLog(t *testing.T, reqs []receivedReq, acceptedAt []map[string]bool, uncertainAt []map[string]time.Time, phase []int, dir string) {
+func checkCrashLog(t *testing.T, reqs []hooktest.Request, acceptedAt []map[string]bool, uncertainAt []map[string]time.Time, phase []int, dir string) {
 	// A request in run k (after kill k-1) may carry a key only if the store
 	// held no accepted record of it at any earlier kill.
 	start := 0

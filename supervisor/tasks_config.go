@@ -1,0 +1,45 @@
+package supervisor
+
+import "time"
+
+// TaskConfig configures the monitors and Watches.
+type TaskConfig struct {
+	// StableIdle is how long a terminal_activity Watch's pane must show no
+	// output before idle counts as stable (0: 5 s).
+	StableIdle time.Duration
+	// IdleGap is the least time between the two idle recognitions that
+	// settle a terminal_activity Watch (0: 1 s).
+	IdleGap time.Duration
+	// WatchMinutes is a Watch's lifetime and Renew's default (0: 720).
+	WatchMinutes int
+	// StallAfter is a managed Turn's inactivity window before a stall
+	// notification (0: 60 min); HardTimeout ends it (0: 720 min).
+	StallAfter, HardTimeout time.Duration
+}
+
+// Defaults of the task configuration.
+const (
+	defaultStableIdle   = 5 * time.Second
+	defaultIdleGap      = time.Second
+	defaultWatchMinutes = 720
+	defaultStallAfter   = 60 * time.Minute
+	defaultHardTimeout  = 720 * time.Minute
+)
+
+func (c *TaskConfig) ensureDefaults() {
+	if c.StableIdle == 0 {
+		c.StableIdle = defaultStableIdle
+	}
+	if c.IdleGap == 0 {
+		c.IdleGap = defaultIdleGap
+	}
+	if c.WatchMinutes == 0 {
+		c.WatchMinutes = defaultWatchMinutes
+	}
+	if c.StallAfter == 0 {
+		c.StallAfter = defaultStallAfter
+	}
+	if c.HardTimeout == 0 {
+		c.HardTimeout = defaultHardTimeout
+	}
+}
