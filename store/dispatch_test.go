@@ -4,8 +4,6 @@ import (
 	"errors"
 	"testing"
 	"time"
-
-	"github.com/cockroachdb/pebble/v2"
 )
 
 func TestDispatchRecordsSurviveReopen(t *testing.T) {
@@ -15,11 +13,11 @@ func TestDispatchRecordsSurviveReopen(t *testing.T) {
 	r := Reservation{ID: "rcpt_1", Op: "approve", Controller: "cli:1", TerminalID: "term_a", Choice: "approve_once",
 		Stage: StageReserved, Created: now, Updated: now, Fence: "f1"}
 	turn := Turn{ID: "turn_1", SessionID: "ses_1", TerminalID: "term_a", State: TurnReserved, RequestHash: "ab", Created: now}
-	if _, err := s.Apply(Change{Reservations: []Reservation{r}, Turns: []Turn{turn}}, pebble.Sync); err != nil {
+	if _, err := s.Apply(Change{Reservations: []Reservation{r}, Turns: []Turn{turn}}); err != nil {
 		t.Fatal(err)
 	}
 	r.Stage = StageDone
-	if _, err := s.Apply(Change{Reservations: []Reservation{r}, Fences: []Fence{{Key: "f1", Reservation: r.ID, TerminalID: "term_a", Created: now}}}, pebble.Sync); err != nil {
+	if _, err := s.Apply(Change{Reservations: []Reservation{r}, Fences: []Fence{{Key: "f1", Reservation: r.ID, TerminalID: "term_a", Created: now}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {

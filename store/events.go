@@ -100,14 +100,15 @@ func (c *Change) Empty() bool {
 		len(c.Reservations)+len(c.Fences)+len(c.Turns) == 0
 }
 
-// Apply writes c in one batch with the given durability and returns its
+// Apply writes c in one synced batch and returns its
 // events with their sequence numbers and times. History beyond the
 // store's EventLimit is trimmed in the same batch.
 //
-// The daemon passes pebble.Sync: an event a follower has seen must
-// survive a crash, and a state recorded with its event is what keeps a
-// restarted daemon from emitting it again.
-func (s *Store) Apply(c Change, durability *pebble.WriteOptions) ([]Event, error) {
+// Always pebble.Sync: an event a follower has seen must survive a crash,
+// a state recorded with its event is what keeps a restarted daemon from
+// emitting it again, and a reservation must be on disk before the input
+// it guards.
+func (s *Store) Apply(c Change) ([]Event, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.checkOpen(); err != nil {
@@ -159,7 +160,7 @@ func (s *Store) Apply(c Change, durability *pebble.WriteOptions) ([]Event, error
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("store: apply: %w", err)
 	}
-	if err := b.Commit(durability); err != nil {
+	if err := b.Commit(pebble.Sync); err != nil {
 		return nil, fmt.Errorf("store: apply: %w", err)
 	}
 	s.nextSeq, s.first = seq, first

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/cockroachdb/pebble/v2"
 )
 
 func openT(t *testing.T, dir string, opts *Options) *Store {
@@ -32,7 +30,7 @@ func TestOpenReopenKeepsSecretAndRecords(t *testing.T) {
 	}
 	term := Terminal{ID: "term_a", Pane: "%1", Agent: "claude", Screen: "idle"}
 	bd := Binding{TerminalID: "term_a", Generation: 1, Agent: "claude", State: "resolved", SessionID: "s1"}
-	if _, err := s.Apply(Change{Terminals: []Terminal{term}, Bindings: []Binding{bd}}, pebble.Sync); err != nil {
+	if _, err := s.Apply(Change{Terminals: []Terminal{term}, Bindings: []Binding{bd}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -60,7 +58,7 @@ func TestOpenReopenKeepsSecretAndRecords(t *testing.T) {
 	if _, err := s2.Terminal("term_none"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing terminal: %v", err)
 	}
-	if _, err := s2.Apply(Change{DeleteTerminals: []string{"term_a"}}, pebble.Sync); err != nil {
+	if _, err := s2.Apply(Change{DeleteTerminals: []string{"term_a"}}); err != nil {
 		t.Fatal(err)
 	}
 	if ts, _ := s2.Terminals(); len(ts) != 0 {
@@ -121,7 +119,7 @@ func TestEventsSequenceTrimAndReopen(t *testing.T) {
 	dir := t.TempDir()
 	s := openT(t, dir, &Options{EventLimit: 5})
 	for i := range 8 {
-		evs, err := s.Apply(Change{Events: []Event{{Type: "t", Attrs: map[string]string{"i": strconv.Itoa(i)}}}}, pebble.Sync)
+		evs, err := s.Apply(Change{Events: []Event{{Type: "t", Attrs: map[string]string{"i": strconv.Itoa(i)}}}})
 		if err != nil || len(evs) != 1 || evs[0].Seq != uint64(i+1) {
 			t.Fatalf("append %d: %+v %v", i, evs, err)
 		}
@@ -138,7 +136,7 @@ func TestEventsSequenceTrimAndReopen(t *testing.T) {
 	if s2.LastSeq() != 8 {
 		t.Fatalf("LastSeq after reopen = %d", s2.LastSeq())
 	}
-	evs, _ := s2.Apply(Change{Events: []Event{{Type: "t"}}}, pebble.Sync)
+	evs, _ := s2.Apply(Change{Events: []Event{{Type: "t"}}})
 	if evs[0].Seq != 9 {
 		t.Fatalf("seq after reopen = %d, want 9", evs[0].Seq)
 	}
@@ -155,7 +153,7 @@ func TestEventsBigTrim(t *testing.T) {
 		evs[i].Type = "t"
 	}
 	for range 3 { // the third append cuts 100 at once (a range)
-		if _, err := s.Apply(Change{Events: evs}, pebble.Sync); err != nil {
+		if _, err := s.Apply(Change{Events: evs}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -272,7 +270,7 @@ func crashChild(dir string) {
 		os.Exit(1)
 	}
 	for {
-		evs, err := s.Apply(Change{Events: []Event{{Type: "crash"}}}, pebble.Sync)
+		evs, err := s.Apply(Change{Events: []Event{{Type: "crash"}}})
 		if err != nil {
 			fmt.Println("apply:", err)
 			os.Exit(1)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
@@ -21,7 +20,7 @@ func (s *Supervisor) commit(ch store.Change) ([]store.Event, error) {
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	evs, err := s.st.Apply(ch, pebble.Sync)
+	evs, err := s.st.Apply(ch)
 	if err != nil {
 		return nil, fmt.Errorf("supervisor: record: %w", err)
 	}
