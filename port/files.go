@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
+	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // ErrRunDir: the run directory is not safe to take answers from.
@@ -133,15 +133,13 @@ func (f *Files) ask(ctx context.Context, kind string, p Prompt, c Choice) (strin
 	}
 	req := Request{V: 1, RequestID: id, Kind: kind, Title: p.Title, Lines: p.Lines, Question: p.Question,
 		Options: c.Options, Multiple: c.Multiple, Styled: p.Styled, Created: time.Now().UTC(), AnswerWith: f.responsePath(id)}
-	w, err := fsnotify.NewWatcher()
+	w, err := watchers.WatchDir(f.dir)
 	if err != nil {
-		return "", fmt.Errorf("%w: watch %s: %w", ErrCannotAsk, f.dir, err)
+		return "", fmt.Errorf("%w: %w", ErrCannotAsk, err)
 	}
 	defer w.Close()
-	// Watch before the request exists, so no response can come unseen.
-	if err := w.Add(f.dir); err != nil {
-		return "", fmt.Errorf("%w: watch %s: %w", ErrCannotAsk, f.dir, err)
-	}
+	// The watch is made before the request exists, so no response can come
+	// unseen.
 	if err := f.writeRequest(req); err != nil {
 		return "", err
 	}
@@ -150,18 +148,18 @@ func (f *Files) ask(ctx context.Context, kind string, p Prompt, c Choice) (strin
 		return a, nil
 	}
 	for {
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case err := <-w.Errors:
+		name, err := w.Next(ctx)
+		switch {
+		case errors.Is(err, watchers.ErrDirWatch):
+			// A change may have been missed: look at the response again.
 			f.lg.Warn("response watch", "request", id, "err", err)
-		case ev := <-w.Events:
-			if filepath.Base(ev.Name) != id+".response" || !ev.Has(fsnotify.Create|fsnotify.Write) {
-				continue
-			}
-			if a, ok := f.take(id); ok {
-				return a, nil
-			}
+		case err != nil:
+			return "", err
+		case name != id+".response":
+			continue
+		}
+		if a, ok := f.take(id); ok {
+			return a, nil
 		}
 	}
 }

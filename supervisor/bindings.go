@@ -128,7 +128,12 @@ func (b *binder) identityChanged(m *paneMonitor, id string, ident procIdentity) 
 func (b *binder) run(ctx context.Context) error {
 	defer b.closeWatchers()
 	roots := make(chan struct{})
-	go func() { defer close(roots); b.watchRoots(ctx) }()
+	go func() {
+		defer close(roots)
+		specs := []watchers.RootSpec{{Path: b.s.cfg.ClaudeProjects, Agent: watchers.Claude, Depth: 1},
+			{Path: b.s.cfg.CodexSessions, Agent: watchers.Codex, Depth: 3}}
+		watchers.WatchRoots(ctx, specs, b.s.lg, func(a watchers.Agent) { b.retryUnresolved(string(a)) })
+	}()
 	defer func() { <-roots }()
 	for {
 		select {

@@ -12,7 +12,7 @@
 // recognition), identity.go (foreground process groups, agents, versions,
 // replicas), recognition.go (the one call into the recognizers), states.go
 // (activity_state), bindings.go (native sessions and durable activity),
-// roots.go (fsnotify on the agents' roots: retry unresolved sessions),
+// watchers.WatchRoots (fsnotify on the agents' roots: retry unresolved),
 // journal.go (store writes and events), reconcile.go (store vs tmux at
 // start), server.go (the API handlers), attention.go (the @akk_attention
 // user option for status lines).

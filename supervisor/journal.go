@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 
-
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
 )
