@@ -23,8 +23,6 @@ var (
 	// ErrPaneGone: the pane no longer exists (or its output is no longer
 	// delivered to this client).
 	ErrPaneGone = errors.New("controlmode: pane gone")
-	// ErrNoProcess: a /proc entry is missing (the process exited).
-	ErrNoProcess = errors.New("controlmode: no such process")
 )
 
 // CommandError is a command that tmux answered with %error. Body is the

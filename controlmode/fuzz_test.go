@@ -121,10 +121,3 @@ func FuzzParseLayout(f *testing.F) {
 		}
 	})
 }
-
-// FuzzProcStat: /proc stat parsing never panics.
-func FuzzProcStat(f *testing.F) {
-	f.Add([]byte("4845 (bash) S 4844 4845 4845 34816 4845 4194304 1 2 3 4 5 6 7 8 20 0 1 0 58918 1 2"))
-	f.Add([]byte("1 (a) b) (c) R 0 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0"))
-	f.Fuzz(func(t *testing.T, b []byte) { _, _ = ParseProcStat(b) })
-}

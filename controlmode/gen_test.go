@@ -223,7 +223,7 @@ func awaitHelper(t testing.TB, c *Client, pane PaneID) {
 	for {
 		info, err := c.PaneInfo(ctx3s(t), pane)
 		if err == nil {
-			if p, err := ReadProcess(info.PID); err == nil && p.Exe == exe {
+			if p, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", info.PID)); err == nil && p == exe {
 				return
 			}
 		}

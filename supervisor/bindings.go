@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/watchers"
 )
@@ -29,7 +30,7 @@ type bindingState struct {
 	LastCall string
 }
 
-func (b bindingState) identityState(id *procIdentity) string {
+func (b bindingState) identityState(id *procid.Identity) string {
 	if id.Agent == api.AgentNone || id.Replica || b.State == "" {
 		return string(watchers.Unavailable)
 	}
@@ -39,7 +40,7 @@ func (b bindingState) identityState(id *procIdentity) string {
 // durableState is durable_activity_state: the bound file's word, idle
 // when the agent verifiably has no session file yet (before its first
 // prompt), unknown when several files fit, unavailable otherwise.
-func (b bindingState) durableState(id *procIdentity) string {
+func (b bindingState) durableState(id *procid.Identity) string {
 	if id.Agent == api.AgentNone || id.Replica {
 		return durableUnavailable
 	}
@@ -93,7 +94,7 @@ type binder struct {
 
 type bindRequest struct {
 	id    string
-	ident procIdentity
+	ident procid.Identity
 }
 
 // boundFile is a bound transcript/rollout: the durable state parsed so far.
@@ -115,7 +116,7 @@ func newBinder(s *Supervisor) *binder {
 
 // identityChanged queues a resolution for the monitor's new process. It
 // never blocks (the caller holds the terminal lock).
-func (b *binder) identityChanged(m *paneMonitor, id string, ident procIdentity) {
+func (b *binder) identityChanged(m *paneMonitor, id string, ident procid.Identity) {
 	b.mu.Lock()
 	b.pending[m] = bindRequest{id: id, ident: ident}
 	b.mu.Unlock()
@@ -204,7 +205,7 @@ func (b *binder) resolve(ctx context.Context, m *paneMonitor, r bindRequest) {
 		ni, _ = watchers.ResolveCodex(ctx, watchers.CodexQuery{PIDs: pids, SessionsRoot: b.s.cfg.CodexSessions})
 	case r.ident.Agent == api.AgentClaude && !r.ident.Replica && b.s.cfg.ClaudeProjects != "":
 		ni, _ = watchers.ResolveClaude(ctx, watchers.ClaudeQuery{ProjectsRoot: b.s.cfg.ClaudeProjects,
-			Cwd: r.ident.Cwd, Since: agentStartTime(r.ident.AgentStart)})
+			Cwd: r.ident.Cwd, Since: procid.StartWall(r.ident.AgentStart)})
 	}
 	b.s.lg.Debug("native session", "terminal", r.id, "agent", r.ident.Agent, "state", ni.State, "reason", ni.Reason, "path", ni.Path)
 	if ni.State != "" {

@@ -40,7 +40,7 @@ func (s *Supervisor) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 	m.mu.Lock()
 	var key []byte
 	switch {
-	case m.ident == nil || m.ident.incarnation() != turn.Incarnation:
+	case m.ident == nil || m.ident.Incarnation() != turn.Incarnation:
 		ref = reject(api.ReasonProcessChanged, "the agent process is not the one the turn was sent to")
 	case m.rec.Screen != api.ScreenWorking:
 		ref = reject(api.ReasonNotCancellable, "the agent is %s: only a working agent is interrupted (a dialog is answered, not cancelled)", m.rec.Screen)

@@ -345,8 +345,8 @@ func awaitPaneState(ctx context.Context, d *daemon, pane, want string) (*paneMon
 			w, h := scr.Size()
 			model = fmt.Sprintf("%dx%d cursor %v\n%s", w, h, scr.Cursor(), scr.PlainText(scr.Bounds()))
 			if m.ident != nil {
-				again, err := m.s.ident.identify(m.key.PanePID)
-				model = fmt.Sprintf("identity: %s %v (members %d); again now: %s %s %v\n", m.ident.Why, m.ident.incarnation(),
+				again, err := m.s.ident.Identify(m.key.PanePID)
+				model = fmt.Sprintf("identity: %s %v (members %d); again now: %s %s %v\n", m.ident.Why, m.ident.Incarnation(),
 					len(m.ident.Members), again.Agent, again.Why, err) + model
 			}
 		}

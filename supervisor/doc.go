@@ -9,13 +9,14 @@
 // Files by concern: supervisor.go (Config, New, Run), sessions.go (tmux
 // sessions and their control clients), registry.go (which pane is followed
 // by whom), monitors.go (one goroutine per pane: screen, identity,
-// recognition), identity.go (foreground process groups, agents, versions,
-// replicas), recognition.go (the one call into the recognizers), states.go
-// (activity_state), bindings.go (native sessions and durable activity),
-// watchers.WatchRoots (fsnotify on the agents' roots: retry unresolved),
-// journal.go (store writes and events), reconcile.go (store vs tmux at
-// start), server.go (the API handlers), attention.go (the @akk_attention
-// user option for status lines).
+// recognition; what runs there comes from internal/procid),
+// identity_recheck.go (re-reads after an inconclusive read),
+// replica_header.go (what a replica plays), recognition.go (the one call
+// into the recognizers), states.go (activity_state), bindings.go (native
+// sessions and durable activity; watchers.WatchRoots says when to look
+// again), journal.go (store writes and events), reconcile.go (store vs
+// tmux at start), server.go (the API handlers), attention.go (the
+// @akk_attention user option for status lines).
 //
 // Dispatch (the only path by which input reaches a pane): offers.go (what a
 // controller's Status saw), dispatch.go (the transaction: lock, settle,

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
@@ -74,7 +74,7 @@ func liveIdentity(t *testing.T, agent, version string) {
 // processAge is how long ago pid started, from /proc/uptime and the
 // process's start time (both in hundredths of a second; USER_HZ is 100).
 func processAge(pid int) (time.Duration, error) {
-	st, err := controlmode.ReadProcStat(pid)
+	st, err := procid.ReadStat(pid)
 	if err != nil {
 		return 0, err
 	}

@@ -3,15 +3,14 @@ package supervisor
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -53,7 +52,7 @@ type paneMonitor struct {
 	mirror     *controlmode.Mirror
 	key        terminalKey
 	id         string
-	ident      *procIdentity
+	ident      *procid.Identity
 	rec        recognition
 	recog      paneRecognizer
 	bind       bindingState
@@ -209,7 +208,7 @@ const minRecognitionGap = 2 * time.Millisecond
 // the store's record of it, if any. Called with mu held.
 func (m *paneMonitor) setTerminal(panePID int) {
 	var start uint64
-	if st, err := controlmode.ReadProcStat(panePID); err == nil {
+	if st, err := procid.ReadStat(panePID); err == nil {
 		start = st.StartTime
 	} else {
 		// The pane's process has exited (remain-on-exit): its pid stays the
@@ -324,33 +323,33 @@ func (m *paneMonitor) wantsResolve(prevScreen string, now time.Time) bool {
 func (m *paneMonitor) refreshIdentity(force bool) bool {
 	pid := m.key.PanePID
 	now := m.s.cfg.Now()
-	if m.ident != nil && !force && !quickCheck(pid, m.ident) &&
-		!(m.ident.launching() && now.Sub(m.lastIdentify) >= 250*time.Millisecond) {
+	if m.ident != nil && !force && !procid.QuickCheck(pid, m.ident) &&
+		!(m.ident.Launching() && now.Sub(m.lastIdentify) >= 250*time.Millisecond) {
 		if m.ident.AgentPID != 0 { // cwd moves without a new process
-			if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", m.ident.AgentPID)); err == nil {
+			if cwd, err := procid.Cwd(m.ident.AgentPID); err == nil {
 				m.ident.Cwd = cwd
 			}
 		}
 		return false
 	}
-	p, err := m.s.ident.identify(pid)
+	p, err := m.s.ident.Identify(pid)
 	m.lastIdentify = now
 	m.dead = false
 	// A zombie is dead too: tmux marks the pane dead when its pty closes
 	// but sometimes reaps the child late, and until then /proc still has it.
-	if st, serr := controlmode.ReadProcStat(pid); errors.Is(serr, controlmode.ErrNoProcess) || serr == nil && (st.State == 'Z' || st.State == 'X') {
+	if st, serr := procid.ReadStat(pid); errors.Is(serr, procid.ErrNoProcess) || serr == nil && (st.State == 'Z' || st.State == 'X') {
 		m.dead = true
 	}
 	if err != nil {
-		p = procIdentity{Agent: api.AgentNone, Why: err.Error()}
-		if !errors.Is(err, controlmode.ErrNoProcess) {
+		p = procid.Identity{Agent: api.AgentNone, Why: err.Error()}
+		if !errors.Is(err, procid.ErrNoProcess) {
 			m.lg.Debug("identify", "err", err)
 		}
 	}
 	old := m.ident
 	m.ident = &p
-	m.scheduleRecheck(inconclusive(old, p))
-	return old == nil || old.incarnation() != p.incarnation()
+	m.scheduleRecheck(procid.Inconclusive(old, p))
+	return old == nil || old.Incarnation() != p.Incarnation()
 }
 
 // scheduleRecheck arms (or disarms) the re-read after a whole read whose
@@ -417,7 +416,7 @@ func (m *paneMonitor) build(now time.Time) store.Terminal {
 	m.s.mu.Unlock()
 	id := m.ident
 	if id == nil {
-		id = &procIdentity{Agent: api.AgentNone}
+		id = &procid.Identity{Agent: api.AgentNone}
 	}
 	t.Agent, t.Version, t.Replica, t.PID, t.Command = id.Agent, id.Version, id.Replica, id.AgentPID, id.Command
 	t.Cwd = id.Cwd

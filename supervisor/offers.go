@@ -103,7 +103,7 @@ func (m *paneMonitor) makeOffer(controller string, now time.Time) *offer {
 	}
 	o := &offer{controller: controller, terminalID: m.id, interactionID: r.Interaction.InteractionID,
 		kind: r.Interaction.Kind, fp: r.fp, fence: m.currentFenceKey(), plan: r.plan,
-		incarnation: m.ident.incarnation(), generation: m.bind.Generation, profileID: r.profileID,
+		incarnation: m.ident.Incarnation(), generation: m.bind.Generation, profileID: r.profileID,
 		cwd: m.ident.Cwd, made: now, expires: now.Add(offerTTL)}
 	m.s.offers.put(o)
 	return o

@@ -303,7 +303,7 @@ func choiceName(c recognizers.Choice) string {
 // right after a barrier pass.
 func (m *paneMonitor) recheck(o *offer, turn *store.Turn) *refusal {
 	switch {
-	case m.ident == nil || m.ident.incarnation() != o.incarnation:
+	case m.ident == nil || m.ident.Incarnation() != o.incarnation:
 		return reject(api.ReasonProcessChanged, "the agent process is not the one the status saw")
 	case m.bind.Generation != o.generation:
 		return reject(api.ReasonBindingChanged, "the native session binding changed since the status")

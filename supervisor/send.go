@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/fault"
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/watchers"
 )
@@ -157,7 +158,7 @@ func (m *paneMonitor) sendReady(req api.SendRequest) (sendState, *refusal) {
 	if strings.Contains(req.Request, "\n") && !m.mirror.Screen().Modes().BracketedPaste {
 		return st, reject(api.ReasonBadText, "a request of several lines needs bracketed paste, which the agent has not enabled")
 	}
-	st.agent, st.version, st.replica, st.incarnation = m.ident.Agent, m.ident.Version, m.ident.Replica, m.ident.incarnation()
+	st.agent, st.version, st.replica, st.incarnation = m.ident.Agent, m.ident.Version, m.ident.Replica, m.ident.Incarnation()
 	return st, nil
 }
 
@@ -316,7 +317,7 @@ func (s *Supervisor) proveAccepted(ctx context.Context, m *paneMonitor, pre send
 	return "", fmt.Sprintf("%s: the request was submitted but the native session file did not show it within %s", api.ReasonPostcondition, acceptTimeout)
 }
 
-func (m *paneMonitor) identSnapshot() *procIdentity {
+func (m *paneMonitor) identSnapshot() *procid.Identity {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	cp := *m.ident

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 )
@@ -28,7 +29,7 @@ type Supervisor struct {
 	st      *store.Store
 	secret  []byte
 	ikey    recognizers.Key // derives public interaction ids
-	ident   *identifier
+	ident   *procid.Classifier
 	started time.Time
 	binds   *binder
 	tasks   *taskManager // Watches, managed Turn monitors, the outbox
@@ -66,7 +67,7 @@ func New(cfg Config) (*Supervisor, error) {
 	}
 	s := &Supervisor{
 		cfg: cfg, lg: cfg.Logger, st: cfg.Store, secret: secret,
-		ident:     newIdentifier(cfg.AllowReplicas),
+		ident:     procid.NewClassifier(procid.Options{AllowReplicas: cfg.AllowReplicas, ReadReplica: readCastHeader}),
 		sessions:  map[controlmode.SessionID]*session{},
 		panes:     map[controlmode.PaneID]*paneMonitor{},
 		followers: map[chan struct{}]struct{}{},

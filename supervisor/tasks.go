@@ -41,7 +41,7 @@ func (m *paneMonitor) observation(now time.Time) observation {
 	o := observation{m: m, terminalID: m.id, at: now, screen: m.term.Screen, interaction: m.rec.Interaction,
 		agent: m.term.Agent, cwd: m.term.Cwd, bind: m.bind}
 	if m.ident != nil {
-		o.incarnation = m.ident.incarnation()
+		o.incarnation = m.ident.Incarnation()
 	}
 	if m.mirror != nil {
 		o.outBytes = m.mirror.Bytes

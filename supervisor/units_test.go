@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
-	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -49,89 +49,6 @@ func TestTerminalID(t *testing.T) {
 	}
 }
 
-// fakeInstall lays out an npm install of an agent under a temp dir and
-// returns the native binary's path.
-func fakeInstall(t *testing.T, pkgDir, name, version, bin string) string {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(filepath.Join(pkgDir, bin)), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	pj := `{"name":"` + name + `","version":"` + version + `"}`
-	if err := os.WriteFile(filepath.Join(pkgDir, "package.json"), []byte(pj), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(pkgDir, bin)
-	if err := os.WriteFile(exe, []byte("ELF"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return exe
-}
-
-func proc(pid int, comm, exe string, argv ...string) controlmode.Process {
-	return controlmode.Process{Stat: controlmode.ProcStat{PID: pid, Comm: comm, StartTime: uint64(pid * 10)}, Exe: exe, Argv: argv, Cwd: "/src"}
-}
-
-func TestClassify(t *testing.T) {
-	dir := t.TempDir()
-	codex := fakeInstall(t, filepath.Join(dir, "node_modules/@openai/codex-linux-x64"), "@openai/codex", "0.155.1-linux-x64",
-		"vendor/x86_64-unknown-linux-musl/bin/codex")
-	claude := fakeInstall(t, filepath.Join(dir, "node_modules/@anthropic-ai/claude-code"), "@anthropic-ai/claude-code", "2.1.267", "bin/claude.exe")
-	native := filepath.Join(dir, ".local/share/claude/versions/2.1.263")
-	os.MkdirAll(filepath.Dir(native), 0o755)
-	os.WriteFile(native, []byte("ELF"), 0o755)
-	id := newIdentifier(false)
-	for _, tc := range []struct {
-		name           string
-		fg             controlmode.Foreground
-		agent, version string
-		pid            int
-	}{
-		{"npm codex: node launcher, native child", controlmode.Foreground{PGID: 100,
-			Leader:  proc(100, "node", "/usr/bin/node", "node", "codex.js"),
-			Members: []controlmode.Process{proc(101, "codex", codex), proc(100, "node", "/usr/bin/node")}}, "codex", "0.155.1", 101},
-		{"npm claude: the native ELF", controlmode.Foreground{PGID: 200, Leader: proc(200, "claude", claude),
-			Members: []controlmode.Process{proc(200, "claude", claude)}}, "claude", "2.1.267", 200},
-		{"native installer", controlmode.Foreground{PGID: 300, Leader: proc(300, "claude", native+" (deleted)"),
-			Members: []controlmode.Process{proc(300, "claude", native+" (deleted)")}}, "claude", "2.1.263", 300},
-		{"a shell", controlmode.Foreground{PGID: 400, Leader: proc(400, "bash", "/usr/bin/bash"),
-			Members: []controlmode.Process{proc(400, "bash", "/usr/bin/bash")}}, api.AgentNone, "", 400},
-		{"a binary named codex without a package", controlmode.Foreground{PGID: 500, Leader: proc(500, "codex", "/opt/codex"),
-			Members: []controlmode.Process{proc(500, "codex", "/opt/codex")}}, "codex", "", 500},
-	} {
-		p := id.classify(tc.fg)
-		if p.Agent != tc.agent || p.Version != tc.version || p.AgentPID != tc.pid {
-			t.Errorf("%s: agent %q version %q pid %d (%s); want %q %q %d", tc.name, p.Agent, p.Version, p.AgentPID, p.Why, tc.agent, tc.version, tc.pid)
-		}
-	}
-}
-
-func TestVersionCachedByPathAndMtime(t *testing.T) {
-	dir := t.TempDir()
-	exe := fakeInstall(t, dir, "@anthropic-ai/claude-code", "2.1.263", "bin/claude")
-	id := newIdentifier(false)
-	reads := 0
-	read := func(p string) (any, error) { reads++; return readPackage(p) }
-	pj := filepath.Join(dir, "package.json")
-	for range 3 {
-		id.fact(pj, read)
-	}
-	if reads != 1 {
-		t.Fatalf("package.json read %d times, want 1", reads)
-	}
-	os.WriteFile(pj, []byte(`{"name":"@anthropic-ai/claude-code","version":"2.1.267"}`), 0o644)
-	future := time.Now().Add(time.Hour)
-	os.Chtimes(pj, future, future)
-	if _, v, _ := id.agentOf(proc(1, "claude", exe)); v != "2.1.267" {
-		t.Fatalf("version after the update = %q", v)
-	}
-	if got := stripPlatform("0.155.1-linux-x64"); got != "0.155.1" {
-		t.Errorf("stripPlatform = %q", got)
-	}
-	if got := replicaFile([]string{"--speed", "2", "x.cast"}); got != "x.cast" {
-		t.Errorf("replicaFile = %q", got)
-	}
-}
-
 // TestReplicaNeedsAllowReplicas runs a real `akk replica` (its exe is an
 // akk binary, argv[1] is replica): an agent only with allowReplicas.
 func TestReplicaNeedsAllowReplicas(t *testing.T) {
@@ -144,19 +61,22 @@ func TestReplicaNeedsAllowReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
-	var pr controlmode.Process
+	var pr procid.Process
 	tmuxtest.Await(t, 5*time.Second, func() string {
 		var err error
-		if pr, err = controlmode.ReadProcess(cmd.Process.Pid); err != nil || len(pr.Argv) < 2 {
+		if pr, err = procid.ReadProcess(cmd.Process.Pid); err != nil || len(pr.Argv) < 2 {
 			return "no process yet"
 		}
 		return ""
 	})
-	fg := controlmode.Foreground{PGID: pr.Stat.PID, Leader: pr, Members: []controlmode.Process{pr}}
-	if p := newIdentifier(false).classify(fg); p.Agent != api.AgentNone || p.Replica {
+	fg := procid.Foreground{PGID: pr.Stat.PID, Leader: pr, Members: []procid.Process{pr}}
+	classifier := func(allow bool) *procid.Classifier {
+		return procid.NewClassifier(procid.Options{AllowReplicas: allow, ReadReplica: readCastHeader})
+	}
+	if p := classifier(false).Classify(fg); p.Agent != api.AgentNone || p.Replica {
 		t.Errorf("without allowReplicas: %+v", p)
 	}
-	if p := newIdentifier(true).classify(fg); p.Agent != "codex" || p.Version != "0.155.1" || !p.Replica {
+	if p := classifier(true).Classify(fg); p.Agent != "codex" || p.Version != "0.155.1" || !p.Replica {
 		t.Errorf("with allowReplicas: agent %q version %q replica %v (%s)", p.Agent, p.Version, p.Replica, p.Why)
 	}
 }

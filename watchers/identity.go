@@ -12,9 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agent-knock-knock/akk/internal/procid"
 )
 
 // Native identity answers "which native session is this pane's agent
@@ -83,8 +84,6 @@ type CodexQuery struct {
 	PIDs []int
 	// SessionsRoot is $CODEX_HOME/sessions.
 	SessionsRoot string
-	// ProcRoot is /proc unless set (tests).
-	ProcRoot string
 }
 
 // ResolveCodex finds the rollouts the processes hold open. The error is
@@ -95,20 +94,19 @@ func ResolveCodex(ctx context.Context, q CodexQuery) (NativeIdentity, error) {
 	if len(q.PIDs) == 0 {
 		return id, fmt.Errorf("watchers: resolve codex: no pids: %w", ErrProc)
 	}
-	proc := cmp.Or(q.ProcRoot, "/proc")
 	root, err := filepath.EvalSymlinks(q.SessionsRoot)
 	if err != nil {
 		id.State, id.Reason = Unavailable, fmt.Sprintf("sessions root: %v", err)
 		return id, nil
 	}
-	pids := withDescendants(proc, q.PIDs)
+	pids := procid.Descendants(q.PIDs)
 	alive := 0
 	seen := map[FileID]bool{}
 	for _, pid := range pids {
 		if err := ctx.Err(); err != nil {
 			return id, err
 		}
-		cands, n, err := openRollouts(proc, pid, root)
+		cands, n, err := openRollouts(pid, root)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -149,32 +147,24 @@ func decideCodex(id NativeIdentity, alive int) NativeIdentity {
 }
 
 // openRollouts lists the rollout files under root that pid has open.
-func openRollouts(proc string, pid int, root string) ([]Candidate, int, error) {
-	dir := filepath.Join(proc, strconv.Itoa(pid), "fd")
-	ents, err := os.ReadDir(dir)
+func openRollouts(pid int, root string) ([]Candidate, int, error) {
+	fds, total, err := procid.OpenFDs(pid)
 	if err != nil {
 		return nil, 0, err
 	}
 	var out []Candidate
-	for _, e := range ents {
-		fdPath := filepath.Join(dir, e.Name())
-		target, err := os.Readlink(fdPath)
-		if err != nil {
-			continue // closed meanwhile
-		}
-		target, deleted := strings.CutSuffix(target, " (deleted)")
-		name := filepath.Base(target)
-		if !strings.HasPrefix(target, root+string(filepath.Separator)) || !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
+	for _, fd := range fds {
+		name := filepath.Base(fd.Target)
+		if !strings.HasPrefix(fd.Target, root+string(filepath.Separator)) || !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
 			continue
 		}
-		fd, _ := strconv.Atoi(e.Name())
-		c := Candidate{Path: target, PID: pid, FD: fd, Deleted: deleted}
-		if err := codexMeta(fdPath, &c); err != nil {
+		c := Candidate{Path: fd.Target, PID: pid, FD: fd.N, Deleted: fd.Deleted}
+		if err := codexMeta(fd.Path, &c); err != nil {
 			c.SessionID = ""
 		}
 		out = append(out, c)
 	}
-	return out, len(ents), nil
+	return out, total, nil
 }
 
 // codexMeta reads the session_meta header through the process's own
@@ -223,56 +213,6 @@ func firstLine(r io.Reader, limit int) ([]byte, error) {
 		}
 		return bytes.TrimSuffix(line, []byte("\n")), nil
 	}
-}
-
-// withDescendants returns pids and every process below them, read from
-// /proc/*/stat parent links.
-func withDescendants(proc string, pids []int) []int {
-	ents, err := os.ReadDir(proc)
-	if err != nil {
-		return pids
-	}
-	children := map[int][]int{}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if ppid, ok := parentOf(proc, pid); ok {
-			children[ppid] = append(children[ppid], pid)
-		}
-	}
-	out := slices.Clone(pids)
-	seen := map[int]bool{}
-	for i := 0; i < len(out); i++ {
-		if seen[out[i]] {
-			out = slices.Delete(out, i, i+1)
-			i--
-			continue
-		}
-		seen[out[i]] = true
-		out = append(out, children[out[i]]...)
-	}
-	return out
-}
-
-// parentOf reads the ppid from /proc/<pid>/stat ("pid (comm) state ppid
-// ..."; comm may hold spaces and parentheses).
-func parentOf(proc string, pid int) (int, bool) {
-	b, err := os.ReadFile(filepath.Join(proc, strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return 0, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return 0, false
-	}
-	ppid, err := strconv.Atoi(f[1])
-	return ppid, err == nil
 }
 
 // ClaudeQuery describes the pane's Claude process.

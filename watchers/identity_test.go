@@ -9,6 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
 // metaLine is a session_meta line of the documented shape (agents-offline.md).
@@ -46,14 +49,9 @@ func holder(t *testing.T, script string, files ...string) *exec.Cmd {
 // waitChild waits until pid has a child process (the holder's sleep).
 func waitChild(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for time.Now().Before(deadline) {
-		if len(withDescendants("/proc", []int{pid})) > 1 {
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-	t.Fatal("holder has no child")
+	tmuxtest.Await(t, waitLimit, tmuxtest.Until("the holder's child", func() bool {
+		return len(procid.Descendants([]int{pid})) > 1
+	}))
 }
 
 func sessionsTree(t *testing.T) (root, day string) {

@@ -1,8 +1,6 @@
-package supervisor
+package procid
 
 import (
-	"bufio"
-	"bytes"
 	"debug/buildinfo"
 	"encoding/json"
 	"fmt"
@@ -14,46 +12,50 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/agent-knock-knock/akk/api"
-	"github.com/agent-knock-knock/akk/controlmode"
-	"github.com/agent-knock-knock/akk/recordings"
 )
 
 // akkMainPath is the main package of an akk binary, as its build info
 // records it: how a replica's /proc/<pid>/exe is proven to be akk.
 const akkMainPath = "github.com/agent-knock-knock/akk/cmd/akk"
 
-// procIdentity is what runs in a pane: its foreground process group and
-// what the supervisor makes of it (DESIGN "Identity").
-type procIdentity struct {
+// Agents, as the public contract names them (api.Agent*).
+const (
+	AgentClaude = "claude"
+	AgentCodex  = "codex"
+	AgentNone   = "none"
+)
+
+// Identity is what runs in a pane: its foreground process group and what
+// akk makes of it (DESIGN "Identity").
+type Identity struct {
 	PGID        int
 	LeaderStart uint64
-	Members     []controlmode.Process
-	Agent       string // api.AgentClaude, api.AgentCodex or api.AgentNone
+	Members     []Process
+	Agent       string // AgentClaude, AgentCodex or AgentNone
 	Version     string
 	Replica     bool
 	AgentPID    int // the native agent (or replica) process; else the group leader
 	AgentStart  uint64
 	Cwd         string
 	Command     string // the leader's comm
-	leaderComm  string // the leader's comm as /proc/<pgid>/stat gives it
+	LeaderComm  string // the leader's comm as /proc/<pgid>/stat gives it
 	// Why says how the agent was recognised (or why not), for status.
 	Why string
 }
 
-// incarnation is the identity's comparable part: a change of any of these
+// Incarnation is the identity's comparable part: a change of any of these
 // is a new process incarnation.
-func (p *procIdentity) incarnation() string {
+func (p *Identity) Incarnation() string {
 	return fmt.Sprintf("%d/%d/%s/%s/%d/%d/%t", p.PGID, p.LeaderStart, p.Agent, p.Version, p.AgentPID, p.AgentStart, p.Replica)
 }
 
-// identifier classifies foreground process groups. Facts about files
+// Classifier classifies foreground process groups. Facts about files
 // (package.json versions, akk build info, recording headers) are cached by
 // path and modification time, so a look at a pane reads /proc and stats
 // files but never spawns a process or re-reads an unchanged file.
-type identifier struct {
+type Classifier struct {
 	allowReplicas bool
+	readReplica   func(path string) (Replica, error)
 
 	mu    sync.Mutex // guards cache
 	cache map[string]cachedFact
@@ -66,27 +68,40 @@ type cachedFact struct {
 	val   any
 }
 
-func newIdentifier(allowReplicas bool) *identifier {
-	return &identifier{allowReplicas: allowReplicas, cache: map[string]cachedFact{}}
+// Replica is what a replica's recording header says it plays.
+type Replica struct{ Agent, Version string }
+
+// Options configure a Classifier.
+type Options struct {
+	// AllowReplicas makes `akk replica FILE` an agent (tests, akk demo).
+	AllowReplicas bool
+	// ReadReplica reads a recording's header (the recordings codec lives
+	// above this package); required with AllowReplicas.
+	ReadReplica func(path string) (Replica, error)
 }
 
-// identify reads the foreground group of the terminal panePID runs on.
-func (id *identifier) identify(panePID int) (procIdentity, error) {
-	fg, err := controlmode.ForegroundOf(panePID)
+// NewClassifier returns a classifier with an empty fact cache.
+func NewClassifier(o Options) *Classifier {
+	return &Classifier{allowReplicas: o.AllowReplicas, readReplica: o.ReadReplica, cache: map[string]cachedFact{}}
+}
+
+// Identify reads the foreground group of the terminal panePID runs on.
+func (id *Classifier) Identify(panePID int) (Identity, error) {
+	fg, err := ForegroundOf(panePID)
 	if err != nil {
-		return procIdentity{}, err
+		return Identity{}, err
 	}
-	return id.classify(fg), nil
+	return id.Classify(fg), nil
 }
 
-// classify decides what a foreground group is. A replica is an akk binary
+// Classify decides what a foreground group is. A replica is an akk binary
 // whose argv[1] is "replica" (only with allowReplicas); an agent is the
 // native Claude Code or Codex binary among the members (the npm codex is a
 // Node launcher whose child is the native binary).
-func (id *identifier) classify(fg controlmode.Foreground) procIdentity {
-	p := procIdentity{PGID: fg.PGID, Members: fg.Members, Agent: api.AgentNone}
+func (id *Classifier) Classify(fg Foreground) Identity {
+	p := Identity{PGID: fg.PGID, Members: fg.Members, Agent: AgentNone}
 	sort.Slice(p.Members, func(i, j int) bool { return p.Members[i].Stat.PID < p.Members[j].Stat.PID })
-	p.LeaderStart, p.leaderComm = fg.Leader.Stat.StartTime, fg.Leader.Stat.Comm
+	p.LeaderStart, p.LeaderComm = fg.Leader.Stat.StartTime, fg.Leader.Stat.Comm
 	p.Command = fg.Leader.Stat.Comm
 	p.AgentPID, p.AgentStart, p.Cwd = fg.Leader.Stat.PID, fg.Leader.Stat.StartTime, fg.Leader.Cwd
 	if fg.Leader.Stat.PID == 0 && len(p.Members) > 0 {
@@ -113,12 +128,12 @@ func (id *identifier) classify(fg controlmode.Foreground) procIdentity {
 
 // exePath is the executable's path without the " (deleted)" the kernel
 // appends when the file was removed (a `go run` binary).
-func exePath(m controlmode.Process) string { return strings.TrimSuffix(m.Exe, " (deleted)") }
+func exePath(m Process) string { return strings.TrimSuffix(m.Exe, " (deleted)") }
 
 // agentOf recognises a native agent binary by its name and the nearest
 // package.json (the npm packages), or by the native installer's layout
 // (~/.local/share/claude/versions/<version>).
-func (id *identifier) agentOf(m controlmode.Process) (agent, version, why string) {
+func (id *Classifier) agentOf(m Process) (agent, version, why string) {
 	exe := exePath(m)
 	if exe == "" {
 		return "", "", ""
@@ -128,20 +143,20 @@ func (id *identifier) agentOf(m controlmode.Process) (agent, version, why string
 	case "codex", "claude", "claude.exe":
 	default:
 		if filepath.Base(filepath.Dir(exe)) == "versions" && filepath.Base(filepath.Dir(filepath.Dir(exe))) == "claude" && semver.MatchString(base) {
-			return api.AgentClaude, base, "native Claude Code install " + exe
+			return AgentClaude, base, "native Claude Code install " + exe
 		}
 		return "", "", ""
 	}
 	pkg, ok := id.nearestPackage(filepath.Dir(exe))
 	switch {
 	case ok && base == "codex" && strings.HasPrefix(pkg.Name, "@openai/codex"):
-		return api.AgentCodex, stripPlatform(pkg.Version), "codex binary " + exe + " in " + pkg.Name
+		return AgentCodex, stripPlatform(pkg.Version), "codex binary " + exe + " in " + pkg.Name
 	case ok && base != "codex" && strings.HasPrefix(pkg.Name, "@anthropic-ai/claude-code"):
-		return api.AgentClaude, stripPlatform(pkg.Version), "claude binary " + exe + " in " + pkg.Name
+		return AgentClaude, stripPlatform(pkg.Version), "claude binary " + exe + " in " + pkg.Name
 	case base == "codex":
-		return api.AgentCodex, "", "codex binary " + exe + " without a package.json (version unknown)"
+		return AgentCodex, "", "codex binary " + exe + " without a package.json (version unknown)"
 	default:
-		return api.AgentClaude, "", "claude binary " + exe + " without a package.json (version unknown)"
+		return AgentClaude, "", "claude binary " + exe + " without a package.json (version unknown)"
 	}
 }
 
@@ -160,7 +175,7 @@ type packageJSON struct {
 
 // nearestPackage finds the package.json closest above dir (at most six
 // levels: npm layouts put the binary a few directories below it).
-func (id *identifier) nearestPackage(dir string) (packageJSON, bool) {
+func (id *Classifier) nearestPackage(dir string) (packageJSON, bool) {
 	for range 6 {
 		path := filepath.Join(dir, "package.json")
 		if v, ok := id.fact(path, readPackage); ok {
@@ -189,7 +204,7 @@ func readPackage(path string) (any, error) {
 
 // fact returns read(path), cached while path's size, inode and mtime stay
 // the same. ok is false when path does not exist or read failed.
-func (id *identifier) fact(path string, read func(string) (any, error)) (any, bool) {
+func (id *Classifier) fact(path string, read func(string) (any, error)) (any, bool) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, false
@@ -222,11 +237,11 @@ func (id *identifier) fact(path string, read func(string) (any, error)) (any, bo
 // package) and argv[1] is "replica"; FILE is resolved against the
 // process's cwd and its header gives agent and version. Without
 // allowReplicas it says why the replica is treated as a plain process.
-func (id *identifier) replicaOf(m controlmode.Process) (agent, version, why string, ok bool) {
+func (id *Classifier) replicaOf(m Process) (agent, version, why string, ok bool) {
 	if len(m.Argv) < 2 || m.Argv[1] != "replica" {
 		return "", "", "", false
 	}
-	exe := fmt.Sprintf("/proc/%d/exe", m.Stat.PID)
+	exe := filepath.Join(procRoot, strconv.Itoa(m.Stat.PID), "exe")
 	if v, isAkk := id.fact(exe, readBuildPath); !isAkk || v.(string) != akkMainPath {
 		return "", "", "", false
 	}
@@ -240,13 +255,16 @@ func (id *identifier) replicaOf(m controlmode.Process) (agent, version, why stri
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(m.Cwd, file)
 	}
-	v, ok := id.fact(file, readCastHeader)
+	if id.readReplica == nil {
+		return "", "", "akk replica (no recording reader)", false
+	}
+	v, ok := id.fact(file, func(p string) (any, error) { return id.readReplica(p) })
 	if !ok {
 		return "", "", "akk replica of an unreadable recording " + file, false
 	}
-	h := v.(recordings.Akk)
+	h := v.(Replica)
 	switch h.Agent {
-	case api.AgentClaude, api.AgentCodex:
+	case AgentClaude, AgentCodex:
 		return h.Agent, h.Version, "akk replica of " + file, true
 	}
 	return "", "", "akk replica of a recording of no agent", false
@@ -277,27 +295,6 @@ func replicaFile(args []string) string {
 	return ""
 }
 
-// readCastHeader reads a recording's header line only.
-func readCastHeader(path string) (any, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	line, err := bufio.NewReaderSize(f, 4096).ReadBytes('\n')
-	if err != nil && len(line) == 0 {
-		return nil, err
-	}
-	h, err := recordings.DecodeHeader(bytes.TrimSpace(line))
-	if err != nil {
-		return nil, err
-	}
-	if h.Akk == nil {
-		return nil, fmt.Errorf("supervisor: %s has no akk header", path)
-	}
-	return *h.Akk, nil
-}
-
 // launchers are interpreters that start an agent as their child in the
 // same process group (the npm codex command is a Node script that spawns
 // the native binary): the group changes without a new leader.
@@ -305,41 +302,41 @@ var launchers = map[string]bool{"node": true, "nodejs": true, "bun": true, "deno
 
 // launching reports whether the group is led by a launcher and holds no
 // agent yet: it is read whole again (throttled) until one appears.
-func (p *procIdentity) launching() bool {
-	return p.Agent == api.AgentNone && launchers[p.leaderComm]
+func (p *Identity) Launching() bool {
+	return p.Agent == AgentNone && launchers[p.LeaderComm]
 }
 
-// quickCheck reads the pane process's tpgid and the group leader's start
+// QuickCheck reads the pane process's tpgid and the group leader's start
 // time: two small /proc reads that tell whether the foreground group
 // changed since identity p was taken.
-func quickCheck(panePID int, p *procIdentity) (changed bool) {
-	st, err := controlmode.ReadProcStat(panePID)
+func QuickCheck(panePID int, p *Identity) (changed bool) {
+	st, err := ReadStat(panePID)
 	if err != nil {
 		return true
 	}
 	if st.TPGID != p.PGID {
 		return true
 	}
-	lead, err := controlmode.ReadProcStat(st.TPGID)
+	lead, err := ReadStat(st.TPGID)
 	if err != nil {
 		return p.LeaderStart != 0
 	}
-	if lead.StartTime != p.LeaderStart || lead.Comm != p.leaderComm {
+	if lead.StartTime != p.LeaderStart || lead.Comm != p.LeaderComm {
 		return true // a new leader, or the same one after exec
 	}
 	// The agent itself may start later than its group leader (codex
 	// launcher's child): check it is still there.
 	if p.AgentPID != 0 && p.AgentPID != st.TPGID {
-		a, err := controlmode.ReadProcStat(p.AgentPID)
+		a, err := ReadStat(p.AgentPID)
 		return err != nil || a.StartTime != p.AgentStart
 	}
 	return false
 }
 
-// agentStartTime converts a process's start time (clock ticks after boot)
+// StartWall converts a process's start time (clock ticks after boot)
 // to wall time, for "appended since the process started" queries.
-func agentStartTime(ticks uint64) time.Time {
-	b, err := os.ReadFile("/proc/stat")
+func StartWall(ticks uint64) time.Time {
+	b, err := os.ReadFile(filepath.Join(procRoot, "stat"))
 	if err != nil {
 		return time.Time{}
 	}
@@ -354,4 +351,9 @@ func agentStartTime(ticks uint64) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// Cwd reads a process's working directory.
+func Cwd(pid int) (string, error) {
+	return os.Readlink(filepath.Join(procRoot, strconv.Itoa(pid), "cwd"))
 }
