@@ -1,0 +1,284 @@
+package archtest
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Rules are what Check enforces; Default is akk's.
+type Rules struct {
+	Layers       [][]string
+	Leaves       []string
+	Only         map[string][]string
+	Exclusive    map[string][]string
+	Forbidden    map[string][]string
+	MaxFileLines int
+	MaxFuncLines int
+	LongFuncs    map[string]string
+}
+
+// Default is akk's rules (rules.go).
+func Default() Rules {
+	return Rules{Layers: Layers, Leaves: Leaves, Only: Only, Exclusive: Exclusive, Forbidden: Forbidden,
+		MaxFileLines: MaxFileLines, MaxFuncLines: MaxFuncLines, LongFuncs: LongFuncs}
+}
+
+// Report is what Check found: the violations and the dashboard's figures.
+type Report struct {
+	Violations []string
+	Packages   int
+	Files      int
+	Lines      int
+	Funcs      int
+	// Largest are the largest files and functions, biggest first.
+	LargestFiles []Sized
+	LargestFuncs []Sized
+}
+
+// Sized is a file or function with its length in lines.
+type Sized struct {
+	Name  string
+	Lines int
+}
+
+// Check reads every production .go file of the module in root (module
+// path modPath), skipping testdata, hidden directories and nested modules.
+func Check(root, modPath string, r Rules) (Report, error) {
+	var rep Report
+	pkgs := map[string]bool{}
+	usedLong := map[string]bool{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || exists(filepath.Join(p, "go.mod"))) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if strings.HasSuffix(p, "_test.go") {
+			return checkFormat(p, rel, &rep) // tests: gofmt only
+		}
+		pkg := filepath.ToSlash(filepath.Dir(rel))
+		pkgs[pkg] = true
+		return checkFile(p, rel, pkg, modPath, r, &rep, usedLong)
+	})
+	if err != nil {
+		return rep, err
+	}
+	for k, why := range r.LongFuncs {
+		if !usedLong[k] {
+			rep.Violations = append(rep.Violations, fmt.Sprintf("%s: allowed past %d lines (%s) but no longer is: remove the entry", k, r.MaxFuncLines, why))
+		}
+	}
+	if len(r.LongFuncs) > 5 {
+		rep.Violations = append(rep.Violations, fmt.Sprintf("%d functions allowed past %d lines: at most 5", len(r.LongFuncs), r.MaxFuncLines))
+	}
+	for pkg := range pkgs {
+		if r.layer(pkg) < 0 && !matchAny(r.Leaves, pkg) {
+			rep.Violations = append(rep.Violations, fmt.Sprintf("%s: package %s is in no layer of the architecture (add it to archtest.Layers)", pkg, pkg))
+		}
+	}
+	rep.Packages = len(pkgs)
+	sortSized(rep.LargestFiles)
+	sortSized(rep.LargestFuncs)
+	rep.LargestFiles = top(rep.LargestFiles, 5)
+	rep.LargestFuncs = top(rep.LargestFuncs, 5)
+	sort.Strings(rep.Violations)
+	return rep, nil
+}
+
+func checkFormat(path, rel string, rep *Report) error {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if formatted, err := format.Source(src); err != nil || !bytes.Equal(formatted, src) {
+		rep.Violations = append(rep.Violations, rel+": not gofmt-clean")
+	}
+	return nil
+}
+
+func checkFile(path, rel, pkg, modPath string, r Rules, rep *Report, usedLong map[string]bool) error {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, parser.ParseComments)
+	if err != nil {
+		rep.Violations = append(rep.Violations, fmt.Sprintf("%s: does not parse: %v", rel, err))
+		return nil
+	}
+	rep.Files++
+	lines := bytes.Count(src, []byte("\n"))
+	rep.Lines += lines
+	rep.LargestFiles = append(rep.LargestFiles, Sized{rel, lines})
+	if formatted, err := format.Source(src); err != nil || !bytes.Equal(formatted, src) {
+		rep.Violations = append(rep.Violations, rel+": not gofmt-clean")
+	}
+	if lines > r.MaxFileLines && !ast.IsGenerated(f) {
+		rep.Violations = append(rep.Violations, fmt.Sprintf("%s: %d lines (budget %d)", rel, lines, r.MaxFileLines))
+	}
+	for _, imp := range f.Imports {
+		ip, _ := strconv.Unquote(imp.Path.Value)
+		if v := r.importViolation(pkg, ip, modPath); v != "" {
+			rep.Violations = append(rep.Violations, rel+": "+v)
+		}
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		rep.Funcs++
+		n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1
+		name := funcName(fd)
+		rep.LargestFuncs = append(rep.LargestFuncs, Sized{rel + ":" + name, n})
+		if n <= r.MaxFuncLines {
+			continue
+		}
+		key := rel + ":" + name
+		if _, ok := r.LongFuncs[key]; ok {
+			usedLong[key] = true
+			continue
+		}
+		rep.Violations = append(rep.Violations, fmt.Sprintf("%s: %s is %d lines (budget %d)", rel, name, n, r.MaxFuncLines))
+	}
+	return nil
+}
+
+// importViolation says why package pkg may not import ip ("" if it may).
+func (r Rules) importViolation(pkg, ip, modPath string) string {
+	for _, bad := range r.Forbidden[pkg] {
+		if ip == bad {
+			return fmt.Sprintf("imports %s, which %s must not use", ip, pkg)
+		}
+	}
+	for lib, owners := range r.Exclusive {
+		if ip == lib || strings.HasPrefix(ip, lib+"/") {
+			if !contains(owners, pkg) {
+				return fmt.Sprintf("imports %s, which only %s may use", ip, strings.Join(owners, ", "))
+			}
+		}
+	}
+	own, ok := strings.CutPrefix(ip, modPath+"/")
+	if !ok {
+		return ""
+	}
+	if matchAny(r.Leaves, own) {
+		return ""
+	}
+	if only, ok := r.Only[pkg]; ok && !matchAny(only, own) {
+		return fmt.Sprintf("imports %s: %s may import only %s", own, pkg, strings.Join(only, ", "))
+	}
+	from, to := r.layer(pkg), r.layer(own)
+	if matchAny(r.Leaves, pkg) {
+		from = r.layer(LeafAs)
+	}
+	switch {
+	case from < 0:
+		return "" // reported once for the package (Check)
+	case to < 0:
+		return fmt.Sprintf("imports %s, which is in no layer of the architecture", own)
+	case to <= from && own != pkg:
+		return fmt.Sprintf("imports %s, which is not below it (DESIGN.md: imports point down only)", own)
+	}
+	return ""
+}
+
+func (r Rules) layer(pkg string) int {
+	for i, l := range r.Layers {
+		if matchAny(l, pkg) {
+			return i
+		}
+	}
+	return -1
+}
+
+func matchAny(patterns []string, pkg string) bool {
+	for _, p := range patterns {
+		if p == pkg {
+			return true
+		}
+		if base, ok := strings.CutSuffix(p, "/..."); ok && (pkg == base || strings.HasPrefix(pkg, base+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func funcName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	if st, ok := t.(*ast.StarExpr); ok {
+		t = st.X
+	}
+	if ix, ok := t.(*ast.IndexExpr); ok {
+		t = ix.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "." + fd.Name.Name
+	}
+	return fd.Name.Name
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func sortSized(s []Sized) {
+	sort.Slice(s, func(i, j int) bool {
+		return s[i].Lines > s[j].Lines || s[i].Lines == s[j].Lines && s[i].Name < s[j].Name
+	})
+}
+
+func top(s []Sized, n int) []Sized {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// Dashboard prints the report for people.
+func (rep Report) Dashboard() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "packages %d, files %d, lines %d, functions %d, violations %d\n", rep.Packages, rep.Files, rep.Lines, rep.Funcs, len(rep.Violations))
+	b.WriteString("largest files:")
+	for _, s := range rep.LargestFiles {
+		fmt.Fprintf(&b, " %s (%d)", s.Name, s.Lines)
+	}
+	b.WriteString("\nlargest functions:")
+	for _, s := range rep.LargestFuncs {
+		fmt.Fprintf(&b, " %s (%d)", s.Name, s.Lines)
+	}
+	b.WriteString("\n")
+	for _, v := range rep.Violations {
+		b.WriteString("VIOLATION " + v + "\n")
+	}
+	return b.String()
+}

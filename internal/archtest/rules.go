@@ -1,0 +1,77 @@
+package archtest
+
+// Layers lists akk's packages from the top down (DESIGN.md "Layout"): a
+// package may import only packages in later layers, and the leaves.
+// A path ending in "/..." covers a package and everything below it.
+var Layers = [][]string{
+	{"cmd/akk", "vt/internal/widthgen"}, // commands: the CLI, a table generator
+	{"supervisor"},
+	{"supervisor/dispatch"},
+	{"supervisor/tasks"},
+	{"supervisor/outbox"},
+	{"supervisor/binding"},
+	{"supervisor/terminal"},
+	{"internal/popup", "internal/web"},
+	{"api/mcpserver"},
+	{"api"},
+	{"port"},
+	{"recognizers/replaycheck"},
+	{"recognizers"},
+	{"watchers"},
+	{"store"},
+	{"recordings/cmd/..."},
+	{"recordings/rig"},
+	{"recordings/fakemodel"},
+	{"recordings"},
+	{"internal/procid"},
+	{"controlmode"},
+	{"vt"},
+}
+
+// Leaves may be imported from any layer: build-tagged fault points and
+// test helpers. A leaf itself may import what the front ends may (LeafAs).
+var Leaves = []string{
+	"internal/fault", "internal/shot", "internal/benchinput", "internal/streamgen",
+	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest",
+}
+
+// LeafAs is the layer whose imports a leaf may make.
+const LeafAs = "internal/popup"
+
+// Only names the packages of akk a package may import, when that is
+// narrower than its layer allows.
+var Only = map[string][]string{
+	// The MCP server is a second face of the api contract.
+	"api/mcpserver": {"api"},
+}
+
+// Exclusive names third-party (or standard) imports that only the listed
+// packages may use.
+var Exclusive = map[string][]string{
+	"github.com/cockroachdb/pebble/v2": {"store"},
+	"github.com/cockroachdb/pebble":    {"store"},
+	"github.com/fsnotify/fsnotify":     {"watchers"},
+}
+
+// Forbidden names imports a package must not use at all.
+var Forbidden = map[string][]string{
+	// Pure: no I/O, no clock, no network (a recognizer is a function of a
+	// screen).
+	"recognizers": {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
+}
+
+// MaxFileLines and MaxFuncLines are the health budget; generated files
+// ("Code generated ... DO NOT EDIT.") are exempt from the first.
+const (
+	MaxFileLines = 800
+	MaxFuncLines = 100
+)
+
+// LongFuncs are the functions allowed past MaxFuncLines, each with its
+// reason (at most five; an entry no longer needed fails the check).
+var LongFuncs = map[string]string{
+	"vt/csi.go:Screen.csiDispatch":  "a flat switch on the CSI final byte, one call per case (tmux's input.c does the same)",
+	"recordings/rig/claude.go:init": "the Claude scenarios as one table of data",
+	"recordings/rig/codex.go:init":  "the Codex scenarios as one table of data",
+	"recordings/rig/run.go:run.do":  "one scenario step per case of a flat switch",
+}
