@@ -36,8 +36,8 @@ func AttentionOf(t Terminal, now time.Time) string {
 		return ""
 	}
 	if i := t.Interaction; i != nil && i.State != "resolved" {
-		if _, ok := attentionRank[i.Kind]; ok {
-			return i.Kind
+		if _, ok := attentionRank[string(i.Kind)]; ok {
+			return string(i.Kind)
 		}
 	}
 	switch t.ScreenState {

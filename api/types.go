@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/agent-knock-knock/akk/recognizers"
 )
 
 // SchemaVersion is the "v" of every top-level response.
@@ -82,58 +84,23 @@ type Action struct {
 // InteractionSchema names the public interaction projection (seed 000).
 const InteractionSchema = "agent-knock-knock/terminal-interaction"
 
-// Interaction is the public projection of the interaction a screen shows,
-// exactly seed 000's agent-knock-knock/terminal-interaction v1.
-type Interaction struct {
-	Schema        string        `json:"schema"`
-	Version       int           `json:"version"`
-	InteractionID string        `json:"interaction_id,omitempty"`
-	TurnID        string        `json:"turn_id,omitempty"`
-	Agent         string        `json:"agent,omitempty"`
-	Kind          string        `json:"kind"`
-	State         string        `json:"state"`
-	Reasons       []string      `json:"reasons,omitempty"`
-	Step          *Step         `json:"step,omitempty"`
-	Questions     []Question    `json:"questions,omitempty"`
-	Capabilities  *Capabilities `json:"capabilities,omitempty"`
-	Decisions     []string      `json:"decisions,omitempty"`
-	DeliveryModes []string      `json:"delivery_modes,omitempty"`
-	// PendingQuestions counts a Codex async question's queued questions.
-	PendingQuestions int `json:"pending_questions,omitempty"`
-}
+// Interaction is seed 000's agent-knock-knock/terminal-interaction v1
+// projection. It is one Go type across the contract: the recognizers make
+// it, the daemon, the CLI, the MCP server and the popup pass it on.
+type Interaction = recognizers.Interaction
 
 // Step places a step in a multi-step interaction.
-type Step struct {
-	Index int `json:"index"`
-	Total int `json:"total"`
-}
+type Step = recognizers.Step
 
 // Question is one question of an interaction.
-type Question struct {
-	QuestionID   string   `json:"question_id"`
-	Header       string   `json:"header,omitempty"`
-	Prompt       string   `json:"prompt"`
-	Required     bool     `json:"required"`
-	ResponseKind string   `json:"response_kind"`
-	Options      []Option `json:"options,omitempty"`
-	MaxLength    int      `json:"max_length,omitempty"`
-}
+type Question = recognizers.ProjectedQuestion
 
-// Option is one choice of a question.
-type Option struct {
-	OptionID    string `json:"option_id"`
-	Label       string `json:"label"`
-	Description string `json:"description,omitempty"`
-	// FreeText: choosing this option carries the answer's text.
-	FreeText bool `json:"free_text,omitempty"`
-}
+// Option is one choice of a question. FreeText: choosing it carries the
+// answer's text.
+type Option = recognizers.ProjectedOption
 
 // Capabilities says what a response to an interaction may carry.
-type Capabilities struct {
-	BatchResponse bool `json:"batch_response"`
-	FreeText      bool `json:"free_text"`
-	MultiSelect   bool `json:"multi_select"`
-}
+type Capabilities = recognizers.ProjectedCapability
 
 // StatusRequest is POST /v1/status.
 type StatusRequest struct {

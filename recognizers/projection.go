@@ -1,5 +1,7 @@
 package recognizers
 
+import "slices"
+
 // The public projection: exactly seed 000's
 // agent-knock-knock/terminal-interaction v1, plus decisions for
 // permissions, delivery modes and the queued count for async questions,
@@ -30,28 +32,31 @@ const (
 	ResponseOpen = "open"
 )
 
-// Interaction is the projected interaction.
+// Interaction is the projected interaction: the one Go type of the public
+// contract's interaction (api.Interaction is this type; the CLI, the MCP
+// server and the popup share it). Field order and tags are the wire's.
 type Interaction struct {
 	Schema        string               `json:"schema"`
 	Version       int                  `json:"version"`
-	InteractionID string               `json:"interaction_id"`
+	InteractionID string               `json:"interaction_id,omitempty"`
 	TurnID        string               `json:"turn_id,omitempty"` // set by the supervisor
-	Agent         string               `json:"agent"`
+	Agent         string               `json:"agent,omitempty"`
 	Kind          Kind                 `json:"kind"`
 	State         string               `json:"state"`
+	Reasons       []string             `json:"reasons,omitempty"`
 	Step          *Step                `json:"step,omitempty"`
 	Questions     []ProjectedQuestion  `json:"questions,omitempty"`
+	Capabilities  *ProjectedCapability `json:"capabilities,omitempty"`
 	Decisions     []string             `json:"decisions,omitempty"`
 	DeliveryModes []string             `json:"delivery_modes,omitempty"`
-	Pending       int                  `json:"pending_questions,omitempty"`
-	Capabilities  *ProjectedCapability `json:"capabilities,omitempty"`
-	Reasons       []string             `json:"reasons,omitempty"`
+	// PendingQuestions counts a Codex async question's queued questions.
+	PendingQuestions int `json:"pending_questions,omitempty"`
 }
 
 // ProjectedQuestion is one question of the projection.
 type ProjectedQuestion struct {
 	QuestionID   string            `json:"question_id"`
-	Header       string            `json:"header"`
+	Header       string            `json:"header,omitempty"`
 	Prompt       string            `json:"prompt"`
 	Required     bool              `json:"required"`
 	ResponseKind string            `json:"response_kind"`
@@ -106,7 +111,7 @@ func (r *Recognition) project(d ids) {
 		in.Step = &st
 	}
 	if pr.Kind == KindAsyncQuestion {
-		in.DeliveryModes, in.Pending = []string{SteerCurrentTurn}, pr.Pending
+		in.DeliveryModes, in.PendingQuestions = []string{SteerCurrentTurn}, pr.Pending
 	}
 	r.Interaction = in
 	if pr.Kind == KindPermission {
@@ -182,4 +187,30 @@ func isNote(code string) bool {
 		return true
 	}
 	return false
+}
+
+// Clone returns a deep copy of in (nil for nil): the daemon keeps the
+// projection past the recognition that made it.
+func (in *Interaction) Clone() *Interaction {
+	if in == nil {
+		return nil
+	}
+	out := *in
+	out.Reasons = slices.Clone(in.Reasons)
+	out.Decisions = slices.Clone(in.Decisions)
+	out.DeliveryModes = slices.Clone(in.DeliveryModes)
+	if in.Step != nil {
+		st := *in.Step
+		out.Step = &st
+	}
+	if in.Capabilities != nil {
+		c := *in.Capabilities
+		out.Capabilities = &c
+	}
+	out.Questions = nil
+	for _, q := range in.Questions {
+		q.Options = slices.Clone(q.Options)
+		out.Questions = append(out.Questions, q)
+	}
+	return &out
 }

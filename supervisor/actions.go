@@ -18,7 +18,7 @@ func (m *paneMonitor) availableActions() map[string]api.Action {
 	}
 	turn := m.activeTurn
 	if in := r.Interaction; in != nil && in.State == "pending" && r.plan != nil {
-		if in.Kind == string(recognizers.KindPermission) {
+		if in.Kind == recognizers.KindPermission {
 			var decisions []string
 			for _, c := range r.plan.Choices {
 				if c.Decision != "" && (turn != "" || c.Decision == recognizers.ApproveOnce) {

@@ -433,7 +433,7 @@ func (m *paneMonitor) build(now time.Time) store.Terminal {
 	}
 	t.Interact, t.InterState = "", ""
 	if r.Interaction != nil {
-		t.Interact, t.InterState = r.Interaction.Kind, r.Interaction.State
+		t.Interact, t.InterState = string(r.Interaction.Kind), r.Interaction.State
 	}
 	t.Identity, t.Durable = m.bind.identityState(id), m.bind.durableState(id)
 	t.Activity = activityState(t.Screen, t.Durable)

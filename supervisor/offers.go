@@ -102,7 +102,7 @@ func (m *paneMonitor) makeOffer(controller string, now time.Time) *offer {
 		return nil
 	}
 	o := &offer{controller: controller, terminalID: m.id, interactionID: r.Interaction.InteractionID,
-		kind: r.Interaction.Kind, fp: r.fp, fence: m.currentFenceKey(), plan: r.plan,
+		kind: string(r.Interaction.Kind), fp: r.fp, fence: m.currentFenceKey(), plan: r.plan,
 		incarnation: m.ident.Incarnation(), generation: m.bind.Generation, profileID: r.profileID,
 		cwd: m.ident.Cwd, made: now, expires: now.Add(offerTTL)}
 	m.s.offers.put(o)

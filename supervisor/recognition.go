@@ -85,24 +85,4 @@ func fromRecognition(r recognizers.Recognition) recognition {
 	return out
 }
 
-func projection(in *recognizers.Interaction) *api.Interaction {
-	out := &api.Interaction{Schema: in.Schema, Version: in.Version, InteractionID: in.InteractionID, TurnID: in.TurnID,
-		Agent: in.Agent, Kind: string(in.Kind), State: in.State, Decisions: append([]string(nil), in.Decisions...),
-		DeliveryModes: append([]string(nil), in.DeliveryModes...), PendingQuestions: in.Pending,
-		Reasons: append([]string(nil), in.Reasons...)}
-	if in.Step != nil {
-		out.Step = &api.Step{Index: in.Step.Index, Total: in.Step.Total}
-	}
-	if c := in.Capabilities; c != nil {
-		out.Capabilities = &api.Capabilities{BatchResponse: c.BatchResponse, FreeText: c.FreeText, MultiSelect: c.MultiSelect}
-	}
-	for _, q := range in.Questions {
-		pq := api.Question{QuestionID: q.QuestionID, Header: q.Header, Prompt: q.Prompt, Required: q.Required,
-			ResponseKind: q.ResponseKind, MaxLength: q.MaxLength}
-		for _, o := range q.Options {
-			pq.Options = append(pq.Options, api.Option{OptionID: o.OptionID, Label: o.Label, Description: o.Description, FreeText: o.FreeText})
-		}
-		out.Questions = append(out.Questions, pq)
-	}
-	return out
-}
+func projection(in *recognizers.Interaction) *api.Interaction { return in.Clone() }

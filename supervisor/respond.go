@@ -352,7 +352,7 @@ func resolveChoice(live recognition, a action) (recognizers.Choice, string, *ref
 		return recognizers.Choice{}, "", reject(api.ReasonUnknownChoice, "response_kind %q: the question wants %q", clip(ans.ResponseKind, 30), q.ResponseKind)
 	}
 	if a.delivery != "" {
-		if in.Kind != string(recognizers.KindAsyncQuestion) {
+		if in.Kind != recognizers.KindAsyncQuestion {
 			return recognizers.Choice{}, "", reject(api.ReasonUnknownChoice, "delivery_mode is only for an async_question")
 		}
 		if !slices.Contains(in.DeliveryModes, a.delivery) {

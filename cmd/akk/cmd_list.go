@@ -48,7 +48,7 @@ func printTable(w io.Writer, rows []api.Terminal) error {
 		}
 		state := r.ScreenState
 		if r.Interaction != nil {
-			state += " (" + r.Interaction.Kind + ", " + r.Interaction.State + ")"
+			state += " (" + string(r.Interaction.Kind) + ", " + r.Interaction.State + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.TerminalID, r.Session, r.PaneID, agent,
 			state, r.ActivityState, r.Composer, r.NativeIdentityState, shortPath(r.Cwd))
