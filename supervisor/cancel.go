@@ -29,46 +29,35 @@ func (s *Supervisor) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 	if ref != nil {
 		return ref.result(op, ""), nil
 	}
-	unlock, err := m.lockTerminal(ctx)
-	if err != nil {
-		return asRefusal(err).result(op, turn.TerminalID), nil
-	}
-	defer unlock()
-	if err := m.barrier(ctx); err != nil {
-		return reject("terminal_gone", "%v", err).result(op, turn.TerminalID), nil
-	}
-	m.mu.Lock()
 	var key []byte
-	switch {
-	case m.ident == nil || m.ident.Incarnation() != turn.Incarnation:
-		ref = reject(api.ReasonProcessChanged, "the agent process is not the one the turn was sent to")
-	case m.rec.Screen != api.ScreenWorking:
-		ref = reject(api.ReasonNotCancellable, "the agent is %s: only a working agent is interrupted (a dialog is answered, not cancelled)", m.rec.Screen)
-	default:
-		key = interruptKey[m.ident.Agent]
-		if key == nil {
-			ref = reject(api.ReasonNotCancellable, "no interrupt key for %s", m.ident.Agent)
+	var before view
+	tx, ref := s.begin(ctx, m, txnSpec{op: op, check: func() *refusal {
+		switch {
+		case m.ident == nil || m.ident.Incarnation() != turn.Incarnation:
+			return reject(api.ReasonProcessChanged, "the agent process is not the one the turn was sent to")
+		case m.rec.Screen != api.ScreenWorking:
+			return reject(api.ReasonNotCancellable, "the agent is %s: only a working agent is interrupted (a dialog is answered, not cancelled)", m.rec.Screen)
 		}
-	}
-	before := view{rec: m.rec, seq: m.screenSeq}
-	m.mu.Unlock()
+		if key = interruptKey[m.ident.Agent]; key == nil {
+			return reject(api.ReasonNotCancellable, "no interrupt key for %s", m.ident.Agent)
+		}
+		before = view{rec: m.rec, seq: m.screenSeq}
+		return nil
+	}})
 	if ref != nil {
 		return ref.result(op, turn.TerminalID), nil
 	}
+	defer tx.end()
 	res := store.Reservation{ID: s.newID("rcpt_", "receipt"), Op: op, Controller: controller, TerminalID: turn.TerminalID,
 		TurnID: turn.ID, Incarnation: turn.Incarnation, BindingGen: turn.BindingGen}
-	out := api.ActionResult{V: api.SchemaVersion, Op: op, TerminalID: turn.TerminalID, TurnID: turn.ID,
-		SessionID: turn.SessionID, ReceiptID: res.ID}
-	if err := s.reserve(&res); err != nil {
-		out.Outcome, out.Reason, out.ReceiptID = api.OutcomeRejected, "store: "+err.Error(), ""
+	if ref := tx.reserve(res); ref != nil {
+		out := tx.refused(ref)
+		out.SessionID = turn.SessionID
 		return out, nil
 	}
+	tx.out.SessionID = turn.SessionID
 	ictx := context.WithoutCancel(ctx)
-	st := &stepper{s: s, m: m, res: &res}
-	err = st.markSent()
-	if err == nil {
-		err = m.sess.client.SendBytes(ictx, m.pane, key)
-	}
+	err := tx.keys(ictx, key)
 	var rec recognition
 	ok := false
 	if err == nil {
@@ -79,19 +68,13 @@ func (s *Supervisor) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 		if err != nil {
 			reason = err.Error()
 		}
-		if aerr := s.advance(&res, store.StageUncertain, reason, "", ""); aerr != nil {
-			s.lg.Error("cancel: record outcome", "err", aerr)
-		}
-		out.Outcome, out.Reason, out.DoNotRetry = api.OutcomeUncertain, reason, true
-		return out, nil
+		return tx.fail(reason, rec.Screen, ""), nil
 	}
 	t := *turn
 	t.State, t.Reason, t.Updated, t.Settled = store.TurnCancelled, "cancelled by its controller", s.cfg.Now(), s.cfg.Now()
-	if err := s.advance(&res, store.StageDone, "", "screen:"+rec.Screen, "", t); err != nil {
-		out.Outcome, out.Reason, out.DoNotRetry = api.OutcomeUncertain, "receipt not recorded: "+err.Error(), true
-		return out, nil
+	out := tx.accept("screen:"+rec.Screen, rec.Screen, "", t)
+	if out.Outcome == api.OutcomeAccepted {
+		s.turnEvent(t, api.EventTurnState)
 	}
-	s.turnEvent(t, api.EventTurnState)
-	out.Outcome, out.DoNotRetry, out.ScreenState, out.Evidence = api.OutcomeAccepted, true, rec.Screen, "screen:"+rec.Screen
 	return out, nil
 }

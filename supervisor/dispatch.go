@@ -186,75 +186,8 @@ func (s *Supervisor) advance(r *store.Reservation, stage, reason, evidence strin
 	return nil
 }
 
-// stepper sends one choice's native steps and proves each one's
-// postcondition. After the first byte it never refuses: every failure is
-// uncertain.
-type stepper struct {
-	s    *Supervisor
-	m    *paneMonitor
-	res  *store.Reservation
-	sent bool // some input may have reached the pane
-	// inputDur is the time spent handing input to tmux (and marking the
-	// reservation input_sent before it).
-	inputDur time.Duration
-}
-
 // errUnproven: input was sent but its postcondition did not show.
 var errUnproven = errors.New("postcondition unproven")
-
-// markSent records durably that input may have landed (before the bytes
-// go, so a crash in between is read as uncertain, never as not sent).
-func (st *stepper) markSent() error {
-	if st.sent {
-		return nil
-	}
-	st.sent = true
-	return st.s.advance(st.res, store.StageInputSent, "", "", "")
-}
-
-// run sends the steps of choice with text. It returns the recognition the
-// last step's postcondition was proven on.
-func (st *stepper) run(ctx context.Context, steps []recognizers.PlanStep, text string) (recognition, error) {
-	var last recognition
-	for i, step := range steps {
-		before := st.m.snapshot()
-		if step.Text {
-			t0 := time.Now()
-			if err := st.markSent(); err != nil {
-				return last, err
-			}
-			err := st.m.typeText(ctx, text)
-			st.inputDur += time.Since(t0)
-			if err != nil {
-				return last, fmt.Errorf("step %d: text: %w", i+1, err)
-			}
-			fault.Point(faultAfterInput)
-			quiet := time.Duration(step.QuietMillis) * time.Millisecond
-			if quiet <= 0 {
-				quiet = defaultTextQuiet
-			}
-			st.m.awaitQuiet(ctx, before.seq, quiet, echoQuietMax)
-		}
-		if len(step.Keys) > 0 {
-			t0 := time.Now()
-			if err := st.markSent(); err != nil {
-				return last, err
-			}
-			err := st.m.sess.client.SendBytes(ctx, st.m.pane, step.Keys)
-			st.inputDur += time.Since(t0)
-			if err != nil {
-				return last, fmt.Errorf("step %d: keys: %w", i+1, err)
-			}
-			fault.Point(faultAfterInput)
-		}
-		rec, ok := st.m.awaitExpect(ctx, before, step.Expect, stepTimeout)
-		if !ok {
-			return rec, fmt.Errorf("step %d of %d: %w (want %v)", i+1, len(steps), errUnproven, step.Expect.States)
-		}
-		last = rec
-	}
-	return last, nil
-}
 
 // view is what a waiter compares: the recognition and the screen
 // sequence it was made on.

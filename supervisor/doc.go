@@ -19,9 +19,11 @@
 // @akk_attention user option for status lines).
 //
 // Dispatch (the only path by which input reaches a pane): offers.go (what a
-// controller's Status saw), dispatch.go (the transaction: lock, settle,
-// barrier, recheck, durable reservation, bounded steps with proven
-// postconditions, receipts), fences.go (consumed prompts), respond.go
+// controller's Status saw), txn.go (THE transaction: lock, checks, settle
+// or barrier, recheck, durable reservation, input marked sent first,
+// proven postconditions, receipt or uncertain; the only code that writes a
+// reservation or types into a pane), dispatch.go (its waits and durable
+// writes), fences.go (consumed prompts), respond.go
 // (approve, respond_interaction), send.go (managed Turns, acceptance from
 // the transcript/rollout), cancel.go, dispatch_recover.go (a restart
 // settles open reservations as uncertain), actions.go (available_actions),

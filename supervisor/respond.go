@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -196,24 +195,39 @@ func (s *Supervisor) terminalMonitor(id string) *paneMonitor {
 	return nil
 }
 
-// interact runs the dispatch transaction for one approve or respond.
+// interact runs one approve or respond: its checks, then the transaction.
 func (s *Supervisor) interact(ctx context.Context, a action) api.ActionResult {
 	m, turn, ref := s.subject(a.controller, a.turnID, a.watchID, a.terminalID)
 	if ref != nil {
 		return ref.result(a.op, a.terminalID)
 	}
-	start := time.Now()
-	unlock, err := m.lockTerminal(ctx)
-	if err != nil {
-		return asRefusal(err).result(a.op, m.terminalID())
-	}
-	defer unlock()
-	res, ref := s.prepare(ctx, m, a, turn)
+	var o *offer
+	var live recognition
+	tx, ref := s.begin(ctx, m, txnSpec{op: a.op, quiet: true,
+		before: func() *refusal {
+			var r *refusal
+			o, r = s.offerFor(m, a)
+			return r
+		},
+		check: func() *refusal {
+			live = m.rec
+			return m.recheck(o, turn)
+		}})
 	if ref != nil {
 		return ref.result(a.op, m.terminalID())
 	}
-	res.checks = time.Since(start) - res.settle
-	return s.execute(ctx, m, res)
+	defer tx.end()
+	choice, text, ref := resolveChoice(live, a)
+	if ref != nil {
+		return ref.result(a.op, m.terminalID())
+	}
+	res := store.Reservation{ID: s.newID("rcpt_", "receipt"), Op: a.op, Controller: a.controller, TerminalID: o.terminalID,
+		InteractionID: o.interactionID, Choice: choiceName(choice), TextLen: utf8.RuneCountInString(text),
+		Incarnation: o.incarnation, BindingGen: o.generation, Fence: o.fence}
+	if turn != nil {
+		res.TurnID = turn.ID
+	}
+	return s.execute(ctx, tx, o, res, choice, text)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -232,20 +246,10 @@ func (m *paneMonitor) terminalID() string {
 	return m.id
 }
 
-// prepared is a transaction that passed every check before input.
-type prepared struct {
-	a      action
-	o      *offer
-	choice recognizers.Choice
-	text   string
-	res    store.Reservation
-	checks time.Duration // lock to the end of the checks, without the settle
-	settle time.Duration // waiting for a quiet screen
-}
-
-// prepare revalidates everything and resolves the semantic ids; it sends
-// nothing.
-func (s *Supervisor) prepare(ctx context.Context, m *paneMonitor, a action, turn *store.Turn) (*prepared, *refusal) {
+// offerFor finds the controller's offer for m and checks what needs no
+// fresh screen: the offer's age, the interaction it names, the operation
+// for its kind. It sends nothing.
+func (s *Supervisor) offerFor(m *paneMonitor, a action) (*offer, *refusal) {
 	o := s.offers.get(a.controller, m.terminalID())
 	if o == nil {
 		return nil, reject(api.ReasonNoOffer, "no current offer for this controller: call status for the terminal (or turn) first, then answer what it showed")
@@ -263,30 +267,7 @@ func (s *Supervisor) prepare(ctx context.Context, m *paneMonitor, a action, turn
 	case a.op != "approve" && o.kind == string(recognizers.KindPermission):
 		return nil, reject(api.ReasonNotActionable, "the terminal shows a permission prompt: use approve")
 	}
-	t0 := time.Now()
-	if err := m.settle(ctx); err != nil {
-		return nil, reject("terminal_gone", "%v", err)
-	}
-	settled := time.Since(t0)
-	m.mu.Lock()
-	ref := m.recheck(o, turn)
-	live := m.rec
-	m.mu.Unlock()
-	if ref != nil {
-		return nil, ref
-	}
-	choice, text, ref := resolveChoice(live, a)
-	if ref != nil {
-		return nil, ref
-	}
-	p := &prepared{a: a, o: o, choice: choice, text: text, settle: settled}
-	p.res = store.Reservation{ID: s.newID("rcpt_", "receipt"), Op: a.op, Controller: a.controller, TerminalID: o.terminalID,
-		InteractionID: o.interactionID, Choice: choiceName(choice), TextLen: utf8.RuneCountInString(text),
-		Incarnation: o.incarnation, BindingGen: o.generation, Fence: o.fence}
-	if turn != nil {
-		p.res.TurnID = turn.ID
-	}
-	return p, nil
+	return o, nil
 }
 
 func choiceName(c recognizers.Choice) string {
@@ -442,56 +423,34 @@ func checkText(text string, multiline bool) *refusal {
 	return nil
 }
 
-// execute reserves, sends the choice's steps and writes the receipt.
-func (s *Supervisor) execute(ctx context.Context, m *paneMonitor, p *prepared) api.ActionResult {
-	out := api.ActionResult{V: api.SchemaVersion, Op: p.a.op, TerminalID: p.res.TerminalID, TurnID: p.res.TurnID,
-		InteractionID: p.res.InteractionID, ReceiptID: p.res.ID}
-	t0 := time.Now()
-	if err := s.reserve(&p.res); err != nil {
-		out.Outcome, out.Reason, out.ReceiptID = api.OutcomeRejected, "store: "+err.Error(), ""
-		return out
+// execute reserves, sends the choice's steps, proves them and writes the
+// receipt; the offer is consumed and the prompt fenced whatever happened
+// after the reservation.
+func (s *Supervisor) execute(ctx context.Context, tx *txn, o *offer, res store.Reservation, choice recognizers.Choice, text string) api.ActionResult {
+	if ref := tx.reserve(res); ref != nil {
+		return tx.refused(ref)
 	}
-	t1 := time.Now()
-	st := &stepper{s: s, m: m, res: &p.res}
-	// The steps run to their end even if the caller goes away: input
-	// that started must be followed by its proof.
-	rec, err := st.run(context.WithoutCancel(ctx), p.choice.Steps, p.text)
-	out.Timing = &api.Timing{SettleMS: ms(p.settle), ChecksMS: ms(p.checks), ReserveMS: ms(t1.Sub(t0)), InputMS: ms(st.inputDur),
-		ProofMS: ms(time.Since(t1) - st.inputDur)}
+	m := tx.m
+	rec, err := tx.steps(ctx, choice.Steps, text)
+	tx.out.Timing = tx.timing()
 	defer func() {
-		s.offers.consume(p.o)
+		s.offers.consume(o)
 		m.mu.Lock()
 		m.fenceKey = "" // read the fence again
 		m.mu.Unlock()
 		m.poke()
 	}()
 	if err != nil {
-		stage, outcome := store.StageUncertain, api.OutcomeUncertain
-		if !st.sent {
-			stage, outcome = store.StageRejected, api.OutcomeRejected
-		}
-		reason := err.Error()
-		if aerr := s.advance(&p.res, stage, reason, "", p.o.fence); aerr != nil {
-			s.lg.Error("dispatch: record outcome", "receipt", p.res.ID, "err", aerr)
-		}
-		out.Outcome, out.Reason, out.DoNotRetry = outcome, reason, st.sent
-		out.ScreenState = rec.Screen
-		s.lg.Warn("dispatch", "op", p.a.op, "terminal", p.res.TerminalID, "receipt", p.res.ID, "outcome", outcome, "err", err)
+		return tx.fail(err.Error(), rec.Screen, o.fence)
+	}
+	out := tx.accept("screen:"+rec.Screen, rec.Screen, o.fence)
+	if out.Outcome != api.OutcomeAccepted {
 		return out
 	}
-	evidence := "screen:" + rec.Screen
-	if err := s.advance(&p.res, store.StageDone, "", evidence, p.o.fence); err != nil {
-		// The input landed and was proven, but the receipt is not durable:
-		// the reservation stays input_sent, read as uncertain after a
-		// restart. Say so now rather than claim a clean success.
-		out.Outcome, out.Reason, out.DoNotRetry = api.OutcomeUncertain, fmt.Sprintf("receipt not recorded: %v", err), true
-		return out
-	}
-	out.Outcome, out.DoNotRetry, out.ScreenState, out.Evidence = api.OutcomeAccepted, true, rec.Screen, evidence
-	if rec.Interaction != nil && rec.Interaction.InteractionID != p.res.InteractionID {
+	if rec.Interaction != nil && rec.Interaction.InteractionID != res.InteractionID {
 		out.Next = rec.Interaction
 	}
-	s.lg.Info("dispatch", "op", p.a.op, "terminal", p.res.TerminalID, "receipt", p.res.ID, "choice", p.res.Choice,
-		"text_len", p.res.TextLen, "outcome", out.Outcome, "screen", rec.Screen)
+	s.lg.Info("dispatch", "op", res.Op, "terminal", res.TerminalID, "receipt", res.ID, "choice", res.Choice,
+		"text_len", res.TextLen, "outcome", out.Outcome, "screen", rec.Screen)
 	return out
 }

@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/api"
-	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -70,19 +69,17 @@ func (s *Supervisor) Send(ctx context.Context, req api.SendRequest) (api.ActionR
 	if m == nil {
 		return reject("unknown_target", "no terminal for %s%s: run `akk list`", req.SessionID, req.TerminalID).result(op, req.TerminalID), nil
 	}
-	unlock, err := m.lockTerminal(ctx)
-	if err != nil {
-		return asRefusal(err).result(op, req.TerminalID), nil
-	}
-	defer unlock()
-	if err := m.settle(ctx); err != nil {
-		return reject("terminal_gone", "%v", err).result(op, req.TerminalID), nil
-	}
-	pre, ref := m.sendReady(req)
+	var pre sendState
+	tx, ref := s.begin(ctx, m, txnSpec{op: op, quiet: true, check: func() *refusal {
+		var r *refusal
+		pre, r = m.sendReady(req)
+		return r
+	}})
 	if ref != nil {
 		return ref.result(op, pre.terminalID), nil
 	}
-	return s.sendTurn(ctx, m, pre, controller, req), nil
+	defer tx.end()
+	return s.sendTurn(ctx, tx, pre, controller, req), nil
 }
 
 func (s *Supervisor) turnByMessage(controller, msg string) (store.Turn, bool) {
@@ -132,10 +129,8 @@ type sendState struct {
 }
 
 // sendReady checks, right after a barrier, that the agent is idle with an
-// exactly proven empty composer. It sends nothing.
+// exactly proven empty composer. It sends nothing. Called with mu held.
 func (m *paneMonitor) sendReady(req api.SendRequest) (sendState, *refusal) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	st := sendState{terminalID: m.id, before: view{rec: m.rec, seq: m.screenSeq}, bind: m.bind}
 	r := m.rec
 	switch {
@@ -164,8 +159,9 @@ func (m *paneMonitor) sendReady(req api.SendRequest) (sendState, *refusal) {
 
 // sendTurn reserves the Turn, types the request, presses Enter once and
 // proves acceptance.
-func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState, controller string, req api.SendRequest) api.ActionResult {
+func (s *Supervisor) sendTurn(ctx context.Context, tx *txn, pre sendState, controller string, req api.SendRequest) api.ActionResult {
 	const op = "send"
+	m := tx.m
 	now := s.cfg.Now()
 	sum := watchers.PromptHash(req.Request)
 	turn := store.Turn{ID: s.newID("turn_", "turn"), TerminalID: pre.terminalID, Controller: controller,
@@ -187,38 +183,29 @@ func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState
 	res := store.Reservation{ID: s.newID("rcpt_", "receipt"), Op: op, Controller: controller, TerminalID: pre.terminalID,
 		TurnID: turn.ID, TextLen: turn.RequestLen, Incarnation: pre.incarnation, BindingGen: pre.bind.Generation}
 	turn.Reservation = res.ID
-	out := api.ActionResult{V: api.SchemaVersion, Op: op, TerminalID: pre.terminalID, TurnID: turn.ID,
-		SessionID: turn.SessionID, ReceiptID: res.ID}
-	if err := s.reserve(&res, turn); err != nil {
-		out.Outcome, out.Reason, out.ReceiptID, out.TurnID = api.OutcomeRejected, "store: "+err.Error(), "", ""
+	if ref := tx.reserve(res, turn); ref != nil {
+		out := tx.refused(ref)
+		out.TurnID, out.SessionID = "", turn.SessionID // no Turn was created
 		return out
 	}
+	tx.out.SessionID = turn.SessionID
 	s.turnEvent(turn, api.EventTurnCreated)
 	ictx := context.WithoutCancel(ctx) // input that started is followed by its proof
-	st := &stepper{s: s, m: m, res: &res}
-	// Every failure here comes after the reservation, when the text may
-	// already be in the composer: uncertain, never retried.
+	// Every failure here comes after the reservation, with the text
+	// possibly in the composer already: uncertain, never retried.
 	fail := func(reason string) api.ActionResult {
 		s.dropTurn(turn.ID)
 		turn.State, turn.Reason, turn.Updated = store.TurnUncertain, reason, s.cfg.Now()
-		if err := s.advance(&res, store.StageUncertain, reason, "", "", turn); err != nil {
-			s.lg.Error("send: record outcome", "turn", turn.ID, "err", err)
-		}
+		out := tx.fail(reason, "", "", turn)
 		s.turnEvent(turn, api.EventTurnState)
-		out.Outcome, out.Reason, out.DoNotRetry = api.OutcomeUncertain, reason, true
-		s.lg.Warn("send", "terminal", pre.terminalID, "turn", turn.ID, "outcome", out.Outcome, "reason", reason)
 		return out
 	}
-	if err := st.markSent(); err != nil {
-		return fail(err.Error())
-	}
-	if err := m.typeText(ictx, req.Request); err != nil {
+	if err := tx.text(ictx, req.Request); err != nil {
 		return fail("type the request: " + err.Error())
 	}
-	fault.Point(faultAfterInput)
 	m.awaitQuiet(ictx, pre.before.seq, sendQuiet, echoQuietMax)
 	typed := m.snapshot()
-	if err := m.sess.client.SendBytes(ictx, m.pane, []byte("\r")); err != nil {
+	if err := tx.keys(ictx, []byte("\r")); err != nil {
 		return fail("press Enter: " + err.Error())
 	}
 	rec, ok := m.await(ictx, typed, submitTimeout, func(r recognition) bool {
@@ -234,10 +221,11 @@ func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState
 		return fail(reason)
 	}
 	turn.State, turn.Accepted, turn.Updated = store.TurnAccepted, s.cfg.Now(), s.cfg.Now()
-	if err := s.advance(&res, store.StageDone, "", evidence, "", turn); err != nil {
-		out.Outcome, out.Reason, out.DoNotRetry = api.OutcomeUncertain, "receipt not recorded: "+err.Error(), true
+	out := tx.accept(evidence, rec.Screen, "", turn)
+	if out.Outcome != api.OutcomeAccepted {
 		return out
 	}
+	out.SessionID = turn.SessionID // a first prompt's session is bound by now
 	s.turnEvent(turn, api.EventTurnState)
 	m.mu.Lock()
 	m.activeTurn = turn.ID
@@ -245,7 +233,6 @@ func (s *Supervisor) sendTurn(ctx context.Context, m *paneMonitor, pre sendState
 	// Last: the monitor may settle the Turn at once (its end already
 	// written), which clears activeTurn.
 	s.acceptedTurn(turn)
-	out.Outcome, out.DoNotRetry, out.Evidence, out.ScreenState, out.SessionID = api.OutcomeAccepted, true, evidence, rec.Screen, turn.SessionID
 	s.lg.Info("send", "terminal", pre.terminalID, "turn", turn.ID, "request_len", turn.RequestLen, "evidence", evidence)
 	return out
 }

@@ -1,0 +1,234 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/fault"
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/store"
+)
+
+// txn is the dispatch transaction of one mutation (the sequence drawn atop
+// dispatch.go), from the terminal dispatch lock to the receipt. It is the
+// only code that writes a reservation or sends a mutation's input to a
+// pane. Every mutation is "checks, then the transaction":
+//
+//	tx, ref := s.begin(ctx, m, spec)    lock; cheap checks; settle or barrier; recheck
+//	defer tx.end()
+//	ref = tx.reserve(res, turns...)    synced: nothing has been sent before this
+//	tx.keys / tx.text / tx.steps       input, each marked sent durably first
+//	return tx.accept(...) | tx.fail(...)
+//
+// Before reserve a refusal sends nothing. After the first byte every
+// failure is uncertain with do_not_retry, durably: no code path sends it
+// again.
+type txn struct {
+	s      *Supervisor
+	m      *paneMonitor
+	unlock func()
+	op     string
+	res    store.Reservation
+	out    api.ActionResult
+	// sent: some input may have reached the pane (set before the bytes go).
+	sent bool
+	// Durations for the result's Timing.
+	settleDur, reserveDur, inputDur time.Duration
+	began, reserved                 time.Time
+}
+
+// reasonStore: the reservation could not be written (nothing was sent).
+const reasonStore = "store"
+
+// txnSpec is a mutation's checks, in the order begin runs them.
+type txnSpec struct {
+	op string
+	// before runs with the dispatch lock held, before the screen settles:
+	// refusals that need no fresh screen (no offer, wrong operation).
+	before func() *refusal
+	// quiet waits for a quiet screen (settle) before the check; otherwise a
+	// single barrier (cancel: a working agent never goes quiet).
+	quiet bool
+	// check runs under the terminal lock on the screen the barrier made
+	// current: the recheck of everything the input depends on.
+	check func() *refusal
+}
+
+// begin takes m's dispatch lock and runs spec's checks. On a refusal the
+// lock is released and nothing was sent; otherwise the caller ends the
+// transaction with end.
+func (s *Supervisor) begin(ctx context.Context, m *paneMonitor, spec txnSpec) (*txn, *refusal) {
+	tx := &txn{s: s, m: m, op: spec.op, began: time.Now()}
+	unlock, err := m.lockTerminal(ctx)
+	if err != nil {
+		return nil, asRefusal(err)
+	}
+	tx.unlock = unlock
+	if spec.before != nil {
+		if ref := spec.before(); ref != nil {
+			tx.end()
+			return nil, ref
+		}
+	}
+	t0 := time.Now()
+	if spec.quiet {
+		err = m.settle(ctx)
+	} else {
+		err = m.barrier(ctx)
+	}
+	tx.settleDur = time.Since(t0)
+	if err != nil {
+		tx.end()
+		return nil, reject("terminal_gone", "%v", err)
+	}
+	if spec.check != nil {
+		m.mu.Lock()
+		ref := spec.check()
+		m.mu.Unlock()
+		if ref != nil {
+			tx.end()
+			return nil, ref
+		}
+	}
+	return tx, nil
+}
+
+// end releases the dispatch lock.
+func (tx *txn) end() {
+	if tx.unlock != nil {
+		tx.unlock()
+		tx.unlock = nil
+	}
+}
+
+// reserve writes res durably (DESIGN invariant 3), with turns in the same
+// batch. It fills the result's ids; a failure is a refusal: nothing sent.
+func (tx *txn) reserve(res store.Reservation, turns ...store.Turn) *refusal {
+	tx.res = res
+	tx.out = api.ActionResult{V: api.SchemaVersion, Op: tx.op, TerminalID: res.TerminalID, TurnID: res.TurnID,
+		InteractionID: res.InteractionID, ReceiptID: res.ID}
+	t0 := time.Now()
+	if err := tx.s.reserve(&tx.res, turns...); err != nil {
+		return reject(reasonStore, "%v", err)
+	}
+	tx.reserved = time.Now()
+	tx.reserveDur = tx.reserved.Sub(t0)
+	return nil
+}
+
+// refused is the result of a refusal after begin (a reservation that
+// could not be written): the ids so far, no receipt.
+func (tx *txn) refused(ref *refusal) api.ActionResult {
+	out := tx.out
+	out.Outcome, out.Reason, out.ReceiptID = ref.outcome, ref.reason+": "+ref.msg, ""
+	return out
+}
+
+// markSent records durably that input may land (before the bytes go, so a
+// crash in between is read as uncertain, never as not sent).
+func (tx *txn) markSent() error {
+	if tx.sent {
+		return nil
+	}
+	tx.sent = true
+	return tx.s.advance(&tx.res, store.StageInputSent, "", "", "")
+}
+
+// keys sends raw key bytes of the profile's plan (never a caller's).
+func (tx *txn) keys(ctx context.Context, b []byte) error {
+	return tx.input(func() error { return tx.m.sess.client.SendBytes(context.WithoutCancel(ctx), tx.m.pane, b) })
+}
+
+// text types checked text (typeText: keys for one line, a bracketed paste
+// for several).
+func (tx *txn) text(ctx context.Context, s string) error {
+	return tx.input(func() error { return tx.m.typeText(context.WithoutCancel(ctx), s) })
+}
+
+func (tx *txn) input(send func() error) error {
+	t0 := time.Now()
+	defer func() { tx.inputDur += time.Since(t0) }()
+	if err := tx.markSent(); err != nil {
+		return err
+	}
+	if err := send(); err != nil {
+		return err
+	}
+	fault.Point(faultAfterInput)
+	return nil
+}
+
+// steps sends a choice's native steps with text and proves each step's
+// postcondition on a newer screen. It returns the recognition the last
+// one was proven on.
+func (tx *txn) steps(ctx context.Context, steps []recognizers.PlanStep, text string) (recognition, error) {
+	ctx = context.WithoutCancel(ctx) // input that started is followed by its proof
+	var last recognition
+	for i, step := range steps {
+		before := tx.m.snapshot()
+		if step.Text {
+			if err := tx.text(ctx, text); err != nil {
+				return last, fmt.Errorf("step %d: text: %w", i+1, err)
+			}
+			quiet := time.Duration(step.QuietMillis) * time.Millisecond
+			if quiet <= 0 {
+				quiet = defaultTextQuiet
+			}
+			tx.m.awaitQuiet(ctx, before.seq, quiet, echoQuietMax)
+		}
+		if len(step.Keys) > 0 {
+			if err := tx.keys(ctx, step.Keys); err != nil {
+				return last, fmt.Errorf("step %d: keys: %w", i+1, err)
+			}
+		}
+		rec, ok := tx.m.awaitExpect(ctx, before, step.Expect, stepTimeout)
+		if !ok {
+			return rec, fmt.Errorf("step %d of %d: %w (want %v)", i+1, len(steps), errUnproven, step.Expect.States)
+		}
+		last = rec
+	}
+	return last, nil
+}
+
+// timing is the result's breakdown; checks is the caller's share of the
+// time before the reservation that was not spent settling.
+func (tx *txn) timing() *api.Timing {
+	var proof, checks time.Duration
+	if !tx.reserved.IsZero() {
+		proof = time.Since(tx.reserved) - tx.inputDur
+		checks = tx.reserved.Sub(tx.began) - tx.settleDur - tx.reserveDur
+	}
+	return &api.Timing{SettleMS: ms(tx.settleDur), ChecksMS: ms(checks), ReserveMS: ms(tx.reserveDur),
+		InputMS: ms(tx.inputDur), ProofMS: ms(proof)}
+}
+
+// accept writes the receipt (and consumes fence, when set) with turns. A
+// receipt that cannot be written leaves the reservation input_sent, read
+// as uncertain after a restart: the result says uncertain now rather than
+// claim a clean success.
+func (tx *txn) accept(evidence, screen, fence string, turns ...store.Turn) api.ActionResult {
+	if err := tx.s.advance(&tx.res, store.StageDone, "", evidence, fence, turns...); err != nil {
+		tx.out.Outcome, tx.out.Reason, tx.out.DoNotRetry = api.OutcomeUncertain, fmt.Sprintf("receipt not recorded: %v", err), true
+		return tx.out
+	}
+	tx.out.Outcome, tx.out.DoNotRetry, tx.out.Evidence, tx.out.ScreenState = api.OutcomeAccepted, true, evidence, screen
+	return tx.out
+}
+
+// fail settles the reservation after a failure: rejected when nothing was
+// sent, otherwise uncertain with do_not_retry. fence is consumed unless
+// rejected (input that may have landed answered the prompt).
+func (tx *txn) fail(reason, screen, fence string, turns ...store.Turn) api.ActionResult {
+	stage, outcome := store.StageUncertain, api.OutcomeUncertain
+	if !tx.sent {
+		stage, outcome = store.StageRejected, api.OutcomeRejected
+	}
+	if err := tx.s.advance(&tx.res, stage, reason, "", fence, turns...); err != nil {
+		tx.s.lg.Error("dispatch: record outcome", "op", tx.op, "receipt", tx.res.ID, "err", err)
+	}
+	tx.out.Outcome, tx.out.Reason, tx.out.DoNotRetry, tx.out.ScreenState = outcome, reason, tx.sent, screen
+	tx.s.lg.Warn("dispatch", "op", tx.op, "terminal", tx.res.TerminalID, "receipt", tx.res.ID, "outcome", outcome, "reason", reason)
+	return tx.out
+}
