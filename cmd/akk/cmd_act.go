@@ -140,7 +140,7 @@ func printResult(kctx *kong.Context, g *Globals, stdout io.Writer, res api.Actio
 		if api.IsCode(err, api.CodeBadRequest) {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		return clientError(kctx, err)
+		return err
 	}
 	if g.JSON {
 		if err := json.NewEncoder(stdout).Encode(res); err != nil {
@@ -166,7 +166,7 @@ func printResult(kctx *kong.Context, g *Globals, stdout io.Writer, res api.Actio
 		}
 	}
 	if code := api.ExitCode(res.Outcome); code != 0 {
-		kctx.Exit(code)
+		return exitWith(code) // the outcome is printed: say nothing more
 	}
 	return nil
 }

@@ -21,9 +21,6 @@ import (
 	"github.com/agent-knock-knock/akk/supervisor"
 )
 
-// exitNoDaemon is DESIGN's exit code for "daemon not running".
-const exitNoDaemon = 6
-
 // DaemonFlags pick the daemon's API socket; every client command has them.
 type DaemonFlags struct {
 	Socket string `help:"The daemon's API socket (default: $XDG_RUNTIME_DIR/akk/akk.sock)." env:"AKK_SOCKET" placeholder:"PATH"`
@@ -219,12 +216,3 @@ func lastLines(s string, n int) string {
 	return strings.Join(ls, "\n")
 }
 
-// clientError maps "no daemon" to exit code 6 (DESIGN), after printing
-// what to do; other errors go back to main.
-func clientError(kctx *kong.Context, err error) error {
-	if errors.Is(err, api.ErrDaemonNotRunning) {
-		fmt.Fprintln(kctx.Stderr, "akk:", err)
-		kctx.Exit(exitNoDaemon)
-	}
-	return err
-}

@@ -73,7 +73,7 @@ func (c *DoctorCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx 
 	case r.OK:
 		return nil
 	case !daemon.OK && onlyDaemonFailed(r.Checks):
-		kctx.Exit(exitNoDaemon)
+		return exitWith(exitNoDaemon)
 	}
 	return errors.New("doctor found problems (see above)")
 }

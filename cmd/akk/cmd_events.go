@@ -34,7 +34,7 @@ func (c *EventsCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx 
 		_, err := fmt.Fprintln(stdout, formatEvent(e))
 		return err
 	})
-	return clientError(kctx, err)
+	return err
 }
 
 func formatEvent(e api.Event) string {

@@ -24,7 +24,7 @@ func (c *ListCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *k
 	defer cl.Close()
 	l, err := cl.List(ctx)
 	if err != nil {
-		return clientError(kctx, err)
+		return err
 	}
 	if g.JSON {
 		return json.NewEncoder(stdout).Encode(l)

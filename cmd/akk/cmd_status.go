@@ -33,7 +33,7 @@ func (c *StatusCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx 
 		if api.IsCode(err, api.CodeNotFound) {
 			return fmt.Errorf("%w", err)
 		}
-		return clientError(kctx, err)
+		return err
 	}
 	if g.JSON {
 		return json.NewEncoder(stdout).Encode(st)

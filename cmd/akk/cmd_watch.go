@@ -113,7 +113,7 @@ func taskCall(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer,
 		if api.IsCode(err, api.CodeNotFound) || api.IsCode(err, api.CodeConflict) || api.IsCode(err, api.CodeBadRequest) {
 			return fmt.Errorf("%w", err)
 		}
-		return clientError(kctx, err)
+		return err
 	}
 	if g.JSON {
 		return json.NewEncoder(stdout).Encode(task)

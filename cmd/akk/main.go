@@ -16,6 +16,8 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/agent-knock-knock/akk/api"
 )
 
 // Globals are the flags every command has.
@@ -59,43 +61,52 @@ type CLI struct {
 	Task          TaskCmd          `cmd:"" help:"Show a Watch's or managed Turn's state and callbacks."`
 }
 
-// Exit codes.
+// Exit codes (3, 4, 5 are api.ExitCode's outcomes).
 const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
+	exitOK       = 0
+	exitFailure  = 1
+	exitUsage    = 2
+	exitNoDaemon = 6 // DESIGN: the daemon is not running
 )
 
 // errUsage marks a usage error (exit 2).
 var errUsage = errors.New("usage")
 
+// exitError ends a command with a code and no message of its own: what the
+// person needs to know is printed already (an action's outcome, doctor's
+// checks).
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+func exitWith(code int) error { return &exitError{code} }
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-type exitRequest struct{ code int }
-
 // run parses args and runs the command; it returns the exit code.
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	var cli CLI
+	// kong exits only after printing help (or --version): note the code,
+	// and let Parse return.
+	exited := -1
 	parser, err := kong.New(&cli, kong.Name("akk"),
 		kong.Description("akk supervises coding agents (Claude Code, Codex) running in tmux panes."),
 		kong.Writers(stdout, stderr),
-		kong.Exit(func(c int) { panic(exitRequest{c}) }))
+		kong.Exit(func(c int) {
+			if exited < 0 {
+				exited = c
+			}
+		}))
 	if err != nil {
 		fmt.Fprintln(stderr, "akk:", err)
 		return exitFailure
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			e, ok := r.(exitRequest)
-			if !ok {
-				panic(r)
-			}
-			code = e.code
-		}
-	}()
 	kctx, err := parser.Parse(args)
+	if exited >= 0 {
+		return exited
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "akk:", err)
 		return exitUsage
@@ -111,11 +122,18 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return exitCode(kctx.Run(), stderr)
 }
 
-// exitCode maps a command's error to the documented exit codes.
+// exitCode maps a command's error to the documented exit codes: the one
+// place they are decided.
 func exitCode(err error, stderr io.Writer) int {
+	var ee *exitError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.Is(err, api.ErrDaemonNotRunning):
+		fmt.Fprintln(stderr, "akk:", err)
+		return exitNoDaemon
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(stderr, "akk:", err)
 		return exitUsage
