@@ -215,4 +215,3 @@ func lastLines(s string, n int) string {
 	}
 	return strings.Join(ls, "\n")
 }
-
