@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -99,3 +100,9 @@ func (s *Store) setFormatForTest(format int) error {
 	}
 	return s.db.Set(metaKey("format"), fb, pebble.Sync)
 }
+
+// LogValue keeps the store's secret out of logs.
+func (r secretRecord) LogValue() slog.Value { return slog.StringValue("secret(redacted)") }
+
+// String is LogValue as text.
+func (r secretRecord) String() string { return "secret(redacted)" }

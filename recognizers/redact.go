@@ -1,0 +1,46 @@
+package recognizers
+
+import "log/slog"
+
+// A recognition's private parts (DESIGN invariant 8): the fingerprint, the
+// key plan, the draft, a choice's required text. LogValue and String keep
+// them out of logs; Plan's are in plan.go.
+
+// LogValue of a choice: what it chooses, never its keys or required text.
+func (c Choice) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("decision", c.Decision), slog.String("question_id", c.QuestionID),
+		slog.String("option_id", c.OptionID), slog.Bool("free_text", c.FreeText), slog.Int("steps", len(c.Steps)))
+}
+
+// String is LogValue as text.
+func (c Choice) String() string { return c.LogValue().String() }
+
+// LogValue of a plan step: its shape, never its keys.
+func (s PlanStep) LogValue() slog.Value {
+	return slog.GroupValue(slog.Bool("text", s.Text), slog.Int("keys", len(s.Keys)))
+}
+
+// String is LogValue as text.
+func (s PlanStep) String() string { return s.LogValue().String() }
+
+// LogValue of a recognition: the public states, the draft's length.
+func (r *Recognition) LogValue() slog.Value {
+	if r == nil {
+		return slog.StringValue("recognition(none)")
+	}
+	kind := ""
+	if r.Interaction != nil {
+		kind = string(r.Interaction.Kind)
+	}
+	return slog.GroupValue(slog.String("profile", r.Profile), slog.String("screen", string(r.ScreenState)),
+		slog.String("composer", string(r.Composer)), slog.Int("draft_len", r.DraftLen), slog.String("interaction", kind))
+}
+
+// String is LogValue as text.
+func (r *Recognition) String() string { return r.LogValue().String() }
+
+// LogValue of the id deriver: nothing of its key or fingerprint.
+func (d ids) LogValue() slog.Value { return slog.StringValue("ids(redacted)") }
+
+// String is LogValue as text.
+func (d ids) String() string { return "ids(redacted)" }
