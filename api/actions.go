@@ -169,4 +169,31 @@ const (
 	ReasonNotCancellable   = "not_cancellable"     // cancel: a dialog is up
 	ReasonPostcondition    = "postcondition_unproven"
 	ReasonDelivery         = "delivery_failed" // tmux refused the input
+
+	ReasonUnknownTerminal   = "unknown_terminal"     // no terminal with this id
+	ReasonUnknownTurn       = "unknown_turn"         // no managed turn with this id
+	ReasonUnknownWatch      = "unknown_watch"        // no watch with this id
+	ReasonUnknownTarget     = "unknown_target"       // send: no terminal for the session or terminal id
+	ReasonTerminalGone      = "terminal_gone"        // the pane closed, or tmux stopped answering
+	ReasonNotOwner          = "not_owner"            // the turn belongs to another controller
+	ReasonTurnClosed        = "turn_closed"          // the turn was closed
+	ReasonTurnSettled       = "turn_settled"         // the turn has ended
+	ReasonTurnMoved         = "turn_moved"           // the turn's terminal runs something else now
+	ReasonTerminalScope     = "terminal_scope"       // terminal-scoped authority is for local people
+	ReasonNotAnAgent        = "not_an_agent"         // send: no coding agent in the terminal
+	ReasonManualRequired    = "manual_required"      // the recognizer says a person must answer
+	ReasonUnsupportedAnswer = "unsupported_response" // a response kind akk never sends
+	ReasonWatch             = "watch"                // the watch cannot answer (expired, not exact, another controller)
+	ReasonAnchor            = "anchor"               // send: the session file could not be anchored
+	ReasonStore             = "store"                // the store could not be read or written: nothing sent
 )
+
+// RefusalReasons lists every reason above: a refusal's reason is one of
+// them (tests check that each has a case).
+var RefusalReasons = []string{ReasonNoOffer, ReasonOfferExpired, ReasonPromptChanged, ReasonStaleInteraction,
+	ReasonUnknownChoice, ReasonNotActionable, ReasonFenced, ReasonProcessChanged, ReasonBindingChanged,
+	ReasonCwdChanged, ReasonNotIdle, ReasonComposerNotEmpty, ReasonSlashCommand, ReasonTextTooLong, ReasonBadText,
+	ReasonUnknownVersion, ReasonTerminalBusy, ReasonScreenStale, ReasonNotCancellable, ReasonPostcondition,
+	ReasonDelivery, ReasonUnknownTerminal, ReasonUnknownTurn, ReasonUnknownWatch, ReasonUnknownTarget,
+	ReasonTerminalGone, ReasonNotOwner, ReasonTurnClosed, ReasonTurnSettled, ReasonTurnMoved, ReasonTerminalScope,
+	ReasonNotAnAgent, ReasonManualRequired, ReasonUnsupportedAnswer, ReasonWatch, ReasonAnchor, ReasonStore}

@@ -116,7 +116,7 @@ func (s *Supervisor) Respond(ctx context.Context, req api.RespondRequest) (api.A
 	}
 	controller := controllerOf(ctx)
 	if req.TerminalID != "" && !isLocal(controller) {
-		return reject("terminal_scope", "respond_interaction by terminal_id is for a local person (CLI, popup); "+
+		return reject(api.ReasonTerminalScope, "respond_interaction by terminal_id is for a local person (CLI, popup); "+
 			"a controller responds by its turn_id or watch_id").result(op, req.TerminalID), nil
 	}
 	return s.interact(ctx, action{op: op, controller: controller, turnID: req.TurnID, watchID: req.WatchID,
@@ -141,42 +141,42 @@ func (s *Supervisor) subject(controller, turnID, watchID, terminalID string) (*p
 	case turnID != "":
 		t, err := s.st.Turn(turnID)
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, nil, reject("unknown_turn", "no turn %s", turnID)
+			return nil, nil, reject(api.ReasonUnknownTurn, "no turn %s", turnID)
 		} else if err != nil {
-			return nil, nil, reject("store", "read turn: %v", err)
+			return nil, nil, reject(api.ReasonStore, "read turn: %v", err)
 		}
 		if t.Controller != controller {
-			return nil, nil, reject("not_owner", "turn %s belongs to another controller", turnID)
+			return nil, nil, reject(api.ReasonNotOwner, "turn %s belongs to another controller", turnID)
 		}
 		if t.Management == "closed" {
-			return nil, nil, reject("turn_closed", "turn %s was closed", turnID)
+			return nil, nil, reject(api.ReasonTurnClosed, "turn %s was closed", turnID)
 		}
 		switch t.State {
 		case store.TurnDone, store.TurnFailed, store.TurnCancelled, store.TurnClosed:
-			return nil, nil, reject("turn_settled", "turn %s is %s", turnID, t.State)
+			return nil, nil, reject(api.ReasonTurnSettled, "turn %s is %s", turnID, t.State)
 		}
 		m := s.terminalMonitor(t.TerminalID)
 		if m == nil {
-			return nil, nil, reject("terminal_gone", "the turn's terminal %s is gone", t.TerminalID)
+			return nil, nil, reject(api.ReasonTerminalGone, "the turn's terminal %s is gone", t.TerminalID)
 		}
 		return m, &t, nil
 	case watchID != "":
 		if s.watchTerminal == nil {
-			return nil, nil, reject("unknown_watch", "no watch %s", watchID)
+			return nil, nil, reject(api.ReasonUnknownWatch, "no watch %s", watchID)
 		}
 		id, err := s.watchTerminal(watchID, controller)
 		if err != nil {
-			return nil, nil, reject("watch", "%v", err)
+			return nil, nil, reject(api.ReasonWatch, "%v", err)
 		}
 		m := s.terminalMonitor(id)
 		if m == nil {
-			return nil, nil, reject("terminal_gone", "the watch's terminal is gone")
+			return nil, nil, reject(api.ReasonTerminalGone, "the watch's terminal is gone")
 		}
 		return m, nil, nil
 	default:
 		m := s.terminalMonitor(terminalID)
 		if m == nil {
-			return nil, nil, reject("unknown_terminal", "no terminal %s: run `akk list` for the current ids", terminalID)
+			return nil, nil, reject(api.ReasonUnknownTerminal, "no terminal %s: run `akk list` for the current ids", terminalID)
 		}
 		return m, nil, nil
 	}
@@ -291,7 +291,7 @@ func (m *paneMonitor) recheck(o *offer, turn *store.Turn) *refusal {
 	case m.ident.Cwd != o.cwd:
 		return reject(api.ReasonCwdChanged, "the agent's working directory changed since the status")
 	case turn != nil && turn.TerminalID != m.id:
-		return reject("turn_moved", "the turn belongs to another terminal")
+		return reject(api.ReasonTurnMoved, "the turn belongs to another terminal")
 	}
 	if stale, cause := m.mirror.Stale(); stale {
 		return reject(api.ReasonScreenStale, "the screen model is re-seeding (%s)", cause)
@@ -307,7 +307,7 @@ func (m *paneMonitor) recheck(o *offer, turn *store.Turn) *refusal {
 	case m.fenced && m.fenceKey == o.fence:
 		return reject(api.ReasonFenced, "this prompt was already answered")
 	case r.Interaction.State != "pending" || r.plan == nil:
-		return manual("manual_required", "the prompt needs a person: %s", strings.Join(r.Interaction.Reasons, ", "))
+		return manual(api.ReasonManualRequired, "the prompt needs a person: %s", strings.Join(r.Interaction.Reasons, ", "))
 	}
 	return nil
 }
@@ -359,7 +359,7 @@ func resolveChoice(live recognition, a action) (recognizers.Choice, string, *ref
 			}
 		}
 	default:
-		return c, "", manual("unsupported_response", "%s questions are answered by a person", q.ResponseKind)
+		return c, "", manual(api.ReasonUnsupportedAnswer, "%s questions are answered by a person", q.ResponseKind)
 	}
 	if !found {
 		return c, "", reject(api.ReasonUnknownChoice, "the option is not offered for this question")

@@ -67,7 +67,7 @@ func (s *Supervisor) Send(ctx context.Context, req api.SendRequest) (api.ActionR
 	}
 	m := s.sendTarget(req.SessionID, req.TerminalID)
 	if m == nil {
-		return reject("unknown_target", "no terminal for %s%s: run `akk list`", req.SessionID, req.TerminalID).result(op, req.TerminalID), nil
+		return reject(api.ReasonUnknownTarget, "no terminal for %s%s: run `akk list`", req.SessionID, req.TerminalID).result(op, req.TerminalID), nil
 	}
 	var pre sendState
 	tx, ref := s.begin(ctx, m, txnSpec{op: op, quiet: true, check: func() *refusal {
@@ -135,7 +135,7 @@ func (m *paneMonitor) sendReady(req api.SendRequest) (sendState, *refusal) {
 	r := m.rec
 	switch {
 	case m.ident == nil || (m.ident.Agent != api.AgentClaude && m.ident.Agent != api.AgentCodex):
-		return st, reject("not_an_agent", "no coding agent runs in this terminal")
+		return st, reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
 	case !r.exact:
 		return st, reject(api.ReasonUnknownVersion, "%s %s has no exact profile: no empty composer can be proven", m.ident.Agent, m.ident.Version)
 	}
@@ -174,7 +174,7 @@ func (s *Supervisor) sendTurn(ctx context.Context, tx *txn, pre sendState, contr
 	if pre.bind.Path != "" {
 		a, err := takeAnchor(ctx, watchers.Agent(pre.agent), pre.bind.Path)
 		if err != nil {
-			return reject("anchor", "cannot anchor the native session file before sending: %v", err).result(op, pre.terminalID)
+			return reject(api.ReasonAnchor, "cannot anchor the native session file before sending: %v", err).result(op, pre.terminalID)
 		}
 		a.SessionID = pre.bind.SessionID
 		anchor = &a

@@ -39,9 +39,6 @@ type txn struct {
 	began, reserved                 time.Time
 }
 
-// reasonStore: the reservation could not be written (nothing was sent).
-const reasonStore = "store"
-
 // txnSpec is a mutation's checks, in the order begin runs them.
 type txnSpec struct {
 	op string
@@ -81,7 +78,7 @@ func (s *Supervisor) begin(ctx context.Context, m *paneMonitor, spec txnSpec) (*
 	tx.settleDur = time.Since(t0)
 	if err != nil {
 		tx.end()
-		return nil, reject("terminal_gone", "%v", err)
+		return nil, reject(api.ReasonTerminalGone, "%v", err)
 	}
 	if spec.check != nil {
 		m.mu.Lock()
@@ -111,7 +108,7 @@ func (tx *txn) reserve(res store.Reservation, turns ...store.Turn) *refusal {
 		InteractionID: res.InteractionID, ReceiptID: res.ID}
 	t0 := time.Now()
 	if err := tx.s.reserve(&tx.res, turns...); err != nil {
-		return reject(reasonStore, "%v", err)
+		return reject(api.ReasonStore, "%v", err)
 	}
 	tx.reserved = time.Now()
 	tx.reserveDur = tx.reserved.Sub(t0)
