@@ -5,6 +5,7 @@ package archtest
 // A path ending in "/..." covers a package and everything below it.
 var Layers = [][]string{
 	{"cmd/akk", "vt/internal/widthgen"}, // commands: the CLI, a table generator
+	{"internal/demo"},                   // orchestration the CLI runs
 	{"supervisor"},
 	{"supervisor/dispatch"},
 	{"supervisor/tasks"},
