@@ -34,9 +34,12 @@ func liveIdentity(t *testing.T, agent, version string) {
 	fromStart, fromKeys := &latencies{}, &latencies{}
 	for i := range identityRuns(t) {
 		pane := newWindow(t, la.srv, 120, 40, "sh")
-		la.srv.MustRun("send-keys", "-t", pane, "-l", "echo akk-shell-ready")
+		// The output differs from the typed line: keys typed before the
+		// shell printed its prompt are echoed by the tty first, so the
+		// typed text alone proves nothing ran.
+		la.srv.MustRun("send-keys", "-t", pane, "-l", "echo akk-shell-$((40+2))")
 		la.srv.MustRun("send-keys", "-t", pane, "Enter")
-		tmuxtest.Await(t, 10*time.Second, func() string { return d.shellSeen(pane, "\nakk-shell-ready", true) })
+		tmuxtest.Await(t, 10*time.Second, func() string { return d.shellSeen(pane, "akk-shell-42", true) })
 		la.srv.MustRun("send-keys", "-t", pane, "-l", line)
 		typed := time.Now()
 		la.srv.MustRun("send-keys", "-t", pane, "Enter")
