@@ -318,8 +318,8 @@ func (m *paneMonitor) wantsResolve(prevScreen string, now time.Time) bool {
 // (tmux reported a foreground change, or a recheck is due), when two
 // /proc reads say it changed, or, while a launcher leads the group, when
 // the pane draws; and reports whether the process incarnation changed.
-// A whole read that is inconclusive (identity_recheck.go) asks for
-// another one shortly after, in recheckIn.
+// A whole read that is inconclusive (procid.Inconclusive) asks for
+// another one shortly after (scheduleRecheck).
 func (m *paneMonitor) refreshIdentity(force bool) bool {
 	pid := m.key.PanePID
 	now := m.s.cfg.Now()
