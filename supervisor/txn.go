@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
@@ -26,7 +27,8 @@ import (
 // failure is uncertain with do_not_retry, durably: no code path sends it
 // again.
 type txn struct {
-	s      *Supervisor
+	rec    reservations
+	lg     *slog.Logger
 	m      *paneMonitor
 	unlock func()
 	op     string
@@ -37,6 +39,13 @@ type txn struct {
 	// Durations for the result's Timing.
 	settleDur, reserveDur, inputDur time.Duration
 	began, reserved                 time.Time
+}
+
+// reservations writes a transaction's reservation durably, stage by stage
+// (the Supervisor's journal): what txn needs of the daemon, and no more.
+type reservations interface {
+	reserve(r *store.Reservation, turns ...store.Turn) error
+	advance(r *store.Reservation, stage, reason, evidence, fence string, turns ...store.Turn) error
 }
 
 // txnSpec is a mutation's checks, in the order begin runs them.
@@ -57,7 +66,7 @@ type txnSpec struct {
 // lock is released and nothing was sent; otherwise the caller ends the
 // transaction with end.
 func (s *Supervisor) begin(ctx context.Context, m *paneMonitor, spec txnSpec) (*txn, *refusal) {
-	tx := &txn{s: s, m: m, op: spec.op, began: time.Now()}
+	tx := &txn{rec: s, lg: s.lg, m: m, op: spec.op, began: time.Now()}
 	unlock, err := m.lockTerminal(ctx)
 	if err != nil {
 		return nil, asRefusal(err)
@@ -107,7 +116,7 @@ func (tx *txn) reserve(res store.Reservation, turns ...store.Turn) *refusal {
 	tx.out = api.ActionResult{V: api.SchemaVersion, Op: tx.op, TerminalID: res.TerminalID, TurnID: res.TurnID,
 		InteractionID: res.InteractionID, ReceiptID: res.ID}
 	t0 := time.Now()
-	if err := tx.s.reserve(&tx.res, turns...); err != nil {
+	if err := tx.rec.reserve(&tx.res, turns...); err != nil {
 		return reject(api.ReasonStore, "%v", err)
 	}
 	tx.reserved = time.Now()
@@ -130,7 +139,7 @@ func (tx *txn) markSent() error {
 		return nil
 	}
 	tx.sent = true
-	return tx.s.advance(&tx.res, store.StageInputSent, "", "", "")
+	return tx.rec.advance(&tx.res, store.StageInputSent, "", "", "")
 }
 
 // keys sends raw key bytes of the profile's plan (never a caller's).
@@ -206,7 +215,7 @@ func (tx *txn) timing() *api.Timing {
 // as uncertain after a restart: the result says uncertain now rather than
 // claim a clean success.
 func (tx *txn) accept(evidence, screen, fence string, turns ...store.Turn) api.ActionResult {
-	if err := tx.s.advance(&tx.res, store.StageDone, "", evidence, fence, turns...); err != nil {
+	if err := tx.rec.advance(&tx.res, store.StageDone, "", evidence, fence, turns...); err != nil {
 		tx.out.Outcome, tx.out.Reason, tx.out.DoNotRetry = api.OutcomeUncertain, fmt.Sprintf("receipt not recorded: %v", err), true
 		return tx.out
 	}
@@ -222,10 +231,10 @@ func (tx *txn) fail(reason, screen, fence string, turns ...store.Turn) api.Actio
 	if !tx.sent {
 		stage, outcome = store.StageRejected, api.OutcomeRejected
 	}
-	if err := tx.s.advance(&tx.res, stage, reason, "", fence, turns...); err != nil {
-		tx.s.lg.Error("dispatch: record outcome", "op", tx.op, "receipt", tx.res.ID, "err", err)
+	if err := tx.rec.advance(&tx.res, stage, reason, "", fence, turns...); err != nil {
+		tx.lg.Error("dispatch: record outcome", "op", tx.op, "receipt", tx.res.ID, "err", err)
 	}
 	tx.out.Outcome, tx.out.Reason, tx.out.DoNotRetry, tx.out.ScreenState = outcome, reason, tx.sent, screen
-	tx.s.lg.Warn("dispatch", "op", tx.op, "terminal", tx.res.TerminalID, "receipt", tx.res.ID, "outcome", outcome, "reason", reason)
+	tx.lg.Warn("dispatch", "op", tx.op, "terminal", tx.res.TerminalID, "receipt", tx.res.ID, "outcome", outcome, "reason", reason)
 	return tx.out
 }
