@@ -28,7 +28,7 @@ type ApproveCmd struct {
 }
 
 // Run approves once or rejects.
-func (c *ApproveCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+func (c *ApproveCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
 	if (c.TerminalID == "") == (c.Turn == "") {
 		return fmt.Errorf("%w: give a terminal id or --turn, not both", errUsage)
 	}
@@ -36,8 +36,6 @@ func (c *ApproveCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx
 	if c.Reject {
 		req.Decision = api.DecisionReject
 	}
-	cl := c.client()
-	defer cl.Close()
 	res, err := cl.Approve(ctx, req)
 	return printResult(kctx, g, stdout, res, err)
 }
@@ -57,7 +55,7 @@ type RespondCmd struct {
 }
 
 // Run answers the current step of an interaction.
-func (c *RespondCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+func (c *RespondCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
 	text, err := readText(c.Text)
 	if err != nil {
 		return err
@@ -73,8 +71,6 @@ func (c *RespondCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx
 	if c.Option != "" {
 		ans.SelectedOptionIDs = []string{c.Option}
 	}
-	cl := c.client()
-	defer cl.Close()
 	res, err := cl.Respond(ctx, api.RespondRequest{TerminalID: c.Terminal, TurnID: c.Turn, WatchID: c.Watch,
 		InteractionID: c.Interaction, Answers: []api.Answer{ans}, DeliveryMode: c.Delivery})
 	return printResult(kctx, g, stdout, res, err)
@@ -89,7 +85,7 @@ type SendCmd struct {
 }
 
 // Run sends a task as a managed turn.
-func (c *SendCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+func (c *SendCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
 	text, err := readText(c.Request)
 	if err != nil {
 		return err
@@ -103,8 +99,6 @@ func (c *SendCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *k
 	default:
 		return fmt.Errorf("%w: target %q is neither a term_ nor a ses_ id", errUsage, c.Target)
 	}
-	cl := c.client()
-	defer cl.Close()
 	res, err := cl.Send(ctx, req)
 	return printResult(kctx, g, stdout, res, err)
 }
@@ -116,9 +110,7 @@ type CancelCmd struct {
 }
 
 // Run interrupts a managed turn.
-func (c *CancelCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
-	cl := c.client()
-	defer cl.Close()
+func (c *CancelCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
 	res, err := cl.Cancel(ctx, api.CancelRequest{TurnID: c.Turn})
 	return printResult(kctx, g, stdout, res, err)
 }

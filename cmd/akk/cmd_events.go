@@ -23,9 +23,7 @@ type EventsCmd struct {
 }
 
 // Run prints one event a line (NDJSON with --json).
-func (c *EventsCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
-	cl := c.client()
-	defer cl.Close()
+func (c *EventsCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
 	enc := json.NewEncoder(stdout)
 	err := cl.Events(ctx, c.After, c.Follow, func(e api.Event) error {
 		if g.JSON {

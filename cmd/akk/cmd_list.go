@@ -19,9 +19,7 @@ type ListCmd struct {
 }
 
 // Run prints the list (DESIGN "Contract details" with --json).
-func (c *ListCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
-	cl := c.client()
-	defer cl.Close()
+func (c *ListCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
 	l, err := cl.List(ctx)
 	if err != nil {
 		return err

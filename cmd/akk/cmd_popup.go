@@ -14,6 +14,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/popup"
 	"github.com/agent-knock-knock/akk/port"
 )
@@ -33,7 +34,7 @@ type PopupCmd struct {
 }
 
 // Run shows the popup until it is closed or jumps to a pane.
-func (c *PopupCmd) Run(ctx context.Context, g *Globals) error {
+func (c *PopupCmd) Run(ctx context.Context, cl *api.Client, g *Globals) error {
 	lg, closeLog, err := popupLogger(c.LogFile, g.LogLevel)
 	if err != nil {
 		return err
@@ -46,8 +47,6 @@ func (c *PopupCmd) Run(ctx context.Context, g *Globals) error {
 	if tty == "" {
 		tty = currentClientTTY(ctx)
 	}
-	cl := c.client()
-	defer cl.Close()
 	// The controller names this client's popup, so the offers its Status
 	// calls make are consumable by this popup only (DESIGN).
 	controller := "popup:" + tty

@@ -22,9 +22,7 @@ type StatusCmd struct {
 
 // Run prints one terminal's state, its evidence and the prompt region: on a
 // terminal with its styles, in JSON as text (never a draft's text).
-func (c *StatusCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
-	cl := c.client()
-	defer cl.Close()
+func (c *StatusCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
 	// Styled renderings (which may show a draft) only for a person's own
 	// terminal, never for --json.
 	render := !g.JSON && isTTY(stdout)

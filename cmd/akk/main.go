@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"reflect"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -119,7 +120,27 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	kctx.BindTo(stdout, (*io.Writer)(nil))
 	kctx.Bind(lg, &cli.Globals)
+	// A command with DaemonFlags gets its API client injected.
+	if df, ok := daemonFlagsOf(kctx); ok {
+		cl := api.NewClient(df.socket())
+		defer cl.Close()
+		kctx.Bind(cl)
+	}
 	return exitCode(kctx.Run(), stderr)
+}
+
+// daemonFlagsOf finds the DaemonFlags the selected command embeds.
+func daemonFlagsOf(kctx *kong.Context) (DaemonFlags, bool) {
+	sel := kctx.Selected()
+	if sel == nil || !sel.Target.IsValid() || sel.Target.Kind() != reflect.Struct {
+		return DaemonFlags{}, false
+	}
+	f := sel.Target.FieldByName("DaemonFlags")
+	if !f.IsValid() {
+		return DaemonFlags{}, false
+	}
+	df, ok := f.Interface().(DaemonFlags)
+	return df, ok
 }
 
 // exitCode maps a command's error to the documented exit codes: the one
