@@ -10,7 +10,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
-	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/store"
 )
 
@@ -85,26 +84,7 @@ func TestTmuxCancel(t *testing.T) {
 // as its next input, after which the agent clears its screen (no longer
 // working), then the sentinel.
 func cancelReplica(t testing.TB, dir, agent, version, key string) string {
-	data, err := os.ReadFile(filepath.Join(corpusDir, agent, version, "working.cast"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	last := rec.Events[len(rec.Events)-1].Time
-	rec.Events = append(rec.Events,
-		recordings.Event{Time: last + 0.01, Code: recordings.Input, Data: []byte(key)},
-		recordings.Event{Time: last + 0.02, Code: recordings.Output, Data: []byte("\x1b[H\x1b[2Jinterrupted\r\n")},
-		recordings.Event{Time: last + 0.03, Code: recordings.Input, Data: []byte(sentinel)})
-	enc, err := recordings.Encode(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(dir, agent+"-cancel.cast")
-	if err := os.WriteFile(file, enc, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return file
+	rec := loadCorpus(t, agent, version, "working")
+	appendEvents(rec, key, []byte("\x1b[H\x1b[2Jinterrupted\r\n"), sentinel)
+	return saveRecording(t, dir, agent+"-cancel.cast", rec)
 }

@@ -61,15 +61,7 @@ func quietReplica(t testing.TB, dir string) string {
 		Events: []recordings.Event{{Time: 0, Code: recordings.Input, Data: []byte("x")},
 			{Time: 0.01, Code: recordings.Output, Data: []byte("bye\r\n")}},
 	}
-	enc, err := recordings.Encode(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(dir, "quiet.cast")
-	if err := os.WriteFile(file, enc, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return file
+	return saveRecording(t, dir, "quiet.cast", rec)
 }
 
 // TestTmuxIdentityExecAfterLastOutput: a shell pane prints its last line,

@@ -151,30 +151,15 @@ func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]
 		var v string
 		s[1], v, _ = strings.Cut(s[1], ">")
 		c := &replicaCase{agent: s[0], version: s[1], surface: s[2]}
-		c.file, _ = filepath.Abs(filepath.Join(corpusDir, s[0], s[1], s[2]+".cast"))
-		data, err := os.ReadFile(c.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.rec, err = recordings.Decode(data); err != nil {
-			t.Fatal(err)
-		}
+		c.rec = loadCorpus(t, s[0], s[1], s[2])
 		if v != "" { // the replica claims another version
 			c.rec.Header.Akk.Version, c.version = v, v
 		}
 		// A last input that only the test sends keeps the replica alive
 		// after its recording, so that the last marker is checked on a
 		// live agent; the header (agent, version) is the recording's.
-		last := c.rec.Events[len(c.rec.Events)-1].Time
-		c.rec.Events = append(c.rec.Events, recordings.Event{Time: last + 0.01, Code: recordings.Input, Data: []byte(sentinel)})
-		enc, err := recordings.Encode(c.rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.file = filepath.Join(dir, fmt.Sprintf("%s-%s-%s.cast", s[0], s[1], s[2]))
-		if err := os.WriteFile(c.file, enc, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		appendEvents(c.rec, sentinel)
+		c.file = saveRecording(t, dir, fmt.Sprintf("%s-%s-%s.cast", s[0], s[1], s[2]), c.rec)
 		c.fifo = filepath.Join(dir, fmt.Sprintf("go%d", i))
 		mkfifo(t, c.fifo)
 		c.pane = newWindow(t, srv, c.rec.Header.Width, c.rec.Header.Height,
@@ -341,4 +326,50 @@ func (l *latencies) quantiles() (p50, p99 float64, n int) {
 		return float64(s[i].Microseconds()) / 1000
 	}
 	return q(0.5), q(0.99), len(s)
+}
+
+// loadCorpus decodes the corpus recording of agent@version's surface.
+func loadCorpus(t testing.TB, agent, version, surface string) *recordings.Recording {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(corpusDir, agent, version, surface+".cast"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recordings.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// appendEvents adds events after rec's last, 10 ms apart: a string is an
+// input the replica waits for, a []byte output it draws.
+func appendEvents(rec *recordings.Recording, events ...any) {
+	at := 0.0
+	if n := len(rec.Events); n > 0 {
+		at = rec.Events[n-1].Time
+	}
+	for _, e := range events {
+		at += 0.01
+		switch v := e.(type) {
+		case string:
+			rec.Events = append(rec.Events, recordings.Event{Time: at, Code: recordings.Input, Data: []byte(v)})
+		case []byte:
+			rec.Events = append(rec.Events, recordings.Event{Time: at, Code: recordings.Output, Data: v})
+		}
+	}
+}
+
+// saveRecording encodes rec as dir/name and returns its path.
+func saveRecording(t testing.TB, dir, name string, rec *recordings.Recording) string {
+	t.Helper()
+	enc, err := recordings.Encode(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, name)
+	if err := os.WriteFile(file, enc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
 }

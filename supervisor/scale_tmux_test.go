@@ -158,25 +158,9 @@ func envInt(t testing.TB, name string, def int) int {
 // scaleReplica writes a corpus recording with a last input only the test
 // would send, so the replica stays at its final screen.
 func scaleReplica(t testing.TB, dir, agent, version, surface string) string {
-	data, err := os.ReadFile(filepath.Join(corpusDir, agent, version, surface+".cast"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	last := rec.Events[len(rec.Events)-1].Time
-	rec.Events = append(rec.Events, recordings.Event{Time: last + 0.01, Code: recordings.Input, Data: []byte(sentinel)})
-	enc, err := recordings.Encode(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.cast", agent, version, surface))
-	if err := os.WriteFile(file, enc, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return file
+	rec := loadCorpus(t, agent, version, surface)
+	appendEvents(rec, sentinel)
+	return saveRecording(t, dir, fmt.Sprintf("%s-%s-%s.cast", agent, version, surface), rec)
 }
 
 // scaleProbe writes a Claude Code 2.1.267 replica that waits for "x", then
@@ -190,15 +174,7 @@ func scaleProbe(t testing.TB, dir string) string {
 			{Time: 0.001, Code: recordings.Output, Data: out},
 			{Time: 0.002, Code: recordings.Input, Data: []byte(sentinel)}},
 	}
-	enc, err := recordings.Encode(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(dir, "probe.cast")
-	if err := os.WriteFile(file, enc, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return file
+	return saveRecording(t, dir, "probe.cast", rec)
 }
 
 // probeLatency starts probe i, waits until the daemon knows it as a
