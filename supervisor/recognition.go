@@ -80,9 +80,7 @@ func fromRecognition(r recognizers.Recognition) recognition {
 		out.PromptTop, out.PromptRows = r.Region.Top, r.Region.Rows
 	}
 	if r.Interaction != nil {
-		out.Interaction = projection(r.Interaction)
+		out.Interaction = r.Interaction.Clone() // kept past the recognition that made it
 	}
 	return out
 }
-
-func projection(in *recognizers.Interaction) *api.Interaction { return in.Clone() }

@@ -8,8 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/alecthomas/kong"
-
 	"github.com/agent-knock-knock/akk/api"
 )
 
@@ -28,7 +26,7 @@ type ApproveCmd struct {
 }
 
 // Run approves once or rejects.
-func (c *ApproveCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+func (c *ApproveCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
 	if (c.TerminalID == "") == (c.Turn == "") {
 		return fmt.Errorf("%w: give a terminal id or --turn, not both", errUsage)
 	}
@@ -37,7 +35,7 @@ func (c *ApproveCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout
 		req.Decision = api.DecisionReject
 	}
 	res, err := cl.Approve(ctx, req)
-	return printResult(kctx, g, stdout, res, err)
+	return printResult(g, stdout, res, err)
 }
 
 // RespondCmd is `akk respond`.
@@ -55,7 +53,7 @@ type RespondCmd struct {
 }
 
 // Run answers the current step of an interaction.
-func (c *RespondCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+func (c *RespondCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
 	text, err := readText(c.Text)
 	if err != nil {
 		return err
@@ -73,7 +71,7 @@ func (c *RespondCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout
 	}
 	res, err := cl.Respond(ctx, api.RespondRequest{TerminalID: c.Terminal, TurnID: c.Turn, WatchID: c.Watch,
 		InteractionID: c.Interaction, Answers: []api.Answer{ans}, DeliveryMode: c.Delivery})
-	return printResult(kctx, g, stdout, res, err)
+	return printResult(g, stdout, res, err)
 }
 
 // SendCmd is `akk send`.
@@ -85,7 +83,7 @@ type SendCmd struct {
 }
 
 // Run sends a task as a managed turn.
-func (c *SendCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+func (c *SendCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
 	text, err := readText(c.Request)
 	if err != nil {
 		return err
@@ -100,7 +98,7 @@ func (c *SendCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io
 		return fmt.Errorf("%w: target %q is neither a term_ nor a ses_ id", errUsage, c.Target)
 	}
 	res, err := cl.Send(ctx, req)
-	return printResult(kctx, g, stdout, res, err)
+	return printResult(g, stdout, res, err)
 }
 
 // CancelCmd is `akk cancel`.
@@ -110,9 +108,9 @@ type CancelCmd struct {
 }
 
 // Run interrupts a managed turn.
-func (c *CancelCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
+func (c *CancelCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
 	res, err := cl.Cancel(ctx, api.CancelRequest{TurnID: c.Turn})
-	return printResult(kctx, g, stdout, res, err)
+	return printResult(g, stdout, res, err)
 }
 
 func readText(arg string) (string, error) {
@@ -127,7 +125,7 @@ func readText(arg string) (string, error) {
 }
 
 // printResult prints an action's result and exits with its code.
-func printResult(kctx *kong.Context, g *Globals, stdout io.Writer, res api.ActionResult, err error) error {
+func printResult(g *Globals, stdout io.Writer, res api.ActionResult, err error) error {
 	if err != nil {
 		if api.IsCode(err, api.CodeBadRequest) {
 			return fmt.Errorf("%w: %v", errUsage, err)

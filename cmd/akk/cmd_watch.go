@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/alecthomas/kong"
-
 	"github.com/agent-knock-knock/akk/api"
 )
 
@@ -20,8 +18,8 @@ type WatchCmd struct {
 	TerminalID string `arg:"" help:"The terminal to observe (term_… from akk list)."`
 }
 
-func (c *WatchCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
-	return taskCall(ctx, cl, g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+func (c *WatchCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	return taskCall(ctx, cl, g, stdout, func(cl *api.Client) (api.Task, error) {
 		return cl.Watch(ctx, api.WatchRequest{TerminalID: c.TerminalID})
 	})
 }
@@ -32,8 +30,8 @@ type UnwatchCmd struct {
 	WatchID string `arg:"" help:"The Watch to stop (watch_…)."`
 }
 
-func (c *UnwatchCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
-	return taskCall(ctx, cl, g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+func (c *UnwatchCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	return taskCall(ctx, cl, g, stdout, func(cl *api.Client) (api.Task, error) {
 		return cl.Unwatch(ctx, api.UnwatchRequest{WatchID: c.WatchID})
 	})
 }
@@ -44,8 +42,8 @@ type CloseCmd struct {
 	TurnID string `arg:"" help:"The managed Turn to release (turn_…)."`
 }
 
-func (c *CloseCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
-	return taskCall(ctx, cl, g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+func (c *CloseCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	return taskCall(ctx, cl, g, stdout, func(cl *api.Client) (api.Task, error) {
 		return cl.CloseTurn(ctx, api.CloseRequest{TurnID: c.TurnID})
 	})
 }
@@ -63,8 +61,8 @@ type RenewCmd struct {
 	Minutes int `help:"Minutes from now (0: the daemon's default)."`
 }
 
-func (c *RenewCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
-	return taskCall(ctx, cl, g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+func (c *RenewCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	return taskCall(ctx, cl, g, stdout, func(cl *api.Client) (api.Task, error) {
 		return cl.Renew(ctx, api.RenewRequest{WatchID: c.Watch, TurnID: c.Turn, Minutes: c.Minutes})
 	})
 }
@@ -75,8 +73,8 @@ type RecoverCmd struct {
 	TaskTarget
 }
 
-func (c *RecoverCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
-	return taskCall(ctx, cl, g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+func (c *RecoverCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	return taskCall(ctx, cl, g, stdout, func(cl *api.Client) (api.Task, error) {
 		return cl.Recover(ctx, api.RecoverRequest{WatchID: c.Watch, TurnID: c.Turn})
 	})
 }
@@ -88,8 +86,8 @@ type RetryCallbackCmd struct {
 	NotificationID string `arg:"" optional:"" help:"The notification (ntf_…); needed when several failed."`
 }
 
-func (c *RetryCallbackCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
-	return taskCall(ctx, cl, g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+func (c *RetryCallbackCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	return taskCall(ctx, cl, g, stdout, func(cl *api.Client) (api.Task, error) {
 		return cl.RetryCallback(ctx, api.RetryCallbackRequest{WatchID: c.Watch, TurnID: c.Turn, NotificationID: c.NotificationID})
 	})
 }
@@ -100,13 +98,13 @@ type TaskCmd struct {
 	TaskTarget
 }
 
-func (c *TaskCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context) error {
-	return taskCall(ctx, cl, g, stdout, kctx, func(cl *api.Client) (api.Task, error) {
+func (c *TaskCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	return taskCall(ctx, cl, g, stdout, func(cl *api.Client) (api.Task, error) {
 		return cl.TaskStatus(ctx, api.TaskRequest{WatchID: c.Watch, TurnID: c.Turn})
 	})
 }
 
-func taskCall(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, kctx *kong.Context, fn func(*api.Client) (api.Task, error)) error {
+func taskCall(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer, fn func(*api.Client) (api.Task, error)) error {
 	task, err := fn(cl)
 	if err != nil {
 		if api.IsCode(err, api.CodeNotFound) || api.IsCode(err, api.CodeConflict) || api.IsCode(err, api.CodeBadRequest) {
