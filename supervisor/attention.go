@@ -91,11 +91,9 @@ func (s *Supervisor) clearAttention() {
 func (s *Supervisor) sinceLastChange() time.Duration {
 	var latest time.Time
 	for _, m := range s.monitors() {
-		m.mu.Lock()
-		if m.lastChange.After(latest) {
-			latest = m.lastChange
+		if c := m.LastChange(); c.After(latest) {
+			latest = c
 		}
-		m.mu.Unlock()
 	}
 	if latest.IsZero() {
 		return 0

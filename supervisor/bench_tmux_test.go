@@ -14,6 +14,7 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -21,15 +22,15 @@ import (
 // recognizers that costs nothing, so that the pipeline itself is measured
 // (pane byte -> tmux -> control client -> feed -> vt -> pass -> store ->
 // event stream).
-func stateRecognizer(_, _ string, scr *vt.Screen) recognition {
+func stateRecognizer(_, _ string, scr *vt.Screen) terminal.Recognition {
 	_, h := scr.Size()
 	for y := h - 1; y >= 0; y-- {
 		row := scr.PlainText(vt.Rect{X: 0, Y: y, W: 80, H: 1})
 		if i := strings.Index(row, "STATE:"); i >= 0 {
-			return recognition{Screen: strings.Fields(row[i+6:] + " ")[0], Composer: "absent"}
+			return terminal.Recognition{Screen: strings.Fields(row[i+6:] + " ")[0], Composer: "absent"}
 		}
 	}
-	return recognition{Screen: api.ScreenUnknown, Composer: "absent"}
+	return terminal.Recognition{Screen: api.ScreenUnknown, Composer: "absent"}
 }
 
 // catPane opens a window running `cat FIFO` and returns its pane and the
@@ -112,13 +113,13 @@ func BenchmarkTmuxByteToState(b *testing.B) {
 	b.ReportMetric(p99, "p99-ms")
 }
 
-// quiet lets the pane be quiet for longer than minRecognitionGap before
+// quiet lets the pane be quiet for longer than terminal.MinRecognitionGap before
 // the next change, as between an agent's state changes: the figure is the
 // latency of a change, not of a recognition deferred behind the previous
 // one (that adds at most the gap).
 func quiet(b *testing.B) {
 	b.StopTimer()
-	time.Sleep(3 * minRecognitionGap)
+	time.Sleep(3 * terminal.MinRecognitionGap)
 	b.StartTimer()
 }
 
@@ -139,9 +140,7 @@ func BenchmarkTmuxCPUPerMB(b *testing.B) {
 	requireTmux(b)
 	srv := tmuxtest.Start(b, 120, 40, "sh")
 	pane, w := catPane(b, srv, 120, 40)
-	pr := &paneRecognizer{}
-	key := interactionKey([]byte("bench"))
-	real := func(_, _ string, scr *vt.Screen) recognition { return pr.recognize(key, "claude", "2.1.267", scr) }
+	real := terminal.Fixed(terminal.InteractionKey([]byte("bench")), "claude", "2.1.267")
 	d := startDaemon(b, srv, daemonOpts{recognize: real})
 	terminalOf(b, d, pane)
 	pid, _ := paneIDOf(pane)
@@ -206,9 +205,7 @@ func BenchmarkTmuxByteToRecognizedState(b *testing.B) {
 	requireTmux(b)
 	srv := tmuxtest.Start(b, 120, 40, "sh")
 	pane, w := catPane(b, srv, 120, 40)
-	pr := &paneRecognizer{}
-	key := interactionKey([]byte("bench"))
-	real := func(_, _ string, scr *vt.Screen) recognition { return pr.recognize(key, "claude", "2.1.267", scr) }
+	real := terminal.Fixed(terminal.InteractionKey([]byte("bench")), "claude", "2.1.267")
 	d := startDaemon(b, srv, daemonOpts{recognize: real})
 	evs := stateEventsOf(b, d.cl)
 	id := terminalOf(b, d, pane)

@@ -7,6 +7,7 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
 // notificationIDs derive a logical notification's idempotency key and its
@@ -14,8 +15,8 @@ import (
 // observed again (after a restart, by a second pass) derives the same
 // ids, and the store enqueues an id once.
 func notificationIDs(secret []byte, subject, event, route string) (id, key string) {
-	return "ntf_" + derive(secret, "notification", subject, event, route),
-		"akk-" + derive(secret, "idempotency", subject, event)
+	return "ntf_" + terminal.Derive(secret, "notification", subject, event, route),
+		"akk-" + terminal.Derive(secret, "idempotency", subject, event)
 }
 
 // buildNotifications freezes one envelope per route for an event of a
@@ -67,13 +68,14 @@ func (s *Supervisor) commitTasks(ch store.TaskChange) ([]store.Notification, err
 // route shows its message there).
 func (s *Supervisor) SessionOf(terminalID string) (outbox.Commander, string) {
 	for _, m := range s.monitors() {
-		m.mu.Lock()
-		match := m.id == terminalID
-		m.mu.Unlock()
-		if match {
+		if m.ID() == terminalID {
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			return m.sess.client, m.sess.name
+			name := ""
+			if se := s.sessions[m.Session()]; se != nil {
+				name = se.name
+			}
+			return m.Client(), name
 		}
 	}
 	return nil, ""

@@ -16,6 +16,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
 )
 
@@ -87,7 +88,7 @@ func BenchmarkEvidenceToCallback(b *testing.B) {
 		started := fmt.Sprintf(`{"type":"event_msg","payload":{"type":"task_started","turn_id":%q}}`+"\n", turn)
 		f.WriteString(started)
 		off, _ := f.Seek(0, 1)
-		id := "watch_" + derive(sv.secret, "bench", turn)
+		id := "watch_" + terminal.Derive(sv.secret, "bench", turn)
 		rec := store.Watch{ID: id, TerminalID: "term_bench", Mode: api.WatchExactTask, Confidence: api.ConfidenceExact,
 			State: watchActive, Incarnation: "x", Routes: []string{"hook"}, Created: time.Now(), Deadline: time.Now().Add(time.Hour),
 			Anchor: &store.TaskAnchor{Agent: "codex", Path: path, FileDev: uint64(sys.Dev), FileIno: sys.Ino, Generation: 1, Start: off, TurnID: turn}}

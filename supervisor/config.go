@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -49,7 +50,7 @@ type Config struct {
 	Ask AskConfig
 
 	// recognize replaces the recognizers call (benchmarks of the pipeline).
-	recognize func(agent, version string, scr *vt.Screen) recognition
+	recognize func(agent, version string, scr *vt.Screen) terminal.Recognition
 }
 
 func (c *Config) ensureDefaults() {

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"testing"
 	"time"
@@ -83,5 +84,23 @@ func BenchmarkTmuxDispatch(b *testing.B) {
 			b.ReportMetric(akkMS/float64(len(total)), "akk-ms/op")
 			b.ReportMetric(settleMS/float64(len(total)), "settle-ms/op")
 		})
+	}
+}
+
+func approveTerm(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
+	return r.d.cl.Approve(r.ctx, api.ApproveRequest{TerminalID: st.Terminal.TerminalID})
+}
+
+// respondOption answers option k of the status's question (with text).
+func respondOption(k int, text string) func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
+	return func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
+		in := st.Terminal.Interaction
+		if in == nil || len(in.Questions) != 1 || len(in.Questions[0].Options) <= k {
+			return api.ActionResult{}, fmt.Errorf("status shows no question with option %d: %+v", k, in)
+		}
+		q := in.Questions[0]
+		return r.d.cl.Respond(r.ctx, api.RespondRequest{TerminalID: st.Terminal.TerminalID, InteractionID: in.InteractionID,
+			Answers: []api.Answer{{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind,
+				SelectedOptionIDs: []string{q.Options[k].OptionID}, Text: text}}})
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 )
 
 // TestDispatchCrashChild is the daemon of TestTmuxDispatchCrash: it runs
@@ -78,7 +79,7 @@ func TestTmuxDispatchCrash(t *testing.T) {
 	}
 	defer client.Close()
 	counts := map[string]map[string]int{}
-	for _, point := range FaultPoints {
+	for _, point := range dispatch.FaultPoints {
 		counts[point] = map[string]int{}
 		t.Run(point, func(t *testing.T) {
 			for run := range runs {
@@ -158,22 +159,22 @@ func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *c
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantStage := map[string]string{faultAfterReserve: store.StageReserved, faultAfterInput: store.StageInputSent,
-		faultBeforeReceipt: store.StageInputSent}[point]
+	wantStage := map[string]string{dispatch.FaultAfterReserve: store.StageReserved, dispatch.FaultAfterInput: store.StageInputSent,
+		dispatch.FaultBeforeReceipt: store.StageInputSent}[point]
 	switch {
-	case point == faultBeforeReserve && len(rs) != 0:
+	case point == dispatch.FaultBeforeReserve && len(rs) != 0:
 		t.Fatalf("%s: killed before the reservation, yet %d are stored", r.name, len(rs))
-	case point != faultBeforeReserve && (len(rs) != 1 || rs[0].Stage != wantStage):
+	case point != dispatch.FaultBeforeReserve && (len(rs) != 1 || rs[0].Stage != wantStage):
 		t.Fatalf("%s: at kill time the store holds %+v, want one reservation at %s", r.name, rs, wantStage)
 	}
-	inputLanded := point == faultAfterInput || point == faultBeforeReceipt
+	inputLanded := point == dispatch.FaultAfterInput || point == dispatch.FaultBeforeReceipt
 	if inputLanded {
 		r.skipInput() // akk's "1" reached the replica before the kill
 	}
 	// Restart on the same store (in this process, no fault armed).
 	d := startDaemon(t, srv, daemonOpts{storeDir: storeDir})
 	final := "none"
-	if point != faultBeforeReserve {
+	if point != dispatch.FaultBeforeReserve {
 		var got store.Reservation
 		tmuxtest.Await(t, 20*time.Second, func() string { // the restart settles open reservations before it serves
 			got, err = d.st.Reservation(rs[0].ID)
@@ -197,9 +198,9 @@ func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *c
 			t.Fatal(err)
 		}
 		switch {
-		case point == faultBeforeReserve && res.Outcome != api.OutcomeAccepted:
+		case point == dispatch.FaultBeforeReserve && res.Outcome != api.OutcomeAccepted:
 			t.Fatalf("%s: nothing was reserved, yet the fresh approve is %+v", r.name, res)
-		case point == faultAfterReserve && res.Outcome == api.OutcomeAccepted:
+		case point == dispatch.FaultAfterReserve && res.Outcome == api.OutcomeAccepted:
 			t.Fatalf("%s: an uncertain reservation's prompt was answered again", r.name)
 		}
 		if res.Outcome == api.OutcomeAccepted {

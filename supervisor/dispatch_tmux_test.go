@@ -15,6 +15,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
 // TestTmuxDispatchCorpus plays every recording of the corpus as a strict
@@ -242,12 +243,11 @@ func dispatchInput(ctx context.Context, d *daemon, c *replicaCase, evs []recordi
 		return 0, "", err
 	}
 	inputs := followingInputs(evs, i)
-	m.mu.Lock()
-	rec, turn := m.rec, m.activeTurn
-	m.mu.Unlock()
+	v := m.View()
+	rec, turn := v.Rec, v.ActiveTurn
 	switch {
-	case rec.plan != nil && rec.Interaction != nil && rec.Interaction.State == "pending":
-		choice, text, n := matchChoice(rec.plan, inputs)
+	case rec.Plan != nil && rec.Interaction != nil && rec.Interaction.State == "pending":
+		choice, text, n := matchChoice(rec.Plan, inputs)
 		if n == 0 {
 			if why, ok := notAResponse[string(inputs[0])]; ok && (why != "enter" || rec.Interaction.Kind == "questionnaire") {
 				return 0, "", nil
@@ -316,10 +316,10 @@ var notAResponse = map[string]string{"\x1b": "escape", "\x1d": "skip", "\r": "en
 // awaitPaneState waits until the daemon's model holds every byte the test
 // saw (a barrier) and shows the pane in state want ("" when no marker
 // says which).
-func awaitPaneState(ctx context.Context, d *daemon, pane, want string) (*paneMonitor, api.Terminal, error) {
+func awaitPaneState(ctx context.Context, d *daemon, pane, want string) (*terminal.Pane, api.Terminal, error) {
 	p, _ := controlmode.ParsePaneID(pane)
 	if m := d.sv.monitor(p); m != nil {
-		if err := m.barrier(ctx); err != nil {
+		if err := m.Barrier(ctx); err != nil {
 			return nil, api.Terminal{}, err
 		}
 	}
@@ -340,17 +340,14 @@ func awaitPaneState(ctx context.Context, d *daemon, pane, want string) (*paneMon
 	}
 	model := ""
 	if m := d.sv.monitor(p); m != nil {
-		m.mu.Lock()
-		if scr := m.mirror.Screen(); scr != nil {
-			w, h := scr.Size()
-			model = fmt.Sprintf("%dx%d cursor %v\n%s", w, h, scr.Cursor(), scr.PlainText(scr.Bounds()))
-			if m.ident != nil {
-				again, err := m.s.ident.Identify(m.key.PanePID)
-				model = fmt.Sprintf("identity: %s %v (members %d); again now: %s %s %v\n", m.ident.Why, m.ident.Incarnation(),
-					len(m.ident.Members), again.Agent, again.Why, err) + model
+		if dg := m.Diagnose(); dg.HasScreen {
+			model = fmt.Sprintf("%dx%d\n%s", dg.Width, dg.Height, dg.Text)
+			if dg.Ident != nil {
+				again, err := d.sv.ident.Identify(dg.PanePID)
+				model = fmt.Sprintf("identity: %s %v (members %d); again now: %s %s %v\n", dg.Ident.Why, dg.Ident.Incarnation(),
+					len(dg.Ident.Members), again.Agent, again.Why, err) + model
 			}
 		}
-		m.mu.Unlock()
 	}
 	return nil, row, fmt.Errorf("the daemon shows %s (agent %q %q command %q warnings %v), want %s; its model:\n%s", row.ScreenState, row.Agent, row.Version, row.Command, row.Warnings, want, model)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -50,7 +51,7 @@ type daemon struct {
 
 type daemonOpts struct {
 	storeDir  string
-	recognize func(agent, version string, scr *vt.Screen) recognition
+	recognize func(agent, version string, scr *vt.Screen) terminal.Recognition
 	logger    *slog.Logger
 	// claudeProjects, codexSessions: the agents' roots (default: empty
 	// temp dirs).
@@ -158,12 +159,7 @@ func (d *daemon) paneBytes(p controlmode.PaneID) int64 {
 	if m == nil {
 		return 0
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.mirror == nil {
-		return 0
-	}
-	return m.mirror.Bytes
+	return m.Diagnose().Bytes
 }
 
 func paneIDOf(s string) (controlmode.PaneID, error) { return controlmode.ParsePaneID(s) }
@@ -178,11 +174,5 @@ func (d *daemon) screenText(pane string) string {
 	if m == nil {
 		return ""
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.mirror == nil || m.mirror.Screen() == nil {
-		return ""
-	}
-	scr := m.mirror.Screen()
-	return scr.PlainText(scr.Bounds())
+	return m.Diagnose().Text
 }

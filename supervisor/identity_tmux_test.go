@@ -130,10 +130,9 @@ func (d *daemon) shellSeen(pane, text string, settled bool) string {
 	if m == nil {
 		return "no monitor for " + pane
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.ident == nil || m.identRecheck.attempts != 0 || m.recheckDue.Load() {
-		return fmt.Sprintf("the read of %s is not settled (%d re-reads asked)", pane, m.identRecheck.attempts)
+	dg := m.Diagnose()
+	if dg.Ident == nil || dg.Rechecks != 0 || dg.RecheckDue {
+		return fmt.Sprintf("the read of %s is not settled (%d re-reads asked)", pane, dg.Rechecks)
 	}
 	return ""
 }

@@ -63,7 +63,7 @@ func (s *Supervisor) reconcile(ctx context.Context) error {
 // Called with mu held.
 func (s *Supervisor) claimedLater(t store.Terminal) bool {
 	for p, m := range s.panes {
-		if p.String() == t.Pane && !m.started() {
+		if p.String() == t.Pane && !m.Started() {
 			return true
 		}
 	}

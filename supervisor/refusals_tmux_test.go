@@ -19,6 +19,9 @@ import (
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/dispatch"
+	"github.com/agent-knock-knock/akk/supervisor/dispatch/refusaltest"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
 // stepper drives one strict replica event by event: the test decides at
@@ -84,6 +87,22 @@ func (r *replicaDriver) toMarker(k int) recordings.Marker {
 	return recordings.Marker{}
 }
 
+// toInput plays up to the recording's next input (not sent) and waits
+// for the daemon to show the terminal with all of that output.
+func (r *replicaDriver) toInput() {
+	r.t.Helper()
+	evs := r.c.rec.Events[:len(r.c.rec.Events)-1]
+	for ; r.next < len(evs) && evs[r.next].Code != recordings.Input; r.next++ {
+		if e := evs[r.next]; e.Code == recordings.Output || e.Code == recordings.OutputRaw {
+			r.out += len(e.Data)
+		}
+	}
+	r.take()
+	if _, _, err := awaitPaneState(r.ctx, r.d, r.c.pane, ""); err != nil {
+		r.t.Fatalf("%s: %v", r.name, err)
+	}
+}
+
 func (r *replicaDriver) sendRecorded(b []byte) {
 	r.t.Helper()
 	r.take()
@@ -139,147 +158,128 @@ func (r *replicaDriver) row() api.Terminal {
 	return row
 }
 
-func (r *replicaDriver) monitor() *paneMonitor {
+func (r *replicaDriver) monitor() *terminal.Pane {
 	p, _ := controlmode.ParsePaneID(r.c.pane)
 	return r.d.sv.monitor(p)
 }
 
-// refusalCase is one fault of DESIGN invariants 1, 3, 5 and 6: with the
-// fault the call is refused with reason and zero input; without it the
-// same call is accepted.
-type refusalCase struct {
-	name    string
-	surface [3]string
-	marker  int // the actionable marker the call answers
-	// fault is applied after the status and before the call (nil: none);
-	// it may type recorded inputs (the driver's own).
-	fault func(r *replicaDriver)
-	// call makes the request; row is the status the controller saw.
-	call    func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error)
-	outcome string
-	reason  string
-	// faultOnly: the case has no faultless twin (the fault is the setup).
-	faultOnly bool
-	// inputs is how many recorded inputs the accepted call produces
-	// (default 1).
-	inputs int
-}
-
-func approveTerm(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
-	return r.d.cl.Approve(r.ctx, api.ApproveRequest{TerminalID: st.Terminal.TerminalID})
-}
-
-// respondOption answers option k of the status's question (with text).
-func respondOption(k int, text string) func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
-	return func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
-		in := st.Terminal.Interaction
-		if in == nil || len(in.Questions) != 1 || len(in.Questions[0].Options) <= k {
-			return api.ActionResult{}, fmt.Errorf("status shows no question with option %d: %+v", k, in)
+// tmuxFault makes a table case's fault against a strict replica.
+func tmuxFault(r *replicaDriver, c refusaltest.Case) {
+	r.t.Helper()
+	switch c.Fault {
+	case refusaltest.NoFault:
+	case refusaltest.MoveOn:
+		r.toMarker(c.Markers) // the person answers on the pane
+	case refusaltest.ExpireOffers:
+		expireOffers(r)
+	case refusaltest.ExpireMoveOn:
+		expireOffers(r)
+		r.toMarker(0)
+	case refusaltest.PastHorizon:
+		ageOffers(r, dispatch.OfferHorizon+time.Minute)
+	case refusaltest.ForgetOffers:
+		r.d.sv.disp.ForgetOffers()
+	case refusaltest.OtherCwd: // a replica's cwd cannot move: the offer's does
+		editOffers(r, func(o *dispatch.OfferEdit) { o.Cwd = "/elsewhere" })
+	case refusaltest.OtherIncarnation:
+		editOffers(r, func(o *dispatch.OfferEdit) { o.Incarnation = "another" })
+	case refusaltest.Fenced:
+		// What an accepted approve leaves: the prompt's fence.
+		m := r.monitor()
+		v := m.View()
+		if _, err := r.d.sv.commit(store.Change{Fences: []store.Fence{{Key: v.CurrentFence, Reservation: "rcpt_earlier", TerminalID: v.ID}}}); err != nil {
+			r.t.Fatal(err)
 		}
-		q := in.Questions[0]
-		return r.d.cl.Respond(r.ctx, api.RespondRequest{TerminalID: st.Terminal.TerminalID, InteractionID: in.InteractionID,
-			Answers: []api.Answer{{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind,
-				SelectedOptionIDs: []string{q.Options[k].OptionID}, Text: text}}})
+		m.ForgetFence() // as execute does after writing a fence
+		m.Poke()
+		tmuxtest.Await(r.t, 5*time.Second, func() string {
+			row := r.row()
+			if in := row.Interaction; in == nil || in.State != "manual_required" || !slices.Contains(in.Reasons, terminal.ReasonRepeatedPrompt) {
+				return fmt.Sprintf("a fenced prompt shows %+v", in)
+			}
+			return ""
+		})
+	default:
+		r.t.Fatalf("fault %q: the tmux runner cannot make it (mark the case UnitOnly)", c.Fault)
 	}
 }
 
-// TestTmuxDispatchRefusals: every refusal of the issue, each with zero
-// input (the strict replica then receives exactly its recorded inputs and
-// ends clean), and each first shown to send without its fault.
+// tmuxCall makes a table case's call through the daemon's API.
+func tmuxCall(r *replicaDriver, c refusaltest.Case, st api.StatusResponse) (api.ActionResult, error) {
+	id := func(prefix, kind string) string { return prefix + terminal.Derive([]byte("tmux"), kind, c.Name) }
+	cl := r.d.cl
+	if c.Call == refusaltest.ApproveAsOther || c.Call == refusaltest.RespondAsMCP {
+		other := api.NewClient(r.d.sock)
+		defer other.Close()
+		other.SetController("mcp:someone-else")
+		cl = other
+	}
+	term := st.Terminal.TerminalID
+	answer := func() (api.RespondRequest, error) {
+		in := st.Terminal.Interaction
+		if in != nil && len(in.Questions) == 0 { // a permission prompt: ids of no question
+			return api.RespondRequest{TerminalID: term, InteractionID: in.InteractionID, Answers: []api.Answer{{
+				QuestionID: id("q_", "question"), ResponseKind: "single_select", SelectedOptionIDs: []string{id("opt_", "option")}}}}, nil
+		}
+		if in == nil || len(in.Questions) != 1 || len(in.Questions[0].Options) <= c.Option {
+			return api.RespondRequest{}, fmt.Errorf("status shows no question with option %d: %+v", c.Option, in)
+		}
+		q := in.Questions[0]
+		opt := q.Options[c.Option].OptionID
+		if c.Call == refusaltest.RespondFreeText {
+			opt = ""
+			for _, o := range q.Options {
+				if o.FreeText {
+					opt = o.OptionID
+				}
+			}
+		}
+		kind := q.ResponseKind
+		if c.Kind != "" {
+			kind = c.Kind
+		}
+		return api.RespondRequest{TerminalID: term, InteractionID: in.InteractionID, Answers: []api.Answer{{
+			QuestionID: q.QuestionID, ResponseKind: kind, SelectedOptionIDs: []string{opt}, Text: c.Text}}}, nil
+	}
+	respond := func(edit func(*api.RespondRequest)) (api.ActionResult, error) {
+		req, err := answer()
+		if err != nil {
+			return api.ActionResult{}, err
+		}
+		if edit != nil {
+			edit(&req)
+		}
+		return cl.Respond(r.ctx, req)
+	}
+	switch c.Call {
+	case refusaltest.ApproveTerminal, refusaltest.ApproveAsOther:
+		return cl.Approve(r.ctx, api.ApproveRequest{TerminalID: term})
+	case refusaltest.RejectTerminal:
+		return cl.Approve(r.ctx, api.ApproveRequest{TerminalID: term, Decision: api.DecisionReject})
+	case refusaltest.ApproveUnknown:
+		return cl.Approve(r.ctx, api.ApproveRequest{TerminalID: id("term_", "terminal")})
+	case refusaltest.RespondOption, refusaltest.RespondFreeText, refusaltest.RespondAsMCP:
+		return respond(nil)
+	case refusaltest.RespondOtherID:
+		return respond(func(q *api.RespondRequest) { q.InteractionID = id("int_", "interaction") })
+	case refusaltest.RespondUnknownID:
+		return respond(func(q *api.RespondRequest) { q.Answers[0].SelectedOptionIDs = []string{id("opt_", "option")} })
+	case refusaltest.SendTerminal:
+		return cl.Send(r.ctx, api.SendRequest{TerminalID: term, Request: c.Text})
+	case refusaltest.SendSession:
+		return cl.Send(r.ctx, api.SendRequest{SessionID: id("ses_", "session"), Request: c.Text})
+	}
+	return api.ActionResult{}, fmt.Errorf("call %q: the tmux runner cannot make it (mark the case UnitOnly)", c.Call)
+}
+
+// TestTmuxDispatchRefusals runs the refusal table (refusaltest.Cases, the
+// same the unit tier runs against a fake terminal) against strict
+// replicas: every refusal with zero input (the replica then receives
+// exactly its recorded inputs and ends clean), each first shown to send
+// without its fault. Cases only the unit tier can make say why.
 func TestTmuxDispatchRefusals(t *testing.T) {
 	requireTmux(t)
 	akk := buildAkk(t)
-	cases := []refusalCase{
-		{name: "prompt changed between status and respond", surface: [3]string{"claude", "2.1.267", "several-questions"},
-			fault: func(r *replicaDriver) { r.toMarker(1) }, // the test answers question 1 itself
-			call:  respondOption(0, ""), outcome: api.OutcomeRejected, reason: api.ReasonPromptChanged},
-		{name: "another option highlighted", surface: [3]string{"claude", "2.1.267", "type-something"},
-			fault: func(r *replicaDriver) { r.toMarker(0) }, // the person moves onto "Type something"
-			call:  respondOption(3, "Purple"), outcome: api.OutcomeRejected, reason: api.ReasonPromptChanged, inputs: 5},
-		{name: "expired offer, screen changed", surface: [3]string{"codex", "0.155.1", "question-notes"},
-			fault: func(r *replicaDriver) { expireOffers(r); r.toMarker(0) },
-			call:  respondNotes("Purple please"), outcome: api.OutcomeRejected, reason: api.ReasonPromptChanged, inputs: 6},
-		{name: "expired offer, same screen (live recheck passes)", surface: [3]string{"codex", "0.155.1", "question-digit"},
-			fault: expireOffers, call: respondOption(1, ""), outcome: api.OutcomeAccepted, faultOnly: true},
-		{name: "offer past its horizon", surface: [3]string{"codex", "0.155.1", "question-digit"},
-			fault: func(r *replicaDriver) { ageOffers(r, offerHorizon+time.Minute) },
-			call:  respondOption(1, ""), outcome: api.OutcomeRejected, reason: api.ReasonOfferExpired},
-		{name: "no status by this controller", surface: [3]string{"claude", "2.1.267", "permission-approve"},
-			fault: func(r *replicaDriver) { r.d.sv.offers = offerBook{} }, call: approveTerm,
-			outcome: api.OutcomeRejected, reason: api.ReasonNoOffer},
-		{name: "another controller's offer", surface: [3]string{"claude", "2.1.266", "permission-approve"},
-			call: func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
-				other := api.NewClient(r.d.sock)
-				defer other.Close()
-				other.SetController("mcp:someone-else")
-				return other.Approve(r.ctx, api.ApproveRequest{TerminalID: st.Terminal.TerminalID})
-			},
-			outcome: api.OutcomeRejected, reason: api.ReasonNoOffer, faultOnly: true},
-		{name: "a slash command as answer text", surface: [3]string{"claude", "2.1.267", "type-something"},
-			fault: func(r *replicaDriver) {}, call: respondOption(3, "/exit"), outcome: api.OutcomeRejected,
-			reason: api.ReasonSlashCommand, faultOnly: true},
-		{name: "text for a choice that takes none", surface: [3]string{"claude", "2.1.263", "question-digit"},
-			call: respondOption(1, "Blue"), outcome: api.OutcomeRejected, reason: api.ReasonBadText, faultOnly: true},
-		{name: "a changed cwd", surface: [3]string{"codex", "0.154.0", "permission-approve"},
-			fault: func(r *replicaDriver) { editOffers(r, func(o *offer) { o.cwd = "/elsewhere" }) },
-			call:  approveTerm, outcome: api.OutcomeRejected, reason: api.ReasonCwdChanged},
-		{name: "a changed process incarnation", surface: [3]string{"codex", "0.153.4", "permission-approve"},
-			fault: func(r *replicaDriver) { editOffers(r, func(o *offer) { o.incarnation = "another" }) },
-			call:  approveTerm, outcome: api.OutcomeRejected, reason: api.ReasonProcessChanged},
-		{name: "reject by terminal_id", surface: [3]string{"claude", "2.1.263", "permission-reject"},
-			call: func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
-				return r.d.cl.Approve(r.ctx, api.ApproveRequest{TerminalID: st.Terminal.TerminalID, Decision: api.DecisionReject})
-			},
-			outcome: api.OutcomeRejected, reason: api.ReasonUnknownChoice, faultOnly: true},
-		{name: "an unknown version (relabelled 9.9.9)", surface: [3]string{"claude", "2.1.267>9.9.9", "question-digit"},
-			call: func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
-				in := st.Terminal.Interaction
-				if st.Terminal.Version != "9.9.9" || st.Terminal.Profile != "generic" || in == nil || in.State != "manual_required" {
-					return api.ActionResult{}, fmt.Errorf("relabelled replica shows %s %s %+v", st.Terminal.Version, st.Terminal.Profile, in)
-				}
-				if _, ok := st.Terminal.AvailableActions["respond_interaction"]; ok {
-					return api.ActionResult{}, fmt.Errorf("an unknown version advertises a response")
-				}
-				q := in.Questions[0]
-				return r.d.cl.Respond(r.ctx, api.RespondRequest{TerminalID: st.Terminal.TerminalID, InteractionID: in.InteractionID,
-					Answers: []api.Answer{{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind, SelectedOptionIDs: []string{q.Options[1].OptionID}}}})
-			},
-			outcome: api.OutcomeManual, faultOnly: true},
-		{name: "a consumed prompt shown again", surface: [3]string{"codex", "0.155.1", "permission-approve"},
-			fault: func(r *replicaDriver) {
-				// What an accepted approve leaves: the prompt's fence.
-				m := r.monitor()
-				m.mu.Lock()
-				key := m.currentFenceKey()
-				m.mu.Unlock()
-				if _, err := r.d.sv.commit(store.Change{Fences: []store.Fence{{Key: key, Reservation: "rcpt_earlier", TerminalID: m.id}}}); err != nil {
-					r.t.Fatal(err)
-				}
-				m.mu.Lock()
-				m.fenceKey = "" // as execute does after writing a fence
-				m.mu.Unlock()
-				m.poke()
-				tmuxtest.Await(r.t, 5*time.Second, func() string {
-					row := r.row()
-					if in := row.Interaction; in == nil || in.State != "manual_required" || !slices.Contains(in.Reasons, reasonRepeatedPrompt) {
-						return fmt.Sprintf("a fenced prompt shows %+v", in)
-					}
-					return ""
-				})
-			},
-			call: approveTerm, outcome: api.OutcomeRejected, reason: api.ReasonFenced},
-		{name: "a multi-select question", surface: [3]string{"claude", "2.1.267", "multi-select"},
-			call: func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
-				in := st.Terminal.Interaction
-				if in == nil || in.State != "manual_required" {
-					return api.ActionResult{}, fmt.Errorf("multi-select shows %+v", in)
-				}
-				q := in.Questions[0]
-				return r.d.cl.Respond(r.ctx, api.RespondRequest{TerminalID: st.Terminal.TerminalID, InteractionID: in.InteractionID,
-					Answers: []api.Answer{{QuestionID: q.QuestionID, ResponseKind: "single_select", SelectedOptionIDs: []string{q.Options[0].OptionID}}}})
-			},
-			marker: 0, outcome: api.OutcomeManual, faultOnly: true},
-	}
 	srv := tmuxtest.Start(t, 120, 40, "sh")
 	srv.MustRun("set-option", "-g", "default-size", "120x40")
 	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
@@ -291,31 +291,44 @@ func TestTmuxDispatchRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer client.Close()
-	for _, tc := range cases {
+	for _, c := range refusaltest.Cases {
+		if c.UnitOnly != "" {
+			continue
+		}
 		for _, withFault := range []bool{false, true} {
-			if !withFault && (tc.faultOnly || tc.fault == nil) {
+			if !withFault && (c.FaultOnly || c.Fault == refusaltest.NoFault) {
 				continue
 			}
-			label := tc.name
+			label := c.Name
 			if !withFault {
 				label += ", without the fault"
 			}
 			t.Run(label, func(t *testing.T) {
-				rc := replicaPanes(t, srv, akk, [][3]string{tc.surface})[0]
+				rc := replicaPanes(t, srv, akk, [][3]string{{c.Agent, c.Version, c.Recording}})[0]
 				r := newReplicaDriver(t, ctx, d, client, rc)
-				r.toMarker(tc.marker)
+				if c.Marker < 0 {
+					r.toInput()
+				} else {
+					r.toMarker(c.Marker)
+				}
 				st, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: r.row().TerminalID})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if withFault && tc.fault != nil {
-					tc.fault(r)
+				if c.ShownVersion() != c.RecordedVersion() && (st.Terminal.Version != c.ShownVersion() || st.Terminal.Profile != "generic") {
+					t.Fatalf("relabelled replica shows %s %s", st.Terminal.Version, st.Terminal.Profile)
 				}
-				res, err := tc.call(r, st)
+				if _, ok := st.Terminal.AvailableActions[c.NoAction]; c.NoAction != "" && ok {
+					t.Fatalf("the status advertises %s", c.NoAction)
+				}
+				if withFault {
+					tmuxFault(r, c)
+				}
+				res, err := tmuxCall(r, c, st)
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, reason := tc.outcome, tc.reason
+				want, reason := c.Outcome, c.Reason
 				if !withFault {
 					want, reason = api.OutcomeAccepted, ""
 				}
@@ -323,7 +336,7 @@ func TestTmuxDispatchRefusals(t *testing.T) {
 					t.Fatalf("outcome %s (%s), want %s (%s)", res.Outcome, res.Reason, want, reason)
 				}
 				if res.Outcome == api.OutcomeAccepted {
-					for range max(tc.inputs, 1) {
+					for range max(c.Inputs, 1) {
 						r.skipInput() // akk sent these recorded inputs
 					}
 				} else if res.DoNotRetry || res.ReceiptID != "" {
@@ -343,10 +356,7 @@ func TestTmuxDispatchRefusals(t *testing.T) {
 		rc := replicaPanes(t, srv, akk, [][3]string{{"claude", "2.1.267", "permission-approve"}})[0]
 		r := newReplicaDriver(t, ctx, d, client, rc)
 		r.toMarker(0)
-		m := r.monitor()
-		m.mu.Lock()
-		ansi := m.mirror.Screen().ANSI(m.mirror.Screen().Bounds())
-		m.mu.Unlock()
+		ansi := r.monitor().Diagnose().ANSI
 		_ = dump
 		if err := os.WriteFile(printed, []byte(ansi), 0o644); err != nil {
 			t.Fatal(err)
@@ -411,23 +421,6 @@ func TestTmuxDispatchRefusals(t *testing.T) {
 	})
 }
 
-// respondNotes answers Codex's derived free-text choice (the option
-// marked free_text beside "None of the above") with text.
-func respondNotes(text string) func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
-	return func(r *replicaDriver, st api.StatusResponse) (api.ActionResult, error) {
-		in := st.Terminal.Interaction
-		if in == nil || len(in.Questions) != 1 {
-			return api.ActionResult{}, fmt.Errorf("status shows no question: %+v", in)
-		}
-		for k, o := range in.Questions[0].Options {
-			if o.FreeText {
-				return respondOption(k, text)(r, st)
-			}
-		}
-		return api.ActionResult{}, fmt.Errorf("no free-text option: %+v", in.Questions[0].Options)
-	}
-}
-
 // releaseReplica writes the go-ahead into a replica's fifo without ever
 // blocking: a pane whose shell died never opens it for reading.
 func releaseReplica(fifo string) error {
@@ -446,17 +439,10 @@ func releaseReplica(fifo string) error {
 	}
 }
 
-func editOffers(r *replicaDriver, fn func(*offer)) {
-	b := &r.d.sv.offers
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, o := range b.offers {
-		fn(o)
-	}
-}
+func editOffers(r *replicaDriver, fn func(*dispatch.OfferEdit)) { r.d.sv.disp.EditOffers(fn) }
 
-func expireOffers(r *replicaDriver) { ageOffers(r, offerTTL+time.Second) }
+func expireOffers(r *replicaDriver) { ageOffers(r, dispatch.OfferTTL+time.Second) }
 
 func ageOffers(r *replicaDriver, by time.Duration) {
-	editOffers(r, func(o *offer) { o.made, o.expires = o.made.Add(-by), o.expires.Add(-by) })
+	editOffers(r, func(o *dispatch.OfferEdit) { o.Made, o.Expires = o.Made.Add(-by), o.Expires.Add(-by) })
 }

@@ -4,23 +4,23 @@ import (
 	"context"
 	"time"
 
-	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
 // monitor returns the pane's monitor, if followed.
-func (s *Supervisor) monitor(p controlmode.PaneID) *paneMonitor {
+func (s *Supervisor) monitor(p controlmode.PaneID) *terminal.Pane {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.panes[p]
 }
 
 // monitors returns every monitor (a snapshot).
-func (s *Supervisor) monitors() []*paneMonitor {
+func (s *Supervisor) monitors() []*terminal.Pane {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]*paneMonitor, 0, len(s.panes))
+	out := make([]*terminal.Pane, 0, len(s.panes))
 	for _, m := range s.panes {
 		out = append(out, m)
 	}
@@ -32,33 +32,36 @@ func (s *Supervisor) monitors() []*paneMonitor {
 // that lists it) and stops the monitors of se's panes it no longer lists.
 func (s *Supervisor) claimPanes(ctx context.Context, se *session, panes []controlmode.PaneInfo) {
 	listed := map[controlmode.PaneID]bool{}
-	var start []*paneMonitor
+	var start []*terminal.Pane
 	s.mu.Lock()
 	for _, p := range panes {
 		listed[p.Pane] = true
 		if m, ok := s.panes[p.Pane]; ok {
-			if m.sess == se {
-				m.setInfo(p)
+			if m.Session() == se.id {
+				m.SetInfo(p)
 			}
 			continue
 		}
-		m := newMonitor(s, se, p)
+		m := terminal.New(s.env, se.id, se.client, p)
 		s.panes[p.Pane] = m
 		start = append(start, m)
 	}
-	var stop []*paneMonitor
+	var stop []*terminal.Pane
 	for id, m := range s.panes {
-		if m.sess == se && !listed[id] {
+		if m.Session() == se.id && !listed[id] {
 			stop = append(stop, m)
 		}
 	}
 	s.mu.Unlock()
 	for _, m := range start {
 		s.wg.Add(1)
-		go m.run(ctx)
+		go func() {
+			defer s.wg.Done()
+			m.Run(ctx)
+		}()
 	}
 	for _, m := range stop {
-		m.stop()
+		m.Stop()
 	}
 }
 
@@ -105,13 +108,13 @@ func (s *Supervisor) staleForPane(pane, current string) []store.Terminal {
 // exists (it moved to another session, or its session's client ended while
 // a linked window lives on) keeps its record for the next follower; a pane
 // that is gone is recorded as removed.
-func (s *Supervisor) release(ctx context.Context, m *paneMonitor, reason string) {
+func (s *Supervisor) release(ctx context.Context, m *terminal.Pane, reason string) {
 	s.mu.Lock()
-	if s.panes[m.pane] == m {
-		delete(s.panes, m.pane)
+	if s.panes[m.PaneID()] == m {
+		delete(s.panes, m.PaneID())
 	}
 	s.mu.Unlock()
-	t, recorded := m.recorded()
+	t, recorded := m.Recorded()
 	if !recorded {
 		return
 	}
@@ -119,7 +122,7 @@ func (s *Supervisor) release(ctx context.Context, m *paneMonitor, reason string)
 		return // the daemon stops: the pane is not gone
 	}
 	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	exists := s.paneExists(qctx, m.pane)
+	exists := s.paneExists(qctx, m.PaneID())
 	cancel()
 	if exists {
 		s.mu.Lock()
@@ -136,9 +139,18 @@ func (s *Supervisor) release(ctx context.Context, m *paneMonitor, reason string)
 // removeTerminal records that a terminal is gone: one event, and its
 // record and binding deleted (the history keeps what it was).
 func (s *Supervisor) removeTerminal(t store.Terminal, reason string) {
-	ev := store.Event{Type: api.EventTerminalRemoved, TerminalID: t.ID,
-		Attrs: merge(placeAttrs(t), map[string]string{"reason": reason, "agent": t.Agent})}
+	ev := terminal.RemovedEvent(t, reason)
 	if _, err := s.commit(store.Change{DeleteTerminals: []string{t.ID}, Events: []store.Event{ev}}); err != nil {
 		s.lg.Error("record removal", "terminal", t.ID, "err", err)
 	}
+}
+
+// terminalMonitor finds the pane of a recorded terminal id.
+func (s *Supervisor) terminalMonitor(id string) *terminal.Pane {
+	for _, m := range s.monitors() {
+		if t, ok := m.Recorded(); ok && t.ID == id {
+			return m
+		}
+	}
+	return nil
 }

@@ -75,8 +75,7 @@ func followEvents(t testing.TB, cl *api.Client) *eventLog {
 // versions next to plain shells under the supervisor, drives each replica
 // through its recording (every recorded input at its recorded point of the
 // output), and checks `list` and the event stream at every marker: the
-// identity fields always, the marker's screen state once the recognizers
-// are integrated (recognizerIntegrated).
+// identity fields and the marker's screen state.
 func TestTmuxReplicaStates(t *testing.T) {
 	requireTmux(t)
 	akk := buildAkk(t)
@@ -237,7 +236,7 @@ func checkMarkerRow(t *testing.T, ctx context.Context, d *daemon, c *replicaCase
 			row, _ = rowOf(l, c.pane)
 		}
 		ok := row.Agent == c.agent && row.Version == c.version && row.Replica &&
-			(!recognizerIntegrated || row.ScreenState == m.State)
+			row.ScreenState == m.State
 		if ok {
 			break
 		}
@@ -249,12 +248,6 @@ func checkMarkerRow(t *testing.T, ctx context.Context, d *daemon, c *replicaCase
 	}
 	if row.NativeIdentityState != "unavailable" || row.DurableActivityState != "unavailable" {
 		t.Errorf("%s: a replica's native axes are %s/%s, want unavailable", c.surface, row.NativeIdentityState, row.DurableActivityState)
-	}
-	if !recognizerIntegrated {
-		if !strings.Contains(strings.Join(row.Warnings, " "), "recognizer_not_integrated") {
-			t.Errorf("%s: no warning that states are not recognized: %v", c.surface, row.Warnings)
-		}
-		return
 	}
 	if row.Composer != m.Expect.Composer {
 		t.Errorf("%s at %s: composer %q, marker says %q", c.surface, m.State, row.Composer, m.Expect.Composer)

@@ -2,13 +2,12 @@ package supervisor
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"sort"
 	"strconv"
 
 	"github.com/agent-knock-knock/akk/api"
-	"github.com/agent-knock-knock/akk/vt"
+	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 )
 
 // List answers POST /v1/list: every followed pane, by session, window and
@@ -16,11 +15,9 @@ import (
 func (s *Supervisor) List(ctx context.Context) (api.ListResponse, error) {
 	out := api.ListResponse{V: api.SchemaVersion, Terminals: []api.Terminal{}}
 	for _, m := range s.monitors() {
-		m.mu.Lock()
-		if m.isRecorded {
-			out.Terminals = append(out.Terminals, m.row())
+		if row, ok := m.Row(); ok {
+			out.Terminals = append(out.Terminals, row)
 		}
-		m.mu.Unlock()
 	}
 	sort.Slice(out.Terminals, func(i, j int) bool {
 		a, b := out.Terminals[i], out.Terminals[j]
@@ -38,9 +35,8 @@ func paneNum(p string) int {
 }
 
 // Status answers POST /v1/status: the row, its evidence and the prompt
-// region. The region's text is left out when it would carry a draft
-// (DESIGN invariant 8); ANSI renderings are made only on request, for a
-// person's own terminal.
+// region (terminal.Pane.Status), and the controller's offer for what it
+// shows.
 func (s *Supervisor) Status(ctx context.Context, req api.StatusRequest) (api.StatusResponse, error) {
 	m := s.terminalMonitor(req.TerminalID)
 	if m == nil {
@@ -50,58 +46,34 @@ func (s *Supervisor) Status(ctx context.Context, req api.StatusRequest) (api.Sta
 	// A status is fresh: the model takes every byte tmux has sent and
 	// recognizes it before the answer (and the offer) is made. A pane
 	// that just went away answers from what was last recorded.
-	if err := m.barrier(ctx); err != nil {
+	if err := m.Barrier(ctx); err != nil {
 		s.lg.Debug("status: barrier", "terminal", req.TerminalID, "err", err)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	out := m.status(req)
-	if o := m.makeOffer(controllerOf(ctx), s.cfg.Now()); o != nil {
-		exp := o.expires
+	out, v := m.Status(req)
+	if exp, ok := s.disp.MakeOffer(dispatch.ControllerOf(ctx), v); ok {
 		out.OfferExpiresAt = &exp
 	}
 	return out, nil
 }
 
-// status builds the status answer. Called with mu held.
-func (m *paneMonitor) status(req api.StatusRequest) api.StatusResponse {
-	out := api.StatusResponse{V: api.SchemaVersion, Terminal: m.row()}
-	ev := &out.Evidence
-	ev.Process = []api.Process{}
-	if m.ident != nil {
-		for _, p := range m.ident.Members {
-			ev.Process = append(ev.Process, api.Process{PID: p.Stat.PID, StartTime: p.Stat.StartTime, Exe: p.Exe, Comm: p.Stat.Comm})
-		}
-		ev.Identification = jsonString(m.ident.Why)
-	}
-	if m.bind.State != "" {
-		ev.Binding = &api.Binding{Generation: m.bind.Generation, State: m.bind.State, SessionID: m.bind.SessionID,
-			Path: m.bind.Path, Reason: m.bind.Reason}
-	}
-	ev.Recognizer, ev.ScreenSeq = m.rec.Recognizer, m.screenSeq
-	ev.Stale, ev.StaleCause = m.mirror.Stale()
-	scr := m.mirror.Screen()
-	if scr == nil {
-		return out
-	}
-	hasDraft := m.rec.Composer == "draft"
-	if m.rec.PromptRows > 0 && !(hasDraft && m.rec.Interaction == nil) {
-		w, _ := scr.Size()
-		r := vt.Rect{X: 0, Y: m.rec.PromptTop, W: w, H: m.rec.PromptRows}
-		out.Prompt = &api.PromptRegion{Top: m.rec.PromptTop, Bottom: m.rec.PromptTop + m.rec.PromptRows - 1, Text: scr.PlainText(r)}
-		if req.Render {
-			out.Prompt.ANSI = scr.ANSI(r)
-		}
-	}
-	if req.Render {
-		out.Screen = scr.PlainText(scr.Bounds())
-	}
-	return out
+// Approve answers POST /v1/approve (DESIGN invariant 9).
+func (s *Supervisor) Approve(ctx context.Context, req api.ApproveRequest) (api.ActionResult, error) {
+	return s.disp.Approve(ctx, req)
 }
 
-func jsonString(s string) []byte {
-	b, _ := json.Marshal(s)
-	return b
+// Respond answers POST /v1/respond_interaction.
+func (s *Supervisor) Respond(ctx context.Context, req api.RespondRequest) (api.ActionResult, error) {
+	return s.disp.Respond(ctx, req)
+}
+
+// Send answers POST /v1/send: a managed Turn.
+func (s *Supervisor) Send(ctx context.Context, req api.SendRequest) (api.ActionResult, error) {
+	return s.disp.Send(ctx, req)
+}
+
+// Cancel answers POST /v1/cancel.
+func (s *Supervisor) Cancel(ctx context.Context, req api.CancelRequest) (api.ActionResult, error) {
+	return s.disp.Cancel(ctx, req)
 }
 
 // Health answers POST /v1/health.
@@ -114,14 +86,12 @@ func (s *Supervisor) Health(ctx context.Context) (api.Health, error) {
 	h.TmuxSocket, h.TmuxVersion, h.Sessions = s.server.Socket, s.server.Version, len(s.sessions)
 	s.mu.Unlock()
 	for _, m := range s.monitors() {
-		m.mu.Lock()
-		if m.isRecorded {
+		if t, ok := m.Recorded(); ok {
 			h.Terminals++
-			if m.term.Agent != api.AgentNone {
+			if t.Agent != api.AgentNone {
 				h.Agents++
 			}
 		}
-		m.mu.Unlock()
 	}
 	return h, nil
 }

@@ -157,12 +157,12 @@ func (s *Supervisor) onEvent(se *session, ev controlmode.Event) {
 	case *controlmode.SubscriptionChanged:
 		if e.Name == fgSubscription {
 			if m := s.monitor(e.Pane); m != nil {
-				m.foregroundChanged()
+				m.ForegroundChanged()
 			}
 		}
 	case *controlmode.PaneRespawned:
 		if m := s.monitor(e.Pane); m != nil {
-			m.respawned(e.NewPID)
+			m.Respawned(e.NewPID)
 		}
 	}
 }

@@ -14,13 +14,15 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/procid"
-	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/binding"
+	"github.com/agent-knock-knock/akk/supervisor/dispatch"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
 // Supervisor is the daemon. Build it with New, run it with Run (once).
 //
-// Lock order (DESIGN invariant 2): paneMonitor.mu (the terminal lock) ->
+// Lock order (DESIGN invariant 2): the terminal lock (terminal.Pane) ->
 // writeMu (the store writer) -> mu (the registry). A goroutine holding mu
 // never takes a pane's or the writer's lock.
 type Supervisor struct {
@@ -28,16 +30,14 @@ type Supervisor struct {
 	lg      *slog.Logger
 	st      *store.Store
 	secret  []byte
-	ikey    recognizers.Key // derives public interaction ids
 	ident   *procid.Classifier
 	started time.Time
-	binds   *binder
+	binds   *binding.Binder
 	tasks   *taskManager // Watches, managed Turn monitors, the outbox
-	offers  offerBook
+	disp    *dispatch.Dispatcher
 	asks    *asker // questions put to a person (ask.go)
-	// watchTerminal resolves a watch_id a controller may respond through
-	// to its terminal (set by the watches; nil: no watch answers).
-	watchTerminal func(watchID, controller string) (terminalID string, err error)
+	// env is what every pane shares (set by Run, once the server is known).
+	env *terminal.Env
 
 	// writeMu serialises store writes with the wake-up of event followers,
 	// so followers see events in sequence order.
@@ -46,7 +46,7 @@ type Supervisor struct {
 	mu        sync.Mutex // the registry: guards the fields below
 	server    tmuxServer
 	sessions  map[controlmode.SessionID]*session
-	panes     map[controlmode.PaneID]*paneMonitor
+	panes     map[controlmode.PaneID]*terminal.Pane
 	stored    map[string]store.Terminal // records not claimed by a pane yet (reconcile)
 	followers map[chan struct{}]struct{}
 	rescan    chan struct{} // cap 1: the session list may have changed
@@ -69,16 +69,17 @@ func New(cfg Config) (*Supervisor, error) {
 		cfg: cfg, lg: cfg.Logger, st: cfg.Store, secret: secret,
 		ident:     procid.NewClassifier(procid.Options{AllowReplicas: cfg.AllowReplicas, ReadReplica: readCastHeader}),
 		sessions:  map[controlmode.SessionID]*session{},
-		panes:     map[controlmode.PaneID]*paneMonitor{},
+		panes:     map[controlmode.PaneID]*terminal.Pane{},
 		followers: map[chan struct{}]struct{}{},
 		rescan:    make(chan struct{}, 1),
 	}
-	s.ikey = interactionKey(secret)
-	s.binds = newBinder(s)
+	s.binds = binding.New(binding.Config{ClaudeProjects: cfg.ClaudeProjects, CodexSessions: cfg.CodexSessions,
+		Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
 	s.tasks = newTaskManager(s)
 	s.asks = newAsker(s)
 	s.tasks.ledger = storeLedger{s}
-	s.watchTerminal = s.watchLease
+	s.disp = dispatch.New(dispatch.Config{Secret: secret, Now: cfg.Now, Logger: cfg.Logger,
+		Terminals: registry{s}, Turns: dispatchTurns{s}, Store: cfg.Store, Journal: journal{s}})
 	return s, nil
 }
 
@@ -95,11 +96,14 @@ func (s *Supervisor) Run(ctx context.Context) error {
 		return err
 	}
 	s.server = srv
+	s.env = &terminal.Env{Server: terminal.Server{Socket: srv.Socket, PID: srv.PID}, Secret: s.secret,
+		Key: terminal.InteractionKey(s.secret), Ident: s.ident, Now: s.cfg.Now, Logger: s.lg,
+		Recognize: s.cfg.recognize, Host: paneHost{journal{s}}, Observer: paneObserver{s}}
 	s.lg.Info("attached", "tmux", srv.Socket, "server_pid", srv.PID, "version", srv.Version, "sessions", len(sessions))
 	if err := s.loadStored(); err != nil {
 		return err
 	}
-	if err := s.settleOpen(); err != nil {
+	if err := s.disp.SettleOpen(); err != nil {
 		return err
 	}
 	g, gctx := errgroup.WithContext(ctx)
@@ -110,7 +114,7 @@ func (s *Supervisor) Run(ctx context.Context) error {
 		s.lg.Warn("reconcile", "err", err)
 	}
 	g.Go(func() error { return s.sessionLoop(gctx) })
-	g.Go(func() error { return s.binds.run(gctx) })
+	g.Go(func() error { return s.binds.Run(gctx) })
 	g.Go(func() error { return s.tasks.run(gctx) })
 	g.Go(func() error { return s.keepAttention(gctx) })
 	g.Go(func() error { return s.asks.run(gctx) })

@@ -9,6 +9,7 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
 )
 
@@ -17,37 +18,6 @@ const (
 	taskManagedTurn = "managed_turn"
 	taskWatch       = "watch"
 )
-
-// observation is what a pane monitor's pass saw, handed to the task
-// manager without blocking the pane: the recorded screen state, the public
-// interaction (its id is derived from the prompt's exact fingerprint, so a
-// distinct id is a distinct prompt), the process incarnation, the binding,
-// and how many bytes of %output the pane has taken so far.
-type observation struct {
-	m           *paneMonitor
-	terminalID  string
-	at          time.Time
-	screen      string
-	interaction *api.Interaction
-	incarnation string
-	agent, cwd  string
-	bind        bindingState
-	outBytes    int64
-}
-
-// observation snapshots the pass for the task manager. Called with the
-// terminal lock held.
-func (m *paneMonitor) observation(now time.Time) observation {
-	o := observation{m: m, terminalID: m.id, at: now, screen: m.term.Screen, interaction: m.rec.Interaction,
-		agent: m.term.Agent, cwd: m.term.Cwd, bind: m.bind}
-	if m.ident != nil {
-		o.incarnation = m.ident.Incarnation()
-	}
-	if m.mirror != nil {
-		o.outBytes = m.mirror.Bytes
-	}
-	return o
-}
 
 // boundEvidence is one watchers event of a terminal's bound file.
 type boundEvidence struct {
@@ -73,14 +43,14 @@ type taskManager struct {
 	ledger TurnLedger
 
 	mu  sync.Mutex // a leaf lock: guards the queues
-	obs []observation
+	obs []terminal.Observation
 	evs []boundEvidence
 
 	opMu    sync.Mutex // serialises processing with the operations: guards the fields below
 	watches map[string]*watchState
 	turns   map[string]*turnState
 	// lastObs is each terminal's latest observation.
-	lastObs map[string]observation
+	lastObs map[string]terminal.Observation
 	// held is each subject's (turn_id, watch_id) manual_required
 	// interaction waiting out manualSettle.
 	held map[string]*heldInteraction
@@ -108,20 +78,20 @@ type heldInteraction struct {
 // interaction: at once when it is pending, after manualSettle of the same
 // interaction otherwise (heldTimer fires it on a quiet screen). The store
 // enqueues each (subject, interaction) once, whatever calls fire.
-func (t *taskManager) interactionSeen(subject string, o observation, fire func(in *api.Interaction, at time.Time)) {
-	in := o.interaction
+func (t *taskManager) interactionSeen(subject string, o terminal.Observation, fire func(in *api.Interaction, at time.Time)) {
+	in := o.Interaction
 	h := t.held[subject]
 	switch {
 	case in == nil:
 		delete(t.held, subject)
 	case in.State == "pending":
 		delete(t.held, subject)
-		fire(in, o.at)
+		fire(in, o.At)
 	case h == nil || h.in.InteractionID != in.InteractionID:
-		t.held[subject] = &heldInteraction{terminalID: o.terminalID, in: in, since: o.at, fire: fire}
-	case !h.fired && o.at.Sub(h.since) >= manualSettle:
+		t.held[subject] = &heldInteraction{terminalID: o.TerminalID, in: in, since: o.At, fire: fire}
+	case !h.fired && o.At.Sub(h.since) >= manualSettle:
 		h.fired = true
-		fire(in, o.at)
+		fire(in, o.At)
 	}
 }
 
@@ -137,7 +107,7 @@ func (t *taskManager) heldTimer(subject string, now time.Time) time.Time {
 	if now.Before(due) {
 		return due
 	}
-	if o, ok := t.lastObs[h.terminalID]; ok && o.interaction != nil && o.interaction.InteractionID == h.in.InteractionID {
+	if o, ok := t.lastObs[h.terminalID]; ok && o.Interaction != nil && o.Interaction.InteractionID == h.in.InteractionID {
 		h.fired = true
 		h.fire(h.in, now)
 	}
@@ -151,7 +121,7 @@ const maxQueued = 4096
 func newTaskManager(s *Supervisor) *taskManager {
 	return &taskManager{s: s, cfg: s.cfg.Tasks, out: outbox.New(outbox.Options{Config: s.cfg.Callbacks, Store: s.st, Logger: s.lg, Now: s.cfg.Now, Sessions: s}), lg: s.lg.With("component", "tasks"),
 		wake: make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},
-		lastObs: map[string]observation{}, held: map[string]*heldInteraction{}}
+		lastObs: map[string]terminal.Observation{}, held: map[string]*heldInteraction{}}
 }
 
 func (t *taskManager) poke() {
@@ -162,7 +132,7 @@ func (t *taskManager) poke() {
 }
 
 // observe queues a pass's observation. It never blocks.
-func (t *taskManager) observe(o observation) {
+func (t *taskManager) observe(o terminal.Observation) {
 	t.mu.Lock()
 	if len(t.obs) >= maxQueued {
 		t.obs = t.obs[1:]
@@ -241,14 +211,14 @@ func (t *taskManager) process() time.Time {
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
 	for _, o := range obs {
-		t.lastObs[o.terminalID] = o
+		t.lastObs[o.TerminalID] = o
 		for _, w := range t.watches {
-			if w.rec.TerminalID == o.terminalID {
+			if w.rec.TerminalID == o.TerminalID {
 				t.watchObserved(w, o)
 			}
 		}
 		for _, tr := range t.turns {
-			if tr.spec.TerminalID == o.terminalID {
+			if tr.spec.TerminalID == o.TerminalID {
 				t.turnObserved(tr, o)
 			}
 		}

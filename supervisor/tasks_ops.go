@@ -70,7 +70,7 @@ func (s *Supervisor) RetryCallback(ctx context.Context, req api.RetryCallbackReq
 	n := eligible[0]
 	if n.Interaction != "" {
 		o, ok := s.currentObservation(terminal)
-		if !ok || o.interaction == nil || o.interaction.InteractionID != n.Interaction {
+		if !ok || o.Interaction == nil || o.Interaction.InteractionID != n.Interaction {
 			return api.Task{}, api.Errorf(api.CodeConflict, "retry_callback: the interaction of %s is no longer on the screen", n.ID)
 		}
 	}
@@ -121,8 +121,8 @@ func (t *taskManager) watchTask(rec store.Watch) api.Task {
 		WatchMode: rec.Mode, Confidence: rec.Confidence, State: rec.State, Reason: rec.Reason,
 		ObservationState: rec.State, Warnings: rec.Warnings, Deadline: rec.Deadline}
 	if rec.State == watchActive {
-		if o, ok := t.lastObs[rec.TerminalID]; ok && o.interaction != nil {
-			out.Interaction = o.interaction
+		if o, ok := t.lastObs[rec.TerminalID]; ok && o.Interaction != nil {
+			out.Interaction = o.Interaction
 		}
 	}
 	out.Notifications = t.s.notificationsOf(rec.ID)

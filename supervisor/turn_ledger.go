@@ -92,11 +92,7 @@ func (l storeLedger) SettleTurn(id, state, reason string, at time.Time) error {
 		return fmt.Errorf("settle turn %s: %w", id, err)
 	}
 	if m := l.s.terminalMonitor(t.TerminalID); m != nil {
-		m.mu.Lock()
-		if m.activeTurn == id {
-			m.activeTurn = ""
-		}
-		m.mu.Unlock()
+		m.ClearActiveTurn(id)
 	}
 	return nil
 }

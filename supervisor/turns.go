@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
 )
 
@@ -138,19 +139,19 @@ func (t *taskManager) catchUp(tr *turnState) {
 	}
 }
 
-func (t *taskManager) turnObserved(tr *turnState, o observation) {
+func (t *taskManager) turnObserved(tr *turnState, o terminal.Observation) {
 	switch {
-	case o.screen == api.ScreenExited:
-		t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonExited, o.at)
+	case o.Screen == api.ScreenExited:
+		t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonExited, o.At)
 		return
-	case o.incarnation != tr.spec.Incarnation:
-		t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonProcessChanged, o.at)
+	case o.Incarnation != tr.spec.Incarnation:
+		t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonProcessChanged, o.At)
 		return
 	}
-	if o.outBytes != tr.outBytes {
-		tr.outBytes, tr.lastSeen, tr.stalled = o.outBytes, o.at, false
+	if o.OutBytes != tr.outBytes {
+		tr.outBytes, tr.lastSeen, tr.stalled = o.OutBytes, o.At, false
 	}
-	t.s.asks.observed(tr.spec, o.interaction)
+	t.s.asks.observed(tr.spec, o.Interaction)
 	// A managed Turn wakes its controller for every distinct prompt:
 	// approvals included (approve by turn_id), manual ones as such.
 	t.interactionSeen(tr.spec.TurnID, o, func(in *api.Interaction, at time.Time) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
 )
 
@@ -50,44 +51,44 @@ type watchState struct {
 // isActivity reports whether a screen state is activity for a
 // terminal_activity Watch (seed 003: working or awaiting_approval).
 func isActivity(screen string) bool {
-	a := screenActivity(screen)
-	return a == activityWorking || a == activityAwaitingApproval
+	a := terminal.ScreenActivity(screen)
+	return a == terminal.ActivityWorking || a == terminal.ActivityAwaitingApproval
 }
 
 // watchObserved folds one observation of the Watch's terminal.
-func (t *taskManager) watchObserved(w *watchState, o observation) {
+func (t *taskManager) watchObserved(w *watchState, o terminal.Observation) {
 	switch {
-	case o.screen == api.ScreenExited:
-		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonExited, o.at)
+	case o.Screen == api.ScreenExited:
+		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonExited, o.At)
 		return
-	case o.incarnation != w.rec.Incarnation:
-		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonProcessChanged, o.at)
+	case o.Incarnation != w.rec.Incarnation:
+		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonProcessChanged, o.At)
 		return
-	case w.rec.Anchor != nil && o.bind.Generation != w.rec.Anchor.Generation:
-		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonBindingChanged, o.at)
+	case w.rec.Anchor != nil && o.Bind.Generation != w.rec.Anchor.Generation:
+		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonBindingChanged, o.At)
 		return
 	}
-	if o.outBytes != w.outBytes {
-		w.outBytes, w.outAt = o.outBytes, o.at
+	if o.OutBytes != w.outBytes {
+		w.outBytes, w.outAt = o.OutBytes, o.At
 	}
 	t.watchInteraction(w, o)
 	if w.rec.Mode != api.WatchTerminalActivity {
 		return
 	}
 	switch {
-	case isActivity(o.screen):
+	case isActivity(o.Screen):
 		w.firstIdle = time.Time{}
 		if !w.rec.SawActivity {
 			w.rec.SawActivity = true
 			w.rec.Revision++
 			t.saveWatch(w)
 		}
-		w.rec.LastActivity = o.at
-	case o.screen == api.ScreenIdle && w.rec.SawActivity:
+		w.rec.LastActivity = o.At
+	case o.Screen == api.ScreenIdle && w.rec.SawActivity:
 		if w.firstIdle.IsZero() {
-			w.firstIdle = o.at
+			w.firstIdle = o.At
 		}
-		t.checkStableIdle(w, o.at)
+		t.checkStableIdle(w, o.At)
 	default:
 		w.firstIdle = time.Time{} // unknown, menus, starting: not idle
 	}
@@ -107,7 +108,7 @@ func (t *taskManager) checkStableIdle(w *watchState, at time.Time) {
 // sees, is interaction_manual_required (a person answers in the TUI); an
 // exact Watch's pending questionnaire step is interaction_required (a
 // same-controller Status may then offer the narrow response lease).
-func (t *taskManager) watchInteraction(w *watchState, o observation) {
+func (t *taskManager) watchInteraction(w *watchState, o terminal.Observation) {
 	t.interactionSeen(w.rec.ID, o, func(in *api.Interaction, at time.Time) {
 		event := api.CallbackInteractionManual
 		if w.rec.Mode == api.WatchExactTask && in.State == "pending" && in.Kind != "permission" {
@@ -201,8 +202,8 @@ func (t *taskManager) watchTimers(w *watchState, now time.Time) time.Time {
 			// The pane is quiet, so no pass will run by itself: ask for
 			// the second recognition.
 			w.poked = now
-			if o, ok := t.lastObs[w.rec.TerminalID]; ok && o.m != nil {
-				o.m.poke()
+			if o, ok := t.lastObs[w.rec.TerminalID]; ok && o.Pane != nil {
+				o.Pane.Poke()
 			}
 		}
 		if due.After(now) && due.Before(next) {

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
 )
 
@@ -21,33 +23,31 @@ import (
 // process is returned again rather than refused.
 func (s *Supervisor) Watch(ctx context.Context, req api.WatchRequest) (api.Task, error) {
 	t := s.tasks
-	m := s.monitorOf(req.TerminalID)
+	m := s.terminalMonitor(req.TerminalID)
 	if m == nil {
 		return api.Task{}, api.Errorf(api.CodeNotFound, "no terminal %s: run `akk list` for the current ids", req.TerminalID)
 	}
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	m.mu.Lock()
-	o := m.observation(s.cfg.Now())
-	m.mu.Unlock()
-	if o.incarnation == "" {
+	o := m.Observation()
+	if o.Incarnation == "" {
 		return api.Task{}, api.Errorf(api.CodeConflict, "terminal %s: its process is not identified yet", req.TerminalID)
 	}
-	if o.screen == api.ScreenExited {
+	if o.Screen == api.ScreenExited {
 		return api.Task{}, api.Errorf(api.CodeConflict, "terminal %s: its process has exited", req.TerminalID)
 	}
 	for _, w := range t.watches {
-		if w.rec.TerminalID == req.TerminalID && w.rec.Incarnation == o.incarnation {
+		if w.rec.TerminalID == req.TerminalID && w.rec.Incarnation == o.Incarnation {
 			return t.watchTask(w.rec), nil
 		}
 	}
 	now := s.cfg.Now()
-	rec := store.Watch{TerminalID: req.TerminalID, State: watchActive, Incarnation: o.incarnation,
-		Agent: o.agent, Cwd: o.cwd, Controller: api.ControllerFrom(ctx), Routes: s.cfg.Callbacks.Default,
+	rec := store.Watch{TerminalID: req.TerminalID, State: watchActive, Incarnation: o.Incarnation,
+		Agent: o.Agent, Cwd: o.Cwd, Controller: api.ControllerFrom(ctx), Routes: s.cfg.Callbacks.Default,
 		Created: now, Deadline: now.Add(time.Duration(t.cfg.WatchMinutes) * time.Minute), Revision: 1}
 	// The id names this terminal, process and creation: a new Watch after
 	// an earlier one ended is another Watch.
-	rec.ID = "watch_" + derive(s.secret, "watch", req.TerminalID, o.incarnation, now.Format(time.RFC3339Nano))
+	rec.ID = "watch_" + terminal.Derive(s.secret, "watch", req.TerminalID, o.Incarnation, now.Format(time.RFC3339Nano))
 	anchor, why := taskAnchor(o)
 	if anchor != nil {
 		rec.Mode, rec.Confidence, rec.Anchor = api.WatchExactTask, api.ConfidenceExact, anchor
@@ -56,33 +56,33 @@ func (s *Supervisor) Watch(ctx context.Context, req api.WatchRequest) (api.Task,
 		// Activity is observed from now on: the state at creation is not
 		// evidence of this epoch's activity (starting idle never settles).
 	}
-	w := &watchState{rec: rec, outBytes: o.outBytes, outAt: now}
+	w := &watchState{rec: rec, outBytes: o.OutBytes, outAt: now}
 	ev := store.Event{Type: api.EventWatchCreated, TerminalID: rec.TerminalID,
 		Attrs: map[string]string{"watch_id": rec.ID, "watch_mode": rec.Mode, "confidence": rec.Confidence}}
 	if _, err := s.commitTasks(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
 		return api.Task{}, err
 	}
 	t.watches[rec.ID] = w
-	t.lastObs[o.terminalID] = o
+	t.lastObs[o.TerminalID] = o
 	s.lg.Info("watch", "watch", rec.ID, "terminal", rec.TerminalID, "mode", rec.Mode)
 	return t.watchTask(rec), nil
 }
 
 // taskAnchor finds a unique native task anchor for an observation, or says
 // why there is none.
-func taskAnchor(o observation) (*store.TaskAnchor, string) {
-	if o.agent != api.AgentClaude && o.agent != api.AgentCodex {
+func taskAnchor(o terminal.Observation) (*store.TaskAnchor, string) {
+	if o.Agent != api.AgentClaude && o.Agent != api.AgentCodex {
 		return nil, "no coding agent identified: observing terminal activity"
 	}
-	if o.bind.State != string(watchers.Resolved) || o.bind.Path == "" {
-		return nil, "native session not resolved (" + stateOr(o.bind.State, "unavailable") + "): observing terminal activity"
+	if o.Bind.State != string(watchers.Resolved) || o.Bind.Path == "" {
+		return nil, "native session not resolved (" + stateOr(o.Bind.State, "unavailable") + "): observing terminal activity"
 	}
-	scan, err := scanTask(watchers.Agent(o.agent), o.bind.Path)
+	scan, err := scanTask(watchers.Agent(o.Agent), o.Bind.Path)
 	if err != nil {
 		return nil, "native session file unreadable: observing terminal activity"
 	}
-	a := &store.TaskAnchor{Agent: o.agent, SessionID: o.bind.SessionID, Path: o.bind.Path, FileDev: scan.file.Dev,
-		FileIno: scan.file.Ino, Generation: o.bind.Generation, Start: scan.end}
+	a := &store.TaskAnchor{Agent: o.Agent, SessionID: o.Bind.SessionID, Path: o.Bind.Path, FileDev: scan.file.Dev,
+		FileIno: scan.file.Ino, Generation: o.Bind.Generation, Start: scan.end}
 	if scan.running != "" {
 		// The task running now: from its first line on is the task.
 		a.TurnID, a.Start = scan.running, scan.runningAt
@@ -152,7 +152,7 @@ func readEvidence(agent watchers.Agent, path string, fn func(watchers.Where, wat
 	var evs []watchers.Event
 	end := int64(0)
 	for off := int64(0); ; {
-		i := indexNL(data[off:])
+		i := bytes.IndexByte(data[off:], '\n')
 		if i < 0 {
 			break
 		}
@@ -234,8 +234,8 @@ func (s *Supervisor) Renew(ctx context.Context, req api.RenewRequest) (api.Task,
 		return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s is %s (%s); create a new Watch", rec.ID, rec.State, rec.Reason)
 	}
 	o, ok := s.currentObservation(rec.TerminalID)
-	if !ok || o.incarnation != rec.Incarnation || o.screen == api.ScreenExited ||
-		(rec.Anchor != nil && o.bind.Generation != rec.Anchor.Generation) {
+	if !ok || o.Incarnation != rec.Incarnation || o.Screen == api.ScreenExited ||
+		(rec.Anchor != nil && o.Bind.Generation != rec.Anchor.Generation) {
 		return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s: its terminal, process or native task changed", rec.ID)
 	}
 	now := s.cfg.Now()
@@ -259,7 +259,7 @@ func (s *Supervisor) Renew(ctx context.Context, req api.RenewRequest) (api.Task,
 	if w := t.watches[rec.ID]; w != nil {
 		w.rec = rec
 	} else {
-		t.watches[rec.ID] = &watchState{rec: rec, outBytes: o.outBytes, outAt: now}
+		t.watches[rec.ID] = &watchState{rec: rec, outBytes: o.OutBytes, outAt: now}
 	}
 	t.poke()
 	return t.watchTask(rec), nil
@@ -337,7 +337,7 @@ func (t *taskManager) replayAnchor(w *watchState, scan taskScan) {
 	p := watchers.NewParser(watchers.Agent(a.Agent))
 	var evs []watchers.Event
 	for off := int64(0); off < scan.end && t.watches[w.rec.ID] != nil; {
-		i := indexNL(data[off:])
+		i := bytes.IndexByte(data[off:], '\n')
 		if i < 0 {
 			break
 		}
@@ -366,28 +366,13 @@ func (s *Supervisor) watchRecord(id string) (store.Watch, error) {
 	return rec, err
 }
 
-// monitorOf returns the monitor following a terminal, or nil.
-func (s *Supervisor) monitorOf(terminalID string) *paneMonitor {
-	for _, m := range s.monitors() {
-		m.mu.Lock()
-		ok := m.isRecorded && m.id == terminalID
-		m.mu.Unlock()
-		if ok {
-			return m
-		}
-	}
-	return nil
-}
-
 // currentObservation is a fresh observation of a followed terminal.
-func (s *Supervisor) currentObservation(terminalID string) (observation, bool) {
-	m := s.monitorOf(terminalID)
+func (s *Supervisor) currentObservation(terminalID string) (terminal.Observation, bool) {
+	m := s.terminalMonitor(terminalID)
 	if m == nil {
-		return observation{}, false
+		return terminal.Observation{}, false
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.observation(s.cfg.Now()), true
+	return m.Observation(), true
 }
 
 func exactlyOne(watchID, turnID string) error {

@@ -34,6 +34,7 @@ var Layers = [][]string{
 var Leaves = []string{
 	"internal/fault", "internal/shot", "internal/benchinput", "internal/streamgen",
 	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest",
+	"supervisor/dispatch/refusaltest", // the refusal table both tiers run
 }
 
 // LeafAs is the layer whose imports a leaf may make.

@@ -1,8 +1,10 @@
-package supervisor
+package binding
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,79 +15,47 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
 )
 
-// bindingState is what a monitor knows of its terminal's native session.
-type bindingState struct {
-	Generation uint64
-	State      string // watchers.IdentityState; "" until resolved once
-	SessionID  string
-	Path       string
-	Reason     string
-	Durable    string // durable_activity_state from the bound file
-	// LastCall is the newest tool_use id (Claude) or call_id (Codex) the
-	// bound file announced: the durable evidence that tells a new prompt
-	// from a byte-identical repeat (DESIGN invariant 6).
-	LastCall string
+// Pane is the monitor the binder hands its results to (terminal.Pane).
+type Pane interface {
+	SetBinding(terminal.Binding)
+	Gone() bool
 }
 
-func (b bindingState) identityState(id *procid.Identity) string {
-	if id.Agent == api.AgentNone || id.Replica || b.State == "" {
-		return string(watchers.Unavailable)
-	}
-	return b.State
+// Host is what the binder needs of the daemon: the journal, the recorded
+// bindings, and the tasks that take the bound files' evidence.
+type Host interface {
+	Commit(store.Change) error
+	StoredBinding(terminalID string) terminal.Binding
+	// Evidence hands one event of a terminal's bound file to the exact
+	// Watches and Turn monitors.
+	Evidence(terminalID string, generation uint64, ev watchers.Event)
 }
 
-// durableState is durable_activity_state: the bound file's word, idle
-// when the agent verifiably has no session file yet (before its first
-// prompt), unknown when several files fit, unavailable otherwise.
-func (b bindingState) durableState(id *procid.Identity) string {
-	if id.Agent == api.AgentNone || id.Replica {
-		return durableUnavailable
-	}
-	switch watchers.IdentityState(b.State) {
-	case watchers.Resolved:
-		if b.Durable == "" {
-			return durableUnknown
-		}
-		return b.Durable
-	case watchers.VerifiedAbsent:
-		return durableIdle
-	case watchers.Ambiguous:
-		return durableUnknown
-	}
-	return durableUnavailable
+// Config is the binder's part of the daemon's configuration.
+type Config struct {
+	ClaudeProjects, CodexSessions string // the agents' file roots
+	Now                           func() time.Time
+	Logger                        *slog.Logger
 }
 
-func bindingFromStore(s *Supervisor, id string) bindingState {
-	b, err := s.st.Binding(id)
-	if err != nil {
-		return bindingState{}
-	}
-	return bindingState{Generation: b.Generation, State: b.State, SessionID: b.SessionID, Path: b.Path, Reason: b.Reason}
-}
-
-// setBinding installs a binding result and asks for a pass to record it.
-func (m *paneMonitor) setBinding(b bindingState) {
-	m.mu.Lock()
-	m.bind = b
-	m.mu.Unlock()
-	m.poke()
-}
-
-// binder resolves native sessions off the pane goroutines (the file scans
+// Binder resolves native sessions off the pane goroutines (the file scans
 // can take a while) and follows bound files through the watchers for
 // durable activity.
-type binder struct {
-	s    *Supervisor
+type Binder struct {
+	cfg  Config
+	host Host
+	lg   *slog.Logger
 	wake chan struct{}
 
 	mu      sync.Mutex // a leaf lock: guards the fields below
-	pending map[*paneMonitor]bindRequest
+	pending map[Pane]bindRequest
 	// unresolved: the last request of each pane whose agent's session was
 	// not found; retried when files appear under the agent's root.
-	unresolved map[*paneMonitor]bindRequest
+	unresolved map[Pane]bindRequest
 	files      map[string]*boundFile // by path
 	byTerm     map[string]string     // terminal id -> bound path
 	watch      map[watchers.Agent]*watchers.Watcher
@@ -99,24 +69,25 @@ type bindRequest struct {
 
 // boundFile is a bound transcript/rollout: the durable state parsed so far.
 type boundFile struct {
-	m        *paneMonitor
+	m        Pane
 	termID   string // the terminal bound to it
-	state    bindingState
+	state    terminal.Binding
 	file     watchers.FileID
 	end      int64 // parsed up to here (a line boundary)
 	durable  string
 	lastCall string // the newest tool call id (bindingState.LastCall)
 }
 
-func newBinder(s *Supervisor) *binder {
-	return &binder{s: s, wake: make(chan struct{}, 1), pending: map[*paneMonitor]bindRequest{}, unresolved: map[*paneMonitor]bindRequest{},
+// New prepares a binder; Run runs it.
+func New(cfg Config, host Host) *Binder {
+	return &Binder{cfg: cfg, host: host, lg: cfg.Logger, wake: make(chan struct{}, 1), pending: map[Pane]bindRequest{}, unresolved: map[Pane]bindRequest{},
 		files: map[string]*boundFile{}, byTerm: map[string]string{}, watch: map[watchers.Agent]*watchers.Watcher{},
 		events: make(chan watchers.Event, 256)}
 }
 
-// identityChanged queues a resolution for the monitor's new process. It
+// IdentityChanged queues a resolution for the monitor's new process. It
 // never blocks (the caller holds the terminal lock).
-func (b *binder) identityChanged(m *paneMonitor, id string, ident procid.Identity) {
+func (b *Binder) IdentityChanged(m Pane, id string, ident procid.Identity) {
 	b.mu.Lock()
 	b.pending[m] = bindRequest{id: id, ident: ident}
 	b.mu.Unlock()
@@ -126,14 +97,15 @@ func (b *binder) identityChanged(m *paneMonitor, id string, ident procid.Identit
 	}
 }
 
-func (b *binder) run(ctx context.Context) error {
+// Run resolves and follows until ctx ends.
+func (b *Binder) Run(ctx context.Context) error {
 	defer b.closeWatchers()
 	roots := make(chan struct{})
 	go func() {
 		defer close(roots)
-		specs := []watchers.RootSpec{{Path: b.s.cfg.ClaudeProjects, Agent: watchers.Claude, Depth: 1},
-			{Path: b.s.cfg.CodexSessions, Agent: watchers.Codex, Depth: 3}}
-		watchers.WatchRoots(ctx, specs, b.s.lg, func(a watchers.Agent) { b.retryUnresolved(string(a)) })
+		specs := []watchers.RootSpec{{Path: b.cfg.ClaudeProjects, Agent: watchers.Claude, Depth: 1},
+			{Path: b.cfg.CodexSessions, Agent: watchers.Codex, Depth: 3}}
+		watchers.WatchRoots(ctx, specs, b.lg, func(a watchers.Agent) { b.retryUnresolved(string(a)) })
 	}()
 	defer func() { <-roots }()
 	for {
@@ -150,7 +122,7 @@ func (b *binder) run(ctx context.Context) error {
 
 // retryUnresolved queues again the panes of agent whose session was not
 // found (or was ambiguous).
-func (b *binder) retryUnresolved(agent string) {
+func (b *Binder) retryUnresolved(agent string) {
 	b.mu.Lock()
 	n := 0
 	for m, r := range b.unresolved {
@@ -170,7 +142,7 @@ func (b *binder) retryUnresolved(agent string) {
 	}
 }
 
-func (b *binder) closeWatchers() {
+func (b *Binder) closeWatchers() {
 	b.mu.Lock()
 	ws := b.watch
 	b.watch = map[watchers.Agent]*watchers.Watcher{}
@@ -180,10 +152,10 @@ func (b *binder) closeWatchers() {
 	}
 }
 
-func (b *binder) resolvePending(ctx context.Context) {
+func (b *Binder) resolvePending(ctx context.Context) {
 	b.mu.Lock()
 	reqs := b.pending
-	b.pending = map[*paneMonitor]bindRequest{}
+	b.pending = map[Pane]bindRequest{}
 	b.mu.Unlock()
 	for m, r := range reqs {
 		if ctx.Err() != nil {
@@ -193,57 +165,57 @@ func (b *binder) resolvePending(ctx context.Context) {
 	}
 }
 
-func (b *binder) resolve(ctx context.Context, m *paneMonitor, r bindRequest) {
-	var st bindingState
+func (b *Binder) resolve(ctx context.Context, m Pane, r bindRequest) {
+	var st terminal.Binding
 	var ni watchers.NativeIdentity
 	switch {
-	case r.ident.Agent == api.AgentCodex && !r.ident.Replica && b.s.cfg.CodexSessions != "":
+	case r.ident.Agent == api.AgentCodex && !r.ident.Replica && b.cfg.CodexSessions != "":
 		var pids []int
 		for _, p := range r.ident.Members {
 			pids = append(pids, p.Stat.PID)
 		}
-		ni, _ = watchers.ResolveCodex(ctx, watchers.CodexQuery{PIDs: pids, SessionsRoot: b.s.cfg.CodexSessions})
-	case r.ident.Agent == api.AgentClaude && !r.ident.Replica && b.s.cfg.ClaudeProjects != "":
-		ni, _ = watchers.ResolveClaude(ctx, watchers.ClaudeQuery{ProjectsRoot: b.s.cfg.ClaudeProjects,
+		ni, _ = watchers.ResolveCodex(ctx, watchers.CodexQuery{PIDs: pids, SessionsRoot: b.cfg.CodexSessions})
+	case r.ident.Agent == api.AgentClaude && !r.ident.Replica && b.cfg.ClaudeProjects != "":
+		ni, _ = watchers.ResolveClaude(ctx, watchers.ClaudeQuery{ProjectsRoot: b.cfg.ClaudeProjects,
 			Cwd: r.ident.Cwd, Since: procid.StartWall(r.ident.AgentStart)})
 	}
-	b.s.lg.Debug("native session", "terminal", r.id, "agent", r.ident.Agent, "state", ni.State, "reason", ni.Reason, "path", ni.Path)
+	b.lg.Debug("native session", "terminal", r.id, "agent", r.ident.Agent, "state", ni.State, "reason", ni.Reason, "path", ni.Path)
 	if ni.State != "" {
-		st = bindingState{State: string(ni.State), SessionID: ni.SessionID, Path: ni.Path, Reason: ni.Reason}
+		st = terminal.Binding{State: string(ni.State), SessionID: ni.SessionID, Path: ni.Path, Reason: ni.Reason}
 	}
 	b.unbind(r.id)
 	b.mu.Lock()
 	delete(b.unresolved, m)
-	if ni.State != watchers.Resolved && !m.isGone() && (r.ident.Agent == api.AgentClaude || r.ident.Agent == api.AgentCodex) && !r.ident.Replica {
+	if ni.State != watchers.Resolved && !m.Gone() && (r.ident.Agent == api.AgentClaude || r.ident.Agent == api.AgentCodex) && !r.ident.Replica {
 		b.unresolved[m] = r
 	}
 	b.mu.Unlock()
 	// The generation is known before the file is bound: the bound file's
 	// state (which evidence hands to the monitor) carries it.
-	prev := bindingFromStore(b.s, r.id)
+	prev := b.host.StoredBinding(r.id)
 	st.Generation = prev.Generation
 	if prev.State != st.State || prev.SessionID != st.SessionID || prev.Path != st.Path {
 		st.Generation++
 		b.recordBinding(r.id, r.ident.Agent, st)
 	}
 	if ni.State == watchers.Resolved {
-		st.Durable = b.bind(ctx, m, watchers.Agent(r.ident.Agent), ni, st)
+		st.Durable = b.bind(ctx, m, r.id, watchers.Agent(r.ident.Agent), ni, st)
 	}
-	m.setBinding(st)
+	m.SetBinding(st)
 }
 
-func (b *binder) recordBinding(id, agent string, st bindingState) {
+func (b *Binder) recordBinding(id, agent string, st terminal.Binding) {
 	rec := store.Binding{TerminalID: id, Generation: st.Generation, Agent: agent, State: st.State,
-		SessionID: st.SessionID, Path: st.Path, Reason: st.Reason, Since: b.s.cfg.Now()}
+		SessionID: st.SessionID, Path: st.Path, Reason: st.Reason, Since: b.cfg.Now()}
 	ev := store.Event{Type: api.EventBindingChanged, TerminalID: id, Attrs: map[string]string{
 		"generation": strconv.FormatUint(st.Generation, 10), "native_identity_state": st.State,
 		"native_session_id": st.SessionID}}
-	if _, err := b.s.commit(store.Change{Bindings: []store.Binding{rec}, Events: []store.Event{ev}}); err != nil {
-		b.s.lg.Error("record binding", "terminal", id, "err", err)
+	if err := b.host.Commit(store.Change{Bindings: []store.Binding{rec}, Events: []store.Event{ev}}); err != nil {
+		b.lg.Error("record binding", "terminal", id, "err", err)
 	}
 }
 
-func (b *binder) unbind(id string) {
+func (b *Binder) unbind(id string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if p, ok := b.byTerm[id]; ok {
@@ -257,11 +229,11 @@ func (b *binder) unbind(id string) {
 // file from its start too (its parsers need the earlier lines to read
 // the later ones: the turn, the pending tools), and evidence drops what
 // the first parse already counted (same file, ending at or before it).
-func (b *binder) bind(ctx context.Context, m *paneMonitor, agent watchers.Agent, ni watchers.NativeIdentity, st bindingState) string {
-	durable, fid, end := parseDurable(agent, ni.Path)
+func (b *Binder) bind(ctx context.Context, m Pane, termID string, agent watchers.Agent, ni watchers.NativeIdentity, st terminal.Binding) string {
+	durable, fid, end := ParseDurable(agent, ni.Path)
 	b.mu.Lock()
-	b.files[ni.Path] = &boundFile{m: m, termID: m.id, state: st, file: fid, end: end, durable: durable}
-	b.byTerm[m.id] = ni.Path
+	b.files[ni.Path] = &boundFile{m: m, termID: termID, state: st, file: fid, end: end, durable: durable}
+	b.byTerm[termID] = ni.Path
 	w := b.watch[agent]
 	b.mu.Unlock()
 	if w == nil {
@@ -270,11 +242,11 @@ func (b *binder) bind(ctx context.Context, m *paneMonitor, agent watchers.Agent,
 	return durable
 }
 
-func (b *binder) startWatcher(ctx context.Context, agent watchers.Agent) {
+func (b *Binder) startWatcher(ctx context.Context, agent watchers.Agent) {
 	opts := watchers.CodexOptions()
-	root := b.s.cfg.CodexSessions
+	root := b.cfg.CodexSessions
 	if agent == watchers.Claude {
-		opts, root = watchers.ClaudeOptions(), b.s.cfg.ClaudeProjects
+		opts, root = watchers.ClaudeOptions(), b.cfg.ClaudeProjects
 	}
 	// Only bound files are followed: the roots hold every past session.
 	opts.Match = func(name string) bool {
@@ -287,14 +259,14 @@ func (b *binder) startWatcher(ctx context.Context, agent watchers.Agent) {
 		}
 		return false
 	}
-	opts.Logger = b.s.lg.With("watcher", string(agent))
+	opts.Logger = b.lg.With("watcher", string(agent))
 	w, err := watchers.New(opts)
 	if err != nil {
-		b.s.lg.Warn("watcher", "agent", agent, "err", err)
+		b.lg.Warn("watcher", "agent", agent, "err", err)
 		return
 	}
 	if err := w.Add(root); err != nil {
-		b.s.lg.Warn("watcher", "agent", agent, "root", root, "err", err)
+		b.lg.Warn("watcher", "agent", agent, "root", root, "err", err)
 		w.Close()
 		return
 	}
@@ -312,7 +284,7 @@ func (b *binder) startWatcher(ctx context.Context, agent watchers.Agent) {
 }
 
 // evidence folds one event of a bound file into its durable state.
-func (b *binder) evidence(ev watchers.Event) {
+func (b *Binder) evidence(ev watchers.Event) {
 	at := ev.At()
 	b.mu.Lock()
 	f := b.files[at.Path]
@@ -341,23 +313,23 @@ func (b *binder) evidence(ev watchers.Event) {
 	m := f.m
 	b.mu.Unlock()
 	if changed {
-		m.setBinding(st)
+		m.SetBinding(st)
 	}
-	b.s.tasks.evidence(f.termID, st.Generation, ev) // exact Watches and Turn monitors (tasks.go)
+	b.host.Evidence(f.termID, st.Generation, ev)
 }
 
 // foldDurable is durable_activity_state after one event.
 func foldDurable(cur string, ev watchers.Event) string {
 	switch ev.(type) {
 	case watchers.TurnStarted, watchers.PromptAccepted, watchers.ToolPending, watchers.ToolResult, watchers.QuestionAnswered:
-		return durableWorking
+		return terminal.DurableWorking
 	case watchers.ApprovalRequested:
-		return durableAwaitingInput
+		return terminal.DurableAwaitingInput
 	case watchers.TurnCompleted, watchers.TurnAborted, watchers.TurnFailed:
-		return durableIdle
+		return terminal.DurableIdle
 	case watchers.SessionIdentity:
 		if cur == "" {
-			return durableIdle
+			return terminal.DurableIdle
 		}
 	}
 	return cur
@@ -366,8 +338,8 @@ func foldDurable(cur string, ev watchers.Event) string {
 // maxBoundParse bounds the first read of a bound file.
 const maxBoundParse = 64 << 20
 
-// parseDurable reads a bound file's complete lines once.
-func parseDurable(agent watchers.Agent, path string) (durable string, id watchers.FileID, end int64) {
+// ParseDurable reads a bound file's complete lines once.
+func ParseDurable(agent watchers.Agent, path string) (durable string, id watchers.FileID, end int64) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", id, 0
@@ -381,7 +353,7 @@ func parseDurable(agent watchers.Agent, path string) (durable string, id watcher
 		id = watchers.FileID{Dev: uint64(st.Dev), Ino: st.Ino}
 	}
 	if fi.Size() > maxBoundParse {
-		return durableUnknown, id, 0
+		return terminal.DurableUnknown, id, 0
 	}
 	data := make([]byte, fi.Size())
 	n, err := f.ReadAt(data, 0)
@@ -393,7 +365,7 @@ func parseDurable(agent watchers.Agent, path string) (durable string, id watcher
 	var out []watchers.Event
 	off := int64(0)
 	for len(data) > 0 {
-		i := indexNL(data)
+		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
 			break
 		}
@@ -406,13 +378,4 @@ func parseDurable(agent watchers.Agent, path string) (durable string, id watcher
 		data = data[i+1:]
 	}
 	return durable, id, off
-}
-
-func indexNL(b []byte) int {
-	for i, c := range b {
-		if c == '\n' {
-			return i
-		}
-	}
-	return -1
 }

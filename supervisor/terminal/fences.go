@@ -1,4 +1,4 @@
-package supervisor
+package terminal
 
 import (
 	"crypto/sha256"
@@ -14,10 +14,12 @@ import (
 // (repeated_prompt_unproven), because nothing proves it is a new question
 // rather than the old one still on screen.
 
-// reasonRepeatedPrompt is the manual_required reason of a fenced prompt.
-const reasonRepeatedPrompt = "repeated_prompt_unproven"
+// ReasonRepeatedPrompt is the manual_required reason of a fenced prompt.
+const ReasonRepeatedPrompt = "repeated_prompt_unproven"
 
-func fenceKeyOf(terminal string, fp [32]byte, generation uint64, lastCall string) string {
+// FenceKey is the fence key of a prompt with fingerprint fp on terminal
+// under binding generation and the bound file's newest tool call.
+func FenceKey(terminal string, fp [32]byte, generation uint64, lastCall string) string {
 	h := sha256.New()
 	h.Write([]byte("akk fence v1\x00" + terminal + "\x00"))
 	h.Write(fp[:])
@@ -30,35 +32,45 @@ func fenceKeyOf(terminal string, fp [32]byte, generation uint64, lastCall string
 
 // currentFenceKey is the fence key of the prompt on screen. Called with mu
 // held.
-func (m *paneMonitor) currentFenceKey() string {
-	return fenceKeyOf(m.id, m.rec.fp, m.bind.Generation, m.bind.LastCall)
+func (m *Pane) currentFenceKey() string {
+	return FenceKey(m.id, m.rec.Fingerprint, m.bind.Generation, m.bind.LastCall)
 }
 
 // applyFence turns a pending interaction whose prompt was consumed into
 // manual_required, and drops its plan. The store is read once per key.
 // A store error counts as fenced: zero input is the safe side. Called
 // with mu held.
-func (m *paneMonitor) applyFence() {
+func (m *Pane) applyFence() {
 	in := m.rec.Interaction
 	if in == nil || in.State != "pending" {
 		return
 	}
 	key := m.currentFenceKey()
 	if key != m.fenceKey {
-		_, fenced, err := m.s.st.Fenced(key)
+		fenced, err := m.env.Host.Fenced(key)
 		if err != nil {
 			m.lg.Warn("read fence", "err", err)
 			fenced = true
 		}
 		m.fenceKey, m.fenced = key, fenced
 	}
-	if !m.fenced {
-		return
+	if m.fenced {
+		m.rec = Fence(m.rec)
+	}
+}
+
+// Fence is r with its pending interaction shown as consumed:
+// manual_required (ReasonRepeatedPrompt), with no decisions and no plan.
+func Fence(r Recognition) Recognition {
+	in := r.Interaction
+	if in == nil || in.State != "pending" {
+		return r
 	}
 	cp := *in
 	cp.State = "manual_required"
-	cp.Reasons = append(append([]string(nil), in.Reasons...), reasonRepeatedPrompt)
+	cp.Reasons = append(append([]string(nil), in.Reasons...), ReasonRepeatedPrompt)
 	cp.Decisions = nil
-	m.rec.Interaction = &cp
-	m.rec.plan = nil
+	r.Interaction = &cp
+	r.Plan = nil
+	return r
 }

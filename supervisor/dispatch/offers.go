@@ -1,10 +1,11 @@
-package supervisor
+package dispatch
 
 import (
 	"sync"
 	"time"
 
 	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
 // Offers (DESIGN invariant 7, seed 000 "Private authority"): a fresh
@@ -17,12 +18,12 @@ import (
 // memory only: a restarted daemon has none, so a controller must look
 // again before acting (the safe side).
 
-// offerTTL is how long an offer stands without a live recheck; after it a
+// OfferTTL is how long an offer stands without a live recheck; after it a
 // response still proceeds only if the recapture matches (it always must),
-// and after offerHorizon it is refused outright.
+// and after OfferHorizon it is refused outright.
 const (
-	offerTTL     = 60 * time.Second
-	offerHorizon = 10 * time.Minute
+	OfferTTL     = 60 * time.Second
+	OfferHorizon = 10 * time.Minute
 )
 
 type offer struct {
@@ -86,25 +87,26 @@ func (b *offerBook) consume(o *offer) {
 // sweepLocked drops offers past the horizon. Called with mu held.
 func (b *offerBook) sweepLocked(now time.Time) {
 	for k, o := range b.offers {
-		if now.Sub(o.made) > offerHorizon {
+		if now.Sub(o.made) > OfferHorizon {
 			delete(b.offers, k)
 		}
 	}
 }
 
-// makeOffer records what controller sees now, if the screen shows an
-// interaction (a manual_required one too: answering it is then refused as
-// manual_required with its reasons, not as "no offer"). Called with mu
-// held.
-func (m *paneMonitor) makeOffer(controller string, now time.Time) *offer {
-	r := m.rec
-	if controller == "" || r.Interaction == nil || m.ident == nil {
-		return nil
+// MakeOffer records what controller sees in v (a Status's view), if the
+// screen shows an interaction (a manual_required one too: answering it is
+// then refused as manual_required with its reasons, not as "no offer").
+// It returns when the offer expires.
+func (d *Dispatcher) MakeOffer(controller string, v terminal.View) (expires time.Time, ok bool) {
+	r := v.Rec
+	if controller == "" || r.Interaction == nil || v.Ident == nil {
+		return time.Time{}, false
 	}
-	o := &offer{controller: controller, terminalID: m.id, interactionID: r.Interaction.InteractionID,
-		kind: string(r.Interaction.Kind), fp: r.fp, fence: m.currentFenceKey(), plan: r.plan,
-		incarnation: m.ident.Incarnation(), generation: m.bind.Generation, profileID: r.profileID,
-		cwd: m.ident.Cwd, made: now, expires: now.Add(offerTTL)}
-	m.s.offers.put(o)
-	return o
+	now := d.cfg.Now()
+	o := &offer{controller: controller, terminalID: v.ID, interactionID: r.Interaction.InteractionID,
+		kind: string(r.Interaction.Kind), fp: r.Fingerprint, fence: v.CurrentFence, plan: r.Plan,
+		incarnation: v.Ident.Incarnation(), generation: v.Bind.Generation, profileID: r.ProfileID,
+		cwd: v.Ident.Cwd, made: now, expires: now.Add(OfferTTL)}
+	d.offers.put(o)
+	return o.expires, true
 }

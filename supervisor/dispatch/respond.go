@@ -1,4 +1,4 @@
-package supervisor
+package dispatch
 
 import (
 	"context"
@@ -6,12 +6,12 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
 // approve and respond_interaction: one current step of a permission
@@ -37,9 +37,9 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// controllerOf is the request's controller; an in-process caller (tests,
+// ControllerOf is the request's controller; an in-process caller (tests,
 // the popup's own daemon-side port) counts as a local person.
-func controllerOf(ctx context.Context) string {
+func ControllerOf(ctx context.Context) string {
 	if c := api.ControllerFrom(ctx); c != "" {
 		return c
 	}
@@ -51,7 +51,7 @@ func isLocal(controller string) bool {
 }
 
 // Approve answers POST /v1/approve (DESIGN invariant 9).
-func (s *Supervisor) Approve(ctx context.Context, req api.ApproveRequest) (api.ActionResult, error) {
+func (d *Dispatcher) Approve(ctx context.Context, req api.ApproveRequest) (api.ActionResult, error) {
 	const op = "approve"
 	if (req.TurnID == "") == (req.TerminalID == "") {
 		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "approve needs exactly one of turn_id and terminal_id")
@@ -70,12 +70,12 @@ func (s *Supervisor) Approve(ctx context.Context, req api.ApproveRequest) (api.A
 		return reject(api.ReasonUnknownChoice, "approve by terminal_id is approve_once only; reject needs the managed turn_id").
 			result(op, req.TerminalID), nil
 	}
-	return s.interact(ctx, action{op: op, controller: controllerOf(ctx), turnID: req.TurnID, terminalID: req.TerminalID,
+	return d.interact(ctx, action{op: op, controller: ControllerOf(ctx), turnID: req.TurnID, terminalID: req.TerminalID,
 		decision: decision}), nil
 }
 
 // Respond answers POST /v1/respond_interaction.
-func (s *Supervisor) Respond(ctx context.Context, req api.RespondRequest) (api.ActionResult, error) {
+func (d *Dispatcher) Respond(ctx context.Context, req api.RespondRequest) (api.ActionResult, error) {
 	const op = "respond_interaction"
 	n := 0
 	for _, id := range []string{req.TurnID, req.WatchID, req.TerminalID} {
@@ -114,12 +114,12 @@ func (s *Supervisor) Respond(ctx context.Context, req api.RespondRequest) (api.A
 	default:
 		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "delivery_mode %q: want steer_current_turn or queue_next_turn", clip(req.DeliveryMode, 40))
 	}
-	controller := controllerOf(ctx)
+	controller := ControllerOf(ctx)
 	if req.TerminalID != "" && !isLocal(controller) {
 		return reject(api.ReasonTerminalScope, "respond_interaction by terminal_id is for a local person (CLI, popup); "+
 			"a controller responds by its turn_id or watch_id").result(op, req.TerminalID), nil
 	}
-	return s.interact(ctx, action{op: op, controller: controller, turnID: req.TurnID, watchID: req.WatchID,
+	return d.interact(ctx, action{op: op, controller: controller, turnID: req.TurnID, watchID: req.WatchID,
 		terminalID: req.TerminalID, interactionID: req.InteractionID, answer: &a, delivery: req.DeliveryMode}), nil
 }
 
@@ -134,12 +134,12 @@ type action struct {
 	delivery                    string
 }
 
-// subject resolves the request's subject to the terminal's monitor and,
-// for a turn, its record; it checks the owner.
-func (s *Supervisor) subject(controller, turnID, watchID, terminalID string) (*paneMonitor, *store.Turn, *refusal) {
+// subject resolves the request's subject to the terminal and, for a
+// turn, its record; it checks the owner.
+func (d *Dispatcher) subject(controller, turnID, watchID, terminalID string) (Terminal, *store.Turn, *refusal) {
 	switch {
 	case turnID != "":
-		t, err := s.st.Turn(turnID)
+		t, err := d.cfg.Store.Turn(turnID)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil, nil, reject(api.ReasonUnknownTurn, "no turn %s", turnID)
 		} else if err != nil {
@@ -155,26 +155,26 @@ func (s *Supervisor) subject(controller, turnID, watchID, terminalID string) (*p
 		case store.TurnDone, store.TurnFailed, store.TurnCancelled, store.TurnClosed:
 			return nil, nil, reject(api.ReasonTurnSettled, "turn %s is %s", turnID, t.State)
 		}
-		m := s.terminalMonitor(t.TerminalID)
+		m := d.cfg.Terminals.Terminal(t.TerminalID)
 		if m == nil {
 			return nil, nil, reject(api.ReasonTerminalGone, "the turn's terminal %s is gone", t.TerminalID)
 		}
 		return m, &t, nil
 	case watchID != "":
-		if s.watchTerminal == nil {
+		if d.cfg.Turns == nil {
 			return nil, nil, reject(api.ReasonUnknownWatch, "no watch %s", watchID)
 		}
-		id, err := s.watchTerminal(watchID, controller)
+		id, err := d.cfg.Turns.WatchTerminal(watchID, controller)
 		if err != nil {
 			return nil, nil, reject(api.ReasonWatch, "%v", err)
 		}
-		m := s.terminalMonitor(id)
+		m := d.cfg.Terminals.Terminal(id)
 		if m == nil {
 			return nil, nil, reject(api.ReasonTerminalGone, "the watch's terminal is gone")
 		}
 		return m, nil, nil
 	default:
-		m := s.terminalMonitor(terminalID)
+		m := d.cfg.Terminals.Terminal(terminalID)
 		if m == nil {
 			return nil, nil, reject(api.ReasonUnknownTerminal, "no terminal %s: run `akk list` for the current ids", terminalID)
 		}
@@ -182,80 +182,54 @@ func (s *Supervisor) subject(controller, turnID, watchID, terminalID string) (*p
 	}
 }
 
-// terminalMonitor finds the monitor of a recorded terminal id.
-func (s *Supervisor) terminalMonitor(id string) *paneMonitor {
-	for _, m := range s.monitors() {
-		m.mu.Lock()
-		ok := m.isRecorded && m.id == id
-		m.mu.Unlock()
-		if ok {
-			return m
-		}
-	}
-	return nil
-}
-
 // interact runs one approve or respond: its checks, then the transaction.
-func (s *Supervisor) interact(ctx context.Context, a action) api.ActionResult {
-	m, turn, ref := s.subject(a.controller, a.turnID, a.watchID, a.terminalID)
+func (d *Dispatcher) interact(ctx context.Context, a action) api.ActionResult {
+	m, turn, ref := d.subject(a.controller, a.turnID, a.watchID, a.terminalID)
 	if ref != nil {
 		return ref.result(a.op, a.terminalID)
 	}
 	var o *offer
-	var live recognition
-	tx, ref := s.begin(ctx, m, txnSpec{op: a.op, quiet: true,
+	var live terminal.Recognition
+	tx, ref := d.begin(ctx, m, txnSpec{op: a.op, quiet: true,
 		before: func() *refusal {
 			var r *refusal
-			o, r = s.offerFor(m, a)
+			o, r = d.offerFor(m, a)
 			return r
 		},
-		check: func() *refusal {
-			live = m.rec
-			return m.recheck(o, turn)
+		check: func(v terminal.View) *refusal {
+			live = v.Rec
+			return recheck(v, o, turn)
 		}})
 	if ref != nil {
-		return ref.result(a.op, m.terminalID())
+		return ref.result(a.op, idOf(m))
 	}
 	defer tx.end()
 	choice, text, ref := resolveChoice(live, a)
 	if ref != nil {
-		return ref.result(a.op, m.terminalID())
+		return ref.result(a.op, idOf(m))
 	}
-	res := store.Reservation{ID: s.newID("rcpt_", "receipt"), Op: a.op, Controller: a.controller, TerminalID: o.terminalID,
+	res := store.Reservation{ID: d.newID("rcpt_", "receipt"), Op: a.op, Controller: a.controller, TerminalID: o.terminalID,
 		InteractionID: o.interactionID, Choice: choiceName(choice), TextLen: utf8.RuneCountInString(text),
 		Incarnation: o.incarnation, BindingGen: o.generation, Fence: o.fence}
 	if turn != nil {
 		res.TurnID = turn.ID
 	}
-	return s.execute(ctx, tx, o, res, choice, text)
+	return d.execute(ctx, tx, o, res, choice, text)
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-func asRefusal(err error) *refusal {
-	var r *refusal
-	if errors.As(err, &r) {
-		return r
-	}
-	return reject(api.ReasonDelivery, "%v", err)
-}
-
-func (m *paneMonitor) terminalID() string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.id
-}
+// idOf is t's terminal id.
+func idOf(t Terminal) string { return t.View().ID }
 
 // offerFor finds the controller's offer for m and checks what needs no
 // fresh screen: the offer's age, the interaction it names, the operation
 // for its kind. It sends nothing.
-func (s *Supervisor) offerFor(m *paneMonitor, a action) (*offer, *refusal) {
-	o := s.offers.get(a.controller, m.terminalID())
+func (d *Dispatcher) offerFor(m Terminal, a action) (*offer, *refusal) {
+	o := d.offers.get(a.controller, idOf(m))
 	if o == nil {
 		return nil, reject(api.ReasonNoOffer, "no current offer for this controller: call status for the terminal (or turn) first, then answer what it showed")
 	}
-	now := s.cfg.Now()
-	if now.Sub(o.made) > offerHorizon {
+	now := d.cfg.Now()
+	if now.Sub(o.made) > OfferHorizon {
 		return nil, reject(api.ReasonOfferExpired, "the status this answers is %s old: call status again", now.Sub(o.made).Round(1e9))
 	}
 	if a.interactionID != "" && a.interactionID != o.interactionID {
@@ -280,33 +254,33 @@ func choiceName(c recognizers.Choice) string {
 	return "text"
 }
 
-// recheck compares the live terminal with the offer. Called with mu held,
-// right after a barrier pass.
-func (m *paneMonitor) recheck(o *offer, turn *store.Turn) *refusal {
+// recheck compares the live terminal (a view right after a barrier pass)
+// with the offer.
+func recheck(v terminal.View, o *offer, turn *store.Turn) *refusal {
 	switch {
-	case m.ident == nil || m.ident.Incarnation() != o.incarnation:
+	case v.Ident == nil || v.Ident.Incarnation() != o.incarnation:
 		return reject(api.ReasonProcessChanged, "the agent process is not the one the status saw")
-	case m.bind.Generation != o.generation:
+	case v.Bind.Generation != o.generation:
 		return reject(api.ReasonBindingChanged, "the native session binding changed since the status")
-	case m.ident.Cwd != o.cwd:
+	case v.Ident.Cwd != o.cwd:
 		return reject(api.ReasonCwdChanged, "the agent's working directory changed since the status")
-	case turn != nil && turn.TerminalID != m.id:
+	case turn != nil && turn.TerminalID != v.ID:
 		return reject(api.ReasonTurnMoved, "the turn belongs to another terminal")
 	}
-	if stale, cause := m.mirror.Stale(); stale {
-		return reject(api.ReasonScreenStale, "the screen model is re-seeding (%s)", cause)
+	if v.Stale {
+		return reject(api.ReasonScreenStale, "the screen model is re-seeding (%s)", v.StaleCause)
 	}
-	r := m.rec
+	r := v.Rec
 	switch {
-	case r.profileID != o.profileID:
+	case r.ProfileID != o.profileID:
 		return reject(api.ReasonProcessChanged, "the agent version changed since the status")
 	case r.Interaction == nil:
 		return reject(api.ReasonPromptChanged, "the prompt the status showed is gone (the screen is %s now)", r.Screen)
-	case r.fp != o.fp || r.Interaction.InteractionID != o.interactionID:
+	case r.Fingerprint != o.fp || r.Interaction.InteractionID != o.interactionID:
 		return reject(api.ReasonPromptChanged, "the screen changed since the status: call status again")
-	case m.fenced && m.fenceKey == o.fence:
+	case v.Fenced && v.FenceKey == o.fence:
 		return reject(api.ReasonFenced, "this prompt was already answered")
-	case r.Interaction.State != "pending" || r.plan == nil:
+	case r.Interaction.State != "pending" || r.Plan == nil:
 		return manual(api.ReasonManualRequired, "the prompt needs a person: %s", strings.Join(r.Interaction.Reasons, ", "))
 	}
 	return nil
@@ -314,8 +288,8 @@ func (m *paneMonitor) recheck(o *offer, turn *store.Turn) *refusal {
 
 // resolveChoice maps the request's semantic ids to the live plan's choice
 // and checks the text against the profile's rules.
-func resolveChoice(live recognition, a action) (recognizers.Choice, string, *refusal) {
-	plan := live.plan
+func resolveChoice(live terminal.Recognition, a action) (recognizers.Choice, string, *refusal) {
+	plan := live.Plan
 	if a.op == "approve" {
 		c, ok := plan.Find(a.decision)
 		if !ok || c.Decision == "" {
@@ -426,19 +400,17 @@ func checkText(text string, multiline bool) *refusal {
 // execute reserves, sends the choice's steps, proves them and writes the
 // receipt; the offer is consumed and the prompt fenced whatever happened
 // after the reservation.
-func (s *Supervisor) execute(ctx context.Context, tx *txn, o *offer, res store.Reservation, choice recognizers.Choice, text string) api.ActionResult {
+func (d *Dispatcher) execute(ctx context.Context, tx *txn, o *offer, res store.Reservation, choice recognizers.Choice, text string) api.ActionResult {
 	if ref := tx.reserve(res); ref != nil {
 		return tx.refused(ref)
 	}
-	m := tx.m
+	m := tx.t
 	rec, err := tx.steps(ctx, choice.Steps, text)
 	tx.out.Timing = tx.timing()
 	defer func() {
-		s.offers.consume(o)
-		m.mu.Lock()
-		m.fenceKey = "" // read the fence again
-		m.mu.Unlock()
-		m.poke()
+		d.offers.consume(o)
+		m.ForgetFence() // read the fence again
+		m.Poke()
 	}()
 	if err != nil {
 		return tx.fail(err.Error(), rec.Screen, o.fence)
@@ -450,7 +422,7 @@ func (s *Supervisor) execute(ctx context.Context, tx *txn, o *offer, res store.R
 	if rec.Interaction != nil && rec.Interaction.InteractionID != res.InteractionID {
 		out.Next = rec.Interaction
 	}
-	s.lg.Info("dispatch", "op", res.Op, "terminal", res.TerminalID, "receipt", res.ID, "choice", res.Choice,
+	d.lg.Info("dispatch", "op", res.Op, "terminal", res.TerminalID, "receipt", res.ID, "choice", res.Choice,
 		"text_len", res.TextLen, "outcome", out.Outcome, "screen", rec.Screen)
 	return out
 }

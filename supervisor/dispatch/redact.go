@@ -1,10 +1,11 @@
-package supervisor
+package dispatch
 
 import "log/slog"
 
-// The daemon's private values (DESIGN invariant 8): an offer's and a
-// recognition's fingerprint and key plan, an action's answer text. Their
-// LogValue and String never carry them; a log line names ids and states.
+// The private values of dispatch (DESIGN invariant 8): an offer's
+// fingerprint and key plan, an action's answer text (terminal.Recognition
+// redacts its own). Their LogValue and String never carry them; a log line
+// names ids and states.
 
 // LogValue of an offer: whose, for what, until when.
 func (o *offer) LogValue() slog.Value {
@@ -18,19 +19,6 @@ func (o *offer) LogValue() slog.Value {
 
 // String is LogValue as text.
 func (o *offer) String() string { return o.LogValue().String() }
-
-// LogValue of a recognition: its public states only.
-func (r recognition) LogValue() slog.Value {
-	kind := ""
-	if r.Interaction != nil {
-		kind = string(r.Interaction.Kind)
-	}
-	return slog.GroupValue(slog.String("screen", r.Screen), slog.String("composer", r.Composer),
-		slog.Int("draft_len", r.DraftLen), slog.String("interaction", kind), slog.String("recognizer", r.Recognizer))
-}
-
-// String is LogValue as text.
-func (r recognition) String() string { return r.LogValue().String() }
 
 // LogValue of an action: the operation and its subject; the answer as its
 // own redacted value.
@@ -46,3 +34,11 @@ func (a action) LogValue() slog.Value {
 
 // String is LogValue as text.
 func (a action) String() string { return a.LogValue().String() }
+
+// LogValue of a Config: never the secret.
+func (c Config) LogValue() slog.Value {
+	return slog.GroupValue(slog.Bool("secret", len(c.Secret) > 0))
+}
+
+// String is LogValue as text.
+func (c Config) String() string { return c.LogValue().String() }

@@ -1,4 +1,4 @@
-package supervisor
+package dispatch
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
 // cancel interrupts a managed Turn the way its agent's user would: Codex
@@ -16,7 +17,7 @@ import (
 var interruptKey = map[string][]byte{api.AgentCodex: {0x03}, api.AgentClaude: {0x1b}}
 
 // Cancel answers POST /v1/cancel.
-func (s *Supervisor) Cancel(ctx context.Context, req api.CancelRequest) (api.ActionResult, error) {
+func (d *Dispatcher) Cancel(ctx context.Context, req api.CancelRequest) (api.ActionResult, error) {
 	const op = "cancel"
 	if req.TurnID == "" {
 		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "cancel needs turn_id")
@@ -24,31 +25,31 @@ func (s *Supervisor) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 	if err := checkID("turn_id", req.TurnID, "turn"); err != nil {
 		return api.ActionResult{}, err
 	}
-	controller := controllerOf(ctx)
-	m, turn, ref := s.subject(controller, req.TurnID, "", "")
+	controller := ControllerOf(ctx)
+	m, turn, ref := d.subject(controller, req.TurnID, "", "")
 	if ref != nil {
 		return ref.result(op, ""), nil
 	}
 	var key []byte
-	var before view
-	tx, ref := s.begin(ctx, m, txnSpec{op: op, check: func() *refusal {
+	var before terminal.View
+	tx, ref := d.begin(ctx, m, txnSpec{op: op, check: func(v terminal.View) *refusal {
 		switch {
-		case m.ident == nil || m.ident.Incarnation() != turn.Incarnation:
+		case v.Ident == nil || v.Ident.Incarnation() != turn.Incarnation:
 			return reject(api.ReasonProcessChanged, "the agent process is not the one the turn was sent to")
-		case m.rec.Screen != api.ScreenWorking:
-			return reject(api.ReasonNotCancellable, "the agent is %s: only a working agent is interrupted (a dialog is answered, not cancelled)", m.rec.Screen)
+		case v.Rec.Screen != api.ScreenWorking:
+			return reject(api.ReasonNotCancellable, "the agent is %s: only a working agent is interrupted (a dialog is answered, not cancelled)", v.Rec.Screen)
 		}
-		if key = interruptKey[m.ident.Agent]; key == nil {
-			return reject(api.ReasonNotCancellable, "no interrupt key for %s", m.ident.Agent)
+		if key = interruptKey[v.Ident.Agent]; key == nil {
+			return reject(api.ReasonNotCancellable, "no interrupt key for %s", v.Ident.Agent)
 		}
-		before = view{rec: m.rec, seq: m.screenSeq}
+		before = v
 		return nil
 	}})
 	if ref != nil {
 		return ref.result(op, turn.TerminalID), nil
 	}
 	defer tx.end()
-	res := store.Reservation{ID: s.newID("rcpt_", "receipt"), Op: op, Controller: controller, TerminalID: turn.TerminalID,
+	res := store.Reservation{ID: d.newID("rcpt_", "receipt"), Op: op, Controller: controller, TerminalID: turn.TerminalID,
 		TurnID: turn.ID, Incarnation: turn.Incarnation, BindingGen: turn.BindingGen}
 	if ref := tx.reserve(res); ref != nil {
 		out := tx.refused(ref)
@@ -58,10 +59,10 @@ func (s *Supervisor) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 	tx.out.SessionID = turn.SessionID
 	ictx := context.WithoutCancel(ctx)
 	err := tx.keys(ictx, key)
-	var rec recognition
+	var rec terminal.Recognition
 	ok := false
 	if err == nil {
-		rec, ok = m.await(ictx, before, stepTimeout, func(r recognition) bool { return r.Screen != api.ScreenWorking })
+		rec, ok = m.Await(ictx, before.Seq, stepTimeout, func(r terminal.Recognition) bool { return r.Screen != api.ScreenWorking })
 	}
 	if !ok {
 		reason := fmt.Sprintf("%s: the interrupt was sent but the agent still shows %s", api.ReasonPostcondition, rec.Screen)
@@ -71,10 +72,10 @@ func (s *Supervisor) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 		return tx.fail(reason, rec.Screen, ""), nil
 	}
 	t := *turn
-	t.State, t.Reason, t.Updated, t.Settled = store.TurnCancelled, "cancelled by its controller", s.cfg.Now(), s.cfg.Now()
+	t.State, t.Reason, t.Updated, t.Settled = store.TurnCancelled, "cancelled by its controller", d.cfg.Now(), d.cfg.Now()
 	out := tx.accept("screen:"+rec.Screen, rec.Screen, "", t)
 	if out.Outcome == api.OutcomeAccepted {
-		s.turnEvent(t, api.EventTurnState)
+		d.turnEvent(t, api.EventTurnState)
 	}
 	return out, nil
 }

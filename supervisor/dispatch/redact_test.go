@@ -1,4 +1,4 @@
-package supervisor
+package dispatch
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/archtest"
 	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
 // TestRedactedLogs: an offer, a recognition and an action with their
@@ -18,7 +19,7 @@ func TestRedactedLogs(t *testing.T) {
 		Steps: []recognizers.PlanStep{{Keys: []byte(secret)}}}}}
 	for name, v := range map[string]any{
 		"offer":       &offer{terminalID: "term_x", fp: fp, plan: plan},
-		"recognition": recognition{Screen: "idle", fp: fp, plan: plan},
+		"recognition": terminal.Recognition{Screen: "idle", Fingerprint: fp, Plan: plan},
 		"action":      action{op: "respond_interaction", answer: &api.Answer{Text: secret}},
 	} {
 		if where := archtest.Leak(v, secret); where != "" {

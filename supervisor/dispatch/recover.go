@@ -1,4 +1,4 @@
-package supervisor
+package dispatch
 
 import (
 	"fmt"
@@ -6,15 +6,15 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 )
 
-// settleOpen ends every reservation a previous daemon left open. Input may
+// SettleOpen ends every reservation a previous daemon left open. Input may
 // have landed between the reservation and the crash, and nothing can tell
 // now: each becomes uncertain (never retried), its turn too, and a fence
 // it carried is consumed so the prompt it answered is not answered again.
 // Called once at start, before the API serves.
-func (s *Supervisor) settleOpen() error {
-	rs, err := s.st.Reservations()
+func (d *Dispatcher) SettleOpen() error {
+	rs, err := d.cfg.Store.Reservations()
 	if err != nil {
-		return fmt.Errorf("supervisor: open reservations: %w", err)
+		return fmt.Errorf("dispatch: open reservations: %w", err)
 	}
 	for _, r := range rs {
 		if r.Final() {
@@ -23,16 +23,16 @@ func (s *Supervisor) settleOpen() error {
 		reason := "the daemon stopped at stage " + r.Stage + " before the outcome was recorded; input may have landed"
 		var turns []store.Turn
 		if r.TurnID != "" {
-			if t, err := s.st.Turn(r.TurnID); err == nil && !turnSettled(t.State) {
-				t.State, t.Reason, t.Updated = store.TurnUncertain, reason, s.cfg.Now()
+			if t, err := d.cfg.Store.Turn(r.TurnID); err == nil && !turnSettled(t.State) {
+				t.State, t.Reason, t.Updated = store.TurnUncertain, reason, d.cfg.Now()
 				turns = append(turns, t)
 			}
 		}
 		rr := r
-		if err := s.advance(&rr, store.StageUncertain, reason, "", r.Fence, turns...); err != nil {
-			return fmt.Errorf("supervisor: settle %s: %w", r.ID, err)
+		if err := d.advance(&rr, store.StageUncertain, reason, "", r.Fence, turns...); err != nil {
+			return fmt.Errorf("dispatch: settle %s: %w", r.ID, err)
 		}
-		s.lg.Warn("dispatch: open reservation settled as uncertain", "receipt", r.ID, "op", r.Op, "stage", r.Stage)
+		d.lg.Warn("dispatch: open reservation settled as uncertain", "receipt", r.ID, "op", r.Op, "stage", r.Stage)
 	}
 	return nil
 }

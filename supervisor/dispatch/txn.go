@@ -1,15 +1,17 @@
-package supervisor
+package dispatch
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
 // txn is the dispatch transaction of one mutation (the sequence drawn atop
@@ -17,7 +19,7 @@ import (
 // only code that writes a reservation or sends a mutation's input to a
 // pane. Every mutation is "checks, then the transaction":
 //
-//	tx, ref := s.begin(ctx, m, spec)    lock; cheap checks; settle or barrier; recheck
+//	tx, ref := d.begin(ctx, t, spec)    lock; cheap checks; settle or barrier; recheck
 //	defer tx.end()
 //	ref = tx.reserve(res, turns...)    synced: nothing has been sent before this
 //	tx.keys / tx.text / tx.steps       input, each marked sent durably first
@@ -29,7 +31,7 @@ import (
 type txn struct {
 	rec    reservations
 	lg     *slog.Logger
-	m      *paneMonitor
+	t      Terminal
 	unlock func()
 	op     string
 	res    store.Reservation
@@ -42,7 +44,7 @@ type txn struct {
 }
 
 // reservations writes a transaction's reservation durably, stage by stage
-// (the Supervisor's journal): what txn needs of the daemon, and no more.
+// (the Dispatcher's journal): what txn needs of the daemon, and no more.
 type reservations interface {
 	reserve(r *store.Reservation, turns ...store.Turn) error
 	advance(r *store.Reservation, stage, reason, evidence, fence string, turns ...store.Turn) error
@@ -57,19 +59,19 @@ type txnSpec struct {
 	// quiet waits for a quiet screen (settle) before the check; otherwise a
 	// single barrier (cancel: a working agent never goes quiet).
 	quiet bool
-	// check runs under the terminal lock on the screen the barrier made
-	// current: the recheck of everything the input depends on.
-	check func() *refusal
+	// check runs on a view of the screen the barrier made current: the
+	// recheck of everything the input depends on.
+	check func(v terminal.View) *refusal
 }
 
-// begin takes m's dispatch lock and runs spec's checks. On a refusal the
+// begin takes t's dispatch lock and runs spec's checks. On a refusal the
 // lock is released and nothing was sent; otherwise the caller ends the
 // transaction with end.
-func (s *Supervisor) begin(ctx context.Context, m *paneMonitor, spec txnSpec) (*txn, *refusal) {
-	tx := &txn{rec: s, lg: s.lg, m: m, op: spec.op, began: time.Now()}
-	unlock, err := m.lockTerminal(ctx)
+func (d *Dispatcher) begin(ctx context.Context, t Terminal, spec txnSpec) (*txn, *refusal) {
+	tx := &txn{rec: d, lg: d.lg, t: t, op: spec.op, began: time.Now()}
+	unlock, err := t.Lock(ctx)
 	if err != nil {
-		return nil, asRefusal(err)
+		return nil, lockRefusal(err)
 	}
 	tx.unlock = unlock
 	if spec.before != nil {
@@ -80,9 +82,9 @@ func (s *Supervisor) begin(ctx context.Context, m *paneMonitor, spec txnSpec) (*
 	}
 	t0 := time.Now()
 	if spec.quiet {
-		err = m.settle(ctx)
+		err = t.Settle(ctx)
 	} else {
-		err = m.barrier(ctx)
+		err = t.Barrier(ctx)
 	}
 	tx.settleDur = time.Since(t0)
 	if err != nil {
@@ -90,10 +92,7 @@ func (s *Supervisor) begin(ctx context.Context, m *paneMonitor, spec txnSpec) (*
 		return nil, reject(api.ReasonTerminalGone, "%v", err)
 	}
 	if spec.check != nil {
-		m.mu.Lock()
-		ref := spec.check()
-		m.mu.Unlock()
-		if ref != nil {
+		if ref := spec.check(t.View()); ref != nil {
 			tx.end()
 			return nil, ref
 		}
@@ -144,13 +143,13 @@ func (tx *txn) markSent() error {
 
 // keys sends raw key bytes of the profile's plan (never a caller's).
 func (tx *txn) keys(ctx context.Context, b []byte) error {
-	return tx.input(func() error { return tx.m.sess.client.SendBytes(context.WithoutCancel(ctx), tx.m.pane, b) })
+	return tx.input(func() error { return tx.t.SendBytes(context.WithoutCancel(ctx), b) })
 }
 
-// text types checked text (typeText: keys for one line, a bracketed paste
+// text types checked text (TypeText: keys for one line, a bracketed paste
 // for several).
 func (tx *txn) text(ctx context.Context, s string) error {
-	return tx.input(func() error { return tx.m.typeText(context.WithoutCancel(ctx), s) })
+	return tx.input(func() error { return tx.t.TypeText(context.WithoutCancel(ctx), s) })
 }
 
 func (tx *txn) input(send func() error) error {
@@ -162,18 +161,18 @@ func (tx *txn) input(send func() error) error {
 	if err := send(); err != nil {
 		return err
 	}
-	fault.Point(faultAfterInput)
+	fault.Point(FaultAfterInput)
 	return nil
 }
 
 // steps sends a choice's native steps with text and proves each step's
 // postcondition on a newer screen. It returns the recognition the last
 // one was proven on.
-func (tx *txn) steps(ctx context.Context, steps []recognizers.PlanStep, text string) (recognition, error) {
+func (tx *txn) steps(ctx context.Context, steps []recognizers.PlanStep, text string) (terminal.Recognition, error) {
 	ctx = context.WithoutCancel(ctx) // input that started is followed by its proof
-	var last recognition
+	var last terminal.Recognition
 	for i, step := range steps {
-		before := tx.m.snapshot()
+		before := tx.t.View()
 		if step.Text {
 			if err := tx.text(ctx, text); err != nil {
 				return last, fmt.Errorf("step %d: text: %w", i+1, err)
@@ -182,14 +181,16 @@ func (tx *txn) steps(ctx context.Context, steps []recognizers.PlanStep, text str
 			if quiet <= 0 {
 				quiet = defaultTextQuiet
 			}
-			tx.m.awaitQuiet(ctx, before.seq, quiet, echoQuietMax)
+			tx.t.AwaitQuiet(ctx, before.Seq, quiet, echoQuietMax)
 		}
 		if len(step.Keys) > 0 {
 			if err := tx.keys(ctx, step.Keys); err != nil {
 				return last, fmt.Errorf("step %d: keys: %w", i+1, err)
 			}
 		}
-		rec, ok := tx.m.awaitExpect(ctx, before, step.Expect, stepTimeout)
+		rec, ok := tx.t.Await(ctx, before.Seq, stepTimeout, func(r terminal.Recognition) bool {
+			return expectHolds(before.Rec, r, step.Expect)
+		})
 		if !ok {
 			return rec, fmt.Errorf("step %d of %d: %w (want %v)", i+1, len(steps), errUnproven, step.Expect.States)
 		}
@@ -237,4 +238,17 @@ func (tx *txn) fail(reason, screen, fence string, turns ...store.Turn) api.Actio
 	tx.out.Outcome, tx.out.Reason, tx.out.DoNotRetry, tx.out.ScreenState = outcome, reason, tx.sent, screen
 	tx.lg.Warn("dispatch", "op", tx.op, "terminal", tx.res.TerminalID, "receipt", tx.res.ID, "outcome", outcome, "reason", reason)
 	return tx.out
+}
+
+// expectHolds says whether now shows what a step expects: one of its
+// states, the expected highlighted row, and a screen that moved on from
+// before (a new prompt, another state or another highlight).
+func expectHolds(before, now terminal.Recognition, want recognizers.Expect) bool {
+	if !slices.Contains(want.States, recognizers.ScreenState(now.Screen)) {
+		return false
+	}
+	if want.Highlighted >= 0 && now.Highlighted != want.Highlighted {
+		return false
+	}
+	return now.Screen != before.Screen || now.Fingerprint != before.Fingerprint || now.Highlighted != before.Highlighted
 }

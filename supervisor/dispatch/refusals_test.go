@@ -1,0 +1,348 @@
+package dispatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/dispatch/refusaltest"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// The controllers of the table: a local person, and an MCP host.
+const (
+	person = "cli:test"
+	other  = "mcp:someone-else"
+)
+
+// testJournal writes to a real store, or refuses every write (StoreDown).
+type testJournal struct {
+	st   *store.Store
+	mu   sync.Mutex
+	down bool
+}
+
+func (j *testJournal) Commit(ch store.Change) error {
+	j.mu.Lock()
+	down := j.down
+	j.mu.Unlock()
+	if down {
+		return errors.New("store: disk full")
+	}
+	_, err := j.st.Apply(ch)
+	return err
+}
+
+// testTurns records what the transaction told the Turn monitors.
+type testTurns struct {
+	mu                        sync.Mutex
+	monitored, accepted, drop []string
+}
+
+func (t *testTurns) Monitor(turn store.Turn) {
+	t.mu.Lock()
+	t.monitored = append(t.monitored, turn.ID)
+	t.mu.Unlock()
+}
+func (t *testTurns) Accepted(turn store.Turn) {
+	t.mu.Lock()
+	t.accepted = append(t.accepted, turn.ID)
+	t.mu.Unlock()
+}
+func (t *testTurns) Drop(id string) { t.mu.Lock(); t.drop = append(t.drop, id); t.mu.Unlock() }
+func (t *testTurns) WatchTerminal(watchID, controller string) (string, error) {
+	return "", fmt.Errorf("watch %s is notify_only: only an exact_task Watch may answer", watchID)
+}
+
+// TestRefusalReasonsCovered: every refusal reason has a case in the table
+// (or an exemption that says why none can), and no exemption is stale.
+func TestRefusalReasonsCovered(t *testing.T) {
+	missing, stale := refusaltest.Missing()
+	if len(missing) > 0 {
+		t.Errorf("refusal reasons with no case in refusaltest.Cases: %v", missing)
+	}
+	if len(stale) > 0 {
+		t.Errorf("refusaltest.Exempt entries that a case covers or that are no reason: %v", stale)
+	}
+}
+
+// TestDispatchRefusals runs the refusal table against a fake terminal
+// serving the recorded screens: each fault is refused with its reason and
+// nothing typed, nothing reserved; each faultless twin is accepted with
+// exactly the recorded inputs (the strict replica's rule).
+func TestDispatchRefusals(t *testing.T) {
+	st, err := store.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, c := range refusaltest.Cases {
+		for _, withFault := range []bool{false, true} {
+			if !withFault && (c.FaultOnly || c.Fault == refusaltest.NoFault) {
+				continue
+			}
+			label := c.Name
+			if !withFault {
+				label += ", without the fault"
+			}
+			t.Run(label, func(t *testing.T) { runRefusal(t, st, c, withFault) })
+		}
+	}
+}
+
+func runRefusal(t *testing.T, st *store.Store, c refusaltest.Case, withFault bool) {
+	f, err := newFake(c.Agent, c.RecordedVersion(), c.ShownVersion(), c.Recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every run its own terminal: the store is shared by the table.
+	f.v.ID = "term_" + terminal.Derive([]byte("test"), "terminal", c.Name, fmt.Sprint(withFault))
+	if err := f.toMarker(c.Marker); err != nil {
+		t.Fatalf("%s: %v", c.Surface(), err)
+	}
+	j := &testJournal{st: st}
+	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
+		Terminals: fakeTerminals{f}, Turns: &testTurns{}, Store: st, Journal: j})
+	turnID := writeTurn(t, st, c, f)
+	v := f.View()
+	f.onInput = func() { // DESIGN invariant 3: reserved and marked sent, durably, before any byte
+		if rs := reservationsOf(t, st, v.ID); len(rs) != 1 || rs[0].Stage != store.StageInputSent {
+			t.Errorf("input before the reservation was marked input_sent: %+v", rs)
+		}
+	}
+	if c.NoAction != "" {
+		if _, ok := terminal.Actions(v)[c.NoAction]; ok {
+			t.Fatalf("the status advertises %s", c.NoAction)
+		}
+	}
+	d.MakeOffer(person, v) // the status
+	if withFault {
+		makeFault(t, d, f, j, c)
+	}
+	res, err := callCase(d, c, v, turnID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, reason := c.Outcome, c.Reason
+	if !withFault {
+		want, reason = api.OutcomeAccepted, ""
+	}
+	if res.Outcome != want || !strings.HasPrefix(res.Reason, reason) {
+		t.Fatalf("outcome %s (%s), want %s (%s)", res.Outcome, res.Reason, want, reason)
+	}
+	rs := reservationsOf(t, st, v.ID)
+	f.mu.Lock()
+	sent, inputs, diverged := f.sent, f.inputs, f.diverged
+	f.mu.Unlock()
+	switch res.Outcome {
+	case api.OutcomeAccepted:
+		if n := max(c.Inputs, 1); inputs != n || len(diverged) > 0 {
+			t.Errorf("accepted with %d recorded inputs (want %d) and %q besides", inputs, n, diverged)
+		}
+		if len(rs) != 1 || rs[0].Stage != store.StageDone || !res.DoNotRetry {
+			t.Errorf("accepted: reservations %+v, do_not_retry %v", rs, res.DoNotRetry)
+		}
+	case api.OutcomeUncertain:
+		if sent == 0 || !res.DoNotRetry || len(rs) != 1 || rs[0].Stage != store.StageUncertain {
+			t.Errorf("uncertain after %d bytes: do_not_retry %v, reservations %+v", sent, res.DoNotRetry, rs)
+		}
+	default:
+		if sent != 0 || len(rs) != 0 || res.ReceiptID != "" || res.DoNotRetry {
+			t.Errorf("a refusal before input: %d bytes sent, reservations %+v, receipt %q, do_not_retry %v",
+				sent, rs, res.ReceiptID, res.DoNotRetry)
+		}
+	}
+}
+
+// writeTurn writes the case's Turn and returns its id.
+func writeTurn(t *testing.T, st *store.Store, c refusaltest.Case, f *fakeTerminal) string {
+	if c.Turn == refusaltest.NoTurn {
+		return ""
+	}
+	v := f.View()
+	id := "turn_" + terminal.Derive([]byte("test"), "turn", v.ID)
+	tr := store.Turn{ID: id, TerminalID: v.ID, Controller: person, Agent: c.Agent, Version: c.ShownVersion(),
+		Incarnation: v.Ident.Incarnation(), State: store.TurnAccepted, Management: "managed", Created: time.Now(), Updated: time.Now()}
+	switch c.Turn {
+	case refusaltest.OthersTurn:
+		tr.Controller = other
+	case refusaltest.SettledTurn:
+		tr.State = store.TurnDone
+	case refusaltest.ClosedTurn:
+		tr.Management = "closed"
+	case refusaltest.OldTurn:
+		tr.Incarnation = "1/2/codex/0.155.1/3/4/true"
+	case refusaltest.ElsewhereTurn:
+		tr.TerminalID = "term_" + terminal.Derive([]byte("test"), "terminal", "gone")
+	case refusaltest.MissingTurn:
+		return id
+	}
+	if _, err := st.Apply(store.Change{Turns: []store.Turn{tr}}); err != nil {
+		t.Fatal(err)
+	}
+	f.SetActiveTurn(id)
+	return id
+}
+
+// makeFault makes the case's fault on the fake terminal, the offers or
+// the journal.
+func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, c refusaltest.Case) {
+	age := func(by time.Duration) {
+		d.EditOffers(func(o *OfferEdit) { o.Made, o.Expires = o.Made.Add(-by), o.Expires.Add(-by) })
+	}
+	switch c.Fault {
+	case refusaltest.NoFault:
+	case refusaltest.MoveOn:
+		if err := f.toMarker(c.Markers); err != nil {
+			t.Fatal(err)
+		}
+	case refusaltest.ExpireOffers:
+		age(OfferTTL + time.Second)
+	case refusaltest.ExpireMoveOn:
+		age(OfferTTL + time.Second)
+		if err := f.toMarker(0); err != nil {
+			t.Fatal(err)
+		}
+	case refusaltest.PastHorizon:
+		age(OfferHorizon + time.Minute)
+	case refusaltest.ForgetOffers:
+		d.ForgetOffers()
+	case refusaltest.OtherCwd:
+		f.edit(func(v *terminal.View) { v.Ident.Cwd = "/elsewhere" })
+	case refusaltest.OtherIncarnation:
+		f.edit(func(v *terminal.View) { v.Ident.AgentStart++ })
+	case refusaltest.OtherBinding:
+		f.edit(func(v *terminal.View) { v.Bind.Generation++ })
+	case refusaltest.Fenced:
+		f.edit(func(v *terminal.View) { v.Fenced, v.FenceKey = true, v.CurrentFence })
+	case refusaltest.Stale:
+		f.edit(func(v *terminal.View) { v.Stale, v.StaleCause = true, "%output lost" })
+	case refusaltest.Busy:
+		f.lock <- struct{}{}
+	case refusaltest.Gone:
+		f.fail = errors.New("barrier %7: the pane is gone")
+	case refusaltest.Respawned:
+		f.respawn = "term_" + terminal.Derive([]byte("test"), "terminal", "respawned")
+	case refusaltest.StoreDown:
+		j.mu.Lock()
+		j.down = true
+		j.mu.Unlock()
+	case refusaltest.NotAgent:
+		f.edit(func(v *terminal.View) { v.Ident.Agent, v.Ident.Version = api.AgentNone, "" })
+	case refusaltest.NoSessionFile:
+		// A path under a regular file: not absent (a file yet to come),
+		// unreadable.
+		notDir := filepath.Join(t.TempDir(), "file")
+		if err := os.WriteFile(notDir, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f.edit(func(v *terminal.View) {
+			v.Ident.Replica = false
+			v.Bind = terminal.Binding{Generation: 1, State: string(watchers.Resolved), SessionID: "s1",
+				Path: filepath.Join(notDir, "rollout.jsonl")}
+		})
+	case refusaltest.Frozen:
+		f.mu.Lock()
+		f.frozen = true
+		f.mu.Unlock()
+	default:
+		t.Fatalf("fault %q: the unit runner cannot make it", c.Fault)
+	}
+}
+
+// callCase makes the case's call as the controller that saw v.
+func callCase(d *Dispatcher, c refusaltest.Case, v terminal.View, turnID string) (api.ActionResult, error) {
+	ctx := api.WithController(context.Background(), person)
+	id := func(prefix, kind string) string { return prefix + terminal.Derive([]byte("test"), kind, c.Name) }
+	answer := func(freeText bool) (api.RespondRequest, error) {
+		in := v.Rec.Interaction
+		if in != nil && len(in.Questions) == 0 { // a permission prompt: ids of no question
+			return api.RespondRequest{TerminalID: v.ID, InteractionID: in.InteractionID, Answers: []api.Answer{{
+				QuestionID: id("q_", "question"), ResponseKind: "single_select", SelectedOptionIDs: []string{id("opt_", "option")}}}}, nil
+		}
+		if in == nil || len(in.Questions) != 1 || len(in.Questions[0].Options) <= c.Option {
+			return api.RespondRequest{}, fmt.Errorf("the status shows no question with option %d: %+v", c.Option, in)
+		}
+		q := in.Questions[0]
+		opt := q.Options[c.Option].OptionID
+		if freeText {
+			opt = ""
+			for _, o := range q.Options {
+				if o.FreeText {
+					opt = o.OptionID
+				}
+			}
+		}
+		kind := q.ResponseKind
+		if c.Kind != "" {
+			kind = c.Kind
+		}
+		return api.RespondRequest{TerminalID: v.ID, InteractionID: in.InteractionID, Answers: []api.Answer{{
+			QuestionID: q.QuestionID, ResponseKind: kind, SelectedOptionIDs: []string{opt}, Text: c.Text}}}, nil
+	}
+	respond := func(edit func(*api.RespondRequest)) (api.ActionResult, error) {
+		req, err := answer(c.Call == refusaltest.RespondFreeText)
+		if err != nil {
+			return api.ActionResult{}, err
+		}
+		if edit != nil {
+			edit(&req)
+		}
+		return d.Respond(ctx, req)
+	}
+	switch c.Call {
+	case refusaltest.ApproveTerminal:
+		return d.Approve(ctx, api.ApproveRequest{TerminalID: v.ID})
+	case refusaltest.RejectTerminal:
+		return d.Approve(ctx, api.ApproveRequest{TerminalID: v.ID, Decision: api.DecisionReject})
+	case refusaltest.ApproveAsOther:
+		return d.Approve(api.WithController(ctx, other), api.ApproveRequest{TerminalID: v.ID})
+	case refusaltest.ApproveUnknown:
+		return d.Approve(ctx, api.ApproveRequest{TerminalID: id("term_", "terminal")})
+	case refusaltest.ApproveTurn:
+		return d.Approve(ctx, api.ApproveRequest{TurnID: turnID})
+	case refusaltest.CancelTurn:
+		return d.Cancel(ctx, api.CancelRequest{TurnID: turnID})
+	case refusaltest.RespondOption, refusaltest.RespondFreeText:
+		return respond(nil)
+	case refusaltest.RespondOtherID:
+		return respond(func(r *api.RespondRequest) { r.InteractionID = id("int_", "interaction") })
+	case refusaltest.RespondUnknownID:
+		return respond(func(r *api.RespondRequest) { r.Answers[0].SelectedOptionIDs = []string{id("opt_", "option")} })
+	case refusaltest.RespondAsMCP:
+		ctx = api.WithController(ctx, other)
+		return respond(nil)
+	case refusaltest.RespondWatch:
+		return respond(func(r *api.RespondRequest) { r.TerminalID, r.WatchID = "", id("watch_", "watch") })
+	case refusaltest.SendTerminal:
+		return d.Send(ctx, api.SendRequest{TerminalID: v.ID, Request: c.Text})
+	case refusaltest.SendSession:
+		return d.Send(ctx, api.SendRequest{SessionID: id("ses_", "session"), Request: c.Text})
+	}
+	return api.ActionResult{}, fmt.Errorf("call %q: the unit runner cannot make it", c.Call)
+}
+
+// reservationsOf is the store's reservations of one terminal.
+func reservationsOf(t *testing.T, st *store.Store, terminalID string) []store.Reservation {
+	rs, err := st.Reservations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []store.Reservation
+	for _, r := range rs {
+		if r.TerminalID == terminalID {
+			out = append(out, r)
+		}
+	}
+	return out
+}

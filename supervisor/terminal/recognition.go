@@ -1,0 +1,106 @@
+package terminal
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"log/slog"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// Recognition is what a pane keeps of one recognizer pass.
+type Recognition struct {
+	Screen      string
+	Composer    string
+	Profile     string // "exact", "generic", or "" for no agent
+	DraftLen    int
+	Interaction *api.Interaction
+	// PromptTop/PromptRows locate the prompt region (rows 0 when none).
+	PromptTop, PromptRows int
+	Warnings              []string
+	Recognizer            string // which profile made it, for status
+
+	// Private: never in a row, a status or a log (DESIGN invariant 8;
+	// LogValue and String leave them out). They feed offers and the
+	// dispatch transaction.
+	Exact       bool
+	ProfileID   string
+	Fingerprint [32]byte // the prompt region's styled fingerprint
+	Plan        *recognizers.Plan
+	Highlighted int // the highlighted option row, -1 when none
+}
+
+// InteractionKey derives the key of public interaction ids from the
+// store's secret (never the secret itself).
+func InteractionKey(secret []byte) recognizers.Key {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("akk interaction ids"))
+	return recognizers.Key(m.Sum(nil))
+}
+
+// paneRecognizer is one pane's incremental recognizer for its current
+// agent and version: it re-reads only the screen's dirty rows.
+type paneRecognizer struct {
+	agent, version string
+	r              *recognizers.Recognizer
+}
+
+// recognize is the one place the supervisor calls the recognizers (pure:
+// a profile and a screen in, a recognition out). A pane whose process is no
+// agent is not recognized.
+func (pr *paneRecognizer) recognize(key recognizers.Key, agent, version string, scr *vt.Screen) Recognition {
+	if agent == api.AgentNone || agent == "" {
+		pr.r = nil
+		return Recognition{Screen: api.ScreenUnknown, Composer: string(recognizers.ComposerAbsent), Recognizer: "none"}
+	}
+	if pr.r == nil || pr.agent != agent || pr.version != version {
+		pr.agent, pr.version = agent, version
+		pr.r = recognizers.NewRecognizer(recognizers.Lookup(agent, version), key)
+	}
+	return FromRecognition(pr.r.Recognize(scr))
+}
+
+// FromRecognition keeps what the contract shows of a recognition: never
+// the draft's text, the fingerprint or the key plan.
+func FromRecognition(r recognizers.Recognition) Recognition {
+	out := Recognition{Screen: string(r.ScreenState), Composer: string(r.Composer), DraftLen: r.DraftLen,
+		Profile: "generic", Recognizer: r.Profile, Warnings: append([]string(nil), r.Warnings...),
+		Exact: r.Exact, ProfileID: r.Profile, Fingerprint: r.Fingerprint, Plan: r.Plan, Highlighted: -1}
+	if r.Prompt != nil {
+		out.Highlighted = r.Prompt.Highlighted
+	}
+	if r.Exact {
+		out.Profile = "exact"
+	}
+	if !r.Region.Empty() {
+		out.PromptTop, out.PromptRows = r.Region.Top, r.Region.Rows
+	}
+	if r.Interaction != nil {
+		out.Interaction = r.Interaction.Clone() // kept past the recognition that made it
+	}
+	return out
+}
+
+// LogValue of a recognition: its public states only.
+func (r Recognition) LogValue() slog.Value {
+	kind := ""
+	if r.Interaction != nil {
+		kind = string(r.Interaction.Kind)
+	}
+	return slog.GroupValue(slog.String("screen", r.Screen), slog.String("composer", r.Composer),
+		slog.Int("draft_len", r.DraftLen), slog.String("interaction", kind), slog.String("recognizer", r.Recognizer))
+}
+
+// String is LogValue as text.
+func (r Recognition) String() string { return r.LogValue().String() }
+
+// Fixed is an Env.Recognize that reads every screen with one agent's
+// profile, whatever runs in the pane (benchmarks of the pipeline on a
+// plain process). Each call makes its own incremental recognizer: one
+// per pane.
+func Fixed(key recognizers.Key, agent, version string) func(agent, version string, scr *vt.Screen) Recognition {
+	pr := &paneRecognizer{}
+	return func(_, _ string, scr *vt.Screen) Recognition { return pr.recognize(key, agent, version, scr) }
+}

@@ -1,0 +1,111 @@
+package terminal
+
+import (
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// Durable activity states (DESIGN "Contract details").
+const (
+	DurableWorking       = "working"
+	DurableIdle          = "idle"
+	DurableAwaitingInput = "awaiting_input"
+	DurableUnknown       = "unknown"
+	DurableUnavailable   = "unavailable"
+)
+
+// Activity states.
+const (
+	ActivityAwaitingApproval = "awaiting_approval"
+	ActivityWorking          = "working"
+	ActivityIdle             = "idle"
+	ActivityUnknown          = "unknown"
+)
+
+// ScreenActivity is what a screen state alone says of activity: a prompt
+// that waits for a person counts as awaiting_approval.
+func ScreenActivity(screen string) string {
+	switch screen {
+	case api.ScreenAwaitingApproval, api.ScreenQuestionnaire, api.ScreenFreeText,
+		api.ScreenConfirmation, api.ScreenAsyncQuestion:
+		return ActivityAwaitingApproval
+	case api.ScreenWorking:
+		return ActivityWorking
+	case api.ScreenIdle:
+		return ActivityIdle
+	}
+	return ActivityUnknown
+}
+
+// ActivityState combines the screen and durable axes conservatively: the
+// result is unknown whenever they disagree (seed 003: activity_state stays
+// conservative; it is never mutation authority). A durable axis that
+// cannot be known (unavailable: a replica, files unreadable) leaves the
+// screen's word.
+func ActivityState(screen, durable string) string {
+	a := ScreenActivity(screen)
+	switch durable {
+	case DurableUnavailable:
+		return a
+	case DurableUnknown, "":
+		return ActivityUnknown
+	case DurableWorking:
+		if a == ActivityWorking || a == ActivityAwaitingApproval {
+			return a // a pending tool shows as working in the file
+		}
+	case DurableAwaitingInput:
+		if a == ActivityAwaitingApproval {
+			return a
+		}
+	case DurableIdle:
+		if a == ActivityIdle {
+			return a
+		}
+	}
+	return ActivityUnknown
+}
+
+// Binding is what a pane knows of its terminal's native session (the
+// binding package resolves it and follows the bound file).
+type Binding struct {
+	Generation uint64
+	State      string // watchers.IdentityState; "" until resolved once
+	SessionID  string
+	Path       string
+	Reason     string
+	Durable    string // durable_activity_state from the bound file
+	// LastCall is the newest tool_use id (Claude) or call_id (Codex) the
+	// bound file announced: the durable evidence that tells a new prompt
+	// from a byte-identical repeat (DESIGN invariant 6).
+	LastCall string
+}
+
+// IdentityState is native_identity_state for the process id runs.
+func (b Binding) IdentityState(id *procid.Identity) string {
+	if id.Agent == api.AgentNone || id.Replica || b.State == "" {
+		return string(watchers.Unavailable)
+	}
+	return b.State
+}
+
+// DurableState is durable_activity_state: the bound file's word, idle
+// when the agent verifiably has no session file yet (before its first
+// prompt), unknown when several files fit, unavailable otherwise.
+func (b Binding) DurableState(id *procid.Identity) string {
+	if id.Agent == api.AgentNone || id.Replica {
+		return DurableUnavailable
+	}
+	switch watchers.IdentityState(b.State) {
+	case watchers.Resolved:
+		if b.Durable == "" {
+			return DurableUnknown
+		}
+		return b.Durable
+	case watchers.VerifiedAbsent:
+		return DurableIdle
+	case watchers.Ambiguous:
+		return DurableUnknown
+	}
+	return DurableUnavailable
+}

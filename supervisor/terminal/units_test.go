@@ -1,0 +1,85 @@
+package terminal
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+)
+
+func TestActivityState(t *testing.T) {
+	for _, tc := range []struct{ screen, durable, want string }{
+		{"working", "working", "working"},
+		{"idle", "idle", "idle"},
+		{"awaiting_approval", "working", "awaiting_approval"},
+		{"awaiting_approval", "awaiting_input", "awaiting_approval"},
+		{"questionnaire", "working", "awaiting_approval"},
+		{"idle", "working", "unknown"}, // the axes disagree
+		{"working", "idle", "unknown"},
+		{"idle", "unknown", "unknown"},
+		{"idle", "unavailable", "idle"}, // a replica: the screen's word
+		{"menu_or_viewer", "unavailable", "unknown"},
+		{"exited", "idle", "unknown"},
+	} {
+		if got := ActivityState(tc.screen, tc.durable); got != tc.want {
+			t.Errorf("ActivityState(%s, %s) = %s, want %s", tc.screen, tc.durable, got, tc.want)
+		}
+	}
+}
+
+func TestTerminalID(t *testing.T) {
+	k := Key{Socket: "/tmp/tmux-0/default", ServerPID: 10, Pane: "%3", PanePID: 42, PaneStart: 7}
+	a, b := ID([]byte("secret"), k), ID([]byte("secret"), k)
+	if a != b || !regexp.MustCompile(`^term_[a-z2-7]{26}$`).MatchString(a) {
+		t.Fatalf("ids %q %q", a, b)
+	}
+	k2 := k
+	k2.PaneStart = 8 // respawned: same pid, another start time
+	if ID([]byte("secret"), k2) == a || ID([]byte("other"), k) == a {
+		t.Fatal("id does not depend on the incarnation or the secret")
+	}
+}
+
+func TestStateEvents(t *testing.T) {
+	a := store.Terminal{ID: "term_x", Agent: "claude", Version: "2.1.267", Screen: "working", Composer: "empty",
+		Identity: "resolved", Durable: "working", Activity: "working"}
+	if evs := StateEvents(store.Terminal{}, a, true); len(evs) != 1 || evs[0].Type != api.EventTerminalAdded || evs[0].Attrs["screen_state"] != "working" {
+		t.Fatalf("new terminal: %+v", evs)
+	}
+	b := a
+	b.Screen, b.Activity = "awaiting_approval", "awaiting_approval"
+	evs := StateEvents(a, b, false)
+	if len(evs) != 1 || evs[0].Type != api.EventTerminalState || evs[0].Attrs["from_screen_state"] != "working" {
+		t.Fatalf("state change: %+v", evs)
+	}
+	c := b
+	c.PID = 99
+	if evs := StateEvents(b, c, false); len(evs) != 1 || evs[0].Type != api.EventTerminalProcess {
+		t.Fatalf("process change: %+v", evs)
+	}
+	if evs := StateEvents(c, c, false); len(evs) != 0 {
+		t.Fatalf("no change: %+v", evs)
+	}
+}
+
+// TestFenceKey: the key changes with each of its parts.
+func TestFenceKey(t *testing.T) {
+	var fp [32]byte
+	base := FenceKey("term_a", fp, 1, "call_1")
+	fp2 := fp
+	fp2[0] = 1
+	for name, other := range map[string]string{
+		"terminal":    FenceKey("term_b", fp, 1, "call_1"),
+		"fingerprint": FenceKey("term_a", fp2, 1, "call_1"),
+		"generation":  FenceKey("term_a", fp, 2, "call_1"),
+		"tool call":   FenceKey("term_a", fp, 1, "call_2"),
+	} {
+		if other == base {
+			t.Errorf("a different %s gives the same fence key", name)
+		}
+	}
+	if FenceKey("term_a", fp, 1, "call_1") != base {
+		t.Error("the fence key is not deterministic")
+	}
+}
