@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 
@@ -51,10 +52,19 @@ func (c AskConfig) validate() error {
 	return fmt.Errorf("%w: ask policy %q: want %q or none", ErrConfig, c.Policy, AskPerson)
 }
 
+// askActions is what the asker does through the daemon's own API: a
+// fresh Status (which makes the offer) and approve once.
+type askActions interface {
+	Status(ctx context.Context, req api.StatusRequest) (api.StatusResponse, error)
+	Approve(ctx context.Context, req api.ApproveRequest) (api.ActionResult, error)
+}
+
 // asker holds the open questions, one per terminal.
 type asker struct {
-	s  *Supervisor
-	mu sync.Mutex
+	cfg AskConfig
+	lg  *slog.Logger
+	api askActions
+	mu  sync.Mutex
 	// ctx is Run's; nil before Run (no question is asked then).
 	ctx  context.Context
 	open map[string]*question // by terminal id
@@ -66,7 +76,9 @@ type question struct {
 	cancel        context.CancelFunc
 }
 
-func newAsker(s *Supervisor) *asker { return &asker{s: s, open: map[string]*question{}} }
+func newAsker(cfg AskConfig, lg *slog.Logger, actions askActions) *asker {
+	return &asker{cfg: cfg, lg: lg, api: actions, open: map[string]*question{}}
+}
 
 // run lets questions be asked until ctx ends, then waits for every open
 // one to be withdrawn (their UIs closed).
@@ -90,7 +102,7 @@ func (a *asker) run(ctx context.Context) error {
 // screen is withdrawn. Called by the task manager (opMu held): it only
 // starts or cancels goroutines.
 func (a *asker) observed(spec TurnSpec, in *api.Interaction) {
-	if a.s.cfg.Ask.Policy != AskPerson {
+	if a.cfg.Policy != AskPerson {
 		return
 	}
 	a.mu.Lock()
@@ -122,8 +134,8 @@ func (a *asker) ended(spec TurnSpec) { a.observed(spec, nil) }
 // ask puts one permission prompt to a person and, on a "y", approves it
 // once through the dispatch transaction.
 func (a *asker) ask(ctx context.Context, spec TurnSpec, interactionID string) {
-	s := a.s
-	lg := s.lg.With("component", "ask", "turn", spec.TurnID, "terminal", spec.TerminalID, "interaction", interactionID)
+	s := a.api
+	lg := a.lg.With("component", "ask", "turn", spec.TurnID, "terminal", spec.TerminalID, "interaction", interactionID)
 	shown, err := s.Status(ctx, api.StatusRequest{TerminalID: spec.TerminalID, Render: true})
 	if err != nil || !sameInteraction(shown, interactionID) {
 		return // gone already
@@ -137,7 +149,7 @@ func (a *asker) ask(ctx context.Context, spec TurnSpec, interactionID string) {
 		prompt.Lines = strings.Split(strings.TrimRight(p.Text, "\n"), "\n")
 		prompt.Styled = p.ANSI
 	}
-	pt := s.cfg.Ask.Port(t.Session)
+	pt := a.cfg.Port(t.Session)
 	lg.Info("asking a person")
 	raw, err := pt.AskDecision(ctx, prompt)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
+	"github.com/agent-knock-knock/akk/supervisor/tasks"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -104,13 +105,9 @@ func TestTmuxCallbackRoute(t *testing.T) {
 		return ""
 	})
 	enqueue := func(watchID string) store.Notification {
-		env := api.CallbackEnvelope{Type: api.CallbackDone, Event: api.CallbackStablyIdle, TaskKind: taskWatch,
+		env := api.CallbackEnvelope{Type: api.CallbackDone, Event: api.CallbackStablyIdle, TaskKind: tasks.TaskWatch,
 			WatchID: watchID, TerminalID: tid, Confidence: api.ConfidenceBestEffort, Time: time.Now()}
-		ns, err := d.sv.buildNotifications(env, "settled", []string{"screen"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		added, err := d.sv.commitTasks(store.TaskChange{Notifications: ns})
+		added, err := d.sv.tasks.Enqueue(env, "settled", []string{"screen"})
 		if err != nil || len(added) != 1 {
 			t.Fatalf("enqueue: %v %v", added, err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
+	"github.com/agent-knock-knock/akk/supervisor/tasks"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -42,7 +43,7 @@ type Config struct {
 	PauseAfter time.Duration
 
 	// Callbacks are the outbox's routes and retry policy; Tasks the
-	// monitors' and Watches' windows (tasks_config.go).
+	// monitors' and Watches' windows.
 	Callbacks outbox.Config
 	Tasks     TaskConfig
 	// Ask: whether a managed Turn's permission prompt is put to a person
@@ -61,7 +62,6 @@ func (c *Config) ensureDefaults() {
 		c.PauseAfter = 10 * time.Second
 	}
 	c.Callbacks.EnsureDefaults()
-	c.Tasks.ensureDefaults()
 	home, _ := os.UserHomeDir()
 	if c.ClaudeProjects == "" && home != "" {
 		c.ClaudeProjects = filepath.Join(home, ".claude", "projects")
@@ -81,6 +81,15 @@ func (c *Config) ensureDefaults() {
 		}
 	}
 }
+
+// TaskConfig configures the managed Turn monitors and the Watches.
+type TaskConfig = tasks.Config
+
+// TurnSpec is what the managed Turn monitor follows of a Turn.
+type TurnSpec = tasks.TurnSpec
+
+// TurnLedger is the managed Turns' durable side.
+type TurnLedger = tasks.TurnLedger
 
 // ErrConfig: New was given a Config it cannot use.
 var ErrConfig = errors.New("supervisor: bad config")

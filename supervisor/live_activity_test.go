@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/recordings/rig"
+	"github.com/agent-knock-knock/akk/supervisor/tasks"
 )
 
 // runLiveTerminalActivity watches a real agent that has no native task to
@@ -36,7 +37,7 @@ func runLiveTerminalActivity(t *testing.T, agent, version string) {
 	}
 	// Idle from the start is no settlement: wait past the stable window.
 	time.Sleep(7 * time.Second)
-	if wt, err := d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: w.WatchID}); err != nil || wt.State != watchActive {
+	if wt, err := d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: w.WatchID}); err != nil || wt.State != tasks.WatchActive {
 		t.Fatalf("the Watch settled without activity: %+v %v", wt, err)
 	}
 	typed := time.Now()
@@ -44,7 +45,7 @@ func runLiveTerminalActivity(t *testing.T, agent, version string) {
 	time.Sleep(300 * time.Millisecond) // a paste-burst window: Enter apart from the text
 	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
 	task := awaitDelivered(t, ctx, d.cl, api.TaskRequest{WatchID: w.WatchID}, func(task api.Task) string {
-		if task.State != watchSettled {
+		if task.State != tasks.WatchSettled {
 			return fmt.Sprintf("%s %s", task.State, task.Reason)
 		}
 		return ""
@@ -52,7 +53,7 @@ func runLiveTerminalActivity(t *testing.T, agent, version string) {
 	if task.Reason != api.CallbackStablyIdle || task.Confidence != api.ConfidenceBestEffort {
 		t.Errorf("settled %+v", task)
 	}
-	t.Logf("%s: settled %s after the person's Enter (stable idle window %s)", agent, time.Since(typed).Round(time.Millisecond), defaultStableIdle)
+	t.Logf("%s: settled %s after the person's Enter (stable idle window %s)", agent, time.Since(typed).Round(time.Millisecond), tasks.DefaultStableIdle)
 	time.Sleep(3 * time.Second) // a late duplicate would land here
 	got := subjectCounts(sinks.delivered(t), w.WatchID)
 	want := map[string]int{"hook done/" + api.CallbackStablyIdle: 1, "cmd done/" + api.CallbackStablyIdle: 1}

@@ -17,6 +17,7 @@ import (
 	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
+	"github.com/agent-knock-knock/akk/supervisor/tasks"
 )
 
 // callbackSinks are the two routes of the end-to-end tests: a webhook on
@@ -146,7 +147,7 @@ func runLiveMonitors(t *testing.T, agent, version string) {
 
 	// 1. A plain task, sent by akk.
 	plain := ld.send("hello")
-	task := awaitDelivered(t, ctx, d.cl, api.TaskRequest{TurnID: plain}, settled(turnCompleted))
+	task := awaitDelivered(t, ctx, d.cl, api.TaskRequest{TurnID: plain}, settled(tasks.TurnCompleted))
 	if task.Confidence != api.ConfidenceExact {
 		t.Errorf("plain turn settled %+v", task)
 	}
@@ -171,7 +172,7 @@ func runLiveMonitors(t *testing.T, agent, version string) {
 	})
 	t.Logf("2. approve at %s", time.Now().Format("15:04:05.000"))
 	ld.accept(ld.approve(approved, api.DecisionApproveOnce))
-	awaitDelivered(t, ctx, d.cl, api.TaskRequest{TurnID: approved}, settled(turnCompleted))
+	awaitDelivered(t, ctx, d.cl, api.TaskRequest{TurnID: approved}, settled(tasks.TurnCompleted))
 	ld.idle()
 	t.Logf("2. approved task: completed")
 
@@ -197,7 +198,7 @@ func runLiveMonitors(t *testing.T, agent, version string) {
 		}
 		return ""
 	})
-	if wt, err := d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: w.WatchID}); err != nil || wt.State != watchActive {
+	if wt, err := d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: w.WatchID}); err != nil || wt.State != tasks.WatchActive {
 		t.Errorf("the Watch at the prompt: %+v %v", wt, err)
 	}
 	// A person reads before pressing: Claude Code takes a digit that
@@ -205,8 +206,8 @@ func runLiveMonitors(t *testing.T, agent, version string) {
 	// (the dispatch path waits for a quiet screen for the same reason).
 	time.Sleep(time.Second)
 	la.srv.MustRun("send-keys", "-t", la.pane, "-l", map[string]string{"claude": "1", "codex": "y"}[agent])
-	task = awaitDelivered(t, ctx, d.cl, api.TaskRequest{WatchID: w.WatchID}, settled(watchSettled))
-	if task.Reason != reasonCompleted || task.Confidence != api.ConfidenceExact {
+	task = awaitDelivered(t, ctx, d.cl, api.TaskRequest{WatchID: w.WatchID}, settled(tasks.WatchSettled))
+	if task.Reason != tasks.ReasonCompleted || task.Confidence != api.ConfidenceExact {
 		t.Errorf("watch settled %+v", task)
 	}
 	ld.idle()

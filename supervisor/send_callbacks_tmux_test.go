@@ -12,6 +12,7 @@ import (
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/tasks"
 )
 
 // TestTmuxManagedSendCallbacks: akk sends a task to replica agents (both
@@ -73,7 +74,7 @@ func TestTmuxManagedSendCallbacks(t *testing.T) {
 	for _, turn := range turns {
 		awaitDelivered(t, ctx, d.cl, api.TaskRequest{TurnID: turn}, func(task api.Task) string {
 			rec, err := d.st.Turn(turn)
-			if task.State != turnFailed || err != nil || rec.Reason != reasonExited {
+			if task.State != tasks.TurnFailed || err != nil || rec.Reason != tasks.ReasonExited {
 				return fmt.Sprintf("turn %s, stored %s %s %v", task.State, rec.State, rec.Reason, err)
 			}
 			return ""

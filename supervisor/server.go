@@ -95,3 +95,44 @@ func (s *Supervisor) Health(ctx context.Context) (api.Health, error) {
 	}
 	return h, nil
 }
+
+// Watch answers POST /v1/watch.
+func (s *Supervisor) Watch(ctx context.Context, req api.WatchRequest) (api.Task, error) {
+	return s.tasks.Watch(ctx, req)
+}
+
+// Unwatch answers POST /v1/unwatch.
+func (s *Supervisor) Unwatch(ctx context.Context, req api.UnwatchRequest) (api.Task, error) {
+	return s.tasks.Unwatch(ctx, req)
+}
+
+// Renew answers POST /v1/renew.
+func (s *Supervisor) Renew(ctx context.Context, req api.RenewRequest) (api.Task, error) {
+	return s.tasks.Renew(ctx, req)
+}
+
+// Recover answers POST /v1/recover.
+func (s *Supervisor) Recover(ctx context.Context, req api.RecoverRequest) (api.Task, error) {
+	return s.tasks.Recover(ctx, req)
+}
+
+// Close answers POST /v1/close: a managed Turn released from management.
+func (s *Supervisor) Close(ctx context.Context, req api.CloseRequest) (api.Task, error) {
+	return s.tasks.Close(ctx, req)
+}
+
+// TaskStatus answers POST /v1/task_status.
+func (s *Supervisor) TaskStatus(ctx context.Context, req api.TaskRequest) (api.Task, error) {
+	return s.tasks.TaskStatus(ctx, req)
+}
+
+// RetryCallback answers POST /v1/retry_callback.
+func (s *Supervisor) RetryCallback(ctx context.Context, req api.RetryCallbackRequest) (api.Task, error) {
+	return s.tasks.RetryCallback(ctx, req)
+}
+
+// MonitorTurn starts monitoring a Turn (tests hand it specs directly).
+func (s *Supervisor) MonitorTurn(spec TurnSpec) { s.tasks.MonitorTurn(spec) }
+
+// SetTurnLedger installs the managed Turns' ledger (before Run).
+func (s *Supervisor) SetTurnLedger(l TurnLedger) { s.tasks.SetTurnLedger(l) }

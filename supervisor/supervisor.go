@@ -17,6 +17,7 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/binding"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
+	"github.com/agent-knock-knock/akk/supervisor/tasks"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
@@ -33,7 +34,7 @@ type Supervisor struct {
 	ident   *procid.Classifier
 	started time.Time
 	binds   *binding.Binder
-	tasks   *taskManager // Watches, managed Turn monitors, the outbox
+	tasks   *tasks.Manager // Watches, managed Turn monitors, the outbox
 	disp    *dispatch.Dispatcher
 	asks    *asker // questions put to a person (ask.go)
 	// env is what every pane shares (set by Run, once the server is known).
@@ -75,11 +76,11 @@ func New(cfg Config) (*Supervisor, error) {
 	}
 	s.binds = binding.New(binding.Config{ClaudeProjects: cfg.ClaudeProjects, CodexSessions: cfg.CodexSessions,
 		Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
-	s.tasks = newTaskManager(s)
-	s.asks = newAsker(s)
-	s.tasks.ledger = storeLedger{s}
+	s.tasks = tasks.New(tasks.Options{Config: cfg.Tasks, Callbacks: cfg.Callbacks, Store: cfg.Store, Secret: secret,
+		Now: cfg.Now, Logger: cfg.Logger, Host: taskHost{journal{s}}, Sessions: s})
+	s.asks = newAsker(cfg.Ask, cfg.Logger, s)
 	s.disp = dispatch.New(dispatch.Config{Secret: secret, Now: cfg.Now, Logger: cfg.Logger,
-		Terminals: registry{s}, Turns: dispatchTurns{s}, Store: cfg.Store, Journal: journal{s}})
+		Terminals: registry{s}, Turns: s.tasks, Store: cfg.Store, Journal: journal{s}})
 	return s, nil
 }
 
@@ -115,7 +116,7 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	}
 	g.Go(func() error { return s.sessionLoop(gctx) })
 	g.Go(func() error { return s.binds.Run(gctx) })
-	g.Go(func() error { return s.tasks.run(gctx) })
+	g.Go(func() error { return s.tasks.Run(gctx) })
 	g.Go(func() error { return s.keepAttention(gctx) })
 	g.Go(func() error { return s.asks.run(gctx) })
 	if s.cfg.Listener != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
+	"github.com/agent-knock-knock/akk/supervisor/tasks"
 )
 
 // TestTmuxWatchTerminalActivity watches replica agents (both agents) from
@@ -73,7 +74,7 @@ func TestTmuxWatchTerminalActivity(t *testing.T) {
 				t.Errorf("watch: %v", err)
 				return
 			}
-			if task.WatchMode != api.WatchTerminalActivity || task.Confidence != api.ConfidenceBestEffort || task.State != watchActive {
+			if task.WatchMode != api.WatchTerminalActivity || task.Confidence != api.ConfidenceBestEffort || task.State != tasks.WatchActive {
 				t.Errorf("%s: watch %+v", c.agent, task)
 			}
 			again, err := d.cl.Watch(ctx, api.WatchRequest{TerminalID: row.TerminalID})
@@ -98,7 +99,7 @@ func TestTmuxWatchTerminalActivity(t *testing.T) {
 				return ""
 			})
 			lastMarker[i] = time.Now()
-			if task, err := d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: watches[i]}); err != nil || task.State != watchActive {
+			if task, err := d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: watches[i]}); err != nil || task.State != tasks.WatchActive {
 				t.Errorf("%s at marker %s: watch %+v %v (settled before the end)", c.agent, m.State, task, err)
 			}
 		})
@@ -113,7 +114,7 @@ func TestTmuxWatchTerminalActivity(t *testing.T) {
 			if err != nil {
 				return err.Error()
 			}
-			if task.State != watchSettled {
+			if task.State != tasks.WatchSettled {
 				return fmt.Sprintf("%s: watch %s %s", c.agent, task.State, task.Reason)
 			}
 			for _, n := range task.Notifications {

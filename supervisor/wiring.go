@@ -3,19 +3,22 @@ package supervisor
 import (
 	"context"
 
+	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
+	"github.com/agent-knock-knock/akk/supervisor/tasks"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // The faces the composition root shows its sub-packages: each is the
 // small interface a sub-package declares (terminal.Host,
-// terminal.Observer, binding.Host, dispatch.Terminals, dispatch.Turns,
-// dispatch.Journal), implemented here over the registry, the journal and
-// the tasks, so that no sub-package holds the Supervisor.
+// terminal.Observer, binding.Host, dispatch.Terminals, dispatch.Journal,
+// tasks.Host), implemented here over the registry, the journal and the
+// tasks, so that no sub-package holds the Supervisor. The tasks are
+// dispatch.Turns themselves.
 
 // journal is the store writer (journal.go) and the recorded bindings.
 type journal struct{ s *Supervisor }
@@ -68,13 +71,13 @@ func (o paneObserver) IdentityChanged(p *terminal.Pane, id string, ident procid.
 	o.s.binds.IdentityChanged(p, id, ident)
 }
 
-func (o paneObserver) Observe(ob terminal.Observation) { o.s.tasks.observe(ob) }
+func (o paneObserver) Observe(ob terminal.Observation) { o.s.tasks.Observe(ob) }
 
 // bindingHost is binding.Host: the journal and the tasks' evidence.
 type bindingHost struct{ journal }
 
 func (h bindingHost) Evidence(terminalID string, generation uint64, ev watchers.Event) {
-	h.s.tasks.evidence(terminalID, generation, ev) // exact Watches and Turn monitors (tasks.go)
+	h.s.tasks.Evidence(terminalID, generation, ev) // exact Watches and Turn monitors
 }
 
 // registry is dispatch.Terminals.
@@ -96,18 +99,33 @@ func (r registry) All() []dispatch.Terminal {
 	return out
 }
 
-// dispatchTurns is dispatch.Turns: the managed Turn monitors and Watches.
-type dispatchTurns struct{ s *Supervisor }
+// taskHost is tasks.Host: the journal, the followed terminals, the asker.
+type taskHost struct{ journal }
 
-func (t dispatchTurns) Monitor(turn store.Turn)  { t.s.MonitorTurn(specOf(turn)) }
-func (t dispatchTurns) Accepted(turn store.Turn) { t.s.acceptedTurn(turn) }
-func (t dispatchTurns) Drop(turnID string)       { t.s.dropTurn(turnID) }
-func (t dispatchTurns) WatchTerminal(watchID, controller string) (string, error) {
-	return t.s.watchLease(watchID, controller)
+func (h taskHost) CommitTasks(ch store.TaskChange) ([]store.Notification, error) {
+	return h.s.commitTasks(ch)
 }
+
+func (h taskHost) Observation(terminalID string) (terminal.Observation, bool) {
+	m := h.s.terminalMonitor(terminalID)
+	if m == nil {
+		return terminal.Observation{}, false
+	}
+	return m.Observation(), true
+}
+
+func (h taskHost) TurnSettled(terminalID, turnID string) {
+	if m := h.s.terminalMonitor(terminalID); m != nil {
+		m.ClearActiveTurn(turnID)
+	}
+}
+
+func (h taskHost) Asked(spec tasks.TurnSpec, in *api.Interaction) { h.s.asks.observed(spec, in) }
 
 var (
 	_ dispatch.Terminal = (*terminal.Pane)(nil)
 	_ terminal.Host     = paneHost{}
 	_ terminal.Observer = paneObserver{}
+	_ dispatch.Turns    = (*tasks.Manager)(nil)
+	_ tasks.Host        = taskHost{}
 )

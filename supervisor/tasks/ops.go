@@ -1,4 +1,4 @@
-package supervisor
+package tasks
 
 import (
 	"context"
@@ -16,35 +16,34 @@ import (
 // interaction notification needs fresh evidence that the same interaction
 // is still on the screen. Several eligible notifications need an explicit
 // notification_id.
-func (s *Supervisor) RetryCallback(ctx context.Context, req api.RetryCallbackRequest) (api.Task, error) {
+func (t *Manager) RetryCallback(ctx context.Context, req api.RetryCallbackRequest) (api.Task, error) {
 	if err := exactlyOne(req.WatchID, req.TurnID); err != nil {
 		return api.Task{}, err
 	}
-	t := s.tasks
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
 	subject, terminal := req.WatchID, ""
 	if req.WatchID != "" {
-		rec, err := s.watchRecord(req.WatchID)
+		rec, err := t.watchRecord(req.WatchID)
 		if err != nil {
 			return api.Task{}, err
 		}
-		if rec.State == watchStopped {
+		if rec.State == WatchStopped {
 			return api.Task{}, api.Errorf(api.CodeConflict, "retry_callback: watch %s was unwatched: it dispatches no callbacks", rec.ID)
 		}
 		terminal = rec.TerminalID
 	} else {
 		subject = req.TurnID
-		sp, state, err := s.turnRecord(req.TurnID)
+		sp, state, err := t.turnRecord(req.TurnID)
 		if err != nil {
 			return api.Task{}, err
 		}
-		if state == turnClosed {
+		if state == TurnClosed {
 			return api.Task{}, api.Errorf(api.CodeConflict, "retry_callback: turn %s is closed: it dispatches no callbacks", req.TurnID)
 		}
 		terminal = sp.TerminalID
 	}
-	ns, err := s.st.Notifications(func(n *store.Notification) bool {
+	ns, err := t.st.Notifications(func(n *store.Notification) bool {
 		return n.Subject == subject && (req.NotificationID == "" || n.ID == req.NotificationID)
 	})
 	if err != nil {
@@ -69,12 +68,12 @@ func (s *Supervisor) RetryCallback(ctx context.Context, req api.RetryCallbackReq
 	}
 	n := eligible[0]
 	if n.Interaction != "" {
-		o, ok := s.currentObservation(terminal)
+		o, ok := t.host.Observation(terminal)
 		if !ok || o.Interaction == nil || o.Interaction.InteractionID != n.Interaction {
 			return api.Task{}, api.Errorf(api.CodeConflict, "retry_callback: the interaction of %s is no longer on the screen", n.ID)
 		}
 	}
-	n, err = s.st.Requeue(n.ID, s.cfg.Now())
+	n, err = t.st.Requeue(n.ID, t.now())
 	if err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return api.Task{}, api.Errorf(api.CodeConflict, "retry_callback: %v", err)
@@ -82,75 +81,75 @@ func (s *Supervisor) RetryCallback(ctx context.Context, req api.RetryCallbackReq
 		return api.Task{}, err
 	}
 	t.out.Schedule(n)
-	return s.taskOf(subject)
+	return t.taskOf(subject)
 }
 
 // TaskStatus answers POST /v1/task_status: a Turn's or Watch's states and
 // its notifications.
-func (s *Supervisor) TaskStatus(ctx context.Context, req api.TaskRequest) (api.Task, error) {
+func (t *Manager) TaskStatus(ctx context.Context, req api.TaskRequest) (api.Task, error) {
 	if err := exactlyOne(req.WatchID, req.TurnID); err != nil {
 		return api.Task{}, err
 	}
-	s.tasks.opMu.Lock()
-	defer s.tasks.opMu.Unlock()
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
 	if req.WatchID != "" {
-		return s.taskOf(req.WatchID)
+		return t.taskOf(req.WatchID)
 	}
-	return s.taskOf(req.TurnID)
+	return t.taskOf(req.TurnID)
 }
 
 // taskOf projects a Watch or a Turn. Called with opMu held.
-func (s *Supervisor) taskOf(subject string) (api.Task, error) {
+func (t *Manager) taskOf(subject string) (api.Task, error) {
 	if len(subject) > 6 && subject[:6] == "watch_" {
-		rec, err := s.watchRecord(subject)
+		rec, err := t.watchRecord(subject)
 		if err != nil {
 			return api.Task{}, err
 		}
-		return s.tasks.watchTask(rec), nil
+		return t.watchTask(rec), nil
 	}
-	sp, state, err := s.turnRecord(subject)
+	sp, state, err := t.turnRecord(subject)
 	if err != nil {
 		return api.Task{}, err
 	}
-	return s.turnTask(sp, state)
+	return t.turnTask(sp, state)
 }
 
 // watchTask is the contract's view of a Watch: no anchor path, no routes.
-func (t *taskManager) watchTask(rec store.Watch) api.Task {
-	out := api.Task{V: api.SchemaVersion, WatchID: rec.ID, TerminalID: rec.TerminalID, TaskKind: taskWatch,
+func (t *Manager) watchTask(rec store.Watch) api.Task {
+	out := api.Task{V: api.SchemaVersion, WatchID: rec.ID, TerminalID: rec.TerminalID, TaskKind: TaskWatch,
 		WatchMode: rec.Mode, Confidence: rec.Confidence, State: rec.State, Reason: rec.Reason,
 		ObservationState: rec.State, Warnings: rec.Warnings, Deadline: rec.Deadline}
-	if rec.State == watchActive {
+	if rec.State == WatchActive {
 		if o, ok := t.lastObs[rec.TerminalID]; ok && o.Interaction != nil {
 			out.Interaction = o.Interaction
 		}
 	}
-	out.Notifications = t.s.notificationsOf(rec.ID)
+	out.Notifications = t.notificationsOf(rec.ID)
 	return out
 }
 
-func (s *Supervisor) turnTask(sp TurnSpec, state string) (api.Task, error) {
+func (t *Manager) turnTask(sp TurnSpec, state string) (api.Task, error) {
 	mgmt := "managed"
-	if state == turnClosed {
+	if state == TurnClosed {
 		mgmt = "closed"
 	}
 	obs := "active"
-	if state != turnRunning {
+	if state != TurnRunning {
 		obs = "settled"
 	}
 	out := api.Task{V: api.SchemaVersion, TurnID: sp.TurnID, SessionID: sp.SessionID, TerminalID: sp.TerminalID,
-		TaskKind: taskManagedTurn, Confidence: api.ConfidenceExact, State: state, ManagementState: mgmt,
+		TaskKind: TaskManagedTurn, Confidence: api.ConfidenceExact, State: state, ManagementState: mgmt,
 		ObservationState: obs, Deadline: sp.Deadline}
-	out.Notifications = s.notificationsOf(sp.TurnID)
+	out.Notifications = t.notificationsOf(sp.TurnID)
 	return out, nil
 }
 
 // notificationsOf lists a subject's outbox entries as the contract shows
 // them (no route, no envelope).
-func (s *Supervisor) notificationsOf(subject string) []api.Notification {
-	ns, err := s.st.Notifications(func(n *store.Notification) bool { return n.Subject == subject })
+func (t *Manager) notificationsOf(subject string) []api.Notification {
+	ns, err := t.st.Notifications(func(n *store.Notification) bool { return n.Subject == subject })
 	if err != nil {
-		s.lg.Warn("notifications", "subject", subject, "err", err)
+		t.lg.Warn("notifications", "subject", subject, "err", err)
 		return nil
 	}
 	out := []api.Notification{}

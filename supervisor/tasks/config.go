@@ -1,9 +1,9 @@
-package supervisor
+package tasks
 
 import "time"
 
-// TaskConfig configures the monitors and Watches.
-type TaskConfig struct {
+// Config configures the monitors and Watches.
+type Config struct {
 	// StableIdle is how long a terminal_activity Watch's pane must show no
 	// output before idle counts as stable (0: 5 s).
 	StableIdle time.Duration
@@ -19,16 +19,16 @@ type TaskConfig struct {
 
 // Defaults of the task configuration.
 const (
-	defaultStableIdle   = 5 * time.Second
+	DefaultStableIdle   = 5 * time.Second
 	defaultIdleGap      = time.Second
 	defaultWatchMinutes = 720
 	defaultStallAfter   = 60 * time.Minute
 	defaultHardTimeout  = 720 * time.Minute
 )
 
-func (c *TaskConfig) ensureDefaults() {
+func (c *Config) ensureDefaults() {
 	if c.StableIdle == 0 {
-		c.StableIdle = defaultStableIdle
+		c.StableIdle = DefaultStableIdle
 	}
 	if c.IdleGap == 0 {
 		c.IdleGap = defaultIdleGap

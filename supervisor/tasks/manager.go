@@ -1,4 +1,4 @@
-package supervisor
+package tasks
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 
 // Task kinds as the contract shows them.
 const (
-	taskManagedTurn = "managed_turn"
-	taskWatch       = "watch"
+	TaskManagedTurn = "managed_turn"
+	TaskWatch       = "watch"
 )
 
 // boundEvidence is one watchers event of a terminal's bound file.
@@ -26,19 +26,53 @@ type boundEvidence struct {
 	ev         watchers.Event
 }
 
-// taskManager runs the managed Turn monitors and the Terminal Watches in
+// Host is what the tasks need of the daemon: the journal, the followed
+// terminals and the person who may be asked.
+type Host interface {
+	// Commit writes one change (a Turn's end), synced, and wakes the event
+	// followers; CommitTasks the same for Watches, Turns and the
+	// notifications they freeze, returning the notifications it enqueued.
+	Commit(store.Change) error
+	CommitTasks(store.TaskChange) ([]store.Notification, error)
+	// Observation is a fresh observation of a followed terminal.
+	Observation(terminalID string) (terminal.Observation, bool)
+	// TurnSettled: a Turn of the terminal settled (it is no longer the
+	// terminal's active Turn).
+	TurnSettled(terminalID, turnID string)
+	// Asked: a managed Turn shows interaction in (nil: none any more, or
+	// the Turn ended); a person may be asked (ask.go).
+	Asked(spec TurnSpec, in *api.Interaction)
+}
+
+// Options is what a Manager is built from.
+type Options struct {
+	Config    Config
+	Callbacks outbox.Config // the outbox's routes and retry policy
+	Store     *store.Store
+	Secret    []byte // derives watch and notification ids
+	Now       func() time.Time
+	Logger    *slog.Logger
+	Host      Host
+	Sessions  outbox.Sessions // where the tmux route shows its message
+}
+
+// Manager runs the managed Turn monitors and the Terminal Watches in
 // one goroutine, fed by the pane monitors' passes and the binder's
 // evidence, and owns the outbox.
 //
 // Lock order: opMu is taken before any terminal lock (operations read a
 // pane's state under it); mu is a leaf (the pane goroutines take it under
 // their terminal lock to queue an observation).
-type taskManager struct {
-	s    *Supervisor
-	cfg  TaskConfig
-	out  *outbox.Outbox
-	lg   *slog.Logger
-	wake chan struct{}
+type Manager struct {
+	cfg    Config
+	st     *store.Store
+	secret []byte
+	now    func() time.Time
+	routes []string // the default routes
+	host   Host
+	out    *outbox.Outbox
+	lg     *slog.Logger
+	wake   chan struct{}
 	// ledger is the managed Turns' durable side (nil: no managed Turns).
 	ledger TurnLedger
 
@@ -78,7 +112,7 @@ type heldInteraction struct {
 // interaction: at once when it is pending, after manualSettle of the same
 // interaction otherwise (heldTimer fires it on a quiet screen). The store
 // enqueues each (subject, interaction) once, whatever calls fire.
-func (t *taskManager) interactionSeen(subject string, o terminal.Observation, fire func(in *api.Interaction, at time.Time)) {
+func (t *Manager) interactionSeen(subject string, o terminal.Observation, fire func(in *api.Interaction, at time.Time)) {
 	in := o.Interaction
 	h := t.held[subject]
 	switch {
@@ -98,7 +132,7 @@ func (t *taskManager) interactionSeen(subject string, o terminal.Observation, fi
 // heldTimer fires a held interaction that is still on the screen once its
 // settle time passed, and returns when to look again (zero: nothing
 // held).
-func (t *taskManager) heldTimer(subject string, now time.Time) time.Time {
+func (t *Manager) heldTimer(subject string, now time.Time) time.Time {
 	h := t.held[subject]
 	if h == nil || h.fired {
 		return time.Time{}
@@ -118,21 +152,43 @@ func (t *taskManager) heldTimer(subject string, now time.Time) time.Time {
 // loses its oldest observations (the next pass brings the state again).
 const maxQueued = 4096
 
-func newTaskManager(s *Supervisor) *taskManager {
-	return &taskManager{s: s, cfg: s.cfg.Tasks, out: outbox.New(outbox.Options{Config: s.cfg.Callbacks, Store: s.st, Logger: s.lg, Now: s.cfg.Now, Sessions: s}), lg: s.lg.With("component", "tasks"),
+// New makes a Manager (its Config with defaults) whose ledger is the
+// store's Turn records; Run runs it.
+func New(o Options) *Manager {
+	o.Config.ensureDefaults()
+	t := &Manager{cfg: o.Config, st: o.Store, secret: o.Secret, now: o.Now, routes: o.Callbacks.Default, host: o.Host,
+		out:  outbox.New(outbox.Options{Config: o.Callbacks, Store: o.Store, Logger: o.Logger, Now: o.Now, Sessions: o.Sessions}),
+		lg:   o.Logger.With("component", "tasks"),
 		wake: make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},
 		lastObs: map[string]terminal.Observation{}, held: map[string]*heldInteraction{}}
+	t.ledger = storeLedger{t}
+	return t
 }
 
-func (t *taskManager) poke() {
+// Outbox is the Manager's outbox (delivery of what the tasks enqueue).
+func (t *Manager) Outbox() *outbox.Outbox { return t.out }
+
+// commit writes a change of the tasks and schedules what it enqueued.
+func (t *Manager) commit(ch store.TaskChange) ([]store.Notification, error) {
+	added, err := t.host.CommitTasks(ch)
+	if err != nil {
+		return nil, err
+	}
+	if len(added) > 0 {
+		t.out.Schedule(added...)
+	}
+	return added, nil
+}
+
+func (t *Manager) poke() {
 	select {
 	case t.wake <- struct{}{}:
 	default:
 	}
 }
 
-// observe queues a pass's observation. It never blocks.
-func (t *taskManager) observe(o terminal.Observation) {
+// Observe queues a pass's observation. It never blocks.
+func (t *Manager) Observe(o terminal.Observation) {
 	t.mu.Lock()
 	if len(t.obs) >= maxQueued {
 		t.obs = t.obs[1:]
@@ -142,8 +198,8 @@ func (t *taskManager) observe(o terminal.Observation) {
 	t.poke()
 }
 
-// evidence queues a bound file's event. It never blocks.
-func (t *taskManager) evidence(terminalID string, gen uint64, ev watchers.Event) {
+// Evidence queues a bound file's event. It never blocks.
+func (t *Manager) Evidence(terminalID string, gen uint64, ev watchers.Event) {
 	t.mu.Lock()
 	if len(t.evs) >= maxQueued {
 		t.evs = t.evs[1:]
@@ -153,9 +209,9 @@ func (t *taskManager) evidence(terminalID string, gen uint64, ev watchers.Event)
 	t.poke()
 }
 
-// run loads the active Watches and Turns and processes observations,
+// Run loads the active Watches and Turns and processes observations,
 // evidence and timers until ctx ends; the outbox runs beside it.
-func (t *taskManager) run(ctx context.Context) error {
+func (t *Manager) Run(ctx context.Context) error {
 	if err := t.load(); err != nil {
 		return err
 	}
@@ -167,7 +223,7 @@ func (t *taskManager) run(ctx context.Context) error {
 		next := t.process()
 		wait := time.Hour
 		if !next.IsZero() {
-			wait = max(next.Sub(t.s.cfg.Now()), time.Millisecond)
+			wait = max(next.Sub(t.now()), time.Millisecond)
 		}
 		timer.Reset(wait)
 		select {
@@ -186,16 +242,16 @@ func (t *taskManager) run(ctx context.Context) error {
 }
 
 // load brings the active Watches back after a restart.
-func (t *taskManager) load() error {
-	ws, err := t.s.st.Watches()
+func (t *Manager) load() error {
+	ws, err := t.st.Watches()
 	if err != nil {
 		return err
 	}
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
 	for _, w := range ws {
-		if w.State == watchActive {
-			t.watches[w.ID] = &watchState{rec: w, outAt: t.s.cfg.Now()}
+		if w.State == WatchActive {
+			t.watches[w.ID] = &watchState{rec: w, outAt: t.now()}
 		}
 	}
 	return t.loadTurns()
@@ -203,7 +259,7 @@ func (t *taskManager) load() error {
 
 // process drains the queues, runs the timers and returns when it next
 // has something to check.
-func (t *taskManager) process() time.Time {
+func (t *Manager) process() time.Time {
 	t.mu.Lock()
 	obs, evs := t.obs, t.evs
 	t.obs, t.evs = nil, nil
@@ -235,7 +291,7 @@ func (t *taskManager) process() time.Time {
 			}
 		}
 	}
-	now := t.s.cfg.Now()
+	now := t.now()
 	var next time.Time
 	soonest := func(at time.Time) {
 		if !at.IsZero() && (next.IsZero() || at.Before(next)) {
@@ -259,14 +315,14 @@ func (t *taskManager) process() time.Time {
 
 // notify freezes and enqueues an event's notifications together with the
 // records that changed, in one synced write.
-func (t *taskManager) notify(env api.CallbackEnvelope, event string, routes []string, ch store.TaskChange) {
-	ns, err := t.s.buildNotifications(env, event, routes)
+func (t *Manager) notify(env api.CallbackEnvelope, event string, routes []string, ch store.TaskChange) {
+	ns, err := t.buildNotifications(env, event, routes)
 	if err != nil {
 		t.lg.Error("notification", "err", err)
 		return
 	}
 	ch.Notifications = append(ch.Notifications, ns...)
-	added, err := t.s.commitTasks(ch)
+	added, err := t.commit(ch)
 	if err != nil {
 		t.lg.Error("notification", "event", event, "err", err)
 		return

@@ -1,4 +1,4 @@
-package supervisor
+package tasks
 
 import (
 	"bytes"
@@ -21,15 +21,13 @@ import (
 // the Watch observes the terminal's activity, best effort, with the
 // reasons as warnings. The same active Watch of the same terminal and
 // process is returned again rather than refused.
-func (s *Supervisor) Watch(ctx context.Context, req api.WatchRequest) (api.Task, error) {
-	t := s.tasks
-	m := s.terminalMonitor(req.TerminalID)
-	if m == nil {
-		return api.Task{}, api.Errorf(api.CodeNotFound, "no terminal %s: run `akk list` for the current ids", req.TerminalID)
-	}
+func (t *Manager) Watch(ctx context.Context, req api.WatchRequest) (api.Task, error) {
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	o := m.Observation()
+	o, ok := t.host.Observation(req.TerminalID)
+	if !ok {
+		return api.Task{}, api.Errorf(api.CodeNotFound, "no terminal %s: run `akk list` for the current ids", req.TerminalID)
+	}
 	if o.Incarnation == "" {
 		return api.Task{}, api.Errorf(api.CodeConflict, "terminal %s: its process is not identified yet", req.TerminalID)
 	}
@@ -41,13 +39,13 @@ func (s *Supervisor) Watch(ctx context.Context, req api.WatchRequest) (api.Task,
 			return t.watchTask(w.rec), nil
 		}
 	}
-	now := s.cfg.Now()
-	rec := store.Watch{TerminalID: req.TerminalID, State: watchActive, Incarnation: o.Incarnation,
-		Agent: o.Agent, Cwd: o.Cwd, Controller: api.ControllerFrom(ctx), Routes: s.cfg.Callbacks.Default,
+	now := t.now()
+	rec := store.Watch{TerminalID: req.TerminalID, State: WatchActive, Incarnation: o.Incarnation,
+		Agent: o.Agent, Cwd: o.Cwd, Controller: api.ControllerFrom(ctx), Routes: t.routes,
 		Created: now, Deadline: now.Add(time.Duration(t.cfg.WatchMinutes) * time.Minute), Revision: 1}
 	// The id names this terminal, process and creation: a new Watch after
 	// an earlier one ended is another Watch.
-	rec.ID = "watch_" + terminal.Derive(s.secret, "watch", req.TerminalID, o.Incarnation, now.Format(time.RFC3339Nano))
+	rec.ID = "watch_" + terminal.Derive(t.secret, "watch", req.TerminalID, o.Incarnation, now.Format(time.RFC3339Nano))
 	anchor, why := taskAnchor(o)
 	if anchor != nil {
 		rec.Mode, rec.Confidence, rec.Anchor = api.WatchExactTask, api.ConfidenceExact, anchor
@@ -59,12 +57,12 @@ func (s *Supervisor) Watch(ctx context.Context, req api.WatchRequest) (api.Task,
 	w := &watchState{rec: rec, outBytes: o.OutBytes, outAt: now}
 	ev := store.Event{Type: api.EventWatchCreated, TerminalID: rec.TerminalID,
 		Attrs: map[string]string{"watch_id": rec.ID, "watch_mode": rec.Mode, "confidence": rec.Confidence}}
-	if _, err := s.commitTasks(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
+	if _, err := t.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
 		return api.Task{}, err
 	}
 	t.watches[rec.ID] = w
 	t.lastObs[o.TerminalID] = o
-	s.lg.Info("watch", "watch", rec.ID, "terminal", rec.TerminalID, "mode", rec.Mode)
+	t.lg.Info("watch", "watch", rec.ID, "terminal", rec.TerminalID, "mode", rec.Mode)
 	return t.watchTask(rec), nil
 }
 
@@ -181,27 +179,26 @@ func readEvidence(agent watchers.Agent, path string, fn func(watchers.Where, wat
 // call's result. akk follows the table: Unwatch ends the Watch once
 // (stopped, reason unwatched, one watch.settled event in the history) and
 // enqueues nothing; retry_callback refuses its notifications.
-func (s *Supervisor) Unwatch(ctx context.Context, req api.UnwatchRequest) (api.Task, error) {
-	t := s.tasks
+func (t *Manager) Unwatch(ctx context.Context, req api.UnwatchRequest) (api.Task, error) {
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	rec, err := s.watchRecord(req.WatchID)
+	rec, err := t.watchRecord(req.WatchID)
 	if err != nil {
 		return api.Task{}, err
 	}
-	now := s.cfg.Now()
-	if rec.State == watchActive || rec.State == watchExpired {
+	now := t.now()
+	if rec.State == WatchActive || rec.State == WatchExpired {
 		delete(t.watches, rec.ID)
 		delete(t.held, rec.ID)
-		rec.State, rec.Reason, rec.SettledAt = watchStopped, reasonUnwatched, now
+		rec.State, rec.Reason, rec.SettledAt = WatchStopped, ReasonUnwatched, now
 		rec.Revision++
 		ev := store.Event{Type: api.EventWatchSettled, TerminalID: rec.TerminalID,
-			Attrs: map[string]string{"watch_id": rec.ID, "state": watchStopped, "reason": reasonUnwatched, "confidence": rec.Confidence}}
-		if _, err := s.commitTasks(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
+			Attrs: map[string]string{"watch_id": rec.ID, "state": WatchStopped, "reason": ReasonUnwatched, "confidence": rec.Confidence}}
+		if _, err := t.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
 			return api.Task{}, err
 		}
 	}
-	if _, err := s.st.Withdraw(rec.ID, now); err != nil {
+	if _, err := t.st.Withdraw(rec.ID, now); err != nil {
 		return api.Task{}, err
 	}
 	return t.watchTask(rec), nil
@@ -213,7 +210,7 @@ func (s *Supervisor) Unwatch(ctx context.Context, req api.UnwatchRequest) (api.T
 // only while its terminal, process (and anchor) are unchanged; a settled
 // or invalidated one cannot be renewed. Old unsent expiry notices are
 // withdrawn.
-func (s *Supervisor) Renew(ctx context.Context, req api.RenewRequest) (api.Task, error) {
+func (t *Manager) Renew(ctx context.Context, req api.RenewRequest) (api.Task, error) {
 	if err := exactlyOne(req.WatchID, req.TurnID); err != nil {
 		return api.Task{}, err
 	}
@@ -221,24 +218,23 @@ func (s *Supervisor) Renew(ctx context.Context, req api.RenewRequest) (api.Task,
 		return api.Task{}, api.Errorf(api.CodeBadRequest, "renew: minutes must be positive")
 	}
 	if req.TurnID != "" {
-		return s.renewTurn(ctx, req)
+		return t.renewTurn(ctx, req)
 	}
-	t := s.tasks
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	rec, err := s.watchRecord(req.WatchID)
+	rec, err := t.watchRecord(req.WatchID)
 	if err != nil {
 		return api.Task{}, err
 	}
-	if rec.State == watchSettled || rec.State == watchInvalidated {
+	if rec.State == WatchSettled || rec.State == WatchInvalidated {
 		return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s is %s (%s); create a new Watch", rec.ID, rec.State, rec.Reason)
 	}
-	o, ok := s.currentObservation(rec.TerminalID)
+	o, ok := t.host.Observation(rec.TerminalID)
 	if !ok || o.Incarnation != rec.Incarnation || o.Screen == api.ScreenExited ||
 		(rec.Anchor != nil && o.Bind.Generation != rec.Anchor.Generation) {
 		return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s: its terminal, process or native task changed", rec.ID)
 	}
-	now := s.cfg.Now()
+	now := t.now()
 	minutes := req.Minutes
 	if minutes == 0 {
 		minutes = t.cfg.WatchMinutes
@@ -246,14 +242,14 @@ func (s *Supervisor) Renew(ctx context.Context, req api.RenewRequest) (api.Task,
 	if d := now.Add(time.Duration(minutes) * time.Minute); d.After(rec.Deadline) {
 		rec.Deadline = d
 	}
-	if rec.State != watchActive {
-		if _, err := s.st.Withdraw(rec.ID, now); err != nil {
+	if rec.State != WatchActive {
+		if _, err := t.st.Withdraw(rec.ID, now); err != nil {
 			return api.Task{}, err
 		}
-		rec.State, rec.Reason, rec.SettledAt = watchActive, "", time.Time{}
+		rec.State, rec.Reason, rec.SettledAt = WatchActive, "", time.Time{}
 	}
 	rec.Revision++
-	if _, err := s.commitTasks(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+	if _, err := t.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
 		return api.Task{}, err
 	}
 	if w := t.watches[rec.ID]; w != nil {
@@ -269,40 +265,39 @@ func (s *Supervisor) Renew(ctx context.Context, req api.RenewRequest) (api.Task,
 // (an exact anchor's file for a completion already written), reconcile
 // the Watch with it and put its open notifications back on the schedule.
 // It neither extends the deadline nor resumes a stopped or expired Watch.
-func (s *Supervisor) Recover(ctx context.Context, req api.RecoverRequest) (api.Task, error) {
+func (t *Manager) Recover(ctx context.Context, req api.RecoverRequest) (api.Task, error) {
 	if err := exactlyOne(req.WatchID, req.TurnID); err != nil {
 		return api.Task{}, err
 	}
 	if req.TurnID != "" {
-		return s.recoverTurn(ctx, req)
+		return t.recoverTurn(ctx, req)
 	}
-	t := s.tasks
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	rec, err := s.watchRecord(req.WatchID)
+	rec, err := t.watchRecord(req.WatchID)
 	if err != nil {
 		return api.Task{}, err
 	}
 	switch rec.State {
-	case watchStopped, watchExpired:
+	case WatchStopped, WatchExpired:
 		return api.Task{}, api.Errorf(api.CodeConflict, "recover: watch %s is %s; recover does not resume it (renew does, while its task is unchanged)", rec.ID, rec.State)
-	case watchActive:
+	case WatchActive:
 		w := t.watches[rec.ID]
 		if w == nil {
-			w = &watchState{rec: rec, outAt: s.cfg.Now()}
+			w = &watchState{rec: rec, outAt: t.now()}
 			t.watches[rec.ID] = w
 		}
-		if o, ok := s.currentObservation(rec.TerminalID); !ok {
-			t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonExited, s.cfg.Now())
+		if o, ok := t.host.Observation(rec.TerminalID); !ok {
+			t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonExited, t.now())
 		} else {
 			t.watchObserved(w, o)
-			if w.rec.State == watchActive && w.rec.Anchor != nil {
+			if w.rec.State == WatchActive && w.rec.Anchor != nil {
 				t.reconcileAnchor(w)
 			}
 		}
 		rec = w.rec
 	}
-	open, err := s.st.Notifications(func(n *store.Notification) bool { return n.Subject == rec.ID && !n.Final() })
+	open, err := t.st.Notifications(func(n *store.Notification) bool { return n.Subject == rec.ID && !n.Final() })
 	if err != nil {
 		return api.Task{}, err
 	}
@@ -312,12 +307,12 @@ func (s *Supervisor) Recover(ctx context.Context, req api.RecoverRequest) (api.T
 
 // reconcileAnchor reads an exact Watch's file again: a completion of the
 // anchored turn already written wins; a replaced file invalidates.
-func (t *taskManager) reconcileAnchor(w *watchState) {
+func (t *Manager) reconcileAnchor(w *watchState) {
 	a := w.rec.Anchor
 	scan, err := scanTask(watchers.Agent(a.Agent), a.Path)
-	now := t.s.cfg.Now()
+	now := t.now()
 	if err != nil || scan.file != (watchers.FileID{Dev: a.FileDev, Ino: a.FileIno}) || scan.end < a.Start {
-		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonFileChanged, now)
+		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
 		return
 	}
 	if a.TurnID != "" && scan.running != a.TurnID && scan.end > a.Start {
@@ -328,7 +323,7 @@ func (t *taskManager) reconcileAnchor(w *watchState) {
 
 // replayAnchor feeds the lines after the anchor through the Watch's
 // evidence path (a completion the watcher's events did not bring).
-func (t *taskManager) replayAnchor(w *watchState, scan taskScan) {
+func (t *Manager) replayAnchor(w *watchState, scan taskScan) {
 	a := w.rec.Anchor
 	data, err := os.ReadFile(a.Path)
 	if err != nil || int64(len(data)) < scan.end {
@@ -355,24 +350,15 @@ func (t *taskManager) replayAnchor(w *watchState, scan taskScan) {
 }
 
 // watchRecord reads a Watch; an unknown id is not_found.
-func (s *Supervisor) watchRecord(id string) (store.Watch, error) {
-	if w := s.tasks.watches[id]; w != nil {
+func (t *Manager) watchRecord(id string) (store.Watch, error) {
+	if w := t.watches[id]; w != nil {
 		return w.rec, nil
 	}
-	rec, err := s.st.Watch(id)
+	rec, err := t.st.Watch(id)
 	if errors.Is(err, store.ErrNotFound) {
 		return rec, api.Errorf(api.CodeNotFound, "no watch %s", id)
 	}
 	return rec, err
-}
-
-// currentObservation is a fresh observation of a followed terminal.
-func (s *Supervisor) currentObservation(terminalID string) (terminal.Observation, bool) {
-	m := s.terminalMonitor(terminalID)
-	if m == nil {
-		return terminal.Observation{}, false
-	}
-	return m.Observation(), true
 }
 
 func exactlyOne(watchID, turnID string) error {

@@ -1,11 +1,8 @@
-package supervisor
+package tasks
 
 import (
 	"context"
 	"errors"
-	"net"
-	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -29,7 +26,7 @@ func (l *memLedger) OpenTurns() ([]TurnSpec, error) {
 	defer l.mu.Unlock()
 	var out []TurnSpec
 	for id, sp := range l.specs {
-		if l.state[id] == turnRunning {
+		if l.state[id] == TurnRunning {
 			out = append(out, sp)
 		}
 	}
@@ -55,7 +52,7 @@ func (l *memLedger) SettleTurn(id, state, reason string, at time.Time) error {
 
 // TestRecoveryOperations runs unwatch, renew, recover, retry_callback and
 // close on every state of seed 003's table, refusals included, against a
-// store on disk and the real API socket.
+// store on disk (the API socket's own refusal is TestTaskOpsNeedATaskID).
 func TestRecoveryOperations(t *testing.T) {
 	lg := testLogger(t)
 	st, err := store.Open(t.TempDir(), &store.Options{Logger: lg})
@@ -63,23 +60,19 @@ func TestRecoveryOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	sv, err := New(Config{Logger: lg, Store: st, TmuxSocket: "/nonexistent",
-		Callbacks: outbox.Config{Routes: []outbox.RouteConfig{{Name: "a", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/x"},
-			{Name: "b", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/y"}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sv := newTestManager(t, st, outbox.Config{Routes: []outbox.RouteConfig{{Name: "a", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/x"},
+		{Name: "b", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/y"}}})
 	ledger := &memLedger{specs: map[string]TurnSpec{}, state: map[string]string{}}
 	sv.SetTurnLedger(ledger)
 	now := time.Now()
 	watch := func(id, state string, ntfStates ...string) {
 		rec := store.Watch{ID: id, TerminalID: "term_gone", Mode: api.WatchTerminalActivity, Confidence: api.ConfidenceBestEffort,
 			State: state, Incarnation: "1/1/claude", Created: now, Deadline: now.Add(time.Hour), Routes: []string{"a", "b"}}
-		if _, err := sv.commitTasks(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+		if _, err := sv.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
 			t.Fatal(err)
 		}
-		if state == watchActive {
-			sv.tasks.watches[id] = &watchState{rec: rec}
+		if state == WatchActive {
+			sv.watches[id] = &watchState{rec: rec}
 		}
 		seedNotifications(t, sv, id, ntfStates...)
 	}
@@ -88,15 +81,15 @@ func TestRecoveryOperations(t *testing.T) {
 		ledger.state[id] = state
 		seedNotifications(t, sv, id, ntfStates...)
 	}
-	watch("watch_active", watchActive, store.NtfPending)
-	watch("watch_settled", watchSettled, store.NtfRetryable)
-	watch("watch_settled2", watchSettled, store.NtfRetryable, store.NtfRetryable)
-	watch("watch_accepted", watchSettled, store.NtfAccepted, store.NtfUncertain)
-	watch("watch_invalid", watchInvalidated)
-	watch("watch_expired", watchExpired, store.NtfPending)
-	watch("watch_stopped", watchStopped, store.NtfRetryable)
-	turn("turn_closed", turnClosed, store.NtfRetryable)
-	turn("turn_done", turnCompleted, store.NtfRetryable)
+	watch("watch_active", WatchActive, store.NtfPending)
+	watch("watch_settled", WatchSettled, store.NtfRetryable)
+	watch("watch_settled2", WatchSettled, store.NtfRetryable, store.NtfRetryable)
+	watch("watch_accepted", WatchSettled, store.NtfAccepted, store.NtfUncertain)
+	watch("watch_invalid", WatchInvalidated)
+	watch("watch_expired", WatchExpired, store.NtfPending)
+	watch("watch_stopped", WatchStopped, store.NtfRetryable)
+	turn("turn_closed", TurnClosed, store.NtfRetryable)
+	turn("turn_done", TurnCompleted, store.NtfRetryable)
 
 	ctx := context.Background()
 	type call func() (api.Task, error)
@@ -106,7 +99,7 @@ func TestRecoveryOperations(t *testing.T) {
 		wantCode  string // "" : success
 		wantState string
 	}{
-		{"unwatch active", func() (api.Task, error) { return sv.Unwatch(ctx, api.UnwatchRequest{WatchID: "watch_active"}) }, "", watchStopped},
+		{"unwatch active", func() (api.Task, error) { return sv.Unwatch(ctx, api.UnwatchRequest{WatchID: "watch_active"}) }, "", WatchStopped},
 		{"unwatch unknown", func() (api.Task, error) { return sv.Unwatch(ctx, api.UnwatchRequest{WatchID: "watch_none"}) }, api.CodeNotFound, ""},
 		{"renew settled", func() (api.Task, error) { return sv.Renew(ctx, api.RenewRequest{WatchID: "watch_settled"}) }, api.CodeConflict, ""},
 		{"renew invalidated", func() (api.Task, error) { return sv.Renew(ctx, api.RenewRequest{WatchID: "watch_invalid"}) }, api.CodeConflict, ""},
@@ -118,7 +111,7 @@ func TestRecoveryOperations(t *testing.T) {
 		{"renew closed turn", func() (api.Task, error) { return sv.Renew(ctx, api.RenewRequest{TurnID: "turn_closed"}) }, api.CodeConflict, ""},
 		{"recover stopped", func() (api.Task, error) { return sv.Recover(ctx, api.RecoverRequest{WatchID: "watch_stopped"}) }, api.CodeConflict, ""},
 		{"recover expired", func() (api.Task, error) { return sv.Recover(ctx, api.RecoverRequest{WatchID: "watch_expired"}) }, api.CodeConflict, ""},
-		{"recover settled", func() (api.Task, error) { return sv.Recover(ctx, api.RecoverRequest{WatchID: "watch_settled"}) }, "", watchSettled},
+		{"recover settled", func() (api.Task, error) { return sv.Recover(ctx, api.RecoverRequest{WatchID: "watch_settled"}) }, "", WatchSettled},
 		{"recover no id", func() (api.Task, error) { return sv.Recover(ctx, api.RecoverRequest{}) }, api.CodeBadRequest, ""},
 		{"recover closed turn", func() (api.Task, error) { return sv.Recover(ctx, api.RecoverRequest{TurnID: "turn_closed"}) }, api.CodeConflict, ""},
 		{"retry stopped watch", func() (api.Task, error) {
@@ -132,7 +125,7 @@ func TestRecoveryOperations(t *testing.T) {
 		}, api.CodeConflict, ""},
 		{"retry settled watch", func() (api.Task, error) {
 			return sv.RetryCallback(ctx, api.RetryCallbackRequest{WatchID: "watch_settled"})
-		}, "", watchSettled},
+		}, "", WatchSettled},
 		{"retry it again while pending", func() (api.Task, error) {
 			return sv.RetryCallback(ctx, api.RetryCallbackRequest{WatchID: "watch_settled"})
 		}, api.CodeConflict, ""},
@@ -141,9 +134,9 @@ func TestRecoveryOperations(t *testing.T) {
 		}, api.CodeConflict, ""},
 		{"retry completed turn", func() (api.Task, error) {
 			return sv.RetryCallback(ctx, api.RetryCallbackRequest{TurnID: "turn_done"})
-		}, "", turnCompleted},
+		}, "", TurnCompleted},
 		{"close a watch id", func() (api.Task, error) { return sv.Close(ctx, api.CloseRequest{}) }, api.CodeBadRequest, ""},
-		{"close completed turn", func() (api.Task, error) { return sv.Close(ctx, api.CloseRequest{TurnID: "turn_done"}) }, "", turnClosed},
+		{"close completed turn", func() (api.Task, error) { return sv.Close(ctx, api.CloseRequest{TurnID: "turn_done"}) }, "", TurnClosed},
 		{"close closed turn", func() (api.Task, error) { return sv.Close(ctx, api.CloseRequest{TurnID: "turn_closed"}) }, api.CodeConflict, ""},
 		{"close unknown turn", func() (api.Task, error) { return sv.Close(ctx, api.CloseRequest{TurnID: "turn_none"}) }, api.CodeNotFound, ""},
 	}
@@ -175,44 +168,21 @@ func TestRecoveryOperations(t *testing.T) {
 			}
 		}
 	}
-	// A conversation id alone is refused by the API before any handler.
-	sock := filepath.Join(t.TempDir(), "akk.sock")
-	ln, err := api.Listen(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- api.Serve(sctx, ln, sv, api.ServerOptions{Logger: lg, UID: -1}) }()
-	defer func() { cancel(); <-done }()
-	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-		return (&net.Dialer{}).DialContext(ctx, "unix", sock)
-	}}}
-	for _, op := range []string{"recover", "renew", "retry_callback", "close", "task_status"} {
-		resp, err := hc.Post("http://akk/v1/"+op, "application/json", strings.NewReader(`{"session_id":"ses_abc"}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusBadRequest {
-			t.Errorf("%s with a conversation id alone: http %d, want 400", op, resp.StatusCode)
-		}
-	}
 }
 
 // seedNotifications writes notifications of a subject in given states.
-func seedNotifications(t *testing.T, sv *Supervisor, subject string, states ...string) {
+func seedNotifications(t *testing.T, sv *Manager, subject string, states ...string) {
 	t.Helper()
 	for i, state := range states {
-		env := api.CallbackEnvelope{Type: api.CallbackDone, Event: "e", TaskKind: taskWatch, WatchID: subject, TerminalID: "term_gone", Time: time.Now()}
+		env := api.CallbackEnvelope{Type: api.CallbackDone, Event: "e", TaskKind: TaskWatch, WatchID: subject, TerminalID: "term_gone", Time: time.Now()}
 		if strings.HasPrefix(subject, "turn_") {
-			env.TaskKind, env.WatchID, env.TurnID = taskManagedTurn, "", subject
+			env.TaskKind, env.WatchID, env.TurnID = TaskManagedTurn, "", subject
 		}
 		ns, err := sv.buildNotifications(env, "event"+string(rune('0'+i)), []string{"a"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sv.commitTasks(store.TaskChange{Notifications: ns}); err != nil {
+		if _, err := sv.commit(store.TaskChange{Notifications: ns}); err != nil {
 			t.Fatal(err)
 		}
 		id := ns[0].ID

@@ -1,4 +1,4 @@
-package supervisor
+package tasks
 
 import (
 	"bytes"
@@ -50,14 +50,10 @@ func BenchmarkEvidenceToCallback(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	sv, err := New(Config{Logger: lg, Store: st, TmuxSocket: "/nonexistent",
-		Callbacks: outbox.Config{Routes: []outbox.RouteConfig{{Name: "hook", Kind: outbox.RouteWebhook, URL: rcv.URL}}}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	sv := newTestManager(b, st, outbox.Config{Routes: []outbox.RouteConfig{{Name: "hook", Kind: outbox.RouteWebhook, URL: rcv.URL}}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- sv.tasks.run(ctx) }()
+	go func() { done <- sv.Run(ctx) }()
 	defer func() { cancel(); <-done }()
 	opts := watchers.CodexOptions()
 	opts.Depth = 3
@@ -71,7 +67,7 @@ func BenchmarkEvidenceToCallback(b *testing.B) {
 	}
 	go func() {
 		for ev := range w.Evidence() {
-			sv.tasks.evidence("term_bench", 1, ev)
+			sv.Evidence("term_bench", 1, ev)
 		}
 	}()
 	fi, _ := os.Stat(path)
@@ -90,11 +86,11 @@ func BenchmarkEvidenceToCallback(b *testing.B) {
 		off, _ := f.Seek(0, 1)
 		id := "watch_" + terminal.Derive(sv.secret, "bench", turn)
 		rec := store.Watch{ID: id, TerminalID: "term_bench", Mode: api.WatchExactTask, Confidence: api.ConfidenceExact,
-			State: watchActive, Incarnation: "x", Routes: []string{"hook"}, Created: time.Now(), Deadline: time.Now().Add(time.Hour),
+			State: WatchActive, Incarnation: "x", Routes: []string{"hook"}, Created: time.Now(), Deadline: time.Now().Add(time.Hour),
 			Anchor: &store.TaskAnchor{Agent: "codex", Path: path, FileDev: uint64(sys.Dev), FileIno: sys.Ino, Generation: 1, Start: off, TurnID: turn}}
-		sv.tasks.opMu.Lock()
-		sv.tasks.watches[id] = &watchState{rec: rec}
-		sv.tasks.opMu.Unlock()
+		sv.opMu.Lock()
+		sv.watches[id] = &watchState{rec: rec}
+		sv.opMu.Unlock()
 		at := time.Now()
 		f.WriteString(fmt.Sprintf(`{"type":"event_msg","payload":{"type":"task_complete","turn_id":%q}}`+"\n", turn))
 		deadline := time.Now().Add(10 * time.Second)

@@ -1,4 +1,4 @@
-package supervisor
+package tasks
 
 import (
 	"context"
@@ -32,19 +32,19 @@ type TurnSpec struct {
 	File    watchers.FileID
 	Start   int64
 	Created time.Time
-	// Deadline is the hard timeout (zero: Created + TaskConfig.HardTimeout).
+	// Deadline is the hard timeout (zero: Created + Config.HardTimeout).
 	Deadline time.Time
 	Routes   []string // nil: the default routes
 }
 
 // Managed Turn states the monitor ends in.
 const (
-	turnRunning   = "running"
-	turnCompleted = "completed"
-	turnFailed    = "failed"
-	turnCancelled = "cancelled"
-	turnTimedOut  = "timed_out"
-	turnClosed    = "closed"
+	TurnRunning   = "running"
+	TurnCompleted = "completed"
+	TurnFailed    = "failed"
+	TurnCancelled = "cancelled"
+	TurnTimedOut  = "timed_out"
+	TurnClosed    = "closed"
 )
 
 // TurnLedger is the durable side of managed Turns (the dispatch path's
@@ -61,7 +61,7 @@ type TurnLedger interface {
 }
 
 // SetTurnLedger installs the managed Turns' ledger (before Run).
-func (s *Supervisor) SetTurnLedger(l TurnLedger) { s.tasks.ledger = l }
+func (t *Manager) SetTurnLedger(l TurnLedger) { t.ledger = l }
 
 // turnState is a monitored Turn.
 type turnState struct {
@@ -74,28 +74,27 @@ type turnState struct {
 
 // MonitorTurn starts monitoring a Turn (the send path calls it once the
 // Turn is durably accepted; again after a restart is harmless).
-func (s *Supervisor) MonitorTurn(spec TurnSpec) {
-	t := s.tasks
+func (t *Manager) MonitorTurn(spec TurnSpec) {
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
 	t.addTurn(spec)
 	t.poke()
 }
 
-func (t *taskManager) addTurn(spec TurnSpec) {
+func (t *Manager) addTurn(spec TurnSpec) {
 	if spec.Deadline.IsZero() {
 		spec.Deadline = spec.Created.Add(t.cfg.HardTimeout)
 	}
 	if spec.Routes == nil {
-		spec.Routes = t.s.cfg.Callbacks.Default
+		spec.Routes = t.routes
 	}
 	if _, ok := t.turns[spec.TurnID]; !ok {
-		t.turns[spec.TurnID] = &turnState{spec: spec, lastSeen: t.s.cfg.Now()}
+		t.turns[spec.TurnID] = &turnState{spec: spec, lastSeen: t.now()}
 	}
 }
 
 // loadTurns resumes the open Turns of the ledger.
-func (t *taskManager) loadTurns() error {
+func (t *Manager) loadTurns() error {
 	if t.ledger == nil {
 		return nil
 	}
@@ -119,7 +118,7 @@ func (t *taskManager) loadTurns() error {
 // misses what was written while down. The Turn would then never settle.
 // Replaying a line the stream also delivers is harmless: the Turn's
 // native id is set once, and it ends once.
-func (t *taskManager) catchUp(tr *turnState) {
+func (t *Manager) catchUp(tr *turnState) {
 	if tr == nil || tr.spec.Path == "" || tr.spec.File == (watchers.FileID{}) {
 		return
 	}
@@ -139,19 +138,19 @@ func (t *taskManager) catchUp(tr *turnState) {
 	}
 }
 
-func (t *taskManager) turnObserved(tr *turnState, o terminal.Observation) {
+func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 	switch {
 	case o.Screen == api.ScreenExited:
-		t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonExited, o.At)
+		t.endTurn(tr, TurnFailed, api.CallbackError, api.CallbackFailed, ReasonExited, o.At)
 		return
 	case o.Incarnation != tr.spec.Incarnation:
-		t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonProcessChanged, o.At)
+		t.endTurn(tr, TurnFailed, api.CallbackError, api.CallbackFailed, ReasonProcessChanged, o.At)
 		return
 	}
 	if o.OutBytes != tr.outBytes {
 		tr.outBytes, tr.lastSeen, tr.stalled = o.OutBytes, o.At, false
 	}
-	t.s.asks.observed(tr.spec, o.Interaction)
+	t.host.Asked(tr.spec, o.Interaction)
 	// A managed Turn wakes its controller for every distinct prompt:
 	// approvals included (approve by turn_id), manual ones as such.
 	t.interactionSeen(tr.spec.TurnID, o, func(in *api.Interaction, at time.Time) {
@@ -168,12 +167,12 @@ func (t *taskManager) turnObserved(tr *turnState, o terminal.Observation) {
 // turnEvidence correlates the bound file's evidence with the Turn: the
 // prompt accepted after the boundary with the Turn's hash names the native
 // turn; only that turn's end settles the Turn.
-func (t *taskManager) turnEvidence(tr *turnState, e boundEvidence) {
+func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 	at := e.ev.At()
-	now := t.s.cfg.Now()
+	now := t.now()
 	if e.gen != tr.spec.BindingGen {
 		if tr.spec.File != (watchers.FileID{}) || tr.spec.NativeTurnID != "" {
-			t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonBindingChanged, now)
+			t.endTurn(tr, TurnFailed, api.CallbackError, api.CallbackFailed, ReasonBindingChanged, now)
 			return
 		}
 		// A Turn sent before its agent had a file (Claude's first prompt
@@ -194,24 +193,24 @@ func (t *taskManager) turnEvidence(tr *turnState, e boundEvidence) {
 		}
 	case watchers.TurnCompleted:
 		if native != "" && ev.TurnID == native {
-			t.endTurn(tr, turnCompleted, api.CallbackDone, api.CallbackCompleted, reasonCompleted, now)
+			t.endTurn(tr, TurnCompleted, api.CallbackDone, api.CallbackCompleted, ReasonCompleted, now)
 		}
 	case watchers.TurnAborted:
 		if native != "" && ev.TurnID == native {
-			t.endTurn(tr, turnCancelled, api.CallbackControl, api.CallbackAborted, reasonAborted, now)
+			t.endTurn(tr, TurnCancelled, api.CallbackControl, api.CallbackAborted, ReasonAborted, now)
 		}
 	case watchers.TurnFailed:
 		if native != "" && ev.TurnID == native {
-			t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonFailed, now)
+			t.endTurn(tr, TurnFailed, api.CallbackError, api.CallbackFailed, ReasonFailed, now)
 		}
 	}
 }
 
 // turnTimers: a hard timeout ends the Turn; an inactivity window without
 // output or evidence sends one stall notification per quiet spell.
-func (t *taskManager) turnTimers(tr *turnState, now time.Time) time.Time {
+func (t *Manager) turnTimers(tr *turnState, now time.Time) time.Time {
 	if !now.Before(tr.spec.Deadline) {
-		t.endTurn(tr, turnTimedOut, api.CallbackControl, api.CallbackTimeout, "hard_timeout", now)
+		t.endTurn(tr, TurnTimedOut, api.CallbackControl, api.CallbackTimeout, "hard_timeout", now)
 		return time.Time{}
 	}
 	stallAt := tr.lastSeen.Add(t.cfg.StallAfter)
@@ -229,9 +228,9 @@ func (t *taskManager) turnTimers(tr *turnState, now time.Time) time.Time {
 
 // endTurn records the Turn's end through the ledger and enqueues its one
 // terminal notification.
-func (t *taskManager) endTurn(tr *turnState, state, typ, event, reason string, now time.Time) {
+func (t *Manager) endTurn(tr *turnState, state, typ, event, reason string, now time.Time) {
 	delete(t.turns, tr.spec.TurnID)
-	t.s.asks.ended(tr.spec)
+	t.host.Asked(tr.spec, nil)
 	delete(t.held, tr.spec.TurnID)
 	if t.ledger != nil {
 		if err := t.ledger.SettleTurn(tr.spec.TurnID, state, reason, now); err != nil {
@@ -243,17 +242,16 @@ func (t *taskManager) endTurn(tr *turnState, state, typ, event, reason string, n
 	t.notify(t.turnEnvelope(tr, typ, event, reason, now), "settled", tr.spec.Routes, store.TaskChange{Events: []store.Event{ev}})
 }
 
-func (t *taskManager) turnEnvelope(tr *turnState, typ, event, reason string, now time.Time) api.CallbackEnvelope {
+func (t *Manager) turnEnvelope(tr *turnState, typ, event, reason string, now time.Time) api.CallbackEnvelope {
 	return api.CallbackEnvelope{Type: typ, Event: event, Reason: reason, Confidence: api.ConfidenceExact,
-		TaskKind: taskManagedTurn, TurnID: tr.spec.TurnID, SessionID: tr.spec.SessionID,
+		TaskKind: TaskManagedTurn, TurnID: tr.spec.TurnID, SessionID: tr.spec.SessionID,
 		TerminalID: tr.spec.TerminalID, Time: now}
 }
 
 // turnRecord reads a Turn from the monitor or the ledger.
-func (s *Supervisor) turnRecord(id string) (TurnSpec, string, error) {
-	t := s.tasks
+func (t *Manager) turnRecord(id string) (TurnSpec, string, error) {
 	if tr := t.turns[id]; tr != nil {
-		return tr.spec, turnRunning, nil
+		return tr.spec, TurnRunning, nil
 	}
 	if t.ledger == nil {
 		return TurnSpec{}, "", api.Errorf(api.CodeNotFound, "no turn %s (no managed Turns in this daemon)", id)
@@ -269,42 +267,40 @@ func (s *Supervisor) turnRecord(id string) (TurnSpec, string, error) {
 // withdraw what is not dispatched). It does not claim the native task
 // failed and does not cancel it. A Watch must use Unwatch; closed
 // management cannot be reopened.
-func (s *Supervisor) Close(ctx context.Context, req api.CloseRequest) (api.Task, error) {
+func (t *Manager) Close(ctx context.Context, req api.CloseRequest) (api.Task, error) {
 	if req.TurnID == "" {
 		return api.Task{}, api.Errorf(api.CodeBadRequest, "close: turn_id is required (a Watch is ended with unwatch)")
 	}
-	t := s.tasks
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	sp, state, err := s.turnRecord(req.TurnID)
+	sp, state, err := t.turnRecord(req.TurnID)
 	if err != nil {
 		return api.Task{}, err
 	}
-	if state == turnClosed {
+	if state == TurnClosed {
 		return api.Task{}, api.Errorf(api.CodeConflict, "close: turn %s is already closed", req.TurnID)
 	}
-	now := s.cfg.Now()
+	now := t.now()
 	delete(t.turns, req.TurnID)
-	s.asks.ended(sp)
+	t.host.Asked(sp, nil)
 	delete(t.held, req.TurnID)
 	if t.ledger != nil {
-		if err := t.ledger.SettleTurn(req.TurnID, turnClosed, "closed", now); err != nil {
+		if err := t.ledger.SettleTurn(req.TurnID, TurnClosed, "closed", now); err != nil {
 			return api.Task{}, err
 		}
 	}
-	if _, err := s.st.Withdraw(req.TurnID, now); err != nil {
+	if _, err := t.st.Withdraw(req.TurnID, now); err != nil {
 		return api.Task{}, err
 	}
-	return s.turnTask(sp, turnClosed)
+	return t.turnTask(sp, TurnClosed)
 }
 
 // renewTurn refreshes a running Turn's inactivity window; it cannot pass
 // the Turn's hard deadline, and a closed or ended Turn is refused.
-func (s *Supervisor) renewTurn(ctx context.Context, req api.RenewRequest) (api.Task, error) {
-	t := s.tasks
+func (t *Manager) renewTurn(ctx context.Context, req api.RenewRequest) (api.Task, error) {
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	sp, state, err := s.turnRecord(req.TurnID)
+	sp, state, err := t.turnRecord(req.TurnID)
 	if err != nil {
 		return api.Task{}, err
 	}
@@ -312,36 +308,35 @@ func (s *Supervisor) renewTurn(ctx context.Context, req api.RenewRequest) (api.T
 	if tr == nil {
 		return api.Task{}, api.Errorf(api.CodeConflict, "renew: turn %s is %s", req.TurnID, state)
 	}
-	tr.lastSeen, tr.stalled = s.cfg.Now(), false
+	tr.lastSeen, tr.stalled = t.now(), false
 	t.poke()
-	return s.turnTask(sp, state)
+	return t.turnTask(sp, state)
 }
 
 // recoverTurn re-reads a running Turn's terminal and reschedules its
 // open notifications; it changes no deadline and refuses a closed Turn.
-func (s *Supervisor) recoverTurn(ctx context.Context, req api.RecoverRequest) (api.Task, error) {
-	t := s.tasks
+func (t *Manager) recoverTurn(ctx context.Context, req api.RecoverRequest) (api.Task, error) {
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	sp, state, err := s.turnRecord(req.TurnID)
+	sp, state, err := t.turnRecord(req.TurnID)
 	if err != nil {
 		return api.Task{}, err
 	}
-	if state == turnClosed {
+	if state == TurnClosed {
 		return api.Task{}, api.Errorf(api.CodeConflict, "recover: turn %s is closed", req.TurnID)
 	}
 	if tr := t.turns[req.TurnID]; tr != nil {
-		if o, ok := s.currentObservation(sp.TerminalID); ok {
+		if o, ok := t.host.Observation(sp.TerminalID); ok {
 			t.turnObserved(tr, o)
 		} else {
-			t.endTurn(tr, turnFailed, api.CallbackError, api.CallbackFailed, reasonExited, s.cfg.Now())
+			t.endTurn(tr, TurnFailed, api.CallbackError, api.CallbackFailed, ReasonExited, t.now())
 		}
 	}
-	open, err := s.st.Notifications(func(n *store.Notification) bool { return n.Subject == req.TurnID && !n.Final() })
+	open, err := t.st.Notifications(func(n *store.Notification) bool { return n.Subject == req.TurnID && !n.Final() })
 	if err != nil {
 		return api.Task{}, err
 	}
 	t.out.Schedule(open...)
-	_, state, _ = s.turnRecord(req.TurnID)
-	return s.turnTask(sp, state)
+	_, state, _ = t.turnRecord(req.TurnID)
+	return t.turnTask(sp, state)
 }

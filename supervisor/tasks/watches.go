@@ -1,4 +1,4 @@
-package supervisor
+package tasks
 
 import (
 	"strconv"
@@ -12,25 +12,25 @@ import (
 
 // Watch lifecycle states.
 const (
-	watchActive      = "active"
-	watchSettled     = "settled"
-	watchInvalidated = "invalidated"
-	watchExpired     = "expired"
-	watchStopped     = "stopped" // unwatch
+	WatchActive      = "active"
+	WatchSettled     = "settled"
+	WatchInvalidated = "invalidated"
+	WatchExpired     = "expired"
+	WatchStopped     = "stopped" // unwatch
 )
 
 // Reasons a Watch ends or is refused.
 const (
-	reasonCompleted      = "task_completed"
-	reasonFailed         = "task_failed"
-	reasonAborted        = "task_aborted"
-	reasonProcessChanged = "process_changed"
-	reasonBindingChanged = "binding_changed"
-	reasonFileChanged    = "file_changed"
-	reasonSuccessor      = "successor_task"
-	reasonExited         = "terminal_exited"
-	reasonExpired        = "watch_expired"
-	reasonUnwatched      = "unwatched"
+	ReasonCompleted      = "task_completed"
+	ReasonFailed         = "task_failed"
+	ReasonAborted        = "task_aborted"
+	ReasonProcessChanged = "process_changed"
+	ReasonBindingChanged = "binding_changed"
+	ReasonFileChanged    = "file_changed"
+	ReasonSuccessor      = "successor_task"
+	ReasonExited         = "terminal_exited"
+	ReasonExpired        = "watch_expired"
+	ReasonUnwatched      = "unwatched"
 )
 
 // watchState is an active Watch: its record and what the monitor tracks
@@ -56,16 +56,16 @@ func isActivity(screen string) bool {
 }
 
 // watchObserved folds one observation of the Watch's terminal.
-func (t *taskManager) watchObserved(w *watchState, o terminal.Observation) {
+func (t *Manager) watchObserved(w *watchState, o terminal.Observation) {
 	switch {
 	case o.Screen == api.ScreenExited:
-		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonExited, o.At)
+		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonExited, o.At)
 		return
 	case o.Incarnation != w.rec.Incarnation:
-		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonProcessChanged, o.At)
+		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonProcessChanged, o.At)
 		return
 	case w.rec.Anchor != nil && o.Bind.Generation != w.rec.Anchor.Generation:
-		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonBindingChanged, o.At)
+		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonBindingChanged, o.At)
 		return
 	}
 	if o.OutBytes != w.outBytes {
@@ -97,9 +97,9 @@ func (t *taskManager) watchObserved(w *watchState, o terminal.Observation) {
 // checkStableIdle settles a terminal_activity Watch when idle was
 // recognized at two recognitions at least IdleGap apart and the pane took
 // no %output for StableIdle. It is called on an idle recognition only.
-func (t *taskManager) checkStableIdle(w *watchState, at time.Time) {
+func (t *Manager) checkStableIdle(w *watchState, at time.Time) {
 	if at.Sub(w.firstIdle) >= t.cfg.IdleGap && at.Sub(w.outAt) >= t.cfg.StableIdle {
-		t.endWatch(w, watchSettled, api.CallbackDone, api.CallbackStablyIdle, api.CallbackStablyIdle, at)
+		t.endWatch(w, WatchSettled, api.CallbackDone, api.CallbackStablyIdle, api.CallbackStablyIdle, at)
 	}
 }
 
@@ -108,7 +108,7 @@ func (t *taskManager) checkStableIdle(w *watchState, at time.Time) {
 // sees, is interaction_manual_required (a person answers in the TUI); an
 // exact Watch's pending questionnaire step is interaction_required (a
 // same-controller Status may then offer the narrow response lease).
-func (t *taskManager) watchInteraction(w *watchState, o terminal.Observation) {
+func (t *Manager) watchInteraction(w *watchState, o terminal.Observation) {
 	t.interactionSeen(w.rec.ID, o, func(in *api.Interaction, at time.Time) {
 		event := api.CallbackInteractionManual
 		if w.rec.Mode == api.WatchExactTask && in.State == "pending" && in.Kind != "permission" {
@@ -123,23 +123,23 @@ func (t *taskManager) watchInteraction(w *watchState, o terminal.Observation) {
 // watchEvidence folds one event of the bound file into an exact Watch:
 // completion, failure or abort of the anchored native turn settles it;
 // a changed file, binding or a successor task invalidates it.
-func (t *taskManager) watchEvidence(w *watchState, e boundEvidence) {
+func (t *Manager) watchEvidence(w *watchState, e boundEvidence) {
 	a := w.rec.Anchor
 	at := e.ev.At()
-	now := t.s.cfg.Now()
+	now := t.now()
 	if e.gen != a.Generation {
-		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonBindingChanged, now)
+		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonBindingChanged, now)
 		return
 	}
 	if fe, ok := e.ev.(watchers.FileEvent); ok {
 		switch fe.Change {
 		case watchers.FileTruncated, watchers.FileReplaced, watchers.FileDeleted:
-			t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonFileChanged, now)
+			t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
 		}
 		return
 	}
 	if at.File != (watchers.FileID{Dev: a.FileDev, Ino: a.FileIno}) {
-		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonFileChanged, now)
+		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
 		return
 	}
 	if at.End <= a.Start {
@@ -153,25 +153,25 @@ func (t *taskManager) watchEvidence(w *watchState, e boundEvidence) {
 		t.anchorTurn(w, ev.TurnID, now)
 	case watchers.TurnCompleted:
 		if a.TurnID != "" && ev.TurnID == a.TurnID {
-			t.endWatch(w, watchSettled, api.CallbackDone, api.CallbackCompleted, reasonCompleted, now)
+			t.endWatch(w, WatchSettled, api.CallbackDone, api.CallbackCompleted, ReasonCompleted, now)
 		}
 	case watchers.TurnAborted:
 		if a.TurnID != "" && ev.TurnID == a.TurnID {
-			t.endWatch(w, watchSettled, api.CallbackControl, api.CallbackAborted, reasonAborted, now)
+			t.endWatch(w, WatchSettled, api.CallbackControl, api.CallbackAborted, ReasonAborted, now)
 		}
 	case watchers.TurnFailed:
 		if a.TurnID != "" && ev.TurnID == a.TurnID {
-			t.endWatch(w, watchSettled, api.CallbackError, api.CallbackFailed, reasonFailed, now)
+			t.endWatch(w, WatchSettled, api.CallbackError, api.CallbackFailed, ReasonFailed, now)
 		}
 	}
 }
 
-func (t *taskManager) lastEvidence(w *watchState, now time.Time) { w.rec.LastActivity = now }
+func (t *Manager) lastEvidence(w *watchState, now time.Time) { w.rec.LastActivity = now }
 
 // anchorTurn binds an exact Watch that started idle to the first native
 // turn after its boundary; another turn while one is anchored is a
 // successor task, which the Watch does not follow.
-func (t *taskManager) anchorTurn(w *watchState, turnID string, now time.Time) {
+func (t *Manager) anchorTurn(w *watchState, turnID string, now time.Time) {
 	a := w.rec.Anchor
 	switch {
 	case turnID == "" || turnID == a.TurnID:
@@ -180,14 +180,14 @@ func (t *taskManager) anchorTurn(w *watchState, turnID string, now time.Time) {
 		w.rec.Revision++
 		t.saveWatch(w)
 	default:
-		t.endWatch(w, watchInvalidated, api.CallbackError, api.CallbackInvalidated, reasonSuccessor, now)
+		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonSuccessor, now)
 	}
 }
 
 // watchTimers expires a Watch at its deadline, asks the pane for a fresh
 // recognition when a stable-idle check is due, and returns when to look
 // again.
-func (t *taskManager) watchTimers(w *watchState, now time.Time) time.Time {
+func (t *Manager) watchTimers(w *watchState, now time.Time) time.Time {
 	if !now.Before(w.rec.Deadline) {
 		t.expireWatch(w, now)
 		return time.Time{}
@@ -216,7 +216,7 @@ func (t *taskManager) watchTimers(w *watchState, now time.Time) time.Time {
 // endWatch settles, invalidates or stops a Watch once, with its one
 // terminal notification (event identity "settled": whatever the reason, a
 // Watch ends once).
-func (t *taskManager) endWatch(w *watchState, state, typ, event, reason string, now time.Time) {
+func (t *Manager) endWatch(w *watchState, state, typ, event, reason string, now time.Time) {
 	delete(t.watches, w.rec.ID)
 	delete(t.held, w.rec.ID)
 	w.rec.State, w.rec.Reason, w.rec.SettledAt = state, reason, now
@@ -229,25 +229,25 @@ func (t *taskManager) endWatch(w *watchState, state, typ, event, reason string, 
 
 // expireWatch ends observation at the deadline. Its notification belongs
 // to that deadline: a Renew sets another, whose expiry is a new event.
-func (t *taskManager) expireWatch(w *watchState, now time.Time) {
+func (t *Manager) expireWatch(w *watchState, now time.Time) {
 	delete(t.watches, w.rec.ID)
 	delete(t.held, w.rec.ID)
-	w.rec.State, w.rec.Reason, w.rec.SettledAt = watchExpired, reasonExpired, now
+	w.rec.State, w.rec.Reason, w.rec.SettledAt = WatchExpired, ReasonExpired, now
 	w.rec.Revision++
 	ev := store.Event{Type: api.EventWatchSettled, TerminalID: w.rec.TerminalID,
-		Attrs: map[string]string{"watch_id": w.rec.ID, "state": watchExpired, "reason": reasonExpired}}
+		Attrs: map[string]string{"watch_id": w.rec.ID, "state": WatchExpired, "reason": ReasonExpired}}
 	ch := store.TaskChange{Watches: []store.Watch{w.rec}, Events: []store.Event{ev}}
-	env := t.watchEnvelope(w, api.CallbackControl, api.CallbackTimeout, reasonExpired, now)
+	env := t.watchEnvelope(w, api.CallbackControl, api.CallbackTimeout, ReasonExpired, now)
 	t.notify(env, "expired:"+strconv.FormatInt(w.rec.Deadline.UnixNano(), 10), w.rec.Routes, ch)
 }
 
-func (t *taskManager) saveWatch(w *watchState) {
-	if _, err := t.s.commitTasks(store.TaskChange{Watches: []store.Watch{w.rec}}); err != nil {
+func (t *Manager) saveWatch(w *watchState) {
+	if _, err := t.commit(store.TaskChange{Watches: []store.Watch{w.rec}}); err != nil {
 		t.lg.Error("save watch", "watch", w.rec.ID, "err", err)
 	}
 }
 
-func (t *taskManager) watchEnvelope(w *watchState, typ, event, reason string, now time.Time) api.CallbackEnvelope {
+func (t *Manager) watchEnvelope(w *watchState, typ, event, reason string, now time.Time) api.CallbackEnvelope {
 	return api.CallbackEnvelope{Type: typ, Event: event, Reason: reason, Confidence: w.rec.Confidence,
-		TaskKind: taskWatch, WatchID: w.rec.ID, TerminalID: w.rec.TerminalID, Time: now}
+		TaskKind: TaskWatch, WatchID: w.rec.ID, TerminalID: w.rec.TerminalID, Time: now}
 }

@@ -1,4 +1,4 @@
-package supervisor
+package tasks
 
 import (
 	"encoding/hex"
@@ -14,10 +14,10 @@ import (
 // storeLedger is the managed Turn monitor's durable side: the dispatch
 // path's store.Turn records. Send writes a Turn until it is accepted; the
 // monitor settles it from evidence.
-type storeLedger struct{ s *Supervisor }
+type storeLedger struct{ t *Manager }
 
-// specOf is the monitor's view of a stored Turn.
-func specOf(t store.Turn) TurnSpec {
+// SpecOf is the monitor's view of a stored Turn.
+func SpecOf(t store.Turn) TurnSpec {
 	sp := TurnSpec{TurnID: t.ID, SessionID: t.SessionID, TerminalID: t.TerminalID, Controller: t.Controller,
 		Agent: t.Agent, Incarnation: t.Incarnation, BindingGen: t.BindingGen, NativeTurnID: t.NativeTurn,
 		Path: t.NativePath, File: watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, Start: t.Anchor, Created: t.Created}
@@ -30,78 +30,76 @@ func specOf(t store.Turn) TurnSpec {
 // monitorState maps a stored Turn's state to the monitor's words.
 func monitorState(t store.Turn) string {
 	if t.Management == "closed" {
-		return turnClosed
+		return TurnClosed
 	}
 	switch t.State {
 	case store.TurnDone:
-		return turnCompleted
+		return TurnCompleted
 	case store.TurnFailed, store.TurnUncertain:
-		return turnFailed
+		return TurnFailed
 	case store.TurnCancelled:
-		return turnCancelled
+		return TurnCancelled
 	case store.TurnClosed:
-		return turnClosed
+		return TurnClosed
 	}
-	return turnRunning
+	return TurnRunning
 }
 
 func (l storeLedger) OpenTurns() ([]TurnSpec, error) {
-	ts, err := l.s.st.Turns()
+	ts, err := l.t.st.Turns()
 	if err != nil {
 		return nil, err
 	}
 	var out []TurnSpec
 	for _, t := range ts {
 		if t.Management != "closed" && (t.State == store.TurnAccepted || t.State == store.TurnWorking) {
-			out = append(out, specOf(t))
+			out = append(out, SpecOf(t))
 		}
 	}
 	return out, nil
 }
 
 func (l storeLedger) TurnState(id string) (TurnSpec, string, error) {
-	t, err := l.s.st.Turn(id)
+	t, err := l.t.st.Turn(id)
 	if err != nil {
 		return TurnSpec{}, "", err
 	}
-	return specOf(t), monitorState(t), nil
+	return SpecOf(t), monitorState(t), nil
 }
 
 func (l storeLedger) SettleTurn(id, state, reason string, at time.Time) error {
-	t, err := l.s.st.Turn(id)
+	t, err := l.t.st.Turn(id)
 	if err != nil {
 		return err
 	}
 	switch state {
-	case turnCompleted:
+	case TurnCompleted:
 		t.State = store.TurnDone
-	case turnCancelled:
+	case TurnCancelled:
 		t.State = store.TurnCancelled
-	case turnClosed:
+	case TurnClosed:
 		t.Management = "closed"
 	default: // failed, timed_out
 		t.State = store.TurnFailed
 	}
 	t.Reason, t.Updated = reason, at
-	if state != turnClosed {
+	if state != TurnClosed {
 		t.Settled = at
 	}
 	ev := store.Event{Type: api.EventTurnState, TerminalID: t.TerminalID, Attrs: map[string]string{
 		"turn_id": t.ID, "session_id": t.SessionID, "state": t.State, "reason": reason}}
-	if _, err := l.s.commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
+	if err := l.t.host.Commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
 		return fmt.Errorf("settle turn %s: %w", id, err)
 	}
-	if m := l.s.terminalMonitor(t.TerminalID); m != nil {
-		m.ClearActiveTurn(id)
-	}
+	l.t.host.TurnSettled(t.TerminalID, id)
 	return nil
 }
 
-// watchLease resolves a watch_id to its terminal for respond_interaction
+// WatchTerminal resolves a watch_id to its terminal for respond_interaction
 // (seed 003): only an active exact_task Watch of the same controller, and
 // never for approval (approve takes no watch_id).
-func (s *Supervisor) watchLease(watchID, controller string) (string, error) {
-	w, err := s.st.Watch(watchID)
+func (t *Manager) WatchTerminal(watchID, controller string) (string, error) {
+	w, err := t.st.Watch(watchID)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", fmt.Errorf("no watch %s", watchID)
 	} else if err != nil {
@@ -114,17 +112,19 @@ func (s *Supervisor) watchLease(watchID, controller string) (string, error) {
 		return "", fmt.Errorf("watch %s is %s: only an exact_task Watch may answer", watchID, w.Mode)
 	case w.State != "active":
 		return "", fmt.Errorf("watch %s is %s", watchID, w.State)
-	case !w.Deadline.IsZero() && s.cfg.Now().After(w.Deadline):
+	case !w.Deadline.IsZero() && t.now().After(w.Deadline):
 		return "", fmt.Errorf("watch %s expired", watchID)
 	}
 	return w.TerminalID, nil
 }
 
-// acceptedTurn tells the monitor what acceptance proved (the native turn
+// Monitor starts monitoring a stored Turn the send path submitted.
+func (t *Manager) Monitor(turn store.Turn) { t.MonitorTurn(SpecOf(turn)) }
+
+// Accepted tells the monitor what acceptance proved (the native turn
 // and file), in case the accepting line was read before the monitor
 // started following the Turn.
-func (s *Supervisor) acceptedTurn(t store.Turn) {
-	tm := s.tasks
+func (tm *Manager) Accepted(t store.Turn) {
 	tm.opMu.Lock()
 	defer tm.opMu.Unlock()
 	if tr := tm.turns[t.ID]; tr != nil {
@@ -138,11 +138,10 @@ func (s *Supervisor) acceptedTurn(t store.Turn) {
 	}
 }
 
-// dropTurn stops monitoring a Turn whose send ended uncertain: nothing
+// Drop stops monitoring a Turn whose send ended uncertain: nothing
 // proves which native turn is its own.
-func (s *Supervisor) dropTurn(id string) {
-	tm := s.tasks
-	tm.opMu.Lock()
-	defer tm.opMu.Unlock()
-	delete(tm.turns, id)
+func (t *Manager) Drop(id string) {
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
+	delete(t.turns, id)
 }
