@@ -206,70 +206,27 @@ func tmuxFault(r *replicaDriver, c refusaltest.Case) {
 
 // tmuxCall makes a table case's call through the daemon's API.
 func tmuxCall(r *replicaDriver, c refusaltest.Case, st api.StatusResponse) (api.ActionResult, error) {
-	id := func(prefix, kind string) string { return prefix + terminal.Derive([]byte("tmux"), kind, c.Name) }
+	req, err := refusaltest.Build(c, st.Terminal.TerminalID, st.Terminal.Interaction, "")
+	if err != nil {
+		return api.ActionResult{}, err
+	}
 	cl := r.d.cl
-	if c.Call == refusaltest.ApproveAsOther || c.Call == refusaltest.RespondAsMCP {
+	if req.Controller != "" {
 		other := api.NewClient(r.d.sock)
 		defer other.Close()
-		other.SetController("mcp:someone-else")
+		other.SetController(req.Controller)
 		cl = other
 	}
-	term := st.Terminal.TerminalID
-	answer := func() (api.RespondRequest, error) {
-		in := st.Terminal.Interaction
-		if in != nil && len(in.Questions) == 0 { // a permission prompt: ids of no question
-			return api.RespondRequest{TerminalID: term, InteractionID: in.InteractionID, Answers: []api.Answer{{
-				QuestionID: id("q_", "question"), ResponseKind: "single_select", SelectedOptionIDs: []string{id("opt_", "option")}}}}, nil
-		}
-		if in == nil || len(in.Questions) != 1 || len(in.Questions[0].Options) <= c.Option {
-			return api.RespondRequest{}, fmt.Errorf("status shows no question with option %d: %+v", c.Option, in)
-		}
-		q := in.Questions[0]
-		opt := q.Options[c.Option].OptionID
-		if c.Call == refusaltest.RespondFreeText {
-			opt = ""
-			for _, o := range q.Options {
-				if o.FreeText {
-					opt = o.OptionID
-				}
-			}
-		}
-		kind := q.ResponseKind
-		if c.Kind != "" {
-			kind = c.Kind
-		}
-		return api.RespondRequest{TerminalID: term, InteractionID: in.InteractionID, Answers: []api.Answer{{
-			QuestionID: q.QuestionID, ResponseKind: kind, SelectedOptionIDs: []string{opt}, Text: c.Text}}}, nil
+	switch {
+	case req.Approve != nil:
+		return cl.Approve(r.ctx, *req.Approve)
+	case req.Respond != nil:
+		return cl.Respond(r.ctx, *req.Respond)
+	case req.Send != nil:
+		return cl.Send(r.ctx, *req.Send)
+	default:
+		return cl.Cancel(r.ctx, *req.Cancel)
 	}
-	respond := func(edit func(*api.RespondRequest)) (api.ActionResult, error) {
-		req, err := answer()
-		if err != nil {
-			return api.ActionResult{}, err
-		}
-		if edit != nil {
-			edit(&req)
-		}
-		return cl.Respond(r.ctx, req)
-	}
-	switch c.Call {
-	case refusaltest.ApproveTerminal, refusaltest.ApproveAsOther:
-		return cl.Approve(r.ctx, api.ApproveRequest{TerminalID: term})
-	case refusaltest.RejectTerminal:
-		return cl.Approve(r.ctx, api.ApproveRequest{TerminalID: term, Decision: api.DecisionReject})
-	case refusaltest.ApproveUnknown:
-		return cl.Approve(r.ctx, api.ApproveRequest{TerminalID: id("term_", "terminal")})
-	case refusaltest.RespondOption, refusaltest.RespondFreeText, refusaltest.RespondAsMCP:
-		return respond(nil)
-	case refusaltest.RespondOtherID:
-		return respond(func(q *api.RespondRequest) { q.InteractionID = id("int_", "interaction") })
-	case refusaltest.RespondUnknownID:
-		return respond(func(q *api.RespondRequest) { q.Answers[0].SelectedOptionIDs = []string{id("opt_", "option")} })
-	case refusaltest.SendTerminal:
-		return cl.Send(r.ctx, api.SendRequest{TerminalID: term, Request: c.Text})
-	case refusaltest.SendSession:
-		return cl.Send(r.ctx, api.SendRequest{SessionID: id("ses_", "session"), Request: c.Text})
-	}
-	return api.ActionResult{}, fmt.Errorf("call %q: the tmux runner cannot make it (mark the case UnitOnly)", c.Call)
 }
 
 // TestTmuxDispatchRefusals runs the refusal table (refusaltest.Cases, the

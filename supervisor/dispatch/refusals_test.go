@@ -19,11 +19,9 @@ import (
 	"github.com/agent-knock-knock/akk/watchers"
 )
 
-// The controllers of the table: a local person, and an MCP host.
-const (
-	person = "cli:test"
-	other  = "mcp:someone-else"
-)
+// person is the table's controller, a local person (refusaltest.Other
+// is the MCP host of the cases that need another).
+const person = "cli:test"
 
 // testJournal writes to a real store, or refuses every write (StoreDown).
 type testJournal struct {
@@ -175,7 +173,7 @@ func writeTurn(t *testing.T, st *store.Store, c refusaltest.Case, f *fakeTermina
 		Incarnation: v.Ident.Incarnation(), State: store.TurnAccepted, Management: "managed", Created: time.Now(), Updated: time.Now()}
 	switch c.Turn {
 	case refusaltest.OthersTurn:
-		tr.Controller = other
+		tr.Controller = refusaltest.Other
 	case refusaltest.SettledTurn:
 		tr.State = store.TurnDone
 	case refusaltest.ClosedTurn:
@@ -262,74 +260,25 @@ func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, c r
 
 // callCase makes the case's call as the controller that saw v.
 func callCase(d *Dispatcher, c refusaltest.Case, v terminal.View, turnID string) (api.ActionResult, error) {
-	ctx := api.WithController(context.Background(), person)
-	id := func(prefix, kind string) string { return prefix + terminal.Derive([]byte("test"), kind, c.Name) }
-	answer := func(freeText bool) (api.RespondRequest, error) {
-		in := v.Rec.Interaction
-		if in != nil && len(in.Questions) == 0 { // a permission prompt: ids of no question
-			return api.RespondRequest{TerminalID: v.ID, InteractionID: in.InteractionID, Answers: []api.Answer{{
-				QuestionID: id("q_", "question"), ResponseKind: "single_select", SelectedOptionIDs: []string{id("opt_", "option")}}}}, nil
-		}
-		if in == nil || len(in.Questions) != 1 || len(in.Questions[0].Options) <= c.Option {
-			return api.RespondRequest{}, fmt.Errorf("the status shows no question with option %d: %+v", c.Option, in)
-		}
-		q := in.Questions[0]
-		opt := q.Options[c.Option].OptionID
-		if freeText {
-			opt = ""
-			for _, o := range q.Options {
-				if o.FreeText {
-					opt = o.OptionID
-				}
-			}
-		}
-		kind := q.ResponseKind
-		if c.Kind != "" {
-			kind = c.Kind
-		}
-		return api.RespondRequest{TerminalID: v.ID, InteractionID: in.InteractionID, Answers: []api.Answer{{
-			QuestionID: q.QuestionID, ResponseKind: kind, SelectedOptionIDs: []string{opt}, Text: c.Text}}}, nil
+	req, err := refusaltest.Build(c, v.ID, v.Rec.Interaction, turnID)
+	if err != nil {
+		return api.ActionResult{}, err
 	}
-	respond := func(edit func(*api.RespondRequest)) (api.ActionResult, error) {
-		req, err := answer(c.Call == refusaltest.RespondFreeText)
-		if err != nil {
-			return api.ActionResult{}, err
-		}
-		if edit != nil {
-			edit(&req)
-		}
-		return d.Respond(ctx, req)
+	ctrl := person
+	if req.Controller != "" {
+		ctrl = req.Controller
 	}
-	switch c.Call {
-	case refusaltest.ApproveTerminal:
-		return d.Approve(ctx, api.ApproveRequest{TerminalID: v.ID})
-	case refusaltest.RejectTerminal:
-		return d.Approve(ctx, api.ApproveRequest{TerminalID: v.ID, Decision: api.DecisionReject})
-	case refusaltest.ApproveAsOther:
-		return d.Approve(api.WithController(ctx, other), api.ApproveRequest{TerminalID: v.ID})
-	case refusaltest.ApproveUnknown:
-		return d.Approve(ctx, api.ApproveRequest{TerminalID: id("term_", "terminal")})
-	case refusaltest.ApproveTurn:
-		return d.Approve(ctx, api.ApproveRequest{TurnID: turnID})
-	case refusaltest.CancelTurn:
-		return d.Cancel(ctx, api.CancelRequest{TurnID: turnID})
-	case refusaltest.RespondOption, refusaltest.RespondFreeText:
-		return respond(nil)
-	case refusaltest.RespondOtherID:
-		return respond(func(r *api.RespondRequest) { r.InteractionID = id("int_", "interaction") })
-	case refusaltest.RespondUnknownID:
-		return respond(func(r *api.RespondRequest) { r.Answers[0].SelectedOptionIDs = []string{id("opt_", "option")} })
-	case refusaltest.RespondAsMCP:
-		ctx = api.WithController(ctx, other)
-		return respond(nil)
-	case refusaltest.RespondWatch:
-		return respond(func(r *api.RespondRequest) { r.TerminalID, r.WatchID = "", id("watch_", "watch") })
-	case refusaltest.SendTerminal:
-		return d.Send(ctx, api.SendRequest{TerminalID: v.ID, Request: c.Text})
-	case refusaltest.SendSession:
-		return d.Send(ctx, api.SendRequest{SessionID: id("ses_", "session"), Request: c.Text})
+	ctx := api.WithController(context.Background(), ctrl)
+	switch {
+	case req.Approve != nil:
+		return d.Approve(ctx, *req.Approve)
+	case req.Respond != nil:
+		return d.Respond(ctx, *req.Respond)
+	case req.Send != nil:
+		return d.Send(ctx, *req.Send)
+	default:
+		return d.Cancel(ctx, *req.Cancel)
 	}
-	return api.ActionResult{}, fmt.Errorf("call %q: the unit runner cannot make it", c.Call)
 }
 
 // reservationsOf is the store's reservations of one terminal.
