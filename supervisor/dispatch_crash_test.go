@@ -126,7 +126,10 @@ func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *c
 	tmuxtest.Await(t, 20*time.Second, func() string {
 		l, err := cl.List(ctx)
 		if err != nil {
-			return err.Error()
+			if len(exited) > 0 {
+				return fmt.Sprintf("the child daemon exited: %v\n%s", err, out.String())
+			}
+			return err.Error() + "; the child's log so far:\n" + out.String()
 		}
 		row, _ = rowOf(l, rc.pane)
 		if row.ScreenState != api.ScreenAwaitingApproval {

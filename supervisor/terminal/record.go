@@ -68,11 +68,15 @@ func (m *Pane) build(now time.Time) store.Terminal {
 	return t
 }
 
-// Row is the terminal's list row, if it was recorded.
+// Row is the terminal's list row, if it was recorded (a pane whose
+// goroutine has not derived its terminal yet has none).
 func (m *Pane) Row() (api.Terminal, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.row(), m.isRecorded
+	if !m.isRecorded {
+		return api.Terminal{}, false
+	}
+	return m.row(), true
 }
 
 // row is the terminal's list row. Called with mu held.

@@ -1,10 +1,13 @@
 package terminal
 
 import (
+	"log/slog"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/store"
 )
 
@@ -81,5 +84,24 @@ func TestFenceKey(t *testing.T) {
 	}
 	if FenceKey("term_a", fp, 1, "call_1") != base {
 		t.Error("the fence key is not deterministic")
+	}
+}
+
+// TestPaneBeforeRun: a pane the registry holds before its goroutine has
+// derived its terminal (no mirror yet) has no row, and looking at it
+// does not panic (a List then crashed the daemon in the crash tier).
+func TestPaneBeforeRun(t *testing.T) {
+	m := New(&Env{Logger: slog.New(slog.DiscardHandler), Now: time.Now}, 0, nil, controlmode.PaneInfo{})
+	if _, ok := m.Row(); ok {
+		t.Error("a pane before Run has a row")
+	}
+	if _, ok := m.Recorded(); ok {
+		t.Error("a pane before Run is recorded")
+	}
+	if v := m.View(); v.Recorded || v.Ident != nil {
+		t.Errorf("a pane before Run shows %+v", v)
+	}
+	if d := m.Diagnose(); d.HasScreen {
+		t.Error("a pane before Run has a screen")
 	}
 }
