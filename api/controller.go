@@ -8,9 +8,13 @@ import (
 )
 
 // A controller is who acts through the API (DESIGN "Contract details"):
-// `cli:<uid>`, `popup:<client tty>` or `mcp:<random per MCP session>`.
-// Offers made by a Status are consumable only by the same controller, so
-// a status shown to one MCP session cannot authorise another's response.
+// `cli:<uid>`, `popup:<client tty>`, `mcp:<random per MCP session>`, or
+// `mcp:<name>#<random per MCP session>` for every session of a host
+// configured with `akk mcp --controller <name>`. Offers made by a Status
+// are consumable only by the same controller (the session), so a status
+// shown to one MCP session cannot authorise another's response; Turns and
+// Watches belong to the controller's owner (Owner), so a host whose MCP
+// server restarts keeps them.
 // The daemon serves one uid only (SO_PEERCRED), so a controller name is
 // a scope between that user's own tools, not an authentication.
 
@@ -29,6 +33,36 @@ func WithController(ctx context.Context, c string) context.Context {
 func ControllerFrom(ctx context.Context) string {
 	c, _ := ctx.Value(controllerKey{}).(string)
 	return c
+}
+
+// OwnerSep separates an owner from its session in a controller name.
+const OwnerSep = "#"
+
+// Owner is the owner of controller c: `mcp:<name>` for a session of a
+// named host, c itself otherwise.
+func Owner(c string) string {
+	if strings.HasPrefix(c, "mcp:") {
+		if i := strings.Index(c, OwnerSep); i > len("mcp:") {
+			return c[:i]
+		}
+	}
+	return c
+}
+
+// ValidOwnerName reports whether name may follow `akk mcp --controller`:
+// 1 to 64 of [a-z0-9._-], starting with a letter or digit.
+func ValidOwnerName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		b := name[i]
+		ok := b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || i > 0 && (b == '.' || b == '_' || b == '-')
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // IsLocalPerson reports whether controller c is a person at a local

@@ -76,6 +76,11 @@ type Task struct {
 	Notifications    []Notification `json:"notifications,omitempty"`
 	Warnings         []string       `json:"warnings,omitempty"`
 	Deadline         time.Time      `json:"deadline,omitzero"`
+	// OfferExpiresAt: this status made the caller's offer for the
+	// interaction it shows (an owner's active Turn, or exact_task Watch
+	// whose request was accepted): approve and respond_interaction by the
+	// same turn_id or watch_id may follow, from the same session.
+	OfferExpiresAt *time.Time `json:"offer_expires_at,omitempty"`
 }
 
 // Notification is one outbox entry as the contract shows it (no route,

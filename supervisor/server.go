@@ -121,11 +121,6 @@ func (s *Supervisor) Close(ctx context.Context, req api.CloseRequest) (api.Task,
 	return s.tasks.Close(ctx, req)
 }
 
-// TaskStatus answers POST /v1/task_status.
-func (s *Supervisor) TaskStatus(ctx context.Context, req api.TaskRequest) (api.Task, error) {
-	return s.tasks.TaskStatus(ctx, req)
-}
-
 // RetryCallback answers POST /v1/retry_callback.
 func (s *Supervisor) RetryCallback(ctx context.Context, req api.RetryCallbackRequest) (api.Task, error) {
 	return s.tasks.RetryCallback(ctx, req)

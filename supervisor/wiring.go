@@ -59,9 +59,18 @@ func (h paneHost) SessionName(id controlmode.SessionID) (string, bool) {
 	return "", false
 }
 
-func (h paneHost) Fenced(key string) (bool, error) {
-	_, fenced, err := h.s.st.Fenced(key)
-	return fenced, err
+func (h paneHost) Fenced(key string) (terminal.FenceState, error) {
+	f, fenced, err := h.s.st.Fenced(key)
+	if err != nil || !fenced {
+		return terminal.FenceState{}, err
+	}
+	st := terminal.FenceState{Consumed: true}
+	if r, err := h.s.st.Reservation(f.Reservation); err == nil {
+		// input_sent: a daemon stopped before the outcome; the next start
+		// settles it as uncertain.
+		st.Uncertain = r.Stage == store.StageUncertain || r.Stage == store.StageInputSent
+	}
+	return st, nil
 }
 
 // paneObserver is terminal.Observer: the binder and the tasks.

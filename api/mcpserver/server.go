@@ -39,6 +39,13 @@ type Options struct {
 	Version string
 	// Logger logs the server's own activity (never tool arguments).
 	Logger *slog.Logger
+	// Owner names the host (`akk mcp --controller NAME`, trusted host
+	// configuration, never a tool argument): every session of every
+	// process with the same Owner is controller `mcp:NAME#<session>`, so
+	// the Turns and Watches it makes survive the host restarting its MCP
+	// server, while each session's offers stay its own. "": every
+	// session is an owner of its own (`mcp:<random>`).
+	Owner string
 }
 
 // Server is the MCP server: one mcp.Server, one daemon client per MCP
@@ -143,6 +150,11 @@ func (s *Server) sessionOf(ss *mcp.ServerSession) (*session, error) {
 	if ss == nil {
 		return nil, errors.New("mcpserver: a tool call without an MCP session")
 	}
+	if s.opts.Owner != "" && !api.ValidOwnerName(s.opts.Owner) {
+		// cmd/akk validates the flag; a server given a bad name acts as
+		// nobody rather than as somebody else.
+		return nil, fmt.Errorf("mcpserver: owner name %q is not valid", s.opts.Owner)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if se, ok := s.sessions[ss]; ok {
@@ -158,7 +170,7 @@ func (s *Server) sessionOf(ss *mcp.ServerSession) (*session, error) {
 			delete(s.sessions, x)
 		}
 	}
-	name, err := newControllerName()
+	name, err := newControllerName(s.opts.Owner)
 	if err != nil {
 		return nil, err
 	}
@@ -181,13 +193,17 @@ func (s *Server) closeSessions() {
 	}
 }
 
-// newControllerName is "mcp:" and 26 random base32 characters (130 bits):
-// the name scopes offers to one MCP session, so another session must not
-// be able to guess it.
-func newControllerName() (string, error) {
+// newControllerName is "mcp:" and 26 random base32 characters (130 bits),
+// after "NAME#" for a named owner: the random part scopes offers to one
+// MCP session, so another session must not be able to guess it.
+func newControllerName(owner string) (string, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("mcpserver: controller name: %w", err)
 	}
-	return "mcp:" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])), nil
+	session := strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+	if owner != "" {
+		return "mcp:" + owner + api.OwnerSep + session, nil
+	}
+	return "mcp:" + session, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/api/mcpserver"
 )
 
@@ -15,12 +16,16 @@ import (
 // client of the running daemon.
 type MCPCmd struct {
 	DaemonFlags
-	HTTP string `help:"Serve streamable HTTP on this loopback address (127.0.0.1:PORT) instead of stdio." placeholder:"ADDR"`
+	HTTP       string `help:"Serve streamable HTTP on this loopback address (127.0.0.1:PORT) instead of stdio." placeholder:"ADDR"`
+	Controller string `help:"Name this host (from its own MCP server config, never from a model): every akk mcp process with the same name owns the same Turns and Watches (mcp:NAME), so they survive the host restarting its MCP server. 1-64 of a-z 0-9 . _ -" placeholder:"NAME"`
 }
 
 // Validate refuses a non-loopback address before anything listens: the
 // tools act with the local user's authority.
 func (c *MCPCmd) Validate() error {
+	if c.Controller != "" && !api.ValidOwnerName(c.Controller) {
+		return fmt.Errorf("--controller %q: 1 to 64 of a-z, 0-9, '.', '_' and '-', starting with a letter or digit", c.Controller)
+	}
 	if c.HTTP == "" {
 		return nil
 	}
@@ -36,7 +41,7 @@ func (c *MCPCmd) Validate() error {
 
 // Run serves until the host hangs up (stdio) or SIGINT/SIGTERM.
 func (c *MCPCmd) Run(ctx context.Context, lg *slog.Logger, kctx *kong.Context) error {
-	srv := mcpserver.New(mcpserver.Options{Socket: c.socket(), Logger: lg})
+	srv := mcpserver.New(mcpserver.Options{Socket: c.socket(), Logger: lg, Owner: c.Controller})
 	if c.HTTP == "" {
 		return srv.RunStdio(ctx)
 	}

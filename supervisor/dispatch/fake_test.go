@@ -120,7 +120,7 @@ func (f *fakeTerminal) toMarker(k int) error {
 func (f *fakeTerminal) recognize() {
 	r := terminal.FromRecognition(f.r.Recognize(f.scr))
 	if f.v.Fenced {
-		r = terminal.Fence(r)
+		r = terminal.Fence(r, false)
 	}
 	f.v.Rec = r
 	f.v.Seq++

@@ -145,7 +145,7 @@ func (d *Dispatcher) subject(controller, turnID, watchID, terminalID string) (Te
 		} else if err != nil {
 			return nil, nil, reject(api.ReasonStore, "read turn: %v", err)
 		}
-		if t.Controller != controller {
+		if t.Controller != api.Owner(controller) {
 			return nil, nil, reject(api.ReasonNotOwner, "turn %s belongs to another controller", turnID)
 		}
 		if t.Management == "closed" {

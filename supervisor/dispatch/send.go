@@ -79,7 +79,7 @@ func (d *Dispatcher) turnByMessage(controller, msg string) (store.Turn, bool) {
 		return store.Turn{}, false
 	}
 	for _, t := range ts {
-		if t.Controller == controller && t.MessageID == msg {
+		if t.Controller == api.Owner(controller) && t.MessageID == msg {
 			return t, true
 		}
 	}
@@ -154,7 +154,7 @@ func (d *Dispatcher) sendTurn(ctx context.Context, tx *txn, pre sendState, contr
 	m := tx.t
 	now := d.cfg.Now()
 	sum := watchers.PromptHash(req.Request)
-	turn := store.Turn{ID: d.newID("turn_", "turn"), TerminalID: pre.terminalID, Controller: controller,
+	turn := store.Turn{ID: d.newID("turn_", "turn"), TerminalID: pre.terminalID, Controller: api.Owner(controller),
 		Agent: pre.agent, Version: pre.version, RequestHash: hex.EncodeToString(sum[:]),
 		RequestLen: utf8.RuneCountInString(req.Request), MessageID: req.MessageID, BindingGen: pre.bind.Generation,
 		Incarnation: pre.incarnation, NativeSession: pre.bind.SessionID, NativePath: pre.bind.Path,

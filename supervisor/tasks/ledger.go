@@ -106,7 +106,7 @@ func (t *Manager) WatchTerminal(watchID, controller string) (string, error) {
 		return "", err
 	}
 	switch {
-	case w.Controller != controller:
+	case w.Controller != api.Owner(controller):
 		return "", fmt.Errorf("watch %s belongs to another controller", watchID)
 	case w.Mode != api.WatchExactTask:
 		return "", fmt.Errorf("watch %s is %s: only an exact_task Watch may answer", watchID, w.Mode)

@@ -17,6 +17,20 @@ import (
 // ReasonRepeatedPrompt is the manual_required reason of a fenced prompt.
 const ReasonRepeatedPrompt = "repeated_prompt_unproven"
 
+// StateResponseUncertain is the interaction state of a prompt whose answer
+// may have landed without proof (seed 000: input may have occurred, so
+// nothing is sent again); ReasonInputMayHaveLanded its reason.
+const (
+	StateResponseUncertain   = "response_uncertain"
+	ReasonInputMayHaveLanded = "input_may_have_landed"
+)
+
+// FenceState is what the store says of a prompt's fence key.
+type FenceState struct {
+	Consumed  bool // a mutation answered the prompt (or may have)
+	Uncertain bool // and its outcome is uncertain: the input may have landed
+}
+
 // FenceKey is the fence key of a prompt with fingerprint fp on terminal
 // under binding generation and the bound file's newest tool call.
 func FenceKey(terminal string, fp [32]byte, generation uint64, lastCall string) string {
@@ -37,7 +51,8 @@ func (m *Pane) currentFenceKey() string {
 }
 
 // applyFence turns a pending interaction whose prompt was consumed into
-// manual_required, and drops its plan. The store is read once per key.
+// manual_required (response_uncertain if its answer may have landed), and
+// drops its plan. The store is read once per key.
 // A store error counts as fenced: zero input is the safe side. Called
 // with mu held.
 func (m *Pane) applyFence() {
@@ -47,28 +62,31 @@ func (m *Pane) applyFence() {
 	}
 	key := m.currentFenceKey()
 	if key != m.fenceKey {
-		fenced, err := m.env.Host.Fenced(key)
+		st, err := m.env.Host.Fenced(key)
 		if err != nil {
 			m.lg.Warn("read fence", "err", err)
-			fenced = true
+			st.Consumed = true
 		}
-		m.fenceKey, m.fenced = key, fenced
+		m.fenceKey, m.fenced, m.fenceUncertain = key, st.Consumed, st.Uncertain
 	}
 	if m.fenced {
-		m.rec = Fence(m.rec)
+		m.rec = Fence(m.rec, m.fenceUncertain)
 	}
 }
 
-// Fence is r with its pending interaction shown as consumed:
-// manual_required (ReasonRepeatedPrompt), with no decisions and no plan.
-func Fence(r Recognition) Recognition {
+// Fence is r with its pending interaction shown as consumed, with no
+// decisions and no plan: manual_required (ReasonRepeatedPrompt), or
+// response_uncertain when the answer may have landed.
+func Fence(r Recognition, uncertain bool) Recognition {
 	in := r.Interaction
 	if in == nil || in.State != "pending" {
 		return r
 	}
 	cp := *in
-	cp.State = "manual_required"
-	cp.Reasons = append(append([]string(nil), in.Reasons...), ReasonRepeatedPrompt)
+	cp.State, cp.Reasons = "manual_required", append(append([]string(nil), in.Reasons...), ReasonRepeatedPrompt)
+	if uncertain {
+		cp.State, cp.Reasons = StateResponseUncertain, append(append([]string(nil), in.Reasons...), ReasonInputMayHaveLanded)
+	}
 	cp.Decisions = nil
 	r.Interaction = &cp
 	r.Plan = nil

@@ -36,8 +36,8 @@ type Host interface {
 	// SessionName is the tmux session's current name (false: the session
 	// is no longer attached, and the recorded name stands).
 	SessionName(id controlmode.SessionID) (string, bool)
-	// Fenced says whether a prompt's fence key was consumed.
-	Fenced(key string) (bool, error)
+	// Fenced says whether a prompt's fence key was consumed, and how.
+	Fenced(key string) (FenceState, error)
 	// StoredBinding is the terminal's recorded binding (zero: none).
 	StoredBinding(id string) Binding
 }
@@ -136,8 +136,9 @@ type Pane struct {
 	passed chan struct{}
 	// fenced: the current prompt's fence key was consumed (cached per
 	// key so a pass does not read the store again).
-	fenceKey string
-	fenced   bool
+	fenceKey       string
+	fenced         bool
+	fenceUncertain bool
 	// activeTurn is the managed Turn last sent to this terminal and not
 	// settled (approve by turn_id, cancel).
 	activeTurn string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 )
 
@@ -84,6 +85,31 @@ func TestFenceKey(t *testing.T) {
 	}
 	if FenceKey("term_a", fp, 1, "call_1") != base {
 		t.Error("the fence key is not deterministic")
+	}
+}
+
+// TestFenceStates: a consumed prompt is manual_required with no plan and
+// no decisions; one whose answer may have landed is response_uncertain.
+func TestFenceStates(t *testing.T) {
+	pending := Recognition{Interaction: &api.Interaction{State: "pending", Decisions: []string{"approve_once"}}, Plan: &recognizers.Plan{}}
+	for _, tc := range []struct {
+		uncertain     bool
+		state, reason string
+	}{
+		{false, "manual_required", ReasonRepeatedPrompt},
+		{true, StateResponseUncertain, ReasonInputMayHaveLanded},
+	} {
+		r := Fence(pending, tc.uncertain)
+		in := r.Interaction
+		if in.State != tc.state || len(in.Reasons) != 1 || in.Reasons[0] != tc.reason || in.Decisions != nil || r.Plan != nil {
+			t.Errorf("uncertain %v: %+v plan %v", tc.uncertain, in, r.Plan)
+		}
+		if pending.Interaction.State != "pending" || pending.Plan == nil {
+			t.Fatal("Fence changed the recognition it was given")
+		}
+	}
+	if r := Fence(Recognition{Interaction: &api.Interaction{State: "manual_required"}}, true); r.Interaction.State != "manual_required" {
+		t.Errorf("a prompt that was not pending became %s", r.Interaction.State)
 	}
 }
 
