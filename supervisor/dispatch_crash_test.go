@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,7 +105,7 @@ func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *c
 	child := exec.Command(os.Args[0], "-test.run", "^TestDispatchCrashChild$", "-test.count=1")
 	child.Env = append(os.Environ(), "AKK_CRASH_DISPATCH_STORE="+storeDir, "AKK_CRASH_DISPATCH_SOCK="+sock,
 		"AKK_CRASH_DISPATCH_TMUX="+srv.Socket, "AKK_FAULT="+point, "AKK_FAULT_MARK="+filepath.Join(dir, "mark"))
-	var out strings.Builder
+	var out lockedBuffer // read while the child writes it
 	child.Stdout, child.Stderr = &out, &out
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
@@ -228,4 +229,23 @@ func (r *replicaDriver) start() {
 	if err := rf.release(r.ctx, r.c.fifo); err != nil {
 		r.t.Fatalf("%s: %v", r.name, err)
 	}
+}
+
+// lockedBuffer is an io.Writer that may be read while exec's copier
+// writes to it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

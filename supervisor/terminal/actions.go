@@ -5,8 +5,12 @@ import (
 	"github.com/agent-knock-knock/akk/recognizers"
 )
 
-// availableActions is Actions of the pane now. Called with mu held.
-func (m *Pane) availableActions() map[string]api.Action { return Actions(m.view()) }
+// availableActions is Actions of the pane now. Called with mu held, for
+// every row of every List: it builds only the fields Actions reads (no
+// fence key, no copy of the identity).
+func (m *Pane) availableActions() map[string]api.Action {
+	return Actions(View{ID: m.id, Ident: m.ident, Rec: m.rec, ActiveTurn: m.activeTurn, Dead: m.dead})
+}
 
 // Actions advertises what a controller may do with the terminal in v,
 // with the exact semantic arguments (seed 003: copy them from list or
