@@ -10,6 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/supervisor"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 )
@@ -38,6 +39,10 @@ import (
 //	kind = "command"
 //	command = ["/usr/local/bin/akk-notify", "--json"]
 //
+//	[[owner]]                  # the Turns and Watches of `akk mcp --controller openclaw`
+//	name = "openclaw"
+//	routes = ["hook"]          # instead of default_routes; tmux routes are added
+//
 //	[ask]
 //	policy = "ask_person"      # a managed Turn's permission prompt is put to a person
 //	run_dir = "/run/user/1000/akk/ask"   # request files (default: beside the API socket)
@@ -52,6 +57,7 @@ type attachConfig struct {
 	StallAfter    duration      `toml:"stall_after"`
 	HardTimeout   duration      `toml:"hard_timeout"`
 	Routes        []routeConfig `toml:"route"`
+	Owners        []ownerConfig `toml:"owner"`
 	Ask           askConfig     `toml:"ask"`
 }
 
@@ -69,6 +75,12 @@ type attachSettings struct {
 	Callbacks outbox.Config
 	Tasks     supervisor.TaskConfig
 	Ask       askConfig
+}
+
+// ownerConfig is an [[owner]] table: the routes of one named MCP host.
+type ownerConfig struct {
+	Name   string   `toml:"name"`
+	Routes []string `toml:"routes"`
 }
 
 type routeConfig struct {
@@ -129,6 +141,19 @@ func loadAttachConfig(path string) (attachSettings, error) {
 	for _, r := range c.Routes {
 		cb.Routes = append(cb.Routes, outbox.RouteConfig{Name: r.Name, Kind: r.Kind, URL: r.URL,
 			Command: r.Command, Timeout: r.Timeout.Duration})
+	}
+	for _, o := range c.Owners {
+		if !api.ValidOwnerName(o.Name) {
+			return set, fmt.Errorf("config %s: [[owner]] name %q: the name given to akk mcp --controller (1-64 of a-z 0-9 . _ -)", path, o.Name)
+		}
+		key := "mcp:" + o.Name
+		if _, dup := cb.Owners[key]; dup {
+			return set, fmt.Errorf("config %s: [[owner]] %q twice", path, o.Name)
+		}
+		if cb.Owners == nil {
+			cb.Owners = map[string][]string{}
+		}
+		cb.Owners[key] = append([]string{}, o.Routes...)
 	}
 	tc := supervisor.TaskConfig{StableIdle: c.StableIdle.Duration, WatchMinutes: c.WatchMinutes,
 		StallAfter: c.StallAfter.Duration, HardTimeout: c.HardTimeout.Duration}

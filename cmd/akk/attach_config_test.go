@@ -30,6 +30,20 @@ command = ["/bin/true"]
 				t.Errorf("routes %d timeout %v stable %v", routes, timeout, stable)
 			}
 		}},
+		{name: "an owner's routes", text: `
+[[route]]
+name = "a"
+kind = "webhook"
+url = "http://127.0.0.1:9/a"
+[[route]]
+name = "screen"
+kind = "tmux"
+[[owner]]
+name = "openclaw"
+routes = ["a"]
+`, check: func(t *testing.T, routes int, timeout, stable time.Duration) {}},
+		{name: "an owner with a bad name", text: "[[owner]]\nname = \"Open Claw\"\nroutes = []\n", wantErr: "--controller"},
+		{name: "an owner twice", text: "[[owner]]\nname = \"x\"\n[[owner]]\nname = \"x\"\n", wantErr: "twice"},
 		{name: "unknown key refused", text: "[[route]]\nname = \"a\"\nkind = \"webhook\"\nulr = \"x\"\n", wantErr: "unknown key"},
 		{name: "bad duration", text: "stable_idle = \"soon\"\n", wantErr: "soon"},
 	}
@@ -52,6 +66,29 @@ command = ["/bin/true"]
 			}
 			tc.check(t, len(cb.Routes), cb.Routes[0].Timeout, tasks.StableIdle)
 		})
+	}
+	// An owner's routes replace the default ones, and the person routes
+	// (tmux) are added; another owner gets the default.
+	p := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(p, []byte(cases[1].text), 0o600)
+	set, err := loadAttachConfig(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb := set.Callbacks
+	if err := cb.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	cb.EnsureDefaults()
+	if got := cb.RoutesFor("mcp:openclaw"); strings.Join(got, ",") != "a,screen" {
+		t.Errorf("openclaw's routes %v, want a and the tmux route", got)
+	}
+	if got := cb.RoutesFor("mcp:elsewhere"); strings.Join(got, ",") != "a,screen" {
+		t.Errorf("another owner's routes %v, want the default (every route)", got)
+	}
+	cb.Default = []string{"screen"}
+	if got := cb.RoutesFor("mcp:elsewhere"); strings.Join(got, ",") != "screen" {
+		t.Errorf("another owner's routes %v, want default_routes", got)
 	}
 	// The default path may be absent; an explicit one may not.
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"time"
 )
 
@@ -39,6 +40,11 @@ type Config struct {
 	// Default names the routes a new Watch or Turn notifies (nil: every
 	// route).
 	Default []string
+	// Owners names the routes of a controller's owner's Watches and Turns
+	// (its key is the owner, e.g. "mcp:host" for `akk mcp --controller
+	// host`), instead of Default; person routes (PersonRoute) are added to
+	// them: a person sees every attention event, with no authority.
+	Owners map[string][]string
 	// MaxAttempts bounds the automatic attempts of a retryable failure
 	// (0: 8); after them only retry_callback sends it again.
 	MaxAttempts int
@@ -116,6 +122,13 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("%w: default route %q is not configured", ErrConfig, d))
 		}
 	}
+	for owner, rs := range c.Owners {
+		for _, d := range rs {
+			if !names[d] {
+				errs = append(errs, fmt.Errorf("%w: route %q of owner %s is not configured", ErrConfig, d, owner))
+			}
+		}
+	}
 	if c.MaxAttempts < 0 || c.BackoffBase < 0 || c.BackoffMax < c.BackoffBase && c.BackoffMax != 0 {
 		errs = append(errs, fmt.Errorf("%w: attempts and backoff must be positive, max >= base", ErrConfig))
 	}
@@ -130,6 +143,27 @@ func (c *Config) Backoff(n int) time.Duration {
 		d *= 2
 	}
 	return min(d, c.BackoffMax)
+}
+
+// PersonRoute says whether a route kind shows a person what happens
+// (the tmux message) rather than wake a controller: every owner's events
+// go to it.
+func PersonRoute(kind string) bool { return kind == RouteTmux }
+
+// RoutesFor names the routes of owner's new Watches and Turns: its own
+// (Owners) and every person route, or Default for an owner not named.
+func (c *Config) RoutesFor(owner string) []string {
+	rs, ok := c.Owners[owner]
+	if !ok {
+		return c.Default
+	}
+	out := append([]string(nil), rs...)
+	for _, r := range c.Routes {
+		if PersonRoute(r.Kind) && !slices.Contains(out, r.Name) {
+			out = append(out, r.Name)
+		}
+	}
+	return out
 }
 
 // Route returns the configured route named name.

@@ -68,7 +68,7 @@ type Manager struct {
 	st     *store.Store
 	secret []byte
 	now    func() time.Time
-	routes []string // the default routes
+	routes func(owner string) []string // the routes of an owner's new Watches and Turns
 	host   Host
 	out    *outbox.Outbox
 	lg     *slog.Logger
@@ -156,7 +156,7 @@ const maxQueued = 4096
 // store's Turn records; Run runs it.
 func New(o Options) *Manager {
 	o.Config.ensureDefaults()
-	t := &Manager{cfg: o.Config, st: o.Store, secret: o.Secret, now: o.Now, routes: o.Callbacks.Default, host: o.Host,
+	t := &Manager{cfg: o.Config, st: o.Store, secret: o.Secret, now: o.Now, routes: o.Callbacks.RoutesFor, host: o.Host,
 		out:  outbox.New(outbox.Options{Config: o.Callbacks, Store: o.Store, Logger: o.Logger, Now: o.Now, Sessions: o.Sessions}),
 		lg:   o.Logger.With("component", "tasks"),
 		wake: make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},

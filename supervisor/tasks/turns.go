@@ -34,7 +34,7 @@ type TurnSpec struct {
 	Created time.Time
 	// Deadline is the hard timeout (zero: Created + Config.HardTimeout).
 	Deadline time.Time
-	Routes   []string // nil: the default routes
+	Routes   []string // nil: its owner's routes (outbox.Config.RoutesFor)
 }
 
 // Managed Turn states the monitor ends in.
@@ -86,7 +86,7 @@ func (t *Manager) addTurn(spec TurnSpec) {
 		spec.Deadline = spec.Created.Add(t.cfg.HardTimeout)
 	}
 	if spec.Routes == nil {
-		spec.Routes = t.routes
+		spec.Routes = t.routes(spec.Controller)
 	}
 	if _, ok := t.turns[spec.TurnID]; !ok {
 		t.turns[spec.TurnID] = &turnState{spec: spec, lastSeen: t.now()}

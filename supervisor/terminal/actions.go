@@ -49,6 +49,11 @@ func Actions(v View) map[string]api.Action {
 	if r.Exact && r.Screen == api.ScreenIdle && r.Composer == "empty" {
 		out["send"] = api.Action{Tool: api.ToolSend, Arguments: map[string]any{"terminal_id": v.ID}}
 	}
+	if v.Ident.Agent != api.AgentNone && v.Ident.Agent != "" {
+		// Any agent may be watched (exact_task when its request can be
+		// anchored, else terminal_activity): a Watch never types.
+		out["watch"] = api.Action{Tool: api.ToolWatch, Arguments: map[string]any{"terminal_id": v.ID}}
+	}
 	if turn != "" && r.Screen == api.ScreenWorking {
 		out["cancel"] = api.Action{Tool: api.ToolCancel, Arguments: map[string]any{"turn_id": turn}}
 	}

@@ -3,11 +3,13 @@ package terminal
 import (
 	"log/slog"
 	"regexp"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 )
@@ -129,5 +131,40 @@ func TestPaneBeforeRun(t *testing.T) {
 	}
 	if d := m.Diagnose(); d.HasScreen {
 		t.Error("a pane before Run has a screen")
+	}
+}
+
+// TestActions: what a row advertises, by screen: an idle exact agent may
+// be sent to and watched; a shell or a dead pane advertises nothing; a
+// permission prompt of a managed Turn is approved by the turn_id.
+func TestActions(t *testing.T) {
+	agent := &procid.Identity{Agent: "claude", Version: "2.1.267"}
+	perm := &api.Interaction{Kind: recognizers.KindPermission, State: "pending"}
+	plan := &recognizers.Plan{Choices: []recognizers.Choice{{Decision: recognizers.ApproveOnce}, {Decision: "reject"}}}
+	for _, tc := range []struct {
+		name string
+		v    View
+		want []string
+	}{
+		{"idle agent", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "empty"}}, []string{"send", "watch"}},
+		{"generic profile", View{ID: "term_a", Ident: agent, Rec: Recognition{Screen: api.ScreenIdle, Composer: "empty"}}, []string{"watch"}},
+		{"shell", View{ID: "term_a", Ident: &procid.Identity{Agent: api.AgentNone}, Rec: Recognition{Screen: api.ScreenUnknown}}, nil},
+		{"dead", View{ID: "term_a", Ident: agent, Dead: true, Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "empty"}}, nil},
+		{"not identified", View{ID: "term_a"}, nil},
+		{"managed permission", View{ID: "term_a", Ident: agent, ActiveTurn: "turn_x", Rec: Recognition{Exact: true,
+			Screen: api.ScreenAwaitingApproval, Interaction: perm, Plan: plan}}, []string{"approve", "watch"}},
+	} {
+		got := Actions(tc.v)
+		var names []string
+		for k := range got {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		if !slices.Equal(names, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, names, tc.want)
+		}
+		if a, ok := got["approve"]; ok && (a.Arguments["turn_id"] != "turn_x" || len(a.Decisions) != 2) {
+			t.Errorf("%s: approve %+v, want by turn_id with both decisions", tc.name, a)
+		}
 	}
 }
