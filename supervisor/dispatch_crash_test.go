@@ -18,6 +18,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
 // TestDispatchCrashChild is the daemon of TestTmuxDispatchCrash: it runs
@@ -194,8 +195,15 @@ func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *c
 		if _, _, err := awaitPaneState(ctx, d, rc.pane, api.ScreenAwaitingApproval); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID}); err != nil {
+		st, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID})
+		if err != nil {
 			t.Fatal(err)
+		}
+		// A prompt whose answer may have landed shows so (seed 000), with
+		// nothing to approve.
+		if in := st.Terminal.Interaction; point == dispatch.FaultAfterReserve &&
+			(in == nil || in.State != terminal.StateResponseUncertain || len(in.Decisions) != 0) {
+			t.Fatalf("%s: after an uncertain reservation the prompt shows %+v, want %s", r.name, in, terminal.StateResponseUncertain)
 		}
 		res, err := d.cl.Approve(ctx, api.ApproveRequest{TerminalID: row.TerminalID})
 		if err != nil {
