@@ -1,8 +1,10 @@
 // Package procid reads /proc: process stat, a terminal's foreground
 // process group (its members' exe, cwd and argv), and what runs there
 // (Classifier: Claude Code, Codex, an akk replica, or no agent), with the
-// agent's version from the nearest package.json. It is the only
-// production code that reads /proc.
+// agent's version from the nearest package.json, and the owner of the
+// other end of a loopback TCP connection (/proc/net/tcp and tcp6: the TCP
+// counterpart of a unix socket's SO_PEERCRED, for akk's HTTP faces). It is
+// the only production code that reads /proc.
 //
 // A read of a pane's foreground group can race what it reads: a shell that
 // has forked but not yet exec'd leads a new group under its own name, an
