@@ -10,6 +10,11 @@
 // {"error":{"code","message"}}; GET /v1/events streams NDJSON, one event a
 // line, flushed per event.
 //
+// A face on a TCP port (akk mcp --http) is held to the same rule: the
+// daemon writes a bearer token (TokenName, 0600) beside its socket, and
+// OwnerOnlyTCP refuses a loopback connection whose peer socket another uid
+// owns (/proc/net/tcp through internal/procid), before any request is read.
+//
 // What it does not do: it holds no state and makes no decision; it carries
 // no private authority (fingerprints, key plans, offers, draft text) — the
 // types have no field for them. Mutating operations (send, approve,

@@ -59,13 +59,13 @@ func (l *peerListener) Accept() (net.Conn, error) {
 		if l.refuse != nil {
 			l.refuse(peer, err)
 		}
-		go refuse(c, peer)
+		go refuse(c, fmt.Sprintf("uid %d may not use this akk daemon", peer))
 	}
 }
 
 // refuse answers one 403 and closes, so that a refused client gets a
 // readable error instead of a reset.
-func refuse(c net.Conn, peer int) {
+func refuse(c net.Conn, message string) {
 	defer c.Close()
 	// Read the request head first: a reply written before the client has
 	// written its request would give it a broken pipe, not the reason.
@@ -77,6 +77,12 @@ func refuse(c net.Conn, peer int) {
 			break
 		}
 	}
-	body := fmt.Sprintf(`{"error":{"code":%q,"message":"uid %d may not use this akk daemon"}}`, CodeForbidden, peer)
+	body := fmt.Sprintf(`{"error":{"code":%q,"message":%q}}`, CodeForbidden, message)
 	fmt.Fprintf(c, "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+	// Then a lingering close, as net/http's own: closing with the
+	// request's body unread would reset a TCP connection, and the reset
+	// can reach the client before it has read the reply.
+	if cw, ok := c.(interface{ CloseWrite() error }); ok && cw.CloseWrite() == nil {
+		_, _ = io.Copy(io.Discard, io.LimitReader(c, 256<<10))
+	}
 }

@@ -3,7 +3,12 @@
 // send, approve, respond_interaction, cancel, watch, unwatch, close, renew,
 // recover, retry_callback), built on the official Go SDK
 // (github.com/modelcontextprotocol/go-sdk), over stdio or streamable HTTP
-// on a loopback address.
+// on a loopback address. Over HTTP every request must carry the daemon's
+// bearer token (api.ReadToken), name a loopback Host and Origin, and come
+// from a socket of the daemon's uid (api.OwnerOnlyTCP): a port any local
+// user can reach is made as strict as the 0600 unix socket (DESIGN
+// invariant 10). On stdio a host that closes its input after its last
+// request still gets every reply (drainTransport).
 //
 // Why here: it is a second face of the api contract, not a part of the
 // daemon. It is a client of the running daemon through api.Client, like

@@ -23,6 +23,9 @@ type fakeDaemon struct {
 	calls  []fakeCall
 	events chan api.Event
 	seq    uint64
+	// listDelay is how long List takes: a reply still owed when a host
+	// has closed its input.
+	listDelay time.Duration
 }
 
 type fakeCall struct {
@@ -75,6 +78,14 @@ func (f *fakeDaemon) row() api.Terminal {
 
 func (f *fakeDaemon) List(ctx context.Context) (api.ListResponse, error) {
 	f.record(ctx, "list", nil)
+	f.mu.Lock()
+	d := f.listDelay
+	f.mu.Unlock()
+	select {
+	case <-time.After(d):
+	case <-ctx.Done():
+		return api.ListResponse{}, ctx.Err()
+	}
 	return api.ListResponse{V: 1, Terminals: []api.Terminal{f.row()}}, nil
 }
 

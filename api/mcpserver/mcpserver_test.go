@@ -23,12 +23,45 @@ func newFakeServer(t *testing.T) (*fakeDaemon, *Server) {
 	return f, srv
 }
 
+// transports are the ways a host reaches the server: in memory, streamable
+// HTTP with the bearer token, and stdio to the real `akk mcp` binary (one
+// process per session). The tool tests run over each, against a fake
+// daemon of their own.
+var transports = []struct {
+	name string
+	open func(t *testing.T) (*fakeDaemon, func() *mcp.ClientSession)
+}{
+	{"memory", func(t *testing.T) (*fakeDaemon, func() *mcp.ClientSession) {
+		f, srv := newFakeServer(t)
+		return f, func() *mcp.ClientSession { return connect(t, srv, nil) }
+	}},
+	{"http", func(t *testing.T) (*fakeDaemon, func() *mcp.ClientSession) {
+		f, url, tok := newHTTPFake(t)
+		return f, func() *mcp.ClientSession { return connectHTTP(t, url, tok, "") }
+	}},
+	{"stdio", func(t *testing.T) (*fakeDaemon, func() *mcp.ClientSession) {
+		f, sock := startFake(t)
+		return f, func() *mcp.ClientSession { return connectStdio(t, sock) }
+	}},
+}
+
+// eachTransport runs test once per transport, as a subtest.
+func eachTransport(t *testing.T, test func(t *testing.T, f *fakeDaemon, open func() *mcp.ClientSession)) {
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			f, open := tr.open(t)
+			test(t, f, open)
+		})
+	}
+}
+
 // TestOffersBoundToSession: a status shown in one MCP session makes an
 // offer only that session can consume; the other session's response is
 // refused, and a stale interaction id is refused even in the right one.
-func TestOffersBoundToSession(t *testing.T) {
-	f, srv := newFakeServer(t)
-	a, b := connect(t, srv, nil), connect(t, srv, nil)
+func TestOffersBoundToSession(t *testing.T) { eachTransport(t, testOffersBoundToSession) }
+
+func testOffersBoundToSession(t *testing.T, f *fakeDaemon, open func() *mcp.ClientSession) {
+	a, b := open(), open()
 	answer := map[string]any{"turn_id": fakeTurn, "interaction_id": fakeInt, "answers": []any{map[string]any{
 		"question_id": fakeQ, "response_kind": "single_select", "selected_option_ids": []any{fakeOpt}}}}
 	stale := map[string]any{"turn_id": fakeTurn, "interaction_id": fakeOldInt, "answers": answer["answers"]}
@@ -77,9 +110,10 @@ func TestOffersBoundToSession(t *testing.T) {
 
 // TestToolRefusals: what never reaches the daemon, and how the model is
 // told.
-func TestToolRefusals(t *testing.T) {
-	f, srv := newFakeServer(t)
-	cs := connect(t, srv, nil)
+func TestToolRefusals(t *testing.T) { eachTransport(t, testToolRefusals) }
+
+func testToolRefusals(t *testing.T, f *fakeDaemon, open func() *mcp.ClientSession) {
+	cs := open()
 	ans := func(text string) map[string]any {
 		return map[string]any{"turn_id": fakeTurn, "interaction_id": fakeInt, "answers": []any{map[string]any{
 			"question_id": fakeQ, "response_kind": "free_text", "text": text}}}
@@ -142,9 +176,10 @@ func TestToolRefusals(t *testing.T) {
 // TestToolsPassThrough: every tool reaches its daemon operation with the
 // request the model meant, and returns the daemon's result as is (apart
 // from what scrub removes).
-func TestToolsPassThrough(t *testing.T) {
-	f, srv := newFakeServer(t)
-	cs := connect(t, srv, nil)
+func TestToolsPassThrough(t *testing.T) { eachTransport(t, testToolsPassThrough) }
+
+func testToolsPassThrough(t *testing.T, f *fakeDaemon, open func() *mcp.ClientSession) {
+	cs := open()
 	tests := []struct {
 		tool string
 		args map[string]any

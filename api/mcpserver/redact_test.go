@@ -19,3 +19,12 @@ func TestRedactedInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactedToken: the server's options hold the bearer token; printing
+// or logging them shows it nowhere.
+func TestRedactedToken(t *testing.T) {
+	tok := newToken(t)
+	if where := archtest.Leak(Options{Socket: "/run/akk.sock", Owner: "host", Token: tok}, tok.Reveal()); where != "" {
+		t.Errorf("Options leak the token: %s", where)
+	}
+}

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"strings"
 	"sync"
 
@@ -46,6 +44,10 @@ type Options struct {
 	// server, while each session's offers stay its own. "": every
 	// session is an owner of its own (`mcp:<random>`).
 	Owner string
+	// Token is the bearer token every HTTP request must carry
+	// (api.ReadToken of the file the daemon made); ServeHTTP refuses to
+	// start without one. Unused on stdio, where the host owns the pipe.
+	Token api.Token
 }
 
 // Server is the MCP server: one mcp.Server, one daemon client per MCP
@@ -108,38 +110,10 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 }
 
 // RunStdio serves one session on the process's stdin and stdout, as a
-// host that starts `akk mcp` expects.
-func (s *Server) RunStdio(ctx context.Context) error { return s.Run(ctx, &mcp.StdioTransport{}) }
-
-// ServeHTTP serves streamable HTTP on ln, which must be a loopback
-// listener (the tools act for the local user; no other host may reach
-// them), until ctx ends.
-func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener) error {
-	if !isLoopback(ln.Addr()) {
-		ln.Close()
-		return fmt.Errorf("mcpserver: %s is not a loopback address", ln.Addr())
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go s.FollowEvents(ctx)
-	defer s.closeSessions()
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, &mcp.StreamableHTTPOptions{Logger: s.lg})
-	hs := &http.Server{Handler: h, BaseContext: func(net.Listener) context.Context { return ctx }}
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	select {
-	case err := <-done:
-		return fmt.Errorf("mcpserver: http: %w", err)
-	case <-ctx.Done():
-	}
-	hs.Close()
-	<-done
-	return nil
-}
-
-func isLoopback(a net.Addr) bool {
-	ta, ok := a.(*net.TCPAddr)
-	return ok && ta.IP.IsLoopback()
+// host that starts `akk mcp` expects. A host that closes stdin right after
+// its last request still gets every reply (drainTransport).
+func (s *Server) RunStdio(ctx context.Context) error {
+	return s.Run(ctx, drainTransport{inner: &mcp.StdioTransport{}})
 }
 
 // sessionOf returns the daemon client of an MCP session, creating it (and

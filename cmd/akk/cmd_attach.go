@@ -123,6 +123,12 @@ func (c *AttachCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout
 	if err != nil {
 		return err
 	}
+	// The bearer token of `akk mcp --http`, beside the socket in its
+	// 0700 directory: what the socket's 0600 is to a TCP port.
+	if _, err := api.EnsureToken(api.TokenPath(c.socket())); err != nil {
+		ln.Close()
+		return err
+	}
 	sv, err := supervisor.New(supervisor.Config{Logger: lg, Store: st, TmuxSocket: c.tmuxSocket(),
 		Listener: ln, AllowReplicas: c.AllowReplicas, Callbacks: set.Callbacks, Tasks: set.Tasks, Ask: ask})
 	if err != nil {

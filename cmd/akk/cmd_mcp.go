@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -13,10 +14,14 @@ import (
 )
 
 // MCPCmd is `akk mcp`: the agent_knock_knock tools for an MCP host, as a
-// client of the running daemon.
+// client of the running daemon. Over --http every request needs the
+// daemon's bearer token (--print-token shows it) and must come from a
+// process of the daemon's own uid, as the unix socket requires.
 type MCPCmd struct {
 	DaemonFlags
-	HTTP       string `help:"Serve streamable HTTP on this loopback address (127.0.0.1:PORT) instead of stdio." placeholder:"ADDR"`
+	HTTP       string `help:"Serve streamable HTTP on this loopback address (127.0.0.1:PORT) instead of stdio. Every request needs the header Authorization: Bearer <token> (see --print-token) and must come from a process of your own user; a browser page of another origin is refused." placeholder:"ADDR"`
+	TokenFile  string `help:"The bearer token file of --http and --print-token (default: mcp-token beside the daemon's socket, which akk attach creates 0600)." placeholder:"PATH" type:"path"`
+	PrintToken bool   `help:"Print the bearer token for an HTTP host's configuration (Authorization: Bearer <token>) and exit. Whoever has it can act as you through --http: keep it out of shared files."`
 	Controller string `help:"Name this host (from its own MCP server config, never from a model): every akk mcp process with the same name owns the same Turns and Watches (mcp:NAME), so they survive the host restarting its MCP server. 1-64 of a-z 0-9 . _ -" placeholder:"NAME"`
 }
 
@@ -41,14 +46,44 @@ func (c *MCPCmd) Validate() error {
 
 // Run serves until the host hangs up (stdio) or SIGINT/SIGTERM.
 func (c *MCPCmd) Run(ctx context.Context, lg *slog.Logger, kctx *kong.Context) error {
-	srv := mcpserver.New(mcpserver.Options{Socket: c.socket(), Logger: lg, Owner: c.Controller})
-	if c.HTTP == "" {
-		return srv.RunStdio(ctx)
+	if c.PrintToken {
+		tok, err := c.token()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(kctx.Stdout, tok.Reveal())
+		return nil
 	}
+	opts := mcpserver.Options{Socket: c.socket(), Logger: lg, Owner: c.Controller}
+	if c.HTTP == "" {
+		return mcpserver.New(opts).RunStdio(ctx)
+	}
+	tok, err := c.token()
+	if err != nil {
+		return err
+	}
+	opts.Token = tok
 	ln, err := net.Listen("tcp", c.HTTP)
 	if err != nil {
 		return fmt.Errorf("akk mcp: %w", err)
 	}
-	fmt.Fprintf(kctx.Stderr, "akk mcp: serving streamable HTTP on http://%s\n", ln.Addr())
-	return srv.ServeHTTP(ctx, ln)
+	fmt.Fprintf(kctx.Stderr, "akk mcp: serving streamable HTTP on http://%s (Authorization: Bearer <token>: akk mcp --print-token)\n", ln.Addr())
+	return mcpserver.New(opts).ServeHTTP(ctx, ln)
+}
+
+// token reads the bearer token: --token-file, else the file beside the
+// daemon's socket.
+func (c *MCPCmd) token() (api.Token, error) {
+	path := c.TokenFile
+	if path == "" {
+		path = api.TokenPath(c.socket())
+	}
+	tok, err := api.ReadToken(path)
+	if errors.Is(err, api.ErrNoToken) {
+		return api.Token{}, fmt.Errorf("akk mcp: no bearer token at %s: start `akk attach` first (it creates the token beside its socket), or name the file with --token-file", path)
+	}
+	if err != nil {
+		return api.Token{}, fmt.Errorf("akk mcp: %w", err)
+	}
+	return tok, nil
 }

@@ -13,9 +13,9 @@ import (
 )
 
 // privateField names the fields that hold a fingerprint, a key plan, a
-// draft, an answer or task text, or a secret (DESIGN invariant 8), when
-// their type can hold it (text, bytes, a plan, answers).
-var privateField = regexp.MustCompile(`(?i)^(fp|fingerprint|plan|draft|text|answer|answers|keys|request|requiretext|secret)$`)
+// draft, an answer or task text, or a secret or token (DESIGN invariant
+// 8), when their type can hold it (text, bytes, a plan, answers).
+var privateField = regexp.MustCompile(`(?i)^(fp|fingerprint|plan|draft|text|answer|answers|keys|request|requiretext|secret|token)$`)
 
 // RedactExempt are struct types with such a field that need no redacted
 // LogValue and String, each with its reason (a stale entry fails).

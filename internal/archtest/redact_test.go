@@ -27,7 +27,7 @@ func TestRedaction(t *testing.T) {
 func TestRedactionFixture(t *testing.T) {
 	dir := t.TempDir()
 	for name, body := range map[string]string{
-		"a/a.go": "package a\n\ntype Bare struct{ Draft string }\n\ntype Kept struct{ fp [32]byte }\n\nfunc (k *Kept) LogValue() int { return 0 }\nfunc (k Kept) String() string { return \"\" }\n\ntype Flag struct{ Text bool }\n",
+		"a/a.go": "package a\n\ntype Bare struct{ Draft string }\n\ntype Kept struct{ fp [32]byte }\n\nfunc (k *Kept) LogValue() int { return 0 }\nfunc (k Kept) String() string { return \"\" }\n\ntype Flag struct{ Text bool }\n\ntype Auth struct{ Token string }\n",
 	} {
 		p := filepath.Join(dir, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -39,7 +39,7 @@ func TestRedactionFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"a.Bare holds Draft but lacks", "a.Gone is exempt from redaction (stale)"}
+	want := []string{"a.Auth holds Token but lacks", "a.Bare holds Draft but lacks", "a.Gone is exempt from redaction (stale)"}
 	if len(got) != len(want) {
 		t.Fatalf("got %q, want %d findings", got, len(want))
 	}
