@@ -41,10 +41,13 @@ func (j *testJournal) Commit(ch store.Change) error {
 	return err
 }
 
-// testTurns records what the transaction told the Turn monitors.
+// testTurns records what the transaction told the Turn monitors; its
+// one exact_task Watch answers for terminalID unless watchErr.
 type testTurns struct {
 	mu                        sync.Mutex
 	monitored, accepted, drop []string
+	terminalID                string
+	watchErr                  bool
 }
 
 func (t *testTurns) Monitor(turn store.Turn) {
@@ -59,7 +62,12 @@ func (t *testTurns) Accepted(turn store.Turn) {
 }
 func (t *testTurns) Drop(id string) { t.mu.Lock(); t.drop = append(t.drop, id); t.mu.Unlock() }
 func (t *testTurns) WatchTerminal(watchID, controller string) (string, error) {
-	return "", fmt.Errorf("watch %s is notify_only: only an exact_task Watch may answer", watchID)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.watchErr {
+		return "", fmt.Errorf("watch %s is terminal_activity: only an exact_task Watch may answer", watchID)
+	}
+	return t.terminalID, nil
 }
 
 // TestRefusalReasonsCovered: every refusal reason has a case in the table
@@ -109,8 +117,9 @@ func runRefusal(t *testing.T, st *store.Store, c refusaltest.Case, withFault boo
 		t.Fatalf("%s: %v", c.Surface(), err)
 	}
 	j := &testJournal{st: st}
+	turns := &testTurns{terminalID: f.v.ID}
 	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
-		Terminals: fakeTerminals{f}, Turns: &testTurns{}, Store: st, Journal: j})
+		Terminals: fakeTerminals{f}, Turns: turns, Store: st, Journal: j})
 	turnID := writeTurn(t, st, c, f)
 	v := f.View()
 	f.onInput = func() { // DESIGN invariant 3: reserved and marked sent, durably, before any byte
@@ -125,7 +134,7 @@ func runRefusal(t *testing.T, st *store.Store, c refusaltest.Case, withFault boo
 	}
 	d.MakeOffer(person, v) // the status
 	if withFault {
-		makeFault(t, d, f, j, c)
+		makeFault(t, d, f, j, turns, c)
 	}
 	res, err := callCase(d, c, v, turnID)
 	if err != nil {
@@ -194,7 +203,7 @@ func writeTurn(t *testing.T, st *store.Store, c refusaltest.Case, f *fakeTermina
 
 // makeFault makes the case's fault on the fake terminal, the offers or
 // the journal.
-func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, c refusaltest.Case) {
+func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, turns *testTurns, c refusaltest.Case) {
 	age := func(by time.Duration) {
 		d.EditOffers(func(o *OfferEdit) { o.Made, o.Expires = o.Made.Add(-by), o.Expires.Add(-by) })
 	}
@@ -249,6 +258,10 @@ func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, c r
 			v.Bind = terminal.Binding{Generation: 1, State: string(watchers.Resolved), SessionID: "s1",
 				Path: filepath.Join(notDir, "rollout.jsonl")}
 		})
+	case refusaltest.NotExactWatch:
+		turns.mu.Lock()
+		turns.watchErr = true
+		turns.mu.Unlock()
 	case refusaltest.Frozen:
 		f.mu.Lock()
 		f.frozen = true

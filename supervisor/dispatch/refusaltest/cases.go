@@ -41,6 +41,7 @@ const (
 	NotAgent         Fault = "not_agent"         // a shell runs in the pane, not the agent
 	NoSessionFile    Fault = "no_session_file"   // the bound native session file cannot be read
 	Frozen           Fault = "frozen"            // the pane takes input but its screen never moves on
+	NotExactWatch    Fault = "not_exact_watch"   // the watch_id names a Watch that may not answer
 )
 
 // Call is the request a case makes.
@@ -236,8 +237,8 @@ var Cases = []Case{
 	{Name: "send whose Enter changes nothing", Agent: "codex", Version: "0.155.1", Recording: "send", Marker: -1,
 		Fault: Frozen, Call: SendTerminal, Text: "hello there", Outcome: api.OutcomeUncertain, Reason: api.ReasonPostcondition,
 		Inputs: 2, UnitOnly: unitFrozen},
-	{Name: "respond through a watch that cannot answer", Agent: "codex", Version: "0.155.1", Recording: "question-digit",
-		Call: RespondWatch, Option: 1, Outcome: api.OutcomeRejected, Reason: api.ReasonWatch, FaultOnly: true, UnitOnly: unitTurn},
+	{Name: "respond by a watch_id", Agent: "codex", Version: "0.155.1", Recording: "question-digit",
+		Fault: NotExactWatch, Call: RespondWatch, Option: 1, Outcome: api.OutcomeRejected, Reason: api.ReasonWatch, UnitOnly: unitTurn},
 }
 
 // Exempt names the refusal reasons no case produces, each with why.

@@ -1,0 +1,203 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
+)
+
+// clock is a test's time: it moves only when the test says.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// liveHost is testHost with one followed terminal whose observation the
+// test sets.
+type liveHost struct {
+	testHost
+	mu  sync.Mutex
+	obs map[string]terminal.Observation
+}
+
+func (h *liveHost) Observation(id string) (terminal.Observation, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	o, ok := h.obs[id]
+	return o, ok
+}
+
+// timerRig is a Manager on a store, a test clock and a ledger.
+type timerRig struct {
+	m      *Manager
+	st     *store.Store
+	clock  *clock
+	ledger *memLedger
+	host   *liveHost
+}
+
+func newTimerRig(t *testing.T, cfg Config) *timerRig {
+	t.Helper()
+	st, err := store.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	cb := outbox.Config{Routes: []outbox.RouteConfig{{Name: "a", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/x"}}}
+	if err := cb.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	cb.EnsureDefaults()
+	r := &timerRig{st: st, clock: &clock{now: time.Unix(1_800_000_000, 0)},
+		ledger: &memLedger{specs: map[string]TurnSpec{}, state: map[string]string{}},
+		host:   &liveHost{testHost: testHost{st}, obs: map[string]terminal.Observation{}}}
+	r.m = New(Options{Config: cfg, Callbacks: cb, Store: st, Secret: []byte("test secret"), Now: r.clock.Now,
+		Logger: testLogger(t), Host: r.host, Sessions: noSessions{}})
+	r.m.SetTurnLedger(r.ledger)
+	return r
+}
+
+// events lists the notifications of subject as type/envelope event.
+func (r *timerRig) events(t *testing.T, subject string) []string {
+	t.Helper()
+	ns, err := r.st.Notifications(func(n *store.Notification) bool { return n.Subject == subject })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, n := range ns {
+		var env api.CallbackEnvelope
+		if err := json.Unmarshal(n.Envelope, &env); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, n.Type+"/"+env.Event)
+	}
+	return out
+}
+
+// TestTurnTimers: a managed Turn quiet for StallAfter gets one stall
+// notification per quiet spell (activity starts a new spell), and its
+// hard timeout ends it timed_out, in the ledger, with one notification.
+func TestTurnTimers(t *testing.T) {
+	r := newTimerRig(t, Config{StallAfter: 10 * time.Minute, HardTimeout: time.Hour})
+	start := r.clock.Now()
+	spec := TurnSpec{TurnID: "turn_timers", TerminalID: "term_t", Controller: "mcp:host", Incarnation: "1/1/codex", Created: start}
+	r.ledger.specs[spec.TurnID], r.ledger.state[spec.TurnID] = spec, TurnRunning
+	r.m.MonitorTurn(spec)
+	stalls := func() int { return strings.Count(strings.Join(r.events(t, spec.TurnID), " "), api.CallbackStalled) }
+
+	r.clock.advance(9 * time.Minute)
+	r.m.process()
+	if n := stalls(); n != 0 {
+		t.Fatalf("stalled after 9 of 10 quiet minutes: %v", r.events(t, spec.TurnID))
+	}
+	r.clock.advance(time.Minute)
+	if next := r.m.process(); !next.Equal(start.Add(time.Hour)) {
+		t.Errorf("after the stall the next check is %v, want the hard timeout %v", next, start.Add(time.Hour))
+	}
+	r.clock.advance(15 * time.Minute)
+	r.m.process()
+	if n := stalls(); n != 1 {
+		t.Fatalf("%d stall notifications in one quiet spell, want 1: %v", n, r.events(t, spec.TurnID))
+	}
+	// Output: a new spell, and a second stall ten quiet minutes later.
+	r.m.Observe(terminal.Observation{TerminalID: "term_t", At: r.clock.Now(), Screen: api.ScreenWorking,
+		Incarnation: spec.Incarnation, OutBytes: 100})
+	r.m.process()
+	r.clock.advance(10 * time.Minute)
+	r.m.process()
+	if n := stalls(); n != 2 {
+		t.Fatalf("%d stall notifications after a second quiet spell, want 2: %v", n, r.events(t, spec.TurnID))
+	}
+	r.clock.advance(time.Hour)
+	r.m.process()
+	if st := r.ledger.state[spec.TurnID]; st != TurnTimedOut {
+		t.Fatalf("past the hard timeout the Turn is %s, want %s", st, TurnTimedOut)
+	}
+	if evs := r.events(t, spec.TurnID); !strings.Contains(strings.Join(evs, " "), api.CallbackTimeout) {
+		t.Errorf("no timeout notification: %v", evs)
+	}
+	if _, ok := r.m.turns[spec.TurnID]; ok {
+		t.Error("a timed-out Turn is still monitored")
+	}
+}
+
+// TestWatchExpiryAndRenew: a Watch expires at its deadline with one
+// notification; Renew sets the later of the saved deadline and now plus
+// the minutes asked, and resumes an expired Watch of the same process.
+func TestWatchExpiryAndRenew(t *testing.T) {
+	r := newTimerRig(t, Config{})
+	now := r.clock.Now()
+	rec := store.Watch{ID: "watch_timers", TerminalID: "term_w", Mode: api.WatchTerminalActivity, Confidence: api.ConfidenceBestEffort,
+		State: WatchActive, Incarnation: "1/1/claude", Created: now, Deadline: now.Add(5 * time.Hour), Routes: []string{"a"}}
+	if _, err := r.m.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+		t.Fatal(err)
+	}
+	r.m.watches[rec.ID] = &watchState{rec: rec, outAt: now}
+	r.host.obs["term_w"] = terminal.Observation{TerminalID: "term_w", Incarnation: rec.Incarnation, Screen: api.ScreenWorking}
+	ctx := context.Background()
+	deadline := func() time.Time {
+		t.Helper()
+		task, err := r.m.TaskStatus(ctx, api.TaskRequest{WatchID: rec.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return task.Deadline
+	}
+
+	// Renew for less than what is left keeps the later deadline.
+	if _, err := r.m.Renew(ctx, api.RenewRequest{WatchID: rec.ID, Minutes: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if d := deadline(); !d.Equal(now.Add(5 * time.Hour)) {
+		t.Errorf("renew for 5 minutes moved the deadline to %v, want the saved %v", d, now.Add(5*time.Hour))
+	}
+	if _, err := r.m.Renew(ctx, api.RenewRequest{WatchID: rec.ID, Minutes: 600}); err != nil {
+		t.Fatal(err)
+	}
+	if d := deadline(); !d.Equal(now.Add(600 * time.Minute)) {
+		t.Errorf("renew for 600 minutes: deadline %v, want %v", d, now.Add(600*time.Minute))
+	}
+
+	// Expiry at the deadline: once, with its notification.
+	r.clock.advance(600*time.Minute - time.Second)
+	r.m.process()
+	if _, ok := r.m.watches[rec.ID]; !ok {
+		t.Fatal("the Watch expired before its deadline")
+	}
+	r.clock.advance(time.Second)
+	r.m.process()
+	r.m.process()
+	task, err := r.m.TaskStatus(ctx, api.TaskRequest{WatchID: rec.ID})
+	if err != nil || task.State != WatchExpired {
+		t.Fatalf("at the deadline the Watch is %+v %v, want expired", task, err)
+	}
+	if evs := r.events(t, rec.ID); len(evs) != 1 || !strings.Contains(evs[0], api.CallbackTimeout) {
+		t.Errorf("expiry notifications %v, want one timeout", evs)
+	}
+	// Renew resumes it while its process is the same; not once it changed.
+	r.clock.advance(time.Minute)
+	if task, err := r.m.Renew(ctx, api.RenewRequest{WatchID: rec.ID, Minutes: 30}); err != nil || task.State != WatchActive ||
+		!task.Deadline.Equal(r.clock.Now().Add(30*time.Minute)) {
+		t.Fatalf("renew of an expired Watch: %+v %v", task, err)
+	}
+	r.host.obs["term_w"] = terminal.Observation{TerminalID: "term_w", Incarnation: "2/2/claude", Screen: api.ScreenIdle}
+	if _, err := r.m.Renew(ctx, api.RenewRequest{WatchID: rec.ID, Minutes: 30}); !api.IsCode(err, api.CodeConflict) {
+		t.Errorf("renew after the process changed: %v, want conflict", err)
+	}
+}
