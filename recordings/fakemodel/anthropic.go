@@ -101,11 +101,7 @@ func (a *anthropic) messages(w http.ResponseWriter, r *http.Request, seq int, bo
 	}
 	reply, kind, choice, prompt := a.choose1(&mr)
 	blocks := a.blocks(reply)
-	var tool string
-	if reply.Tool != nil {
-		tool = reply.Tool.Name
-	}
-	defer a.log.done(seq, func(q *Request) { q.Kind, q.Choice, q.Prompt, q.Tool = kind, choice, prompt, tool })
+	defer a.log.done(seq, func(q *Request) { q.Kind, q.Choice, q.Prompt = kind, choice, prompt; logTool(q, reply) })
 	stop := "end_turn"
 	if reply.Tool != nil {
 		stop = "tool_use"
@@ -133,7 +129,9 @@ func (a *anthropic) messages(w http.ResponseWriter, r *http.Request, seq int, bo
 func (a *anthropic) choose1(mr *messagesRequest) (Reply, string, string, string) {
 	main := false
 	for _, t := range mr.Tools {
-		main = main || t.Name == "Bash" || t.Name == "AskUserQuestion"
+		// Claude Code's own tools, or only an MCP server's (a host run
+		// with --tools "").
+		main = main || t.Name == "Bash" || t.Name == "AskUserQuestion" || strings.HasPrefix(t.Name, "mcp__")
 	}
 	if !main {
 		sys := string(mr.System)
@@ -153,12 +151,45 @@ func (a *anthropic) choose1(mr *messagesRequest) (Reply, string, string, string)
 		}
 	}
 	prompt, results, isErr := userContent(content)
+	if len(a.choose.script.Rules) > 0 {
+		rep, choice := decide(a.choose.script.Rules, conversation(mr, prompt, len(results) > 0))
+		return rep, "main", choice, prompt
+	}
 	if prompt == "" && len(results) > 0 {
 		rep, choice := a.choose.toolResult(strings.Join(results, "\n"), isErr)
 		return rep, "main", choice, ""
 	}
 	rep, choice := a.choose.prompt(prompt)
 	return rep, "main", choice, prompt
+}
+
+// conversation is the request as rules read it: every tool_use of the
+// assistant's messages with the tool_result that answers it, and the
+// newest prompt unless the newest user message carries tool results.
+func conversation(mr *messagesRequest, prompt string, results bool) Conversation {
+	var c Conversation
+	if !results {
+		c.Prompt = prompt
+	}
+	at := map[string]int{}
+	for _, m := range mr.Messages {
+		var bs []block
+		if json.Unmarshal(m.Content, &bs) != nil {
+			continue // a plain-text message
+		}
+		for _, b := range bs {
+			switch {
+			case m.Role == "assistant" && b.Type == "tool_use":
+				at[b.ID] = len(c.Calls)
+				c.Calls = append(c.Calls, Call{Name: b.Name})
+			case m.Role == "user" && b.Type == "tool_result":
+				if i, ok := at[b.ToolUseID]; ok {
+					c.Calls[i].Result, c.Calls[i].IsError, c.Calls[i].Done = resultText(b.Content), b.IsError, true
+				}
+			}
+		}
+	}
+	return c
 }
 
 var reminder = regexp.MustCompile(`(?s)<system-reminder>.*?</system-reminder>`)

@@ -4,8 +4,11 @@
 // OpenAI Responses API (SSE, function calls).
 //
 // Replies are scripted per scenario (Script: by keyword in the latest user
-// prompt, or from a queue), and every request is logged (Log), so a driver
-// can wait on "the agent asked the model" instead of on screen text.
+// prompt, or from a queue), or, for an agent that is itself the
+// controller of other agents, decided by Rules from the conversation (the
+// last tool result and paths into it), so that the fake model, like an
+// LLM, only ever sends ids it read. Every request is logged (Log), so a
+// driver can wait on "the agent asked the model" instead of on screen text.
 //
 // It is test support: it never listens beyond the loopback interface and
 // knows nothing of tmux or recordings.

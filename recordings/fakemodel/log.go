@@ -22,6 +22,9 @@ type Request struct {
 	Body   json.RawMessage `json:"body,omitempty"`
 	// Done: the response was written to its end.
 	Done bool `json:"done"`
+
+	// ToolInput is the input the reply gave its tool.
+	ToolInput json.RawMessage `json:"tool_input,omitempty"`
 }
 
 // Log keeps every request in memory, appends each as a JSON line to an
@@ -108,3 +111,14 @@ func (l *Log) Len() int {
 
 // Main matches a main-loop request whose response was written in full.
 func Main(r Request) bool { return r.Kind == "main" && r.Done }
+
+// logTool records the tool call a reply makes, if any.
+func logTool(q *Request, r Reply) {
+	if r.Tool == nil {
+		return
+	}
+	q.Tool = r.Tool.Name
+	if b, err := json.Marshal(r.Tool.Input); err == nil {
+		q.ToolInput = b
+	}
+}

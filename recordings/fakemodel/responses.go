@@ -82,11 +82,7 @@ func (o *responses) respond(w http.ResponseWriter, r *http.Request, seq int, bod
 		return
 	}
 	reply, kind, choice, prompt := o.choose1(rr.Input)
-	var tool string
-	if reply.Tool != nil {
-		tool = reply.Tool.Name
-	}
-	defer o.log.done(seq, func(q *Request) { q.Kind, q.Choice, q.Prompt, q.Tool = kind, choice, prompt, tool })
+	defer o.log.done(seq, func(q *Request) { q.Kind, q.Choice, q.Prompt = kind, choice, prompt; logTool(q, reply) })
 	o.stream(w, r, reply)
 }
 

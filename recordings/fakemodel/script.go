@@ -31,14 +31,16 @@ type Keyword struct {
 	Reply Reply
 }
 
-// Script chooses replies for main-loop requests. A request whose newest
-// input is a tool result gets AfterTool (or an echo of the result); any
-// other takes the first Keyword found in the prompt, else the next Queue
-// entry, else an echo of the prompt.
+// Script chooses replies for main-loop requests. With Rules (Anthropic
+// only), every reply is decided by the rules from the whole conversation.
+// Otherwise a request whose newest input is a tool result gets AfterTool
+// (or an echo of the result); any other takes the first Keyword found in
+// the prompt, else the next Queue entry, else an echo of the prompt.
 type Script struct {
 	Keywords  []Keyword
 	Queue     []Reply
 	AfterTool func(result string, isError bool) Reply
+	Rules     []Rule
 }
 
 // chooser is a Script in use (the queue is consumed).

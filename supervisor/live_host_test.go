@@ -1,0 +1,252 @@
+package supervisor
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
+)
+
+// The host's tools as Claude Code names the akk MCP server's.
+const (
+	hostList    = "mcp__akk__agent_knock_knock_list"
+	hostSend    = "mcp__akk__" + api.ToolSend
+	hostStatus  = "mcp__akk__" + api.ToolStatus
+	hostApprove = "mcp__akk__" + api.ToolApprove
+	hostRespond = "mcp__akk__" + api.ToolRespond
+)
+
+// hostDone is the host model's last word once the Turn completed.
+const hostDone = "The Codex turn has completed."
+
+// hostLine is what the Codex command appends, once.
+const hostLine = "akk-host-loop"
+
+// hostRules are the host model's controller loop, as an LLM that follows
+// the tools' descriptions runs it, with no id of its own: list; send
+// request to the Codex row; status by the send's turn_id; act (approve or
+// respond) when that status shows the Turn's interaction pending with an
+// offer; status by the act's turn_id; status again while the Turn runs;
+// done once it completed. A refusal with do_not_retry false (the agent
+// was still drawing) is looked at again by the turn the last status
+// named, a few times at most.
+func hostRules(request string, act fakemodel.Rule) []fakemodel.Rule {
+	turn := map[string]any{"turn_id": "$.turn_id"}
+	accepted := []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeAccepted)}
+	return []fakemodel.Rule{
+		{Name: "list", Call: hostList},
+		{Name: "send", After: hostList, Call: hostSend,
+			Input: map[string]any{"terminal_id": "$.terminals[agent==codex].terminal_id", "request": request}},
+		{Name: "status-after-send", After: hostSend, When: accepted, Call: hostStatus, Input: turn},
+		act,
+		{Name: "status-after-" + act.Name, After: act.Call, When: accepted, Call: hostStatus, Input: turn},
+		{Name: "look-again", After: act.Call, Max: 3, Call: hostStatus, From: hostStatus, Input: turn,
+			When: []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeRejected), fakemodel.Eq("$.do_not_retry", "false")}},
+		{Name: "done", After: hostStatus, When: []fakemodel.Cond{fakemodel.Eq("$.state", "completed")}, Text: hostDone},
+		// A model's pace between looks; the bound ends a loop that would
+		// never see its state (the test then fails on rule:none).
+		{Name: "status-again", After: hostStatus, When: []fakemodel.Cond{fakemodel.Eq("$.state", "running")},
+			Max: 300, Pace: 200 * time.Millisecond, Call: hostStatus, Input: turn},
+	}
+}
+
+// pendingOffer: the status by turn_id shows the Turn's interaction
+// pending and made this session's offer.
+func pendingOffer(more ...fakemodel.Cond) []fakemodel.Cond {
+	return append([]fakemodel.Cond{fakemodel.Eq("$.interaction.state", "pending"),
+		fakemodel.Has("$.interaction.interaction_id"), fakemodel.Has("$.offer_expires_at")}, more...)
+}
+
+// hostApproveRule approves once what the status showed.
+var hostApproveRule = fakemodel.Rule{Name: "approve", After: hostStatus, Call: hostApprove,
+	When:  pendingOffer(fakemodel.Eq("$.interaction.kind", "permission")),
+	Input: map[string]any{"turn_id": "$.turn_id", "decision": api.DecisionApproveOnce}}
+
+// hostRespondRule answers the step the status showed with its first plain
+// option.
+var hostRespondRule = func() fakemodel.Rule {
+	q := "$.interaction.questions[0]"
+	return fakemodel.Rule{Name: "respond", After: hostStatus, Call: hostRespond,
+		When: pendingOffer(fakemodel.Ne("$.interaction.kind", "permission")),
+		Input: map[string]any{"turn_id": "$.turn_id", "interaction_id": "$.interaction.interaction_id",
+			"answers": []any{map[string]any{"question_id": q + ".question_id", "response_kind": q + ".response_kind",
+				"selected_option_ids": []any{q + ".options[free_text!=true].option_id"}}}}}
+}()
+
+// hostCodexScript is the supervised Codex's model: the rig's (ask-multi:
+// two questions) and one shell command that needs approval and appends a
+// line to a file.
+func hostCodexScript() fakemodel.Script {
+	s := rig.Script("codex", "0.155.1")
+	exec := &fakemodel.ToolCall{Name: "exec_command", Input: map[string]any{
+		"cmd": "echo " + hostLine + " >> host-loop.txt", "sandbox_permissions": "require_escalated",
+		"justification": "Fake model wants to append a line to host-loop.txt."}}
+	s.Keywords = append([]fakemodel.Keyword{{Word: "append-line", Reply: fakemodel.Reply{Tool: exec}}}, s.Keywords...)
+	return s
+}
+
+// TestLiveHostLoop: a real MCP host not written by this project (the
+// pinned Claude Code, run with -p outside the supervised tmux server, its
+// MCP server the real `akk mcp --controller host`) closes the
+// controller's loop by turn_id over a real pinned Codex in a supervised
+// pane: send, status by turn_id until the interaction is pending, approve
+// (then, in a second conversation, answer a two-question questionnaire
+// step by step), status by turn_id until the Turn completed. Its model
+// is rules over the conversation, so every id it sends is one it read in
+// an earlier tool result, which the test proves from the model's log; the
+// Codex rollout and the file the command appends prove the command ran
+// once and the answers landed once.
+func TestLiveHostLoop(t *testing.T) {
+	start := time.Now()
+	host := requireHost(t)
+	la := startLive(t, "codex", "0.155.1", hostCodexScript())
+	d := startDaemon(t, la.srv, daemonOpts{codexSessions: filepath.Join(la.home, ".codex", "sessions")})
+	akk := buildAkk(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	h := &hostRun{t: t, in: host, akk: akk, socket: d.sock, ctx: ctx}
+
+	awaitCodexIdle(t, d, la)
+	lap := time.Now()
+	reqs := h.run("Through akk, give the Codex agent the task append-line, approve its command once, and tell me when its turn has completed.",
+		hostRules("append-line", hostApproveRule))
+	turn := checkHostLoop(t, d, reqs, hostApprove, `^list send status (status )*(approve status (status )*){1,3}done$`)
+	if b, err := os.ReadFile(filepath.Join(la.work, "host-loop.txt")); err != nil || string(b) != hostLine+"\n" {
+		t.Errorf("host-loop.txt = %q (%v), want the line once", b, err)
+	}
+	calls, outputs, runs := rolloutCalls(t, la, "exec_command", hostLine)
+	if calls != 1 || outputs != 1 || runs != 1 {
+		t.Errorf("the rollout has %d exec_command calls, %d outputs, %d command executions; want 1 each", calls, outputs, runs)
+	}
+	t.Logf("approve loop (turn %s): %d host model requests in %v", turn, len(reqs), time.Since(lap).Round(time.Millisecond))
+
+	awaitCodexIdle(t, d, la)
+	lap = time.Now()
+	reqs = h.run("Through akk, give the Codex agent the task ask-multi, answer each of its questions with the first option, and tell me when its turn has completed.",
+		hostRules("ask-multi", hostRespondRule))
+	turn = checkHostLoop(t, d, reqs, hostRespond, `^list send status (status )*(respond status (status )*){2,6}done$`)
+	calls, outputs, _ = rolloutCalls(t, la, "request_user_input", "")
+	if calls != 1 || outputs != 1 {
+		t.Errorf("the rollout has %d request_user_input calls and %d outputs, want 1 each", calls, outputs)
+	}
+	if got := rolloutAnswers(t, la); got != `{"color":["Red"],"size":["Small"]}` {
+		t.Errorf("Codex got the answers %s, want color Red and size Small", got)
+	}
+	t.Logf("questionnaire loop (turn %s): %d host model requests in %v", turn, len(reqs), time.Since(lap).Round(time.Millisecond))
+	t.Logf("TestLiveHostLoop wall time %v", time.Since(start).Round(time.Millisecond))
+}
+
+// awaitCodexIdle waits until the Codex pane is idle with send advertised.
+func awaitCodexIdle(t *testing.T, d *daemon, la *liveAgent) {
+	t.Helper()
+	awaitRow(t, d.cl, la.pane, 90*time.Second, func(r api.Terminal) string {
+		if r.Agent != "codex" || r.Profile != "exact" || r.ScreenState != api.ScreenIdle || r.Composer != "empty" {
+			return "idle"
+		}
+		if _, ok := r.AvailableActions["send"]; !ok {
+			return "send advertised"
+		}
+		return ""
+	})
+}
+
+// semanticID is any id of the contract (DESIGN "ids").
+var semanticID = regexp.MustCompile(`\b(term|turn|watch|ses|int|q|opt|ntf|rcpt)_[a-z2-7]{26}\b`)
+
+// checkHostLoop proves one conversation of the host from its model's log:
+// the tools it called in order (seq, "done" for the final text), every id
+// in every tool input it produced read earlier in a tool result of that
+// conversation, and every call but list carrying at least one. It returns
+// the Turn the acts named, whose state the daemon must show completed.
+func checkHostLoop(t *testing.T, d *daemon, reqs []fakemodel.Request, act, seq string) string {
+	t.Helper()
+	short := map[string]string{hostList: "list", hostSend: "send", hostStatus: "status", hostApprove: "approve", hostRespond: "respond"}
+	var steps, turns []string
+	checked := 0
+	for _, r := range reqs {
+		if r.Kind != "main" {
+			continue
+		}
+		if r.Tool == "" {
+			steps = append(steps, strings.TrimPrefix(r.Choice, "rule:"))
+			continue
+		}
+		steps = append(steps, short[r.Tool])
+		seen := resultIDs(t, r.Body)
+		ids := semanticID.FindAllString(string(r.ToolInput), -1)
+		if len(ids) == 0 && r.Tool != hostList {
+			t.Errorf("request %d: the %s input carries no id: %s", r.Seq, r.Tool, r.ToolInput)
+		}
+		for _, id := range ids {
+			checked++
+			if !seen[id] {
+				t.Errorf("request %d: the model sent %s in its %s input %s without reading it in an earlier tool result",
+					r.Seq, id, r.Tool, r.ToolInput)
+			}
+		}
+		if r.Tool == act {
+			var in struct {
+				TurnID string `json:"turn_id"`
+			}
+			json.Unmarshal(r.ToolInput, &in)
+			if !slices.Contains(turns, in.TurnID) {
+				turns = append(turns, in.TurnID)
+			}
+		}
+	}
+	got := strings.Join(steps, " ")
+	if !regexp.MustCompile(seq).MatchString(got) {
+		t.Fatalf("the host called %s, want %s", got, seq)
+	}
+	if len(turns) != 1 {
+		t.Fatalf("the acts named turns %v, want one", turns)
+	}
+	turn := turns[0]
+	task, err := d.cl.TaskStatus(context.Background(), api.TaskRequest{TurnID: turn})
+	if err != nil || task.State != "completed" {
+		t.Errorf("the Turn %s: %+v (%v), want completed", turn, task, err)
+	}
+	t.Logf("%s: %d ids in the host model's tool inputs checked against the conversation's earlier tool results", got, checked)
+	return turn
+}
+
+// resultIDs are the ids in the tool results of a Messages request.
+func resultIDs(t *testing.T, body json.RawMessage) map[string]bool {
+	t.Helper()
+	var req struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("a logged request: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, m := range req.Messages {
+		var blocks []struct {
+			Type    string          `json:"type"`
+			Content json.RawMessage `json:"content"`
+		}
+		if m.Role != "user" || json.Unmarshal(m.Content, &blocks) != nil {
+			continue
+		}
+		for _, b := range blocks {
+			if b.Type == "tool_result" {
+				for _, id := range semanticID.FindAllString(string(b.Content), -1) {
+					seen[id] = true
+				}
+			}
+		}
+	}
+	return seen
+}
