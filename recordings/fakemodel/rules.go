@@ -3,6 +3,7 @@ package fakemodel
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 )
@@ -250,3 +251,12 @@ func fillPlain(tmpl, doc any, parsed bool) (any, bool) {
 	}
 	return tmpl, true
 }
+
+// LogValue of a rule: its name and what it calls, never its text (the
+// redaction rule every value with a Text field follows).
+func (r Rule) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("name", r.Name), slog.String("after", r.After), slog.String("call", r.Call))
+}
+
+// String is LogValue as text.
+func (r Rule) String() string { return r.LogValue().String() }
