@@ -121,6 +121,9 @@ func (c *Client) Events(ctx context.Context, after uint64, follow bool, fn func(
 	if err != nil {
 		return fmt.Errorf("api: events: %w", err)
 	}
+	if c.controller != "" {
+		req.Header.Set(ControllerHeader, c.controller) // an MCP host is told of its own Turns
+	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -107,7 +107,9 @@ func routes(h Handler, lg *slog.Logger, uid int) http.Handler {
 	})
 	actionRoutes(h, op)
 	taskRoutes(h, op)
-	mux.HandleFunc("GET /v1/events", func(w http.ResponseWriter, r *http.Request) { serveEvents(w, r, h) })
+	mux.HandleFunc("GET /v1/events", func(w http.ResponseWriter, r *http.Request) {
+		serveEvents(w, r.WithContext(WithController(r.Context(), controllerOf(r, uid))), h)
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, Errorf(CodeNoOp, "%s %s is not an operation of this akk", r.Method, r.URL.Path))
 	})

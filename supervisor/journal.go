@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
@@ -60,6 +61,7 @@ func (s *Supervisor) follow() (<-chan struct{}, func()) {
 func (s *Supervisor) Events(ctx context.Context, after uint64, follow bool, emit func(api.Event) error) error {
 	wake, stop := s.follow()
 	defer stop()
+	mine := s.ownedBy(api.ControllerFrom(ctx))
 	for {
 		for {
 			evs, err := s.st.Events(after, 512)
@@ -67,10 +69,13 @@ func (s *Supervisor) Events(ctx context.Context, after uint64, follow bool, emit
 				return err
 			}
 			for _, e := range evs {
+				after = e.Seq
+				if !mine(e) {
+					continue
+				}
 				if err := emit(wireEvent(e)); err != nil {
 					return err
 				}
-				after = e.Seq
 			}
 			if len(evs) < 512 {
 				break
@@ -84,6 +89,41 @@ func (s *Supervisor) Events(ctx context.Context, after uint64, follow bool, emit
 			return nil
 		case <-wake:
 		}
+	}
+}
+
+// ownedBy is the filter of an event stream for controller: an MCP host
+// (mcp:…) is told of its own owner's Turns and Watches only (every other
+// event, a terminal's included, is everyone's); a person and the CLI are
+// told of all. Each subject's owner is read once per stream.
+func (s *Supervisor) ownedBy(controller string) func(store.Event) bool {
+	if !strings.HasPrefix(controller, "mcp:") {
+		return func(store.Event) bool { return true }
+	}
+	owner := api.Owner(controller)
+	owners := map[string]string{}
+	ownerOf := func(subject string) string {
+		if o, ok := owners[subject]; ok {
+			return o
+		}
+		o := ""
+		if strings.HasPrefix(subject, "turn_") {
+			if t, err := s.st.Turn(subject); err == nil {
+				o = t.Controller
+			}
+		} else if w, err := s.st.Watch(subject); err == nil {
+			o = w.Controller
+		}
+		owners[subject] = o
+		return o
+	}
+	return func(e store.Event) bool {
+		for _, k := range []string{"turn_id", "watch_id"} {
+			if id := e.Attrs[k]; id != "" && ownerOf(id) != owner {
+				return false
+			}
+		}
+		return true
 	}
 }
 

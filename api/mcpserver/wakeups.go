@@ -234,6 +234,11 @@ func (s *Server) addResources() {
 func (s *Server) FollowEvents(ctx context.Context) {
 	cl := api.NewClient(s.opts.Socket)
 	defer cl.Close()
+	if s.opts.Owner != "" && api.ValidOwnerName(s.opts.Owner) {
+		// A named host is told of its own Turns and Watches only (the
+		// daemon filters the stream by the controller's owner).
+		cl.SetController("mcp:" + s.opts.Owner + api.OwnerSep + "wakeups")
+	}
 	first := true
 	for ctx.Err() == nil {
 		if first {
