@@ -1,6 +1,9 @@
 package mcpserver
 
 import (
+	"context"
+	"os/exec"
+	"slices"
 	"testing"
 	"time"
 
@@ -26,18 +29,41 @@ func awaitTurnInteraction(t *testing.T, cs *mcp.ClientSession, turnID string) ap
 	return task
 }
 
+// startHost starts `akk mcp --controller name` on stdio, a process of its
+// own as a host starts it, and opens its session; stop ends the process
+// (its stdin closed, as a host that restarts its MCP server does).
+func startHost(t *testing.T, sock, name string) (cs *mcp.ClientSession, stop func()) {
+	t.Helper()
+	cmd := exec.Command(buildAkk(t), "mcp", "--socket", sock, "--controller", name)
+	cmd.Stderr = &testWriter{t: t}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "loop-test", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	stop = func() {
+		if !stopped {
+			stopped = true
+			if err := cs.Close(); err != nil {
+				t.Errorf("akk mcp --controller %s: %v", name, err)
+			}
+		}
+	}
+	t.Cleanup(stop)
+	return cs, stop
+}
+
 // TestTmuxMCPTurnLoop is the controller's loop by turn_id alone (seed 003
 // "Managed Turn Flow"), as a host that follows the tools' descriptions
 // runs it: send, status by the turn_id until the approval is pending,
-// approve by the turn_id. The host (`--controller host`) restarts its MCP
-// server between the status and the approve: the new process owns the
-// Turn, but the offer the old session made is not its own; another host
-// owns nothing of it.
+// approve by the turn_id. The host's MCP server (`akk mcp --controller
+// host`, the real binary) restarts between the status and the approve:
+// the new process owns the Turn, but the offer the old session made is
+// not its own; a process of another host owns nothing of it.
 func TestTmuxMCPTurnLoop(t *testing.T) {
 	r := startRig(t, "permission-approve")
-	first := New(Options{Socket: r.socket, Owner: "host"})
-	t.Cleanup(first.closeSessions)
-	a := connect(t, first, nil)
+	a, stopFirst := startHost(t, r.socket, "host")
 	row := r.awaitState(t, "permission-approve", api.ScreenIdle)
 
 	var sent api.ActionResult
@@ -51,14 +77,10 @@ func TestTmuxMCPTurnLoop(t *testing.T) {
 	}
 
 	// The host restarts its MCP server: a new process, the same name.
-	first.closeSessions()
-	second := New(Options{Socket: r.socket, Owner: "host"})
-	t.Cleanup(second.closeSessions)
-	b := connect(t, second, nil)
+	stopFirst()
+	b, _ := startHost(t, r.socket, "host")
 	// Another host: no offer, no ownership.
-	other := New(Options{Socket: r.socket, Owner: "elsewhere"})
-	t.Cleanup(other.closeSessions)
-	c := connect(t, other, nil)
+	c, _ := startHost(t, r.socket, "elsewhere")
 
 	approve := map[string]any{"turn_id": sent.TurnID}
 	var res api.ActionResult
@@ -91,5 +113,38 @@ func TestTmuxMCPTurnLoop(t *testing.T) {
 	callTool(t, b, ToolStatus, map[string]any{"turn_id": sent.TurnID}, &task)
 	if task.Interaction != nil || task.OfferExpiresAt != nil {
 		t.Errorf("after the approval the Turn still shows an answerable prompt: %s", mustJSONNoT(task))
+	}
+}
+
+// TestTmuxMCPWatchStatus: status by the watch_id of a terminal_activity
+// Watch shows the terminal's prompt as manual_required (the Watch
+// observes; it never answers) and makes no offer.
+func TestTmuxMCPWatchStatus(t *testing.T) {
+	r := startRig(t, "permission-approve")
+	srv := New(Options{Socket: r.socket, Owner: "host"})
+	t.Cleanup(srv.closeSessions)
+	cs := connect(t, srv, nil)
+	row := r.awaitState(t, "permission-approve", api.ScreenIdle)
+	var w api.Task
+	if res := callTool(t, cs, ToolWatch, map[string]any{"terminal_id": row.TerminalID}, &w); res.IsError ||
+		w.WatchID == "" || w.WatchMode != api.WatchTerminalActivity {
+		t.Fatalf("watch: error=%v %q %+v", res.IsError, errorText(res), w)
+	}
+	r.typeTask("permission-approve", "run-touch") // the person at the pane
+	r.awaitState(t, "permission-approve", api.ScreenAwaitingApproval)
+	var task api.Task
+	tmuxtest.Await(t, 20*time.Second, func() string {
+		task = api.Task{}
+		callTool(t, cs, ToolStatus, map[string]any{"watch_id": w.WatchID}, &task)
+		if task.Interaction == nil {
+			return "the watch shows no interaction: " + mustJSONNoT(task)
+		}
+		return ""
+	})
+	in := task.Interaction
+	if in.State != "manual_required" || len(in.Decisions) != 0 || task.OfferExpiresAt != nil ||
+		!slices.Contains(in.Reasons, "terminal_activity_watch") {
+		t.Errorf("a terminal_activity Watch shows %s and offer %v, want manual_required (terminal_activity_watch) and none",
+			mustJSONNoT(in), task.OfferExpiresAt)
 	}
 }
