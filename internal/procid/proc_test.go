@@ -80,9 +80,12 @@ func TestTmuxForeground(t *testing.T) {
 	// A foreground pipeline: the group is its first process's.
 	srv.MustRun("send-keys", "-t", "main", "-l", "sleep 30 | cat")
 	srv.MustRun("send-keys", "-t", "main", "Enter")
+	// A read between the exec and its arguments sees an empty cmdline
+	// (procid.Inconclusive's race): wait for a conclusive one.
 	var job Foreground
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if job, err = ForegroundOf(info.PID); err == nil && job.Leader.Stat.Comm == "sleep" && len(job.Members) == 2 {
+		if job, err = ForegroundOf(info.PID); err == nil && job.Leader.Stat.Comm == "sleep" && len(job.Members) == 2 &&
+			len(job.Leader.Argv) > 0 {
 			break
 		}
 	}
