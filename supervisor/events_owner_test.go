@@ -11,8 +11,9 @@ import (
 )
 
 // TestEventsByOwner: an MCP host's event stream (its wake-ups) carries
-// its own owner's Turns and Watches and every terminal's events, never
-// another host's Turns; a person (the CLI) sees everything.
+// its own owner's Turns and Watches, the states of terminals running them,
+// and the other terminals' events, never another host's; a person (the
+// CLI) sees everything.
 func TestEventsByOwner(t *testing.T) {
 	st, err := store.Open(t.TempDir(), nil)
 	if err != nil {
@@ -32,6 +33,8 @@ func TestEventsByOwner(t *testing.T) {
 			{Type: api.EventTurnState, TerminalID: "term_x", Attrs: map[string]string{"turn_id": "turn_b", "state": "done"}},
 			{Type: api.EventTerminalState, TerminalID: "term_x", Attrs: map[string]string{"screen_state": "idle"}},
 			{Type: api.EventTurnState, TerminalID: "term_x", Attrs: map[string]string{"turn_id": "turn_gone", "state": "done"}},
+			// A prompt on a terminal running host b's Turn is host b's.
+			{Type: api.EventTerminalState, TerminalID: "term_y", Attrs: map[string]string{"screen_state": "awaiting_approval", "turn_id": "turn_b"}},
 		}}
 	if _, err := sv.commit(ch); err != nil {
 		t.Fatal(err)
@@ -52,7 +55,8 @@ func TestEventsByOwner(t *testing.T) {
 		}
 		return out
 	}
-	all := []string{api.EventTurnState + ":turn_a", api.EventTurnState + ":turn_b", api.EventTerminalState + ":", api.EventTurnState + ":turn_gone"}
+	all := []string{api.EventTurnState + ":turn_a", api.EventTurnState + ":turn_b", api.EventTerminalState + ":",
+		api.EventTurnState + ":turn_gone", api.EventTerminalState + ":turn_b"}
 	for _, tc := range []struct {
 		controller string
 		want       []string
@@ -60,7 +64,7 @@ func TestEventsByOwner(t *testing.T) {
 		{"cli:0", all},
 		{"", all},
 		{"mcp:host-a#s1", []string{api.EventTurnState + ":turn_a", api.EventTerminalState + ":"}},
-		{"mcp:host-b#s2", []string{api.EventTurnState + ":turn_b", api.EventTerminalState + ":"}},
+		{"mcp:host-b#s2", []string{api.EventTurnState + ":turn_b", api.EventTerminalState + ":", api.EventTerminalState + ":turn_b"}},
 		{"mcp:somebodyelse", []string{api.EventTerminalState + ":"}},
 	} {
 		if got := seen(tc.controller); !slices.Equal(got, tc.want) {

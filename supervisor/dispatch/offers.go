@@ -18,9 +18,11 @@ import (
 // memory only: a restarted daemon has none, so a controller must look
 // again before acting (the safe side).
 
-// OfferTTL is how long an offer stands without a live recheck; after it a
-// response still proceeds only if the recapture matches (it always must),
-// and after OfferHorizon it is refused outright.
+// OfferTTL is the expiry a Status shows. An elapsed expiry does not say
+// the prompt died (seed 000): a response after it proceeds when the live
+// recapture matches, which it always must, however old the offer.
+// OfferHorizon is the age past which a full book sweeps an offer (its
+// controller then gets no_offer and looks again).
 const (
 	OfferTTL     = 60 * time.Second
 	OfferHorizon = 10 * time.Minute

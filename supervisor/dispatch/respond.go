@@ -221,16 +221,12 @@ func (d *Dispatcher) interact(ctx context.Context, a action) api.ActionResult {
 func idOf(t Terminal) string { return t.View().ID }
 
 // offerFor finds the controller's offer for m and checks what needs no
-// fresh screen: the offer's age, the interaction it names, the operation
-// for its kind. It sends nothing.
+// fresh screen: the interaction it names, the operation for its kind (its
+// age is no reason: the live recheck decides). It sends nothing.
 func (d *Dispatcher) offerFor(m Terminal, a action) (*offer, *refusal) {
 	o := d.offers.get(a.controller, idOf(m))
 	if o == nil {
 		return nil, reject(api.ReasonNoOffer, "no current offer for this controller: call status for the terminal (or turn) first, then answer what it showed")
-	}
-	now := d.cfg.Now()
-	if now.Sub(o.made) > OfferHorizon {
-		return nil, reject(api.ReasonOfferExpired, "the status this answers is %s old: call status again", now.Sub(o.made).Round(1e9))
 	}
 	if a.interactionID != "" && a.interactionID != o.interactionID {
 		return nil, reject(api.ReasonStaleInteraction, "interaction %s is not the one the last status showed", a.interactionID)

@@ -20,6 +20,15 @@ func (m *Pane) record(now time.Time) {
 		return
 	}
 	evs := StateEvents(m.term, next, !m.isRecorded)
+	if m.activeTurn != "" {
+		// A state of a terminal running a managed Turn is that Turn's
+		// news: its owner's wake-up, nobody else's (Supervisor.Events).
+		for i := range evs {
+			if evs[i].Type == api.EventTerminalState {
+				evs[i].Attrs["turn_id"] = m.activeTurn
+			}
+		}
+	}
 	if m.isRecorded && stateChanged(m.term, next) {
 		m.stateSince = now
 	}
@@ -98,10 +107,23 @@ func (m *Pane) row() api.Terminal {
 		TerminalID: t.ID, Agent: t.Agent, Version: t.Version, Profile: profile, Replica: t.Replica,
 		PaneID: t.Pane, Session: t.Session, Window: t.Window, PID: t.PID, Cwd: t.Cwd,
 		ScreenState: t.Screen, Composer: t.Composer, NativeIdentityState: t.Identity,
-		DurableActivityState: t.Durable, ActivityState: t.Activity, Interaction: r.Interaction,
+		DurableActivityState: t.Durable, ActivityState: t.Activity, Interaction: m.turnInteraction(),
 		AvailableActions: m.availableActions(), Warnings: warnings, Command: t.Command,
 		DraftLength: r.DraftLen, StateSince: m.stateSince, SessionID: SessionID(m.env.Secret, t.Agent, m.bind.SessionID),
 	}
+}
+
+// turnInteraction is the interaction on screen with the turn_id of the
+// managed Turn the terminal runs (seed 000's projection carries it), or
+// as recognized when none. Called with mu held.
+func (m *Pane) turnInteraction() *api.Interaction {
+	in := m.rec.Interaction
+	if in == nil || m.activeTurn == "" {
+		return in
+	}
+	cp := in.Clone()
+	cp.TurnID = m.activeTurn
+	return cp
 }
 
 // Status is the status answer (the row, its evidence and the prompt

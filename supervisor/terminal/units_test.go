@@ -168,3 +168,22 @@ func TestActions(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnInteraction: a row's interaction carries the turn_id of the
+// managed Turn the terminal runs (seed 000's projection), on a copy: the
+// recognition shared with offers and the tasks keeps none.
+func TestTurnInteraction(t *testing.T) {
+	in := &api.Interaction{InteractionID: "int_x", State: "pending"}
+	m := &Pane{rec: Recognition{Interaction: in}}
+	if got := m.turnInteraction(); got != in || got.TurnID != "" {
+		t.Errorf("no Turn: %+v", got)
+	}
+	m.activeTurn = "turn_x"
+	if got := m.turnInteraction(); got.TurnID != "turn_x" || got.InteractionID != "int_x" || in.TurnID != "" {
+		t.Errorf("with a Turn: %+v (recognized %+v)", got, in)
+	}
+	m.rec.Interaction = nil
+	if got := m.turnInteraction(); got != nil {
+		t.Errorf("no interaction: %+v", got)
+	}
+}

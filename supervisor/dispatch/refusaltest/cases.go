@@ -150,8 +150,8 @@ var Cases = []Case{
 		Fault: ExpireMoveOn, Call: RespondFreeText, Text: "Purple please", Outcome: api.OutcomeRejected, Reason: api.ReasonPromptChanged, Inputs: 6},
 	{Name: "expired offer, same screen (live recheck passes)", Agent: "codex", Version: "0.155.1", Recording: "question-digit",
 		Fault: ExpireOffers, Call: RespondOption, Option: 1, Outcome: api.OutcomeAccepted, FaultOnly: true},
-	{Name: "offer past its horizon", Agent: "codex", Version: "0.155.1", Recording: "question-digit",
-		Fault: PastHorizon, Call: RespondOption, Option: 1, Outcome: api.OutcomeRejected, Reason: api.ReasonOfferExpired},
+	{Name: "an offer past ten minutes, same screen (live recheck passes)", Agent: "codex", Version: "0.155.1", Recording: "question-digit",
+		Fault: PastHorizon, Call: RespondOption, Option: 1, Outcome: api.OutcomeAccepted, FaultOnly: true},
 	{Name: "no status by this controller", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
 		Fault: ForgetOffers, Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonNoOffer},
 	{Name: "another controller's offer", Agent: "claude", Version: "2.1.266", Recording: "permission-approve",
@@ -243,6 +243,8 @@ var Cases = []Case{
 
 // Exempt names the refusal reasons no case produces, each with why.
 var Exempt = map[string]string{
+	api.ReasonOfferExpired: "no offer is refused for its age (seed 000: an elapsed expiry forces the live recheck); " +
+		"an old offer swept from a full book is no_offer",
 	api.ReasonDelivery:     "no code path produces it: a failed input is the uncertain outcome's own reason, after input",
 	api.ReasonUnknownWatch: "the daemon always has its Watches, and a watch_id they do not know is ReasonWatch",
 	api.ReasonUnsupportedAnswer: "no recognized question has a response kind akk does not send: a multi-select is " +
