@@ -20,11 +20,14 @@ type RootSpec struct {
 }
 
 // WatchRoots reports, until ctx ends, when files appear or grow under the
-// agents' roots: changed(agent), at most once per 100 ms per agent. The
-// daemon resolves an agent whose native session was not found yet again
-// when its transcript or rollout is written, instead of polling. A root
-// that does not exist yet is waited for through its nearest existing
-// parent. It returns at once (logging why) if no watch can be made.
+// agents' roots: changed(agent), at most once per rootGap per agent, and
+// always once more after the last change (an event inside the gap is
+// deferred to its end, never dropped: a transcript created just after its
+// directory must still be seen). The daemon resolves an agent whose native
+// session was not found yet again when its transcript or rollout is
+// written, instead of polling. A root that does not exist yet is waited
+// for through its nearest existing parent. It returns at once (logging
+// why) if no watch can be made.
 func WatchRoots(ctx context.Context, specs []RootSpec, lg *slog.Logger, changed func(Agent)) {
 	rw, err := newRootWatch(specs)
 	if err != nil {
@@ -32,7 +35,27 @@ func WatchRoots(ctx context.Context, specs []RootSpec, lg *slog.Logger, changed 
 		return
 	}
 	defer rw.w.Close()
-	last := map[Agent]time.Time{}
+	last := map[Agent]time.Time{} // the last report
+	due := map[Agent]time.Time{}  // a report owed at this time
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	arm := func() { // for the earliest report owed
+		var first time.Time
+		for _, at := range due {
+			if first.IsZero() || at.Before(first) {
+				first = at
+			}
+		}
+		if !first.IsZero() {
+			timer.Reset(max(time.Until(first), time.Millisecond))
+		}
+	}
+	owe := func(a Agent, at time.Time) {
+		if at.After(due[a]) {
+			due[a] = at
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -46,15 +69,41 @@ func WatchRoots(ctx context.Context, specs []RootSpec, lg *slog.Logger, changed 
 			if !ok {
 				return
 			}
-			agent, ok := rw.onEvent(ev)
-			if !ok || time.Since(last[agent]) < 100*time.Millisecond {
+			agent, newDir, ok := rw.onEvent(ev)
+			if !ok {
 				continue
 			}
-			last[agent] = time.Now()
-			changed(agent)
+			now := time.Now()
+			if now.Sub(last[agent]) >= rootGap {
+				last[agent] = now
+				changed(agent)
+			} else {
+				owe(agent, last[agent].Add(rootGap)) // inside the gap: at its end, never dropped
+			}
+			if newDir {
+				// Files made in it before its watch was added send no
+				// event: report once more, a gap after it was watched.
+				owe(agent, now.Add(rootGap))
+			}
+			timer.Stop()
+			arm()
+		case <-timer.C:
+			now := time.Now()
+			for agent, at := range due {
+				if !at.After(now) {
+					delete(due, agent)
+					last[agent] = now
+					changed(agent)
+				}
+			}
+			arm()
 		}
 	}
 }
+
+// rootGap spaces the reports of one agent's root (a burst of writes is one
+// resolution).
+const rootGap = 100 * time.Millisecond
 
 type rootWatch struct {
 	w     *fsnotify.Watcher
@@ -109,8 +158,8 @@ func (rw *rootWatch) addTree(dir string, depth int) {
 }
 
 // onEvent returns the agent whose root the event concerns (ok false if
-// none), after watching new directories.
-func (rw *rootWatch) onEvent(ev fsnotify.Event) (Agent, bool) {
+// none), after watching new directories; newDir says the event made one.
+func (rw *rootWatch) onEvent(ev fsnotify.Event) (agent Agent, newDir, ok bool) {
 	for root, sp := range rw.roots {
 		rel, err := filepath.Rel(root, ev.Name)
 		if err != nil || strings.HasPrefix(rel, "..") {
@@ -126,9 +175,10 @@ func (rw *rootWatch) onEvent(ev fsnotify.Event) (Agent, bool) {
 					level = 0
 				}
 				rw.addTree(ev.Name, sp.Depth-level)
+				newDir = true
 			}
 		}
-		return sp.Agent, true
+		return sp.Agent, newDir, true
 	}
-	return "", false
+	return "", false, false
 }

@@ -2,6 +2,7 @@ package watchers
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -58,4 +59,62 @@ func TestWatchRoots(t *testing.T) {
 		t.Errorf("a Claude transcript reported codex %d times", n)
 	}
 	writeUntil(filepath.Join(codex, "2026", "12", "01", "rollout-x.jsonl"), Codex)
+}
+
+// TestWatchRootsTrailing: a new directory is reported again a gap after
+// it was watched, and a change inside a gap at the gap's end, never
+// dropped. (Claude makes a project directory and its transcript at once,
+// with the first prompt: the transcript can be made before the directory
+// is watched and then sends no event, and the first report finds the
+// directory empty. The daemon then kept the agent verified_absent: the
+// live tier saw it once, TestLiveClaudeSupervised at 3cadd15.)
+func TestWatchRootsTrailing(t *testing.T) {
+	claude := filepath.Join(t.TempDir(), "projects")
+	if err := os.MkdirAll(claude, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var calls []time.Time
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		WatchRoots(ctx, []RootSpec{{Path: claude, Agent: Claude, Depth: 1}}, slog.New(slog.DiscardHandler),
+			func(Agent) { mu.Lock(); calls = append(calls, time.Now()); mu.Unlock() })
+	}()
+	defer func() { cancel(); <-done }()
+	last := func() (time.Time, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(calls) == 0 {
+			return time.Time{}, 0
+		}
+		return calls[len(calls)-1], len(calls)
+	}
+	// The watch starts in its own goroutine: touch until it reports.
+	probe := filepath.Join(claude, "probe")
+	tmuxtest.Await(t, 10*time.Second, func() string {
+		if _, n := last(); n > 0 {
+			return ""
+		}
+		os.WriteFile(probe, []byte("x"), 0o644)
+		return "no report yet"
+	})
+	// The directory and its transcript at once, as Claude writes them:
+	// the transcript may be made before the directory is watched (it then
+	// sends no event), so a report must come a gap after the directory.
+	dir := filepath.Join(claude, "-work")
+	made := time.Now()
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "s1.jsonl"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tmuxtest.Await(t, 5*time.Second, func() string {
+		if at, _ := last(); at.Sub(made) < rootGap {
+			return fmt.Sprintf("the last report came %v after the directory was made, want one at least %v after", at.Sub(made), rootGap)
+		}
+		return ""
+	})
 }
