@@ -40,8 +40,9 @@ func (t *Manager) Watch(ctx context.Context, req api.WatchRequest) (api.Task, er
 		}
 	}
 	now := t.now()
+	owner := api.Owner(api.ControllerFrom(ctx))
 	rec := store.Watch{TerminalID: req.TerminalID, State: WatchActive, Incarnation: o.Incarnation,
-		Agent: o.Agent, Cwd: o.Cwd, Controller: api.Owner(api.ControllerFrom(ctx)), Routes: t.routes(api.Owner(api.ControllerFrom(ctx))),
+		Agent: o.Agent, Cwd: o.Cwd, Controller: owner, Routes: t.routes(owner),
 		Created: now, Deadline: now.Add(time.Duration(t.cfg.WatchMinutes) * time.Minute), Revision: 1}
 	// The id names this terminal, process and creation: a new Watch after
 	// an earlier one ended is another Watch.
