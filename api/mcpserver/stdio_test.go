@@ -110,7 +110,12 @@ func TestStdioRepliesAfterEOF(t *testing.T) {
 	f.mu.Unlock()
 	wantAllReplies(t, replies(t, runClosedInput(t, srv, func(tr mcp.Transport) mcp.Transport { return drainTransport{inner: tr} })))
 
-	_, plainSrv := newFakeServer(t)
+	// The same delay on the SDK's own transport: without it the reply can
+	// beat the end of input, and this canary would only be a race.
+	pf, plainSrv := newFakeServer(t)
+	pf.mu.Lock()
+	pf.listDelay = 300 * time.Millisecond
+	pf.mu.Unlock()
 	got := replies(t, runClosedInput(t, plainSrv, func(tr mcp.Transport) mcp.Transport { return tr }))
 	if got[2] == "ok" {
 		t.Errorf("the SDK's own transport now answers after the end of input: drainTransport may no longer be needed")
