@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,12 +43,13 @@ func prepareLive(t *testing.T, agent, version string, script fakemodel.Script) *
 	os.MkdirAll(filepath.Join(root, "tmp"), 0o755)
 	la.work, _ = filepath.EvalSymlinks(work)
 	var srvModel *fakemodel.Server
+	modelLog := fakemodel.NewLog(nil)
 	env := []string{"HOME=" + la.home, "TMPDIR=" + filepath.Join(root, "tmp"), "TERM=xterm-256color", "LANG=C.UTF-8",
 		"PATH=/usr/local/bin:/usr/bin:/bin"}
 	var args []string
 	switch agent {
 	case "claude":
-		if srvModel, err = fakemodel.Anthropic(script, fakemodel.NewLog(io.Discard), testLogger(t)); err != nil {
+		if srvModel, err = fakemodel.Anthropic(script, modelLog, testLogger(t)); err != nil {
 			t.Fatal(err)
 		}
 		key := "sk-ant-api03-" + strings.Repeat("fake", 13) + "-AAAA"
@@ -63,7 +63,7 @@ func prepareLive(t *testing.T, agent, version string, script fakemodel.Script) *
 				"hasCompletedProjectOnboarding": true, "projectOnboardingSeenCount": 1}}})
 		writeJSON(t, filepath.Join(la.home, ".claude", "settings.json"), map[string]any{"permissions": map[string]any{"defaultMode": "default"}})
 	case "codex":
-		if srvModel, err = fakemodel.Responses(script, fakemodel.NewLog(io.Discard), testLogger(t)); err != nil {
+		if srvModel, err = fakemodel.Responses(script, modelLog, testLogger(t)); err != nil {
 			t.Fatal(err)
 		}
 		env = append(env, "CODEX_HOME="+filepath.Join(la.home, ".codex"), "FAKE_OPENAI_API_KEY=sk-fake-local")
@@ -105,6 +105,7 @@ default_mode_request_user_input = true
 	t.Cleanup(func() { srvModel.Close() })
 	la.srv = tmuxtest.Start(t, 120, 40, "sh")
 	la.srv.MustRun("set-option", "-g", "default-size", "120x40")
+	la.dumpOnFailure(t, modelLog)
 	argv := append(append(append([]string{"env", "-i"}, env...), in.Bin), args...)
 	la.command = strings.Join(mapq(argv), " ")
 	return la

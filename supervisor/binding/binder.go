@@ -166,7 +166,6 @@ func (b *Binder) resolvePending(ctx context.Context) {
 }
 
 func (b *Binder) resolve(ctx context.Context, m Pane, r bindRequest) {
-	var st terminal.Binding
 	var ni watchers.NativeIdentity
 	switch {
 	case r.ident.Agent == api.AgentCodex && !r.ident.Replica && b.cfg.CodexSessions != "":
@@ -180,10 +179,24 @@ func (b *Binder) resolve(ctx context.Context, m Pane, r bindRequest) {
 			Cwd: r.ident.Cwd, Since: procid.StartWall(r.ident.AgentStart)})
 	}
 	b.lg.Debug("native session", "terminal", r.id, "agent", r.ident.Agent, "state", ni.State, "reason", ni.Reason, "path", ni.Path)
+	b.adopt(ctx, m, r, ni)
+}
+
+// adopt makes ni the terminal's binding. The file it is already bound to
+// stays bound as it is: parsing it afresh would move the parsed end past
+// lines the watcher has read but not yet handed on, and evidence drops
+// those as counted, so the tasks would never see them (a Codex turn's
+// task_complete, read just as the idle screen asked for this resolution,
+// left its Turn running for good).
+func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.NativeIdentity) {
+	var st terminal.Binding
 	if ni.State != "" {
 		st = terminal.Binding{State: string(ni.State), SessionID: ni.SessionID, Path: ni.Path, Reason: ni.Reason}
 	}
-	b.unbind(r.id)
+	kept := ni.State == watchers.Resolved && b.keep(r.id, ni.Path)
+	if !kept {
+		b.unbind(r.id)
+	}
 	b.mu.Lock()
 	delete(b.unresolved, m)
 	if ni.State != watchers.Resolved && !m.Gone() && (r.ident.Agent == api.AgentClaude || r.ident.Agent == api.AgentCodex) && !r.ident.Replica {
@@ -198,10 +211,32 @@ func (b *Binder) resolve(ctx context.Context, m Pane, r bindRequest) {
 		st.Generation++
 		b.recordBinding(r.id, r.ident.Agent, st)
 	}
-	if ni.State == watchers.Resolved {
+	switch {
+	case kept:
+		b.mu.Lock()
+		f := b.files[ni.Path]
+		f.m, f.state = m, st
+		st.Durable, st.LastCall = f.durable, f.lastCall
+		b.mu.Unlock()
+	case ni.State == watchers.Resolved:
 		st.Durable = b.bind(ctx, m, r.id, watchers.Agent(r.ident.Agent), ni, st)
 	}
 	m.SetBinding(st)
+}
+
+// keep says whether terminal id is bound to path already, and path is
+// still the file it was bound to (not replaced by another).
+func (b *Binder) keep(id, path string) bool {
+	var cur watchers.FileID
+	if fi, err := os.Stat(path); err == nil {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			cur = watchers.FileID{Dev: uint64(st.Dev), Ino: st.Ino}
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	f := b.files[path]
+	return b.byTerm[id] == path && f != nil && f.termID == id && cur.Ino != 0 && f.file == cur
 }
 
 func (b *Binder) recordBinding(id, agent string, st terminal.Binding) {

@@ -2,14 +2,17 @@ package binding
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -27,15 +30,21 @@ type testPane struct {
 func (p *testPane) SetBinding(b terminal.Binding) { p.mu.Lock(); p.bind = b; p.mu.Unlock() }
 func (p *testPane) Gone() bool                    { return false }
 
-// testHost counts the evidence handed on.
+// testHost counts the evidence handed on, and keeps its kinds.
 type testHost struct {
 	mu       sync.Mutex
 	evidence int
+	kinds    []string
 }
 
-func (h *testHost) Commit(store.Change) error               { return nil }
-func (h *testHost) StoredBinding(string) terminal.Binding   { return terminal.Binding{} }
-func (h *testHost) Evidence(string, uint64, watchers.Event) { h.mu.Lock(); h.evidence++; h.mu.Unlock() }
+func (h *testHost) Commit(store.Change) error             { return nil }
+func (h *testHost) StoredBinding(string) terminal.Binding { return terminal.Binding{} }
+func (h *testHost) Evidence(_ string, _ uint64, ev watchers.Event) {
+	h.mu.Lock()
+	h.evidence++
+	h.kinds = append(h.kinds, fmt.Sprintf("%T", ev))
+	h.mu.Unlock()
+}
 
 // TestBinderFollowsBoundFile: a bound transcript is parsed once up to its
 // end, then followed by the watcher from there; lines appended later move
@@ -86,6 +95,70 @@ func TestBinderFollowsBoundFile(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+// TestRebindKeepsUnhandedEvidence: the idle screen asks for the native
+// session again just as the watcher has read the turn's end but not yet
+// handed it on. The same file found again stays bound as it was, so the
+// turn's end still reaches the tasks (before, the file was parsed afresh
+// past it, the event was dropped as already counted, and the Turn stayed
+// running for good).
+func TestRebindKeepsUnhandedEvidence(t *testing.T) {
+	sessions := t.TempDir()
+	host := &testHost{}
+	b := New(Config{ClaudeProjects: t.TempDir(), CodexSessions: sessions, Now: time.Now, Logger: slog.New(slog.DiscardHandler)}, host)
+	data, err := os.ReadFile(filepath.Join(corpusDir, "codex/0.155.1/permission-approve.rollout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	path := filepath.Join(sessions, "2026", "12", "02", "rollout-x.jsonl")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:len(lines)/2], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	defer b.closeWatchers()
+	// No Run: the watcher's events wait in b.events until handed on below.
+	m := &testPane{}
+	ni := watchers.NativeIdentity{State: watchers.Resolved, Path: path, SessionID: "s"}
+	req := bindRequest{id: "term_x", ident: procid.Identity{Agent: "codex"}}
+	b.adopt(ctx, m, req, ni)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.Join(lines[len(lines)/2:], ""))
+	f.Close()
+	var read []watchers.Event
+	tmuxtest.Await(t, 10*time.Second, func() string {
+		for {
+			select {
+			case ev := <-b.events:
+				read = append(read, ev)
+				if _, ok := ev.(watchers.TurnCompleted); ok {
+					return ""
+				}
+				continue
+			default:
+			}
+			return "the watcher has not read the turn's end"
+		}
+	})
+	b.adopt(ctx, m, req, ni) // the idle screen's resolution: the same file
+	for _, ev := range read {
+		b.evidence(ev)
+	}
+	host.mu.Lock()
+	kinds := host.kinds
+	host.mu.Unlock()
+	if !slices.Contains(kinds, "watchers.TurnCompleted") {
+		t.Errorf("evidence handed on %v: no TurnCompleted", kinds)
+	}
+	if m.bind.Durable != terminal.DurableIdle {
+		t.Errorf("durable %q, want idle", m.bind.Durable)
+	}
 }
 
 func TestParseDurableOnRecordedFiles(t *testing.T) {

@@ -20,7 +20,7 @@ type storeLedger struct{ t *Manager }
 func SpecOf(t store.Turn) TurnSpec {
 	sp := TurnSpec{TurnID: t.ID, SessionID: t.SessionID, TerminalID: t.TerminalID, Controller: t.Controller,
 		Agent: t.Agent, Incarnation: t.Incarnation, BindingGen: t.BindingGen, NativeTurnID: t.NativeTurn,
-		Path: t.NativePath, File: watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, Start: t.Anchor, Created: t.Created}
+		Path: t.NativePath, File: watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, Start: t.Anchor, Created: t.Created, Reason: t.Reason}
 	if h, err := hex.DecodeString(t.RequestHash); err == nil && len(h) == 32 {
 		copy(sp.PromptSHA256[:], h)
 	}

@@ -140,6 +140,9 @@ func (t *Manager) turnTask(sp TurnSpec, state string) (api.Task, error) {
 	out := api.Task{V: api.SchemaVersion, TurnID: sp.TurnID, SessionID: sp.SessionID, TerminalID: sp.TerminalID,
 		TaskKind: TaskManagedTurn, Confidence: api.ConfidenceExact, State: state, ManagementState: mgmt,
 		ObservationState: obs, Deadline: sp.Deadline}
+	if state != TurnRunning {
+		out.Reason = sp.Reason
+	}
 	out.Notifications = t.notificationsOf(sp.TurnID)
 	return out, nil
 }

@@ -47,6 +47,9 @@ func (l *memLedger) SettleTurn(id, state, reason string, at time.Time) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.state[id] = state
+	sp := l.specs[id]
+	sp.Reason = reason
+	l.specs[id] = sp
 	return nil
 }
 
@@ -77,7 +80,7 @@ func TestRecoveryOperations(t *testing.T) {
 		seedNotifications(t, sv, id, ntfStates...)
 	}
 	turn := func(id, state string, ntfStates ...string) {
-		ledger.specs[id] = TurnSpec{TurnID: id, TerminalID: "term_gone", Created: now}
+		ledger.specs[id] = TurnSpec{TurnID: id, TerminalID: "term_gone", Created: now, Reason: state}
 		ledger.state[id] = state
 		seedNotifications(t, sv, id, ntfStates...)
 	}
@@ -140,6 +143,11 @@ func TestRecoveryOperations(t *testing.T) {
 		{"close closed turn", func() (api.Task, error) { return sv.Close(ctx, api.CloseRequest{TurnID: "turn_closed"}) }, api.CodeConflict, ""},
 		{"close unknown turn", func() (api.Task, error) { return sv.Close(ctx, api.CloseRequest{TurnID: "turn_none"}) }, api.CodeNotFound, ""},
 	}
+	// A settled Turn's status says why it ended; a running one has no
+	// reason yet.
+	if task, err := sv.TaskStatus(ctx, api.TaskRequest{TurnID: "turn_done"}); err != nil || task.Reason != TurnCompleted {
+		t.Errorf("status of a completed turn: %+v %v, want its reason", task, err)
+	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			task, err := tc.do()
@@ -149,7 +157,7 @@ func TestRecoveryOperations(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || task.State != tc.wantState {
+			if err != nil || task.State != tc.wantState || (task.TurnID != "" && task.State != TurnRunning && task.Reason == "") {
 				t.Fatalf("task %+v err %v, want state %s", task, err, tc.wantState)
 			}
 		})

@@ -35,6 +35,9 @@ type TurnSpec struct {
 	// Deadline is the hard timeout (zero: Created + Config.HardTimeout).
 	Deadline time.Time
 	Routes   []string // nil: its owner's routes (outbox.Config.RoutesFor)
+	// Reason is why a settled Turn ended, as the ledger recorded it
+	// (completed, exited, binding_changed, hard_timeout, closed...).
+	Reason string
 }
 
 // Managed Turn states the monitor ends in.
@@ -285,13 +288,14 @@ func (t *Manager) Close(ctx context.Context, req api.CloseRequest) (api.Task, er
 	t.host.Asked(sp, nil)
 	delete(t.held, req.TurnID)
 	if t.ledger != nil {
-		if err := t.ledger.SettleTurn(req.TurnID, TurnClosed, "closed", now); err != nil {
+		if err := t.ledger.SettleTurn(req.TurnID, TurnClosed, ReasonClosed, now); err != nil {
 			return api.Task{}, err
 		}
 	}
 	if _, err := t.st.Withdraw(req.TurnID, now); err != nil {
 		return api.Task{}, err
 	}
+	sp.Reason = ReasonClosed
 	return t.turnTask(sp, TurnClosed)
 }
 
@@ -337,6 +341,8 @@ func (t *Manager) recoverTurn(ctx context.Context, req api.RecoverRequest) (api.
 		return api.Task{}, err
 	}
 	t.out.Schedule(open...)
-	_, state, _ = t.turnRecord(req.TurnID)
+	if now, st, err := t.turnRecord(req.TurnID); err == nil {
+		sp, state = now, st // settled by the look just taken
+	}
 	return t.turnTask(sp, state)
 }

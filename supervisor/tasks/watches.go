@@ -19,7 +19,7 @@ const (
 	WatchStopped     = "stopped" // unwatch
 )
 
-// Reasons a Watch ends or is refused.
+// Reasons a Watch or a Turn ends or is refused.
 const (
 	ReasonCompleted      = "task_completed"
 	ReasonFailed         = "task_failed"
@@ -31,6 +31,7 @@ const (
 	ReasonExited         = "terminal_exited"
 	ReasonExpired        = "watch_expired"
 	ReasonUnwatched      = "unwatched"
+	ReasonClosed         = "closed" // a Turn released by close
 )
 
 // watchState is an active Watch: its record and what the monitor tracks
