@@ -101,6 +101,7 @@ type ClaudeParser struct {
 type claudeTurn struct {
 	ended    bool   // its end was reported (aborted, failed, completed)
 	lastStop string // stop_reason of its last assistant line
+	lastText bool   // its last assistant line is text and no tool call
 }
 
 type heldRecord struct {
@@ -402,13 +403,18 @@ func (p *ClaudeParser) assistant(where Where, rec *claudeLine, out []Event) []Ev
 		p.stats.unknown("assistant/content")
 		return out
 	}
-	p.cur().lastStop = p.stop
+	t := p.cur()
+	t.lastStop, t.lastText = p.stop, false
 	n := len(out)
 	for i := range blocks {
 		b := &blocks[i]
+		if b.Type == "text" && strings.TrimSpace(b.Text) != "" && len(out) == n {
+			t.lastText = true
+		}
 		if b.Type != "tool_use" {
 			continue
 		}
+		t.lastText = false
 		p.tools[b.ID] = b.Name
 		out = append(out, ToolPending{Where: where, TurnID: p.turn, CallID: b.ID, Name: b.Name, InputSHA256: digest(b.Input)})
 	}
@@ -431,7 +437,8 @@ func (p *ClaudeParser) system(where Where, rec *claudeLine, out []Event) []Event
 			d = time.Duration(ms * float64(time.Millisecond))
 		}
 		t.ended = true
-		return append(out, TurnCompleted{Where: where, TurnID: p.turn, Duration: d, StopReason: t.lastStop})
+		return append(out, TurnCompleted{Where: where, TurnID: p.turn, Duration: d, StopReason: t.lastStop,
+			EndedWithText: t.lastText && t.lastStop == "end_turn"})
 	case "api_error", "compact_boundary", "local_command", "stop_hook_summary", "informational",
 		"microcompact_boundary", "away_summary":
 		p.stats.Ignored++

@@ -72,6 +72,7 @@ type codexPayload struct {
 	Reason         json.RawMessage `json:"reason"`
 	Message        json.RawMessage `json:"message"`
 	DurationMs     json.RawMessage `json:"duration_ms"`
+	LastAgentMsg   json.RawMessage `json:"last_agent_message"`
 	// response_item
 	Role      string          `json:"role"`
 	Content   json.RawMessage `json:"content"`
@@ -173,7 +174,9 @@ func (p *CodexParser) event(where Where, pl *codexPayload, out []Event) []Event 
 		if ms, err := json.Number(strings.TrimSpace(string(pl.DurationMs))).Int64(); err == nil {
 			d = time.Duration(ms) * time.Millisecond
 		}
-		return append(out, TurnCompleted{Where: where, TurnID: p.turnOf(pl.TurnID), Duration: d})
+		last, _ := rawString(pl.LastAgentMsg)
+		return append(out, TurnCompleted{Where: where, TurnID: p.turnOf(pl.TurnID), Duration: d,
+			EndedWithText: strings.TrimSpace(last) != ""})
 	case "turn_aborted":
 		reason, _ := rawString(pl.Reason)
 		return append(out, TurnAborted{Where: where, TurnID: p.turnOf(pl.TurnID), Reason: reason})

@@ -128,11 +128,16 @@ type TurnStarted struct {
 // TurnCompleted: the native turn ended normally (Codex task_complete;
 // Claude system/turn_duration). StopReason is Claude's stop_reason of the
 // turn's last assistant line ("end_turn" for a finished answer).
+// EndedWithText: the turn's last word is the agent's own text (Codex: a
+// non-empty last_agent_message; Claude: the last assistant line is text
+// with no tool call, stopped at end_turn) — a controller may answer it
+// inside the same Turn. What the text says is never read.
 type TurnCompleted struct {
 	Where
-	TurnID     string
-	Duration   time.Duration
-	StopReason string
+	TurnID        string
+	Duration      time.Duration
+	StopReason    string
+	EndedWithText bool
 }
 
 // TurnAborted: the native turn was interrupted or its tool rejected (Codex

@@ -19,7 +19,11 @@ func describe(ev Event) string {
 	case TurnStarted:
 		return "turn_started " + e.TurnID
 	case TurnCompleted:
-		return fmt.Sprintf("turn_completed %s %v stop=%s", e.TurnID, e.Duration, e.StopReason)
+		d := fmt.Sprintf("turn_completed %s %v stop=%s", e.TurnID, e.Duration, e.StopReason)
+		if e.EndedWithText {
+			d += " text"
+		}
+		return d
 	case TurnAborted:
 		return fmt.Sprintf("turn_aborted %s %s", e.TurnID, e.Reason)
 	case TurnFailed:
@@ -97,7 +101,7 @@ func TestCodexParser(t *testing.T) {
 		"tool_pending c2 request_user_input turn=t1",
 		"tool_result c2 request_user_input error=false rejected=false",
 		"question_answered c2 answered=1/1",
-		"turn_completed t1 0s stop=",
+		"turn_completed t1 0s stop= text",
 		"turn_started t2",
 		"turn_aborted t2 interrupted",
 		"turn_failed t2 stream disconnected",
@@ -173,7 +177,7 @@ func TestClaudeParser(t *testing.T) {
 		"tool_pending toolu_2 AskUserQuestion turn=u5",
 		"tool_result toolu_2 AskUserQuestion error=false rejected=false",
 		"question_answered toolu_2 answered=2/2",
-		"turn_completed u5 1.5s stop=end_turn",
+		"turn_completed u5 1.5s stop=end_turn text",
 		"turn_started u12",
 		"prompt turn=u12 session=s1 len=5 sha=" + shaPrefix("again"),
 		"turn_failed u12 rate_limit",
@@ -285,7 +289,7 @@ func TestClaudeParserOutOfOrder(t *testing.T) {
 		"session s cwd=/w version=2.1.263",
 		"turn_started u1",
 		"prompt turn=u1 session=s len=5 sha=" + shaPrefix("hello"),
-		"turn_completed u1 10ms stop=end_turn",
+		"turn_completed u1 10ms stop=end_turn text",
 		"turn_started u2",
 		"prompt turn=u2 session=s len=4 sha=" + shaPrefix("next"),
 	}
@@ -417,5 +421,53 @@ func TestClaudeParserAPIRequestRecords(t *testing.T) {
 	}
 	if s := p.Stats(); len(s.Unknown) != 0 || s.Ignored != 5 {
 		t.Fatalf("stats %+v", s)
+	}
+}
+
+// TestEndedWithText: a completed turn says whether the agent's own text
+// had the last word (what the text says is never read).
+func TestEndedWithText(t *testing.T) {
+	claude := func(fields string) string {
+		return `{"parentUuid":null,"isSidechain":false,"cwd":"/w","sessionId":"s1","version":"2.1.267","timestamp":"2026-11-30T10:00:00Z",` + fields + "}\n"
+	}
+	done := claude(`"type":"system","subtype":"turn_duration","durationMs":10,"uuid":"d"`)
+	codex := func(last string) string {
+		return `{"type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}` + "\n" +
+			`{"type":"event_msg","payload":{"type":"task_complete","turn_id":"t1"` + last + `}}` + "\n"
+	}
+	for _, tc := range []struct {
+		name  string
+		agent Agent
+		lines string
+		want  bool
+	}{
+		{"claude text at end_turn", Claude, claudePrompt("s1", "/w", "u1", "which?") +
+			claude(`"type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"text","text":"Which file?"}],"stop_reason":"end_turn"}`) + done, true},
+		{"claude tool call last", Claude, claudePrompt("s1", "/w", "u1", "go") +
+			claude(`"type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"toolu_1","name":"Bash","input":{}}],"stop_reason":"tool_use"}`) +
+			claude(`"type":"user","uuid":"u2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"x"}]}`) + done, false},
+		{"claude text cut at max_tokens", Claude, claudePrompt("s1", "/w", "u1", "go") +
+			claude(`"type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"text","text":"Which"}],"stop_reason":"max_tokens"}`) + done, false},
+		{"claude blank text", Claude, claudePrompt("s1", "/w", "u1", "go") +
+			claude(`"type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"text","text":"  "}],"stop_reason":"end_turn"}`) + done, false},
+		{"codex last message", Codex, codex(`,"last_agent_message":"Which file?"`), true},
+		{"codex no last message", Codex, codex(`,"last_agent_message":null`), false},
+		{"codex blank last message", Codex, codex(`,"last_agent_message":" \n"`), false},
+		{"codex absent last message", Codex, codex(``), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []bool
+			p := NewParser(tc.agent)
+			for _, l := range strings.Split(strings.TrimSuffix(tc.lines, "\n"), "\n") {
+				for _, ev := range p.Parse(Where{}, []byte(l), nil) {
+					if c, ok := ev.(TurnCompleted); ok {
+						got = append(got, c.EndedWithText)
+					}
+				}
+			}
+			if len(got) != 1 || got[0] != tc.want {
+				t.Fatalf("completions %v, want one with ended_with_text=%v", got, tc.want)
+			}
+		})
 	}
 }
