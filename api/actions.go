@@ -22,6 +22,7 @@ const (
 	ToolApprove = "agent_knock_knock_approve"
 	ToolRespond = "agent_knock_knock_respond_interaction"
 	ToolSend    = "agent_knock_knock_send"
+	ToolAnswer  = "agent_knock_knock_respond" // respond({turn_id, request}): seed 003's answer
 	ToolCancel  = "agent_knock_knock_cancel"
 	ToolWatch   = "agent_knock_knock_watch"
 	ToolStatus  = "agent_knock_knock_status"
@@ -75,6 +76,14 @@ type SendRequest struct {
 	// MessageID makes the send idempotent: a repeat with the same id
 	// returns the original record and never sends again.
 	MessageID string `json:"message_id,omitempty"`
+}
+
+// AnswerRequest is POST /v1/answer: continue a completed managed Turn
+// whose agent ended with its own text (Task.Answerable) with the
+// controller's reply, under the same turn_id.
+type AnswerRequest struct {
+	TurnID  string `json:"turn_id"`
+	Request string `json:"request"`
 }
 
 // CancelRequest is POST /v1/cancel: interrupt a managed Turn.
@@ -178,6 +187,8 @@ const (
 	ReasonNotOwner          = "not_owner"            // the turn belongs to another controller
 	ReasonTurnClosed        = "turn_closed"          // the turn was closed
 	ReasonTurnSettled       = "turn_settled"         // the turn has ended
+	ReasonNotAnswerable     = "not_answerable"       // answer: the turn is not completed with the agent's own text last
+	ReasonSuperseded        = "superseded"           // answer: a newer turn was sent to the terminal
 	ReasonTurnMoved         = "turn_moved"           // the turn's terminal runs something else now
 	ReasonTerminalScope     = "terminal_scope"       // terminal-scoped authority is for local people
 	ReasonNotAnAgent        = "not_an_agent"         // send: no coding agent in the terminal

@@ -37,18 +37,21 @@ type CallbackEnvelope struct {
 	NotificationID string `json:"notification_id"`
 	// IdempotencyKey is the logical notification's key: the same for every
 	// attempt and every route of one event.
-	IdempotencyKey string       `json:"idempotency_key"`
-	Type           string       `json:"type"`
-	Event          string       `json:"event"`
-	Reason         string       `json:"reason,omitempty"`
-	Confidence     string       `json:"confidence,omitempty"`
-	TaskKind       string       `json:"task_kind"`
-	WatchID        string       `json:"watch_id,omitempty"`
-	TurnID         string       `json:"turn_id,omitempty"`
-	SessionID      string       `json:"session_id,omitempty"`
-	TerminalID     string       `json:"terminal_id"`
-	Interaction    *Interaction `json:"interaction,omitempty"`
-	Time           time.Time    `json:"time"`
+	IdempotencyKey string `json:"idempotency_key"`
+	Type           string `json:"type"`
+	Event          string `json:"event"`
+	Reason         string `json:"reason,omitempty"`
+	// Answerable: a completed Turn whose agent ended with its own text
+	// (a question, often): answer({turn_id, request}) continues it.
+	Answerable  bool         `json:"answerable,omitempty"`
+	Confidence  string       `json:"confidence,omitempty"`
+	TaskKind    string       `json:"task_kind"`
+	WatchID     string       `json:"watch_id,omitempty"`
+	TurnID      string       `json:"turn_id,omitempty"`
+	SessionID   string       `json:"session_id,omitempty"`
+	TerminalID  string       `json:"terminal_id"`
+	Interaction *Interaction `json:"interaction,omitempty"`
+	Time        time.Time    `json:"time"`
 }
 
 // Event types of the monitors in the event stream.

@@ -24,6 +24,12 @@ func (c *Client) Send(ctx context.Context, req SendRequest) (ActionResult, error
 	return out, c.call(ctx, "send", req, &out)
 }
 
+// Answer is POST /v1/answer.
+func (c *Client) Answer(ctx context.Context, req AnswerRequest) (ActionResult, error) {
+	var out ActionResult
+	return out, c.call(ctx, "answer", req, &out)
+}
+
 // Cancel is POST /v1/cancel.
 func (c *Client) Cancel(ctx context.Context, req CancelRequest) (ActionResult, error) {
 	var out ActionResult

@@ -39,6 +39,14 @@ func (r SendRequest) LogValue() slog.Value {
 // String is LogValue as text.
 func (r SendRequest) String() string { return r.LogValue().String() }
 
+// LogValue of an answer: its Turn and the length of the reply.
+func (r AnswerRequest) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("turn_id", r.TurnID), slog.Int("request_len", len(r.Request)))
+}
+
+// String is LogValue as text.
+func (r AnswerRequest) String() string { return r.LogValue().String() }
+
 // LogValue of a prompt region: its rows, not what they show (a draft may
 // be among them).
 func (p PromptRegion) LogValue() slog.Value {

@@ -13,6 +13,7 @@ type ActionHandler interface {
 	Approve(ctx context.Context, req ApproveRequest) (ActionResult, error)
 	Respond(ctx context.Context, req RespondRequest) (ActionResult, error)
 	Send(ctx context.Context, req SendRequest) (ActionResult, error)
+	Answer(ctx context.Context, req AnswerRequest) (ActionResult, error)
 	Cancel(ctx context.Context, req CancelRequest) (ActionResult, error)
 }
 
@@ -55,6 +56,7 @@ func actionRoutes(h Handler, op func(string, func(context.Context, []byte) (any,
 	strictOp(op, "approve", ah.Approve)
 	strictOp(op, "respond_interaction", ah.Respond)
 	strictOp(op, "send", ah.Send)
+	strictOp(op, "answer", ah.Answer)
 	strictOp(op, "cancel", ah.Cancel)
 }
 

@@ -60,16 +60,19 @@ type TaskRequest struct {
 // the evidence axes and its callbacks. Fields beyond these may be added by
 // the monitors.
 type Task struct {
-	V                int            `json:"v"`
-	TurnID           string         `json:"turn_id,omitempty"`
-	WatchID          string         `json:"watch_id,omitempty"`
-	SessionID        string         `json:"session_id,omitempty"`
-	TerminalID       string         `json:"terminal_id"`
-	TaskKind         string         `json:"task_kind"` // managed_turn, watch
-	WatchMode        string         `json:"watch_mode,omitempty"`
-	Confidence       string         `json:"confidence,omitempty"`
-	State            string         `json:"state"`
-	Reason           string         `json:"reason,omitempty"`
+	V          int    `json:"v"`
+	TurnID     string `json:"turn_id,omitempty"`
+	WatchID    string `json:"watch_id,omitempty"`
+	SessionID  string `json:"session_id,omitempty"`
+	TerminalID string `json:"terminal_id"`
+	TaskKind   string `json:"task_kind"` // managed_turn, watch
+	WatchMode  string `json:"watch_mode,omitempty"`
+	Confidence string `json:"confidence,omitempty"`
+	State      string `json:"state"`
+	Reason     string `json:"reason,omitempty"`
+	// Answerable: a completed Turn whose agent ended with its own text;
+	// answer({turn_id, request}) continues it under the same turn_id.
+	Answerable       bool           `json:"answerable,omitempty"`
 	ManagementState  string         `json:"management_state,omitempty"`
 	ObservationState string         `json:"observation_state,omitempty"`
 	Interaction      *Interaction   `json:"interaction,omitempty"`

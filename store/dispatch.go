@@ -109,6 +109,15 @@ type Turn struct {
 	Updated    time.Time `json:"updated"`
 	Accepted   time.Time `json:"accepted,omitzero"`
 	Settled    time.Time `json:"settled,omitzero"`
+	// EndedWithText: the native turn that settled it ended with the
+	// agent's own text, so an answer (respond with a request) may
+	// continue it under the same id.
+	EndedWithText bool `json:"ended_with_text,omitempty"`
+	// Round counts the answers that continued it (0: its first send);
+	// Resumed is when the last one was reserved (its hard deadline
+	// counts from there).
+	Round   int       `json:"round,omitempty"`
+	Resumed time.Time `json:"resumed,omitzero"`
 }
 
 const (

@@ -224,6 +224,8 @@ func tmuxCall(r *replicaDriver, c refusaltest.Case, st api.StatusResponse) (api.
 		return cl.Respond(r.ctx, *req.Respond)
 	case req.Send != nil:
 		return cl.Send(r.ctx, *req.Send)
+	case req.Answer != nil:
+		return cl.Answer(r.ctx, *req.Answer)
 	default:
 		return cl.Cancel(r.ctx, *req.Cancel)
 	}

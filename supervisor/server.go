@@ -71,6 +71,18 @@ func (s *Supervisor) Send(ctx context.Context, req api.SendRequest) (api.ActionR
 	return s.disp.Send(ctx, req)
 }
 
+// The daemon serves every action and task operation (a missing method
+// would turn them into unknown_operation at run time).
+var (
+	_ api.ActionHandler = (*Supervisor)(nil)
+	_ api.TaskHandler   = (*Supervisor)(nil)
+)
+
+// Answer answers POST /v1/answer: a completed Turn continued.
+func (s *Supervisor) Answer(ctx context.Context, req api.AnswerRequest) (api.ActionResult, error) {
+	return s.disp.Answer(ctx, req)
+}
+
 // Cancel answers POST /v1/cancel.
 func (s *Supervisor) Cancel(ctx context.Context, req api.CancelRequest) (api.ActionResult, error) {
 	return s.disp.Cancel(ctx, req)

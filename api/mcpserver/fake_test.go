@@ -155,6 +155,15 @@ func (f *fakeDaemon) Send(ctx context.Context, req api.SendRequest) (api.ActionR
 	return api.ActionResult{V: 1, Op: "send", Outcome: api.OutcomeAccepted, TurnID: fakeTurn}, nil
 }
 
+func (f *fakeDaemon) Answer(ctx context.Context, req api.AnswerRequest) (api.ActionResult, error) {
+	f.record(ctx, "answer", req)
+	return api.ActionResult{V: 1, Op: "answer", Outcome: api.OutcomeAccepted, TurnID: req.TurnID}, nil
+}
+
+// A method missing here would make the handler answer every action with
+// unknown_operation rather than fail to build.
+var _ api.ActionHandler = (*fakeDaemon)(nil)
+
 func (f *fakeDaemon) Cancel(ctx context.Context, req api.CancelRequest) (api.ActionResult, error) {
 	f.record(ctx, "cancel", req)
 	return api.ActionResult{V: 1, Op: "cancel", Outcome: api.OutcomeAccepted, TurnID: req.TurnID}, nil

@@ -110,6 +110,14 @@ func sendInput() *jsonschema.Schema {
 	}, "request")
 }
 
+func answerInput() *jsonschema.Schema {
+	return closed("The answerable Turn and the reply.", map[string]*jsonschema.Schema{
+		"turn_id": id(prefixTurn, descTurn+" Its status must say answerable true."),
+		"request": text("The user's reply to the agent, as they mean it. Plain text; its first line must not start with '/' "+
+			"and it may hold no control characters other than newline and tab.", api.MaxRequestText),
+	}, "turn_id", "request")
+}
+
 func approveInput() *jsonschema.Schema {
 	return closed("Exactly one of turn_id and terminal_id; decision defaults to approve_once.", map[string]*jsonschema.Schema{
 		"turn_id":     id(prefixTurn, descTurn+" By turn_id both approve_once and reject are possible."),

@@ -35,7 +35,7 @@ var freeText = []string{"request", "answers[].text"}
 // are the private authority or the raw terminal input.
 var forbiddenNames = regexp.MustCompile(`key|index|label|fingerprint|route|token|secret|offer|plan|digest|raw|command`)
 
-var wantTools = []string{ToolList, ToolStatus, ToolSend, ToolApprove, ToolRespond, ToolCancel, ToolWatch, ToolUnwatch,
+var wantTools = []string{ToolList, ToolStatus, ToolSend, ToolAnswer, ToolApprove, ToolRespond, ToolCancel, ToolWatch, ToolUnwatch,
 	ToolClose, ToolRenew, ToolRecover, ToolRetryCallback}
 
 // TestSchemaHygiene walks every tool's input schema as a host receives it

@@ -20,6 +20,7 @@ const (
 	ToolList          = toolPrefix + "list"
 	ToolStatus        = api.ToolStatus
 	ToolSend          = api.ToolSend
+	ToolAnswer        = api.ToolAnswer
 	ToolApprove       = api.ToolApprove
 	ToolRespond       = api.ToolRespond
 	ToolCancel        = api.ToolCancel
@@ -100,6 +101,12 @@ func (s *Server) addTools() {
 		"Give a message_id of your own to make a retry safe: sending the same message_id again in this MCP session "+
 		"returns the first Turn (outcome already_done) and types nothing.",
 		sendInput(), acting()), handle(s, send))
+	mcp.AddTool(s.srv, tool(ToolAnswer, "Reply to a coding agent that ended its turn with its own text (often a question such "+
+		"as \"Which file?\"), inside the same managed Turn: status of the turn_id says answerable true once it completed so. "+
+		"The reply is typed into the agent's idle, empty composer with one Enter and the Turn runs again under the same "+
+		"turn_id. Refused (nothing typed) when the Turn is not answerable, a newer Turn was sent to the terminal, the agent "+
+		"is busy or holds a draft. Reply only with what the user said; a new task is a send.",
+		answerInput(), acting()), handle(s, answer))
 	mcp.AddTool(s.srv, tool(ToolApprove, "Answer the permission prompt an agent shows: approve_once (the one-time Yes) or, "+
 		"by turn_id, reject. Persistent grants (always allow, don't ask again, auto mode) are never offered, and Escape is "+
 		"cancel, not reject."+explicitIntent, approveInput(), acting()), handle(s, approve))
@@ -226,6 +233,13 @@ func send(ctx context.Context, se *session, in sendIn) (any, error) {
 	}
 	return se.client.Send(ctx, api.SendRequest{SessionID: in.SessionID, TerminalID: in.TerminalID, Request: in.Request,
 		MessageID: in.MessageID})
+}
+
+func answer(ctx context.Context, se *session, in api.AnswerRequest) (any, error) {
+	if r := checkText(in.Request, api.MaxRequestText); r != "" {
+		return refused("answer", r), nil
+	}
+	return se.client.Answer(ctx, in)
 }
 
 func approve(ctx context.Context, se *session, in api.ApproveRequest) (any, error) {

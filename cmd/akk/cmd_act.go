@@ -101,6 +101,23 @@ func (c *SendCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io
 	return printResult(g, stdout, res, err)
 }
 
+// AnswerCmd is `akk answer`.
+type AnswerCmd struct {
+	DaemonFlags
+	Turn    string `arg:"" help:"The managed turn whose agent ended with its own text (status says answerable)."`
+	Request string `arg:"" help:"The reply; - reads stdin. A first line starting with / is refused."`
+}
+
+// Run continues an answerable turn with the reply.
+func (c *AnswerCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	text, err := readText(c.Request)
+	if err != nil {
+		return err
+	}
+	res, err := cl.Answer(ctx, api.AnswerRequest{TurnID: c.Turn, Request: text})
+	return printResult(g, stdout, res, err)
+}
+
 // CancelCmd is `akk cancel`.
 type CancelCmd struct {
 	DaemonFlags

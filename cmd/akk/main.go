@@ -42,6 +42,7 @@ type CLI struct {
 	Approve ApproveCmd `cmd:"" help:"Approve a permission prompt once (or reject it, for a managed turn)."`
 	Respond RespondCmd `cmd:"" help:"Answer the current step of a questionnaire by its semantic ids."`
 	Send    SendCmd    `cmd:"" help:"Send a task to an idle agent as a managed turn."`
+	Answer  AnswerCmd  `cmd:"" help:"Reply to an agent that ended a managed turn with its own text, inside the same turn."`
 	Cancel  CancelCmd  `cmd:"" help:"Interrupt a managed turn's working agent."`
 	Doctor  DoctorCmd  `cmd:"" help:"Check tmux, the server, the daemon, the store and the agents."`
 	Demo    DemoCmd    `cmd:"" help:"Supervise replica agents on a private tmux server, with a live table of their states."`

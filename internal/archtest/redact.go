@@ -29,6 +29,7 @@ var RedactExempt = map[string]string{
 	"supervisor.Supervisor":      "the daemon's root object: never a log attribute",
 	"cmd/akk.RespondCmd":         "a command's flags, parsed from the person's own argv, never logged",
 	"cmd/akk.SendCmd":            "a command's flags, parsed from the person's own argv, never logged",
+	"cmd/akk.AnswerCmd":          "a command's flags, parsed from the person's own argv, never logged",
 }
 
 // Redaction lists the struct types of the module that hold a private field

@@ -25,6 +25,7 @@ func TestRedactedLogs(t *testing.T) {
 		"api.Answer":              ans,
 		"api.RespondRequest":      api.RespondRequest{TurnID: "turn_x", Answers: []api.Answer{ans}},
 		"api.SendRequest":         api.SendRequest{TerminalID: "term_x", Request: secret},
+		"api.AnswerRequest":       api.AnswerRequest{TurnID: "turn_x", Request: secret},
 		"api.PromptRegion":        api.PromptRegion{Top: 1, Bottom: 2, Text: secret, ANSI: secret},
 		"port.Response":           port.Response{RequestID: "r", Answer: secret},
 		"port.Answer":             port.Answer{Port: 1, Text: secret},

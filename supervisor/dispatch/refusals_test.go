@@ -185,6 +185,16 @@ func writeTurn(t *testing.T, st *store.Store, c refusaltest.Case, f *fakeTermina
 		tr.Controller = refusaltest.Other
 	case refusaltest.SettledTurn:
 		tr.State = store.TurnDone
+	case refusaltest.AnswerableTurn, refusaltest.SupersededTurn:
+		tr.State, tr.EndedWithText = store.TurnDone, true
+		tr.BindingGen, tr.NativeSession = v.Bind.Generation, v.Bind.SessionID
+		if c.Turn == refusaltest.SupersededTurn {
+			newer := tr
+			newer.ID, newer.Created = id+"x", tr.Created.Add(time.Second)
+			if _, err := st.Apply(store.Change{Turns: []store.Turn{newer}}); err != nil {
+				t.Fatal(err)
+			}
+		}
 	case refusaltest.ClosedTurn:
 		tr.Management = "closed"
 	case refusaltest.OldTurn:
@@ -289,6 +299,8 @@ func callCase(d *Dispatcher, c refusaltest.Case, v terminal.View, turnID string)
 		return d.Respond(ctx, *req.Respond)
 	case req.Send != nil:
 		return d.Send(ctx, *req.Send)
+	case req.Answer != nil:
+		return d.Answer(ctx, *req.Answer)
 	default:
 		return d.Cancel(ctx, *req.Cancel)
 	}

@@ -147,18 +147,29 @@ func sendReady(v terminal.View, req api.SendRequest) (sendState, *refusal) {
 	return st, nil
 }
 
-// sendTurn reserves the Turn, types the request, presses Enter once and
+// sendTurn reserves a new Turn, types the request, presses Enter once and
 // proves acceptance.
 func (d *Dispatcher) sendTurn(ctx context.Context, tx *txn, pre sendState, controller string, req api.SendRequest) api.ActionResult {
-	const op = "send"
+	now := d.cfg.Now()
+	turn := store.Turn{ID: d.newID("turn_", "turn"), TerminalID: pre.terminalID, Controller: api.Owner(controller),
+		Agent: pre.agent, Version: pre.version, MessageID: req.MessageID,
+		Incarnation: pre.incarnation, Management: "managed", Created: now}
+	return d.deliver(ctx, tx, pre, controller, turn, req.Request, api.EventTurnCreated)
+}
+
+// deliver is the managed delivery of request into a proven idle, empty
+// composer as turn (a new one, or an answered one continued under its
+// id): anchor, reserve, type, one Enter, acceptance from the native file.
+// created is the event that records the reservation.
+func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, controller string, turn store.Turn, request, created string) api.ActionResult {
+	op := tx.op
 	m := tx.t
 	now := d.cfg.Now()
-	sum := watchers.PromptHash(req.Request)
-	turn := store.Turn{ID: d.newID("turn_", "turn"), TerminalID: pre.terminalID, Controller: api.Owner(controller),
-		Agent: pre.agent, Version: pre.version, RequestHash: hex.EncodeToString(sum[:]),
-		RequestLen: utf8.RuneCountInString(req.Request), MessageID: req.MessageID, BindingGen: pre.bind.Generation,
-		Incarnation: pre.incarnation, NativeSession: pre.bind.SessionID, NativePath: pre.bind.Path,
-		State: store.TurnReserved, Management: "managed", Created: now, Updated: now}
+	sum := watchers.PromptHash(request)
+	turn.RequestHash, turn.RequestLen = hex.EncodeToString(sum[:]), utf8.RuneCountInString(request)
+	turn.BindingGen, turn.NativeSession, turn.NativePath = pre.bind.Generation, pre.bind.SessionID, pre.bind.Path
+	turn.NativeTurn, turn.Anchor, turn.FileDev, turn.FileIno = "", 0, 0, 0
+	turn.State, turn.Reason, turn.Updated = store.TurnReserved, "", now
 	turn.SessionID = terminal.SessionID(d.cfg.Secret, pre.agent, pre.bind.SessionID)
 	var anchor *watchers.Anchor
 	if pre.bind.Path != "" {
@@ -175,11 +186,14 @@ func (d *Dispatcher) sendTurn(ctx context.Context, tx *txn, pre sendState, contr
 	turn.Reservation = res.ID
 	if ref := tx.reserve(res, turn); ref != nil {
 		out := tx.refused(ref)
-		out.TurnID, out.SessionID = "", turn.SessionID // no Turn was created
+		out.SessionID = turn.SessionID
+		if created == api.EventTurnCreated {
+			out.TurnID = "" // no Turn was created
+		}
 		return out
 	}
 	tx.out.SessionID = turn.SessionID
-	d.turnEvent(turn, api.EventTurnCreated)
+	d.turnEvent(turn, created)
 	ictx := context.WithoutCancel(ctx) // input that started is followed by its proof
 	// Every failure here comes after the reservation, with the text
 	// possibly in the composer already: uncertain, never retried.
@@ -190,7 +204,7 @@ func (d *Dispatcher) sendTurn(ctx context.Context, tx *txn, pre sendState, contr
 		d.turnEvent(turn, api.EventTurnState)
 		return out
 	}
-	if err := tx.text(ictx, req.Request); err != nil {
+	if err := tx.text(ictx, request); err != nil {
 		return fail("type the request: " + err.Error())
 	}
 	m.AwaitQuiet(ictx, pre.before.Seq, sendQuiet, echoQuietMax)
@@ -205,7 +219,7 @@ func (d *Dispatcher) sendTurn(ctx context.Context, tx *txn, pre sendState, contr
 		return fail(fmt.Sprintf("%s: the request was typed and Enter pressed, but the composer never emptied (screen %s)", api.ReasonPostcondition, rec.Screen))
 	}
 	turn.State, turn.Updated = store.TurnSubmitted, d.cfg.Now()
-	evidence, reason := d.proveAccepted(ictx, m, pre, anchor, req.Request, &turn)
+	evidence, reason := d.proveAccepted(ictx, m, pre, anchor, request, &turn)
 	d.cfg.Turns.Monitor(turn) // from now the monitor settles it, whatever acceptance says
 	if evidence == "" {
 		return fail(reason)
@@ -221,7 +235,7 @@ func (d *Dispatcher) sendTurn(ctx context.Context, tx *txn, pre sendState, contr
 	// Last: the monitor may settle the Turn at once (its end already
 	// written), which clears activeTurn.
 	d.cfg.Turns.Accepted(turn)
-	d.lg.Info("send", "terminal", pre.terminalID, "turn", turn.ID, "request_len", turn.RequestLen, "evidence", evidence)
+	d.lg.Info(op, "terminal", pre.terminalID, "turn", turn.ID, "round", turn.Round, "request_len", turn.RequestLen, "evidence", evidence)
 	return out
 }
 

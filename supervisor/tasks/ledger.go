@@ -20,7 +20,8 @@ type storeLedger struct{ t *Manager }
 func SpecOf(t store.Turn) TurnSpec {
 	sp := TurnSpec{TurnID: t.ID, SessionID: t.SessionID, TerminalID: t.TerminalID, Controller: t.Controller,
 		Agent: t.Agent, Incarnation: t.Incarnation, BindingGen: t.BindingGen, NativeTurnID: t.NativeTurn,
-		Path: t.NativePath, File: watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, Start: t.Anchor, Created: t.Created, Reason: t.Reason}
+		Path: t.NativePath, File: watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, Start: t.Anchor, Created: t.Created, Reason: t.Reason,
+		EndedWithText: t.EndedWithText, Round: t.Round, Resumed: t.Resumed}
 	if h, err := hex.DecodeString(t.RequestHash); err == nil && len(h) == 32 {
 		copy(sp.PromptSHA256[:], h)
 	}
@@ -67,7 +68,7 @@ func (l storeLedger) TurnState(id string) (TurnSpec, string, error) {
 	return SpecOf(t), monitorState(t), nil
 }
 
-func (l storeLedger) SettleTurn(id, state, reason string, at time.Time) error {
+func (l storeLedger) SettleTurn(id, state, reason string, endedWithText bool, at time.Time) error {
 	t, err := l.t.st.Turn(id)
 	if err != nil {
 		return err
@@ -84,6 +85,7 @@ func (l storeLedger) SettleTurn(id, state, reason string, at time.Time) error {
 	}
 	t.Reason, t.Updated = reason, at
 	if state != TurnClosed {
+		t.EndedWithText = endedWithText
 		t.Settled = at
 	}
 	ev := store.Event{Type: api.EventTurnState, TerminalID: t.TerminalID, Attrs: map[string]string{

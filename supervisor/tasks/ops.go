@@ -142,6 +142,7 @@ func (t *Manager) turnTask(sp TurnSpec, state string) (api.Task, error) {
 		ObservationState: obs, Deadline: sp.Deadline}
 	if state != TurnRunning {
 		out.Reason = sp.Reason
+		out.Answerable = state == TurnCompleted && sp.EndedWithText
 	}
 	out.Notifications = t.notificationsOf(sp.TurnID)
 	return out, nil

@@ -43,7 +43,7 @@ func (l *memLedger) TurnState(id string) (TurnSpec, string, error) {
 	return sp, l.state[id], nil
 }
 
-func (l *memLedger) SettleTurn(id, state, reason string, at time.Time) error {
+func (l *memLedger) SettleTurn(id, state, reason string, endedWithText bool, at time.Time) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.state[id] = state

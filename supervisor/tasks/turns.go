@@ -36,8 +36,15 @@ type TurnSpec struct {
 	Deadline time.Time
 	Routes   []string // nil: its owner's routes (outbox.Config.RoutesFor)
 	// Reason is why a settled Turn ended, as the ledger recorded it
-	// (completed, exited, binding_changed, hard_timeout, closed...).
-	Reason string
+	// (completed, exited, binding_changed, hard_timeout, closed...);
+	// EndedWithText that the agent's own text had the last word.
+	Reason        string
+	EndedWithText bool
+	// Round counts the answers that continued the Turn; Resumed is when
+	// the last was sent (the hard deadline counts from the later of it
+	// and Created).
+	Round   int
+	Resumed time.Time
 }
 
 // Managed Turn states the monitor ends in.
@@ -58,9 +65,10 @@ type TurnLedger interface {
 	OpenTurns() ([]TurnSpec, error)
 	// TurnState returns a Turn's spec and state (store.ErrNotFound: none).
 	TurnState(turnID string) (TurnSpec, string, error)
-	// SettleTurn records a Turn's end (state and reason), or its release
-	// by Close (state closed).
-	SettleTurn(turnID, state, reason string, at time.Time) error
+	// SettleTurn records a Turn's end (state and reason; endedWithText:
+	// the agent's own text had the last word, so an answer may continue
+	// it), or its release by Close (state closed).
+	SettleTurn(turnID, state, reason string, endedWithText bool, at time.Time) error
 }
 
 // SetTurnLedger installs the managed Turns' ledger (before Run).
@@ -73,6 +81,19 @@ type turnState struct {
 	outBytes int64
 	stalls   int // stall notifications so far
 	stalled  bool
+	// endedWithText: the native turn's end that settles it came after
+	// the agent's own text (TurnCompleted.EndedWithText).
+	endedWithText bool
+}
+
+// event names a notification of this Turn's current round: an answer
+// that continues the Turn starts a new round, whose notifications must
+// not be taken for the earlier round's (their ids derive from the name).
+func (tr *turnState) event(name string) string {
+	if tr.spec.Round == 0 {
+		return name
+	}
+	return name + "@" + strconv.Itoa(tr.spec.Round)
 }
 
 // MonitorTurn starts monitoring a Turn (the send path calls it once the
@@ -87,6 +108,9 @@ func (t *Manager) MonitorTurn(spec TurnSpec) {
 func (t *Manager) addTurn(spec TurnSpec) {
 	if spec.Deadline.IsZero() {
 		spec.Deadline = spec.Created.Add(t.cfg.HardTimeout)
+		if spec.Resumed.After(spec.Created) {
+			spec.Deadline = spec.Resumed.Add(t.cfg.HardTimeout)
+		}
 	}
 	if spec.Routes == nil {
 		spec.Routes = t.routes(spec.Controller)
@@ -163,7 +187,7 @@ func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 		}
 		env := t.turnEnvelope(tr, api.CallbackBlocked, event, "", at)
 		env.Interaction = in
-		t.notify(env, "interaction:"+in.InteractionID, tr.spec.Routes, store.TaskChange{})
+		t.notify(env, tr.event("interaction:"+in.InteractionID), tr.spec.Routes, store.TaskChange{})
 	})
 }
 
@@ -196,6 +220,7 @@ func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 		}
 	case watchers.TurnCompleted:
 		if native != "" && ev.TurnID == native {
+			tr.endedWithText = ev.EndedWithText
 			t.endTurn(tr, TurnCompleted, api.CallbackDone, api.CallbackCompleted, ReasonCompleted, now)
 		}
 	case watchers.TurnAborted:
@@ -221,7 +246,7 @@ func (t *Manager) turnTimers(tr *turnState, now time.Time) time.Time {
 		tr.stalled = true
 		tr.stalls++
 		env := t.turnEnvelope(tr, api.CallbackProgress, api.CallbackStalled, "no_activity", now)
-		t.notify(env, "stalled:"+strconv.Itoa(tr.stalls), tr.spec.Routes, store.TaskChange{})
+		t.notify(env, tr.event("stalled:"+strconv.Itoa(tr.stalls)), tr.spec.Routes, store.TaskChange{})
 	}
 	if !tr.stalled && stallAt.Before(tr.spec.Deadline) {
 		return stallAt
@@ -236,13 +261,15 @@ func (t *Manager) endTurn(tr *turnState, state, typ, event, reason string, now t
 	t.host.Asked(tr.spec, nil)
 	delete(t.held, tr.spec.TurnID)
 	if t.ledger != nil {
-		if err := t.ledger.SettleTurn(tr.spec.TurnID, state, reason, now); err != nil {
+		if err := t.ledger.SettleTurn(tr.spec.TurnID, state, reason, tr.endedWithText, now); err != nil {
 			t.lg.Error("settle turn", "turn", tr.spec.TurnID, "err", err)
 		}
 	}
 	ev := store.Event{Type: api.EventTurnSettled, TerminalID: tr.spec.TerminalID,
 		Attrs: map[string]string{"turn_id": tr.spec.TurnID, "state": state, "reason": reason}}
-	t.notify(t.turnEnvelope(tr, typ, event, reason, now), "settled", tr.spec.Routes, store.TaskChange{Events: []store.Event{ev}})
+	env := t.turnEnvelope(tr, typ, event, reason, now)
+	env.Answerable = tr.endedWithText
+	t.notify(env, tr.event("settled"), tr.spec.Routes, store.TaskChange{Events: []store.Event{ev}})
 }
 
 func (t *Manager) turnEnvelope(tr *turnState, typ, event, reason string, now time.Time) api.CallbackEnvelope {
@@ -288,7 +315,7 @@ func (t *Manager) Close(ctx context.Context, req api.CloseRequest) (api.Task, er
 	t.host.Asked(sp, nil)
 	delete(t.held, req.TurnID)
 	if t.ledger != nil {
-		if err := t.ledger.SettleTurn(req.TurnID, TurnClosed, ReasonClosed, now); err != nil {
+		if err := t.ledger.SettleTurn(req.TurnID, TurnClosed, ReasonClosed, false, now); err != nil {
 			return api.Task{}, err
 		}
 	}

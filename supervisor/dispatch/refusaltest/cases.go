@@ -62,6 +62,7 @@ const (
 	ApproveUnknown   Call = "approve_unknown"    // approve a terminal id that does not exist
 	ApproveTurn      Call = "approve_turn"       // approve_once by the turn_id of Turn
 	CancelTurn       Call = "cancel_turn"        // cancel the turn_id of Turn
+	AnswerTurn       Call = "answer_turn"        // answer the turn_id of Turn with Text
 	RespondWatch     Call = "respond_watch"      // option Option through a watch_id that cannot answer
 )
 
@@ -79,6 +80,11 @@ const (
 	MissingTurn   Turn = "missing"   // no such Turn
 	OldTurn       Turn = "old"       // the caller's, sent to a process that is gone
 	ElsewhereTurn Turn = "elsewhere" // the caller's, on a terminal that is gone
+	// AnswerableTurn: the caller's, completed with the agent's own text,
+	// on this process and binding; SupersededTurn: the same, with a newer
+	// Turn sent to the terminal since.
+	AnswerableTurn Turn = "answerable"
+	SupersededTurn Turn = "superseded"
 )
 
 // Case is one row of the table.
@@ -192,6 +198,21 @@ var Cases = []Case{
 	{Name: "send while the screen model re-seeds", Agent: "claude", Version: "2.1.267", Recording: "send", Marker: -1,
 		Fault: Stale, Call: SendTerminal, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonScreenStale,
 		Inputs: 2, UnitOnly: unitStale},
+	{Name: "answer a turn that ended without the agent's text", Agent: "claude", Version: "2.1.267", Recording: "send", Marker: -1,
+		Call: AnswerTurn, Turn: SettledTurn, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonNotAnswerable,
+		FaultOnly: true, UnitOnly: unitTurn},
+	{Name: "answer a turn a newer one superseded", Agent: "claude", Version: "2.1.267", Recording: "send", Marker: -1,
+		Call: AnswerTurn, Turn: SupersededTurn, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonSuperseded,
+		FaultOnly: true, UnitOnly: unitTurn},
+	{Name: "answer into another process", Agent: "codex", Version: "0.155.1", Recording: "send", Marker: -1,
+		Fault: OtherIncarnation, Call: AnswerTurn, Turn: AnswerableTurn, Text: "hello there", Outcome: api.OutcomeRejected,
+		Reason: api.ReasonProcessChanged, Inputs: 2, UnitOnly: unitTurn},
+	{Name: "answer after the binding moved on", Agent: "claude", Version: "2.1.267", Recording: "send", Marker: -1,
+		Fault: OtherBinding, Call: AnswerTurn, Turn: AnswerableTurn, Text: "hello there", Outcome: api.OutcomeRejected,
+		Reason: api.ReasonBindingChanged, Inputs: 2, UnitOnly: unitTurn},
+	{Name: "answer while a prompt is up", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
+		Call: AnswerTurn, Turn: AnswerableTurn, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonNotIdle,
+		FaultOnly: true, UnitOnly: unitTurn},
 	{Name: "send to a prompt", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
 		Call: SendTerminal, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonNotIdle, FaultOnly: true},
 	{Name: "send into a draft", Agent: "codex", Version: "0.155.1", Recording: "draft",

@@ -19,6 +19,7 @@ type Request struct {
 	Respond    *api.RespondRequest
 	Send       *api.SendRequest
 	Cancel     *api.CancelRequest
+	Answer     *api.AnswerRequest
 }
 
 // Build makes the case's request from what the status showed: the
@@ -39,6 +40,8 @@ func Build(c Case, terminalID string, in *api.Interaction, turnID string) (Reque
 		return Request{Approve: &api.ApproveRequest{TurnID: turnID}}, nil
 	case CancelTurn:
 		return Request{Cancel: &api.CancelRequest{TurnID: turnID}}, nil
+	case AnswerTurn:
+		return Request{Answer: &api.AnswerRequest{TurnID: turnID, Request: c.Text}}, nil
 	case SendTerminal:
 		return Request{Send: &api.SendRequest{TerminalID: terminalID, Request: c.Text}}, nil
 	case SendSession:
