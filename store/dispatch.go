@@ -113,6 +113,10 @@ type Turn struct {
 	// agent's own text, so an answer (respond with a request) may
 	// continue it under the same id.
 	EndedWithText bool `json:"ended_with_text,omitempty"`
+	// SettledEnd is the native file's offset just past the line that
+	// ended the turn: a prompt the file took after it (a person's) means
+	// the answer would no longer follow the agent's last words.
+	SettledEnd int64 `json:"settled_end,omitempty"`
 	// Round counts the answers that continued it (0: its first send);
 	// Resumed is when the last one was reserved (its hard deadline
 	// counts from there).

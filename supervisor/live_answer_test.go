@@ -66,6 +66,29 @@ func liveAnswer(t *testing.T, agent, version string, viaBinary bool) {
 	}
 	ld.idle()
 
+	// A person types a prompt into the pane: the agent's file moves on
+	// past the Turn's end, and the answer is refused, nothing typed.
+	la.srv.MustRun("send-keys", "-t", la.pane, "-l", "typed by hand")
+	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
+		if r.Composer == "empty" {
+			return "the typed draft"
+		}
+		return ""
+	})
+	time.Sleep(300 * time.Millisecond) // past Codex's paste-burst window (~120 ms): Enter submits, not a newline
+	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
+	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
+		if r.ScreenState == api.ScreenIdle && r.Composer == "empty" && len(sessionPrompts(t, la, agent)) == 3 {
+			return ""
+		}
+		return "the person's prompt answered"
+	})
+	ld.idle()
+	res, err = d.cl.Answer(ctx, api.AnswerRequest{TurnID: turn, Request: "too late"})
+	if err != nil || res.Outcome != api.OutcomeRejected || !strings.HasPrefix(res.Reason, api.ReasonSuperseded) || res.ReceiptID != "" {
+		t.Fatalf("answer after a person's prompt: %+v %v", res, err)
+	}
+
 	// A newer Turn supersedes it: refused, nothing typed.
 	newer := ld.send("something else")
 	ld.awaitAnswerable(newer)
@@ -81,7 +104,7 @@ func liveAnswer(t *testing.T, agent, version string, viaBinary bool) {
 	// The conversation, from the agent's own file: one session, the task,
 	// the answer once, the other send; never "too late".
 	prompts := sessionPrompts(t, la, agent)
-	want := []string{answerTask, answerReply, "something else"}
+	want := []string{answerTask, answerReply, "typed by hand", "something else"}
 	if strings.Join(prompts, "|") != strings.Join(want, "|") {
 		t.Errorf("prompts in the session file %q, want %q", prompts, want)
 	}

@@ -316,3 +316,25 @@ func scanAnchor(acc *Acceptor, an Anchor, limit int64) (string, error) {
 	}
 	return "", nil
 }
+
+// Prompted reports whether the anchored file took a prompt after the
+// anchor (a turn started there: a person typed one, or another tool sent
+// it), or no longer holds the anchor (replaced, truncated, rewritten), so
+// that nothing can be said of what came after. why says which.
+func Prompted(ctx context.Context, an Anchor) (prompted bool, why string, err error) {
+	if err := ctx.Err(); err != nil {
+		return false, "", err
+	}
+	acc := NewAcceptor("", an)
+	short, err := scanAnchor(acc, an, 16<<20)
+	if err != nil {
+		return false, "", err
+	}
+	if short != "" { // the anchor is gone, or the scan ran out: nothing is proven
+		return true, short, nil
+	}
+	for id := range acc.anchors[0].started {
+		return true, "turn " + id + " started after it", nil
+	}
+	return false, "", nil
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -239,4 +240,43 @@ func fileSize(t *testing.T, p string) int64 {
 		t.Fatal(err)
 	}
 	return fi.Size()
+}
+
+// TestPrompted: a file that took nothing after the anchor is not
+// prompted; a turn started after it is; a replaced file is (nothing can
+// be proven of it).
+func TestPrompted(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout.jsonl")
+	head := `{"type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}` + "\n" +
+		`{"type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"Which file?"}}` + "\n"
+	if err := os.WriteFile(path, []byte(head), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	an, err := TakeAnchor(ctx, Codex, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an.Guard = nil // what a stored settlement keeps: file, offset
+	if p, why, err := Prompted(ctx, an); p || err != nil {
+		t.Fatalf("nothing after the anchor: prompted %v (%s) %v", p, why, err)
+	}
+	appendFile(t, path, `{"type":"event_msg","payload":{"type":"token_count"}}`+"\n")
+	if p, why, err := Prompted(ctx, an); p || err != nil {
+		t.Fatalf("bookkeeping after the anchor: prompted %v (%s) %v", p, why, err)
+	}
+	appendFile(t, path, `{"type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}`+"\n")
+	if p, why, err := Prompted(ctx, an); !p || err != nil || !strings.Contains(why, "t2") {
+		t.Fatalf("a turn after the anchor: prompted %v (%s) %v", p, why, err)
+	}
+	if err := os.WriteFile(path+".new", []byte(head), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
+		t.Fatal(err)
+	}
+	if p, why, err := Prompted(ctx, an); !p || err != nil || !strings.Contains(why, "replaced") {
+		t.Fatalf("a replaced file: prompted %v (%s) %v", p, why, err)
+	}
 }

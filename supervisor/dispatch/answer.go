@@ -8,6 +8,7 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
+	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // answer: the controller answers a managed Turn whose agent ended its
@@ -66,7 +67,7 @@ func (d *Dispatcher) Answer(ctx context.Context, req api.AnswerRequest) (api.Act
 			case v.Bind.Generation != turn.BindingGen || v.Bind.SessionID != turn.NativeSession:
 				return reject(api.ReasonBindingChanged, "the terminal's native session moved on since the turn")
 			}
-			return nil
+			return promptedSince(ctx, turn)
 		}})
 	if ref != nil {
 		out := ref.result(op, turn.TerminalID)
@@ -77,6 +78,25 @@ func (d *Dispatcher) Answer(ctx context.Context, req api.AnswerRequest) (api.Act
 	turn.Round++
 	turn.Resumed, turn.Settled, turn.Accepted, turn.EndedWithText = d.cfg.Now(), time.Time{}, time.Time{}, false
 	return d.deliver(ctx, tx, pre, controller, turn, req.Request, api.EventTurnState), nil
+}
+
+// promptedSince refuses when the agent's own file took a prompt after the
+// line that ended the Turn (a person's, typed in the pane, or another
+// tool's): the answer would no longer follow the agent's last words.
+func promptedSince(ctx context.Context, t store.Turn) *refusal {
+	if t.NativePath == "" || t.SettledEnd <= 0 || t.FileIno == 0 {
+		return reject(api.ReasonNotAnswerable, "turn %s has no position in the agent's own file to answer after", t.ID)
+	}
+	an := watchers.Anchor{Agent: watchers.Agent(t.Agent), Path: t.NativePath,
+		File: watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, Offset: t.SettledEnd}
+	prompted, why, err := watchers.Prompted(ctx, an)
+	switch {
+	case err != nil:
+		return reject(api.ReasonAnchor, "read the agent's file after the turn: %v", err)
+	case prompted:
+		return reject(api.ReasonSuperseded, "the agent's file moved on since the turn ended (%s): send a new task instead", why)
+	}
+	return nil
 }
 
 // answerable reads the Turn and refuses, sending nothing, unless it is

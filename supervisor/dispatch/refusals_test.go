@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -185,9 +186,29 @@ func writeTurn(t *testing.T, st *store.Store, c refusaltest.Case, f *fakeTermina
 		tr.Controller = refusaltest.Other
 	case refusaltest.SettledTurn:
 		tr.State = store.TurnDone
-	case refusaltest.AnswerableTurn, refusaltest.SupersededTurn:
+	case refusaltest.AnswerableTurn, refusaltest.SupersededTurn, refusaltest.PromptedTurn:
 		tr.State, tr.EndedWithText = store.TurnDone, true
 		tr.BindingGen, tr.NativeSession = v.Bind.Generation, v.Bind.SessionID
+		// The agent's own file, ending with the turn's end.
+		tr.NativePath = filepath.Join(t.TempDir(), "session.jsonl")
+		end := `{"type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"Which file?"}}` + "\n"
+		if err := os.WriteFile(tr.NativePath, []byte(end), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(tr.NativePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys := fi.Sys().(*syscall.Stat_t)
+		tr.FileDev, tr.FileIno, tr.SettledEnd = uint64(sys.Dev), sys.Ino, fi.Size()
+		if c.Turn == refusaltest.PromptedTurn {
+			f, err := os.OpenFile(tr.NativePath, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString(`{"type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}` + "\n")
+			f.Close()
+		}
 		if c.Turn == refusaltest.SupersededTurn {
 			newer := tr
 			newer.ID, newer.Created = id+"x", tr.Created.Add(time.Second)

@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
@@ -68,12 +67,12 @@ func (l storeLedger) TurnState(id string) (TurnSpec, string, error) {
 	return SpecOf(t), monitorState(t), nil
 }
 
-func (l storeLedger) SettleTurn(id, state, reason string, endedWithText bool, at time.Time) error {
+func (l storeLedger) SettleTurn(id string, end TurnEnd) error {
 	t, err := l.t.st.Turn(id)
 	if err != nil {
 		return err
 	}
-	switch state {
+	switch end.State {
 	case TurnCompleted:
 		t.State = store.TurnDone
 	case TurnCancelled:
@@ -83,13 +82,12 @@ func (l storeLedger) SettleTurn(id, state, reason string, endedWithText bool, at
 	default: // failed, timed_out
 		t.State = store.TurnFailed
 	}
-	t.Reason, t.Updated = reason, at
-	if state != TurnClosed {
-		t.EndedWithText = endedWithText
-		t.Settled = at
+	t.Reason, t.Updated = end.Reason, end.At
+	if end.State != TurnClosed {
+		t.Settled, t.EndedWithText, t.SettledEnd = end.At, end.EndedWithText, end.End
 	}
 	ev := store.Event{Type: api.EventTurnState, TerminalID: t.TerminalID, Attrs: map[string]string{
-		"turn_id": t.ID, "session_id": t.SessionID, "state": t.State, "reason": reason}}
+		"turn_id": t.ID, "session_id": t.SessionID, "state": t.State, "reason": end.Reason}}
 	if err := l.t.host.Commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
 		return fmt.Errorf("settle turn %s: %w", id, err)
 	}

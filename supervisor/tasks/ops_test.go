@@ -43,12 +43,12 @@ func (l *memLedger) TurnState(id string) (TurnSpec, string, error) {
 	return sp, l.state[id], nil
 }
 
-func (l *memLedger) SettleTurn(id, state, reason string, endedWithText bool, at time.Time) error {
+func (l *memLedger) SettleTurn(id string, end TurnEnd) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.state[id] = state
+	l.state[id] = end.State
 	sp := l.specs[id]
-	sp.Reason = reason
+	sp.Reason = end.Reason
 	l.specs[id] = sp
 	return nil
 }

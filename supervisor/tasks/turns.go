@@ -47,6 +47,18 @@ type TurnSpec struct {
 	Resumed time.Time
 }
 
+// TurnEnd is how a Turn ended, as the ledger records it.
+type TurnEnd struct {
+	State, Reason string
+	At            time.Time
+	// EndedWithText: the agent's own text had the last word, so an
+	// answer may continue the Turn; End is then the offset just past the
+	// line that ended the native turn (anything the file takes after it
+	// is a later prompt's).
+	EndedWithText bool
+	End           int64
+}
+
 // Managed Turn states the monitor ends in.
 const (
 	TurnRunning   = "running"
@@ -65,10 +77,9 @@ type TurnLedger interface {
 	OpenTurns() ([]TurnSpec, error)
 	// TurnState returns a Turn's spec and state (store.ErrNotFound: none).
 	TurnState(turnID string) (TurnSpec, string, error)
-	// SettleTurn records a Turn's end (state and reason; endedWithText:
-	// the agent's own text had the last word, so an answer may continue
-	// it), or its release by Close (state closed).
-	SettleTurn(turnID, state, reason string, endedWithText bool, at time.Time) error
+	// SettleTurn records a Turn's end, or its release by Close (state
+	// closed).
+	SettleTurn(turnID string, end TurnEnd) error
 }
 
 // SetTurnLedger installs the managed Turns' ledger (before Run).
@@ -82,8 +93,10 @@ type turnState struct {
 	stalls   int // stall notifications so far
 	stalled  bool
 	// endedWithText: the native turn's end that settles it came after
-	// the agent's own text (TurnCompleted.EndedWithText).
+	// the agent's own text (TurnCompleted.EndedWithText), written in the
+	// line that ends at endOffset.
 	endedWithText bool
+	endOffset     int64
 }
 
 // event names a notification of this Turn's current round: an answer
@@ -220,7 +233,7 @@ func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 		}
 	case watchers.TurnCompleted:
 		if native != "" && ev.TurnID == native {
-			tr.endedWithText = ev.EndedWithText
+			tr.endedWithText, tr.endOffset = ev.EndedWithText, at.End
 			t.endTurn(tr, TurnCompleted, api.CallbackDone, api.CallbackCompleted, ReasonCompleted, now)
 		}
 	case watchers.TurnAborted:
@@ -261,7 +274,8 @@ func (t *Manager) endTurn(tr *turnState, state, typ, event, reason string, now t
 	t.host.Asked(tr.spec, nil)
 	delete(t.held, tr.spec.TurnID)
 	if t.ledger != nil {
-		if err := t.ledger.SettleTurn(tr.spec.TurnID, state, reason, tr.endedWithText, now); err != nil {
+		end := TurnEnd{State: state, Reason: reason, At: now, EndedWithText: tr.endedWithText, End: tr.endOffset}
+		if err := t.ledger.SettleTurn(tr.spec.TurnID, end); err != nil {
 			t.lg.Error("settle turn", "turn", tr.spec.TurnID, "err", err)
 		}
 	}
@@ -315,7 +329,7 @@ func (t *Manager) Close(ctx context.Context, req api.CloseRequest) (api.Task, er
 	t.host.Asked(sp, nil)
 	delete(t.held, req.TurnID)
 	if t.ledger != nil {
-		if err := t.ledger.SettleTurn(req.TurnID, TurnClosed, ReasonClosed, false, now); err != nil {
+		if err := t.ledger.SettleTurn(req.TurnID, TurnEnd{State: TurnClosed, Reason: ReasonClosed, At: now}); err != nil {
 			return api.Task{}, err
 		}
 	}

@@ -82,9 +82,11 @@ const (
 	ElsewhereTurn Turn = "elsewhere" // the caller's, on a terminal that is gone
 	// AnswerableTurn: the caller's, completed with the agent's own text,
 	// on this process and binding; SupersededTurn: the same, with a newer
-	// Turn sent to the terminal since.
+	// Turn sent to the terminal since; PromptedTurn: the same, and the
+	// agent's file took a prompt after its end (a person's).
 	AnswerableTurn Turn = "answerable"
 	SupersededTurn Turn = "superseded"
+	PromptedTurn   Turn = "prompted"
 )
 
 // Case is one row of the table.
@@ -203,6 +205,9 @@ var Cases = []Case{
 		FaultOnly: true, UnitOnly: unitTurn},
 	{Name: "answer a turn a newer one superseded", Agent: "claude", Version: "2.1.267", Recording: "send", Marker: -1,
 		Call: AnswerTurn, Turn: SupersededTurn, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonSuperseded,
+		FaultOnly: true, UnitOnly: unitTurn},
+	{Name: "answer after a person prompted the agent", Agent: "codex", Version: "0.155.1", Recording: "send", Marker: -1,
+		Call: AnswerTurn, Turn: PromptedTurn, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonSuperseded,
 		FaultOnly: true, UnitOnly: unitTurn},
 	{Name: "answer into another process", Agent: "codex", Version: "0.155.1", Recording: "send", Marker: -1,
 		Fault: OtherIncarnation, Call: AnswerTurn, Turn: AnswerableTurn, Text: "hello there", Outcome: api.OutcomeRejected,
