@@ -23,6 +23,7 @@ const (
 	hostStatus  = "mcp__akk__" + api.ToolStatus
 	hostApprove = "mcp__akk__" + api.ToolApprove
 	hostRespond = "mcp__akk__" + api.ToolRespond
+	hostAnswer  = "mcp__akk__" + api.ToolAnswer
 )
 
 // hostDone is the host model's last word once the Turn completed.
@@ -59,6 +60,26 @@ func hostRules(request string, act fakemodel.Rule) []fakemodel.Rule {
 	}
 }
 
+// hostAnswerRules: the host sends request, and when the Turn completed
+// with the agent's own text (answerable) replies once with reply inside
+// the same Turn, then waits for it to complete again.
+func hostAnswerRules(request, reply string) []fakemodel.Rule {
+	turn := map[string]any{"turn_id": "$.turn_id"}
+	accepted := []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeAccepted)}
+	return []fakemodel.Rule{
+		{Name: "list", Call: hostList},
+		{Name: "send", After: hostList, Call: hostSend,
+			Input: map[string]any{"terminal_id": "$.terminals[agent==codex].terminal_id", "request": request}},
+		{Name: "status-after-send", After: hostSend, When: accepted, Call: hostStatus, Input: turn},
+		{Name: "answer", After: hostStatus, Max: 1, Call: hostAnswer, Input: map[string]any{"turn_id": "$.turn_id", "request": reply},
+			When: []fakemodel.Cond{fakemodel.Eq("$.state", "completed"), fakemodel.Eq("$.answerable", "true")}},
+		{Name: "status-after-answer", After: hostAnswer, When: accepted, Call: hostStatus, Input: turn},
+		{Name: "done", After: hostStatus, When: []fakemodel.Cond{fakemodel.Eq("$.state", "completed")}, Text: hostDone},
+		{Name: "status-again", After: hostStatus, When: []fakemodel.Cond{fakemodel.Eq("$.state", "running")},
+			Max: 300, Pace: 200 * time.Millisecond, Call: hostStatus, Input: turn},
+	}
+}
+
 // pendingOffer: the status by turn_id shows the Turn's interaction
 // pending and made this session's offer.
 func pendingOffer(more ...fakemodel.Cond) []fakemodel.Cond {
@@ -90,7 +111,8 @@ func hostCodexScript() fakemodel.Script {
 	exec := &fakemodel.ToolCall{Name: "exec_command", Input: map[string]any{
 		"cmd": "echo " + hostLine + " >> host-loop.txt", "sandbox_permissions": "require_escalated",
 		"justification": "Fake model wants to append a line to host-loop.txt."}}
-	s.Keywords = append([]fakemodel.Keyword{{Word: "append-line", Reply: fakemodel.Reply{Tool: exec}}}, s.Keywords...)
+	s.Keywords = append([]fakemodel.Keyword{{Word: "append-line", Reply: fakemodel.Reply{Tool: exec}},
+		{Word: "which-file", Reply: fakemodel.Reply{Text: "Which file?"}}}, s.Keywords...)
 	return s
 }
 
@@ -142,6 +164,19 @@ func TestLiveHostLoop(t *testing.T) {
 		t.Errorf("Codex got the answers %s, want color Red and size Small", got)
 	}
 	t.Logf("questionnaire loop (turn %s): %d host model requests in %v", turn, len(reqs), time.Since(lap).Round(time.Millisecond))
+
+	// The agent asks a question in plain text and ends its turn: the host
+	// answers inside the same Turn.
+	awaitCodexIdle(t, d, la)
+	lap = time.Now()
+	reqs = h.run("Through akk, give the Codex agent the task which-file; when it asks which file, answer main.go, and tell me when its turn has completed.",
+		hostAnswerRules("which-file", "main.go"))
+	turn = checkHostLoop(t, d, reqs, hostAnswer, `^list send status (status )*answer status (status )*done$`)
+	prompts := sessionPrompts(t, la, "codex")
+	if n := len(prompts); n < 2 || prompts[n-2] != "which-file" || prompts[n-1] != "main.go" {
+		t.Errorf("the rollout's last prompts %q, want which-file then main.go, once", prompts)
+	}
+	t.Logf("answer loop (turn %s): %d host model requests in %v", turn, len(reqs), time.Since(lap).Round(time.Millisecond))
 	t.Logf("TestLiveHostLoop wall time %v", time.Since(start).Round(time.Millisecond))
 }
 
@@ -169,7 +204,8 @@ var semanticID = regexp.MustCompile(`\b(term|turn|watch|ses|int|q|opt|ntf|rcpt)_
 // the Turn the acts named, whose state the daemon must show completed.
 func checkHostLoop(t *testing.T, d *daemon, reqs []fakemodel.Request, act, seq string) string {
 	t.Helper()
-	short := map[string]string{hostList: "list", hostSend: "send", hostStatus: "status", hostApprove: "approve", hostRespond: "respond"}
+	short := map[string]string{hostList: "list", hostSend: "send", hostStatus: "status", hostApprove: "approve", hostRespond: "respond",
+		hostAnswer: "answer"}
 	var steps, turns []string
 	checked := 0
 	for _, r := range reqs {
