@@ -6,10 +6,15 @@ package api
 
 // Outcomes of a mutation.
 const (
-	OutcomeAccepted       = "accepted"
-	OutcomeRejected       = "rejected_before_input"
-	OutcomeManual         = "manual_required"
-	OutcomeUncertain      = "uncertain"
+	OutcomeAccepted  = "accepted"
+	OutcomeRejected  = "rejected_before_input"
+	OutcomeManual    = "manual_required"
+	OutcomeUncertain = "uncertain"
+	// OutcomePending: a send's text and Enter went in and the screen
+	// took them, but the agent's own file shows no record of the request
+	// yet. The Turn stays managed (promoted when the record appears,
+	// unproven after its inactivity window); never send it again.
+	OutcomePending        = "pending"
 	OutcomeAlreadyDone    = "already_done" // an idempotent repeat of an accepted request (no input)
 	DecisionApproveOnce   = "approve_once"
 	DecisionReject        = "reject"

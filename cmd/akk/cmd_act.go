@@ -164,8 +164,11 @@ func printResult(g *Globals, stdout io.Writer, res api.ActionResult, err error) 
 		if res.ScreenState != "" {
 			line += "  now " + res.ScreenState
 		}
-		if res.Outcome == api.OutcomeUncertain {
+		switch res.Outcome {
+		case api.OutcomeUncertain:
 			line += "  — input may have landed: do not retry; look at the pane"
+		case api.OutcomePending:
+			line += "  — submitted, the agent's file does not show it yet: do not retry; `akk task` follows the turn"
 		}
 		fmt.Fprintln(stdout, line)
 		if n := res.Next; n != nil {

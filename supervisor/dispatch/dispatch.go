@@ -100,6 +100,9 @@ type Config struct {
 	Turns     Turns
 	Store     Store
 	Journal   Journal
+	// AcceptWithin bounds the wait for a send's acceptance in the agent's
+	// file before the send is answered as pending (0: 30 s).
+	AcceptWithin time.Duration
 }
 
 // Dispatcher runs every mutation: checks, then the transaction.

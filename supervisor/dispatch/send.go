@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"cmp"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -219,15 +220,26 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 		return fail(fmt.Sprintf("%s: the request was typed and Enter pressed, but the composer never emptied (screen %s)", api.ReasonPostcondition, rec.Screen))
 	}
 	turn.State, turn.Updated = store.TurnSubmitted, d.cfg.Now()
-	evidence, reason := d.proveAccepted(ictx, m, pre, anchor, request, &turn)
+	evidence, reason, pending := d.proveAccepted(ictx, m, pre, anchor, request, &turn)
 	d.cfg.Turns.Monitor(turn) // from now the monitor settles it, whatever acceptance says
-	if evidence == "" {
+	var out api.ActionResult
+	switch {
+	case pending:
+		// Submitted, and no record matches yet (seed 003: zero matches
+		// stay pending). The Turn stays managed: the monitor promotes it
+		// when the agent's file shows the request, or ends it unproven
+		// after the inactivity window. Never sent again.
+		out = tx.submitted("screen:submitted; "+reason, rec.Screen, turn)
+		if out.Outcome != api.OutcomePending {
+			return out
+		}
+	case evidence == "":
 		return fail(reason)
-	}
-	turn.State, turn.Accepted, turn.Updated = store.TurnAccepted, d.cfg.Now(), d.cfg.Now()
-	out := tx.accept(evidence, rec.Screen, "", turn)
-	if out.Outcome != api.OutcomeAccepted {
-		return out
+	default:
+		turn.State, turn.Accepted, turn.Updated = store.TurnAccepted, d.cfg.Now(), d.cfg.Now()
+		if out = tx.accept(evidence, rec.Screen, "", turn); out.Outcome != api.OutcomeAccepted {
+			return out
+		}
 	}
 	out.SessionID = turn.SessionID // a first prompt's session is bound by now
 	d.turnEvent(turn, api.EventTurnState)
@@ -261,11 +273,11 @@ func takeAnchor(ctx context.Context, agent watchers.Agent, path string) (watcher
 // replica has no native file: its evidence is the screen alone, and says
 // so. A Claude session with no transcript yet is anchored when the binder
 // finds the new file (read from its start: it holds this session only).
-func (d *Dispatcher) proveAccepted(ctx context.Context, m Terminal, pre sendState, anchor *watchers.Anchor, request string, turn *store.Turn) (evidence, reason string) {
+func (d *Dispatcher) proveAccepted(ctx context.Context, m Terminal, pre sendState, anchor *watchers.Anchor, request string, turn *store.Turn) (evidence, reason string, pending bool) {
 	if pre.replica {
-		return "screen:submitted (replica: no transcript)", ""
+		return "screen:submitted (replica: no transcript)", "", false
 	}
-	deadline := time.Now().Add(acceptTimeout)
+	deadline := time.Now().Add(cmp.Or(d.cfg.AcceptWithin, acceptTimeout))
 	var asked time.Time
 	for time.Now().Before(deadline) {
 		v, ch := m.Next()
@@ -278,15 +290,15 @@ func (d *Dispatcher) proveAccepted(ctx context.Context, m Terminal, pre sendStat
 		if anchor != nil {
 			acc, err := watchers.Accept(ctx, request, 0, *anchor)
 			if err != nil {
-				return "", "read the native session file: " + err.Error()
+				return "", "read the native session file: " + err.Error(), false
 			}
 			switch acc.Verdict {
 			case watchers.Accepted:
 				at := acc.Match.At()
 				turn.NativeTurn, turn.FileDev, turn.FileIno = acc.Match.TurnID, at.File.Dev, at.File.Ino
-				return "transcript:request_hash", ""
+				return "transcript:request_hash", "", false
 			case watchers.Uncertain:
-				return "", "acceptance uncertain: " + acc.Reason
+				return "", "acceptance uncertain: " + acc.Reason, false
 			}
 		} else if time.Since(asked) >= time.Second {
 			// A first Claude prompt creates the transcript: ask the binder
@@ -302,7 +314,10 @@ func (d *Dispatcher) proveAccepted(ctx context.Context, m Terminal, pre sendStat
 		}
 		t.Stop()
 	}
-	return "", fmt.Sprintf("%s: the request was submitted but the native session file did not show it within %s", api.ReasonPostcondition, acceptTimeout)
+	if anchor == nil {
+		return "", fmt.Sprintf("%s: the request was submitted but no native session file appeared within %s", api.ReasonPostcondition, acceptTimeout), false
+	}
+	return "", fmt.Sprintf("acceptance pending: the agent's file shows no record of the request yet (%s)", cmp.Or(d.cfg.AcceptWithin, acceptTimeout)), true
 }
 
 // turnEvent records a turn's state as an event (no text).

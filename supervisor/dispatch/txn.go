@@ -224,6 +224,18 @@ func (tx *txn) accept(evidence, screen, fence string, turns ...store.Turn) api.A
 	return tx.out
 }
 
+// submitted writes the receipt of input that went in whole (Enter
+// proven by the screen) while the agent's own acceptance is not yet
+// shown: the result is pending, never retried.
+func (tx *txn) submitted(evidence, screen string, turns ...store.Turn) api.ActionResult {
+	if err := tx.rec.advance(&tx.res, store.StageDone, "", evidence, "", turns...); err != nil {
+		tx.out.Outcome, tx.out.Reason, tx.out.DoNotRetry = api.OutcomeUncertain, fmt.Sprintf("receipt not recorded: %v", err), true
+		return tx.out
+	}
+	tx.out.Outcome, tx.out.DoNotRetry, tx.out.Evidence, tx.out.ScreenState = api.OutcomePending, true, evidence, screen
+	return tx.out
+}
+
 // fail settles the reservation after a failure: rejected when nothing was
 // sent, otherwise uncertain with do_not_retry. fence is consumed unless
 // rejected (input that may have landed answered the prompt).

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
@@ -35,7 +36,12 @@ func monitorState(t store.Turn) string {
 	switch t.State {
 	case store.TurnDone:
 		return TurnCompleted
-	case store.TurnFailed, store.TurnUncertain:
+	case store.TurnUncertain:
+		if t.Reason == ReasonUnproven {
+			return TurnUnproven
+		}
+		return TurnFailed
+	case store.TurnFailed:
 		return TurnFailed
 	case store.TurnCancelled:
 		return TurnCancelled
@@ -52,7 +58,11 @@ func (l storeLedger) OpenTurns() ([]TurnSpec, error) {
 	}
 	var out []TurnSpec
 	for _, t := range ts {
-		if t.Management != "closed" && (t.State == store.TurnAccepted || t.State == store.TurnWorking) {
+		// A submitted Turn whose receipt was written is pending (its
+		// acceptance not yet shown); one a crash left mid-way was settled
+		// uncertain before this runs (dispatch.SettleOpen).
+		pending := t.State == store.TurnSubmitted && t.NativePath != ""
+		if t.Management != "closed" && (t.State == store.TurnAccepted || t.State == store.TurnWorking || pending) {
 			out = append(out, SpecOf(t))
 		}
 	}
@@ -79,6 +89,8 @@ func (l storeLedger) SettleTurn(id string, end TurnEnd) error {
 		t.State = store.TurnCancelled
 	case TurnClosed:
 		t.Management = "closed"
+	case TurnUnproven:
+		t.State = store.TurnUncertain
 	default: // failed, timed_out
 		t.State = store.TurnFailed
 	}
@@ -92,6 +104,23 @@ func (l storeLedger) SettleTurn(id string, end TurnEnd) error {
 		return fmt.Errorf("settle turn %s: %w", id, err)
 	}
 	l.t.host.TurnSettled(t.TerminalID, id)
+	return nil
+}
+
+func (l storeLedger) Promote(id, nativeTurn string, at time.Time) error {
+	t, err := l.t.st.Turn(id)
+	if err != nil {
+		return err
+	}
+	if t.State != store.TurnSubmitted {
+		return nil // accepted at the send already
+	}
+	t.State, t.NativeTurn, t.Accepted, t.Updated = store.TurnAccepted, nativeTurn, at, at
+	ev := store.Event{Type: api.EventTurnState, TerminalID: t.TerminalID, Attrs: map[string]string{
+		"turn_id": t.ID, "session_id": t.SessionID, "state": t.State}}
+	if err := l.t.host.Commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
+		return fmt.Errorf("promote turn %s: %w", id, err)
+	}
 	return nil
 }
 

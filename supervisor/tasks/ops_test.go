@@ -43,6 +43,15 @@ func (l *memLedger) TurnState(id string) (TurnSpec, string, error) {
 	return sp, l.state[id], nil
 }
 
+func (l *memLedger) Promote(id, nativeTurn string, at time.Time) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	sp := l.specs[id]
+	sp.NativeTurnID = nativeTurn
+	l.specs[id] = sp
+	return nil
+}
+
 func (l *memLedger) SettleTurn(id string, end TurnEnd) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
+	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // clock is a test's time: it moves only when the test says.
@@ -199,5 +200,57 @@ func TestWatchExpiryAndRenew(t *testing.T) {
 	r.host.obs["term_w"] = terminal.Observation{TerminalID: "term_w", Incarnation: "2/2/claude", Screen: api.ScreenIdle}
 	if _, err := r.m.Renew(ctx, api.RenewRequest{WatchID: rec.ID, Minutes: 30}); !api.IsCode(err, api.CodeConflict) {
 		t.Errorf("renew after the process changed: %v, want conflict", err)
+	}
+}
+
+// TestPendingTurn: a send answered pending (its request not yet in the
+// agent's file) stays managed: the request's record promotes it and its
+// end settles it completed; with no record for a whole inactivity window
+// it ends unproven, once, and is never sent again (seed 003).
+func TestPendingTurn(t *testing.T) {
+	r := newTimerRig(t, Config{StallAfter: 10 * time.Minute, HardTimeout: time.Hour})
+	file := watchers.FileID{Dev: 1, Ino: 2}
+	pending := func(id string) TurnSpec {
+		sp := TurnSpec{TurnID: id, TerminalID: "term_p", Controller: "mcp:host", Incarnation: "1/1/codex", Created: r.clock.Now(),
+			Agent: "codex", Path: "/sessions/rollout.jsonl", File: file, Start: 100, BindingGen: 1,
+			PromptSHA256: watchers.PromptHash("the task")}
+		r.ledger.specs[id], r.ledger.state[id] = sp, TurnRunning
+		r.m.MonitorTurn(sp)
+		return sp
+	}
+	at := func(off int64) watchers.Where {
+		return watchers.Where{Agent: watchers.Codex, Path: "/sessions/rollout.jsonl", File: file, Offset: off, End: off + 10}
+	}
+
+	quiet := pending("turn_quiet")
+	r.clock.advance(9 * time.Minute)
+	r.m.process()
+	if st := r.ledger.state[quiet.TurnID]; st != TurnRunning {
+		t.Fatalf("ended %s before its inactivity window", st)
+	}
+	r.clock.advance(time.Minute)
+	r.m.process()
+	if st := r.ledger.state[quiet.TurnID]; st != TurnUnproven {
+		t.Fatalf("after a quiet window with no record: %s, want %s", st, TurnUnproven)
+	}
+	if evs := r.events(t, quiet.TurnID); strings.Join(evs, " ") != api.CallbackError+"/"+TurnUnproven {
+		t.Errorf("notifications %v, want one error/unproven", evs)
+	}
+
+	taken := pending("turn_taken")
+	r.m.Evidence("term_p", 1, watchers.PromptAccepted{Where: at(200), TurnID: "native-1", SHA256: watchers.PromptHash("the task")})
+	r.m.process()
+	if sp := r.ledger.specs[taken.TurnID]; sp.NativeTurnID != "native-1" {
+		t.Fatalf("the request's record did not promote the turn: %+v", sp)
+	}
+	r.clock.advance(15 * time.Minute) // quiet, but its request is proven: a stall, not unproven
+	r.m.process()
+	if st := r.ledger.state[taken.TurnID]; st != TurnRunning {
+		t.Fatalf("a promoted turn ended %s when quiet", st)
+	}
+	r.m.Evidence("term_p", 1, watchers.TurnCompleted{Where: at(300), TurnID: "native-1", EndedWithText: true})
+	r.m.process()
+	if st := r.ledger.state[taken.TurnID]; st != TurnCompleted {
+		t.Fatalf("after its end: %s, want completed", st)
 	}
 }

@@ -66,7 +66,11 @@ const (
 	TurnFailed    = "failed"
 	TurnCancelled = "cancelled"
 	TurnTimedOut  = "timed_out"
-	TurnClosed    = "closed"
+	// TurnUnproven: a send answered pending whose request the agent's
+	// file never showed within the inactivity window (seed 003: zero
+	// matches stay pending, then unproven); never sent again.
+	TurnUnproven = "unproven"
+	TurnClosed   = "closed"
 )
 
 // TurnLedger is the durable side of managed Turns (the dispatch path's
@@ -80,6 +84,9 @@ type TurnLedger interface {
 	// SettleTurn records a Turn's end, or its release by Close (state
 	// closed).
 	SettleTurn(turnID string, end TurnEnd) error
+	// Promote records that the agent's file showed a pending Turn's
+	// request (as its native turn).
+	Promote(turnID, nativeTurn string, at time.Time) error
 }
 
 // SetTurnLedger installs the managed Turns' ledger (before Run).
@@ -230,6 +237,11 @@ func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 	case watchers.PromptAccepted:
 		if native == "" && ev.SHA256 == tr.spec.PromptSHA256 {
 			tr.spec.NativeTurnID = ev.TurnID
+			if t.ledger != nil {
+				if err := t.ledger.Promote(tr.spec.TurnID, ev.TurnID, now); err != nil {
+					t.lg.Error("promote turn", "turn", tr.spec.TurnID, "err", err)
+				}
+			}
 		}
 	case watchers.TurnCompleted:
 		if native != "" && ev.TurnID == native {
@@ -255,6 +267,13 @@ func (t *Manager) turnTimers(tr *turnState, now time.Time) time.Time {
 		return time.Time{}
 	}
 	stallAt := tr.lastSeen.Add(t.cfg.StallAfter)
+	if tr.spec.NativeTurnID == "" && tr.spec.Path != "" && !now.Before(stallAt) {
+		// No record of the request in the agent's file for a whole
+		// inactivity window: it is not the agent's turn that is quiet,
+		// it is the request that was never shown to be taken.
+		t.endTurn(tr, TurnUnproven, api.CallbackError, TurnUnproven, ReasonUnproven, now)
+		return time.Time{}
+	}
 	if !tr.stalled && !now.Before(stallAt) {
 		tr.stalled = true
 		tr.stalls++

@@ -32,6 +32,7 @@ const (
 	ReasonExpired        = "watch_expired"
 	ReasonUnwatched      = "unwatched"
 	ReasonClosed         = "closed" // a Turn released by close
+	ReasonUnproven       = "unproven_acceptance"
 )
 
 // watchState is an active Watch: its record and what the monitor tracks
