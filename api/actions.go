@@ -122,7 +122,38 @@ type ActionResult struct {
 	// reservation before any input, and the wait from the input to the
 	// proven postcondition (mostly the agent drawing its next screen).
 	Timing *Timing `json:"timing,omitempty"`
+	// SendFacts: a send's or an answer's separate facts (seed 003).
+	*SendFacts
 }
+
+// SendFacts are the facts a send reports separately (seed 003 "Send
+// output"): whether input reached the pane, what the agent's own file
+// says of it, and how akk follows it from here.
+type SendFacts struct {
+	// TerminalInputDispatched: some of the input went to the pane (true
+	// for accepted, pending and uncertain; false for a refusal).
+	TerminalInputDispatched bool `json:"terminal_input_dispatched"`
+	// AgentAcceptance: accepted (the agent's file shows the request),
+	// screen_only (a replica: no file), pending (none yet), uncertain,
+	// or none (nothing was sent).
+	AgentAcceptance string `json:"agent_acceptance"`
+	// ManagementMode is managed_turn while akk manages the Turn.
+	ManagementMode string `json:"management_mode,omitempty"`
+	// ObservationMode is exact_task (the agent's own file) or
+	// terminal_activity (the screen alone).
+	ObservationMode string `json:"observation_mode,omitempty"`
+	// Capabilities are the tools that act on the Turn by its turn_id.
+	Capabilities []string `json:"capabilities,omitempty"`
+}
+
+// Agent acceptance values of SendFacts.
+const (
+	AcceptanceAccepted   = "accepted"
+	AcceptanceScreenOnly = "screen_only"
+	AcceptancePending    = "pending"
+	AcceptanceUncertain  = "uncertain"
+	AcceptanceNone       = "none"
+)
 
 // Timing of a mutation, in milliseconds.
 type Timing struct {

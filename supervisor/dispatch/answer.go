@@ -21,8 +21,16 @@ import (
 // send: the same checks and the same delivery, under the same turn_id,
 // whose round counts the answers.
 
-// Answer answers POST /v1/answer.
+// Answer answers POST /v1/answer; every result carries the send's facts.
 func (d *Dispatcher) Answer(ctx context.Context, req api.AnswerRequest) (api.ActionResult, error) {
+	out, err := d.answer(ctx, req)
+	if err != nil {
+		return out, err
+	}
+	return withFacts(out), nil
+}
+
+func (d *Dispatcher) answer(ctx context.Context, req api.AnswerRequest) (api.ActionResult, error) {
 	const op = "answer"
 	if req.TurnID == "" {
 		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "answer needs turn_id (a new task is a send)")

@@ -31,8 +31,16 @@ const (
 	maxMessageID   = 128
 )
 
-// Send answers POST /v1/send.
+// Send answers POST /v1/send; every result carries the send's facts.
 func (d *Dispatcher) Send(ctx context.Context, req api.SendRequest) (api.ActionResult, error) {
+	out, err := d.send(ctx, req)
+	if err != nil {
+		return out, err
+	}
+	return withFacts(out), nil
+}
+
+func (d *Dispatcher) send(ctx context.Context, req api.SendRequest) (api.ActionResult, error) {
 	const op = "send"
 	if (req.SessionID == "") == (req.TerminalID == "") {
 		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "send needs exactly one of session_id and terminal_id")
@@ -72,6 +80,29 @@ func (d *Dispatcher) Send(ctx context.Context, req api.SendRequest) (api.ActionR
 	}
 	defer tx.end()
 	return d.sendTurn(ctx, tx, pre, controller, req), nil
+}
+
+// withFacts adds a send's separate facts to its result: what reached the
+// pane, what the agent's file says, how the Turn is followed.
+func withFacts(out api.ActionResult) api.ActionResult {
+	f := &api.SendFacts{AgentAcceptance: api.AcceptanceNone}
+	switch out.Outcome {
+	case api.OutcomeAccepted:
+		f.TerminalInputDispatched, f.AgentAcceptance, f.ObservationMode = true, api.AcceptanceAccepted, api.WatchExactTask
+		if !strings.HasPrefix(out.Evidence, "transcript:") {
+			f.AgentAcceptance, f.ObservationMode = api.AcceptanceScreenOnly, api.WatchTerminalActivity
+		}
+	case api.OutcomePending:
+		f.TerminalInputDispatched, f.AgentAcceptance, f.ObservationMode = true, api.AcceptancePending, api.WatchExactTask
+	case api.OutcomeUncertain:
+		f.TerminalInputDispatched, f.AgentAcceptance = true, api.AcceptanceUncertain
+	}
+	if f.ObservationMode != "" && out.TurnID != "" {
+		f.ManagementMode = "managed_turn"
+		f.Capabilities = []string{api.ToolStatus, api.ToolCancel, api.ToolApprove, api.ToolRespond, api.ToolAnswer}
+	}
+	out.SendFacts = f
+	return out
 }
 
 func (d *Dispatcher) turnByMessage(controller, msg string) (store.Turn, bool) {

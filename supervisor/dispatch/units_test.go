@@ -63,3 +63,25 @@ func TestCheckText(t *testing.T) {
 		}
 	}
 }
+
+// TestSendFacts: a send's outcome as seed 003's separate facts.
+func TestSendFacts(t *testing.T) {
+	for _, tc := range []struct {
+		out                        api.ActionResult
+		dispatched                 bool
+		acceptance, mgmt, observed string
+	}{
+		{api.ActionResult{Outcome: api.OutcomeAccepted, TurnID: "turn_a", Evidence: "transcript:request_hash"}, true, api.AcceptanceAccepted, "managed_turn", api.WatchExactTask},
+		{api.ActionResult{Outcome: api.OutcomeAccepted, TurnID: "turn_a", Evidence: "screen:submitted (replica: no transcript)"}, true, api.AcceptanceScreenOnly, "managed_turn", api.WatchTerminalActivity},
+		{api.ActionResult{Outcome: api.OutcomePending, TurnID: "turn_a", Evidence: "screen:submitted; acceptance pending"}, true, api.AcceptancePending, "managed_turn", api.WatchExactTask},
+		{api.ActionResult{Outcome: api.OutcomeUncertain, TurnID: "turn_a"}, true, api.AcceptanceUncertain, "", ""},
+		{api.ActionResult{Outcome: api.OutcomeRejected}, false, api.AcceptanceNone, "", ""},
+		{api.ActionResult{Outcome: api.OutcomeAlreadyDone, TurnID: "turn_a"}, false, api.AcceptanceNone, "", ""},
+	} {
+		f := withFacts(tc.out).SendFacts
+		if f == nil || f.TerminalInputDispatched != tc.dispatched || f.AgentAcceptance != tc.acceptance ||
+			f.ManagementMode != tc.mgmt || f.ObservationMode != tc.observed || (tc.mgmt != "") != (len(f.Capabilities) > 0) {
+			t.Errorf("%s %s: facts %+v", tc.out.Outcome, tc.out.Evidence, f)
+		}
+	}
+}
