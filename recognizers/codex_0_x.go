@@ -67,6 +67,7 @@ type codex0x struct {
 	asyncHint     string // the editor's placeholder
 	asyncQuestion string // " questions" / " question" after the count
 	asyncOpenHint string // "alt + ↑ to answer"
+	steerHeader   string // the block of input steered into the running turn
 }
 
 // codex0xBase is what Codex 0.155.1 shows (the only recorded version so
@@ -116,6 +117,7 @@ var codex0xBase = codex0x{
 	asyncHint:      "Type your answer",
 	asyncQuestion:  " question",
 	asyncOpenHint:  "alt + ↑ to answer",
+	steerHeader:    "• Messages to be submitted after next tool call",
 }
 
 // recognize tries the bottom pane at rest (idle, working), then an

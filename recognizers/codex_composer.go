@@ -43,8 +43,7 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
 	}
 	out.ScreenState = Idle
-	c.above(g, p, out)
-	if out.Activity.Spinner {
+	if c.above(g, p, out) || out.Activity.Spinner {
 		out.ScreenState = Working
 	}
 	for y := 0; y < p; y++ {
@@ -86,12 +85,18 @@ func (c *codex0x) placeholderOnly(g *grid, p, end int) bool {
 }
 
 // above reads the rows over the composer (past blank rows, at most a few):
-// the working line "• Working (4s • esc to interrupt)" and a collapsed
-// async summary "• Queued follow-up inputs / ? 2 questions / alt + ↑ to
-// answer".
-func (c *codex0x) above(g *grid, p int, out *Recognition) {
+// the working line "• Working (4s • esc to interrupt)", a collapsed async
+// summary "• Queued follow-up inputs / ? 2 questions / alt + ↑ to
+// answer", and the blocks of input waiting for the running turn (steered
+// or queued answers and messages), which it passes over. pending: such a
+// block is there, which only a running turn shows.
+func (c *codex0x) above(g *grid, p int, out *Recognition) (pending bool) {
 	for y, seen := p-1, 0; y >= 0 && seen < 2; y-- {
 		if g.blank(y) {
+			continue
+		}
+		if top, ok := c.pendingBlock(g, y); ok {
+			y, pending = top, true
 			continue
 		}
 		seen++
@@ -101,9 +106,39 @@ func (c *codex0x) above(g *grid, p int, out *Recognition) {
 			y -= 2
 		default:
 			c.doneLine(g, y, &out.Activity)
-			return
+			return pending
 		}
 	}
+	return pending
+}
+
+// maxPendingRows bounds a pending-input block (its entries wrap).
+const maxPendingRows = 24
+
+// pendingBlock reads a block of input waiting for the running turn whose
+// last row is y: under a header at column 0 ("• Messages to be submitted
+// after next tool call (…)" for steered input, "• Queued follow-up
+// inputs" for input queued for the next turn), indented rows with at
+// least one "↳ " entry. It returns the header's row. The collapsed async
+// summary (no entry, a "? N questions" row) is not one.
+func (c *codex0x) pendingBlock(g *grid, y int) (int, bool) {
+	if !c.asyncSupported {
+		return 0, false
+	}
+	entries := 0
+	for r := y; r >= 0 && y-r <= maxPendingRows; r-- {
+		switch {
+		case g.blank(r):
+		case g.first(r) == 0:
+			ok := entries > 0 && g.style(0, r) == c.dim && (g.hasAt(r, 0, c.steerHeader) || g.rowIs(r, 0, c.asyncHeader))
+			return r, ok
+		case g.first(r) < 2:
+			return 0, false
+		case g.hasAt(r, 2, "↳ "):
+			entries++
+		}
+	}
+	return 0, false
 }
 
 // doneLine reads the dim line closing a finished turn: "done 3:48 AM"

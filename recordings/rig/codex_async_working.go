@@ -30,11 +30,6 @@ import (
 //     interrupt)", two rows above the "• Queued follow-up inputs" header)
 //     redraws: its spinner alternates •/◦ about every 0.5 s and its seconds
 //     count up.
-//
-// The recordings wait in testdata/codex/<version>/landing/ (no corpus test
-// reads that depth): landing them is moving them up one level, listing the
-// two surfaces in corpus.json and go test ./recognizers -run TestDatadriven
-// -rewrite.
 const (
 	codexSteerHeader = "Messages to be submitted after next tool call"
 	codexQueuedEdit  = "alt + ↑ edit last queued message"
@@ -173,7 +168,9 @@ func init() {
 				s.key("Enter")
 				s.screen(codexSteerHeader, "Purple", codexQueuedEdit, "› Ask Codex to do anything", codexBusy)
 				s.gone(codexAsyncOpen)
-				s.markMisread("screen_state: marker working, recognized idle", "working", recordings.MarkerState{Composer: "empty"})
+				// Working: the steered and queued blocks sit between the
+				// working row and the composer.
+				s.mark("working", recordings.MarkerState{Composer: "empty"})
 				// The slow reply and the steered answer in the first turn, the
 				// queued one as a turn of its own.
 				s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))

@@ -7,18 +7,13 @@ import (
 
 // TestCodexSteerQueueRecorded: the recorded rollouts of async-working and
 // async-working-queue hold what the scenarios measured (the steered answer
-// in the first turn, the queued one in the second). The recordings wait in
-// <version>/landing/ until corpus.json lists them; both places are read.
+// in the first turn, the queued one in the second).
 func TestCodexSteerQueueRecorded(t *testing.T) {
 	for _, tc := range []struct{ surface, steered, queued string }{
 		{"async-working", "\n\nGreen", ""},
 		{"async-working-queue", "\n\nPurple", "\n\nTeal"},
 	} {
-		var paths []string
-		for _, dir := range []string{"*", filepath.Join("*", "landing")} {
-			m, _ := filepath.Glob(filepath.Join("..", "testdata", "codex", dir, tc.surface+".rollout.jsonl"))
-			paths = append(paths, m...)
-		}
+		paths, _ := filepath.Glob(filepath.Join("..", "testdata", "codex", "*", tc.surface+".rollout.jsonl"))
 		if len(paths) == 0 {
 			t.Errorf("%s: no recorded rollout", tc.surface)
 		}
