@@ -112,7 +112,7 @@ var codex0xBase = codex0x{
 	asyncHeader:    "• Queued follow-up inputs",
 	asyncOf:        " of ",
 	asyncSubmit:    "enter submit",
-	asyncSegs:      []string{"ctrl + ] skip", "alt + ↓ main prompt", "alt + ↑ next question"},
+	asyncSegs:      []string{"ctrl + ] skip", "alt + ↓ main prompt", "alt + ↑ next question", "alt + ↑ queued messages"},
 	asyncOther:     "Other",
 	asyncHint:      "Type your answer",
 	asyncQuestion:  " question",
@@ -179,7 +179,7 @@ func (c *codex0x) overlayKind(g *grid, y int) int {
 	case x == 2 && g.rowIs(y, 2, c.confirmTitle) && g.styled(y, 2, g.w, c.title):
 		return ovConfirm
 	case c.asyncSupported && x == 0 && g.rowIs(y, 0, c.asyncHeader) && g.style(0, y) == c.dim &&
-		g.blank(y+1) && !g.blank(y+2): // expanded; the collapsed summary follows at once
+		(g.blank(y+1) && !g.blank(y+2) || g.hasAt(y+1, 2, queuedEntry)): // expanded; the collapsed summary follows at once
 		return ovAsync
 	}
 	return 0

@@ -163,6 +163,15 @@ func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st ScreenState,
 	pr.Questions = []Question{{Header: q.Header, Prompt: q.Prompt}}
 	spec := choiceSpec{option: -1, freeText: true, maxText: c.maxFreeText,
 		steps: []PlanStep{{Text: true, QuietMillis: c.pasteQuietMs, Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}}
+	// An async answer typed into this editor is queued for the next turn
+	// by Tab instead of Enter (measured on 0.154.0/0.155.1: the editor
+	// closes or the next question opens, the answer waits under "Queued
+	// follow-up inputs", and starts a turn of its own after the running
+	// one); the typed text is verified first.
+	queue := kind == KindAsyncQuestion
+	if queue {
+		spec.queue = []PlanStep{{Text: true, QuietMillis: c.pasteQuietMs, VerifyText: true, Keys: keyTab, Expect: expect(-1, afterQueue...)}}
+	}
 	switch {
 	case g.hasAt(y, x, hint) && g.last(y) == x+displayWidth(hint)-1 && g.styled(y, x, g.w, c.placeholder):
 	case g.last(y) >= x && !g.styled(y, x, g.w, c.placeholder):
@@ -170,6 +179,9 @@ func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st ScreenState,
 		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
 		spec.require = draft
 		spec.steps = []PlanStep{{Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}
+		if queue {
+			spec.queue = []PlanStep{{Keys: keyTab, Expect: expect(-1, afterQueue...)}}
+		}
 	default:
 		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "editor on row "+itoa(y)))
 	}
@@ -225,6 +237,12 @@ func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
 	y := t + 2
+	if g.hasAt(t+1, 2, queuedEntry) {
+		if y = pastQueued(g, t+1, b); y < 0 {
+			out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "queued inputs under row "+itoa(t)))
+			return
+		}
+	}
 	if st := parseStep(g.textFrom(y, 2), c.asyncOf); st.Index > 0 && g.first(y) == 2 && g.styled(y, 2, g.w, c.dim) {
 		pr.Step, pr.Pending = st, st.Total-st.Index+1
 		y++
@@ -266,6 +284,30 @@ func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
 		}
 		out.specs = append(out.specs, choiceSpec{option: i, steps: []PlanStep{{Keys: digitKey(o.Number), Expect: expect(-1, next...)}}})
 	}
+}
+
+// queuedEntry starts an answer or message queued for the next turn under
+// the async header ("  ↳ > <question>", its text indented below).
+const queuedEntry = "↳ "
+
+// pastQueued skips the entries queued under the async header from row r
+// (measured on 0.154.0/0.155.1 after an answer queued with Tab: "  ↳ >
+// <question>", a blank row, the answer at column 4) and returns the row
+// of the next question, after a blank row; -1 when the rows have another
+// shape.
+func pastQueued(g *grid, r, b int) int {
+	for ; r <= b; r++ {
+		switch {
+		case g.first(r) == 2 && g.hasAt(r, 2, queuedEntry):
+		case g.blank(r):
+		case g.first(r) >= 4:
+		case g.first(r) == 2 && g.blank(r-1):
+			return r
+		default:
+			return -1
+		}
+	}
+	return -1
 }
 
 // asyncFooter proves "enter submit" in the highlight style followed by

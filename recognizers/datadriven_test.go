@@ -168,6 +168,9 @@ func dump(r *recognizers.Recognition) string {
 			for _, s := range c.Steps {
 				fmt.Fprintf(&b, "\n  step text=%v quiet=%dms keys %q expect %v highlighted %d", s.Text, s.QuietMillis, s.Keys, s.Expect.States, s.Expect.Highlighted)
 			}
+			for _, s := range c.Queue {
+				fmt.Fprintf(&b, "\n  queue text=%v verify=%v quiet=%dms keys %q expect %v highlighted %d", s.Text, s.VerifyText, s.QuietMillis, s.Keys, s.Expect.States, s.Expect.Highlighted)
+			}
 		}
 	}
 	for _, rs := range r.Reasons {

@@ -30,6 +30,9 @@ type Choice struct {
 	// shown in the editor is submitted as it is, never edited).
 	RequireText string
 	Steps       []PlanStep
+	// Queue, when set, are the steps of the queue_next_turn delivery of
+	// an async answer (Steps steer it into the running turn).
+	Queue []PlanStep
 }
 
 // PlanStep is one bounded native step.
@@ -38,8 +41,12 @@ type PlanStep struct {
 	// enabled it), then wait QuietMillis of output silence, then Keys.
 	Text        bool
 	QuietMillis int
-	Keys        []byte
-	Expect      Expect
+	// VerifyText: after the text, the editor must show exactly it before
+	// Keys go (seed 000: a queued answer is verified before its final
+	// key); otherwise the step stops, uncertain.
+	VerifyText bool
+	Keys       []byte
+	Expect     Expect
 }
 
 // Expect is what the recapture after a step must show.
@@ -95,6 +102,7 @@ type choiceSpec struct {
 	maxText  int
 	require  string
 	steps    []PlanStep
+	queue    []PlanStep // the queue_next_turn steps of an async answer
 	// unavailable: listed in the projection, but no native step is
 	// proven from this screen (Claude's other rows while its editor row
 	// holds the cursor).
@@ -114,3 +122,8 @@ func expect(h int, states ...ScreenState) Expect { return Expect{States: states,
 // afterAnswer is what follows a question's last step: the agent runs
 // (working, idle), or shows the next step of the same flow.
 var afterAnswer = []ScreenState{Working, Idle, Questionnaire, Confirmation, AwaitingApproval}
+
+// afterQueue is what an async answer queued for the next turn may show:
+// the running turn with the answer waiting, the summary, or the next
+// question's editor.
+var afterQueue = []ScreenState{Working, Idle, AsyncQuestion}

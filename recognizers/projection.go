@@ -112,6 +112,12 @@ func (r *Recognition) project(d ids) {
 	}
 	if pr.Kind == KindAsyncQuestion {
 		in.DeliveryModes, in.PendingQuestions = []string{SteerCurrentTurn}, pr.Pending
+		for _, s := range r.specs {
+			if len(s.queue) > 0 && !s.unavailable {
+				in.DeliveryModes = append(in.DeliveryModes, QueueNextTurn)
+				break
+			}
+		}
 	}
 	r.Interaction = in
 	if pr.Kind == KindPermission {
@@ -168,7 +174,7 @@ func (r *Recognition) plan(in *Interaction, d ids) *Plan {
 		if s.unavailable {
 			continue
 		}
-		c := Choice{Decision: s.decision, FreeText: s.freeText, MaxText: s.maxText, RequireText: s.require, Steps: s.steps}
+		c := Choice{Decision: s.decision, FreeText: s.freeText, MaxText: s.maxText, RequireText: s.require, Steps: s.steps, Queue: s.queue}
 		if s.decision == "" {
 			c.QuestionID = in.Questions[0].QuestionID
 			if s.option >= 0 || s.derived != "" && s.derived != "open" {

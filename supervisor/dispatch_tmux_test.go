@@ -247,10 +247,13 @@ func dispatchInput(ctx context.Context, d *daemon, c *replicaCase, evs []recordi
 	rec, turn := v.Rec, v.ActiveTurn
 	switch {
 	case rec.Plan != nil && rec.Interaction != nil && rec.Interaction.State == "pending":
-		choice, text, n := matchChoice(rec.Plan, inputs)
+		choice, text, n, delivery := matchChoice(rec.Plan, inputs)
 		if n == 0 {
 			if why, ok := notAResponse[string(inputs[0])]; ok && (why != "enter" || rec.Interaction.Kind == "questionnaire") {
 				return 0, "", nil
+			}
+			if len(inputs) == 1 && printable(inputs[0]) {
+				return 0, "", nil // a draft the person leaves in the editor: no final key follows
 			}
 			return 0, "", fmt.Errorf("the recorded input answers an actionable %s but matches no choice of its plan", rec.Interaction.Kind)
 		}
@@ -272,7 +275,8 @@ func dispatchInput(ctx context.Context, d *daemon, c *replicaCase, evs []recordi
 			if choice.OptionID != "" {
 				ans.SelectedOptionIDs = []string{choice.OptionID}
 			}
-			req := api.RespondRequest{TerminalID: row.TerminalID, InteractionID: rec.Interaction.InteractionID, Answers: []api.Answer{ans}}
+			req := api.RespondRequest{TerminalID: row.TerminalID, InteractionID: rec.Interaction.InteractionID, Answers: []api.Answer{ans},
+				DeliveryMode: delivery}
 			if turn != "" {
 				req.TerminalID, req.TurnID = "", turn
 			}
@@ -374,26 +378,33 @@ func printable(b []byte) bool {
 	return true
 }
 
-// matchChoice finds the one choice of plan whose steps produce exactly the
-// next recorded inputs (a text step takes one whole printable input as its
-// text). It returns the choice, its text and how many inputs it covers.
-func matchChoice(plan *recognizers.Plan, inputs [][]byte) (recognizers.Choice, string, int) {
+// matchChoice finds the one choice of plan whose steps (or, for an async
+// answer, its queue_next_turn steps) produce exactly the next recorded
+// inputs (a text step takes one whole printable input as its text). It
+// returns the choice, its text, how many inputs it covers and the
+// delivery mode that matched ("" for the default).
+func matchChoice(plan *recognizers.Plan, inputs [][]byte) (recognizers.Choice, string, int, string) {
 	var found recognizers.Choice
-	var text string
+	var text, delivery string
 	n, matches := 0, 0
 	for _, ch := range plan.Choices {
-		if t, k, ok := matchSteps(ch.Steps, inputs); ok && k > 0 {
-			if ch.RequireText != "" {
-				t = ""
+		for _, alt := range []struct {
+			steps    []recognizers.PlanStep
+			delivery string
+		}{{ch.Steps, ""}, {ch.Queue, api.DeliveryQueueNextTurn}} {
+			if t, k, ok := matchSteps(alt.steps, inputs); ok && k > 0 {
+				if ch.RequireText != "" {
+					t = ""
+				}
+				found, text, n, delivery = ch, t, k, alt.delivery
+				matches++
 			}
-			found, text, n = ch, t, k
-			matches++
 		}
 	}
 	if matches != 1 {
-		return recognizers.Choice{}, "", 0
+		return recognizers.Choice{}, "", 0, ""
 	}
-	return found, text, n
+	return found, text, n, delivery
 }
 
 func matchSteps(steps []recognizers.PlanStep, inputs [][]byte) (string, int, bool) {

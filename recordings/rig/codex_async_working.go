@@ -31,6 +31,9 @@ import (
 //     redraws: its spinner alternates •/◦ about every 0.5 s and its seconds
 //     count up.
 const (
+	// codexTicks holds an open editor through a few redraws of the working
+	// row (its spinner alternates about every 0.5 s, its seconds count).
+	codexTicks       = 2500 * time.Millisecond
 	codexSteerHeader = "Messages to be submitted after next tool call"
 	codexQueuedEdit  = "alt + ↑ edit last queued message"
 	codexAsyncSlow   = "This slow reply came after the async question."
@@ -79,22 +82,6 @@ func (s *sticky) journal(desc string, ok func(map[string]any) bool) {
 	s.do(func() error { return s.d.Journal(desc, ok) })
 }
 
-// codexMarkUnrecognized: write the markers of the screens today's
-// recognizers misread (each markMisread says how). Off: a rig marker must
-// not fail the corpus tests, so those screens are recorded without their
-// markers; turn it on and re-record once the recognizers know them.
-const codexMarkUnrecognized = false
-
-// markMisread marks a screen the recognizers misread (see
-// codexMarkUnrecognized); misread is what akk replay --check reported.
-func (s *sticky) markMisread(misread, state string, e recordings.MarkerState) {
-	if codexMarkUnrecognized {
-		s.mark(state, e)
-		return
-	}
-	s.d.lg.Info("rig: marker left out (the recognizers misread its screen)", "state", state, "misread", misread)
-}
-
 func init() {
 	color := recordings.Question{Prompt: "Which color should the widget use?"}
 	more := recordings.Question{Prompt: "Anything else we should know?"}
@@ -140,6 +127,35 @@ func init() {
 					Actionable: true, Questions: []recordings.Question{more}})
 				return s.err
 			}},
+		// A digit steers the first answer; the free-text answer typed into
+		// the next question and Tab queue it for the next turn (akk's
+		// queue_next_turn delivery: the text, a quiet window, Tab).
+		&Scenario{Name: "async-queue-text", Agent: "codex", Only: []string{"0.154.0", "0.155.1"},
+			Model: func(string) string { return "gpt-6-astra" }, Script: codexAsyncWorkingScript, Drive: func(d *Driver) error {
+				s := &sticky{d: d}
+				ask(s)
+				s.key("M-Up")
+				s.screen(codexAsyncOpen, "4. Other", "alt + ↑ next question", codexBusy)
+				s.key("2")
+				s.screen(codexSteerHeader, "Green", more.Prompt, "Type your answer", codexAsyncOpen, codexBusy)
+				s.mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+					Actionable: true, Questions: []recordings.Question{more}})
+				// The editor stays open while the working row ticks (the
+				// spinner and its seconds): nothing in the editor redraws.
+				s.pause(codexTicks)
+				s.typ("Purple")
+				s.screen("  Purple", codexAsyncOpen)
+				s.pause(codexEnterGap)
+				s.key("Tab")
+				s.screen("↳ > "+more.Prompt, "Purple", codexQueuedEdit, "› Ask Codex to do anything", codexBusy)
+				s.gone(codexAsyncOpen)
+				s.mark("working", recordings.MarkerState{Composer: "empty"})
+				s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
+				s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nGreen", "\n\nPurple") })
+				s.do(func() error { return codexIdle(d) })
+				s.do(func() error { return codexMarkIdle(d) })
+				return s.err
+			}},
 		// "Other" with text and Tab queues it for the next turn; the next
 		// question's typed text and Enter steer. No marker before the Tab:
 		// no plan sends Tab.
@@ -158,10 +174,8 @@ func init() {
 				s.screen("↳ > Which color should the widget use?", "Teal", more.Prompt, "Type your answer",
 					"alt + ↑ queued messages", codexBusy)
 				// The footer's last segment is new: "alt + ↑ queued messages".
-				s.markMisread("screen_state unknown, composer absent, kind null, not actionable "+
-					"[prompt_text_without_styles (the footer row)], 0 questions",
-					"async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
-						Actionable: true, Questions: []recordings.Question{more}})
+				s.mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+					Actionable: true, Questions: []recordings.Question{more}})
 				s.typ("Purple")
 				s.screen("  Purple", codexAsyncOpen)
 				s.pause(codexEnterGap)

@@ -12,6 +12,7 @@ func TestCodexSteerQueueRecorded(t *testing.T) {
 	for _, tc := range []struct{ surface, steered, queued string }{
 		{"async-working", "\n\nGreen", ""},
 		{"async-working-queue", "\n\nPurple", "\n\nTeal"},
+		{"async-queue-text", "\n\nGreen", "\n\nPurple"},
 	} {
 		paths, _ := filepath.Glob(filepath.Join("..", "testdata", "codex", "*", tc.surface+".rollout.jsonl"))
 		if len(paths) == 0 {

@@ -116,6 +116,16 @@ func (f *fakeTerminal) toMarker(k int) error {
 	return nil
 }
 
+// tick plays the recording's output up to its next input (what the agent
+// redraws by itself meanwhile: a working row's spinner and seconds) and
+// recognizes the screen afresh.
+func (f *fakeTerminal) tick() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.play(func(e recordings.Event) bool { return e.Code == recordings.Input })
+	f.recognize()
+}
+
 // recognize makes a new recognition of the screen. Called with mu held.
 func (f *fakeTerminal) recognize() {
 	r := terminal.FromRecognition(f.r.Recognize(f.scr))

@@ -297,6 +297,8 @@ func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, tur
 		f.mu.Lock()
 		f.frozen = true
 		f.mu.Unlock()
+	case refusaltest.Tick:
+		f.tick()
 	default:
 		t.Fatalf("fault %q: the unit runner cannot make it", c.Fault)
 	}

@@ -334,6 +334,12 @@ func resolveChoice(live terminal.Recognition, a action) (recognizers.Choice, str
 	if !found {
 		return c, "", reject(api.ReasonUnknownChoice, "the option is not offered for this question")
 	}
+	if a.delivery == api.DeliveryQueueNextTurn {
+		if len(c.Queue) == 0 {
+			return c, "", reject(api.ReasonUnknownChoice, "this answer cannot be queued for the next turn (only typed text can): steer it")
+		}
+		c.Steps = c.Queue
+	}
 	if !c.FreeText {
 		if ans.Text != "" {
 			return c, "", reject(api.ReasonBadText, "this choice takes no text")

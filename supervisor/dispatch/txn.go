@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -182,6 +183,11 @@ func (tx *txn) steps(ctx context.Context, steps []recognizers.PlanStep, text str
 				quiet = defaultTextQuiet
 			}
 			tx.t.AwaitQuiet(ctx, before.Seq, quiet, echoQuietMax)
+			if step.VerifyText {
+				if now := tx.t.View().Rec; now.DraftSum != sha256.Sum256([]byte(text)) {
+					return now, fmt.Errorf("step %d: %w: the editor does not show the answer as typed (screen %s); its final key was not sent", i+1, errUnproven, now.Screen)
+				}
+			}
 		}
 		if len(step.Keys) > 0 {
 			if err := tx.keys(ctx, step.Keys); err != nil {

@@ -30,6 +30,9 @@ type Recognition struct {
 	Fingerprint [32]byte // the prompt region's styled fingerprint
 	Plan        *recognizers.Plan
 	Highlighted int // the highlighted option row, -1 when none
+	// DraftSum is the SHA-256 of the draft the composer or editor shows
+	// (zero when none): what a typed answer is verified against.
+	DraftSum [32]byte
 }
 
 // InteractionKey derives the key of public interaction ids from the
@@ -73,6 +76,9 @@ func FromRecognition(r recognizers.Recognition) Recognition {
 	}
 	if r.Exact {
 		out.Profile = "exact"
+	}
+	if r.Draft != "" {
+		out.DraftSum = sha256.Sum256([]byte(r.Draft))
 	}
 	if !r.Region.Empty() {
 		out.PromptTop, out.PromptRows = r.Region.Top, r.Region.Rows

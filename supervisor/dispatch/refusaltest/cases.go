@@ -42,6 +42,7 @@ const (
 	NoSessionFile    Fault = "no_session_file"   // the bound native session file cannot be read
 	Frozen           Fault = "frozen"            // the pane takes input but its screen never moves on
 	NotExactWatch    Fault = "not_exact_watch"   // the watch_id names a Watch that may not answer
+	Tick             Fault = "tick"              // the recording plays on up to its next input (the working row redraws)
 )
 
 // Call is the request a case makes.
@@ -106,7 +107,9 @@ type Case struct {
 	Text    string
 	// Kind overrides the response_kind sent ("": the question's).
 	Kind string
-	Turn Turn
+	// Delivery is the delivery_mode of an async answer ("": the default).
+	Delivery string
+	Turn     Turn
 	// Outcome and Reason are what the call gets with the fault.
 	Outcome, Reason string
 	// FaultOnly: the case has no faultless twin (the fault is the setup).
@@ -146,6 +149,7 @@ const (
 	unitFrozen  = "a strict replica always answers its recorded input"
 	unitStore   = "needs a store that refuses writes"
 	unitBinding = "a replica has no native session to bind"
+	unitTick    = "a strict replica plays its redraws on its own clock; the unit runner plays them between the status and the call"
 )
 
 // Cases is the table.
@@ -218,6 +222,13 @@ var Cases = []Case{
 	{Name: "answer while a prompt is up", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
 		Call: AnswerTurn, Turn: AnswerableTurn, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonNotIdle,
 		FaultOnly: true, UnitOnly: unitTurn},
+	{Name: "queue a typed async answer while the working row redraws", Agent: "codex", Version: "0.155.1", Recording: "async-queue-text",
+		Fault: Tick, Call: RespondFreeText, Text: "Purple", Delivery: api.DeliveryQueueNextTurn, Outcome: api.OutcomeAccepted,
+		FaultOnly: true, Inputs: 2, UnitOnly: unitTick},
+	{Name: "queue an async option answer", Agent: "codex", Version: "0.155.1", Recording: "async-working", Marker: 1,
+		Call: RespondOption, Option: 1, Delivery: api.DeliveryQueueNextTurn, Outcome: api.OutcomeRejected, Reason: api.ReasonUnknownChoice, FaultOnly: true},
+	{Name: "an async question changed between status and respond", Agent: "codex", Version: "0.154.0", Recording: "async-working", Marker: 1,
+		Fault: MoveOn, Markers: 2, Call: RespondOption, Option: 1, Outcome: api.OutcomeRejected, Reason: api.ReasonPromptChanged},
 	{Name: "send to a prompt", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
 		Call: SendTerminal, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonNotIdle, FaultOnly: true},
 	{Name: "send into a draft", Agent: "codex", Version: "0.155.1", Recording: "draft",

@@ -51,6 +51,7 @@ func Build(c Case, terminalID string, in *api.Interaction, turnID string) (Reque
 	if err != nil {
 		return Request{}, err
 	}
+	req.DeliveryMode = c.Delivery
 	out := Request{Respond: &req}
 	switch c.Call {
 	case RespondOption, RespondFreeText:
@@ -74,6 +75,11 @@ func answer(c Case, terminalID string, in *api.Interaction, id func(string) stri
 	if in != nil && len(in.Questions) == 0 { // a permission prompt: ids of no question
 		return api.RespondRequest{TerminalID: terminalID, InteractionID: in.InteractionID, Answers: []api.Answer{{
 			QuestionID: id("q_"), ResponseKind: "single_select", SelectedOptionIDs: []string{id("opt_")}}}}, nil
+	}
+	if c.Call == RespondFreeText && in != nil && len(in.Questions) == 1 && len(in.Questions[0].Options) == 0 {
+		q := in.Questions[0] // a free-text question: its answer is the text
+		return api.RespondRequest{TerminalID: terminalID, InteractionID: in.InteractionID, Answers: []api.Answer{{
+			QuestionID: q.QuestionID, ResponseKind: q.ResponseKind, Text: c.Text}}}, nil
 	}
 	if in == nil || len(in.Questions) != 1 || len(in.Questions[0].Options) <= c.Option {
 		return api.RespondRequest{}, fmt.Errorf("the status shows no question with option %d: %+v", c.Option, in)
