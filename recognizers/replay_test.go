@@ -157,12 +157,17 @@ func skipPlan(f castFile, k int) (string, bool) {
 // when the rig marked the draft before Enter.
 func planSends(p *recognizers.Plan, sent []byte) bool {
 	for _, c := range p.Choices {
-		st := c.Steps[0]
-		switch {
-		case !st.Text && bytes.Equal(sent, st.Keys):
-			return true
-		case st.Text && printable(bytes.TrimSuffix(sent, st.Keys)):
-			return true
+		for _, steps := range [][]recognizers.PlanStep{c.Steps, c.Queue} { // an async answer's queue too
+			if len(steps) == 0 {
+				continue
+			}
+			st := steps[0]
+			switch {
+			case !st.Text && bytes.Equal(sent, st.Keys):
+				return true
+			case st.Text && printable(bytes.TrimSuffix(sent, st.Keys)):
+				return true
+			}
 		}
 	}
 	return false
