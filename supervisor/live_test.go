@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -33,6 +34,12 @@ type liveAgent struct {
 // the live tier is skipped without it unless AKK_REQUIRE names it): its
 // HOME, its fake model, its tmux server, and the command that starts it.
 func prepareLive(t *testing.T, agent, version string, script fakemodel.Script) *liveAgent {
+	return prepareLiveModel(t, agent, version, "", script)
+}
+
+// prepareLiveModel is prepareLive with the model Codex is configured with
+// ("": gpt-5.5; gpt-6-astra offers request_user_input_async).
+func prepareLiveModel(t *testing.T, agent, version, model string, script fakemodel.Script) *liveAgent {
 	requireTmux(t)
 	in, err := rig.Lookup(agent, version)
 	tmuxtest.Require(t, "live", err == nil, fmt.Sprintf("%s@%s not installed (go run ./recordings/cmd/rig -install %s@%s): %v", agent, version, agent, version, err))
@@ -67,7 +74,7 @@ func prepareLive(t *testing.T, agent, version string, script fakemodel.Script) *
 			t.Fatal(err)
 		}
 		env = append(env, "CODEX_HOME="+filepath.Join(la.home, ".codex"), "FAKE_OPENAI_API_KEY=sk-fake-local")
-		cfg := fmt.Sprintf(`model = "gpt-5.5"
+		cfg := fmt.Sprintf(`model = %q
 model_provider = "fake"
 approval_policy = "on-request"
 sandbox_mode = "read-only"
@@ -93,7 +100,7 @@ trust_level = "trusted"
 
 [features]
 default_mode_request_user_input = true
-`, srvModel.URL()+"/v1", la.work)
+`, cmp.Or(model, "gpt-5.5"), srvModel.URL()+"/v1", la.work)
 		os.MkdirAll(filepath.Join(la.home, ".codex"), 0o755)
 		if err := os.WriteFile(filepath.Join(la.home, ".codex", "config.toml"), []byte(cfg), 0o644); err != nil {
 			t.Fatal(err)

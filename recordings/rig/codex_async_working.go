@@ -127,35 +127,7 @@ func init() {
 					Actionable: true, Questions: []recordings.Question{more}})
 				return s.err
 			}},
-		// A digit steers the first answer; the free-text answer typed into
-		// the next question and Tab queue it for the next turn (akk's
-		// queue_next_turn delivery: the text, a quiet window, Tab).
-		&Scenario{Name: "async-queue-text", Agent: "codex", Only: []string{"0.154.0", "0.155.1"},
-			Model: func(string) string { return "gpt-6-astra" }, Script: codexAsyncWorkingScript, Drive: func(d *Driver) error {
-				s := &sticky{d: d}
-				ask(s)
-				s.key("M-Up")
-				s.screen(codexAsyncOpen, "4. Other", "alt + ↑ next question", codexBusy)
-				s.key("2")
-				s.screen(codexSteerHeader, "Green", more.Prompt, "Type your answer", codexAsyncOpen, codexBusy)
-				s.mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
-					Actionable: true, Questions: []recordings.Question{more}})
-				// The editor stays open while the working row ticks (the
-				// spinner and its seconds): nothing in the editor redraws.
-				s.pause(codexTicks)
-				s.typ("Purple")
-				s.screen("  Purple", codexAsyncOpen)
-				s.pause(codexEnterGap)
-				s.key("Tab")
-				s.screen("↳ > "+more.Prompt, "Purple", codexQueuedEdit, "› Ask Codex to do anything", codexBusy)
-				s.gone(codexAsyncOpen)
-				s.mark("working", recordings.MarkerState{Composer: "empty"})
-				s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
-				s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nGreen", "\n\nPurple") })
-				s.do(func() error { return codexIdle(d) })
-				s.do(func() error { return codexMarkIdle(d) })
-				return s.err
-			}},
+		asyncQueueText(ask),
 		// "Other" with text and Tab queues it for the next turn; the next
 		// question's typed text and Enter steer. No marker before the Tab:
 		// no plan sends Tab.
@@ -256,4 +228,37 @@ func codexCheckSteerQueue(path, steered, queued string) error {
 			where[steered], where[queued])
 	}
 	return nil
+}
+
+// asyncQueueText: a digit steers the first answer; the free-text answer typed into
+// the next question and Tab queue it for the next turn (akk's
+// queue_next_turn delivery: the text, a quiet window, Tab).
+func asyncQueueText(ask func(*sticky)) *Scenario {
+	more := recordings.Question{Prompt: "Anything else we should know?"}
+	return &Scenario{Name: "async-queue-text", Agent: "codex", Only: []string{"0.154.0", "0.155.1"},
+		Model: func(string) string { return "gpt-6-astra" }, Script: codexAsyncWorkingScript, Drive: func(d *Driver) error {
+			s := &sticky{d: d}
+			ask(s)
+			s.key("M-Up")
+			s.screen(codexAsyncOpen, "4. Other", "alt + ↑ next question", codexBusy)
+			s.key("2")
+			s.screen(codexSteerHeader, "Green", more.Prompt, "Type your answer", codexAsyncOpen, codexBusy)
+			s.mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+				Actionable: true, Questions: []recordings.Question{more}})
+			// The editor stays open while the working row ticks (the
+			// spinner and its seconds): nothing in the editor redraws.
+			s.pause(codexTicks)
+			s.typ("Purple")
+			s.screen("  Purple", codexAsyncOpen)
+			s.pause(codexEnterGap)
+			s.key("Tab")
+			s.screen("↳ > "+more.Prompt, "Purple", codexQueuedEdit, "› Ask Codex to do anything", codexBusy)
+			s.gone(codexAsyncOpen)
+			s.mark("working", recordings.MarkerState{Composer: "empty"})
+			s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
+			s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nGreen", "\n\nPurple") })
+			s.do(func() error { return codexIdle(d) })
+			s.do(func() error { return codexMarkIdle(d) })
+			return s.err
+		}}
 }

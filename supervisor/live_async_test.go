@@ -1,0 +1,218 @@
+package supervisor
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
+)
+
+// TestLiveCodexAsync: a real Codex 0.155.1 (gpt-6-astra) asks two async
+// questions and keeps working (its next reply is held back 20 s, so the
+// working row redraws all along). Through a managed Turn, by turn_id,
+// each step a fresh status and one call: open the questions, steer the
+// first answer (an option) into the running turn, then queue the typed
+// answer of the second for the next turn. An answer to the first
+// question after it changed is refused with nothing typed. The rollout
+// proves where each landed: the steered one inside the Turn's native
+// turn, the queued one as the next turn.
+func TestLiveCodexAsync(t *testing.T) {
+	script := rig.Script("codex", "0.155.1")
+	script.AfterTool = func(result string, isError bool) fakemodel.Reply {
+		if strings.Contains(result, `"accepted":true`) {
+			return fakemodel.Reply{Text: "A slow reply after the async questions.", FirstDelay: 20 * time.Second}
+		}
+		return fakemodel.Reply{Text: "Tool result received: " + result}
+	}
+	la := prepareLiveModel(t, "codex", "0.155.1", "gpt-6-astra", script)
+	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
+	d := startDaemon(t, la.srv, daemonOpts{codexSessions: filepath.Join(la.home, ".codex", "sessions")})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	ld := &liveDispatch{t: t, la: la, d: d, agent: "codex", ctx: ctx, lat: &latencies{}}
+	ld.idle()
+	turn := ld.send("ask-async")
+
+	// status by turn_id until the collapsed questions show, pending; open them.
+	isSummary := func(in *api.Interaction) bool {
+		return in.Kind == "async_question" && len(in.Questions) == 1 && in.Questions[0].ResponseKind == "open"
+	}
+	ld.accept(respondStep(t, ctx, d, turn, isSummary, func(in *api.Interaction) (api.Answer, string) {
+		return api.Answer{QuestionID: in.Questions[0].QuestionID, ResponseKind: "open"}, ""
+	}))
+
+	// The first question: its options, steer (the default) with Green.
+	isOptions := func(in *api.Interaction) bool {
+		return in.Kind == "async_question" && len(in.Questions) == 1 && len(in.Questions[0].Options) > 1
+	}
+	var first *api.Interaction
+	ld.accept(respondStep(t, ctx, d, turn, isOptions, func(in *api.Interaction) (api.Answer, string) {
+		first = in
+		if len(in.DeliveryModes) != 1 || in.DeliveryModes[0] != api.DeliverySteer {
+			t.Errorf("an option question advertises %v, want only steer_current_turn", in.DeliveryModes)
+		}
+		q := in.Questions[0]
+		return api.Answer{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind, SelectedOptionIDs: []string{optionID(t, q, "Green")}}, ""
+	}))
+
+	// The second question, typed. First the first question's ids again,
+	// on the changed screen: refused, nothing typed.
+	isTyped := func(in *api.Interaction) bool {
+		return in.Kind == "async_question" && len(in.Questions) == 1 && in.Questions[0].ResponseKind == "free_text"
+	}
+	awaitTaskInteraction(t, ctx, d, turn, isTyped)
+	before := ld.row()
+	q := first.Questions[0]
+	stale := respondTurn(t, ctx, d, turn, first, api.Answer{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind,
+		SelectedOptionIDs: []string{optionID(t, q, "Green")}}, "")
+	if stale.Outcome != api.OutcomeRejected || stale.ReceiptID != "" {
+		t.Fatalf("an answer to the changed question: %+v, want rejected before input", stale)
+	}
+	if now := ld.row(); now.ScreenState != before.ScreenState || now.Composer != before.Composer {
+		t.Errorf("a refused answer changed the pane: %s/%s -> %s/%s", before.ScreenState, before.Composer, now.ScreenState, now.Composer)
+	}
+	// Queue it for the next turn.
+	ld.accept(respondStep(t, ctx, d, turn, isTyped, func(in *api.Interaction) (api.Answer, string) {
+		if !strings.Contains(strings.Join(in.DeliveryModes, " "), api.DeliveryQueueNextTurn) {
+			t.Fatalf("the typed question advertises %v, want queue_next_turn too", in.DeliveryModes)
+		}
+		q := in.Questions[0]
+		return api.Answer{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind, Text: "Purple"}, api.DeliveryQueueNextTurn
+	}))
+
+	// The slow reply ends the first turn; the queued answer runs as the next.
+	tmuxtest.Await(t, 90*time.Second, func() string {
+		turns, msgs := rolloutTurns(t, la)
+		if len(turns) < 2 || msgs["Purple"] == "" || msgs["Green"] == "" {
+			return fmt.Sprintf("turns %v, answers %v", turns, msgs)
+		}
+		if msgs["Green"] != turns[0] {
+			return fmt.Sprintf("the steered answer is in turn %s, want the first %s", msgs["Green"], turns[0])
+		}
+		if msgs["Purple"] != turns[1] {
+			return fmt.Sprintf("the queued answer is in turn %s, want the second %s", msgs["Purple"], turns[1])
+		}
+		return ""
+	})
+	ld.awaitSettled(turn)
+}
+
+// awaitTaskInteraction polls status by turn_id until its interaction is
+// pending, offered and ok.
+func awaitTaskInteraction(t *testing.T, ctx context.Context, d *daemon, turn string, ok func(*api.Interaction) bool) *api.Interaction {
+	t.Helper()
+	var in *api.Interaction
+	tmuxtest.Await(t, 60*time.Second, func() string {
+		task, err := d.cl.TaskStatus(ctx, api.TaskRequest{TurnID: turn})
+		if err != nil {
+			return err.Error()
+		}
+		if in = task.Interaction; in == nil || in.State != "pending" || task.OfferExpiresAt == nil || !ok(in) {
+			return fmt.Sprintf("turn %s %s: interaction %+v", turn, task.State, in)
+		}
+		return ""
+	})
+	return in
+}
+
+// respondStep answers the Turn's current step once status by turn_id
+// shows one ok accepts, with what answer picks. A refusal because the
+// screen changed since that status (the agent still drawing: its status
+// line renames the thread) sent nothing: it looks again, as a controller
+// told "call status again" does, at most three times.
+func respondStep(t *testing.T, ctx context.Context, d *daemon, turn string, ok func(*api.Interaction) bool,
+	answer func(*api.Interaction) (api.Answer, string)) api.ActionResult {
+	t.Helper()
+	var res api.ActionResult
+	for range 3 {
+		in := awaitTaskInteraction(t, ctx, d, turn, ok)
+		ans, delivery := answer(in)
+		if res = respondTurn(t, ctx, d, turn, in, ans, delivery); res.Outcome != api.OutcomeRejected ||
+			!strings.HasPrefix(res.Reason, api.ReasonPromptChanged) {
+			return res
+		}
+		t.Logf("%s: %s; looking again", res.Op, res.Reason)
+	}
+	return res
+}
+
+// respondTurn answers one step of the Turn's interaction by turn_id.
+func respondTurn(t *testing.T, ctx context.Context, d *daemon, turn string, in *api.Interaction, ans api.Answer, delivery string) api.ActionResult {
+	t.Helper()
+	res, err := d.cl.Respond(ctx, api.RespondRequest{TurnID: turn, InteractionID: in.InteractionID,
+		Answers: []api.Answer{ans}, DeliveryMode: delivery})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func optionID(t *testing.T, q api.Question, label string) string {
+	t.Helper()
+	for _, o := range q.Options {
+		if o.Label == label {
+			return o.OptionID
+		}
+	}
+	t.Fatalf("no option %q in %+v", label, q.Options)
+	return ""
+}
+
+// rolloutTurns reads the Codex pane's rollout: the turns in task_started
+// order, and for each async answer (a user message "> question\n\nanswer")
+// the turn it landed in, by its answer.
+func rolloutTurns(t *testing.T, la *liveAgent) ([]string, map[string]string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(la.home, ".codex", "sessions", "*", "*", "*", "rollout-*.jsonl"))
+	msgs := map[string]string{}
+	if len(files) != 1 {
+		return nil, msgs
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var turns []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var m struct {
+			Type    string `json:"type"`
+			Payload struct {
+				Type    string `json:"type"`
+				TurnID  string `json:"turn_id"`
+				Role    string `json:"role"`
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
+				Meta *struct {
+					TurnID string `json:"turn_id"`
+				} `json:"internal_chat_message_metadata_passthrough"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil {
+			continue
+		}
+		p := m.Payload
+		switch {
+		case m.Type == "event_msg" && p.Type == "task_started":
+			turns = append(turns, p.TurnID)
+		case m.Type == "response_item" && p.Type == "message" && p.Role == "user" && p.Meta != nil && len(p.Content) == 1 &&
+			strings.HasPrefix(p.Content[0].Text, "> "):
+			_, answer, _ := strings.Cut(p.Content[0].Text, "\n\n")
+			msgs[answer] = p.Meta.TurnID
+		}
+	}
+	return turns, msgs
+}
