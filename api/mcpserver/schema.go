@@ -128,8 +128,9 @@ func approveInput() *jsonschema.Schema {
 
 func respondInput() *jsonschema.Schema {
 	answer := closed("The answer to one question of the current step.", map[string]*jsonschema.Schema{
-		"question_id":   id(prefixQuestion, "The question's id (q_…) from the status projection."),
-		"response_kind": oneOf("The question's response_kind as the projection says.", "single_select", "free_text", "confirmation"),
+		"question_id": id(prefixQuestion, "The question's id (q_…) from the status projection."),
+		"response_kind": oneOf("The question's response_kind as the projection says (open: a collapsed Codex async question "+
+			"summary; answering it opens its questions, no option and no text).", "single_select", "free_text", "confirmation", "open"),
 		"selected_option_ids": {Type: "array", Description: "The chosen option's id (opt_…) from the projection.",
 			Items: id(prefixOption, "An option id (opt_…)."), MaxItems: ptr(1)},
 		"text": text("The typed answer, for a free_text question or an option marked free_text. No control characters "+
