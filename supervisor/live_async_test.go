@@ -1,11 +1,8 @@
 package supervisor
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,15 +89,12 @@ func TestLiveCodexAsync(t *testing.T) {
 
 	// The slow reply ends the first turn; the queued answer runs as the next.
 	tmuxtest.Await(t, 90*time.Second, func() string {
-		turns, msgs := rolloutTurns(t, la)
-		if len(turns) < 2 || msgs["Purple"] == "" || msgs["Green"] == "" {
-			return fmt.Sprintf("turns %v, answers %v", turns, msgs)
+		files, _ := filepath.Glob(filepath.Join(la.home, ".codex", "sessions", "*", "*", "*", "rollout-*.jsonl"))
+		if len(files) != 1 {
+			return fmt.Sprintf("rollouts %v", files)
 		}
-		if msgs["Green"] != turns[0] {
-			return fmt.Sprintf("the steered answer is in turn %s, want the first %s", msgs["Green"], turns[0])
-		}
-		if msgs["Purple"] != turns[1] {
-			return fmt.Sprintf("the queued answer is in turn %s, want the second %s", msgs["Purple"], turns[1])
+		if err := rig.CodexCheckSteerQueue(files[0], "\n\nGreen", "\n\nPurple"); err != nil {
+			return err.Error()
 		}
 		return ""
 	})
@@ -166,53 +160,4 @@ func optionID(t *testing.T, q api.Question, label string) string {
 	}
 	t.Fatalf("no option %q in %+v", label, q.Options)
 	return ""
-}
-
-// rolloutTurns reads the Codex pane's rollout: the turns in task_started
-// order, and for each async answer (a user message "> question\n\nanswer")
-// the turn it landed in, by its answer.
-func rolloutTurns(t *testing.T, la *liveAgent) ([]string, map[string]string) {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(la.home, ".codex", "sessions", "*", "*", "*", "rollout-*.jsonl"))
-	msgs := map[string]string{}
-	if len(files) != 1 {
-		return nil, msgs
-	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var turns []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
-		var m struct {
-			Type    string `json:"type"`
-			Payload struct {
-				Type    string `json:"type"`
-				TurnID  string `json:"turn_id"`
-				Role    string `json:"role"`
-				Content []struct {
-					Text string `json:"text"`
-				} `json:"content"`
-				Meta *struct {
-					TurnID string `json:"turn_id"`
-				} `json:"internal_chat_message_metadata_passthrough"`
-			} `json:"payload"`
-		}
-		if json.Unmarshal(sc.Bytes(), &m) != nil {
-			continue
-		}
-		p := m.Payload
-		switch {
-		case m.Type == "event_msg" && p.Type == "task_started":
-			turns = append(turns, p.TurnID)
-		case m.Type == "response_item" && p.Type == "message" && p.Role == "user" && p.Meta != nil && len(p.Content) == 1 &&
-			strings.HasPrefix(p.Content[0].Text, "> "):
-			_, answer, _ := strings.Cut(p.Content[0].Text, "\n\n")
-			msgs[answer] = p.Meta.TurnID
-		}
-	}
-	return turns, msgs
 }

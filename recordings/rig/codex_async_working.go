@@ -168,9 +168,16 @@ func init() {
 	)
 }
 
-// codexCheckSteerQueue checks the rollout for what the scenario measured:
-// the user message ending in steered is in the first turn, before its
-// task_complete, and the one ending in queued (unless "") is in the second.
+// CodexCheckSteerQueue is codexCheckSteerQueue for the live tests that
+// answer through akk.
+func CodexCheckSteerQueue(path, steered, queued string) error {
+	return codexCheckSteerQueue(path, steered, queued)
+}
+
+// codexCheckSteerQueue checks a Codex rollout for where async answers
+// landed: the user message ending in steered is in the first turn, before
+// its task_complete, and the one ending in queued (unless "") is in the
+// second (the scenarios here, and the live tests that answer through akk).
 func codexCheckSteerQueue(path, steered, queued string) error {
 	f, err := os.Open(path)
 	if err != nil {
