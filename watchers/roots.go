@@ -128,18 +128,37 @@ func newRootWatch(specs []RootSpec) (*rootWatch, error) {
 }
 
 // ensure watches root and its directories down to depth, or the nearest
-// existing parent when root does not exist yet.
-func (rw *rootWatch) ensure(root string, sp RootSpec) {
-	if _, err := os.Stat(root); err != nil {
-		for p := filepath.Dir(root); p != filepath.Dir(p); p = filepath.Dir(p) {
+// existing parent when root does not exist yet; it says whether root is
+// watched now. A directory made between the parent's look and its watch
+// sends no event (MkdirAll makes the whole path at once): the path is
+// looked at again after each watch, until root exists or the nearest
+// parent is watched with nothing new below it.
+func (rw *rootWatch) ensure(root string, sp RootSpec) bool {
+	for {
+		if _, err := os.Stat(root); err == nil {
+			rw.addTree(root, sp.Depth)
+			return true
+		}
+		p := filepath.Dir(root)
+		for ; p != filepath.Dir(p); p = filepath.Dir(p) {
 			if _, err := os.Stat(p); err == nil {
-				_ = rw.w.Add(p)
-				return
+				break
 			}
 		}
-		return
+		if rw.w.Add(p) != nil {
+			return false
+		}
+		// The next directory toward root, made meanwhile, is not watched:
+		// look again.
+		rel, err := filepath.Rel(p, root)
+		if err != nil {
+			return false
+		}
+		next := filepath.Join(p, strings.Split(rel, string(filepath.Separator))[0])
+		if _, err := os.Stat(next); err != nil {
+			return false
+		}
 	}
-	rw.addTree(root, sp.Depth)
 }
 
 func (rw *rootWatch) addTree(dir string, depth int) {
@@ -163,8 +182,10 @@ func (rw *rootWatch) onEvent(ev fsnotify.Event) (agent Agent, newDir, ok bool) {
 	for root, sp := range rw.roots {
 		rel, err := filepath.Rel(root, ev.Name)
 		if err != nil || strings.HasPrefix(rel, "..") {
-			if strings.HasPrefix(root, ev.Name+string(filepath.Separator)) && ev.Has(fsnotify.Create) {
-				rw.ensure(root, sp) // a parent of the root appeared
+			if strings.HasPrefix(root, ev.Name+string(filepath.Separator)) && ev.Has(fsnotify.Create) && rw.ensure(root, sp) {
+				// A parent of the root appeared, and the root with it: its
+				// files may be older than its watch.
+				return sp.Agent, true, true
 			}
 			continue
 		}
