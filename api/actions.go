@@ -144,6 +144,10 @@ type SendFacts struct {
 	ObservationMode string `json:"observation_mode,omitempty"`
 	// Capabilities are the tools that act on the Turn by its turn_id.
 	Capabilities []string `json:"capabilities,omitempty"`
+	// DraftRestored: the composer shows a draft again after the submit
+	// (Claude Code puts back a draft the person stashed): theirs, not a
+	// new one of the agent's.
+	DraftRestored bool `json:"draft_restored,omitempty"`
 }
 
 // Agent acceptance values of SendFacts.

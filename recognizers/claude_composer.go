@@ -3,6 +3,8 @@ package recognizers
 import (
 	"slices"
 	"strings"
+
+	"github.com/gdamore/tcell/v2"
 )
 
 // maxComposerRows bounds the search for the composer's upper rule: a
@@ -40,13 +42,14 @@ func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
 		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
 	}
 	interrupt, known := c.composerFooter(g, b)
-	out.Activity = c.activity(g, upper)
+	var queued bool
+	out.Activity, queued = c.activity(g, upper)
 	out.Activity.InterruptHint = interrupt
 	switch {
 	case !known:
 		out.ScreenState = Unknown
 		out.Reasons = append(out.Reasons, reason(NoteFooterUnknown, "row "+itoa(b)))
-	case interrupt || out.Activity.Spinner:
+	case interrupt || out.Activity.Spinner || queued:
 		out.ScreenState = Working
 	default:
 		out.ScreenState = Idle
@@ -105,17 +108,20 @@ func (c *claude21) composerFooter(g *grid, b int) (interrupt, known bool) {
 }
 
 // activity reads the line nearest above the composer (past the
-// right-aligned effort line): Claude's spinner "✻ Verbing… (4s · ↓ 7
-// tokens)" in the spinner colour, or a finished "✻ Cooked for 16s".
-// Verbs are random: only glyph, style and shape are read.
-func (c *claude21) activity(g *grid, upper int) Activity {
-	var a Activity
+// right-aligned effort line and prompts queued for the running turn):
+// Claude's spinner "✻ Verbing… (4s · ↓ 7 tokens)" in the spinner colour,
+// or a finished "✻ Cooked for 16s". Verbs are random: only glyph, style
+// and shape are read. queued: a prompt waits for the running turn
+// ("  ❯ text" on a background box, measured on 2.1.267), which only a
+// working agent shows.
+func (c *claude21) activity(g *grid, upper int) (a Activity, queued bool) {
 	y := upper - 1
-	for y >= 0 && (g.blank(y) || g.first(y) >= g.w/3) {
+	for y >= 0 && (g.blank(y) || g.first(y) >= g.w/3 || c.queuedPrompt(g, y)) {
+		queued = queued || c.queuedPrompt(g, y)
 		y--
 	}
 	if y < 0 || !strings.ContainsRune(c.spinnerGlyphs, g.ch(0, y)) || !g.space(1, y) {
-		return a
+		return a, queued
 	}
 	text := g.textFrom(y, 2)
 	switch st := g.style(0, y); {
@@ -130,5 +136,16 @@ func (c *claude21) activity(g *grid, upper int) Activity {
 			a.DoneElapsed, _, _ = strings.Cut(rest, " · ")
 		}
 	}
-	return a
+	return a, queued
+}
+
+// queuedPrompt: row y is a prompt queued for the running turn: "❯ " at
+// column 2 on a background (the transcript's own prompts start at column
+// 0 on none).
+func (c *claude21) queuedPrompt(g *grid, y int) bool {
+	if g.first(y) != 2 || !g.hasAt(y, 2, "❯ ") {
+		return false
+	}
+	_, bg, _ := g.style(2, y).Decompose()
+	return bg != tcell.ColorDefault
 }

@@ -122,9 +122,6 @@ const maxPendingRows = 24
 // least one "↳ " entry. It returns the header's row. The collapsed async
 // summary (no entry, a "? N questions" row) is not one.
 func (c *codex0x) pendingBlock(g *grid, y int) (int, bool) {
-	if !c.asyncSupported {
-		return 0, false
-	}
 	entries := 0
 	for r := y; r >= 0 && y-r <= maxPendingRows; r-- {
 		switch {

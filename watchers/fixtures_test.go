@@ -133,7 +133,9 @@ func TestFixturesParse(t *testing.T) {
 }
 
 // typedPrompt is the text the rig typed before the first Enter of a
-// recording: the prompt sent to the agent.
+// recording: the prompt sent to the agent. A draft cleared before it
+// (Claude's C-s stash, Codex's C-u with the cursor at the end) is not
+// part of it.
 func typedPrompt(t *testing.T, castPath string) string {
 	t.Helper()
 	data, err := os.ReadFile(castPath)
@@ -149,10 +151,14 @@ func typedPrompt(t *testing.T, castPath string) string {
 		if e.Code != recordings.Input {
 			continue
 		}
-		if bytes.Equal(e.Data, []byte("\r")) {
+		switch {
+		case bytes.Equal(e.Data, []byte("\r")):
 			return string(typed)
+		case bytes.Equal(e.Data, []byte{0x13}), bytes.Equal(e.Data, []byte{0x15}):
+			typed = typed[:0]
+		default:
+			typed = append(typed, e.Data...)
 		}
-		typed = append(typed, e.Data...)
 	}
 	return ""
 }

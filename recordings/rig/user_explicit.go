@@ -217,45 +217,7 @@ func init() {
 				s.mark("idle", idleDraft)
 				return s.err
 			}},
-		// A draft typed while the agent works, C-s, a request and Enter.
-		&Scenario{Name: "stash-working", Agent: "claude", Only: []string{"2.1.267", "2.1.332"}, Script: userScript("claude"),
-			Drive: func(d *Driver) error {
-				s := &sticky{d: d}
-				s.do(func() error { return claudeIdle(d) })
-				s.do(func() error { return claudePrompt(d, "slow-task please") })
-				s.do(func() error { _, err := d.Started("slow-task"); return err })
-				s.screen(claudeBusyFooter)
-				s.typ(draftText)
-				s.claudeWorking("❯ " + draftText)
-				s.pause(time.Second)
-				s.do(func() error { return d.Mark("working", workingDraft) })
-				s.typ(claudeStashKey)
-				s.gone(draftText)
-				s.pause(time.Second)
-				s.do(func() error { return d.Mark("working", workingEmpty) })
-				s.typ(requestText)
-				s.claudeWorking("❯ " + requestText)
-				s.key("Enter")
-				// The request waits under the spinner row as "  ❯ hello
-				// there" and the draft is back in the composer at once.
-				s.claudeComposer(draftText)
-				s.claudeWorking(claudeQueued(d.Version, requestText))
-				s.pause(time.Second)
-				markNow := func(state string, e recordings.MarkerState) { s.do(func() error { return d.Mark(state, e) }) }
-				if versionAtLeast(d.Version, "2.1.332") {
-					markNow("working", workingDraft)
-				} else {
-					s.userMisread("screen_state idle (the queued row \"  ❯ hello there\" under the spinner)",
-						"working", workingDraft, markNow)
-				}
-				// The slow reply, then the queued request as the next turn;
-				// the draft stays.
-				s.claudeTurns(2)
-				s.screen(userSlow, "Hello! I am the fake model")
-				s.claudeComposer(draftText)
-				s.mark("idle", idleDraft)
-				return s.err
-			}},
+		stashWorking(stash),
 	)
 }
 
@@ -326,58 +288,97 @@ func init() {
 				s.mark("idle", idleEmpty)
 				return s.err
 			}},
-		// While the turn runs: a draft cleared with C-u, a request with Tab
-		// (queued for the next turn), another with Enter (steered into the
-		// running turn).
-		&Scenario{Name: "send-working", Agent: "codex", Only: []string{"0.155.1", "0.171.0"}, Script: userScript("codex"),
-			Drive: func(d *Driver) error {
-				s := &sticky{d: d}
-				s.do(func() error { return codexIdle(d) })
-				s.do(func() error { return codexPrompt(d, "slow-task please") })
-				s.do(func() error { _, err := d.Started("slow-task"); return err })
-				s.journal("task_started", rolloutHas("event_msg", "task_started"))
-				s.screen(codexBusy)
-				s.mark("working", workingEmpty)
-				s.typ(draftText)
-				s.screen("› "+draftText, codexBusy)
-				// The status line gives way to "tab to queue message".
-				s.userMisread("screen_state unknown, composer absent (the footer row reads \"tab to queue message\")",
-					"working", workingDraft, s.mark)
-				s.typ(ctrlU)
-				s.gone(draftText)
-				s.mark("working", workingEmpty)
-				// Tab queues for the next turn.
-				s.typ("queued request")
-				s.screen("› queued request", codexBusy)
-				s.pause(codexEnterGap)
-				s.key("Tab")
-				s.screen("Queued follow-up inputs", "↳ queued request", codexBusy)
-				if versionAtLeast(d.Version, "0.171.0") {
-					// 0.171.0's hint under the queued inputs.
-					s.userMisread("screen_state idle (the queued block's hint reads \"shift+← edit last queued message\")",
-						"working", workingEmpty, s.mark)
-				} else {
-					s.mark("working", workingEmpty)
-				}
-				// Enter steers into the running turn.
-				s.typ(requestText)
-				s.screen("› "+requestText, codexBusy)
-				s.pause(codexEnterGap)
-				s.key("Enter")
-				if versionAtLeast(d.Version, "0.171.0") {
-					// The steer block is drawn for ~30 ms: the held-back model
-					// request is dropped and a new one made with the steered
-					// message; its reply ends the turn.
-					s.journal("steered message", rolloutHas("response_item", "message", `"text":"`+requestText+`"`))
-				} else {
-					s.screen(codexSteerHeader, "↳ "+requestText, "↳ queued request", codexBusy)
-					s.mark("working", workingEmpty)
-				}
-				s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
-				s.do(func() error { return codexCheckSteerQueue(d.journal, requestText, "queued request") })
-				s.do(func() error { return codexIdle(d) })
-				s.do(func() error { return codexMarkIdle(d) })
-				return s.err
-			}},
+		sendWorking(),
 	)
+}
+
+// A draft typed while the agent works, C-s, a request and Enter.
+func stashWorking(stash func(*sticky)) *Scenario {
+	return &Scenario{Name: "stash-working", Agent: "claude", Only: []string{"2.1.267", "2.1.332"}, Script: userScript("claude"),
+		Drive: func(d *Driver) error {
+			s := &sticky{d: d}
+			s.do(func() error { return claudeIdle(d) })
+			s.do(func() error { return claudePrompt(d, "slow-task please") })
+			s.do(func() error { _, err := d.Started("slow-task"); return err })
+			s.screen(claudeBusyFooter)
+			s.typ(draftText)
+			s.claudeWorking("❯ " + draftText)
+			s.pause(time.Second)
+			s.do(func() error { return d.Mark("working", workingDraft) })
+			s.typ(claudeStashKey)
+			s.gone(draftText)
+			s.pause(time.Second)
+			s.do(func() error { return d.Mark("working", workingEmpty) })
+			s.typ(requestText)
+			s.claudeWorking("❯ " + requestText)
+			s.key("Enter")
+			// The request waits under the spinner row as "  ❯ hello
+			// there" and the draft is back in the composer at once.
+			s.claudeComposer(draftText)
+			s.claudeWorking(claudeQueued(d.Version, requestText))
+			s.pause(time.Second)
+			markNow := func(state string, e recordings.MarkerState) { s.do(func() error { return d.Mark(state, e) }) }
+			// Working: 2.1.267 shows the queued prompt ("  ❯ hello there"
+			// on a box) between the spinner and the composer.
+			markNow("working", workingDraft)
+			// The slow reply, then the queued request as the next turn;
+			// the draft stays.
+			s.claudeTurns(2)
+			s.screen(userSlow, "Hello! I am the fake model")
+			s.claudeComposer(draftText)
+			s.mark("idle", idleDraft)
+			return s.err
+		}}
+}
+
+// While the turn runs: a draft cleared with C-u, a request with Tab
+// (queued for the next turn), another with Enter (steered into the
+// running turn).
+func sendWorking() *Scenario {
+	return &Scenario{Name: "send-working", Agent: "codex", Only: []string{"0.155.1", "0.171.0"}, Script: userScript("codex"),
+		Drive: func(d *Driver) error {
+			s := &sticky{d: d}
+			s.do(func() error { return codexIdle(d) })
+			s.do(func() error { return codexPrompt(d, "slow-task please") })
+			s.do(func() error { _, err := d.Started("slow-task"); return err })
+			s.journal("task_started", rolloutHas("event_msg", "task_started"))
+			s.screen(codexBusy)
+			s.mark("working", workingEmpty)
+			s.typ(draftText)
+			s.screen("› "+draftText, codexBusy)
+			// The status line gives way to "tab to queue message".
+			s.userMisread("screen_state unknown, composer absent (the footer row reads \"tab to queue message\")",
+				"working", workingDraft, s.mark)
+			s.typ(ctrlU)
+			s.gone(draftText)
+			s.mark("working", workingEmpty)
+			// Tab queues for the next turn.
+			s.typ("queued request")
+			s.screen("› queued request", codexBusy)
+			s.pause(codexEnterGap)
+			s.key("Tab")
+			s.screen("Queued follow-up inputs", "↳ queued request", codexBusy)
+			// Working (0.171.0's hint under the queued inputs reads
+			// "shift+← edit last queued message").
+			s.mark("working", workingEmpty)
+			// Enter steers into the running turn.
+			s.typ(requestText)
+			s.screen("› "+requestText, codexBusy)
+			s.pause(codexEnterGap)
+			s.key("Enter")
+			if versionAtLeast(d.Version, "0.171.0") {
+				// The steer block is drawn for ~30 ms: the held-back model
+				// request is dropped and a new one made with the steered
+				// message; its reply ends the turn.
+				s.journal("steered message", rolloutHas("response_item", "message", `"text":"`+requestText+`"`))
+			} else {
+				s.screen(codexSteerHeader, "↳ "+requestText, "↳ queued request", codexBusy)
+				s.mark("working", workingEmpty)
+			}
+			s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
+			s.do(func() error { return codexCheckSteerQueue(d.journal, requestText, "queued request") })
+			s.do(func() error { return codexIdle(d) })
+			s.do(func() error { return codexMarkIdle(d) })
+			return s.err
+		}}
 }

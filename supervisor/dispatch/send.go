@@ -86,6 +86,9 @@ func (d *Dispatcher) send(ctx context.Context, req api.SendRequest) (api.ActionR
 // pane, what the agent's file says, how the Turn is followed.
 func withFacts(out api.ActionResult) api.ActionResult {
 	f := &api.SendFacts{AgentAcceptance: api.AcceptanceNone}
+	if out.SendFacts != nil {
+		f.DraftRestored = out.SendFacts.DraftRestored
+	}
 	switch out.Outcome {
 	case api.OutcomeAccepted:
 		f.TerminalInputDispatched, f.AgentAcceptance, f.ObservationMode = true, api.AcceptanceAccepted, api.WatchExactTask
@@ -244,8 +247,14 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 	if err := tx.keys(ictx, []byte("\r")); err != nil {
 		return fail("press Enter: " + err.Error())
 	}
+	// Submitted: the agent left idle, or the request left the composer
+	// (empty, or another draft there: Claude Code puts a stashed draft
+	// back the moment a prompt is submitted).
+	restored := func(r terminal.Recognition) bool {
+		return r.Composer == "draft" && r.DraftSum != typed.Rec.DraftSum
+	}
 	rec, ok := m.Await(ictx, typed.Seq, submitTimeout, func(r terminal.Recognition) bool {
-		return r.Screen != api.ScreenIdle || r.Composer == "empty"
+		return r.Screen != api.ScreenIdle || r.Composer == "empty" || restored(r)
 	})
 	if !ok {
 		return fail(fmt.Sprintf("%s: the request was typed and Enter pressed, but the composer never emptied (screen %s)", api.ReasonPostcondition, rec.Screen))
@@ -273,6 +282,9 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 		}
 	}
 	out.SessionID = turn.SessionID // a first prompt's session is bound by now
+	if restored(rec) {
+		out.SendFacts = &api.SendFacts{DraftRestored: true}
+	}
 	d.turnEvent(turn, api.EventTurnState)
 	m.SetActiveTurn(turn.ID)
 	// Last: the monitor may settle the Turn at once (its end already
