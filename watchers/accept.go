@@ -318,10 +318,13 @@ func scanAnchor(acc *Acceptor, an Anchor, limit int64) (string, error) {
 }
 
 // Prompted reports whether the anchored file took a prompt after the
-// anchor (a turn started there: a person typed one, or another tool sent
-// it), or no longer holds the anchor (replaced, truncated, rewritten), so
-// that nothing can be said of what came after. why says which.
-func Prompted(ctx context.Context, an Anchor) (prompted bool, why string, err error) {
+// anchor (a turn other than own started there: a person typed one, or
+// another tool sent it), or no longer holds the anchor (replaced,
+// truncated, rewritten), so that nothing can be said of what came after.
+// why says which. own is the turn that ended at the anchor: Claude Code
+// may write that turn's prompt record after its end (out of order), which
+// is no new prompt.
+func Prompted(ctx context.Context, an Anchor, own string) (prompted bool, why string, err error) {
 	if err := ctx.Err(); err != nil {
 		return false, "", err
 	}
@@ -334,7 +337,9 @@ func Prompted(ctx context.Context, an Anchor) (prompted bool, why string, err er
 		return true, short, nil
 	}
 	for id := range acc.anchors[0].started {
-		return true, "turn " + id + " started after it", nil
+		if id != own {
+			return true, "turn " + id + " started after it", nil
+		}
 	}
 	return false, "", nil
 }

@@ -259,15 +259,21 @@ func TestPrompted(t *testing.T) {
 		t.Fatal(err)
 	}
 	an.Guard = nil // what a stored settlement keeps: file, offset
-	if p, why, err := Prompted(ctx, an); p || err != nil {
+	if p, why, err := Prompted(ctx, an, "t1"); p || err != nil {
 		t.Fatalf("nothing after the anchor: prompted %v (%s) %v", p, why, err)
 	}
 	appendFile(t, path, `{"type":"event_msg","payload":{"type":"token_count"}}`+"\n")
-	if p, why, err := Prompted(ctx, an); p || err != nil {
+	if p, why, err := Prompted(ctx, an, "t1"); p || err != nil {
 		t.Fatalf("bookkeeping after the anchor: prompted %v (%s) %v", p, why, err)
 	}
+	// The ended turn's own start written after its end (Claude writes out
+	// of order) is no new prompt.
+	appendFile(t, path, `{"type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`+"\n")
+	if p, why, err := Prompted(ctx, an, "t1"); p || err != nil {
+		t.Fatalf("the own turn's late start: prompted %v (%s) %v", p, why, err)
+	}
 	appendFile(t, path, `{"type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}`+"\n")
-	if p, why, err := Prompted(ctx, an); !p || err != nil || !strings.Contains(why, "t2") {
+	if p, why, err := Prompted(ctx, an, "t1"); !p || err != nil || !strings.Contains(why, "t2") {
 		t.Fatalf("a turn after the anchor: prompted %v (%s) %v", p, why, err)
 	}
 	if err := os.WriteFile(path+".new", []byte(head), 0o644); err != nil {
@@ -276,7 +282,35 @@ func TestPrompted(t *testing.T) {
 	if err := os.Rename(path+".new", path); err != nil {
 		t.Fatal(err)
 	}
-	if p, why, err := Prompted(ctx, an); !p || err != nil || !strings.Contains(why, "replaced") {
+	if p, why, err := Prompted(ctx, an, "t1"); !p || err != nil || !strings.Contains(why, "replaced") {
 		t.Fatalf("a replaced file: prompted %v (%s) %v", p, why, err)
+	}
+}
+
+// TestPromptedClaudeOutOfOrder: Claude Code may write a turn's prompt
+// record after its end; scanned past the end, that record is the ended
+// turn's own, not a new prompt. A later prompt is one.
+func TestPromptedClaudeOutOfOrder(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	rec := func(fields string) string {
+		return `{"isSidechain":false,"cwd":"/w","sessionId":"s1","version":"2.1.267","timestamp":"2026-12-02T02:39:27Z",` + fields + "}\n"
+	}
+	end := rec(`"parentUuid":"u1","type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"text","text":"Which file?"}],"stop_reason":"end_turn"}`) +
+		rec(`"parentUuid":"a1","type":"system","subtype":"turn_duration","durationMs":40,"uuid":"d1"`)
+	if err := os.WriteFile(path, []byte(end), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	an, err := TakeAnchor(ctx, Claude, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, path, claudePrompt("s1", "/w", "u1", "fix-the-bug"))
+	if p, why, err := Prompted(ctx, an, "u1"); p || err != nil {
+		t.Fatalf("the ended turn's own prompt record, written late: prompted %v (%s) %v", p, why, err)
+	}
+	appendFile(t, path, claudePrompt("s1", "/w", "u2", "typed by hand"))
+	if p, why, err := Prompted(ctx, an, "u1"); !p || err != nil || !strings.Contains(why, "u2") {
+		t.Fatalf("a later prompt: prompted %v (%s) %v", p, why, err)
 	}
 }

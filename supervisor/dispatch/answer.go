@@ -97,7 +97,7 @@ func promptedSince(ctx context.Context, t store.Turn) *refusal {
 	}
 	an := watchers.Anchor{Agent: watchers.Agent(t.Agent), Path: t.NativePath,
 		File: watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, Offset: t.SettledEnd}
-	prompted, why, err := watchers.Prompted(ctx, an)
+	prompted, why, err := watchers.Prompted(ctx, an, t.NativeTurn)
 	switch {
 	case err != nil:
 		return reject(api.ReasonAnchor, "read the agent's file after the turn: %v", err)
