@@ -248,10 +248,11 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 		return fail("press Enter: " + err.Error())
 	}
 	// Submitted: the agent left idle, or the request left the composer
-	// (empty, or another draft there: Claude Code puts a stashed draft
-	// back the moment a prompt is submitted).
+	// (empty, or, for Claude Code, another draft there: it puts a stashed
+	// draft back the moment a prompt is submitted). Codex's composer never
+	// does: a changed Codex draft is an Enter taken as a newline.
 	restored := func(r terminal.Recognition) bool {
-		return r.Composer == "draft" && r.DraftSum != typed.Rec.DraftSum
+		return pre.agent == api.AgentClaude && r.Composer == "draft" && r.DraftSum != typed.Rec.DraftSum
 	}
 	rec, ok := m.Await(ictx, typed.Seq, submitTimeout, func(r terminal.Recognition) bool {
 		return r.Screen != api.ScreenIdle || r.Composer == "empty" || restored(r)
