@@ -116,9 +116,12 @@ func (c *claude21) composerFooter(g *grid, b int) (interrupt, known bool) {
 // working agent shows.
 func (c *claude21) activity(g *grid, upper int) (a Activity, queued bool) {
 	y := upper - 1
-	for y >= 0 && (g.blank(y) || g.first(y) >= g.w/3 || c.queuedPrompt(g, y)) {
-		queued = queued || c.queuedPrompt(g, y)
-		y--
+	for ; y >= 0; y-- {
+		if c.queuedPrompt(g, y) {
+			queued = true
+		} else if !g.blank(y) && g.first(y) < g.w/3 {
+			break
+		}
 	}
 	if y < 0 || !strings.ContainsRune(c.spinnerGlyphs, g.ch(0, y)) || !g.space(1, y) {
 		return a, queued
