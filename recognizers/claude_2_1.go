@@ -16,6 +16,15 @@ type claude21 struct {
 	spinnerGlyphs  string
 	spinner        vt.Style
 	hint           vt.Style // grey: numbers, descriptions, dialog footers
+	// The row right above the composer's upper rule ends, right-aligned
+	// and all in the notice style (after the effort indicator "● high ·
+	// /effort · " when shown), with the stash chip while a draft stashed
+	// with stashKey waits to come back, or with restoredNotice when it came
+	// back after a submit. Unset where no recording shows them.
+	stashKey       []byte
+	stashChip      string
+	restoredNotice string
+	notice         vt.Style
 
 	// Menus: "❯" and the current row's label in the highlight colour.
 	highlight vt.Style

@@ -41,6 +41,11 @@ func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
 	if draft := c.draft(g, p, lower); draft != "" {
 		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
 	}
+	var unsure bool
+	out.Stashed, out.DraftRestored, unsure = c.stashRow(g, upper-1)
+	if out.Composer == ComposerDraft && c.stashKey != nil && !out.Stashed && !unsure {
+		out.Clear = &Clear{Keys: c.stashKey, Stash: true}
+	}
 	interrupt, known := c.composerFooter(g, b)
 	var queued bool
 	out.Activity, queued = c.activity(g, upper)
@@ -80,6 +85,28 @@ func (c *claude21) draft(g *grid, p, lower int) string {
 		rows = append(rows, strings.TrimRight(g.text(y, 2, g.w), " "))
 	}
 	return strings.TrimRight(strings.Join(rows, "\n"), "\n")
+}
+
+// stashRow reads the end of row y, right above the composer's upper
+// rule: the stash chip or the restored notice, right-aligned (past the
+// row's first third) and every cell in the notice style, alone or after
+// " · ". unsure: the row names a stash in another shape (a chip akk cannot
+// prove absent), so no ctrl+s may be offered.
+func (c *claude21) stashRow(g *grid, y int) (stashed, restored, unsure bool) {
+	if c.stashChip == "" || g.blank(y) {
+		return false, false, false
+	}
+	text := g.textFrom(y, g.first(y))
+	is := func(s string) bool { return text == s || strings.HasSuffix(text, " · "+s) }
+	if g.first(y) >= g.w/3 && g.styled(y, 0, g.w, c.notice) {
+		switch {
+		case is(c.stashChip):
+			return true, false, false
+		case is(c.restoredNotice):
+			return false, true, false
+		}
+	}
+	return false, false, strings.Contains(strings.ToLower(text), "stash")
 }
 
 // composerFooter reads the footer under the composer: the mode, then

@@ -19,6 +19,18 @@ type codex0x struct {
 	hints         []string // what its segments end with
 	bullets       string   // the working line's animated bullet
 	interruptHint string   // "esc to interrupt)"
+	// clearKeys (ctrl+u) kill from the line start to the cursor: they
+	// empty the whole draft only when it is one row and the cursor is
+	// right after its last cell (recordings clear-draft, clear-cursor-mid,
+	// clear-multiline).
+	clearKeys []byte
+	// A draft typed while a turn runs turns the status line (0.155.1) or
+	// the hints row (0.171.0) into "tab to queue message", drawn as
+	// queueRow's runs from column 2; queueContext is the right-aligned
+	// "NN% context left" ending that row ("" when none). Unset where no
+	// recording shows it.
+	queueRow     []styledRun
+	queueContext string
 
 	// Menus: the current row entirely in the row highlight styles (one
 	// colour, or reverse video in two weights), its glyph in the first;
@@ -71,14 +83,16 @@ type codex0x struct {
 }
 
 // codex0xBase is what Codex 0.155.1 shows (the only recorded version so
-// far); other versions start from it and change what their recordings
-// show differently.
+// far), but for its working screen with a draft (codex0_155_1Grammar);
+// other versions start from it and change what their recordings show
+// differently.
 var codex0xBase = codex0x{
 	composerGlyph:  plain().bold().vt(),
 	placeholder:    plain().dim().vt(),
 	statusModel:    fgRGB(0xf6, 0xe2, 0xb7).vt(),
 	bullets:        "•◦",
 	interruptHint:  "esc to interrupt)",
+	clearKeys:      []byte{0x15},
 	highlight:      fgIdx(6).bold().vt(),
 	rowLit:         []vt.Style{fgIdx(6).bold().vt()},
 	dim:            plain().dim().vt(),

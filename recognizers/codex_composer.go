@@ -3,20 +3,32 @@ package recognizers
 import (
 	"slices"
 	"strings"
+
+	"github.com/agent-knock-knock/akk/vt"
 )
 
 // composer recognizes Codex's bottom pane at rest, ending at row b: the
-// status line on b, a blank row, the "›" composer rows. Above it may sit
-// the working line and a collapsed async question summary.
+// status line on b (with the hints row under it on 0.171.0), a blank
+// row, the "›" composer rows. Above it may sit the working line and a
+// collapsed async question summary. A draft typed while a turn runs shows
+// the queue row in place of the status line or the hints row: only under
+// the working line.
 func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	end := b
+	queueing := false
 	if c.hintsRow {
-		if !c.hintRow(g, b) {
+		queueing = c.queueRowAt(g, b)
+		if !queueing && !c.hintRow(g, b) {
 			return false
 		}
 		b--
 	}
-	if g.first(b) != 2 || g.style(2, b) != c.statusModel || !g.blank(b-1) {
+	if !c.hintsRow && c.queueRowAt(g, b) {
+		queueing = true
+	} else if g.first(b) != 2 || g.style(2, b) != c.statusModel {
+		return false
+	}
+	if !g.blank(b - 1) {
 		return false
 	}
 	p := -1
@@ -32,18 +44,29 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	if p < 0 || g.style(0, p) != c.composerGlyph || !g.space(1, p) || p > 0 && !g.blank(p-1) {
 		return false
 	}
+	empty := c.placeholderOnly(g, p, b-1)
+	if queueing && empty {
+		return false
+	}
+	saved := *out
+	working := c.above(g, p, out) || out.Activity.Spinner
+	if queueing && !out.Activity.Spinner {
+		*out = saved
+		return false
+	}
 	out.Region = Region{Top: p, Rows: end - p + 1}
 	out.Composer = ComposerEmpty
-	if !c.placeholderOnly(g, p, b-1) {
+	if !empty {
 		rows := make([]string, 0, b-1-p)
 		for y := p; y < b-1; y++ {
 			rows = append(rows, strings.TrimRight(g.text(y, 2, g.w), " "))
 		}
 		draft := strings.TrimRight(strings.Join(rows, "\n"), "\n")
 		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
+		out.Clear = c.clear(g, p, b-1)
 	}
 	out.ScreenState = Idle
-	if c.above(g, p, out) || out.Activity.Spinner {
+	if working {
 		out.ScreenState = Working
 	}
 	for y := 0; y < p; y++ {
@@ -53,6 +76,58 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 		}
 	}
 	return true
+}
+
+// clear returns the clearing step of the draft on composer rows p to
+// end-1, or nil: clearKeys kill to the line start, so the draft must be
+// the "›" row alone with the visible cursor right after its last cell.
+func (c *codex0x) clear(g *grid, p, end int) *Clear {
+	if c.clearKeys == nil {
+		return nil
+	}
+	for y := p + 1; y < end; y++ {
+		if !g.blank(y) {
+			return nil
+		}
+	}
+	x := g.last(p)
+	if x < 2 || !g.cursor.Visible || g.cursor.Y != p || g.cursor.X != x+max(g.cell(x, p).Width(), 1) {
+		return nil
+	}
+	return &Clear{Keys: c.clearKeys}
+}
+
+// styledRun is a text drawn in one style.
+type styledRun struct {
+	text  string
+	style vt.Style
+}
+
+// queueRowAt proves the queue row on row y: the runs of queueRow from
+// column 2, then nothing, or with queueContext only "NN% context left"
+// dim, right-aligned at the row's end.
+func (c *codex0x) queueRowAt(g *grid, y int) bool {
+	if len(c.queueRow) == 0 || g.first(y) != 2 {
+		return false
+	}
+	x := 2
+	for _, r := range c.queueRow {
+		w := displayWidth(r.text)
+		if !g.hasAt(y, x, r.text) || !g.styled(y, x, x+w, r.style) {
+			return false
+		}
+		x += w
+	}
+	if c.queueContext == "" {
+		return g.last(y) < x
+	}
+	rest := g.textFrom(y, x)
+	n := len(rest) - len(strings.TrimLeft(rest, " "))
+	if n < 3 || !g.styled(y, x, g.w, c.dim) {
+		return false
+	}
+	digits, ok := strings.CutSuffix(rest[n:], c.queueContext)
+	return ok && len(digits) >= 1 && len(digits) <= 3 && strings.Trim(digits, "0123456789") == ""
 }
 
 // hintRow proves the key hints under the status line (Codex 0.171.0):

@@ -97,6 +97,23 @@ func screenAt(t testing.TB, rec *recordings.Recording, k int) (*vt.Screen, recor
 	return scr, m
 }
 
+// screenAtTime replays rec up to its last event at or before at (seconds
+// into the recording) and returns that screen: the screens no marker
+// names (a cursor moved, a draft typed while working).
+func screenAtTime(t testing.TB, rec *recordings.Recording, at float64) *vt.Screen {
+	t.Helper()
+	scr, err := recordings.Replay(rec, vt.Options{}, func(s recordings.Step) error {
+		if s.Index+1 < len(rec.Events) && rec.Events[s.Index+1].Time > at {
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		t.Fatalf("at %v: %v", at, err)
+	}
+	return scr
+}
+
 // markerScreen loads agent/version/surface and replays it to marker k.
 func markerScreen(t testing.TB, agent, version, surface string, k int) *vt.Screen {
 	t.Helper()

@@ -23,6 +23,8 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/<agent>/<version>/*.
 // are created for every surface of corpus.json with -rewrite.
 //
 //	marker N   the screen at the recording's marker N (0-based)
+//	at T       the screen after the recording's last event at or before
+//	           T seconds (added by hand for screens no marker names)
 //	final      the recording's final screen (NAME.final.txt)
 //
 // A command's expected output follows "----" and ends at a blank line.
@@ -111,6 +113,12 @@ func runCommand(t *testing.T, f castFile, cmd string) string {
 			t.Fatalf("%s: %v", cmd, err)
 		}
 		scr, _ = screenAt(t, loadCast(t, f.Cast), k)
+	case len(fields) == 2 && fields[0] == "at":
+		at, err := strconv.ParseFloat(fields[1], 64)
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		scr = screenAtTime(t, loadCast(t, f.Cast), at)
 	case cmd == "final":
 		data, err := os.ReadFile(f.Final)
 		if err != nil {
@@ -139,6 +147,12 @@ func dump(r *recognizers.Recognition) string {
 	}
 	a := r.Activity
 	fmt.Fprintf(&b, "\nactivity spinner=%v interrupt=%v elapsed=%q done=%v done_elapsed=%q", a.Spinner, a.InterruptHint, a.Elapsed, a.Done, a.DoneElapsed)
+	if r.Clear != nil {
+		fmt.Fprintf(&b, "\nclear keys %q stash=%v", r.Clear.Keys, r.Clear.Stash)
+	}
+	if r.Stashed || r.DraftRestored {
+		fmt.Fprintf(&b, "\nstashed=%v draft_restored=%v", r.Stashed, r.DraftRestored)
+	}
 	if !r.Region.Empty() {
 		fmt.Fprintf(&b, "\nregion rows %d-%d fingerprint %x", r.Region.Top, r.Region.Bottom(), r.Fingerprint[:8])
 	}

@@ -9,20 +9,32 @@ import "github.com/agent-knock-knock/akk/vt"
 var (
 	claude2_1_263 = claude21Base
 	claude2_1_266 = claude21Base
-	claude2_1_267 = claude21Base
+	claude2_1_267 = claude2_1_267Grammar()
 	claude2_1_332 = claude2_1_332Grammar()
 	codex0_153_4  = codex0_153_4Grammar()
 	codex0_154_0  = codex0xBase
-	codex0_155_1  = codex0xBase
+	codex0_155_1  = codex0_155_1Grammar()
 	codex0_171_0  = codex0_171_0Grammar()
 )
+
+// codex0_155_1Grammar: while a turn runs, Codex 0.155.1 replaces its
+// status line under a draft with a dim "tab to queue message" and a dim
+// right-aligned "NN% context left" (send-working).
+func codex0_155_1Grammar() codex0x {
+	c := codex0xBase
+	c.queueRow = []styledRun{{"tab to queue message", plain().dim().vt()}}
+	c.queueContext = "% context left"
+	return c
+}
 
 // codex0_171_0Grammar: Codex 0.171.0 runs on the alternate screen with a
 // row of key hints under the status line, highlights the current row in
 // reverse video, colours the status line and questions differently, and
-// has no async surface (its recordings).
+// has no async surface (its recordings). While a turn runs, a draft turns
+// the hints row into "tab to queue message", "tab" in bold (send-working).
 func codex0_171_0Grammar() codex0x {
 	c := codex0xBase
+	c.queueRow = []styledRun{{"tab", plain().bold().vt()}, {" to queue message", plain().vt()}}
 	c.rowLit = []vt.Style{plain().bold().reverse().vt(), plain().reverse().vt()}
 	c.permMenu.painted, c.qMenu.painted = true, true
 	c.statusModel = fg256(223).vt()
@@ -33,10 +45,22 @@ func codex0_171_0Grammar() codex0x {
 	return c
 }
 
+// claude2_1_267Grammar: Claude Code 2.1.267 stashes a draft with ctrl+s,
+// shows "› stashed" while it waits and "Draft restored" when a submit
+// brought it back, in grey (stash-send, stash-empty, stash-multiline,
+// stash-working).
+func claude2_1_267Grammar() claude21 {
+	c := claude21Base
+	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "› stashed", "Draft restored", fg256(246).vt()
+	return c
+}
+
 // claude2_1_332Grammar: Claude Code 2.1.332's review has no "Ready to
-// submit your answers?" line, and it has an auto mode (its recordings).
+// submit your answers?" line, and it has an auto mode; its stash chip is
+// "draft stashed", its notice "draft restored" (its recordings).
 func claude2_1_332Grammar() claude21 {
 	c := claude21Base
+	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "draft stashed", "draft restored", fg256(246).vt()
 	c.reviewPrompt = ""
 	// Auto mode (2.1.332's default without settings) names itself in its
 	// own colour.

@@ -85,7 +85,12 @@ func summary(r *recognizers.Recognition) string {
 	if r.Interaction != nil {
 		id = r.Interaction.InteractionID + " " + r.Interaction.State
 	}
-	return fmt.Sprintf("%s/%s/%q fp %x %s %v plan=%v", r.ScreenState, r.Composer, r.Draft, r.Fingerprint[:6], id, r.Reasons, r.Plan != nil)
+	clear := ""
+	if r.Clear != nil {
+		clear = fmt.Sprintf("%q/%v", r.Clear.Keys, r.Clear.Stash)
+	}
+	return fmt.Sprintf("%s/%s/%q fp %x %s %v plan=%v clear=%s stashed=%v restored=%v", r.ScreenState, r.Composer, r.Draft,
+		r.Fingerprint[:6], id, r.Reasons, r.Plan != nil, clear, r.Stashed, r.DraftRestored)
 }
 
 // notPlanned are actionable markers after which the rig sent a key no plan

@@ -79,6 +79,18 @@ type Recognition struct {
 
 	Activity Activity
 
+	// Clear is the profile's native way to empty the composer's whole
+	// draft, set only when the screen proves the draft's shape (nil
+	// otherwise: a user-explicit send refuses before any input).
+	Clear *Clear
+	// Stashed: Claude Code shows its stash chip (a draft stashed with
+	// ctrl+s waits to come back).
+	Stashed bool
+	// DraftRestored: Claude Code shows its "Draft restored" notice where
+	// the stash chip goes (a stashed draft came back after a submit). It
+	// is not the stash chip.
+	DraftRestored bool
+
 	// Prompt is the parsed prompt (every native row, as the screen shows
 	// it), or nil. It is private: the public view is Interaction.
 	Prompt *Prompt
@@ -109,6 +121,13 @@ type Recognition struct {
 // interaction is shown and it is pending.
 func (r *Recognition) Actionable() bool {
 	return r.Interaction != nil && r.Interaction.State == StatePending
+}
+
+// Clear is a composer-clearing step: Keys, after which the composer must
+// be proven empty (and, when Stash, the stash chip shown).
+type Clear struct {
+	Keys  []byte
+	Stash bool
 }
 
 // Region is a band of whole screen rows, Top to Bottom inclusive; the zero
