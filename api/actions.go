@@ -72,16 +72,37 @@ type Answer struct {
 	Text string `json:"text,omitempty"`
 }
 
-// SendRequest is POST /v1/send: a managed Turn, to exactly one of
-// SessionID (the native context, session_exact) and TerminalID.
+// SendRequest is POST /v1/send: a Turn, to at most one of SessionID (the
+// native context, session_exact) and TerminalID (terminal_follow_current
+// or terminal_user_explicit). With neither, akk must prove exactly one
+// send-ready pane. Mode "" is the target's managed mode.
 type SendRequest struct {
 	SessionID  string `json:"session_id,omitempty"`
 	TerminalID string `json:"terminal_id,omitempty"`
+	Mode       string `json:"mode,omitempty"`
 	Request    string `json:"request"`
 	// MessageID makes the send idempotent: a repeat with the same id
 	// returns the original record and never sends again.
 	MessageID string `json:"message_id,omitempty"`
 }
+
+// Send modes (seed 003 "Managed Turn Flow"): the advertised action names
+// one of them with its target.
+const (
+	// SendSessionExact: the native context the session_id names, in the
+	// pane bound to it; idle with an exactly empty composer.
+	SendSessionExact = "session_exact"
+	// SendFollowCurrent: whatever native context the terminal runs now;
+	// idle with an exactly empty composer.
+	SendFollowCurrent = "terminal_follow_current"
+	// SendUserExplicit: a person's own send to the terminal they chose:
+	// a working agent or a draft does not refuse it (the profile's native
+	// clear empties the composer first); a dialog still does.
+	SendUserExplicit = "terminal_user_explicit"
+)
+
+// SendModes lists the modes.
+var SendModes = []string{SendSessionExact, SendFollowCurrent, SendUserExplicit}
 
 // AnswerRequest is POST /v1/answer: continue a completed managed Turn
 // whose agent ended with its own text (Task.Answerable) with the
@@ -144,6 +165,13 @@ type SendFacts struct {
 	ObservationMode string `json:"observation_mode,omitempty"`
 	// Capabilities are the tools that act on the Turn by its turn_id.
 	Capabilities []string `json:"capabilities,omitempty"`
+	// WatchID names the Watch that follows a user-explicit send akk could
+	// not manage as a Turn (no native session file to prove it from).
+	WatchID string `json:"watch_id,omitempty"`
+	// ClearedDraft: a user-explicit send emptied the composer's draft
+	// first (Codex: deleted; Claude Code: stashed, and put back by the
+	// agent after the submit).
+	ClearedDraft bool `json:"cleared_draft,omitempty"`
 	// DraftRestored: the composer shows a draft again after the submit
 	// (Claude Code puts back a draft the person stashed): theirs, not a
 	// new one of the agent's.
@@ -237,6 +265,11 @@ const (
 	ReasonWatch             = "watch"                // the watch cannot answer (expired, not exact, another controller)
 	ReasonAnchor            = "anchor"               // send: the session file could not be anchored
 	ReasonStore             = "store"                // the store could not be read or written: nothing sent
+	ReasonBadMode           = "bad_mode"             // send: the mode does not fit the target
+	ReasonAmbiguousTarget   = "ambiguous_target"     // send without a target: not exactly one send-ready pane
+	ReasonDraftShape        = "draft_shape_unproven" // user-explicit: the draft cannot be cleared exactly
+	ReasonKeysRemapped      = "keys_remapped"        // user-explicit: the agent's keybindings change the keys akk sends
+	ReasonInputOwned        = "input_owned"          // user-explicit: a dialog, editor, menu or viewer owns the input
 )
 
 // RefusalReasons lists every reason above: a refusal's reason is one of
@@ -247,4 +280,5 @@ var RefusalReasons = []string{ReasonNoOffer, ReasonOfferExpired, ReasonPromptCha
 	ReasonUnknownVersion, ReasonTerminalBusy, ReasonScreenStale, ReasonNotCancellable, ReasonPostcondition,
 	ReasonDelivery, ReasonUnknownTerminal, ReasonUnknownTurn, ReasonUnknownWatch, ReasonUnknownTarget,
 	ReasonTerminalGone, ReasonNotOwner, ReasonTurnClosed, ReasonTurnSettled, ReasonTurnMoved, ReasonTerminalScope,
-	ReasonNotAnAgent, ReasonManualRequired, ReasonUnsupportedAnswer, ReasonWatch, ReasonAnchor, ReasonStore}
+	ReasonNotAnAgent, ReasonManualRequired, ReasonUnsupportedAnswer, ReasonWatch, ReasonAnchor, ReasonStore,
+	ReasonBadMode, ReasonAmbiguousTarget, ReasonDraftShape, ReasonKeysRemapped, ReasonInputOwned}

@@ -33,7 +33,7 @@ func (r RespondRequest) String() string { return r.LogValue().String() }
 // LogValue of a send: its target and the length of the task.
 func (r SendRequest) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("session_id", r.SessionID), slog.String("terminal_id", r.TerminalID),
-		slog.Int("request_len", len(r.Request)), slog.String("message_id", r.MessageID))
+		slog.String("mode", r.Mode), slog.Int("request_len", len(r.Request)), slog.String("message_id", r.MessageID))
 }
 
 // String is LogValue as text.

@@ -44,3 +44,19 @@ func (d ids) LogValue() slog.Value { return slog.StringValue("ids(redacted)") }
 
 // String is LogValue as text.
 func (d ids) String() string { return "ids(redacted)" }
+
+// LogValue of a composer clear: how many key bytes, never which (a plan's
+// keys stay private like a Plan's).
+func (c Clear) LogValue() slog.Value {
+	return slog.GroupValue(slog.Int("keys", len(c.Keys)), slog.Bool("stash", c.Stash))
+}
+
+// String is LogValue as text.
+func (c Clear) String() string { return c.LogValue().String() }
+
+// LogValue of a profile's styled run: its length (the text is the
+// profile's own, but a run is compared with screen text).
+func (r styledRun) LogValue() slog.Value { return slog.IntValue(len(r.text)) }
+
+// String is LogValue as text.
+func (r styledRun) String() string { return r.LogValue().String() }

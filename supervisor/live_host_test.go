@@ -80,6 +80,25 @@ func hostAnswerRules(request, reply string) []fakemodel.Rule {
 	}
 }
 
+// hostUserRules: the user explicitly asks to send request to the busy
+// Codex now; the host sends with the user-explicit action the list row
+// advertises (its terminal_id and mode), then follows the Turn by the
+// send's turn_id until it completed.
+func hostUserRules(request string) []fakemodel.Rule {
+	turn := map[string]any{"turn_id": "$.turn_id"}
+	act := "$.terminals[agent==codex].available_actions.send_user_explicit.arguments"
+	return []fakemodel.Rule{
+		{Name: "list", Call: hostList},
+		{Name: "send", After: hostList, Call: hostSend,
+			Input: map[string]any{"terminal_id": act + ".terminal_id", "mode": act + ".mode", "request": request}},
+		{Name: "status-after-send", After: hostSend, When: []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeAccepted)},
+			Call: hostStatus, Input: turn},
+		{Name: "done", After: hostStatus, When: []fakemodel.Cond{fakemodel.Eq("$.state", "completed")}, Text: hostDone},
+		{Name: "status-again", After: hostStatus, When: []fakemodel.Cond{fakemodel.Eq("$.state", "running")},
+			Max: 300, Pace: 200 * time.Millisecond, Call: hostStatus, Input: turn},
+	}
+}
+
 // pendingOffer: the status by turn_id shows the Turn's interaction
 // pending and made this session's offer.
 func pendingOffer(more ...fakemodel.Cond) []fakemodel.Cond {
@@ -112,7 +131,8 @@ func hostCodexScript() fakemodel.Script {
 		"cmd": "echo " + hostLine + " >> host-loop.txt", "sandbox_permissions": "require_escalated",
 		"justification": "Fake model wants to append a line to host-loop.txt."}}
 	s.Keywords = append([]fakemodel.Keyword{{Word: "append-line", Reply: fakemodel.Reply{Tool: exec}},
-		{Word: "which-file", Reply: fakemodel.Reply{Text: "Which file?"}}}, s.Keywords...)
+		{Word: "which-file", Reply: fakemodel.Reply{Text: "Which file?"}},
+		{Word: "slow-task", Reply: fakemodel.Reply{Text: "Done, slowly.", FirstDelay: 6 * time.Second}}}, s.Keywords...)
 	return s
 }
 
@@ -177,6 +197,35 @@ func TestLiveHostLoop(t *testing.T) {
 		t.Errorf("the rollout's last prompts %q, want which-file then main.go, once", prompts)
 	}
 	t.Logf("answer loop (turn %s): %d host model requests in %v", turn, len(reqs), time.Since(lap).Round(time.Millisecond))
+
+	// The user's explicit word to a busy agent: while Codex works on a
+	// slow task (a person's, sent through the API), the host sends with
+	// the row's user-explicit action; Codex takes it into the running turn.
+	awaitCodexIdle(t, d, la)
+	l, err := d.cl.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, _ := rowOf(l, la.pane)
+	slow, err := d.cl.Send(ctx, api.SendRequest{TerminalID: row.TerminalID, Request: userSlow})
+	if err != nil || slow.Outcome != api.OutcomeAccepted {
+		t.Fatalf("the slow task: %+v %v", slow, err)
+	}
+	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
+		if _, ok := r.AvailableActions["send_user_explicit"]; !ok || r.ScreenState != api.ScreenWorking {
+			return "working, with the user-explicit send advertised"
+		}
+		return ""
+	})
+	lap = time.Now()
+	reqs = h.run("Through akk, send the Codex agent the task steer-note right now, even though it is busy: I ask for it explicitly. Tell me when its turn has completed.",
+		hostUserRules("steer-note"))
+	turn = checkHostLoop(t, d, reqs, hostStatus, `^list send status (status )*done$`)
+	prompts = sessionPrompts(t, la, "codex")
+	if n := len(prompts); n < 2 || prompts[n-2] != userSlow || prompts[n-1] != "steer-note" {
+		t.Errorf("the rollout's last prompts %q, want the slow task then steer-note, once", prompts)
+	}
+	t.Logf("user-explicit loop (turn %s): %d host model requests in %v", turn, len(reqs), time.Since(lap).Round(time.Millisecond))
 	t.Logf("TestLiveHostLoop wall time %v", time.Since(start).Round(time.Millisecond))
 }
 

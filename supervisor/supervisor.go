@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 	"github.com/agent-knock-knock/akk/supervisor/tasks"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
+	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // Supervisor is the daemon. Build it with New, run it with Run (once).
@@ -80,7 +82,8 @@ func New(cfg Config) (*Supervisor, error) {
 		Now: cfg.Now, Logger: cfg.Logger, Host: taskHost{journal{s}}, Sessions: s})
 	s.asks = newAsker(cfg.Ask, cfg.Logger, s)
 	s.disp = dispatch.New(dispatch.Config{Secret: secret, Now: cfg.Now, Logger: cfg.Logger,
-		Terminals: registry{s}, Turns: s.tasks, Store: cfg.Store, Journal: journal{s}})
+		Terminals: registry{s}, Turns: s.tasks, Store: cfg.Store, Journal: journal{s},
+		Keymaps: watchers.Keymap{ClaudeDir: dirOf(cfg.ClaudeProjects), CodexHome: dirOf(cfg.CodexSessions)}})
 	return s, nil
 }
 
@@ -148,4 +151,13 @@ func (s *Supervisor) poke() {
 	case s.rescan <- struct{}{}:
 	default:
 	}
+}
+
+// dirOf is the directory holding root ("" for none): the agent's config
+// directory above its session files.
+func dirOf(root string) string {
+	if root == "" {
+		return ""
+	}
+	return filepath.Dir(root)
 }

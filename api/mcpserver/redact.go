@@ -20,7 +20,7 @@ func (in respondIn) String() string { return in.LogValue().String() }
 
 // LogValue of send's input.
 func (in sendIn) LogValue() slog.Value {
-	return api.SendRequest{SessionID: in.SessionID, TerminalID: in.TerminalID, Request: in.Request,
+	return api.SendRequest{SessionID: in.SessionID, TerminalID: in.TerminalID, Mode: in.Mode, Request: in.Request,
 		MessageID: in.MessageID}.LogValue()
 }
 

@@ -99,9 +99,12 @@ func statusInput() *jsonschema.Schema {
 }
 
 func sendInput() *jsonschema.Schema {
-	return closed("Exactly one of session_id and terminal_id, and the request.", map[string]*jsonschema.Schema{
+	return closed("At most one of session_id and terminal_id (as the advertised action has it), its mode, and the request.", map[string]*jsonschema.Schema{
 		"session_id":  id(prefixSession, "The AKK session (ses_…) of the native conversation to continue, as list or status advertised it."),
 		"terminal_id": id(prefixTerminal, descTerminal),
+		"mode": oneOf("The advertised action's mode: session_exact (with session_id), terminal_follow_current (with terminal_id; "+
+			"the default) or terminal_user_explicit (with terminal_id, only on the user's explicit word).",
+			api.SendSessionExact, api.SendFollowCurrent, api.SendUserExplicit),
 		"request": text("The task for the coding agent, as the user means it. Plain text; its first line must not start with '/' "+
 			"(native slash commands are refused) and it may hold no control characters other than newline and tab.", api.MaxRequestText),
 		"message_id": {Type: "string", Description: "Optional idempotency key of your choosing (letters, digits, '.', '_', '-'; " +

@@ -59,6 +59,7 @@ type (
 	sendIn struct {
 		SessionID  string `json:"session_id"`
 		TerminalID string `json:"terminal_id"`
+		Mode       string `json:"mode"`
 		Request    string `json:"request"`
 		MessageID  string `json:"message_id"`
 	}
@@ -94,10 +95,14 @@ func (s *Server) addTools() {
 		"respond_interaction and show the result to the user: a fresh status in this conversation is what makes the "+
 		"interaction answerable here, for about a minute. It changes nothing in the terminal.", statusInput(), readOnly),
 		handle(s, status))
-	mcp.AddTool(s.srv, tool(ToolSend, "Give a coding agent a new task: the request is typed into its idle composer and "+
-		"submitted with one Enter, creating a managed Turn (turn_id) that akk monitors. Use the target list or status "+
-		"advertises (session_id to continue a conversation, else terminal_id). Refused when the agent is busy, its "+
-		"composer holds a draft, or the request's first line is a slash command. Send only what the user asked for. "+
+	mcp.AddTool(s.srv, tool(ToolSend, "Give a coding agent a new task: the request is typed into its composer and "+
+		"submitted with one Enter, creating a managed Turn (turn_id) that akk monitors. Copy the arguments of an action "+
+		"list or status advertises: send_session (mode session_exact, session_id: continue that conversation), send "+
+		"(mode terminal_follow_current, terminal_id: whatever conversation the terminal runs), both refused unless the "+
+		"agent is idle with an empty composer; send_user_explicit (mode terminal_user_explicit, terminal_id) only when "+
+		"the user explicitly asked to send to that terminal now: it also goes to a working agent or over a draft (Codex's "+
+		"draft is deleted, Claude Code's stashed and put back), never into a dialog. With no target akk sends to the one "+
+		"idle terminal, or refuses. The request's first line may not be a slash command. Send only what the user asked for. "+
 		"Give a message_id of your own to make a retry safe: sending the same message_id again in this MCP session "+
 		"returns the first Turn (outcome already_done) and types nothing.",
 		sendInput(), acting()), handle(s, send))
@@ -220,8 +225,8 @@ func status(ctx context.Context, se *session, in statusIn) (any, error) {
 }
 
 func send(ctx context.Context, se *session, in sendIn) (any, error) {
-	if err := exactlyOne("session_id", in.SessionID, "terminal_id", in.TerminalID); err != nil {
-		return nil, err
+	if in.SessionID != "" && in.TerminalID != "" {
+		return nil, fmt.Errorf("bad_request: give at most one of session_id and terminal_id")
 	}
 	if in.MessageID != "" && !messageIDRe.MatchString(in.MessageID) {
 		// The host validates the schema too; this holds for one that
@@ -231,8 +236,8 @@ func send(ctx context.Context, se *session, in sendIn) (any, error) {
 	if r := checkText(in.Request, api.MaxRequestText); r != "" {
 		return refused("send", r), nil
 	}
-	return se.client.Send(ctx, api.SendRequest{SessionID: in.SessionID, TerminalID: in.TerminalID, Request: in.Request,
-		MessageID: in.MessageID})
+	return se.client.Send(ctx, api.SendRequest{SessionID: in.SessionID, TerminalID: in.TerminalID, Mode: in.Mode,
+		Request: in.Request, MessageID: in.MessageID})
 }
 
 func answer(ctx context.Context, se *session, in api.AnswerRequest) (any, error) {

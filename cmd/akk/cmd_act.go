@@ -77,8 +77,11 @@ func (c *RespondCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout
 // SendCmd is `akk send`.
 type SendCmd struct {
 	DaemonFlags
-	Target    string `arg:"" help:"A terminal (term_…) or an AKK session (ses_…)."`
-	Request   string `arg:"" help:"The task text; - reads stdin. A first line starting with / is refused."`
+	Target  string `arg:"" help:"A terminal (term_…), an AKK session (ses_…), or 'only': the one terminal ready for a send (refused unless exactly one is)."`
+	Request string `arg:"" help:"The task text; - reads stdin. A first line starting with / is refused."`
+	Mode    string `enum:",session_exact,terminal_follow_current,terminal_user_explicit" default:"" help:"session_exact (a ses_ target), terminal_follow_current (a term_ target, the default) or terminal_user_explicit: your own send to the terminal you chose, into a working agent or over a draft (Codex's draft is deleted with ctrl+u, Claude Code's stashed with ctrl+s and put back after); a dialog still refuses it."`
+	// User is --mode terminal_user_explicit.
+	User      bool   `help:"Short for --mode terminal_user_explicit."`
 	MessageID string `help:"An idempotency key: sending it again returns the first turn and sends nothing." placeholder:"ID"`
 }
 
@@ -88,8 +91,15 @@ func (c *SendCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io
 	if err != nil {
 		return err
 	}
-	req := api.SendRequest{Request: text, MessageID: c.MessageID}
+	req := api.SendRequest{Request: text, MessageID: c.MessageID, Mode: c.Mode}
+	if c.User {
+		if c.Mode != "" && c.Mode != api.SendUserExplicit {
+			return fmt.Errorf("%w: --user and --mode %s contradict", errUsage, c.Mode)
+		}
+		req.Mode = api.SendUserExplicit
+	}
 	switch {
+	case c.Target == "only":
 	case strings.HasPrefix(c.Target, "term_"):
 		req.TerminalID = c.Target
 	case strings.HasPrefix(c.Target, "ses_"):

@@ -77,6 +77,9 @@ type Turns interface {
 	Drop(turnID string)
 	// WatchTerminal resolves a watch_id a controller may respond through.
 	WatchTerminal(watchID, controller string) (terminalID string, err error)
+	// WatchSent makes (or finds) the controller's Watch of a terminal a
+	// user-explicit send went to unmanaged, and says its mode.
+	WatchSent(ctx context.Context, terminalID, controller string) (watchID, mode string, err error)
 }
 
 // Store is the records dispatch reads; writes go through Journal.
@@ -100,6 +103,9 @@ type Config struct {
 	Turns     Turns
 	Store     Store
 	Journal   Journal
+	// Keymaps, if set, refuses a user-explicit send to an agent whose
+	// keybindings are remapped.
+	Keymaps Keymaps
 	// AcceptWithin bounds the wait for a send's acceptance in the agent's
 	// file before the send is answered as pending (0: 30 s).
 	AcceptWithin time.Duration

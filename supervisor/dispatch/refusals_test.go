@@ -62,6 +62,9 @@ func (t *testTurns) Accepted(turn store.Turn) {
 	t.mu.Unlock()
 }
 func (t *testTurns) Drop(id string) { t.mu.Lock(); t.drop = append(t.drop, id); t.mu.Unlock() }
+func (t *testTurns) WatchSent(ctx context.Context, terminalID, controller string) (string, string, error) {
+	return "watch_" + terminal.Derive([]byte("test"), "watch", terminalID), api.WatchTerminalActivity, nil
+}
 func (t *testTurns) WatchTerminal(watchID, controller string) (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -69,6 +72,16 @@ func (t *testTurns) WatchTerminal(watchID, controller string) (string, error) {
 		return "", fmt.Errorf("watch %s is terminal_activity: only an exact_task Watch may answer", watchID)
 	}
 	return t.terminalID, nil
+}
+
+// testKeymaps fakes the agents' keybindings: rebound, or the defaults.
+type testKeymaps struct{ remapped bool }
+
+func (k *testKeymaps) Remapped(agent string) (string, error) {
+	if k.remapped {
+		return agent + "'s keybindings rebind enter", nil
+	}
+	return "", nil
 }
 
 // TestRefusalReasonsCovered: every refusal reason has a case in the table
@@ -119,8 +132,9 @@ func runRefusal(t *testing.T, st *store.Store, c refusaltest.Case, withFault boo
 	}
 	j := &testJournal{st: st}
 	turns := &testTurns{terminalID: f.v.ID}
+	keys := &testKeymaps{}
 	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
-		Terminals: fakeTerminals{f}, Turns: turns, Store: st, Journal: j})
+		Terminals: fakeTerminals{f}, Turns: turns, Store: st, Journal: j, Keymaps: keys})
 	turnID := writeTurn(t, st, c, f)
 	v := f.View()
 	f.onInput = func() { // DESIGN invariant 3: reserved and marked sent, durably, before any byte
@@ -136,6 +150,7 @@ func runRefusal(t *testing.T, st *store.Store, c refusaltest.Case, withFault boo
 	d.MakeOffer(person, v) // the status
 	if withFault {
 		makeFault(t, d, f, j, turns, c)
+		keys.remapped = c.Fault == refusaltest.Remapped
 	}
 	res, err := callCase(d, c, v, turnID)
 	if err != nil {
@@ -299,6 +314,7 @@ func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, tur
 		f.mu.Unlock()
 	case refusaltest.Tick:
 		f.tick()
+	case refusaltest.Remapped: // runRefusal's Keymaps
 	default:
 		t.Fatalf("fault %q: the unit runner cannot make it", c.Fault)
 	}

@@ -6,11 +6,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -42,8 +44,8 @@ func (d *Dispatcher) Send(ctx context.Context, req api.SendRequest) (api.ActionR
 
 func (d *Dispatcher) send(ctx context.Context, req api.SendRequest) (api.ActionResult, error) {
 	const op = "send"
-	if (req.SessionID == "") == (req.TerminalID == "") {
-		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "send needs exactly one of session_id and terminal_id")
+	if req.SessionID != "" && req.TerminalID != "" {
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "send takes at most one of session_id and terminal_id")
 	}
 	if err := errors.Join(checkID("session_id", req.SessionID, "ses"), checkID("terminal_id", req.TerminalID, "term")); err != nil {
 		return api.ActionResult{}, err
@@ -57,6 +59,10 @@ func (d *Dispatcher) send(ctx context.Context, req api.SendRequest) (api.ActionR
 	if ref := checkText(req.Request, true); ref != nil {
 		return ref.result(op, req.TerminalID), nil
 	}
+	mode, ref := sendMode(req)
+	if ref != nil {
+		return ref.result(op, req.TerminalID), nil
+	}
 	controller := ControllerOf(ctx)
 	if req.MessageID != "" {
 		if t, ok := d.turnByMessage(controller, req.MessageID); ok {
@@ -65,6 +71,13 @@ func (d *Dispatcher) send(ctx context.Context, req api.SendRequest) (api.ActionR
 				TurnID: t.ID, SessionID: t.SessionID, ReceiptID: t.Reservation}, nil
 		}
 	}
+	if req.SessionID == "" && req.TerminalID == "" {
+		id, ref := d.onlySendReady()
+		if ref != nil {
+			return ref.result(op, ""), nil
+		}
+		req.TerminalID = id
+	}
 	m := d.sendTarget(req.SessionID, req.TerminalID)
 	if m == nil {
 		return reject(api.ReasonUnknownTarget, "no terminal for %s%s: run `akk list`", req.SessionID, req.TerminalID).result(op, req.TerminalID), nil
@@ -72,14 +85,62 @@ func (d *Dispatcher) send(ctx context.Context, req api.SendRequest) (api.ActionR
 	var pre sendState
 	tx, ref := d.begin(ctx, m, txnSpec{op: op, quiet: true, check: func(v terminal.View) *refusal {
 		var r *refusal
-		pre, r = sendReady(v, req)
+		if mode == api.SendUserExplicit {
+			pre, r = d.userSendReady(v, req)
+		} else {
+			pre, r = sendReady(v, req)
+		}
 		return r
 	}})
 	if ref != nil {
 		return ref.result(op, pre.terminalID), nil
 	}
 	defer tx.end()
+	if !pre.managed {
+		return d.sendUnmanaged(ctx, tx, pre, controller, req), nil
+	}
 	return d.sendTurn(ctx, tx, pre, controller, req), nil
+}
+
+// sendMode is the request's send mode, checked against its target: a
+// session id is only ever session_exact, a terminal id one of the
+// terminal modes; no target (akk finds the one send-ready pane) is a
+// managed send.
+func sendMode(req api.SendRequest) (string, *refusal) {
+	mode := req.Mode
+	if mode == "" {
+		mode = api.SendFollowCurrent
+		if req.SessionID != "" {
+			mode = api.SendSessionExact
+		}
+	}
+	switch {
+	case !slices.Contains(api.SendModes, mode):
+		return "", reject(api.ReasonBadMode, "mode %q is none of %s", clip(mode, 40), strings.Join(api.SendModes, ", "))
+	case mode == api.SendSessionExact && req.SessionID == "":
+		return "", reject(api.ReasonBadMode, "mode %s sends to a session_id", mode)
+	case mode != api.SendSessionExact && req.SessionID != "":
+		return "", reject(api.ReasonBadMode, "a session_id is sent to with mode %s, not %s", api.SendSessionExact, mode)
+	case mode == api.SendUserExplicit && req.TerminalID == "":
+		return "", reject(api.ReasonBadMode, "mode %s needs the terminal_id the person chose", mode)
+	}
+	return mode, nil
+}
+
+// onlySendReady is the one terminal that advertises a managed send now;
+// with none or several, the controller must name one.
+func (d *Dispatcher) onlySendReady() (string, *refusal) {
+	var ready []string
+	for _, m := range d.cfg.Terminals.All() {
+		v := m.View()
+		if _, ok := terminal.Actions(v)["send"]; ok && v.Recorded {
+			ready = append(ready, v.ID)
+		}
+	}
+	if len(ready) != 1 {
+		return "", reject(api.ReasonAmbiguousTarget, "%d terminals are ready for a send: name one (terminal_id or session_id from `akk list`)", len(ready))
+	}
+	return ready[0], nil
 }
 
 // withFacts adds a send's separate facts to its result: what reached the
@@ -87,7 +148,10 @@ func (d *Dispatcher) send(ctx context.Context, req api.SendRequest) (api.ActionR
 func withFacts(out api.ActionResult) api.ActionResult {
 	f := &api.SendFacts{AgentAcceptance: api.AcceptanceNone}
 	if out.SendFacts != nil {
-		f.DraftRestored = out.SendFacts.DraftRestored
+		if out.SendFacts.ManagementMode == "unmanaged" {
+			return out // a user-explicit send followed by a Watch says its own facts
+		}
+		f.DraftRestored, f.ClearedDraft = out.SendFacts.DraftRestored, out.SendFacts.ClearedDraft
 	}
 	switch out.Outcome {
 	case api.OutcomeAccepted:
@@ -151,6 +215,13 @@ type sendState struct {
 	incarnation string
 	bind        terminal.Binding
 	before      terminal.View
+	// managed: the send becomes a Turn proven from the agent's file
+	// (always, except a user-explicit send with no native session file
+	// to prove it from: then a Watch follows it).
+	managed bool
+	// clear is the profile's clear of the draft a user-explicit send
+	// found (nil: the composer was empty).
+	clear *recognizers.Clear
 }
 
 // sendReady checks, on a view right after a barrier, that the agent is
@@ -179,6 +250,7 @@ func sendReady(v terminal.View, req api.SendRequest) (sendState, *refusal) {
 		return st, reject(api.ReasonBadText, "a request of several lines needs bracketed paste, which the agent has not enabled")
 	}
 	st.agent, st.version, st.replica, st.incarnation = v.Ident.Agent, v.Ident.Version, v.Ident.Replica, v.Ident.Incarnation()
+	st.managed = true
 	return st, nil
 }
 
@@ -239,26 +311,9 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 		d.turnEvent(turn, api.EventTurnState)
 		return out
 	}
-	if err := tx.text(ictx, request); err != nil {
-		return fail("type the request: " + err.Error())
-	}
-	m.AwaitQuiet(ictx, pre.before.Seq, sendQuiet, echoQuietMax)
-	typed := m.View()
-	if err := tx.keys(ictx, []byte("\r")); err != nil {
-		return fail("press Enter: " + err.Error())
-	}
-	// Submitted: the agent left idle, or the request left the composer
-	// (empty, or, for Claude Code, another draft there: it puts a stashed
-	// draft back the moment a prompt is submitted). Codex's composer never
-	// does: a changed Codex draft is an Enter taken as a newline.
-	restored := func(r terminal.Recognition) bool {
-		return pre.agent == api.AgentClaude && r.Composer == "draft" && r.DraftSum != typed.Rec.DraftSum
-	}
-	rec, ok := m.Await(ictx, typed.Seq, submitTimeout, func(r terminal.Recognition) bool {
-		return r.Screen != api.ScreenIdle || r.Composer == "empty" || restored(r)
-	})
-	if !ok {
-		return fail(fmt.Sprintf("%s: the request was typed and Enter pressed, but the composer never emptied (screen %s)", api.ReasonPostcondition, rec.Screen))
+	rec, facts, why := physicalSend(ictx, tx, pre, request)
+	if why != "" {
+		return fail(why)
 	}
 	turn.State, turn.Updated = store.TurnSubmitted, d.cfg.Now()
 	evidence, reason, pending := d.proveAccepted(ictx, m, pre, anchor, request, &turn)
@@ -283,9 +338,7 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 		}
 	}
 	out.SessionID = turn.SessionID // a first prompt's session is bound by now
-	if restored(rec) {
-		out.SendFacts = &api.SendFacts{DraftRestored: true}
-	}
+	out.SendFacts = facts
 	d.turnEvent(turn, api.EventTurnState)
 	m.SetActiveTurn(turn.ID)
 	// Last: the monitor may settle the Turn at once (its end already

@@ -67,6 +67,18 @@ func (t *Manager) Watch(ctx context.Context, req api.WatchRequest) (api.Task, er
 	return t.watchTask(rec), nil
 }
 
+// WatchSent is the Watch that follows a user-explicit send akk could not
+// manage as a Turn (no native session file to prove it from): the Watch
+// of the terminal, made for the controller whose context ctx is, or the
+// one already following it.
+func (t *Manager) WatchSent(ctx context.Context, terminalID, controller string) (string, string, error) {
+	task, err := t.Watch(api.WithController(ctx, controller), api.WatchRequest{TerminalID: terminalID})
+	if err != nil {
+		return "", "", err
+	}
+	return task.WatchID, task.WatchMode, nil
+}
+
 // taskAnchor finds a unique native task anchor for an observation, or says
 // why there is none.
 func taskAnchor(o terminal.Observation) (*store.TaskAnchor, string) {

@@ -37,6 +37,9 @@ type View struct {
 	Fenced       bool
 	ActiveTurn   string
 	Dead         bool
+	// SessionID is the AKK session id of the resolved native session
+	// ("" unless resolved): the session_exact send target.
+	SessionID string
 }
 
 // View looks at the terminal now.
@@ -60,6 +63,7 @@ func (m *Pane) view() View {
 	if m.ident != nil {
 		cp := *m.ident
 		v.Ident = &cp
+		v.SessionID = m.sessionID()
 	}
 	if m.mirror != nil {
 		v.Stale, v.StaleCause = m.mirror.Stale()

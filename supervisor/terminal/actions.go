@@ -3,13 +3,27 @@ package terminal
 import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // availableActions is Actions of the pane now. Called with mu held, for
 // every row of every List: it builds only the fields Actions reads (no
 // fence key, no copy of the identity).
 func (m *Pane) availableActions() map[string]api.Action {
-	return Actions(View{ID: m.id, Ident: m.ident, Rec: m.rec, ActiveTurn: m.activeTurn, Dead: m.dead})
+	v := View{ID: m.id, Ident: m.ident, Rec: m.rec, ActiveTurn: m.activeTurn, Dead: m.dead}
+	if m.ident != nil {
+		v.SessionID = m.sessionID()
+	}
+	return Actions(v)
+}
+
+// sessionID is the AKK session id of the pane's resolved native session,
+// or "". Called with mu held.
+func (m *Pane) sessionID() string {
+	if m.bind.State != string(watchers.Resolved) || m.bind.SessionID == "" || m.ident.Replica {
+		return ""
+	}
+	return SessionID(m.env.Secret, m.ident.Agent, m.bind.SessionID)
 }
 
 // Actions advertises what a controller may do with the terminal in v,
@@ -47,7 +61,13 @@ func Actions(v View) map[string]api.Action {
 		}
 	}
 	if r.Exact && r.Screen == api.ScreenIdle && r.Composer == "empty" {
-		out["send"] = api.Action{Tool: api.ToolSend, Arguments: map[string]any{"terminal_id": v.ID}}
+		out["send"] = api.Action{Tool: api.ToolSend, Arguments: map[string]any{"terminal_id": v.ID, "mode": api.SendFollowCurrent}}
+		if v.SessionID != "" {
+			out["send_session"] = api.Action{Tool: api.ToolSend, Arguments: map[string]any{"session_id": v.SessionID, "mode": api.SendSessionExact}}
+		}
+	}
+	if UserSendable(r) {
+		out["send_user_explicit"] = api.Action{Tool: api.ToolSend, Arguments: map[string]any{"terminal_id": v.ID, "mode": api.SendUserExplicit}}
 	}
 	if v.Ident.Agent != api.AgentNone && v.Ident.Agent != "" {
 		// Any agent may be watched (exact_task when its request can be
@@ -58,4 +78,19 @@ func Actions(v View) map[string]api.Action {
 		out["cancel"] = api.Action{Tool: api.ToolCancel, Arguments: map[string]any{"turn_id": turn}}
 	}
 	return out
+}
+
+// UserSendable says whether r allows a person's user-explicit send (seed
+// 003): an exact profile's main composer owns the input, idle or working,
+// and it is empty or holds a draft whose shape the profile proves it can
+// clear. Any dialog, questionnaire, editor, menu or viewer owns the input
+// instead: zero input.
+func UserSendable(r Recognition) bool {
+	switch {
+	case !r.Exact || r.Interaction != nil:
+		return false
+	case r.Screen != api.ScreenIdle && r.Screen != api.ScreenWorking:
+		return false
+	}
+	return r.Composer == "empty" || r.Composer == "draft" && r.Clear != nil
 }

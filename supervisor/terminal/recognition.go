@@ -33,6 +33,11 @@ type Recognition struct {
 	// DraftSum is the SHA-256 of the draft the composer or editor shows
 	// (zero when none): what a typed answer is verified against.
 	DraftSum [32]byte
+	// Clear is the profile's native clear of the composer's draft, nil
+	// unless the screen proves the draft's shape; Stashed: Claude Code
+	// shows a stashed draft waiting to come back.
+	Clear   *recognizers.Clear
+	Stashed bool
 }
 
 // InteractionKey derives the key of public interaction ids from the
@@ -70,7 +75,8 @@ func (pr *paneRecognizer) recognize(key recognizers.Key, agent, version string, 
 func FromRecognition(r recognizers.Recognition) Recognition {
 	out := Recognition{Screen: string(r.ScreenState), Composer: string(r.Composer), DraftLen: r.DraftLen,
 		Profile: "generic", Recognizer: r.Profile, Warnings: append([]string(nil), r.Warnings...),
-		Exact: r.Exact, ProfileID: r.Profile, Fingerprint: r.Fingerprint, Plan: r.Plan, Highlighted: -1}
+		Exact: r.Exact, ProfileID: r.Profile, Fingerprint: r.Fingerprint, Plan: r.Plan, Highlighted: -1,
+		Clear: r.Clear, Stashed: r.Stashed}
 	if r.Prompt != nil {
 		out.Highlighted = r.Prompt.Highlighted
 	}

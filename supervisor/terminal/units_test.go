@@ -146,7 +146,16 @@ func TestActions(t *testing.T) {
 		v    View
 		want []string
 	}{
-		{"idle agent", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "empty"}}, []string{"send", "watch"}},
+		{"idle agent", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "empty"}},
+			[]string{"send", "send_user_explicit", "watch"}},
+		{"idle agent in a known session", View{ID: "term_a", Ident: agent, SessionID: "ses_a",
+			Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "empty"}}, []string{"send", "send_session", "send_user_explicit", "watch"}},
+		{"a clearable draft", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "draft",
+			Clear: &recognizers.Clear{Keys: []byte{0x13}, Stash: true}}}, []string{"send_user_explicit", "watch"}},
+		{"a draft of unproven shape", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "draft"}},
+			[]string{"watch"}},
+		{"working", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: api.ScreenWorking, Composer: "empty"}},
+			[]string{"send_user_explicit", "watch"}},
 		{"generic profile", View{ID: "term_a", Ident: agent, Rec: Recognition{Screen: api.ScreenIdle, Composer: "empty"}}, []string{"watch"}},
 		{"shell", View{ID: "term_a", Ident: &procid.Identity{Agent: api.AgentNone}, Rec: Recognition{Screen: api.ScreenUnknown}}, nil},
 		{"dead", View{ID: "term_a", Ident: agent, Dead: true, Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "empty"}}, nil},
@@ -162,6 +171,15 @@ func TestActions(t *testing.T) {
 		slices.Sort(names)
 		if !slices.Equal(names, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, names, tc.want)
+		}
+		for name, mode := range map[string]string{"send": api.SendFollowCurrent, "send_session": api.SendSessionExact,
+			"send_user_explicit": api.SendUserExplicit} {
+			if a, ok := got[name]; ok && a.Arguments["mode"] != mode {
+				t.Errorf("%s: %s advertises mode %v, want %s", tc.name, name, a.Arguments["mode"], mode)
+			}
+		}
+		if a, ok := got["send_session"]; ok && (a.Arguments["session_id"] != "ses_a" || a.Arguments["terminal_id"] != nil) {
+			t.Errorf("%s: send_session %+v, want by session_id only", tc.name, a)
 		}
 		if a, ok := got["approve"]; ok && (a.Arguments["turn_id"] != "turn_x" || len(a.Decisions) != 2) {
 			t.Errorf("%s: approve %+v, want by turn_id with both decisions", tc.name, a)

@@ -43,6 +43,7 @@ const (
 	Frozen           Fault = "frozen"            // the pane takes input but its screen never moves on
 	NotExactWatch    Fault = "not_exact_watch"   // the watch_id names a Watch that may not answer
 	Tick             Fault = "tick"              // the recording plays on up to its next input (the working row redraws)
+	Remapped         Fault = "remapped"          // the agent's keybindings rebind a key the send presses
 )
 
 // Call is the request a case makes.
@@ -65,6 +66,9 @@ const (
 	CancelTurn       Call = "cancel_turn"        // cancel the turn_id of Turn
 	AnswerTurn       Call = "answer_turn"        // answer the turn_id of Turn with Text
 	RespondWatch     Call = "respond_watch"      // option Option through a watch_id that cannot answer
+	SendUser         Call = "send_user"          // a user-explicit send of Text to the terminal
+	SendNoTarget     Call = "send_no_target"     // send Text naming no target
+	SendBadMode      Call = "send_bad_mode"      // send Text to the terminal with mode session_exact
 )
 
 // Turn is the managed Turn a turn call names, as the unit runner writes
@@ -150,6 +154,7 @@ const (
 	unitStore   = "needs a store that refuses writes"
 	unitBinding = "a replica has no native session to bind"
 	unitTick    = "a strict replica plays its redraws on its own clock; the unit runner plays them between the status and the call"
+	unitKeymap  = "needs the agent's keybindings rebound, which the unit runner's Keymaps fakes"
 )
 
 // Cases is the table.
@@ -274,6 +279,32 @@ var Cases = []Case{
 	{Name: "send whose Enter changes nothing", Agent: "codex", Version: "0.155.1", Recording: "send", Marker: -1,
 		Fault: Frozen, Call: SendTerminal, Text: "hello there", Outcome: api.OutcomeUncertain, Reason: api.ReasonPostcondition,
 		Inputs: 2, UnitOnly: unitFrozen},
+	{Name: "a person's send into a Claude draft (stashed, then restored)", Agent: "claude", Version: "2.1.267", Recording: "stash-send",
+		Call: SendUser, Text: "slow-task please", Outcome: api.OutcomeAccepted, FaultOnly: true, Inputs: 3},
+	{Name: "a person's send into a Claude 2.1.332 draft", Agent: "claude", Version: "2.1.332", Recording: "stash-send",
+		Call: SendUser, Text: "slow-task please", Outcome: api.OutcomeAccepted, FaultOnly: true, Inputs: 3},
+	{Name: "a person's send into a Codex draft (cleared with ctrl+u)", Agent: "codex", Version: "0.155.1", Recording: "clear-draft",
+		Call: SendUser, Text: "hello there", Outcome: api.OutcomeAccepted, FaultOnly: true, Inputs: 3},
+	{Name: "a person's send to a working Codex (steered)", Agent: "codex", Version: "0.155.1", Recording: "send-working", Marker: 2,
+		Call: SendUser, Text: "hello there", Outcome: api.OutcomeAccepted, FaultOnly: true, Inputs: 2},
+	{Name: "a person's send to a working Codex 0.171.0", Agent: "codex", Version: "0.171.0", Recording: "send-working", Marker: 2,
+		Call: SendUser, Text: "hello there", Outcome: api.OutcomeAccepted, FaultOnly: true, Inputs: 2},
+	{Name: "a person's send with Codex's keys rebound", Agent: "codex", Version: "0.171.0", Recording: "clear-draft",
+		Fault: Remapped, Call: SendUser, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonKeysRemapped,
+		Inputs: 3, UnitOnly: unitKeymap},
+	{Name: "a person's send to a permission prompt", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
+		Call: SendUser, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonInputOwned, FaultOnly: true,
+		NoAction: "send_user_explicit"},
+	{Name: "a person's send to a questionnaire", Agent: "codex", Version: "0.155.1", Recording: "question-digit",
+		Call: SendUser, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonInputOwned, FaultOnly: true,
+		NoAction: "send_user_explicit"},
+	{Name: "a person's send into a draft with the cursor mid-line", Agent: "codex", Version: "0.155.1", Recording: "clear-cursor-mid",
+		Marker: 1, Call: SendUser, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonDraftShape, FaultOnly: true,
+		NoAction: "send_user_explicit"},
+	{Name: "a terminal send with mode session_exact", Agent: "codex", Version: "0.155.1", Recording: "send", Marker: -1,
+		Call: SendBadMode, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonBadMode, FaultOnly: true},
+	{Name: "a send naming no target, no pane ready", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
+		Call: SendNoTarget, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonAmbiguousTarget, FaultOnly: true},
 	{Name: "respond by a watch_id", Agent: "codex", Version: "0.155.1", Recording: "question-digit",
 		Fault: NotExactWatch, Call: RespondWatch, Option: 1, Outcome: api.OutcomeRejected, Reason: api.ReasonWatch, UnitOnly: unitTurn},
 }

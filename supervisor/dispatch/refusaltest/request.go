@@ -46,6 +46,12 @@ func Build(c Case, terminalID string, in *api.Interaction, turnID string) (Reque
 		return Request{Send: &api.SendRequest{TerminalID: terminalID, Request: c.Text}}, nil
 	case SendSession:
 		return Request{Send: &api.SendRequest{SessionID: id("ses_"), Request: c.Text}}, nil
+	case SendUser:
+		return Request{Send: &api.SendRequest{TerminalID: terminalID, Mode: api.SendUserExplicit, Request: c.Text}}, nil
+	case SendNoTarget:
+		return Request{Send: &api.SendRequest{Request: c.Text}}, nil
+	case SendBadMode:
+		return Request{Send: &api.SendRequest{TerminalID: terminalID, Mode: api.SendSessionExact, Request: c.Text}}, nil
 	}
 	req, err := answer(c, terminalID, in, id)
 	if err != nil {
