@@ -96,71 +96,79 @@ func TestTmuxDispatchCrash(t *testing.T) {
 	t.Logf("%d runs per point; after restart: %v", runs, counts)
 }
 
-// crashRun is one kill and restart; it returns the reservation's final
-// stage after the restart ("none": nothing was reserved).
-func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *controlmode.Client, akk, point string, run int) string {
+// crashChild is a daemon started again from this test binary with one
+// fault point armed, on its own store and socket.
+type crashChild struct {
+	dir, storeDir string
+	cmd           *exec.Cmd
+	exited        chan error
+	out           *lockedBuffer // read while the child writes it
+	cl            *api.Client
+}
+
+func startCrashChild(t *testing.T, srv *tmuxtest.Server, point string) *crashChild {
 	t.Helper()
 	dir := t.TempDir()
-	storeDir, sock := filepath.Join(dir, "store"), filepath.Join(dir, "api", api.SocketName)
-	rc := replicaPanes(t, srv, akk, [][3]string{{"claude", "2.1.267", "permission-approve"}})[0]
-	child := exec.Command(os.Args[0], "-test.run", "^TestDispatchCrashChild$", "-test.count=1")
-	child.Env = append(os.Environ(), "AKK_CRASH_DISPATCH_STORE="+storeDir, "AKK_CRASH_DISPATCH_SOCK="+sock,
+	c := &crashChild{dir: dir, storeDir: filepath.Join(dir, "store"), exited: make(chan error, 1), out: &lockedBuffer{}}
+	sock := filepath.Join(dir, "api", api.SocketName)
+	c.cmd = exec.Command(os.Args[0], "-test.run", "^TestDispatchCrashChild$", "-test.count=1")
+	c.cmd.Env = append(os.Environ(), "AKK_CRASH_DISPATCH_STORE="+c.storeDir, "AKK_CRASH_DISPATCH_SOCK="+sock,
 		"AKK_CRASH_DISPATCH_TMUX="+srv.Socket, "AKK_FAULT="+point, "AKK_FAULT_MARK="+filepath.Join(dir, "mark"))
-	var out lockedBuffer // read while the child writes it
-	child.Stdout, child.Stderr = &out, &out
-	if err := child.Start(); err != nil {
+	c.cmd.Stdout, c.cmd.Stderr = c.out, c.out
+	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- child.Wait() }()
-	defer func() {
-		if child.ProcessState == nil {
-			child.Process.Kill() // our own child, by its pid
-			<-exited
+	go func() { c.exited <- c.cmd.Wait() }()
+	c.cl = api.NewClient(sock)
+	t.Cleanup(func() {
+		c.cl.Close()
+		if c.cmd.ProcessState == nil {
+			c.cmd.Process.Kill() // our own child, by its pid
+			<-c.exited
 		}
-	}()
-	cl := api.NewClient(sock)
-	defer cl.Close()
-	r := &replicaDriver{t: t, ctx: ctx, client: client, c: rc, name: fmt.Sprintf("%s run %d", point, run)}
-	r.start()
-	r.toMarker(0) // the test types the task; the prompt is up
+	})
+	return c
+}
+
+// awaitRow waits for the child daemon to show the pane in screen state.
+func (c *crashChild) awaitRow(t *testing.T, ctx context.Context, pane, state string) api.Terminal {
+	t.Helper()
 	var row api.Terminal
 	tmuxtest.Await(t, 20*time.Second, func() string {
-		l, err := cl.List(ctx)
+		l, err := c.cl.List(ctx)
 		if err != nil {
-			if len(exited) > 0 {
-				return fmt.Sprintf("the child daemon exited: %v\n%s", err, out.String())
+			if len(c.exited) > 0 {
+				return fmt.Sprintf("the child daemon exited: %v\n%s", err, c.out.String())
 			}
-			return err.Error() + "; the child's log so far:\n" + out.String()
+			return err.Error() + "; the child's log so far:\n" + c.out.String()
 		}
-		row, _ = rowOf(l, rc.pane)
-		if row.ScreenState != api.ScreenAwaitingApproval {
+		row, _ = rowOf(l, pane)
+		if row.ScreenState != state {
 			return "the child daemon shows " + row.ScreenState
 		}
 		return ""
 	})
-	if _, err := cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID}); err != nil {
-		t.Fatal(err)
-	}
-	_, err := cl.Approve(ctx, api.ApproveRequest{TerminalID: row.TerminalID})
-	if err == nil {
-		t.Fatalf("%s: the approve returned; the fault hook did not fire", r.name)
-	}
+	return row
+}
+
+// killed waits for the child to die at point and returns the store's
+// reservations at kill time.
+func (c *crashChild) killed(t *testing.T, name, point string) []store.Reservation {
+	t.Helper()
 	select {
-	case <-exited:
+	case <-c.exited:
 	case <-time.After(20 * time.Second):
-		t.Fatalf("%s: the daemon did not die", r.name)
+		t.Fatalf("%s: the daemon did not die", name)
 	}
-	if mark, _ := os.ReadFile(filepath.Join(dir, "mark")); strings.TrimSpace(string(mark)) != point {
-		t.Fatalf("%s: killed at %q, not at the point:\n%s", r.name, mark, out.String())
+	if mark, _ := os.ReadFile(filepath.Join(c.dir, "mark")); strings.TrimSpace(string(mark)) != point {
+		t.Fatalf("%s: killed at %q, not at the point:\n%s", name, mark, c.out.String())
 	}
-	// The durable record at kill time.
-	st, err := store.Open(storeDir, nil)
+	st, err := store.Open(c.storeDir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer st.Close()
 	rs, err := st.Reservations()
-	st.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,28 +176,57 @@ func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *c
 		dispatch.FaultBeforeReceipt: store.StageInputSent}[point]
 	switch {
 	case point == dispatch.FaultBeforeReserve && len(rs) != 0:
-		t.Fatalf("%s: killed before the reservation, yet %d are stored", r.name, len(rs))
+		t.Fatalf("%s: killed before the reservation, yet %d are stored", name, len(rs))
 	case point != dispatch.FaultBeforeReserve && (len(rs) != 1 || rs[0].Stage != wantStage):
-		t.Fatalf("%s: at kill time the store holds %+v, want one reservation at %s", r.name, rs, wantStage)
+		t.Fatalf("%s: at kill time the store holds %+v, want one reservation at %s", name, rs, wantStage)
 	}
+	return rs
+}
+
+// restartUncertain restarts the daemon on the child's store (in this
+// process, no fault armed) and waits for the reservation killed in the
+// middle, if any, to be settled uncertain. It returns its final stage
+// ("none": nothing was reserved).
+func (c *crashChild) restartUncertain(t *testing.T, srv *tmuxtest.Server, name string, rs []store.Reservation) (*daemon, string) {
+	t.Helper()
+	d := startDaemon(t, srv, daemonOpts{storeDir: c.storeDir})
+	if len(rs) == 0 {
+		return d, "none"
+	}
+	var got store.Reservation
+	tmuxtest.Await(t, 20*time.Second, func() string { // the restart settles open reservations before it serves
+		var err error
+		got, err = d.st.Reservation(rs[0].ID)
+		if err != nil || got.Stage != store.StageUncertain {
+			return fmt.Sprintf("%s: after restart the reservation is %+v %v, want uncertain", name, got, err)
+		}
+		return ""
+	})
+	return d, got.Stage
+}
+
+// crashRun is one kill and restart; it returns the reservation's final
+// stage after the restart ("none": nothing was reserved).
+func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *controlmode.Client, akk, point string, run int) string {
+	t.Helper()
+	rc := replicaPanes(t, srv, akk, [][3]string{{"claude", "2.1.267", "permission-approve"}})[0]
+	c := startCrashChild(t, srv, point)
+	r := &replicaDriver{t: t, ctx: ctx, client: client, c: rc, name: fmt.Sprintf("%s run %d", point, run)}
+	r.start()
+	r.toMarker(0) // the test types the task; the prompt is up
+	row := c.awaitRow(t, ctx, rc.pane, api.ScreenAwaitingApproval)
+	if _, err := c.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.cl.Approve(ctx, api.ApproveRequest{TerminalID: row.TerminalID}); err == nil {
+		t.Fatalf("%s: the approve returned; the fault hook did not fire", r.name)
+	}
+	rs := c.killed(t, r.name, point)
 	inputLanded := point == dispatch.FaultAfterInput || point == dispatch.FaultBeforeReceipt
 	if inputLanded {
 		r.skipInput() // akk's "1" reached the replica before the kill
 	}
-	// Restart on the same store (in this process, no fault armed).
-	d := startDaemon(t, srv, daemonOpts{storeDir: storeDir})
-	final := "none"
-	if point != dispatch.FaultBeforeReserve {
-		var got store.Reservation
-		tmuxtest.Await(t, 20*time.Second, func() string { // the restart settles open reservations before it serves
-			got, err = d.st.Reservation(rs[0].ID)
-			if err != nil || got.Stage != store.StageUncertain {
-				return fmt.Sprintf("%s: after restart the reservation is %+v %v, want uncertain", r.name, got, err)
-			}
-			return ""
-		})
-		final = got.Stage
-	}
+	d, final := c.restartUncertain(t, srv, r.name, rs)
 	// A fresh approve: accepted only when nothing was reserved before.
 	if !inputLanded {
 		if _, _, err := awaitPaneState(ctx, d, rc.pane, api.ScreenAwaitingApproval); err != nil {

@@ -26,6 +26,10 @@ import (
 func TestLiveClaudeUserSend(t *testing.T) { liveUserSend(t, "claude", "2.1.267") }
 func TestLiveCodexUserSend(t *testing.T)  { liveUserSend(t, "codex", "0.155.1") }
 
+// TestLiveClaude332UserSend: the same on Claude Code 2.1.332, whose stash
+// chip reads "draft stashed".
+func TestLiveClaude332UserSend(t *testing.T) { liveUserSend(t, "claude", "2.1.332") }
+
 const (
 	userDraft = "my own words, not sent"
 	userTask  = "the user-explicit task"
@@ -88,6 +92,8 @@ func liveUserSend(t *testing.T, agent, version string) {
 		!res.TerminalInputDispatched || res.AgentAcceptance != api.AcceptanceAccepted || res.ManagementMode != "managed_turn" {
 		t.Fatalf("user-explicit send: %+v", res)
 	}
+	t.Logf("%s %s user-explicit send: %s (%s), cleared %v, restored %v", agent, version, res.Outcome, res.Evidence,
+		res.ClearedDraft, res.DraftRestored)
 	ld.awaitSettled(res.TurnID)
 	after := ld.row()
 	if after.DraftLength != restoredLen {
