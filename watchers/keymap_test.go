@@ -63,3 +63,29 @@ func TestKeymapRemapped(t *testing.T) {
 		})
 	}
 }
+
+// FuzzKeymap: any bytes in either agent's keybinding file give a reason,
+// nothing, or an error; never a panic.
+func FuzzKeymap(f *testing.F) {
+	for _, s := range []string{
+		`{"bindings":[{"context":"Chat","bindings":{"ctrl+s":null}}]}`,
+		`{"bindings":[{"context":"Chat","bindings":{"ctrl+t":"chat:stash"}}]}`,
+		`{"bindings":null}`, `[]`, "[tui]\nkeymap = \"vim\"\n", "[tui.keymap.editor]\nsubmit = [\"ctrl-j\"]\n", "[tui\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		for _, name := range []string{"keybindings.json", "config.toml"} {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		k := Keymap{ClaudeDir: dir, CodexHome: dir}
+		for _, agent := range []string{"claude", "codex"} {
+			if why, err := k.Remapped(agent); err != nil && why != "" {
+				t.Fatalf("%s: both a reason %q and an error %v", agent, why, err)
+			}
+		}
+	})
+}
