@@ -51,7 +51,7 @@ func (d *Dispatcher) userSendReady(v terminal.View, req api.SendRequest) (sendSt
 		return st, reject(api.ReasonUnknownVersion, "%s %s has no exact profile: nothing on its screen can be proven", v.Ident.Agent, v.Ident.Version)
 	case v.Stale:
 		return st, reject(api.ReasonScreenStale, "the screen model is re-seeding (%s)", v.StaleCause)
-	case r.Interaction != nil:
+	case r.Interaction != nil && !terminal.CollapsedAsync(r):
 		return st, reject(api.ReasonInputOwned, "the agent shows a %s: it owns the input (answer it, or approve, first)", r.Interaction.Kind)
 	case r.Screen != api.ScreenIdle && r.Screen != api.ScreenWorking:
 		return st, reject(api.ReasonInputOwned, "the agent's screen is %s, not its main composer", r.Screen)

@@ -69,3 +69,33 @@ func TestUserSendUnmanaged(t *testing.T) {
 		t.Errorf("an unmanaged send made Turns: %+v", ts)
 	}
 }
+
+// TestUserSendCollapsedAsync: Codex's collapsed async-question summary
+// leaves the input to the main composer (a user-explicit send is
+// advertised and passes its checks); the expanded editor owns it (refused,
+// nothing typed).
+func TestUserSendCollapsedAsync(t *testing.T) {
+	f, err := newFake("codex", "0.155.1", "0.155.1", "async-working")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
+		Terminals: fakeTerminals{f}, Keymaps: &testKeymaps{}})
+	for _, c := range []struct {
+		marker, skip int // skip: markers passed since the last case's
+		want         bool
+	}{{0, 0, true}, {1, 0, false}, {3, 1, false}} {
+		if err := f.toMarker(c.skip); err != nil {
+			t.Fatal(err)
+		}
+		v := f.View()
+		_, adv := terminal.Actions(v)["send_user_explicit"]
+		_, ref := d.userSendReady(v, api.SendRequest{TerminalID: v.ID, Mode: api.SendUserExplicit, Request: "hello"})
+		if adv != c.want || (ref == nil) != c.want {
+			t.Errorf("marker %d (%s, %s): advertised %v, refusal %v; want sendable %v", c.marker, v.Rec.Screen, v.Rec.Composer, adv, ref, c.want)
+		}
+		if c.want && (v.Rec.Interaction == nil || v.Rec.Interaction.Kind != "async_question") {
+			t.Errorf("marker %d shows no collapsed async summary: %+v", c.marker, v.Rec.Interaction)
+		}
+	}
+}

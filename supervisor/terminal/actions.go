@@ -87,10 +87,19 @@ func Actions(v View) map[string]api.Action {
 // instead: zero input.
 func UserSendable(r Recognition) bool {
 	switch {
-	case !r.Exact || r.Interaction != nil:
+	case !r.Exact || r.Interaction != nil && !CollapsedAsync(r):
 		return false
 	case r.Screen != api.ScreenIdle && r.Screen != api.ScreenWorking:
 		return false
 	}
 	return r.Composer == "empty" || r.Composer == "draft" && r.Clear != nil
+}
+
+// CollapsedAsync: the screen is Codex's main composer under a collapsed
+// async-question summary ("? 2 questions / alt + ↑ to answer"), which
+// the main composer owns (seed 003: sendable); its expanded editor is an
+// async_question screen instead, which owns the input.
+func CollapsedAsync(r Recognition) bool {
+	return r.Interaction != nil && r.Interaction.Kind == recognizers.KindAsyncQuestion &&
+		(r.Screen == api.ScreenIdle || r.Screen == api.ScreenWorking) && r.Composer != "absent"
 }
