@@ -155,6 +155,8 @@ const (
 	unitBinding = "a replica has no native session to bind"
 	unitTick    = "a strict replica plays its redraws on its own clock; the unit runner plays them between the status and the call"
 	unitKeymap  = "needs the agent's keybindings rebound, which the unit runner's Keymaps fakes"
+	unitAlone   = "needs the case's terminal alone: the tmux runner's server keeps earlier cases' panes, one of " +
+		"which may still look ready"
 )
 
 // Cases is the table.
@@ -304,7 +306,8 @@ var Cases = []Case{
 	{Name: "a terminal send with mode session_exact", Agent: "codex", Version: "0.155.1", Recording: "send", Marker: -1,
 		Call: SendBadMode, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonBadMode, FaultOnly: true},
 	{Name: "a send naming no target, no pane ready", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
-		Call: SendNoTarget, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonAmbiguousTarget, FaultOnly: true},
+		Call: SendNoTarget, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonAmbiguousTarget, FaultOnly: true,
+		UnitOnly: unitAlone},
 	{Name: "respond by a watch_id", Agent: "codex", Version: "0.155.1", Recording: "question-digit",
 		Fault: NotExactWatch, Call: RespondWatch, Option: 1, Outcome: api.OutcomeRejected, Reason: api.ReasonWatch, UnitOnly: unitTurn},
 }
