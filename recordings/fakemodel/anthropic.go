@@ -100,6 +100,16 @@ func (a *anthropic) messages(w http.ResponseWriter, r *http.Request, seq int, bo
 		return
 	}
 	reply, kind, choice, prompt := a.choose1(&mr)
+	if reply.fail != nil {
+		f := anthropicFailure(*reply.fail, time.Now(), a.id("req"))
+		defer a.log.done(seq, func(q *Request) { q.Kind, q.Choice, q.Prompt, q.Status = kind, choice, prompt, f.status })
+		if reply.fail.InStream && mr.Stream {
+			a.streamError(w, mr.Model, f)
+			return
+		}
+		f.write(w)
+		return
+	}
 	blocks := a.blocks(reply)
 	defer a.log.done(seq, func(q *Request) { q.Kind, q.Choice, q.Prompt = kind, choice, prompt; logTool(q, reply) })
 	stop := "end_turn"
@@ -297,6 +307,22 @@ func (a *anthropic) stream(w http.ResponseWriter, r *http.Request, model string,
 	ev("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
 		"usage": map[string]int{"output_tokens": 10 + n}})
 	ev("message_stop", map[string]any{})
+}
+
+// streamError starts a stream and breaks it off with the API's error
+// event, as the Messages API does when it fails after the 200.
+func (a *anthropic) streamError(w http.ResponseWriter, model string, f failureShape) {
+	for k, vs := range f.header {
+		w.Header()[k] = vs
+	}
+	s := newSSE(w)
+	start, _ := json.Marshal(map[string]any{"type": "message_start", "message": map[string]any{
+		"id": a.id("msg"), "type": "message", "role": "assistant", "model": model, "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]int{"input_tokens": 42, "output_tokens": 1}}})
+	s.event("message_start", start)
+	body := map[string]any{"type": "error", "error": f.body["error"]}
+	b, _ := json.Marshal(body)
+	s.event("error", b)
 }
 
 // chunks cuts text into a few deltas, or one word each when paced.

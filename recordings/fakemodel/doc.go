@@ -7,7 +7,11 @@
 // prompt, or from a queue), or, for an agent that is itself the
 // controller of other agents, decided by Rules from the conversation (the
 // last tool result and paths into it), so that the fake model, like an
-// LLM, only ever sends ids it read. Every request is logged (Log), so a
+// LLM, only ever sends ids it read. A Keyword can also fail (Failure):
+// its first requests get an API error shaped like the real API's (429
+// rate or usage limit with retry-after and, for Anthropic, the
+// anthropic-ratelimit-unified-* headers; 529 overloaded; OpenAI 5xx or
+// response.failed), bounded so that a retrying agent gets through. Every request is logged (Log), so a
 // driver can wait on "the agent asked the model" instead of on screen text.
 //
 // It is test support: it never listens beyond the loopback interface and

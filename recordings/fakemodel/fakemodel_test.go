@@ -40,7 +40,7 @@ func post(t *testing.T, url, body string) (string, []string) {
 func TestAnthropicToolUseStream(t *testing.T) {
 	log := NewLog(nil)
 	input := map[string]any{"command": "touch fake-created.txt", "description": "Create an empty file"}
-	s, err := Anthropic(Script{Keywords: []Keyword{{"run-touch", Reply{Tool: &ToolCall{Name: "Bash", Input: input}}}}}, log, nil)
+	s, err := Anthropic(Script{Keywords: []Keyword{{Word: "run-touch", Reply: Reply{Tool: &ToolCall{Name: "Bash", Input: input}}}}}, log, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,14 +11,16 @@ import (
 
 // Request is one logged request.
 type Request struct {
-	Seq    int             `json:"seq"`
-	Time   time.Time       `json:"time"`
-	Method string          `json:"method"`
-	Path   string          `json:"path"`
-	Kind   string          `json:"kind,omitempty"`   // main, side, title, other
-	Choice string          `json:"choice,omitempty"` // how the reply was chosen
-	Prompt string          `json:"prompt,omitempty"` // latest user prompt text (main requests)
-	Tool   string          `json:"tool,omitempty"`   // tool called by the reply
+	Seq    int       `json:"seq"`
+	Time   time.Time `json:"time"`
+	Method string    `json:"method"`
+	Path   string    `json:"path"`
+	Kind   string    `json:"kind,omitempty"`   // main, side, title, other
+	Choice string    `json:"choice,omitempty"` // how the reply was chosen
+	Prompt string    `json:"prompt,omitempty"` // latest user prompt text (main requests)
+	Tool   string    `json:"tool,omitempty"`   // tool called by the reply
+	// Status is the HTTP status of a scripted API error (Failure), else 0.
+	Status int             `json:"status,omitempty"`
 	Body   json.RawMessage `json:"body,omitempty"`
 	// Done: the response was written to its end.
 	Done bool `json:"done"`

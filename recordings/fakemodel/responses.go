@@ -82,6 +82,16 @@ func (o *responses) respond(w http.ResponseWriter, r *http.Request, seq int, bod
 		return
 	}
 	reply, kind, choice, prompt := o.choose1(rr.Input)
+	if reply.fail != nil {
+		f := responsesFailure(*reply.fail, time.Now(), fmt.Sprintf("req_fake%04d", o.seq.Add(1)))
+		defer o.log.done(seq, func(q *Request) { q.Kind, q.Choice, q.Prompt, q.Status = kind, choice, prompt, f.status })
+		if reply.fail.InStream {
+			o.streamFailed(w, f)
+			return
+		}
+		f.write(w)
+		return
+	}
 	defer o.log.done(seq, func(q *Request) { q.Kind, q.Choice, q.Prompt = kind, choice, prompt; logTool(q, reply) })
 	o.stream(w, r, reply)
 }
@@ -211,6 +221,22 @@ func (o *responses) stream(w http.ResponseWriter, r *http.Request, reply Reply) 
 	ev(map[string]any{"type": "response.completed", "response": resp("completed", map[string]any{"usage": map[string]any{
 		"input_tokens": 100, "input_tokens_details": map[string]int{"cached_tokens": 0},
 		"output_tokens": 20, "output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": 120}})})
+}
+
+// streamFailed starts a response and ends it with response.failed
+// carrying the error, as the Responses API does when it fails after the
+// 200.
+func (o *responses) streamFailed(w http.ResponseWriter, f failureShape) {
+	id := fmt.Sprintf("resp_fake%04d", o.seq.Add(1))
+	s := newSSE(w)
+	ev := func(v map[string]any) {
+		b, _ := json.Marshal(v)
+		s.event(v["type"].(string), b)
+	}
+	resp := map[string]any{"id": id, "object": "response", "status": "in_progress", "output": []any{}}
+	ev(map[string]any{"type": "response.created", "response": resp})
+	failed := map[string]any{"id": id, "object": "response", "status": "failed", "output": []any{}, "error": f.body["error"]}
+	ev(map[string]any{"type": "response.failed", "response": failed})
 }
 
 // text streams one assistant message; false if the client went away.

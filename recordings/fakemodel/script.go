@@ -14,6 +14,10 @@ type Reply struct {
 	// FirstDelay holds the stream back after its start; ChunkDelay paces
 	// the text deltas (one word each when set).
 	FirstDelay, ChunkDelay time.Duration
+
+	// fail: the chooser answers with this API error instead (a Keyword's
+	// Fail, while its failures last).
+	fail *Failure
 }
 
 // ToolCall is a tool_use (Anthropic) or function_call (Responses).
@@ -26,9 +30,12 @@ type ToolCall struct {
 }
 
 // Keyword is a reply chosen when the latest user prompt contains Word.
+// With Fail, the keyword's first Fail.Times requests get that API error
+// instead, and the later ones Reply.
 type Keyword struct {
 	Word  string
 	Reply Reply
+	Fail  *Failure
 }
 
 // Script chooses replies for main-loop requests. With Rules (Anthropic
@@ -48,6 +55,7 @@ type chooser struct {
 	mu     sync.Mutex
 	script Script
 	queue  []Reply
+	failed failing
 }
 
 func newChooser(s Script) *chooser {
@@ -60,9 +68,13 @@ func (c *chooser) prompt(p string) (Reply, string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, k := range c.script.Keywords {
-		if strings.Contains(p, k.Word) {
-			return k.Reply, "keyword:" + k.Word
+		if !strings.Contains(p, k.Word) {
+			continue
 		}
+		if c.failed.take(k.Word, k.Fail) {
+			return Reply{fail: k.Fail}, failChoice(k.Word, c.failed.n[k.Word])
+		}
+		return k.Reply, "keyword:" + k.Word
 	}
 	if len(c.queue) > 0 {
 		r := c.queue[0]
