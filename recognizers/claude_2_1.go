@@ -30,6 +30,9 @@ type claude21 struct {
 	highlight vt.Style
 	permMenu  menuLayout
 	qMenu     menuLayout
+	// wrapProven: labels (by prefix) whose wrap onto one continuation row
+	// a recording of the version shows; any other wrap is wrapped_label.
+	wrapProven []string
 
 	// The permission dialog.
 	permRule     vt.Style
@@ -64,6 +67,11 @@ type claude21 struct {
 	reviewCancel    string
 	maxFreeText     int
 	composerFooterX int
+
+	// freeTextLabels read as a native row's label ("Type something.",
+	// "Chat about this", or the tool schema's automatic "Other"): a model
+	// option with one of them is manual.
+	freeTextLabels []string
 }
 
 // claude21Base is what Claude Code 2.1.263, 2.1.266 and 2.1.267 agree on
@@ -102,6 +110,7 @@ var claude21Base = claude21{
 	freeTextLabel:   "Type something.",
 	multiFreeText:   "Type something",
 	chatLabel:       "Chat about this",
+	freeTextLabels:  []string{"Type something.", "Chat about this", "Other"},
 	editorCursor:    plain().reverse().vt(),
 	editorHint:      plain().dim().vt(),
 	multiSubmit:     "Submit",

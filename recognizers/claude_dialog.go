@@ -130,7 +130,8 @@ func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
 		return
 	}
 	q.Prompt = c.permPrompt
-	opts, glyphs, end := c.menu(g, c.permMenu, p+1, b, false)
+	opts, glyphs, end, wrapped := c.menu(g, c.permMenu, p+1, b, false)
+	out.Reasons = append(out.Reasons, wrapped...)
 	q.Options = opts
 	pr.Questions = []Question{q}
 	f := end + 2
@@ -199,18 +200,22 @@ func (c *claude21) permShape(opts []Option) []Reason {
 // menu reads a numbered menu from row y0: option rows of the layout and,
 // when wrapped, their continuation rows; with descriptions, rows of
 // description text under an option. It stops at the first other row and
-// returns the options, which rows draw the glyph, and the last row read.
+// returns the options, which rows draw the glyph, the last row read, and
+// a wrapped_label reason for each wrap no recording proves.
 // Description rows start anywhere from column 2 to the label's column
 // after a checkbox (versions differ).
-func (c *claude21) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) ([]Option, []bool, int) {
+func (c *claude21) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) ([]Option, []bool, int, []Reason) {
 	var opts []Option
 	var glyphs []bool
+	var rs []Reason
+	wraps := 0 // continuation rows of the last option
 	y := y0
 	for ; y <= b; y++ {
 		if num, glyph, ok := lay.option(g, y); ok {
 			label, desc := c.splitLabel(g, y, lay.labelX+checkboxWidth(g, y, lay.labelX))
 			opts = append(opts, Option{Number: num, Label: label, Description: desc, Row: y})
 			glyphs = append(glyphs, glyph)
+			wraps = 0
 			continue
 		}
 		if len(opts) == 0 || g.blank(y) {
@@ -222,14 +227,25 @@ func (c *claude21) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) (
 		case descriptions && fx >= 2 && fx <= lay.labelX+4 && g.styled(y, 0, g.w, c.hint):
 			o.Description = strings.TrimSpace(o.Description + " " + g.trimmed(y))
 		case !descriptions && lay.continuation(g, y):
+			wraps++
+			if wraps > 1 || !hasAnyPrefix(o.Label, c.wrapProven) {
+				rs = append(rs, reason(ReasonWrappedLabel, "row "+itoa(y)))
+			}
 			label, desc := c.splitLabel(g, y, lay.labelX)
 			o.Label = strings.TrimSpace(o.Label + " " + label)
 			o.Description = strings.TrimSpace(o.Description + " " + desc)
+		case descriptions && o.Description == "" && fx == lay.labelX+checkboxWidth(g, o.Row, lay.labelX) &&
+			!g.rowIs(y, lay.labelX, c.multiSubmit):
+			// Text at the label's column right under its row, not grey and
+			// not multi-select's Submit: the label wrapped (no recording
+			// shows a questionnaire's label wrap). The menu ends here.
+			rs = append(rs, reason(ReasonWrappedLabel, "row "+itoa(y)))
+			return opts, glyphs, y - 1, rs
 		default:
-			return opts, glyphs, y - 1
+			return opts, glyphs, y - 1, rs
 		}
 	}
-	return opts, glyphs, y - 1
+	return opts, glyphs, y - 1, rs
 }
 
 // splitLabel splits an option row at its first grey non-blank cell: the

@@ -38,7 +38,8 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "question on row "+itoa(top+3)))
 		return
 	}
-	opts, glyphs, end := c.menu(g, c.qMenu, y+1, b, true)
+	opts, glyphs, end, wrapped := c.menu(g, c.qMenu, y+1, b, true)
+	out.Reasons = append(out.Reasons, wrapped...)
 	pr.MultiSelect = len(opts) > 0 && checkboxWidth(g, opts[0].Row, c.qMenu.labelX) > 0
 	if pr.MultiSelect && g.rowIs(end+1, c.qMenu.labelX, c.multiSubmit) && g.styled(end+1, 0, g.w, c.multiSubmitSty) {
 		end++
@@ -56,6 +57,7 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no \"Type something\" row"))
 		return
 	}
+	out.Reasons = append(out.Reasons, freeTextLookalikes(opts[:ft], c.freeTextLabels)...)
 	labelX := c.qMenu.labelX
 	if pr.MultiSelect {
 		labelX += 4
@@ -311,7 +313,8 @@ func (c *claude21) review(g *grid, top, y, b int, title string, out *Recognition
 		q.Prompt = c.reviewPrompt
 		p += 2
 	}
-	opts, glyphs, end := c.menu(g, c.qMenu, p, b, false)
+	opts, glyphs, end, wrapped := c.menu(g, c.qMenu, p, b, false)
+	out.Reasons = append(out.Reasons, wrapped...)
 	q.Options = opts
 	pr.Questions = []Question{q}
 	if end < b {

@@ -70,6 +70,15 @@ type codex0x struct {
 	maxFreeText    int // below the length Codex collapses into "[Pasted Content N chars]"
 	asyncSupported bool
 
+	// request_user_input's bounds (seed 000; its tool schema: "Provide
+	// 2-3 mutually exclusive choices", questions "do not exceed 3"): the
+	// model's options, without "None of the above", and the questions.
+	minOptions, maxOptions, maxQuestions int
+	// freeTextLabels read as a free-text row's label (native, derived, or
+	// the tool schema's automatic "Other"): a model option with one of
+	// them is manual.
+	freeTextLabels []string
+
 	// Async questions (request_user_input_async, 0.154.0 and later).
 	asyncHeader   string // "• Queued follow-up inputs"
 	asyncOf       string // " of "
@@ -116,6 +125,10 @@ var codex0xBase = codex0x{
 	notesHint:      "Add notes",
 	notesFooter:    "tab or esc to clear notes | enter to submit answer",
 	derivedLabel:   "None of the above, with notes",
+	minOptions:     2,
+	maxOptions:     3,
+	maxQuestions:   3,
+	freeTextLabels: []string{"None of the above", "None of the above, with notes", "Other", "Type something.", "Type your answer"},
 	confirmTitle:   "Submit with unanswered questions?",
 	confirmFooter:  "Press enter to confirm or esc to go back",
 	proceedLabel:   "Proceed",

@@ -33,6 +33,11 @@ func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
 		return
 	}
 	opts[notes].Role = RoleNotes
+	if notes < c.minOptions || notes > c.maxOptions || pr.Step.Total > c.maxQuestions {
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape,
+			itoa(notes)+" options, "+itoa(pr.Step.Total)+" questions"))
+	}
+	out.Reasons = append(out.Reasons, freeTextLookalikes(opts[:notes], c.freeTextLabels)...)
 	f, editor := end+2, -1
 	if g.first(f) == 2 && g.ch(2, f) == '›' && g.style(2, f) == c.composerGlyph && g.blank(f+1) {
 		editor, f = f, f+2
@@ -270,9 +275,12 @@ func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
 	}
 	q.Options = opts
 	pr.Questions = []Question{q}
+	model := opts
 	if opts[len(opts)-1].Label == c.asyncOther {
 		opts[len(opts)-1].Role = RoleOther
+		model = opts[:len(opts)-1]
 	}
+	out.Reasons = append(out.Reasons, freeTextLookalikes(model, c.freeTextLabels)...)
 	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
 	h, rs := c.highlightProof(g, c.qMenu, opts, glyphs)
 	pr.Highlighted = h

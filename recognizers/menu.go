@@ -97,6 +97,31 @@ func cutShortcut(label string) (string, string) {
 	return label[:i], key
 }
 
+// freeTextLookalikes names each model-supplied option whose label reads
+// as one of labels (a native or derived free-text row's): compared
+// without case, surrounding spaces, a trailing "." or "…", and a
+// " (Recommended)" suffix. Its digit submits the literal label, which a
+// controller may take for the free-text answer.
+func freeTextLookalikes(opts []Option, labels []string) []Reason {
+	var out []Reason
+	for _, o := range opts {
+		for _, l := range labels {
+			if labelKey(o.Label) == labelKey(l) {
+				out = append(out, reason(ReasonFreeTextLookalike, "row "+strconv.Itoa(o.Row)))
+				break
+			}
+		}
+	}
+	return out
+}
+
+func labelKey(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimSpace(strings.TrimSuffix(s, "(recommended)"))
+	s = strings.TrimRight(s, ".…")
+	return strings.Join(strings.Fields(s), " ")
+}
+
 // digitKey is the key that selects row n of a menu.
 func digitKey(n int) []byte { return []byte{byte('0' + n)} }
 

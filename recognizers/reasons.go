@@ -23,7 +23,8 @@ const (
 	// Checkbox rows: toggling several needs a recapture after each toggle
 	// (seed 000), not built yet.
 	ReasonMultiSelect = "multi_select"
-	// A secret (password) input.
+	// A question's header or prompt asks for a password, token, key or
+	// another secret (secret.go): akk never relays one (seed 000).
 	ReasonSecretInput = "secret_input"
 	// The prompt's top (frame rule, header or title) is not on the screen:
 	// a short pane or scrolling cut it.
@@ -42,6 +43,14 @@ const (
 	// The rows are not the profile's exact menu (count, labels or
 	// layout).
 	ReasonChangedMenuShape = "changed_menu_shape"
+	// An option's label wraps onto a continuation row in a way no
+	// recording of the version shows: the joined label is a guess.
+	ReasonWrappedLabel = "wrapped_label"
+	// A model-supplied option reads as a native or derived free-text
+	// row's label ("Type something.", "None of the above", "Other"): its
+	// digit would submit the literal label where a free-text answer looks
+	// meant.
+	ReasonFreeTextLookalike = "free_text_label_collision"
 	// Only persistent grants are offered: approving once is impossible.
 	ReasonPersistentOnly = "persistent_permission_only"
 	// Claude's "Tab to amend" turned row 1 into "Yes, and tell Claude what

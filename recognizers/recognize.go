@@ -35,6 +35,7 @@ func recognizeGrid(p Profile, g *grid, scr *vt.Screen, key Key, cached fingerpri
 		return out
 	}
 	p.grammar.recognize(g, &out)
+	out.Reasons = append(out.Reasons, secretReasons(out.Prompt)...)
 	if !out.Region.Empty() {
 		var ok bool
 		if cached != nil {

@@ -48,10 +48,12 @@ func codex0_171_0Grammar() codex0x {
 // claude2_1_267Grammar: Claude Code 2.1.267 stashes a draft with ctrl+s,
 // shows "› stashed" while it waits and "Draft restored" when a submit
 // brought it back, in grey (stash-send, stash-empty, stash-multiline,
-// stash-working).
+// stash-working). At 80 columns its persistent grant's path wraps onto
+// one continuation row under the label (permission-narrow).
 func claude2_1_267Grammar() claude21 {
 	c := claude21Base
 	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "› stashed", "Draft restored", fg256(246).vt()
+	c.wrapProven = []string{"Yes, and always allow access to "}
 	return c
 }
 
