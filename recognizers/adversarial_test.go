@@ -73,6 +73,10 @@ var mutations = []mutation{
 	{"prompt quoted in an assistant message", quoted, []string{recognizers.NotePromptInTranscript}},
 	{"Tab to amend", amend, []string{recognizers.ReasonTabToAmend}},
 	{"persistent grants only", persistentOnly, []string{recognizers.ReasonPersistentOnly}},
+	{"question asks for a secret", secretPrompt, []string{recognizers.ReasonSecretInput}},
+	{"question header asks for a secret", secretHeader, []string{recognizers.ReasonSecretInput}},
+	{"model option labelled as the free-text row", freeTextLabel, []string{recognizers.ReasonFreeTextLookalike}},
+	{"option label wrapped onto a continuation row", wrappedLabel, []string{recognizers.ReasonWrappedLabel, recognizers.ReasonFooterMissing, recognizers.ReasonChangedMenuShape}},
 }
 
 // TestAdversarialMutations: zero false actionable results over every
@@ -488,4 +492,165 @@ func persistentOnly(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.
 	}
 	blankRow(s, opts[len(opts)-1].Row)
 	return s
+}
+
+// findText returns the column where text starts on row y (cell by cell),
+// or -1.
+func findText(s *vt.Screen, y int, text string) int {
+	w, _ := s.Size()
+	want := []rune(text)
+	for x := 0; x < w; x++ {
+		i, cx := 0, x
+		for i < len(want) && cx < w && s.Cell(cx, y).Text == string(want[i]) {
+			i++
+			cx += max(int(s.Cell(cx, y).Width), 1)
+		}
+		if i == len(want) && len(want) > 0 {
+			return x
+		}
+	}
+	return -1
+}
+
+// writeText writes text from column x of row y in style st, one cell a
+// character.
+func writeText(s *vt.Screen, x, y int, text string, st vt.Style) {
+	for _, ch := range text {
+		s.SetCell(x, y, vt.Cell{Text: string(ch), Width: 1, Style: st})
+		x++
+	}
+}
+
+// replaceText overwrites old (found on row y) with repl, padded with
+// spaces in the same style to old's length; false when old is not there
+// or repl is longer.
+func replaceText(s *vt.Screen, y int, old, repl string) bool {
+	x := findText(s, y, old)
+	n := len([]rune(old))
+	if x < 0 || len([]rune(repl)) > n {
+		return false
+	}
+	st := s.Cell(x, y).Style
+	writeText(s, x, y, repl+strings.Repeat(" ", n-len([]rune(repl))), st)
+	return true
+}
+
+// insertRow makes room for a row right under row y: the rows above it,
+// y included, move up one (row 0 is dropped), and the new row y is
+// blank. It returns the screen.
+func insertRow(s *vt.Screen, y int) *vt.Screen {
+	w, h := s.Size()
+	out := copyScreen(s, 0, w, h)
+	for r := 0; r < y; r++ {
+		blankRow(out, r)
+		copyRow2(out, s, r+1, r)
+	}
+	blankRow(out, y)
+	return out
+}
+
+func questionKind(r *recognizers.Recognition) bool {
+	k := r.Interaction.Kind
+	return k == recognizers.KindQuestionnaire || k == recognizers.KindFreeText || k == recognizers.KindAsyncQuestion
+}
+
+// secretPrompt rewrites the question's first row to ask for a password.
+func secretPrompt(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	if !questionKind(r) || len(r.Prompt.Questions) == 0 || r.Prompt.Questions[0].Prompt == "" {
+		return nil
+	}
+	q := r.Prompt.Questions[0].Prompt
+	w, _ := s.Size()
+	for y := r.Region.Top; y <= r.Region.Bottom(); y++ {
+		row := strings.TrimSpace(s.PlainText(vt.Rect{X: 0, Y: y, W: w, H: 1}))
+		if len(row) >= 10 && strings.HasPrefix(q, row) && replaceText(s, y, row, "What is the password?") {
+			return s
+		}
+	}
+	return nil
+}
+
+// secretWord is a secret-asking header of n characters.
+var secretWord = map[int]string{3: "PIN", 4: "PINs", 5: "Token", 6: "Secret", 7: "API key", 8: "Password"}
+
+// secretHeader renames the question's header (Claude's chip or current
+// tab) to a secret word of its length.
+func secretHeader(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	if !questionKind(r) || len(r.Prompt.Questions) == 0 || r.Prompt.Questions[0].Header == "" {
+		return nil
+	}
+	h := r.Prompt.Questions[0].Header
+	word, ok := secretWord[len([]rune(h))]
+	if !ok || !replaceText(s, r.Region.Top+1, h, word) {
+		return nil
+	}
+	return s
+}
+
+// freeTextLabel relabels the model's second option "Other" (the tool
+// schemas' name for the automatic free-text row).
+func freeTextLabel(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	opts := options(r)
+	k := r.Interaction.Kind
+	if len(opts) < 3 || k != recognizers.KindQuestionnaire && k != recognizers.KindAsyncQuestion ||
+		opts[1].Role != recognizers.RoleChoice || !replaceText(s, opts[1].Row, opts[1].Label, "Other") {
+		return nil
+	}
+	return s
+}
+
+// wrappedLabel puts a continuation row under the first option, at its
+// label's column in its label's style: its label wrapped.
+func wrappedLabel(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	opts := options(r)
+	if len(opts) == 0 || r.Region.Top < 2 {
+		return nil
+	}
+	o := opts[0]
+	x := findText(s, o.Row, o.Label)
+	if x < 0 {
+		return nil
+	}
+	st := s.Cell(x, o.Row).Style
+	out := insertRow(s, o.Row)
+	writeText(out, x, o.Row, "and more of it", st)
+	return out
+}
+
+// TestAdversarialSecretGeneric: the secret mutations read with each
+// agent's generic profile (the screen relabelled 9.9.9) still name
+// secret_input beside unknown_version.
+func TestAdversarialSecretGeneric(t *testing.T) {
+	cases := 0
+	for _, agent := range []string{"claude", "codex"} {
+		srcs := claudeSources
+		if agent == "codex" {
+			srcs = codexSources
+		}
+		for _, src := range srcs {
+			for _, v := range src.versions {
+				if _, err := os.Stat(castPath(agent, v, src.surface)); err != nil {
+					continue
+				}
+				scr := markerScreen(t, agent, v, src.surface, src.marker)
+				w, h := scr.Size()
+				r := recognize(copyScreen(scr, 0, w, h), agent, v)
+				for _, m := range []func(*vt.Screen, *recognizers.Recognition, *vt.Screen) *vt.Screen{secretPrompt, secretHeader} {
+					mut := m(copyScreen(scr, 0, w, h), &r, nil)
+					if mut == nil {
+						continue
+					}
+					cases++
+					got := recognize(mut, agent, "9.9.9")
+					name := fmt.Sprintf("%s@%s/%s as 9.9.9", agent, v, src.name)
+					if got.Actionable() || !hasReason(got, recognizers.ReasonSecretInput) || !hasReason(got, recognizers.ReasonUnknownVersion) {
+						t.Errorf("%s: %s, reasons %v", name, got.ScreenState, reasonCodes(got))
+					}
+				}
+			}
+		}
+	}
+	if cases < 20 {
+		t.Errorf("only %d cases", cases)
+	}
 }

@@ -1,0 +1,94 @@
+package recognizers_test
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// TestCodexQuestionBounds: request_user_input asks 1-3 questions with 2-3
+// options each (seed 000; the tool schema says so), "None of the above"
+// not counted. A question outside those bounds is changed_menu_shape and
+// nothing else, so the bound is what refuses it; the same edits within
+// the bounds stay actionable.
+func TestCodexQuestionBounds(t *testing.T) {
+	seen := 0
+	for _, v := range codexVersions {
+		if _, err := os.Stat(castPath("codex", v, "question-digit")); err != nil {
+			continue
+		}
+		seen++
+		scr := markerScreen(t, "codex", v, "question-digit", 0)
+		w, h := scr.Size()
+		base := recognize(copyScreen(scr, 0, w, h), "codex", v)
+		assertActionable(t, "codex@"+v+"/question", &base, codexSources[1])
+		opts := options(&base) // Red, Green, Blue, None of the above
+		notes := opts[3]
+		top, foot := base.Region.Top, base.Region.Bottom()
+
+		fourOptions := func() *vt.Screen {
+			s := insertRow(copyScreen(scr, 0, w, h), opts[2].Row)
+			copyRow2(s, scr, opts[2].Row, opts[2].Row)
+			setText(s, findText(s, opts[2].Row, "3. "), opts[2].Row, "4")
+			replaceText(s, opts[2].Row, "Blue", "Teal")
+			setText(s, findText(s, notes.Row, "4. "), notes.Row, "5")
+			return s
+		}
+		oneOption := func() *vt.Screen {
+			// Green and Blue go; the rows above them move down two.
+			s := copyScreen(scr, 0, w, h)
+			for y := opts[2].Row; y >= 2; y-- {
+				blankRow(s, y)
+				copyRow2(s, scr, y-2, y)
+			}
+			blankRow(s, 0)
+			blankRow(s, 1)
+			setText(s, findText(s, notes.Row, "4. "), notes.Row, "2")
+			return s
+		}
+		// questions rewrites the progress row to "1/n (n unanswered)" and
+		// the footer to the one of several questions.
+		questions := func(n int) *vt.Screen {
+			s := copyScreen(scr, 0, w, h)
+			if !replaceText(s, top, "Question 1/1 (1 unanswered)", fmt.Sprintf("Question 1/%d (%d unanswered)", n, n)) {
+				t.Fatalf("%s: no progress row at %d", v, top)
+			}
+			footer := "tab to add notes | enter to submit answer | ←/→ to navigate questions | esc to interrupt"
+			st := s.Cell(2, foot).Style
+			for x := 2; x < w; x++ {
+				s.SetCell(x, foot, vt.Cell{Text: " ", Width: 1})
+			}
+			writeText(s, 2, foot, footer, st)
+			return s
+		}
+
+		for _, tc := range []struct {
+			name   string
+			scr    *vt.Screen
+			detail string // "" : actionable
+		}{
+			{"three questions", questions(3), ""},
+			{"four questions", questions(4), "3 options, 4 questions"},
+			{"four options", fourOptions(), "4 options, 1 questions"},
+			{"one option", oneOption(), "1 options, 1 questions"},
+		} {
+			got := recognize(tc.scr, "codex", v)
+			switch {
+			case tc.detail == "" && !got.Actionable():
+				t.Errorf("%s %s: not actionable: %v", v, tc.name, got.Reasons)
+			case tc.detail == "":
+			case got.Actionable():
+				t.Errorf("%s %s: FALSE ACTIONABLE %v", v, tc.name, got.Interaction)
+			case !slices.Equal(reasonCodes(got), []string{recognizers.ReasonChangedMenuShape}) || got.Reasons[0].Detail != tc.detail:
+				t.Errorf("%s %s: reasons %v, want changed_menu_shape (%s) only", v, tc.name, got.Reasons, tc.detail)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no question-digit recording")
+	}
+}
