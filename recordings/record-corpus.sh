@@ -35,3 +35,6 @@ for v in 0.155.1 0.153.4 0.154.0 0.171.0; do
 done
 for v in 0.154.0 0.155.1; do record codex "$v" async-question; done
 for s in idle-narrow permission-narrow permission-resize; do record codex 0.155.1 "$s"; done
+# A question asking for a password (never actionable; Codex's with isSecret).
+for v in 2.1.267 2.1.332; do record claude "$v" question-secret; done
+for v in 0.155.1 0.171.0; do record codex "$v" question-secret; done
