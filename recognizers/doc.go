@@ -36,6 +36,13 @@
 // persistent grants and auto mode are never offered; Codex's "No" row is
 // its Esc, a cancel that interrupts the turn, so Codex offers no reject.
 //
+// Whatever its shape, a question whose header or prompt asks for a
+// password, token, key or other secret is manual_required (secret_input)
+// under every profile, exact or generic (secret.go): akk relays no
+// secret. So is a label wrapped in a way no recording of the version
+// shows, a Codex question outside request_user_input's 1-3 questions of
+// 2-3 options, and a model option labelled like a free-text row.
+//
 // # What it does not do
 //
 // It sends no input and keeps no state between panes. It does not read
