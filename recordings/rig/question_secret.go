@@ -90,6 +90,7 @@ func init() {
 			// row (still not actionable).
 			s.key("Down")
 			s.key("Down")
+			s.screen("ctrl+g to edit in Vim")
 			s.mark("questionnaire", secretMarker("Password", claudeOpts, 2))
 			s.typ(secretTyped)
 			s.typedOrMasked("Type something.")
