@@ -1,13 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,17 +19,19 @@ import (
 )
 
 // DemoCmd is `akk demo`: the main job with nothing to set up. It starts a
-// private tmux server with replica agents from the recorded corpus (each
-// driven through its recording's inputs but the last, so it stays at its
-// most interesting screen), attaches the supervisor to it, and shows a live
-// table of their states.
+// private tmux server with strict replica agents from the recorded corpus,
+// attaches the supervisor to it, shows their states, and then acts as a
+// person would (internal/demo's acts): a status, an approve, a
+// questionnaire answered step by step, a refusal on purpose, a send.
 type DemoCmd struct {
-	Corpus   string        `help:"The recordings directory." default:"recordings/testdata" placeholder:"DIR"`
-	Duration time.Duration `help:"Stop after this long (0: until interrupted; 30s when stdout is not a terminal)."`
-	Speed    float64       `help:"Replay speed factor of the recordings." default:"1"`
+	Corpus string  `help:"The recordings directory." default:"recordings/testdata" placeholder:"DIR"`
+	Speed  float64 `help:"Replay speed factor of the recordings." default:"1"`
+	Fast   bool    `help:"Do not pause between steps on a terminal."`
+	Watch  bool    `help:"After the acts, keep showing the live table until interrupted."`
 }
 
-// Run runs the demo until interrupted or --duration.
+// Run runs the demo: exit 0 only when every step had its expected outcome
+// and every replica ended clean.
 func (c *DemoCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout io.Writer, kctx *kong.Context) error {
 	if c.Speed <= 0 {
 		return fmt.Errorf("%w: --speed %v: want a factor > 0", errUsage, c.Speed)
@@ -37,31 +40,69 @@ func (c *DemoCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout i
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	tty := isTTY(stdout)
-	if c.Duration == 0 && !tty {
-		c.Duration = 30 * time.Second
-	}
-	if c.Duration > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.Duration)
-		defer cancel()
-	}
+	tty := isTTY(stdout) && isTTY(os.Stdin)
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
 	dm, err := demo.Start(ctx, demo.Options{Corpus: c.Corpus, Speed: c.Speed, Exe: exe, Logger: lg})
 	if err != nil {
 		return err
 	}
 	defer dm.Close()
-	cl := dm.Client
-	header := fmt.Sprintf("akk demo: %d replica agents and a shell on a private tmux server.\n"+
+	fmt.Fprintf(stdout, "akk demo: %d strict replica agents and a shell on a private tmux server.\n"+
 		"Watch them: tmux -S %s attach -r -t demo   (windows: C-b n; detach: C-b d)\n", dm.Replicas, dm.TmuxSocket)
-	if !g.JSON {
-		fmt.Fprint(stdout, header)
+	pause := func() {}
+	if tty && !c.Fast {
+		in := bufio.NewReader(os.Stdin)
+		pause = func() {
+			fmt.Fprint(stdout, "\n[Enter: next step] ")
+			_, _ = in.ReadString('\n')
+		}
 	}
-	err = showLive(ctx, cl, stdout, g.JSON, tty, header)
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || ctx.Err() != nil {
-		return nil
+	steps, err := dm.Acts(ctx, stdout, pause)
+	if err != nil {
+		return err
 	}
-	return err
+	ended := awaitEnded(ctx, dm)
+	fmt.Fprintln(stdout)
+	if l, err := dm.Client.List(ctx); err == nil {
+		_ = printTable(stdout, l.Terminals)
+	}
+	bad := 0
+	for _, s := range steps {
+		if !s.OK {
+			bad++
+		}
+	}
+	for i, e := range ended {
+		if e != "clean" {
+			bad++
+			fmt.Fprintf(stdout, "replica %s/%s did not end clean: %s\n", demo.Scenes[i].Agent, demo.Scenes[i].Surface, orRunning(e))
+		}
+	}
+	if c.Watch {
+		if err := showLive(ctx, dm.Client, stdout, g.JSON, tty, ""); err != nil && ctx.Err() == nil {
+			return err
+		}
+	}
+	if bad > 0 || !demo.Passed(steps) {
+		return fmt.Errorf("demo: %d of %d steps or replicas did not go as expected", bad, len(steps)+len(ended))
+	}
+	fmt.Fprintf(stdout, "\n%d steps as expected; every replica received exactly its recorded input and ended clean.\n", len(steps))
+	return nil
+}
+
+// awaitEnded waits (30 s at most) for every replica to end: each plays
+// the rest of its recording after akk's input at its recorded pace, then
+// exits.
+func awaitEnded(ctx context.Context, dm *demo.Demo) []string {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ended, err := dm.Ended()
+		if err == nil && !slices.Contains(ended, "") || time.Now().After(deadline) || ctx.Err() != nil {
+			return ended
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // showLive prints the list whenever it changes: redrawn in place on a
@@ -101,4 +142,11 @@ func showLive(ctx context.Context, cl *api.Client, w io.Writer, asJSON, tty bool
 		case <-tick.C:
 		}
 	}
+}
+
+func orRunning(e string) string {
+	if e == "" {
+		return "still running"
+	}
+	return e
 }

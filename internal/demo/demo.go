@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -28,13 +29,30 @@ import (
 	"github.com/agent-knock-knock/akk/supervisor"
 )
 
-// Panes are the replicas of the demo: agent, version, surface.
-var Panes = [][3]string{
-	{"claude", "2.1.267", "permission-approve"},
-	{"codex", "0.155.1", "question-digit"},
-	{"claude", "2.1.267", "several-questions"},
-	{"codex", "0.155.1", "async-question"},
-	{"claude", "2.1.263", "working"},
+// Scene is one replica of the demo: a recording, played up to where akk
+// takes over.
+type Scene struct {
+	Agent, Version, Surface string
+	// Takeover is the marker the driver plays the recording to (0-based);
+	// akk's own actions then send the rest. TakeoverStart: before the
+	// first input (an idle agent); TakeoverNone: the driver plays all
+	// of it (an agent the demo only watches).
+	Takeover int
+}
+
+// Takeover points besides a marker index.
+const (
+	TakeoverStart = -1
+	TakeoverNone  = -2
+)
+
+// Scenes are the demo's replicas, in window order (window i+1).
+var Scenes = []Scene{
+	{"claude", "2.1.267", "permission-approve", 0},
+	{"claude", "2.1.267", "several-questions", 0},
+	{"codex", "0.155.1", "question-digit", 0},
+	{"claude", "2.1.267", "send", TakeoverStart},
+	{"claude", "2.1.263", "working", TakeoverNone},
 }
 
 // Options configure a demo.
@@ -71,7 +89,8 @@ func Start(ctx context.Context, o Options) (*Demo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	d := &demo{dir: dir, sock: filepath.Join(dir, "tmux.sock"), exe: o.Exe, speed: o.Speed}
+	d := &demo{dir: dir, sock: filepath.Join(dir, "tmux.sock"), exe: o.Exe, speed: o.Speed,
+		recs: make([]*recordings.Recording, len(files)), pos: make([]int, len(files))}
 	if err := d.startTmux(files); err != nil {
 		d.killTmux()
 		os.RemoveAll(dir)
@@ -84,7 +103,7 @@ func Start(ctx context.Context, o Options) (*Demo, error) {
 		return nil, err
 	}
 	for i, f := range files {
-		go d.drive(ctx, cl, i, f)
+		go d.drive(ctx, cl, i, f, Scenes[i].Takeover)
 	}
 	return &Demo{Client: cl, TmuxSocket: d.sock, Replicas: len(files), d: d, stop: stop}, nil
 }
@@ -101,8 +120,8 @@ func (dm *Demo) Close() {
 // Files finds the demo's recordings under corpus.
 func Files(corpus string) ([]string, error) {
 	var out []string
-	for _, p := range Panes {
-		f := filepath.Join(corpus, p[0], p[1], p[2]+".cast")
+	for _, p := range Scenes {
+		f := filepath.Join(corpus, p.Agent, p.Version, p.Surface+".cast")
 		if _, err := os.Stat(f); err != nil {
 			return nil, fmt.Errorf("demo: recording %s not found: run akk demo from the akk checkout, or give --corpus DIR", f)
 		}
@@ -115,6 +134,10 @@ func Files(corpus string) ([]string, error) {
 type demo struct {
 	dir, sock, exe string
 	speed          float64
+
+	mu   sync.Mutex
+	recs []*recordings.Recording // each scene's recording, once its driver read it
+	pos  []int                   // the next event of each scene's recording the driver has not played
 }
 
 func (d *demo) tmux(args ...string) ([]byte, error) {
@@ -151,7 +174,10 @@ func (d *demo) startTmux(files []string) error {
 	}
 	for i, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".cast")
-		cmd := fmt.Sprintf("read _ < %s; exec %s replica --speed %g %s", d.fifo(i), shellQuote(d.exe), d.speed, shellQuote(f))
+		// The shell writes the replica's exit status where Ended reads it
+		// (tmux 3.3a's pane_dead_status is sometimes never set).
+		cmd := fmt.Sprintf("read _ < %s; %s replica --speed %g %s; echo $? > %s", d.fifo(i), shellQuote(d.exe), d.speed,
+			shellQuote(f), shellQuote(d.status(i)))
 		if err := mkfifo(d.fifo(i)); err != nil {
 			return err
 		}
@@ -163,6 +189,8 @@ func (d *demo) startTmux(files []string) error {
 }
 
 func (d *demo) fifo(i int) string { return filepath.Join(d.dir, fmt.Sprintf("go%d", i)) }
+
+func (d *demo) status(i int) string { return filepath.Join(d.dir, fmt.Sprintf("status%d", i)) }
 
 func (d *demo) killTmux() { _, _ = d.tmux("kill-server") }
 
@@ -226,9 +254,9 @@ func (d *demo) startSupervisor(ctx context.Context, lg *slog.Logger) (func(), *a
 }
 
 // drive starts replica i once the supervisor follows its pane, then sends
-// its recorded inputs at their recorded times, all but the last: the
-// replica stays at the screen before it (a prompt, a question, a draft).
-func (d *demo) drive(ctx context.Context, cl *api.Client, i int, file string) {
+// its recorded inputs at their recorded times up to its takeover point
+// (a person's typing before the screen akk acts on).
+func (d *demo) drive(ctx context.Context, cl *api.Client, i int, file string, takeover int) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return
@@ -244,21 +272,100 @@ func (d *demo) drive(ctx context.Context, cl *api.Client, i int, file string) {
 	if err := os.WriteFile(d.fifo(i), []byte("go\n"), 0o600); err != nil {
 		return
 	}
+	d.mu.Lock()
+	d.recs[i] = rec
+	d.mu.Unlock()
 	start := time.Now()
-	ins := recordings.Inputs(rec)
-	for _, in := range ins[:max(0, len(ins)-1)] {
-		at := start.Add(time.Duration(in.Time / d.speed * float64(time.Second)))
+	markers := 0
+	for k, e := range rec.Events {
+		d.mu.Lock()
+		d.pos[i] = k
+		d.mu.Unlock()
+		switch {
+		case e.Code == recordings.MarkerEv:
+			if markers == takeover {
+				d.mu.Lock()
+				d.pos[i] = k + 1
+				d.mu.Unlock()
+				return
+			}
+			markers++
+			continue
+		case e.Code != recordings.Input:
+			continue
+		case takeover == TakeoverStart:
+			return
+		}
+		at := start.Add(time.Duration(e.Time / d.speed * float64(time.Second)))
 		select {
 		case <-time.After(time.Until(at)):
 		case <-ctx.Done():
 			return
 		}
 		args := []string{"send-keys", "-t", target, "-H"}
-		for _, b := range in.Data {
+		for _, b := range e.Data {
 			args = append(args, hex.EncodeToString([]byte{b}))
 		}
 		_, _ = d.tmux(args...)
 	}
+}
+
+// PersonTypes sends scene i's next recorded input into its pane, as the
+// person at the keyboard would (the demo's driver, not akk), once the
+// driver stopped at the takeover point.
+func (dm *Demo) PersonTypes(i int) error {
+	d := dm.d
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	rec := d.recs[i]
+	if rec == nil {
+		return errors.New("demo: the scene has not started")
+	}
+	for k := d.pos[i]; k < len(rec.Events); k++ {
+		if e := rec.Events[k]; e.Code == recordings.Input {
+			d.pos[i] = k + 1
+			args := []string{"send-keys", "-t", fmt.Sprintf("demo:%d", i+1), "-H"}
+			for _, b := range e.Data {
+				args = append(args, hex.EncodeToString([]byte{b}))
+			}
+			_, err := d.tmux(args...)
+			return err
+		}
+	}
+	return errors.New("demo: no recorded input left")
+}
+
+// PaneIDs are the tmux pane ids of the scenes' windows, in order.
+func (dm *Demo) PaneIDs() ([]string, error) {
+	out := make([]string, len(Scenes))
+	for i := range Scenes {
+		b, err := dm.d.tmux("display-message", "-p", "-t", fmt.Sprintf("demo:%d", i+1), "#{pane_id}")
+		if err != nil {
+			return nil, err
+		}
+		out[i] = strings.TrimSpace(string(b))
+	}
+	return out, nil
+}
+
+// Ended says, per scene, whether its replica ended clean (it received
+// exactly its recorded inputs and played to its end: exit status 0), how
+// it ended otherwise, and "" while it still runs.
+func (dm *Demo) Ended() ([]string, error) {
+	out := make([]string, len(Scenes))
+	for i := range Scenes {
+		b, err := os.ReadFile(dm.d.status(i))
+		switch code := strings.TrimSpace(string(b)); {
+		case errors.Is(err, os.ErrNotExist) || err == nil && code == "":
+		case err != nil:
+			return nil, err
+		case code == "0":
+			out[i] = "clean"
+		default:
+			out[i] = "exit status " + code
+		}
+	}
+	return out, nil
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
