@@ -58,7 +58,7 @@ func (c *DemoCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout i
 			_, _ = in.ReadString('\n')
 		}
 	}
-	steps, err := dm.Acts(ctx, stdout, pause)
+	steps, err := dm.Acts(ctx, stdout, pause, tty)
 	if err != nil {
 		return err
 	}

@@ -31,12 +31,12 @@ type Step struct {
 // called between steps (a terminal waits for Enter there). It returns the
 // steps; the demo passed when each is OK and Ended reports every replica
 // clean.
-func (dm *Demo) Acts(ctx context.Context, w io.Writer, pause func()) ([]Step, error) {
+func (dm *Demo) Acts(ctx context.Context, w io.Writer, pause func(), styled bool) ([]Step, error) {
 	panes, err := dm.PaneIDs()
 	if err != nil {
 		return nil, err
 	}
-	a := &actor{ctx: ctx, cl: dm.Client, w: w, pause: pause, panes: panes, person: dm.PersonTypes}
+	a := &actor{ctx: ctx, cl: dm.Client, w: w, pause: pause, panes: panes, person: dm.PersonTypes, styled: styled}
 	want := []string{api.ScreenAwaitingApproval, api.ScreenQuestionnaire, api.ScreenQuestionnaire, api.ScreenIdle}
 	for i, st := range want {
 		if _, err := a.await(i, st); err != nil {
@@ -60,6 +60,7 @@ type actor struct {
 	ids   map[int]string // scene -> terminal id
 	// person types scene i's next recorded input, as the person would.
 	person func(i int) error
+	styled bool // print prompts in their colours (a terminal)
 }
 
 // await waits for scene i's row in screen state want (30 s).
@@ -141,7 +142,9 @@ func (a *actor) status(i int) (api.StatusResponse, bool) {
 		a.steps = append(a.steps, step)
 		return st, false
 	}
-	if p := st.Prompt; p != nil {
+	if p := st.Prompt; p != nil && a.styled && p.ANSI != "" {
+		fmt.Fprint(a.w, p.ANSI, "\x1b[0m\n")
+	} else if p != nil {
 		for _, line := range strings.Split(strings.TrimRight(p.Text, "\n"), "\n") {
 			fmt.Fprintf(a.w, "  │ %s\n", line)
 		}
