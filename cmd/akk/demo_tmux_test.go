@@ -28,7 +28,7 @@ func TestTmuxDemo(t *testing.T) {
 		t.Fatalf("akk demo: %v after %v:\n%s", err, took, text)
 	}
 	for _, want := range []string{
-		"$ akk status term_", "$ akk approve term_", "$ akk respond --terminal term_", "$ akk send term_",
+		"$ akk status term_", "$ akk approve term_", "$ akk respond --terminal term_", "$ akk send term_", "$ akk send --user term_", "the draft cleared first",
 		"rejected_before_input: prompt_changed", "nothing was sent",
 		"every replica received exactly its recorded input and ended clean",
 		"tmux -S ",
@@ -37,8 +37,8 @@ func TestTmuxDemo(t *testing.T) {
 			t.Errorf("the demo's output lacks %q:\n%s", want, text)
 		}
 	}
-	if n := len(regexp.MustCompile(`(?m)^  \S+: .*\[ok\]$`).FindAllString(text, -1)); n != 6 {
-		t.Errorf("%d steps ended [ok], want 6 (approve, the refused and two accepted questionnaire steps, the Codex answer, the send):\n%s", n, text)
+	if n := len(regexp.MustCompile(`(?m)^  \S+: .*\[ok\]$`).FindAllString(text, -1)); n != 7 {
+		t.Errorf("%d steps ended [ok], want 7 (approve, the refused and two accepted questionnaire steps, the Codex answer, the send, the user-explicit send):\n%s", n, text)
 	}
 	if strings.Contains(text, "UNEXPECTED") {
 		t.Errorf("a step had an unexpected outcome:\n%s", text)

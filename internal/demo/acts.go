@@ -47,6 +47,10 @@ func (dm *Demo) Acts(ctx context.Context, w io.Writer, pause func(), styled bool
 	a.questionnaire(1)
 	a.digit(2)
 	a.send(3, "hello there")
+	if _, err := a.await(5, api.ScreenIdle); err != nil {
+		return nil, err
+	}
+	a.userSend(5, "hello there")
 	return a.steps, nil
 }
 
@@ -261,6 +265,23 @@ func (a *actor) send(i int, text string) {
 	a.step(fmt.Sprintf("akk send %s %q", id, text), api.OutcomeAccepted, func() (api.ActionResult, error) {
 		return a.cl.Send(a.ctx, api.SendRequest{TerminalID: id, Request: text})
 	}, func(res api.ActionResult) string { return "turn " + res.TurnID + ", " + screenOf(res) })
+}
+
+// userSend: the person's own send to an agent with a draft in its
+// composer (terminal_user_explicit): Codex's one-line draft is deleted
+// with its own ctrl+u, then the task goes in with one Enter.
+func (a *actor) userSend(i int, text string) {
+	id := a.ids[i]
+	a.pause()
+	fmt.Fprintf(a.w, "\n# a draft sits in this Codex composer; a plain send would be refused (composer_not_empty)")
+	a.step(fmt.Sprintf("akk send --user %s %q", id, text), api.OutcomeAccepted, func() (api.ActionResult, error) {
+		return a.cl.Send(a.ctx, api.SendRequest{TerminalID: id, Mode: api.SendUserExplicit, Request: text})
+	}, func(res api.ActionResult) string {
+		if res.SendFacts != nil && res.ClearedDraft {
+			return "the draft cleared first; turn " + res.TurnID + ", " + screenOf(res)
+		}
+		return res.Reason + " " + screenOf(res)
+	})
 }
 
 // Passed says whether every step had its expected outcome.

@@ -53,6 +53,7 @@ var Scenes = []Scene{
 	{"codex", "0.155.1", "question-digit", 0},
 	{"claude", "2.1.267", "send", TakeoverStart},
 	{"claude", "2.1.263", "working", TakeoverNone},
+	{"codex", "0.155.1", "clear-draft", 0},
 }
 
 // Options configure a demo.
