@@ -58,8 +58,18 @@ func (c *DemoCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout i
 			_, _ = in.ReadString('\n')
 		}
 	}
+	if err := dm.Ready(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	if l, err := dm.Client.List(ctx); err == nil {
+		_ = printTable(stdout, l.Terminals)
+	}
 	steps, err := dm.Acts(ctx, stdout, pause, tty)
 	if err != nil {
+		return err
+	}
+	if err := dm.Finish(); err != nil {
 		return err
 	}
 	ended := awaitEnded(ctx, dm)

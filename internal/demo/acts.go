@@ -37,21 +37,41 @@ func (dm *Demo) Acts(ctx context.Context, w io.Writer, pause func(), styled bool
 		return nil, err
 	}
 	a := &actor{ctx: ctx, cl: dm.Client, w: w, pause: pause, panes: panes, person: dm.PersonTypes, styled: styled}
-	want := []string{api.ScreenAwaitingApproval, api.ScreenQuestionnaire, api.ScreenQuestionnaire, api.ScreenIdle}
-	for i, st := range want {
-		if _, err := a.await(i, st); err != nil {
-			return nil, err
-		}
+	if err := a.ready(); err != nil {
+		return nil, err
 	}
 	a.approve(0)
 	a.questionnaire(1)
 	a.digit(2)
 	a.send(3, "hello there")
-	if _, err := a.await(5, api.ScreenIdle); err != nil {
-		return nil, err
-	}
 	a.userSend(5, "hello there")
 	return a.steps, nil
+}
+
+// Ready waits until every scene akk acts on shows its takeover screen.
+func (dm *Demo) Ready(ctx context.Context) error {
+	panes, err := dm.PaneIDs()
+	if err != nil {
+		return err
+	}
+	return (&actor{ctx: ctx, cl: dm.Client, panes: panes}).ready()
+}
+
+// takeoverScreens is the screen each scene akk acts on shows at its
+// takeover point ("": a scene it only watches).
+var takeoverScreens = []string{api.ScreenAwaitingApproval, api.ScreenQuestionnaire, api.ScreenQuestionnaire, api.ScreenIdle, "",
+	api.ScreenIdle}
+
+func (a *actor) ready() error {
+	for i, st := range takeoverScreens {
+		if st == "" {
+			continue
+		}
+		if _, err := a.await(i, st); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type actor struct {

@@ -35,8 +35,9 @@ type Scene struct {
 	Agent, Version, Surface string
 	// Takeover is the marker the driver plays the recording to (0-based);
 	// akk's own actions then send the rest. TakeoverStart: before the
-	// first input (an idle agent); TakeoverNone: the driver plays all
-	// of it (an agent the demo only watches).
+	// first input (an idle agent); TakeoverNone: an agent the demo only
+	// watches, played up to its last input (which the person types at
+	// the end: Finish).
 	Takeover int
 }
 
@@ -276,6 +277,12 @@ func (d *demo) drive(ctx context.Context, cl *api.Client, i int, file string, ta
 	d.mu.Lock()
 	d.recs[i] = rec
 	d.mu.Unlock()
+	last := -1 // the last input's event
+	for k, e := range rec.Events {
+		if e.Code == recordings.Input {
+			last = k
+		}
+	}
 	start := time.Now()
 	markers := 0
 	for k, e := range rec.Events {
@@ -294,7 +301,7 @@ func (d *demo) drive(ctx context.Context, cl *api.Client, i int, file string, ta
 			continue
 		case e.Code != recordings.Input:
 			continue
-		case takeover == TakeoverStart:
+		case takeover == TakeoverStart, takeover == TakeoverNone && k == last:
 			return
 		}
 		at := start.Add(time.Duration(e.Time / d.speed * float64(time.Second)))
@@ -334,6 +341,19 @@ func (dm *Demo) PersonTypes(i int) error {
 		}
 	}
 	return errors.New("demo: no recorded input left")
+}
+
+// Finish types the last input of each watched scene, as its person
+// would, so that it too plays to its end.
+func (dm *Demo) Finish() error {
+	for i, sc := range Scenes {
+		if sc.Takeover == TakeoverNone {
+			if err := dm.PersonTypes(i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // PaneIDs are the tmux pane ids of the scenes' windows, in order.
