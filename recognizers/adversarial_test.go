@@ -654,3 +654,59 @@ func TestAdversarialSecretGeneric(t *testing.T) {
 		t.Errorf("only %d cases", cases)
 	}
 }
+
+// TestAdversarialRecordedSecret: a question asking for a database
+// password, recorded for real (question-secret), is never actionable, at
+// any step of the recording, read with the exact profile or the generic
+// one; every marker with an interaction is manual_required with
+// secret_input and no plan. Each version's recorded color question is
+// actionable first, so a recognizer that never acts fails.
+func TestAdversarialRecordedSecret(t *testing.T) {
+	required := []string{"claude@2.1.267", "claude@2.1.332", "codex@0.155.1", "codex@0.171.0"}
+	var seen []string
+	for _, agent := range []string{"claude", "codex"} {
+		src, versions := claudeSources[1], claudeVersions
+		if agent == "codex" {
+			src, versions = codexSources[1], codexVersions
+		}
+		for _, v := range versions {
+			if _, err := os.Stat(castPath(agent, v, "question-secret")); err != nil {
+				continue
+			}
+			seen = append(seen, agent+"@"+v)
+			live := recognize(markerScreen(t, agent, v, src.surface, src.marker), agent, v)
+			assertActionable(t, agent+"@"+v+"/"+src.name, &live, src)
+			for _, as := range []string{v, "9.9.9"} {
+				name := agent + "@" + v + " read as " + as
+				r := recognizers.NewRecognizer(recognizers.Lookup(agent, as), recognizers.TestKey)
+				markers := 0
+				_, err := recordings.Replay(loadCast(t, castPath(agent, v, "question-secret")), vt.Options{}, func(s recordings.Step) error {
+					got := r.Recognize(s.Screen)
+					if got.Actionable() || got.Plan != nil {
+						return fmt.Errorf("event %d: FALSE ACTIONABLE %s %v", s.Index, got.ScreenState, got.Interaction)
+					}
+					if s.Marker == nil || s.Marker.Expect.Kind == nil {
+						return nil
+					}
+					markers++
+					if got.Interaction == nil || got.Interaction.State != recognizers.StateManualRequired ||
+						!slices.Contains(got.Interaction.Reasons, recognizers.ReasonSecretInput) {
+						return fmt.Errorf("event %d (%s): interaction %v, want manual_required with secret_input", s.Index, s.Marker.State, got.Interaction)
+					}
+					return nil
+				})
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+				if markers < 3 {
+					t.Errorf("%s: %d markers with an interaction", name, markers)
+				}
+			}
+		}
+	}
+	for _, n := range required {
+		if !slices.Contains(seen, n) {
+			t.Errorf("no question-secret recording for %s", n)
+		}
+	}
+}

@@ -78,6 +78,9 @@ type codex0x struct {
 	// the tool schema's automatic "Other"): a model option with one of
 	// them is manual.
 	freeTextLabels []string
+	// secretMask is what Codex draws for each character typed into the
+	// Notes of a question whose request set isSecret (question-secret).
+	secretMask rune
 
 	// Async questions (request_user_input_async, 0.154.0 and later).
 	asyncHeader   string // "• Queued follow-up inputs"
@@ -129,6 +132,7 @@ var codex0xBase = codex0x{
 	maxOptions:     3,
 	maxQuestions:   3,
 	freeTextLabels: []string{"None of the above", "None of the above, with notes", "Other", "Type something.", "Type your answer"},
+	secretMask:     '*',
 	confirmTitle:   "Submit with unanswered questions?",
 	confirmFooter:  "Press enter to confirm or esc to go back",
 	proceedLabel:   "Proceed",

@@ -182,6 +182,11 @@ func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st ScreenState,
 	case g.last(y) >= x && !g.styled(y, x, g.w, c.placeholder):
 		draft := g.textFrom(y, x)
 		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
+		if strings.Trim(draft, string(c.secretMask)) == "" {
+			// Codex masks a question marked isSecret (question-secret):
+			// the request asked for a secret, whatever its words.
+			out.Reasons = append(out.Reasons, reason(ReasonSecretInput, "masked editor on row "+itoa(y)))
+		}
 		spec.require = draft
 		spec.steps = []PlanStep{{Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}
 		if queue {

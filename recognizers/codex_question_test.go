@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agent-knock-knock/akk/recognizers"
@@ -90,5 +91,30 @@ func TestCodexQuestionBounds(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Fatal("no question-digit recording")
+	}
+}
+
+// TestCodexMaskedNotes: Codex masks the Notes draft of a question whose
+// request set isSecret (question-secret, one "*" a character). The mask
+// alone is secret_input: with the prompt's words made harmless the typed
+// step stays manual, and the recorded screen names both.
+func TestCodexMaskedNotes(t *testing.T) {
+	for _, v := range []string{"0.155.1", "0.171.0"} {
+		scr := markerScreen(t, "codex", v, "question-secret", 3)
+		r := recognize(scr, "codex", v)
+		if r.ScreenState != recognizers.FreeText || r.Composer != recognizers.ComposerDraft || strings.Trim(r.Draft, "*") != "" ||
+			!slices.Equal(reasonCodes(r), []string{recognizers.ReasonSecretInput, recognizers.ReasonSecretInput}) {
+			t.Fatalf("%s: %s/%s draft %q reasons %v", v, r.ScreenState, r.Composer, r.Draft, r.Reasons)
+		}
+		w, h := scr.Size()
+		mut := copyScreen(scr, 0, w, h)
+		if !replaceText(mut, r.Region.Top+1, "What is the database password?", "Which color should it be?") {
+			t.Fatalf("%s: no prompt row", v)
+		}
+		got := recognize(mut, "codex", v)
+		if got.Actionable() || !slices.Equal(reasonCodes(got), []string{recognizers.ReasonSecretInput}) ||
+			!strings.HasPrefix(got.Reasons[0].Detail, "masked editor") {
+			t.Errorf("%s, harmless prompt: actionable %v, reasons %v, want the masked editor's secret_input", v, got.Actionable(), got.Reasons)
+		}
 	}
 }

@@ -110,9 +110,12 @@ func (gg genericGrammar) recognize(g *grid, out *Recognition) {
 	*out = best
 }
 
+// manual reports a reason that the reading failed to prove the screen's
+// shape. secret_input is about what the question asks, not its shape: the
+// grammar that reads a masked editor is still the right reading.
 func manual(rs []Reason) bool {
 	for _, r := range rs {
-		if !isNote(r.Code) {
+		if !isNote(r.Code) && r.Code != ReasonSecretInput {
 			return true
 		}
 	}

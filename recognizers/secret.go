@@ -14,17 +14,19 @@ import (
 // a Codex question, its Notes step, an async question expanded or
 // collapsed); permission prompts ask for no input and are not checked.
 //
-// Neither agent marks such a question on screen (measured on the
-// installed binaries): Claude Code's AskUserQuestion schema (2.1.267,
-// 2.1.332) has no secret or masked field at all (question, header,
+// The agents' own marks (measured on the installed binaries and the
+// question-secret recordings): Claude Code's AskUserQuestion schema
+// (2.1.267, 2.1.332) has no secret or masked field (question, header,
 // options with label, description and preview, multiSelect; the extended
-// form adds kind text/number and its placeholder and bounds). Codex's
-// protocol question (RequestUserInputQuestion, 0.154.0 to 0.171.0)
-// carries isSecret, default false, but its request_user_input tool schema
-// does not offer it to the model (id, header, question, options); the
-// question-secret recordings show what its TUI draws when a model sets it
-// anyway. The words are therefore the evidence, and the match errs only
-// toward manual.
+// form adds kind text/number with its placeholder and bounds), and its
+// "Type something." editor shows what is typed. Codex's protocol question
+// (RequestUserInputQuestion, 0.154.0 to 0.171.0) carries isSecret,
+// default false, which its request_user_input tool schema does not offer
+// the model (id, header, question, options); set anyway, the question
+// looks the same and only the Notes draft is masked, one "*" a character
+// (codex0x.secretMask, read by freeTextEditor). Before anything is typed
+// nothing on screen tells, so the words are the evidence, and the match
+// errs only toward manual.
 //
 // Words are matched whole and case-insensitively: a word is a run of
 // letters and digits, also split at "_", "-", "." and a case hump
