@@ -132,6 +132,7 @@ func (c *claude21) recognize(g *grid, out *Recognition) {
 		return
 	}
 	if c.composer(g, b, out) {
+		c.blocked(g, out)
 		return
 	}
 	out.Composer = ComposerAbsent

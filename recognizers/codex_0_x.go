@@ -161,6 +161,7 @@ func (c *codex0x) recognize(g *grid, out *Recognition) {
 		return
 	}
 	if c.composer(g, b, out) {
+		c.blocked(g, out)
 		return
 	}
 	out.Composer = ComposerAbsent

@@ -86,6 +86,9 @@ const (
 	NoteUnrecognized = "unrecognized_screen"
 	// The footer under the composer is not one the profile knows.
 	NoteFooterUnknown = "composer_footer_unknown"
+	// The transcript ends in an API error of a shape the profile does not
+	// know (its style, layout or text): not read as blocked, nor as idle.
+	NoteUnknownAPIError = "api_error_unknown_shape"
 )
 
 func reason(code, detail string) Reason { return Reason{Code: code, Detail: detail} }

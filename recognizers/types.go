@@ -16,11 +16,15 @@ const (
 	// collapsed summary is Idle or Working with an async_question
 	// interaction.
 	AsyncQuestion ScreenState = "async_question"
-	Blocked       ScreenState = "blocked"
-	MenuOrViewer  ScreenState = "menu_or_viewer"
-	Starting      ScreenState = "starting"
-	Exited        ScreenState = "exited"
-	Unknown       ScreenState = "unknown"
+	// Blocked: the agent stopped on something only time or a person can
+	// clear, and it gets zero input: an API error it gave up on (a rate
+	// or usage limit, an overload, a 5xx; Recognition.Blocked says which
+	// and what the screen prints), or Codex's platform user verification.
+	Blocked      ScreenState = "blocked"
+	MenuOrViewer ScreenState = "menu_or_viewer"
+	Starting     ScreenState = "starting"
+	Exited       ScreenState = "exited"
+	Unknown      ScreenState = "unknown"
 )
 
 // Composer is the state of the agent's input line.
@@ -78,6 +82,10 @@ type Recognition struct {
 	DraftLen int // in characters
 
 	Activity Activity
+
+	// Blocked says why a Blocked screen is blocked by an API error, and
+	// the facts it prints (nil otherwise).
+	Blocked *Block
 
 	// Clear is the profile's native way to empty the composer's whole
 	// draft, set only when the screen proves the draft's shape (nil

@@ -11,15 +11,32 @@ import (
 // Blocked surfaces: the fake model answers a prompt with an API error
 // (fakemodel.Failure) and the agent shows it once it stops retrying. Each
 // scenario marks the error screen "blocked", then sends a prompt that
-// gets through and marks the idle screen after it (the error line is
-// history then).
+// gets through and marks the idle screen after it (the error is history
+// then).
 //
-// What the agents do (measured with these scenarios; see each case):
-// Claude Code retries 429 and 5xx itself (CLAUDE_CODE_MAX_RETRIES,
-// default 10, backoff 0.5 s doubling to 32 s, at least retry-after) and
-// honours x-should-retry: false; 529 overloaded stops after 3 attempts.
-// Codex retries per provider (request_max_retries, stream_max_retries):
-// the rig's config sets both to 0, so it shows the first error.
+// What the agents do, measured with these scenarios and by hand against
+// the same fake (2026-12-02):
+//
+//   - Claude Code 2.1.267 and 2.1.332 retry 429 and 5xx themselves: with
+//     no x-should-retry, a 429 with no retry-after was sent 10 times, at
+//     0, +0.6, +1.7, +4.0, +8.9, +18.5, +37.5, +75.7, +112.5 s, ... (0.5 s
+//     doubling to 32 s, up to 25% jitter; CLAUDE_CODE_MAX_RETRIES, default
+//     10); with retry-after 4 the gaps were 4.0 s (the larger of the two).
+//     While it waits, 2.1.267 turns its spinner row into "✻ API error ·
+//     Retrying in 4s · attempt 1/10", from attempt 3 "✻ 429 <message> … ·
+//     Retrying in 13s · attempt 9/10" (a working screen); 2.1.332 retried
+//     the same way with no "Retrying in" row caught (api-retry-429 is
+//     2.1.267's only). x-should-retry: false stops it at once, which
+//     api-error-429 and api-error-500 use to stay short (the message is
+//     the same). A 529 overloaded stops after 3 attempts (0, +0.56,
+//     +1.74 s) with "Repeated 529 Overloaded errors".
+//   - Codex retries per provider (request_max_retries, stream_max_retries;
+//     the rig's config sets both to 0). With the defaults, by hand on
+//     0.155.1: a 429 rate_limit_exceeded was not retried (one request,
+//     "exceeded retry limit, last status: 429 ..."); a 500 was sent 30
+//     times in 25 s (5 request attempts, 0/+0.2/+0.6/+1.4/+3.0 s, times
+//     6 stream attempts) before "We’re currently experiencing high
+//     demand".
 type blockedCase struct {
 	name  string
 	agent string
@@ -35,34 +52,41 @@ type blockedCase struct {
 	// (the marker is at its retry line, "working"), instead of showing
 	// the error.
 	retry bool
+	only  []string // versions it applies to; nil: all
 }
 
 const blockedReply = "Through after the API error."
 
 var blockedCases = []blockedCase{
 	// x-should-retry: false makes Claude Code show the first 429 (its
-	// own retries would take ~160 s: 10 attempts, backoff to 32 s).
+	// own retries take minutes: 10 attempts, backoff to 32 s).
 	{name: "api-error-429", agent: "claude", word: "rate-limit", failures: 1,
 		fail:    fakemodel.Failure{Kind: fakemodel.FailRateLimit, RetryAfter: 30, ShouldRetry: "false"},
-		anchors: []string{"API Error: 429"}},
+		anchors: []string{"API Error: Request rejected (429)"}},
 	{name: "api-error-overloaded", agent: "claude", word: "overloaded", failures: 3,
-		fail:    fakemodel.Failure{Kind: fakemodel.FailOverloaded, Times: 10},
+		fail:    fakemodel.Failure{Kind: fakemodel.FailOverloaded, Times: 3},
 		anchors: []string{"Repeated 529 Overloaded errors"}},
-	{name: "api-retry-429", agent: "claude", word: "retry-limit", failures: 1, retry: true,
+	{name: "api-retry-429", agent: "claude", word: "retry-limit", failures: 1, retry: true, only: []string{"2.1.267"},
 		fail:    fakemodel.Failure{Kind: fakemodel.FailRateLimit, RetryAfter: 4, Times: 2},
 		anchors: []string{"Retrying in"}},
+	{name: "api-error-500", agent: "claude", word: "server-error", failures: 1,
+		fail:    fakemodel.Failure{Kind: fakemodel.FailServerError, ShouldRetry: "false"},
+		anchors: []string{"API Error: "}},
+	{name: "api-error-500", agent: "codex", word: "server-error", failures: 1,
+		fail:    fakemodel.Failure{Kind: fakemodel.FailServerError},
+		anchors: []string{"experiencing high demand"}},
 	{name: "api-error-429", agent: "codex", word: "rate-limit", failures: 1,
 		fail:    fakemodel.Failure{Kind: fakemodel.FailRateLimit, RetryAfter: 2},
-		anchors: []string{"429"}},
+		anchors: []string{"last status: 429 Too Many Requests"}},
 	{name: "api-error-overloaded", agent: "codex", word: "overloaded", failures: 1,
 		fail:    fakemodel.Failure{Kind: fakemodel.FailOverloaded},
-		anchors: []string{"503"}},
+		anchors: []string{"Selected model is at capacity"}},
 	{name: "api-error-overloaded-stream", agent: "codex", word: "overloaded", failures: 1,
 		fail:    fakemodel.Failure{Kind: fakemodel.FailOverloaded, InStream: true},
-		anchors: []string{"capacity"}},
+		anchors: []string{"Selected model is at capacity"}},
 	{name: "api-usage-limit", agent: "codex", word: "usage-limit", failures: 1,
 		fail:    fakemodel.Failure{Kind: fakemodel.FailUsageLimit, ResetIn: 2*time.Hour + 17*time.Minute},
-		anchors: []string{"usage limit"}},
+		anchors: []string{"hit your usage limit", "try again at"}},
 }
 
 // script is the agent's corpus script with the case's failing keyword
@@ -113,6 +137,6 @@ func (c blockedCase) drive(d *Driver) error {
 
 func init() {
 	for _, c := range blockedCases {
-		register(&Scenario{Name: c.name, Agent: c.agent, Script: c.script, Drive: c.drive})
+		register(&Scenario{Name: c.name, Agent: c.agent, Only: c.only, Script: c.script, Drive: c.drive})
 	}
 }

@@ -1,0 +1,96 @@
+package recognizers
+
+import "strings"
+
+// Block is what a blocked screen says about why the agent stopped: the
+// machine-readable reason and the facts the screen prints. It is set only
+// with ScreenState Blocked from an API error the profile knows
+// (claude_blocked.go, codex_blocked.go); a blocked screen offers no
+// interaction, no plan and no clear: it gets zero input.
+type Block struct {
+	// Reason is one of the Blocked* reasons.
+	Reason string
+	// Status is the HTTP status the screen prints (429, 529, 503), or 0.
+	Status int
+	// ResetsAt is the reset or retry time exactly as printed ("7:01 AM"),
+	// "" when the screen prints none. akk reads no clock: turning it into
+	// an instant is the caller's, with the pane's clock and time zone.
+	ResetsAt string
+	// Row is the screen row of the error's first line.
+	Row int
+}
+
+// Blocked reasons.
+const (
+	// A rate limit of the API (429: requests or tokens per minute).
+	BlockedRateLimited = "rate_limited"
+	// A plan's usage limit (429 with a reset time): it clears at the reset.
+	BlockedUsageLimit = "usage_limit"
+	// The API is overloaded (Anthropic 529, OpenAI server_is_overloaded).
+	BlockedOverloaded = "overloaded"
+	// Another API error the agent gave up on (a 5xx).
+	BlockedAPIError = "api_error"
+)
+
+// apiErrorShape is one API error an agent prints when it gives up on a
+// request, as its recordings show it. The error's text (its rows joined
+// by single spaces) starts with prefix and contains every one of has.
+type apiErrorShape struct {
+	prefix string
+	has    []string
+	reason string
+	status int
+	// resets, when set, is the text right before a printed reset time;
+	// the time runs to the first of resetsEnd (or the text's end).
+	resets    string
+	resetsEnd []string
+}
+
+// match reads text as the shape; ok false if it is not this shape (or
+// its reset time is missing).
+func (s *apiErrorShape) match(text string) (Block, bool) {
+	if !strings.HasPrefix(text, s.prefix) {
+		return Block{}, false
+	}
+	for _, h := range s.has {
+		if !strings.Contains(text, h) {
+			return Block{}, false
+		}
+	}
+	b := Block{Reason: s.reason, Status: s.status}
+	if s.resets != "" {
+		_, rest, ok := strings.Cut(text, s.resets)
+		if !ok {
+			return Block{}, false
+		}
+		end := len(rest)
+		for _, e := range s.resetsEnd {
+			if i := strings.Index(rest, e); i >= 0 && i < end {
+				end = i
+			}
+		}
+		if b.ResetsAt = strings.TrimSpace(rest[:end]); b.ResetsAt == "" {
+			return Block{}, false
+		}
+	}
+	return b, true
+}
+
+// matchShapes reads text as the first shape that holds.
+func matchShapes(shapes []apiErrorShape, text string) (Block, bool) {
+	for i := range shapes {
+		if b, ok := shapes[i].match(text); ok {
+			return b, true
+		}
+	}
+	return Block{}, false
+}
+
+// block turns a recognized composer screen into a blocked one: the
+// composer stays as read (a person may type there), but nothing is
+// offered.
+func block(out *Recognition, b Block) {
+	out.ScreenState = Blocked
+	out.Blocked = &b
+	out.Clear = nil
+}

@@ -1,0 +1,169 @@
+package recognizers_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// blockedWant is what each blocked surface of the corpus must read as.
+var blockedWant = map[string]recognizers.Block{
+	"api-error-429":               {Reason: recognizers.BlockedRateLimited, Status: 429},
+	"api-error-overloaded":        {Reason: recognizers.BlockedOverloaded},
+	"api-error-overloaded-stream": {Reason: recognizers.BlockedOverloaded},
+	"api-error-500":               {Reason: recognizers.BlockedAPIError},
+	"api-usage-limit":             {Reason: recognizers.BlockedUsageLimit, Status: 429},
+}
+
+// blockedScreens are the corpus screens marked blocked.
+func blockedScreens(t *testing.T) (out []struct {
+	f   castFile
+	k   int
+	scr *vt.Screen
+}) {
+	t.Helper()
+	for _, f := range corpusCasts(t) {
+		if _, ok := blockedWant[f.Surface]; !ok {
+			continue
+		}
+		rec := loadCast(t, f.Cast)
+		for k := 0; ; k++ {
+			scr, m, ok := screenAtOK(t, rec, k)
+			if !ok {
+				break
+			}
+			if m.State == "blocked" {
+				out = append(out, struct {
+					f   castFile
+					k   int
+					scr *vt.Screen
+				}{f, k, scr})
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no blocked screen in the corpus")
+	}
+	return out
+}
+
+// TestBlockedZeroInput: every recorded error screen is blocked with its
+// surface's reason (a usage limit with its reset time as printed), and
+// offers nothing: no prompt, interaction, plan or clear. The screen after
+// the next prompt got through is not blocked.
+func TestBlockedZeroInput(t *testing.T) {
+	for _, b := range blockedScreens(t) {
+		name := b.f.Agent + "/" + b.f.Version + "/" + b.f.Surface
+		want := blockedWant[b.f.Surface]
+		if b.f.Agent == "claude" && b.f.Surface == "api-error-overloaded" {
+			want.Status = 529
+		}
+		if b.f.Agent == "claude" && b.f.Surface == "api-error-500" {
+			want.Status = 500
+		}
+		r := recognize(b.scr, b.f.Agent, b.f.Version)
+		got := r.Blocked
+		switch {
+		case r.ScreenState != recognizers.Blocked || got == nil:
+			t.Errorf("%s marker %d: %s %v %v", name, b.k, r.ScreenState, got, r.Reasons)
+			continue
+		case got.Reason != want.Reason || got.Status != want.Status:
+			t.Errorf("%s: blocked %+v, want %+v", name, *got, want)
+		case (b.f.Surface == "api-usage-limit") != (got.ResetsAt != ""):
+			t.Errorf("%s: resets_at %q", name, got.ResetsAt)
+		case got.ResetsAt != "" && !strings.HasSuffix(got.ResetsAt, " AM") && !strings.HasSuffix(got.ResetsAt, " PM"):
+			t.Errorf("%s: resets_at %q is not the printed time", name, got.ResetsAt)
+		}
+		if r.Prompt != nil || r.Interaction != nil || r.Plan != nil || r.Clear != nil || r.Actionable() {
+			t.Errorf("%s: a blocked screen offers input: %+v", name, r)
+		}
+		if next, _, ok := screenAtOK(t, loadCast(t, b.f.Cast), b.k+1); ok {
+			if r := recognize(next, b.f.Agent, b.f.Version); r.ScreenState != recognizers.Idle || r.Blocked != nil {
+				t.Errorf("%s marker %d: after the next reply %s %v", name, b.k+1, r.ScreenState, r.Blocked)
+			}
+		}
+	}
+}
+
+// TestBlockedMutations: an error screen changed in its text, its colour
+// or what follows it is not blocked: a changed text of Claude's "API
+// Error" is unknown (api_error_unknown_shape), anything else keeps the
+// composer's state (Codex prints notes in the same colours).
+func TestBlockedMutations(t *testing.T) {
+	for _, b := range blockedScreens(t) {
+		name := b.f.Agent + "/" + b.f.Version + "/" + b.f.Surface
+		r := recognize(b.scr, b.f.Agent, b.f.Version)
+		if r.Blocked == nil {
+			continue // TestBlockedZeroInput says why
+		}
+		w, h := b.scr.Size()
+		row, x := r.Blocked.Row, 2 // the error's first letter after its bullet
+		if b.f.Agent == "claude" {
+			x = 2 + len("API Error: ")
+		}
+		for _, m := range []struct {
+			name  string
+			apply func(s *vt.Screen)
+			want  recognizers.ScreenState
+		}{
+			{"text changed", func(s *vt.Screen) { setText(s, x, row, "X") }, map[string]recognizers.ScreenState{"claude": recognizers.Unknown, "codex": recognizers.Idle}[b.f.Agent]},
+			{"colour removed", func(s *vt.Screen) {
+				for cx := 0; cx < w; cx++ {
+					c := s.Cell(cx, row)
+					if c.Width != 0 {
+						c.Style = vt.DefaultStyle
+						s.SetCell(cx, row, c)
+					}
+				}
+			}, recognizers.Idle},
+			{"a reply below it", func(s *vt.Screen) {
+				y := row + 1
+				for y < h && !blankRowText(s, y) {
+					y++
+				}
+				bullet := map[string]string{"claude": "●", "codex": "•"}[b.f.Agent]
+				setText(s, 0, y, bullet)
+				setText(s, 2, y, "o")
+				setText(s, 3, y, "k")
+			}, recognizers.Idle},
+		} {
+			s := copyScreen(b.scr, 0, w, h)
+			m.apply(s)
+			got := recognize(s, b.f.Agent, b.f.Version)
+			if got.ScreenState != m.want || got.Blocked != nil {
+				t.Errorf("%s %s: %s %v %v, want %s", name, m.name, got.ScreenState, got.Blocked, got.Reasons, m.want)
+			}
+			if m.want == recognizers.Unknown && !hasReason(got, recognizers.NoteUnknownAPIError) {
+				t.Errorf("%s %s: reasons %v", name, m.name, got.Reasons)
+			}
+		}
+	}
+}
+
+// blankRowText reports whether row y shows only spaces.
+func blankRowText(s *vt.Screen, y int) bool {
+	w, _ := s.Size()
+	for x := 0; x < w; x++ {
+		if c := s.Cell(x, y); c.Width != 0 && strings.TrimSpace(c.Text) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// screenAtOK is screenAt without failing past the last marker.
+func screenAtOK(t *testing.T, rec *recordings.Recording, k int) (*vt.Screen, recordings.Marker, bool) {
+	t.Helper()
+	ms, _, err := recordings.Markers(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k >= len(ms) {
+		return nil, recordings.Marker{}, false
+	}
+	scr, m := screenAt(t, rec, k)
+	return scr, m, true
+}

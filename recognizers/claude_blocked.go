@@ -1,0 +1,138 @@
+package recognizers
+
+import (
+	"strings"
+
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// claudeErrors is what a Claude Code profile knows of the API errors it
+// prints when it gives up on a request: an assistant block "● API Error:
+// ..." whose bullet and text are all in the error colour, wrapped to
+// column 2, as the transcript's last block (below it only the finished
+// line "✻ Churned for 0s · done 5:40 AM" and right-aligned notices).
+// Only the shapes its recordings show are read: an "API Error" block of
+// another text is Unknown; one without the error colour is text (a
+// quotation), not an error.
+type claudeErrors struct {
+	bullet rune
+	indent int // the column the text starts at, on every row
+	style  vt.Style
+	prefix string // every API error's text starts with it
+	shapes []apiErrorShape
+	// placeholder is the composer's hint under a transient error, its
+	// first letter under the drawn cursor and the rest dim: the composer
+	// is empty ("" where no recording shows one).
+	placeholder string
+}
+
+// claudeErrors2_1 is what Claude Code 2.1.267 and 2.1.332 print
+// (recordings api-error-429, api-error-overloaded, api-error-500). With a
+// custom ANTHROPIC_BASE_URL the overload text ends "If it persists, check
+// your inference gateway (host:port)."; the shapes read only what comes
+// before.
+var claudeErrors2_1 = claudeErrors{
+	bullet: '●',
+	indent: 2,
+	style:  fg256(220).vt(),
+	prefix: "API Error: ",
+	shapes: []apiErrorShape{
+		{prefix: "API Error: Request rejected (429) · ", reason: BlockedRateLimited, status: 429},
+		{prefix: "API Error: Repeated 529 Overloaded errors. The API is at capacity — this is usually temporary. Try again in a moment.",
+			reason: BlockedOverloaded, status: 529},
+		{prefix: "API Error: 500 ", has: []string{"This is a server-side issue, usually temporary — try again in a moment."},
+			reason: BlockedAPIError, status: 500},
+	},
+}
+
+// claudeErrors2_1_332: Claude Code 2.1.332 prints the same errors, its
+// links as OSC 8 hyperlinks, and after an overload (not after a 429)
+// hints "Resend your message to try again" in the empty composer.
+var claudeErrors2_1_332 = func() claudeErrors {
+	e := claudeErrors2_1
+	e.placeholder = "Resend your message to try again"
+	return e
+}()
+
+// claudeErrorsOf are the profiles whose error shapes are recorded (by
+// grammar value, so the generic profile reading with one of them knows
+// them too).
+var claudeErrorsOf = map[*claude21]*claudeErrors{
+	&claude2_1_267: &claudeErrors2_1,
+	&claude2_1_332: &claudeErrors2_1_332,
+}
+
+// blocked reads an idle composer screen whose transcript ends in an API
+// error: Blocked with the error's reason, or Unknown when the error is
+// of a shape the profile does not know.
+func (c *claude21) blocked(g *grid, out *Recognition) {
+	e := claudeErrorsOf[c]
+	if !out.Exact {
+		// The generic profile: the newest recorded version's errors.
+		e = &claudeErrors2_1_332
+	}
+	if e == nil || out.ScreenState != Idle || out.Stashed || out.DraftRestored {
+		return
+	}
+	if p := out.Region.Top + 1; out.Composer == ComposerDraft && e.placeholder != "" && out.Draft == e.placeholder &&
+		g.style(2, p) == c.editorCursor && g.styled(p, 3, g.w, c.editorHint) && c.lastBlockEnd(g, out.Region.Top-1) >= 0 {
+		defer func() {
+			if out.ScreenState == Blocked {
+				out.Composer, out.Draft, out.DraftLen = ComposerEmpty, "", 0
+			}
+		}()
+	}
+	end := c.lastBlockEnd(g, out.Region.Top-1)
+	top := end
+	for top >= 0 && !g.blank(top) && g.first(top) == e.indent {
+		top--
+	}
+	if top < 0 || g.blank(top) || g.first(top) != 0 || g.ch(0, top) != e.bullet || !g.space(1, top) ||
+		!g.hasAt(top, e.indent, e.prefix) {
+		return
+	}
+	rows := make([]string, 0, end-top+1)
+	for y := top; y <= end; y++ {
+		if !styledLinked(g, y, e.style) {
+			return // not in the error colour: text that reads like an error
+		}
+		rows = append(rows, g.textFrom(y, e.indent))
+	}
+	if b, found := matchShapes(e.shapes, strings.Join(rows, " ")); found {
+		b.Row = top
+		block(out, b)
+		return
+	}
+	out.ScreenState = Unknown
+	out.Clear = nil
+	out.Reasons = append(out.Reasons, reason(NoteUnknownAPIError, "row "+itoa(top)))
+}
+
+// lastBlockEnd is the last row of the transcript's last block at or
+// above y: past blank rows, right-aligned notices (the effort chip) and
+// the finished line ("✻ Churned for 0s · done 5:40 AM", in the hint
+// colour).
+func (c *claude21) lastBlockEnd(g *grid, y int) int {
+	done := false
+	for ; y >= 0; y-- {
+		switch {
+		case g.blank(y) || g.first(y) >= g.w/3:
+		case !done && strings.ContainsRune(c.spinnerGlyphs, g.ch(0, y)) && g.space(1, y) && g.style(0, y) == c.hint:
+			done = true
+		default:
+			return y
+		}
+	}
+	return -1
+}
+
+// styledLinked reports whether every non-blank cell of row y has style s,
+// an OSC 8 link or not (an error's URLs are links on 2.1.332).
+func styledLinked(g *grid, y int, s vt.Style) bool {
+	for x := 0; x < g.w; x++ {
+		if c := g.cell(x, y); !g.blankCell(c) && g.styleOf(c).WithoutLink() != s {
+			return false
+		}
+	}
+	return true
+}

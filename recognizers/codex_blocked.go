@@ -1,0 +1,118 @@
+package recognizers
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// codexErrors is what a Codex profile knows of the API errors it prints
+// when a turn fails: the history's last block, right above the composer,
+// a bullet line from column 0 wrapped to column 0, every cell in the
+// line's colour ("■ " red for errors; "⚠ " yellow for the overload on
+// 0.154.0/0.155.1). Codex prints other notes the same way ("■
+// Conversation interrupted ...", "⚠ 1 startup issue"): only the shapes
+// below are API errors, and any other line keeps the composer's state
+// (Codex has no text common to its API errors alone).
+type codexErrors []codexErrorLine
+
+// codexErrorLine is one kind of bullet line and the API errors it shows.
+type codexErrorLine struct {
+	bullet string
+	style  vt.Style
+	shapes []apiErrorShape
+}
+
+var (
+	codexRateLimit = apiErrorShape{prefix: "exceeded retry limit, last status: 429 Too Many Requests",
+		reason: BlockedRateLimited, status: 429}
+	codexOverloaded = apiErrorShape{prefix: "Selected model is at capacity. Please try a different model.",
+		reason: BlockedOverloaded}
+	// An HTTP 500 after Codex's retries.
+	codexHighDemand = apiErrorShape{prefix: "We’re currently experiencing high demand, which may cause temporary errors.",
+		reason: BlockedAPIError}
+	// usage_limit_reached with resets_at: "... or try again at 8:01 AM."
+	codexUsageLimit = apiErrorShape{prefix: "You’ve hit your usage limit.", reason: BlockedUsageLimit, status: 429,
+		resets: "try again at ", resetsEnd: []string{"."}}
+)
+
+// codexErrors0_155_1: Codex 0.155.1 (recordings api-error-429,
+// api-error-overloaded, api-error-overloaded-stream, api-usage-limit,
+// api-error-500); the overload is a yellow warning.
+var codexErrors0_155_1 = codexErrors{
+	{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand}},
+	{bullet: "⚠ ", style: fgIdx(3).vt(), shapes: []apiErrorShape{codexOverloaded}},
+}
+
+// codexErrors0_154_0: Codex 0.154.0 as 0.155.1, with straight
+// apostrophes ("You've hit your usage limit.", "We're currently ...").
+var codexErrors0_154_0 = func() codexErrors {
+	usage, demand := codexUsageLimit, codexHighDemand
+	usage.prefix = "You've hit your usage limit."
+	demand.prefix = "We're currently experiencing high demand, which may cause temporary errors."
+	return codexErrors{
+		{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexRateLimit, usage, demand}},
+		{bullet: "⚠ ", style: fgIdx(3).vt(), shapes: []apiErrorShape{codexOverloaded}},
+	}
+}()
+
+// codexErrors0_171_0: Codex 0.171.0 prints every one of them as a red
+// error, the overload too.
+var codexErrors0_171_0 = codexErrors{
+	{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand, codexOverloaded}},
+}
+
+// codexErrorsOf are the profiles whose error shapes are recorded (by
+// grammar value, so the generic profile reading with one of them knows
+// them too).
+var codexErrorsOf = map[*codex0x]codexErrors{
+	&codex0_154_0: codexErrors0_154_0,
+	&codex0_155_1: codexErrors0_155_1,
+	&codex0_171_0: codexErrors0_171_0,
+}
+
+// codexErrorsGeneric is what the generic profile reads: every recorded
+// version's errors (a version between or after them prints like one).
+var codexErrorsGeneric = slices.Concat(codexErrors0_171_0, codexErrors0_155_1, codexErrors0_154_0)
+
+// blocked reads an idle composer screen whose history ends in an API
+// error of a known shape as Blocked.
+func (c *codex0x) blocked(g *grid, out *Recognition) {
+	es := codexErrorsOf[c]
+	if !out.Exact {
+		es = codexErrorsGeneric
+	}
+	if es == nil || out.ScreenState != Idle {
+		return
+	}
+	end := out.Region.Top - 1
+	for end >= 0 && g.blank(end) {
+		end--
+	}
+	for _, e := range es {
+		top := end
+		for top >= 0 && !g.blank(top) && !g.hasAt(top, 0, e.bullet) {
+			top--
+		}
+		if top < 0 || g.blank(top) || g.first(top) != 0 || !g.hasAt(top, 0, e.bullet) {
+			continue
+		}
+		rows := []string{g.textFrom(top, displayWidth(e.bullet))}
+		styled := true
+		for y := top; y <= end && styled; y++ {
+			styled = styledLinked(g, y, e.style)
+			if y > top {
+				rows = append(rows, g.textFrom(y, 0))
+			}
+		}
+		if !styled {
+			continue
+		}
+		if b, ok := matchShapes(e.shapes, strings.Join(rows, " ")); ok {
+			b.Row = top
+			block(out, b)
+			return
+		}
+	}
+}
