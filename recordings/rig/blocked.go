@@ -17,19 +17,21 @@ import (
 // What the agents do, measured with these scenarios and by hand against
 // the same fake (2026-12-02):
 //
-//   - Claude Code 2.1.267 and 2.1.332 retry 429 and 5xx themselves: with
-//     no x-should-retry, a 429 with no retry-after was sent 10 times, at
-//     0, +0.6, +1.7, +4.0, +8.9, +18.5, +37.5, +75.7, +112.5 s, ... (0.5 s
-//     doubling to 32 s, up to 25% jitter; CLAUDE_CODE_MAX_RETRIES, default
-//     10); with retry-after 4 the gaps were 4.0 s (the larger of the two).
-//     While it waits, 2.1.267 turns its spinner row into "✻ API error ·
-//     Retrying in 4s · attempt 1/10", from attempt 3 "✻ 429 <message> … ·
-//     Retrying in 13s · attempt 9/10" (a working screen); 2.1.332 retried
-//     the same way with no "Retrying in" row caught (api-retry-429 is
-//     2.1.267's only). x-should-retry: false stops it at once, which
-//     api-error-429 and api-error-500 use to stay short (the message is
-//     the same). A 529 overloaded stops after 3 attempts (0, +0.56,
-//     +1.74 s) with "Repeated 529 Overloaded errors".
+//   - Claude Code retries 429 and 5xx itself (CLAUDE_CODE_MAX_RETRIES,
+//     default 10; backoff 0.5 s doubling to 32 s, up to 25% jitter, at
+//     least retry-after). By hand on 2.1.267, a 429 with no retry-after
+//     and no x-should-retry: requests at 0, +0.6, +1.7, +4.0, +8.9,
+//     +18.5, +37.5, +75.7, +112.6, +146.1 s, then "Retrying in 5s ·
+//     attempt 10/10" (stopped there: the screen after the last attempt
+//     was not captured). While it waits, 2.1.267 turns its spinner row
+//     into "✻ API error · Retrying in 4s · attempt 1/10", from attempt 3
+//     "✻ 429 <message> … · Retrying in 13s · attempt 9/10" (a working
+//     screen). With retry-after 4, both versions retried after 4.0 s
+//     (2.1.332: 5.0 s, 4.0 s) and 2.1.332 drew no "Retrying in" row the
+//     rig saw (api-retry-429 is 2.1.267's only). x-should-retry: false
+//     stops it at once: api-error-429 and api-error-500 use it to stay
+//     short. A 529 overloaded stops after 3 attempts (0, +0.56, +1.74 s)
+//     with "Repeated 529 Overloaded errors".
 //   - Codex retries per provider (request_max_retries, stream_max_retries;
 //     the rig's config sets both to 0). With the defaults, by hand on
 //     0.155.1: a 429 rate_limit_exceeded was not retried (one request,
