@@ -25,6 +25,12 @@ const (
 	CallbackTimeout             = "timeout"
 	CallbackInvalidated         = "invalidated"
 	CallbackStablyIdle          = "terminal_activity_became_stably_idle"
+	// CallbackAgentBlocked: the agent stopped on an API error or a limit
+	// (type blocked, with the facts); CallbackLimitReset: the reset time
+	// that screen printed has come (type progress): a fresh status may
+	// find the agent ready again. akk itself sends nothing to the pane.
+	CallbackAgentBlocked = "agent_blocked"
+	CallbackLimitReset   = "limit_reset"
 )
 
 // CallbackEnvelope is the JSON a route delivers: a wake-up signal, never
@@ -51,7 +57,9 @@ type CallbackEnvelope struct {
 	SessionID   string       `json:"session_id,omitempty"`
 	TerminalID  string       `json:"terminal_id"`
 	Interaction *Interaction `json:"interaction,omitempty"`
-	Time        time.Time    `json:"time"`
+	// Blocked: an agent_blocked or limit_reset wake-up's facts.
+	Blocked *Blocked  `json:"blocked,omitempty"`
+	Time    time.Time `json:"time"`
 }
 
 // Event types of the monitors in the event stream.

@@ -71,6 +71,24 @@ type Terminal struct {
 	DraftLength int `json:"draft_length,omitempty"`
 	// StateSince is when screen_state last changed.
 	StateSince time.Time `json:"state_since,omitzero"`
+	// Blocked says why a blocked screen is blocked (screen_state blocked).
+	Blocked *Blocked `json:"blocked,omitempty"`
+}
+
+// Blocked is why an agent stopped on something only time or a person can
+// clear (an API error it gave up on, a rate or usage limit), with the
+// facts its screen prints. akk never types on such a screen: the
+// controller resumes with a fresh status and a normal send.
+type Blocked struct {
+	// Reason: rate_limited, usage_limit, overloaded or api_error.
+	Reason string `json:"reason"`
+	// HTTPStatus is the status the screen prints (429, 529, 503), if any.
+	HTTPStatus int `json:"http_status,omitempty"`
+	// ResetsAtShown is the reset or retry time as the screen prints it;
+	// ResetsAt the instant akk reads it as (the pane's local time, the
+	// next such time after the screen showed it), when it can.
+	ResetsAtShown string    `json:"resets_at_shown,omitempty"`
+	ResetsAt      time.Time `json:"resets_at,omitzero"`
 }
 
 // Action is one advertised operation: the tool to call and its arguments.
@@ -210,3 +228,12 @@ const (
 	EventTurnCreated = "turn.created"
 	EventTurnState   = "turn.state"
 )
+
+// Clone copies b (nil stays nil).
+func (b *Blocked) Clone() *Blocked {
+	if b == nil {
+		return nil
+	}
+	cp := *b
+	return &cp
+}

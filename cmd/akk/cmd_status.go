@@ -58,6 +58,19 @@ func (c *StatusCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout 
 	for _, w := range t.Warnings {
 		fmt.Fprintf(stdout, "warning:   %s\n", w)
 	}
+	if b := t.Blocked; b != nil {
+		line := b.Reason
+		if b.HTTPStatus != 0 {
+			line += fmt.Sprintf(" (HTTP %d)", b.HTTPStatus)
+		}
+		switch {
+		case !b.ResetsAt.IsZero():
+			line += fmt.Sprintf("; resets %s (shown %q)", b.ResetsAt.Local().Format("Mon 15:04"), b.ResetsAtShown)
+		case b.ResetsAtShown != "":
+			line += fmt.Sprintf("; resets %q", b.ResetsAtShown)
+		}
+		fmt.Fprintf(stdout, "blocked:   %s; akk sends nothing here: resume with a send after it clears\n", line)
+	}
 	if i := t.Interaction; i != nil {
 		fmt.Fprintf(stdout, "interaction: %s %s %s %v\n", i.Kind, i.State, i.InteractionID, i.Reasons)
 		for _, q := range i.Questions {

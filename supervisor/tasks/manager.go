@@ -88,6 +88,8 @@ type Manager struct {
 	// held is each subject's (turn_id, watch_id) manual_required
 	// interaction waiting out manualSettle.
 	held map[string]*heldInteraction
+	// blocks is each subject's block on screen (blocked.go).
+	blocks map[string]*blockState
 }
 
 // manualSettle is how long a manual_required interaction must stay on the
@@ -160,7 +162,7 @@ func New(o Options) *Manager {
 		out:  outbox.New(outbox.Options{Config: o.Callbacks, Store: o.Store, Logger: o.Logger, Now: o.Now, Sessions: o.Sessions}),
 		lg:   o.Logger.With("component", "tasks"),
 		wake: make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},
-		lastObs: map[string]terminal.Observation{}, held: map[string]*heldInteraction{}}
+		lastObs: map[string]terminal.Observation{}, held: map[string]*heldInteraction{}, blocks: map[string]*blockState{}}
 	t.ledger = storeLedger{t}
 	return t
 }
@@ -302,12 +304,14 @@ func (t *Manager) process() time.Time {
 		soonest(t.watchTimers(w, now))
 		if t.watches[w.rec.ID] == w {
 			soonest(t.heldTimer(w.rec.ID, now))
+			soonest(t.resetTimer(w.rec.ID, now, t.watchBlock(w)))
 		}
 	}
 	for _, tr := range t.turns {
 		soonest(t.turnTimers(tr, now))
 		if t.turns[tr.spec.TurnID] == tr {
 			soonest(t.heldTimer(tr.spec.TurnID, now))
+			soonest(t.resetTimer(tr.spec.TurnID, now, t.turnBlock(tr)))
 		}
 	}
 	return next

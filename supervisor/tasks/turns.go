@@ -209,6 +209,7 @@ func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 		env.Interaction = in
 		t.notify(env, tr.event("interaction:"+in.InteractionID), tr.spec.Routes, store.TaskChange{})
 	})
+	t.blockSeen(tr.spec.TurnID, o, t.turnBlock(tr))
 }
 
 // turnEvidence correlates the bound file's evidence with the Turn: the
@@ -292,6 +293,7 @@ func (t *Manager) endTurn(tr *turnState, state, typ, event, reason string, now t
 	delete(t.turns, tr.spec.TurnID)
 	t.host.Asked(tr.spec, nil)
 	delete(t.held, tr.spec.TurnID)
+	delete(t.blocks, tr.spec.TurnID)
 	if t.ledger != nil {
 		end := TurnEnd{State: state, Reason: reason, At: now, EndedWithText: tr.endedWithText, End: tr.endOffset}
 		if err := t.ledger.SettleTurn(tr.spec.TurnID, end); err != nil {

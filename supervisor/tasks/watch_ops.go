@@ -63,6 +63,7 @@ func (t *Manager) Watch(ctx context.Context, req api.WatchRequest) (api.Task, er
 	}
 	t.watches[rec.ID] = w
 	t.lastObs[o.TerminalID] = o
+	t.blockSeen(rec.ID, o, t.watchBlock(w)) // an agent blocked already: its owner hears of it now
 	t.lg.Info("watch", "watch", rec.ID, "terminal", rec.TerminalID, "mode", rec.Mode)
 	return t.watchTask(rec), nil
 }

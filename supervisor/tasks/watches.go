@@ -74,6 +74,7 @@ func (t *Manager) watchObserved(w *watchState, o terminal.Observation) {
 		w.outBytes, w.outAt = o.OutBytes, o.At
 	}
 	t.watchInteraction(w, o)
+	t.blockSeen(w.rec.ID, o, t.watchBlock(w))
 	if w.rec.Mode != api.WatchTerminalActivity {
 		return
 	}
@@ -221,6 +222,7 @@ func (t *Manager) watchTimers(w *watchState, now time.Time) time.Time {
 func (t *Manager) endWatch(w *watchState, state, typ, event, reason string, now time.Time) {
 	delete(t.watches, w.rec.ID)
 	delete(t.held, w.rec.ID)
+	delete(t.blocks, w.rec.ID)
 	w.rec.State, w.rec.Reason, w.rec.SettledAt = state, reason, now
 	w.rec.Revision++
 	ev := store.Event{Type: api.EventWatchSettled, TerminalID: w.rec.TerminalID,
@@ -234,6 +236,7 @@ func (t *Manager) endWatch(w *watchState, state, typ, event, reason string, now 
 func (t *Manager) expireWatch(w *watchState, now time.Time) {
 	delete(t.watches, w.rec.ID)
 	delete(t.held, w.rec.ID)
+	delete(t.blocks, w.rec.ID)
 	w.rec.State, w.rec.Reason, w.rec.SettledAt = WatchExpired, ReasonExpired, now
 	w.rec.Revision++
 	ev := store.Event{Type: api.EventWatchSettled, TerminalID: w.rec.TerminalID,

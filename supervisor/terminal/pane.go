@@ -355,11 +355,13 @@ func (m *Pane) pass(poked bool) (gone bool, wait time.Duration) {
 	identChanged := m.refreshIdentity(identify)
 	if scr := m.mirror.Screen(); scr != nil && (changed || identChanged || poked || !m.isRecorded) {
 		if stale, _ := m.mirror.Stale(); !stale {
+			prev := m.rec.Blocked
 			if m.env.Recognize != nil {
 				m.rec = m.env.Recognize(m.ident.Agent, m.ident.Version, scr)
 			} else {
 				m.rec = m.recog.recognize(m.env.Key, m.ident.Agent, m.ident.Version, scr)
 			}
+			m.rec.Blocked = placeBlock(prev, m.rec.Blocked, now)
 		}
 	}
 	m.applyFence()

@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"log/slog"
+	"time"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/recognizers"
@@ -33,6 +34,9 @@ type Recognition struct {
 	// DraftSum is the SHA-256 of the draft the composer or editor shows
 	// (zero when none): what a typed answer is verified against.
 	DraftSum [32]byte
+	// Blocked: why a blocked screen is blocked (placeBlock reads its
+	// reset time once, when the block is first seen).
+	Blocked *api.Blocked
 	// Clear is the profile's native clear of the composer's draft, nil
 	// unless the screen proves the draft's shape; Stashed: Claude Code
 	// shows a stashed draft waiting to come back.
@@ -92,7 +96,29 @@ func FromRecognition(r recognizers.Recognition) Recognition {
 	if r.Interaction != nil {
 		out.Interaction = r.Interaction.Clone() // kept past the recognition that made it
 	}
+	if b := r.Blocked; b != nil && r.ScreenState == recognizers.Blocked {
+		out.Blocked = &api.Blocked{Reason: b.Reason, HTTPStatus: b.Status, ResetsAtShown: b.ResetsAt}
+	}
 	return out
+}
+
+// placeBlock keeps the instant of a block's printed reset time from when
+// it was first seen ("7pm" read at 6:50 pm is today's, and stays so when
+// it is read again at 7:01 pm): a block with the same facts as prev takes
+// its instant; a new one is read against now, in the daemon's time zone
+// (the agent's, on the same machine).
+func placeBlock(prev, b *api.Blocked, now time.Time) *api.Blocked {
+	if b == nil || b.ResetsAtShown == "" {
+		return b
+	}
+	if prev != nil && prev.Reason == b.Reason && prev.ResetsAtShown == b.ResetsAtShown {
+		b.ResetsAt = prev.ResetsAt
+		return b
+	}
+	if at, ok := ResetTime(b.ResetsAtShown, now, time.Local); ok {
+		b.ResetsAt = at
+	}
+	return b
 }
 
 // LogValue of a recognition: its public states only.

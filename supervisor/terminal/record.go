@@ -110,6 +110,7 @@ func (m *Pane) row() api.Terminal {
 		DurableActivityState: t.Durable, ActivityState: t.Activity, Interaction: m.turnInteraction(),
 		AvailableActions: m.availableActions(), Warnings: warnings, Command: t.Command,
 		DraftLength: r.DraftLen, StateSince: m.stateSince, SessionID: SessionID(m.env.Secret, t.Agent, m.bind.SessionID),
+		Blocked: r.Blocked.Clone(),
 	}
 }
 
@@ -193,12 +194,14 @@ type Observation struct {
 	Agent, Cwd  string
 	Bind        Binding
 	OutBytes    int64
+	// Blocked: why a blocked screen is blocked (shared: read only).
+	Blocked *api.Blocked
 }
 
 // observation snapshots the pass. Called with mu held.
 func (m *Pane) observation(now time.Time) Observation {
 	o := Observation{Pane: m, TerminalID: m.id, At: now, Screen: m.term.Screen, Interaction: m.rec.Interaction,
-		Agent: m.term.Agent, Cwd: m.term.Cwd, Bind: m.bind}
+		Agent: m.term.Agent, Cwd: m.term.Cwd, Bind: m.bind, Blocked: m.rec.Blocked}
 	if m.ident != nil {
 		o.Incarnation = m.ident.Incarnation()
 	}
