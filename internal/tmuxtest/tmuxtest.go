@@ -57,7 +57,15 @@ func Start(t testing.TB, width, height int, cmd string) *Server {
 		t.Fatalf("tmuxtest: random name: %v", err)
 	}
 	name := "akk-test-" + hex.EncodeToString(b[:])
-	tmpdir := t.TempDir()
+	// Not t.TempDir(): it holds the test's name, and a long one (a
+	// recording named api-error-overloaded-stream) makes the socket path
+	// longer than a unix socket's 108 bytes. Removed after Kill (cleanups
+	// run last-registered first).
+	tmpdir, err := os.MkdirTemp("", "akkt-")
+	if err != nil {
+		t.Fatalf("tmuxtest: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmpdir) })
 	s := &Server{t: t, Name: name,
 		Socket: filepath.Join(tmpdir, fmt.Sprintf("tmux-%d", os.Getuid()), name)}
 	// A private TMUX_TMPDIR keeps the socket inside the test's temp dir;
