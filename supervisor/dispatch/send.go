@@ -224,19 +224,27 @@ type sendState struct {
 	clear *recognizers.Clear
 }
 
+// provenAgent refuses a view whose screen no exact profile of a coding
+// agent reads now: every send's first checks.
+func provenAgent(v terminal.View) *refusal {
+	switch {
+	case v.Ident == nil || (v.Ident.Agent != api.AgentClaude && v.Ident.Agent != api.AgentCodex):
+		return reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
+	case !v.Rec.Exact:
+		return reject(api.ReasonUnknownVersion, "%s %s has no exact profile: nothing on its screen can be proven", v.Ident.Agent, v.Ident.Version)
+	case v.Stale:
+		return reject(api.ReasonScreenStale, "the screen model is re-seeding (%s)", v.StaleCause)
+	}
+	return nil
+}
+
 // sendReady checks, on a view right after a barrier, that the agent is
 // idle with an exactly proven empty composer. It sends nothing.
 func sendReady(v terminal.View, req api.SendRequest) (sendState, *refusal) {
 	st := sendState{terminalID: v.ID, before: v, bind: v.Bind}
 	r := v.Rec
-	switch {
-	case v.Ident == nil || (v.Ident.Agent != api.AgentClaude && v.Ident.Agent != api.AgentCodex):
-		return st, reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
-	case !r.Exact:
-		return st, reject(api.ReasonUnknownVersion, "%s %s has no exact profile: no empty composer can be proven", v.Ident.Agent, v.Ident.Version)
-	}
-	if v.Stale {
-		return st, reject(api.ReasonScreenStale, "the screen model is re-seeding (%s)", v.StaleCause)
+	if ref := provenAgent(v); ref != nil {
+		return st, ref
 	}
 	switch {
 	case r.Screen != api.ScreenIdle:

@@ -44,13 +44,10 @@ type Keymaps interface {
 func (d *Dispatcher) userSendReady(v terminal.View, req api.SendRequest) (sendState, *refusal) {
 	st := sendState{terminalID: v.ID, before: v, bind: v.Bind}
 	r := v.Rec
+	if ref := provenAgent(v); ref != nil {
+		return st, ref
+	}
 	switch {
-	case v.Ident == nil || (v.Ident.Agent != api.AgentClaude && v.Ident.Agent != api.AgentCodex):
-		return st, reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
-	case !r.Exact:
-		return st, reject(api.ReasonUnknownVersion, "%s %s has no exact profile: nothing on its screen can be proven", v.Ident.Agent, v.Ident.Version)
-	case v.Stale:
-		return st, reject(api.ReasonScreenStale, "the screen model is re-seeding (%s)", v.StaleCause)
 	case r.Interaction != nil && !terminal.CollapsedAsync(r):
 		return st, reject(api.ReasonInputOwned, "the agent shows a %s: it owns the input (answer it, or approve, first)", r.Interaction.Kind)
 	case r.Screen != api.ScreenIdle && r.Screen != api.ScreenWorking:
