@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -261,3 +263,22 @@ func (r fakeTerminals) Terminal(id string) Terminal {
 }
 
 func (r fakeTerminals) All() []Terminal { return []Terminal{r.f} }
+
+// storeAndFake is a real store and a fake terminal played to marker k
+// (toMarker's k), for a test that runs one transaction on them.
+func storeAndFake(t *testing.T, agent, version, name string, k int) (*store.Store, *fakeTerminal) {
+	t.Helper()
+	st, err := store.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	f, err := newFake(agent, version, version, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.toMarker(k); err != nil {
+		t.Fatal(err)
+	}
+	return st, f
+}

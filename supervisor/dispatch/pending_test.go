@@ -20,18 +20,7 @@ import (
 // receipt is written, the Turn stays submitted and monitored (the monitor
 // promotes it or ends it unproven), never dropped, never sent again.
 func TestSendPending(t *testing.T) {
-	st, err := store.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	f, err := newFake("codex", "0.155.1", "0.155.1", "send")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.toMarker(-1); err != nil {
-		t.Fatal(err)
-	}
+	st, f := storeAndFake(t, "codex", "0.155.1", "send", -1)
 	// A real agent, bound to a rollout that never shows the request.
 	rollout := filepath.Join(t.TempDir(), "rollout.jsonl")
 	if err := os.WriteFile(rollout, []byte(`{"type":"session_meta","payload":{"id":"s1","cwd":"/project"}}`+"\n"), 0o644); err != nil {

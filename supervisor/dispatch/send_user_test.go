@@ -19,18 +19,7 @@ import (
 // is done, and a Watch follows it: pending, unmanaged, with its watch_id.
 // A managed send to the same screen is refused before input.
 func TestUserSendUnmanaged(t *testing.T) {
-	st, err := store.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	f, err := newFake("codex", "0.155.1", "0.155.1", "clear-draft")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.toMarker(0); err != nil {
-		t.Fatal(err)
-	}
+	st, f := storeAndFake(t, "codex", "0.155.1", "clear-draft", 0)
 	f.edit(func(v *terminal.View) {
 		v.Ident.Replica = false
 		v.Bind = terminal.Binding{Generation: 2, State: string(watchers.Ambiguous), Reason: "two rollouts fit"}
