@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gdamore/tcell/v2"
+
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
@@ -38,6 +40,8 @@ var claudeSources = []source{
 	{"second-of-two", "several-questions", 1, recognizers.KindQuestionnaire, []string{"Postgres", "SQLite", "Type something."}, claudeVersions},
 	{"editor", "type-something", 1, recognizers.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeVersions},
 	{"review", "several-questions", 2, recognizers.KindConfirmation, []string{"Submit answers", "Cancel"}, []string{"2.1.263", "2.1.266", "2.1.267"}},
+	{"multi-select", "multi-select", 0, recognizers.KindQuestionnaire, []string{"Cheese", "Mushrooms", "Olives"}, claudeVersions},
+	{"multi-select-ticked", "multi-select", 1, recognizers.KindQuestionnaire, []string{"Cheese", "Mushrooms", "Olives"}, claudeVersions},
 }
 
 var codexSources = []source{
@@ -77,6 +81,10 @@ var mutations = []mutation{
 	{"question header asks for a secret", secretHeader, []string{recognizers.ReasonSecretInput}},
 	{"model option labelled as the free-text row", freeTextLabel, []string{recognizers.ReasonFreeTextLookalike}},
 	{"option label wrapped onto a continuation row", wrappedLabel, []string{recognizers.ReasonWrappedLabel, recognizers.ReasonFooterMissing, recognizers.ReasonChangedMenuShape}},
+	{"checkbox ticked in the default colour", tickUnstyled, []string{recognizers.ReasonChangedMenuShape}},
+	{"checkbox drawn with another mark", boxMark, []string{recognizers.ReasonChangedMenuShape}},
+	{"free-text row ticked", freeTextTicked, []string{recognizers.ReasonMultiSelect}},
+	{"multi-select without its Submit row", multiSubmitRemoved, []string{recognizers.ReasonMultiSelect, recognizers.ReasonChangedMenuShape}},
 }
 
 // TestAdversarialMutations: zero false actionable results over every
@@ -709,4 +717,77 @@ func TestAdversarialRecordedSecret(t *testing.T) {
 			t.Errorf("no question-secret recording for %s", n)
 		}
 	}
+}
+
+// multiRows are a multi-select source's answer rows and its free-text
+// row, or nil for any other source.
+func multiRows(r *recognizers.Recognition) (answers []recognizers.Option, freeText recognizers.Option, ok bool) {
+	if r.Prompt == nil || !r.Prompt.MultiSelect {
+		return nil, freeText, false
+	}
+	for _, o := range options(r) {
+		if o.Role == recognizers.RoleFreeText {
+			freeText = o
+		} else {
+			answers = append(answers, o)
+		}
+	}
+	return answers, freeText, freeText.Row > 0
+}
+
+// boxAt is the column of row o's "[".
+func boxAt(s *vt.Screen, o recognizers.Option) int { return numberX(s, o) + 3 }
+
+// tickUnstyled ticks the first unticked answer's box in the default style.
+func tickUnstyled(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	answers, _, ok := multiRows(r)
+	if !ok {
+		return nil
+	}
+	for _, o := range answers {
+		if !o.Checked {
+			setText(s, boxAt(s, o)+1, o.Row, "✔")
+			return s
+		}
+	}
+	return nil
+}
+
+// boxMark draws an "x" into the first answer's box in its own style.
+func boxMark(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	answers, _, ok := multiRows(r)
+	if !ok {
+		return nil
+	}
+	setText(s, boxAt(s, answers[0])+1, answers[0].Row, "x")
+	return s
+}
+
+// freeTextTicked ticks "Type something" in the tick colour of a ticked
+// answer (or the recorded one).
+func freeTextTicked(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	_, ft, ok := multiRows(r)
+	if !ok {
+		return nil
+	}
+	x := boxAt(s, ft)
+	tick := vt.Cell{Text: "✔", Width: 1, Style: s.Cell(x, ft.Row).Style}
+	tick.Style.Style = tick.Style.Style.Foreground(tcell.PaletteColor(114))
+	s.SetCell(x+1, ft.Row, tick)
+	for _, dx := range []int{0, 2} {
+		c := s.Cell(x+dx, ft.Row)
+		c.Style = tick.Style
+		s.SetCell(x+dx, ft.Row, c)
+	}
+	return s
+}
+
+// multiSubmitRemoved blanks the Submit row under "Type something".
+func multiSubmitRemoved(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	_, ft, ok := multiRows(r)
+	if !ok {
+		return nil
+	}
+	blankRow(s, ft.Row+1)
+	return s
 }

@@ -61,6 +61,7 @@ type claude21 struct {
 	editorHint      vt.Style // its placeholder
 	multiSubmit     string
 	multiSubmitSty  vt.Style
+	tick            vt.Style // a ticked multi-select box "[✔]"
 	reviewTitle     string
 	reviewPrompt    string // "" when the version has none
 	reviewSubmit    string
@@ -115,6 +116,7 @@ var claude21Base = claude21{
 	editorHint:      plain().dim().vt(),
 	multiSubmit:     "Submit",
 	multiSubmitSty:  plain().bold().vt(),
+	tick:            fg256(114).vt(),
 	reviewTitle:     "Review your answers",
 	reviewPrompt:    "Ready to submit your answers?",
 	reviewSubmit:    "Submit answers",

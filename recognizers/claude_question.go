@@ -41,8 +41,10 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 	opts, glyphs, end, wrapped := c.menu(g, c.qMenu, y+1, b, true)
 	out.Reasons = append(out.Reasons, wrapped...)
 	pr.MultiSelect = len(opts) > 0 && checkboxWidth(g, opts[0].Row, c.qMenu.labelX) > 0
+	submitRow := false
 	if pr.MultiSelect && g.rowIs(end+1, c.qMenu.labelX, c.multiSubmit) && g.styled(end+1, 0, g.w, c.multiSubmitSty) {
 		end++
+		submitRow = true
 	}
 	menu := len(opts)
 	chat, f := c.chatAndFooter(g, end+1, b, out)
@@ -74,8 +76,7 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 	}
 	c.checkFooter(g, f, h == ft, step.Total > 1, out)
 	if pr.MultiSelect {
-		out.Reasons = append(out.Reasons, reason(ReasonMultiSelect, ""))
-		c.readOnlyChoices(opts, out)
+		c.multiSelect(g, pr, opts[:menu], h, ft, submitRow, out)
 		return
 	}
 	if h == ft && draft != "" {
@@ -274,14 +275,60 @@ func (c *claude21) freeTextStep(q Question, draft string, out *Recognition) {
 		steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}}}
 }
 
-// readOnlyChoices lists the answer rows of a question akk does not answer
-// (multi-select), so the projection shows them.
-func (c *claude21) readOnlyChoices(opts []Option, out *Recognition) {
-	for i, o := range opts {
-		if o.Role != RoleChat {
-			out.specs = append(out.specs, choiceSpec{option: i, freeText: o.Role == RoleFreeText, unavailable: true})
+// multiSelect plans a multi-select question (opts: its menu rows, the
+// "Type something" row ft last): each answer row's digit flips its box
+// and leaves the highlight (multi-select recordings of 2.1.263 to
+// 2.1.332), and Tab moves on to the review, which the controller answers
+// as the next interaction. Not answered, and the reason says why: among
+// several questions (no recording shows where Tab goes there), with the
+// cursor on "Type something" (digits would be typed into its editor),
+// with that row ticked (a person's own text is part of the answer), or
+// without the Submit row.
+func (c *claude21) multiSelect(g *grid, pr *Prompt, opts []Option, h, ft int, submitRow bool, out *Recognition) {
+	for i := range opts {
+		o := &opts[i]
+		tick, ok := c.checkbox(g, o.Row)
+		if !ok {
+			out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "checkbox on row "+itoa(o.Row)))
 		}
+		o.Checked = tick
 	}
+	checked := pr.Boxes()
+	var why string
+	switch {
+	case pr.Step.Total != 1:
+		why = "among several questions"
+	case !submitRow:
+		why = "no Submit row"
+	case h == ft:
+		why = "the cursor is on the free-text row"
+	case checked[ft]:
+		why = "the free-text row is ticked"
+	}
+	if why != "" {
+		out.Reasons = append(out.Reasons, reason(ReasonMultiSelect, why))
+	}
+	for i, o := range opts {
+		if i == ft || o.Role != RoleChoice {
+			continue
+		}
+		out.specs = append(out.specs, choiceSpec{option: i, toggle: digitKey(o.Number), unavailable: why != ""})
+	}
+	out.multi = &multiSpec{checked: checked, highlighted: h,
+		submit: []PlanStep{{Keys: keyTab, Expect: expect(-1, Confirmation)}}}
+}
+
+// checkbox reads a multi-select row's box: "[ ]" in the default style or
+// "[✔]" in the tick colour.
+func (c *claude21) checkbox(g *grid, y int) (checked, ok bool) {
+	x := c.qMenu.labelX
+	switch {
+	case g.ch(x+1, y) == ' ' && g.styled(y, x, x+3, plain().vt()):
+		return false, g.ch(x, y) == '[' && g.ch(x+2, y) == ']'
+	case g.ch(x+1, y) == '✔' && g.styled(y, x, x+3, c.tick):
+		return true, g.ch(x, y) == '[' && g.ch(x+2, y) == ']'
+	}
+	return false, false
 }
 
 // review parses the final review: "Review your answers", the answers,

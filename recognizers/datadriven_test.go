@@ -168,6 +168,9 @@ func dump(r *recognizers.Recognition) string {
 				if o.Description != "" {
 					fmt.Fprintf(&b, " description %q", o.Description)
 				}
+				if o.Checked {
+					b.WriteString(" checked")
+				}
 			}
 		}
 	}
@@ -182,12 +185,22 @@ func dump(r *recognizers.Recognition) string {
 				name = c.OptionID
 			}
 			fmt.Fprintf(&b, "\nplan %s free_text=%v max=%d require=%q", name, c.FreeText, c.MaxText, c.RequireText)
+			if c.Toggle != nil {
+				fmt.Fprintf(&b, " toggle %q index %d", c.Toggle, c.Index)
+			}
 			for _, s := range c.Steps {
 				fmt.Fprintf(&b, "\n  step text=%v quiet=%dms keys %q expect %v highlighted %d", s.Text, s.QuietMillis, s.Keys, s.Expect.States, s.Expect.Highlighted)
 			}
 			for _, s := range c.Queue {
 				fmt.Fprintf(&b, "\n  queue text=%v verify=%v quiet=%dms keys %q expect %v highlighted %d", s.Text, s.VerifyText, s.QuietMillis, s.Keys, s.Expect.States, s.Expect.Highlighted)
 			}
+		}
+	}
+	if r.Plan != nil && r.Plan.Multi != nil {
+		m := r.Plan.Multi
+		fmt.Fprintf(&b, "\nmulti checked %v highlighted %d", m.Checked, m.Highlighted)
+		for _, s := range m.Submit {
+			fmt.Fprintf(&b, "\n  submit keys %q expect %v", s.Keys, s.Expect.States)
 		}
 	}
 	for _, rs := range r.Reasons {

@@ -13,6 +13,9 @@ type Plan struct {
 	InteractionID string
 	Fingerprint   [32]byte
 	Choices       []Choice
+	// Multi is set for a multi-select question: its Choices toggle one
+	// option each, and MultiSelect composes them into one answer.
+	Multi *MultiPlan
 }
 
 // Choice is one semantic choice: a permission decision, or an option of
@@ -30,6 +33,11 @@ type Choice struct {
 	// shown in the editor is submitted as it is, never edited).
 	RequireText string
 	Steps       []PlanStep
+	// Toggle, for an option of a multi-select question, is the key that
+	// flips its checkbox (Steps is empty: Plan.MultiSelect composes the
+	// answer); Index is the option's position in the question.
+	Toggle []byte
+	Index  int
 	// Queue, when set, are the steps of the queue_next_turn delivery of
 	// an async answer (Steps steer it into the running turn).
 	Queue []PlanStep
@@ -54,6 +62,12 @@ type Expect struct {
 	States []ScreenState
 	// Highlighted is the row that must be highlighted, or -1.
 	Highlighted int
+	// Checked, when set, is every checkbox of the question as it must
+	// read (Prompt.Boxes: a multi-select toggle flipped exactly its own).
+	Checked []bool
+	// SameQuestion: the projected question reads as before the step
+	// (header, prompt, every option's label and description).
+	SameQuestion bool
 }
 
 // String never prints keys or the fingerprint.
@@ -102,6 +116,7 @@ type choiceSpec struct {
 	maxText  int
 	require  string
 	steps    []PlanStep
+	toggle   []byte     // a multi-select option's checkbox key
 	queue    []PlanStep // the queue_next_turn steps of an async answer
 	// unavailable: listed in the projection, but no native step is
 	// proven from this screen (Claude's other rows while its editor row

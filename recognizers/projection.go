@@ -174,7 +174,8 @@ func (r *Recognition) plan(in *Interaction, d ids) *Plan {
 		if s.unavailable {
 			continue
 		}
-		c := Choice{Decision: s.decision, FreeText: s.freeText, MaxText: s.maxText, RequireText: s.require, Steps: s.steps, Queue: s.queue}
+		c := Choice{Decision: s.decision, FreeText: s.freeText, MaxText: s.maxText, RequireText: s.require, Steps: s.steps, Queue: s.queue,
+			Toggle: s.toggle, Index: s.option}
 		if s.decision == "" {
 			c.QuestionID = in.Questions[0].QuestionID
 			if s.option >= 0 || s.derived != "" && s.derived != "open" {
@@ -182,6 +183,9 @@ func (r *Recognition) plan(in *Interaction, d ids) *Plan {
 			}
 		}
 		p.Choices = append(p.Choices, c)
+	}
+	if r.multi != nil {
+		p.Multi = r.multi.plan(in.Questions[0].QuestionID)
 	}
 	return p
 }

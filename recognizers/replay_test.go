@@ -159,8 +159,12 @@ func skipPlan(f castFile, k int) (string, bool) {
 
 // planSends reports whether a choice's first step sends exactly sent: its
 // keys, or (a text step) some text followed by its keys or by nothing
-// when the rig marked the draft before Enter.
+// when the rig marked the draft before Enter; for a multi-select, the
+// toggles of some selection, with or without the move to the review.
 func planSends(p *recognizers.Plan, sent []byte) bool {
+	if p.Multi != nil {
+		return multiSends(p, sent)
+	}
 	for _, c := range p.Choices {
 		for _, steps := range [][]recognizers.PlanStep{c.Steps, c.Queue} { // an async answer's queue too
 			if len(steps) == 0 {
@@ -186,4 +190,37 @@ func printable(b []byte) bool {
 		}
 	}
 	return len(b) > 0
+}
+
+// multiSends tries every selection of a multi-select plan.
+func multiSends(p *recognizers.Plan, sent []byte) bool {
+	var ids []string
+	for _, c := range p.Choices {
+		if c.Toggle != nil {
+			ids = append(ids, c.OptionID)
+		}
+	}
+	for set := 1; set < 1<<len(ids); set++ {
+		var pick []string
+		for i, id := range ids {
+			if set&(1<<i) != 0 {
+				pick = append(pick, id)
+			}
+		}
+		steps, err := p.MultiSelect(p.Multi.QuestionID, pick)
+		if err != nil {
+			continue
+		}
+		var keys []byte
+		for i, s := range steps {
+			keys = append(keys, s.Keys...)
+			if i == len(steps)-2 && bytes.Equal(keys, sent) {
+				return true // the rig marked the screen before the move to the review
+			}
+		}
+		if bytes.Equal(keys, sent) {
+			return true
+		}
+	}
+	return false
 }

@@ -123,6 +123,7 @@ type Recognition struct {
 	Warnings []string
 
 	specs []choiceSpec // the profile's plan before ids exist
+	multi *multiSpec   // a multi-select question's plan beyond its toggles
 }
 
 // Actionable reports whether a controller could act on the screen: an
@@ -181,7 +182,8 @@ type Prompt struct {
 	// Pending is the number of queued Codex async questions (collapsed
 	// summary and expanded editor).
 	Pending int
-	// MultiSelect: checkbox rows (detected, never answered).
+	// MultiSelect: the question's rows are checkboxes (Option.Checked);
+	// one answer toggles the rows it names and then moves to the review.
 	MultiSelect bool
 }
 
@@ -226,4 +228,6 @@ type Option struct {
 	Description string
 	Role        Role
 	Row         int // screen row of its number
+	// Checked: a multi-select row's checkbox shows its tick.
+	Checked bool
 }

@@ -24,7 +24,7 @@ import (
 // typed into an idle agent goes through send, and every response to an
 // actionable prompt through approve or respond_interaction with the
 // semantic id whose private plan yields exactly the recorded bytes.
-// Only what is no response (a draft, Escape, multi-select toggles) is
+// Only what is no response (a draft, Escape) is
 // typed by the test itself. Each replica must reach its end: akk sent
 // exactly what the real agent received, step by step, and each step's
 // postcondition was proven on the replica's real next screen.
@@ -248,6 +248,10 @@ func dispatchInput(ctx context.Context, d *daemon, c *replicaCase, evs []recordi
 	switch {
 	case rec.Plan != nil && rec.Interaction != nil && rec.Interaction.State == "pending":
 		choice, text, n, delivery := matchChoice(rec.Plan, inputs)
+		var picked []string
+		if rec.Plan.Multi != nil {
+			picked, n = matchMulti(rec.Plan, inputs)
+		}
 		if n == 0 {
 			if why, ok := notAResponse[string(inputs[0])]; ok && (why != "enter" || rec.Interaction.Kind == "questionnaire") {
 				return 0, "", nil
@@ -274,6 +278,9 @@ func dispatchInput(ctx context.Context, d *daemon, c *replicaCase, evs []recordi
 			ans := api.Answer{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind, Text: text}
 			if choice.OptionID != "" {
 				ans.SelectedOptionIDs = []string{choice.OptionID}
+			}
+			if picked != nil {
+				ans.SelectedOptionIDs = picked
 			}
 			req := api.RespondRequest{TerminalID: row.TerminalID, InteractionID: rec.Interaction.InteractionID, Answers: []api.Answer{ans},
 				DeliveryMode: delivery}
@@ -405,6 +412,40 @@ func matchChoice(plan *recognizers.Plan, inputs [][]byte) (recognizers.Choice, s
 		return recognizers.Choice{}, "", 0, ""
 	}
 	return found, text, n, delivery
+}
+
+// matchMulti finds the one selection of a multi-select plan whose steps
+// produce exactly the next recorded inputs: its option ids and how many
+// inputs they cover.
+func matchMulti(plan *recognizers.Plan, inputs [][]byte) ([]string, int) {
+	var ids []string
+	for _, c := range plan.Choices {
+		if c.Toggle != nil {
+			ids = append(ids, c.OptionID)
+		}
+	}
+	var found []string
+	n, matches := 0, 0
+	for set := 1; set < 1<<len(ids); set++ {
+		var pick []string
+		for i, id := range ids {
+			if set&(1<<i) != 0 {
+				pick = append(pick, id)
+			}
+		}
+		steps, err := plan.MultiSelect(plan.Multi.QuestionID, pick)
+		if err != nil {
+			continue
+		}
+		if _, k, ok := matchSteps(steps, inputs); ok && k > 0 {
+			found, n = pick, k
+			matches++
+		}
+	}
+	if matches != 1 {
+		return nil, 0
+	}
+	return found, n
 }
 
 func matchSteps(steps []recognizers.PlanStep, inputs [][]byte) (string, int, bool) {

@@ -133,9 +133,12 @@ func respondInput() *jsonschema.Schema {
 	answer := closed("The answer to one question of the current step.", map[string]*jsonschema.Schema{
 		"question_id": id(prefixQuestion, "The question's id (q_…) from the status projection."),
 		"response_kind": oneOf("The question's response_kind as the projection says (open: a collapsed Codex async question "+
-			"summary; answering it opens its questions, no option and no text).", "single_select", "free_text", "confirmation", "open"),
-		"selected_option_ids": {Type: "array", Description: "The chosen option's id (opt_…) from the projection.",
-			Items: id(prefixOption, "An option id (opt_…)."), MaxItems: ptr(1)},
+			"summary; answering it opens its questions, no option and no text; multi_select: the options named end ticked, "+
+			"every other unticked, then the agent shows its review, the next interaction).",
+			"single_select", "multi_select", "free_text", "confirmation", "open"),
+		"selected_option_ids": {Type: "array", Description: "The chosen option's id (opt_…) from the projection: exactly one " +
+			"for single_select, one or more for multi_select.",
+			Items: id(prefixOption, "An option id (opt_…)."), MaxItems: ptr(8), UniqueItems: true},
 		"text": text("The typed answer, for a free_text question or an option marked free_text. No control characters "+
 			"other than newline and tab; its first line must not start with '/'.", api.MaxAnswerText),
 	}, "question_id", "response_kind")

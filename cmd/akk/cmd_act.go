@@ -46,9 +46,9 @@ type RespondCmd struct {
 	Watch       string `help:"Answer through this exact-task watch." placeholder:"WATCH_ID" xor:"subject" required:""`
 	Interaction string `help:"The interaction id akk status showed." placeholder:"INT_ID" required:""`
 	Question    string `help:"The question id." placeholder:"Q_ID" required:""`
-	Option      string `help:"The chosen option id (single_select)." placeholder:"OPT_ID"`
-	Text        string `help:"The typed answer (a free-text question or option); - reads stdin."`
-	Kind        string `help:"The response kind (default: single_select with --option, else free_text)." enum:",single_select,free_text,open" default:""`
+	Option      []string `help:"The chosen option id (single_select); repeat it (or separate ids with commas) for the options a multi_select ends with ticked." placeholder:"OPT_ID"`
+	Text        string   `help:"The typed answer (a free-text question or option); - reads stdin."`
+	Kind        string   `help:"The response kind (default: multi_select with several --option, single_select with one, else free_text)." enum:",single_select,multi_select,free_text,open" default:""`
 	Delivery    string `help:"For an async question: steer_current_turn or queue_next_turn." enum:",steer_current_turn,queue_next_turn" default:""`
 }
 
@@ -60,15 +60,16 @@ func (c *RespondCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout
 	}
 	kind := c.Kind
 	if kind == "" {
-		kind = "free_text"
-		if c.Option != "" {
+		switch len(c.Option) {
+		case 0:
+			kind = "free_text"
+		case 1:
 			kind = "single_select"
+		default:
+			kind = "multi_select"
 		}
 	}
-	ans := api.Answer{QuestionID: c.Question, ResponseKind: kind, Text: text}
-	if c.Option != "" {
-		ans.SelectedOptionIDs = []string{c.Option}
-	}
+	ans := api.Answer{QuestionID: c.Question, ResponseKind: kind, Text: text, SelectedOptionIDs: c.Option}
 	res, err := cl.Respond(ctx, api.RespondRequest{TerminalID: c.Terminal, TurnID: c.Turn, WatchID: c.Watch,
 		InteractionID: c.Interaction, Answers: []api.Answer{ans}, DeliveryMode: c.Delivery})
 	return printResult(g, stdout, res, err)

@@ -35,8 +35,11 @@ func claudeSubmitReview(d *Driver) error {
 }
 
 func init() {
+	// A multi-select is actionable: one answer toggles its options. The
+	// recordings made before akk answered them had false here, edited in
+	// place when it did (the screens are the same).
 	multi := func() recordings.MarkerState {
-		return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("questionnaire"), Actionable: false,
+		return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("questionnaire"), Actionable: true,
 			Questions: []recordings.Question{{Header: "Toppings", Prompt: "Which toppings do you want on the pizza?",
 				Options: []string{"Cheese", "Mushrooms", "Olives"}}},
 			Highlighted: recordings.Index(0)}

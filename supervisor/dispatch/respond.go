@@ -100,6 +100,9 @@ func (d *Dispatcher) Respond(ctx context.Context, req api.RespondRequest) (api.A
 	if err := checkID("question_id", a.QuestionID, "q"); err != nil {
 		return api.ActionResult{}, err
 	}
+	if len(a.SelectedOptionIDs) > maxSelected {
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "selected_option_ids: at most %d", maxSelected)
+	}
 	for _, o := range a.SelectedOptionIDs {
 		if err := checkID("selected_option_ids", o, "opt"); err != nil {
 			return api.ActionResult{}, err
@@ -122,6 +125,10 @@ func (d *Dispatcher) Respond(ctx context.Context, req api.RespondRequest) (api.A
 	return d.interact(ctx, action{op: op, controller: controller, turnID: req.TurnID, watchID: req.WatchID,
 		terminalID: req.TerminalID, interactionID: req.InteractionID, answer: &a, delivery: req.DeliveryMode}), nil
 }
+
+// maxSelected bounds a multi-select answer (Claude Code's questions have
+// at most four options).
+const maxSelected = 8
 
 // action is one approve or respond_interaction request, checked for shape.
 type action struct {
@@ -319,6 +326,15 @@ func resolveChoice(live terminal.Recognition, a action) (recognizers.Choice, str
 		}
 		c, found = plan.Find(ans.SelectedOptionIDs[0])
 		found = found && c.QuestionID == q.QuestionID
+	case recognizers.ResponseMultiSelect:
+		steps, err := plan.MultiSelect(q.QuestionID, ans.SelectedOptionIDs)
+		if err != nil {
+			return c, "", reject(api.ReasonUnknownChoice, "multi_select: %v", err)
+		}
+		if ans.Text != "" {
+			return c, "", reject(api.ReasonBadText, "a multi-select answer takes no text")
+		}
+		return recognizers.Choice{QuestionID: q.QuestionID, OptionID: strings.Join(ans.SelectedOptionIDs, ","), Steps: steps}, "", nil
 	case recognizers.ResponseFreeText, recognizers.ResponseOpen:
 		if len(ans.SelectedOptionIDs) != 0 {
 			return c, "", reject(api.ReasonUnknownChoice, "%s takes no option id", q.ResponseKind)

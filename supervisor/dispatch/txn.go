@@ -268,5 +268,30 @@ func expectHolds(before, now terminal.Recognition, want recognizers.Expect) bool
 	if want.Highlighted >= 0 && now.Highlighted != want.Highlighted {
 		return false
 	}
+	if want.Checked != nil && !slices.Equal(now.Checked, want.Checked) {
+		return false
+	}
+	if want.SameQuestion && !sameQuestion(before.Interaction, now.Interaction) {
+		return false
+	}
 	return now.Screen != before.Screen || now.Fingerprint != before.Fingerprint || now.Highlighted != before.Highlighted
+}
+
+// sameQuestion: both show one question that reads the same, ids aside
+// (they follow the fingerprint, which a ticked box changes).
+func sameQuestion(a, b *api.Interaction) bool {
+	if a == nil || b == nil || a.Kind != b.Kind || len(a.Questions) != 1 || len(b.Questions) != 1 {
+		return false
+	}
+	qa, qb := a.Questions[0], b.Questions[0]
+	if qa.Header != qb.Header || qa.Prompt != qb.Prompt || qa.ResponseKind != qb.ResponseKind || len(qa.Options) != len(qb.Options) {
+		return false
+	}
+	for i, o := range qa.Options {
+		p := qb.Options[i]
+		if o.Label != p.Label || o.Description != p.Description || o.FreeText != p.FreeText {
+			return false
+		}
+	}
+	return true
 }

@@ -42,6 +42,8 @@ type Recognition struct {
 	// shows a stashed draft waiting to come back.
 	Clear   *recognizers.Clear
 	Stashed bool
+	// Checked are a multi-select question's boxes (Prompt.Boxes).
+	Checked []bool
 }
 
 // InteractionKey derives the key of public interaction ids from the
@@ -82,7 +84,7 @@ func FromRecognition(r recognizers.Recognition) Recognition {
 		Exact: r.Exact, ProfileID: r.Profile, Fingerprint: r.Fingerprint, Plan: r.Plan, Highlighted: -1,
 		Clear: r.Clear, Stashed: r.Stashed}
 	if r.Prompt != nil {
-		out.Highlighted = r.Prompt.Highlighted
+		out.Highlighted, out.Checked = r.Prompt.Highlighted, r.Prompt.Boxes()
 	}
 	if r.Exact {
 		out.Profile = "exact"

@@ -108,7 +108,9 @@ type Case struct {
 	Markers int
 	Call    Call
 	Option  int
-	Text    string
+	// Select are the options of a multi-select answer (Option unused).
+	Select []int
+	Text   string
 	// Kind overrides the response_kind sent ("": the question's).
 	Kind string
 	// Delivery is the delivery_mode of an async answer ("": the default).
@@ -196,8 +198,11 @@ var Cases = []Case{
 		Call: RespondOption, Option: 1, Outcome: api.OutcomeManual, Reason: api.ReasonManualRequired, FaultOnly: true, NoAction: "respond_interaction"},
 	{Name: "a consumed prompt shown again", Agent: "codex", Version: "0.155.1", Recording: "permission-approve",
 		Fault: Fenced, Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonFenced},
-	{Name: "a multi-select question", Agent: "claude", Version: "2.1.267", Recording: "multi-select",
-		Call: RespondOption, Option: 0, Kind: "single_select", Outcome: api.OutcomeManual, Reason: api.ReasonManualRequired, FaultOnly: true},
+	{Name: "a multi-select answered as single_select", Agent: "claude", Version: "2.1.267", Recording: "multi-select",
+		Call: RespondOption, Option: 0, Kind: "single_select", Outcome: api.OutcomeRejected, Reason: api.ReasonUnknownChoice, FaultOnly: true},
+	{Name: "a multi-select whose boxes changed since the status", Agent: "claude", Version: "2.1.332", Recording: "multi-select",
+		Fault: MoveOn, Markers: 1, Call: RespondOption, Select: []int{0, 2}, Outcome: api.OutcomeRejected, Reason: api.ReasonPromptChanged,
+		Inputs: 3},
 	{Name: "approve on a question", Agent: "claude", Version: "2.1.267", Recording: "question-digit",
 		Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonNotActionable, FaultOnly: true},
 	{Name: "respond on a permission prompt", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
@@ -318,8 +323,8 @@ var Exempt = map[string]string{
 		"an old offer swept from a full book is no_offer",
 	api.ReasonDelivery:     "no code path produces it: a failed input is the uncertain outcome's own reason, after input",
 	api.ReasonUnknownWatch: "the daemon always has its Watches, and a watch_id they do not know is ReasonWatch",
-	api.ReasonUnsupportedAnswer: "no recognized question has a response kind akk does not send: a multi-select is " +
-		"manual_required before its answer is read",
+	api.ReasonUnsupportedAnswer: "no recognized question has a response kind akk does not send (single_select, " +
+		"multi_select, free_text, open)",
 }
 
 // Missing returns the reasons of api.RefusalReasons that neither a case

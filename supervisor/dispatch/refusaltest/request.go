@@ -104,8 +104,18 @@ func answer(c Case, terminalID string, in *api.Interaction, id func(string) stri
 	if c.Kind != "" {
 		kind = c.Kind
 	}
+	picked := []string{opt}
+	if len(c.Select) > 0 {
+		picked = nil
+		for _, i := range c.Select {
+			if i >= len(q.Options) {
+				return api.RespondRequest{}, fmt.Errorf("the status shows no option %d: %+v", i, in)
+			}
+			picked = append(picked, q.Options[i].OptionID)
+		}
+	}
 	return api.RespondRequest{TerminalID: terminalID, InteractionID: in.InteractionID, Answers: []api.Answer{{
-		QuestionID: q.QuestionID, ResponseKind: kind, SelectedOptionIDs: []string{opt}, Text: c.Text}}}, nil
+		QuestionID: q.QuestionID, ResponseKind: kind, SelectedOptionIDs: picked, Text: c.Text}}}, nil
 }
 
 // made is 26 id characters from s: a well-formed id nothing has.
