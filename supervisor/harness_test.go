@@ -59,6 +59,8 @@ type daemonOpts struct {
 	// callbacks, tasks: the outbox's routes and the monitors' windows.
 	callbacks outbox.Config
 	tasks     TaskConfig
+	// now is the daemon's clock (nil: time.Now).
+	now func() time.Time
 }
 
 func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
@@ -88,7 +90,7 @@ func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
 	cfg := Config{Logger: lg, Store: st, TmuxSocket: srv.Socket, TmuxEnv: srv.Env, Listener: ln, AllowReplicas: true,
 		ClaudeProjects: o.claudeProjects, CodexSessions: o.codexSessions}
 	cfg.recognize = o.recognize
-	cfg.Callbacks, cfg.Tasks = o.callbacks, o.tasks
+	cfg.Callbacks, cfg.Tasks, cfg.Now = o.callbacks, o.tasks, o.now
 	sv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -41,15 +41,15 @@ func (c *ApproveCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout
 // RespondCmd is `akk respond`.
 type RespondCmd struct {
 	DaemonFlags
-	Terminal    string `help:"Answer on this terminal (a local person's offer)." placeholder:"TERMINAL_ID" xor:"subject" required:""`
-	Turn        string `help:"Answer for this managed turn." placeholder:"TURN_ID" xor:"subject" required:""`
-	Watch       string `help:"Answer through this exact-task watch." placeholder:"WATCH_ID" xor:"subject" required:""`
-	Interaction string `help:"The interaction id akk status showed." placeholder:"INT_ID" required:""`
-	Question    string `help:"The question id." placeholder:"Q_ID" required:""`
+	Terminal    string   `help:"Answer on this terminal (a local person's offer)." placeholder:"TERMINAL_ID" xor:"subject" required:""`
+	Turn        string   `help:"Answer for this managed turn." placeholder:"TURN_ID" xor:"subject" required:""`
+	Watch       string   `help:"Answer through this exact-task watch." placeholder:"WATCH_ID" xor:"subject" required:""`
+	Interaction string   `help:"The interaction id akk status showed." placeholder:"INT_ID" required:""`
+	Question    string   `help:"The question id." placeholder:"Q_ID" required:""`
 	Option      []string `help:"The chosen option id (single_select); repeat it (or separate ids with commas) for the options a multi_select ends with ticked." placeholder:"OPT_ID"`
 	Text        string   `help:"The typed answer (a free-text question or option); - reads stdin."`
 	Kind        string   `help:"The response kind (default: multi_select with several --option, single_select with one, else free_text)." enum:",single_select,multi_select,free_text,open" default:""`
-	Delivery    string `help:"For an async question: steer_current_turn or queue_next_turn." enum:",steer_current_turn,queue_next_turn" default:""`
+	Delivery    string   `help:"For an async question: steer_current_turn or queue_next_turn." enum:",steer_current_turn,queue_next_turn" default:""`
 }
 
 // Run answers the current step of an interaction.

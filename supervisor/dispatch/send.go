@@ -239,7 +239,8 @@ func provenAgent(v terminal.View) *refusal {
 }
 
 // sendReady checks, on a view right after a barrier, that the agent is
-// idle with an exactly proven empty composer. It sends nothing.
+// idle (or stopped on a block) with an exactly proven empty composer
+// (terminal.Ready). It sends nothing.
 func sendReady(v terminal.View, req api.SendRequest) (sendState, *refusal) {
 	st := sendState{terminalID: v.ID, before: v, bind: v.Bind}
 	r := v.Rec
@@ -247,10 +248,12 @@ func sendReady(v terminal.View, req api.SendRequest) (sendState, *refusal) {
 		return st, ref
 	}
 	switch {
-	case r.Screen != api.ScreenIdle:
+	case r.Screen != api.ScreenIdle && r.Screen != api.ScreenBlocked:
 		return st, reject(api.ReasonNotIdle, "the agent is %s, not idle", r.Screen)
 	case r.Composer != "empty":
 		return st, reject(api.ReasonComposerNotEmpty, "the composer is %s, not empty", r.Composer)
+	case !terminal.Ready(r):
+		return st, reject(api.ReasonNotIdle, "the agent is %s and its composer is not proven", r.Screen)
 	case req.SessionID != "" && v.Bind.State != string(watchers.Resolved):
 		return st, reject(api.ReasonBindingChanged, "the terminal's native session is %s", v.Bind.State)
 	}

@@ -60,7 +60,7 @@ func Actions(v View) map[string]api.Action {
 			out["respond_interaction"] = api.Action{Tool: api.ToolRespond, Arguments: args}
 		}
 	}
-	if r.Exact && r.Screen == api.ScreenIdle && r.Composer == "empty" {
+	if Ready(r) {
 		out["send"] = api.Action{Tool: api.ToolSend, Arguments: map[string]any{"terminal_id": v.ID, "mode": api.SendFollowCurrent}}
 		if v.SessionID != "" {
 			out["send_session"] = api.Action{Tool: api.ToolSend, Arguments: map[string]any{"session_id": v.SessionID, "mode": api.SendSessionExact}}
@@ -78,6 +78,15 @@ func Actions(v View) map[string]api.Action {
 		out["cancel"] = api.Action{Tool: api.ToolCancel, Arguments: map[string]any{"turn_id": turn}}
 	}
 	return out
+}
+
+// Ready says whether r takes a managed send: an exact profile's idle
+// agent with its composer proven empty, or one that stopped on an API
+// error or a limit (blocked) above that same composer. A block is the
+// agent's own stop: akk never types there on its own, and the controller
+// resumes with a normal send when it decides to (after limit_reset).
+func Ready(r Recognition) bool {
+	return r.Exact && r.Composer == "empty" && (r.Screen == api.ScreenIdle || r.Screen == api.ScreenBlocked && r.Blocked != nil)
 }
 
 // UserSendable says whether r allows a person's user-explicit send (seed
