@@ -130,6 +130,11 @@ func (r *run) do(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	if r.sc.Setup != nil {
+		if env, err = r.sc.Setup(h, r.cfg.Version, srv.URL(), env); err != nil {
+			return fmt.Errorf("rig: setup of %s: %w", r.sc.Name, err)
+		}
+	}
 	fifo := filepath.Join(r.dir, "go")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		return fmt.Errorf("rig: fifo: %w", err)

@@ -28,6 +28,11 @@ type Scenario struct {
 	Model  func(version string) string
 	Script func(version string) fakemodel.Script
 	Drive  func(d *Driver) error
+	// Setup, when set, changes the run's world after the standard config
+	// is written and before the agent starts: files under h (an untrusted
+	// project, an MCP server, plan mode) and the agent's environment (it
+	// returns env, changed or not). url is the fake model's.
+	Setup func(h *Home, version, url string, env []string) ([]string, error)
 }
 
 // Supports reports whether the scenario applies to version.
