@@ -2,6 +2,7 @@ package rig
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -217,7 +218,7 @@ func (res *Result) write(dir, name, agent string) error {
 		kind = "rollout"
 	}
 	files := map[string][]byte{name + ".cast": cast, name + ".final.txt": res.Final.Marshal(),
-		name + "." + kind + ".jsonl": res.Journal}
+		name + "." + kind + ".jsonl": res.Journal, name + ".model.jsonl": res.modelReplies()}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("rig: %w", err)
 	}
@@ -227,6 +228,30 @@ func (res *Result) write(dir, name, agent string) error {
 		}
 	}
 	return nil
+}
+
+// modelReplies is what the fake model answered the agent's main
+// requests, one JSON line each (seq, how the reply was chosen, the
+// prompt, the tool it called with its input, a scripted error's status):
+// the script as it played, stored beside the recording. Request bodies
+// stay out (the agents' system prompts, megabytes each).
+func (res *Result) modelReplies() []byte {
+	var out []byte
+	for _, r := range res.Requests {
+		if r.Kind != "main" {
+			continue
+		}
+		b, _ := json.Marshal(struct {
+			Seq       int             `json:"seq"`
+			Choice    string          `json:"choice,omitempty"`
+			Prompt    string          `json:"prompt,omitempty"`
+			Tool      string          `json:"tool,omitempty"`
+			ToolInput json.RawMessage `json:"tool_input,omitempty"`
+			Status    int             `json:"status,omitempty"`
+		}{r.Seq, r.Choice, r.Prompt, r.Tool, r.ToolInput, r.Status})
+		out = append(append(out, b...), '\n')
+	}
+	return out
 }
 
 // Summary is a one-line description of a result.
