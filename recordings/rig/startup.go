@@ -1,0 +1,157 @@
+package rig
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agent-knock-knock/akk/recordings"
+)
+
+// Startup screens: what an agent shows before its composer when the
+// machine is not set up as the rig's standard home is (an untrusted
+// project, no login, a first run, an update waiting), and what it shows
+// after a person pressed Esc in a running turn. Each scenario's Setup
+// undoes one piece of the standard config; the Drive waits for the
+// screen, marks it, and a person's key takes the agent on to its idle
+// composer where the agent allows it (the mark before is what akk must
+// read: blocked, never actionable).
+
+// editClaudeConfig rewrites ~/.claude.json with edit applied.
+func editClaudeConfig(h *Home, edit func(cfg map[string]any)) error {
+	path := filepath.Join(h.Home, ".claude.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		return err
+	}
+	edit(cfg)
+	out, _ := json.MarshalIndent(cfg, "", "  ")
+	return os.WriteFile(path, append(out, '\n'), 0o644)
+}
+
+// withoutEnv drops the variables named by prefix (NAME=).
+func withoutEnv(env []string, names ...string) []string {
+	var out []string
+	for _, kv := range env {
+		keep := true
+		for _, n := range names {
+			if strings.HasPrefix(kv, n+"=") {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// editCodexConfig rewrites $CODEX_HOME/config.toml with edit applied.
+func editCodexConfig(h *Home, edit func(toml string) string) error {
+	path := filepath.Join(h.Home, ".codex", "config.toml")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(edit(string(b))), 0o644)
+}
+
+func blockedMark(d *Driver) error {
+	return d.Mark("blocked", recordings.MarkerState{Composer: "absent"})
+}
+
+// probe waits for any of the anchors, lets the screen settle and marks
+// it blocked.
+func probe(d *Driver, anchors ...string) error {
+	return then(
+		func() error {
+			return d.ScreenFunc("one of "+strings.Join(anchors, " | "), func(text string) bool {
+				for _, a := range anchors {
+					if strings.Contains(text, a) {
+						return true
+					}
+				}
+				return false
+			})
+		},
+		func() error {
+			if d.scenario != nil && d.scenario.Agent == "codex" {
+				// Codex's welcome logo animates: its footer is the anchor
+				// (0.171.0's update prompt: "enter continue · esc skip").
+				return d.ScreenFunc("the dialog's footer", func(text string) bool {
+					return strings.Contains(text, "Press enter to continue") || strings.Contains(text, "enter continue")
+				})
+			}
+			return d.Quiet(time.Second)
+		},
+		func() error { return blockedMark(d) },
+	)
+}
+
+func init() {
+	register(
+		&Scenario{Name: "startup-trust", Agent: "claude", Script: claudeScript,
+			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
+				return env, editClaudeConfig(h, func(cfg map[string]any) {
+					p := cfg["projects"].(map[string]any)[h.Work].(map[string]any)
+					p["hasTrustDialogAccepted"] = false
+				})
+			},
+			Drive: func(d *Driver) error { return probe(d, "trust", "Trust", "safety") }},
+		&Scenario{Name: "startup-login", Agent: "claude", Script: claudeScript,
+			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
+				return withoutEnv(env, "ANTHROPIC_API_KEY"), editClaudeConfig(h, func(cfg map[string]any) {
+					delete(cfg, "customApiKeyResponses")
+				})
+			},
+			Drive: func(d *Driver) error { return probe(d, "login", "Login", "log in", "Log in", "account") }},
+		&Scenario{Name: "startup-api-key", Agent: "claude", Script: claudeScript,
+			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
+				return env, editClaudeConfig(h, func(cfg map[string]any) { delete(cfg, "customApiKeyResponses") })
+			},
+			Drive: func(d *Driver) error { return probe(d, "API key", "api key") }},
+		&Scenario{Name: "startup-onboarding", Agent: "claude", Script: claudeScript,
+			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
+				return env, editClaudeConfig(h, func(cfg map[string]any) {
+					cfg["hasCompletedOnboarding"] = false
+					delete(cfg, "theme")
+				})
+			},
+			Drive: func(d *Driver) error { return probe(d, "theme", "Theme", "style", "Welcome") }},
+		// 0.171.0 asks nothing here: it starts at its composer.
+		&Scenario{Name: "startup-trust", Agent: "codex", Script: codexScript, Only: []string{"0.155.1"},
+			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
+				return env, editCodexConfig(h, func(t string) string {
+					i := strings.Index(t, "[projects.")
+					j := strings.Index(t, "[features]")
+					return t[:i] + t[j:]
+				})
+			},
+			Drive: func(d *Driver) error { return probe(d, "trust", "Trust") }},
+		&Scenario{Name: "startup-login", Agent: "codex", Script: codexScript,
+			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
+				return withoutEnv(env, "FAKE_OPENAI_API_KEY"), editCodexConfig(h, func(t string) string {
+					return strings.Replace(t, "model_provider = \"fake\"\n", "", 1)
+				})
+			},
+			Drive: func(d *Driver) error { return probe(d, "Sign in", "sign in", "API key", "ChatGPT") }},
+		&Scenario{Name: "startup-update", Agent: "codex", Script: codexScript,
+			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
+				v := map[string]any{"latest_version": "9.0.0", "last_checked_at": time.Now().UTC().Format(time.RFC3339), "dismissed_version": nil}
+				b, _ := json.Marshal(v)
+				if err := os.WriteFile(filepath.Join(h.Home, ".codex", "version.json"), b, 0o644); err != nil {
+					return env, err
+				}
+				return env, editCodexConfig(h, func(t string) string {
+					return strings.Replace(t, "check_for_update_on_startup = false", "check_for_update_on_startup = true", 1)
+				})
+			},
+			Drive: func(d *Driver) error { return probe(d, "Update", "update", "9.0.0") }},
+	)
+}
