@@ -62,13 +62,16 @@ func editCodexConfig(h *Home, edit func(toml string) string) error {
 	return os.WriteFile(path, []byte(edit(string(b))), 0o644)
 }
 
-func blockedMark(d *Driver) error {
-	return d.Mark("blocked", recordings.MarkerState{Composer: "absent"})
+func blockedMark(d *Driver, composer string) error {
+	return d.Mark("blocked", recordings.MarkerState{Composer: composer})
 }
 
 // probe waits for any of the anchors, lets the screen settle and marks
-// it blocked.
-func probe(d *Driver, anchors ...string) error {
+// it blocked, its composer absent (a dialog).
+func probe(d *Driver, anchors ...string) error { return probeComposer(d, "absent", anchors...) }
+
+// probeComposer is probe with the composer state the screen shows.
+func probeComposer(d *Driver, composer string, anchors ...string) error {
 	return then(
 		func() error {
 			return d.ScreenFunc("one of "+strings.Join(anchors, " | "), func(text string) bool {
@@ -90,7 +93,7 @@ func probe(d *Driver, anchors ...string) error {
 			}
 			return d.Quiet(time.Second)
 		},
-		func() error { return blockedMark(d) },
+		func() error { return blockedMark(d, composer) },
 	)
 }
 
@@ -110,7 +113,8 @@ func init() {
 					delete(cfg, "customApiKeyResponses")
 				})
 			},
-			Drive: func(d *Driver) error { return probe(d, "login", "Login", "log in", "Log in", "account") }},
+			// The composer is there: a prompt would get "Please run /login".
+			Drive: func(d *Driver) error { return probeComposer(d, "empty", "Not logged in") }},
 		&Scenario{Name: "startup-api-key", Agent: "claude", Script: claudeScript,
 			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
 				return env, editClaudeConfig(h, func(cfg map[string]any) { delete(cfg, "customApiKeyResponses") })
