@@ -1,0 +1,369 @@
+package rig
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+)
+
+// Codex's approval dialogs beyond the exec overlay of run-ls: a command
+// that wraps (120 and 80 columns), a multi-line command, apply_patch's
+// edit approval (approved and rejected), the request_permissions grant of
+// network access, an MCP tool's approval (fakemcp's echo), and the idle
+// and exec screens with Codex's own bundled bubblewrap on PATH (no startup
+// warning). Every call is the model's; in code mode (0.171, and gpt-6-astra
+// for MCP on 0.155) the nested tools are called from JavaScript in the
+// freeform `exec` tool.
+
+const (
+	// the prompts that pick the fake model's replies
+	codexLongWord  = "run-long"
+	codexMultiWord = "run-multi"
+	codexPatchWord = "patch-notes"
+	codexMCPWord   = "mcp-echo"
+	codexNetWord   = "net-grant"
+
+	codexEditsQ = "Would you like to make the following edits?"
+	codexGrantQ = "Would you like to grant these permissions?"
+	// codexNotes is the file apply_patch edits (under the project).
+	codexNotes      = "notes.txt"
+	codexNotesText  = "# notes\ncolour: red\nsize: small\n"
+	codexNotesAfter = "# notes\ncolour: blue\nsize: small\n"
+	codexMCPText    = "hello from the fake MCP server"
+	// codexStartupQuiet outlasts the startup warning's delay
+	codexStartupQuiet = 2 * time.Second
+	// the MCP tool's approval: a one-field form
+	codexMCPQ   = `Allow the fakemcp MCP server to run tool "echo"?`
+	codexMCPEnd = "enter to submit | esc to cancel"
+)
+
+// codexLongText is ~200 characters of words: `echo` of it wraps in the
+// overlay at 120 and at 80 columns.
+var codexLongText = "This is a deliberately long command line for the akk recordings of the Codex approval overlay, " +
+	"written so that it wraps across several rows of the pane at one hundred and twenty columns and at eighty."
+
+var codexLongCmd = "echo " + shellQuote(codexLongText)
+
+// codexMultiCmd is a shell snippet with a heredoc: four lines.
+const codexMultiCmd = "cat <<'EOF'\nalpha\nbeta\ngamma\nEOF"
+
+// codexPatch edits notes.txt: colour red becomes blue.
+const codexPatch = "*** Begin Patch\n*** Update File: " + codexNotes + "\n@@\n # notes\n-colour: red\n+colour: blue\n size: small\n*** End Patch\n"
+
+// codexNestedCall is a call of a nested tool: a function call of the tool
+// itself, or (code mode) JavaScript in `exec` calling tools.<name> with
+// arg (a JSON value) and returning its result as text.
+func codexNestedCall(version, name string, arg any) *fakemodel.ToolCall {
+	return codexNested(codexCodeMode(version), name, arg)
+}
+
+func codexNested(codeMode bool, name string, arg any) *fakemodel.ToolCall {
+	if !codeMode {
+		return &fakemodel.ToolCall{Name: name, Input: arg}
+	}
+	js, _ := json.Marshal(arg)
+	return &fakemodel.ToolCall{Name: "exec", Custom: true, Input: "const r = await tools." + name + "(" + string(js) + ");\n" +
+		"text(typeof r === \"string\" ? r : JSON.stringify(r));\n"}
+}
+
+// codexEscalated is exec_command of cmd outside the sandbox (the read-only
+// sandbox would run it without asking otherwise).
+func codexEscalated(version, cmd, why string) *fakemodel.ToolCall {
+	if codexCodeMode(version) {
+		js, _ := json.Marshal(map[string]any{"cmd": cmd, "sandbox_permissions": "require_escalated", "justification": why})
+		return &fakemodel.ToolCall{Name: "exec", Custom: true,
+			Input: "const r = await tools.exec_command(" + string(js) + ");\ntext(r.output);\n"}
+	}
+	return &fakemodel.ToolCall{Name: "exec_command", Input: map[string]any{"cmd": cmd,
+		"sandbox_permissions": "require_escalated", "justification": why}}
+}
+
+// codexPatchCall is apply_patch of codexPatch: its freeform tool, or in
+// code mode tools.apply_patch with the patch as a string.
+func codexPatchCall(version string) *fakemodel.ToolCall {
+	if codexCodeMode(version) {
+		return codexNestedCall(version, "apply_patch", codexPatch)
+	}
+	return &fakemodel.ToolCall{Name: "apply_patch", Custom: true, Input: codexPatch}
+}
+
+// codexMCPModel: Codex offers an MCP tool to a function-calling model
+// only inside a namespace (mcp__fakemcp, function echo), which a function
+// call of the fake model cannot name (it sends no namespace field; the
+// flat name mcp__fakemcp__echo is an "unsupported call"), and 0.155's
+// gpt-5.5 defers it behind tool_search. Code mode's `exec` reaches it as
+// tools.mcp__fakemcp__echo: gpt-6-astra on 0.155 (tool_mode
+// code_mode_only), the default gpt-6-sol on 0.171.
+func codexMCPModel(version string) string {
+	if codexCodeMode(version) {
+		return ""
+	}
+	return "gpt-6-astra"
+}
+
+// codexMCPTool is the name Codex gives fakemcp's echo.
+const codexMCPTool = "mcp__fakemcp__echo"
+
+func codexToolsScript(version string) fakemodel.Script {
+	s := codexScript(version)
+	s.Keywords = append([]fakemodel.Keyword{
+		{Word: codexLongWord, Reply: fakemodel.Reply{Tool: codexEscalated(version, codexLongCmd,
+			"Fake model wants to print a long line outside the sandbox.")}},
+		{Word: codexMultiWord, Reply: fakemodel.Reply{Tool: codexEscalated(version, codexMultiCmd,
+			"Fake model wants to run a heredoc outside the sandbox.")}},
+		{Word: codexPatchWord, Reply: fakemodel.Reply{Tool: codexPatchCall(version)}},
+		{Word: codexNetWord, Reply: fakemodel.Reply{Tool: codexNestedCall(version, "request_permissions", map[string]any{
+			"permissions": map[string]any{"network": map[string]any{"enabled": true}},
+			"reason":      "Fake model wants network access to fetch a page."})}},
+		{Word: codexMCPWord, Reply: fakemodel.Reply{Tool: codexNested(true, codexMCPTool,
+			map[string]any{"text": codexMCPText})}},
+	}, s.Keywords...)
+	return s
+}
+
+// codexTool is the tool the fake model's reply calls (what the request
+// log names): exec in code mode, else name.
+func codexTool(version, name string) string {
+	if codexCodeMode(version) {
+		return "exec"
+	}
+	return name
+}
+
+// codexDialog waits for a dialog's question and footer, quiet, and marks
+// it awaiting approval.
+func codexDialog(d *Driver, m recordings.MarkerState, anchors ...string) error {
+	return then(
+		func() error { return d.Screen(anchors...) },
+		func() error { return d.Quiet(codexQuiet) },
+		func() error { return d.Mark("awaiting_approval", m) },
+	)
+}
+
+// the exec overlay's first and last options
+const (
+	codexYes = "Yes, proceed"
+	codexNo  = "No, and tell Codex what to do differently"
+)
+
+// codexPrefixOption is the exec overlay's "don't ask again" option for a
+// one-line command: the whole command is the prefix.
+func codexPrefixOption(cmd string) string {
+	return "Yes, and don't ask again for commands that start with `" + cmd + "`"
+}
+
+func codexPermission(prompt string, options ...string) recordings.MarkerState {
+	return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("permission"), Actionable: true,
+		Questions: []recordings.Question{{Prompt: prompt, Options: options}}, Highlighted: recordings.Index(0)}
+}
+
+// codexApproveThen: after the key, the tool's output (with subs) in the
+// rollout, the turn's end and the idle screen, marked.
+func codexApproveThen(d *Driver, key string, subs ...string) error {
+	return then(
+		func() error { return d.Key(key) },
+		func() error { return codexToolOutput(d, subs...) },
+		func() error { return codexTurnEnd(d, false) },
+		func() error { return codexMarkIdle(d) },
+	)
+}
+
+// codexSetupNotes writes notes.txt into the project.
+func codexSetupNotes(h *Home, _, _ string, env []string) ([]string, error) {
+	return env, writeFile(filepath.Join(h.Work, codexNotes), codexNotesText)
+}
+
+// codexNotesAre checks notes.txt on disk.
+func codexNotesAre(d *Driver, want string) error {
+	b, err := os.ReadFile(filepath.Join(d.Home.Work, codexNotes))
+	if err != nil {
+		return fmt.Errorf("rig: %w", err)
+	}
+	if string(b) != want {
+		return fmt.Errorf("rig: %s is %q, want %q", codexNotes, b, want)
+	}
+	return nil
+}
+
+// moduleRoot is the repository's root (this file is recordings/rig/...).
+func moduleRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(filepath.Dir(filepath.Dir(file)))
+}
+
+// codexSetupMCP builds recordings/cmd/fakemcp into the run and configures
+// it as Codex's MCP server fakemcp.
+func codexSetupMCP(h *Home, _, _ string, env []string) ([]string, error) {
+	bin := filepath.Join(h.Root, "bin", "fakemcp")
+	cmd := exec.Command("go", "build", "-o", bin, "./recordings/cmd/fakemcp")
+	cmd.Dir = moduleRoot()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return env, fmt.Errorf("rig: build fakemcp: %v\n%s", err, out)
+	}
+	cfg := filepath.Join(h.Home, ".codex", "config.toml")
+	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return env, fmt.Errorf("rig: %w", err)
+	}
+	defer f.Close()
+	_, err = fmt.Fprintf(f, "\n[mcp_servers.fakemcp]\ncommand = %q\n", bin)
+	return env, err
+}
+
+// codexBwrapDir is the directory of the bubblewrap Codex's npm package
+// ships for version.
+func codexBwrapDir(version string) (string, error) {
+	in, err := Lookup("codex", version)
+	if err != nil {
+		return "", err
+	}
+	ms, _ := filepath.Glob(filepath.Join(in.Dir, "node_modules", "@openai", "codex-*", "vendor", "*", "codex-resources", "bwrap"))
+	if len(ms) == 0 {
+		return "", fmt.Errorf("rig: no bundled bwrap under %s", in.Dir)
+	}
+	return filepath.Dir(ms[0]), nil
+}
+
+// codexSetupBwrap puts the bundled bwrap's directory first on PATH.
+func codexSetupBwrap(_ *Home, version, _ string, env []string) ([]string, error) {
+	dir, err := codexBwrapDir(version)
+	if err != nil {
+		return env, err
+	}
+	out := append([]string(nil), env...)
+	for i, e := range out {
+		if p, ok := strings.CutPrefix(e, "PATH="); ok {
+			out[i] = "PATH=" + dir + ":" + p
+		}
+	}
+	return out, nil
+}
+
+func init() {
+	long := func(d *Driver) error {
+		return then(
+			func() error { return codexAsk(d, codexLongWord, codexTool(d.Version, "exec_command")) },
+			func() error {
+				return codexDialog(d, codexPermission(codexApproval, codexYes, codexPrefixOption(codexLongCmd), codexNo),
+					codexApproval, codexApprovalEnd, "$ echo", "3. No")
+			},
+			func() error { return codexApproveThen(d, "y", "eighty") },
+		)
+	}
+	patch := func(d *Driver) error {
+		return then(
+			func() error { return codexAsk(d, codexPatchWord, codexTool(d.Version, "apply_patch")) },
+			func() error {
+				return codexDialog(d, codexPermission(codexEditsQ, codexYes, "Yes, and don't ask again for these files", codexNo),
+					codexEditsQ, codexApprovalEnd, "3. No")
+			},
+		)
+	}
+	register(
+		&Scenario{Name: "exec-long", Agent: "codex", Script: codexToolsScript, Drive: long},
+		&Scenario{Name: "exec-long-80", Agent: "codex", Width: 80, Height: 24, Script: codexToolsScript, Drive: long},
+		&Scenario{Name: "exec-multiline", Agent: "codex", Script: codexToolsScript, Drive: func(d *Driver) error {
+			return then(
+				func() error { return codexAsk(d, codexMultiWord, codexTool(d.Version, "exec_command")) },
+				func() error {
+					return codexDialog(d, codexPermission(codexApproval, codexYes, codexNo),
+						codexApproval, codexApprovalEnd, "EOF", "2. No")
+				},
+				func() error { return codexApproveThen(d, "y", "gamma") },
+			)
+		}},
+		&Scenario{Name: "apply-patch-approve", Agent: "codex", Script: codexToolsScript, Setup: codexSetupNotes,
+			Drive: func(d *Driver) error {
+				return then(
+					func() error { return patch(d) },
+					func() error { return d.Key("y") },
+					func() error {
+						return d.Journal("FileChange completed", rolloutHas("event_msg", "item_completed",
+							`"type":"FileChange"`, `"status":"completed"`, "Updated the following files"))
+					},
+					func() error { return codexToolOutput(d) },
+					func() error { return codexTurnEnd(d, false) },
+					func() error { return codexMarkIdle(d) },
+					func() error { return codexNotesAre(d, codexNotesAfter) },
+				)
+			}},
+		&Scenario{Name: "apply-patch-reject", Agent: "codex", Script: codexToolsScript, Setup: codexSetupNotes,
+			Drive: func(d *Driver) error {
+				return then(
+					func() error { return patch(d) },
+					func() error { return d.Key("Escape") },
+					func() error { return codexToolOutput(d, "aborted by user") },
+					func() error { return codexTurnEnd(d, true) },
+					func() error { return codexMarkIdle(d) },
+					func() error { return codexNotesAre(d, codexNotesText) },
+				)
+			}},
+		&Scenario{Name: "mcp-tool-approve", Agent: "codex", Script: codexToolsScript, Setup: codexSetupMCP, Model: codexMCPModel,
+			Drive: func(d *Driver) error {
+				return then(
+					func() error { return codexAsk(d, codexMCPWord, "exec") },
+					func() error {
+						return codexDialog(d, codexPermission(codexMCPQ, "Allow", "Allow for this session", "Always allow", "Cancel"),
+							codexMCPQ, "4. Cancel", codexMCPEnd)
+					},
+					func() error { return codexApproveThen(d, "Enter", codexMCPText) },
+				)
+			}},
+		&Scenario{Name: "network-approve", Agent: "codex", Script: codexToolsScript,
+			Setup: func(h *Home, _, _ string, env []string) ([]string, error) {
+				return env, codexFeature(h, "request_permissions_tool")
+			},
+			Drive: func(d *Driver) error {
+				return then(
+					func() error { return codexAsk(d, codexNetWord, codexTool(d.Version, "request_permissions")) },
+					func() error {
+						return codexDialog(d, codexPermission(codexGrantQ, "Yes, grant these permissions for this turn",
+							"Yes, grant for this turn with strict auto review", "Yes, grant these permissions for this session",
+							"No, continue without permissions"), codexGrantQ, codexApprovalEnd, "4. No")
+					},
+					func() error { return codexApproveThen(d, "y", "scope") },
+				)
+			}},
+		&Scenario{Name: "idle-bwrap", Agent: "codex", Script: codexToolsScript, Setup: codexSetupBwrap,
+			Drive: func(d *Driver) error {
+				return then(
+					func() error { return codexIdle(d) },
+					// the startup warning, when there is one, arrives about
+					// 1 s after the composer (idle.cast: 1.3 s at 0.155.1,
+					// 1.0 s at 0.171.0): a screen unchanged for longer
+					// shows there is none
+					func() error { return d.Quiet(codexStartupQuiet) },
+					func() error { return codexMarkIdle(d) },
+				)
+			}},
+		&Scenario{Name: "permission-bwrap", Agent: "codex", Script: codexToolsScript, Setup: codexSetupBwrap,
+			Drive: func(d *Driver) error {
+				return then(
+					func() error { return codexApprove(d) },
+					func() error { return codexApproveThen(d, "y") },
+				)
+			}},
+	)
+}
+
+// codexFeature turns a [features] flag on in the config the rig wrote.
+func codexFeature(h *Home, name string) error {
+	cfg := filepath.Join(h.Home, ".codex", "config.toml")
+	b, err := os.ReadFile(cfg)
+	if err != nil {
+		return fmt.Errorf("rig: %w", err)
+	}
+	s := strings.Replace(string(b), "[features]\n", "[features]\n"+name+" = true\n", 1)
+	if s == string(b) {
+		return fmt.Errorf("rig: no [features] table in %s", cfg)
+	}
+	return os.WriteFile(cfg, []byte(s), 0o644)
+}
