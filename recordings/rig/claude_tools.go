@@ -1,0 +1,506 @@
+package rig
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync/atomic"
+
+	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+)
+
+// Claude Code's permission dialogs for its tools other than Bash (Edit,
+// Write, NotebookEdit, WebFetch, an MCP tool, Read outside the project,
+// ExitPlanMode) and a Bash command long enough to wrap, recorded as the
+// evidence for their screen profiles. The fake model plays them with
+// Rules: it Reads a file before it Edits it (Claude Code refuses an Edit
+// of a file not read first), and on 2.1.332 it loads a deferred tool
+// (NotebookEdit, WebFetch, ExitPlanMode, MCP tools) with ToolSearch
+// before calling it, as that version's system prompt tells a model to.
+
+// toolsHome is the Home of the run in progress, set by the scenarios'
+// Setup: the tools take absolute paths, and a run's directory is made per
+// run after its script.
+var toolsHome atomic.Pointer[Home]
+
+// runPath is a path of the run in progress, resolved when the fake model
+// sends it: relative to the project (h.Work), or to HOME with "~/".
+type runPath string
+
+func (p runPath) abs() string {
+	h := toolsHome.Load()
+	if h == nil {
+		return string(p)
+	}
+	if rest, ok := strings.CutPrefix(string(p), "~/"); ok {
+		return filepath.Join(h.Home, rest)
+	}
+	return filepath.Join(h.Work, string(p))
+}
+
+func (p runPath) MarshalJSON() ([]byte, error) { return json.Marshal(p.abs()) }
+
+// planFile is the plan file Claude Code names in its plan-mode reminder
+// ("You should create your plan at <path> using the Write tool"; the
+// name is random per session): the fake model reads it, as a model does,
+// from the request the agent sent before, in the run's request log
+// (h.Root/requests.jsonl, a request's line is written once answered).
+type planFile struct{}
+
+var rePlanFile = regexp.MustCompile(`create your plan at (/[^ "\\]+?\.md)`)
+
+func (planFile) MarshalJSON() ([]byte, error) {
+	h := toolsHome.Load()
+	if h == nil {
+		return nil, fmt.Errorf("rig: no run")
+	}
+	b, err := os.ReadFile(filepath.Join(h.Root, "requests.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	m := rePlanFile.FindAllSubmatch(b, -1)
+	if m == nil {
+		return nil, fmt.Errorf("rig: no plan file named in the requests so far")
+	}
+	return json.Marshal(string(m[len(m)-1][1]))
+}
+
+const (
+	toolsNotes    = "alpha\nbeta\ngamma\n"
+	toolsNotesNew = "alpha\nbeta, edited by the fake model\ngamma\n"
+	toolsCreated  = "A new file\nwritten by the fake model.\n"
+	toolsOverOld  = "old line one\nold line two\n"
+	toolsOverNew  = "new content\nwritten over the old file.\n"
+	toolsOutside  = "notes kept outside the project\n"
+	// toolsOutsidePath is under HOME, outside the project.
+	toolsOutsidePath = "~/elsewhere/outside-notes.txt"
+	toolsCellNew     = "print(\"hello, notebook\")"
+	toolsMCPTool     = "mcp__fakemcp__echo"
+	toolsPlan        = "# Add a line to notes.txt\n\n1. Append the line delta to notes.txt.\n2. Read the file back to check it.\n"
+	toolsLongText    = "This line is long on purpose: it must wrap inside the permission dialog of Claude Code at 120 and at 80 columns, so that its wrapped rows can be read"
+	toolsNotebook    = `{
+ "cells": [
+  {
+   "cell_type": "code",
+   "execution_count": null,
+   "id": "c1",
+   "metadata": {},
+   "outputs": [],
+   "source": [
+    "print(\"hello\")"
+   ]
+  }
+ ],
+ "metadata": {
+  "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+  "language_info": {"name": "python"}
+ },
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+`
+)
+
+var toolsLongCommand = `echo "` + toolsLongText + `" > long-line.txt`
+
+// toolsDeferred reports whether version defers its less used tools
+// (NotebookEdit, WebFetch, ExitPlanMode, MCP tools) behind ToolSearch.
+func toolsDeferred(version string) bool { return versionAtLeast(version, "2.1.332") }
+
+// toolsRules is a script of rules.
+func toolsRules(rules func(version string) []fakemodel.Rule) func(string) fakemodel.Script {
+	return func(version string) fakemodel.Script { return fakemodel.Script{Rules: rules(version)} }
+}
+
+// toolsLoad is the rule chain that calls tool after the result of after:
+// after a ToolSearch that loads it where the version defers it.
+func toolsLoad(version, after, tool string, input any) []fakemodel.Rule {
+	if !toolsDeferred(version) {
+		return []fakemodel.Rule{{Name: strings.ToLower(tool), After: after, Call: tool, Input: input}}
+	}
+	return []fakemodel.Rule{
+		{Name: "search", After: after, Call: "ToolSearch", Input: map[string]any{"query": "select:" + tool}},
+		{Name: strings.ToLower(tool), After: "ToolSearch", Call: tool, Input: input},
+	}
+}
+
+// toolsEnd are the rules after tool's result: a short text either way.
+func toolsEnd(tool, done, refused string) []fakemodel.Rule {
+	return []fakemodel.Rule{
+		{Name: "done", After: tool, Text: done},
+		{Name: "refused", After: tool, Error: true, Text: refused},
+	}
+}
+
+// toolsSetup writes the project's files and remembers the run's Home.
+func toolsSetup(files map[string]string, more func(h *Home) error) func(*Home, string, string, []string) ([]string, error) {
+	return func(h *Home, version, url string, env []string) ([]string, error) {
+		toolsHome.Store(h)
+		for p, content := range files {
+			if err := writeFile(runPath(p).abs(), content); err != nil {
+				return nil, err
+			}
+		}
+		if more != nil {
+			if err := more(h); err != nil {
+				return nil, err
+			}
+		}
+		return env, nil
+	}
+}
+
+// toolResultOf waits for the result of the newest call of tool in the
+// transcript, an error or not.
+func toolResultOf(d *Driver, tool string, isError bool) error {
+	ids := map[string]bool{}
+	return d.Journal(tool+" tool_result", func(m map[string]any) bool {
+		msg, _ := m["message"].(map[string]any)
+		content, _ := msg["content"].([]any)
+		for _, c := range content {
+			b, _ := c.(map[string]any)
+			switch b["type"] {
+			case "tool_use":
+				if b["name"] == tool {
+					id, _ := b["id"].(string)
+					ids[id] = true
+				}
+			case "tool_result":
+				id, _ := b["tool_use_id"].(string)
+				if ids[id] && (b["is_error"] == true) == isError {
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
+
+// fileIs checks a file of the run after the tool ran: it holds want, or
+// (absent) it does not exist.
+func fileIs(path runPath, want string, absent bool) func(d *Driver) error {
+	return func(d *Driver) error {
+		b, err := os.ReadFile(path.abs())
+		switch {
+		case absent && err == nil:
+			return fmt.Errorf("rig: %s exists after the refusal: %q", path, b)
+		case absent && os.IsNotExist(err):
+			return nil
+		case err != nil:
+			return fmt.Errorf("rig: %w", err)
+		case string(b) != want:
+			return fmt.Errorf("rig: %s is %q, want %q", path, b, want)
+		}
+		return nil
+	}
+}
+
+// toolDialog is one scenario: a prompt, the tool whose dialog shows, its
+// anchors and marker, the key pressed and what follows.
+type toolDialog struct {
+	name, prompt, tool string
+	width, height      int
+	rules              func(version string) []fakemodel.Rule
+	files              map[string]string // written in Setup (runPath names)
+	more               func(h *Home) error
+	settings           string // ~/.claude/settings.json; "" keeps the rig's
+	// idle are the anchors of the first idle screen (nil: claudeIdle's).
+	idle []string
+	// anchors are all on the dialog's screen once it is drawn in full.
+	anchors []string
+	marker  func(d *Driver) recordings.MarkerState
+	key     string // pressed at the dialog once the screen is quiet
+	isError bool   // the tool's result after the key is an error
+	turnEnd bool   // the model answers the result: a turn end follows
+	check   func(d *Driver) error
+}
+
+func (t toolDialog) scenario() *Scenario {
+	return &Scenario{Name: t.name, Agent: "claude", Width: t.width, Height: t.height, Script: toolsRules(t.rules),
+		Setup: func(h *Home, version, url string, env []string) ([]string, error) {
+			env, err := toolsSetup(t.files, t.more)(h, version, url, env)
+			if err == nil && t.settings != "" {
+				err = writeFile(filepath.Join(h.Home, ".claude", "settings.json"), t.settings+"\n")
+			}
+			return env, err
+		},
+		Drive: t.drive}
+}
+
+// drive: the prompt, the tool's call, its dialog drawn and still (a digit
+// sent within ms of a dialog's first frame moves the highlight instead),
+// the marker, the key, the tool's result in the transcript, the idle
+// screen and its marker, then the file check.
+func (t toolDialog) drive(d *Driver) error {
+	s := &sticky{d: d}
+	s.do(func() error { return toolsAsk(d, t.prompt, t.tool, t.idle) })
+	s.screen(t.anchors...)
+	s.do(func() error { return d.Quiet(claudeQuiet) })
+	s.do(func() error { return d.Mark("awaiting_approval", t.marker(d)) })
+	s.key(t.key)
+	s.do(func() error { return toolResultOf(d, t.tool, t.isError) })
+	if t.turnEnd {
+		s.do(func() error { return claudeTurnEnd(d, 1) })
+	} else {
+		s.do(func() error { return claudeIdle(d) })
+	}
+	s.do(func() error { return markIdle(d) })
+	if t.check != nil {
+		s.do(func() error { return t.check(d) })
+	}
+	return s.err
+}
+
+// toolsMarker is a permission dialog's marker: its title, its question and
+// its option rows (labels without the number and without a hint after
+// " · "), the first row highlighted.
+func toolsMarker(header, prompt string, options ...string) recordings.MarkerState {
+	return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("permission"), Actionable: true,
+		Questions: []recordings.Question{{Header: header, Prompt: prompt, Options: options}}, Highlighted: recordings.Index(0)}
+}
+
+// toolsAcceptEdits is the second row of the file dialogs (Edit, Write,
+// NotebookEdit) on both versions.
+const toolsAcceptEdits = "Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session (shift+tab)"
+
+func toolsFileMarker(header, prompt string) func(*Driver) recordings.MarkerState {
+	return func(*Driver) recordings.MarkerState {
+		return toolsMarker(header, prompt, "Yes", toolsAcceptEdits, "No")
+	}
+}
+
+// toolsAsk is claudeAsk with the first idle screen's anchors given
+// (plan mode's footer has no "? for shortcuts").
+func toolsAsk(d *Driver, prompt, tool string, idle []string) error {
+	if idle == nil {
+		return claudeAsk(d, prompt, tool)
+	}
+	return then(
+		func() error { return d.Screen(idle...) },
+		func() error { return d.Quiet(claudeQuiet) },
+		func() error { return claudePrompt(d, prompt) },
+		func() error {
+			_, err := d.Request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
+			return err
+		},
+		func() error {
+			return d.Journal("assistant "+tool+" tool_use", func(m map[string]any) bool {
+				return m["type"] == "assistant" && strings.Contains(jsonString(m), `"name":"`+tool+`"`)
+			})
+		},
+	)
+}
+
+// notebookEdited checks that the notebook's one cell holds the new source.
+func notebookEdited(d *Driver) error {
+	b, err := os.ReadFile(runPath("analysis.ipynb").abs())
+	if err != nil {
+		return fmt.Errorf("rig: %w", err)
+	}
+	var nb struct {
+		Cells []struct {
+			Source any `json:"source"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(b, &nb); err != nil || len(nb.Cells) != 1 {
+		return fmt.Errorf("rig: notebook after the edit: %v\n%s", err, b)
+	}
+	src := nb.Cells[0].Source
+	if lines, ok := src.([]any); ok {
+		var sb strings.Builder
+		for _, l := range lines {
+			s, _ := l.(string)
+			sb.WriteString(s)
+		}
+		src = sb.String()
+	}
+	if src != toolsCellNew {
+		return fmt.Errorf("rig: the notebook's cell is %q, want %q", src, toolsCellNew)
+	}
+	return nil
+}
+
+// repoRoot is the module's directory (this file is recordings/rig/...).
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(filepath.Dir(filepath.Dir(file)))
+}
+
+// toolsMCP builds recordings/cmd/fakemcp into the run and adds it to
+// ~/.claude.json as a user-scope stdio server (loaded without asking).
+func toolsMCP(h *Home) error {
+	bin := filepath.Join(h.Root, "bin", "fakemcp")
+	cmd := exec.Command("go", "build", "-o", bin, "./recordings/cmd/fakemcp")
+	cmd.Dir = repoRoot()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("rig: build fakemcp: %v\n%s", err, out)
+	}
+	path := filepath.Join(h.Home, ".claude.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("rig: %w", err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		return fmt.Errorf("rig: %s: %w", path, err)
+	}
+	cfg["mcpServers"] = map[string]any{"fakemcp": map[string]any{"type": "stdio", "command": bin, "args": []any{}, "env": map[string]any{}}}
+	b, _ = json.MarshalIndent(cfg, "", "  ")
+	return writeFile(path, string(b)+"\n")
+}
+
+func init() {
+	readNotes := fakemodel.Rule{Name: "read", After: "", Call: "Read", Input: map[string]any{"file_path": runPath("notes.txt")}}
+	edit := func(version string) []fakemodel.Rule {
+		return append([]fakemodel.Rule{readNotes,
+			{Name: "edit", After: "Read", Call: "Edit", Input: map[string]any{"file_path": runPath("notes.txt"),
+				"old_string": "beta", "new_string": "beta, edited by the fake model"}}},
+			toolsEnd("Edit", "The edit is made.", "The edit was not made.")...)
+	}
+	write := func(version string) []fakemodel.Rule {
+		return append([]fakemodel.Rule{{Name: "write", After: "", Call: "Write",
+			Input: map[string]any{"file_path": runPath("created.txt"), "content": toolsCreated}}},
+			toolsEnd("Write", "The file is written.", "The file was not written.")...)
+	}
+	overwrite := func(version string) []fakemodel.Rule {
+		return append([]fakemodel.Rule{
+			{Name: "read", After: "", Call: "Read", Input: map[string]any{"file_path": runPath("old.txt")}},
+			{Name: "write", After: "Read", Call: "Write", Input: map[string]any{"file_path": runPath("old.txt"), "content": toolsOverNew}}},
+			toolsEnd("Write", "The file is written.", "The file was not written.")...)
+	}
+	notebook := func(version string) []fakemodel.Rule {
+		rs := []fakemodel.Rule{{Name: "read", After: "", Call: "Read", Input: map[string]any{"file_path": runPath("analysis.ipynb")}}}
+		rs = append(rs, toolsLoad(version, "Read", "NotebookEdit", map[string]any{"notebook_path": runPath("analysis.ipynb"),
+			"cell_id": "c1", "new_source": toolsCellNew, "edit_mode": "replace"})...)
+		return append(rs, toolsEnd("NotebookEdit", "The cell is edited.", "The cell was not edited.")...)
+	}
+	webfetch := func(version string) []fakemodel.Rule {
+		rs := toolsLoad(version, "", "WebFetch", map[string]any{"url": "https://example.com/notes", "prompt": "Summarize the page"})
+		return append(rs, toolsEnd("WebFetch", "The page is fetched.", "The page was not fetched.")...)
+	}
+	mcpEcho := func(version string) []fakemodel.Rule {
+		rs := toolsLoad(version, "", toolsMCPTool, map[string]any{"text": "hello from the fake model"})
+		return append(rs, toolsEnd(toolsMCPTool, "The echo came back.", "The echo was refused.")...)
+	}
+	readOutside := func(version string) []fakemodel.Rule {
+		return append([]fakemodel.Rule{{Name: "read", After: "", Call: "Read", Input: map[string]any{"file_path": runPath(toolsOutsidePath)}}},
+			toolsEnd("Read", "The file is read.", "The file was not read.")...)
+	}
+	// The plan: Read notes.txt (read-only), Write the plan file the
+	// reminder names (allowed in plan mode, no dialog), then ExitPlanMode.
+	plan := func(version string) []fakemodel.Rule {
+		rs := []fakemodel.Rule{readNotes,
+			{Name: "plan", After: "Read", Call: "Write", Input: map[string]any{"file_path": planFile{}, "content": toolsPlan}}}
+		rs = append(rs, toolsLoad(version, "Write", "ExitPlanMode", map[string]any{})...)
+		return append(rs, toolsEnd("ExitPlanMode", "The plan is approved.", "The plan was not approved.")...)
+	}
+	// ExitPlanMode without a plan file: the smaller "Exit plan mode?".
+	planNone := func(version string) []fakemodel.Rule {
+		rs := toolsLoad(version, "", "ExitPlanMode", map[string]any{})
+		return append(rs, toolsEnd("ExitPlanMode", "Plan mode is over.", "Plan mode goes on.")...)
+	}
+	bashLong := func(version string) []fakemodel.Rule {
+		return append([]fakemodel.Rule{{Name: "bash", After: "", Call: "Bash",
+			Input: map[string]any{"command": toolsLongCommand, "description": "Write a long line to a file"}}},
+			toolsEnd("Bash", "The line is written.", "The line was not written.")...)
+	}
+
+	notes := map[string]string{"notes.txt": toolsNotes}
+	planMode := `{"permissions":{"defaultMode":"plan"}}`
+	planIdle := []string{"❯", "plan mode on (shift+tab to cycle)"}
+	editQ := "Do you want to make this edit to notes.txt?"
+	editAnchors := []string{"Edit file", editQ, "3. No", claudeDialogFooter}
+	editMarker := toolsFileMarker("Edit file", editQ)
+	createQ := "Do you want to create created.txt?"
+	createAnchors := []string{"Create file", createQ, "3. No", claudeDialogFooter}
+	overQ := "Do you want to overwrite old.txt?"
+	nbQ := "Do you want to make this edit to analysis.ipynb?"
+	fetchQ := "Do you want to allow Claude to fetch this content?"
+	fetchNo := "No, and tell Claude what to do differently (esc)"
+	planQ := "Claude has written up a plan and is ready to execute. Would you like to proceed?"
+	bashLongAnchors := []string{claudeProceed, "4. No", claudeDialogFooter, `can be read" > long-line.txt`}
+	ts := []toolDialog{
+		{name: "edit-approve", prompt: "edit-notes", tool: "Edit", rules: edit, files: notes,
+			anchors: editAnchors, marker: editMarker, key: "1", turnEnd: true,
+			check: fileIs("notes.txt", toolsNotesNew, false)},
+		{name: "edit-reject", prompt: "edit-notes", tool: "Edit", rules: edit, files: notes,
+			anchors: editAnchors, marker: editMarker, key: "3", isError: true,
+			check: fileIs("notes.txt", toolsNotes, false)},
+		{name: "edit-escape", prompt: "edit-notes", tool: "Edit", rules: edit, files: notes,
+			anchors: editAnchors, marker: editMarker, key: "Escape", isError: true,
+			check: fileIs("notes.txt", toolsNotes, false)},
+		{name: "write-create-approve", prompt: "write-create", tool: "Write", rules: write,
+			anchors: createAnchors, marker: toolsFileMarker("Create file", createQ), key: "1", turnEnd: true,
+			check: fileIs("created.txt", toolsCreated, false)},
+		{name: "write-create-reject", prompt: "write-create", tool: "Write", rules: write,
+			anchors: createAnchors, marker: toolsFileMarker("Create file", createQ), key: "3", isError: true,
+			check: fileIs("created.txt", "", true)},
+		{name: "write-overwrite-approve", prompt: "write-overwrite", tool: "Write", rules: overwrite,
+			files:   map[string]string{"old.txt": toolsOverOld},
+			anchors: []string{"Overwrite file", overQ, "3. No", claudeDialogFooter}, marker: toolsFileMarker("Overwrite file", overQ),
+			key: "1", turnEnd: true, check: fileIs("old.txt", toolsOverNew, false)},
+		{name: "notebook-edit-approve", prompt: "notebook-edit", tool: "NotebookEdit", rules: notebook,
+			files:   map[string]string{"analysis.ipynb": toolsNotebook},
+			anchors: []string{"Edit notebook", "Replace cell contents for cell c1", nbQ, "3. No", claudeDialogFooter},
+			marker:  toolsFileMarker("Edit notebook", nbQ), key: "1", turnEnd: true, check: notebookEdited},
+		// The dialog has no footer; the tool, once approved, checks the
+		// domain with claude.ai, which fails offline (an error result).
+		{name: "webfetch-approve", prompt: "web-fetch", tool: "WebFetch", rules: webfetch,
+			anchors: []string{"Fetch", "Claude wants to fetch content from example.com", fetchQ, "3. " + fetchNo},
+			marker: func(*Driver) recordings.MarkerState {
+				return toolsMarker("Fetch", fetchQ, "Yes", "Yes, and don't ask again for example.com", fetchNo)
+			},
+			key: "1", isError: true, turnEnd: true},
+		{name: "webfetch-reject", prompt: "web-fetch", tool: "WebFetch", rules: webfetch,
+			anchors: []string{"Fetch", "Claude wants to fetch content from example.com", fetchQ, "3. " + fetchNo},
+			marker: func(*Driver) recordings.MarkerState {
+				return toolsMarker("Fetch", fetchQ, "Yes", "Yes, and don't ask again for example.com", fetchNo)
+			},
+			key: "3", isError: true},
+		{name: "mcp-tool-approve", prompt: "mcp-echo", tool: toolsMCPTool, rules: mcpEcho, more: toolsMCP,
+			anchors: []string{"Tool use", "fakemcp — Echo Tool: (MCP)", claudeProceed, "3. No", claudeDialogFooter},
+			marker: func(d *Driver) recordings.MarkerState {
+				return toolsMarker("Tool use", claudeProceed, "Yes",
+					"Yes, and don't ask again for fakemcp — Echo commands in "+d.Home.Work, "No")
+			},
+			key: "1", turnEnd: true},
+		{name: "read-outside", prompt: "read-outside", tool: "Read", rules: readOutside,
+			files:   map[string]string{toolsOutsidePath: toolsOutside},
+			anchors: []string{"Read file", "outside-notes.txt)", claudeProceed, "3. No", claudeDialogFooter},
+			marker: func(d *Driver) recordings.MarkerState {
+				return toolsMarker("Read file", claudeProceed, "Yes",
+					"Yes, allow reading from "+filepath.Dir(runPath(toolsOutsidePath).abs())+" during this session", "No")
+			},
+			key: "1", turnEnd: true},
+		// The plan's dialog highlights "Yes, and use auto mode": approve
+		// only with the digit of "Yes, manually approve edits".
+		{name: "plan-approve", prompt: "plan-notes", tool: "ExitPlanMode", rules: plan, files: notes, settings: planMode, idle: planIdle,
+			anchors: []string{"Ready to code?", "Here is Claude's plan:", planQ, "3. Tell Claude what to change", "ctrl+g to edit in Vim"},
+			marker: func(*Driver) recordings.MarkerState {
+				return toolsMarker("Ready to code?", planQ, "Yes, and use auto mode", "Yes, manually approve edits", "Tell Claude what to change")
+			},
+			key: "2", turnEnd: true},
+		{name: "plan-exit-empty", prompt: "plan-exit", tool: "ExitPlanMode", rules: planNone, settings: planMode, idle: planIdle,
+			anchors: []string{"Exit plan mode?", "Claude wants to exit plan mode", "2. No"},
+			marker: func(*Driver) recordings.MarkerState {
+				return toolsMarker("Exit plan mode?", "Claude wants to exit plan mode",
+					"Yes, and switch to default (ask each time) for this session", "No")
+			},
+			key: "1", turnEnd: true},
+		{name: "bash-long", prompt: "bash-long", tool: "Bash", rules: bashLong,
+			anchors: bashLongAnchors, marker: claudePermissionMarker, key: "1", turnEnd: true,
+			check: fileIs("long-line.txt", toolsLongText+"\n", false)},
+		{name: "bash-long-80", prompt: "bash-long", tool: "Bash", rules: bashLong, width: 80, height: 24,
+			anchors: bashLongAnchors, marker: claudePermissionMarker, key: "1", turnEnd: true,
+			check: fileIs("long-line.txt", toolsLongText+"\n", false)},
+	}
+	for _, t := range ts {
+		register(t.scenario())
+	}
+}
