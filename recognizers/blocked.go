@@ -1,6 +1,9 @@
 package recognizers
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Block is what a blocked screen says about why the agent stopped: the
 // machine-readable reason and the facts the screen prints. It is set only
@@ -30,7 +33,63 @@ const (
 	BlockedOverloaded = "overloaded"
 	// Another API error the agent gave up on (a 5xx).
 	BlockedAPIError = "api_error"
+	// A person pressed Esc in the running turn: the agent stopped it and
+	// waits at its composer.
+	BlockedInterrupted = "interrupted"
+	// The agent asks whether the project may be trusted (a startup dialog).
+	BlockedTrust = "trust_required"
+	// The agent has no usable login: its login menu, its question whether
+	// to use the API key it found, or "Not logged in" at its composer.
+	BlockedLogin = "login_required"
+	// The agent's first-run setup (Claude Code's theme picker).
+	BlockedOnboarding = "onboarding"
+	// The agent offers to update itself (Codex: Enter runs npm install).
+	BlockedUpdate = "update_available"
 )
+
+// startupShape is a startup screen a profile knows: its footer is the
+// screen's last row, and a row above it starts with title.
+type startupShape struct {
+	title  string
+	reason string
+}
+
+// startupScreen reads the screen as one of shapes: the last non-blank row
+// b must read one of footers, and a row of the dozen above it start with
+// the shape's title at column x (x < 0: any column). The block's row is
+// the title's.
+func startupScreen(g *grid, footers []string, x int, shapes []startupShape) (Block, int, bool) {
+	b := g.lastRow()
+	if b < 0 {
+		return Block{}, 0, false
+	}
+	if foot := g.trimmed(b); !slices.Contains(footers, foot) {
+		return Block{}, 0, false
+	}
+	for y := b - 1; y >= max(0, b-14); y-- {
+		if g.blank(y) {
+			continue
+		}
+		at := g.first(y)
+		if x >= 0 && at != x {
+			continue
+		}
+		for _, s := range shapes {
+			if g.hasAt(y, at, s.title) {
+				return Block{Reason: s.reason, Row: y}, b, true
+			}
+		}
+	}
+	return Block{}, 0, false
+}
+
+// blockDialog makes a startup dialog's recognition: blocked, no composer,
+// the region from its title to its footer.
+func blockDialog(out *Recognition, b Block, top, bottom int) {
+	out.ScreenState, out.Composer = Blocked, ComposerAbsent
+	out.Blocked = &b
+	out.Region = Region{Top: top, Rows: bottom - top + 1}
+}
 
 // apiErrorShape is one API error an agent prints when it gives up on a
 // request, as its recordings show it. The error's text (its rows joined

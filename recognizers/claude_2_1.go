@@ -138,6 +138,12 @@ func (c *claude21) recognize(g *grid, out *Recognition) {
 		return
 	}
 	out.Composer = ComposerAbsent
+	if claudeErrorsOf[c] != nil || !out.Exact {
+		// Startup screens are recorded on the versions whose errors are.
+		if c.startup(g, out) {
+			return
+		}
+	}
 	if c.dialog(g, b, out) {
 		return
 	}

@@ -63,15 +63,25 @@ var claudeErrorsOf = map[*claude21]*claudeErrors{
 }
 
 // blocked reads an idle composer screen whose transcript ends in an API
-// error: Blocked with the error's reason, or Unknown when the error is
-// of a shape the profile does not know.
+// error (Blocked with the error's reason, or Unknown when the error is
+// of a shape the profile does not know), in a person's interruption
+// (interrupted), or that says it is not logged in (login_required).
 func (c *claude21) blocked(g *grid, out *Recognition) {
 	e := claudeErrorsOf[c]
 	if !out.Exact {
 		// The generic profile: the newest recorded version's errors.
 		e = &claudeErrors2_1_332
 	}
-	if e == nil || out.ScreenState != Idle || out.Stashed || out.DraftRestored {
+	if out.ScreenState != Idle || out.Stashed || out.DraftRestored {
+		return
+	}
+	// Every recorded version (2.1.263 to 2.1.332) draws the interruption
+	// note the same way, after Esc and after a rejected tool.
+	if b, ok := c.interrupted(g, c.lastBlockEnd(g, out.Region.Top-1)); ok && out.Composer == ComposerEmpty {
+		block(out, b)
+		return
+	}
+	if e == nil {
 		return
 	}
 	if p := out.Region.Top + 1; out.Composer == ComposerDraft && e.placeholder != "" && out.Draft == e.placeholder &&
@@ -81,6 +91,10 @@ func (c *claude21) blocked(g *grid, out *Recognition) {
 				out.Composer, out.Draft, out.DraftLen = ComposerEmpty, "", 0
 			}
 		}()
+	}
+	if y := out.Region.Top - 1; c.notLoggedIn(g, y) {
+		block(out, Block{Reason: BlockedLogin, Row: y})
+		return
 	}
 	end := c.lastBlockEnd(g, out.Region.Top-1)
 	top := end

@@ -153,10 +153,10 @@ func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
 		out.Reasons = append(out.Reasons, reason(ReasonHighlightMoved, "row "+itoa(opts[h].Row)))
 	}
 	pr.Decisions = []string{ApproveOnce, Reject}
-	after := []ScreenState{Working, Idle, AwaitingApproval, Questionnaire}
+	after := []ScreenState{Working, Idle, Blocked, AwaitingApproval, Questionnaire}
 	out.specs = []choiceSpec{
 		{decision: ApproveOnce, option: 0, steps: []PlanStep{{Keys: digitKey(1), Expect: expect(-1, after...)}}},
-		{decision: Reject, option: 3, steps: []PlanStep{{Keys: digitKey(4), Expect: expect(-1, Idle, Working)}}},
+		{decision: Reject, option: 3, steps: []PlanStep{{Keys: digitKey(4), Expect: expect(-1, Idle, Working, Blocked)}}}, // "Interrupted · What should Claude do instead?"
 	}
 }
 

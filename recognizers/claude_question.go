@@ -382,7 +382,7 @@ func (c *claude21) review(g *grid, top, y, b int, title string, out *Recognition
 	// Enter on the current Submit is what the recordings prove; Cancel is
 	// its digit, as every row of Claude's select.
 	out.specs = []choiceSpec{
-		{option: 0, steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, Working, Idle, AwaitingApproval)}}},
+		{option: 0, steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, Working, Idle, Blocked, AwaitingApproval)}}},
 		{option: 1, steps: []PlanStep{{Keys: digitKey(2), Expect: expect(-1, afterAnswer...)}}},
 	}
 }

@@ -165,6 +165,9 @@ func (c *codex0x) recognize(g *grid, out *Recognition) {
 		return
 	}
 	out.Composer = ComposerAbsent
+	if _, known := codexErrorsOf[c]; (known || !out.Exact) && c.startup(g, out) {
+		return
+	}
 	if t, kind := c.overlayTop(g, b); t >= 0 {
 		c.overlay(g, t, kind, b, out)
 		if r, stale := c.staleAbove(g, t); stale {

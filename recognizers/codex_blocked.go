@@ -37,11 +37,23 @@ var (
 		resets: "try again at ", resetsEnd: []string{"."}}
 )
 
+// A person's Esc in the running turn (recording interrupted; also after
+// a rejected patch, apply-patch-reject): red on 0.155.1, plain on 0.171.0.
+var (
+	codexInterrupted0_155 = apiErrorShape{prefix: "Conversation interrupted - tell the model what to do differently.",
+		reason: BlockedInterrupted}
+	codexInterrupted0_171 = apiErrorShape{prefix: "Conversation interrupted - use /feedback if something went wrong",
+		reason: BlockedInterrupted}
+)
+
+// codexInterruptions is the note of 0.153.4 to 0.155.1 alone (red).
+var codexInterruptions = codexErrors{{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexInterrupted0_155}}}
+
 // codexErrors0_155_1: Codex 0.155.1 (recordings api-error-429,
 // api-error-overloaded, api-error-overloaded-stream, api-usage-limit,
-// api-error-500); the overload is a yellow warning.
+// api-error-500, interrupted); the overload is a yellow warning.
 var codexErrors0_155_1 = codexErrors{
-	{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand}},
+	{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand, codexInterrupted0_155}},
 	{bullet: "⚠ ", style: fgIdx(3).vt(), shapes: []apiErrorShape{codexOverloaded}},
 }
 
@@ -52,7 +64,7 @@ var codexErrors0_154_0 = func() codexErrors {
 	usage.prefix = "You've hit your usage limit."
 	demand.prefix = "We're currently experiencing high demand, which may cause temporary errors."
 	return codexErrors{
-		{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexRateLimit, usage, demand}},
+		{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexRateLimit, usage, demand, codexInterrupted0_155}},
 		{bullet: "⚠ ", style: fgIdx(3).vt(), shapes: []apiErrorShape{codexOverloaded}},
 	}
 }()
@@ -61,6 +73,7 @@ var codexErrors0_154_0 = func() codexErrors {
 // error, the overload too.
 var codexErrors0_171_0 = codexErrors{
 	{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand, codexOverloaded}},
+	{bullet: "■ ", style: plain().vt(), shapes: []apiErrorShape{codexInterrupted0_171}},
 }
 
 // codexErrorsOf are the profiles whose error shapes are recorded (by
@@ -83,8 +96,12 @@ func (c *codex0x) blocked(g *grid, out *Recognition) {
 	if !out.Exact {
 		es = codexErrorsGeneric
 	}
-	if es == nil || out.ScreenState != Idle {
+	if out.ScreenState != Idle {
 		return
+	}
+	if es == nil {
+		// No API error recorded (0.153.4): its interruption note is.
+		es = codexInterruptions
 	}
 	end := out.Region.Top - 1
 	for end >= 0 && g.blank(end) {

@@ -58,7 +58,7 @@ func (c *codex0x) permission(g *grid, t, b int, out *Recognition) {
 	// invariant 9), so reject is not offered.
 	pr.Decisions = []string{ApproveOnce}
 	out.specs = []choiceSpec{{decision: ApproveOnce, option: 0,
-		steps: []PlanStep{{Keys: []byte(c.approveKey), Expect: expect(-1, Working, Idle, AwaitingApproval, Questionnaire)}}}}
+		steps: []PlanStep{{Keys: []byte(c.approveKey), Expect: expect(-1, Working, Idle, Blocked, AwaitingApproval, Questionnaire)}}}}
 }
 
 // permShape proves the recorded three-row menu and gives rows their roles.

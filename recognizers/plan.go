@@ -136,9 +136,11 @@ func expect(h int, states ...ScreenState) Expect { return Expect{States: states,
 
 // afterAnswer is what follows a question's last step: the agent runs
 // (working, idle), or shows the next step of the same flow.
-var afterAnswer = []ScreenState{Working, Idle, Questionnaire, Confirmation, AwaitingApproval}
+// The agent may also stop at once (blocked: an API error, or its
+// interruption note after a rejection).
+var afterAnswer = []ScreenState{Working, Idle, Blocked, Questionnaire, Confirmation, AwaitingApproval}
 
 // afterQueue is what an async answer queued for the next turn may show:
 // the running turn with the answer waiting, the summary, or the next
 // question's editor.
-var afterQueue = []ScreenState{Working, Idle, AsyncQuestion}
+var afterQueue = []ScreenState{Working, Idle, Blocked, AsyncQuestion}

@@ -18,6 +18,67 @@ import (
 // never hidden; the test fails when one goes away so the entry goes too.
 var rigMarkerProblems = map[string]int{}
 
+// screenCannotTell are markers whose truth the screen alone does not
+// show, with the number of such markers in each recording; each entry
+// says where akk learns it instead. The test fails when one goes away.
+var screenCannotTell = map[string]int{
+	// Codex hides its status line while it streams a reply: the screen
+	// reads idle under a running turn. The rollout says so (task_started,
+	// no task_complete): terminal.NativeBusy keeps send away from it.
+	"codex/0.155.1/interrupted": 1,
+	"codex/0.171.0/interrupted": 1,
+}
+
+// notYetProfiled are the recordings of dialogs no profile reads yet
+// (issue "every dialog the agents really show"), with the number of
+// marker problems each shows: akk keeps them manual_required or unknown
+// (zero input) until a profile proves them. The rig marks what a profile
+// must read; the test fails when a count changes, so an entry shrinks
+// as profiles land.
+var notYetProfiled = map[string]int{
+	"claude/2.1.267/edit-approve":            4,
+	"claude/2.1.267/edit-escape":             4,
+	"claude/2.1.267/edit-reject":             4,
+	"claude/2.1.267/mcp-tool-approve":        1,
+	"claude/2.1.267/notebook-edit-approve":   4,
+	"claude/2.1.267/plan-approve":            5,
+	"claude/2.1.267/plan-exit-empty":         5,
+	"claude/2.1.267/read-outside":            1,
+	"claude/2.1.267/webfetch-approve":        4,
+	"claude/2.1.267/webfetch-reject":         4,
+	"claude/2.1.267/write-create-approve":    4,
+	"claude/2.1.267/write-create-reject":     4,
+	"claude/2.1.267/write-overwrite-approve": 4,
+	"claude/2.1.332/bash-long-80":            1,
+	"claude/2.1.332/edit-approve":            4,
+	"claude/2.1.332/edit-escape":             4,
+	"claude/2.1.332/edit-reject":             4,
+	"claude/2.1.332/mcp-tool-approve":        1,
+	"claude/2.1.332/notebook-edit-approve":   4,
+	"claude/2.1.332/plan-approve":            5,
+	"claude/2.1.332/plan-exit-empty":         5,
+	"claude/2.1.332/read-outside":            1,
+	"claude/2.1.332/webfetch-approve":        4,
+	"claude/2.1.332/webfetch-reject":         4,
+	"claude/2.1.332/write-create-approve":    4,
+	"claude/2.1.332/write-create-reject":     4,
+	"claude/2.1.332/write-overwrite-approve": 4,
+	"codex/0.155.1/apply-patch-approve":      1,
+	"codex/0.155.1/apply-patch-reject":       1,
+	"codex/0.155.1/exec-long":                2,
+	"codex/0.155.1/exec-long-80":             2,
+	"codex/0.155.1/exec-multiline":           1,
+	"codex/0.155.1/mcp-tool-approve":         5,
+	"codex/0.155.1/network-approve":          1,
+	"codex/0.171.0/apply-patch-approve":      1,
+	"codex/0.171.0/apply-patch-reject":       1,
+	"codex/0.171.0/exec-long":                2,
+	"codex/0.171.0/exec-long-80":             2,
+	"codex/0.171.0/exec-multiline":           1,
+	"codex/0.171.0/mcp-tool-approve":         5,
+	"codex/0.171.0/network-approve":          1,
+}
+
 // TestReplayCorpusMarkers is `akk replay --check` over the whole corpus:
 // every marker's state, composer, kind, actionability, questions, options
 // and highlighted row match the recognition of its screen.
@@ -32,16 +93,16 @@ func TestReplayCorpusMarkers(t *testing.T) {
 			}
 			total += res.Markers
 			byProfile[res.Profile] += res.Markers
-			want := rigMarkerProblems[name]
+			want := rigMarkerProblems[name] + screenCannotTell[name] + notYetProfiled[name]
 			switch {
 			case len(res.Problems) == want && want > 0:
-				t.Logf("known rig marker problem (not a recognizer one): %q", res.Problems)
+				t.Logf("known marker problem (the rig's, or what no screen shows): %q", res.Problems)
 			case len(res.Problems) != want:
 				for _, p := range res.Problems {
 					t.Error(p)
 				}
 				if want > 0 {
-					t.Errorf("rigMarkerProblems expects %d problems here, got %d: update the list", want, len(res.Problems))
+					t.Errorf("rigMarkerProblems, screenCannotTell and notYetProfiled expect %d problems here, got %d: update the lists", want, len(res.Problems))
 				}
 			}
 			if !f.Listed {

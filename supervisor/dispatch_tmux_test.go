@@ -48,6 +48,12 @@ func TestTmuxDispatchCorpus(t *testing.T) {
 		if hasResize(rec) {
 			continue // the driver counts output bytes across one seed only
 		}
+		if notYetProfiled[f.Surface] {
+			continue // recognizers' notYetProfiled: manual_required until a profile proves them
+		}
+		if f.Agent == "codex" && f.Surface == "interrupted" {
+			continue // its working marker is a screen that reads idle (Codex streaming): recognizers' screenCannotTell
+		}
 		surfaces = append(surfaces, [3]string{f.Agent, f.Version, f.Surface})
 	}
 	if only := os.Getenv("AKK_DISPATCH_ONLY"); only != "" {
@@ -468,4 +474,16 @@ func matchSteps(steps []recognizers.PlanStep, inputs [][]byte) (string, int, boo
 		}
 	}
 	return text, k, true
+}
+
+// notYetProfiled are the tool-dialog surfaces no profile reads yet (the
+// recognizers' notYetProfiled lists their marker problems): their
+// markers say actionable, akk keeps them manual_required.
+var notYetProfiled = map[string]bool{
+	"edit-approve": true, "edit-reject": true, "edit-escape": true, "write-create-approve": true,
+	"write-create-reject": true, "write-overwrite-approve": true, "notebook-edit-approve": true,
+	"webfetch-approve": true, "webfetch-reject": true, "mcp-tool-approve": true, "read-outside": true,
+	"plan-approve": true, "plan-exit-empty": true, "exec-long": true, "exec-long-80": true,
+	"exec-multiline": true, "apply-patch-approve": true, "apply-patch-reject": true, "network-approve": true,
+	"bash-long-80": true,
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
@@ -58,6 +59,9 @@ func runLiveDispatch(t *testing.T, agent, version string) {
 	row = ld.awaitScreen(api.ScreenAwaitingApproval)
 	if agent == "claude" {
 		ld.accept(ld.approve(turn, api.DecisionReject))
+		// Claude says "Interrupted · What should Claude do instead?": blocked
+		// (interrupted), its composer taking the next send.
+		ld.resumable(recognizers.BlockedInterrupted)
 	} else {
 		if slices.Contains(row.Interaction.Decisions, api.DecisionReject) {
 			t.Fatalf("codex advertises reject: %+v", row.Interaction)
@@ -70,8 +74,8 @@ func runLiveDispatch(t *testing.T, agent, version string) {
 			t.Fatalf("a refused reject changed the screen: %s", again.ScreenState)
 		}
 		ld.accept(ld.approve(turn, api.DecisionApproveOnce))
+		ld.idle()
 	}
-	ld.idle()
 
 	// A single-select answer: the second color.
 	turn = ld.send("ask-color")
@@ -135,6 +139,21 @@ func (ld *liveDispatch) idle() {
 	awaitRow(ld.t, ld.d.cl, ld.la.pane, 90*time.Second, func(r api.Terminal) string {
 		if r.ScreenState != api.ScreenIdle || r.Composer != "empty" || r.Profile != "exact" {
 			return "idle"
+		}
+		if _, ok := r.AvailableActions["send"]; !ok {
+			return "send advertised"
+		}
+		return ""
+	})
+}
+
+// resumable waits for the agent stopped on a block of reason with its
+// composer empty and a send advertised.
+func (ld *liveDispatch) resumable(reason string) {
+	ld.t.Helper()
+	awaitRow(ld.t, ld.d.cl, ld.la.pane, 90*time.Second, func(r api.Terminal) string {
+		if r.ScreenState != api.ScreenBlocked || r.Blocked == nil || r.Blocked.Reason != reason || r.Composer != "empty" {
+			return "blocked " + reason
 		}
 		if _, ok := r.AvailableActions["send"]; !ok {
 			return "send advertised"

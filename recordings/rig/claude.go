@@ -232,7 +232,8 @@ func init() {
 				func() error { return d.Key("4") },
 				func() error { return claudeToolResult(d, true) },
 				func() error { return claudeIdle(d) },
-				func() error { return markIdle(d) },
+				// "Interrupted · What should Claude do instead?"
+				func() error { return markInterrupted(d) },
 			)
 		}},
 		&Scenario{Name: "permission-narrow", Agent: "claude", Width: 80, Height: 24, Script: claudeScript, Drive: func(d *Driver) error {

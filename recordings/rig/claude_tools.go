@@ -205,11 +205,14 @@ func fileIs(path runPath, want string, absent bool) func(d *Driver) error {
 // anchors and marker, the key pressed and what follows.
 type toolDialog struct {
 	name, prompt, tool string
-	width, height      int
-	rules              func(version string) []fakemodel.Rule
-	files              map[string]string // written in Setup (runPath names)
-	more               func(h *Home) error
-	settings           string // ~/.claude/settings.json; "" keeps the rig's
+	// interrupted: the screen after the key ends in Claude's
+	// "Interrupted · What should Claude do instead?" (marked blocked).
+	interrupted   bool
+	width, height int
+	rules         func(version string) []fakemodel.Rule
+	files         map[string]string // written in Setup (runPath names)
+	more          func(h *Home) error
+	settings      string // ~/.claude/settings.json; "" keeps the rig's
 	// idle are the anchors of the first idle screen (nil: claudeIdle's).
 	idle []string
 	// anchors are all on the dialog's screen once it is drawn in full.
@@ -250,7 +253,11 @@ func (t toolDialog) drive(d *Driver) error {
 	} else {
 		s.do(func() error { return claudeIdle(d) })
 	}
-	s.do(func() error { return markIdle(d) })
+	if t.interrupted {
+		s.do(func() error { return markInterrupted(d) })
+	} else {
+		s.do(func() error { return markIdle(d) })
+	}
 	if t.check != nil {
 		s.do(func() error { return t.check(d) })
 	}
@@ -355,7 +362,13 @@ func toolsMCP(h *Home) error {
 	return writeFile(path, string(b)+"\n")
 }
 
-func init() {
+// claudeToolRules are the fake model's rules of the tool dialogs, one
+// set per scenario family.
+type claudeToolRules struct {
+	edit, write, overwrite, notebook, webfetch, mcpEcho, readOutside, plan, planNone, bashLong func(string) []fakemodel.Rule
+}
+
+func newClaudeToolRules() claudeToolRules {
 	readNotes := fakemodel.Rule{Name: "read", After: "", Call: "Read", Input: map[string]any{"file_path": runPath("notes.txt")}}
 	edit := func(version string) []fakemodel.Rule {
 		return append([]fakemodel.Rule{readNotes,
@@ -411,6 +424,15 @@ func init() {
 			toolsEnd("Bash", "The line is written.", "The line was not written.")...)
 	}
 
+	return claudeToolRules{edit: edit, write: write, overwrite: overwrite, notebook: notebook, webfetch: webfetch,
+		mcpEcho: mcpEcho, readOutside: readOutside, plan: plan, planNone: planNone, bashLong: bashLong}
+}
+
+func init() {
+	r := newClaudeToolRules()
+	edit, write, overwrite, notebook, webfetch := r.edit, r.write, r.overwrite, r.notebook, r.webfetch
+	mcpEcho, readOutside, plan, planNone, bashLong := r.mcpEcho, r.readOutside, r.plan, r.planNone, r.bashLong
+
 	notes := map[string]string{"notes.txt": toolsNotes}
 	planMode := `{"permissions":{"defaultMode":"plan"}}`
 	planIdle := []string{"❯", "plan mode on (shift+tab to cycle)"}
@@ -462,7 +484,7 @@ func init() {
 			marker: func(*Driver) recordings.MarkerState {
 				return toolsMarker("Fetch", fetchQ, "Yes", "Yes, and don't ask again for example.com", fetchNo)
 			},
-			key: "3", isError: true},
+			key: "3", isError: true, interrupted: true},
 		{name: "mcp-tool-approve", prompt: "mcp-echo", tool: toolsMCPTool, rules: mcpEcho, more: toolsMCP,
 			anchors: []string{"Tool use", "fakemcp — Echo Tool: (MCP)", claudeProceed, "3. No", claudeDialogFooter},
 			marker: func(d *Driver) recordings.MarkerState {

@@ -255,7 +255,7 @@ func init() {
 				func() error { return codexApprove(d) },
 				func() error { return d.Key("Escape") },
 				func() error { return codexTurnEnd(d, true) },
-				func() error { return codexMarkIdle(d) },
+				func() error { return markInterrupted(d) }, // "■ Conversation interrupted ..."
 			)
 		}},
 		&Scenario{Name: "permission-resize", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
@@ -278,7 +278,7 @@ func init() {
 				func() error { return codexColor(d) },
 				func() error { return d.Key("Escape") },
 				func() error { return codexTurnEnd(d, true) },
-				func() error { return codexMarkIdle(d) },
+				func() error { return markInterrupted(d) }, // "■ Conversation interrupted ..."
 			)
 		}},
 		&Scenario{Name: "question-notes", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {

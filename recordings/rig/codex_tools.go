@@ -247,17 +247,20 @@ func codexSetupBwrap(_ *Home, version, _ string, env []string) ([]string, error)
 	return out, nil
 }
 
+// codexLongDrive asks for the long command and approves it.
+func codexLongDrive(d *Driver) error {
+	return then(
+		func() error { return codexAsk(d, codexLongWord, codexTool(d.Version, "exec_command")) },
+		func() error {
+			return codexDialog(d, codexPermission(codexApproval, codexYes, codexPrefixOption(codexLongCmd), codexNo),
+				codexApproval, codexApprovalEnd, "$ echo", "3. No")
+		},
+		func() error { return codexApproveThen(d, "y", "eighty") },
+	)
+}
+
 func init() {
-	long := func(d *Driver) error {
-		return then(
-			func() error { return codexAsk(d, codexLongWord, codexTool(d.Version, "exec_command")) },
-			func() error {
-				return codexDialog(d, codexPermission(codexApproval, codexYes, codexPrefixOption(codexLongCmd), codexNo),
-					codexApproval, codexApprovalEnd, "$ echo", "3. No")
-			},
-			func() error { return codexApproveThen(d, "y", "eighty") },
-		)
-	}
+	long := codexLongDrive
 	patch := func(d *Driver) error {
 		return then(
 			func() error { return codexAsk(d, codexPatchWord, codexTool(d.Version, "apply_patch")) },
@@ -302,7 +305,7 @@ func init() {
 					func() error { return d.Key("Escape") },
 					func() error { return codexToolOutput(d, "aborted by user") },
 					func() error { return codexTurnEnd(d, true) },
-					func() error { return codexMarkIdle(d) },
+					func() error { return markInterrupted(d) }, // "■ Conversation interrupted ..."
 					func() error { return codexNotesAre(d, codexNotesText) },
 				)
 			}},

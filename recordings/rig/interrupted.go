@@ -30,6 +30,13 @@ func withSlowStream(script func(string) fakemodel.Script) func(string) fakemodel
 // composer proven; the marks are the working screen before Esc and the
 // interrupted one after, then a new prompt is answered (the interruption
 // is history) and the idle screen marked.
+// markInterrupted marks the idle composer under an interruption note
+// (after Esc, Codex's rejected approvals, Claude's "No"): blocked,
+// reason interrupted, the composer empty.
+func markInterrupted(d *Driver) error {
+	return d.Mark("blocked", recordings.MarkerState{Composer: "empty"})
+}
+
 func init() {
 	register(
 		&Scenario{Name: "interrupted", Agent: "claude", Script: withSlowStream(claudeScript), Drive: func(d *Driver) error {
@@ -42,7 +49,7 @@ func init() {
 				func() error { return d.Key("Escape") },
 				func() error { return d.Screen("Interrupted") },
 				func() error { return claudeIdle(d) },
-				func() error { return d.Mark("blocked", recordings.MarkerState{Composer: "empty"}) },
+				func() error { return markInterrupted(d) },
 				func() error { return claudePrompt(d, "hello again") },
 				func() error { return claudeTurnEnd(d, 1) },
 				func() error { return markIdle(d) },
@@ -59,7 +66,7 @@ func init() {
 				func() error { return d.Key("Escape") },
 				func() error { return d.Screen("interrupted") },
 				func() error { return codexIdle(d) },
-				func() error { return d.Mark("blocked", recordings.MarkerState{Composer: "empty"}) },
+				func() error { return markInterrupted(d) },
 				func() error { return codexPrompt(d, "hello again") },
 				func() error { return d.Journal("task_complete", rolloutHas("event_msg", "task_complete")) },
 				func() error { return codexIdle(d) },

@@ -253,7 +253,9 @@ func sendReady(v terminal.View, req api.SendRequest) (sendState, *refusal) {
 	case r.Composer != "empty":
 		return st, reject(api.ReasonComposerNotEmpty, "the composer is %s, not empty", r.Composer)
 	case !terminal.Ready(r):
-		return st, reject(api.ReasonNotIdle, "the agent is %s and its composer is not proven", r.Screen)
+		return st, reject(api.ReasonNotIdle, "the agent is %s (%s) and takes no prompt now", r.Screen, blockReason(r))
+	case terminal.NativeBusy(v):
+		return st, reject(api.ReasonNotIdle, "the agent's session file shows a turn in progress (Codex hides its status line while it streams)")
 	case req.SessionID != "" && v.Bind.State != string(watchers.Resolved):
 		return st, reject(api.ReasonBindingChanged, "the terminal's native session is %s", v.Bind.State)
 	}
@@ -435,4 +437,12 @@ func (d *Dispatcher) turnEvent(t store.Turn, typ string) {
 	if err := d.cfg.Journal.Commit(store.Change{Events: []store.Event{ev}}); err != nil {
 		d.lg.Error("turn event", "turn", t.ID, "err", err)
 	}
+}
+
+// blockReason names why a blocked screen takes no prompt.
+func blockReason(r terminal.Recognition) string {
+	if r.Blocked != nil {
+		return r.Blocked.Reason
+	}
+	return "no block"
 }

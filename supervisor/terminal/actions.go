@@ -10,7 +10,7 @@ import (
 // every row of every List: it builds only the fields Actions reads (no
 // fence key, no copy of the identity).
 func (m *Pane) availableActions() map[string]api.Action {
-	v := View{ID: m.id, Ident: m.ident, Rec: m.rec, ActiveTurn: m.activeTurn, Dead: m.dead}
+	v := View{ID: m.id, Ident: m.ident, Bind: m.bind, Rec: m.rec, ActiveTurn: m.activeTurn, Dead: m.dead}
 	if m.ident != nil {
 		v.SessionID = m.sessionID()
 	}
@@ -60,7 +60,7 @@ func Actions(v View) map[string]api.Action {
 			out["respond_interaction"] = api.Action{Tool: api.ToolRespond, Arguments: args}
 		}
 	}
-	if Ready(r) {
+	if Ready(r) && !NativeBusy(v) {
 		out["send"] = api.Action{Tool: api.ToolSend, Arguments: map[string]any{"terminal_id": v.ID, "mode": api.SendFollowCurrent}}
 		if v.SessionID != "" {
 			out["send_session"] = api.Action{Tool: api.ToolSend, Arguments: map[string]any{"session_id": v.SessionID, "mode": api.SendSessionExact}}
@@ -82,11 +82,36 @@ func Actions(v View) map[string]api.Action {
 
 // Ready says whether r takes a managed send: an exact profile's idle
 // agent with its composer proven empty, or one that stopped on an API
-// error or a limit (blocked) above that same composer. A block is the
-// agent's own stop: akk never types there on its own, and the controller
-// resumes with a normal send when it decides to (after limit_reset).
+// error, a limit or a person's Esc (blocked, Resumable) above that same
+// composer. A block is the agent's own stop: akk never types there on its
+// own, and the controller resumes with a normal send when it decides to
+// (after limit_reset).
 func Ready(r Recognition) bool {
-	return r.Exact && r.Composer == "empty" && (r.Screen == api.ScreenIdle || r.Screen == api.ScreenBlocked && r.Blocked != nil)
+	return r.Exact && r.Composer == "empty" &&
+		(r.Screen == api.ScreenIdle || r.Screen == api.ScreenBlocked && r.Blocked != nil && Resumable(r.Blocked.Reason))
+}
+
+// Resumable: a block after which a new prompt is the way on. Not a
+// missing login ("Not logged in · Run /login" sits above a composer
+// too: every prompt would fail until a person logs in), nor a startup
+// dialog (no composer).
+func Resumable(reason string) bool {
+	switch reason {
+	case recognizers.BlockedRateLimited, recognizers.BlockedUsageLimit, recognizers.BlockedOverloaded,
+		recognizers.BlockedAPIError, recognizers.BlockedInterrupted:
+		return true
+	}
+	return false
+}
+
+// NativeBusy: the agent's own session file shows a turn in progress
+// while its screen reads idle. Codex hides its status line while it
+// streams a reply (recording interrupted, 0.155.1 and 0.171.0), so for
+// Codex an idle screen alone proves nothing while the rollout has a
+// task_started without its end. Claude Code shows its spinner while it
+// streams (and writes its transcript out of order on some versions).
+func NativeBusy(v View) bool {
+	return v.Ident != nil && v.Ident.Agent == api.AgentCodex && v.Bind.DurableState(v.Ident) == DurableWorking
 }
 
 // UserSendable says whether r allows a person's user-explicit send (seed

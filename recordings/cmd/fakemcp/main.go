@@ -13,7 +13,7 @@ import (
 )
 
 type echoIn struct {
-	Text string `json:"text" jsonschema:"the text to echo back"`
+	Value string `json:"text" jsonschema:"the text to echo back"`
 }
 
 type echoOut struct {
@@ -24,7 +24,7 @@ func main() {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "fakemcp", Version: "1.0.0"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "Echo the text back."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, echoOut, error) {
-			return nil, echoOut{Echo: in.Text}, nil
+			return nil, echoOut{Echo: in.Value}, nil
 		})
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "fakemcp:", err)
