@@ -246,7 +246,10 @@ func (p *ClaudeParser) record(where Where, rec *claudeLine, out []Event) []Event
 		// message blobs by hash, the request naming them) and the tools
 		// the session has used. An api-request-blob's "message" is a JSON
 		// string, never a user record: its text is not a prompt.
-		"api-request", "api-request-blob", "api-request-shape", "tools-used":
+		"api-request", "api-request-blob", "api-request-shape", "tools-used",
+		// 2.1.267: the backup of a file an approved Edit/Write changed
+		// (edit-approve, write-*-approve, notebook-edit-approve).
+		"file-history-delta":
 		p.stats.Ignored++
 	default:
 		p.stats.unknown(rec.Type)
