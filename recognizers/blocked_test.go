@@ -18,15 +18,25 @@ var blockedWant = map[string]recognizers.Block{
 	"api-usage-limit":             {Reason: recognizers.BlockedUsageLimit, Status: 429},
 }
 
-// blockedScreens are the corpus screens marked blocked.
-func blockedScreens(t *testing.T) (out []struct {
+// blockedScreen is one corpus screen marked blocked: its recording, the
+// marker's index, the screen and the marker.
+type blockedScreen struct {
 	f   castFile
 	k   int
 	scr *vt.Screen
-}) {
+	m   recordings.Marker
+}
+
+// blockedScreens are the corpus screens marked blocked (API errors).
+func blockedScreens(t *testing.T) []blockedScreen {
+	return markedBlocked(t, func(surface string) bool { _, ok := blockedWant[surface]; return ok })
+}
+
+// markedBlocked are the screens marked blocked in the surfaces keep takes.
+func markedBlocked(t *testing.T, keep func(surface string) bool) (out []blockedScreen) {
 	t.Helper()
 	for _, f := range corpusCasts(t) {
-		if _, ok := blockedWant[f.Surface]; !ok {
+		if !keep(f.Surface) {
 			continue
 		}
 		rec := loadCast(t, f.Cast)
@@ -36,11 +46,7 @@ func blockedScreens(t *testing.T) (out []struct {
 				break
 			}
 			if m.State == "blocked" {
-				out = append(out, struct {
-					f   castFile
-					k   int
-					scr *vt.Screen
-				}{f, k, scr})
+				out = append(out, blockedScreen{f, k, scr, m})
 			}
 		}
 	}

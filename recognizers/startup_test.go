@@ -23,45 +23,33 @@ func TestBlockedStartupAndInterrupted(t *testing.T) {
 		"question-escape":    recognizers.BlockedInterrupted,
 	}
 	seen := map[string]int{}
-	for _, f := range corpusCasts(t) {
-		reason, ok := want[f.Surface]
-		if !ok {
+	for _, b := range markedBlocked(t, func(surface string) bool { _, ok := want[surface]; return ok }) {
+		f, k, scr, m := b.f, b.k, b.scr, b.m
+		reason := want[f.Surface]
+		name := f.Agent + "/" + f.Version + "/" + f.Surface
+		r := recognize(scr, f.Agent, f.Version)
+		switch {
+		case r.ScreenState != recognizers.Blocked || r.Blocked == nil || r.Blocked.Reason != reason:
+			t.Errorf("%s marker %d: %s %+v %v, want blocked %s", name, k, r.ScreenState, r.Blocked, r.Reasons, reason)
 			continue
+		case r.Prompt != nil || r.Interaction != nil || r.Plan != nil || r.Clear != nil || r.Actionable():
+			t.Errorf("%s: a blocked screen offers input: %+v", name, r)
+		case string(r.Composer) != m.Expect.Composer:
+			t.Errorf("%s: composer %s, marker %s", name, r.Composer, m.Expect.Composer)
 		}
-		rec := loadCast(t, f.Cast)
-		for k := 0; ; k++ {
-			scr, m, ok := screenAtOK(t, rec, k)
-			if !ok {
-				break
-			}
-			if m.State != "blocked" {
-				continue
-			}
-			name := f.Agent + "/" + f.Version + "/" + f.Surface
-			r := recognize(scr, f.Agent, f.Version)
-			switch {
-			case r.ScreenState != recognizers.Blocked || r.Blocked == nil || r.Blocked.Reason != reason:
-				t.Errorf("%s marker %d: %s %+v %v, want blocked %s", name, k, r.ScreenState, r.Blocked, r.Reasons, reason)
-				continue
-			case r.Prompt != nil || r.Interaction != nil || r.Plan != nil || r.Clear != nil || r.Actionable():
-				t.Errorf("%s: a blocked screen offers input: %+v", name, r)
-			case string(r.Composer) != m.Expect.Composer:
-				t.Errorf("%s: composer %s, marker %s", name, r.Composer, m.Expect.Composer)
-			}
-			seen[reason]++
-			// The title (or note) row's first letter changed: no block.
-			w, _ := scr.Size()
-			y := r.Blocked.Row
-			if f.Surface != "startup-login" || f.Agent == "codex" {
-				for x := 0; x < w; x++ {
-					if c := scr.Cell(x, y); c.Text != " " && c.Text != "─" && c.Text != "■" && c.Text != "⎿" && c.Text != "✨" && c.Width == 1 {
-						setText(scr, x, y, "Z")
-						break
-					}
+		seen[reason]++
+		// The title (or note) row's first letter changed: no block.
+		w, _ := scr.Size()
+		y := r.Blocked.Row
+		if f.Surface != "startup-login" || f.Agent == "codex" {
+			for x := 0; x < w; x++ {
+				if c := scr.Cell(x, y); c.Text != " " && c.Text != "─" && c.Text != "■" && c.Text != "⎿" && c.Text != "✨" && c.Width == 1 {
+					setText(scr, x, y, "Z")
+					break
 				}
-				if again := recognize(scr, f.Agent, f.Version); again.ScreenState == recognizers.Blocked {
-					t.Errorf("%s: still blocked with its title changed: %+v", name, again.Blocked)
-				}
+			}
+			if again := recognize(scr, f.Agent, f.Version); again.ScreenState == recognizers.Blocked {
+				t.Errorf("%s: still blocked with its title changed: %+v", name, again.Blocked)
 			}
 		}
 	}
