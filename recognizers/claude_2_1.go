@@ -35,18 +35,14 @@ type claude21 struct {
 	wrapProven []string
 
 	// The permission dialog.
-	permRule     vt.Style
-	permHeader   vt.Style
-	permHeaders  []string // tools whose dialog is proven
-	permPrompt   string
-	permFooter   string
-	tip          vt.Style
-	tipPrefix    string
-	approveLabel string
-	amendLabel   string
-	persistent   []string // prefixes of persistent grants
-	autoMode     string
-	rejectLabel  string
+	permRule    vt.Style
+	permHeader  vt.Style
+	permDialogs []permDialog // the tools whose dialog is proven
+	plan        *planFrame   // plan mode's dialogs, where recorded
+	permFooter  string
+	tip         vt.Style
+	tipPrefix   string
+	amendLabel  string
 
 	// Questionnaires.
 	qRule           vt.Style
@@ -75,6 +71,10 @@ type claude21 struct {
 	freeTextLabels []string
 }
 
+// claudePersistent are the prefixes of the Bash dialog's persistent
+// grants.
+var claudePersistent = []string{"Yes, and always allow access to ", "Yes, and don't ask again", "Yes, and don’t ask again"}
+
 // claude21Base is what Claude Code 2.1.263, 2.1.266 and 2.1.267 agree on
 // (their recordings differ only in the logo's animation frame). Each
 // version still gets its own Profile value in registry.go.
@@ -93,16 +93,11 @@ var claude21Base = claude21{
 	qMenu:           menuLayout{glyph: '❯', glyphX: 0, numX: 2, labelX: 5},
 	permRule:        fg256(153).vt(),
 	permHeader:      fg256(153).bold().vt(),
-	permHeaders:     []string{"Bash command"},
-	permPrompt:      "Do you want to proceed?",
+	permDialogs:     []permDialog{bashDialog(claudePersistent, "Yes, and switch to auto mode")},
 	permFooter:      "Esc to cancel · Tab to amend",
 	tip:             plain().bold().vt(),
 	tipPrefix:       "Tip: ",
-	approveLabel:    "Yes",
 	amendLabel:      "Yes, and tell Claude what to do next",
-	persistent:      []string{"Yes, and always allow access to ", "Yes, and don't ask again", "Yes, and don’t ask again"},
-	autoMode:        "Yes, and switch to auto mode",
-	rejectLabel:     "No",
 	qRule:           fg256(246).vt(),
 	chip:            fg256(16).bg256(153).vt(),
 	question:        fg256(231).bold().vt(),
@@ -144,7 +139,7 @@ func (c *claude21) recognize(g *grid, out *Recognition) {
 			return
 		}
 	}
-	if c.dialog(g, b, out) {
+	if c.planDialog(g, b, out) || c.dialog(g, b, out) {
 		return
 	}
 	out.ScreenState = Unknown
@@ -169,7 +164,12 @@ func (c *claude21) promptPhrase(g *grid, y int, menuRows bool) bool {
 		return false
 	}
 	x := g.first(y)
-	if g.hasAt(y, x, c.permPrompt) || g.hasAt(y, x, c.permFooter) || g.hasAt(y, x, "Enter to select ·") ||
+	for i := range c.permDialogs {
+		if g.hasAt(y, x, c.permDialogs[i].prefix) {
+			return true
+		}
+	}
+	if g.hasAt(y, x, c.permFooter) || g.hasAt(y, x, "Enter to select ·") ||
 		c.reviewPrompt != "" && g.hasAt(y, x, c.reviewPrompt) {
 		return true
 	}

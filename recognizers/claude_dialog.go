@@ -1,9 +1,6 @@
 package recognizers
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // A Claude dialog replaces the composer: a full-width rule, a header row
 // (the tool's name, a question's chip, or the questions' tabs), the body,
@@ -101,100 +98,6 @@ func (c *claude21) frameless(g *grid, b int, out *Recognition) bool {
 	}
 	out.Reasons = append(out.Reasons, reason(code, "no dialog rule and header above row "+itoa(b)))
 	return true
-}
-
-// permission parses a permission dialog whose rule is on row top.
-func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
-	out.ScreenState = AwaitingApproval
-	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
-	out.Prompt = pr
-	out.Region = Region{Top: top, Rows: b - top + 1}
-	hdr := top + 1
-	q := Question{Header: g.trimmed(hdr)}
-	if !g.styled(hdr, 1, g.w, c.permHeader) || !slices.Contains(c.permHeaders, q.Header) {
-		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "header on row "+itoa(hdr)))
-	}
-	p := -1
-	for y := hdr + 1; y <= b; y++ {
-		if g.rowIs(y, 1, c.permPrompt) && g.styled(y, 1, g.w, plain().vt()) {
-			p = y
-			break
-		}
-		if _, _, ok := c.permMenu.option(g, y); ok {
-			break
-		}
-	}
-	if p < 0 || p == hdr+1 {
-		pr.Questions = []Question{q}
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no \""+c.permPrompt+"\" below a request"))
-		return
-	}
-	q.Prompt = c.permPrompt
-	opts, glyphs, end, wrapped := c.menu(g, c.permMenu, p+1, b, false)
-	out.Reasons = append(out.Reasons, wrapped...)
-	q.Options = opts
-	pr.Questions = []Question{q}
-	f := end + 2
-	switch {
-	case len(opts) == 0:
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no options"))
-	case !g.blank(end+1) || !g.rowIs(f, 1, c.permFooter) || !g.styled(f, 1, g.w, c.hint):
-		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
-	case f < b:
-		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
-	}
-	out.Region = Region{Top: top, Rows: max(f, b) - top + 1}
-	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
-	h, rs := c.highlightProof(g, c.permMenu, c.permMenu.labelX, opts, glyphs, -1)
-	pr.Highlighted = h
-	out.Reasons = append(out.Reasons, rs...)
-	out.Reasons = append(out.Reasons, c.permShape(opts)...)
-	if h > 0 {
-		out.Reasons = append(out.Reasons, reason(ReasonHighlightMoved, "row "+itoa(opts[h].Row)))
-	}
-	pr.Decisions = []string{ApproveOnce, Reject}
-	after := []ScreenState{Working, Idle, Blocked, AwaitingApproval, Questionnaire}
-	out.specs = []choiceSpec{
-		{decision: ApproveOnce, option: 0, steps: []PlanStep{{Keys: digitKey(1), Expect: expect(-1, after...)}}},
-		{decision: Reject, option: 3, steps: []PlanStep{{Keys: digitKey(4), Expect: expect(-1, Idle, Working, Blocked)}}}, // "Interrupted · What should Claude do instead?"
-	}
-}
-
-// permShape proves the exact four-row form: one-time Yes, a persistent
-// grant, auto mode, No. It gives every row its role.
-func (c *claude21) permShape(opts []Option) []Reason {
-	want := []Role{RoleApprove, RolePersistent, RoleAutoMode, RoleReject}
-	var amend, persistent, approve bool
-	exact := len(opts) == len(want)
-	for i := range opts {
-		o := &opts[i]
-		switch {
-		case o.Label == c.approveLabel:
-			o.Role, approve = RoleApprove, true
-		case o.Label == c.rejectLabel:
-			o.Role = RoleReject
-		case o.Label == c.autoMode:
-			o.Role = RoleAutoMode
-		case o.Label == c.amendLabel:
-			o.Role, amend = RoleApprove, true
-		case hasAnyPrefix(o.Label, c.persistent):
-			o.Role, persistent = RolePersistent, true
-		default:
-			o.Role = RoleChoice
-		}
-		if i >= len(want) || o.Role != want[i] || o.Label == c.amendLabel {
-			exact = false
-		}
-	}
-	switch {
-	case exact:
-		return nil
-	case amend:
-		return []Reason{reason(ReasonTabToAmend, "")}
-	case persistent && !approve:
-		return []Reason{reason(ReasonPersistentOnly, "")}
-	}
-	return []Reason{reason(ReasonChangedMenuShape, itoa(len(opts))+" rows")}
 }
 
 // menu reads a numbered menu from row y0: option rows of the layout and,

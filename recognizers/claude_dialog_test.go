@@ -10,7 +10,8 @@ import (
 
 // TestClaudeWrappedLabel: an option label that wraps onto a continuation
 // row is joined only where the version's recording shows that wrap
-// (2.1.267 permission-narrow: the persistent grant's path, one row);
+// (2.1.267 permission-narrow and 2.1.332 bash-long-80: the persistent
+// grant's path, one row);
 // every other wrap is wrapped_label, zero input. Each case first proves
 // its source actionable.
 func TestClaudeWrappedLabel(t *testing.T) {
@@ -42,7 +43,7 @@ func TestClaudeWrappedLabel(t *testing.T) {
 			return recognize(mut, "claude", v)
 		}
 		one, two := wrap(1), wrap(2)
-		if v == "2.1.267" {
+		if v == "2.1.267" || v == "2.1.332" {
 			if !one.Actionable() || !slices.Equal(one.Interaction.Decisions, []string{recognizers.ApproveOnce, recognizers.Reject}) {
 				t.Errorf("%s: the recorded wrap of the grant is not actionable: %v", v, reasonCodes(one))
 			}

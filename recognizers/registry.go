@@ -1,6 +1,10 @@
 package recognizers
 
-import "github.com/agent-knock-knock/akk/vt"
+import (
+	"slices"
+
+	"github.com/agent-knock-knock/akk/vt"
+)
 
 // Each exact version is its own value (so its own Profile): an offer made
 // under one version can never be taken under another, and a version whose
@@ -49,9 +53,12 @@ func codex0_171_0Grammar() codex0x {
 // shows "› stashed" while it waits and "Draft restored" when a submit
 // brought it back, in grey (stash-send, stash-empty, stash-multiline,
 // stash-working). At 80 columns its persistent grant's path wraps onto
-// one continuation row under the label (permission-narrow).
+// one continuation row under the label (permission-narrow). It asks for
+// the tools other than Bash with their own dialogs (toolDialogs).
 func claude2_1_267Grammar() claude21 {
 	c := claude21Base
+	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)
+	c.plan = claudePlanFrame(4)
 	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "› stashed", "Draft restored", fg256(246).vt()
 	c.wrapProven = []string{"Yes, and always allow access to "}
 	return c
@@ -59,9 +66,14 @@ func claude2_1_267Grammar() claude21 {
 
 // claude2_1_332Grammar: Claude Code 2.1.332's review has no "Ready to
 // submit your answers?" line, and it has an auto mode; its stash chip is
-// "draft stashed", its notice "draft restored" (its recordings).
+// "draft stashed", its notice "draft restored" (its recordings). Its
+// dialogs for tools other than Bash are 2.1.267's; at 80 columns its
+// persistent grant's path wraps as 2.1.267's does (bash-long-80).
 func claude2_1_332Grammar() claude21 {
 	c := claude21Base
+	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)
+	c.plan = claudePlanFrame(3)
+	c.wrapProven = []string{"Yes, and always allow access to "}
 	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "draft stashed", "draft restored", fg256(246).vt()
 	c.reviewPrompt = ""
 	// Auto mode (2.1.332's default without settings) names itself in its

@@ -272,6 +272,13 @@ func toolsMarker(header, prompt string, options ...string) recordings.MarkerStat
 		Questions: []recordings.Question{{Header: header, Prompt: prompt, Options: options}}, Highlighted: recordings.Index(0)}
 }
 
+func planExitMarker(*Driver) recordings.MarkerState {
+	m := toolsMarker("Exit plan mode?", "Claude wants to exit plan mode",
+		"Yes, and switch to default (ask each time) for this session", "No")
+	m.Actionable = false
+	return m
+}
+
 // toolsAcceptEdits is the second row of the file dialogs (Edit, Write,
 // NotebookEdit) on both versions.
 const toolsAcceptEdits = "Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session (shift+tab)"
@@ -508,13 +515,12 @@ func init() {
 				return toolsMarker("Ready to code?", planQ, "Yes, and use auto mode", "Yes, manually approve edits", "Tell Claude what to change")
 			},
 			key: "2", turnEnd: true},
+		// Without a plan the only yes switches the session's mode: a
+		// person answers it (persistent_permission_only).
 		{name: "plan-exit-empty", prompt: "plan-exit", tool: "ExitPlanMode", rules: planNone, settings: planMode, idle: planIdle,
 			anchors: []string{"Exit plan mode?", "Claude wants to exit plan mode", "2. No"},
-			marker: func(*Driver) recordings.MarkerState {
-				return toolsMarker("Exit plan mode?", "Claude wants to exit plan mode",
-					"Yes, and switch to default (ask each time) for this session", "No")
-			},
-			key: "1", turnEnd: true},
+			marker:  planExitMarker,
+			key:     "1", turnEnd: true},
 		{name: "bash-long", prompt: "bash-long", tool: "Bash", rules: bashLong,
 			anchors: bashLongAnchors, marker: claudePermissionMarker, key: "1", turnEnd: true,
 			check: fileIs("long-line.txt", toolsLongText+"\n", false)},

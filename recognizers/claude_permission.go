@@ -1,0 +1,262 @@
+package recognizers
+
+import "strings"
+
+// A Claude permission dialog is known by its header (the tool's title).
+// Each header has its own question and its own closed menu, every row a
+// fact of the version's recordings: which row approves once, which grants
+// for the session or for good (never offered), which rejects.
+
+// permDialog is one tool's permission dialog.
+type permDialog struct {
+	header string
+	// The question is prefix + subject + suffix. A fixed question has no
+	// subject; otherwise the subject (a file name) is drawn in bold.
+	prefix, suffix string
+	subject        bool
+	rows           []dialogRow
+	// footer: "Esc to cancel · Tab to amend" closes the dialog (Fetch has
+	// no footer: its menu is the dialog's last row).
+	footer bool
+}
+
+// dialogRow is a menu row's role and its label: exact, or by prefix when
+// the label names a path, a host or a tool.
+type dialogRow struct {
+	role     Role
+	labels   []string
+	prefixed bool
+}
+
+func (r dialogRow) matches(label string) bool {
+	if r.prefixed {
+		return hasAnyPrefix(label, r.labels)
+	}
+	for _, l := range r.labels {
+		if label == l {
+			return true
+		}
+	}
+	return false
+}
+
+// The rows the dialogs share. "No" is Claude's semantic reject row
+// (seed 000 models "4. No" of the Bash dialog as reject; a rejected tool
+// use is "User rejected tool use" in the transcript). A "No, and tell
+// Claude what to do differently (esc)" row is the Esc path: cancel, never
+// offered (DESIGN.md invariant 9).
+var (
+	rowYes      = dialogRow{role: RoleApprove, labels: []string{"Yes"}}
+	rowNo       = dialogRow{role: RoleReject, labels: []string{"No"}}
+	rowNoEsc    = dialogRow{role: RoleCancel, labels: []string{"No, and tell Claude what to do differently (esc)"}}
+	rowAccept   = dialogRow{role: RolePersistent, labels: []string{"Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session (shift+tab)"}}
+	rowDontAsk  = dialogRow{role: RolePersistent, labels: []string{"Yes, and don't ask again for ", "Yes, and don’t ask again for "}, prefixed: true}
+	rowReadFrom = dialogRow{role: RolePersistent, labels: []string{"Yes, allow reading from "}, prefixed: true}
+)
+
+// bashDialog is the dialog every 2.1 version shows for a shell command:
+// one-time Yes, a persistent grant, auto mode, No.
+func bashDialog(persistent []string, autoMode string) permDialog {
+	return permDialog{
+		header: "Bash command", prefix: "Do you want to proceed?", footer: true,
+		rows: []dialogRow{rowYes, {role: RolePersistent, labels: persistent, prefixed: true},
+			{role: RoleAutoMode, labels: []string{autoMode}}, rowNo},
+	}
+}
+
+// toolDialogs are the dialogs of the tools other than Bash that Claude
+// Code 2.1.267 and 2.1.332 show alike (recordings edit-*, write-*,
+// notebook-edit-approve, webfetch-*, mcp-tool-approve, read-outside).
+var toolDialogs = []permDialog{
+	{header: "Edit file", prefix: "Do you want to make this edit to ", suffix: "?", subject: true, footer: true,
+		rows: []dialogRow{rowYes, rowAccept, rowNo}},
+	{header: "Create file", prefix: "Do you want to create ", suffix: "?", subject: true, footer: true,
+		rows: []dialogRow{rowYes, rowAccept, rowNo}},
+	{header: "Overwrite file", prefix: "Do you want to overwrite ", suffix: "?", subject: true, footer: true,
+		rows: []dialogRow{rowYes, rowAccept, rowNo}},
+	{header: "Edit notebook", prefix: "Do you want to make this edit to ", suffix: "?", subject: true, footer: true,
+		rows: []dialogRow{rowYes, rowAccept, rowNo}},
+	{header: "Fetch", prefix: "Do you want to allow Claude to fetch this content?",
+		rows: []dialogRow{rowYes, rowDontAsk, rowNoEsc}},
+	{header: "Tool use", prefix: "Do you want to proceed?", footer: true,
+		rows: []dialogRow{rowYes, rowDontAsk, rowNo}},
+	{header: "Read file", prefix: "Do you want to proceed?", footer: true,
+		rows: []dialogRow{rowYes, rowReadFrom, rowNo}},
+}
+
+func (c *claude21) permDialog(header string) *permDialog {
+	for i := range c.permDialogs {
+		if c.permDialogs[i].header == header {
+			return &c.permDialogs[i]
+		}
+	}
+	return nil
+}
+
+// permQuestion reports whether row y is d's question: its text at column 1,
+// plain but for the bold subject.
+func (c *claude21) permQuestion(g *grid, y int, d *permDialog) (string, bool) {
+	if g.first(y) != 1 || !g.hasAt(y, 1, d.prefix) {
+		return "", false
+	}
+	text := g.trimmed(y)
+	subject, ok := strings.CutSuffix(strings.TrimPrefix(text, d.prefix), d.suffix)
+	if !ok || (subject != "") != d.subject || strings.TrimSpace(subject) != subject {
+		return "", false
+	}
+	x0 := 1 + displayWidth(d.prefix)
+	x1 := x0 + displayWidth(subject)
+	if !g.styled(y, 0, x0, plain().vt()) || !g.styled(y, x1, g.w, plain().vt()) ||
+		!g.styled(y, x0, x1, plain().bold().vt()) {
+		return "", false
+	}
+	return text, true
+}
+
+// anyQuestion is the dialog whose question is on row y, for a header no
+// dialog has (the menu is still read and shown, never actionable).
+func (c *claude21) anyQuestion(g *grid, y int) (string, bool) {
+	for i := range c.permDialogs {
+		if q, ok := c.permQuestion(g, y, &c.permDialogs[i]); ok {
+			return q, true
+		}
+	}
+	return "", false
+}
+
+// permission parses a permission dialog whose rule is on row top.
+func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
+	out.ScreenState = AwaitingApproval
+	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
+	out.Prompt = pr
+	out.Region = Region{Top: top, Rows: b - top + 1}
+	hdr := top + 1
+	q := Question{Header: g.trimmed(hdr)}
+	d := c.permDialog(q.Header)
+	if !g.styled(hdr, 1, g.w, c.permHeader) || d == nil {
+		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "header on row "+itoa(hdr)))
+		d = nil
+	}
+	p := -1
+	for y := hdr + 1; y <= b && p < 0; y++ {
+		if _, _, ok := c.permMenu.option(g, y); ok {
+			break
+		}
+		var ok bool
+		if d != nil {
+			q.Prompt, ok = c.permQuestion(g, y, d)
+		} else {
+			q.Prompt, ok = c.anyQuestion(g, y)
+		}
+		if ok {
+			p = y
+		}
+	}
+	if p < 0 || p == hdr+1 {
+		q.Prompt = ""
+		pr.Questions = []Question{q}
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no question below a request"))
+		return
+	}
+	opts, glyphs, end, wrapped := c.menu(g, c.permMenu, p+1, b, false)
+	out.Reasons = append(out.Reasons, wrapped...)
+	q.Options = opts
+	pr.Questions = []Question{q}
+	last := c.permEnd(g, d, opts, end, b, out)
+	out.Region = Region{Top: top, Rows: max(last, b) - top + 1}
+	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	h, rs := c.highlightProof(g, c.permMenu, c.permMenu.labelX, opts, glyphs, -1)
+	pr.Highlighted = h
+	out.Reasons = append(out.Reasons, rs...)
+	if d != nil {
+		out.Reasons = append(out.Reasons, c.permShape(d, opts)...)
+	}
+	if h > 0 {
+		out.Reasons = append(out.Reasons, reason(ReasonHighlightMoved, "row "+itoa(opts[h].Row)))
+	}
+	c.permChoices(pr, opts, out)
+}
+
+// permEnd checks what closes the menu ending on row end: the footer a
+// blank row below it, or for a dialog without one, nothing. It returns
+// the dialog's last row.
+func (c *claude21) permEnd(g *grid, d *permDialog, opts []Option, end, b int, out *Recognition) int {
+	f := end + 2
+	switch {
+	case len(opts) == 0:
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no options"))
+	case d != nil && !d.footer:
+		if end < b {
+			out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(end+1)))
+		}
+		return end
+	case !g.blank(end+1) || !g.rowIs(f, 1, c.permFooter) || !g.styled(f, 1, g.w, c.hint):
+		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+	case f < b:
+		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
+	}
+	return f
+}
+
+// permChoices offers approve_once (the digit of the one-time row) and
+// reject (the digit of the "No" row) where the shape has them. Only a
+// proven shape reaches a plan: any reason above makes the interaction
+// manual.
+func (c *claude21) permChoices(pr *Prompt, opts []Option, out *Recognition) {
+	after := []ScreenState{Working, Idle, Blocked, AwaitingApproval, Questionnaire}
+	for _, d := range []string{ApproveOnce, Reject} {
+		for i, o := range opts {
+			if o.Number != i+1 || d == ApproveOnce && o.Role != RoleApprove || d == Reject && o.Role != RoleReject {
+				continue
+			}
+			// A rejected tool stops the turn: "Interrupted · What should
+			// Claude do instead?" above the composer.
+			exp := expect(-1, after...)
+			if d == Reject {
+				exp = expect(-1, Idle, Working, Blocked)
+			}
+			pr.Decisions = append(pr.Decisions, d)
+			out.specs = append(out.specs, choiceSpec{decision: d, option: i, steps: []PlanStep{{Keys: digitKey(o.Number), Expect: exp}}})
+			break
+		}
+	}
+}
+
+// permShape proves the dialog's exact menu and gives every row its role.
+func (c *claude21) permShape(d *permDialog, opts []Option) []Reason {
+	var amend, persistent, approve bool
+	exact := len(opts) == len(d.rows)
+	for i := range opts {
+		o := &opts[i]
+		o.Role = RoleChoice
+		for _, r := range d.rows {
+			if r.matches(o.Label) {
+				o.Role = r.role
+				break
+			}
+		}
+		switch {
+		case o.Label == c.amendLabel:
+			o.Role, amend = RoleApprove, true
+		case o.Role == RoleApprove:
+			approve = true
+		case o.Role == RolePersistent:
+			persistent = true
+		}
+		if i >= len(d.rows) || !d.rows[i].matches(o.Label) {
+			exact = false
+		}
+	}
+	switch {
+	case exact && !approve:
+		// Exit plan mode's only yes switches the session's mode.
+		return []Reason{reason(ReasonPersistentOnly, "")}
+	case exact:
+		return nil
+	case amend:
+		return []Reason{reason(ReasonTabToAmend, "")}
+	case persistent && !approve:
+		return []Reason{reason(ReasonPersistentOnly, "")}
+	}
+	return []Reason{reason(ReasonChangedMenuShape, itoa(len(opts))+" rows")}
+}

@@ -1,0 +1,160 @@
+package recognizers
+
+import "github.com/agent-knock-knock/akk/vt"
+
+// Plan mode's dialogs (Claude Code 2.1.267 and 2.1.332, recordings
+// plan-approve and plan-exit-empty) are framed apart from the permission
+// dialogs: a full-width "▔" rule in the dialog colour, an inner "─" rule
+// indented two columns on each side, the bold title at column 3, the
+// body, the question, and a menu indented two columns more.
+//
+// "Ready to code?" highlights "Yes, and use auto mode": Enter would switch
+// the session to auto mode. akk approves a plan only with the digit of its
+// one-time "Yes, manually approve edits" row, never Enter. "Exit plan
+// mode?" without a plan offers only a session-wide mode switch, so it
+// stays manual (persistent_permission_only).
+
+// planFrame is the frame of plan mode's dialogs.
+type planFrame struct {
+	rule    vt.Style // the inner rules
+	footer  string   // the prefix of "ctrl+g to edit in Vim · <plan file>"
+	dialogs []planDialog
+}
+
+// planDialog is a plan-mode dialog: a permission dialog's question and
+// menu, and where its question is.
+type planDialog struct {
+	permDialog
+	// ruled: the question sits right under a second inner rule (the plan
+	// above it); otherwise it is the body's first row.
+	ruled bool
+	asked vt.Style   // the question's style
+	x     int        // the question's column
+	menu  menuLayout // glyph at x, number x+2, label x+5
+}
+
+func planMenu(x int) menuLayout {
+	return menuLayout{glyph: '❯', glyphX: x, numX: x + 2, labelX: x + 5}
+}
+
+// claudePlanFrame is the frame of 2.1.267 and 2.1.332; exitX is the
+// column of "Exit plan mode?"'s question and menu (4 on 2.1.267, 3 on
+// 2.1.332).
+func claudePlanFrame(exitX int) *planFrame {
+	return &planFrame{
+		rule:   fg256(73).vt(),
+		footer: "ctrl+g to edit in Vim · ",
+		dialogs: []planDialog{
+			{permDialog: permDialog{header: "Ready to code?", prefix: "Claude has written up a plan and is ready to execute. Would you like to proceed?", footer: true,
+				rows: []dialogRow{{role: RoleAutoMode, labels: []string{"Yes, and use auto mode"}},
+					{role: RoleApprove, labels: []string{"Yes, manually approve edits"}},
+					{role: RoleChat, labels: []string{"Tell Claude what to change"}}}},
+				ruled: true, asked: fg256(246).vt(), x: 3, menu: planMenu(3)},
+			{permDialog: permDialog{header: "Exit plan mode?", prefix: "Claude wants to exit plan mode",
+				rows: []dialogRow{{role: RolePersistent, labels: []string{"Yes, and switch to default (ask each time) for this session"}}, rowNo}},
+				asked: plain().vt(), x: exitX, menu: planMenu(exitX)},
+		},
+	}
+}
+
+// innerRule reports whether row y is the frame's inner rule: "─" from
+// column 2 to two columns before the pane's edge.
+func (f *planFrame) innerRule(g *grid, y int) bool {
+	if y < 0 || y >= g.h || g.first(y) != 2 || g.last(y) != g.w-3 {
+		return false
+	}
+	m := g.match(f.rule)
+	for x := 2; x < g.w-2; x++ {
+		if c := g.cell(x, y); c.Rune() != '─' || !g.is(&m, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// planDialog recognizes a plan-mode dialog ending on row b.
+func (c *claude21) planDialog(g *grid, b int, out *Recognition) bool {
+	f := c.plan
+	if f == nil {
+		return false
+	}
+	t := -1
+	for y := b; y >= 0 && t < 0; y-- {
+		if full, _ := g.rule(y, '▔', c.permRule); full {
+			t = y
+		}
+	}
+	hdr := t + 3
+	if t < 0 || !f.innerRule(g, t+2) || g.first(hdr) != 3 || !g.styled(hdr, 0, g.w, c.permHeader) {
+		return false
+	}
+	out.ScreenState, out.Composer = AwaitingApproval, ComposerAbsent
+	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
+	out.Prompt = pr
+	out.Region = Region{Top: t, Rows: b - t + 1}
+	q := Question{Header: g.trimmed(hdr)}
+	pr.Questions = []Question{q}
+	var d *planDialog
+	for i := range f.dialogs {
+		if f.dialogs[i].header == q.Header {
+			d = &f.dialogs[i]
+		}
+	}
+	if d == nil {
+		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "title on row "+itoa(hdr)))
+		return true
+	}
+	p := f.questionRow(g, d, hdr, b)
+	if p < 0 {
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no question below the plan"))
+		return true
+	}
+	q.Prompt = d.prefix
+	opts, glyphs, end, wrapped := c.menu(g, d.menu, p+2, b, true)
+	out.Reasons = append(out.Reasons, wrapped...)
+	q.Options = opts
+	pr.Questions = []Question{q}
+	switch {
+	case len(opts) == 0 || !g.blank(p+1):
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no menu under the question"))
+		return true
+	case d.footer && (!g.blank(end+1) || !g.hasAt(end+2, 3, f.footer) || g.first(end+2) != 3 || !g.styled(end+2, 0, g.w, c.hint)):
+		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(end+2)))
+	case d.footer && end+2 < b || !d.footer && end < b:
+		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(b)))
+	}
+	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	h, rs := c.highlightProof(g, d.menu, d.menu.labelX, opts, glyphs, -1)
+	pr.Highlighted = h
+	out.Reasons = append(out.Reasons, rs...)
+	out.Reasons = append(out.Reasons, c.permShape(&d.permDialog, opts)...)
+	if h > 0 {
+		out.Reasons = append(out.Reasons, reason(ReasonHighlightMoved, "row "+itoa(opts[h].Row)))
+	}
+	if r, stale := c.staleAbove(g, t); stale {
+		out.Reasons = append(out.Reasons, r)
+	}
+	c.permChoices(pr, opts, out)
+	return true
+}
+
+// questionRow finds d's question under the title on row hdr: the
+// bottom-most exact row right under an inner rule for a ruled dialog (a
+// plan may hold any text above it), else two rows under the title.
+func (f *planFrame) questionRow(g *grid, d *planDialog, hdr, b int) int {
+	is := func(y int) bool {
+		return g.rowIs(y, d.x, d.prefix) && g.styled(y, 0, g.w, d.asked)
+	}
+	if !d.ruled {
+		if g.blank(hdr+1) && is(hdr+2) {
+			return hdr + 2
+		}
+		return -1
+	}
+	for y := b; y > hdr+1; y-- {
+		if f.innerRule(g, y-1) && is(y) {
+			return y
+		}
+	}
+	return -1
+}
