@@ -8,10 +8,10 @@ import "github.com/agent-knock-knock/akk/vt"
 type claude21 struct {
 	// The composer frame: a rule, "❯ " and the draft, a rule, a footer.
 	composerRule   vt.Style
-	composerGlyphs []vt.Style // "❯" idle (default) and while working (grey)
-	footer         []vt.Style // the footer's styles (a mode may have its colour)
-	footerModes    []string   // the footer's first segment
-	footerHints    []string   // its other segments
+	composerGlyphs []vt.Style   // "❯" idle (default) and while working (grey)
+	footer         vt.Style     // the footer's style
+	footerModes    []footerMode // the footer's first segment
+	footerHints    []string     // its other segments
 	interruptHint  string
 	spinnerGlyphs  string
 	spinner        vt.Style
@@ -71,6 +71,15 @@ type claude21 struct {
 	freeTextLabels []string
 }
 
+// footerMode is a mode the footer names first: its text and, for a mode
+// with its own colour, the leading part drawn in that colour ("⏸ plan
+// mode on" of "⏸ plan mode on (shift+tab to cycle)").
+type footerMode struct {
+	text   string
+	lit    string
+	accent vt.Style
+}
+
 // claudePersistent are the prefixes of the Bash dialog's persistent
 // grants.
 var claudePersistent = []string{"Yes, and always allow access to ", "Yes, and don't ask again", "Yes, and don’t ask again"}
@@ -81,8 +90,8 @@ var claudePersistent = []string{"Yes, and always allow access to ", "Yes, and do
 var claude21Base = claude21{
 	composerRule:    fg256(244).vt(),
 	composerGlyphs:  []vt.Style{plain().vt(), fg256(246).vt()},
-	footer:          []vt.Style{fg256(246).vt()},
-	footerModes:     []string{"⏸ manual mode on"},
+	footer:          fg256(246).vt(),
+	footerModes:     []footerMode{{text: "⏸ manual mode on"}},
 	footerHints:     []string{"? for shortcuts", "← for agents", "esc to interrupt"},
 	interruptHint:   "esc to interrupt",
 	spinnerGlyphs:   "✻✽✢✶✳*·",

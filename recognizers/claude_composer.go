@@ -116,13 +116,13 @@ func (c *claude21) composerFooter(g *grid, b int) (interrupt, known bool) {
 	if g.first(b) != x {
 		return false, false
 	}
-	for x := range g.w {
-		if cl := g.cell(x, b); !g.blankCell(cl) && !slices.Contains(c.footer, g.styleOf(cl)) {
-			return false, false
-		}
-	}
 	segs := strings.Split(g.textFrom(b, x), " · ")
-	if !slices.Contains(c.footerModes, segs[0]) {
+	i := slices.IndexFunc(c.footerModes, func(m footerMode) bool { return m.text == segs[0] })
+	if i < 0 {
+		return false, false
+	}
+	lit := x + displayWidth(c.footerModes[i].lit)
+	if !g.styled(b, x, lit, c.footerModes[i].accent) || !g.styled(b, lit, g.w, c.footer) {
 		return false, false
 	}
 	for _, s := range segs[1:] {

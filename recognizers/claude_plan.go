@@ -14,6 +14,9 @@ import "github.com/agent-knock-knock/akk/vt"
 // mode?" without a plan offers only a session-wide mode switch, so it
 // stays manual (persistent_permission_only).
 
+// claudePlanMode is plan mode's footer, under the idle composer.
+var claudePlanMode = footerMode{text: "⏸ plan mode on (shift+tab to cycle)", lit: "⏸ plan mode on", accent: fg256(73).vt()}
+
 // planFrame is the frame of plan mode's dialogs.
 type planFrame struct {
 	rule    vt.Style // the inner rules

@@ -59,6 +59,7 @@ func claude2_1_267Grammar() claude21 {
 	c := claude21Base
 	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)
 	c.plan = claudePlanFrame(4)
+	c.footerModes = append(slices.Clip(c.footerModes), claudePlanMode)
 	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "› stashed", "Draft restored", fg256(246).vt()
 	c.wrapProven = []string{"Yes, and always allow access to "}
 	return c
@@ -73,13 +74,13 @@ func claude2_1_332Grammar() claude21 {
 	c := claude21Base
 	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)
 	c.plan = claudePlanFrame(3)
+	c.footerModes = append(slices.Clip(c.footerModes), claudePlanMode)
 	c.wrapProven = []string{"Yes, and always allow access to "}
 	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "draft stashed", "draft restored", fg256(246).vt()
 	c.reviewPrompt = ""
 	// Auto mode (2.1.332's default without settings) names itself in its
 	// own colour.
-	c.footer = []vt.Style{fg256(246).vt(), fg256(220).vt()}
-	c.footerModes = []string{"⏸ manual mode on", "⏵⏵ auto mode on (shift+tab to cycle)"}
+	c.footerModes = append(slices.Clip(c.footerModes), footerMode{text: "⏵⏵ auto mode on (shift+tab to cycle)", lit: "⏵⏵ auto mode on", accent: fg256(220).vt()})
 	return c
 }
 
