@@ -75,7 +75,7 @@ type claude21 struct {
 // with its own colour, the leading part drawn in that colour ("⏸ plan
 // mode on" of "⏸ plan mode on (shift+tab to cycle)").
 type footerMode struct {
-	text   string
+	mode   string
 	lit    string
 	accent vt.Style
 }
@@ -91,7 +91,7 @@ var claude21Base = claude21{
 	composerRule:    fg256(244).vt(),
 	composerGlyphs:  []vt.Style{plain().vt(), fg256(246).vt()},
 	footer:          fg256(246).vt(),
-	footerModes:     []footerMode{{text: "⏸ manual mode on"}},
+	footerModes:     []footerMode{{mode: "⏸ manual mode on"}},
 	footerHints:     []string{"? for shortcuts", "← for agents", "esc to interrupt"},
 	interruptHint:   "esc to interrupt",
 	spinnerGlyphs:   "✻✽✢✶✳*·",

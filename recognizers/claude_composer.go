@@ -117,7 +117,7 @@ func (c *claude21) composerFooter(g *grid, b int) (interrupt, known bool) {
 		return false, false
 	}
 	segs := strings.Split(g.textFrom(b, x), " · ")
-	i := slices.IndexFunc(c.footerModes, func(m footerMode) bool { return m.text == segs[0] })
+	i := slices.IndexFunc(c.footerModes, func(m footerMode) bool { return m.mode == segs[0] })
 	if i < 0 {
 		return false, false
 	}

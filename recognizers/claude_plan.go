@@ -15,7 +15,7 @@ import "github.com/agent-knock-knock/akk/vt"
 // stays manual (persistent_permission_only).
 
 // claudePlanMode is plan mode's footer, under the idle composer.
-var claudePlanMode = footerMode{text: "⏸ plan mode on (shift+tab to cycle)", lit: "⏸ plan mode on", accent: fg256(73).vt()}
+var claudePlanMode = footerMode{mode: "⏸ plan mode on (shift+tab to cycle)", lit: "⏸ plan mode on", accent: fg256(73).vt()}
 
 // planFrame is the frame of plan mode's dialogs.
 type planFrame struct {

@@ -80,7 +80,7 @@ func claude2_1_332Grammar() claude21 {
 	c.reviewPrompt = ""
 	// Auto mode (2.1.332's default without settings) names itself in its
 	// own colour.
-	c.footerModes = append(slices.Clip(c.footerModes), footerMode{text: "⏵⏵ auto mode on (shift+tab to cycle)", lit: "⏵⏵ auto mode on", accent: fg256(220).vt()})
+	c.footerModes = append(slices.Clip(c.footerModes), footerMode{mode: "⏵⏵ auto mode on (shift+tab to cycle)", lit: "⏵⏵ auto mode on", accent: fg256(220).vt()})
 	return c
 }
 
