@@ -50,7 +50,16 @@ var codexSources = []source{
 	{"notes", "question-notes", 2, recognizers.KindFreeText, nil, codexVersions},
 	{"unanswered", "question-unanswered", 0, recognizers.KindConfirmation, []string{"Proceed", "Go back"}, codexVersions},
 	{"async-expanded", "async-question", 1, recognizers.KindAsyncQuestion, []string{"Red", "Green", "Blue", "Other"}, []string{"0.154.0", "0.155.1"}},
+	{"exec-wrapped", "exec-long", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"exec-wrapped-80", "exec-long-80", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"exec-multiline", "exec-multiline", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"apply-patch", "apply-patch-approve", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"network-grant", "network-approve", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
 }
+
+// codexToolVersions record the tool dialogs besides a short exec (the
+// MCP tool approval form is read but never actionable: no source).
+var codexToolVersions = []string{"0.155.1", "0.171.0"}
 
 // mutation changes a copy of a source screen; nil means it does not apply.
 // want lists the reason codes any of which names the refusal.
@@ -108,6 +117,11 @@ func TestAdversarialMutations(t *testing.T) {
 				name := fmt.Sprintf("%s@%s/%s", agent, v, src.name)
 				assertActionable(t, name, &r, src)
 				idle := markerScreen(t, agent, v, "permission-approve", 1)
+				if iw, ih := idle.Size(); iw != w || ih != h {
+					// recorded at another size (exec-long-80): the
+					// source's own next marker is its idle screen
+					idle = markerScreen(t, agent, v, src.surface, src.marker+1)
+				}
 				for _, m := range mutations {
 					mut := m.apply(copyScreen(base, 0, w, h), &r, copyScreen(idle, 0, w, h))
 					if mut == nil {
@@ -493,6 +507,9 @@ func persistentOnly(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.
 		return nil
 	}
 	opts := options(r)
+	if !slices.ContainsFunc(opts, func(o recognizers.Option) bool { return o.Role == recognizers.RolePersistent }) {
+		return nil // no grant to leave alone (exec-multiline)
+	}
 	// Move the glyph and highlight with the rows: rows 2.. up by one.
 	for i := 1; i < len(opts); i++ {
 		copyRow(s, opts[i].Row, opts[i-1].Row)

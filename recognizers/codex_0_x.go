@@ -42,15 +42,12 @@ type codex0x struct {
 	qMenu     menuLayout
 
 	// Approval overlay.
-	title        vt.Style // bold
-	permTitles   []string // proven titles
-	otherTitles  []string // known titles without a recording: manual
-	verifySuffix string   // MCP user verification: never approvable
-	permFooter   string   // dim, padded to the pane's last column
-	approveLabel string
-	approveKey   string
-	persistent   string // prefix of the "don't ask again" row
-	rejectLabel  string
+	title vt.Style // bold
+	// permTitles open it; which of them a version approves, with which
+	// menu, is codexPermsOf's (codex_permission.go).
+	permTitles   []string
+	verifySuffix string // MCP user verification: never approvable
+	permFooter   string // dim, padded to the pane's last column
 
 	// Questions (request_user_input).
 	progress       string // "Question "
@@ -111,14 +108,9 @@ var codex0xBase = codex0x{
 	permMenu:       menuLayout{glyph: '›', glyphX: 0, numX: 2, labelX: 5},
 	qMenu:          menuLayout{glyph: '›', glyphX: 2, numX: 4, labelX: 7},
 	title:          plain().bold().vt(),
-	permTitles:     []string{"Would you like to run the following command?"},
-	otherTitles:    []string{"Would you like to make the following edits?", "Would you like to grant these permissions?"},
+	permTitles:     []string{codexExecTitle, codexEditsTitle, codexGrantTitle},
 	verifySuffix:   " needs your approval.",
 	permFooter:     "Press enter to confirm or esc to cancel",
-	approveLabel:   "Yes, proceed",
-	approveKey:     "y",
-	persistent:     "Yes, and don't ask again",
-	rejectLabel:    "No, and tell Codex what to do differently",
 	progress:       "Question ",
 	qPrompt:        fgIdx(6).vt(),
 	qFooterSegs:    []string{"tab to add notes", "enter to submit answer", "enter to submit all", "←/→ to navigate questions", "esc to interrupt"},
@@ -188,6 +180,7 @@ const (
 	ovQuestion
 	ovConfirm
 	ovAsync
+	ovForm
 )
 
 // overlayTop finds the bottom-most overlay title at or above row b.
@@ -216,17 +209,14 @@ func (c *codex0x) overlayKind(g *grid, y int) int {
 	case c.asyncSupported && x == 0 && g.rowIs(y, 0, c.asyncHeader) && g.style(0, y) == c.dim &&
 		(g.blank(y+1) && !g.blank(y+2) || g.hasAt(y+1, 2, queuedEntry)): // expanded; the collapsed summary follows at once
 		return ovAsync
+	case x == 2 && c.isForm(g, y):
+		return ovForm
 	}
 	return 0
 }
 
 func (c *codex0x) isPermTitle(t string) bool {
 	for _, s := range c.permTitles {
-		if t == s {
-			return true
-		}
-	}
-	for _, s := range c.otherTitles {
 		if t == s {
 			return true
 		}
@@ -244,6 +234,8 @@ func (c *codex0x) overlay(g *grid, t, kind, b int, out *Recognition) {
 		c.confirm(g, t, b, out)
 	case ovAsync:
 		c.asyncEditor(g, t, b, out)
+	case ovForm:
+		c.elicitation(g, t, b, out)
 	}
 }
 

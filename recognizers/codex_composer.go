@@ -15,13 +15,18 @@ import (
 // the working line.
 func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	end := b
-	queueing := false
+	queueing, bare := false, false
 	if c.hintsRow {
 		queueing = c.queueRowAt(g, b)
-		if !queueing && !c.hintRow(g, b) {
+		bare = !queueing && c.bareHints(g, b)
+		if !queueing && !bare && !c.hintRow(g, b) {
 			return false
 		}
-		b--
+		if bare {
+			end++
+		} else {
+			b--
+		}
 	}
 	if !c.hintsRow && c.queueRowAt(g, b) {
 		queueing = true
@@ -45,12 +50,12 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 		return false
 	}
 	empty := c.placeholderOnly(g, p, b-1)
-	if queueing && empty {
+	if (queueing || bare) && empty {
 		return false
 	}
 	saved := *out
 	working := c.above(g, p, out) || out.Activity.Spinner
-	if queueing && !out.Activity.Spinner {
+	if queueing && !out.Activity.Spinner || bare && working {
 		*out = saved
 		return false
 	}
@@ -142,6 +147,15 @@ func (c *codex0x) hintRow(g *grid, y int) bool {
 		}
 	}
 	return true
+}
+
+// bareHints reports the hints row blank under the status line on row b,
+// the pane's last row: Codex 0.171.0 drops its hints under a draft, and
+// with no warning to show there (bubblewrap on PATH) the row is empty
+// (permission-bwrap, while "run-ls" is typed). composer takes it only
+// under a draft and no running turn, as recorded.
+func (c *codex0x) bareHints(g *grid, b int) bool {
+	return b == g.h-2 && g.first(b) == 2 && g.style(2, b) == c.statusModel
 }
 
 // placeholderOnly proves an empty composer by style: every non-blank cell

@@ -71,6 +71,11 @@ const (
 	ReasonUnsupportedShape = "unsupported_prompt_shape"
 	// A user-verification prompt (Codex MCP): needs the person.
 	ReasonUserVerification = "user_verification"
+	// The recordings show an approval's effect but not its scope: the
+	// approved call's durable record reads the same for a one-time allow
+	// and a grant remembered for the session (Codex's MCP tool approval:
+	// the rollout holds only the completed McpToolCall).
+	ReasonApprovalScopeUnproven = "approval_scope_unproven"
 	// No native action for this kind is proven safe.
 	ReasonNoSafeAction = "no_safe_action"
 )
