@@ -35,22 +35,7 @@ var screenCannotTell = map[string]int{
 // (zero input) until a profile proves them. The rig marks what a profile
 // must read; the test fails when a count changes, so an entry shrinks
 // as profiles land.
-var notYetProfiled = map[string]int{
-	"codex/0.155.1/apply-patch-approve": 1,
-	"codex/0.155.1/apply-patch-reject":  1,
-	"codex/0.155.1/exec-long":           2,
-	"codex/0.155.1/exec-long-80":        2,
-	"codex/0.155.1/exec-multiline":      1,
-	"codex/0.155.1/mcp-tool-approve":    5,
-	"codex/0.155.1/network-approve":     1,
-	"codex/0.171.0/apply-patch-approve": 1,
-	"codex/0.171.0/apply-patch-reject":  1,
-	"codex/0.171.0/exec-long":           2,
-	"codex/0.171.0/exec-long-80":        2,
-	"codex/0.171.0/exec-multiline":      1,
-	"codex/0.171.0/mcp-tool-approve":    5,
-	"codex/0.171.0/network-approve":     1,
-}
+var notYetProfiled = map[string]int{}
 
 // TestReplayCorpusMarkers is `akk replay --check` over the whole corpus:
 // every marker's state, composer, kind, actionability, questions, options
@@ -130,12 +115,13 @@ func summary(r *recognizers.Recognition) string {
 // notPlanned are actionable markers after which the rig sent a key no plan
 // sends, each for a reason.
 var notPlanned = map[string]string{
-	"question-enter":          "Enter on the highlighted row: the native alternative to the digit akk sends",
-	"question-escape":         "Esc cancels the question; it is not an answer",
-	"permission-reject/codex": "Esc cancels Codex's request; reject is not offered for Codex",
-	"async-question/2":        "ctrl+] skips the question; skipping is not an answer",
-	"edit-escape":             "Esc cancels the dialog; it is not a decision",
-	"webfetch-reject":         "the Fetch dialog's 'No, and tell Claude what to do differently (esc)' row is Esc's cancel path; reject is not offered",
+	"question-enter":           "Enter on the highlighted row: the native alternative to the digit akk sends",
+	"question-escape":          "Esc cancels the question; it is not an answer",
+	"permission-reject/codex":  "Esc cancels Codex's request; reject is not offered for Codex",
+	"apply-patch-reject/codex": "Esc cancels Codex's request (turn_aborted); reject is not offered for Codex",
+	"async-question/2":         "ctrl+] skips the question; skipping is not an answer",
+	"edit-escape":              "Esc cancels the dialog; it is not a decision",
+	"webfetch-reject":          "the Fetch dialog's 'No, and tell Claude what to do differently (esc)' row is Esc's cancel path; reject is not offered",
 }
 
 // TestReplayPlansMatchRecordedInput: where the rig answered an actionable

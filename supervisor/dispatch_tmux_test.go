@@ -485,10 +485,8 @@ func matchSteps(steps []recognizers.PlanStep, inputs [][]byte) (string, int, boo
 	return text, k, true
 }
 
-// notYetProfiled are the tool-dialog surfaces no profile reads yet (the
-// recognizers' notYetProfiled lists their marker problems), by agent and
-// surface: their markers say actionable, akk keeps them manual_required.
-var notYetProfiled = map[string]bool{
-	"codex/exec-long": true, "codex/exec-long-80": true, "codex/exec-multiline": true, "codex/apply-patch-approve": true,
-	"codex/apply-patch-reject": true, "codex/network-approve": true, "codex/mcp-tool-approve": true,
-}
+// notYetProfiled are the tool-dialog surfaces no profile makes actionable
+// yet (the recognizers' notYetProfiled lists their marker problems), by
+// agent and surface: their markers say actionable, akk keeps them
+// manual_required.
+var notYetProfiled = map[string]bool{}

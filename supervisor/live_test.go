@@ -40,6 +40,13 @@ func prepareLive(t *testing.T, agent, version string, script fakemodel.Script) *
 // prepareLiveModel is prepareLive with the model Codex is configured with
 // ("": gpt-5.5; gpt-6-astra offers request_user_input_async).
 func prepareLiveModel(t *testing.T, agent, version, model string, script fakemodel.Script) *liveAgent {
+	return prepareLiveWith(t, agent, version, model, func(*liveAgent, *fakemodel.Log) fakemodel.Script { return script })
+}
+
+// prepareLiveWith is prepareLiveModel with the script made once the run's
+// directories exist (a rule names the project's files by absolute path)
+// and given the model's request log (a rule may read what the agent sent).
+func prepareLiveWith(t *testing.T, agent, version, model string, mk func(*liveAgent, *fakemodel.Log) fakemodel.Script) *liveAgent {
 	requireTmux(t)
 	in, err := rig.Lookup(agent, version)
 	tmuxtest.Require(t, "live", err == nil, fmt.Sprintf("%s@%s not installed (go run ./recordings/cmd/rig -install %s@%s): %v", agent, version, agent, version, err))
@@ -51,6 +58,7 @@ func prepareLiveModel(t *testing.T, agent, version, model string, script fakemod
 	la.work, _ = filepath.EvalSymlinks(work)
 	var srvModel *fakemodel.Server
 	modelLog := fakemodel.NewLog(nil)
+	script := mk(la, modelLog)
 	env := []string{"HOME=" + la.home, "TMPDIR=" + filepath.Join(root, "tmp"), "TERM=xterm-256color", "LANG=C.UTF-8",
 		"PATH=/usr/local/bin:/usr/bin:/bin"}
 	var args []string

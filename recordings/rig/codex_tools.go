@@ -165,6 +165,15 @@ func codexPermission(prompt string, options ...string) recordings.MarkerState {
 		Questions: []recordings.Question{{Prompt: prompt, Options: options}}, Highlighted: recordings.Index(0)}
 }
 
+// codexMCPMarker: the MCP tool form is manual (approval_scope_unproven):
+// Enter submits the highlighted row, and the rollout records the same
+// McpToolCall for a one-time allow as for a session grant.
+func codexMCPMarker() recordings.MarkerState {
+	m := codexPermission(codexMCPQ, "Allow", "Allow for this session", "Always allow", "Cancel")
+	m.Actionable = false
+	return m
+}
+
 // codexApproveThen: after the key, the tool's output (with subs) in the
 // rollout, the turn's end and the idle screen, marked.
 func codexApproveThen(d *Driver, key string, subs ...string) error {
@@ -313,10 +322,7 @@ func init() {
 			Drive: func(d *Driver) error {
 				return then(
 					func() error { return codexAsk(d, codexMCPWord, "exec") },
-					func() error {
-						return codexDialog(d, codexPermission(codexMCPQ, "Allow", "Allow for this session", "Always allow", "Cancel"),
-							codexMCPQ, "4. Cancel", codexMCPEnd)
-					},
+					func() error { return codexDialog(d, codexMCPMarker(), codexMCPQ, "4. Cancel", codexMCPEnd) },
 					func() error { return codexApproveThen(d, "Enter", codexMCPText) },
 				)
 			}},
