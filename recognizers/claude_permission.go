@@ -10,6 +10,7 @@ import "strings"
 // permDialog is one tool's permission dialog.
 type permDialog struct {
 	header string
+	tool   string // the projection's name for what it asks (ToolEdit, ...)
 	// The question is prefix + subject + suffix. A fixed question has no
 	// subject; otherwise the subject (a file name) is drawn in bold.
 	prefix, suffix string
@@ -58,7 +59,7 @@ var (
 // one-time Yes, a persistent grant, auto mode, No.
 func bashDialog(persistent []string, autoMode string) permDialog {
 	return permDialog{
-		header: "Bash command", prefix: "Do you want to proceed?", footer: true,
+		header: "Bash command", tool: ToolShell, prefix: "Do you want to proceed?", footer: true,
 		rows: []dialogRow{rowYes, {role: RolePersistent, labels: persistent, prefixed: true},
 			{role: RoleAutoMode, labels: []string{autoMode}}, rowNo},
 	}
@@ -68,19 +69,19 @@ func bashDialog(persistent []string, autoMode string) permDialog {
 // Code 2.1.267 and 2.1.332 show alike (recordings edit-*, write-*,
 // notebook-edit-approve, webfetch-*, mcp-tool-approve, read-outside).
 var toolDialogs = []permDialog{
-	{header: "Edit file", prefix: "Do you want to make this edit to ", suffix: "?", subject: true, footer: true,
+	{header: "Edit file", tool: ToolEdit, prefix: "Do you want to make this edit to ", suffix: "?", subject: true, footer: true,
 		rows: []dialogRow{rowYes, rowAccept, rowNo}},
-	{header: "Create file", prefix: "Do you want to create ", suffix: "?", subject: true, footer: true,
+	{header: "Create file", tool: ToolWrite, prefix: "Do you want to create ", suffix: "?", subject: true, footer: true,
 		rows: []dialogRow{rowYes, rowAccept, rowNo}},
-	{header: "Overwrite file", prefix: "Do you want to overwrite ", suffix: "?", subject: true, footer: true,
+	{header: "Overwrite file", tool: ToolWrite, prefix: "Do you want to overwrite ", suffix: "?", subject: true, footer: true,
 		rows: []dialogRow{rowYes, rowAccept, rowNo}},
-	{header: "Edit notebook", prefix: "Do you want to make this edit to ", suffix: "?", subject: true, footer: true,
+	{header: "Edit notebook", tool: ToolNotebookEdit, prefix: "Do you want to make this edit to ", suffix: "?", subject: true, footer: true,
 		rows: []dialogRow{rowYes, rowAccept, rowNo}},
-	{header: "Fetch", prefix: "Do you want to allow Claude to fetch this content?",
+	{header: "Fetch", tool: ToolWebFetch, prefix: "Do you want to allow Claude to fetch this content?",
 		rows: []dialogRow{rowYes, rowDontAsk, rowNoEsc}},
-	{header: "Tool use", prefix: "Do you want to proceed?", footer: true,
+	{header: "Tool use", tool: ToolMCP, prefix: "Do you want to proceed?", footer: true,
 		rows: []dialogRow{rowYes, rowDontAsk, rowNo}},
-	{header: "Read file", prefix: "Do you want to proceed?", footer: true,
+	{header: "Read file", tool: ToolRead, prefix: "Do you want to proceed?", footer: true,
 		rows: []dialogRow{rowYes, rowReadFrom, rowNo}},
 }
 
@@ -136,6 +137,8 @@ func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
 	if !g.styled(hdr, 1, g.w, c.permHeader) || d == nil {
 		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "header on row "+itoa(hdr)))
 		d = nil
+	} else {
+		pr.Tool = d.tool
 	}
 	p := -1
 	for y := hdr + 1; y <= b && p < 0; y++ {

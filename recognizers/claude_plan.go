@@ -48,12 +48,12 @@ func claudePlanFrame(exitX int) *planFrame {
 		rule:   fg256(73).vt(),
 		footer: "ctrl+g to edit in Vim · ",
 		dialogs: []planDialog{
-			{permDialog: permDialog{header: "Ready to code?", prefix: "Claude has written up a plan and is ready to execute. Would you like to proceed?", footer: true,
+			{permDialog: permDialog{header: "Ready to code?", tool: ToolPlan, prefix: "Claude has written up a plan and is ready to execute. Would you like to proceed?", footer: true,
 				rows: []dialogRow{{role: RoleAutoMode, labels: []string{"Yes, and use auto mode"}},
 					{role: RoleApprove, labels: []string{"Yes, manually approve edits"}},
 					{role: RoleChat, labels: []string{"Tell Claude what to change"}}}},
 				ruled: true, asked: fg256(246).vt(), x: 3, menu: planMenu(3)},
-			{permDialog: permDialog{header: "Exit plan mode?", prefix: "Claude wants to exit plan mode",
+			{permDialog: permDialog{header: "Exit plan mode?", tool: ToolExitPlan, prefix: "Claude wants to exit plan mode",
 				rows: []dialogRow{{role: RolePersistent, labels: []string{"Yes, and switch to default (ask each time) for this session"}}, rowNo}},
 				asked: plain().vt(), x: exitX, menu: planMenu(exitX)},
 		},
@@ -107,6 +107,7 @@ func (c *claude21) planDialog(g *grid, b int, out *Recognition) bool {
 		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "title on row "+itoa(hdr)))
 		return true
 	}
+	pr.Tool = d.tool
 	p := f.questionRow(g, d, hdr, b)
 	if p < 0 {
 		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no question below the plan"))

@@ -55,6 +55,7 @@ func (c *codex0x) elicitation(g *grid, t, b int, out *Recognition) {
 		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "form on row "+itoa(t)))
 		return
 	}
+	pr.Tool = ToolMCP
 	y := t + 2
 	for y <= b {
 		if _, _, ok := c.qMenu.option(g, y); ok {

@@ -59,6 +59,9 @@ const (
 	codexGrantTitle = "Would you like to grant these permissions?"
 )
 
+// codexTools: what each title asks for.
+var codexTools = map[string]string{codexExecTitle: ToolShell, codexEditsTitle: ToolEdit, codexGrantTitle: ToolPermissions}
+
 var (
 	codexProceed  = codexRow{role: RoleApprove, label: "Yes, proceed", key: "y"}
 	codexTellEsc  = codexRow{role: RoleCancel, label: "No, and tell Codex what to do differently", key: "esc"}
@@ -122,6 +125,8 @@ func (c *codex0x) permission(g *grid, t, b int, out *Recognition) {
 		out.Reasons = append(out.Reasons, reason(ReasonUserVerification, ""))
 	case !known:
 		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "title on row "+itoa(t)))
+	default:
+		pr.Tool = codexTools[title]
 	}
 	y := t + 1
 	for y <= b {

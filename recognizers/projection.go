@@ -49,6 +49,9 @@ type Interaction struct {
 	Capabilities  *ProjectedCapability `json:"capabilities,omitempty"`
 	Decisions     []string             `json:"decisions,omitempty"`
 	DeliveryModes []string             `json:"delivery_modes,omitempty"`
+	// Tool names what a permission asks for (shell, edit, write, ...),
+	// when the profile knows the dialog.
+	Tool string `json:"tool,omitempty"`
 	// PendingQuestions counts a Codex async question's queued questions.
 	PendingQuestions int `json:"pending_questions,omitempty"`
 }
@@ -121,6 +124,7 @@ func (r *Recognition) project(d ids) {
 	}
 	r.Interaction = in
 	if pr.Kind == KindPermission {
+		in.Tool = pr.Tool
 		if in.State == StatePending {
 			in.Decisions = pr.Decisions
 		}

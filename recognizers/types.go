@@ -179,6 +179,10 @@ type Prompt struct {
 	Highlighted int
 	// Decisions are the permission decisions the profile proves safe.
 	Decisions []string
+	// Tool names what a permission dialog asks for (ToolShell, ...), set
+	// only when the profile knows the dialog's title: a closed name,
+	// never screen text.
+	Tool string
 	// Pending is the number of queued Codex async questions (collapsed
 	// summary and expanded editor).
 	Pending int
@@ -201,6 +205,20 @@ type Question struct {
 	// about this").
 	Options []Option
 }
+
+// The tools a permission dialog asks for, as the projection names them.
+const (
+	ToolShell        = "shell"          // a shell command (Claude Bash, Codex exec)
+	ToolEdit         = "edit"           // a change to an existing file (Claude Edit, Codex apply_patch)
+	ToolWrite        = "write"          // a file created or overwritten whole (Claude Write)
+	ToolNotebookEdit = "notebook_edit"  // a notebook cell (Claude NotebookEdit)
+	ToolWebFetch     = "web_fetch"      // a URL fetched (Claude WebFetch)
+	ToolMCP          = "mcp_tool"       // an MCP server's tool
+	ToolRead         = "read"           // a file read outside the workspace (Claude Read)
+	ToolPlan         = "plan"           // plan mode's plan, to start coding (Claude ExitPlanMode)
+	ToolExitPlan     = "exit_plan_mode" // leaving plan mode without a plan
+	ToolPermissions  = "permissions"    // more sandbox permissions, e.g. network (Codex request_permissions)
+)
 
 // Role says what a native row does, which decides whether and how it is
 // offered.
