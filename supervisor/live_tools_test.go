@@ -17,6 +17,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // The permission dialogs of Claude Code's tools other than Bash, driven
@@ -247,4 +248,55 @@ func fileHolds(t *testing.T, path, want string) {
 	if err != nil || string(b) != want {
 		t.Errorf("%s: %q (%v), want %q", path, b, err, want)
 	}
+}
+
+// TestLiveCodexApplyPatch: Codex's edit approval approved once through akk
+// alone, on both installed versions: the file holds the patch and the
+// rollout completes its FileChange.
+func TestLiveCodexApplyPatch(t *testing.T) {
+	for _, version := range []string{"0.155.1", "0.171.0"} {
+		t.Run(version, func(t *testing.T) {
+			la := prepareLiveModel(t, "codex", version, rig.CodexModel(version), rig.ToolScript("codex", version))
+			notes := filepath.Join(la.work, rig.PatchFile)
+			writeFileT(t, notes, rig.PatchBefore)
+			la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
+			sessions := filepath.Join(la.home, ".codex", "sessions")
+			d := startDaemon(t, la.srv, daemonOpts{codexSessions: sessions})
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			ld := &liveDispatch{t: t, la: la, d: d, agent: "codex", ctx: ctx, lat: &latencies{}}
+			ld.idle()
+			turn := ld.send(rig.PatchWord)
+			ld.awaitDialog(recognizers.ToolEdit, api.DecisionApproveOnce)
+			ld.decide(turn, api.DecisionApproveOnce)
+			ld.idle()
+			fileHolds(t, notes, rig.PatchAfter)
+			tmuxtest.Await(t, 15*time.Second, func() string {
+				if !rolloutHas(sessions, `"item_completed"`, `"FileChange"`, `"status":"completed"`) {
+					return "no completed FileChange in the rollout"
+				}
+				return ""
+			})
+		})
+	}
+}
+
+// rolloutHas reports whether a line of a rollout under root holds every sub.
+func rolloutHas(root string, subs ...string) bool {
+	found := false
+	filepath.WalkDir(root, func(path string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(path, ".jsonl") || found {
+			return nil
+		}
+		b, _ := os.ReadFile(path)
+		for _, line := range strings.Split(string(b), "\n") {
+			all := true
+			for _, s := range subs {
+				all = all && strings.Contains(line, s)
+			}
+			found = found || all
+		}
+		return nil
+	})
+	return found
 }
