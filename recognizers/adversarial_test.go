@@ -42,7 +42,20 @@ var claudeSources = []source{
 	{"review", "several-questions", 2, recognizers.KindConfirmation, []string{"Submit answers", "Cancel"}, []string{"2.1.263", "2.1.266", "2.1.267"}},
 	{"multi-select", "multi-select", 0, recognizers.KindQuestionnaire, []string{"Cheese", "Mushrooms", "Olives"}, claudeVersions},
 	{"multi-select-ticked", "multi-select", 1, recognizers.KindQuestionnaire, []string{"Cheese", "Mushrooms", "Olives"}, claudeVersions},
+	{"bash-wrapped-80", "bash-long-80", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"edit", "edit-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"write-create", "write-create-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"write-overwrite", "write-overwrite-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"notebook-edit", "notebook-edit-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"web-fetch", "webfetch-approve", 0, recognizers.KindPermission, []string{"approve_once"}, claudeToolVersions},
+	{"mcp-tool", "mcp-tool-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"read-outside", "read-outside", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"plan", "plan-approve", 0, recognizers.KindPermission, []string{"approve_once"}, claudeToolVersions},
 }
+
+// claudeToolVersions record the dialogs of the tools besides Bash (and
+// plan mode's; "Exit plan mode?" is never actionable: no source).
+var claudeToolVersions = []string{"2.1.267", "2.1.332"}
 
 var codexSources = []source{
 	{"permission", "permission-approve", 0, recognizers.KindPermission, []string{"approve_once"}, codexVersions},

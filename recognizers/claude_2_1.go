@@ -178,6 +178,9 @@ func (c *claude21) promptPhrase(g *grid, y int, menuRows bool) bool {
 			return true
 		}
 	}
+	if c.plan != nil && c.plan.phrase(g, y, x) {
+		return true
+	}
 	if g.hasAt(y, x, c.permFooter) || g.hasAt(y, x, "Enter to select ·") ||
 		c.reviewPrompt != "" && g.hasAt(y, x, c.reviewPrompt) {
 		return true
@@ -195,8 +198,8 @@ func (c *claude21) staleAbove(g *grid, top int) (Reason, bool) {
 			continue
 		}
 		x := g.first(y)
-		if (x == 0 || x == 1) && g.ch(x, y) == '❯' && g.style(x, y) == c.highlight ||
-			c.promptPhrase(g, y, false) || c.dialogTop(g, y) {
+		if (x == 0 || x == 1 || c.plan != nil && (x == 3 || x == 4)) && g.ch(x, y) == '❯' && g.style(x, y) == c.highlight ||
+			c.promptPhrase(g, y, false) || c.dialogTop(g, y) || c.plan != nil && c.planTop(g, y) {
 			return reason(ReasonStalePrompt, "row "+itoa(y)), true
 		}
 	}

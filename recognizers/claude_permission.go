@@ -27,6 +27,9 @@ type dialogRow struct {
 	role     Role
 	labels   []string
 	prefixed bool
+	// bold is the label's part drawn in bold, at its end ("(esc)"): the
+	// row that closes a dialog without a footer is proven by its styles.
+	bold string
 }
 
 func (r dialogRow) matches(label string) bool {
@@ -49,7 +52,7 @@ func (r dialogRow) matches(label string) bool {
 var (
 	rowYes      = dialogRow{role: RoleApprove, labels: []string{"Yes"}}
 	rowNo       = dialogRow{role: RoleReject, labels: []string{"No"}}
-	rowNoEsc    = dialogRow{role: RoleCancel, labels: []string{"No, and tell Claude what to do differently (esc)"}}
+	rowNoEsc    = dialogRow{role: RoleCancel, labels: []string{"No, and tell Claude what to do differently (esc)"}, bold: "(esc)"}
 	rowAccept   = dialogRow{role: RolePersistent, labels: []string{"Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session (shift+tab)"}}
 	rowDontAsk  = dialogRow{role: RolePersistent, labels: []string{"Yes, and don't ask again for ", "Yes, and don’t ask again for "}, prefixed: true}
 	rowReadFrom = dialogRow{role: RolePersistent, labels: []string{"Yes, allow reading from "}, prefixed: true}
@@ -192,6 +195,9 @@ func (c *claude21) permEnd(g *grid, d *permDialog, opts []Option, end, b int, ou
 		if end < b {
 			out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(end+1)))
 		}
+		if last := opts[len(opts)-1]; len(opts) == len(d.rows) && !c.rowStyled(g, last, d.rows[len(opts)-1]) {
+			out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "row "+itoa(last.Row)+" is not in its styles"))
+		}
 		return end
 	case !g.blank(end+1) || !g.rowIs(f, 1, c.permFooter) || !g.styled(f, 1, g.w, c.hint):
 		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
@@ -199,6 +205,15 @@ func (c *claude21) permEnd(g *grid, d *permDialog, opts []Option, end, b int, ou
 		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
 	}
 	return f
+}
+
+// rowStyled reports whether option o's label is drawn as row r is: plain
+// but for its bold end.
+func (c *claude21) rowStyled(g *grid, o Option, r dialogRow) bool {
+	x0 := c.permMenu.labelX
+	x1 := x0 + displayWidth(o.Label) - displayWidth(r.bold)
+	return strings.HasSuffix(o.Label, r.bold) && g.styled(o.Row, x0, x1, plain().vt()) &&
+		g.styled(o.Row, x1, x1+displayWidth(r.bold), plain().bold().vt()) && g.last(o.Row) == x1+displayWidth(r.bold)-1
 }
 
 // permChoices offers approve_once (the digit of the one-time row) and

@@ -1,6 +1,10 @@
 package recognizers
 
-import "github.com/agent-knock-knock/akk/vt"
+import (
+	"strings"
+
+	"github.com/agent-knock-knock/akk/vt"
+)
 
 // Plan mode's dialogs (Claude Code 2.1.267 and 2.1.332, recordings
 // plan-approve and plan-exit-empty) are framed apart from the permission
@@ -60,6 +64,32 @@ func claudePlanFrame(exitX int) *planFrame {
 	}
 }
 
+// phrase reports whether row y shows, from column x, a plan dialog's
+// question or footer, whatever its style.
+func (f *planFrame) phrase(g *grid, y, x int) bool {
+	for i := range f.dialogs {
+		if g.hasAt(y, x, f.dialogs[i].prefix) {
+			return true
+		}
+	}
+	return g.hasAt(y, x, f.footer)
+}
+
+// footerRow reports whether row y is the footer: its fixed start, then
+// the plan file's path (where the user's settings keep plans), a ".md".
+func (f *planFrame) footerRow(g *grid, y int) bool {
+	text := g.trimmed(y)
+	return g.first(y) == 3 && g.hasAt(y, 3, f.footer) && strings.HasSuffix(text, ".md") &&
+		len(text) > len(f.footer)+len(".md") && !strings.Contains(text[len(f.footer):], " ")
+}
+
+// planTop reports whether row y is a plan dialog's top: the full-width
+// "▔" rule in the dialog colour.
+func (c *claude21) planTop(g *grid, y int) bool {
+	full, _ := g.rule(y, '▔', c.permRule)
+	return full
+}
+
 // innerRule reports whether row y is the frame's inner rule: "─" from
 // column 2 to two columns before the pane's edge.
 func (f *planFrame) innerRule(g *grid, y int) bool {
@@ -83,7 +113,7 @@ func (c *claude21) planDialog(g *grid, b int, out *Recognition) bool {
 	}
 	t := -1
 	for y := b; y >= 0 && t < 0; y-- {
-		if full, _ := g.rule(y, '▔', c.permRule); full {
+		if c.planTop(g, y) {
 			t = y
 		}
 	}
@@ -122,7 +152,7 @@ func (c *claude21) planDialog(g *grid, b int, out *Recognition) bool {
 	case len(opts) == 0 || !g.blank(p+1):
 		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no menu under the question"))
 		return true
-	case d.footer && (!g.blank(end+1) || !g.hasAt(end+2, 3, f.footer) || g.first(end+2) != 3 || !g.styled(end+2, 0, g.w, c.hint)):
+	case d.footer && (!g.blank(end+1) || !f.footerRow(g, end+2) || !g.styled(end+2, 0, g.w, c.hint)):
 		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(end+2)))
 	case d.footer && end+2 < b || !d.footer && end < b:
 		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(b)))

@@ -4,6 +4,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
@@ -92,7 +93,17 @@ func structuralCells(s *vt.Screen, r *recognizers.Recognition) []fuzzCell {
 	}
 	if !r.Region.Empty() {
 		row(r.Region.Top, claude)
-		if r.Interaction.Kind != recognizers.KindConfirmation || !claude {
+		switch {
+		case r.Interaction.Tool == recognizers.ToolPlan:
+			// The plan's footer names its file: only the fixed start
+			// "ctrl+g to edit in Vim · " and the ".md" prove anything.
+			y, n := r.Region.Bottom(), utf8.RuneCountInString("   ctrl+g to edit in Vim · ")
+			for x := 0; x < w; x++ {
+				if c := s.Cell(x, y); c.Text != " " && c.Width != 0 && (x < n || s.Cell(x+3, y).Text == " ") {
+					out = append(out, fuzzCell{x, y, true})
+				}
+			}
+		case r.Interaction.Kind != recognizers.KindConfirmation || !claude:
 			row(r.Region.Bottom(), claude)
 		}
 	}
