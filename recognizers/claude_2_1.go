@@ -132,6 +132,7 @@ var claude21Base = claude21{
 // recognize tries the composer frame (idle, working), then a dialog, and
 // says why when neither holds.
 func (c *claude21) recognize(g *grid, out *Recognition) {
+	defer g.enter("claude21.recognize")()
 	b := g.lastRow()
 	if b < 0 {
 		out.ScreenState, out.Composer = Starting, ComposerAbsent
@@ -158,6 +159,7 @@ func (c *claude21) recognize(g *grid, out *Recognition) {
 // lookalike explains a screen with neither composer nor dialog: prompt
 // text without the profile's styles, or nothing known.
 func (c *claude21) lookalike(g *grid, top, end int) Reason {
+	defer g.enter("claude21.lookalike")()
 	for y := top; y < end; y++ {
 		if c.promptPhrase(g, y, true) {
 			return reason(NoteUnstyledLookalike, "row "+itoa(y))
@@ -169,6 +171,7 @@ func (c *claude21) lookalike(g *grid, top, end int) Reason {
 // promptPhrase reports whether row y shows one of the dialogs' phrases,
 // whatever its style, or with menuRows a "❯ 1." menu row.
 func (c *claude21) promptPhrase(g *grid, y int, menuRows bool) bool {
+	defer g.enter("claude21.promptPhrase")()
 	if g.blank(y) {
 		return false
 	}
@@ -193,6 +196,7 @@ func (c *claude21) promptPhrase(g *grid, y int, menuRows bool) bool {
 // staleAbove reports a prompt above row top: a dialog's phrase, a
 // highlighted menu row, or another dialog frame.
 func (c *claude21) staleAbove(g *grid, top int) (Reason, bool) {
+	defer g.enter("claude21.staleAbove")()
 	for y := 0; y < top; y++ {
 		if g.blank(y) {
 			continue

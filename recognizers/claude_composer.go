@@ -15,6 +15,7 @@ const maxComposerRows = 24
 // on b, a full-width rule above it, the "❯" rows, a full-width rule. It
 // sets idle or working, the composer and the activity evidence.
 func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
+	defer g.enter("claude21.composer")()
 	lower := b - 1
 	if full, _ := g.rule(lower, '─', c.composerRule); !full {
 		return false
@@ -71,6 +72,7 @@ func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
 // draft returns the composer's text: rows p to lower-1 from column 2,
 // right-trimmed, joined by newlines; "" when every cell is blank.
 func (c *claude21) draft(g *grid, p, lower int) string {
+	defer g.enter("claude21.draft")()
 	blank := true
 	for y := p; y < lower; y++ {
 		if g.last(y) >= 2 {
@@ -93,6 +95,7 @@ func (c *claude21) draft(g *grid, p, lower int) string {
 // " · ". unsure: the row names a stash in another shape (a chip akk cannot
 // prove absent), so no ctrl+s may be offered.
 func (c *claude21) stashRow(g *grid, y int) (stashed, restored, unsure bool) {
+	defer g.enter("claude21.stashRow")()
 	if c.stashChip == "" || g.blank(y) {
 		return false, false, false
 	}
@@ -112,6 +115,7 @@ func (c *claude21) stashRow(g *grid, y int) (stashed, restored, unsure bool) {
 // composerFooter reads the footer under the composer: the mode, then
 // known hints separated by " · ", all in the footer style.
 func (c *claude21) composerFooter(g *grid, b int) (interrupt, known bool) {
+	defer g.enter("claude21.composerFooter")()
 	x := c.composerFooterX
 	if g.first(b) != x {
 		return false, false
@@ -142,6 +146,7 @@ func (c *claude21) composerFooter(g *grid, b int) (interrupt, known bool) {
 // ("  ❯ text" on a background box, measured on 2.1.267), which only a
 // working agent shows.
 func (c *claude21) activity(g *grid, upper int) (a Activity, queued bool) {
+	defer g.enter("claude21.activity")()
 	y := upper - 1
 	for ; y >= 0; y-- {
 		if c.queuedPrompt(g, y) {
@@ -173,6 +178,7 @@ func (c *claude21) activity(g *grid, upper int) (a Activity, queued bool) {
 // column 2 on a background (the transcript's own prompts start at column
 // 0 on none).
 func (c *claude21) queuedPrompt(g *grid, y int) bool {
+	defer g.enter("claude21.queuedPrompt")()
 	if g.first(y) != 2 || !g.hasAt(y, 2, "❯ ") {
 		return false
 	}

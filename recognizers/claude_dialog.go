@@ -11,11 +11,13 @@ import "strings"
 // dialog's style at least 8 columns long, and a header row under it.
 // resized says the rule does not span the pane.
 func (c *claude21) dialogTop(g *grid, y int) bool {
+	defer g.enter("claude21.dialogTop")()
 	ok, _ := c.dialogTopRule(g, y)
 	return ok
 }
 
 func (c *claude21) dialogTopRule(g *grid, y int) (ok, resized bool) {
+	defer g.enter("claude21.dialogTopRule")()
 	if y+1 >= g.h || g.blank(y+1) || g.ch(0, y) != '─' {
 		return false, false
 	}
@@ -32,6 +34,7 @@ func (c *claude21) dialogTopRule(g *grid, y int) (ok, resized bool) {
 
 // dialog recognizes a dialog ending at or above row b.
 func (c *claude21) dialog(g *grid, b int, out *Recognition) bool {
+	defer g.enter("claude21.dialog")()
 	top := -1
 	for y := b - 1; y >= 0; y-- {
 		if c.dialogTop(g, y) {
@@ -60,6 +63,7 @@ func (c *claude21) dialog(g *grid, b int, out *Recognition) bool {
 // menu row) without its top: the pane cut it off (clipped) or the rule is
 // gone. It is a prompt a person must handle, never an actionable one.
 func (c *claude21) frameless(g *grid, b int, out *Recognition) bool {
+	defer g.enter("claude21.frameless")()
 	kind := Kind("")
 	x := g.first(b)
 	switch {
@@ -108,6 +112,7 @@ func (c *claude21) frameless(g *grid, b int, out *Recognition) bool {
 // Description rows start anywhere from column 2 to the label's column
 // after a checkbox (versions differ).
 func (c *claude21) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) ([]Option, []bool, int, []Reason) {
+	defer g.enter("claude21.menu")()
 	var opts []Option
 	var glyphs []bool
 	var rs []Reason
@@ -184,6 +189,7 @@ func (c *claude21) splitLabel(g *grid, y, x0 int) (label, desc string) {
 // highlight colour and no other's (but the editor row ed, whose label is
 // its text), and every number in grey.
 func (c *claude21) highlightProof(g *grid, lay menuLayout, labelX int, opts []Option, glyphs []bool, ed int) (int, []Reason) {
+	defer g.enter("claude21.highlightProof")()
 	h := -1
 	var out []Reason
 	for i, o := range opts {

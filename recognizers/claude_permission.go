@@ -100,6 +100,7 @@ func (c *claude21) permDialog(header string) *permDialog {
 // permQuestion reports whether row y is d's question: its text at column 1,
 // plain but for the bold subject.
 func (c *claude21) permQuestion(g *grid, y int, d *permDialog) (string, bool) {
+	defer g.enter("claude21.permQuestion")()
 	if g.first(y) != 1 || !g.hasAt(y, 1, d.prefix) {
 		return "", false
 	}
@@ -120,6 +121,7 @@ func (c *claude21) permQuestion(g *grid, y int, d *permDialog) (string, bool) {
 // anyQuestion is the dialog whose question is on row y, for a header no
 // dialog has (the menu is still read and shown, never actionable).
 func (c *claude21) anyQuestion(g *grid, y int) (string, bool) {
+	defer g.enter("claude21.anyQuestion")()
 	for i := range c.permDialogs {
 		if q, ok := c.permQuestion(g, y, &c.permDialogs[i]); ok {
 			return q, true
@@ -130,6 +132,7 @@ func (c *claude21) anyQuestion(g *grid, y int) (string, bool) {
 
 // permission parses a permission dialog whose rule is on row top.
 func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
+	defer g.enter("claude21.permission")()
 	out.ScreenState = AwaitingApproval
 	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
 	out.Prompt = pr
@@ -187,6 +190,7 @@ func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
 // blank row below it, or for a dialog without one, nothing. It returns
 // the dialog's last row.
 func (c *claude21) permEnd(g *grid, d *permDialog, opts []Option, end, b int, out *Recognition) int {
+	defer g.enter("claude21.permEnd")()
 	f := end + 2
 	switch {
 	case len(opts) == 0:
@@ -210,6 +214,7 @@ func (c *claude21) permEnd(g *grid, d *permDialog, opts []Option, end, b int, ou
 // rowStyled reports whether option o's label is drawn as row r is: plain
 // but for its bold end.
 func (c *claude21) rowStyled(g *grid, o Option, r dialogRow) bool {
+	defer g.enter("claude21.rowStyled")()
 	x0 := c.permMenu.labelX
 	x1 := x0 + displayWidth(o.Label) - displayWidth(r.bold)
 	return strings.HasSuffix(o.Label, r.bold) && g.styled(o.Row, x0, x1, plain().vt()) &&

@@ -67,6 +67,7 @@ func claudePlanFrame(exitX int) *planFrame {
 // phrase reports whether row y shows, from column x, a plan dialog's
 // question or footer, whatever its style.
 func (f *planFrame) phrase(g *grid, y, x int) bool {
+	defer g.enter("planFrame.phrase")()
 	for i := range f.dialogs {
 		if g.hasAt(y, x, f.dialogs[i].prefix) {
 			return true
@@ -78,6 +79,7 @@ func (f *planFrame) phrase(g *grid, y, x int) bool {
 // footerRow reports whether row y is the footer: its fixed start, then
 // the plan file's path (where the user's settings keep plans), a ".md".
 func (f *planFrame) footerRow(g *grid, y int) bool {
+	defer g.enter("planFrame.footerRow")()
 	text := g.trimmed(y)
 	return g.first(y) == 3 && g.hasAt(y, 3, f.footer) && strings.HasSuffix(text, ".md") &&
 		len(text) > len(f.footer)+len(".md") && !strings.Contains(text[len(f.footer):], " ")
@@ -86,6 +88,7 @@ func (f *planFrame) footerRow(g *grid, y int) bool {
 // planTop reports whether row y is a plan dialog's top: the full-width
 // "▔" rule in the dialog colour.
 func (c *claude21) planTop(g *grid, y int) bool {
+	defer g.enter("claude21.planTop")()
 	full, _ := g.rule(y, '▔', c.permRule)
 	return full
 }
@@ -93,6 +96,7 @@ func (c *claude21) planTop(g *grid, y int) bool {
 // innerRule reports whether row y is the frame's inner rule: "─" from
 // column 2 to two columns before the pane's edge.
 func (f *planFrame) innerRule(g *grid, y int) bool {
+	defer g.enter("planFrame.innerRule")()
 	if y < 0 || y >= g.h || g.first(y) != 2 || g.last(y) != g.w-3 {
 		return false
 	}
@@ -107,6 +111,7 @@ func (f *planFrame) innerRule(g *grid, y int) bool {
 
 // planDialog recognizes a plan-mode dialog ending on row b.
 func (c *claude21) planDialog(g *grid, b int, out *Recognition) bool {
+	defer g.enter("claude21.planDialog")()
 	f := c.plan
 	if f == nil {
 		return false
@@ -176,6 +181,7 @@ func (c *claude21) planDialog(g *grid, b int, out *Recognition) bool {
 // bottom-most exact row right under an inner rule for a ruled dialog (a
 // plan may hold any text above it), else two rows under the title.
 func (f *planFrame) questionRow(g *grid, d *planDialog, hdr, b int) int {
+	defer g.enter("planFrame.questionRow")()
 	is := func(y int) bool {
 		return g.rowIs(y, d.x, d.prefix) && g.styled(y, 0, g.w, d.asked)
 	}

@@ -12,6 +12,7 @@ import (
 // "Chat about this", the footer. The tabs' "✔ Submit" leads to the
 // review (a confirmation).
 func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
+	defer g.enter("claude21.questionnaire")()
 	out.ScreenState = Questionnaire
 	pr := &Prompt{Kind: KindQuestionnaire, Highlighted: -1}
 	out.Prompt = pr
@@ -90,6 +91,7 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 // tabs of several ("←  ☐ Language  ☐ Database  ✔ Submit  →") with the
 // current one in the chip style. review: the current tab is Submit.
 func (c *claude21) tabs(g *grid, y int) (header string, step Step, review, ok bool) {
+	defer g.enter("claude21.tabs")()
 	s, e := -1, -1
 	for x := 0; x < g.w; x++ {
 		if g.style(x, y) == c.chip {
@@ -151,6 +153,7 @@ func boxName(s string) string {
 // about this", a blank row and the footer. It returns the chat row and
 // the footer's row.
 func (c *claude21) chatAndFooter(g *grid, r, b int, out *Recognition) (*Option, int) {
+	defer g.enter("claude21.chatAndFooter")()
 	full, n := g.rule(r, '─', c.qRule)
 	if !full {
 		code := ReasonFrameMissing
@@ -186,6 +189,7 @@ func (c *claude21) chatAndFooter(g *grid, r, b int, out *Recognition) (*Option, 
 // editor row is current, the tabs' navigation when there are several
 // questions.
 func (c *claude21) checkFooter(g *grid, f int, editor, several bool, out *Recognition) {
+	defer g.enter("claude21.checkFooter")()
 	want := c.qFooters
 	if editor {
 		want = c.editorFooters
@@ -217,6 +221,7 @@ func (c *claude21) freeTextRow(opts []Option, chat bool) int {
 // current; when current, the editor: the placeholder dim behind a drawn
 // cursor (empty), or text followed by the drawn cursor (a draft).
 func (c *claude21) editorRow(g *grid, o Option, current bool, labelX int, multi bool) (ok bool, draft string) {
+	defer g.enter("claude21.editorRow")()
 	want := c.freeTextLabel
 	if multi {
 		want = c.multiFreeText
@@ -285,6 +290,7 @@ func (c *claude21) freeTextStep(q Question, draft string, out *Recognition) {
 // with that row ticked (a person's own text is part of the answer), or
 // without the Submit row.
 func (c *claude21) multiSelect(g *grid, pr *Prompt, opts []Option, h, ft int, submitRow bool, out *Recognition) {
+	defer g.enter("claude21.multiSelect")()
 	for i := range opts {
 		o := &opts[i]
 		tick, ok := c.checkbox(g, o.Row)
@@ -321,6 +327,7 @@ func (c *claude21) multiSelect(g *grid, pr *Prompt, opts []Option, h, ft int, su
 // checkbox reads a multi-select row's box: "[ ]" in the default style or
 // "[✔]" in the tick colour.
 func (c *claude21) checkbox(g *grid, y int) (checked, ok bool) {
+	defer g.enter("claude21.checkbox")()
 	x := c.qMenu.labelX
 	switch {
 	case g.ch(x+1, y) == ' ' && g.styled(y, x, x+3, plain().vt()):
@@ -334,6 +341,7 @@ func (c *claude21) checkbox(g *grid, y int) (checked, ok bool) {
 // review parses the final review: "Review your answers", the answers,
 // "Ready to submit your answers?", "1. Submit answers", "2. Cancel".
 func (c *claude21) review(g *grid, top, y, b int, title string, out *Recognition) {
+	defer g.enter("claude21.review")()
 	out.ScreenState = Confirmation
 	pr := out.Prompt
 	pr.Kind = KindConfirmation

@@ -33,6 +33,7 @@ const claudeOnboardingTitle = "Choose the text style that looks best with your t
 
 // startup reads a startup screen as blocked; false when it is none.
 func (c *claude21) startup(g *grid, out *Recognition) bool {
+	defer g.enter("claude21.startup")()
 	if b, bottom, ok := startupScreen(g, claudeStartupFooters, -1, claudeStartupShapes); ok {
 		y, x := b.Row, g.first(b.Row)
 		if full, _ := g.rule(y-1, '─', claudeStartupRule); !full || !g.styled(y, x, g.last(y)+1, claudeStartupTitle) ||
@@ -74,6 +75,7 @@ const claudeInterrupted = "Interrupted · What should Claude do instead?"
 // interrupted reads the transcript's last block ending at row end as the
 // interruption note.
 func (c *claude21) interrupted(g *grid, end int) (Block, bool) {
+	defer g.enter("claude21.interrupted")()
 	if end < 0 || g.first(end) != 2 || g.ch(2, end) != '⎿' || !g.styled(end, 0, g.w, c.hint) {
 		return Block{}, false
 	}
@@ -93,6 +95,7 @@ var (
 
 // notLoggedIn reports the notice on row y.
 func (c *claude21) notLoggedIn(g *grid, y int) bool {
+	defer g.enter("claude21.notLoggedIn")()
 	if y < 0 || g.blank(y) || g.first(y) < g.w/3 {
 		return false
 	}

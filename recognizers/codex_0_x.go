@@ -147,6 +147,7 @@ var codex0xBase = codex0x{
 // overlay (approval, question, confirmation, async editor) from its
 // title, then a frameless overlay, and says why when none holds.
 func (c *codex0x) recognize(g *grid, out *Recognition) {
+	defer g.enter("codex0x.recognize")()
 	b := g.lastRow()
 	if b < 0 {
 		out.ScreenState, out.Composer = Starting, ComposerAbsent
@@ -185,6 +186,7 @@ const (
 
 // overlayTop finds the bottom-most overlay title at or above row b.
 func (c *codex0x) overlayTop(g *grid, b int) (int, int) {
+	defer g.enter("codex0x.overlayTop")()
 	for y := b; y >= 0; y-- {
 		if k := c.overlayKind(g, y); k != 0 {
 			return y, k
@@ -194,6 +196,7 @@ func (c *codex0x) overlayTop(g *grid, b int) (int, int) {
 }
 
 func (c *codex0x) overlayKind(g *grid, y int) int {
+	defer g.enter("codex0x.overlayKind")()
 	if g.blank(y) {
 		return 0
 	}
@@ -225,6 +228,7 @@ func (c *codex0x) isPermTitle(t string) bool {
 }
 
 func (c *codex0x) overlay(g *grid, t, kind, b int, out *Recognition) {
+	defer g.enter("codex0x.overlay")()
 	switch kind {
 	case ovPermission:
 		c.permission(g, t, b, out)
@@ -242,6 +246,7 @@ func (c *codex0x) overlay(g *grid, t, kind, b int, out *Recognition) {
 // highlightRow reports whether row y draws the glyph at x and every
 // non-blank cell from it in a row highlight style.
 func (c *codex0x) highlightRow(g *grid, y, x int) bool {
+	defer g.enter("codex0x.highlightRow")()
 	if g.ch(x, y) != '›' || g.style(x, y) != c.rowLit[0] {
 		return false
 	}
@@ -257,6 +262,7 @@ func (c *codex0x) highlightRow(g *grid, y, x int) bool {
 // frameless handles overlay rows (a highlighted option, an approval
 // footer) without their title: a short pane cut the top off.
 func (c *codex0x) frameless(g *grid, b int, out *Recognition) bool {
+	defer g.enter("codex0x.frameless")()
 	for y := b; y >= 0; y-- {
 		if g.blank(y) {
 			continue
@@ -280,6 +286,7 @@ func (c *codex0x) frameless(g *grid, b int, out *Recognition) bool {
 
 // lookalike explains a screen with neither bottom pane nor overlay.
 func (c *codex0x) lookalike(g *grid, top, end int) Reason {
+	defer g.enter("codex0x.lookalike")()
 	for y := top; y < end; y++ {
 		if c.promptPhrase(g, y) {
 			return reason(NoteUnstyledLookalike, "row "+itoa(y))
@@ -290,6 +297,7 @@ func (c *codex0x) lookalike(g *grid, top, end int) Reason {
 
 // promptPhrase reports an overlay's phrase on row y, whatever its style.
 func (c *codex0x) promptPhrase(g *grid, y int) bool {
+	defer g.enter("codex0x.promptPhrase")()
 	if g.blank(y) {
 		return false
 	}
@@ -306,6 +314,7 @@ func (c *codex0x) promptPhrase(g *grid, y int) bool {
 // staleAbove reports another overlay's title or a highlighted menu row
 // above the live overlay's top t.
 func (c *codex0x) staleAbove(g *grid, t int) (Reason, bool) {
+	defer g.enter("codex0x.staleAbove")()
 	for y := 0; y < t; y++ {
 		if g.blank(y) {
 			continue

@@ -14,6 +14,7 @@ import (
 // the queue row in place of the status line or the hints row: only under
 // the working line.
 func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
+	defer g.enter("codex0x.composer")()
 	end := b
 	queueing, bare := false, false
 	if c.hintsRow {
@@ -87,6 +88,7 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 // end-1, or nil: clearKeys kill to the line start, so the draft must be
 // the "›" row alone with the visible cursor right after its last cell.
 func (c *codex0x) clear(g *grid, p, end int) *Clear {
+	defer g.enter("codex0x.clear")()
 	if c.clearKeys == nil {
 		return nil
 	}
@@ -112,6 +114,7 @@ type styledRun struct {
 // column 2, then nothing, or with queueContext only "NN% context left"
 // dim, right-aligned at the row's end.
 func (c *codex0x) queueRowAt(g *grid, y int) bool {
+	defer g.enter("codex0x.queueRowAt")()
 	if len(c.queueRow) == 0 || g.first(y) != 2 {
 		return false
 	}
@@ -138,6 +141,7 @@ func (c *codex0x) queueRowAt(g *grid, y int) bool {
 // hintRow proves the key hints under the status line (Codex 0.171.0):
 // segments, three or more spaces apart, each ending in a known hint.
 func (c *codex0x) hintRow(g *grid, y int) bool {
+	defer g.enter("codex0x.hintRow")()
 	if g.blank(y) || g.first(y) < 2 {
 		return false
 	}
@@ -155,6 +159,7 @@ func (c *codex0x) hintRow(g *grid, y int) bool {
 // (permission-bwrap, while "run-ls" is typed). composer takes it only
 // under a draft and no running turn, as recorded.
 func (c *codex0x) bareHints(g *grid, b int) bool {
+	defer g.enter("codex0x.bareHints")()
 	return b == g.h-2 && g.first(b) == 2 && g.style(2, b) == c.statusModel
 }
 
@@ -162,6 +167,7 @@ func (c *codex0x) bareHints(g *grid, b int) bool {
 // after "› " is the dim placeholder (typed text never is), on the first
 // row only.
 func (c *codex0x) placeholderOnly(g *grid, p, end int) bool {
+	defer g.enter("codex0x.placeholderOnly")()
 	if g.last(p) < 2 || !g.styled(p, 2, g.w, c.placeholder) {
 		return false
 	}
@@ -180,6 +186,7 @@ func (c *codex0x) placeholderOnly(g *grid, p, end int) bool {
 // or queued answers and messages), which it passes over. pending: such a
 // block is there, which only a running turn shows.
 func (c *codex0x) above(g *grid, p int, out *Recognition) (pending bool) {
+	defer g.enter("codex0x.above")()
 	for y, seen := p-1, 0; y >= 0 && seen < 2; y-- {
 		if g.blank(y) {
 			continue
@@ -211,6 +218,7 @@ const maxPendingRows = 24
 // least one "↳ " entry. It returns the header's row. The collapsed async
 // summary (no entry, a "? N questions" row) is not one.
 func (c *codex0x) pendingBlock(g *grid, y int) (int, bool) {
+	defer g.enter("codex0x.pendingBlock")()
 	entries := 0
 	for r := y; r >= 0 && y-r <= maxPendingRows; r-- {
 		switch {
@@ -230,6 +238,7 @@ func (c *codex0x) pendingBlock(g *grid, y int) (int, bool) {
 // doneLine reads the dim line closing a finished turn: "done 3:48 AM"
 // (0.15x) or "Worked for 1s • 04:12" (0.171.0).
 func (c *codex0x) doneLine(g *grid, y int, a *Activity) {
+	defer g.enter("codex0x.doneLine")()
 	if g.first(y) != 2 || !g.styled(y, 2, g.w, c.dim) {
 		return
 	}
@@ -246,6 +255,7 @@ func (c *codex0x) doneLine(g *grid, y int, a *Activity) {
 // varies (reasoning summaries replace "Working"): only the bullet, the
 // timer and the interrupt hint are read.
 func (c *codex0x) workingLine(g *grid, y int, a *Activity) bool {
+	defer g.enter("codex0x.workingLine")()
 	if g.first(y) != 0 || !strings.ContainsRune(c.bullets, g.ch(0, y)) || !g.space(1, y) {
 		return false
 	}
@@ -267,6 +277,7 @@ func (c *codex0x) workingLine(g *grid, y int, a *Activity) bool {
 // printed question above (presentation only; answering first expands
 // the editor, whose question is parsed exactly).
 func (c *codex0x) asyncSummary(g *grid, y int, out *Recognition) bool {
+	defer g.enter("codex0x.asyncSummary")()
 	s := y - 2
 	if s < 0 || !g.rowIs(y, 4, c.asyncOpenHint) || !g.styled(y, 0, g.w, c.dim) ||
 		!g.rowIs(s, 0, c.asyncHeader) || g.style(0, s) != c.dim || !g.hasAt(s+1, 2, "? ") || g.first(s+1) != 2 {
@@ -294,6 +305,7 @@ func (c *codex0x) asyncSummary(g *grid, y int, out *Recognition) bool {
 // above row s: "• <question>" followed by a blank row and "  - <option>"
 // rows.
 func (c *codex0x) printedQuestion(g *grid, s int) string {
+	defer g.enter("codex0x.printedQuestion")()
 	for y := s - 1; y >= 1; y-- {
 		if g.first(y) == 0 && strings.ContainsRune(c.bullets, g.ch(0, y)) && g.blank(y+1) && g.hasAt(y+2, 2, "- ") {
 			return g.textFrom(y, 2)

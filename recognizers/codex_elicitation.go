@@ -32,6 +32,7 @@ var codexToolRows = []codexRow{
 // isForm reports a form's progress row on y: "Field N/M" in dim at
 // column 2, on a version whose recordings show the form.
 func (c *codex0x) isForm(g *grid, y int) bool {
+	defer g.enter("codex0x.isForm")()
 	x := 2 + len(codexFormField)
 	return codexPermsOf[c].elicitation && g.first(y) == 2 && g.hasAt(y, 2, codexFormField) &&
 		g.styled(y, 2, g.w, c.dim) && g.ch(x, y) >= '1' && g.ch(x, y) <= '9'
@@ -45,6 +46,7 @@ func isToolAsk(q string) bool {
 
 // elicitation parses the form whose progress row is t.
 func (c *codex0x) elicitation(g *grid, t, b int, out *Recognition) {
+	defer g.enter("codex0x.elicitation")()
 	out.ScreenState = AwaitingApproval
 	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
 	out.Prompt = pr

@@ -6,6 +6,7 @@ import "strings"
 // exact text at column 2 and, when padded, its dim style reaching the
 // pane's last column (a narrower one was drawn for another width).
 func (c *codex0x) footer(g *grid, end, f, b int, text string, padded bool, out *Recognition) {
+	defer g.enter("codex0x.footer")()
 	switch {
 	case !g.blank(end+1) || !g.rowIs(f, 2, text) || g.style(2, f) != c.dim:
 		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
@@ -21,6 +22,7 @@ func (c *codex0x) footer(g *grid, end, f, b int, text string, padded bool, out *
 // by all rows (on the current row, which is all highlight, the same column
 // splits it); without, dim cells are shortcut keys.
 func (c *codex0x) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) ([]Option, []bool, int) {
+	defer g.enter("codex0x.menu")()
 	var opts []Option
 	var glyphs []bool
 	y := y0
@@ -62,6 +64,7 @@ func (c *codex0x) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) ([
 // highlightProof proves exactly one current row: the glyph and the whole
 // row in the highlight style, and no highlight style on any other row.
 func (c *codex0x) highlightProof(g *grid, lay menuLayout, opts []Option, glyphs []bool) (int, []Reason) {
+	defer g.enter("codex0x.highlightProof")()
 	h := -1
 	var out []Reason
 	for i, o := range opts {

@@ -110,6 +110,7 @@ type permRow struct {
 // destination), the menu after a blank row, and the footer padded in dim
 // to the pane's last column.
 func (c *codex0x) permission(g *grid, t, b int, out *Recognition) {
+	defer g.enter("codex0x.permission")()
 	out.ScreenState = AwaitingApproval
 	title := g.trimmed(t)
 	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
@@ -172,6 +173,7 @@ func (c *codex0x) permission(g *grid, t, b int, out *Recognition) {
 // the label column, text at it): the label is its rows' text joined by
 // single spaces, without the shortcut that ends it.
 func (c *codex0x) permRows(g *grid, y0, b int) ([]Option, []permRow, int) {
+	defer g.enter("codex0x.permRows")()
 	var opts []Option
 	var rows []permRow
 	lay := c.permMenu
@@ -197,6 +199,7 @@ func (c *codex0x) permRows(g *grid, y0, b int) ([]Option, []permRow, int) {
 // continuationLit refuses a highlight style on the continuation rows of
 // a row that is not current.
 func (c *codex0x) continuationLit(g *grid, opts []Option, rows []permRow) []Reason {
+	defer g.enter("codex0x.continuationLit")()
 	m := newStyleSet(c.rowLit)
 	for i, r := range rows {
 		for y := opts[i].Row + 1; y <= opts[i].Row+r.wrapped && !r.glyph; y++ {

@@ -9,6 +9,7 @@ import (
 // ("Question 1/2 (2 unanswered)") is t: the question, the menu ending in
 // "None of the above", the Notes composer when open, the footer.
 func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
+	defer g.enter("codex0x.question")()
 	out.ScreenState = Questionnaire
 	pr := &Prompt{Kind: KindQuestionnaire, Highlighted: -1}
 	out.Prompt = pr
@@ -103,6 +104,7 @@ func leadingNumber(s string) int {
 // several) and the question navigation exactly when there are several;
 // with Notes open, exactly the notes footer.
 func (c *codex0x) questionFooter(g *grid, end, f, b int, notes bool, st Step, out *Recognition) {
+	defer g.enter("codex0x.questionFooter")()
 	text := g.textFrom(f, 2)
 	ok := g.blank(end+1) && g.first(f) == 2
 	if notes {
@@ -154,6 +156,7 @@ func (c *codex0x) questionChoices(opts []Option, h, notes int, out *Recognition)
 // notesStep is the open Notes composer: a free-text step, empty when only
 // its dim placeholder shows.
 func (c *codex0x) notesStep(g *grid, y int, q Question, out *Recognition) {
+	defer g.enter("codex0x.notesStep")()
 	c.freeTextEditor(g, y, 4, c.notesHint, FreeText, KindFreeText, q, out)
 }
 
@@ -161,6 +164,7 @@ func (c *codex0x) notesStep(g *grid, y int, q Question, out *Recognition) {
 // placeholder (empty) or typed text (a draft), and plans its answer: the
 // text, the paste window, Enter; a draft is submitted only as it is.
 func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st ScreenState, kind Kind, q Question, out *Recognition) {
+	defer g.enter("codex0x.freeTextEditor")()
 	out.ScreenState = st
 	out.Composer = ComposerEmpty
 	pr := out.Prompt
@@ -202,6 +206,7 @@ func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st ScreenState,
 // Proceed" and "2. Go back" with descriptions, the footer. Digits only
 // move the highlight here; Enter confirms the current row.
 func (c *codex0x) confirm(g *grid, t, b int, out *Recognition) {
+	defer g.enter("codex0x.confirm")()
 	out.ScreenState = Confirmation
 	pr := &Prompt{Kind: KindConfirmation, Highlighted: -1}
 	out.Prompt = pr
@@ -242,6 +247,7 @@ func (c *codex0x) confirm(g *grid, t, b int, out *Recognition) {
 // on row t: a blank row, "1 of 2" when more are queued, the question, its
 // options (the last "Other") or a text editor, the footer.
 func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
+	defer g.enter("codex0x.asyncEditor")()
 	out.ScreenState = AsyncQuestion
 	pr := &Prompt{Kind: KindAsyncQuestion, Highlighted: -1, Pending: 1}
 	out.Prompt = pr
@@ -326,6 +332,7 @@ func pastQueued(g *grid, r, b int) int {
 // asyncFooter proves "enter submit" in the highlight style followed by
 // known hints, three spaces apart.
 func (c *codex0x) asyncFooter(g *grid, end, f, b int, out *Recognition) {
+	defer g.enter("codex0x.asyncFooter")()
 	ok := g.blank(end+1) && g.first(f) == 2 && g.hasAt(f, 2, c.asyncSubmit) && g.style(2, f) == c.highlight
 	if ok {
 		for _, s := range strings.Split(g.textFrom(f, 2+len(c.asyncSubmit)), "   ") {

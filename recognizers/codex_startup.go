@@ -21,6 +21,7 @@ var (
 
 // startup reads a startup screen as blocked; false when it is none.
 func (c *codex0x) startup(g *grid, out *Recognition) bool {
+	defer g.enter("codex0x.startup")()
 	b, bottom, ok := startupScreen(g, codexStartupFooters, 2, codexStartupShapes)
 	if !ok {
 		return false

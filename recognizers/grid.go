@@ -33,6 +33,7 @@ type grid struct {
 	gen     uint64
 	cursor  vt.Cursor
 	alt     bool
+	trace   *tracer // records the profile's checks (--explain); nil otherwise
 }
 
 // gcell is a cell as vt reads it out: the grid stores rows as they come.
@@ -327,27 +328,66 @@ func (g *grid) textFrom(y, x int) string {
 // hasAt reports whether row y shows s starting at column x (wide
 // characters count two columns). It does not allocate.
 func (g *grid) hasAt(y, x int, s string) bool {
+	ok, at, want := g.textAt(y, x, s)
+	if g.trace != nil {
+		g.trace.add("hasAt", y, ok, g.textDiff(ok, y, at, want))
+	}
+	return ok
+}
+
+// textAt is hasAt, untraced, with the column and character where it
+// fails.
+func (g *grid) textAt(y, x int, s string) (ok bool, at int, want rune) {
 	if y < 0 || y >= g.h {
-		return false
+		return false, x, 0
 	}
 	for _, r := range s {
 		if x >= g.w {
-			return false
+			return false, x, r
 		}
 		c := g.rows[y].cells[x]
 		if cr := c.Rune(); c.Width() == 0 || cr != r && !(r == ' ' && cr == '\u00a0') {
-			return false
+			return false, x, r
 		}
 		x += max(c.Width(), 1)
 	}
-	return true
+	return true, x, 0
+}
+
+// textDiff is a failed text check's first differing cell.
+func (g *grid) textDiff(ok bool, y, x int, want rune) *CellDiff {
+	if ok {
+		return nil
+	}
+	got := "(off the screen)"
+	if y >= 0 && y < g.h && x < g.w {
+		got = g.text(y, x, x+1)
+	}
+	return &CellDiff{Col: x, Expected: string(want), Got: got}
 }
 
 // rowIs reports whether row y's non-blank text is exactly s starting at
 // column x.
 func (g *grid) rowIs(y, x int, s string) bool {
-	return !g.blank(y) && g.rows[y].first == x && g.hasAt(y, x, s) &&
-		g.rows[y].last == x+displayWidth(s)-1
+	first, _ := utf8.DecodeRuneInString(s)
+	ok, at, want := false, x, first
+	switch {
+	case g.blank(y):
+	case g.rows[y].first != x:
+		// They differ first where the row starts or where s would.
+		if at = min(x, g.rows[y].first); at != x {
+			want = ' '
+		}
+	default:
+		ok, at, want = g.textAt(y, x, s)
+		if ok && g.rows[y].last != x+displayWidth(s)-1 {
+			ok, at, want = false, x+displayWidth(s), ' '
+		}
+	}
+	if g.trace != nil {
+		g.trace.add("rowIs", y, ok, g.textDiff(ok, y, at, want))
+	}
+	return ok
 }
 
 // styled reports whether every non-blank cell of columns x0..x1-1 of row y
@@ -371,8 +411,14 @@ func (g *grid) styled(y, x0, x1 int, s vt.Style) bool {
 			m.want, m.ok = i, true
 		}
 		if !m.ok || i != m.want {
+			if g.trace != nil {
+				g.trace.add("styled", y, false, &CellDiff{Col: x, Expected: styleName(s), Got: styleName(g.styles[i].s)})
+			}
 			return false
 		}
+	}
+	if g.trace != nil {
+		g.trace.add("styled", y, true, nil)
 	}
 	return true
 }
@@ -390,6 +436,14 @@ func (g *grid) rule(y int, ch rune, s vt.Style) (full bool, width int) {
 			break
 		}
 		width++
+	}
+	if g.trace != nil {
+		var d *CellDiff
+		if width < g.w {
+			got := g.text(y, width, width+1) + " " + styleName(g.styleOf(g.rows[y].cells[width]))
+			d = &CellDiff{Col: width, Expected: string(ch) + " " + styleName(s), Got: got}
+		}
+		g.trace.add("rule", y, width == g.w, d)
 	}
 	return width == g.w, width
 }

@@ -91,6 +91,9 @@ func (gg genericGrammar) recognize(g *grid, out *Recognition) {
 	blank := *out
 	best, score := blank, -1
 	for _, gr := range gg {
+		if g.trace != nil {
+			g.trace.begin(grammarName(gr) + " (generic)")
+		}
 		try := blank
 		gr.recognize(g, &try)
 		s := 0

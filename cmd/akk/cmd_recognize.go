@@ -25,6 +25,8 @@ type RecognizeCmd struct {
 	Version  string `help:"The agent's exact version; default: the recording's."`
 	Timeline bool   `help:"For a recording: one object per change of the recognition, with its time t (NDJSON with --json)."`
 	Size     string `help:"For a capture-pane dump: the pane's size WxH (default: the widest line by the number of lines)."`
+	Marker   int    `help:"For a recording: recognize the screen at its marker K (0-based) instead of the final one." default:"-1"`
+	Explain  bool   `help:"Show every check of every profile tried (the exact one, then the generic reading), in order, with the first differing cell of each failed check (screen text: with --json, rule names, rows and columns only)."`
 }
 
 // Run recognizes the file.
@@ -36,8 +38,8 @@ func (c *RecognizeCmd) Run(g *Globals, stdout io.Writer) error {
 	if rec, err := recordings.Decode(data); err == nil && rec.Header.Version == 2 {
 		return c.recording(rec, g.JSON, stdout)
 	}
-	if c.Timeline {
-		return fmt.Errorf("%w: --timeline needs a recording", errUsage)
+	if c.Timeline || c.Marker >= 0 {
+		return fmt.Errorf("%w: --timeline and --marker need a recording", errUsage)
 	}
 	scr, err := c.screen(data)
 	if err != nil {
@@ -47,8 +49,21 @@ func (c *RecognizeCmd) Run(g *Globals, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r := recognizers.Recognize(p, scr, recognizers.TestKey)
-	return printRecognition(stdout, g.JSON, &r, nil)
+	return c.print(stdout, g.JSON, p, scr)
+}
+
+// print recognizes one screen, explained or not.
+func (c *RecognizeCmd) print(stdout io.Writer, asJSON bool, p recognizers.Profile, scr *vt.Screen) error {
+	if !c.Explain {
+		r := recognizers.Recognize(p, scr, recognizers.TestKey)
+		return printRecognition(stdout, asJSON, &r, nil)
+	}
+	ex := recognizers.Explain(p, scr, recognizers.TestKey)
+	if asJSON {
+		return json.NewEncoder(stdout).Encode(explainView(&ex))
+	}
+	ex.Write(stdout)
+	return nil
 }
 
 // profile resolves --agent/--version, falling back to the recording's
@@ -77,9 +92,18 @@ func (c *RecognizeCmd) recording(rec *recordings.Recording, asJSON bool, stdout 
 	if err != nil {
 		return err
 	}
+	if c.Timeline && (c.Explain || c.Marker >= 0) {
+		return fmt.Errorf("%w: --timeline shows every change; --explain and --marker show one screen", errUsage)
+	}
 	r := recognizers.NewRecognizer(p, recognizers.TestKey)
 	var last []byte
+	k := -1
 	scr, err := recordings.Replay(rec, vt.Options{}, func(s recordings.Step) error {
+		if s.Marker != nil {
+			if k++; k == c.Marker {
+				return errAtMarker{c.print(stdout, asJSON, p, s.Screen)}
+			}
+		}
 		if !c.Timeline || s.Event.Code == recordings.Input || s.Event.Code == recordings.MarkerEv {
 			return nil
 		}
@@ -92,12 +116,23 @@ func (c *RecognizeCmd) recording(rec *recordings.Recording, asJSON bool, stdout 
 		t := s.Event.Time
 		return printRecognition(stdout, asJSON, &got, &t)
 	})
+	if at, ok := err.(errAtMarker); ok {
+		return at.err
+	}
 	if err != nil || c.Timeline {
 		return err
 	}
-	got := r.Recognize(scr)
-	return printRecognition(stdout, asJSON, &got, nil)
+	if c.Marker >= 0 {
+		return fmt.Errorf("%w: --marker %d: the recording has %d markers", errUsage, c.Marker, k+1)
+	}
+	return c.print(stdout, asJSON, p, scr)
 }
+
+// errAtMarker stops a replay at the marker asked for, with the result of
+// printing its screen.
+type errAtMarker struct{ err error }
+
+func (e errAtMarker) Error() string { return "stopped at the marker" }
 
 // screen reads a seed-format screen or a capture-pane -p -e dump.
 func (c *RecognizeCmd) screen(data []byte) (*vt.Screen, error) {
@@ -221,6 +256,58 @@ func printRecognition(w io.Writer, asJSON bool, r *recognizers.Recognition, t *f
 		fmt.Fprintf(w, "  warning: %s\n", s)
 	}
 	return nil
+}
+
+// explainJSON is --explain --json: every profile's steps (rule, depth,
+// rows, verdict, the failed check and its column, what the profile
+// expected) and the recognition; never screen text (DESIGN.md invariant
+// 8).
+type explainJSON struct {
+	V        int            `json:"v"`
+	Profiles []explainedRun `json:"profiles"`
+	Result   recognizeView  `json:"result"`
+}
+
+type explainedRun struct {
+	Profile string        `json:"profile"`
+	Steps   []explainStep `json:"steps"`
+}
+
+type explainStep struct {
+	Rule     string `json:"rule"`
+	Depth    int    `json:"depth"`
+	Row      *int   `json:"row,omitempty"`
+	LastRow  *int   `json:"last_row,omitempty"`
+	Calls    int    `json:"calls"`
+	Checks   int    `json:"checks"`
+	Pass     *bool  `json:"pass,omitempty"` // absent for a rule that only calls others
+	Check    string `json:"check,omitempty"`
+	DiffCol  *int   `json:"diff_col,omitempty"`
+	Expected string `json:"expected,omitempty"` // the profile's, never the screen's
+}
+
+func explainView(ex *recognizers.Explanation) explainJSON {
+	out := explainJSON{V: 1, Result: publicView(&ex.Recognition, nil)}
+	for _, s := range ex.Sections {
+		run := explainedRun{Profile: s.Profile, Steps: []explainStep{}}
+		for _, st := range s.Steps {
+			es := explainStep{Rule: st.Rule, Depth: st.Depth, Calls: st.Calls, Checks: st.Checks}
+			if st.Checks > 0 {
+				row, last, pass := st.Row, st.Rows, st.Pass
+				es.Row, es.Pass, es.Check = &row, &pass, st.Kind
+				if last != row {
+					es.LastRow = &last
+				}
+			}
+			if st.Diff != nil {
+				col := st.Diff.Col
+				es.DiffCol, es.Expected = &col, st.Diff.Expected
+			}
+			run.Steps = append(run.Steps, es)
+		}
+		out.Profiles = append(out.Profiles, run)
+	}
+	return out
 }
 
 // checkRecognition is `akk replay --check`'s recognizer half: every

@@ -137,3 +137,48 @@ func TestReplayCheckRecognizes(t *testing.T) {
 		t.Errorf("bad: exit %d: %s", code, out.String())
 	}
 }
+
+// TestRecognizeExplain: --explain on a recording's marker, as text for a
+// person (the first differing cells) and as JSON (rule names, rows,
+// columns and what the profile expected; no screen text: the draft of a
+// draft screen is nowhere in it).
+func TestRecognizeExplain(t *testing.T) {
+	dialog := filepath.Join(corpus, "claude", "2.1.267", "edit-approve.cast")
+	var out, errb bytes.Buffer
+	if code := run([]string{"recognize", "--explain", "--marker", "0", dialog}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"profile claude@2.1.267 (exact)", "claude21.permission", "claude21.permQuestion", "result claude@2.1.267: awaiting_approval"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in:\n%s", want, out.String())
+		}
+	}
+	draft := filepath.Join(corpus, "claude", "2.1.267", "draft.final.txt")
+	out.Reset()
+	if code := run([]string{"recognize", "--explain", "--json", "--agent", "claude", "--version", "2.1.267", draft}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var v struct {
+		V        int
+		Profiles []struct {
+			Profile string
+			Steps   []map[string]any
+		}
+		Result map[string]any
+	}
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil || v.V != 1 || len(v.Profiles) == 0 || len(v.Profiles[0].Steps) == 0 {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if v.Result["screen_state"] != "idle" || v.Result["composer"] != "draft" {
+		t.Errorf("result %v", v.Result)
+	}
+	if strings.Contains(out.String(), "a draft that is not sent") || strings.Contains(out.String(), `"got"`) {
+		t.Errorf("screen text in the JSON: %s", out.String())
+	}
+	if code := run([]string{"recognize", "--explain", "--timeline", dialog}, &out, &errb); code != 2 {
+		t.Errorf("--explain --timeline: exit %d, want 2 (usage)", code)
+	}
+	if code := run([]string{"recognize", "--marker", "9", dialog}, &out, &errb); code != 2 {
+		t.Errorf("--marker 9 of 2: exit %d, want 2 (usage)", code)
+	}
+}
