@@ -92,6 +92,7 @@ var codexErrorsGeneric = slices.Concat(codexErrors0_171_0, codexErrors0_155_1, c
 // blocked reads an idle composer screen whose history ends in an API
 // error of a known shape as Blocked.
 func (c *codex0x) blocked(g *grid, out *Recognition) {
+	defer g.enter("codex0x.blocked")()
 	es := codexErrorsOf[c]
 	if !out.Exact {
 		es = codexErrorsGeneric
