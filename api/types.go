@@ -168,6 +168,20 @@ type Evidence struct {
 	StaleCause     string          `json:"stale_cause,omitempty"`
 	LastEvent      uint64          `json:"last_event,omitempty"`
 	Identification json.RawMessage `json:"identification,omitempty"`
+	// Rules, on a screen akk cannot act on (unknown, or an interaction
+	// that is manual_required), are the profile's rules that failed, in
+	// evaluation order: names, rows and columns only, never screen text
+	// (`akk recognize --explain` shows the cells locally).
+	Rules []FailedRule `json:"rules,omitempty"`
+}
+
+// FailedRule is a rule of the profile that did not hold on the screen.
+type FailedRule struct {
+	Rule    string `json:"rule"`
+	Check   string `json:"check"` // hasAt, rowIs, styled, rule
+	Row     int    `json:"row"`
+	LastRow int    `json:"last_row,omitempty"` // a scan's last row
+	Col     *int   `json:"col,omitempty"`      // where it first differs
 }
 
 // Process is one member of the pane's foreground process group.

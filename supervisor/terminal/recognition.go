@@ -76,6 +76,39 @@ func (pr *paneRecognizer) recognize(key recognizers.Key, agent, version string, 
 	return FromRecognition(pr.r.Recognize(scr))
 }
 
+// maxFailedRules bounds a status's failed rules (a scan is one).
+const maxFailedRules = 24
+
+// failedRules explains scr with the profile for agent@version: the
+// failed rule steps of its first reading, the outer ones (depth 2 at
+// most: the profile's entry, its surfaces and their parts), without
+// screen text.
+func failedRules(agent, version string, scr *vt.Screen) []api.FailedRule {
+	if agent == api.AgentNone || agent == "" {
+		return nil
+	}
+	ex := recognizers.Explain(recognizers.Lookup(agent, version), scr, recognizers.TestKey)
+	if len(ex.Sections) == 0 {
+		return nil
+	}
+	var out []api.FailedRule
+	for _, st := range ex.Sections[0].Steps {
+		if st.Checks == 0 || st.Pass || st.Depth > 2 || len(out) == maxFailedRules {
+			continue
+		}
+		r := api.FailedRule{Rule: st.Rule, Check: st.Kind, Row: st.Row}
+		if st.Rows != st.Row {
+			r.LastRow = st.Rows
+		}
+		if st.Diff != nil {
+			col := st.Diff.Col
+			r.Col = &col
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 // FromRecognition keeps what the contract shows of a recognition: never
 // the draft's text, the fingerprint or the key plan.
 func FromRecognition(r recognizers.Recognition) Recognition {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -158,6 +159,9 @@ func (m *Pane) status(req api.StatusRequest) api.StatusResponse {
 	scr := m.mirror.Screen()
 	if scr == nil {
 		return out
+	}
+	if m.ident != nil && (m.rec.Screen == api.ScreenUnknown || m.rec.Interaction != nil && m.rec.Interaction.State == recognizers.StateManualRequired) {
+		ev.Rules = failedRules(m.ident.Agent, m.ident.Version, scr)
 	}
 	hasDraft := m.rec.Composer == "draft"
 	if m.rec.PromptRows > 0 && !(hasDraft && m.rec.Interaction == nil) {
