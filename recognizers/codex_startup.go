@@ -9,13 +9,16 @@ package recognizers
 // a new Codex, so akk never presses anything there.
 
 var (
-	codexStartupFooters = []string{"Press enter to continue", "enter continue · esc skip"}
+	codexStartupFooters = []string{"Press enter to continue", "enter continue · esc skip", "enter/esc confirm · ^c quit"}
 	codexStartupShapes  = []startupShape{
 		{title: "Do you trust the contents of this directory?", reason: BlockedTrust},
 		{title: "Sign in with ChatGPT to use Codex", reason: BlockedLogin},
 		{title: "Choose how you want to use Codex.", reason: BlockedLogin}, // 0.171.0
 		{title: "✨\u200aUpdate available!", reason: BlockedUpdate},         // a hair space after the sparkles
 		{title: "Update available · ", reason: BlockedUpdate},              // 0.171.0
+		// 0.171.0 offers its newest model to a user of an older one
+		// (startup-model-nudge): Enter switches the model.
+		{title: "Meet GPT-6 Sol", reason: BlockedOnboarding},
 	}
 )
 

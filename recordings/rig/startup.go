@@ -88,7 +88,8 @@ func probeComposer(d *Driver, composer string, anchors ...string) error {
 				// Codex's welcome logo animates: its footer is the anchor
 				// (0.171.0's update prompt: "enter continue · esc skip").
 				return d.ScreenFunc("the dialog's footer", func(text string) bool {
-					return strings.Contains(text, "Press enter to continue") || strings.Contains(text, "enter continue")
+					return strings.Contains(text, "Press enter to continue") || strings.Contains(text, "enter continue") ||
+						strings.Contains(text, "enter/esc confirm")
 				})
 			}
 			return d.Quiet(time.Second)
@@ -157,5 +158,10 @@ func init() {
 				})
 			},
 			Drive: func(d *Driver) error { return probe(d, "Update", "update", "9.0.0") }},
+		// 0.171.0 configured with an older model offers its newest at
+		// startup ("Meet GPT-6 Sol": Try new model / Use existing model).
+		&Scenario{Name: "startup-model-nudge", Agent: "codex", Script: codexScript, Only: []string{"0.171.0"},
+			Model: func(string) string { return "gpt-5.5" },
+			Drive: func(d *Driver) error { return probe(d, "Try new model") }},
 	)
 }
