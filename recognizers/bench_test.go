@@ -2,8 +2,10 @@ package recognizers
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agent-knock-knock/akk/recordings"
@@ -163,5 +165,54 @@ func TestRecognizerUnchangedAllocatesNothing(t *testing.T) {
 		if again := r.Recognize(scr); again.Interaction.InteractionID != first.Interaction.InteractionID {
 			t.Errorf("%s: cached recognition differs", p.ID())
 		}
+	}
+}
+
+// BenchmarkRecognizeDialogs: a cold recognition of each tool dialog the
+// profiles read besides Bash and exec (edits, writes, plan mode, patches,
+// grants, wrapped commands), per profile that has it recorded.
+func BenchmarkRecognizeDialogs(b *testing.B) {
+	surfaces := []string{"edit-approve", "write-overwrite-approve", "notebook-edit-approve", "webfetch-approve", "plan-approve",
+		"bash-long", "exec-long", "apply-patch-approve", "network-approve", "mcp-tool-approve"}
+	for _, p := range Profiles() {
+		for _, s := range surfaces {
+			scr := benchScreen(b, p.Agent, p.Version, s, 0)
+			if scr == nil {
+				continue
+			}
+			b.Run(p.ID()+"/"+s, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					Recognize(p, scr, TestKey)
+				}
+				reportMicros(b)
+			})
+		}
+	}
+}
+
+// BenchmarkRecognizeWide: the same on every recorded screen wider than
+// 200 columns (the environment matrix's -w200 and -w250 recordings), at
+// its first marker: the cost grows with the row length.
+func BenchmarkRecognizeWide(b *testing.B) {
+	n := 0
+	for _, p := range Profiles() {
+		casts, _ := filepath.Glob(filepath.Join("..", "recordings", "testdata", p.Agent, p.Version, "*-w2[05]0.cast"))
+		for _, c := range casts {
+			s := strings.TrimSuffix(filepath.Base(c), ".cast")
+			scr := benchScreen(b, p.Agent, p.Version, s, 0)
+			w, h := scr.Size()
+			n++
+			b.Run(fmt.Sprintf("%s/%s/%dx%d", p.ID(), s, w, h), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					Recognize(p, scr, TestKey)
+				}
+				reportMicros(b)
+			})
+		}
+	}
+	if n == 0 {
+		b.Skip("no recording wider than 200 columns yet")
 	}
 }
