@@ -19,6 +19,11 @@ type Block struct {
 	// "" when the screen prints none. akk reads no clock: turning it into
 	// an instant is the caller's, with the pane's clock and time zone.
 	ResetsAt string
+	// AutoContinue: the agent continues by itself at the reset (Claude
+	// Code's usage limit: "Continuing automatically at 9:36pm · esc to
+	// cancel", blocked_usage.go). Typing there cancels that, so a send is
+	// not the way on: the block is not resumable, it waits for the reset.
+	AutoContinue bool
 	// Row is the screen row of the error's first line.
 	Row int
 }

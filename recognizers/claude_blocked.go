@@ -81,6 +81,9 @@ func (c *claude21) blocked(g *grid, out *Recognition) {
 		block(out, b)
 		return
 	}
+	if c.usageLimitUnread(g, out) {
+		return
+	}
 	if e == nil {
 		return
 	}

@@ -34,6 +34,9 @@ const claudeOnboardingTitle = "Choose the text style that looks best with your t
 // startup reads a startup screen as blocked; false when it is none.
 func (c *claude21) startup(g *grid, out *Recognition) bool {
 	defer g.enter("claude21.startup")()
+	if c.usageLimit(g, out) { // not a startup screen: the composer with notices under it
+		return true
+	}
 	if b, bottom, ok := startupScreen(g, claudeStartupFooters, -1, claudeStartupShapes); ok {
 		y, x := b.Row, g.first(b.Row)
 		if full, _ := g.rule(y-1, '─', claudeStartupRule); !full || !g.styled(y, x, g.last(y)+1, claudeStartupTitle) ||

@@ -30,6 +30,9 @@ type Failure struct {
 	// (Anthropic anthropic-ratelimit-unified-reset, Responses resets_at);
 	// 0: none.
 	ResetIn time.Duration
+	// ResetOnHour rounds that reset time up to the next whole hour, so an
+	// agent that drops ":00" prints its short form ("10pm").
+	ResetOnHour bool
 	// ShouldRetry is the x-should-retry header ("true", "false"; "" none).
 	// The Anthropic SDK and Claude Code take "false" as "do not retry".
 	ShouldRetry string
@@ -84,7 +87,7 @@ func anthropicFailure(f Failure, now time.Time, reqID string) failureShape {
 		s.header.Set("anthropic-ratelimit-unified-overage-status", "rejected")
 		s.header.Set("anthropic-ratelimit-unified-overage-disabled-reason", "out_of_credits")
 		if f.ResetIn > 0 {
-			reset := strconv.FormatInt(now.Add(f.ResetIn).Unix(), 10)
+			reset := strconv.FormatInt(f.resetAt(now).Unix(), 10)
 			s.header.Set("anthropic-ratelimit-unified-reset", reset)
 			s.header.Set("anthropic-ratelimit-unified-5h-reset", reset)
 		}
@@ -156,6 +159,17 @@ func (s failureShape) write(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(s.status)
 	json.NewEncoder(w).Encode(s.body)
+}
+
+// resetAt is now+ResetIn, rounded up to the hour when ResetOnHour.
+func (f Failure) resetAt(now time.Time) time.Time {
+	at := now.Add(f.ResetIn)
+	if f.ResetOnHour {
+		if h := at.Truncate(time.Hour); h.Before(at) {
+			at = h.Add(time.Hour)
+		}
+	}
+	return at
 }
 
 func cmpDur(d, def time.Duration) time.Duration {

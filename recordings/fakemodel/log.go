@@ -19,6 +19,10 @@ type Request struct {
 	Choice string    `json:"choice,omitempty"` // how the reply was chosen
 	Prompt string    `json:"prompt,omitempty"` // latest user prompt text (main requests)
 	Tool   string    `json:"tool,omitempty"`   // tool called by the reply
+	// Auth is how the request authenticated (authOf): "api_key",
+	// "oauth" (a subscription's token), "bearer" or "".
+	// The credential itself is never logged.
+	Auth string `json:"auth,omitempty"`
 	// Status is the HTTP status of a scripted API error (Failure), else 0.
 	Status int             `json:"status,omitempty"`
 	Body   json.RawMessage `json:"body,omitempty"`
