@@ -89,6 +89,10 @@ type Blocked struct {
 	// next such time after the screen showed it), when it can.
 	ResetsAtShown string    `json:"resets_at_shown,omitempty"`
 	ResetsAt      time.Time `json:"resets_at,omitzero"`
+	// AutoContinue: the agent says it continues by itself at the reset
+	// (Claude Code's "Continuing automatically at 9:36pm · esc to
+	// cancel"): no send is offered, since a prompt would cancel that.
+	AutoContinue bool `json:"auto_continue,omitempty"`
 }
 
 // Action is one advertised operation: the tool to call and its arguments.

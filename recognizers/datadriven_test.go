@@ -149,6 +149,9 @@ func dump(r *recognizers.Recognition) string {
 	fmt.Fprintf(&b, "\nactivity spinner=%v interrupt=%v elapsed=%q done=%v done_elapsed=%q", a.Spinner, a.InterruptHint, a.Elapsed, a.Done, a.DoneElapsed)
 	if bl := r.Blocked; bl != nil {
 		fmt.Fprintf(&b, "\nblocked reason %s status %d resets_at %q row %d", bl.Reason, bl.Status, bl.ResetsAt, bl.Row)
+		if bl.AutoContinue {
+			b.WriteString(" auto_continue")
+		}
 	}
 	if r.Clear != nil {
 		fmt.Fprintf(&b, "\nclear keys %q stash=%v", r.Clear.Keys, r.Clear.Stash)

@@ -88,7 +88,8 @@ func Actions(v View) map[string]api.Action {
 // (after limit_reset).
 func Ready(r Recognition) bool {
 	return r.Exact && r.Composer == "empty" &&
-		(r.Screen == api.ScreenIdle || r.Screen == api.ScreenBlocked && r.Blocked != nil && Resumable(r.Blocked.Reason))
+		(r.Screen == api.ScreenIdle || r.Screen == api.ScreenBlocked && r.Blocked != nil && Resumable(r.Blocked.Reason) &&
+			!r.Blocked.AutoContinue)
 }
 
 // Resumable: a block after which a new prompt is the way on. Not a

@@ -132,7 +132,7 @@ func FromRecognition(r recognizers.Recognition) Recognition {
 		out.Interaction = r.Interaction.Clone() // kept past the recognition that made it
 	}
 	if b := r.Blocked; b != nil && r.ScreenState == recognizers.Blocked {
-		out.Blocked = &api.Blocked{Reason: b.Reason, HTTPStatus: b.Status, ResetsAtShown: b.ResetsAt}
+		out.Blocked = &api.Blocked{Reason: b.Reason, HTTPStatus: b.Status, ResetsAtShown: b.ResetsAt, AutoContinue: b.AutoContinue}
 	}
 	return out
 }

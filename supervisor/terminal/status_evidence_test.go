@@ -59,3 +59,18 @@ func TestFailedRules(t *testing.T) {
 		t.Error("rules for a pane with no agent")
 	}
 }
+
+// TestReadyRefusesAutoContinue: a block the agent leaves by itself
+// (Claude's "Continuing automatically at …") takes no send, since a prompt
+// would cancel the continuation; the same block without it does.
+func TestReadyRefusesAutoContinue(t *testing.T) {
+	r := Recognition{Exact: true, Composer: "empty", Screen: api.ScreenBlocked,
+		Blocked: &api.Blocked{Reason: recognizers.BlockedUsageLimit, ResetsAtShown: "9:36pm (UTC)"}}
+	if !Ready(r) {
+		t.Fatal("a usage limit above an empty composer takes no send")
+	}
+	r.Blocked.AutoContinue = true
+	if Ready(r) {
+		t.Error("a send is offered where Claude continues by itself")
+	}
+}
