@@ -51,6 +51,9 @@ var claudeSources = []source{
 	{"mcp-tool", "mcp-tool-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
 	{"read-outside", "read-outside", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
 	{"plan", "plan-approve", 0, recognizers.KindPermission, []string{"approve_once"}, claudeToolVersions},
+	{"permission-light", "permission-approve-theme-light", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"permission-light-ansi", "permission-approve-theme-light-ansi", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"permission-w60", "permission-approve-w60", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
 }
 
 // claudeToolVersions record the dialogs of the tools besides Bash (and
@@ -68,6 +71,8 @@ var codexSources = []source{
 	{"exec-multiline", "exec-multiline", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
 	{"apply-patch", "apply-patch-approve", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
 	{"network-grant", "network-approve", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"permission-bg-light", "permission-approve-bg-light", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"permission-w60", "permission-approve-w60", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
 }
 
 // codexToolVersions record the tool dialogs besides a short exec (the
@@ -98,7 +103,7 @@ var mutations = []mutation{
 	{"frame drawn for another width", resized, []string{recognizers.ReasonResizedFrame}},
 	{"prompt quoted in an assistant message", quoted, []string{recognizers.NotePromptInTranscript}},
 	{"Tab to amend", amend, []string{recognizers.ReasonTabToAmend}},
-	{"persistent grants only", persistentOnly, []string{recognizers.ReasonPersistentOnly}},
+	{"persistent grants only", persistentOnly, []string{recognizers.ReasonPersistentOnly, recognizers.ReasonWrappedLabel}}, // a wrapped source keeps its continuation rows
 	{"question asks for a secret", secretPrompt, []string{recognizers.ReasonSecretInput}},
 	{"question header asks for a secret", secretHeader, []string{recognizers.ReasonSecretInput}},
 	{"model option labelled as the free-text row", freeTextLabel, []string{recognizers.ReasonFreeTextLookalike}},

@@ -28,13 +28,24 @@ func TestAPIErrorShapeMatch(t *testing.T) {
 	}
 }
 
-// TestBlockedProfilesRegistered: the error tables name only registered
-// grammars.
-func TestBlockedProfilesRegistered(t *testing.T) {
+// registeredGrammars are the registry's grammars, a themed one's default
+// (the error tables are the dark default's: other themes record no error
+// screens).
+func registeredGrammars() map[grammar]bool {
 	known := map[grammar]bool{}
 	for _, p := range registry {
 		known[p.grammar] = true
+		if t, ok := p.grammar.(*themed); ok {
+			known[t.variants[0]] = true
+		}
 	}
+	return known
+}
+
+// TestBlockedProfilesRegistered: the error tables name only registered
+// grammars.
+func TestBlockedProfilesRegistered(t *testing.T) {
+	known := registeredGrammars()
 	for c := range claudeErrorsOf {
 		if !known[c] {
 			t.Errorf("claudeErrorsOf names an unregistered grammar %p", c)

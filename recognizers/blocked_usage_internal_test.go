@@ -55,10 +55,7 @@ func TestClaudeResetShown(t *testing.T) {
 // TestClaudeUsageLimitsRegistered: the usage-limit table names only
 // registered grammars.
 func TestClaudeUsageLimitsRegistered(t *testing.T) {
-	known := map[grammar]bool{}
-	for _, p := range registry {
-		known[p.grammar] = true
-	}
+	known := registeredGrammars()
 	for c := range claudeUsageLimitsOf {
 		if !known[c] {
 			t.Errorf("claudeUsageLimitsOf names an unregistered grammar %p", c)

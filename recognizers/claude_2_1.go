@@ -33,6 +33,7 @@ type claude21 struct {
 	// wrapProven: labels (by prefix) whose wrap onto one continuation row
 	// a recording of the version shows; any other wrap is wrapped_label.
 	wrapProven []string
+	maxWraps   int // continuation rows a proven wrap may take (0: 1)
 
 	// The permission dialog.
 	permRule    vt.Style

@@ -136,11 +136,23 @@ func (c *claude21) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) (
 			o.Description = strings.TrimSpace(o.Description + " " + g.trimmed(y))
 		case !descriptions && lay.continuation(g, y):
 			wraps++
-			if wraps > 1 || !hasAnyPrefix(o.Label, c.wrapProven) {
+			if wraps > max(c.maxWraps, 1) || !hasAnyPrefix(o.Label+" ", c.wrapProven) {
 				rs = append(rs, reason(ReasonWrappedLabel, "row "+itoa(y)))
 			}
+			if o.Description != "" && g.styled(y, 0, g.w, c.hint) {
+				// The grey description after " · " went on.
+				o.Description = strings.TrimSpace(o.Description + " " + g.trimmed(y))
+				continue
+			}
 			label, desc := c.splitLabel(g, y, lay.labelX)
-			o.Label = strings.TrimSpace(o.Label + " " + label)
+			// A word longer than a whole row (a path) is broken at the
+			// pane's edge, its rest on the next row without a space; any
+			// other wrap falls between words.
+			sep := " "
+			if o.Description == "" && brokenWord(g, y-1, y, lay.labelX) {
+				sep = ""
+			}
+			o.Label = strings.TrimSpace(o.Label + sep + label)
 			o.Description = strings.TrimSpace(o.Description + " " + desc)
 		case descriptions && o.Description == "" && fx == lay.labelX+checkboxWidth(g, o.Row, lay.labelX) &&
 			!g.rowIs(y, lay.labelX, c.multiSubmit):
@@ -154,6 +166,21 @@ func (c *claude21) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) (
 		}
 	}
 	return opts, glyphs, y - 1, rs
+}
+
+// brokenWord reports whether the word ending row prev and the one
+// starting row next are one word broken at the edge: together they are
+// longer than a row holds from column x.
+func brokenWord(g *grid, prev, next, x int) bool {
+	p := g.last(prev)
+	if p < g.w-2 {
+		return false
+	}
+	before := g.text(prev, x, p+1)
+	after := g.textFrom(next, g.first(next))
+	tail := before[strings.LastIndex(before, " ")+1:]
+	head, _, _ := strings.Cut(after, " ")
+	return displayWidth(tail)+displayWidth(head) > g.w-1-x
 }
 
 // splitLabel splits an option row at its first grey non-blank cell: the

@@ -15,6 +15,7 @@ type codex0x struct {
 	composerGlyph vt.Style
 	placeholder   vt.Style // dim
 	statusModel   vt.Style // the status line's first cell
+	statusWraps   bool     // the status line may wrap onto a row of its own (0.171.0)
 	hintsRow      bool     // a row of key hints under the status line
 	hints         []string // what its segments end with
 	bullets       string   // the working line's animated bullet

@@ -29,6 +29,9 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 			b--
 		}
 	}
+	if c.statusWraps && c.statusWrapped(g, b) {
+		b-- // a long status line's last segment on a row of its own
+	}
 	if !c.hintsRow && c.queueRowAt(g, b) {
 		queueing = true
 	} else if g.first(b) != 2 || g.style(2, b) != c.statusModel {
@@ -82,6 +85,16 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 		}
 	}
 	return true
+}
+
+// statusWrapped reports whether row b continues the status line above it:
+// the status line's own row (the model in its colour at column 2), then
+// "· <segment>" at column 2 (permission-approve-cwd120: the thread's
+// title after a 120-character cwd).
+func (c *codex0x) statusWrapped(g *grid, b int) bool {
+	defer g.enter("codex0x.statusWrapped")()
+	return g.first(b) == 2 && g.hasAt(b, 2, "· ") && g.styled(b, 0, 4, plain().vt()) &&
+		g.first(b-1) == 2 && g.style(2, b-1) == c.statusModel
 }
 
 // clear returns the clearing step of the draft on composer rows p to

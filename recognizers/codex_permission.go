@@ -44,7 +44,8 @@ func (r codexRow) matches(label string) bool {
 type codexPerms struct {
 	dialogs []codexDialog
 	// wrapWidths are the pane widths at which a recording shows a row's
-	// label wrapped (exec-long at 120 columns, exec-long-80 at 80): at
+	// label wrapped (exec-long at 120 columns, exec-long-80 at 80,
+	// permission-approve-w60 at 60): at
 	// another width the wrap is not proven.
 	wrapWidths []int
 	// elicitation: the MCP tool approval form is recorded
@@ -94,8 +95,8 @@ var codexDialogs0_155 = []codexDialog{
 var codexPermsOf = map[*codex0x]codexPerms{
 	&codex0_153_4: {dialogs: []codexDialog{codexExecMenu}},
 	&codex0_154_0: {dialogs: []codexDialog{codexExecMenu}},
-	&codex0_155_1: {dialogs: codexDialogs0_155, wrapWidths: []int{80, 120}, elicitation: true},
-	&codex0_171_0: {dialogs: codexDialogs0_155, wrapWidths: []int{80, 120}, elicitation: true},
+	&codex0_155_1: {dialogs: codexDialogs0_155, wrapWidths: []int{60, 80, 120}, elicitation: true},
+	&codex0_171_0: {dialogs: codexDialogs0_155, wrapWidths: []int{60, 80, 120}, elicitation: true},
 }
 
 // permRow is what an option row holds besides its Option.

@@ -19,6 +19,10 @@ var (
 	codex0_154_0  = codex0xBase
 	codex0_155_1  = codex0_155_1Grammar()
 	codex0_171_0  = codex0_171_0Grammar()
+
+	// The versions whose screens are recorded in Claude Code's themes.
+	claude2_1_267Themed = withThemes(&claude2_1_267, claudeThemes(246))
+	claude2_1_332Themed = withThemes(&claude2_1_332, claudeThemes(245))
 )
 
 // codex0_155_1Grammar: while a turn runs, Codex 0.155.1 replaces its
@@ -44,6 +48,7 @@ func codex0_171_0Grammar() codex0x {
 	c.statusModel = fg256(223).vt()
 	c.qPrompt = fg256(75).vt()
 	c.hintsRow = true
+	c.statusWraps = true
 	c.hints = []string{"for agents · ? for shortcuts", "to view"}
 	c.asyncSupported = false
 	return c
@@ -61,9 +66,15 @@ func claude2_1_267Grammar() claude21 {
 	c.plan = claudePlanFrame(4)
 	c.footerModes = append(slices.Clip(c.footerModes), claudePlanMode)
 	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "› stashed", "Draft restored", fg256(246).vt()
-	c.wrapProven = []string{"Yes, and always allow access to "}
+	c.wrapProven = claudeWrapProven
 	return c
 }
+
+// claudeWrapProven: the rows 2.1.267 and 2.1.332 show wrapped onto one
+// continuation row: the persistent grant's path (permission-narrow,
+// bash-long-80, any long cwd) and, at 60 columns, auto mode's description
+// (permission-approve-w60).
+var claudeWrapProven = []string{"Yes, and always allow access to ", "Yes, and switch to auto mode "}
 
 // claude2_1_332Grammar: Claude Code 2.1.332's review has no "Ready to
 // submit your answers?" line, and it has an auto mode; its stash chip is
@@ -74,8 +85,9 @@ func claude2_1_332Grammar() claude21 {
 	c := claude21Base
 	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)
 	c.plan = claudePlanFrame(3)
+	c.maxWraps = 2 // the grant's path and "project" at 60 columns (permission-approve-w60)
 	c.footerModes = append(slices.Clip(c.footerModes), claudePlanMode)
-	c.wrapProven = []string{"Yes, and always allow access to "}
+	c.wrapProven = claudeWrapProven
 	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "draft stashed", "draft restored", fg256(246).vt()
 	c.reviewPrompt = ""
 	// Auto mode (2.1.332's default without settings) names itself in its
@@ -96,8 +108,8 @@ func codex0_153_4Grammar() codex0x {
 var registry = map[string]Profile{
 	"claude@2.1.263": {Agent: "claude", Version: "2.1.263", Exact: true, grammar: &claude2_1_263},
 	"claude@2.1.266": {Agent: "claude", Version: "2.1.266", Exact: true, grammar: &claude2_1_266},
-	"claude@2.1.267": {Agent: "claude", Version: "2.1.267", Exact: true, grammar: &claude2_1_267},
-	"claude@2.1.332": {Agent: "claude", Version: "2.1.332", Exact: true, grammar: &claude2_1_332},
+	"claude@2.1.267": {Agent: "claude", Version: "2.1.267", Exact: true, grammar: claude2_1_267Themed},
+	"claude@2.1.332": {Agent: "claude", Version: "2.1.332", Exact: true, grammar: claude2_1_332Themed},
 	"codex@0.153.4":  {Agent: "codex", Version: "0.153.4", Exact: true, grammar: &codex0_153_4},
 	"codex@0.154.0":  {Agent: "codex", Version: "0.154.0", Exact: true, grammar: &codex0_154_0},
 	"codex@0.155.1":  {Agent: "codex", Version: "0.155.1", Exact: true, grammar: &codex0_155_1},
@@ -108,6 +120,6 @@ var registry = map[string]Profile{
 // grammar of the agent, newest first, keeping the first that knows the
 // screen. Its interactions are all manual_required (unknown_version).
 var generic = map[string]grammar{
-	"claude": genericGrammar{&claude2_1_332, &claude2_1_267},
+	"claude": genericGrammar{claude2_1_332Themed, claude2_1_267Themed},
 	"codex":  genericGrammar{&codex0_171_0, &codex0_155_1, &codex0_153_4},
 }

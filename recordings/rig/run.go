@@ -146,7 +146,7 @@ func (r *run) do(ctx context.Context) (err error) {
 		"env", "-i"}, env...)
 	argv = append(append(argv, r.in.Bin), r.sc.args(r.in)...)
 	w, hh := r.sc.size()
-	tm, err := startTmux(ctx, r.dir, w, hh, argv)
+	tm, err := startTmux(ctx, r.dir, w, hh, argv, r.sc.PaneBG)
 	if err != nil {
 		return err
 	}

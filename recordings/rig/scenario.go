@@ -33,6 +33,10 @@ type Scenario struct {
 	// project, an MCP server, plan mode) and the agent's environment (it
 	// returns env, changed or not). url is the fake model's.
 	Setup func(h *Home, version, url string, env []string) ([]string, error)
+	// PaneBG, when set, is the pane's background colour ("#ffffff"), set
+	// before the agent starts: tmux answers the agent's OSC 11 query with
+	// it, so Codex picks its light or dark palette from it.
+	PaneBG string
 }
 
 // Supports reports whether the scenario applies to version.

@@ -22,8 +22,9 @@ type tmuxServer struct {
 const session = "rig"
 
 // startTmux starts the server with one session whose pane, of exactly
-// width x height, runs argv.
-func startTmux(ctx context.Context, dir string, width, height int, argv []string) (*tmuxServer, error) {
+// width x height, runs argv; bg, when set, is the window's background
+// (its style before the agent starts, from the server's config).
+func startTmux(ctx context.Context, dir string, width, height int, argv []string, bg string) (*tmuxServer, error) {
 	t := &tmuxServer{Socket: filepath.Join(dir, "tmux.sock")}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "TMUX") {
@@ -31,7 +32,14 @@ func startTmux(ctx context.Context, dir string, width, height int, argv []string
 		}
 	}
 	t.env = append(t.env, "TMUX_TMPDIR="+dir)
-	args := append([]string{"-f", "/dev/null", "new-session", "-d", "-s", session,
+	conf := "/dev/null"
+	if bg != "" {
+		conf = filepath.Join(dir, "tmux.conf")
+		if err := os.WriteFile(conf, []byte(fmt.Sprintf("set -g window-style 'bg=%s'\n", bg)), 0o644); err != nil {
+			return nil, fmt.Errorf("rig: %w", err)
+		}
+	}
+	args := append([]string{"-f", conf, "new-session", "-d", "-s", session,
 		"-x", fmt.Sprint(width), "-y", fmt.Sprint(height)}, argv...)
 	if _, err := t.run(ctx, args...); err != nil {
 		return nil, err

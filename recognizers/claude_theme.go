@@ -1,0 +1,82 @@
+package recognizers
+
+// Claude Code draws its screens in the theme the user picked (~/.claude.json
+// "theme"). The profiles read each theme whose screens are recorded
+// (recordings *-theme-<name>: idle, draft and the Bash permission dialog):
+// the styles below are what those recordings show where the theme differs
+// from the dark default. dark-daltonized draws these surfaces exactly as
+// dark does. Any surface not recorded in a theme (questions, errors,
+// startup screens) keeps the dark styles, so in another theme it does not
+// match and stays unknown or manual: zero input.
+
+// claudeTheme is a theme's changes to a version's dark grammar.
+type claudeTheme struct {
+	name  string
+	apply func(c *claude21)
+}
+
+// claudeThemes are the recorded themes of a version whose light theme
+// draws the composer's rules in lightRule (246 on 2.1.267, 245 on 2.1.332).
+func claudeThemes(lightRule int) []claudeTheme {
+	return []claudeTheme{
+		{"light", func(c *claude21) {
+			c.composerRule = fg256(lightRule).vt()
+			c.footer, c.hint = fg256(241).vt(), fg256(241).vt()
+			c.highlight, c.permRule, c.permHeader = fg256(105).vt(), fg256(105).vt(), fg256(105).bold().vt()
+		}},
+		// light-ansi: the 16 ANSI colours (SGR 34, 37, 90), not the 256-colour
+		// forms.
+		{"light-ansi", func(c *claude21) {
+			c.composerRule = fg256(7).vt()
+			c.footer, c.hint = fg256(8).vt(), fg256(8).vt()
+			c.highlight, c.permRule, c.permHeader = fg256(4).vt(), fg256(4).vt(), fg256(4).bold().vt()
+		}},
+	}
+}
+
+// withThemes is a version's grammar in its dark default and in each of
+// its themes.
+func withThemes(dark *claude21, themes []claudeTheme) *themed {
+	t := &themed{variants: []grammar{dark}, names: []string{"dark"}}
+	for _, th := range themes {
+		c := *dark
+		th.apply(&c)
+		t.variants, t.names = append(t.variants, &c), append(t.names, th.name)
+	}
+	return t
+}
+
+// themed reads a screen with one version's grammar in each theme, the
+// default first, and keeps the first reading that proves its shape, else
+// the first that knows the state, else the default's: a screen matches
+// one theme's styles or none.
+type themed struct {
+	variants []grammar
+	names    []string
+}
+
+func (t *themed) recognize(g *grid, out *Recognition) {
+	blank := *out
+	best, score := blank, -1
+	for i, gr := range t.variants {
+		if g.trace != nil && i > 0 {
+			g.trace.begin(t.names[i] + " theme")
+		}
+		try := blank
+		gr.recognize(g, &try)
+		s := 0
+		if try.ScreenState != Unknown {
+			s = 1
+			if !manual(try.Reasons) {
+				s = 2
+			}
+		}
+		if s > score {
+			best, score = try, s
+		}
+		if s == 2 {
+			break
+		}
+	}
+	*out = best
+}

@@ -1,0 +1,129 @@
+package rig
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The environment matrix (issue "every dialog the agents really show"):
+// the idle, draft and permission-approve scenarios of each agent again in
+// the environments users have and the rig's standard one is not: other
+// pane sizes, Claude Code's other themes, Codex on a light or a dark
+// background, a long working directory, a long model name. Each variant
+// is its base scenario with one axis changed, named <base>-<axis>.
+
+// environ is one axis value: a name suffix and the change it makes.
+type environ struct {
+	suffix string
+	agents []string // the agents it applies to
+	apply  func(s *Scenario)
+}
+
+// longCwd is the project directory of the -cwd120 variants: 120
+// characters under HOME, so the agents print a long path in their
+// headers and status rows.
+var longCwd = filepath.Join("projects", "client-work", "acme-corporation", "backend-services",
+	"payments-reconciliation-service", "src", "internal", "adapters")
+
+// longClaudeModel and longCodexModel are model ids longer than any the
+// agents ship with; the fake servers answer to any model.
+const (
+	longClaudeModel = "claude-opus-5-20261101-extended-context-preview"
+	longCodexModel  = "gpt-5.5-codex-extended-context-research-preview-2026-11"
+)
+
+var environs = []environ{
+	{"w60", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 60, 24 }},
+	{"w200", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 200, 40 }},
+	{"w250", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 250, 40 }},
+	{"h15", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 120, 15 }},
+	{"h50", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 120, 50 }},
+	{"theme-light", []string{"claude"}, claudeTheme("light")},
+	{"theme-dark-daltonized", []string{"claude"}, claudeTheme("dark-daltonized")},
+	{"theme-light-ansi", []string{"claude"}, claudeTheme("light-ansi")},
+	{"bg-light", []string{"codex"}, func(s *Scenario) { s.PaneBG = "#ffffff" }},
+	{"bg-dark", []string{"codex"}, func(s *Scenario) { s.PaneBG = "#000000" }},
+	{"cwd120", []string{"claude", "codex"}, withSetup(func(h *Home, env []string) ([]string, error) {
+		return env, longWork(h)
+	})},
+	{"model-long", []string{"claude"}, withSetup(func(h *Home, env []string) ([]string, error) {
+		return append(env, "ANTHROPIC_MODEL="+longClaudeModel), nil
+	})},
+	{"model-long", []string{"codex"}, func(s *Scenario) { s.Model = func(string) string { return longCodexModel } }},
+}
+
+// claudeTheme sets ~/.claude.json's theme.
+func claudeTheme(theme string) func(s *Scenario) {
+	return withSetup(func(h *Home, env []string) ([]string, error) {
+		return env, editClaudeConfig(h, func(cfg map[string]any) { cfg["theme"] = theme })
+	})
+}
+
+// withSetup chains a change after the scenario's own Setup.
+func withSetup(f func(h *Home, env []string) ([]string, error)) func(s *Scenario) {
+	return func(s *Scenario) {
+		prev := s.Setup
+		s.Setup = func(h *Home, version, url string, env []string) ([]string, error) {
+			if prev != nil {
+				var err error
+				if env, err = prev(h, version, url, env); err != nil {
+					return env, err
+				}
+			}
+			return f(h, env)
+		}
+	}
+}
+
+// longWork moves the run's project to a directory whose path is 120
+// characters long (trusted as the standard one is: the configs name
+// h.Work, rewritten here).
+func longWork(h *Home) error {
+	old := h.Work
+	long := filepath.Join(h.Home, longCwd)
+	for len(long) < 120 {
+		long += "-x"
+	}
+	long = long[:120]
+	if strings.HasSuffix(long, "/") {
+		long = long[:119] + "x"
+	}
+	if err := os.MkdirAll(filepath.Dir(long), 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(old, long); err != nil {
+		return err
+	}
+	h.Work = long
+	for _, cfg := range []string{filepath.Join(h.Home, ".claude.json"), filepath.Join(h.Home, ".codex", "config.toml")} {
+		b, err := os.ReadFile(cfg)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(cfg, []byte(strings.ReplaceAll(string(b), old, long)), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func init() {
+	for _, base := range []string{"idle", "draft", "permission-approve"} {
+		for _, e := range environs {
+			for _, agent := range e.agents {
+				b, ok := scenarios[agent+"/"+base]
+				if !ok {
+					panic("rig: no base scenario " + agent + "/" + base)
+				}
+				v := *b
+				v.Name = base + "-" + e.suffix
+				e.apply(&v)
+				register(&v)
+			}
+		}
+	}
+}
