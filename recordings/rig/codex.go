@@ -46,19 +46,25 @@ var (
 // tool (JavaScript calling tools.exec_command), as a custom_tool_call.
 func codexCodeMode(version string) bool { return versionAtLeast(version, "0.171.0") }
 
-// codexShellTool is the tool the fake model calls to run `ls -la`.
-func codexShellTool(version string) string {
-	if codexCodeMode(version) {
+// codexShellTool is the tool the fake model calls to run `ls -la`: exec
+// in code mode, unless the scenario's model is one Codex has no metadata
+// for (FallbackTools), which gets exec_command on every version.
+func codexShellTool(d *Driver) string {
+	if codexCodeMode(d.Version) && (d.scenario == nil || !d.scenario.FallbackTools) {
 		return "exec"
 	}
 	return "exec_command"
 }
 
-func codexScript(version string) fakemodel.Script {
+func codexScript(version string) fakemodel.Script { return codexScriptMode(codexCodeMode(version)) }
+
+// codexScriptMode is codexScript with run-ls calling exec (code mode) or
+// exec_command.
+func codexScriptMode(codeMode bool) fakemodel.Script {
 	exec := map[string]any{"cmd": "ls -la", "sandbox_permissions": "require_escalated",
 		"justification": "Fake model wants to list the files in the workspace."}
 	shell := &fakemodel.ToolCall{Name: "exec_command", Input: exec}
-	if codexCodeMode(version) {
+	if codeMode {
 		js, _ := json.Marshal(exec)
 		shell = &fakemodel.ToolCall{Name: "exec", Custom: true,
 			Input: "const r = await tools.exec_command(" + string(js) + ");\ntext(r.output);\n"}
@@ -168,7 +174,7 @@ func codexApprovalMarker() recordings.MarkerState {
 
 func codexApprove(d *Driver) error {
 	return then(
-		func() error { return codexAsk(d, "run-ls", codexShellTool(d.Version)) },
+		func() error { return codexAsk(d, "run-ls", codexShellTool(d)) },
 		func() error { return d.Screen(codexApproval, codexApprovalEnd, "$ ls -la") },
 		func() error { return d.Quiet(codexQuiet) },
 		func() error { return d.Mark("awaiting_approval", codexApprovalMarker()) },

@@ -50,7 +50,7 @@ var environs = []environ{
 	{"model-long", []string{"claude"}, withSetup(func(h *Home, env []string) ([]string, error) {
 		return append(env, "ANTHROPIC_MODEL="+longClaudeModel), nil
 	})},
-	{"model-long", []string{"codex"}, func(s *Scenario) { s.Model = func(string) string { return longCodexModel } }},
+	{"model-long", []string{"codex"}, codexLongModel},
 }
 
 // claudeTheme sets ~/.claude.json's theme.

@@ -1,5 +1,7 @@
 package rig
 
+import "github.com/agent-knock-knock/akk/recordings/fakemodel"
+
 // Codex's optional startup warning row, on the draft (issue 19): with
 // Codex's own bundled bubblewrap first on PATH there is no warning
 // (idle-bwrap and permission-bwrap in codex_tools.go have the idle
@@ -23,3 +25,14 @@ func codexDraftBwrap() *Scenario {
 }
 
 func init() { register(codexDraftBwrap()) }
+
+// codexLongModel is the -model-long axis of Codex: a model id no catalog
+// knows. Codex 0.171.0 then offers the fallback tools (exec_command,
+// write_stdin, apply_patch, ... as functions: no code mode), so the
+// model's `exec` would be "unsupported custom tool call: exec"; the script
+// calls exec_command (FallbackTools).
+func codexLongModel(s *Scenario) {
+	s.Model = func(string) string { return longCodexModel }
+	s.FallbackTools = true
+	s.Script = func(string) fakemodel.Script { return codexScriptMode(false) }
+}

@@ -25,9 +25,13 @@ type Scenario struct {
 	AgentMode bool
 	// Model is the Codex model for a version ("" or nil: gpt-5.5, or
 	// gpt-6-sol on 0.171).
-	Model  func(version string) string
-	Script func(version string) fakemodel.Script
-	Drive  func(d *Driver) error
+	Model func(version string) string
+	// FallbackTools (Codex): Model is an id Codex has no metadata for, so
+	// it offers its fallback tools (exec_command as a function) on every
+	// version, code mode's 0.171 too; the script calls them.
+	FallbackTools bool
+	Script        func(version string) fakemodel.Script
+	Drive         func(d *Driver) error
 	// Setup, when set, changes the run's world after the standard config
 	// is written and before the agent starts: files under h (an untrusted
 	// project, an MCP server, plan mode) and the agent's environment (it
