@@ -56,27 +56,10 @@ type themed struct {
 }
 
 func (t *themed) recognize(g *grid, out *Recognition) {
-	blank := *out
-	best, score := blank, -1
-	for i, gr := range t.variants {
-		if g.trace != nil && i > 0 {
-			g.trace.begin(t.names[i] + " theme")
+	readBest(g, out, t.variants, func(i int) string {
+		if i == 0 {
+			return "" // the default reads in its caller's section
 		}
-		try := blank
-		gr.recognize(g, &try)
-		s := 0
-		if try.ScreenState != Unknown {
-			s = 1
-			if !manual(try.Reasons) {
-				s = 2
-			}
-		}
-		if s > score {
-			best, score = try, s
-		}
-		if s == 2 {
-			break
-		}
-	}
-	*out = best
+		return t.names[i] + " theme"
+	})
 }

@@ -88,11 +88,21 @@ func leadingInt(s string) (int, string) {
 type genericGrammar []grammar
 
 func (gg genericGrammar) recognize(g *grid, out *Recognition) {
+	readBest(g, out, gg, func(i int) string { return grammarName(gg[i]) + " (generic)" })
+}
+
+// readBest reads a screen with each grammar in turn and keeps the first
+// reading that proves its shape, else the first that knows the state,
+// else the first one's. section names a grammar's trace section ("": no
+// new section).
+func readBest(g *grid, out *Recognition, grammars []grammar, section func(i int) string) {
 	blank := *out
 	best, score := blank, -1
-	for _, gr := range gg {
+	for i, gr := range grammars {
 		if g.trace != nil {
-			g.trace.begin(grammarName(gr) + " (generic)")
+			if name := section(i); name != "" {
+				g.trace.begin(name)
+			}
 		}
 		try := blank
 		gr.recognize(g, &try)
