@@ -34,7 +34,11 @@ func TestTmuxBlocked(t *testing.T) {
 	srv.MustRun("set-option", "-g", "default-size", "120x40")
 	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
 	rcv := hooktest.Start(t, "", nil)
-	day := time.Now()
+	// Tomorrow: the daemon's clock runs hours ahead of the real one,
+	// whatever the time of day. Waits measured on the real clock against
+	// a time from the daemon's once made the send wait an hour, only when
+	// CI ran before 7 AM (terminal.Pane's lastChange).
+	day := time.Now().AddDate(0, 0, 1)
 	at := func(h, m, s int) time.Time {
 		return time.Date(day.Year(), day.Month(), day.Day(), h, m, s, 0, time.Local)
 	}

@@ -24,7 +24,8 @@ type View struct {
 	Bind     Binding
 	Rec      Recognition
 	Seq      uint64 // the screen sequence Rec was made on
-	// LastChange is when the screen last changed.
+	// LastChange is when the screen last changed, on the monotonic clock
+	// (time.Since measures it; it is not the injected wall clock).
 	LastChange time.Time
 	Stale      bool
 	StaleCause string
@@ -74,7 +75,7 @@ func (m *Pane) view() View {
 	return v
 }
 
-// LastChange is when the screen last changed.
+// LastChange is when the screen last changed (monotonic clock).
 func (m *Pane) LastChange() time.Time {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -144,7 +145,8 @@ func (m *Pane) Settle(ctx context.Context) error {
 		if since >= settleQuiet || time.Now().After(deadline) {
 			return nil
 		}
-		t := time.NewTimer(settleQuiet - since)
+		// Never past the deadline, whatever the clocks say.
+		t := time.NewTimer(max(min(settleQuiet-since, time.Until(deadline)), time.Millisecond))
 		select {
 		case <-ctx.Done():
 			t.Stop()

@@ -13,12 +13,12 @@ import (
 // /proc reads say it changed, or, while a launcher leads the group, when
 // the pane draws; and reports whether the process incarnation changed.
 // A whole read that is inconclusive (procid.Inconclusive) asks for
-// another one shortly after (scheduleRecheck). Called with mu held.
-func (m *Pane) refreshIdentity(force bool) bool {
+// another one shortly after (scheduleRecheck). tick is the monotonic
+// now. Called with mu held.
+func (m *Pane) refreshIdentity(force bool, tick time.Time) bool {
 	pid := m.key.PanePID
-	now := m.env.Now()
 	if m.ident != nil && !force && !procid.QuickCheck(pid, m.ident) &&
-		!(m.ident.Launching() && now.Sub(m.lastIdentify) >= 250*time.Millisecond) {
+		!(m.ident.Launching() && tick.Sub(m.lastIdentify) >= 250*time.Millisecond) {
 		if m.ident.AgentPID != 0 { // cwd moves without a new process
 			if cwd, err := procid.Cwd(m.ident.AgentPID); err == nil {
 				m.ident.Cwd = cwd
@@ -27,7 +27,7 @@ func (m *Pane) refreshIdentity(force bool) bool {
 		return false
 	}
 	p, err := m.env.Ident.Identify(pid)
-	m.lastIdentify = now
+	m.lastIdentify = tick
 	m.dead = false
 	// A zombie is dead too: tmux marks the pane dead when its pty closes
 	// but sometimes reaps the child late, and until then /proc still has it.

@@ -118,8 +118,11 @@ type Pane struct {
 	newPID     int // set by a respawn, handled by the next pass
 	screenSeq  uint64
 	stateSince time.Time
-	// lastChange is when the screen last changed (for latency figures).
-	lastChange   time.Time
+	// The times below pace the pane's work and measure its quiet: they
+	// are read on the process's monotonic clock (time.Now), never on
+	// env.Now, which is the wall clock of what akk records and may be
+	// set anywhere (a test's clock hours ahead made Settle wait for hours).
+	lastChange   time.Time // when the screen last changed
 	lastRecog    time.Time // when the last recognition ran
 	dirty        bool      // the screen changed since the last recognition
 	dead         bool      // the pane's own process has exited
@@ -338,21 +341,21 @@ func (m *Pane) pass(poked bool) (gone bool, wait time.Duration) {
 		m.setTerminal(m.newPID)
 		m.newPID, changed, poked = 0, true, true
 	}
-	now := m.env.Now()
+	now, tick := m.env.Now(), time.Now()
 	if changed {
 		m.screenSeq++
-		m.lastChange = now
+		m.lastChange = tick
 		m.dirty = true
 	}
 	if !m.dirty && !poked && m.isRecorded {
 		return false, 0
 	}
-	if since := now.Sub(m.lastRecog); !poked && m.isRecorded && since < MinRecognitionGap {
+	if since := tick.Sub(m.lastRecog); !poked && m.isRecorded && since < MinRecognitionGap {
 		return false, MinRecognitionGap - since
 	}
 	changed = changed || m.dirty
-	m.dirty, m.lastRecog = false, now
-	identChanged := m.refreshIdentity(identify)
+	m.dirty, m.lastRecog = false, tick
+	identChanged := m.refreshIdentity(identify, tick)
 	if scr := m.mirror.Screen(); scr != nil && (changed || identChanged || poked || !m.isRecorded) {
 		if stale, _ := m.mirror.Stale(); !stale {
 			prev := m.rec.Blocked
@@ -370,8 +373,8 @@ func (m *Pane) pass(poked bool) (gone bool, wait time.Duration) {
 		m.passed = nil
 	}
 	prevScreen := m.term.Screen
-	if identChanged || m.wantsResolve(prevScreen, now) {
-		m.lastResolve = now
+	if identChanged || m.wantsResolve(prevScreen, tick) {
+		m.lastResolve = tick
 		m.env.Observer.IdentityChanged(m, m.id, *m.ident)
 	}
 	m.record(now)
@@ -385,15 +388,15 @@ func (m *Pane) pass(poked bool) (gone bool, wait time.Duration) {
 // The screen says when that may have happened: an unresolved agent is
 // resolved again whenever its screen state changes, a resolved one when it
 // comes back to idle; never more often than the gaps below (a
-// resolution scans the agent's files).
-func (m *Pane) wantsResolve(prevScreen string, now time.Time) bool {
+// resolution scans the agent's files). tick is the monotonic now.
+func (m *Pane) wantsResolve(prevScreen string, tick time.Time) bool {
 	if m.ident == nil || m.ident.Agent == api.AgentNone || m.ident.Replica || m.rec.Screen == prevScreen {
 		return false
 	}
 	if m.bind.State != string(watchers.Resolved) {
-		return now.Sub(m.lastResolve) >= time.Second
+		return tick.Sub(m.lastResolve) >= time.Second
 	}
-	return m.rec.Screen == api.ScreenIdle && now.Sub(m.lastResolve) >= 5*time.Second
+	return m.rec.Screen == api.ScreenIdle && tick.Sub(m.lastResolve) >= 5*time.Second
 }
 
 // ID is the terminal id of the pane's current process ("" before Run
