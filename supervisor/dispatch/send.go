@@ -330,7 +330,6 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 	}
 	turn.State, turn.Updated = store.TurnSubmitted, d.cfg.Now()
 	evidence, reason, pending := d.proveAccepted(ictx, m, pre, anchor, request, &turn)
-	d.cfg.Turns.Monitor(turn) // from now the monitor settles it, whatever acceptance says
 	var out api.ActionResult
 	switch {
 	case pending:
@@ -339,23 +338,27 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 		// when the agent's file shows the request, or ends it unproven
 		// after the inactivity window. Never sent again.
 		out = tx.submitted("screen:submitted; "+reason, rec.Screen, turn)
-		if out.Outcome != api.OutcomePending {
-			return out
-		}
 	case evidence == "":
 		return fail(reason)
 	default:
 		turn.State, turn.Accepted, turn.Updated = store.TurnAccepted, d.cfg.Now(), d.cfg.Now()
-		if out = tx.accept(evidence, rec.Screen, "", turn); out.Outcome != api.OutcomeAccepted {
-			return out
-		}
+		out = tx.accept(evidence, rec.Screen, "", turn)
+	}
+	if out.Outcome != api.OutcomePending && out.Outcome != api.OutcomeAccepted {
+		d.cfg.Turns.Drop(turn.ID)
+		return out // the receipt was not written: uncertain
 	}
 	out.SessionID = turn.SessionID // a first prompt's session is bound by now
 	out.SendFacts = facts
 	d.turnEvent(turn, api.EventTurnState)
 	m.SetActiveTurn(turn.ID)
-	// Last: the monitor may settle the Turn at once (its end already
-	// written), which clears activeTurn.
+	// Only now does the monitor follow the Turn: its settlement must come
+	// after this send's own write of the Turn, which would otherwise undo
+	// it (a short turn ends while its acceptance is proven, and the Turn
+	// stayed running for ever). Accepted replays what the file already
+	// holds; the monitor may settle the Turn at once, which clears
+	// activeTurn.
+	d.cfg.Turns.Monitor(turn)
 	d.cfg.Turns.Accepted(turn)
 	d.lg.Info(op, "terminal", pre.terminalID, "turn", turn.ID, "round", turn.Round, "request_len", turn.RequestLen, "evidence", evidence)
 	return out

@@ -3,6 +3,8 @@ package tasks
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -252,5 +254,39 @@ func TestPendingTurn(t *testing.T) {
 	r.m.process()
 	if st := r.ledger.state[taken.TurnID]; st != TurnCompleted {
 		t.Fatalf("after its end: %s, want completed", st)
+	}
+}
+
+// TestCatchUpFirstFile: a Turn sent before its agent had a file (Claude
+// Code's first prompt creates the transcript), whose end was written
+// before the monitor followed it, settles from the file the binding
+// names, read from its start: the prompt's hash names the native turn
+// there, and only that turn's end counts.
+func TestCatchUpFirstFile(t *testing.T) {
+	r := newTimerRig(t, Config{StallAfter: 10 * time.Minute, HardTimeout: time.Hour})
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	rec := func(fields string) string {
+		return `{"isSidechain":false,"cwd":"/w","sessionId":"s1","version":"2.1.332","timestamp":"2026-12-02T21:33:57Z",` + fields + "}\n"
+	}
+	lines := rec(`"parentUuid":null,"type":"user","uuid":"u1","message":{"role":"user","content":"the task"}`) +
+		rec(`"parentUuid":"u1","type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn"}`) +
+		rec(`"parentUuid":"a1","type":"system","subtype":"turn_duration","durationMs":40,"uuid":"d1"`)
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		id, prompt, want string
+	}{
+		{"turn_first", "the task", TurnCompleted},
+		{"turn_other", "another task", TurnRunning}, // its prompt is not in the file
+	} {
+		sp := TurnSpec{TurnID: tc.id, TerminalID: "term_c", Controller: "mcp:host", Incarnation: "1/1/claude", Created: r.clock.Now(),
+			Agent: "claude", Path: path, BindingGen: 2, PromptSHA256: watchers.PromptHash(tc.prompt)}
+		r.ledger.specs[tc.id], r.ledger.state[tc.id] = sp, TurnRunning
+		r.m.MonitorTurn(sp)
+		r.m.Accepted(store.Turn{ID: tc.id, NativePath: path, BindingGen: 2})
+		if st := r.ledger.state[tc.id]; st != tc.want {
+			t.Errorf("%s (%q): %s after the catch-up, want %s", tc.id, tc.prompt, st, tc.want)
+		}
 	}
 }

@@ -165,8 +165,12 @@ func (t *Manager) loadTurns() error {
 // misses what was written while down. The Turn would then never settle.
 // Replaying a line the stream also delivers is harmless: the Turn's
 // native id is set once, and it ends once.
+//
+// A Turn whose file was not known at its send (Claude's first prompt,
+// pending) adopts the bound path's file from its start, as the stream's
+// binding change would: its prompt's hash must still be found there.
 func (t *Manager) catchUp(tr *turnState) {
-	if tr == nil || tr.spec.Path == "" || tr.spec.File == (watchers.FileID{}) {
+	if tr == nil || tr.spec.Path == "" {
 		return
 	}
 	sp := tr.spec
@@ -174,7 +178,12 @@ func (t *Manager) catchUp(tr *turnState) {
 	file, _, err := readEvidence(watchers.Agent(sp.Agent), sp.Path, func(_ watchers.Where, ev watchers.Event) {
 		evs = append(evs, ev)
 	})
-	if err != nil || file != sp.File {
+	switch {
+	case err != nil:
+		return
+	case sp.File == (watchers.FileID{}) && sp.NativeTurnID == "":
+		tr.spec.File, tr.spec.Start = file, 0
+	case file != sp.File:
 		return // another file now: the stream's binding change decides
 	}
 	for _, ev := range evs {
