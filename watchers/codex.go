@@ -233,7 +233,9 @@ func (p *CodexParser) item(where Where, pl *codexPayload, out []Event) []Event {
 			input = pl.Action
 		}
 		p.tools[pl.CallID] = pl.Name
-		out = append(out, ToolPending{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: pl.Name, InputSHA256: digest(input)})
+		secret := (pl.Name == "request_user_input" || pl.Name == "request_user_input_async") && asksSecret(pl.Arguments)
+		out = append(out, ToolPending{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: pl.Name, InputSHA256: digest(input),
+			SecretQuestion: secret})
 		if reason := p.escalation(pl.Type == "custom_tool_call" && pl.Name == "exec", input); reason != "" {
 			out = append(out, ApprovalRequested{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: pl.Name, Reason: reason})
 		}

@@ -166,6 +166,11 @@ type ToolPending struct {
 	CallID      string
 	Name        string
 	InputSHA256 [32]byte
+	// SecretQuestion: the call asks the user a question the agent itself
+	// marks secret (Codex's request_user_input with a question's isSecret
+	// set: its TUI masks only the typed Notes, the question looks the
+	// same). Seed 000: such an answer is never relayed.
+	SecretQuestion bool
 }
 
 // ToolResult: the result of a tool call. Rejected is set when the file

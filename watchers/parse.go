@@ -130,6 +130,31 @@ func countAnswers(doc []byte) (questions, answered int) {
 	return max(len(v.Questions), len(v.Answers)), answered
 }
 
+// asksSecret reads a Codex question call's arguments (a JSON string
+// holding {"questions":[{"isSecret":true,...}]}) and reports whether any
+// question is marked secret. Arguments it cannot read are not secret:
+// the screen's own words still make such a question manual.
+func asksSecret(raw json.RawMessage) bool {
+	args, ok := rawString(raw)
+	if !ok {
+		return false
+	}
+	var v struct {
+		Questions []struct {
+			IsSecret bool `json:"isSecret"`
+		} `json:"questions"`
+	}
+	if decode([]byte(args), &v) != nil {
+		return false
+	}
+	for _, q := range v.Questions {
+		if q.IsSecret {
+			return true
+		}
+	}
+	return false
+}
+
 // decode reads one JSON record into v. A field whose JSON type differs
 // from the one expected (a newer agent version changed it) is left empty
 // and the rest is read: encoding/json completes the decode and reports

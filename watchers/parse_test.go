@@ -29,7 +29,11 @@ func describe(ev Event) string {
 	case TurnFailed:
 		return fmt.Sprintf("turn_failed %s %s", e.TurnID, e.Reason)
 	case ToolPending:
-		return fmt.Sprintf("tool_pending %s %s turn=%s", e.CallID, e.Name, e.TurnID)
+		d := fmt.Sprintf("tool_pending %s %s turn=%s", e.CallID, e.Name, e.TurnID)
+		if e.SecretQuestion {
+			d += " secret"
+		}
+		return d
 	case ToolResult:
 		return fmt.Sprintf("tool_result %s %s error=%v rejected=%v", e.CallID, e.Name, e.IsError, e.Rejected)
 	case QuestionAnswered:

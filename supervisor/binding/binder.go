@@ -1,9 +1,7 @@
 package binding
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -74,8 +72,7 @@ type boundFile struct {
 	state    terminal.Binding
 	file     watchers.FileID
 	end      int64 // parsed up to here (a line boundary)
-	durable  string
-	lastCall string // the newest tool call id (bindingState.LastCall)
+	durable  Durable
 }
 
 // New prepares a binder; Run runs it.
@@ -216,10 +213,10 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 		b.mu.Lock()
 		f := b.files[ni.Path]
 		f.m, f.state = m, st
-		st.Durable, st.LastCall = f.durable, f.lastCall
+		f.durable.apply(&st)
 		b.mu.Unlock()
 	case ni.State == watchers.Resolved:
-		st.Durable = b.bind(ctx, m, r.id, watchers.Agent(r.ident.Agent), ni, st)
+		b.bind(ctx, m, r.id, watchers.Agent(r.ident.Agent), ni, st).apply(&st)
 	}
 	m.SetBinding(st)
 }
@@ -264,7 +261,7 @@ func (b *Binder) unbind(id string) {
 // file from its start too (its parsers need the earlier lines to read
 // the later ones: the turn, the pending tools), and evidence drops what
 // the first parse already counted (same file, ending at or before it).
-func (b *Binder) bind(ctx context.Context, m Pane, termID string, agent watchers.Agent, ni watchers.NativeIdentity, st terminal.Binding) string {
+func (b *Binder) bind(ctx context.Context, m Pane, termID string, agent watchers.Agent, ni watchers.NativeIdentity, st terminal.Binding) Durable {
 	durable, fid, end := ParseDurable(agent, ni.Path)
 	b.mu.Lock()
 	b.files[ni.Path] = &boundFile{m: m, termID: termID, state: st, file: fid, end: end, durable: durable}
@@ -330,87 +327,15 @@ func (b *Binder) evidence(ev watchers.Event) {
 	if at.File == f.file {
 		f.end = at.End
 	}
-	next := foldDurable(f.durable, ev)
+	next := f.durable.Next(ev)
 	changed := next != f.durable
 	f.durable = next
-	switch e := ev.(type) {
-	case watchers.ToolPending:
-		changed = changed || f.lastCall != e.CallID
-		f.lastCall = e.CallID
-	case watchers.ApprovalRequested:
-		if e.CallID != "" {
-			changed = changed || f.lastCall != e.CallID
-			f.lastCall = e.CallID
-		}
-	}
 	st := f.state
-	st.Durable, st.LastCall = next, f.lastCall
+	next.apply(&st)
 	m := f.m
 	b.mu.Unlock()
 	if changed {
 		m.SetBinding(st)
 	}
 	b.host.Evidence(f.termID, st.Generation, ev)
-}
-
-// foldDurable is durable_activity_state after one event.
-func foldDurable(cur string, ev watchers.Event) string {
-	switch ev.(type) {
-	case watchers.TurnStarted, watchers.PromptAccepted, watchers.ToolPending, watchers.ToolResult, watchers.QuestionAnswered:
-		return terminal.DurableWorking
-	case watchers.ApprovalRequested:
-		return terminal.DurableAwaitingInput
-	case watchers.TurnCompleted, watchers.TurnAborted, watchers.TurnFailed:
-		return terminal.DurableIdle
-	case watchers.SessionIdentity:
-		if cur == "" {
-			return terminal.DurableIdle
-		}
-	}
-	return cur
-}
-
-// maxBoundParse bounds the first read of a bound file.
-const maxBoundParse = 64 << 20
-
-// ParseDurable reads a bound file's complete lines once.
-func ParseDurable(agent watchers.Agent, path string) (durable string, id watchers.FileID, end int64) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", id, 0
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", id, 0
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		id = watchers.FileID{Dev: uint64(st.Dev), Ino: st.Ino}
-	}
-	if fi.Size() > maxBoundParse {
-		return terminal.DurableUnknown, id, 0
-	}
-	data := make([]byte, fi.Size())
-	n, err := f.ReadAt(data, 0)
-	if err != nil && !errors.Is(err, os.ErrClosed) && n < len(data) && n == 0 {
-		return "", id, 0
-	}
-	data = data[:n]
-	p := watchers.NewParser(agent)
-	var out []watchers.Event
-	off := int64(0)
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			break
-		}
-		w := watchers.Where{Agent: agent, Path: path, File: id, Offset: off, End: off + int64(i) + 1, Time: time.Time{}}
-		out = p.Parse(w, data[:i], out[:0])
-		for _, ev := range out {
-			durable = foldDurable(durable, ev)
-		}
-		off += int64(i) + 1
-		data = data[i+1:]
-	}
-	return durable, id, off
 }

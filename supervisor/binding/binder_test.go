@@ -70,8 +70,8 @@ func TestBinderFollowsBoundFile(t *testing.T) {
 	go func() { done <- b.Run(ctx) }()
 	m := &testPane{}
 	durable := b.bind(ctx, m, "term_x", watchers.Claude, watchers.NativeIdentity{State: watchers.Resolved, Path: path}, terminal.Binding{State: "resolved"})
-	if durable != terminal.DurableWorking {
-		t.Fatalf("durable after the first lines = %q", durable)
+	if durable.State != terminal.DurableWorking {
+		t.Fatalf("durable after the first lines = %q", durable.State)
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -172,7 +172,8 @@ func TestParseDurableOnRecordedFiles(t *testing.T) {
 		{watchers.Codex, "codex/0.155.1/working.rollout.jsonl", terminal.DurableWorking},
 	} {
 		path := filepath.Join(corpusDir, tc.file)
-		got, id, end := ParseDurable(tc.agent, path)
+		d, id, end := ParseDurable(tc.agent, path)
+		got := d.State
 		fi, _ := os.Stat(path)
 		if got != tc.want || end != fi.Size() || id.Ino == 0 {
 			t.Errorf("%s: durable %q end %d of %d, id %v; want %q", tc.file, got, end, fi.Size(), id, tc.want)

@@ -368,6 +368,7 @@ func (m *Pane) pass(poked bool) (gone bool, wait time.Duration) {
 		}
 	}
 	m.applyFence()
+	m.applySecret()
 	if m.passed != nil { // someone waits for this pass
 		close(m.passed)
 		m.passed = nil

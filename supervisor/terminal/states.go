@@ -79,6 +79,9 @@ type Binding struct {
 	// bound file announced: the durable evidence that tells a new prompt
 	// from a byte-identical repeat (DESIGN invariant 6).
 	LastCall string
+	// SecretQuestion: the bound file shows a question call the agent marks
+	// secret, possibly still on screen (binding.Durable.SecretCall).
+	SecretQuestion bool
 }
 
 // IdentityState is native_identity_state for the process id runs.
