@@ -67,12 +67,12 @@ type bindRequest struct {
 
 // boundFile is a bound transcript/rollout: the durable state parsed so far.
 type boundFile struct {
-	m        Pane
-	termID   string // the terminal bound to it
-	state    terminal.Binding
-	file     watchers.FileID
-	end      int64 // parsed up to here (a line boundary)
-	durable  Durable
+	m       Pane
+	termID  string // the terminal bound to it
+	state   terminal.Binding
+	file    watchers.FileID
+	end     int64 // parsed up to here (a line boundary)
+	durable Durable
 }
 
 // New prepares a binder; Run runs it.
