@@ -98,4 +98,3 @@ func TestLiveCodexSecretFlag(t *testing.T) {
 		t.Errorf("the refused answer Red reached the agent")
 	}
 }
-
