@@ -199,9 +199,48 @@ func tmuxFault(r *replicaDriver, c refusaltest.Case) {
 			}
 			return ""
 		})
+	case refusaltest.Redrawn:
+		redrawPane(r, c)
 	default:
 		r.t.Fatalf("fault %q: the tmux runner cannot make it (mark the case UnitOnly)", c.Fault)
 	}
+}
+
+// redrawPane writes the case's Redraw to the replica's tty: output, as
+// the agent's own, which tmux draws; the replica reads only its input, so
+// its recorded inputs are unchanged. It waits for the daemon to show the
+// redrawn question.
+func redrawPane(r *replicaDriver, c refusaltest.Case) {
+	r.t.Helper()
+	before := r.row().Interaction
+	screen, err := r.client.Command(r.ctx, "capture-pane", "-p", "-t", r.c.pane)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	tty, err := r.client.Command(r.ctx, "display-message", "-p", "-t", r.c.pane, "#{pane_tty}")
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	out, err := refusaltest.RedrawBytes(strings.Split(string(screen.Body), "\n"), c.Redraw)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	f, err := os.OpenFile(strings.TrimSpace(string(tty.Body)), os.O_WRONLY|syscall.O_NOCTTY, 0)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	_, err = f.Write(out)
+	f.Close()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.out += len(out) // the pane's output counts these bytes too
+	tmuxtest.Await(r.t, 5*time.Second, func() string {
+		if err := c.CheckRedrawn(before, r.row().Interaction); err != nil {
+			return err.Error()
+		}
+		return ""
+	})
 }
 
 // tmuxCall makes a table case's call through the daemon's API.

@@ -315,8 +315,29 @@ func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, tur
 	case refusaltest.Tick:
 		f.tick()
 	case refusaltest.Remapped: // runRefusal's Keymaps
+	case refusaltest.Redrawn:
+		redraw(t, f, c)
 	default:
 		t.Fatalf("fault %q: the unit runner cannot make it", c.Fault)
+	}
+}
+
+// redraw writes the case's Redraw over the fake's screen, as the agent's
+// output, and requires the question it shows then: the same header and
+// prompt, the case's Redrawn options.
+func redraw(t *testing.T, f *fakeTerminal, c refusaltest.Case) {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	before := f.v.Rec.Interaction
+	out, err := refusaltest.RedrawBytes(strings.Split(f.scr.PlainText(f.scr.Bounds()), "\n"), c.Redraw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.scr.Write(out)
+	f.recognize()
+	if err := c.CheckRedrawn(before, f.v.Rec.Interaction); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -10,9 +10,12 @@
 package refusaltest
 
 import (
+	"fmt"
 	"log/slog"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/api"
 )
@@ -44,7 +47,17 @@ const (
 	NotExactWatch    Fault = "not_exact_watch"   // the watch_id names a Watch that may not answer
 	Tick             Fault = "tick"              // the recording plays on up to its next input (the working row redraws)
 	Remapped         Fault = "remapped"          // the agent's keybindings rebind a key the send presses
+	Redrawn          Fault = "redrawn"           // the agent redraws its question with another option set (Redraw)
 )
+
+// Redraw is one change of a Redrawn fault, written over the screen as
+// the agent would draw it: the row holding At is deleted (Drop: the
+// rows below move up), or Write is written from At's first column
+// (Write may carry SGR; cells past it keep what they show).
+type Redraw struct {
+	At, Write string
+	Drop      bool
+}
 
 // Call is the request a case makes.
 type Call string
@@ -127,6 +140,11 @@ type Case struct {
 	NoAction string
 	// UnitOnly says why the tmux tier cannot run the case ("": both run it).
 	UnitOnly string
+	// Redraw is the Redrawn fault's changes, in order; Redrawn is the
+	// option labels the question shows after them, under the same
+	// header and prompt (the runners check it before the call).
+	Redraw  []Redraw
+	Redrawn []string
 }
 
 // Surface is the case's surface as one string.
@@ -203,6 +221,20 @@ var Cases = []Case{
 	{Name: "a multi-select whose boxes changed since the status", Agent: "claude", Version: "2.1.332", Recording: "multi-select",
 		Fault: MoveOn, Markers: 1, Call: RespondOption, Select: []int{0, 2}, Outcome: api.OutcomeRejected, Reason: api.ReasonPromptChanged,
 		Inputs: 3},
+	{Name: "a multi-select whose option labels changed since the status", Agent: "claude", Version: "2.1.332", Recording: "multi-select",
+		Fault: Redrawn, Redraw: []Redraw{{At: "Mushrooms", Write: "Pineapple"}}, Redrawn: []string{"Cheese", "Pineapple", "Olives"},
+		Call: RespondOption, Select: []int{0, 2}, Outcome: api.OutcomeRejected, Reason: api.ReasonPromptChanged, Inputs: 3},
+	// Olives and its description go, the rows below renumbered (Claude
+	// draws its numbers grey, colour 246, and proves it on every row).
+	{Name: "a multi-select that shows one option fewer since the status", Agent: "claude", Version: "2.1.332", Recording: "multi-select",
+		Fault: Redrawn, Redraw: []Redraw{{At: "3. [ ] Olives", Drop: true}, {At: "Black olives", Drop: true},
+			{At: "4. [ ] Type", Write: "\x1b[38;5;246m3. \x1b[39m"}, {At: "5. Chat", Write: "4."}},
+		Redrawn: []string{"Cheese", "Mushrooms"}, Call: RespondOption, Select: []int{0, 2},
+		Outcome: api.OutcomeRejected, Reason: api.ReasonPromptChanged, Inputs: 3},
+	{Name: "a question that shows one option fewer since the status", Agent: "codex", Version: "0.155.1", Recording: "question-digit",
+		Fault: Redrawn, Redraw: []Redraw{{At: "3. Blue", Drop: true}, {At: "4. None", Write: "3."}},
+		Redrawn: []string{"Red (Recommended)", "Green", "None of the above", "None of the above, with notes"}, Call: RespondOption,
+		Option: 1, Outcome: api.OutcomeRejected, Reason: api.ReasonPromptChanged},
 	{Name: "approve on a question", Agent: "claude", Version: "2.1.267", Recording: "question-digit",
 		Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonNotActionable, FaultOnly: true},
 	{Name: "respond on a permission prompt", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
@@ -326,6 +358,67 @@ var Exempt = map[string]string{
 	api.ReasonUnsupportedAnswer: "no recognized question has a response kind akk does not send (single_select, " +
 		"multi_select, free_text, open)",
 }
+
+// RedrawBytes is the output that makes rs on a screen whose rows (plain
+// text, top to bottom) are rows: the cursor and its attributes are saved
+// first and restored last, so the agent's next output draws where it
+// would have. A column is At's offset in runes: the rows these cases
+// edit hold no wide character before it (the runners check the result).
+func RedrawBytes(rows []string, rs []Redraw) ([]byte, error) {
+	rows = slices.Clone(rows)
+	out := []byte("\x1b7\x1b[0m")
+	for _, r := range rs {
+		y, x := -1, 0
+		for i, row := range rows {
+			if j := strings.Index(row, r.At); j >= 0 {
+				y, x = i, utf8.RuneCountInString(row[:j])
+				break
+			}
+		}
+		if y < 0 {
+			return nil, fmt.Errorf("redraw: no row holds %q", r.At)
+		}
+		out = fmt.Appendf(out, "\x1b[%d;%dH", y+1, x+1)
+		if r.Drop {
+			out = append(out, "\x1b[M"...) // delete the line: the rows below move up
+			rows = append(slices.Delete(rows, y, y+1), "")
+			continue
+		}
+		out = append(out, r.Write...)
+		runes, shown := []rune(rows[y]), []rune(sgr.ReplaceAllString(r.Write, ""))
+		for len(runes) < x+len(shown) {
+			runes = append(runes, ' ')
+		}
+		copy(runes[x:], shown)
+		rows[y] = string(runes)
+	}
+	return append(out, "\x1b8"...), nil
+}
+
+// CheckRedrawn says how now is not what the case's Redraw makes of the
+// question before: the same header, prompt and response kind, pending,
+// with the case's Redrawn options.
+func (c Case) CheckRedrawn(before, now *api.Interaction) error {
+	if before == nil || now == nil || len(before.Questions) != 1 || len(now.Questions) != 1 {
+		return fmt.Errorf("redraw: one question before and after, got %+v and %+v", before, now)
+	}
+	qb, qn := before.Questions[0], now.Questions[0]
+	var got []string
+	for _, o := range qn.Options {
+		got = append(got, o.Label)
+	}
+	switch {
+	case now.State != "pending" || qn.Header != qb.Header || qn.Prompt != qb.Prompt || qn.ResponseKind != qb.ResponseKind:
+		return fmt.Errorf("redraw: the question is %s %q %q %s now, want pending %q %q %s",
+			now.State, qn.Header, qn.Prompt, qn.ResponseKind, qb.Header, qb.Prompt, qb.ResponseKind)
+	case !slices.Equal(got, c.Redrawn):
+		return fmt.Errorf("redraw: options %q, want %q", got, c.Redrawn)
+	}
+	return nil
+}
+
+// sgr matches a select-graphic-rendition sequence (no cell of its own).
+var sgr = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
 // Missing returns the reasons of api.RefusalReasons that neither a case
 // produces nor Exempt names, and the Exempt entries that a case produces
