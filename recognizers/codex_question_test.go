@@ -118,3 +118,84 @@ func TestCodexMaskedNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexTypeSomethingOption: a model-supplied option of a blocking
+// Codex question (request_user_input) labelled "Type something." reads as
+// a free-text row, but its digit submits the literal label: the question
+// is free_text_label_collision on that row and nothing else, on every
+// Codex profile with a recorded question, whichever option carries it
+// (the highlighted one too) and in the spellings labelKey folds. The
+// same rows relabelled with a harmless label of the same length stay
+// actionable and offer it: the label alone refuses.
+func TestCodexTypeSomethingOption(t *testing.T) {
+	seen := 0
+	for _, p := range recognizers.Profiles() {
+		v := p.Version
+		if p.Agent != "codex" {
+			continue
+		}
+		if _, err := os.Stat(castPath("codex", v, "question-digit")); err != nil {
+			continue
+		}
+		seen++
+		scr := markerScreen(t, "codex", v, "question-digit", 0)
+		w, h := scr.Size()
+		base := recognize(copyScreen(scr, 0, w, h), "codex", v)
+		assertActionable(t, "codex@"+v+"/question", &base, codexSources[1])
+		opts := options(&base) // Red (Recommended), Green, Blue, None of the above
+		for _, tc := range []struct {
+			option int
+			label  string
+			// collides: the relabelled option is a free-text lookalike.
+			collides bool
+		}{
+			{1, "Type something.", true},
+			{0, "Type something.", true}, // the highlighted row
+			{2, "type something", true},
+			{1, "Type something…", true},
+			{1, "Type carefully.", false},
+			{0, "Type carefully.", false},
+		} {
+			name := fmt.Sprintf("codex@%s, option %d labelled %q", v, tc.option, tc.label)
+			s := copyScreen(scr, 0, w, h)
+			o := opts[tc.option]
+			relabel(t, s, o, tc.label)
+			got := recognize(s, "codex", v)
+			if tc.collides {
+				if got.Actionable() {
+					t.Errorf("%s: FALSE ACTIONABLE %v", name, got.Interaction)
+				} else if want := "row " + fmt.Sprint(o.Row); !slices.Equal(reasonCodes(got), []string{recognizers.ReasonFreeTextLookalike}) ||
+					got.Reasons[0].Detail != want {
+					t.Errorf("%s: reasons %v, want %s (%s) only", name, got.Reasons, recognizers.ReasonFreeTextLookalike, want)
+				}
+				continue
+			}
+			want := slices.Clone(codexSources[1].expect)
+			want[tc.option] = tc.label
+			assertActionable(t, name, &got, source{kind: recognizers.KindQuestionnaire, expect: want})
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no Codex profile with a recorded question (question-digit)")
+	}
+}
+
+// relabel writes label over option o's label, in the label's style, on
+// the label's cells and the blank cells after them (never closer than two
+// cells to the description); the rest of the old label is blanked.
+func relabel(t *testing.T, s *vt.Screen, o recognizers.Option, label string) {
+	t.Helper()
+	x := findText(s, o.Row, o.Label)
+	if x < 0 {
+		t.Fatalf("no label %q on row %d", o.Label, o.Row)
+	}
+	n, old := len([]rune(label)), len([]rune(o.Label))
+	w, _ := s.Size()
+	for cx := x + old; cx < x+n+2; cx++ {
+		if cx >= w || strings.TrimSpace(s.Cell(cx, o.Row).Text) != "" {
+			t.Fatalf("%q does not fit over %q on row %d", label, o.Label, o.Row)
+		}
+	}
+	st := s.Cell(x, o.Row).Style
+	writeText(s, x, o.Row, label+strings.Repeat(" ", max(0, old-n)), st)
+}
