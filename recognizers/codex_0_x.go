@@ -53,6 +53,7 @@ type codex0x struct {
 	// Questions (request_user_input).
 	progress       string // "Question "
 	qPrompt        vt.Style
+	qAnswered      vt.Style // the prompt of a question answered (default colours)
 	qFooterSegs    []string
 	qSubmits       []string // a step's submit, the last of several steps'
 	qNavigate      string   // in the footer when there are several questions
@@ -114,6 +115,7 @@ var codex0xBase = codex0x{
 	permFooter:     "Press enter to confirm or esc to cancel",
 	progress:       "Question ",
 	qPrompt:        fgIdx(6).vt(),
+	qAnswered:      plain().vt(),
 	qFooterSegs:    []string{"tab to add notes", "enter to submit answer", "enter to submit all", "←/→ to navigate questions", "esc to interrupt"},
 	qSubmits:       []string{"enter to submit answer", "enter to submit all"},
 	qNavigate:      "←/→ to navigate questions",

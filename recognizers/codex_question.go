@@ -14,10 +14,18 @@ func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
 	pr := &Prompt{Kind: KindQuestionnaire, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
-	pr.Step = c.progressRow(g.textFrom(t, 2+len(c.progress)))
+	step, all := c.progressRow(g.textFrom(t, 2+len(c.progress)))
+	pr.Step = step
+	// The prompt of the question shown is in qPrompt's colour while it is
+	// unanswered, in the default colours once answered (question-submit-
+	// all); answered is proven only where every question is.
+	prompt := c.qPrompt
+	if all {
+		prompt = c.qAnswered
+	}
 	y := t + 1
 	var rows []string
-	for ; y <= b && !g.blank(y) && g.first(y) == 2 && g.styled(y, 2, g.w, c.qPrompt); y++ {
+	for ; y <= b && !g.blank(y) && g.first(y) == 2 && g.styled(y, 2, g.w, prompt); y++ {
 		rows = append(rows, g.trimmed(y))
 	}
 	q := Question{Prompt: strings.Join(rows, " ")}
@@ -30,7 +38,9 @@ func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
 	}
 	notes := len(opts) - 1
 	if opts[notes].Label != c.notesLabel {
+		// A model row drawn over it (a duplicate) is named as well.
 		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no \""+c.notesLabel+"\" row"))
+		out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
 		return
 	}
 	opts[notes].Role = RoleNotes
@@ -60,19 +70,33 @@ func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
 }
 
 // progressRow proves "1/2 (2 unanswered)" exactly (after "Question "):
-// the step, and a count of unanswered questions within the total.
-func (c *codex0x) progressRow(s string) Step {
-	st := parseStep(s, "/")
-	want := itoa(st.Index) + "/" + itoa(st.Total) + " ("
-	count, ok := strings.CutPrefix(s, want)
-	if !ok || st.Index == 0 {
-		return Step{}
+// the step, and a count of unanswered questions, at least one (Codex drops
+// the count at zero), within the total. "2/2" alone is the last of
+// several questions once every question is answered (all): recorded on
+// 0.153.4 to 0.171.0 (question-submit-all: question 2 answered first,
+// then question 1, whose answer moves on to it), the one place that form
+// is recorded; on any other step it stays unproven.
+func (c *codex0x) progressRow(s string) (st Step, all bool) {
+	st = parseStep(s, "/")
+	step := itoa(st.Index) + "/" + itoa(st.Total)
+	switch {
+	case st.Index == 0:
+		return Step{}, false
+	case s == step:
+		if st.Total > 1 && st.Index == st.Total {
+			return st, true
+		}
+		return Step{}, false
+	}
+	count, ok := strings.CutPrefix(s, step+" (")
+	if !ok {
+		return Step{}, false
 	}
 	count, ok = strings.CutSuffix(count, " unanswered)")
-	if n := leadingNumber(count); !ok || n < 0 || n > st.Total || itoa(n) != count {
-		return Step{}
+	if n := leadingNumber(count); !ok || n < 1 || n > st.Total || itoa(n) != count {
+		return Step{}, false
 	}
-	return st
+	return st, false
 }
 
 // parseStep reads "1/2 ..." (sep "/") or "1 of 2" (sep " of ").
