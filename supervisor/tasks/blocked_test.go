@@ -1,11 +1,23 @@
 package tasks
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
@@ -64,5 +76,167 @@ func TestTurnBlocked(t *testing.T) {
 	r.m.process()
 	if n, l := count(api.CallbackAgentBlocked), count(api.CallbackLimitReset); n != 3 || l != 1 {
 		t.Errorf("agent_blocked %d (want 3), limit_reset %d (want 1, the left block's never): %v", n, l, r.events(t, spec.TurnID))
+	}
+}
+
+// paneTmux is the tmux control connection of the terminal's session, as
+// the tmux (person) routes use it: one attached client and akk's own
+// control client; it records every command.
+type paneTmux struct {
+	mu   sync.Mutex
+	cmds [][]string
+}
+
+func (c *paneTmux) Command(ctx context.Context, args ...string) (*controlmode.Reply, error) {
+	c.mu.Lock()
+	c.cmds = append(c.cmds, args)
+	c.mu.Unlock()
+	if args[0] == "list-clients" {
+		return &controlmode.Reply{Body: []byte("0 /dev/pts/9\n1 client-akk\n")}, nil
+	}
+	return &controlmode.Reply{}, nil
+}
+
+func (c *paneTmux) SessionOf(string) (outbox.Commander, string) { return c, "work" }
+
+// TestLimitResetRoutes: at the reset time a blocked agent's screen
+// printed, one limit_reset wake-up goes to each route of the Turn's or
+// Watch's owner and to every person route (tmux), once each, and to no
+// other route; whether the owner's routes are its own (an [[owner]]) or
+// the default ones. Delivered, a person route only shows a message on
+// the session's attached client: no tmux command reaches the pane.
+func TestLimitResetRoutes(t *testing.T) {
+	hooks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer hooks.Close()
+	cb := outbox.Config{Routes: []outbox.RouteConfig{
+		{Name: "host", Kind: outbox.RouteWebhook, URL: hooks.URL + "/host"},
+		{Name: "guest", Kind: outbox.RouteWebhook, URL: hooks.URL + "/guest"},
+		{Name: "spare", Kind: outbox.RouteWebhook, URL: hooks.URL + "/spare"},
+		{Name: "screen", Kind: outbox.RouteTmux},
+		{Name: "corner", Kind: outbox.RouteTmux},
+	}, Default: []string{"guest"}, Owners: map[string][]string{"mcp:host": {"host"}}}
+	if err := cb.Validate(); err != nil { // as supervisor.New does
+		t.Fatal(err)
+	}
+	cb.EnsureDefaults()
+	persons := []string{"screen", "corner"}
+	for _, tc := range []struct {
+		owner  string
+		routes []string // the owner's own
+	}{
+		{"mcp:host", []string{"host"}},   // an [[owner]]'s routes
+		{"mcp:guest", []string{"guest"}}, // an owner not named: default_routes
+	} {
+		for _, kind := range []string{TaskManagedTurn, "watch"} {
+			t.Run(tc.owner+" "+kind, func(t *testing.T) {
+				st, err := store.Open(t.TempDir(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer st.Close()
+				clk := &clock{now: time.Unix(1_800_000_000, 0)}
+				host := &liveHost{testHost: testHost{st}, obs: map[string]terminal.Observation{}}
+				tmux := &paneTmux{}
+				m := New(Options{Config: Config{StallAfter: 24 * time.Hour, HardTimeout: 48 * time.Hour}, Callbacks: cb,
+					Store: st, Secret: []byte("test secret"), Now: clk.Now, Logger: testLogger(t), Host: host, Sessions: tmux})
+				ledger := &memLedger{specs: map[string]TurnSpec{}, state: map[string]string{}}
+				m.SetTurnLedger(ledger)
+
+				reset := clk.Now().Add(90 * time.Minute)
+				blocked := terminal.Observation{TerminalID: "term_limit", At: clk.Now(), Screen: api.ScreenBlocked,
+					Incarnation: "1/1/claude", Agent: "claude", Cwd: "/project",
+					Blocked: &api.Blocked{Reason: "usage_limit", HTTPStatus: 429, ResetsAtShown: "7pm", ResetsAt: reset}}
+				host.obs[blocked.TerminalID] = blocked
+				var subject string
+				if kind == TaskManagedTurn {
+					spec := TurnSpec{TurnID: "turn_limit", TerminalID: blocked.TerminalID, Controller: tc.owner,
+						Incarnation: blocked.Incarnation, Created: clk.Now()}
+					ledger.specs[spec.TurnID], ledger.state[spec.TurnID] = spec, TurnRunning
+					m.MonitorTurn(spec) // no routes of its own: its owner's
+					subject = spec.TurnID
+				} else {
+					w, err := m.Watch(api.WithController(context.Background(), tc.owner), api.WatchRequest{TerminalID: blocked.TerminalID})
+					if err != nil {
+						t.Fatal(err)
+					}
+					subject = w.WatchID
+				}
+				m.Observe(blocked)
+				m.process()
+				// limitResets counts the subject's limit_reset notifications by route.
+				limitResets := func() map[string]int {
+					ns, err := st.Notifications(func(n *store.Notification) bool { return n.Subject == subject })
+					if err != nil {
+						t.Fatal(err)
+					}
+					out := map[string]int{}
+					for _, n := range ns {
+						var env api.CallbackEnvelope
+						if err := json.Unmarshal(n.Envelope, &env); err != nil {
+							t.Fatal(err)
+						}
+						if env.Event == api.CallbackLimitReset {
+							out[n.Route]++
+						}
+					}
+					return out
+				}
+				clk.advance(reset.Sub(clk.Now()) - time.Second)
+				m.process()
+				if got := limitResets(); len(got) != 0 {
+					t.Fatalf("limit_reset before the reset time: %v", got)
+				}
+				clk.advance(time.Second)
+				m.process()
+				for range 2 { // the screen seen again after its reset, and more time
+					clk.advance(time.Minute)
+					m.Observe(blocked)
+					m.process()
+				}
+				want := map[string]int{}
+				for _, r := range append(slices.Clone(tc.routes), persons...) {
+					want[r] = 1
+				}
+				if got := limitResets(); !maps.Equal(got, want) {
+					t.Fatalf("limit_reset wake-ups by route %v, want %v (the owner's routes and every person route, once)", got, want)
+				}
+
+				// Deliver: the person routes show their message on the
+				// attached client; nothing else reaches tmux.
+				var mu sync.Mutex
+				shown := map[string]int{}
+				m.Outbox().Observe(func(n store.Notification) {
+					mu.Lock()
+					if n.State == store.NtfAccepted && strings.Contains(n.Event, api.CallbackLimitReset+":") {
+						shown[n.Route]++
+					}
+					mu.Unlock()
+				})
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan struct{})
+				go func() { defer close(done); m.Outbox().Run(ctx) }()
+				stop := func() { cancel(); <-done }
+				defer stop()
+				tmuxtest.Await(t, 10*time.Second, func() string {
+					mu.Lock()
+					defer mu.Unlock()
+					if !maps.Equal(shown, want) {
+						return fmt.Sprintf("limit_reset delivered by route %v, want %v", shown, want)
+					}
+					return ""
+				})
+				stop()
+				tmux.mu.Lock()
+				defer tmux.mu.Unlock()
+				for _, c := range tmux.cmds {
+					if c[0] != "list-clients" && (c[0] != "display-message" || len(c) < 3 || c[1] != "-c" || c[2] != "/dev/pts/9") {
+						t.Errorf("a tmux command besides a message on the attached client: %q", c)
+					}
+				}
+				if len(tmux.cmds) == 0 {
+					t.Error("no person route showed anything")
+				}
+			})
+		}
 	}
 }
