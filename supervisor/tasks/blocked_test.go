@@ -163,24 +163,7 @@ func TestLimitResetRoutes(t *testing.T) {
 				}
 				m.Observe(blocked)
 				m.process()
-				// limitResets counts the subject's limit_reset notifications by route.
-				limitResets := func() map[string]int {
-					ns, err := st.Notifications(func(n *store.Notification) bool { return n.Subject == subject })
-					if err != nil {
-						t.Fatal(err)
-					}
-					out := map[string]int{}
-					for _, n := range ns {
-						var env api.CallbackEnvelope
-						if err := json.Unmarshal(n.Envelope, &env); err != nil {
-							t.Fatal(err)
-						}
-						if env.Event == api.CallbackLimitReset {
-							out[n.Route]++
-						}
-					}
-					return out
-				}
+				limitResets := func() map[string]int { return limitResetsByRoute(t, st, subject) }
 				clk.advance(reset.Sub(clk.Now()) - time.Second)
 				m.process()
 				if got := limitResets(); len(got) != 0 {
@@ -201,42 +184,69 @@ func TestLimitResetRoutes(t *testing.T) {
 					t.Fatalf("limit_reset wake-ups by route %v, want %v (the owner's routes and every person route, once)", got, want)
 				}
 
-				// Deliver: the person routes show their message on the
-				// attached client; nothing else reaches tmux.
-				var mu sync.Mutex
-				shown := map[string]int{}
-				m.Outbox().Observe(func(n store.Notification) {
-					mu.Lock()
-					if n.State == store.NtfAccepted && strings.Contains(n.Event, api.CallbackLimitReset+":") {
-						shown[n.Route]++
-					}
-					mu.Unlock()
-				})
-				ctx, cancel := context.WithCancel(context.Background())
-				done := make(chan struct{})
-				go func() { defer close(done); m.Outbox().Run(ctx) }()
-				stop := func() { cancel(); <-done }
-				defer stop()
-				tmuxtest.Await(t, 10*time.Second, func() string {
-					mu.Lock()
-					defer mu.Unlock()
-					if !maps.Equal(shown, want) {
-						return fmt.Sprintf("limit_reset delivered by route %v, want %v", shown, want)
-					}
-					return ""
-				})
-				stop()
-				tmux.mu.Lock()
-				defer tmux.mu.Unlock()
-				for _, c := range tmux.cmds {
-					if c[0] != "list-clients" && (c[0] != "display-message" || len(c) < 3 || c[1] != "-c" || c[2] != "/dev/pts/9") {
-						t.Errorf("a tmux command besides a message on the attached client: %q", c)
-					}
-				}
-				if len(tmux.cmds) == 0 {
-					t.Error("no person route showed anything")
-				}
+				deliverLimitResets(t, m, tmux, want)
 			})
 		}
+	}
+}
+
+// limitResetsByRoute counts subject's limit_reset notifications by route.
+func limitResetsByRoute(t *testing.T, st *store.Store, subject string) map[string]int {
+	t.Helper()
+	ns, err := st.Notifications(func(n *store.Notification) bool { return n.Subject == subject })
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, n := range ns {
+		var env api.CallbackEnvelope
+		if err := json.Unmarshal(n.Envelope, &env); err != nil {
+			t.Fatal(err)
+		}
+		if env.Event == api.CallbackLimitReset {
+			out[n.Route]++
+		}
+	}
+	return out
+}
+
+// deliverLimitResets runs m's outbox until the limit_reset wake-ups are
+// delivered as want says (accepted, by route) and requires the person
+// routes to have shown their message on the attached client and done
+// nothing else in tmux.
+func deliverLimitResets(t *testing.T, m *Manager, tmux *paneTmux, want map[string]int) {
+	t.Helper()
+	var mu sync.Mutex
+	shown := map[string]int{}
+	m.Outbox().Observe(func(n store.Notification) {
+		mu.Lock()
+		if n.State == store.NtfAccepted && strings.Contains(n.Event, api.CallbackLimitReset+":") {
+			shown[n.Route]++
+		}
+		mu.Unlock()
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); m.Outbox().Run(ctx) }()
+	stop := func() { cancel(); <-done }
+	defer stop()
+	tmuxtest.Await(t, 10*time.Second, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		if !maps.Equal(shown, want) {
+			return fmt.Sprintf("limit_reset delivered by route %v, want %v", shown, want)
+		}
+		return ""
+	})
+	stop()
+	tmux.mu.Lock()
+	defer tmux.mu.Unlock()
+	for _, c := range tmux.cmds {
+		if c[0] != "list-clients" && (c[0] != "display-message" || len(c) < 3 || c[1] != "-c" || c[2] != "/dev/pts/9") {
+			t.Errorf("a tmux command besides a message on the attached client: %q", c)
+		}
+	}
+	if len(tmux.cmds) == 0 {
+		t.Error("no person route showed anything")
 	}
 }
