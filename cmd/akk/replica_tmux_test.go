@@ -36,7 +36,11 @@ func replicaRun(t *testing.T, akk, file string, rec *recordings.Recording, input
 		t.Fatal(err)
 	}
 	abs, _ := filepath.Abs(file)
-	cmd := fmt.Sprintf("read _ < %s; exec %s replica %s", fifo, akk, abs)
+	// The shell writes the replica's exit status to a file: tmux 3.3a
+	// learns a dead pane's status only when it reaps the child, at times
+	// seconds late, and waiting for it was most of this test's time.
+	statusFile := filepath.Join(dir, "status")
+	cmd := fmt.Sprintf("read _ < %s; %s replica %s; echo $? > %s.tmp && mv %s.tmp %s", fifo, akk, abs, statusFile, statusFile, statusFile)
 	srv := tmuxtest.Start(t, rec.Header.Width, rec.Header.Height, "sh -c '"+cmd+"'")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -86,31 +90,22 @@ func replicaRun(t *testing.T, akk, file string, rec *recordings.Recording, input
 			t.Fatal(err)
 		}
 	}
-	var deadSince time.Time
-	for ctx.Err() == nil {
-		out, err := srv.Run("display-message", "-p", "-t", pane.String(), "#{pane_dead} #{pane_dead_status}")
-		f := strings.Fields(string(out))
-		if err == nil && len(f) >= 1 && f[0] == "1" {
-			if deadSince.IsZero() {
-				deadSince = time.Now()
-			}
-			// tmux 3.3a marks a pane dead when its pty closes and learns the
-			// status when it reaps the child, sometimes late: wait for it a
-			// moment, then report it unknown (-1).
-			if len(f) == 2 || time.Since(deadSince) > 2*time.Second {
-				status := -1
-				if len(f) == 2 {
-					fmt.Sscanf(f[1], "%d", &status)
-				}
-				capture, _ := srv.Run("capture-pane", "-p", "-t", pane.String())
-				return status, string(capture)
-			}
+	status := -1
+	err = tmuxtest.Poll(ctx, 60*time.Second, func() string {
+		b, err := os.ReadFile(statusFile)
+		if err != nil {
+			return "the replica's exit status"
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		if _, err := fmt.Sscanf(string(b), "%d", &status); err != nil {
+			return fmt.Sprintf("exit status %q: %v", b, err)
+		}
+		return ""
+	})
 	capture, _ := srv.Run("capture-pane", "-p", "-t", pane.String())
-	t.Fatalf("replica did not finish:\n%s", capture)
-	return 0, ""
+	if err != nil {
+		t.Fatalf("replica did not finish: %v\n%s", err, capture)
+	}
+	return status, string(capture)
 }
 
 // TestTmuxReplicaRoundTrip: for each corpus recording with input, the

@@ -141,12 +141,22 @@ func (s *Server) Kill() {
 	_, _ = s.run("kill-server")
 	if s.pid > 0 {
 		deadline := time.Now().Add(2 * time.Second)
-		for time.Now().Before(deadline) {
-			if _, err := os.Stat(fmt.Sprintf("/proc/%d", s.pid)); os.IsNotExist(err) {
-				break
-			}
+		for time.Now().Before(deadline) && !exited(s.pid) {
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
 	_ = os.Remove(s.Socket)
+}
+
+// exited reports whether pid has exited: gone, or a zombie. The server
+// daemonizes, so its parent is init, which may reap it late (seen here:
+// seconds, the whole of Kill's wait, for every test server); a zombie
+// holds no socket, pty or file any more.
+func exited(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
 }
