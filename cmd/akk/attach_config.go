@@ -41,7 +41,7 @@ import (
 //
 //	[[owner]]                  # the Turns and Watches of `akk mcp --controller openclaw`
 //	name = "openclaw"
-//	routes = ["hook"]          # instead of default_routes; tmux routes are added
+//	routes = ["hook"]          # instead of default_routes; tmux routes are added to either
 //
 //	[ask]
 //	policy = "ask_person"      # a managed Turn's permission prompt is put to a person

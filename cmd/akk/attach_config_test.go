@@ -90,6 +90,11 @@ routes = ["a"]
 	if got := cb.RoutesFor("mcp:elsewhere"); strings.Join(got, ",") != "screen" {
 		t.Errorf("another owner's routes %v, want default_routes", got)
 	}
+	// default_routes without the person route: it is added all the same.
+	cb.Default = []string{"a"}
+	if got := cb.RoutesFor("mcp:elsewhere"); strings.Join(got, ",") != "a,screen" {
+		t.Errorf("another owner's routes %v, want default_routes and the tmux route", got)
+	}
 	// The default path may be absent; an explicit one may not.
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	if _, err := loadAttachConfig(""); err != nil {

@@ -151,11 +151,13 @@ func (c *Config) Backoff(n int) time.Duration {
 func PersonRoute(kind string) bool { return kind == RouteTmux }
 
 // RoutesFor names the routes of owner's new Watches and Turns: its own
-// (Owners) and every person route, or Default for an owner not named.
+// (Owners), or Default for an owner not named, and every person route
+// either way (DESIGN: person routes get every attention event; before,
+// an owner on default_routes without a tmux route got none).
 func (c *Config) RoutesFor(owner string) []string {
 	rs, ok := c.Owners[owner]
 	if !ok {
-		return c.Default
+		rs = c.Default
 	}
 	out := append([]string(nil), rs...)
 	for _, r := range c.Routes {

@@ -86,12 +86,13 @@ func (t *Manager) watchBlock(w *watchState) func(b *api.Blocked, event string) {
 	}
 }
 
-// withPersons is routes and every person route not among them. An
-// owner's routes hold the person routes only when the owner is named in
-// the configuration (outbox.Config.RoutesFor: default_routes are taken as
-// they are), and a subject keeps the routes it was made with; a block and
-// its reset reach the people watching all the same (issue 20: "to the
-// owner of the Turn or Watch and to the person routes").
+// withPersons is routes and every person route not among them. New
+// subjects get the person routes from outbox.Config.RoutesFor, but a
+// subject keeps the routes it was made with (one stored before a person
+// route was configured, or by an older akk that gave default_routes as
+// they were): a block and its reset reach the people watching all the
+// same (issue 20: "to the owner of the Turn or Watch and to the person
+// routes").
 func (t *Manager) withPersons(routes []string) []string {
 	out := slices.Clone(routes)
 	for _, p := range t.persons {
