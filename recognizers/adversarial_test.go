@@ -54,6 +54,7 @@ var claudeSources = []source{
 	{"permission-light", "permission-approve-theme-light", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
 	{"permission-light-ansi", "permission-approve-theme-light-ansi", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
 	{"permission-w60", "permission-approve-w60", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"permission-w80", "permission-approve-w80", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
 }
 
 // claudeToolVersions record the dialogs of the tools besides Bash (and
@@ -74,6 +75,7 @@ var codexSources = []source{
 	{"network-grant", "network-approve", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
 	{"permission-bg-light", "permission-approve-bg-light", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
 	{"permission-w60", "permission-approve-w60", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"permission-w80", "permission-approve-w80", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
 }
 
 // codexToolVersions record the tool dialogs besides a short exec (the

@@ -35,6 +35,7 @@ const (
 
 var environs = []environ{
 	{"w60", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 60, 24 }},
+	{"w80", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 80, 24 }},
 	{"w200", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 200, 40 }},
 	{"w250", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 250, 40 }},
 	{"h15", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 120, 15 }},
