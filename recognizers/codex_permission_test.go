@@ -72,3 +72,34 @@ func TestCodexBareHints(t *testing.T) {
 		t.Errorf("status line off the pane's second-last row read as idle")
 	}
 }
+
+// TestCodexUserVerification: an approval overlay whose title ends "needs
+// your approval." (Codex's MCP user verification, seed 000: it needs the
+// person at the terminal) is blocked with user_verification and no plan,
+// on every Codex profile with an exec overlay. No recording shows one
+// (it needs a platform verification offline runs cannot trigger), so the
+// recorded exec overlay is retitled; the same screen with its own title
+// stays actionable.
+func TestCodexUserVerification(t *testing.T) {
+	const title = "Would you like to run the following command?"
+	for _, v := range []string{"0.153.4", "0.154.0", "0.155.1", "0.171.0"} {
+		scr := markerScreen(t, "codex", v, "permission-approve", 0)
+		w, h := scr.Size()
+		if r := recognize(copyScreen(scr, 0, w, h), "codex", v); !r.Actionable() {
+			t.Fatalf("%s: the recorded overlay is not actionable: %v", v, reasonCodes(r))
+		}
+		y := -1
+		for row := 0; row < h && y < 0; row++ {
+			if findText(scr, row, title) >= 0 {
+				y = row
+			}
+		}
+		if y < 0 || !replaceText(scr, y, title, "fakemcp needs your approval.") {
+			t.Fatalf("%s: no title row", v)
+		}
+		r := recognize(scr, "codex", v)
+		if r.Actionable() || r.ScreenState != recognizers.Blocked || !hasReason(r, recognizers.ReasonUserVerification) || r.Plan != nil {
+			t.Errorf("%s: retitled overlay: %s %v (plan %v), want blocked with %s", v, r.ScreenState, reasonCodes(r), r.Plan != nil, recognizers.ReasonUserVerification)
+		}
+	}
+}
