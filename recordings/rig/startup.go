@@ -18,6 +18,18 @@ import (
 // screen, marks it, and a person's key takes the agent on to its idle
 // composer where the agent allows it (the mark before is what akk must
 // read: blocked, never actionable).
+//
+// Not recorded, and why:
+//   - Claude Code has no update dialog. Its binaries (2.1.267, 2.1.332)
+//     show a waiting update as a line of the idle footer ("Update
+//     available! Run: claude update", " (auto-update failed)"), or exit
+//     when a minimum version is required ("... or higher is required. Run
+//     `claude update` to update."); the check asks the npm registry or
+//     Anthropic's servers, which offline runs cannot answer, and the rig
+//     turns the updater off. An idle composer with that footer line is not
+//     a recorded shape: akk reads it as unknown (zero input), never idle.
+//   - Codex 0.155.1 shows no onboarding screen to a logged-in user with a
+//     config; 0.171.0's model nudge is startup-model-nudge.
 
 // editClaudeConfig rewrites ~/.claude.json with edit applied.
 func editClaudeConfig(h *Home, edit func(cfg map[string]any)) error {
