@@ -67,7 +67,7 @@ var codexSources = []source{
 	{"notes", "question-notes", 2, recognizers.KindFreeText, nil, codexVersions},
 	{"unanswered", "question-unanswered", 0, recognizers.KindConfirmation, []string{"Proceed", "Go back"}, codexVersions},
 	{"submit-all", "question-submit-all", 4, recognizers.KindQuestionnaire, []string{"Small", "Large", "None of the above", "None of the above, with notes"}, codexVersions},
-	{"async-expanded", "async-question", 1, recognizers.KindAsyncQuestion, []string{"Red", "Green", "Blue", "Other"}, []string{"0.154.0", "0.155.1"}},
+	{"async-expanded", "async-question", 1, recognizers.KindAsyncQuestion, []string{"Red", "Green", "Blue", "Other"}, []string{"0.154.0", "0.155.1", "0.171.0"}},
 	{"exec-wrapped", "exec-long", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
 	{"exec-wrapped-80", "exec-long-80", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
 	{"exec-multiline", "exec-multiline", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},

@@ -18,8 +18,13 @@ type codex0x struct {
 	statusWraps   bool     // the status line may wrap onto a row of its own (0.171.0)
 	hintsRow      bool     // a row of key hints under the status line
 	hints         []string // what its segments end with
-	bullets       string   // the working line's animated bullet
-	interruptHint string   // "esc to interrupt)"
+	// draftBlankRows: a draft's empty line is a blank row among the
+	// composer rows (0.171.0: an async answer typed but not sent moves
+	// into the composer at the turn's end as "> <question>", an empty
+	// line, the text: async-working).
+	draftBlankRows bool
+	bullets        string // the working line's animated bullet
+	interruptHint  string // "esc to interrupt)"
 	// clearKeys (ctrl+u) kill from the line start to the cursor: they
 	// empty the whole draft only when it is one row and the cursor is
 	// right after its last cell (recordings clear-draft, clear-cursor-mid,
@@ -83,14 +88,25 @@ type codex0x struct {
 
 	// Async questions (request_user_input_async, 0.154.0 and later).
 	asyncHeader   string // "• Queued follow-up inputs"
+	asyncGap      int    // blank rows between it and the open editor
 	asyncOf       string // " of "
 	asyncSubmit   string // the footer's first segment
+	asyncKey      vt.Style
 	asyncSegs     []string
 	asyncOther    string
-	asyncHint     string // the editor's placeholder
-	asyncQuestion string // " questions" / " question" after the count
-	asyncOpenHint string // "alt + ↑ to answer"
-	steerHeader   string // the block of input steered into the running turn
+	asyncHint     string   // the editor's placeholder
+	asyncPrompt   vt.Style // the open editor's question
+	asyncQuestion string   // " questions" / " question" after the count
+	asyncCount    vt.Style // the count and that word
+	// asyncOpenRow is the collapsed summary's last row from column 4,
+	// "alt + ↑ to answer"; asyncOpenKey is that key.
+	asyncOpenRow []styledRun
+	asyncOpenKey []byte
+	// printedMark starts a question printed into the history at column 0
+	// ("• " with a bullet of bullets, or "? "); printedItem its options.
+	printedMark string
+	printedItem string
+	steerHeader string // the block of input steered into the running turn
 }
 
 // codex0xBase is what Codex 0.155.1 shows (the only recorded version so
@@ -136,13 +152,20 @@ var codex0xBase = codex0x{
 	maxFreeText:    999,
 	asyncSupported: true,
 	asyncHeader:    "• Queued follow-up inputs",
+	asyncGap:       1,
 	asyncOf:        " of ",
 	asyncSubmit:    "enter submit",
+	asyncKey:       fgIdx(6).bold().vt(),
 	asyncSegs:      []string{"ctrl + ] skip", "alt + ↓ main prompt", "alt + ↑ next question", "alt + ↑ queued messages"},
 	asyncOther:     "Other",
 	asyncHint:      "Type your answer",
+	asyncPrompt:    fgIdx(6).bold().vt(),
 	asyncQuestion:  " question",
-	asyncOpenHint:  "alt + ↑ to answer",
+	asyncCount:     fgIdx(6).bold().vt(),
+	asyncOpenRow:   []styledRun{{"alt + ↑ to answer", plain().dim().vt()}},
+	asyncOpenKey:   keyAltUp,
+	printedMark:    "• ",
+	printedItem:    "- ",
 	steerHeader:    "• Messages to be submitted after next tool call",
 }
 
@@ -213,12 +236,23 @@ func (c *codex0x) overlayKind(g *grid, y int) int {
 	case x == 2 && g.rowIs(y, 2, c.confirmTitle) && g.styled(y, 2, g.w, c.title):
 		return ovConfirm
 	case c.asyncSupported && x == 0 && g.rowIs(y, 0, c.asyncHeader) && g.style(0, y) == c.dim &&
-		(g.blank(y+1) && !g.blank(y+2) || g.hasAt(y+1, 2, queuedEntry)): // expanded; the collapsed summary follows at once
+		(c.gapBelow(g, y) || g.hasAt(y+1, 2, queuedEntry)): // expanded; the collapsed summary follows at once
 		return ovAsync
 	case x == 2 && c.isForm(g, y):
 		return ovForm
 	}
 	return 0
+}
+
+// gapBelow reports exactly asyncGap blank rows under row y, then a row
+// that is not (the open async editor under its header).
+func (c *codex0x) gapBelow(g *grid, y int) bool {
+	for i := 1; i <= c.asyncGap; i++ {
+		if !g.blank(y + i) {
+			return false
+		}
+	}
+	return !g.blank(y + c.asyncGap + 1)
 }
 
 func (c *codex0x) isPermTitle(t string) bool {

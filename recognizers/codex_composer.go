@@ -9,10 +9,11 @@ import (
 
 // composer recognizes Codex's bottom pane at rest, ending at row b: the
 // status line on b (with the hints row under it on 0.171.0), a blank
-// row, the "›" composer rows. Above it may sit the working line and a
-// collapsed async question summary. A draft typed while a turn runs shows
-// the queue row in place of the status line or the hints row: only under
-// the working line.
+// row, the "›" composer rows (with draftBlankRows, single blank rows
+// among them: the empty lines of a draft). Above it may sit the working
+// line and a collapsed async question summary. A draft typed while a
+// turn runs shows the queue row in place of the status line or the hints
+// row: only under the working line.
 func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	defer g.enter("codex0x.composer")()
 	end := b
@@ -42,6 +43,9 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	}
 	p := -1
 	for y := b - 2; y >= max(0, b-2-maxComposerRows); y-- {
+		if g.blank(y) && c.draftBlankRows && y < b-2 && !g.blank(y+1) {
+			continue // an empty line of the draft
+		}
 		if g.blank(y) || g.first(y) < 2 && g.ch(0, y) != '›' {
 			break
 		}
@@ -131,16 +135,15 @@ func (c *codex0x) queueRowAt(g *grid, y int) bool {
 	if len(c.queueRow) == 0 || g.first(y) != 2 {
 		return false
 	}
-	x := 2
-	for _, r := range c.queueRow {
-		w := displayWidth(r.text)
-		if !g.hasAt(y, x, r.text) || !g.styled(y, x, x+w, r.style) {
-			return false
-		}
-		x += w
+	if !runsAt(g, y, 2, c.queueRow, c.queueContext == "") {
+		return false
 	}
 	if c.queueContext == "" {
-		return g.last(y) < x
+		return true
+	}
+	x := 2
+	for _, r := range c.queueRow {
+		x += displayWidth(r.text)
 	}
 	rest := g.textFrom(y, x)
 	n := len(rest) - len(strings.TrimLeft(rest, " "))
@@ -292,7 +295,7 @@ func (c *codex0x) workingLine(g *grid, y int, a *Activity) bool {
 func (c *codex0x) asyncSummary(g *grid, y int, out *Recognition) bool {
 	defer g.enter("codex0x.asyncSummary")()
 	s := y - 2
-	if s < 0 || !g.rowIs(y, 4, c.asyncOpenHint) || !g.styled(y, 0, g.w, c.dim) ||
+	if s < 0 || g.first(y) != 4 || !runsAt(g, y, 4, c.asyncOpenRow, true) ||
 		!g.rowIs(s, 0, c.asyncHeader) || g.style(0, s) != c.dim || !g.hasAt(s+1, 2, "? ") || g.first(s+1) != 2 {
 		return false
 	}
@@ -305,22 +308,42 @@ func (c *codex0x) asyncSummary(g *grid, y int, out *Recognition) bool {
 		}
 		n = n*10 + int(d-'0')
 	}
-	if !ok || n == 0 || g.style(4, s+1) != c.highlight {
+	if !ok || n == 0 || g.style(4, s+1) != c.asyncCount {
 		return false
 	}
 	q := Question{Prompt: c.printedQuestion(g, s)}
 	out.Prompt = &Prompt{Kind: KindAsyncQuestion, Highlighted: -1, Pending: n, Questions: []Question{q}}
-	out.specs = []choiceSpec{{option: -1, derived: "open", steps: []PlanStep{{Keys: keyAltUp, Expect: expect(-1, AsyncQuestion)}}}}
+	out.specs = []choiceSpec{{option: -1, derived: "open", steps: []PlanStep{{Keys: c.asyncOpenKey, Expect: expect(-1, AsyncQuestion)}}}}
 	return true
 }
 
+// runsAt proves the runs of rs from column x of row y, each in its style;
+// alone: nothing after them.
+func runsAt(g *grid, y, x int, rs []styledRun, alone bool) bool {
+	for _, r := range rs {
+		w := displayWidth(r.text)
+		if !g.hasAt(y, x, r.text) || !g.styled(y, x, x+w, r.style) {
+			return false
+		}
+		x += w
+	}
+	return !alone || g.last(y) < x
+}
+
 // printedQuestion finds the async question Codex printed into the history
-// above row s: "• <question>" followed by a blank row and "  - <option>"
-// rows.
+// above row s: printedMark and the question at column 0 ("• <question>"
+// with a bullet of bullets on 0.15x, "? <question>" on 0.171.0), a blank
+// row and "  <printedItem><option>" rows.
 func (c *codex0x) printedQuestion(g *grid, s int) string {
 	defer g.enter("codex0x.printedQuestion")()
+	mark := func(y int) bool {
+		if c.printedMark == "• " {
+			return strings.ContainsRune(c.bullets, g.ch(0, y)) && g.space(1, y)
+		}
+		return g.hasAt(y, 0, c.printedMark)
+	}
 	for y := s - 1; y >= 1; y-- {
-		if g.first(y) == 0 && strings.ContainsRune(c.bullets, g.ch(0, y)) && g.blank(y+1) && g.hasAt(y+2, 2, "- ") {
+		if g.first(y) == 0 && mark(y) && g.blank(y+1) && g.hasAt(y+2, 2, c.printedItem) {
 			return g.textFrom(y, 2)
 		}
 	}

@@ -207,7 +207,7 @@ func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st ScreenState,
 	}
 	switch {
 	case g.hasAt(y, x, hint) && g.last(y) == x+displayWidth(hint)-1 && g.styled(y, x, g.w, c.placeholder):
-	case g.last(y) >= x && !g.styled(y, x, g.w, c.placeholder):
+	case g.last(y) >= x && !g.styled(y, x, g.w, c.placeholder) && !c.litFrom(g, y, x):
 		draft := g.textFrom(y, x)
 		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
 		if strings.Trim(draft, string(c.secretMask)) == "" {
@@ -224,6 +224,19 @@ func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st ScreenState,
 		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "editor on row "+itoa(y)))
 	}
 	out.specs = []choiceSpec{spec}
+}
+
+// litFrom reports a cell in a row highlight style on row y from column
+// x: a menu row, never typed text (a typed draft is plain).
+func (c *codex0x) litFrom(g *grid, y, x int) bool {
+	defer g.enter("codex0x.litFrom")()
+	m := newStyleSet(c.rowLit)
+	for ; x <= g.last(y); x++ {
+		if cl := g.cell(x, y); !g.blankCell(cl) && g.inSet(&m, cl) {
+			return true
+		}
+	}
+	return false
 }
 
 // confirm parses "Submit with unanswered questions?": the count, "1.
@@ -268,15 +281,16 @@ func (c *codex0x) confirm(g *grid, t, b int, out *Recognition) {
 }
 
 // asyncEditor parses the expanded async question editor under its header
-// on row t: a blank row, "1 of 2" when more are queued, the question, its
-// options (the last "Other") or a text editor, the footer.
+// on row t: asyncGap blank rows (or the entries queued for the next
+// turn), "1 of 2" when more are queued, the question, its options (the
+// last "Other") or a text editor, the footer.
 func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
 	defer g.enter("codex0x.asyncEditor")()
 	out.ScreenState = AsyncQuestion
 	pr := &Prompt{Kind: KindAsyncQuestion, Highlighted: -1, Pending: 1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
-	y := t + 2
+	y := t + 1 + c.asyncGap
 	if g.hasAt(t+1, 2, queuedEntry) {
 		if y = pastQueued(g, t+1, b); y < 0 {
 			out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "queued inputs under row "+itoa(t)))
@@ -288,13 +302,13 @@ func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
 		y++
 	}
 	var rows []string
-	for ; y <= b && !g.blank(y) && g.first(y) == 2 && g.styled(y, 2, g.w, c.highlight); y++ {
+	for ; y <= b && !g.blank(y) && g.first(y) == 2 && g.styled(y, 2, g.w, c.asyncPrompt); y++ {
 		rows = append(rows, g.trimmed(y))
 	}
 	q := Question{Prompt: strings.Join(rows, " ")}
 	pr.Questions = []Question{q}
 	if len(rows) == 0 || !g.blank(y) || g.blank(y+1) {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "question on row "+itoa(t+2)))
+		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "question on row "+itoa(t+1+c.asyncGap)))
 		return
 	}
 	opts, glyphs, end := c.menu(g, c.qMenu, y+1, b, true)
@@ -353,11 +367,11 @@ func pastQueued(g *grid, r, b int) int {
 	return -1
 }
 
-// asyncFooter proves "enter submit" in the highlight style followed by
-// known hints, three spaces apart.
+// asyncFooter proves "enter submit", its first cell in asyncKey's style,
+// followed by known hints, three spaces apart.
 func (c *codex0x) asyncFooter(g *grid, end, f, b int, out *Recognition) {
 	defer g.enter("codex0x.asyncFooter")()
-	ok := g.blank(end+1) && g.first(f) == 2 && g.hasAt(f, 2, c.asyncSubmit) && g.style(2, f) == c.highlight
+	ok := g.blank(end+1) && g.first(f) == 2 && g.hasAt(f, 2, c.asyncSubmit) && g.style(2, f) == c.asyncKey
 	if ok {
 		for _, s := range strings.Split(g.textFrom(f, 2+len(c.asyncSubmit)), "   ") {
 			if s = strings.TrimSpace(s); s != "" && !slices.Contains(c.asyncSegs, s) {

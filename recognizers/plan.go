@@ -100,6 +100,8 @@ var (
 	keyDown  = []byte("\x1b[B")
 	keyTab   = []byte("\t")
 	keyAltUp = []byte("\x1b[1;3A")
+	// keyShiftLeft opens Codex 0.171.0's async questions.
+	keyShiftLeft = []byte("\x1b[1;2D")
 )
 
 // codexPasteQuietMillis crosses Codex's paste-burst window (Enter within

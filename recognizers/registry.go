@@ -37,9 +37,17 @@ func codex0_155_1Grammar() codex0x {
 
 // codex0_171_0Grammar: Codex 0.171.0 runs on the alternate screen with a
 // row of key hints under the status line, highlights the current row in
-// reverse video, colours the status line and questions differently, and
-// has no async surface (its recordings). While a turn runs, a draft turns
-// the hints row into "tab to queue message", "tab" in bold (send-working).
+// reverse video, colours the status line and questions differently. While
+// a turn runs, a draft turns the hints row into "tab to queue message",
+// "tab" in bold (send-working). Its async questions show only while the
+// turn runs (async-question, async-working, async-queue-text,
+// async-working-queue): shift+← opens them ("shift+← to answer", the key
+// bold, the rest dim), the count in bold colour 75, two blank rows under
+// the header of the open editor, its question in colour 75, the footer's
+// keys bold ("enter submit   ^] skip   shift+→ main prompt   shift+← next
+// question"); the history prints them as "? <question>" over "  • <option>"
+// rows. At the turn's end an answer typed but not sent moves into the
+// composer with an empty line (draftBlankRows).
 func codex0_171_0Grammar() codex0x {
 	c := codex0xBase
 	c.queueRow = []styledRun{{"tab", plain().bold().vt()}, {" to queue message", plain().vt()}}
@@ -50,7 +58,15 @@ func codex0_171_0Grammar() codex0x {
 	c.hintsRow = true
 	c.statusWraps = true
 	c.hints = []string{"for agents · ? for shortcuts", "to view"}
-	c.asyncSupported = false
+	c.draftBlankRows = true
+	c.asyncGap = 2
+	c.asyncKey = plain().bold().vt()
+	c.asyncSegs = []string{"^] skip", "shift+→ main prompt", "shift+← next question", "shift+← queued messages"}
+	c.asyncPrompt = fg256(75).vt()
+	c.asyncCount = fg256(75).bold().vt()
+	c.asyncOpenRow = []styledRun{{"shift+←", plain().bold().vt()}, {" to answer", plain().dim().vt()}}
+	c.asyncOpenKey = keyShiftLeft
+	c.printedMark, c.printedItem = "? ", "• "
 	return c
 }
 

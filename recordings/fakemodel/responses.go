@@ -111,8 +111,15 @@ func (o *responses) choose1(input []inputItem) (Reply, string, string, string) {
 	return rep, "main", choice, prompt
 }
 
+// questionReply starts the user message that carries answers to
+// request_user_input_async on Codex 0.171.0: a JSON list of
+// {answer, question, questionItemId} inside this tag.
+const questionReply = "<send_user_message_question_reply>"
+
 // lastUserText is the text of the newest user message that is not an
-// injected context block (environment_context, AGENTS.md, ...).
+// injected context block (environment_context, AGENTS.md, ...). Codex
+// 0.171.0's answer to an async question looks like such a block but is
+// the user's own words (questionReply).
 func lastUserText(input []inputItem) string {
 	for i := len(input) - 1; i >= 0; i-- {
 		it := input[i]
@@ -120,7 +127,7 @@ func lastUserText(input []inputItem) string {
 			continue
 		}
 		t := strings.TrimSpace(contentText(it.Content))
-		if strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "<image") {
+		if strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "<image") && !strings.HasPrefix(t, questionReply) {
 			continue
 		}
 		return t

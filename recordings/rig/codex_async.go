@@ -2,20 +2,51 @@ package rig
 
 import (
 	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 )
 
 // The async question of Codex 0.154.0/0.155.1 (model gpt-6-astra offers
 // request_user_input_async): the tool returns at once, the questions wait
-// collapsed under the transcript until Alt+Up opens them.
+// collapsed under the transcript until Alt+Up opens them. 0.171.0 shows
+// them only while the turn runs (codex_async_0_171.go).
 
 const (
 	codexAsyncCollapsed = "alt + ↑ to answer"
 	codexAsyncOpen      = "ctrl + ] skip"
 )
 
+// codexAsyncVersions are the versions whose async question is recorded
+// (0.153.4 has no request_user_input_async).
+var codexAsyncVersions = []string{"0.154.0", "0.155.1", "0.171.0"}
+
+// codexAsyncModel is a model each version offers request_user_input_async:
+// gpt-6-astra on 0.154.0/0.155.1; on 0.171.0 the rig's own gpt-6-sol (""),
+// whose bundled catalog entry lists "send_user_message_async" in
+// "experimental_supported_tools", which 0.171.0 registers as
+// request_user_input_async (a plain function beside code mode's `exec`).
+// No feature flag or config gates it (`codex features list` has none).
+func codexAsyncModel(version string) string {
+	if codexCodeMode(version) {
+		return ""
+	}
+	return "gpt-6-astra"
+}
+
+// codexAsyncQuestionScript: on 0.171.0 the model's reply after the async
+// tool is held back (the questions live only while the turn runs).
+func codexAsyncQuestionScript(version string) fakemodel.Script {
+	if codexCodeMode(version) {
+		return codexAsyncWorkingScript(version)
+	}
+	return codexScript(version)
+}
+
 func init() {
-	register(&Scenario{Name: "async-question", Agent: "codex", Only: []string{"0.154.0", "0.155.1"},
-		Model: func(string) string { return "gpt-6-astra" }, Script: codexScript, Drive: func(d *Driver) error {
+	register(&Scenario{Name: "async-question", Agent: "codex", Only: codexAsyncVersions,
+		Model: codexAsyncModel, Script: codexAsyncQuestionScript, Drive: func(d *Driver) error {
+			if codexCodeMode(d.Version) {
+				return asyncQuestion171(d)
+			}
 			color := recordings.Question{Prompt: "Which color should the widget use?"}
 			return then(
 				func() error { return codexAsk(d, "ask-async", "request_user_input_async") },

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,8 +14,9 @@ import (
 )
 
 // The async question of Codex 0.154.0/0.155.1 answered while the turn
-// still runs: the model asks with request_user_input_async and keeps
-// working (its next reply is held back 20 s). Measured on both versions:
+// still runs (0.171.0: codex_async_0_171.go): the model asks with
+// request_user_input_async and keeps working (its next reply is held
+// back 20 s). Measured on both versions:
 //
 //   - a digit (or Enter) in the editor steers: the answer waits under
 //     "• Messages to be submitted after next tool call (press esc to
@@ -37,12 +39,20 @@ const (
 	codexSteerHeader = "Messages to be submitted after next tool call"
 	codexQueuedEdit  = "alt + ↑ edit last queued message"
 	codexAsyncSlow   = "This slow reply came after the async question."
+	// codexQuestionReply starts the user message of 0.171.0's answers,
+	// codexAsyncAnswered is the fake model's (slow) reply to it.
+	codexQuestionReply = "<send_user_message_question_reply>"
+	codexAsyncAnswered = "This slow reply came after the answer."
 )
 
 // codexAsyncWorkingScript is codexScript whose reply after the async tool's
 // {"accepted":true} is held back, so the turn is still running.
 func codexAsyncWorkingScript(version string) fakemodel.Script {
 	s := codexScript(version)
+	// 0.171.0 sends an answer at once, cancelling the reply in flight,
+	// as a user message of its own: the reply to it is held back too.
+	s.Keywords = append([]fakemodel.Keyword{{Word: codexQuestionReply,
+		Reply: fakemodel.Reply{Text: codexAsyncAnswered, FirstDelay: 20 * time.Second}}}, s.Keywords...)
 	s.AfterTool = func(result string, isError bool) fakemodel.Reply {
 		if strings.Contains(result, `"accepted":true`) {
 			return fakemodel.Reply{Text: codexAsyncSlow, FirstDelay: 20 * time.Second}
@@ -97,8 +107,11 @@ func init() {
 	register(
 		// A digit steers; the next (free-text) question opens by itself and
 		// is left with a draft, unsent, while the turn ends.
-		&Scenario{Name: "async-working", Agent: "codex", Only: []string{"0.154.0", "0.155.1"},
-			Model: func(string) string { return "gpt-6-astra" }, Script: codexAsyncWorkingScript, Drive: func(d *Driver) error {
+		&Scenario{Name: "async-working", Agent: "codex", Only: codexAsyncVersions,
+			Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: func(d *Driver) error {
+				if codexCodeMode(d.Version) {
+					return asyncWorking171(d)
+				}
 				s := &sticky{d: d}
 				ask(s)
 				s.mark("working", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
@@ -131,8 +144,11 @@ func init() {
 		// "Other" with text and Tab queues it for the next turn; the next
 		// question's typed text and Enter steer. No marker before the Tab:
 		// no plan sends Tab.
-		&Scenario{Name: "async-working-queue", Agent: "codex", Only: []string{"0.154.0", "0.155.1"},
-			Model: func(string) string { return "gpt-6-astra" }, Script: codexAsyncWorkingScript, Drive: func(d *Driver) error {
+		&Scenario{Name: "async-working-queue", Agent: "codex", Only: codexAsyncVersions,
+			Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: func(d *Driver) error {
+				if codexCodeMode(d.Version) {
+					return asyncWorkingQueue171(d)
+				}
 				s := &sticky{d: d}
 				ask(s)
 				s.key("M-Up")
@@ -214,8 +230,12 @@ func codexCheckSteerQueue(path, steered, queued string) error {
 		case m.Type == "event_msg" && p.Type == "task_complete":
 			completed[p.TurnID] = true
 		case m.Type == "response_item" && p.Type == "message" && p.Role == "user" && len(p.Content) > 0:
+			texts := questionReplies(p.Content[0].Text)
+			if texts == nil {
+				texts = []string{p.Content[0].Text}
+			}
 			for _, suffix := range []string{steered, queued} {
-				if strings.HasSuffix(p.Content[0].Text, suffix) {
+				if slices.ContainsFunc(texts, func(t string) bool { return strings.HasSuffix(t, suffix) }) {
 					n := 0
 					for i, t := range turns {
 						if t == p.Meta.TurnID {
@@ -242,8 +262,11 @@ func codexCheckSteerQueue(path, steered, queued string) error {
 // queue_next_turn delivery: the text, a quiet window, Tab).
 func asyncQueueText(ask func(*sticky)) *Scenario {
 	more := recordings.Question{Prompt: "Anything else we should know?"}
-	return &Scenario{Name: "async-queue-text", Agent: "codex", Only: []string{"0.154.0", "0.155.1"},
-		Model: func(string) string { return "gpt-6-astra" }, Script: codexAsyncWorkingScript, Drive: func(d *Driver) error {
+	return &Scenario{Name: "async-queue-text", Agent: "codex", Only: codexAsyncVersions,
+		Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: func(d *Driver) error {
+			if codexCodeMode(d.Version) {
+				return asyncQueueText171(d)
+			}
 			s := &sticky{d: d}
 			ask(s)
 			s.key("M-Up")

@@ -7,7 +7,8 @@ import (
 
 // TestCodexSteerQueueRecorded: the recorded rollouts of async-working and
 // async-working-queue hold what the scenarios measured (the steered answer
-// in the first turn, the queued one in the second).
+// in the first turn, the queued one in the second), on 0.171.0 as the
+// answers of a "<send_user_message_question_reply>" message.
 func TestCodexSteerQueueRecorded(t *testing.T) {
 	for _, tc := range []struct{ surface, steered, queued string }{
 		{"async-working", "\n\nGreen", ""},
