@@ -485,8 +485,16 @@ func matchSteps(steps []recognizers.PlanStep, inputs [][]byte) (string, int, boo
 	return text, k, true
 }
 
-// notYetProfiled are the tool-dialog surfaces no profile makes actionable
-// yet (the recognizers' notYetProfiled lists their marker problems), by
-// agent and surface: their markers say actionable, akk keeps them
-// manual_required.
-var notYetProfiled = map[string]bool{}
+// notYetProfiled are the surfaces no profile or operation covers yet, by
+// agent and surface (the recognizers' notYetProfiled lists their marker
+// problems): tool dialogs whose markers say actionable while akk keeps
+// them manual_required, and the native thread transitions of issue 21
+// (recordings/rig/threads.go), whose /clear, /new and /resume no
+// operation produces yet (send refuses a slash command: slash_command)
+// and whose resume pickers read unknown.
+var notYetProfiled = map[string]bool{
+	"claude/thread-new":    true,
+	"claude/thread-resume": true,
+	"codex/thread-new":     true,
+	"codex/thread-resume":  true,
+}

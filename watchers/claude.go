@@ -249,7 +249,12 @@ func (p *ClaudeParser) record(where Where, rec *claudeLine, out []Event) []Event
 		"api-request", "api-request-blob", "api-request-shape", "tools-used",
 		// 2.1.267: the backup of a file an approved Edit/Write changed
 		// (edit-approve, write-*-approve, notebook-edit-approve).
-		"file-history-delta":
+		"file-history-delta",
+		// 2.1.267 and 2.1.332: the session's cost totals (cost, API and
+		// tool durations, tokens by model), written into a
+		// conversation's transcript when it is left (/clear, exit;
+		// thread-resume); only the sessionId, no turn.
+		"cost-state":
 		p.stats.Ignored++
 	default:
 		p.stats.unknown(rec.Type)
