@@ -55,6 +55,8 @@ var claudeSources = []source{
 	{"permission-light-ansi", "permission-approve-theme-light-ansi", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
 	{"permission-w60", "permission-approve-w60", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
 	{"permission-w80", "permission-approve-w80", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"question-light", "question-digit-theme-light", 0, recognizers.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeToolVersions},
+	{"question-light-ansi", "question-digit-theme-light-ansi", 0, recognizers.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeToolVersions},
 }
 
 // claudeToolVersions record the dialogs of the tools besides Bash (and

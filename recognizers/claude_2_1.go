@@ -65,6 +65,12 @@ type claude21 struct {
 	reviewCancel    string
 	maxFreeText     int
 	composerFooterX int
+	// qSingleOnly: the questionnaire is proven only as one single-select
+	// question with an answer row current (a theme whose recordings show
+	// nothing else of it): tabs, the review, check boxes and the open
+	// editor are unsupported_prompt_shape, and "Type something", which
+	// opens the editor, is listed but not offered.
+	qSingleOnly bool
 
 	// freeTextLabels read as a native row's label ("Type something.",
 	// "Chat about this", or the tool schema's automatic "Other"): a model

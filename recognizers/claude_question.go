@@ -22,6 +22,9 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "header on row "+itoa(top+1)))
 		return
 	}
+	if c.qSingleOnly && (review || step.Total > 1) {
+		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "several questions (not recorded in this theme)"))
+	}
 	y := top + 3
 	var rows []string
 	for ; y <= b && !g.blank(y) && g.first(y) == 0 && g.styled(y, 0, g.w, c.question); y++ {
@@ -42,6 +45,9 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 	opts, glyphs, end, wrapped := c.menu(g, c.qMenu, y+1, b, true)
 	out.Reasons = append(out.Reasons, wrapped...)
 	pr.MultiSelect = len(opts) > 0 && checkboxWidth(g, opts[0].Row, c.qMenu.labelX) > 0
+	if c.qSingleOnly && pr.MultiSelect {
+		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "multi-select (not recorded in this theme)"))
+	}
 	submitRow := false
 	if pr.MultiSelect && g.rowIs(end+1, c.qMenu.labelX, c.multiSubmit) && g.styled(end+1, 0, g.w, c.multiSubmitSty) {
 		end++
@@ -71,6 +77,9 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 	h, rs := c.highlightProof(g, c.qMenu, labelX, opts[:menu], glyphs, ft)
 	out.Reasons = append(out.Reasons, rs...)
 	pr.Highlighted = h
+	if c.qSingleOnly && h == ft {
+		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "the editor row (not recorded in this theme)"))
+	}
 	editor, draft := c.editorRow(g, opts[ft], h == ft, labelX, pr.MultiSelect)
 	if !editor {
 		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "\"Type something\" row "+itoa(opts[ft].Row)))
@@ -244,7 +253,8 @@ func (c *claude21) editorRow(g *grid, o Option, current bool, labelX int, multi 
 // answer row (seed 000: digit selects and submits), and for "Type
 // something" the moves onto it, a recapture of the empty editor, then the
 // text and Enter. While the editor row is current, digits would be typed
-// into it: only the text is offered then.
+// into it: only the text is offered then. Where the editor is not
+// recorded (qSingleOnly), "Type something" is not offered.
 func (c *claude21) questionChoices(opts []Option, h, ft int, out *Recognition) {
 	for i, o := range opts {
 		switch {
@@ -253,7 +263,7 @@ func (c *claude21) questionChoices(opts []Option, h, ft int, out *Recognition) {
 		case i == ft && h == ft:
 			out.specs = append(out.specs, choiceSpec{option: i, freeText: true, maxText: c.maxFreeText,
 				steps: []PlanStep{{Text: true, Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}})
-		case i == ft && h >= 0 && h < ft:
+		case i == ft && h >= 0 && h < ft && !c.qSingleOnly:
 			out.specs = append(out.specs, choiceSpec{option: i, freeText: true, maxText: c.maxFreeText,
 				steps: []PlanStep{
 					{Keys: repeatKey(keyDown, ft-h), Expect: expect(ft, Questionnaire)},

@@ -2,12 +2,17 @@ package recognizers
 
 // Claude Code draws its screens in the theme the user picked (~/.claude.json
 // "theme"). The profiles read each theme whose screens are recorded
-// (recordings *-theme-<name>: idle, draft and the Bash permission dialog):
-// the styles below are what those recordings show where the theme differs
-// from the dark default. dark-daltonized draws these surfaces exactly as
-// dark does. Any surface not recorded in a theme (questions, errors,
-// startup screens) keeps the dark styles, so in another theme it does not
-// match and stays unknown or manual: zero input.
+// (recordings *-theme-<name>: idle, draft, the Bash permission dialog and,
+// in light and light-ansi, a single-select question): the styles below are
+// what those recordings show where the theme differs from the dark
+// default. dark-daltonized draws the first three exactly as dark does. Any
+// surface not recorded in a theme (errors, startup screens, questions in
+// dark-daltonized) keeps the dark styles, so in another theme it does not
+// match and stays unknown or manual: zero input. The light themes' question
+// styles would also match the questionnaire's unrecorded shapes (several
+// questions, the review, multi-select, the open editor): qSingleOnly
+// refuses those, and "Type something" (which opens the editor) is listed
+// but not offered.
 
 // claudeTheme is a theme's changes to a version's dark grammar.
 type claudeTheme struct {
@@ -23,13 +28,17 @@ func claudeThemes(lightRule int) []claudeTheme {
 			c.composerRule = fg256(lightRule).vt()
 			c.footer, c.hint = fg256(241).vt(), fg256(241).vt()
 			c.highlight, c.permRule, c.permHeader = fg256(105).vt(), fg256(105).vt(), fg256(105).bold().vt()
+			c.qRule, c.chip, c.question = fg256(241).vt(), fg256(231).bg256(105).vt(), fg256(16).bold().vt()
+			c.qSingleOnly = true
 		}},
-		// light-ansi: the 16 ANSI colours (SGR 34, 37, 90), not the 256-colour
+		// light-ansi: the 16 ANSI colours (SGR 30, 34, 37, 44, 90), not the 256-colour
 		// forms.
 		{"light-ansi", func(c *claude21) {
 			c.composerRule = fg256(7).vt()
 			c.footer, c.hint = fg256(8).vt(), fg256(8).vt()
 			c.highlight, c.permRule, c.permHeader = fg256(4).vt(), fg256(4).vt(), fg256(4).bold().vt()
+			c.qRule, c.chip, c.question = fg256(8).vt(), fg256(7).bg256(4).vt(), fg256(0).bold().vt()
+			c.qSingleOnly = true
 		}},
 	}
 }

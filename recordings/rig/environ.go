@@ -127,4 +127,15 @@ func init() {
 			}
 		}
 	}
+	// Claude's single-select question (issue 19: it came back unknown in
+	// the light themes) in the themes that restyle it.
+	for _, e := range environs {
+		if e.suffix != "theme-light" && e.suffix != "theme-light-ansi" {
+			continue
+		}
+		v := *scenarios["claude/question-digit"]
+		v.Name = "question-digit-" + e.suffix
+		e.apply(&v)
+		register(&v)
+	}
 }
