@@ -5,10 +5,11 @@ package recognizers
 // (recordings *-theme-<name>: idle, draft, the Bash permission dialog and,
 // in light and light-ansi, a single-select question): the styles below are
 // what those recordings show where the theme differs from the dark
-// default. dark-daltonized draws the first three exactly as dark does. Any
-// surface not recorded in a theme (errors, startup screens, questions in
-// dark-daltonized) keeps the dark styles, so in another theme it does not
-// match and stays unknown or manual: zero input. The light themes' question
+// default. dark-daltonized draws the first three exactly as dark does (its
+// questions are not in the corpus: they read as dark wherever they draw as
+// dark). Any surface not recorded in a theme (errors, startup screens)
+// keeps the dark styles, so in another theme it does not match and stays
+// unknown or manual: zero input. The light themes' question
 // styles would also match the questionnaire's unrecorded shapes (several
 // questions, the review, multi-select, the open editor): qSingleOnly
 // refuses those, and "Type something" (which opens the editor) is listed
