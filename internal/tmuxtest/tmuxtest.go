@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,17 +136,63 @@ func (s *Server) MustRun(args ...string) []byte {
 }
 
 // Kill kills the server through its own socket, waits for the server
-// process to exit and removes the socket file (tmux 3.3a leaves it behind).
-// It is idempotent.
+// process and every process of its panes' sessions to exit (an agent
+// writes its files as it exits: a test's TempDir cleanup must come after)
+// and removes the socket file (tmux 3.3a leaves it behind). It is
+// idempotent.
 func (s *Server) Kill() {
-	_, _ = s.run("kill-server")
-	if s.pid > 0 {
-		deadline := time.Now().Add(2 * time.Second)
-		for time.Now().Before(deadline) && !exited(s.pid) {
-			time.Sleep(5 * time.Millisecond)
+	var sessions []int
+	if out, err := s.run("list-panes", "-a", "-F", "#{pane_pid}"); err == nil {
+		for _, f := range strings.Fields(string(out)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				sessions = append(sessions, pid)
+			}
 		}
 	}
+	_, _ = s.run("kill-server")
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) && !(s.pid <= 0 || exited(s.pid)) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	for time.Now().Before(deadline) && sessionLives(sessions) {
+		time.Sleep(10 * time.Millisecond)
+	}
 	_ = os.Remove(s.Socket)
+}
+
+// sessionLives reports whether a live process belongs to one of the
+// sessions (a pane's process leads its own session: its pid is the
+// session id of everything it started that did not leave it).
+func sessionLives(sessions []int) bool {
+	if len(sessions) == 0 {
+		return false
+	}
+	dir, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, e := range dir {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 4 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if sid, err := strconv.Atoi(f[3]); err == nil && slices.Contains(sessions, sid) && pid > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // exited reports whether pid has exited: gone, or a zombie. The server
