@@ -16,8 +16,10 @@ import (
 //
 //	Accepted  exactly one PromptAccepted with the prompt's hash, after its
 //	          anchor, in the anchored file (Codex: with a native turn_id
-//	          whose task_started also lies after the anchor; Claude: with
-//	          the anchored sessionId and cwd when known).
+//	          whose task_started also lies after the anchor, or the turn
+//	          the anchor names as running: a prompt steered into a working
+//	          Codex is recorded in its running turn; Claude: with the
+//	          anchored sessionId and cwd when known).
 //	Pending   none yet.
 //	Uncertain two or more match, or an anchored file was replaced,
 //	          truncated or deleted, or its turn started twice, before a
@@ -51,6 +53,11 @@ type Anchor struct {
 	// (Claude) or of the new file's session_meta (Codex, Absent).
 	SessionID string
 	Cwd       string
+	// Running is the Codex turn in progress when the anchor was taken,
+	// when the prompt is sent into it (a working agent): Codex records a
+	// steered prompt under the running turn's id, whose task_started lies
+	// before the anchor. Only that turn's id is accepted so.
+	Running string
 }
 
 const anchorGuard = 64
@@ -172,7 +179,8 @@ func (s *anchorState) covers(at Where) bool {
 func (s *anchorState) accepts(e PromptAccepted) bool {
 	switch s.Agent {
 	case Codex:
-		if e.TurnID == "" || s.started[e.TurnID] != 1 {
+		steered := e.TurnID == s.Running && s.started[e.TurnID] == 0
+		if e.TurnID == "" || s.started[e.TurnID] != 1 && !steered {
 			return false
 		}
 		return !s.Absent || s.SessionID == "" || s.session == s.SessionID

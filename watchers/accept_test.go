@@ -102,6 +102,33 @@ func TestAcceptCodexTurnBoundaries(t *testing.T) {
 	}
 }
 
+// A prompt steered into a working Codex is recorded under the running
+// turn's id, whose task_started precedes the anchor: accepted when the
+// anchor names that turn as running, not under another old turn.
+func TestAcceptCodexSteered(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rollout-a.jsonl")
+	appendFile(t, p, metaLine("sess", "/src", "0.155.1")+codexTurn("t1", "slow task")+codexTurnStarted("t2")+codexUserPrompt("t2", "another"))
+	a := anchor(t, Codex, p)
+	a.Running = "t2"
+	if r := accept(t, prompt, a); r.Verdict != Pending {
+		t.Fatalf("before the steer: %+v", r)
+	}
+	appendFile(t, p, codexUserPrompt("t1", prompt)) // an old turn's id: not ours
+	if r := accept(t, prompt, a); r.Verdict != Pending {
+		t.Fatalf("under a turn neither running nor started after the anchor: %+v", r)
+	}
+	appendFile(t, p, codexUserPrompt("t2", prompt)+codexUserEvent(prompt))
+	if r := accept(t, prompt, a); r.Verdict != Accepted || r.Match.TurnID != "t2" {
+		t.Fatalf("steered into the running turn: %+v", r)
+	}
+	without := a
+	without.Running = ""
+	if r := accept(t, prompt, without); r.Verdict != Pending {
+		t.Fatalf("the same file, no running turn named: %+v", r)
+	}
+}
+
 // A candidate set: several open rollouts anchored before the send; one
 // accepts, or two do.
 func TestAcceptCandidateSet(t *testing.T) {

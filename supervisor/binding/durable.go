@@ -29,6 +29,10 @@ type Durable struct {
 	// question waits for an answer that arrives as a prompt.
 	SecretCall string
 	async      bool
+	// Turn is the native turn in progress (Codex's turn_id from its
+	// task_started until its end; "" when none or unknown): a prompt sent
+	// into a working agent is recorded under it (watchers.Anchor.Running).
+	Turn string
 }
 
 // questionTools are the tools that ask the person a question.
@@ -37,7 +41,9 @@ var questionTools = map[string]bool{"request_user_input": true, "request_user_in
 // Next is d after one event.
 func (d Durable) Next(ev watchers.Event) Durable {
 	switch e := ev.(type) {
-	case watchers.TurnStarted, watchers.QuestionAnswered:
+	case watchers.TurnStarted:
+		d.State, d.Turn = terminal.DurableWorking, e.TurnID
+	case watchers.QuestionAnswered:
 		d.State = terminal.DurableWorking
 	case watchers.PromptAccepted:
 		d.State = terminal.DurableWorking
@@ -64,7 +70,7 @@ func (d Durable) Next(ev watchers.Event) Durable {
 			d.LastCall = e.CallID
 		}
 	case watchers.TurnCompleted, watchers.TurnAborted, watchers.TurnFailed:
-		d.State = terminal.DurableIdle
+		d.State, d.Turn = terminal.DurableIdle, ""
 		if !d.async {
 			d.SecretCall = ""
 		}
@@ -78,7 +84,7 @@ func (d Durable) Next(ev watchers.Event) Durable {
 
 // apply copies d into a terminal's binding state.
 func (d Durable) apply(st *terminal.Binding) {
-	st.Durable, st.LastCall, st.SecretQuestion = d.State, d.LastCall, d.SecretCall != ""
+	st.Durable, st.LastCall, st.SecretQuestion, st.RunningTurn = d.State, d.LastCall, d.SecretCall != "", d.Turn
 }
 
 // maxBoundParse bounds the first read of a bound file.

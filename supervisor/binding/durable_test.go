@@ -121,3 +121,24 @@ func TestParseDurableLastCall(t *testing.T) {
 		}
 	}
 }
+
+// TestDurableRunningTurn: the Codex turn in progress, from its
+// task_started to its end, on a recorded rollout (working: its turn never
+// ends) and a finished one.
+func TestDurableRunningTurn(t *testing.T) {
+	var started string
+	d := foldFile(t, watchers.Codex, "codex/0.155.1/working.rollout.jsonl", func(ev watchers.Event, d Durable) {
+		if e, ok := ev.(watchers.TurnStarted); ok {
+			started = e.TurnID
+			if d.Turn != e.TurnID {
+				t.Errorf("after task_started %s: running %q", e.TurnID, d.Turn)
+			}
+		}
+	})
+	if started == "" || d.Turn != started || d.State != terminal.DurableWorking {
+		t.Errorf("working: %+v, want turn %q running", d, started)
+	}
+	if d := foldFile(t, watchers.Codex, "codex/0.155.1/permission-approve.rollout.jsonl", func(watchers.Event, Durable) {}); d.Turn != "" {
+		t.Errorf("a finished rollout: running %q", d.Turn)
+	}
+}

@@ -298,6 +298,11 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 			return reject(api.ReasonAnchor, "cannot anchor the native session file before sending: %v", err).result(op, pre.terminalID)
 		}
 		a.SessionID = pre.bind.SessionID
+		if pre.agent == api.AgentCodex && pre.bind.Durable == terminal.DurableWorking {
+			// Sent into a working Codex: a steered prompt is recorded in
+			// the running turn, started before this anchor.
+			a.Running = pre.bind.RunningTurn
+		}
 		anchor = &a
 		turn.Anchor, turn.FileDev, turn.FileIno = a.Offset, a.File.Dev, a.File.Ino
 	}

@@ -82,6 +82,9 @@ type Binding struct {
 	// SecretQuestion: the bound file shows a question call the agent marks
 	// secret, possibly still on screen (binding.Durable.SecretCall).
 	SecretQuestion bool
+	// RunningTurn is the native turn the bound file shows in progress
+	// (binding.Durable.Turn).
+	RunningTurn string
 }
 
 // IdentityState is native_identity_state for the process id runs.
