@@ -76,6 +76,9 @@ type claude21 struct {
 	// "Chat about this", or the tool schema's automatic "Other"): a model
 	// option with one of them is manual.
 	freeTextLabels []string
+
+	// picker is the session picker /resume opens (nil: not recorded).
+	picker *claudePicker
 }
 
 // footerMode is a mode the footer names first: its text and, for a mode
@@ -156,7 +159,7 @@ func (c *claude21) recognize(g *grid, out *Recognition) {
 			return
 		}
 	}
-	if c.planDialog(g, b, out) || c.dialog(g, b, out) {
+	if c.resumePicker(g, b, out) || c.planDialog(g, b, out) || c.dialog(g, b, out) {
 		return
 	}
 	out.ScreenState = Unknown

@@ -37,6 +37,12 @@ type codex0x struct {
 	// recording shows it.
 	queueRow     []styledRun
 	queueContext string
+	// slashPopup: a slash command typed in the composer shows its
+	// completion row in place of the status line, the whole row in the
+	// highlight style (0.155.1: thread-new, thread-resume).
+	slashPopup bool
+	// picker is the session picker /resume opens (nil: not recorded).
+	picker *codexPicker
 
 	// Menus: the current row entirely in the row highlight styles (one
 	// colour, or reverse video in two weights), its glyph in the first;
@@ -185,6 +191,9 @@ func (c *codex0x) recognize(g *grid, out *Recognition) {
 	}
 	out.Composer = ComposerAbsent
 	if _, known := codexErrorsOf[c]; (known || !out.Exact) && c.startup(g, out) {
+		return
+	}
+	if c.resumePicker(g, b, out) {
 		return
 	}
 	if t, kind := c.overlayTop(g, b); t >= 0 {

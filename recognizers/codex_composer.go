@@ -33,8 +33,11 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	if c.statusWraps && c.statusWrapped(g, b) {
 		b-- // a long status line's last segment on a row of its own
 	}
+	command := ""
 	if !c.hintsRow && c.queueRowAt(g, b) {
 		queueing = true
+	} else if cmd, ok := c.completionRow(g, b); ok {
+		command = cmd
 	} else if g.first(b) != 2 || g.style(2, b) != c.statusModel {
 		return false
 	}
@@ -58,12 +61,12 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 		return false
 	}
 	empty := c.placeholderOnly(g, p, b-1)
-	if (queueing || bare) && empty {
-		return false
+	if (queueing || bare) && empty || command != "" && (p != b-2 || g.textFrom(p, 2) != command) {
+		return false // a completion row completes the one-row draft it names
 	}
 	saved := *out
 	working := c.above(g, p, out) || out.Activity.Spinner
-	if queueing && !out.Activity.Spinner || bare && working {
+	if queueing && !out.Activity.Spinner || (bare || command != "") && working {
 		*out = saved
 		return false
 	}
@@ -76,7 +79,9 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 		}
 		draft := strings.TrimRight(strings.Join(rows, "\n"), "\n")
 		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
-		out.Clear = c.clear(g, p, b-1)
+		if command == "" {
+			out.Clear = c.clear(g, p, b-1) // unproven with the completion row open
+		}
 	}
 	out.ScreenState = Idle
 	if working {
@@ -89,6 +94,23 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 		}
 	}
 	return true
+}
+
+// completionRow proves the completion row of a slash command typed in
+// the composer on row y (slashPopup): "/<command>", two spaces and its
+// description from column 2, the whole row in the highlight style, and
+// returns the command. Only the single row recorded is read: a draft that
+// several commands complete stays unknown.
+func (c *codex0x) completionRow(g *grid, y int) (string, bool) {
+	defer g.enter("codex0x.completionRow")()
+	if !c.slashPopup || g.first(y) != 2 || g.ch(2, y) != '/' || !g.styled(y, 2, g.w, c.highlight) || g.first(y-2) != 0 {
+		return "", false
+	}
+	cmd, desc, ok := strings.Cut(g.textFrom(y, 2), "  ")
+	if !ok || len(cmd) < 2 || strings.ContainsRune(cmd, ' ') || strings.TrimSpace(desc) == "" {
+		return "", false
+	}
+	return cmd, true
 }
 
 // statusWrapped reports whether row b continues the status line above it:

@@ -221,3 +221,43 @@ func rowWith(s *vt.Screen, text string) int {
 	}
 	return -1
 }
+
+// TestCodexSlashCompletion: Codex 0.155.1 shows a slash command typed at
+// rest over its completion row in place of the status line (thread-new,
+// thread-resume): idle with the draft, no clearing step (ctrl+u is not
+// recorded with the row open). The row must name the draft exactly, in
+// the highlight style, alone under it.
+func TestCodexSlashCompletion(t *testing.T) {
+	for _, c := range []struct {
+		shot
+		draft    string
+		row, top int // the completion row, the composer row
+	}{
+		{shot{"codex", "0.155.1", "thread-new", 1, 0}, "/new", 20, 18},
+		{shot{"codex", "0.155.1", "thread-resume", 1, 0}, "/new", 20, 18},
+		{shot{"codex", "0.155.1", "thread-resume", 4, 0}, "/resume", 21, 19},
+	} {
+		r := recognize(c.screen(t), c.agent, c.version)
+		if r.ScreenState != recognizers.Idle || r.Composer != recognizers.ComposerDraft || r.Draft != c.draft || r.Clear != nil || r.Interaction != nil {
+			t.Errorf("%s: %s %s %q clear %v, want idle, draft %q, no clear", c.shot, r.ScreenState, r.Composer, r.Draft, r.Clear, c.draft)
+		}
+		for _, m := range []pickerCase{
+			{"another command", written(4, c.row, "x")},
+			{"the draft changed", written(4, c.top, "x")},
+			{"the row unstyled", restyled(c.row, vt.Style{})},
+			{"no description", func(s *vt.Screen) *vt.Screen {
+				for x := 2 + len(c.draft); x < 120; x++ {
+					setText(s, x, c.row, " ")
+				}
+				return s
+			}},
+			{"a second row", func(s *vt.Screen) *vt.Screen { copyRow(s, c.row, c.row+1); return s }},
+			{"no blank row above it", written(2, c.row-1, "x")},
+		} {
+			r := recognize(m.mut(c.screen(t)), c.agent, c.version)
+			if r.ScreenState == recognizers.Idle || r.Interaction != nil {
+				t.Errorf("%s, %s: %s %s %q, want not idle", c.shot, m.name, r.ScreenState, r.Composer, r.Draft)
+			}
+		}
+	}
+}

@@ -27,11 +27,24 @@ var (
 
 // codex0_155_1Grammar: while a turn runs, Codex 0.155.1 replaces its
 // status line under a draft with a dim "tab to queue message" and a dim
-// right-aligned "NN% context left" (send-working).
+// right-aligned "NN% context left" (send-working). A slash command typed
+// at rest replaces it with its completion row (slashPopup); /resume opens
+// its session picker (thread-new, thread-resume).
 func codex0_155_1Grammar() codex0x {
 	c := codex0xBase
 	c.queueRow = []styledRun{{"tab to queue message", plain().dim().vt()}}
 	c.queueContext = "% context left"
+	c.slashPopup = true
+	c.picker = &codexPicker{
+		title:      "Resume a previous session",
+		titleStyle: fgIdx(6).bold().vt(),
+		header:     []string{"Type to search                              Filter: [Cwd] All    Status: [Active] Archived    Sort: [Updated] Created"},
+		glyph:      '❯',
+		hints: [2]string{
+			"enter resume   ctrl+a archive   esc exit   ctrl+c exit   tab focus sort/filter   ←/→ change option",
+			"ctrl+o comfortable view   ctrl+t transcript   ctrl+e expand   ↑/↓ browse",
+		},
+	}
 	return c
 }
 
@@ -47,7 +60,9 @@ func codex0_155_1Grammar() codex0x {
 // keys bold ("enter submit   ^] skip   shift+→ main prompt   shift+← next
 // question"); the history prints them as "? <question>" over "  • <option>"
 // rows. At the turn's end an answer typed but not sent moves into the
-// composer with an empty line (draftBlankRows).
+// composer with an empty line (draftBlankRows). /resume opens its session
+// picker with the filters above the search box, keys written "^a"
+// (thread-resume).
 func codex0_171_0Grammar() codex0x {
 	c := codex0xBase
 	c.queueRow = []styledRun{{"tab", plain().bold().vt()}, {" to queue message", plain().vt()}}
@@ -67,6 +82,16 @@ func codex0_171_0Grammar() codex0x {
 	c.asyncOpenRow = []styledRun{{"shift+←", plain().bold().vt()}, {" to answer", plain().dim().vt()}}
 	c.asyncOpenKey = keyShiftLeft
 	c.printedMark, c.printedItem = "? ", "• "
+	c.picker = &codexPicker{
+		title:      "Resume a previous session",
+		titleStyle: plain().bold().vt(),
+		header:     []string{"Filter:  Cwd  All    Status:  Active  Archived    Sort:  Updated  Created", "Type to search"},
+		glyph:      '›',
+		hints: [2]string{
+			"enter resume   ^a archive   esc exit   ^c exit   tab focus sort/filter   ←/→ change option",
+			"^o comfortable view   ^t transcript   ^e expand   ↑/↓ browse",
+		},
+	}
 	return c
 }
 
@@ -75,7 +100,8 @@ func codex0_171_0Grammar() codex0x {
 // brought it back, in grey (stash-send, stash-empty, stash-multiline,
 // stash-working). At 80 columns its persistent grant's path wraps onto
 // one continuation row under the label (permission-narrow). It asks for
-// the tools other than Bash with their own dialogs (toolDialogs).
+// the tools other than Bash with their own dialogs (toolDialogs). /resume
+// opens its session picker (thread-resume).
 func claude2_1_267Grammar() claude21 {
 	c := claude21Base
 	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)
@@ -83,6 +109,7 @@ func claude2_1_267Grammar() claude21 {
 	c.footerModes = append(slices.Clip(c.footerModes), claudePlanMode)
 	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "› stashed", "Draft restored", fg256(246).vt()
 	c.wrapProven = claudeWrapProven
+	c.picker = &claudePicker{x: 3, hintX: 5, hints: "Ctrl+A to show all projects · Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename · Type to search · Esc to cancel"}
 	return c
 }
 
@@ -96,7 +123,9 @@ var claudeWrapProven = []string{"Yes, and always allow access to ", "Yes, and sw
 // submit your answers?" line, and it has an auto mode; its stash chip is
 // "draft stashed", its notice "draft restored" (its recordings). Its
 // dialogs for tools other than Bash are 2.1.267's; at 80 columns its
-// persistent grant's path wraps as 2.1.267's does (bash-long-80).
+// persistent grant's path wraps as 2.1.267's does (bash-long-80). Its
+// session picker sits at column 2 and adds "Enter to resume" to the hints
+// (thread-resume).
 func claude2_1_332Grammar() claude21 {
 	c := claude21Base
 	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)
@@ -106,6 +135,7 @@ func claude2_1_332Grammar() claude21 {
 	c.wrapProven = claudeWrapProven
 	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "draft stashed", "draft restored", fg256(246).vt()
 	c.reviewPrompt = ""
+	c.picker = &claudePicker{x: 2, hintX: 2, hints: "Ctrl+A to show all projects · Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename · Type to search · Enter to resume · Esc to close"}
 	// Auto mode (2.1.332's default without settings) names itself in its
 	// own colour.
 	c.footerModes = append(slices.Clip(c.footerModes), footerMode{mode: "⏵⏵ auto mode on (shift+tab to cycle)", lit: "⏵⏵ auto mode on", accent: fg256(220).vt()})

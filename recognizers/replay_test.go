@@ -34,20 +34,9 @@ var screenCannotTell = map[string]int{
 // marker problems each shows: akk keeps them manual_required or unknown
 // (zero input) until a profile proves them. The rig marks what a profile
 // must read; the test fails when a count changes, so an entry shrinks
-// as profiles land.
-var notYetProfiled = map[string]int{
-	// The native thread transitions a person makes in the pane (issue 21,
-	// recordings/rig/threads.go): the resume pickers (menu_or_viewer, one
-	// marker each on Claude Code, two on Codex: before and after Down)
-	// read unknown, and so does Codex 0.155.1's composer holding /new or
-	// /resume over its completion row (idle with a draft: state and
-	// composer, two problems a marker).
-	"claude/2.1.267/thread-resume": 1,
-	"claude/2.1.332/thread-resume": 1,
-	"codex/0.155.1/thread-new":     2,
-	"codex/0.155.1/thread-resume":  6,
-	"codex/0.171.0/thread-resume":  2,
-}
+// as profiles land. None today: the last, issue 21's thread transitions
+// (the resume pickers, Codex 0.155.1's slash completion), are read.
+var notYetProfiled = map[string]int{}
 
 // TestReplayCorpusMarkers is `akk replay --check` over the whole corpus:
 // every marker's state, composer, kind, actionability, questions, options

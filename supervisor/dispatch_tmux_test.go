@@ -311,6 +311,15 @@ func dispatchInput(ctx context.Context, d *daemon, c *replicaCase, evs []recordi
 		if err != nil {
 			return 0, "", err
 		}
+		if bytes.HasPrefix(inputs[0], []byte("/")) {
+			// A native slash command (the thread transitions of issue 21:
+			// /clear, /new, /resume): send refuses it with zero input, and
+			// the person types it, as recorded.
+			if res.Outcome != api.OutcomeRejected || !strings.HasPrefix(res.Reason, api.ReasonSlashCommand) {
+				return 0, "", fmt.Errorf("send %q: %s (%s), want rejected_before_input (slash_command)", inputs[0], res.Outcome, res.Reason)
+			}
+			return 0, "", nil
+		}
 		if res.Outcome != api.OutcomeAccepted || res.TurnID == "" {
 			return 0, "", fmt.Errorf("send: %s (%s)", res.Outcome, res.Reason)
 		}
@@ -487,14 +496,9 @@ func matchSteps(steps []recognizers.PlanStep, inputs [][]byte) (string, int, boo
 
 // notYetProfiled are the surfaces no profile or operation covers yet, by
 // agent and surface (the recognizers' notYetProfiled lists their marker
-// problems): tool dialogs whose markers say actionable while akk keeps
-// them manual_required, and the native thread transitions of issue 21
-// (recordings/rig/threads.go), whose /clear, /new and /resume no
-// operation produces yet (send refuses a slash command: slash_command)
-// and whose resume pickers read unknown.
-var notYetProfiled = map[string]bool{
-	"claude/thread-new":    true,
-	"claude/thread-resume": true,
-	"codex/thread-new":     true,
-	"codex/thread-resume":  true,
-}
+// problems): none today. The native thread transitions of issue 21
+// (recordings/rig/threads.go) are driven: send refuses their /clear, /new
+// and /resume (slash_command), which the test then types as the person
+// did, and the resume pickers are read (menu_or_viewer) before the test
+// picks a session.
+var notYetProfiled = map[string]bool{}

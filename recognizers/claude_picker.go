@@ -1,0 +1,93 @@
+package recognizers
+
+import "strings"
+
+// claudePicker is Claude Code's session picker, opened by /resume
+// (recordings thread-resume; recordings/rig/threads.go), drawn at the
+// bottom of the screen under a rule of '▔': "Resume session" in the
+// dialog header's style at column x, a search box one row high spanning
+// the pane less x columns each side, the session rows (the current one
+// with '❯' at column x in the highlight colour, everything else indented
+// further), a blank row, and the key hints from column hintX, wrapped at
+// the pane's width. It reads as menu_or_viewer with no interaction: akk
+// only knows the agent is not at its composer.
+// Its styles are its own, the dark theme's (the only one recorded): in
+// another theme it does not match and stays unknown.
+type claudePicker struct {
+	x, hintX int
+	hints    string // the hint rows joined by one space
+}
+
+// The picker's title (the dialogs' header style) and current-row glyph
+// (the highlight colour), as the dark theme draws them.
+var (
+	claudePickerTitleStyle = fg256(153).bold().vt()
+	claudePickerGlyph      = fg256(153).vt()
+)
+
+const claudePickerTitle = "Resume session"
+
+// maxPickerRows bounds the rows between the search box and the hints.
+const maxPickerRows = 32
+
+// resumePicker proves the picker ending on row b, the screen's last
+// non-blank row; a screen that matches only part of it is not read.
+func (c *claude21) resumePicker(g *grid, b int, out *Recognition) bool {
+	defer g.enter("claude21.resumePicker")()
+	p := c.picker
+	if p == nil {
+		return false
+	}
+	h := b
+	for ; h > 0 && !g.blank(h-1); h-- {
+		if g.first(h) != p.hintX {
+			return false
+		}
+	}
+	if g.first(h) != p.hintX {
+		return false
+	}
+	rows := make([]string, 0, b-h+1)
+	for y := h; y <= b; y++ {
+		rows = append(rows, g.trimmed(y))
+	}
+	if strings.Join(rows, " ") != p.hints {
+		return false
+	}
+	current := 0
+	for y := h - 2; y >= 0 && y >= h-2-maxPickerRows; y-- {
+		switch {
+		case g.rowIs(y, p.x, claudePickerTitle):
+			if current != 1 || y > h-6 || !g.styled(y, p.x, g.w, claudePickerTitleStyle) || !c.pickerBox(g, y+1, p.x) || !pickerTopRule(g, y-1) {
+				return false
+			}
+			out.ScreenState, out.Composer = MenuOrViewer, ComposerAbsent
+			return true
+		case g.blank(y) || g.first(y) > p.x:
+		case g.first(y) == p.x && g.ch(p.x, y) == '❯' && g.style(p.x, y) == claudePickerGlyph && g.space(p.x+1, y):
+			current++
+		case g.first(y) == p.x && (g.ch(p.x, y) == '╰' || g.ch(p.x, y) == '│' || g.ch(p.x, y) == '╭'):
+			// the search box, proven with the title
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// pickerBox proves the search box from row y: three rows from column x to
+// the pane's last column less x, "╭─…─╮", "│ ⌕ … │", "╰─…─╯".
+func (c *claude21) pickerBox(g *grid, y, x int) bool {
+	r := g.w - 1 - x
+	for i, ends := range [3][2]rune{{'╭', '╮'}, {'│', '│'}, {'╰', '╯'}} {
+		if g.first(y+i) != x || g.last(y+i) != r || g.ch(x, y+i) != ends[0] || g.ch(r, y+i) != ends[1] {
+			return false
+		}
+	}
+	return g.hasAt(y+1, x+2, "⌕ ") && strings.Trim(g.text(y, x+1, r), "─") == "" && strings.Trim(g.text(y+2, x+1, r), "─") == ""
+}
+
+// pickerTopRule proves the full-width rule of '▔' over the picker.
+func pickerTopRule(g *grid, y int) bool {
+	return g.first(y) == 0 && g.last(y) == g.w-1 && strings.Trim(g.trimmed(y), "▔") == ""
+}
