@@ -139,9 +139,18 @@ func physicalSend(ctx context.Context, tx *txn, pre sendState, request string) (
 	restored := func(r terminal.Recognition) bool {
 		return pre.agent == api.AgentClaude && r.Composer == "draft" && r.DraftSum != typed.Rec.DraftSum
 	}
-	wasIdle := pre.before.Rec.Screen == api.ScreenIdle
+	// An agent that was not working (idle, or stopped on a resumable
+	// block such as Claude's "Interrupted") shows the submit by moving
+	// to a state of its own: working, or the dialog its reply opened at
+	// once, which may replace the composer before any pass saw it empty
+	// (Claude Code answering from its interrupted state with a question).
+	// Idle or blocked again, or a screen akk cannot read, proves nothing.
+	wasStopped := pre.before.Rec.Screen == api.ScreenIdle || pre.before.Rec.Screen == api.ScreenBlocked
+	moved := func(r terminal.Recognition) bool {
+		return r.Screen != api.ScreenIdle && r.Screen != api.ScreenBlocked && r.Screen != api.ScreenUnknown
+	}
 	rec, ok := m.Await(ctx, typed.Seq, submitTimeout, func(r terminal.Recognition) bool {
-		return wasIdle && r.Screen != api.ScreenIdle || r.Composer == "empty" || restored(r)
+		return wasStopped && moved(r) || r.Composer == "empty" || restored(r)
 	})
 	if !ok {
 		return rec, nil, fmt.Sprintf("%s: the request was typed and Enter pressed, but the composer never emptied (screen %s)", api.ReasonPostcondition, rec.Screen)
