@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agent-knock-knock/akk/internal/procid"
@@ -154,17 +155,33 @@ func openRollouts(pid int, root string) ([]Candidate, int, error) {
 	}
 	var out []Candidate
 	for _, fd := range fds {
-		name := filepath.Base(fd.Target)
-		if !strings.HasPrefix(fd.Target, root+string(filepath.Separator)) || !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
-			continue
+		if c, ok := rolloutCandidate(pid, fd, root); ok {
+			out = append(out, c)
 		}
-		c := Candidate{Path: fd.Target, PID: pid, FD: fd.N, Deleted: fd.Deleted}
-		if err := codexMeta(fd.Path, &c); err != nil {
-			c.SessionID = ""
-		}
-		out = append(out, c)
 	}
 	return out, total, nil
+}
+
+// rolloutCandidate is the rollout fd holds open, if it is one under
+// root. A descriptor that can no longer be opened was closed meanwhile,
+// or its process exited (an exec child of Codex that inherited the
+// rollout, ending as the binder looks): it holds nothing. Counted, its
+// unknown file made a second rollout, and the binding went ambiguous for
+// one pass (seen live: a Watch invalidated with binding_changed right
+// after an approved exec).
+func rolloutCandidate(pid int, fd procid.FD, root string) (Candidate, bool) {
+	name := filepath.Base(fd.Target)
+	if !strings.HasPrefix(fd.Target, root+string(filepath.Separator)) || !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
+		return Candidate{}, false
+	}
+	c := Candidate{Path: fd.Target, PID: pid, FD: fd.N, Deleted: fd.Deleted}
+	if err := codexMeta(fd.Path, &c); err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ESRCH) {
+			return Candidate{}, false
+		}
+		c.SessionID = ""
+	}
+	return c, true
 }
 
 // codexMeta reads the session_meta header through the process's own

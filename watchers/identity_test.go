@@ -291,3 +291,42 @@ func TestResolveCodexRecordedRollouts(t *testing.T) {
 		t.Fatalf("recorded Codex versions checked: %v", versions)
 	}
 }
+
+// TestRolloutCandidateClosed: a descriptor listed under a rollout's name
+// that can no longer be opened (closed meanwhile, or its process exited:
+// an exec child ending while the binder looks) holds nothing; one that
+// opens is the rollout, and one whose first line is no session_meta is a
+// candidate without a session (unavailable, not skipped).
+func TestRolloutCandidateClosed(t *testing.T) {
+	root, day := sessionsTree(t)
+	a := filepath.Join(day, "rollout-a.jsonl")
+	appendFile(t, a, metaLine("a", "/src", "0.155.1"))
+	link := filepath.Join(t.TempDir(), "fd")
+	if err := os.MkdirAll(link, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(link, "7") // a dangling link: the fd is closed
+	if err := os.Symlink(filepath.Join(day, "rollout-gone.jsonl"), gone); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := rolloutCandidate(42, procid.FD{N: 7, Target: filepath.Join(day, "rollout-gone.jsonl"), Path: gone}, root); ok {
+		t.Fatalf("a closed descriptor is a candidate: %+v", c)
+	}
+	open := filepath.Join(link, "8")
+	if err := os.Symlink(a, open); err != nil {
+		t.Fatal(err)
+	}
+	c, ok := rolloutCandidate(42, procid.FD{N: 8, Target: a, Path: open}, root)
+	if !ok || c.SessionID != "a" || c.File == (FileID{}) {
+		t.Fatalf("the open rollout: %+v %v", c, ok)
+	}
+	bad := filepath.Join(day, "rollout-bad.jsonl")
+	appendFile(t, bad, `{"type":"event_msg","payload":{"type":"task_started"}}`+"\n")
+	badLink := filepath.Join(link, "9")
+	if err := os.Symlink(bad, badLink); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := rolloutCandidate(42, procid.FD{N: 9, Target: bad, Path: badLink}, root); !ok || c.SessionID != "" {
+		t.Fatalf("a rollout without session_meta: %+v %v", c, ok)
+	}
+}
