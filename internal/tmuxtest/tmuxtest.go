@@ -172,9 +172,8 @@ func sessionLives(sessions []int) bool {
 		return false
 	}
 	for _, e := range dir {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue // not a process
 		}
 		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
 		if err != nil {
@@ -188,7 +187,7 @@ func sessionLives(sessions []int) bool {
 		if len(f) < 4 || f[0] == "Z" || f[0] == "X" {
 			continue
 		}
-		if sid, err := strconv.Atoi(f[3]); err == nil && slices.Contains(sessions, sid) && pid > 0 {
+		if sid, err := strconv.Atoi(f[3]); err == nil && slices.Contains(sessions, sid) {
 			return true
 		}
 	}

@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"slices"
 	"strings"
 	"time"
 
@@ -16,7 +15,7 @@ import (
 // when the reset time that screen printed has come (limit_reset). akk
 // never types there; the controller resumes with a fresh status and a
 // normal send, a Watch never does. Both wake-ups go to the subject's
-// routes and to every person route (withPersons).
+// routes, which hold every person route (outbox.Config.RoutesFor).
 
 // blockState is what a subject (a turn_id or watch_id) saw of its
 // terminal's current block.
@@ -70,7 +69,7 @@ func (t *Manager) turnBlock(tr *turnState) func(b *api.Blocked, event string) {
 			env = t.turnEnvelope(tr, api.CallbackProgress, api.CallbackLimitReset, b.Reason, t.now())
 		}
 		env.Blocked = b
-		t.notify(env, tr.event(event), t.withPersons(tr.spec.Routes), store.TaskChange{})
+		t.notify(env, tr.event(event), tr.spec.Routes, store.TaskChange{})
 	}
 }
 
@@ -82,23 +81,6 @@ func (t *Manager) watchBlock(w *watchState) func(b *api.Blocked, event string) {
 			env = t.watchEnvelope(w, api.CallbackProgress, api.CallbackLimitReset, b.Reason, t.now())
 		}
 		env.Blocked = b
-		t.notify(env, event, t.withPersons(w.rec.Routes), store.TaskChange{})
+		t.notify(env, event, w.rec.Routes, store.TaskChange{})
 	}
-}
-
-// withPersons is routes and every person route not among them. New
-// subjects get the person routes from outbox.Config.RoutesFor, but a
-// subject keeps the routes it was made with (one stored before a person
-// route was configured, or by an older akk that gave default_routes as
-// they were): a block and its reset reach the people watching all the
-// same (issue 20: "to the owner of the Turn or Watch and to the person
-// routes").
-func (t *Manager) withPersons(routes []string) []string {
-	out := slices.Clone(routes)
-	for _, p := range t.persons {
-		if !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	return out
 }

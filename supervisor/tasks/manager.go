@@ -76,10 +76,6 @@ type Manager struct {
 	// ledger is the managed Turns' durable side (nil: no managed Turns).
 	ledger TurnLedger
 
-	// persons are the person routes (outbox.PersonRoute): every block
-	// and its reset reach them (blocked.go).
-	persons []string
-
 	mu  sync.Mutex // a leaf lock: guards the queues
 	obs []terminal.Observation
 	evs []boundEvidence
@@ -167,11 +163,6 @@ func New(o Options) *Manager {
 		lg:   o.Logger.With("component", "tasks"),
 		wake: make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},
 		lastObs: map[string]terminal.Observation{}, held: map[string]*heldInteraction{}, blocks: map[string]*blockState{}}
-	for _, r := range o.Callbacks.Routes {
-		if outbox.PersonRoute(r.Kind) {
-			t.persons = append(t.persons, r.Name)
-		}
-	}
 	t.ledger = storeLedger{t}
 	return t
 }
