@@ -191,6 +191,32 @@ func BenchmarkRecognizeDialogs(b *testing.B) {
 	}
 }
 
+// BenchmarkRecognizeThreads: a cold recognition of issue 21's thread
+// screens per profile that has them recorded: the slash command typed
+// over its completion list (Recognition.Completion) and the resume
+// picker (Recognition.Picker).
+func BenchmarkRecognizeThreads(b *testing.B) {
+	screens := []struct {
+		name, surface string
+		marker        int
+	}{{"completion", "thread-resume", 4}, {"picker", "thread-resume", 5}}
+	for _, p := range Profiles() {
+		for _, s := range screens {
+			scr := benchScreen(b, p.Agent, p.Version, s.surface, s.marker)
+			if scr == nil {
+				continue
+			}
+			b.Run(p.ID()+"/"+s.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					Recognize(p, scr, TestKey)
+				}
+				reportMicros(b)
+			})
+		}
+	}
+}
+
 // BenchmarkRecognizeWide: the same on every recorded screen wider than
 // 200 columns (the environment matrix's -w200 and -w250 recordings), at
 // its first marker: the cost grows with the row length.

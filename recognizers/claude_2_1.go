@@ -79,6 +79,9 @@ type claude21 struct {
 
 	// picker is the session picker /resume opens (nil: not recorded).
 	picker *claudePicker
+	// completionList is the completion list a slash command typed in the
+	// composer opens (nil: not recorded).
+	completionList *claudeCompletion
 }
 
 // footerMode is a mode the footer names first: its text and, for a mode

@@ -60,6 +60,9 @@ func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
 	default:
 		out.ScreenState = Idle
 	}
+	if out.ScreenState == Idle && out.Composer == ComposerDraft && lower == p+1 && slashCommand(out.Draft) {
+		out.Completion = c.completion(g, upper, out.Draft)
+	}
 	for y := 0; y < upper; y++ {
 		if c.promptPhrase(g, y, true) {
 			out.Reasons = append(out.Reasons, reason(NotePromptInTranscript, "row "+itoa(y)))

@@ -23,6 +23,7 @@ type claudePicker struct {
 var (
 	claudePickerTitleStyle = fg256(153).bold().vt()
 	claudePickerGlyph      = fg256(153).vt()
+	claudePickerGrey       = fg256(246).vt()
 )
 
 const claudePickerTitle = "Resume session"
@@ -62,6 +63,7 @@ func (c *claude21) resumePicker(g *grid, b int, out *Recognition) bool {
 				return false
 			}
 			out.ScreenState, out.Composer = MenuOrViewer, ComposerAbsent
+			out.Picker = p.rows(g, y+4, h-1)
 			return true
 		case g.blank(y) || g.first(y) > p.x:
 		case g.first(y) == p.x && g.ch(p.x, y) == '❯' && g.style(p.x, y) == claudePickerGlyph && g.space(p.x+1, y):
@@ -73,6 +75,29 @@ func (c *claude21) resumePicker(g *grid, b int, out *Recognition) bool {
 		}
 	}
 	return false
+}
+
+// rows reads the list between the search box and the blank row over the
+// hints, rows top to end-1, in the one shape recorded (Recognition.Picker):
+// the group's name at column x+2 in grey (the project), a blank row, the
+// current session ('❯' at x and its title from x+2, both in the highlight
+// colour) over its detail row at x+2 in grey ("5 seconds ago · HEAD ·
+// 12.7KB"). No recording shows a session that is not current (the
+// conversation in the pane is left out of the list), so a list with
+// more rows, or any other, gives nil.
+func (p *claudePicker) rows(g *grid, top, end int) *Picker {
+	defer g.enter("claudePicker.rows")()
+	x, cur, det := p.x, top+2, top+3
+	if end-top != 4 || g.first(top) != x+2 || !g.styled(top, 0, g.w, claudePickerGrey) || !g.blank(top+1) ||
+		g.first(cur) != x || g.ch(x, cur) != '❯' || !g.space(x+1, cur) || g.space(x+2, cur) || !g.styled(cur, 0, g.w, claudePickerGlyph) ||
+		g.first(det) != x+2 || !g.styled(det, 0, g.w, claudePickerGrey) {
+		return nil
+	}
+	title, detail := g.textFrom(cur, x+2), g.textFrom(det, x+2)
+	if !strings.Contains(detail, " ago · ") {
+		return nil
+	}
+	return &Picker{Rows: []PickerRow{{Title: title, Detail: detail, Truncated: strings.HasSuffix(title, "…")}}, Shown: 1, Total: 1}
 }
 
 // pickerBox proves the search box from row y: three rows from column x to

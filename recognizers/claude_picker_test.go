@@ -3,6 +3,7 @@ package recognizers_test
 import (
 	"testing"
 
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -44,5 +45,56 @@ func TestClaudeResumePicker(t *testing.T) {
 			cases = append(cases, pickerCase{"a row under the hints", written(v.x, v.hint+2, "x")})
 		}
 		checkPicker(t, shot{"claude", v.version, "thread-resume", 5, 0}, cases, v.other)
+	}
+}
+
+// TestClaudePickerRows: the session picker's list (thread-resume) is
+// read only in the one shape recorded: the project's row, a blank row,
+// the current session's title in the highlight colour over its grey
+// detail row. No recording shows a session that is not current, so any
+// other row, or a change to these, gives no rows. A title ending in "…"
+// is marked truncated.
+func TestClaudePickerRows(t *testing.T) {
+	for _, v := range []struct {
+		version, other string
+		x, top         int // the title's column; the project's row
+		want           recognizers.PickerRow
+	}{
+		{"2.1.267", "2.1.332", 3, 25, recognizers.PickerRow{Title: "Fake session", Detail: "5 seconds ago · HEAD · 12.7KB"}},
+		{"2.1.332", "2.1.267", 2, 33, recognizers.PickerRow{Title: "first-thread please", Detail: "3 seconds ago · HEAD · 154.4KB"}},
+	} {
+		cur, det := v.top+2, v.top+3
+		sh := shot{"claude", v.version, "thread-resume", 5, 0}
+		want := &recognizers.Picker{Rows: []recognizers.PickerRow{v.want}, Shown: 1, Total: 1}
+		cases := []pickerCase{
+			{"the title unstyled", func(s *vt.Screen) *vt.Screen { restyleCols(s, cur, v.x+2, 60, vt.Style{}); return s }},
+			{"the title in the detail's grey", func(s *vt.Screen) *vt.Screen { restyleCols(s, cur, v.x+2, 60, fg256(246, false)); return s }},
+			{"the detail unstyled", restyled(det, vt.Style{})},
+			{"the detail without its age", func(s *vt.Screen) *vt.Screen {
+				setText(s, column(s, det, "ago"), det, "x")
+				return s
+			}},
+			{"the detail under the title's column", func(s *vt.Screen) *vt.Screen { shiftRight(s, det, 0); return s }},
+			{"the title off its column", func(s *vt.Screen) *vt.Screen { shiftRight(s, cur, v.x+2); return s }},
+			{"the project's row gone", blanked(v.top)},
+			{"a session that is not current", func(s *vt.Screen) *vt.Screen {
+				writeText(s, v.x+2, v.top+1, "Other session", vt.Style{})
+				return s
+			}},
+			{"another session under the current", func(s *vt.Screen) *vt.Screen {
+				s = insertRow(s, det) // the list moves up a row
+				writeText(s, v.x+2, det, "Other session", vt.Style{})
+				return s
+			}},
+		}
+		checkPickerRows(t, sh, want, cases, v.other, "2.1.999")
+
+		// A title cut with "…" is marked.
+		s := sh.screen(t)
+		writeText(s, v.x+2+len(v.want.Title), cur, "…", fg256(153, false))
+		r := recognize(s, "claude", v.version)
+		if r.Picker == nil || !r.Picker.Rows[0].Truncated || r.Picker.Rows[0].Title != v.want.Title+"…" {
+			t.Errorf("%s, a title cut: picker %+v, want its row truncated", sh, r.Picker)
+		}
 	}
 }

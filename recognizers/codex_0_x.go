@@ -41,6 +41,10 @@ type codex0x struct {
 	// completion row in place of the status line, the whole row in the
 	// highlight style (0.155.1: thread-new, thread-resume).
 	slashPopup bool
+	// slashAbove: a slash command typed in the composer shows its
+	// completion list over the composer, a blank row between (0.171.0:
+	// thread-new, thread-resume); nil where not recorded.
+	slashAbove *codexSlashRow
 	// picker is the session picker /resume opens (nil: not recorded).
 	picker *codexPicker
 

@@ -87,6 +87,9 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	if working {
 		out.ScreenState = Working
 	}
+	if out.Composer == ComposerDraft && !working && p == b-2 && slashCommand(out.Draft) {
+		out.Completion = c.completion(g, p, b, command, out.Draft)
+	}
 	for y := 0; y < p; y++ {
 		if c.promptPhrase(g, y) {
 			out.Reasons = append(out.Reasons, reason(NotePromptInTranscript, "row "+itoa(y)))
@@ -111,6 +114,55 @@ func (c *codex0x) completionRow(g *grid, y int) (string, bool) {
 		return "", false
 	}
 	return cmd, true
+}
+
+// completion returns the command the completion list highlights for the
+// one-row slash command draft on row p, or "": on 0.155.1 the row in
+// place of the status line on row b that composer proved (command), its
+// description from the column two spaces after the command; on 0.171.0
+// the row two above the composer (slashAbove). Both recorded lists have
+// that one row, naming the draft.
+func (c *codex0x) completion(g *grid, p, b int, command, draft string) string {
+	defer g.enter("codex0x.completion")()
+	switch {
+	case command != "":
+		if command == draft && g.hasAt(b, 2, command+"  ") && !g.space(2+displayWidth(command)+2, b) {
+			return command
+		}
+	case c.slashAbove != nil:
+		if c.slashAbove.row(g, p-2, draft) && g.blank(p-1) && g.blank(p-3) {
+			return draft
+		}
+	}
+	return ""
+}
+
+// codexSlashRow is Codex 0.171.0's completion row over the composer:
+// "› ", the command and two spaces in head, its description in desc,
+// the rest of the row in head to the pane's last column.
+type codexSlashRow struct {
+	head, desc vt.Style
+}
+
+// row proves the completion row of command on row y.
+func (r *codexSlashRow) row(g *grid, y int, command string) bool {
+	defer g.enter("codexSlashRow.row")()
+	lead := "› " + command + "  "
+	x0 := displayWidth(lead)
+	if g.first(y) != 0 || g.last(y) != g.w-1 || !g.hasAt(y, 0, lead) || !g.styled(y, 0, x0, r.head) || g.space(x0, y) {
+		return false
+	}
+	x, m := x0, g.match(r.desc)
+	for x < g.w && g.is(&m, g.rows[y].cells[x]) {
+		x++
+	}
+	return x > x0 && !g.space(x-1, y) && g.styled(y, x, g.w, r.head) && strings.TrimSpace(g.text(y, x, g.w)) == ""
+}
+
+// slashCommand reports a draft that is one slash command: "/" and a name
+// without spaces.
+func slashCommand(s string) bool {
+	return len(s) > 1 && s[0] == '/' && !strings.ContainsAny(s, " \t\n\u00a0")
 }
 
 // statusWrapped reports whether row b continues the status line above it:

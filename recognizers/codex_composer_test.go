@@ -9,6 +9,7 @@ import (
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
+	"github.com/gdamore/tcell/v2"
 )
 
 // shot names one screen of a recording: its marker k, or with at > 0 the
@@ -259,5 +260,54 @@ func TestCodexSlashCompletion(t *testing.T) {
 				t.Errorf("%s, %s: %s %s %q, want not idle", c.shot, m.name, r.ScreenState, r.Composer, r.Draft)
 			}
 		}
+	}
+}
+
+// TestCodexCompletion: Codex's completion row (thread-new, thread-resume:
+// /new and /resume typed) names the command Enter runs only in its
+// recorded shape: 0.155.1's in the status line's place, 0.171.0's over
+// the composer with a blank row between, the description two columns
+// after the command; changing one thing gives none.
+func TestCodexCompletion(t *testing.T) {
+	boldRev := vt.Style{Style: tcell.StyleDefault.Bold(true).Reverse(true)}
+	for _, c := range []struct {
+		shot
+		draft    string
+		other    string
+		row, top int // the completion row, the composer row
+	}{
+		{shot{"codex", "0.155.1", "thread-new", 1, 0}, "/new", "0.171.0", 20, 18},
+		{shot{"codex", "0.155.1", "thread-resume", 1, 0}, "/new", "0.171.0", 20, 18},
+		{shot{"codex", "0.155.1", "thread-resume", 4, 0}, "/resume", "0.171.0", 21, 19},
+		{shot{"codex", "0.171.0", "thread-new", 1, 0}, "/new", "0.155.1", 34, 36},
+		{shot{"codex", "0.171.0", "thread-resume", 1, 0}, "/new", "0.155.1", 34, 36},
+		{shot{"codex", "0.171.0", "thread-resume", 4, 0}, "/resume", "0.155.1", 34, 36},
+	} {
+		descX := 2 + len(c.draft) + 2
+		cases := []pickerCase{
+			{"another command typed", written(3, c.top, "k")},
+			{"an argument typed after it", func(s *vt.Screen) *vt.Screen {
+				writeText(s, 2+len(c.draft), c.top, " 1", vt.Style{})
+				return s
+			}},
+			{"the row unstyled", restyled(c.row, vt.Style{})},
+			{"the row shifted right", func(s *vt.Screen) *vt.Screen { shiftRight(s, c.row, 0); return s }},
+			{"the description column moved", func(s *vt.Screen) *vt.Screen { shiftRight(s, c.row, descX); return s }},
+			{"another command in the row", written(4, c.row, "x")},
+		}
+		if c.version == "0.171.0" {
+			cases = append(cases,
+				pickerCase{"a second row over it", func(s *vt.Screen) *vt.Screen { copyRow(s, c.row, c.row-1); return s }},
+				pickerCase{"a row between it and the composer", written(2, c.row+1, "x")},
+				pickerCase{"the description in the command's weight", restyled(c.row, boldRev)},
+				pickerCase{"the padding in the description's weight", func(s *vt.Screen) *vt.Screen {
+					restyleCols(s, c.row, descX+20, 120, vt.Style{Style: tcell.StyleDefault.Reverse(true)})
+					return s
+				}},
+			)
+		} else {
+			cases = append(cases, pickerCase{"a second row under it", func(s *vt.Screen) *vt.Screen { copyRow(s, c.row, c.row+1); return s }})
+		}
+		checkCompletion(t, c.shot, c.draft, cases, c.other, "0.999.0")
 	}
 }

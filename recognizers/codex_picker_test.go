@@ -1,10 +1,14 @@
 package recognizers_test
 
 import (
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
+	"github.com/gdamore/tcell/v2"
 )
 
 // pickerCase changes one part of a recorded session picker (nil: none).
@@ -80,6 +84,88 @@ func TestCodexResumePicker(t *testing.T) {
 				cases = append(cases, pickerCase{"header row blank", blanked(y)}, pickerCase{"header row changed", written(1, y, "x")})
 			}
 			checkPicker(t, shot{"codex", v.version, "thread-resume", 5 + k, 0}, cases, v.other)
+		}
+	}
+}
+
+// checkPickerRows reads the recorded picker's rows as want, and each case
+// of it (one change at a time) as no picker, whatever its state.
+func checkPickerRows(t *testing.T, sh shot, want *recognizers.Picker, cases []pickerCase, others ...string) {
+	t.Helper()
+	r := recognize(sh.screen(t), sh.agent, sh.version)
+	if !reflect.DeepEqual(r.Picker, want) {
+		t.Errorf("%s: picker %+v, want %+v", sh, r.Picker, want)
+	}
+	for _, c := range cases {
+		if r := recognize(c.mut(sh.screen(t)), sh.agent, sh.version); r.Picker != nil {
+			t.Errorf("%s, %s: picker %+v (%s), want none", sh, c.name, r.Picker, r.ScreenState)
+		}
+	}
+	for _, v := range others {
+		if r := recognize(sh.screen(t), sh.agent, v); r.Picker != nil {
+			t.Errorf("%s read by %s: picker %+v, want none", sh, v, r.Picker)
+		}
+	}
+}
+
+// TestCodexPickerRows: the session picker's rows (thread-resume, before
+// and after Down) are read only in their recorded shape: each row's age
+// at column 4 and title at column 16 in the current or the other row's
+// styles, one under the other, exactly one current and the rule's "N / M"
+// naming it; changing one thing gives no rows. A title ending in "…" is
+// marked truncated.
+func TestCodexPickerRows(t *testing.T) {
+	for _, v := range []struct {
+		version, other string
+		first          int // the first session row
+		glyph          string
+		current        vt.Style // the current row's title style
+	}{
+		{"0.155.1", "0.171.0", 4, "❯", vt.Style{Style: tcell.StyleDefault.Foreground(tcell.PaletteColor(3)), Ext: vt.FgIndexed}},
+		{"0.171.0", "0.155.1", 6, "›", vt.Style{Style: tcell.StyleDefault.Bold(true).Reverse(true)}},
+	} {
+		for k, cur := range []int{v.first, v.first + 1} {
+			other := v.first + 1 - k
+			sh := shot{"codex", v.version, "thread-resume", 5 + k, 0}
+			want := &recognizers.Picker{Rows: []recognizers.PickerRow{
+				{Title: "second-thread please", Detail: "2s ago"},
+				{Title: "first-thread please", Detail: "5s ago"},
+			}, Current: k, Shown: 2, Total: 2}
+			rule := func(s *vt.Screen) int { return column(s, 36, fmt.Sprintf(" %d / 2 ", k+1)) + 1 }
+			cases := []pickerCase{
+				{"the current row unstyled", restyled(cur, vt.Style{})},
+				{"the other row's title in the current row's style", func(s *vt.Screen) *vt.Screen {
+					restyleCols(s, other, 16, 36, v.current)
+					return s
+				}},
+				{"two current rows", written(2, other, v.glyph)},
+				{"the rule naming the other row", func(s *vt.Screen) *vt.Screen {
+					setText(s, rule(s), 36, fmt.Sprint(2-k))
+					return s
+				}},
+				{"the rule's total below the rows", func(s *vt.Screen) *vt.Screen {
+					setText(s, rule(s)+4, 36, "1")
+					return s
+				}},
+				{"an age unlike the recorded", written(4, other, "x")},
+				{"a title off its column", written(16, other, " ")},
+				{"a blank row in the list", func(s *vt.Screen) *vt.Screen {
+					last := v.first + 1
+					copyRow(s, last, last+1)
+					blankRow(s, last)
+					return s
+				}},
+			}
+			checkPickerRows(t, sh, want, cases, v.other, "0.999.0")
+
+			// A title cut with "…" is marked.
+			s := sh.screen(t)
+			end := 16 + len(want.Rows[1-k].Title)
+			writeText(s, end, other, "…", s.Cell(end-1, other).Style)
+			r := recognize(s, "codex", v.version)
+			if r.Picker == nil || !r.Picker.Rows[1-k].Truncated || r.Picker.Rows[k].Truncated || !strings.HasSuffix(r.Picker.Rows[1-k].Title, "please…") {
+				t.Errorf("%s, a title cut: picker %+v, want row %d truncated", sh, r.Picker, 1-k)
+			}
 		}
 	}
 }

@@ -159,6 +159,15 @@ func dump(r *recognizers.Recognition) string {
 	if r.Stashed || r.DraftRestored {
 		fmt.Fprintf(&b, "\nstashed=%v draft_restored=%v", r.Stashed, r.DraftRestored)
 	}
+	if r.Completion != "" {
+		fmt.Fprintf(&b, "\ncompletion %q", r.Completion)
+	}
+	if p := r.Picker; p != nil {
+		fmt.Fprintf(&b, "\npicker current %d shown %d total %d", p.Current, p.Shown, p.Total)
+		for _, row := range p.Rows {
+			fmt.Fprintf(&b, "\n  session %q detail %q truncated=%v", row.Title, row.Detail, row.Truncated)
+		}
+	}
 	if !r.Region.Empty() {
 		fmt.Fprintf(&b, "\nregion rows %d-%d fingerprint %x", r.Region.Top, r.Region.Bottom(), r.Fingerprint[:8])
 	}

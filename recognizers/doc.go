@@ -9,8 +9,11 @@
 // agent-knock-knock/terminal-interaction v1 shape with ids derived from
 // the fingerprint by HMAC-SHA256 under key, the private key plan (for each
 // semantic choice the exact keys and the state the recapture must show),
-// and the reasons an interaction is manual_required. A Recognizer does the
-// same for one pane again and again, reading only the rows that changed.
+// the reasons an interaction is manual_required, and, private like the
+// draft, the slash command a completion list highlights and a resume
+// picker's rows (Completion, Picker: what a thread transition proves
+// before its Enter). A Recognizer does the same for one pane again and
+// again, reading only the rows that changed.
 //
 // # Profiles
 //

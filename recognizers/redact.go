@@ -3,8 +3,9 @@ package recognizers
 import "log/slog"
 
 // A recognition's private parts (DESIGN invariant 8): the fingerprint, the
-// key plan, the draft, a choice's required text. LogValue and String keep
-// them out of logs; Plan's are in plan.go.
+// key plan, the draft (and the completion naming it), a choice's required
+// text, a session picker's titles. LogValue and String keep them out of
+// logs; Plan's are in plan.go.
 
 // LogValue of a choice: what it chooses, never its keys or required text.
 func (c Choice) LogValue() slog.Value {
@@ -60,3 +61,25 @@ func (r styledRun) LogValue() slog.Value { return slog.IntValue(len(r.text)) }
 
 // String is LogValue as text.
 func (r styledRun) String() string { return r.LogValue().String() }
+
+// LogValue of a session picker: its counts, never a title or detail
+// (screen text of the person's sessions).
+func (p *Picker) LogValue() slog.Value {
+	if p == nil {
+		return slog.StringValue("picker(none)")
+	}
+	return slog.GroupValue(slog.Int("rows", len(p.Rows)), slog.Int("current", p.Current),
+		slog.Int("shown", p.Shown), slog.Int("total", p.Total))
+}
+
+// String is LogValue as text.
+func (p *Picker) String() string { return p.LogValue().String() }
+
+// LogValue of a picker row: the lengths of its texts, never the texts.
+func (r PickerRow) LogValue() slog.Value {
+	return slog.GroupValue(slog.Int("title_len", len([]rune(r.Title))), slog.Int("detail_len", len([]rune(r.Detail))),
+		slog.Bool("truncated", r.Truncated))
+}
+
+// String is LogValue as text.
+func (r PickerRow) String() string { return r.LogValue().String() }

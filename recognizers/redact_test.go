@@ -17,3 +17,16 @@ func TestRedactedIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactedPicker: a session picker logs its counts, never a title or
+// detail (screen text of the person's sessions).
+func TestRedactedPicker(t *testing.T) {
+	const title, detail = "s3cr3t-title", "s3cr3t-detail"
+	p := &Picker{Rows: []PickerRow{{Title: title, Detail: detail}}, Shown: 1, Total: 1}
+	r := &Recognition{Picker: p, Completion: "/s3cr3t"}
+	for _, s := range []string{p.String(), p.LogValue().String(), p.Rows[0].String(), p.Rows[0].LogValue().String(), r.String()} {
+		if strings.Contains(s, "s3cr3t") {
+			t.Errorf("a picker prints its text: %q", s)
+		}
+	}
+}

@@ -44,6 +44,8 @@ func codex0_155_1Grammar() codex0x {
 			"enter resume   ctrl+a archive   esc exit   ctrl+c exit   tab focus sort/filter   ←/→ change option",
 			"ctrl+o comfortable view   ctrl+t transcript   ctrl+e expand   ↑/↓ browse",
 		},
+		curGlyph: fgIdx(3).bold().vt(), curAge: fgIdx(3).dim().vt(), curTitle: fgIdx(3).vt(),
+		age: plain().dim().vt(),
 	}
 	return c
 }
@@ -60,9 +62,10 @@ func codex0_155_1Grammar() codex0x {
 // keys bold ("enter submit   ^] skip   shift+→ main prompt   shift+← next
 // question"); the history prints them as "? <question>" over "  • <option>"
 // rows. At the turn's end an answer typed but not sent moves into the
-// composer with an empty line (draftBlankRows). /resume opens its session
-// picker with the filters above the search box, keys written "^a"
-// (thread-resume).
+// composer with an empty line (draftBlankRows). A slash command typed at
+// rest shows its completion row over the composer (slashAbove); /resume
+// opens its session picker with the filters above the search box, keys
+// written "^a" (thread-new, thread-resume).
 func codex0_171_0Grammar() codex0x {
 	c := codex0xBase
 	c.queueRow = []styledRun{{"tab", plain().bold().vt()}, {" to queue message", plain().vt()}}
@@ -82,6 +85,7 @@ func codex0_171_0Grammar() codex0x {
 	c.asyncOpenRow = []styledRun{{"shift+←", plain().bold().vt()}, {" to answer", plain().dim().vt()}}
 	c.asyncOpenKey = keyShiftLeft
 	c.printedMark, c.printedItem = "? ", "• "
+	c.slashAbove = &codexSlashRow{head: plain().bold().reverse().vt(), desc: plain().reverse().vt()}
 	c.picker = &codexPicker{
 		title:      "Resume a previous session",
 		titleStyle: plain().bold().vt(),
@@ -91,6 +95,8 @@ func codex0_171_0Grammar() codex0x {
 			"enter resume   ^a archive   esc exit   ^c exit   tab focus sort/filter   ←/→ change option",
 			"^o comfortable view   ^t transcript   ^e expand   ↑/↓ browse",
 		},
+		curGlyph: plain().bold().reverse().vt(), curAge: plain().reverse().vt(), curTitle: plain().bold().reverse().vt(),
+		curPadded: true, age: plain().vt(), titleColoured: true,
 	}
 	return c
 }
@@ -101,7 +107,8 @@ func codex0_171_0Grammar() codex0x {
 // stash-working). At 80 columns its persistent grant's path wraps onto
 // one continuation row under the label (permission-narrow). It asks for
 // the tools other than Bash with their own dialogs (toolDialogs). /resume
-// opens its session picker (thread-resume).
+// opens its session picker (thread-resume); a slash command typed opens
+// its completion list, commands at column 2 (thread-new, thread-resume).
 func claude2_1_267Grammar() claude21 {
 	c := claude21Base
 	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)
@@ -110,6 +117,7 @@ func claude2_1_267Grammar() claude21 {
 	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "› stashed", "Draft restored", fg256(246).vt()
 	c.wrapProven = claudeWrapProven
 	c.picker = &claudePicker{x: 3, hintX: 5, hints: "Ctrl+A to show all projects · Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename · Type to search · Esc to cancel"}
+	c.completionList = &claudeCompletion{cmdX: 2, descX: 32}
 	return c
 }
 
@@ -125,7 +133,8 @@ var claudeWrapProven = []string{"Yes, and always allow access to ", "Yes, and sw
 // dialogs for tools other than Bash are 2.1.267's; at 80 columns its
 // persistent grant's path wraps as 2.1.267's does (bash-long-80). Its
 // session picker sits at column 2 and adds "Enter to resume" to the hints
-// (thread-resume).
+// (thread-resume); its completion list marks the highlighted command
+// with "❯ " at column 2, commands at column 4 (thread-new, thread-resume).
 func claude2_1_332Grammar() claude21 {
 	c := claude21Base
 	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)
@@ -136,6 +145,7 @@ func claude2_1_332Grammar() claude21 {
 	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "draft stashed", "draft restored", fg256(246).vt()
 	c.reviewPrompt = ""
 	c.picker = &claudePicker{x: 2, hintX: 2, hints: "Ctrl+A to show all projects · Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename · Type to search · Enter to resume · Esc to close"}
+	c.completionList = &claudeCompletion{cmdX: 4, descX: 32, glyph: true}
 	// Auto mode (2.1.332's default without settings) names itself in its
 	// own colour.
 	c.footerModes = append(slices.Clip(c.footerModes), footerMode{mode: "⏵⏵ auto mode on (shift+tab to cycle)", lit: "⏵⏵ auto mode on", accent: fg256(220).vt()})

@@ -99,6 +99,21 @@ type Recognition struct {
 	// is not the stash chip.
 	DraftRestored bool
 
+	// Completion is the slash command the composer's completion list
+	// highlights, what Enter would run, exactly as drawn ("/clear"). An
+	// exact profile sets it only on an idle composer whose draft is one
+	// row holding that command alone, with the list proven whole in the
+	// shape its recordings show: its rows and columns, the description
+	// column, exactly one entry in the highlight style, the typed command
+	// highlighted (the only relation recorded); "" otherwise. It is
+	// private like Draft (it is the draft's text).
+	Completion string
+	// Picker is the session picker's list (a resume picker, read as
+	// menu_or_viewer), set by an exact profile only when every row of
+	// it is proven in a shape its recordings show; nil otherwise. It is
+	// private like Draft: its titles are screen text.
+	Picker *Picker
+
 	// Prompt is the parsed prompt (every native row, as the screen shows
 	// it), or nil. It is private: the public view is Interaction.
 	Prompt *Prompt
@@ -137,6 +152,32 @@ func (r *Recognition) Actionable() bool {
 type Clear struct {
 	Keys  []byte
 	Stash bool
+}
+
+// Picker is a session picker's list as drawn, top to bottom.
+type Picker struct {
+	Rows []PickerRow
+	// Current is the index in Rows of the highlighted row (Enter resumes
+	// it).
+	Current int
+	// Shown is len(Rows). Total is the number of sessions the picker
+	// counts: Codex's "N / M" gives M (its N is the highlighted row's
+	// position, proven to be Current+1); Claude prints no count, so it is
+	// Shown.
+	Shown, Total int
+}
+
+// PickerRow is one session of a picker.
+type PickerRow struct {
+	// Title is the session's title as drawn (Codex: its first prompt;
+	// Claude: its AI title or first prompt).
+	Title string
+	// Detail is the rest of its entry as drawn: Codex's age ("16s ago"),
+	// Claude's "N seconds ago · HEAD · <size>" line.
+	Detail string
+	// Truncated: the title ends in "…", so the drawn title is a cut of
+	// the session's title and cannot name it exactly.
+	Truncated bool
 }
 
 // Region is a band of whole screen rows, Top to Bottom inclusive; the zero

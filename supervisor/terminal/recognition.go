@@ -44,6 +44,16 @@ type Recognition struct {
 	Stashed bool
 	// Checked are a multi-select question's boxes (Prompt.Boxes).
 	Checked []bool
+	// Completion is the slash command the composer's completion list
+	// highlights (what Enter would run), "" unless an exact profile
+	// proves the list whole with the draft's command highlighted
+	// (recognizers.Recognition.Completion).
+	Completion string
+	// Picker is a resume picker's rows and its highlighted row, nil
+	// unless an exact profile proves every row (recognizers.Picker:
+	// titles are screen text). Read-only: it may be shared with the
+	// recognizer's cache.
+	Picker *recognizers.Picker
 }
 
 // InteractionKey derives the key of public interaction ids from the
@@ -115,7 +125,7 @@ func FromRecognition(r recognizers.Recognition) Recognition {
 	out := Recognition{Screen: string(r.ScreenState), Composer: string(r.Composer), DraftLen: r.DraftLen,
 		Profile: "generic", Recognizer: r.Profile, Warnings: append([]string(nil), r.Warnings...),
 		Exact: r.Exact, ProfileID: r.Profile, Fingerprint: r.Fingerprint, Plan: r.Plan, Highlighted: -1,
-		Clear: r.Clear, Stashed: r.Stashed}
+		Clear: r.Clear, Stashed: r.Stashed, Completion: r.Completion, Picker: r.Picker}
 	if r.Prompt != nil {
 		out.Highlighted, out.Checked = r.Prompt.Highlighted, r.Prompt.Boxes()
 	}

@@ -1,0 +1,156 @@
+package recognizers
+
+import (
+	"strings"
+
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// claudeCompletion is Claude Code's completion list for a slash command
+// typed in the composer (recordings thread-new, thread-resume;
+// recordings/rig/threads.go), drawn right above the composer's upper
+// rule under a blank row: one entry per command, the command at column
+// cmdX on the entry's first row, its description from column descX,
+// wrapped onto at most one more row at descX. The highlighted entry is
+// drawn in the highlight colour, its command's name after the "/" in
+// bold, with glyph its "❯" at column 2 (2.1.332); the others in grey,
+// the words matching the draft in bold default colour. The recordings
+// show the typed command highlighted first, over one or two others.
+// Its styles are the dark theme's (the only one recorded): in another
+// theme it does not match and nothing is read.
+type claudeCompletion struct {
+	cmdX, descX int
+	glyph       bool
+}
+
+// The completion list's styles, as the dark theme draws them.
+var (
+	claudeCompletionLit  = fg256(153).vt()
+	claudeCompletionName = fg256(153).bold().vt()
+	claudeCompletionGrey = fg256(246).vt()
+	claudeCompletionWord = plain().bold().vt()
+)
+
+// maxCompletionRows bounds the search for the blank row over the list.
+const maxCompletionRows = 16
+
+// completion returns the command the list ending on row upper-1
+// highlights for draft, a one-row slash command, or "" unless the whole
+// list is proven: the entries one under the other up to a blank row,
+// exactly one highlighted, the first, naming draft.
+func (c *claude21) completion(g *grid, upper int, draft string) string {
+	defer g.enter("claude21.completion")()
+	l := c.completionList
+	if l == nil {
+		return ""
+	}
+	top := upper - 1
+	for ; top >= 0 && !g.blank(top); top-- {
+		if upper-top > maxCompletionRows {
+			return ""
+		}
+	}
+	top++
+	if top >= upper {
+		return ""
+	}
+	found := ""
+	for y, n := top, 0; y < upper; n++ {
+		cmd, lit, ok := l.entryHead(g, y)
+		if !ok || lit != (n == 0) {
+			return ""
+		}
+		if lit {
+			found = cmd
+		}
+		rows := 1
+		if y+1 < upper && g.first(y+1) == l.descX {
+			rows = 2
+		}
+		if !l.entryStyled(g, y, rows, displayWidth(cmd), lit) {
+			return ""
+		}
+		y += rows
+	}
+	if found != draft {
+		return ""
+	}
+	return found
+}
+
+// entryHead reads an entry's first row y: the command at cmdX (after the
+// glyph at column 2 when lit and glyph), then spaces to descX and the
+// description there. lit: the entry is in the highlight colour (its
+// first cell).
+func (l *claudeCompletion) entryHead(g *grid, y int) (cmd string, lit, ok bool) {
+	defer g.enter("claudeCompletion.entryHead")()
+	first, glyph := l.cmdX, l.glyph && g.first(y) == 2
+	if glyph {
+		if g.ch(2, y) != '❯' || !g.space(3, y) {
+			return "", false, false
+		}
+		first = 2
+	}
+	if g.first(y) != first || g.ch(l.cmdX, y) != '/' || g.space(l.descX, y) || !g.space(l.descX-1, y) {
+		return "", false, false
+	}
+	head := g.text(y, l.cmdX, l.descX)
+	end := 0
+	for end < len(head) && head[end] != ' ' {
+		end++
+	}
+	cmd = head[:end]
+	if len(cmd) < 2 || strings.Trim(head[end:], " ") != "" {
+		return "", false, false
+	}
+	lit = g.style(first, y) == claudeCompletionLit
+	if glyph != (l.glyph && lit) {
+		return "", false, false // with glyph, drawn on the highlighted entry alone
+	}
+	return cmd, lit, true
+}
+
+// entryStyled proves the styles of an entry of rows rows from row y whose
+// command is width columns wide: lit, the glyph and "/" in the highlight
+// colour, the command's name in bold highlight, the description in
+// either; otherwise every cell grey or bold default.
+func (l *claudeCompletion) entryStyled(g *grid, y, rows, width int, lit bool) bool {
+	defer g.enter("claudeCompletion.entryStyled")()
+	a, b, from := claudeCompletionGrey, claudeCompletionWord, 0
+	if lit {
+		end := l.cmdX + width
+		if !g.styled(y, 0, l.cmdX+1, claudeCompletionLit) || !g.styled(y, l.cmdX+1, end, claudeCompletionName) ||
+			!g.styled(y, end, l.descX, claudeCompletionLit) {
+			return false
+		}
+		a, b, from = claudeCompletionLit, claudeCompletionName, l.descX
+	}
+	return styledEither(g, y, from, a, b) && (rows == 1 || styledEither(g, y+1, 0, a, b))
+}
+
+// styledEither reports whether every non-blank cell of row y from column
+// x0 has style a or b. Cells come in runs of one style handle: each run's
+// style is looked up once.
+func styledEither(g *grid, y, x0 int, a, b vt.Style) bool {
+	if y < 0 || y >= g.h {
+		return true
+	}
+	ma, mb := g.match(a), g.match(b)
+	var handle vt.StyleID
+	in, paints, seen := false, false, false
+	for x := max(x0, 0); x <= g.rows[y].last; x++ {
+		c := g.rows[y].cells[x]
+		if c.DefaultSpace() {
+			continue
+		}
+		if !seen || c.Style() != handle {
+			handle, seen = c.Style(), true
+			in = g.is(&ma, c) || g.is(&mb, c)
+			paints = handle != 0 && g.styles[g.sid(c)].paints
+		}
+		if !in && (paints || !isSpaceCell(c)) {
+			return false
+		}
+	}
+	return true
+}
