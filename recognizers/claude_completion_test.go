@@ -1,6 +1,7 @@
 package recognizers_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agent-knock-knock/akk/recognizers"
@@ -74,6 +75,8 @@ func TestClaudeCompletion(t *testing.T) {
 		{shot{"claude", "2.1.332", "thread-new", 1, 0}, "/clear", "2.1.267", 4, 34, -1, true},
 		{shot{"claude", "2.1.332", "thread-resume", 1, 0}, "/clear", "2.1.267", 4, 34, -1, true},
 		{shot{"claude", "2.1.332", "thread-resume", 4, 0}, "/resume", "2.1.267", 4, 32, 33, true},
+		{shot{"claude", "2.1.267", "thread-resume-id", 1, 0}, "/clear", "2.1.332", 2, 32, 34, false},
+		{shot{"claude", "2.1.332", "thread-resume-id", 1, 0}, "/clear", "2.1.267", 4, 34, -1, true},
 	} {
 		lit, name, grey := fg256(153, false), fg256(153, true), fg256(246, false)
 		n := len(c.draft)
@@ -129,5 +132,24 @@ func TestClaudeCompletion(t *testing.T) {
 				}})
 		}
 		checkCompletion(t, c.shot, c.draft, cases, c.other, "2.1.999")
+	}
+}
+
+// TestCompletionWithArgument: "/resume " and "/resume <id>" typed
+// (thread-resume-id, markers 4 and 5) show no completion list on any
+// version (Claude a grey argument hint after the space, which the draft
+// reads; Codex its status line again): no completion is read, so Enter
+// there is proven by the draft alone, never by a list.
+func TestCompletionWithArgument(t *testing.T) {
+	for _, v := range []struct{ agent, version string }{
+		{"claude", "2.1.267"}, {"claude", "2.1.332"}, {"codex", "0.155.1"}, {"codex", "0.171.0"},
+	} {
+		for _, k := range []int{4, 5} {
+			sh := shot{v.agent, v.version, "thread-resume-id", k, 0}
+			r := recognize(sh.screen(t), v.agent, v.version)
+			if r.ScreenState != recognizers.Idle || r.Composer != recognizers.ComposerDraft || !strings.HasPrefix(r.Draft, "/resume") || r.Completion != "" {
+				t.Errorf("%s: %s %s %q completion %q, want idle with a /resume draft and no completion", sh, r.ScreenState, r.Composer, r.Draft, r.Completion)
+			}
+		}
 	}
 }

@@ -282,6 +282,8 @@ func TestCodexCompletion(t *testing.T) {
 		{shot{"codex", "0.171.0", "thread-new", 1, 0}, "/new", "0.155.1", 34, 36},
 		{shot{"codex", "0.171.0", "thread-resume", 1, 0}, "/new", "0.155.1", 34, 36},
 		{shot{"codex", "0.171.0", "thread-resume", 4, 0}, "/resume", "0.155.1", 34, 36},
+		{shot{"codex", "0.155.1", "thread-resume-id", 1, 0}, "/new", "0.171.0", 20, 18},
+		{shot{"codex", "0.171.0", "thread-resume-id", 1, 0}, "/new", "0.155.1", 34, 36},
 	} {
 		descX := 2 + len(c.draft) + 2
 		cases := []pickerCase{
