@@ -6,7 +6,7 @@
 // aborted or failed, tools pending and their results, questions answered,
 // approvals requested where the file shows them.
 //
-// The package has four parts, each in its own file:
+// The package has five parts, each in its own file:
 //
 //   - tail.go: a pure tail core per path (offsets, torn lines held until
 //     their newline, bounded reads and lines, truncation, in-place rewrite,
@@ -27,6 +27,10 @@
 //     writing (resolved, ambiguous, verified_absent, unavailable, with the
 //     evidence), and request-hash acceptance after a pre-send anchor
 //     (accepted, pending, uncertain).
+//   - threads.go: the earlier conversations a pane's agent could resume
+//     (same cwd, not archived, not live in another process, not the
+//     current one), newest first, each with the title the agent's own
+//     picker shows and the file's identity at discovery.
 //
 // What it does not do:
 //
@@ -36,6 +40,9 @@
 //     took before its send.
 //   - It never writes, locks, moves or repairs the agents' files, and never
 //     keeps prompt, answer or tool text: only hashes, lengths, ids and names.
+//     The one exception is a Thread's Title, a bounded single line of the
+//     user's own first prompt or the conversation's name, returned for a
+//     controller to show and never stored here.
 //   - It does not poll. Between fsnotify events nothing is read; a lost
 //     event is only recovered by an overflow rescan or the next event of
 //     the same path.
@@ -46,6 +53,8 @@
 //     from an End it stored.
 //   - It does not find the agent's processes: identity resolution is given
 //     the pids (from the pane's foreground process group) and the cwd.
+//     Threads reads the other processes only to learn which conversations
+//     are live elsewhere (their open rollouts, Claude's session records).
 //   - It does not tell a Claude permission prompt from a question from
 //     the transcript (both leave only a pending tool_use); the screen
 //     does.

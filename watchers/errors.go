@@ -13,7 +13,7 @@ var (
 	// ErrLineTooLong: a line exceeded the configured maximum; its bytes
 	// were skipped up to its newline.
 	ErrLineTooLong = errors.New("watchers: line too long")
-	// ErrOptions: New was given options it cannot use.
+	// ErrOptions: New or Threads was given options it cannot use.
 	ErrOptions = errors.New("watchers: bad options")
 	// ErrNotDir: Add was given something that is not a directory.
 	ErrNotDir = errors.New("watchers: not a directory")
