@@ -78,6 +78,63 @@ func (c *claude21) completion(g *grid, upper int, draft string) string {
 	return found
 }
 
+// noCompletion proves that no completion list is drawn over the composer
+// whose upper rule is row upper. The recorded list always ends on row
+// upper-1, under a blank row, each entry's first row starting at column
+// 2 (its command at cmdX, or 2.1.332's glyph at 2), its description's
+// second row at descX: a list there holds a row starting at or left of
+// descX among the rows from upper-1 up to the first blank one. Proven
+// absent: row upper-1 blank, or it and each row above it up to the first
+// blank one (at most maxCompletionRows) starting right of descX (the
+// right-aligned "● high · /effort" line, the stash chip, a notice),
+// whatever their styles (a list's columns are the same in every theme).
+func (c *claude21) noCompletion(g *grid, upper int) bool {
+	defer g.enter("claude21.noCompletion")()
+	l := c.completionList
+	if l == nil {
+		return false
+	}
+	for y := upper - 1; !g.blank(y); y-- {
+		if upper-y > maxCompletionRows || g.first(y) <= l.descX {
+			return false
+		}
+	}
+	return true
+}
+
+// claudeArgHint is the style of the argument hint Claude Code draws after
+// a slash command typed with a space (thread-resume-id: "/resume " shows
+// "[conversation id or search term]" on 2.1.267, "[session ID or search
+// term]" on 2.1.332), as the dark theme draws it.
+var claudeArgHint = fg256(246).vt()
+
+// argHint reads a command's argument hint on the one-row draft y, in its
+// recorded shape: the typed text from column 2, a slash command and one
+// space; the drawn cursor (a space in editorCursor) right after it at
+// column x; then "[...]" in claudeArgHint, the row's last cells. It
+// returns x, where the typed text ends. Only versions whose completion
+// list is recorded read it; any other shape is not a hint.
+func (c *claude21) argHint(g *grid, y int) (x int, ok bool) {
+	defer g.enter("claude21.argHint")()
+	last := g.last(y)
+	if c.completionList == nil || last < 4 || g.ch(last, y) != ']' || g.style(last, y) != claudeArgHint {
+		return 0, false
+	}
+	h := last
+	for h > 3 && g.style(h-1, y) == claudeArgHint {
+		h--
+	}
+	x = h - 1
+	if g.ch(h, y) != '[' || !g.space(x, y) || g.style(x, y) != c.editorCursor {
+		return 0, false
+	}
+	cmd, ok := strings.CutSuffix(g.text(y, 2, x), " ")
+	if !ok || !slashCommand(cmd) {
+		return 0, false
+	}
+	return x, true
+}
+
 // entryHead reads an entry's first row y: the command at cmdX (after the
 // glyph at column 2 when lit and glyph), then spaces to descX and the
 // description there. lit: the entry is in the highlight colour (its

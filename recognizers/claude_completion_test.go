@@ -138,8 +138,9 @@ func TestClaudeCompletion(t *testing.T) {
 // TestCompletionWithArgument: "/resume " and "/resume <id>" typed
 // (thread-resume-id, markers 4 and 5) show no completion list on any
 // version (Claude a grey argument hint after the space, which the draft
-// reads; Codex its status line again): no completion is read, so Enter
-// there is proven by the draft alone, never by a list.
+// leaves out: TestClaudeArgumentHint; Codex its status line again): no
+// completion is read, and the list's absence is proven apart
+// (Recognition.NoCompletion: TestClaudeNoCompletion, TestCodexNoCompletion).
 func TestCompletionWithArgument(t *testing.T) {
 	for _, v := range []struct{ agent, version string }{
 		{"claude", "2.1.267"}, {"claude", "2.1.332"}, {"codex", "0.155.1"}, {"codex", "0.171.0"},

@@ -60,8 +60,11 @@ func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
 	default:
 		out.ScreenState = Idle
 	}
-	if out.ScreenState == Idle && out.Composer == ComposerDraft && lower == p+1 && slashCommand(out.Draft) {
-		out.Completion = c.completion(g, upper, out.Draft)
+	if out.ScreenState == Idle && out.Composer == ComposerDraft && lower == p+1 && strings.HasPrefix(out.Draft, "/") {
+		if slashCommand(out.Draft) {
+			out.Completion = c.completion(g, upper, out.Draft)
+		}
+		out.NoCompletion = out.Completion == "" && c.noCompletion(g, upper)
 	}
 	for y := 0; y < upper; y++ {
 		if c.promptPhrase(g, y, true) {
@@ -73,7 +76,9 @@ func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
 }
 
 // draft returns the composer's text: rows p to lower-1 from column 2,
-// right-trimmed, joined by newlines; "" when every cell is blank.
+// right-trimmed, joined by newlines; "" when every cell is blank. A
+// one-row draft showing a command's argument hint is the text typed
+// before the hint, its trailing space kept (argHint).
 func (c *claude21) draft(g *grid, p, lower int) string {
 	defer g.enter("claude21.draft")()
 	blank := true
@@ -84,6 +89,11 @@ func (c *claude21) draft(g *grid, p, lower int) string {
 	}
 	if blank {
 		return ""
+	}
+	if lower == p+1 {
+		if x, ok := c.argHint(g, p); ok {
+			return g.text(p, 2, x)
+		}
 	}
 	var rows []string
 	for y := p; y < lower; y++ {

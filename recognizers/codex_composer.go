@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/vt"
+	"github.com/gdamore/tcell/v2"
 )
 
 // composer recognizes Codex's bottom pane at rest, ending at row b: the
@@ -87,8 +88,11 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	if working {
 		out.ScreenState = Working
 	}
-	if out.Composer == ComposerDraft && !working && p == b-2 && slashCommand(out.Draft) {
-		out.Completion = c.completion(g, p, b, command, out.Draft)
+	if out.Composer == ComposerDraft && !working && p == b-2 && strings.HasPrefix(out.Draft, "/") {
+		if slashCommand(out.Draft) {
+			out.Completion = c.completion(g, p, b, command, out.Draft)
+		}
+		out.NoCompletion = out.Completion == "" && !queueing && c.noCompletion(g, p, b, command)
 	}
 	for y := 0; y < p; y++ {
 		if c.promptPhrase(g, y) {
@@ -135,6 +139,59 @@ func (c *codex0x) completion(g *grid, p, b int, command, draft string) string {
 		}
 	}
 	return ""
+}
+
+// noCompletion proves that no completion list is drawn over the one-row
+// draft on row p, the status line on row b:
+//   - 0.155.1 (slashPopup): its completion row takes the status line's
+//     place; here the status line is there as composer proved it (the
+//     model at column 2 in statusModel, no completion row read), on the
+//     screen's last row;
+//   - 0.171.0 (slashAbove): its list sits over the composer, its last
+//     row two above it, the highlighted entry in reverse video; here the
+//     rows from p-2 up, maxCompletionRows of them, hold no cell in
+//     reverse video.
+//
+// Any other version has no recorded list, and nothing is proven.
+func (c *codex0x) noCompletion(g *grid, p, b int, command string) bool {
+	defer g.enter("codex0x.noCompletion")()
+	switch {
+	case c.slashPopup:
+		return command == "" && b == g.lastRow() && g.first(b) == 2 && g.style(2, b) == c.statusModel
+	case c.slashAbove != nil:
+		for y := p - 2; y >= max(0, p-1-maxCompletionRows); y-- {
+			if reverseCell(g, y) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// reverseCell reports whether a cell of row y is in reverse video. Cells
+// come in runs of one style handle: each run's style is looked up once.
+func reverseCell(g *grid, y int) bool {
+	if g.blank(y) {
+		return false
+	}
+	var handle vt.StyleID
+	seen, rev := false, false
+	for x := g.rows[y].first; x <= g.rows[y].last; x++ {
+		c := g.rows[y].cells[x]
+		if c.Style() == 0 {
+			continue
+		}
+		if !seen || c.Style() != handle {
+			handle, seen = c.Style(), true
+			_, _, attr := g.styleOf(c).Decompose()
+			rev = attr&tcell.AttrReverse != 0
+		}
+		if rev {
+			return true
+		}
+	}
+	return false
 }
 
 // codexSlashRow is Codex 0.171.0's completion row over the composer:

@@ -162,6 +162,9 @@ func dump(r *recognizers.Recognition) string {
 	if r.Completion != "" {
 		fmt.Fprintf(&b, "\ncompletion %q", r.Completion)
 	}
+	if r.NoCompletion {
+		b.WriteString("\nno completion list")
+	}
 	if p := r.Picker; p != nil {
 		fmt.Fprintf(&b, "\npicker current %d shown %d total %d", p.Current, p.Shown, p.Total)
 		for _, row := range p.Rows {

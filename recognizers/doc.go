@@ -10,10 +10,11 @@
 // the fingerprint by HMAC-SHA256 under key, the private key plan (for each
 // semantic choice the exact keys and the state the recapture must show),
 // the reasons an interaction is manual_required, and, private like the
-// draft, the slash command a completion list highlights and a resume
-// picker's rows (Completion, Picker: what a thread transition proves
-// before its Enter). A Recognizer does the same for one pane again and
-// again, reading only the rows that changed.
+// draft, the slash command a completion list highlights, the proof that
+// no list is drawn, and a resume picker's rows (Completion, NoCompletion,
+// Picker: what a thread transition proves before its Enter). A Recognizer
+// does the same for one pane again and again, reading only the rows that
+// changed.
 //
 // # Profiles
 //

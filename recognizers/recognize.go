@@ -47,8 +47,8 @@ func recognizeGrid(p Profile, g *grid, scr *vt.Screen, key Key, cached fingerpri
 	}
 	if !p.Exact {
 		// A generic reading proves no draft's shape: nothing is cleared,
-		// no completion or picker row is known.
-		out.Clear, out.Completion, out.Picker = nil, "", nil
+		// no completion or picker row is known, no list proven absent.
+		out.Clear, out.Completion, out.NoCompletion, out.Picker = nil, "", false, nil
 		out.Warnings = append(out.Warnings, p.Agent+" "+p.Version+" has no exact profile: states are read with the generic "+
 			p.Agent+" profile and every interaction is manual_required")
 		if out.Prompt != nil {

@@ -108,6 +108,32 @@ type Recognition struct {
 	// highlighted (the only relation recorded); "" otherwise. It is
 	// private like Draft (it is the draft's text).
 	Completion string
+	// NoCompletion: the screen proves that no completion list is drawn
+	// over the draft, so Enter submits the line as typed instead of a
+	// highlighted entry. Completion == "" does not say that: it is also
+	// "" for any list not proven. An exact profile whose completion list
+	// is recorded (Claude Code 2.1.267 and 2.1.332, Codex 0.155.1 and
+	// 0.171.0; thread-new, thread-resume, thread-resume-id) sets it only
+	// on an idle composer whose draft is one row starting with "/" (a
+	// slash command, with or without an argument), when the place that
+	// profile draws its list shows none:
+	//   - Claude Code: the list always ends on the row right above the
+	//     composer's upper rule, every row of it starting at the list's
+	//     command column (its glyph's on 2.1.332) or its description
+	//     column; here that row and every row up to the first blank one
+	//     (16 at most) start right of the description
+	//     column (the right-aligned effort line, stash chip or notice),
+	//     or that row is blank;
+	//   - Codex 0.155.1: the status line, proven as the composer reads it
+	//     (the model at column 2 in its colour), is drawn in the place the
+	//     completion row takes, on the screen's last row;
+	//   - Codex 0.171.0: the rows its list takes over the composer (from
+	//     the second row above it, 16 of them) hold no cell
+	//     in reverse video, the style of its highlighted entry.
+	// Never set with Completion; false everywhere else (another version,
+	// the generic profile, a working composer, a draft of several rows or
+	// without "/"). Private like Draft.
+	NoCompletion bool
 	// Picker is the session picker's list (a resume picker, read as
 	// menu_or_viewer), set by an exact profile only when every row of
 	// it is proven in a shape its recordings show; nil otherwise. It is

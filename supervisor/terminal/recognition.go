@@ -49,6 +49,10 @@ type Recognition struct {
 	// proves the list whole with the draft's command highlighted
 	// (recognizers.Recognition.Completion).
 	Completion string
+	// NoCompletion: an exact profile proves that no completion list is
+	// drawn over the one-row slash draft, so Enter runs the line as typed
+	// (recognizers.Recognition.NoCompletion); never with Completion.
+	NoCompletion bool
 	// Picker is a resume picker's rows and its highlighted row, nil
 	// unless an exact profile proves every row (recognizers.Picker:
 	// titles are screen text). Read-only: it may be shared with the
@@ -125,7 +129,7 @@ func FromRecognition(r recognizers.Recognition) Recognition {
 	out := Recognition{Screen: string(r.ScreenState), Composer: string(r.Composer), DraftLen: r.DraftLen,
 		Profile: "generic", Recognizer: r.Profile, Warnings: append([]string(nil), r.Warnings...),
 		Exact: r.Exact, ProfileID: r.Profile, Fingerprint: r.Fingerprint, Plan: r.Plan, Highlighted: -1,
-		Clear: r.Clear, Stashed: r.Stashed, Completion: r.Completion, Picker: r.Picker}
+		Clear: r.Clear, Stashed: r.Stashed, Completion: r.Completion, NoCompletion: r.NoCompletion, Picker: r.Picker}
 	if r.Prompt != nil {
 		out.Highlighted, out.Checked = r.Prompt.Highlighted, r.Prompt.Boxes()
 	}
