@@ -145,6 +145,8 @@ type ActionResult struct {
 	Timing *Timing `json:"timing,omitempty"`
 	// SendFacts: a send's or an answer's separate facts (seed 003).
 	*SendFacts
+	// ThreadFacts: a native thread transition's facts.
+	*ThreadFacts
 }
 
 // SendFacts are the facts a send reports separately (seed 003 "Send
@@ -281,4 +283,5 @@ var RefusalReasons = []string{ReasonNoOffer, ReasonOfferExpired, ReasonPromptCha
 	ReasonDelivery, ReasonUnknownTerminal, ReasonUnknownTurn, ReasonUnknownWatch, ReasonUnknownTarget,
 	ReasonTerminalGone, ReasonNotOwner, ReasonTurnClosed, ReasonTurnSettled, ReasonTurnMoved, ReasonTerminalScope,
 	ReasonNotAnAgent, ReasonManualRequired, ReasonUnsupportedAnswer, ReasonWatch, ReasonAnchor, ReasonStore,
-	ReasonBadMode, ReasonAmbiguousTarget, ReasonDraftShape, ReasonKeysRemapped, ReasonInputOwned}
+	ReasonBadMode, ReasonAmbiguousTarget, ReasonDraftShape, ReasonKeysRemapped, ReasonInputOwned,
+	ReasonTurnActive, ReasonStaleCandidates, ReasonNotResumable, ReasonNotStale}

@@ -25,6 +25,9 @@ const (
 	CallbackTimeout             = "timeout"
 	CallbackInvalidated         = "invalidated"
 	CallbackStablyIdle          = "terminal_activity_became_stably_idle"
+	// CallbackHandoff: a person switched the Turn's conversation away; the
+	// controller decides (close with superseded_by_human_context_switch).
+	CallbackHandoff = "handoff_required"
 	// CallbackAgentBlocked: the agent stopped on an API error or a limit
 	// (type blocked, with the facts); CallbackLimitReset: the reset time
 	// that screen printed has come (type progress): a fresh status may
@@ -67,6 +70,7 @@ const (
 	EventWatchCreated  = "watch.created"
 	EventWatchSettled  = "watch.settled"
 	EventTurnSettled   = "turn.settled"
+	EventTurnHandoff   = "turn.handoff"
 	EventCallbackState = "callback.state"
 )
 

@@ -77,3 +77,27 @@ func (c *Client) TaskStatus(ctx context.Context, req TaskRequest) (Task, error) 
 	var out Task
 	return out, c.call(ctx, "task_status", req, &out)
 }
+
+// NewThread is POST /v1/new_thread.
+func (c *Client) NewThread(ctx context.Context, req NewThreadRequest) (ActionResult, error) {
+	var out ActionResult
+	return out, c.call(ctx, OpNewThread, req, &out)
+}
+
+// ResumeThread is POST /v1/resume_thread.
+func (c *Client) ResumeThread(ctx context.Context, req ResumeThreadRequest) (ActionResult, error) {
+	var out ActionResult
+	return out, c.call(ctx, OpResumeThread, req, &out)
+}
+
+// ThreadCandidates is POST /v1/thread_candidates.
+func (c *Client) ThreadCandidates(ctx context.Context, req ThreadCandidatesRequest) (ThreadCandidates, error) {
+	var out ThreadCandidates
+	return out, c.call(ctx, "thread_candidates", req, &out)
+}
+
+// ReconcileBinding is POST /v1/reconcile_binding.
+func (c *Client) ReconcileBinding(ctx context.Context, req ReconcileBindingRequest) (ActionResult, error) {
+	var out ActionResult
+	return out, c.call(ctx, "reconcile_binding", req, &out)
+}

@@ -17,6 +17,15 @@ type ActionHandler interface {
 	Cancel(ctx context.Context, req CancelRequest) (ActionResult, error)
 }
 
+// ThreadHandler is implemented by a daemon that runs native thread
+// transitions.
+type ThreadHandler interface {
+	NewThread(ctx context.Context, req NewThreadRequest) (ActionResult, error)
+	ResumeThread(ctx context.Context, req ResumeThreadRequest) (ActionResult, error)
+	ThreadCandidates(ctx context.Context, req ThreadCandidatesRequest) (ThreadCandidates, error)
+	ReconcileBinding(ctx context.Context, req ReconcileBindingRequest) (ActionResult, error)
+}
+
 // TaskHandler is implemented by a daemon with monitors and watches.
 type TaskHandler interface {
 	Watch(ctx context.Context, req WatchRequest) (Task, error)
@@ -58,6 +67,12 @@ func actionRoutes(h Handler, op func(string, func(context.Context, []byte) (any,
 	strictOp(op, "send", ah.Send)
 	strictOp(op, "answer", ah.Answer)
 	strictOp(op, "cancel", ah.Cancel)
+	if th, ok := h.(ThreadHandler); ok {
+		strictOp(op, OpNewThread, th.NewThread)
+		strictOp(op, OpResumeThread, th.ResumeThread)
+		strictOp(op, "thread_candidates", th.ThreadCandidates)
+		strictOp(op, "reconcile_binding", th.ReconcileBinding)
+	}
 }
 
 func taskRoutes(h Handler, op func(string, func(context.Context, []byte) (any, error))) {

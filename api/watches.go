@@ -26,6 +26,9 @@ type UnwatchRequest struct {
 // CloseRequest is POST /v1/close: release a managed Turn.
 type CloseRequest struct {
 	TurnID string `json:"turn_id"`
+	// Reason, when set, is superseded_by_human_context_switch: it settles
+	// the Turn's open handoff decision (Task.Handoff).
+	Reason string `json:"reason,omitempty"`
 }
 
 // RenewRequest is POST /v1/renew: exactly one of WatchID and TurnID.
@@ -84,6 +87,16 @@ type Task struct {
 	// whose request was accepted): approve and respond_interaction by the
 	// same turn_id or watch_id may follow, from the same session.
 	OfferExpiresAt *time.Time `json:"offer_expires_at,omitempty"`
+	// Handoff is the open decision of a Turn whose conversation a person
+	// switched away (state handoff_required).
+	Handoff *Handoff `json:"handoff,omitempty"`
+}
+
+// Handoff is a Turn's open handoff decision: what happened, and the one
+// call that settles it.
+type Handoff struct {
+	Reason   string `json:"reason"` // human_context_switch
+	Decision Action `json:"decision"`
 }
 
 // Notification is one outbox entry as the contract shows it (no route,

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -38,8 +39,10 @@ func TestDispatchCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A live crash run points the child at its agent's files.
+	projects, sessions := cmp.Or(os.Getenv("AKK_CRASH_CLAUDE_PROJECTS"), t.TempDir()), cmp.Or(os.Getenv("AKK_CRASH_CODEX_SESSIONS"), t.TempDir())
 	sv, err := New(Config{Store: st, TmuxSocket: os.Getenv("AKK_CRASH_DISPATCH_TMUX"), Listener: ln, AllowReplicas: true,
-		ClaudeProjects: t.TempDir(), CodexSessions: t.TempDir(), Logger: testLogger(t)})
+		ClaudeProjects: projects, CodexSessions: sessions, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +109,7 @@ type crashChild struct {
 	cl            *api.Client
 }
 
-func startCrashChild(t *testing.T, srv *tmuxtest.Server, point string) *crashChild {
+func startCrashChild(t *testing.T, srv *tmuxtest.Server, point string, env ...string) *crashChild {
 	t.Helper()
 	dir := t.TempDir()
 	c := &crashChild{dir: dir, storeDir: filepath.Join(dir, "store"), exited: make(chan error, 1), out: &lockedBuffer{}}
@@ -114,6 +117,7 @@ func startCrashChild(t *testing.T, srv *tmuxtest.Server, point string) *crashChi
 	c.cmd = exec.Command(os.Args[0], "-test.run", "^TestDispatchCrashChild$", "-test.count=1")
 	c.cmd.Env = append(os.Environ(), "AKK_CRASH_DISPATCH_STORE="+c.storeDir, "AKK_CRASH_DISPATCH_SOCK="+sock,
 		"AKK_CRASH_DISPATCH_TMUX="+srv.Socket, "AKK_FAULT="+point, "AKK_FAULT_MARK="+filepath.Join(dir, "mark"))
+	c.cmd.Env = append(c.cmd.Env, env...)
 	c.cmd.Stdout, c.cmd.Stderr = c.out, c.out
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -30,6 +30,8 @@ type liveDispatch struct {
 	agent string
 	ctx   context.Context
 	lat   *latencies // call -> proven postcondition
+	// newFacts: the last new_thread's facts (live_threads_test.go).
+	newFacts api.ThreadFacts
 }
 
 func runLiveDispatch(t *testing.T, agent, version string) {

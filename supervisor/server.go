@@ -53,6 +53,16 @@ func (s *Supervisor) Status(ctx context.Context, req api.StatusRequest) (api.Sta
 	if exp, ok := s.disp.MakeOffer(dispatch.ControllerOf(ctx), v); ok {
 		out.OfferExpiresAt = &exp
 	}
+	if a, ok := out.Terminal.AvailableActions["resume_thread"]; ok {
+		// The candidates, freshly listed: the controller's snapshot for
+		// numbers and short refs too. None: nothing to resume.
+		list, err := s.disp.Listing(ctx, dispatch.ControllerOf(ctx), v)
+		if err != nil || len(list.Candidates) == 0 {
+			delete(out.Terminal.AvailableActions, "resume_thread")
+		} else {
+			a.Arguments["candidates"] = list.Candidates
+		}
+	}
 	return out, nil
 }
 
@@ -86,6 +96,26 @@ func (s *Supervisor) Answer(ctx context.Context, req api.AnswerRequest) (api.Act
 // Cancel answers POST /v1/cancel.
 func (s *Supervisor) Cancel(ctx context.Context, req api.CancelRequest) (api.ActionResult, error) {
 	return s.disp.Cancel(ctx, req)
+}
+
+// NewThread answers POST /v1/new_thread.
+func (s *Supervisor) NewThread(ctx context.Context, req api.NewThreadRequest) (api.ActionResult, error) {
+	return s.disp.NewThread(ctx, req)
+}
+
+// ResumeThread answers POST /v1/resume_thread.
+func (s *Supervisor) ResumeThread(ctx context.Context, req api.ResumeThreadRequest) (api.ActionResult, error) {
+	return s.disp.ResumeThread(ctx, req)
+}
+
+// ThreadCandidates answers POST /v1/thread_candidates.
+func (s *Supervisor) ThreadCandidates(ctx context.Context, req api.ThreadCandidatesRequest) (api.ThreadCandidates, error) {
+	return s.disp.ThreadCandidates(ctx, req)
+}
+
+// ReconcileBinding answers POST /v1/reconcile_binding.
+func (s *Supervisor) ReconcileBinding(ctx context.Context, req api.ReconcileBindingRequest) (api.ActionResult, error) {
+	return s.disp.ReconcileBinding(ctx, req)
 }
 
 // Health answers POST /v1/health.

@@ -82,7 +82,7 @@ func New(cfg Config) (*Supervisor, error) {
 		Now: cfg.Now, Logger: cfg.Logger, Host: taskHost{journal{s}}, Sessions: s})
 	s.asks = newAsker(cfg.Ask, cfg.Logger, s)
 	s.disp = dispatch.New(dispatch.Config{Secret: secret, Now: cfg.Now, Logger: cfg.Logger,
-		Terminals: registry{s}, Turns: s.tasks, Store: cfg.Store, Journal: journal{s},
+		Terminals: registry{s}, Turns: s.tasks, Store: cfg.Store, Journal: journal{s}, Threads: threads{s},
 		Keymaps: watchers.Keymap{ClaudeDir: dirOf(cfg.ClaudeProjects), CodexHome: dirOf(cfg.CodexSessions)}})
 	return s, nil
 }

@@ -33,7 +33,8 @@ func (j journal) StoredBinding(id string) terminal.Binding {
 	if err != nil {
 		return terminal.Binding{}
 	}
-	return terminal.Binding{Generation: b.Generation, State: b.State, SessionID: b.SessionID, Path: b.Path, Reason: b.Reason}
+	return terminal.Binding{Generation: b.Generation, State: b.State, SessionID: b.SessionID, Path: b.Path, Reason: b.Reason,
+		Last: b.Transition, Left: b.Left, LeftPath: b.LeftPath, Detached: b.Detached}
 }
 
 // paneHost is terminal.Host: the registry of stored terminals and the

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -85,6 +86,11 @@ type CodexQuery struct {
 	PIDs []int
 	// SessionsRoot is $CODEX_HOME/sessions.
 	SessionsRoot string
+	// Quiet are rollouts the process left (a native thread transition,
+	// or a binding reconcile_binding detached): Codex keeps every rollout
+	// it wrote open until it exits, so an open one is a candidate only
+	// once it grows past the size given.
+	Quiet map[string]int64
 }
 
 // ResolveCodex finds the rollouts the processes hold open. The error is
@@ -101,7 +107,7 @@ func ResolveCodex(ctx context.Context, q CodexQuery) (NativeIdentity, error) {
 		return id, nil
 	}
 	pids := procid.Descendants(q.PIDs)
-	alive := 0
+	alive, left := 0, 0
 	seen := map[FileID]bool{}
 	for _, pid := range pids {
 		if err := ctx.Err(); err != nil {
@@ -118,13 +124,21 @@ func ResolveCodex(ctx context.Context, q CodexQuery) (NativeIdentity, error) {
 			return id, nil
 		}
 		for _, c := range cands {
+			if n, quiet := q.Quiet[c.Path]; quiet && !c.Deleted && c.Size <= n {
+				left++
+				continue
+			}
 			if !seen[c.File] {
 				seen[c.File] = true
 				id.Candidates = append(id.Candidates, c)
 			}
 		}
 	}
-	return decideCodex(id, alive), nil
+	id = decideCodex(id, alive)
+	if left > 0 {
+		id.Reason += fmt.Sprintf(" (%d left conversations' rollouts open, unchanged)", left)
+	}
+	return id, nil
 }
 
 func decideCodex(id NativeIdentity, alive int) NativeIdentity {
@@ -240,6 +254,16 @@ type ClaudeQuery struct {
 	Cwd string
 	// SessionID, when known from elsewhere, must match too.
 	SessionID string
+	// Exclude are sessions that are not candidates (the conversation a
+	// new-thread transition left).
+	Exclude []string
+	// Quiet are transcripts that are not candidates by their appends
+	// since Since while they are no longer than the size given (the
+	// bookkeeping Claude writes into a conversation it leaves).
+	Quiet map[string]int64
+	// PIDs are the pane's agent processes: a session record of one of
+	// them (SessionRecord) names its session exactly.
+	PIDs []int
 	// Since is when the process started: only transcripts appended since
 	// belong to it (zero: any).
 	Since time.Time
@@ -253,6 +277,9 @@ type ClaudeQuery struct {
 // records carry the query's cwd (and sessionId when given) and that were
 // appended since the process started.
 func ResolveClaude(ctx context.Context, q ClaudeQuery) (NativeIdentity, error) {
+	if rec, pid, ok := registeredSession(q); ok && (q.SessionID == "" || q.SessionID == rec.SessionID) {
+		return resolveRegistered(ctx, q, rec, pid)
+	}
 	id := NativeIdentity{Agent: Claude}
 	dirs, err := os.ReadDir(q.ProjectsRoot)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -288,13 +315,60 @@ func ResolveClaude(ctx context.Context, q ClaudeQuery) (NativeIdentity, error) {
 				unreadable = append(unreadable, path)
 				continue
 			}
-			if ok && filepath.Clean(c.Cwd) == cwd && (q.SessionID == "" || c.SessionID == q.SessionID) {
+			if q.Quiet != nil && ok {
+				if n, quiet := q.Quiet[path]; quiet && c.Size <= n {
+					continue
+				}
+			}
+			if ok && filepath.Clean(c.Cwd) == cwd && (q.SessionID == "" || c.SessionID == q.SessionID) && !slices.Contains(q.Exclude, c.SessionID) {
 				id.Candidates = append(id.Candidates, c)
 			}
 		}
 	}
 	slices.SortFunc(id.Candidates, func(a, b Candidate) int { return b.ModTime.Compare(a.ModTime) })
 	return decideClaude(id, unreadable), nil
+}
+
+// registeredSession is the session record (~/.claude/sessions/<pid>.json,
+// beside the projects root) of one of q's processes that is alive with the
+// start time it recorded: Claude Code 2.1.267 and 2.1.332 keep it, and
+// rewrite its sessionId at /clear and /resume (measured: watchers/threads.go).
+func registeredSession(q ClaudeQuery) (claudeSessionRecord, int, bool) {
+	if len(q.PIDs) == 0 || q.ProjectsRoot == "" {
+		return claudeSessionRecord{}, 0, false
+	}
+	dir := filepath.Join(filepath.Dir(q.ProjectsRoot), "sessions")
+	for _, pid := range procid.Descendants(q.PIDs) {
+		rec, ok := readSessionRecord(filepath.Join(dir, strconv.Itoa(pid)+".json"))
+		if !ok || rec.PID != pid || rec.SessionID == "" || filepath.Clean(rec.Cwd) != filepath.Clean(q.Cwd) {
+			continue
+		}
+		st, err := procid.ReadStat(pid)
+		if err != nil || rec.ProcStart != strconv.FormatUint(st.StartTime, 10) {
+			continue // left by an earlier process with this pid
+		}
+		return rec, pid, true
+	}
+	return claudeSessionRecord{}, 0, false
+}
+
+// resolveRegistered finds the transcript of the session the process's
+// record names: resolved when exactly one carries its id and cwd,
+// verified absent before its first record is written.
+func resolveRegistered(ctx context.Context, q ClaudeQuery, rec claudeSessionRecord, pid int) (NativeIdentity, error) {
+	kq := q
+	kq.PIDs, kq.SessionID, kq.Since, kq.Exclude, kq.Quiet = nil, rec.SessionID, time.Time{}, nil, nil
+	id, err := ResolveClaude(ctx, kq)
+	if err != nil {
+		return id, err
+	}
+	switch id.State {
+	case Resolved:
+		id.Reason = fmt.Sprintf("pid %d's session record names it, and one transcript carries its id and cwd", pid)
+	case VerifiedAbsent:
+		id.Reason = fmt.Sprintf("pid %d's session record names session %s, which has no transcript yet", pid, rec.SessionID)
+	}
+	return id, nil
 }
 
 func decideClaude(id NativeIdentity, unreadable []string) NativeIdentity {

@@ -187,3 +187,36 @@ func retryInput() *jsonschema.Schema {
 		"notification_id": id(prefixNotification, "The failed notification (ntf_…) from status; required when several failed."),
 	})
 }
+
+// threadIDPattern is a native conversation id: a UUID, as the agents write
+// it (the candidates list it).
+const threadIDPattern = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+
+func newThreadInput() *jsonschema.Schema {
+	return closed("The terminal whose agent starts a new conversation.", map[string]*jsonschema.Schema{
+		"terminal_id": id(prefixTerminal, descTerminal)}, "terminal_id")
+}
+
+func resumeThreadInput() *jsonschema.Schema {
+	return closed("The terminal and the conversation to resume in it.", map[string]*jsonschema.Schema{
+		"terminal_id": id(prefixTerminal, descTerminal),
+		"native_thread_id": {Type: "string", Description: "The conversation's full id exactly as status listed it in " +
+			"available_actions.resume_thread.arguments.candidates[].native_thread_id.",
+			Pattern: threadIDPattern, MinLength: ptr(36), MaxLength: ptr(36)},
+	}, "terminal_id", "native_thread_id")
+}
+
+func closeInput() *jsonschema.Schema {
+	return closed("The Turn to release, and the reason when it settles a handoff decision.", map[string]*jsonschema.Schema{
+		"turn_id": id(prefixTurn, descTurn),
+		"reason": oneOf("Only to settle a handoff decision status shows (a person switched the conversation): "+
+			api.CloseSupersededByHuman+".", api.CloseSupersededByHuman),
+	}, "turn_id")
+}
+
+func reconcileInput() *jsonschema.Schema {
+	return closed("The terminal and the AKK session whose stale binding to detach.", map[string]*jsonschema.Schema{
+		"terminal_id":            id(prefixTerminal, descTerminal),
+		"conflicting_session_id": id(prefixSession, "The AKK session (ses_…) status names as conflicting."),
+	}, "terminal_id", "conflicting_session_id")
+}

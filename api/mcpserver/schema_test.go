@@ -17,15 +17,16 @@ import (
 var idFields = map[string]string{
 	"terminal_id": prefixTerminal, "turn_id": prefixTurn, "watch_id": prefixWatch, "session_id": prefixSession,
 	"interaction_id": prefixInteraction, "question_id": prefixQuestion, "selected_option_ids[]": prefixOption,
-	"notification_id": prefixNotification,
+	"notification_id": prefixNotification, "conflicting_session_id": prefixSession,
 }
 
-// keyFields are caller-chosen keys: not ids of ours (no prefix) and not
-// free text, each with its pattern and length.
+// keyFields are keys that are not ids of ours (no prefix) and not free
+// text, each with its pattern and length: a caller's message_id, and the
+// agent's own conversation id (a UUID) from the candidates.
 var keyFields = map[string]struct {
 	pattern string
 	max     int
-}{"message_id": {messageIDPattern, messageIDMax}}
+}{"message_id": {messageIDPattern, messageIDMax}, "native_thread_id": {threadIDPattern, 36}}
 
 // freeText are the only paths where a string without a pattern or an
 // enum may appear.
@@ -36,7 +37,7 @@ var freeText = []string{"request", "answers[].text"}
 var forbiddenNames = regexp.MustCompile(`key|index|label|fingerprint|route|token|secret|offer|plan|digest|raw|command`)
 
 var wantTools = []string{ToolList, ToolStatus, ToolSend, ToolAnswer, ToolApprove, ToolRespond, ToolCancel, ToolWatch, ToolUnwatch,
-	ToolClose, ToolRenew, ToolRecover, ToolRetryCallback}
+	ToolClose, ToolRenew, ToolRecover, ToolRetryCallback, ToolNewThread, ToolResumeThread, ToolReconcile}
 
 // TestSchemaHygiene walks every tool's input schema as a host receives it
 // (tools/list JSON) and fails unless every object is closed, no field is

@@ -30,6 +30,9 @@ const (
 	ToolRenew         = toolPrefix + "renew"
 	ToolRecover       = toolPrefix + "recover"
 	ToolRetryCallback = toolPrefix + "retry_callback"
+	ToolNewThread     = api.ToolNewThread
+	ToolResumeThread  = api.ToolResumeThread
+	ToolReconcile     = api.ToolReconcile
 )
 
 // explicitIntent ends the description of every tool that answers an agent
@@ -136,9 +139,31 @@ func (s *Server) addTools() {
 			return se.client.Unwatch(ctx, in)
 		}))
 	mcp.AddTool(s.srv, tool(ToolClose, "Release akk's management of a managed Turn and stop observing it. It does not stop the "+
-		"agent (use cancel) and cannot be undone; a Watch uses unwatch instead.", turnInput("The Turn to release."), acting()),
+		"agent (use cancel) and cannot be undone; a Watch uses unwatch instead. When status shows the Turn's handoff "+
+		"decision (a person switched the agent's conversation while it ran) and the user confirms the takeover, close it with "+
+		"reason "+api.CloseSupersededByHuman+".", closeInput(), acting()),
 		handle(s, func(ctx context.Context, se *session, in api.CloseRequest) (any, error) {
 			return se.client.CloseTurn(ctx, in)
+		}))
+	mcp.AddTool(s.srv, tool(ToolNewThread, "Start a new conversation in the terminal's coding agent (Claude Code /clear, Codex "+
+		"/new), when the user asks for a fresh context. Only when status advertises new_thread: the agent idle with an empty "+
+		"composer and no managed Turn. It creates no Turn: the next send (refresh list first) starts the new conversation's "+
+		"first Turn, under a new session_id. The earlier conversation stays on disk and can be resumed.", newThreadInput(), acting()),
+		handle(s, func(ctx context.Context, se *session, in api.NewThreadRequest) (any, error) {
+			return se.client.NewThread(ctx, in)
+		}))
+	mcp.AddTool(s.srv, tool(ToolResumeThread, "Resume an earlier conversation of the terminal's coding agent (its /resume), "+
+		"when the user asks for it: pass one native_thread_id from status's available_actions.resume_thread candidates, "+
+		"exactly. It creates no Turn; the next send continues that conversation under its own session_id.",
+		resumeThreadInput(), acting()),
+		handle(s, func(ctx context.Context, se *session, in api.ResumeThreadRequest) (any, error) {
+			return se.client.ResumeThread(ctx, in)
+		}))
+	mcp.AddTool(s.srv, tool(ToolReconcile, "Detach a terminal's stale binding to a conversation a person left in the pane "+
+		"(status names it conflicting), so akk can find the one the agent runs now. Types nothing into the terminal and "+
+		"adopts nothing; refused unless the binding is proven stale.", reconcileInput(), acting()),
+		handle(s, func(ctx context.Context, se *session, in api.ReconcileBindingRequest) (any, error) {
+			return se.client.ReconcileBinding(ctx, in)
 		}))
 	mcp.AddTool(s.srv, tool(ToolRenew, "Extend the observation of a Watch or managed Turn whose original task is still running "+
 		"in that terminal (an expired or stopped Watch can resume while the same task is active).", renewInput(), nil),

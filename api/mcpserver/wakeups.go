@@ -22,6 +22,9 @@ const (
 	WakeInteractionRequired = "interaction_required"
 	WakeInteractionManual   = "interaction_manual_required"
 	WakeDone                = "done"
+	// WakeHandoff: a person switched a managed Turn's conversation; the
+	// Turn's status shows the decision.
+	WakeHandoff = "handoff_required"
 )
 
 // wakeupRing bounds the resource: a host that wants more history asks
@@ -72,6 +75,8 @@ func wakeKind(e api.Event) string {
 		return last
 	}
 	switch e.Type {
+	case api.EventTurnHandoff:
+		return WakeHandoff
 	case api.EventTurnState:
 		switch e.Attrs["state"] {
 		case "done", "failed", "cancelled":

@@ -40,11 +40,12 @@ func (c *UnwatchCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout
 type CloseCmd struct {
 	DaemonFlags
 	TurnID string `arg:"" help:"The managed Turn to release (turn_…)."`
+	Reason string `help:"Settle the Turn's handoff decision (a person switched the agent's conversation): superseded_by_human_context_switch." enum:",superseded_by_human_context_switch" default:""`
 }
 
 func (c *CloseCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
 	return taskCall(ctx, cl, g, stdout, func(cl *api.Client) (api.Task, error) {
-		return cl.CloseTurn(ctx, api.CloseRequest{TurnID: c.TurnID})
+		return cl.CloseTurn(ctx, api.CloseRequest{TurnID: c.TurnID, Reason: c.Reason})
 	})
 }
 

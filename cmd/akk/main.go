@@ -44,10 +44,16 @@ type CLI struct {
 	Send    SendCmd    `cmd:"" help:"Send a task to an idle agent as a managed turn."`
 	Answer  AnswerCmd  `cmd:"" help:"Reply to an agent that ended a managed turn with its own text, inside the same turn."`
 	Cancel  CancelCmd  `cmd:"" help:"Interrupt a managed turn's working agent."`
-	Doctor  DoctorCmd  `cmd:"" help:"Check tmux, the server, the daemon, the store and the agents."`
-	Demo    DemoCmd    `cmd:"" help:"Supervise replica agents on a private tmux server, with a live table of their states."`
-	Popup   PopupCmd   `cmd:"" help:"The agents that need you, to answer or jump to (runs in tmux display-popup)."`
-	MCP     MCPCmd     `cmd:"" name:"mcp" help:"Serve the agent_knock_knock tools to an MCP host (stdio, or --http on loopback with a bearer token: --print-token prints it)."`
+
+	// Native thread transitions (cmd_thread.go).
+	NewThread        NewThreadCmd        `cmd:"" name:"new-thread" help:"Start a new conversation in a terminal's idle agent (Claude Code /clear, Codex /new)."`
+	ResumeThread     ResumeThreadCmd     `cmd:"" name:"resume-thread" help:"Resume an earlier conversation in a terminal's idle agent (--list shows them)."`
+	ReconcileBinding ReconcileBindingCmd `cmd:"" name:"reconcile-binding" help:"Detach a terminal's binding to a conversation a person left (no input)."`
+
+	Doctor DoctorCmd `cmd:"" help:"Check tmux, the server, the daemon, the store and the agents."`
+	Demo   DemoCmd   `cmd:"" help:"Supervise replica agents on a private tmux server, with a live table of their states."`
+	Popup  PopupCmd  `cmd:"" help:"The agents that need you, to answer or jump to (runs in tmux display-popup)."`
+	MCP    MCPCmd    `cmd:"" name:"mcp" help:"Serve the agent_knock_knock tools to an MCP host (stdio, or --http on loopback with a bearer token: --print-token prints it)."`
 
 	TmuxConf TmuxConfCmd `cmd:"" name:"tmux-conf" help:"Print the tmux.conf lines: a popup key binding and a status-line segment."`
 

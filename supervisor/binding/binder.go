@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"syscall"
@@ -51,13 +52,18 @@ type Binder struct {
 
 	mu      sync.Mutex // a leaf lock: guards the fields below
 	pending map[Pane]bindRequest
-	// unresolved: the last request of each pane whose agent's session was
-	// not found; retried when files appear under the agent's root.
-	unresolved map[Pane]bindRequest
-	files      map[string]*boundFile // by path
-	byTerm     map[string]string     // terminal id -> bound path
-	watch      map[watchers.Agent]*watchers.Watcher
-	events     chan watchers.Event
+	// followed: the last request of each agent pane, resolved or not,
+	// retried when files appear under the agent's root.
+	followed map[Pane]bindRequest
+	files    map[string]*boundFile // by path
+	byTerm   map[string]string     // terminal id -> bound path
+	watch    map[watchers.Agent]*watchers.Watcher
+	events   chan watchers.Event
+	// transit: the native thread transitions in progress, by terminal id
+	// (Expect).
+	transit map[string]terminal.Transition
+	// detach: sessions reconcile_binding detached, not yet recorded.
+	detach map[string][]store.BindingDetach
 }
 
 type bindRequest struct {
@@ -77,9 +83,10 @@ type boundFile struct {
 
 // New prepares a binder; Run runs it.
 func New(cfg Config, host Host) *Binder {
-	return &Binder{cfg: cfg, host: host, lg: cfg.Logger, wake: make(chan struct{}, 1), pending: map[Pane]bindRequest{}, unresolved: map[Pane]bindRequest{},
+	return &Binder{cfg: cfg, host: host, lg: cfg.Logger, wake: make(chan struct{}, 1), pending: map[Pane]bindRequest{}, followed: map[Pane]bindRequest{},
 		files: map[string]*boundFile{}, byTerm: map[string]string{}, watch: map[watchers.Agent]*watchers.Watcher{},
-		events: make(chan watchers.Event, 256)}
+		events: make(chan watchers.Event, 256), transit: map[string]terminal.Transition{},
+		detach: map[string][]store.BindingDetach{}}
 }
 
 // IdentityChanged queues a resolution for the monitor's new process. It
@@ -102,7 +109,7 @@ func (b *Binder) Run(ctx context.Context) error {
 		defer close(roots)
 		specs := []watchers.RootSpec{{Path: b.cfg.ClaudeProjects, Agent: watchers.Claude, Depth: 1},
 			{Path: b.cfg.CodexSessions, Agent: watchers.Codex, Depth: 3}}
-		watchers.WatchRoots(ctx, specs, b.lg, func(a watchers.Agent) { b.retryUnresolved(string(a)) })
+		watchers.WatchRoots(ctx, specs, b.lg, func(a watchers.Agent) { b.retryFollowed(string(a)) })
 	}()
 	defer func() { <-roots }()
 	for {
@@ -117,12 +124,13 @@ func (b *Binder) Run(ctx context.Context) error {
 	}
 }
 
-// retryUnresolved queues again the panes of agent whose session was not
-// found (or was ambiguous).
-func (b *Binder) retryUnresolved(agent string) {
+// retryFollowed queues again the panes of agent: files appeared under
+// its root, which may hold a session not found before, or one a person
+// moved the agent to.
+func (b *Binder) retryFollowed(agent string) {
 	b.mu.Lock()
 	n := 0
-	for m, r := range b.unresolved {
+	for m, r := range b.followed {
 		if r.ident.Agent == agent {
 			if _, queued := b.pending[m]; !queued {
 				b.pending[m] = r
@@ -163,20 +171,143 @@ func (b *Binder) resolvePending(ctx context.Context) {
 }
 
 func (b *Binder) resolve(ctx context.Context, m Pane, r bindRequest) {
+	b.mu.Lock()
+	tr, inTransit := b.transit[r.id]
+	detached := b.detach[r.id]
+	delete(b.detach, r.id)
+	b.mu.Unlock()
+	inc := r.ident.Incarnation()
+	inTransit = inTransit && tr.Incarnation == inc
+	// The conversations the process left (transitions, reconcile_binding):
+	// not candidates while their files do not grow. In a transition, the
+	// one it leaves joins them and the one it enters leaves them.
+	stored := b.host.StoredBinding(r.id)
+	left := append(thisProcess(stored.Detached, inc), detached...)
+	if inTransit {
+		left = leaving(left, tr)
+	}
+	quiet := terminal.Binding{Detached: left}.Quiet(inc)
+	var pids []int
+	for _, p := range r.ident.Members {
+		pids = append(pids, p.Stat.PID)
+	}
 	var ni watchers.NativeIdentity
 	switch {
 	case r.ident.Agent == api.AgentCodex && !r.ident.Replica && b.cfg.CodexSessions != "":
-		var pids []int
-		for _, p := range r.ident.Members {
-			pids = append(pids, p.Stat.PID)
-		}
-		ni, _ = watchers.ResolveCodex(ctx, watchers.CodexQuery{PIDs: pids, SessionsRoot: b.cfg.CodexSessions})
+		ni, _ = watchers.ResolveCodex(ctx, watchers.CodexQuery{PIDs: pids, SessionsRoot: b.cfg.CodexSessions, Quiet: quiet})
 	case r.ident.Agent == api.AgentClaude && !r.ident.Replica && b.cfg.ClaudeProjects != "":
-		ni, _ = watchers.ResolveClaude(ctx, watchers.ClaudeQuery{ProjectsRoot: b.cfg.ClaudeProjects,
-			Cwd: r.ident.Cwd, Since: procid.StartWall(r.ident.AgentStart)})
+		// The process's session record names its session exactly (2.1.267
+		// and later); without one, the transcripts of its cwd appended
+		// since it started (in a transition: since its Enter).
+		q := watchers.ClaudeQuery{ProjectsRoot: b.cfg.ClaudeProjects, Cwd: r.ident.Cwd, Since: procid.StartWall(r.ident.AgentStart),
+			PIDs: pids, Quiet: quiet}
+		if inTransit {
+			q.Since = tr.Since
+			if tr.Target != "" {
+				q.SessionID = tr.Target
+			} else if tr.From.SessionID != "" {
+				q.Exclude = []string{tr.From.SessionID}
+			}
+		}
+		ni, _ = watchers.ResolveClaude(ctx, q)
 	}
-	b.lg.Debug("native session", "terminal", r.id, "agent", r.ident.Agent, "state", ni.State, "reason", ni.Reason, "path", ni.Path)
-	b.adopt(ctx, m, r, ni)
+	b.lg.Debug("native session", "terminal", r.id, "agent", r.ident.Agent, "state", ni.State, "reason", ni.Reason, "path", ni.Path, "transition", inTransit)
+	if inTransit && !transitionMet(tr, ni) {
+		// Not there yet (Claude writes the file at once, Codex opens the
+		// resumed rollout a little later): keep the binding before, and
+		// look again when files appear or the transition asks.
+		b.mu.Lock()
+		if !m.Gone() {
+			b.followed[m] = r
+		}
+		b.mu.Unlock()
+		return
+	}
+	var last *store.BindingTransition
+	if inTransit {
+		last = &store.BindingTransition{Op: tr.Op, Receipt: tr.Receipt, Incarnation: tr.Incarnation, Previous: tr.From.SessionID,
+			Next: ni.SessionID, At: tr.Since}
+		b.mu.Lock()
+		delete(b.transit, r.id)
+		b.mu.Unlock()
+	} else if len(detached) == 0 {
+		left = nil // unchanged: adopt keeps the stored list
+	}
+	b.adopt(ctx, m, r, ni, last, left)
+}
+
+// thisProcess is the entries of ds made for the process inc.
+func thisProcess(ds []store.BindingDetach, inc string) []store.BindingDetach {
+	var out []store.BindingDetach
+	for _, d := range ds {
+		if d.Incarnation == inc {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// leaving is left with the conversation tr leaves added (at its file's
+// size now) and the one it enters taken out.
+func leaving(left []store.BindingDetach, tr terminal.Transition) []store.BindingDetach {
+	out := make([]store.BindingDetach, 0, len(left)+1)
+	for _, d := range left {
+		if d.SessionID != tr.Target && d.Path != tr.From.Path {
+			out = append(out, d)
+		}
+	}
+	if tr.From.Path != "" {
+		if fi, err := os.Stat(tr.From.Path); err == nil {
+			out = append(out, store.BindingDetach{Incarnation: tr.Incarnation, SessionID: tr.From.SessionID, Path: tr.From.Path, Size: fi.Size()})
+		}
+	}
+	return out
+}
+
+// transitionMet says whether ni is the binding tr expects: the resumed
+// session, or (new thread) a session other than the one left; Codex has
+// no rollout for a new conversation until its first prompt.
+func transitionMet(tr terminal.Transition, ni watchers.NativeIdentity) bool {
+	if tr.Target != "" {
+		return ni.State == watchers.Resolved && ni.SessionID == tr.Target
+	}
+	switch ni.State {
+	case watchers.Resolved:
+		return ni.SessionID != tr.From.SessionID
+	case watchers.VerifiedAbsent:
+		return ni.Agent == watchers.Codex
+	}
+	return false
+}
+
+// Expect holds a terminal's binding while a native thread transition
+// runs: resolutions keep the binding before until they find what tr
+// expects, which then becomes the binding with one generation step.
+func (b *Binder) Expect(id string, tr terminal.Transition) {
+	b.mu.Lock()
+	b.transit[id] = tr
+	b.mu.Unlock()
+}
+
+// Detach records that reconcile_binding proved d stale for the terminal's
+// process, and looks for its session again without it (the caller holds
+// the terminal's dispatch lock; the binder is the binding's one writer).
+func (b *Binder) Detach(m Pane, id string, ident procid.Identity, d store.BindingDetach) {
+	b.mu.Lock()
+	b.detach[id] = append(b.detach[id], d)
+	b.mu.Unlock()
+	b.IdentityChanged(m, id, ident)
+}
+
+// Unexpect drops the expectation of a transition that ended without its
+// binding (uncertain): the ordinary rules apply again. It reports whether
+// the expectation was still held (the binding was not adopted).
+func (b *Binder) Unexpect(id string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, held := b.transit[id]
+	delete(b.transit, id)
+	return held
 }
 
 // adopt makes ni the terminal's binding. The file it is already bound to
@@ -185,7 +316,10 @@ func (b *Binder) resolve(ctx context.Context, m Pane, r bindRequest) {
 // those as counted, so the tasks would never see them (a Codex turn's
 // task_complete, read just as the idle screen asked for this resolution,
 // left its Turn running for good).
-func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.NativeIdentity) {
+//
+// left, when not nil, replaces the conversations the process left (a
+// transition's or reconcile_binding's new list).
+func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.NativeIdentity, last *store.BindingTransition, left []store.BindingDetach) {
 	var st terminal.Binding
 	if ni.State != "" {
 		st = terminal.Binding{State: string(ni.State), SessionID: ni.SessionID, Path: ni.Path, Reason: ni.Reason}
@@ -195,16 +329,42 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 		b.unbind(r.id)
 	}
 	b.mu.Lock()
-	delete(b.unresolved, m)
-	if ni.State != watchers.Resolved && !m.Gone() && (r.ident.Agent == api.AgentClaude || r.ident.Agent == api.AgentCodex) && !r.ident.Replica {
-		b.unresolved[m] = r
+	delete(b.followed, m)
+	// Resolved panes too: a new file under the agent's root may be a
+	// person's /clear or /resume in it (its screen stays idle throughout,
+	// so the pane asks for no resolution of its own).
+	if !m.Gone() && (r.ident.Agent == api.AgentClaude || r.ident.Agent == api.AgentCodex) && !r.ident.Replica {
+		b.followed[m] = r
 	}
 	b.mu.Unlock()
 	// The generation is known before the file is bound: the bound file's
 	// state (which evidence hands to the monitor) carries it.
 	prev := b.host.StoredBinding(r.id)
-	st.Generation = prev.Generation
-	if prev.State != st.State || prev.SessionID != st.SessionID || prev.Path != st.Path {
+	st.Generation, st.Last = prev.Generation, prev.Last
+	st.Detached = thisProcess(prev.Detached, r.ident.Incarnation())
+	if left != nil {
+		st.Detached = left
+	}
+	if last != nil {
+		st.Last = last
+	} else if l := prev.Last; l != nil && l.Next == "" && l.Incarnation == r.ident.Incarnation() && prev.State == string(watchers.VerifiedAbsent) &&
+		st.State == string(watchers.Resolved) && st.SessionID != l.Previous {
+		// Codex writes a new conversation's rollout only at its first
+		// prompt: the first session this process resolves to after the
+		// transition is the one it entered.
+		next := *l
+		next.Next = st.SessionID
+		st.Last = &next
+	}
+	switch {
+	case st.State == string(watchers.Resolved):
+	case prev.State == string(watchers.Resolved):
+		st.Left, st.LeftPath = prev.SessionID, prev.Path
+	default:
+		st.Left, st.LeftPath = prev.Left, prev.LeftPath
+	}
+	if prev.State != st.State || prev.SessionID != st.SessionID || prev.Path != st.Path || last != nil ||
+		prev.Left != st.Left || !slices.Equal(prev.Detached, st.Detached) {
 		st.Generation++
 		b.recordBinding(r.id, r.ident.Agent, st)
 	}
@@ -238,7 +398,8 @@ func (b *Binder) keep(id, path string) bool {
 
 func (b *Binder) recordBinding(id, agent string, st terminal.Binding) {
 	rec := store.Binding{TerminalID: id, Generation: st.Generation, Agent: agent, State: st.State,
-		SessionID: st.SessionID, Path: st.Path, Reason: st.Reason, Since: b.cfg.Now()}
+		SessionID: st.SessionID, Path: st.Path, Reason: st.Reason, Since: b.cfg.Now(), Transition: st.Last,
+		Left: st.Left, LeftPath: st.LeftPath, Detached: st.Detached}
 	ev := store.Event{Type: api.EventBindingChanged, TerminalID: id, Attrs: map[string]string{
 		"generation": strconv.FormatUint(st.Generation, 10), "native_identity_state": st.State,
 		"native_session_id": st.SessionID}}

@@ -124,7 +124,7 @@ func TestRebindKeepsUnhandedEvidence(t *testing.T) {
 	m := &testPane{}
 	ni := watchers.NativeIdentity{State: watchers.Resolved, Path: path, SessionID: "s"}
 	req := bindRequest{id: "term_x", ident: procid.Identity{Agent: "codex"}}
-	b.adopt(ctx, m, req, ni)
+	b.adopt(ctx, m, req, ni, nil, nil)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +146,7 @@ func TestRebindKeepsUnhandedEvidence(t *testing.T) {
 			return "the watcher has not read the turn's end"
 		}
 	})
-	b.adopt(ctx, m, req, ni) // the idle screen's resolution: the same file
+	b.adopt(ctx, m, req, ni, nil, nil) // the idle screen's resolution: the same file
 	for _, ev := range read {
 		b.evidence(ev)
 	}

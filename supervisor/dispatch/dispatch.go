@@ -106,6 +106,9 @@ type Config struct {
 	// Keymaps, if set, refuses a user-explicit send to an agent whose
 	// keybindings are remapped.
 	Keymaps Keymaps
+	// Threads lists resumable conversations and holds a terminal's
+	// binding while a native thread transition runs (nil: none offered).
+	Threads Threads
 	// AcceptWithin bounds the wait for a send's acceptance in the agent's
 	// file before the send is answered as pending (0: 30 s).
 	AcceptWithin time.Duration
@@ -113,9 +116,10 @@ type Config struct {
 
 // Dispatcher runs every mutation: checks, then the transaction.
 type Dispatcher struct {
-	cfg    Config
-	lg     *slog.Logger
-	offers offerBook
+	cfg       Config
+	lg        *slog.Logger
+	offers    offerBook
+	snapshots snapshotBook
 }
 
 // New makes a Dispatcher.

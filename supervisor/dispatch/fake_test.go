@@ -47,6 +47,9 @@ type fakeTerminal struct {
 	// onInput, when set, runs before each write reaches the fake: the
 	// runner checks there that the input was durably marked sent first.
 	onInput func()
+	// onResolve, when set, is the binder's answer to a Resolve: it may
+	// change the view's binding.
+	onResolve func(v *terminal.View)
 }
 
 // newFake loads the recording of agent/version/name and shows it as
@@ -247,6 +250,9 @@ func (f *fakeTerminal) SetActiveTurn(turnID string) {
 func (f *fakeTerminal) Resolve() {
 	f.mu.Lock()
 	f.resolved++
+	if f.onResolve != nil {
+		f.onResolve(&f.v)
+	}
 	f.mu.Unlock()
 }
 

@@ -144,6 +144,9 @@ func (t *Manager) turnTask(sp TurnSpec, state string) (api.Task, error) {
 		out.Reason = sp.Reason
 		out.Answerable = state == TurnCompleted && sp.EndedWithText
 	}
+	if tr := t.turns[sp.TurnID]; tr != nil && tr.handoff != "" && state == TurnRunning {
+		out.State, out.Handoff = TurnHandoff, handoffDecision(sp, tr.handoff)
+	}
 	out.Notifications = t.notificationsOf(sp.TurnID)
 	return out, nil
 }

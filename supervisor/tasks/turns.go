@@ -104,6 +104,10 @@ type turnState struct {
 	// line that ends at endOffset.
 	endedWithText bool
 	endOffset     int64
+	// handoff: why a person took the Turn over (interrupted it, switched
+	// its conversation away); the Turn waits for its controller's decision
+	// (handoff.go). "" while akk manages it.
+	handoff string
 }
 
 // event names a notification of this Turn's current round: an answer
@@ -202,6 +206,11 @@ func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 	case o.Incarnation != tr.spec.Incarnation:
 		t.endTurn(tr, TurnFailed, api.CallbackError, api.CallbackFailed, ReasonProcessChanged, o.At)
 		return
+	case switchedAway(tr.spec, o.Bind):
+		t.handoff(tr, ReasonHumanContextSwitch, o.At)
+		return
+	case tr.handoff != "":
+		return
 	}
 	if o.OutBytes != tr.outBytes {
 		tr.outBytes, tr.lastSeen, tr.stalled = o.OutBytes, o.At, false
@@ -229,7 +238,9 @@ func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 	now := t.now()
 	if e.gen != tr.spec.BindingGen {
 		if tr.spec.File != (watchers.FileID{}) || tr.spec.NativeTurnID != "" {
-			t.endTurn(tr, TurnFailed, api.CallbackError, api.CallbackFailed, ReasonBindingChanged, now)
+			// Evidence of another file: the person switched the
+			// conversation (a transition by akk waits for no Turn).
+			t.handoff(tr, ReasonHumanContextSwitch, now)
 			return
 		}
 		// A Turn sent before its agent had a file (Claude's first prompt
@@ -238,7 +249,7 @@ func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 		// there before any end of turn counts.
 		tr.spec.BindingGen, tr.spec.File, tr.spec.Start = e.gen, at.File, 0
 	}
-	if at.File != tr.spec.File || at.End <= tr.spec.Start {
+	if at.File != tr.spec.File || at.End <= tr.spec.Start || tr.handoff != "" {
 		return
 	}
 	tr.lastSeen, tr.stalled = now, false
@@ -260,6 +271,12 @@ func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 		}
 	case watchers.TurnAborted:
 		if native != "" && ev.TurnID == native {
+			if !t.akkInterrupted(tr.spec.TurnID) {
+				// A person interrupted the Turn in the pane (Esc): they took
+				// it over; the controller decides (handoff.go).
+				t.handoff(tr, ReasonHumanInterrupt, now)
+				return
+			}
 			t.endTurn(tr, TurnCancelled, api.CallbackControl, api.CallbackAborted, ReasonAborted, now)
 		}
 	case watchers.TurnFailed:
@@ -275,6 +292,9 @@ func (t *Manager) turnTimers(tr *turnState, now time.Time) time.Time {
 	if !now.Before(tr.spec.Deadline) {
 		t.endTurn(tr, TurnTimedOut, api.CallbackControl, api.CallbackTimeout, "hard_timeout", now)
 		return time.Time{}
+	}
+	if tr.handoff != "" {
+		return tr.spec.Deadline // the decision is the controller's; only the deadline still runs
 	}
 	stallAt := tr.lastSeen.Add(t.cfg.StallAfter)
 	if tr.spec.NativeTurnID == "" && tr.spec.Path != "" && !now.Before(stallAt) {
@@ -354,19 +374,36 @@ func (t *Manager) Close(ctx context.Context, req api.CloseRequest) (api.Task, er
 	if state == TurnClosed {
 		return api.Task{}, api.Errorf(api.CodeConflict, "close: turn %s is already closed", req.TurnID)
 	}
+	reason := ReasonClosed
+	switch req.Reason {
+	case "":
+	case ReasonSuperseded:
+		// The decision is revalidated: the Turn's handoff is open and the
+		// terminal's conversation is still not the Turn's.
+		tr := t.turns[req.TurnID]
+		if tr == nil || tr.handoff == "" {
+			return api.Task{}, api.Errorf(api.CodeConflict, "close: turn %s has no open handoff decision (state %s)", req.TurnID, state)
+		}
+		if o, ok := t.host.Observation(sp.TerminalID); ok && o.Incarnation == sp.Incarnation && !switchedAway(sp, o.Bind) {
+			return api.Task{}, api.Errorf(api.CodeConflict, "close: the terminal runs the turn's conversation (%s): no context switch to settle; close without a reason releases the turn", tr.handoff)
+		}
+		reason = ReasonSuperseded
+	default:
+		return api.Task{}, api.Errorf(api.CodeBadRequest, "close: reason %q is not one akk knows (only %s)", req.Reason, ReasonSuperseded)
+	}
 	now := t.now()
 	delete(t.turns, req.TurnID)
 	t.host.Asked(sp, nil)
 	delete(t.held, req.TurnID)
 	if t.ledger != nil {
-		if err := t.ledger.SettleTurn(req.TurnID, TurnEnd{State: TurnClosed, Reason: ReasonClosed, At: now}); err != nil {
+		if err := t.ledger.SettleTurn(req.TurnID, TurnEnd{State: TurnClosed, Reason: reason, At: now}); err != nil {
 			return api.Task{}, err
 		}
 	}
 	if _, err := t.st.Withdraw(req.TurnID, now); err != nil {
 		return api.Task{}, err
 	}
-	sp.Reason = ReasonClosed
+	sp.Reason = reason
 	return t.turnTask(sp, TurnClosed)
 }
 

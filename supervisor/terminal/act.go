@@ -41,6 +41,9 @@ type View struct {
 	// SessionID is the AKK session id of the resolved native session
 	// ("" unless resolved): the session_exact send target.
 	SessionID string
+	// LeftSessionID is the AKK session of the conversation the terminal
+	// was bound to while its binding names none (reconcile_binding).
+	LeftSessionID string
 }
 
 // View looks at the terminal now.
@@ -64,7 +67,7 @@ func (m *Pane) view() View {
 	if m.ident != nil {
 		cp := *m.ident
 		v.Ident = &cp
-		v.SessionID = m.sessionID()
+		v.SessionID, v.LeftSessionID = m.sessionID(), m.leftSessionID()
 	}
 	if m.mirror != nil {
 		v.Stale, v.StaleCause = m.mirror.Stale()

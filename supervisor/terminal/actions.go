@@ -12,7 +12,7 @@ import (
 func (m *Pane) availableActions() map[string]api.Action {
 	v := View{ID: m.id, Ident: m.ident, Bind: m.bind, Rec: m.rec, ActiveTurn: m.activeTurn, Dead: m.dead}
 	if m.ident != nil {
-		v.SessionID = m.sessionID()
+		v.SessionID, v.LeftSessionID = m.sessionID(), m.leftSessionID()
 	}
 	return Actions(v)
 }
@@ -24,6 +24,15 @@ func (m *Pane) sessionID() string {
 		return ""
 	}
 	return SessionID(m.env.Secret, m.ident.Agent, m.bind.SessionID)
+}
+
+// leftSessionID is the AKK session of the conversation the terminal was
+// bound to while its binding names none, or "". Called with mu held.
+func (m *Pane) leftSessionID() string {
+	if m.bind.State == string(watchers.Resolved) || m.bind.Left == "" || m.ident.Replica {
+		return ""
+	}
+	return SessionID(m.env.Secret, m.ident.Agent, m.bind.Left)
 }
 
 // Actions advertises what a controller may do with the terminal in v,
@@ -77,7 +86,30 @@ func Actions(v View) map[string]api.Action {
 	if turn != "" && r.Screen == api.ScreenWorking {
 		out["cancel"] = api.Action{Tool: api.ToolCancel, Arguments: map[string]any{"turn_id": turn}}
 	}
+	if ThreadReady(v) {
+		out["new_thread"] = api.Action{Tool: api.ToolNewThread, Arguments: map[string]any{"terminal_id": v.ID}}
+		// Status fills in the candidates (a listing scans the agent's files).
+		out["resume_thread"] = api.Action{Tool: api.ToolResumeThread, Arguments: map[string]any{"terminal_id": v.ID}}
+	}
+	if v.LeftSessionID != "" && v.Ident.Agent == api.AgentClaude {
+		out["reconcile_binding"] = api.Action{Tool: api.ToolReconcile,
+			Arguments: map[string]any{"terminal_id": v.ID, "conflicting_session_id": v.LeftSessionID}}
+	}
 	return out
+}
+
+// ThreadReady says whether v allows a native thread transition: an exact
+// thread profile's idle agent with an empty composer, no managed Turn,
+// and a binding that names its conversation (or verifiably none yet).
+func ThreadReady(v View) bool {
+	r := v.Rec
+	if v.Ident == nil || v.Ident.Replica || v.ActiveTurn != "" || !r.Exact || r.Screen != api.ScreenIdle || r.Composer != "empty" || NativeBusy(v) {
+		return false
+	}
+	if _, ok := recognizers.Threads(v.Ident.Agent, v.Ident.Version); !ok {
+		return false
+	}
+	return v.Bind.State == string(watchers.Resolved) || v.Bind.State == string(watchers.VerifiedAbsent)
 }
 
 // Ready says whether r takes a managed send: an exact profile's idle

@@ -1,8 +1,11 @@
 package terminal
 
 import (
+	"time"
+
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/watchers"
 )
 
@@ -85,6 +88,43 @@ type Binding struct {
 	// RunningTurn is the native turn the bound file shows in progress
 	// (binding.Durable.Turn).
 	RunningTurn string
+	// Last is the last native thread transition committed on the terminal.
+	Last *store.BindingTransition
+	// Left and LeftPath: the session the terminal was last resolved to,
+	// while the binding names no other (store.Binding.Left).
+	Left, LeftPath string
+	// Detached are the conversations the process left: by a native
+	// thread transition, or as reconcile_binding proved. Codex keeps every
+	// rollout it wrote open, and Claude's transcripts are all appended
+	// since its start: a left one is no candidate until it grows.
+	Detached []store.BindingDetach
+}
+
+// Quiet is the files that are not candidates for process inc by their
+// appends alone: the detached sessions', up to their size then.
+func (b Binding) Quiet(inc string) map[string]int64 {
+	var q map[string]int64
+	for _, d := range b.Detached {
+		if d.Incarnation == inc {
+			if q == nil {
+				q = map[string]int64{}
+			}
+			q[d.Path] = d.Size
+		}
+	}
+	return q
+}
+
+// Transition is what a native thread transition in progress expects of
+// the terminal's next binding: until it shows, the binder keeps the one
+// before (no intermediate ambiguity, one generation step).
+type Transition struct {
+	Op          string // api.OpNewThread or api.OpResumeThread
+	Receipt     string // the transition's receipt id
+	Incarnation string
+	From        Binding   // the binding before
+	Target      string    // resume: the native session id
+	Since       time.Time // wall clock just before the Enter
 }
 
 // IdentityState is native_identity_state for the process id runs.

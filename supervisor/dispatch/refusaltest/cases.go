@@ -357,6 +357,13 @@ var Exempt = map[string]string{
 	api.ReasonUnknownWatch: "the daemon always has its Watches, and a watch_id they do not know is ReasonWatch",
 	api.ReasonUnsupportedAnswer: "no recognized question has a response kind akk does not send (single_select, " +
 		"multi_select, free_text, open)",
+	// The native thread transitions need a native binding and the agent's
+	// conversation list, which this table's runners (replicas) do not
+	// have: their own table runs the recorded thread surfaces with both.
+	api.ReasonTurnActive:      "native thread transitions: supervisor/dispatch TestThreadTransitions",
+	api.ReasonStaleCandidates: "native thread transitions: supervisor/dispatch TestThreadTransitions",
+	api.ReasonNotResumable:    "native thread transitions: supervisor/dispatch TestThreadTransitions",
+	api.ReasonNotStale:        "reconcile_binding: supervisor/dispatch TestReconcileBinding",
 }
 
 // RedrawBytes is the output that makes rs on a screen whose rows (plain

@@ -1,0 +1,116 @@
+package dispatch
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// reconcile_binding (seed 003 "Human Handoff"): a person's /clear or
+// /resume in a Claude Code pane leaves akk two transcripts the process
+// wrote since it started, and no file says which one it writes now: the
+// binding is ambiguous and every managed send is refused. The controller
+// may detach the conversation the terminal was bound to (Binding.Left)
+// once akk proves it stale: the process wrote another transcript of its
+// workspace after its last write to it. Nothing is typed; nothing is
+// adopted by fiat: the binder then resolves by its own rule with the
+// detached file left out while it does not grow.
+
+// reconcileWithin bounds the wait for the binder's resolution after a
+// detach.
+const reconcileWithin = 5 * time.Second
+
+// ReconcileBinding answers POST /v1/reconcile_binding.
+func (d *Dispatcher) ReconcileBinding(ctx context.Context, req api.ReconcileBindingRequest) (api.ActionResult, error) {
+	const op = "reconcile_binding"
+	if err := checkID("terminal_id", req.TerminalID, "term"); err != nil || req.TerminalID == "" {
+		return api.ActionResult{}, cmpErr(err, api.Errorf(api.CodeBadRequest, "reconcile_binding needs terminal_id"))
+	}
+	if err := checkID("conflicting_session_id", req.ConflictingSessionID, "ses"); err != nil || req.ConflictingSessionID == "" {
+		return api.ActionResult{}, cmpErr(err, api.Errorf(api.CodeBadRequest, "reconcile_binding needs conflicting_session_id"))
+	}
+	m := d.cfg.Terminals.Terminal(req.TerminalID)
+	if m == nil {
+		return reject(api.ReasonUnknownTerminal, "no terminal %s: run `akk list` for the current ids", req.TerminalID).result(op, req.TerminalID), nil
+	}
+	if d.cfg.Threads == nil {
+		return reject(api.ReasonNotAnAgent, "this daemon follows no native sessions").result(op, req.TerminalID), nil
+	}
+	var v terminal.View
+	var det store.BindingDetach
+	tx, ref := d.begin(ctx, m, txnSpec{op: op, check: func(view terminal.View) *refusal {
+		v = view
+		var ref *refusal
+		det, ref = d.staleBinding(ctx, v, req.ConflictingSessionID)
+		return ref
+	}})
+	if ref != nil {
+		return ref.result(op, req.TerminalID), nil
+	}
+	defer tx.end()
+	res := store.Reservation{ID: d.newID("rcpt_", "receipt"), Op: op, Controller: ControllerOf(ctx), TerminalID: req.TerminalID,
+		Incarnation: v.Ident.Incarnation(), BindingGen: v.Bind.Generation}
+	if ref := tx.reserve(res); ref != nil {
+		return tx.refused(ref), nil
+	}
+	if err := d.cfg.Threads.Detach(req.TerminalID, det); err != nil {
+		return tx.fail(fmt.Sprintf("%s: %v", api.ReasonTerminalGone, err), v.Rec.Screen, ""), nil
+	}
+	bind := d.awaitGeneration(ctx, m, v.Bind.Generation)
+	out := tx.accept("binding:detached "+det.SessionID, v.Rec.Screen, "")
+	out.ThreadFacts = &api.ThreadFacts{PreviousNativeThreadID: det.SessionID, NativeThreadID: bind.SessionID,
+		BindingGeneration: bind.Generation, NativeIdentityState: cmpStr(bind.State, v.Bind.State)}
+	if bind.State == string(watchers.Resolved) {
+		out.SessionID = terminal.SessionID(d.cfg.Secret, v.Ident.Agent, bind.SessionID)
+	}
+	return out, nil
+}
+
+// staleBinding is the check: the terminal's binding names no conversation,
+// the one it left is the conflicting session, and akk proves it stale.
+func (d *Dispatcher) staleBinding(ctx context.Context, v terminal.View, conflicting string) (store.BindingDetach, *refusal) {
+	switch {
+	case v.Ident == nil || (v.Ident.Agent != api.AgentClaude && v.Ident.Agent != api.AgentCodex):
+		return store.BindingDetach{}, reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
+	case v.Ident.Agent == api.AgentCodex:
+		return store.BindingDetach{}, reject(api.ReasonNotStale, "Codex's binding is the rollout its process holds open: there is nothing to detach")
+	case v.Bind.State == string(watchers.Resolved):
+		return store.BindingDetach{}, reject(api.ReasonNotStale, "the binding names one conversation: nothing conflicts")
+	case v.Bind.Left == "" || terminal.SessionID(d.cfg.Secret, v.Ident.Agent, v.Bind.Left) != conflicting:
+		return store.BindingDetach{}, reject(api.ReasonNotStale, "%s is not the conversation this terminal was bound to", conflicting)
+	}
+	det, err := d.cfg.Threads.Stale(ctx, v)
+	if err != nil {
+		return det, reject(api.ReasonNotStale, "%v", err)
+	}
+	return det, nil
+}
+
+// awaitGeneration waits a little for the binder's next binding.
+func (d *Dispatcher) awaitGeneration(ctx context.Context, m Terminal, gen uint64) terminal.Binding {
+	deadline := time.Now().Add(reconcileWithin)
+	for {
+		v, ch := m.Next()
+		if v.Bind.Generation != gen || time.Now().After(deadline) {
+			return v.Bind
+		}
+		t := time.NewTimer(250 * time.Millisecond)
+		select {
+		case <-ch:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return v.Bind
+		}
+		t.Stop()
+	}
+}
+
+// generationText is a generation for evidence strings.
+func generationText(g uint64) string { return strconv.FormatUint(g, 10) }

@@ -1,0 +1,341 @@
+package dispatch
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// Native thread transitions (seed 003): new_thread and resume_thread move
+// the agent's pane to a new conversation or an earlier one through the
+// profile's closed native command. They are checks, then the transaction,
+// like every mutation:
+//
+//	checks   verified idle agent, empty composer, exact thread profile,
+//	         no active or unresolved Turn or dispatch, a resolved (or
+//	         verified absent) binding; resume: the candidate, fresh
+//	reserve  before the first key
+//	command  typed (resume: with the conversation's full id); the composer
+//	         shows exactly it and nothing else Enter could run (the list
+//	         highlights exactly the command; with an argument, no list),
+//	         or no Enter (residue: uncertain)
+//	Enter    once
+//	prove    the idle empty composer, then the binding the transition
+//	         expects (the binder holds the old one until then: one
+//	         generation step), then the receipt
+//
+// The transition creates no Turn. The AKK session follows the native one
+// (terminal.SessionID): a new conversation is a new session, a resumed one
+// its old session again. Offers and fences of the binding before carry its
+// generation and can no longer act.
+
+// Threads is what the transitions need beyond the terminal: the binder's
+// hold on the binding while one runs, and the agent's resumable
+// conversations.
+type Threads interface {
+	// Expect holds the terminal's binding until tr's shows (binding.Binder).
+	Expect(terminalID string, tr terminal.Transition)
+	// Unexpect drops the hold of a transition that ended unproven.
+	Unexpect(terminalID string) bool
+	// Candidates lists the conversations the agent in v may resume.
+	Candidates(ctx context.Context, v terminal.View) ([]Candidate, error)
+	// Stale proves the conversation v's terminal left (Bind.Left) stale:
+	// its process wrote another transcript of its workspace since.
+	Stale(ctx context.Context, v terminal.View) (store.BindingDetach, error)
+	// Detach has the binder leave a stale conversation out.
+	Detach(terminalID string, d store.BindingDetach) error
+}
+
+// Candidate is one resumable conversation, with what its listing saw of
+// its file (a replaced or changed file is not resumed under it).
+type Candidate struct {
+	ID, Title string
+	Updated   time.Time
+	// Unchanged re-reads the file: the one listed, no longer than then.
+	Unchanged func() bool
+}
+
+// Timeouts of a transition's proofs.
+const (
+	transitionStep    = 10 * time.Second // a screen after a key
+	transitionBinding = 15 * time.Second // the binding the transition expects
+)
+
+// NewThread answers POST /v1/new_thread.
+func (d *Dispatcher) NewThread(ctx context.Context, req api.NewThreadRequest) (api.ActionResult, error) {
+	if err := checkID("terminal_id", req.TerminalID, "term"); err != nil || req.TerminalID == "" {
+		return api.ActionResult{}, cmpErr(err, api.Errorf(api.CodeBadRequest, "new_thread needs terminal_id"))
+	}
+	return d.transition(ctx, api.OpNewThread, req.TerminalID, nil), nil
+}
+
+// ResumeThread answers POST /v1/resume_thread.
+func (d *Dispatcher) ResumeThread(ctx context.Context, req api.ResumeThreadRequest) (api.ActionResult, error) {
+	if err := checkID("terminal_id", req.TerminalID, "term"); err != nil || req.TerminalID == "" {
+		return api.ActionResult{}, cmpErr(err, api.Errorf(api.CodeBadRequest, "resume_thread needs terminal_id"))
+	}
+	if (req.NativeThreadID == "") == (req.Ref == "") {
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "resume_thread needs exactly one of native_thread_id and ref")
+	}
+	if req.NativeThreadID != "" && !IsThreadID(req.NativeThreadID) {
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "native_thread_id %q is not a full conversation id", clip(req.NativeThreadID, 40))
+	}
+	t := &resumeTarget{id: req.NativeThreadID}
+	if req.Ref != "" {
+		var ref *refusal
+		if t.id, t.listed, ref = d.snapshots.resolve(ControllerOf(ctx), req.TerminalID, req.Ref, d.cfg.Now()); ref != nil {
+			return ref.result(api.OpResumeThread, req.TerminalID), nil
+		}
+	}
+	return d.transition(ctx, api.OpResumeThread, req.TerminalID, t), nil
+}
+
+// resumeTarget is the conversation to resume, and the ordered ids of the
+// listing a number or short ref was resolved from (nil for a full id).
+type resumeTarget struct {
+	id     string
+	listed []string
+}
+
+func cmpErr(err, fallback error) error {
+	if err != nil {
+		return err
+	}
+	return fallback
+}
+
+// transitionPre is what the checks proved, for the transaction.
+type transitionPre struct {
+	view    terminal.View
+	profile recognizers.ThreadProfile
+	target  *Candidate // resume
+}
+
+// transition runs one native thread transition; target is resume's
+// conversation id (nil for a new thread).
+func (d *Dispatcher) transition(ctx context.Context, op, terminalID string, target *resumeTarget) api.ActionResult {
+	controller := ControllerOf(ctx)
+	m := d.cfg.Terminals.Terminal(terminalID)
+	if m == nil {
+		return reject(api.ReasonUnknownTerminal, "no terminal %s: run `akk list` for the current ids", terminalID).result(op, terminalID)
+	}
+	if d.cfg.Threads == nil {
+		return reject(api.ReasonNotAnAgent, "this daemon follows no native sessions").result(op, terminalID)
+	}
+	var pre transitionPre
+	tx, ref := d.begin(ctx, m, txnSpec{op: op, quiet: true,
+		before: func() *refusal { return d.noOpenWork(terminalID) },
+		check: func(v terminal.View) *refusal {
+			var ref *refusal
+			pre, ref = d.transitionReady(ctx, v, op, target)
+			return ref
+		}})
+	if ref != nil {
+		return ref.result(op, terminalID)
+	}
+	defer tx.end()
+	v := pre.view
+	res := store.Reservation{ID: d.newID("rcpt_", "receipt"), Op: op, Controller: controller, TerminalID: terminalID,
+		Incarnation: v.Ident.Incarnation(), BindingGen: v.Bind.Generation}
+	if ref := tx.reserve(res); ref != nil {
+		return tx.refused(ref)
+	}
+	tr := terminal.Transition{Op: op, Receipt: res.ID, Incarnation: v.Ident.Incarnation(), From: v.Bind, Since: d.cfg.Now()}
+	if pre.target != nil {
+		tr.Target = pre.target.ID
+	}
+	d.cfg.Threads.Expect(terminalID, tr)
+	rec, err := d.runTransition(ctx, tx, pre)
+	if err != nil {
+		d.cfg.Threads.Unexpect(terminalID)
+		return tx.fail(err.Error(), rec.Screen, "")
+	}
+	bind, ok := d.awaitBinding(ctx, m, v.Bind.Generation, tr)
+	if !ok {
+		d.cfg.Threads.Unexpect(terminalID)
+		return tx.fail(fmt.Sprintf("%s: the agent shows its idle composer but its conversation is not the one %s expects (binding %s)",
+			api.ReasonPostcondition, op, bind.State), rec.Screen, "")
+	}
+	out := tx.accept("binding:generation "+generationText(bind.Generation), rec.Screen, "")
+	out.ThreadFacts = &api.ThreadFacts{PreviousNativeThreadID: v.Bind.SessionID, NativeThreadID: bind.SessionID,
+		BindingGeneration: bind.Generation, NativeIdentityState: bind.State}
+	if bind.State == string(watchers.Resolved) {
+		out.SessionID = terminal.SessionID(d.cfg.Secret, v.Ident.Agent, bind.SessionID)
+	}
+	if out.Outcome == api.OutcomeAccepted {
+		d.snapshots.drop(terminalID) // the candidates moved: list again
+	}
+	return out
+}
+
+// noOpenWork refuses while the terminal has a Turn that has not settled
+// or a dispatch whose outcome is not recorded: the transition would take
+// its conversation away from under it.
+func (d *Dispatcher) noOpenWork(terminalID string) *refusal {
+	turns, err := d.cfg.Store.Turns()
+	if err != nil {
+		return reject(api.ReasonStore, "read turns: %v", err)
+	}
+	for _, t := range turns {
+		if t.TerminalID == terminalID && !turnSettled(t.State) {
+			return reject(api.ReasonTurnActive, "turn %s on this terminal is %s: wait for it, cancel or close it first", t.ID, t.State)
+		}
+	}
+	rs, err := d.cfg.Store.Reservations()
+	if err != nil {
+		return reject(api.ReasonStore, "read reservations: %v", err)
+	}
+	for _, r := range rs {
+		if r.TerminalID == terminalID && !r.Final() {
+			return reject(api.ReasonTurnActive, "a %s on this terminal has no recorded outcome yet (%s)", r.Op, r.ID)
+		}
+	}
+	return nil
+}
+
+// transitionReady is the check on the settled screen.
+func (d *Dispatcher) transitionReady(ctx context.Context, v terminal.View, op string, target *resumeTarget) (transitionPre, *refusal) {
+	pre := transitionPre{view: v}
+	if ref := provenAgent(v); ref != nil {
+		return pre, ref
+	}
+	p, ok := recognizers.Threads(v.Ident.Agent, v.Ident.Version)
+	switch {
+	case !ok:
+		return pre, reject(api.ReasonUnknownVersion, "%s %s has no thread profile: no recorded screen proves its commands", v.Ident.Agent, v.Ident.Version)
+	case v.Ident.Replica:
+		return pre, reject(api.ReasonNotAnAgent, "a replica has no native session to move")
+	case v.Rec.Screen != api.ScreenIdle:
+		return pre, reject(api.ReasonNotIdle, "the agent is %s, not idle", v.Rec.Screen)
+	case v.Rec.Composer != "empty":
+		return pre, reject(api.ReasonComposerNotEmpty, "the composer is %s, not empty", v.Rec.Composer)
+	case terminal.NativeBusy(v):
+		return pre, reject(api.ReasonNotIdle, "the agent's session file shows a turn in progress")
+	case v.ActiveTurn != "":
+		return pre, reject(api.ReasonTurnActive, "turn %s is active on this terminal", v.ActiveTurn)
+	case v.Bind.State != string(watchers.Resolved) && v.Bind.State != string(watchers.VerifiedAbsent):
+		return pre, reject(api.ReasonBindingChanged, "the terminal's native session is %s: a transition needs it known (reconcile_binding)", cmpStr(v.Bind.State, "unresolved"))
+	}
+	pre.profile = p
+	if op != api.OpResumeThread {
+		return pre, nil
+	}
+	if target.id == v.Bind.SessionID {
+		return pre, reject(api.ReasonNotResumable, "%s is the conversation the terminal runs now", target.id)
+	}
+	cands, err := d.cfg.Threads.Candidates(ctx, v)
+	if err != nil {
+		return pre, reject(api.ReasonStore, "list the agent's conversations: %v", err)
+	}
+	if target.listed != nil {
+		ids := make([]string, 0, len(cands))
+		for _, c := range cands {
+			ids = append(ids, c.ID)
+		}
+		if !slices.Equal(ids, target.listed) {
+			return pre, reject(api.ReasonStaleCandidates, "the conversations changed since the listing: list them again")
+		}
+	}
+	for i := range cands {
+		if cands[i].ID != target.id {
+			continue
+		}
+		if cands[i].Unchanged != nil && !cands[i].Unchanged() {
+			return pre, reject(api.ReasonStaleCandidates, "the conversation's file changed since it was listed")
+		}
+		pre.target = &cands[i]
+		return pre, nil
+	}
+	return pre, reject(api.ReasonNotResumable, "%s is not a resumable conversation of this workspace (another workspace, archived, active in another process, or unknown)", target.id)
+}
+
+func cmpStr(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}
+
+// runTransition types the command line, proves it, presses Enter once,
+// and proves the idle empty composer.
+func (d *Dispatcher) runTransition(ctx context.Context, tx *txn, pre transitionPre) (terminal.Recognition, error) {
+	ctx = context.WithoutCancel(ctx) // input that started is followed by its proof
+	m := tx.t
+	line, proven := pre.profile.New, func(r terminal.Recognition) bool { return r.Completion == pre.profile.New }
+	if pre.target != nil {
+		// With its argument no version draws a completion list: Enter runs
+		// the line as typed, once the screen proves no list is drawn.
+		line, proven = pre.profile.Resume+" "+pre.target.ID, func(r terminal.Recognition) bool { return r.NoCompletion }
+	}
+	sum := sha256.Sum256([]byte(line))
+	shows := func(r terminal.Recognition) bool {
+		return r.Exact && r.Screen == api.ScreenIdle && r.Composer == "draft" && r.DraftSum == sum && proven(r)
+	}
+	before := m.View()
+	if err := tx.text(ctx, line); err != nil {
+		return before.Rec, fmt.Errorf("%s: type the command: %w", api.ReasonDelivery, err)
+	}
+	rec, ok := m.Await(ctx, before.Seq, transitionStep, shows)
+	if !ok {
+		return rec, fmt.Errorf("%s: the composer does not show exactly the command with nothing else Enter could run (screen %s): no Enter was sent, the typed text stays", api.ReasonPostcondition, rec.Screen)
+	}
+	// The completion list is drawn as the text arrives: let it settle past
+	// Codex's paste-burst window (an Enter inside it is a newline), then
+	// look once more before the Enter.
+	m.AwaitQuiet(ctx, before.Seq, sendQuiet, echoQuietMax)
+	if err := m.Barrier(ctx); err != nil {
+		return rec, fmt.Errorf("%s: %w", api.ReasonTerminalGone, err)
+	}
+	now := m.View()
+	if !shows(now.Rec) {
+		return now.Rec, fmt.Errorf("%s: the composer changed before the Enter (screen %s): no Enter was sent", api.ReasonPostcondition, now.Rec.Screen)
+	}
+	if err := tx.keys(ctx, []byte("\r")); err != nil {
+		return now.Rec, fmt.Errorf("%s: Enter: %w", api.ReasonDelivery, err)
+	}
+	rec, ok = m.Await(ctx, now.Seq, transitionStep, func(r terminal.Recognition) bool {
+		return r.Exact && r.Screen == api.ScreenIdle && r.Composer == "empty"
+	})
+	if !ok {
+		return rec, fmt.Errorf("%s: after the command's Enter the agent shows %s, not its idle empty composer", api.ReasonPostcondition, rec.Screen)
+	}
+	return rec, nil
+}
+
+// awaitBinding waits for the binding the transition expects (the binder
+// adopts it with one generation step), asking for a resolution at most
+// once a second.
+func (d *Dispatcher) awaitBinding(ctx context.Context, m Terminal, gen uint64, tr terminal.Transition) (terminal.Binding, bool) {
+	ctx = context.WithoutCancel(ctx)
+	deadline := time.Now().Add(transitionBinding)
+	var asked time.Time
+	for {
+		v, ch := m.Next()
+		b := v.Bind
+		if b.Generation != gen && b.Last != nil && b.Last.Receipt == tr.Receipt {
+			return b, true
+		}
+		if time.Now().After(deadline) {
+			return b, false
+		}
+		if time.Since(asked) >= time.Second {
+			asked = time.Now()
+			m.Resolve()
+		}
+		t := time.NewTimer(250 * time.Millisecond)
+		select {
+		case <-ch:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+}

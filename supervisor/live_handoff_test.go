@@ -1,0 +1,114 @@
+package supervisor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/hooktest"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
+	"github.com/agent-knock-knock/akk/supervisor/tasks"
+)
+
+// TestLiveClaudeHandoff is seed 003's human handoff on the real agent: a
+// managed Turn awaits approval, and the person at the pane presses Esc
+// and starts a new conversation (/clear). akk fails nothing on its own:
+// Status shows the Turn's handoff decision, the controller is woken once
+// (blocked, handoff_required) and gets no failure callback, and close
+// with reason superseded_by_human_context_switch settles the Turn once.
+func TestLiveClaudeHandoff(t *testing.T) {
+	rcv := hooktest.Start(t, "", nil)
+	la := startLive(t, "claude", "2.1.267", threadLiveScript("claude", "2.1.267"))
+	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
+		codexSessions: filepath.Join(la.home, ".codex", "sessions"),
+		callbacks:     outbox.Config{Routes: []outbox.RouteConfig{{Name: "hook", Kind: outbox.RouteWebhook, URL: rcv.URL}}, BackoffBase: 50 * time.Millisecond}})
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	ld := &liveDispatch{t: t, la: la, d: d, agent: "claude", ctx: ctx, lat: &latencies{}}
+	ld.idle()
+	turn := ld.send("run-touch")
+	ld.awaitScreen(api.ScreenAwaitingApproval)
+
+	// The person: Esc on the permission prompt, then /clear and Enter.
+	la.srv.MustRun("send-keys", "-t", la.pane, "Escape")
+	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
+		if r.ScreenState == api.ScreenAwaitingApproval || r.Composer != "empty" {
+			return "the prompt dismissed, composer empty: " + r.ScreenState + "/" + r.Composer
+		}
+		return ""
+	})
+	la.srv.MustRun("send-keys", "-t", la.pane, "-l", "/clear")
+	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
+		if r.Composer != "draft" {
+			return "/clear in the composer: " + r.Composer
+		}
+		return ""
+	})
+	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
+
+	var task api.Task
+	tmuxtest.Await(t, 60*time.Second, func() string {
+		var err error
+		task, err = d.cl.TaskStatus(ctx, api.TaskRequest{TurnID: turn})
+		if err != nil {
+			return err.Error()
+		}
+		if task.State != tasks.TurnHandoff || task.Handoff == nil {
+			return fmt.Sprintf("turn %s (%s), want %s with a decision", task.State, task.Reason, tasks.TurnHandoff)
+		}
+		return ""
+	})
+	if a := task.Handoff.Decision; a.Tool != api.ToolClose || a.Arguments["turn_id"] != turn || a.Arguments["reason"] != api.CloseSupersededByHuman {
+		t.Fatalf("handoff decision %+v", task.Handoff)
+	}
+	// The controller was woken once, and told of no failure.
+	tmuxtest.Await(t, 10*time.Second, func() string {
+		if n := ld.callbacks(rcv, turn)["blocked/"+api.CallbackHandoff]; n != 1 {
+			return fmt.Sprintf("%d handoff_required wake-ups: %v", n, ld.callbacks(rcv, turn))
+		}
+		return ""
+	})
+
+	// A plain close without the reason is still a plain close; with it,
+	// once.
+	closed, err := d.cl.CloseTurn(ctx, api.CloseRequest{TurnID: turn, Reason: api.CloseSupersededByHuman})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if closed.State != tasks.TurnClosed || closed.Reason != api.CloseSupersededByHuman {
+		t.Fatalf("close: %+v", closed)
+	}
+	if _, err := d.cl.CloseTurn(ctx, api.CloseRequest{TurnID: turn, Reason: api.CloseSupersededByHuman}); !api.IsCode(err, api.CodeConflict) {
+		t.Fatalf("a second close: %v", err)
+	}
+	// The outbox is the record of every callback the Turn ever queued.
+	for _, n := range closed.Notifications {
+		if n.Type == api.CallbackError {
+			t.Errorf("a failure notification: %+v", n)
+		}
+	}
+	for k, n := range ld.callbacks(rcv, turn) {
+		if strings.HasPrefix(k, api.CallbackError+"/") {
+			t.Errorf("a failure callback: %s x%d", k, n)
+		}
+	}
+}
+
+// callbacks counts the envelopes the receiver got for a subject, keyed
+// "<type>/<event>".
+func (ld *liveDispatch) callbacks(rcv *hooktest.Receiver, subject string) map[string]int {
+	out := map[string]int{}
+	for _, r := range rcv.Requests() {
+		var env api.CallbackEnvelope
+		if json.Unmarshal(r.Body, &env) == nil && env.TurnID+env.WatchID == subject {
+			out[env.Type+"/"+env.Event]++
+		}
+	}
+	return out
+}

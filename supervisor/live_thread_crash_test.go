@@ -1,0 +1,117 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/fault"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/dispatch"
+)
+
+// TestLiveThreadCrash kills the daemon (the fault hook's SIGKILL) at each
+// point of a new_thread transaction on the real agents: before the
+// reservation, after it, after the first input (the command typed, no
+// Enter yet), before the receipt (the conversation moved). Restarted on
+// the same store, the daemon settles an open reservation uncertain and
+// sends nothing: the pane shows the command typed at most once, and where
+// it was typed without its Enter the composer keeps it and a fresh
+// new_thread is refused with zero input (composer_not_empty). Only with
+// nothing reserved does a fresh new_thread go through. It runs in the
+// crash tier (-tags akkfault), with the live tier's agents.
+func TestLiveThreadCrash(t *testing.T) {
+	if !fault.Enabled {
+		t.Skip("needs the fault hook: go test -tags akkfault")
+	}
+	for _, a := range [][2]string{{"claude", "2.1.267"}, {"codex", "0.155.1"}} {
+		t.Run(a[0], func(t *testing.T) {
+			for _, point := range dispatch.FaultPoints {
+				t.Run(point, func(t *testing.T) { threadCrashRun(t, a[0], a[1], point) })
+			}
+		})
+	}
+}
+
+func threadCrashRun(t *testing.T, agent, version, point string) {
+	la := startLive(t, agent, version, threadLiveScript(agent, version))
+	projects, sessions := filepath.Join(la.home, ".claude", "projects"), filepath.Join(la.home, ".codex", "sessions")
+	c := startCrashChild(t, la.srv, point, "AKK_CRASH_CLAUDE_PROJECTS="+projects, "AKK_CRASH_CODEX_SESSIONS="+sessions)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// A person's first prompt (the armed daemon must reserve nothing before
+	// the transition), then the conversation bound and idle.
+	row := c.awaitRow(t, ctx, la.pane, api.ScreenIdle)
+	la.srv.MustRun("send-keys", "-t", la.pane, "-l", liveFirst)
+	if agent == "codex" {
+		time.Sleep(200 * time.Millisecond) // Codex's paste-burst window: a fast Enter would be a newline
+	}
+	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
+	tmuxtest.Await(t, 90*time.Second, func() string {
+		st, err := c.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID})
+		if err != nil {
+			return err.Error() + "\n" + c.out.String()
+		}
+		if _, ok := st.Terminal.AvailableActions["new_thread"]; !ok || st.Evidence.Binding == nil || st.Evidence.Binding.State != "resolved" {
+			return fmt.Sprintf("new_thread not offered yet: %s/%s binding %+v", st.Terminal.ScreenState, st.Terminal.Composer, st.Evidence.Binding)
+		}
+		return ""
+	})
+	if _, err := c.cl.NewThread(ctx, api.NewThreadRequest{TerminalID: row.TerminalID}); err == nil {
+		t.Fatalf("new_thread returned: the fault hook did not fire")
+	}
+	rs := c.killed(t, "new_thread", point)
+	cmd := map[string]string{"claude": "/clear", "codex": "/new"}[agent]
+	typed := point == dispatch.FaultAfterInput
+	d, final := c.restartUncertain(t, la.srv, "new_thread", rs)
+	defer d.stop()
+	if point != dispatch.FaultBeforeReserve && final != store.StageUncertain {
+		t.Fatalf("after the restart the reservation is %s", final)
+	}
+	// The restarted daemon types nothing: the screen settles as the kill
+	// left it, the command on it at most once.
+	screen := string(la.srv.MustRun("capture-pane", "-p", "-t", la.pane))
+	if n := strings.Count(screen, "❯ "+cmd) + strings.Count(screen, "› "+cmd); n > 1 {
+		t.Fatalf("the command shows %d times after the restart:\n%s", n, screen)
+	}
+	l := awaitRowFor(t, ctx, d, la.pane, func(r api.Terminal) string {
+		if r.ScreenState != api.ScreenIdle || r.Profile != "exact" {
+			return "idle " + r.ScreenState
+		}
+		if typed && r.Composer != "draft" {
+			return "the typed command in the composer, composer " + r.Composer
+		}
+		return ""
+	})
+	res, err := d.cl.NewThread(ctx, api.NewThreadRequest{TerminalID: l.TerminalID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case typed && (res.Outcome != api.OutcomeRejected || !strings.HasPrefix(res.Reason, api.ReasonComposerNotEmpty)):
+		t.Fatalf("a fresh new_thread over the typed command: %+v", res)
+	case point == dispatch.FaultBeforeReserve && res.Outcome != api.OutcomeAccepted:
+		t.Fatalf("nothing was reserved, yet a fresh new_thread is %+v\n%s", res, la.srv.MustRun("capture-pane", "-p", "-t", la.pane))
+	}
+	t.Logf("%s %s at %s: after restart %s; a fresh new_thread %s (%s)", agent, version, point, final, res.Outcome, res.Reason)
+}
+
+// awaitRowFor waits until the daemon's row of pane satisfies ok.
+func awaitRowFor(t *testing.T, ctx context.Context, d *daemon, pane string, ok func(api.Terminal) string) api.Terminal {
+	t.Helper()
+	var row api.Terminal
+	tmuxtest.Await(t, 30*time.Second, func() string {
+		l, err := d.cl.List(ctx)
+		if err != nil {
+			return err.Error()
+		}
+		row, _ = rowOf(l, pane)
+		return ok(row)
+	})
+	return row
+}

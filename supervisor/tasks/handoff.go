@@ -1,0 +1,95 @@
+package tasks
+
+import (
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// Human handoff (seed 003 "Human Handoff"): a person took a managed Turn
+// over in the pane: interrupted it (Esc: the agent's own record says the
+// turn was aborted, and akk sent no cancel or reject for it), or switched
+// the agent's conversation (/clear, /new, /resume) while it ran. That is
+// a decision for the Turn's controller, not an end akk declares on its
+// own: the Turn stops following evidence, Status shows the decision, one
+// blocked wake-up (handoff_required) tells the controller, and
+// close({turn_id, reason: superseded_by_human_context_switch}) settles it
+// once after a fresh check that the switch still stands (a plain close
+// releases any Turn).
+
+// Handoff values.
+const (
+	// TurnHandoff is the state Status shows a Turn in while its handoff
+	// decision is open (the Turn is still managed, not settled).
+	TurnHandoff = "handoff_required"
+	// ReasonHumanContextSwitch: the pane's conversation is no longer the
+	// Turn's.
+	ReasonHumanContextSwitch = "human_context_switch"
+	// ReasonHumanInterrupt: a person interrupted the Turn in the pane.
+	ReasonHumanInterrupt = "human_interrupt"
+	// ReasonSuperseded is how a handoff closes.
+	ReasonSuperseded = api.CloseSupersededByHuman
+)
+
+// switchedAway says whether the binding in o no longer names the Turn's
+// conversation: the Turn was bound to a file, and the terminal's binding
+// moved on to another one, or to none it can name.
+func switchedAway(sp TurnSpec, b terminal.Binding) bool {
+	if sp.Path == "" || sp.File == (watchers.FileID{}) || b.Generation == sp.BindingGen {
+		return false
+	}
+	return b.State != string(watchers.Resolved) || b.Path != sp.Path
+}
+
+// handoff opens the Turn's handoff decision for why, or moves an open one
+// on to a context switch; the controller is woken once.
+func (t *Manager) handoff(tr *turnState, why string, now time.Time) {
+	if tr.handoff == why || tr.handoff == ReasonHumanContextSwitch {
+		return
+	}
+	first := tr.handoff == ""
+	tr.handoff = why
+	ev := store.Event{Type: api.EventTurnHandoff, TerminalID: tr.spec.TerminalID,
+		Attrs: map[string]string{"turn_id": tr.spec.TurnID, "reason": why}}
+	t.lg.Info("turn handoff", "turn", tr.spec.TurnID, "terminal", tr.spec.TerminalID, "reason", why)
+	if !first {
+		if _, err := t.commit(store.TaskChange{Events: []store.Event{ev}}); err != nil {
+			t.lg.Error("handoff event", "turn", tr.spec.TurnID, "err", err)
+		}
+		return
+	}
+	t.host.Asked(tr.spec, nil)
+	env := t.turnEnvelope(tr, api.CallbackBlocked, api.CallbackHandoff, why, now)
+	t.notify(env, tr.event("handoff"), tr.spec.Routes, store.TaskChange{Events: []store.Event{ev}})
+}
+
+// handoffDecision is what Status shows of an open handoff: close settles
+// a context switch with its reason; an interrupt alone is released with a
+// plain close (or goes on to a switch).
+func handoffDecision(sp TurnSpec, why string) *api.Handoff {
+	args := map[string]any{"turn_id": sp.TurnID}
+	if why == ReasonHumanContextSwitch {
+		args["reason"] = ReasonSuperseded
+	}
+	return &api.Handoff{Reason: why, Decision: api.Action{Tool: api.ToolClose, Arguments: args}}
+}
+
+// akkInterrupted says whether akk itself interrupted the Turn: its cancel,
+// or a reject it sent (Claude Code's No ends the native turn as
+// interrupted). An unreadable store keeps the old rule: akk's.
+func (t *Manager) akkInterrupted(turnID string) bool {
+	rs, err := t.st.Reservations()
+	if err != nil {
+		return true
+	}
+	for _, r := range rs {
+		if r.TurnID == turnID && r.Stage != store.StageRejected &&
+			(r.Op == "cancel" || r.Op == "approve" && r.Choice == api.DecisionReject) {
+			return true
+		}
+	}
+	return false
+}
