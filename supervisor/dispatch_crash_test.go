@@ -113,6 +113,11 @@ func startCrashChild(t *testing.T, srv *tmuxtest.Server, point string, env ...st
 	t.Helper()
 	dir := t.TempDir()
 	c := &crashChild{dir: dir, storeDir: filepath.Join(dir, "store"), exited: make(chan error, 1), out: &lockedBuffer{}}
+	for _, kv := range env { // a store prepared before the child (env wins: the last value of a key)
+		if v, ok := strings.CutPrefix(kv, "AKK_CRASH_DISPATCH_STORE="); ok {
+			c.storeDir = v
+		}
+	}
 	sock := filepath.Join(dir, "api", api.SocketName)
 	c.cmd = exec.Command(os.Args[0], "-test.run", "^TestDispatchCrashChild$", "-test.count=1")
 	c.cmd.Env = append(os.Environ(), "AKK_CRASH_DISPATCH_STORE="+c.storeDir, "AKK_CRASH_DISPATCH_SOCK="+sock,
@@ -159,6 +164,13 @@ func (c *crashChild) awaitRow(t *testing.T, ctx context.Context, pane, state str
 // reservations at kill time.
 func (c *crashChild) killed(t *testing.T, name, point string) []store.Reservation {
 	t.Helper()
+	return c.killedOp(t, name, point, "")
+}
+
+// killedOp is killed counting only the reservations of op ("": every
+// one): a store an earlier daemon prepared holds its own.
+func (c *crashChild) killedOp(t *testing.T, name, point, op string) []store.Reservation {
+	t.Helper()
 	select {
 	case <-c.exited:
 	case <-time.After(20 * time.Second):
@@ -172,9 +184,15 @@ func (c *crashChild) killed(t *testing.T, name, point string) []store.Reservatio
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rs, err := st.Reservations()
+	all, err := st.Reservations()
 	if err != nil {
 		t.Fatal(err)
+	}
+	var rs []store.Reservation
+	for _, r := range all {
+		if op == "" || r.Op == op {
+			rs = append(rs, r)
+		}
 	}
 	wantStage := map[string]string{dispatch.FaultAfterReserve: store.StageReserved, dispatch.FaultAfterInput: store.StageInputSent,
 		dispatch.FaultBeforeReceipt: store.StageInputSent}[point]
@@ -191,9 +209,14 @@ func (c *crashChild) killed(t *testing.T, name, point string) []store.Reservatio
 // process, no fault armed) and waits for the reservation killed in the
 // middle, if any, to be settled uncertain. It returns its final stage
 // ("none": nothing was reserved).
-func (c *crashChild) restartUncertain(t *testing.T, srv *tmuxtest.Server, name string, rs []store.Reservation) (*daemon, string) {
+func (c *crashChild) restartUncertain(t *testing.T, srv *tmuxtest.Server, name string, rs []store.Reservation, opts ...daemonOpts) (*daemon, string) {
 	t.Helper()
-	d := startDaemon(t, srv, daemonOpts{storeDir: c.storeDir})
+	var o daemonOpts
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	o.storeDir = c.storeDir
+	d := startDaemon(t, srv, o)
 	if len(rs) == 0 {
 		return d, "none"
 	}

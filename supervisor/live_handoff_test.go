@@ -112,3 +112,57 @@ func (ld *liveDispatch) callbacks(rcv *hooktest.Receiver, subject string) map[st
 	}
 	return out
 }
+
+// TestLiveCodexReconcile: a person's /new and a prompt in a Codex pane
+// leave its process holding both rollouts open (Codex keeps every
+// rollout it wrote open until it exits): the binding is ambiguous and a
+// managed send is refused. Status names the conversation the terminal was
+// bound to as reconcile_binding's conflicting session; reconcile_binding
+// proves it stale (the other rollout was written after it), types
+// nothing, and the binder then resolves the new conversation alone.
+func TestLiveCodexReconcile(t *testing.T) {
+	la := startLive(t, "codex", "0.155.1", threadLiveScript("codex", "0.155.1"))
+	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
+		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	ld := &liveDispatch{t: t, la: la, d: d, agent: "codex", ctx: ctx, lat: &latencies{}}
+	ld.idle()
+	ld.awaitSettled(ld.send(liveFirst))
+	ld.idle()
+	first := ld.binding()
+
+	// The person: /new, then a prompt in the new conversation.
+	for _, keys := range [][]string{{"-l", "/new"}, {"Enter"}, {"-l", liveSecond}, {"Enter"}} {
+		la.srv.MustRun(append([]string{"send-keys", "-t", la.pane}, keys...)...)
+		time.Sleep(200 * time.Millisecond) // Codex's paste-burst window: a fast Enter would be a newline
+	}
+	var act api.Action
+	tmuxtest.Await(t, 60*time.Second, func() string {
+		st := ld.status()
+		b := st.Evidence.Binding
+		a, ok := st.Terminal.AvailableActions["reconcile_binding"]
+		if b == nil || b.State != "ambiguous" || !ok {
+			return fmt.Sprintf("binding %+v, reconcile_binding %v", b, ok)
+		}
+		act = a
+		return ""
+	})
+	if res, err := d.cl.Send(ctx, api.SendRequest{TerminalID: ld.row().TerminalID, Mode: api.SendSessionExact,
+		SessionID: ld.row().SessionID, Request: "hello"}); err != nil || res.Outcome != api.OutcomeRejected {
+		t.Fatalf("a session send on the ambiguous binding: %+v %v", res, err)
+	}
+	res, err := d.cl.ReconcileBinding(ctx, api.ReconcileBindingRequest{TerminalID: ld.row().TerminalID,
+		ConflictingSessionID: act.Arguments["conflicting_session_id"].(string)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld.accept(res)
+	if f := res.ThreadFacts; f == nil || f.PreviousNativeThreadID != first.SessionID || f.NativeIdentityState != "resolved" ||
+		f.NativeThreadID == "" || f.NativeThreadID == first.SessionID {
+		t.Fatalf("reconcile: %+v facts %+v (first %s)", res, res.ThreadFacts, first.SessionID)
+	}
+	// The new conversation takes a managed send again.
+	ld.idle()
+	ld.awaitSettled(ld.send("after-resume please"))
+}

@@ -38,6 +38,116 @@ func TestLiveThreadCrash(t *testing.T) {
 	}
 }
 
+// TestLiveResumeCrash is TestLiveThreadCrash for resume_thread: an
+// unarmed daemon makes two conversations (a send, new_thread, a send),
+// then the armed one resumes the first and dies at the point. Restarted,
+// the reservation is uncertain and nothing is sent again; where the
+// command was typed without its Enter the composer keeps it (a fresh
+// resume is refused, composer_not_empty), and where the conversation
+// moved the first one is the terminal's own again (a fresh resume of it
+// is refused, not_resumable).
+func TestLiveResumeCrash(t *testing.T) {
+	if !fault.Enabled {
+		t.Skip("needs the fault hook: go test -tags akkfault")
+	}
+	for _, a := range [][2]string{{"claude", "2.1.267"}, {"codex", "0.155.1"}} {
+		t.Run(a[0], func(t *testing.T) {
+			for _, point := range dispatch.FaultPoints {
+				t.Run(point, func(t *testing.T) { resumeCrashRun(t, a[0], a[1], point) })
+			}
+		})
+	}
+}
+
+func resumeCrashRun(t *testing.T, agent, version, point string) {
+	la := startLive(t, agent, version, threadLiveScript(agent, version))
+	roots := daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"), codexSessions: filepath.Join(la.home, ".codex", "sessions")}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// Two conversations, by an unarmed daemon on the store the armed one
+	// takes over.
+	prep := roots
+	prep.storeDir = filepath.Join(t.TempDir(), "store")
+	d0 := startDaemon(t, la.srv, prep)
+	ld := &liveDispatch{t: t, la: la, d: d0, agent: agent, ctx: ctx, lat: &latencies{}}
+	ld.idle()
+	ld.awaitSettled(ld.send(liveFirst))
+	ld.idle()
+	first := ld.binding().SessionID
+	ld.accept(mustAction(t)(d0.cl.NewThread(ctx, api.NewThreadRequest{TerminalID: ld.row().TerminalID})))
+	ld.idle()
+	ld.awaitSettled(ld.send(liveSecond))
+	ld.idle()
+	d0.stop()
+
+	c := startCrashChild(t, la.srv, point, "AKK_CRASH_CLAUDE_PROJECTS="+roots.claudeProjects, "AKK_CRASH_CODEX_SESSIONS="+roots.codexSessions,
+		"AKK_CRASH_DISPATCH_STORE="+prep.storeDir)
+	row := c.awaitRow(t, ctx, la.pane, api.ScreenIdle)
+	tmuxtest.Await(t, 30*time.Second, func() string {
+		st, err := c.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID})
+		if err != nil {
+			return err.Error() + "\n" + c.out.String()
+		}
+		if _, ok := st.Terminal.AvailableActions["resume_thread"]; !ok {
+			return fmt.Sprintf("resume_thread not offered yet: %s/%s binding %+v", st.Terminal.ScreenState, st.Terminal.Composer, st.Evidence.Binding)
+		}
+		return ""
+	})
+	if _, err := c.cl.ResumeThread(ctx, api.ResumeThreadRequest{TerminalID: row.TerminalID, NativeThreadID: first}); err == nil {
+		t.Fatalf("resume_thread returned: the fault hook did not fire")
+	}
+	rs := c.killedOp(t, "resume_thread", point, api.OpResumeThread)
+	d, final := c.restartUncertain(t, la.srv, "resume_thread", rs, roots)
+	defer d.stop()
+	if point != dispatch.FaultBeforeReserve && final != store.StageUncertain {
+		t.Fatalf("after the restart the reservation is %s", final)
+	}
+	typed := point == dispatch.FaultAfterInput
+	moved := point == dispatch.FaultBeforeReceipt
+	l := awaitRowFor(t, ctx, d, la.pane, func(r api.Terminal) string {
+		switch {
+		case r.ScreenState != api.ScreenIdle || r.Profile != "exact":
+			return "idle " + r.ScreenState
+		case typed && r.Composer != "draft":
+			return "the typed command in the composer, composer " + r.Composer
+		}
+		return ""
+	})
+	if moved {
+		tmuxtest.Await(t, 20*time.Second, func() string {
+			st, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: l.TerminalID})
+			if err != nil || st.Evidence.Binding == nil || st.Evidence.Binding.SessionID != first {
+				return fmt.Sprintf("binding %+v %v, want the first conversation %s", st.Evidence.Binding, err, first)
+			}
+			return ""
+		})
+	}
+	res, err := d.cl.ResumeThread(ctx, api.ResumeThreadRequest{TerminalID: l.TerminalID, NativeThreadID: first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case typed && (res.Outcome != api.OutcomeRejected || !strings.HasPrefix(res.Reason, api.ReasonComposerNotEmpty)):
+		t.Fatalf("a fresh resume over the typed command: %+v", res)
+	case moved && (res.Outcome != api.OutcomeRejected || !strings.HasPrefix(res.Reason, api.ReasonNotResumable)):
+		t.Fatalf("a fresh resume of the conversation the pane runs: %+v", res)
+	case !typed && !moved && res.Outcome != api.OutcomeAccepted:
+		t.Fatalf("nothing was typed, yet a fresh resume is %+v\n%s", res, la.srv.MustRun("capture-pane", "-p", "-t", la.pane))
+	}
+	t.Logf("%s %s at %s: after restart %s; a fresh resume %s (%s)", agent, version, point, final, res.Outcome, res.Reason)
+}
+
+// mustAction returns an ActionResult or fails the test on a call error.
+func mustAction(t *testing.T) func(api.ActionResult, error) api.ActionResult {
+	return func(res api.ActionResult, err error) api.ActionResult {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+}
+
 func threadCrashRun(t *testing.T, agent, version, point string) {
 	la := startLive(t, agent, version, threadLiveScript(agent, version))
 	projects, sessions := filepath.Join(la.home, ".claude", "projects"), filepath.Join(la.home, ".codex", "sessions")
@@ -68,7 +178,7 @@ func threadCrashRun(t *testing.T, agent, version, point string) {
 	rs := c.killed(t, "new_thread", point)
 	cmd := map[string]string{"claude": "/clear", "codex": "/new"}[agent]
 	typed := point == dispatch.FaultAfterInput
-	d, final := c.restartUncertain(t, la.srv, "new_thread", rs)
+	d, final := c.restartUncertain(t, la.srv, "new_thread", rs, daemonOpts{claudeProjects: projects, codexSessions: sessions})
 	defer d.stop()
 	if point != dispatch.FaultBeforeReserve && final != store.StageUncertain {
 		t.Fatalf("after the restart the reservation is %s", final)

@@ -61,17 +61,31 @@ func archivedRoot(sessions string) string {
 	return filepath.Join(filepath.Dir(sessions), "archived_sessions")
 }
 
-// Stale proves that the Claude Code process in v left the conversation
-// its terminal was bound to: among the transcripts of its workspace it
-// wrote since it started, another was appended after the left one's last
-// write. The proof is what the detach keeps (the file and its size now).
+// Stale proves that the process in v left the conversation its terminal
+// was bound to (Bind.Left): among the files it wrote since it started
+// (Claude: the transcripts of its workspace; Codex: the rollouts it holds
+// open, every one it wrote), another was appended after the left one's
+// last write. The proof is what the detach keeps: the file and its size.
 func (t threads) Stale(ctx context.Context, v terminal.View) (store.BindingDetach, error) {
 	if v.Ident == nil || v.Bind.LeftPath == "" {
 		return store.BindingDetach{}, errors.New("no conversation to detach")
 	}
-	q := watchers.ClaudeQuery{ProjectsRoot: t.s.cfg.ClaudeProjects, Cwd: v.Ident.Cwd, Since: procid.StartWall(v.Ident.AgentStart),
-		Quiet: v.Bind.Quiet(v.Ident.Incarnation())}
-	ni, err := watchers.ResolveClaude(ctx, q)
+	inc := v.Ident.Incarnation()
+	var ni watchers.NativeIdentity
+	var err error
+	switch v.Ident.Agent {
+	case api.AgentClaude:
+		ni, err = watchers.ResolveClaude(ctx, watchers.ClaudeQuery{ProjectsRoot: t.s.cfg.ClaudeProjects, Cwd: v.Ident.Cwd,
+			Since: procid.StartWall(v.Ident.AgentStart), Quiet: v.Bind.Quiet(inc)})
+	case api.AgentCodex:
+		var pids []int
+		for _, p := range v.Ident.Members {
+			pids = append(pids, p.Stat.PID)
+		}
+		ni, err = watchers.ResolveCodex(ctx, watchers.CodexQuery{PIDs: pids, SessionsRoot: t.s.cfg.CodexSessions, Quiet: v.Bind.Quiet(inc)})
+	default:
+		return store.BindingDetach{}, errors.New("no coding agent")
+	}
 	if err != nil {
 		return store.BindingDetach{}, err
 	}
@@ -82,14 +96,14 @@ func (t threads) Stale(ctx context.Context, v terminal.View) (store.BindingDetac
 		}
 	}
 	if left == nil {
-		return store.BindingDetach{}, fmt.Errorf("the left conversation's transcript is not among the process's (%s)", ni.State)
+		return store.BindingDetach{}, fmt.Errorf("the left conversation's file is not among the process's (%s)", ni.State)
 	}
 	for _, c := range ni.Candidates {
 		if c.Path != left.Path && c.ModTime.After(left.ModTime) {
-			return store.BindingDetach{Incarnation: v.Ident.Incarnation(), SessionID: v.Bind.Left, Path: left.Path, Size: left.Size}, nil
+			return store.BindingDetach{Incarnation: inc, SessionID: v.Bind.Left, Path: left.Path, Size: left.Size}, nil
 		}
 	}
-	return store.BindingDetach{}, errors.New("no transcript of the workspace was written after the left conversation's last record: it may still be the one the agent runs")
+	return store.BindingDetach{}, errors.New("no file of the process was written after the left conversation's last record: it may still be the one the agent runs")
 }
 
 // Detach hands the proven stale conversation to the binder.

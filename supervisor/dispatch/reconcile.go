@@ -12,10 +12,12 @@ import (
 	"github.com/agent-knock-knock/akk/watchers"
 )
 
-// reconcile_binding (seed 003 "Human Handoff"): a person's /clear or
-// /resume in a Claude Code pane leaves akk two transcripts the process
-// wrote since it started, and no file says which one it writes now: the
-// binding is ambiguous and every managed send is refused. The controller
+// reconcile_binding (seed 003 "Human Handoff"): a person's /new or
+// /resume in a Codex pane leaves its process holding two rollouts open
+// (Codex keeps every rollout it wrote open until it exits), and in a
+// Claude Code pane without a session record two transcripts written since
+// it started: nothing says which one it writes now, the binding is
+// ambiguous and every managed send is refused. The controller
 // may detach the conversation the terminal was bound to (Binding.Left)
 // once akk proves it stale: the process wrote another transcript of its
 // workspace after its last write to it. Nothing is typed; nothing is
@@ -78,8 +80,6 @@ func (d *Dispatcher) staleBinding(ctx context.Context, v terminal.View, conflict
 	switch {
 	case v.Ident == nil || (v.Ident.Agent != api.AgentClaude && v.Ident.Agent != api.AgentCodex):
 		return store.BindingDetach{}, reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
-	case v.Ident.Agent == api.AgentCodex:
-		return store.BindingDetach{}, reject(api.ReasonNotStale, "Codex's binding is the rollout its process holds open: there is nothing to detach")
 	case v.Bind.State == string(watchers.Resolved):
 		return store.BindingDetach{}, reject(api.ReasonNotStale, "the binding names one conversation: nothing conflicts")
 	case v.Bind.Left == "" || terminal.SessionID(d.cfg.Secret, v.Ident.Agent, v.Bind.Left) != conflicting:

@@ -385,8 +385,11 @@ func TestReconcileBinding(t *testing.T) {
 			State: string(watchers.Resolved), SessionID: idCurrent}, stale: proof, session: left, outcome: api.OutcomeRejected, reason: api.ReasonNotStale},
 		{name: "another session than the one left", agent: "claude", bind: terminal.Binding{Generation: 2, State: string(watchers.Ambiguous),
 			Left: idFirst}, stale: proof, session: left, outcome: api.OutcomeRejected, reason: api.ReasonNotStale},
-		{name: "codex", agent: "codex", bind: terminal.Binding{Generation: 2, State: string(watchers.Ambiguous), Left: idCurrent},
-			stale: proof, session: terminal.SessionID([]byte("test secret"), "codex", idCurrent), outcome: api.OutcomeRejected, reason: api.ReasonNotStale},
+		{name: "codex proven stale", agent: "codex", bind: terminal.Binding{Generation: 2, State: string(watchers.Ambiguous), Left: idCurrent,
+			LeftPath: "/files/current.jsonl"}, stale: proof, session: terminal.SessionID([]byte("test secret"), "codex", idCurrent),
+			outcome: api.OutcomeAccepted},
+		{name: "codex: the claude session id of the same conversation", agent: "codex", bind: terminal.Binding{Generation: 2,
+			State: string(watchers.Ambiguous), Left: idCurrent}, stale: proof, session: left, outcome: api.OutcomeRejected, reason: api.ReasonNotStale},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			version := map[string]string{"claude": "2.1.267", "codex": "0.155.1"}[c.agent]

@@ -91,7 +91,7 @@ func Actions(v View) map[string]api.Action {
 		// Status fills in the candidates (a listing scans the agent's files).
 		out["resume_thread"] = api.Action{Tool: api.ToolResumeThread, Arguments: map[string]any{"terminal_id": v.ID}}
 	}
-	if v.LeftSessionID != "" && v.Ident.Agent == api.AgentClaude {
+	if v.LeftSessionID != "" {
 		out["reconcile_binding"] = api.Action{Tool: api.ToolReconcile,
 			Arguments: map[string]any{"terminal_id": v.ID, "conflicting_session_id": v.LeftSessionID}}
 	}
