@@ -40,7 +40,11 @@ func threadLiveScript(agent, version string) fakemodel.Script {
 
 func runLiveThreads(t *testing.T, agent, version string) {
 	var log *fakemodel.Log
-	la := prepareLiveWith(t, agent, version, "", func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
+	model := ""
+	if agent == "codex" {
+		model = rig.CodexModel(version) // 0.171.0 nudges an older model's user at startup
+	}
+	la := prepareLiveWith(t, agent, version, model, func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
 		log = l
 		return threadLiveScript(agent, version)
 	})
@@ -166,3 +170,7 @@ func (ld *liveDispatch) binding() api.Binding {
 
 func TestLiveClaudeThreads(t *testing.T) { runLiveThreads(t, "claude", "2.1.267") }
 func TestLiveCodexThreads(t *testing.T)  { runLiveThreads(t, "codex", "0.155.1") }
+
+// The newest pinned versions too (their recordings are the replay tier's).
+func TestLiveClaude332Threads(t *testing.T) { runLiveThreads(t, "claude", "2.1.332") }
+func TestLiveCodex171Threads(t *testing.T)  { runLiveThreads(t, "codex", "0.171.0") }
