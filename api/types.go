@@ -101,6 +101,9 @@ type Action struct {
 	Tool      string         `json:"tool"`
 	Arguments map[string]any `json:"arguments"`
 	Decisions []string       `json:"decisions,omitempty"`
+	// Candidates are resume_thread's conversations (status only): pass one
+	// native_thread_id with the arguments.
+	Candidates []ThreadCandidate `json:"candidates,omitempty"`
 }
 
 // InteractionSchema names the public interaction projection (seed 000).

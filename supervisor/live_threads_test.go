@@ -3,7 +3,6 @@ package supervisor
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -104,11 +103,7 @@ func runLiveThreads(t *testing.T, agent, version string) {
 	if !ok {
 		t.Fatalf("resume_thread not advertised: %+v", st.Terminal.AvailableActions)
 	}
-	var cands []api.ThreadCandidate
-	b, _ := json.Marshal(act.Arguments["candidates"])
-	if err := json.Unmarshal(b, &cands); err != nil {
-		t.Fatalf("candidates %s: %v", b, err)
-	}
+	cands := act.Candidates
 	var found *api.ThreadCandidate
 	for i, c := range cands {
 		if c.NativeThreadID == mid.SessionID {

@@ -60,7 +60,8 @@ func (s *Supervisor) Status(ctx context.Context, req api.StatusRequest) (api.Sta
 		if err != nil || len(list.Candidates) == 0 {
 			delete(out.Terminal.AvailableActions, "resume_thread")
 		} else {
-			a.Arguments["candidates"] = list.Candidates
+			a.Candidates = list.Candidates
+			out.Terminal.AvailableActions["resume_thread"] = a
 		}
 	}
 	return out, nil

@@ -201,7 +201,7 @@ func resumeThreadInput() *jsonschema.Schema {
 	return closed("The terminal and the conversation to resume in it.", map[string]*jsonschema.Schema{
 		"terminal_id": id(prefixTerminal, descTerminal),
 		"native_thread_id": {Type: "string", Description: "The conversation's full id exactly as status listed it in " +
-			"available_actions.resume_thread.arguments.candidates[].native_thread_id.",
+			"available_actions.resume_thread.candidates[].native_thread_id.",
 			Pattern: threadIDPattern, MinLength: ptr(36), MaxLength: ptr(36)},
 	}, "terminal_id", "native_thread_id")
 }

@@ -153,7 +153,7 @@ func (s *Server) addTools() {
 			return se.client.NewThread(ctx, in)
 		}))
 	mcp.AddTool(s.srv, tool(ToolResumeThread, "Resume an earlier conversation of the terminal's coding agent (its /resume), "+
-		"when the user asks for it: pass one native_thread_id from status's available_actions.resume_thread candidates, "+
+		"when the user asks for it: pass one native_thread_id from status's available_actions.resume_thread.candidates, "+
 		"exactly. It creates no Turn; the next send continues that conversation under its own session_id.",
 		resumeThreadInput(), acting()),
 		handle(s, func(ctx context.Context, se *session, in api.ResumeThreadRequest) (any, error) {

@@ -29,8 +29,16 @@ func IsThreadID(id string) bool { return threadIDPattern.MatchString(id) }
 type snapshotKey struct{ controller, terminal string }
 
 type snapshot struct {
-	ids  []string
-	made time.Time
+	cands []Candidate // as listed: Unchanged compares with the files then
+	made  time.Time
+}
+
+func (s snapshot) ids() []string {
+	out := make([]string, len(s.cands))
+	for i, c := range s.cands {
+		out[i] = c.ID
+	}
+	return out
 }
 
 // snapshotBook holds each controller's last listing of each terminal.
@@ -39,7 +47,7 @@ type snapshotBook struct {
 	lists map[snapshotKey]snapshot
 }
 
-func (b *snapshotBook) put(controller, terminalID string, ids []string, now time.Time) {
+func (b *snapshotBook) put(controller, terminalID string, cands []Candidate, now time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.lists == nil {
@@ -50,7 +58,15 @@ func (b *snapshotBook) put(controller, terminalID string, ids []string, now time
 			delete(b.lists, k)
 		}
 	}
-	b.lists[snapshotKey{controller, terminalID}] = snapshot{ids: ids, made: now}
+	b.lists[snapshotKey{controller, terminalID}] = snapshot{cands: cands, made: now}
+}
+
+// listed is the controller's fresh listing of a terminal, if any.
+func (b *snapshotBook) listed(controller, terminalID string, now time.Time) (snapshot, bool) {
+	b.mu.Lock()
+	s, ok := b.lists[snapshotKey{controller, terminalID}]
+	b.mu.Unlock()
+	return s, ok && now.Sub(s.made) <= api.CandidateSnapshotTTL
 }
 
 // drop forgets every listing of a terminal (its conversation moved).
@@ -67,21 +83,20 @@ func (b *snapshotBook) drop(terminalID string) {
 // resolve turns a number or short ref of the controller's listing into
 // the full id, with the listing's ordered ids.
 func (b *snapshotBook) resolve(controller, terminalID, ref string, now time.Time) (string, []string, *refusal) {
-	b.mu.Lock()
-	s, ok := b.lists[snapshotKey{controller, terminalID}]
-	b.mu.Unlock()
-	if !ok || now.Sub(s.made) > api.CandidateSnapshotTTL {
+	s, ok := b.listed(controller, terminalID, now)
+	if !ok {
 		return "", nil, reject(api.ReasonStaleCandidates, "no listing of this terminal's conversations in the last %s: list them again (resume-thread --list)", api.CandidateSnapshotTTL)
 	}
+	ids := s.ids()
 	if n, err := strconv.Atoi(ref); err == nil {
-		if n < 1 || n > len(s.ids) {
-			return "", nil, reject(api.ReasonNotResumable, "the listing has no number %d (1-%d)", n, len(s.ids))
+		if n < 1 || n > len(ids) {
+			return "", nil, reject(api.ReasonNotResumable, "the listing has no number %d (1-%d)", n, len(ids))
 		}
-		return s.ids[n-1], s.ids, nil
+		return ids[n-1], ids, nil
 	}
 	ref = strings.ToLower(ref)
 	var found string
-	for _, id := range s.ids {
+	for _, id := range ids {
 		if strings.HasPrefix(id, ref) {
 			if found != "" {
 				return "", nil, reject(api.ReasonNotResumable, "%q names several conversations of the listing: give more of the id", ref)
@@ -92,7 +107,7 @@ func (b *snapshotBook) resolve(controller, terminalID, ref string, now time.Time
 	if found == "" || len(ref) < 4 {
 		return "", nil, reject(api.ReasonNotResumable, "%q names no conversation of the listing", clip(ref, 40))
 	}
-	return found, s.ids, nil
+	return found, ids, nil
 }
 
 // ThreadCandidates answers POST /v1/thread_candidates: the conversations
@@ -140,7 +155,7 @@ func (d *Dispatcher) Listing(ctx context.Context, controller string, v terminal.
 		out.Candidates = append(out.Candidates, api.ThreadCandidate{Number: i + 1, NativeThreadID: c.ID,
 			ShortRef: shortRef(c.ID, ids), Title: c.Title, UpdatedAt: c.Updated, Previous: previous != "" && c.ID == previous})
 	}
-	d.snapshots.put(controller, v.ID, ids, now)
+	d.snapshots.put(controller, v.ID, cands, now)
 	return out, nil
 }
 

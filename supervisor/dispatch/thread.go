@@ -244,15 +244,21 @@ func (d *Dispatcher) transitionReady(ctx context.Context, v terminal.View, op st
 			return pre, reject(api.ReasonStaleCandidates, "the conversations changed since the listing: list them again")
 		}
 	}
+	// The file the controller's listing showed must be the one there now,
+	// unchanged: a replaced or rewritten conversation is not resumed under
+	// the metadata it saw.
+	if s, ok := d.snapshots.listed(ControllerOf(ctx), v.ID, d.cfg.Now()); ok {
+		for _, c := range s.cands {
+			if c.ID == target.id && c.Unchanged != nil && !c.Unchanged() {
+				return pre, reject(api.ReasonStaleCandidates, "the conversation's file changed since it was listed: list again")
+			}
+		}
+	}
 	for i := range cands {
-		if cands[i].ID != target.id {
-			continue
+		if cands[i].ID == target.id {
+			pre.target = &cands[i]
+			return pre, nil
 		}
-		if cands[i].Unchanged != nil && !cands[i].Unchanged() {
-			return pre, reject(api.ReasonStaleCandidates, "the conversation's file changed since it was listed")
-		}
-		pre.target = &cands[i]
-		return pre, nil
 	}
 	return pre, reject(api.ReasonNotResumable, "%s is not a resumable conversation of this workspace (another workspace, archived, active in another process, or unknown)", target.id)
 }

@@ -218,7 +218,11 @@ func TestThreadTransitions(t *testing.T) {
 			op: api.OpResumeThread, target: idCurrent, outcome: api.OutcomeRejected, reason: api.ReasonNotResumable},
 		{name: "a candidate whose file changed since the listing", agent: "claude", version: "2.1.267", rec: "thread-resume-id", marker: 3,
 			op: api.OpResumeThread, setup: func(t *testing.T, x *threadFixture) {
+				// The status's listing saw the file; it has changed since.
 				x.threads.cands[0].Unchanged = func() bool { return false }
+				if _, err := x.d.Listing(context.Background(), person, x.f.View()); err != nil {
+					t.Fatal(err)
+				}
 			}, outcome: api.OutcomeRejected, reason: api.ReasonStaleCandidates},
 		{name: "a stale candidate set (by number)", agent: "claude", version: "2.1.267", rec: "thread-resume-id", marker: 3,
 			op: api.OpResumeThread, ref: "1", setup: func(t *testing.T, x *threadFixture) {
@@ -336,7 +340,11 @@ func TestShortRef(t *testing.T) {
 	}
 	var b snapshotBook
 	now := time.Now()
-	b.put("cli:a", "term_x", ids, now)
+	var cands []Candidate
+	for _, id := range ids {
+		cands = append(cands, Candidate{ID: id})
+	}
+	b.put("cli:a", "term_x", cands, now)
 	for _, c := range []struct {
 		ctrl, ref string
 		at        time.Time
