@@ -153,6 +153,12 @@ func (d *Dispatcher) transition(ctx context.Context, op, terminalID string, targ
 		tr.Target = pre.target.ID
 	}
 	d.cfg.Threads.Expect(terminalID, tr)
+	// Compare-and-swap: the binding the checks saw is still the one the
+	// binder holds, now that it holds it for the transition.
+	if now := m.View(); now.Bind.Generation != v.Bind.Generation || now.Ident == nil || now.Ident.Incarnation() != tr.Incarnation {
+		d.cfg.Threads.Unexpect(terminalID)
+		return tx.fail(api.ReasonBindingChanged+": the terminal's native session moved on during the checks", now.Rec.Screen, "")
+	}
 	rec, err := d.runTransition(ctx, tx, pre)
 	if err != nil {
 		d.cfg.Threads.Unexpect(terminalID)

@@ -39,6 +39,9 @@ type fakeThreads struct {
 	released int
 	stale    *store.BindingDetach // Stale's proof (nil: none)
 	detached []store.BindingDetach
+	// moveOnExpect: the binder moves the binding on as the transition's
+	// hold arrives (a race the compare-and-swap must lose cleanly).
+	moveOnExpect bool
 }
 
 func (ft *fakeThreads) Expect(id string, tr terminal.Transition) {
@@ -46,6 +49,9 @@ func (ft *fakeThreads) Expect(id string, tr terminal.Transition) {
 	ft.expected = append(ft.expected, tr)
 	ft.mu.Unlock()
 	ft.f.mu.Lock()
+	if ft.moveOnExpect {
+		ft.f.v.Bind.Generation++
+	}
 	ft.f.onResolve = func(v *terminal.View) { // called with f.mu held
 		next := tr.Target
 		if next == "" {
@@ -161,6 +167,7 @@ func TestThreadTransitions(t *testing.T) {
 		outcome, reason       string
 		inputs                int
 		noActionNewThread     bool
+		reserved              bool // refused after the reservation (settled rejected)
 	}
 	cases := []tc{
 		{name: "claude new thread", agent: "claude", version: "2.1.267", rec: "thread-new", op: api.OpNewThread,
@@ -236,6 +243,9 @@ func TestThreadTransitions(t *testing.T) {
 				x.f.frozen = true
 				x.f.mu.Unlock()
 			}, outcome: api.OutcomeUncertain, reason: api.ReasonPostcondition, inputs: 1},
+		{name: "the binding moves on during the checks", agent: "claude", version: "2.1.267", rec: "thread-new", op: api.OpNewThread,
+			setup:   func(t *testing.T, x *threadFixture) { x.threads.moveOnExpect = true },
+			outcome: api.OutcomeRejected, reason: api.ReasonBindingChanged, reserved: true},
 		{name: "the screen never shows the typed command (no Enter)", agent: "codex", version: "0.155.1", rec: "thread-new", op: api.OpNewThread,
 			setup: func(t *testing.T, x *threadFixture) {
 				x.f.mu.Lock()
@@ -318,6 +328,13 @@ func TestThreadTransitions(t *testing.T) {
 					t.Errorf("the binder's hold was released %d times", x.threads.released)
 				}
 			default:
+				if c.reserved {
+					if sent != 0 || len(rs) != 1 || rs[0].Stage != store.StageRejected || res.DoNotRetry || x.threads.released != 1 {
+						t.Errorf("refused after the reservation: %d bytes, reservations %+v, do_not_retry %v, holds released %d",
+							sent, rs, res.DoNotRetry, x.threads.released)
+					}
+					return
+				}
 				if sent != 0 || len(rs) != 0 || res.ReceiptID != "" || res.DoNotRetry || len(x.threads.expected) != 0 {
 					t.Errorf("a refusal before input: %d bytes, reservations %+v, receipt %q, do_not_retry %v, holds %d",
 						sent, rs, res.ReceiptID, res.DoNotRetry, len(x.threads.expected))

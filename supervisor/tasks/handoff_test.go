@@ -1,0 +1,117 @@
+package tasks
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// TestTurnHandoff: a managed Turn a person takes over in the pane is not
+// ended by akk: a person's interrupt (an abort akk sent nothing for) and
+// a switch of its conversation open the handoff decision with one
+// blocked/handoff_required notification and no failure; close with the
+// reason settles it once, only after a switch. An abort akk caused (its
+// cancel, its reject) settles the Turn as before.
+func TestTurnHandoff(t *testing.T) {
+	file := watchers.FileID{Dev: 1, Ino: 42}
+	spec := func(id string) TurnSpec {
+		return TurnSpec{TurnID: id, TerminalID: "term_h", Controller: "mcp:host", Incarnation: "1/1/claude", BindingGen: 3,
+			NativeTurnID: "native-1", Path: "/files/first.jsonl", File: file}
+	}
+	at := watchers.Where{Path: "/files/first.jsonl", File: file, Offset: 100, End: 200}
+	moved := terminal.Binding{Generation: 4, State: string(watchers.Resolved), SessionID: "second", Path: "/files/second.jsonl"}
+	same := terminal.Binding{Generation: 3, State: string(watchers.Resolved), SessionID: "first", Path: "/files/first.jsonl"}
+	ctx := context.Background()
+
+	for _, c := range []struct {
+		name string
+		// akkOp is the reservation akk made for the Turn before the
+		// abort ("": none, a person's Esc).
+		akkOp, akkChoice string
+		abort            bool
+		bind             terminal.Binding
+		wantState        string
+		wantReason       string // the decision's reason, or the settled Turn's
+		closeErr         string // close with the reason: the error's code, "" for success
+	}{
+		{name: "a person's Esc, then /clear", abort: true, bind: moved, wantState: TurnHandoff, wantReason: ReasonHumanContextSwitch},
+		{name: "a switch alone", bind: moved, wantState: TurnHandoff, wantReason: ReasonHumanContextSwitch},
+		{name: "a person's Esc alone", abort: true, bind: same, wantState: TurnHandoff, wantReason: ReasonHumanInterrupt,
+			closeErr: api.CodeConflict},
+		{name: "akk's cancel", akkOp: "cancel", abort: true, bind: same, wantState: TurnCancelled, wantReason: ReasonAborted,
+			closeErr: api.CodeConflict},
+		{name: "akk's reject", akkOp: "approve", akkChoice: api.DecisionReject, abort: true, bind: same, wantState: TurnCancelled,
+			wantReason: ReasonAborted, closeErr: api.CodeConflict},
+		{name: "an approve_once does not count as akk's interrupt", akkOp: "approve", akkChoice: api.DecisionApproveOnce, abort: true,
+			bind: same, wantState: TurnHandoff, wantReason: ReasonHumanInterrupt, closeErr: api.CodeConflict},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newTimerRig(t, Config{})
+			sp := spec("turn_handoff")
+			sp.Created, sp.Deadline = r.clock.Now(), r.clock.Now().Add(24*time.Hour)
+			r.ledger.specs[sp.TurnID], r.ledger.state[sp.TurnID] = sp, TurnRunning
+			r.m.MonitorTurn(sp)
+			if c.akkOp != "" {
+				res := store.Reservation{ID: "rcpt_" + c.akkOp, Op: c.akkOp, Choice: c.akkChoice, TurnID: sp.TurnID, TerminalID: sp.TerminalID,
+					Stage: store.StageDone}
+				if _, err := r.st.Apply(store.Change{Reservations: []store.Reservation{res}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.abort {
+				r.m.Evidence(sp.TerminalID, sp.BindingGen, watchers.TurnAborted{Where: at, TurnID: "native-1", Reason: "interrupted"})
+				r.m.process()
+			}
+			o := terminal.Observation{TerminalID: sp.TerminalID, At: r.clock.Now(), Screen: api.ScreenIdle, Incarnation: sp.Incarnation, Bind: c.bind}
+			r.host.obs[sp.TerminalID] = o
+			if _, open := r.m.turns[sp.TurnID]; open {
+				r.m.Observe(o)
+				r.m.process()
+			}
+			task, err := r.m.TaskStatus(ctx, api.TaskRequest{TurnID: sp.TurnID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs := strings.Join(r.events(t, sp.TurnID), " ")
+			switch {
+			case task.State != c.wantState:
+				t.Fatalf("state %s (%s), want %s; notifications %s", task.State, task.Reason, c.wantState, evs)
+			case c.wantState == TurnHandoff && (task.Handoff == nil || task.Handoff.Reason != c.wantReason):
+				t.Fatalf("handoff %+v, want reason %s", task.Handoff, c.wantReason)
+			case c.wantState == TurnHandoff && (strings.Count(evs, api.CallbackHandoff) != 1 || strings.Contains(evs, api.CallbackError)):
+				t.Fatalf("notifications %s: want one handoff_required and no failure", evs)
+			case c.wantState != TurnHandoff && task.Reason != c.wantReason:
+				t.Fatalf("settled %s for %s, want %s", task.State, task.Reason, c.wantReason)
+			}
+			if c.wantState == TurnHandoff {
+				want := map[string]any{"turn_id": sp.TurnID}
+				if c.wantReason == ReasonHumanContextSwitch {
+					want["reason"] = api.CloseSupersededByHuman
+				}
+				if got := task.Handoff.Decision.Arguments; len(got) != len(want) || got["reason"] != want["reason"] {
+					t.Errorf("decision arguments %v, want %v", got, want)
+				}
+			}
+			closed, err := r.m.Close(ctx, api.CloseRequest{TurnID: sp.TurnID, Reason: api.CloseSupersededByHuman})
+			switch {
+			case c.closeErr != "" && !api.IsCode(err, c.closeErr):
+				t.Fatalf("close with the reason: %+v %v, want %s", closed, err, c.closeErr)
+			case c.closeErr == "" && (err != nil || closed.State != TurnClosed || closed.Reason != api.CloseSupersededByHuman):
+				t.Fatalf("close with the reason: %+v %v", closed, err)
+			case c.closeErr == "":
+				if _, err := r.m.Close(ctx, api.CloseRequest{TurnID: sp.TurnID, Reason: api.CloseSupersededByHuman}); !api.IsCode(err, api.CodeConflict) {
+					t.Fatalf("a second close: %v", err)
+				}
+			}
+			if _, err := r.m.Close(ctx, api.CloseRequest{TurnID: sp.TurnID, Reason: "because"}); err == nil {
+				t.Error("close with an unknown reason was taken")
+			}
+		})
+	}
+}
