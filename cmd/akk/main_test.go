@@ -31,6 +31,12 @@ func TestCLIExitCodes(t *testing.T) {
 		{[]string{"replay", sample}, 0, "expect:questionnaire"},
 		{[]string{"--json", "replay", sample}, 0, `"screen_state":"questionnaire"`},
 		{[]string{"replica", "--speed", "slow", sample}, 2, ""},
+		// Native thread transitions: usage is checked before the daemon.
+		{[]string{"resume-thread", "term_x"}, 2, ""},
+		{[]string{"resume-thread", "term_x", "2", "--list"}, 2, ""},
+		{[]string{"close", "turn_x", "--reason", "because"}, 2, ""},
+		{[]string{"new-thread"}, 2, ""},
+		{[]string{"reconcile-binding", "term_x"}, 2, ""},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errb bytes.Buffer
