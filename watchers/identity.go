@@ -356,19 +356,59 @@ func registeredSession(q ClaudeQuery) (claudeSessionRecord, int, bool) {
 // record names: resolved when exactly one carries its id and cwd,
 // verified absent before its first record is written.
 func resolveRegistered(ctx context.Context, q ClaudeQuery, rec claudeSessionRecord, pid int) (NativeIdentity, error) {
-	kq := q
-	kq.PIDs, kq.SessionID, kq.Since, kq.Exclude, kq.Quiet = nil, rec.SessionID, time.Time{}, nil, nil
-	id, err := ResolveClaude(ctx, kq)
-	if err != nil {
-		return id, err
+	id := NativeIdentity{Agent: Claude}
+	if !safeName(rec.SessionID) {
+		id.State, id.Reason = Unavailable, fmt.Sprintf("pid %d's session record names no usable session id", pid)
+		return id, nil
 	}
+	dirs, err := os.ReadDir(q.ProjectsRoot)
+	if errors.Is(err, fs.ErrNotExist) {
+		id.State, id.Reason = VerifiedAbsent, fmt.Sprintf("pid %d's session record names session %s; no projects directory yet", pid, rec.SessionID)
+		return id, nil
+	}
+	if err != nil {
+		id.State, id.Reason = Unavailable, fmt.Sprintf("projects root: %v", err)
+		return id, nil
+	}
+	// The transcript is <sessionId>.jsonl in its project's directory: only
+	// those names are read, not every transcript of every project.
+	kq := ClaudeQuery{Cwd: q.Cwd, SessionID: rec.SessionID, TailBytes: q.TailBytes, HeadBytes: q.HeadBytes}
+	cwd := filepath.Clean(q.Cwd)
+	var unreadable []string
+	for _, d := range dirs {
+		if err := ctx.Err(); err != nil {
+			return id, err
+		}
+		if !d.IsDir() {
+			continue
+		}
+		path := filepath.Join(q.ProjectsRoot, d.Name(), rec.SessionID+".jsonl")
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		c, ok, err := claudeCandidate(path, kq)
+		id.Checked++
+		if err != nil {
+			unreadable = append(unreadable, path)
+			continue
+		}
+		if ok && filepath.Clean(c.Cwd) == cwd && c.SessionID == rec.SessionID {
+			id.Candidates = append(id.Candidates, c)
+		}
+	}
+	id = decideClaude(id, unreadable)
 	switch id.State {
 	case Resolved:
-		id.Reason = fmt.Sprintf("pid %d's session record names it, and one transcript carries its id and cwd", pid)
+		id.Reason = fmt.Sprintf("pid %d's session record names it, and its transcript carries its id and cwd", pid)
 	case VerifiedAbsent:
 		id.Reason = fmt.Sprintf("pid %d's session record names session %s, which has no transcript yet", pid, rec.SessionID)
 	}
 	return id, nil
+}
+
+// safeName: a session id that names a file and nothing else.
+func safeName(id string) bool {
+	return id != "" && id != "." && id != ".." && !strings.ContainsAny(id, "/\\\x00")
 }
 
 func decideClaude(id NativeIdentity, unreadable []string) NativeIdentity {

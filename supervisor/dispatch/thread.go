@@ -191,7 +191,7 @@ func (d *Dispatcher) noOpenWork(terminalID string) *refusal {
 		return reject(api.ReasonStore, "read turns: %v", err)
 	}
 	for _, t := range turns {
-		if t.TerminalID == terminalID && !turnSettled(t.State) {
+		if t.TerminalID == terminalID && !turnSettled(t.State) && t.Management != "closed" {
 			return reject(api.ReasonTurnActive, "turn %s on this terminal is %s: wait for it, cancel or close it first", t.ID, t.State)
 		}
 	}

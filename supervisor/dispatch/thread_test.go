@@ -200,6 +200,15 @@ func TestThreadTransitions(t *testing.T) {
 					t.Fatal(err)
 				}
 			}, outcome: api.OutcomeRejected, reason: api.ReasonTurnActive},
+		{name: "a closed turn does not hold the terminal", agent: "codex", version: "0.155.1", rec: "thread-new", op: api.OpNewThread,
+			setup: func(t *testing.T, x *threadFixture) {
+				v := x.f.View()
+				tr := store.Turn{ID: "turn_" + terminal.Derive([]byte("test"), "turn", v.ID), TerminalID: v.ID, Controller: person,
+					State: store.TurnWorking, Management: "closed", Incarnation: v.Ident.Incarnation(), Created: time.Now()}
+				if _, err := x.st.Apply(store.Change{Turns: []store.Turn{tr}}); err != nil {
+					t.Fatal(err)
+				}
+			}, outcome: api.OutcomeAccepted, inputs: 2},
 		{name: "a dispatch without its outcome", agent: "codex", version: "0.155.1", rec: "thread-new", op: api.OpNewThread,
 			setup: func(t *testing.T, x *threadFixture) {
 				r := store.Reservation{ID: "rcpt_open", Op: "send", TerminalID: x.f.View().ID, Stage: store.StageInputSent}
