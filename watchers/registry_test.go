@@ -102,3 +102,45 @@ func TestResolveCodexQuiet(t *testing.T) {
 		t.Fatalf("a grew again (a person's /resume): %+v", id)
 	}
 }
+
+// BenchmarkResolveClaude: a pane's identity among 1000 transcripts in 20
+// projects, by the transcripts' records (every file's tail read) and by
+// the process's session record (one name looked up per project).
+func BenchmarkResolveClaude(b *testing.B) {
+	home := b.TempDir()
+	root := filepath.Join(home, ".claude", "projects")
+	var target string
+	for p := range 20 {
+		d := filepath.Join(root, "-work-p"+strconv.Itoa(p))
+		os.MkdirAll(d, 0o700)
+		for i := range 50 {
+			id := "00000000-0000-4000-8000-" + strconv.Itoa(100000000000+p*1000+i)
+			f, _ := os.Create(filepath.Join(d, id+".jsonl"))
+			f.WriteString(claudeLineFor(id, "/work/p"+strconv.Itoa(p), "u", "hi"))
+			f.Close()
+			target = id
+		}
+	}
+	os.MkdirAll(filepath.Join(home, ".claude", "sessions"), 0o700)
+	pid := os.Getpid()
+	st, _ := procid.ReadStat(pid)
+	rec, _ := json.Marshal(map[string]any{"pid": pid, "sessionId": target, "cwd": "/work/p19", "procStart": strconv.FormatUint(st.StartTime, 10)})
+	os.WriteFile(filepath.Join(home, ".claude", "sessions", strconv.Itoa(pid)+".json"), rec, 0o600)
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		q    ClaudeQuery
+	}{
+		{"records", ClaudeQuery{ProjectsRoot: root, Cwd: "/work/p19", SessionID: target}},
+		{"session-record", ClaudeQuery{ProjectsRoot: root, Cwd: "/work/p19", PIDs: []int{pid}}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if id, err := ResolveClaude(ctx, c.q); err != nil || id.State != Resolved {
+					b.Fatalf("%+v %v", id, err)
+				}
+			}
+			b.ReportMetric(1000, "transcripts")
+		})
+	}
+}
