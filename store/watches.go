@@ -35,7 +35,11 @@ type Watch struct {
 	Revision   uint64   `json:"revision"`
 	// SawActivity: a terminal_activity Watch observed working or
 	// awaiting_approval in its epoch (it settles only after that).
-	SawActivity  bool      `json:"saw_activity,omitempty"`
+	SawActivity bool `json:"saw_activity,omitempty"`
+	// BindingGen is the terminal's binding generation when a
+	// terminal_activity Watch began: a session file that appears or moves
+	// after it is activity too (a prompt the agent took, however fast).
+	BindingGen   uint64    `json:"binding_generation,omitempty"`
 	LastActivity time.Time `json:"last_activity,omitzero"`
 	Created      time.Time `json:"created"`
 	Deadline     time.Time `json:"deadline"`

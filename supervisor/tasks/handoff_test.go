@@ -115,3 +115,45 @@ func TestTurnHandoff(t *testing.T) {
 		})
 	}
 }
+
+// TestActivityFromSessionFile: a terminal_activity Watch of an agent with
+// no session file yet counts the file's appearing as activity (the agent
+// took a prompt), though every look showed the screen idle (a model that
+// answers at once); it then settles on stable idle, once. Idle alone, or
+// a binding that moved to nothing it can name, is no activity.
+func TestActivityFromSessionFile(t *testing.T) {
+	r := newTimerRig(t, Config{StableIdle: 5 * time.Second, IdleGap: time.Second})
+	now := r.clock.Now()
+	rec := store.Watch{ID: "watch_filed", TerminalID: "term_f", Mode: api.WatchTerminalActivity, Confidence: api.ConfidenceBestEffort,
+		State: WatchActive, Incarnation: "1/1/claude", Created: now, Deadline: now.Add(time.Hour), Routes: []string{"a"}, BindingGen: 1}
+	if _, err := r.m.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+		t.Fatal(err)
+	}
+	r.m.watches[rec.ID] = &watchState{rec: rec, outAt: now}
+	look := func(b terminal.Binding) {
+		r.clock.advance(3 * time.Second)
+		r.m.Observe(terminal.Observation{TerminalID: "term_f", At: r.clock.Now(), Screen: api.ScreenIdle, Incarnation: rec.Incarnation, Bind: b})
+		r.m.process()
+	}
+	absent := terminal.Binding{Generation: 1, State: string(watchers.VerifiedAbsent)}
+	look(absent)
+	look(absent)
+	look(terminal.Binding{Generation: 2, State: string(watchers.Ambiguous)})
+	if w := r.m.watches[rec.ID]; w == nil || w.rec.SawActivity {
+		t.Fatalf("idle, or a binding it cannot name, counted as activity: %+v", w)
+	}
+	filed := terminal.Binding{Generation: 3, State: string(watchers.Resolved), SessionID: "s1", Path: "/files/s1.jsonl"}
+	look(filed)
+	if w := r.m.watches[rec.ID]; w == nil || !w.rec.SawActivity {
+		t.Fatalf("the session file's appearing is not activity: %+v", w)
+	}
+	look(filed)
+	look(filed)
+	task, err := r.m.TaskStatus(context.Background(), api.TaskRequest{WatchID: rec.ID})
+	if err != nil || task.State != WatchSettled || task.Reason != api.CallbackStablyIdle {
+		t.Fatalf("after the file and stable idle: %+v %v", task, err)
+	}
+	if evs := r.events(t, rec.ID); len(evs) != 1 {
+		t.Errorf("notifications %v, want one", evs)
+	}
+}

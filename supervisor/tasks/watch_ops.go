@@ -52,6 +52,7 @@ func (t *Manager) Watch(ctx context.Context, req api.WatchRequest) (api.Task, er
 		rec.Mode, rec.Confidence, rec.Anchor = api.WatchExactTask, api.ConfidenceExact, anchor
 	} else {
 		rec.Mode, rec.Confidence, rec.Warnings = api.WatchTerminalActivity, api.ConfidenceBestEffort, []string{why}
+		rec.BindingGen = o.Bind.Generation
 		// Activity is observed from now on: the state at creation is not
 		// evidence of this epoch's activity (starting idle never settles).
 	}

@@ -78,8 +78,12 @@ func (t *Manager) watchObserved(w *watchState, o terminal.Observation) {
 	if w.rec.Mode != api.WatchTerminalActivity {
 		return
 	}
+	// A session file that appeared (or moved) since the Watch began is
+	// the agent's own record of a prompt taken: activity, even when its
+	// screen went from idle to idle between two looks (a fast model).
+	filed := o.Bind.Generation != w.rec.BindingGen && o.Bind.State == string(watchers.Resolved)
 	switch {
-	case isActivity(o.Screen):
+	case isActivity(o.Screen) || filed && !w.rec.SawActivity:
 		w.firstIdle = time.Time{}
 		if !w.rec.SawActivity {
 			w.rec.SawActivity = true
