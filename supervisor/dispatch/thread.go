@@ -2,7 +2,6 @@ package dispatch
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"slices"
 	"time"
@@ -280,40 +279,17 @@ func cmpStr(s, fallback string) string {
 // and proves the idle empty composer.
 func (d *Dispatcher) runTransition(ctx context.Context, tx *txn, pre transitionPre) (terminal.Recognition, error) {
 	ctx = context.WithoutCancel(ctx) // input that started is followed by its proof
-	m := tx.t
-	line, proven := pre.profile.New, func(r terminal.Recognition) bool { return r.Completion == pre.profile.New }
+	cmd := slashCommand{line: pre.profile.New, proven: func(r terminal.Recognition) bool { return r.Completion == pre.profile.New }}
 	if pre.target != nil {
 		// With its argument no version draws a completion list: Enter runs
 		// the line as typed, once the screen proves no list is drawn.
-		line, proven = pre.profile.Resume+" "+pre.target.ID, func(r terminal.Recognition) bool { return r.NoCompletion }
+		cmd = slashCommand{line: pre.profile.Resume + " " + pre.target.ID, proven: func(r terminal.Recognition) bool { return r.NoCompletion }}
 	}
-	sum := sha256.Sum256([]byte(line))
-	shows := func(r terminal.Recognition) bool {
-		return r.Exact && r.Screen == api.ScreenIdle && r.Composer == "draft" && r.DraftSum == sum && proven(r)
+	seq, err := d.enterCommand(ctx, tx, cmd)
+	if err != nil {
+		return tx.t.View().Rec, err
 	}
-	before := m.View()
-	if err := tx.text(ctx, line); err != nil {
-		return before.Rec, fmt.Errorf("%s: type the command: %w", api.ReasonDelivery, err)
-	}
-	rec, ok := m.Await(ctx, before.Seq, transitionStep, shows)
-	if !ok {
-		return rec, fmt.Errorf("%s: the composer does not show exactly the command with nothing else Enter could run (screen %s): no Enter was sent, the typed text stays", api.ReasonPostcondition, rec.Screen)
-	}
-	// The completion list is drawn as the text arrives: let it settle past
-	// Codex's paste-burst window (an Enter inside it is a newline), then
-	// look once more before the Enter.
-	m.AwaitQuiet(ctx, before.Seq, sendQuiet, echoQuietMax)
-	if err := m.Barrier(ctx); err != nil {
-		return rec, fmt.Errorf("%s: %w", api.ReasonTerminalGone, err)
-	}
-	now := m.View()
-	if !shows(now.Rec) {
-		return now.Rec, fmt.Errorf("%s: the composer changed before the Enter (screen %s): no Enter was sent", api.ReasonPostcondition, now.Rec.Screen)
-	}
-	if err := tx.keys(ctx, []byte("\r")); err != nil {
-		return now.Rec, fmt.Errorf("%s: Enter: %w", api.ReasonDelivery, err)
-	}
-	rec, ok = m.Await(ctx, now.Seq, transitionStep, func(r terminal.Recognition) bool {
+	rec, ok := tx.t.Await(ctx, seq, transitionStep, func(r terminal.Recognition) bool {
 		return r.Exact && r.Screen == api.ScreenIdle && r.Composer == "empty"
 	})
 	if !ok {
