@@ -496,9 +496,17 @@ func matchSteps(steps []recognizers.PlanStep, inputs [][]byte) (string, int, boo
 
 // notYetProfiled are the surfaces no profile or operation covers yet, by
 // agent and surface (the recognizers' notYetProfiled lists their marker
-// problems): none today. The native thread transitions of issue 21
+// problems). The native thread transitions of issue 21
 // (recordings/rig/threads.go) are driven: send refuses their /clear, /new
 // and /resume (slash_command), which the test then types as the person
 // did, and the resume pickers are read (menu_or_viewer) before the test
-// picks a session.
-var notYetProfiled = map[string]bool{}
+// picks a session. Issue 22's Claude Code status panel, model picker and
+// its confirmation (recordings/rig/inspect_claude.go) read unknown: the
+// recordings that show them wait for a profile (status-completion, which
+// never leaves the composer, is driven).
+var notYetProfiled = map[string]bool{
+	"claude/status":              true,
+	"claude/status-policy-error": true,
+	"claude/model-menu":          true,
+	"claude/model-abandon":       true,
+}

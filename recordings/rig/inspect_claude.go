@@ -1,0 +1,844 @@
+package rig
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/vt"
+	"github.com/gdamore/tcell/v2"
+)
+
+// Claude Code's own status panel and model picker (issue 22: native
+// inspection and model control), typed by a person into the idle
+// composer:
+//
+//   - status: one answered prompt, then "/status" typed (the composer
+//     over its completion list), Enter (the modal Status panel), Esc
+//     (back to the idle empty composer).
+//   - status-completion: "/status" typed, then Down, which highlights
+//     /statusline while the composer still reads "/status" (Enter would
+//     run /statusline: the refusal surface); no Enter: Esc closes the
+//     list, Esc Esc clears the composer.
+//   - status-policy-error: status in a fresh session whose organization
+//     policy fails to load (claudePolicyEnv), so the panel's
+//     "Organization policy" row says so.
+//   - model-menu: one answered prompt, "/model" Enter (the picker), Down
+//     to Sonnet, the effort changed with ←/→, Enter, the confirmation,
+//     Enter, and one more prompt, whose request carries the new model and
+//     effort.
+//   - model-abandon: "/model" Enter in a fresh session, then Esc.
+//
+// Every screen is marked: the composer holding the command over its list
+// idle with a draft (the list only decides what Enter runs), the panel,
+// the picker and the confirmation menu_or_viewer with the composer
+// absent (they own every key), the composer afterwards idle and empty.
+//
+// What the agents really do (Claude Code 2.1.267 and 2.1.332), measured
+// with these scenarios (the exact rows are claudeInspects'):
+//
+//   - The completion list of "/status" is drawn above the composer, the
+//     typed command first and highlighted (colour 153; 2.1.332 also "❯"
+//     in front of it), /statusline second, then other commands whose
+//     descriptions match. Down moves the highlight to /statusline and
+//     leaves the composer's text "/status" (drawn in the highlight
+//     colour): the text alone does not say what Enter runs. The first
+//     Esc closes the list and keeps the text; the second draws "Esc
+//     again to clear" (2.1.332 "esc again to clear") for 1 s; a third
+//     within 800 ms empties the composer. Nothing is written or asked.
+//   - Enter on "/status" opens a modal panel under the history in place
+//     of the composer: the tabs "Settings  Status  Config  Usage  Stats"
+//     (Status lit: background 153), "Label:  value" rows (a long value
+//     wrapped onto rows under the value column), then the key hint:
+//     2.1.267 "Esc to cancel", 2.1.332 "←/→ to switch · Esc to close".
+//     With a custom ANTHROPIC_BASE_URL the "Organization policy" row is
+//     always drawn: "not fetched with a custom ANTHROPIC_BASE_URL". Esc
+//     closes it and leaves nothing: no "/status" row in the history, no
+//     transcript line, no request, the same idle empty composer.
+//   - The policy fetched and failing (status-policy-error) adds a "Proxy"
+//     row and turns "Organization policy" into a three- to five-row
+//     "Couldn't load[ yet, still retrying] · features that must check it
+//     first ... · Couldn't complete the request to api.anthropic.com; ...
+//     · Fix: check your network or proxy[ · Retried hourly ...]";
+//     2.1.267 drops its "Managed settings (remote)" row, 2.1.332 shows
+//     "fetch failed — no policy applied (unexpected error)" there and,
+//     after waiting up to ~30 s at its start, "⚠ Remote managed settings
+//     failed to load ..." above the composer.
+//   - "/model" opens the picker under the history in place of the
+//     composer: "Select model", a line of explanation, five built-in
+//     models (the current one marked "✔", the highlighted one "❯"), an
+//     effort row ("←/→ to adjust") and the key hints. The list is built
+//     in: no request reaches the fake server for it (no GET of a models
+//     endpoint). Enter sets the model and effort; in a conversation that
+//     has a turn it first asks "Switch model?" ("❯ 1. Yes, switch to
+//     <name>", "2. No, go back"; 2.1.332 with "Enter to confirm · Esc to
+//     cancel"), a fresh session is not asked. Then "❯ /model" and "⎿  Set
+//     model to <name> and saved as your default for new sessions with
+//     <effort> effort" over the idle composer; ~/.claude/settings.json
+//     gets "model" and "modelSettings.<id>.effortLevel"; the transcript
+//     the /model command as local-command lines; the next request
+//     carries the new model id and output_config.effort. ("s" instead of
+//     Enter: "Set model to <name> for this session only", settings.json
+//     unchanged; not recorded.)
+//   - Esc in the picker prints "❯ /model" and "⎿  Kept model as <name>
+//     (default)" over the empty idle composer; in a fresh session the
+//     transcript is created with those two rows as system local_command
+//     lines.
+
+// claudeInspectVersions are the versions these scenarios were measured on.
+var claudeInspectVersions = []string{"2.1.267", "2.1.332"}
+
+// claudeInspect is what one version draws in the panel and the picker.
+type claudeInspect struct {
+	// statusRows are the Status panel's rows, label and value, in order
+	// ("*" at the end of a value: a prefix; {work}, {tmp}, {version},
+	// {session}: the run's). A row's value wrapped onto more screen rows
+	// is joined with single spaces.
+	statusRows     []statusRow
+	statusHint     string
+	listAfter      []string // the completion list of "/status" after /statusline
+	pickerHint     string
+	pickerRows     []pickerRow // as first drawn
+	effortBefore   string
+	effortKey      string // the key that changes the effort
+	effortAfter    string
+	target         string // the picker row chosen
+	requestBefore  modelTuple
+	requestAfter   modelTuple
+	savedAs        string   // the confirmation printed after Enter
+	keptAs         string   // printed after Esc
+	settingsModel  string   // settings.json "model" after Enter
+	settingsEffort string   // its modelSettings[requestAfter.Model].effortLevel
+	modelList      []string // the completion list of "/model"
+	escAgain       string   // the hint after the second Esc on a draft
+	// switchAsk is the confirmation Enter in the picker asks for in a
+	// conversation that has a turn.
+	switchAsk []string
+	// policyRows are the panel's rows when the organization policy fails
+	// to load (status-policy-error); policyWarning the notice the idle
+	// screen shows then ("": none).
+	policyRows    []statusRow
+	policyWarning string
+}
+
+type statusRow struct{ label, value string }
+
+type pickerRow struct {
+	n           int
+	label, desc string
+	current     bool // "✔"
+	highlighted bool // "❯"
+}
+
+// modelTuple is what a model request carries: its "model" and
+// "output_config"."effort".
+type modelTuple struct{ Model, Effort string }
+
+const claudeOrgPolicy = "not fetched with a custom ANTHROPIC_BASE_URL"
+
+var claudeInspects = map[string]claudeInspect{
+	"2.1.267": {
+		statusRows: []statusRow{
+			{"Version", "{version}"}, {"Session name", "Fake session"}, {"Session ID", "{session}"},
+			{"Session kind", "interactive"}, {"Peer address", "uds:{tmp}/cc-socks/*"}, {"cwd", "{work}"},
+			{"Auth token", "none"}, {"API key", "ANTHROPIC_API_KEY"}, {"Anthropic base URL", "http://127.0.0.1:*"},
+			{"Model", "Default (claude-opus-5[1m])"}, {"Setting sources", "User settings"},
+			{"Managed settings (remote)", "not fetched — not available with a custom ANTHROPIC_BASE_URL"},
+			{"Organization policy", claudeOrgPolicy},
+		},
+		statusHint: "Esc to cancel",
+		listAfter:  []string{"/ide", "/usage"},
+		pickerHint: "Enter to set as default · s to use this session only · Esc to cancel",
+		pickerRows: []pickerRow{
+			{1, "Default (recommended)", "Use the default model (currently Opus 5 (1M context)) · $5/$25 per Mtok", true, true},
+			{2, "Opus (1M context)", "Opus 5 with 1M context · Best for everyday, complex tasks · $5/$25 per Mtok", false, false},
+			{3, "Sonnet", "Sonnet 5 · Efficient for routine tasks · $2/$10 per Mtok", false, false},
+			{4, "Sonnet 5 (1M context)", "Sonnet 5 for long sessions · $2/$10 per Mtok", false, false},
+			{5, "Haiku", "Haiku 4.5 · Fastest for quick answers · $1/$5 per Mtok", false, false},
+		},
+		effortBefore: "● High effort (default) ←/→ to adjust", effortKey: "Left", effortAfter: "◐ Medium effort ←/→ to adjust",
+		target:        "Sonnet",
+		requestBefore: modelTuple{"claude-opus-5", "high"}, requestAfter: modelTuple{"claude-sonnet-5", "medium"},
+		savedAs:       "Set model to Sonnet 5 and saved as your default for new sessions with medium effort",
+		keptAs:        "Kept model as Opus 5 (1M context) (default)",
+		settingsModel: "sonnet", settingsEffort: "medium",
+		modelList: []string{"/model", "/claude-api", "/loop"},
+		escAgain:  "Esc again to clear",
+		switchAsk: []string{"Switch model?", "Your next response will be slower and use more tokens",
+			"This conversation is cached for the current model. Switching to Sonnet 5 means the full history gets re-read on",
+			"❯ 1. Yes, switch to Sonnet 5", "2. No, go back"},
+		policyRows: []statusRow{
+			{"Version", "{version}"}, {"Session name", "/rename to add a name"}, {"Session ID", "{session}"},
+			{"Session kind", "interactive"}, {"Peer address", "uds:{tmp}/cc-socks/*"}, {"cwd", "{work}"},
+			{"Auth token", "none"}, {"API key", "ANTHROPIC_API_KEY"}, {"Anthropic base URL", "http://127.0.0.1:*"},
+			{"Proxy", "http://127.0.0.1:*"},
+			{"Model", "Default (claude-opus-5[1m])"}, {"Setting sources", "User settings"},
+			{"Organization policy", "Couldn't load*"},
+		},
+	},
+	"2.1.332": {
+		statusRows: []statusRow{
+			{"Version", "{version}"}, {"Session name", "/rename to add a name"}, {"Session ID", "{session}"},
+			{"Session kind", "interactive"}, {"Peer address", "uds:{tmp}/cc-socks/*"}, {"cwd", "{work}"},
+			{"Auth token", "none"}, {"API key", "ANTHROPIC_API_KEY"}, {"Anthropic base URL", "http://127.0.0.1:*"},
+			{"Model", "Default (claude-opus-5-5)"}, {"Setting sources", "User settings"},
+			{"Managed settings (remote)", "not fetched — not available with a custom ANTHROPIC_BASE_URL"},
+			{"Organization policy", claudeOrgPolicy},
+			{"Auto mode server", "Disabled"},
+			{"Features", "some aren't available while CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC is set, such as " +
+				"/advisor, /artifact-diagramming, /design, /design-login, /design-sync, /import, " +
+				"/skill-doctor: https://code.claude.com/docs/en/env-vars"},
+		},
+		statusHint: "←/→ to switch · Esc to close",
+		listAfter:  []string{"/usage", "/plugin-authoring", "/ide"},
+		pickerHint: "s to use this session only · Enter to save · Esc to cancel",
+		pickerRows: []pickerRow{
+			{1, "Default (recommended)", "Use the default model (currently Opus 5.5) · $4/$20 per Mtok", true, true},
+			{2, "Opus", "Opus 5.5 · Best for everyday, complex tasks · $4/$20 per Mtok", false, false},
+			{3, "Fable", "Fable 5.2 · Most capable for your hardest and longest-running tasks · $8/$40 per Mtok", false, false},
+			{4, "Sonnet", "Sonnet 5.5 · Efficient for routine tasks · $2/$10 per Mtok", false, false},
+			{5, "Haiku", "Haiku 5.5 · Fastest for quick answers · $0.10/$0.50 per Mtok ($0.50/$2.50 for prompts over 100k)", false, false},
+		},
+		effortBefore: "◐ Medium effort (default) ←/→ to adjust", effortKey: "Right", effortAfter: "● High effort ←/→ to adjust",
+		target:        "Sonnet",
+		requestBefore: modelTuple{"claude-opus-5-5", "medium"}, requestAfter: modelTuple{"claude-sonnet-5-5", "high"},
+		savedAs:       "Set model to Sonnet 5.5 and saved as your default for new sessions with high effort",
+		keptAs:        "Kept model as Opus 5.5 (default)",
+		settingsModel: "sonnet", settingsEffort: "high",
+		modelList: []string{"/model", "/auto-mode-setup", "/code-review", "/effort", "/update-config"},
+		escAgain:  "esc again to clear",
+		switchAsk: []string{"Switch model?", "Your next response will be slower and use more tokens",
+			"This conversation is cached for the current model. Switching to Sonnet 5.5 means the full history gets re-read.",
+			"❯ 1. Yes, switch to Sonnet 5.5", "2. No, go back", "Enter to confirm · Esc to cancel"},
+		policyRows: []statusRow{
+			{"Version", "{version}"}, {"Session name", "/rename to add a name"}, {"Session ID", "{session}"},
+			{"Session kind", "interactive"}, {"Peer address", "uds:{tmp}/cc-socks/*"}, {"cwd", "{work}"},
+			{"Auth token", "none"}, {"API key", "ANTHROPIC_API_KEY"}, {"Anthropic base URL", "http://127.0.0.1:*"},
+			{"Proxy", "http://127.0.0.1:*"},
+			{"Model", "Default (claude-opus-5-5)"}, {"Setting sources", "User settings"},
+			{"Managed settings (remote)", "fetch failed — no policy applied (unexpected error)"},
+			{"Organization policy", "Couldn't load*"},
+			{"Auto mode server", "Disabled"},
+			{"Features", "some aren't available while CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC is set, such as " +
+				"/advisor, /artifact-diagramming, /design, /design-login, /design-sync, /import, " +
+				"/skill-doctor: https://code.claude.com/docs/en/env-vars"},
+		},
+		policyWarning: "⚠ Remote managed settings failed to load (unexpected error) · no remote policy applied · /status for details",
+	},
+}
+
+// The prompts of these scenarios: the corpus script answers "hello".
+const (
+	inspectPrompt = "hello before inspecting"
+	inspectAfter  = "hello after the switch"
+)
+
+var (
+	menuAbsent = recordings.MarkerState{Composer: "absent"}
+	// claudeLit is the completion list's highlight colour (dark theme).
+	claudeLit = tcell.PaletteColor(153)
+)
+
+// completionEntry is one command of the completion list.
+type completionEntry struct {
+	cmd string
+	lit bool // drawn in the highlight colour
+}
+
+// completionList reads the list drawn above the composer: the rows from
+// the blank row over it down to the composer's upper rule, one entry per
+// row that starts with a command (a description's second row starts with
+// none). The composer is the last row that starts with "❯".
+func completionList(s *vt.Screen) []completionEntry {
+	_, h := s.Size()
+	composer := -1
+	for y := 0; y < h; y++ {
+		if strings.HasPrefix(rowText(s, y), "❯") {
+			composer = y
+		}
+	}
+	top := composer - 2 // the row over the upper rule
+	for top >= 0 && strings.TrimSpace(rowText(s, top)) != "" {
+		top--
+	}
+	var out []completionEntry
+	for y := top + 1; y >= 0 && y < composer-1; y++ {
+		cells := s.Row(y)
+		x := 0
+		for x < len(cells) && (cells[x].Text == " " || cells[x].Text == "❯") {
+			x++
+		}
+		if x >= len(cells) || cells[x].Text != "/" {
+			continue
+		}
+		var b strings.Builder
+		for i := x; i < len(cells) && cells[i].Text != " "; i++ {
+			b.WriteString(cells[i].Text)
+		}
+		fg, _, _ := cells[x].Style.Decompose()
+		out = append(out, completionEntry{cmd: b.String(), lit: fg == claudeLit})
+	}
+	return out
+}
+
+// rowText is row y's text, no-break spaces read as spaces, trailing
+// spaces trimmed.
+func rowText(s *vt.Screen, y int) string {
+	var b strings.Builder
+	for _, c := range s.Row(y) {
+		b.WriteString(c.Text)
+	}
+	return strings.TrimRight(strings.ReplaceAll(b.String(), "\u00a0", " "), " ")
+}
+
+// completion waits until the composer reads draft over a completion list
+// whose commands are want, in order, with exactly lit highlighted, and
+// logs the list.
+func (s *sticky) completion(draft string, want []string, lit string) {
+	s.claudeComposer(draft)
+	var got []completionEntry
+	s.do(func() error {
+		return s.d.wait(fmt.Sprintf("completion list %v, %s highlighted", want, lit), func(ctx context.Context) error {
+			return s.d.rec.WaitScreen(ctx, func(sc *vt.Screen) bool {
+				got = completionList(sc)
+				if len(got) != len(want) {
+					return false
+				}
+				for i, e := range got {
+					if e.cmd != want[i] || e.lit != (e.cmd == lit) {
+						return false
+					}
+				}
+				return true
+			})
+		})
+	})
+	s.do(func() error {
+		s.d.lg.Info("rig: completion list", "draft", draft, "entries", fmt.Sprint(got))
+		return nil
+	})
+}
+
+// statusPanel waits for the Status panel with exactly the rows of the
+// version (want), each value as expected, and logs them.
+func (s *sticky) statusPanel(want []statusRow, hint string) {
+	s.screen("Settings  Status   Config   Usage   Stats", hint)
+	s.noComposer()
+	var got []statusRow
+	s.do(func() error {
+		err := s.d.ScreenFunc("the Status panel's rows", func(text string) bool {
+			got = parseStatusPanel(text, hint)
+			return len(got) == len(want)
+		})
+		s.d.lg.Info("rig: status panel", "rows", fmt.Sprintf("%q", got))
+		if err != nil {
+			return err
+		}
+		// {session}: the transcript's sessionId, or any id before the
+		// first prompt (no transcript yet).
+		session := ""
+		if j := findJournal("claude", s.d.Home.Home); j != "" {
+			session = threadID(j)
+		}
+		vars := strings.NewReplacer("{version}", s.d.Version, "{work}", s.d.Home.Work, "{tmp}", s.d.Home.Tmp)
+		for i, w := range want {
+			v := vars.Replace(w.value)
+			ok := got[i].value == v
+			switch p, prefix := strings.CutSuffix(v, "*"); {
+			case prefix:
+				ok = strings.HasPrefix(got[i].value, p)
+			case v == "{session}" && session == "":
+				ok = uuidRE.MatchString(got[i].value)
+			case v == "{session}":
+				ok = got[i].value == session
+			}
+			if got[i].label != w.label || !ok {
+				return fmt.Errorf("rig: Status panel row %d is %q: %q, want %q: %q", i, got[i].label, got[i].value, w.label, v)
+			}
+		}
+		return nil
+	})
+}
+
+// parseStatusPanel reads the Status panel's rows from the row under its
+// tabs down to the hint: "Label:" then the value from a column shared by
+// every row; a row with nothing before that column goes on the row above.
+func parseStatusPanel(text, hint string) []statusRow {
+	lines := strings.Split(text, "\n")
+	start, end := -1, -1
+	for i, l := range lines {
+		switch {
+		case strings.Contains(l, "Settings  Status"):
+			start = i + 1
+		case start >= 0 && strings.Contains(l, hint):
+			end = i
+		}
+	}
+	if start < 0 || end < 0 {
+		return nil
+	}
+	col := -1
+	var out []statusRow
+	for _, l := range lines[start:end] {
+		r := []rune(l)
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if col < 0 {
+			i := strings.Index(l, ":")
+			if i < 0 {
+				return nil
+			}
+			col = i + 1
+			for col < len(r) && r[col] == ' ' {
+				col++
+			}
+		}
+		if len(r) <= col {
+			return nil
+		}
+		head, value := strings.TrimSpace(string(r[:col])), strings.TrimSpace(string(r[col:]))
+		if head == "" {
+			if len(out) == 0 {
+				return nil
+			}
+			out[len(out)-1].value += " " + value
+			continue
+		}
+		label, ok := strings.CutSuffix(head, ":")
+		if !ok {
+			return nil
+		}
+		out = append(out, statusRow{label, value})
+	}
+	return out
+}
+
+// noComposer waits until no composer is drawn: no row that starts with
+// "❯" under a rule (prompts in the history have no rule above them).
+func (s *sticky) noComposer() {
+	s.do(func() error {
+		return s.d.ScreenFunc("no composer", func(text string) bool {
+			lines := strings.Split(text, "\n")
+			for i := 1; i < len(lines); i++ {
+				if strings.HasPrefix(lines[i], "❯") && strings.HasPrefix(lines[i-1], "───") {
+					return false
+				}
+			}
+			return true
+		})
+	})
+}
+
+var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+var pickerRowRE = regexp.MustCompile(`^\s*(❯)?\s*(\d)\. (.+?)( ✔)?\s{2,}(\S.*)$`)
+
+// parsePicker reads the model picker's rows (a description wrapped onto a
+// second row joined with a space) and its effort row.
+func parsePicker(text string) (rows []pickerRow, effort string) {
+	in := false
+	for _, l := range strings.Split(text, "\n") {
+		switch m := pickerRowRE.FindStringSubmatch(l); {
+		case strings.Contains(l, "Select model"):
+			in, rows = true, nil
+		case !in:
+		case m != nil:
+			rows = append(rows, pickerRow{n: int(m[2][0] - '0'), label: m[3], desc: strings.TrimSpace(m[5]),
+				current: m[4] != "", highlighted: m[1] != ""})
+		case strings.Contains(l, "to adjust"):
+			effort = strings.TrimSpace(l)
+			in = false
+		case len(rows) > 0 && strings.TrimSpace(l) != "" && strings.HasPrefix(l, strings.Repeat(" ", 20)):
+			rows[len(rows)-1].desc += " " + strings.TrimSpace(l)
+		}
+	}
+	return rows, effort
+}
+
+// picker waits for the model picker with rows (as they should read) and
+// the effort row, and marks it.
+func (s *sticky) picker(rows []pickerRow, effort string) {
+	ci := claudeInspects[s.d.Version]
+	s.screen("Select model", ci.pickerHint)
+	s.noComposer()
+	var got []pickerRow
+	var gotEffort string
+	s.do(func() error {
+		err := s.d.ScreenFunc("the model picker's rows", func(text string) bool {
+			got, gotEffort = parsePicker(text)
+			return fmt.Sprint(got) == fmt.Sprint(rows) && gotEffort == effort
+		})
+		s.d.lg.Info("rig: model picker", "rows", fmt.Sprintf("%+v", got), "effort", gotEffort)
+		return err
+	})
+	s.mark("menu_or_viewer", menuAbsent)
+}
+
+// highlight returns rows with the row labelled label alone highlighted.
+func highlight(rows []pickerRow, label string) []pickerRow {
+	out := append([]pickerRow(nil), rows...)
+	for i := range out {
+		out[i].highlighted = out[i].label == label
+	}
+	return out
+}
+
+// lastModelTuple is the model and effort of the newest main request whose
+// prompt holds prompt.
+func lastModelTuple(reqs []fakemodel.Request, prompt string) (modelTuple, error) {
+	for i := len(reqs) - 1; i >= 0; i-- {
+		r := reqs[i]
+		if !fakemodel.Main(r) || !strings.Contains(r.Prompt, prompt) {
+			continue
+		}
+		var b struct {
+			Model        string `json:"model"`
+			OutputConfig struct {
+				Effort string `json:"effort"`
+			} `json:"output_config"`
+		}
+		if err := json.Unmarshal(r.Body, &b); err != nil {
+			return modelTuple{}, fmt.Errorf("rig: request %d: %w", r.Seq, err)
+		}
+		return modelTuple{b.Model, b.OutputConfig.Effort}, nil
+	}
+	return modelTuple{}, fmt.Errorf("rig: no model request for %q", prompt)
+}
+
+// noModelList fails if any request to the fake server was not a Messages
+// call (or count_tokens, or Claude's HEAD probe): the picker reads no
+// models endpoint.
+func noModelList(reqs []fakemodel.Request) error {
+	for _, r := range reqs {
+		switch {
+		case r.Method == "HEAD", r.Method == "POST" && strings.HasPrefix(r.Path, "/v1/messages"):
+		default:
+			return fmt.Errorf("rig: request %d %s %s to the fake server", r.Seq, r.Method, r.Path)
+		}
+	}
+	return nil
+}
+
+// claudeSettings reads ~/.claude/settings.json.
+func claudeSettings(h *Home) (map[string]any, error) {
+	b, err := os.ReadFile(filepath.Join(h.Home, ".claude", "settings.json"))
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	return m, json.Unmarshal(b, &m)
+}
+
+// answer asks prompt at the idle composer, waits for its turn's end and
+// the idle composer, and marks it.
+func (s *sticky) answer(prompt string, n int) {
+	s.do(func() error { return claudeIdle(s.d) })
+	s.do(func() error { return claudePrompt(s.d, prompt) })
+	s.do(func() error { _, err := s.d.Request("prompt "+prompt, nil); return err })
+	s.claudeTurns(n)
+	s.do(func() error { return claudeIdle(s.d) })
+	s.claudeComposer("")
+	s.mark("idle", idleEmpty)
+}
+
+// slashClaude types cmd into the idle empty composer and marks it over
+// its completion list (list, cmd highlighted).
+func (s *sticky) slashClaude(cmd string, list []string) {
+	s.do(func() error { return claudeIdle(s.d) })
+	s.typ(cmd)
+	s.completion(cmd, list, cmd)
+	s.gone(claudeIdleFooter)
+	s.mark("idle", idleDraft)
+}
+
+// statusList is the completion list of "/status".
+func statusList(version string) []string {
+	return append([]string{"/status", "/statusline"}, claudeInspects[version].listAfter...)
+}
+
+// statusInspect runs /status from the idle composer: the panel (rows),
+// Esc, and the same idle empty composer, nothing left of /status and no
+// model request made.
+func (s *sticky) statusInspect(rows []statusRow) {
+	ci := claudeInspects[s.d.Version]
+	var before string
+	var seen int
+	s.do(func() error { before, seen = s.d.rec.ScreenText(), messagesRequests(s.d.Log.Requests()); return nil })
+	s.slashClaude("/status", statusList(s.d.Version))
+	s.key("Enter")
+	s.statusPanel(rows, ci.statusHint)
+	s.mark("menu_or_viewer", menuAbsent)
+	s.key("Escape")
+	s.gone(ci.statusHint, "Session ID:")
+	s.do(func() error { return claudeIdle(s.d) })
+	s.claudeComposer("")
+	s.do(func() error {
+		after := s.d.rec.ScreenText()
+		switch n := messagesRequests(s.d.Log.Requests()); {
+		case strings.Contains(after, "❯ /status"):
+			return fmt.Errorf("rig: /status left a row:\n%s", after)
+		case withoutEffortChip(after) != withoutEffortChip(before):
+			return fmt.Errorf("rig: the screen after Esc differs from the one before /status:\n%s\nbefore:\n%s", after, before)
+		case n != seen:
+			return fmt.Errorf("rig: /status made %d model requests", n-seen)
+		}
+		return nil
+	})
+	s.mark("idle", idleEmpty)
+}
+
+// messagesRequests counts the Messages requests (any kind) so far.
+func messagesRequests(reqs []fakemodel.Request) int {
+	n := 0
+	for _, r := range reqs {
+		if r.Method == "POST" && r.Path == "/v1/messages" {
+			n++
+		}
+	}
+	return n
+}
+
+// withoutEffortChip is the screen's rows that are not blank, without the
+// row of Claude's effort chip ("◐ medium · /effort"), which 2.1.332 draws
+// for a while after its start only (the rows under the history close up
+// when it goes).
+func withoutEffortChip(text string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasSuffix(t, "· /effort") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// screenCells waits until ok holds for the screen.
+func (d *Driver) screenCells(desc string, ok func(*vt.Screen) bool) error {
+	return d.wait(desc, func(ctx context.Context) error { return d.rec.WaitScreen(ctx, ok) })
+}
+
+// claudeHintQuiet is the stillness awaited before marking the "Esc again
+// to clear" screen: the third Esc must come within 800 ms of the second.
+const claudeHintQuiet = 100 * time.Millisecond
+
+// claudePolicyEnv makes the organization policy fail to load, offline:
+// _CLAUDE_CODE_ASSUME_FIRST_PARTY_BASE_URL makes Claude Code treat the
+// fake server as api.anthropic.com's stand-in, so it fetches the policy
+// (from api.anthropic.com itself) instead of skipping it for a custom
+// base URL; HTTPS_PROXY sends that fetch to the fake server, which
+// answers the CONNECT with 404 (nothing leaves 127.0.0.1); NO_PROXY
+// keeps the Messages calls direct.
+func claudePolicyEnv(_ *Home, _, url string, env []string) ([]string, error) {
+	return append(env, "_CLAUDE_CODE_ASSUME_FIRST_PARTY_BASE_URL=1", "HTTPS_PROXY="+url, "NO_PROXY=127.0.0.1,localhost"), nil
+}
+
+func claudeStatus() *Scenario {
+	return &Scenario{Name: "status", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Drive: func(d *Driver) error {
+			s := &sticky{d: d}
+			s.answer(inspectPrompt, 1)
+			s.statusInspect(claudeInspects[d.Version].statusRows)
+			return s.err
+		}}
+}
+
+func claudeStatusPolicyError() *Scenario {
+	return &Scenario{Name: "status-policy-error", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Setup: claudePolicyEnv,
+		Drive: func(d *Driver) error {
+			s := &sticky{d: d}
+			ci := claudeInspects[d.Version]
+			if ci.policyWarning != "" {
+				s.screen(ci.policyWarning)
+			}
+			s.do(func() error { return claudeIdle(d) })
+			s.mark("idle", idleEmpty)
+			s.statusInspect(ci.policyRows)
+			s.do(func() error {
+				n := 0
+				for _, r := range d.Log.Requests() {
+					if r.Method == "CONNECT" {
+						n++
+					}
+				}
+				d.lg.Info("rig: policy fetches through the proxy", "CONNECT requests", n)
+				if n == 0 {
+					return fmt.Errorf("rig: no CONNECT reached the fake server: the policy was not fetched through it")
+				}
+				return nil
+			})
+			return s.err
+		}}
+}
+
+func claudeStatusCompletion() *Scenario {
+	return &Scenario{Name: "status-completion", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Drive: func(d *Driver) error {
+			s := &sticky{d: d}
+			s.do(func() error { return claudeIdle(d) })
+			s.mark("idle", idleEmpty)
+			s.slashClaude("/status", statusList(d.Version))
+			// Down: /statusline highlighted, the composer still "/status".
+			s.key("Down")
+			s.completion("/status", statusList(d.Version), "/statusline")
+			s.mark("idle", idleDraft)
+			// Esc closes the list and keeps the text.
+			s.key("Escape")
+			s.do(func() error {
+				return d.screenCells("the completion list closed", func(sc *vt.Screen) bool { return len(completionList(sc)) == 0 })
+			})
+			s.claudeComposer("/status")
+			s.mark("idle", idleDraft)
+			// Esc again: the hint; a third Esc within 800 ms clears.
+			s.key("Escape")
+			s.screen(claudeInspects[d.Version].escAgain)
+			s.claudeComposer("/status")
+			s.do(func() error { return d.Quiet(claudeHintQuiet) })
+			s.do(func() error { return d.Mark("idle", idleDraft) })
+			s.key("Escape")
+			s.claudeComposer("")
+			s.do(func() error { return claudeIdle(d) })
+			s.mark("idle", idleEmpty)
+			s.do(func() error {
+				if n := messagesRequests(d.Log.Requests()); n > 0 {
+					return fmt.Errorf("rig: %d model requests", n)
+				}
+				if j := findJournal("claude", d.Home.Home); j != "" {
+					return fmt.Errorf("rig: a transcript was written: %s", readFile(j))
+				}
+				return nil
+			})
+			return s.err
+		}}
+}
+
+// openPicker types /model and Enter at the idle composer and marks the
+// picker as first drawn.
+func (s *sticky) openPicker() {
+	ci := claudeInspects[s.d.Version]
+	s.slashClaude("/model", ci.modelList)
+	s.key("Enter")
+	s.picker(ci.pickerRows, ci.effortBefore)
+}
+
+// settingsModel is settings.json's "model" and the effortLevel of its
+// modelSettings[id].
+func settingsModel(h *Home, id string) (model, effort string, err error) {
+	m, err := claudeSettings(h)
+	if err != nil {
+		return "", "", err
+	}
+	model, _ = m["model"].(string)
+	if ms, ok := m["modelSettings"].(map[string]any); ok {
+		if e, ok := ms[id].(map[string]any); ok {
+			effort, _ = e["effortLevel"].(string)
+		}
+	}
+	return model, effort, nil
+}
+
+func claudeModelMenu() *Scenario {
+	return &Scenario{Name: "model-menu", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Drive: func(d *Driver) error {
+			s := &sticky{d: d}
+			ci := claudeInspects[d.Version]
+			s.answer(inspectPrompt, 1)
+			s.do(func() error {
+				got, err := lastModelTuple(d.Log.Requests(), inspectPrompt)
+				d.lg.Info("rig: model request before the switch", "model", got.Model, "effort", got.Effort)
+				if err == nil && got != ci.requestBefore {
+					err = fmt.Errorf("rig: the first request carries %+v, want %+v", got, ci.requestBefore)
+				}
+				return err
+			})
+			s.openPicker()
+			// Down to the target, the effort changed: each its own screen.
+			rows := ci.pickerRows
+			for _, r := range rows {
+				if r.label == ci.target {
+					for range r.n - 1 {
+						s.key("Down")
+					}
+				}
+			}
+			s.picker(highlight(rows, ci.target), ci.effortBefore)
+			s.key(ci.effortKey)
+			s.picker(highlight(rows, ci.target), ci.effortAfter)
+			s.key("Enter")
+			// In a conversation: the confirmation, Yes highlighted.
+			s.screen(ci.switchAsk...)
+			s.noComposer()
+			s.do(func() error {
+				d.lg.Info("rig: switch confirmation", "screen", d.rec.ScreenText())
+				return nil
+			})
+			s.mark("menu_or_viewer", menuAbsent)
+			s.key("Enter")
+			s.screen("❯ /model", ci.savedAs)
+			s.do(func() error { return claudeIdle(d) })
+			s.claudeComposer("")
+			s.mark("idle", idleEmpty)
+			s.do(func() error {
+				model, effort, err := settingsModel(d.Home, ci.requestAfter.Model)
+				if err == nil && (model != ci.settingsModel || effort != ci.settingsEffort) {
+					err = fmt.Errorf("rig: settings.json holds model %q effort %q, want %q %q", model, effort, ci.settingsModel, ci.settingsEffort)
+				}
+				return err
+			})
+			s.answer(inspectAfter, 2)
+			s.do(func() error {
+				got, err := lastModelTuple(d.Log.Requests(), inspectAfter)
+				d.lg.Info("rig: model request after the switch", "model", got.Model, "effort", got.Effort)
+				if err == nil && got != ci.requestAfter {
+					err = fmt.Errorf("rig: the request after the switch carries %+v, want %+v", got, ci.requestAfter)
+				}
+				if err == nil {
+					err = noModelList(d.Log.Requests())
+				}
+				return err
+			})
+			return s.err
+		}}
+}
+
+func claudeModelAbandon() *Scenario {
+	return &Scenario{Name: "model-abandon", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Drive: func(d *Driver) error {
+			s := &sticky{d: d}
+			ci := claudeInspects[d.Version]
+			s.do(func() error { return claudeIdle(d) })
+			s.mark("idle", idleEmpty)
+			s.openPicker()
+			s.key("Escape")
+			s.screen("❯ /model", ci.keptAs)
+			s.gone("Select model")
+			s.do(func() error { return claudeIdle(d) })
+			s.claudeComposer("")
+			s.mark("idle", idleEmpty)
+			s.do(func() error {
+				model, _, err := settingsModel(d.Home, "")
+				switch {
+				case err != nil:
+					return err
+				case model != "":
+					return fmt.Errorf("rig: Esc saved model %q", model)
+				case messagesRequests(d.Log.Requests()) > 0:
+					return fmt.Errorf("rig: model requests after Esc")
+				}
+				return noModelList(d.Log.Requests())
+			})
+			return s.err
+		}}
+}
+
+func init() {
+	register(claudeStatus(), claudeStatusCompletion(), claudeStatusPolicyError(), claudeModelMenu(), claudeModelAbandon())
+}
