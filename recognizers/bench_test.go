@@ -217,6 +217,54 @@ func BenchmarkRecognizeThreads(b *testing.B) {
 	}
 }
 
+// statusScreens are issue 22's status screens: Claude Code's Status tab
+// (status marker 2) and Codex's /status card over the composer (status
+// marker 1).
+var statusScreens = map[string]int{"claude": 2, "codex": 1}
+
+// BenchmarkRecognizeStatus: a cold recognition of each status screen
+// (Recognition.Status set), and the status parse alone on the loaded
+// grid (Claude's statusPanel, Codex's statusCard over the composer the
+// recognition found).
+func BenchmarkRecognizeStatus(b *testing.B) {
+	for _, p := range Profiles() {
+		scr := benchScreen(b, p.Agent, p.Version, "status", statusScreens[p.Agent])
+		if scr == nil {
+			continue
+		}
+		b.Run(p.ID()+"/recognize", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Recognize(p, scr, TestKey)
+			}
+			reportMicros(b)
+		})
+		r := Recognize(p, scr, TestKey)
+		if r.Status == nil {
+			b.Fatalf("%s: no status", p.ID())
+		}
+		g := new(grid)
+		g.load(scr, true)
+		var parse func() bool
+		switch gr := p.grammar.(type) {
+		case *themed:
+			c := gr.variants[0].(*claude21)
+			parse = func() bool { var out Recognition; return c.statusPanel(g, g.lastRow(), &out) && out.Status != nil }
+		case *codex0x:
+			parse = func() bool { return gr.statusCard(g, r.Region.Top) != nil }
+		}
+		b.Run(p.ID()+"/parse", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if !parse() {
+					b.Fatal("no status")
+				}
+			}
+			reportMicros(b)
+		})
+	}
+}
+
 // BenchmarkRecognizeWide: the same on every recorded screen wider than
 // 200 columns (the environment matrix's -w200 and -w250 recordings), at
 // its first marker: the cost grows with the row length.

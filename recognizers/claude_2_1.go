@@ -82,6 +82,9 @@ type claude21 struct {
 	// completionList is the completion list a slash command typed in the
 	// composer opens (nil: not recorded).
 	completionList *claudeCompletion
+	// status is the settings panel's Status tab /status opens (nil: not
+	// recorded).
+	status *claudeStatus
 }
 
 // footerMode is a mode the footer names first: its text and, for a mode
@@ -162,7 +165,7 @@ func (c *claude21) recognize(g *grid, out *Recognition) {
 			return
 		}
 	}
-	if c.resumePicker(g, b, out) || c.planDialog(g, b, out) || c.dialog(g, b, out) {
+	if c.statusPanel(g, b, out) || c.resumePicker(g, b, out) || c.planDialog(g, b, out) || c.dialog(g, b, out) {
 		return
 	}
 	out.ScreenState = Unknown

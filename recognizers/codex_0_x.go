@@ -47,6 +47,8 @@ type codex0x struct {
 	slashAbove *codexSlashRow
 	// picker is the session picker /resume opens (nil: not recorded).
 	picker *codexPicker
+	// status is the card /status prints (nil: not recorded).
+	status *codexStatus
 
 	// Menus: the current row entirely in the row highlight styles (one
 	// colour, or reverse video in two weights), its glyph in the first;

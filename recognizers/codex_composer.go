@@ -88,6 +88,9 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	if working {
 		out.ScreenState = Working
 	}
+	if out.Composer == ComposerEmpty && !working {
+		out.Status = c.statusCard(g, p)
+	}
 	if out.Composer == ComposerDraft && !working && p == b-2 && strings.HasPrefix(out.Draft, "/") {
 		if slashCommand(out.Draft) {
 			out.Completion = c.completion(g, p, b, command, out.Draft)

@@ -171,6 +171,16 @@ func dump(r *recognizers.Recognition) string {
 			fmt.Fprintf(&b, "\n  session %q detail %q truncated=%v", row.Title, row.Detail, row.Truncated)
 		}
 	}
+	if st := r.Status; st != nil {
+		fmt.Fprintf(&b, "\nstatus %d fields", len(st.Fields))
+		for _, f := range st.Fields {
+			if f.Redacted {
+				fmt.Fprintf(&b, "\n  %q redacted", f.Name)
+			} else {
+				fmt.Fprintf(&b, "\n  %q %q", f.Name, f.Value)
+			}
+		}
+	}
 	if !r.Region.Empty() {
 		fmt.Fprintf(&b, "\nregion rows %d-%d fingerprint %x", r.Region.Top, r.Region.Bottom(), r.Fingerprint[:8])
 	}

@@ -12,7 +12,9 @@
 // the reasons an interaction is manual_required, and, private like the
 // draft, the slash command a completion list highlights, the proof that
 // no list is drawn, and a resume picker's rows (Completion, NoCompletion,
-// Picker: what a thread transition proves before its Enter). A Recognizer
+// Picker: what a thread transition proves before its Enter), and the
+// agent's own status result, parsed row by row with credentials withheld
+// (Status: what a native inspection reads). A Recognizer
 // does the same for one pane again and again, reading only the rows that
 // changed.
 //

@@ -47,8 +47,9 @@ func recognizeGrid(p Profile, g *grid, scr *vt.Screen, key Key, cached fingerpri
 	}
 	if !p.Exact {
 		// A generic reading proves no draft's shape: nothing is cleared,
-		// no completion or picker row is known, no list proven absent.
-		out.Clear, out.Completion, out.NoCompletion, out.Picker = nil, "", false, nil
+		// no completion or picker row is known, no list proven absent, no
+		// status result read.
+		out.Clear, out.Completion, out.NoCompletion, out.Picker, out.Status = nil, "", false, nil, nil
 		out.Warnings = append(out.Warnings, p.Agent+" "+p.Version+" has no exact profile: states are read with the generic "+
 			p.Agent+" profile and every interaction is manual_required")
 		if out.Prompt != nil {

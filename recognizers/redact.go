@@ -4,8 +4,8 @@ import "log/slog"
 
 // A recognition's private parts (DESIGN invariant 8): the fingerprint, the
 // key plan, the draft (and the completion naming it), a choice's required
-// text, a session picker's titles. LogValue and String keep them out of
-// logs; Plan's are in plan.go.
+// text, a session picker's titles, a status result's values. LogValue
+// and String keep them out of logs; Plan's are in plan.go.
 
 // LogValue of a choice: what it chooses, never its keys or required text.
 func (c Choice) LogValue() slog.Value {
@@ -83,3 +83,30 @@ func (r PickerRow) LogValue() slog.Value {
 
 // String is LogValue as text.
 func (r PickerRow) String() string { return r.LogValue().String() }
+
+// LogValue of a status result: its counts, never a name or value (screen
+// text: paths, session ids).
+func (p *StatusPanel) LogValue() slog.Value {
+	if p == nil {
+		return slog.StringValue("status(none)")
+	}
+	redacted := 0
+	for _, f := range p.Fields {
+		if f.Redacted {
+			redacted++
+		}
+	}
+	return slog.GroupValue(slog.Int("fields", len(p.Fields)), slog.Int("redacted", redacted))
+}
+
+// String is LogValue as text.
+func (p *StatusPanel) String() string { return p.LogValue().String() }
+
+// LogValue of a status row: the lengths of its texts, never the texts.
+func (f StatusField) LogValue() slog.Value {
+	return slog.GroupValue(slog.Int("name_len", len([]rune(f.Name))), slog.Int("value_len", len([]rune(f.Value))),
+		slog.Bool("redacted", f.Redacted))
+}
+
+// String is LogValue as text.
+func (f StatusField) String() string { return f.LogValue().String() }

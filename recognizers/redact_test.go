@@ -30,3 +30,18 @@ func TestRedactedPicker(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactedStatus: a status result logs its counts, never a name or
+// value (screen text: paths, session ids), through the recognition too.
+func TestRedactedStatus(t *testing.T) {
+	p := &StatusPanel{Fields: []StatusField{{Name: "s3cr3t-name", Value: "s3cr3t-value"}, {Name: "Auth token", Redacted: true}}}
+	r := &Recognition{Status: p}
+	for _, s := range []string{p.String(), p.LogValue().String(), p.Fields[0].String(), p.Fields[0].LogValue().String(), r.String()} {
+		if strings.Contains(s, "s3cr3t") {
+			t.Errorf("a status result prints its text: %q", s)
+		}
+	}
+	if s := p.String(); !strings.Contains(s, "fields=2") || !strings.Contains(s, "redacted=1") {
+		t.Errorf("status logs %q, want its counts", s)
+	}
+}

@@ -29,7 +29,9 @@ var (
 // status line under a draft with a dim "tab to queue message" and a dim
 // right-aligned "NN% context left" (send-working). A slash command typed
 // at rest replaces it with its completion row (slashPopup); /resume opens
-// its session picker (thread-new, thread-resume).
+// its session picker (thread-new, thread-resume). /status prints its card
+// in a dim box, names at column 3 (status, status-ambiguous:
+// codex_status.go).
 func codex0_155_1Grammar() codex0x {
 	c := codex0xBase
 	c.queueRow = []styledRun{{"tab to queue message", plain().dim().vt()}}
@@ -47,6 +49,8 @@ func codex0_155_1Grammar() codex0x {
 		curGlyph: fgIdx(3).bold().vt(), curAge: fgIdx(3).dim().vt(), curTitle: fgIdx(3).vt(),
 		age: plain().dim().vt(),
 	}
+	c.status = &codexStatus{boxed: true, header: ">_ OpenAI Codex (v0.155.1)", glyph: plain().dim().vt(),
+		layout: codexStatusLayout(3, 3, codexStatusRows(false))}
 	return c
 }
 
@@ -65,7 +69,9 @@ func codex0_155_1Grammar() codex0x {
 // composer with an empty line (draftBlankRows). A slash command typed at
 // rest shows its completion row over the composer (slashAbove); /resume
 // opens its session picker with the filters above the search box, keys
-// written "^a" (thread-new, thread-resume).
+// written "^a" (thread-new, thread-resume). /status prints its card
+// unboxed, names at column 2, with a Thread name row once the thread has
+// a prompt (status, status-ambiguous).
 func codex0_171_0Grammar() codex0x {
 	c := codex0xBase
 	c.queueRow = []styledRun{{"tab", plain().bold().vt()}, {" to queue message", plain().vt()}}
@@ -98,6 +104,8 @@ func codex0_171_0Grammar() codex0x {
 		curGlyph: plain().bold().reverse().vt(), curAge: plain().reverse().vt(), curTitle: plain().bold().reverse().vt(),
 		curPadded: true, age: plain().vt(), titleColoured: true,
 	}
+	c.status = &codexStatus{header: ">_ OpenAI Codex (v0.171.0)", glyph: fg256(75).vt(),
+		layout: codexStatusLayout(2, 2, codexStatusRows(true))}
 	return c
 }
 
@@ -109,6 +117,8 @@ func codex0_171_0Grammar() codex0x {
 // the tools other than Bash with their own dialogs (toolDialogs). /resume
 // opens its session picker (thread-resume); a slash command typed opens
 // its completion list, commands at column 2 (thread-new, thread-resume).
+// /status opens the settings panel's Status tab at column 3 over "Esc to
+// cancel" in grey (status, status-policy-error: claude_status.go).
 func claude2_1_267Grammar() claude21 {
 	c := claude21Base
 	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)
@@ -118,6 +128,8 @@ func claude2_1_267Grammar() claude21 {
 	c.wrapProven = claudeWrapProven
 	c.picker = &claudePicker{x: 3, hintX: 5, hints: "Ctrl+A to show all projects · Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename · Type to search · Esc to cancel"}
 	c.completionList = &claudeCompletion{cmdX: 2, descX: 32}
+	c.status = &claudeStatus{x: 3, hint: "Esc to cancel", hintStyle: fg256(246).vt(),
+		layout: claudeStatusLayout(3, claudeStatusRows(true))}
 	return c
 }
 
@@ -135,6 +147,10 @@ var claudeWrapProven = []string{"Yes, and always allow access to ", "Yes, and sw
 // session picker sits at column 2 and adds "Enter to resume" to the hints
 // (thread-resume); its completion list marks the highlighted command
 // with "❯ " at column 2, commands at column 4 (thread-new, thread-resume).
+// Its Status tab sits at column 2 over "←/→ to switch · Esc to close" in
+// grey italics, always with "Managed settings (remote)", and ends with
+// "Auto mode server" and a "Features" notice wrapped over several rows
+// (status, status-policy-error).
 func claude2_1_332Grammar() claude21 {
 	c := claude21Base
 	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)
@@ -146,6 +162,12 @@ func claude2_1_332Grammar() claude21 {
 	c.reviewPrompt = ""
 	c.picker = &claudePicker{x: 2, hintX: 2, hints: "Ctrl+A to show all projects · Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename · Type to search · Enter to resume · Esc to close"}
 	c.completionList = &claudeCompletion{cmdX: 4, descX: 32, glyph: true}
+	c.status = &claudeStatus{x: 2, hint: "←/→ to switch · Esc to close", hintStyle: fg256(246).italic().vt(),
+		layout: claudeStatusLayout(2, append(claudeStatusRows(false),
+			statusRow{name: "Auto mode server", group: 1},
+			// Features is a notice about what the environment turns off,
+			// over 200 characters in every recording (its bound): withheld.
+			statusRow{name: "Features", group: 1, wraps: true, link: true, carry: carryNever}))}
 	// Auto mode (2.1.332's default without settings) names itself in its
 	// own colour.
 	c.footerModes = append(slices.Clip(c.footerModes), footerMode{mode: "⏵⏵ auto mode on (shift+tab to cycle)", lit: "⏵⏵ auto mode on", accent: fg256(220).vt()})

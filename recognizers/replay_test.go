@@ -53,20 +53,17 @@ var notYetProfiled = map[string]int{
 	"codex/0.171.0/model-menu-session": 4,
 	"codex/0.171.0/model-abandon":      8,
 	// Issue 22's Claude Code surfaces (recordings/rig/inspect_claude.go):
-	// the Status panel, the /model picker (as opened, a model
-	// highlighted, the effort changed) and its "Switch model?"
-	// confirmation (menu_or_viewer, composer absent) read unknown, one
-	// problem a marker. The composers holding /status or /model over
-	// their completion lists are read (idle with a draft), /statusline
-	// highlighted under "/status" too (its completion reads "").
-	"claude/2.1.267/status":              1,
-	"claude/2.1.267/status-policy-error": 1,
-	"claude/2.1.267/model-menu":          4,
-	"claude/2.1.267/model-abandon":       1,
-	"claude/2.1.332/status":              1,
-	"claude/2.1.332/status-policy-error": 1,
-	"claude/2.1.332/model-menu":          4,
-	"claude/2.1.332/model-abandon":       1,
+	// the /model picker (as opened, a model highlighted, the effort
+	// changed) and its "Switch model?" confirmation (menu_or_viewer,
+	// composer absent) read unknown, one problem a marker. The composers
+	// holding /status or /model over their completion lists are read
+	// (idle with a draft), /statusline highlighted under "/status" too
+	// (its completion reads ""); the Status panel is read
+	// (claude_status.go).
+	"claude/2.1.267/model-menu":    4,
+	"claude/2.1.267/model-abandon": 1,
+	"claude/2.1.332/model-menu":    4,
+	"claude/2.1.332/model-abandon": 1,
 }
 
 // TestReplayCorpusMarkers is `akk replay --check` over the whole corpus:

@@ -139,6 +139,14 @@ type Recognition struct {
 	// it is proven in a shape its recordings show; nil otherwise. It is
 	// private like Draft: its titles are screen text.
 	Picker *Picker
+	// Status is the agent's own status result (/status), set by an exact
+	// profile whose status is recorded (Claude Code 2.1.267 and 2.1.332,
+	// Codex 0.155.1 and 0.171.0: status, status-policy-error,
+	// status-ambiguous) only when the screen shows it whole in a shape
+	// those recordings show, every row parsed and known (claude_status.go,
+	// codex_status.go); nil otherwise. It is private like Draft: its values
+	// are screen text, a credential's only ever withheld (StatusField).
+	Status *StatusPanel
 
 	// Prompt is the parsed prompt (every native row, as the screen shows
 	// it), or nil. It is private: the public view is Interaction.
@@ -204,6 +212,27 @@ type PickerRow struct {
 	// Truncated: the title ends in "…", so the drawn title is a cut of
 	// the session's title and cannot name it exactly.
 	Truncated bool
+}
+
+// StatusPanel is an agent's status result as drawn, top to bottom.
+type StatusPanel struct {
+	Fields []StatusField // at most maxStatusFields
+}
+
+// StatusField is one row of a status result.
+type StatusField struct {
+	// Name is the row's name as drawn, without its colon ("Session ID",
+	// "Agents.md"): at most maxStatusName runes.
+	Name string
+	// Value is the row's value as drawn, a value the recordings show
+	// wrapped joined with one space: at most maxStatusValue runes (a
+	// longer one gives no StatusPanel, never a cut). "" when Redacted.
+	Value string
+	// Redacted: the row is shown but akk does not carry its value: a
+	// credential's that is not one of the non-secret values its
+	// recordings show, a URL that could carry credentials, or a row the
+	// profile always withholds (status.go, statusRow.carry).
+	Redacted bool
 }
 
 // Region is a band of whole screen rows, Top to Bottom inclusive; the zero

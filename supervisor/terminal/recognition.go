@@ -58,6 +58,11 @@ type Recognition struct {
 	// titles are screen text). Read-only: it may be shared with the
 	// recognizer's cache.
 	Picker *recognizers.Picker
+	// Status is the agent's own status result, nil unless an exact
+	// profile proves it whole (recognizers.Recognition.Status: screen
+	// text, credentials withheld, bounded). Read-only: it may be shared
+	// with the recognizer's cache.
+	Status *recognizers.StatusPanel
 }
 
 // InteractionKey derives the key of public interaction ids from the
@@ -129,7 +134,8 @@ func FromRecognition(r recognizers.Recognition) Recognition {
 	out := Recognition{Screen: string(r.ScreenState), Composer: string(r.Composer), DraftLen: r.DraftLen,
 		Profile: "generic", Recognizer: r.Profile, Warnings: append([]string(nil), r.Warnings...),
 		Exact: r.Exact, ProfileID: r.Profile, Fingerprint: r.Fingerprint, Plan: r.Plan, Highlighted: -1,
-		Clear: r.Clear, Stashed: r.Stashed, Completion: r.Completion, NoCompletion: r.NoCompletion, Picker: r.Picker}
+		Clear: r.Clear, Stashed: r.Stashed, Completion: r.Completion, NoCompletion: r.NoCompletion, Picker: r.Picker,
+		Status: r.Status}
 	if r.Prompt != nil {
 		out.Highlighted, out.Checked = r.Prompt.Highlighted, r.Prompt.Boxes()
 	}

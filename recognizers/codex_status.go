@@ -1,0 +1,146 @@
+package recognizers
+
+import (
+	"strings"
+
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// codexStatus is the card /status prints into Codex's history (recordings
+// status and status-ambiguous; recordings/rig/inspect_codex.go), read
+// only as the newest block right above the idle, empty composer: the
+// command echoed alone at column 0 in magenta, with a blank row above and
+// under it, then the card:
+//
+//	>_ OpenAI Codex (v0.171.0)
+//
+//	Model:               GPT-6-Sol (reasoning medium, summaries auto)
+//	…                                          the rows (statusLayout)
+//
+// its header at the names' column (">_" in the glyph style, "OpenAI
+// Codex" bold, the version dim), a blank row, the rows. 0.155.1 draws it
+// in a dim rounded box ("╭─…─╮", "│ … │", "╰─…─╯") from column 0, its
+// rows inside. Names and their colons are dim, values plain with dim
+// parts ("(reasoning medium, summaries auto)"; Limits' "data not
+// available yet" all dim). The screen stays idle: Recognition.Status is
+// an extra of the composer's reading.
+type codexStatus struct {
+	boxed  bool
+	header string   // ">_ OpenAI Codex (v<version>)"
+	glyph  vt.Style // the header's ">_"
+	layout statusLayout
+}
+
+// The echoed command and its style.
+const codexStatusEcho = "/status"
+
+var codexStatusEchoStyle = fgIdx(5).vt()
+
+// codexStatusRows are the rows the recorded versions show, in their
+// order: the session's group, the blank row, usage. Context window is
+// shown once a turn used some (status-ambiguous); 0.171.0 adds Thread
+// name once the thread has a prompt (status-ambiguous). Every value is
+// carried: none of them is a credential (no Account row is recorded: an
+// API-key provider has none).
+func codexStatusRows(threadName bool) []statusRow {
+	rows := []statusRow{
+		{name: "Model"},
+		{name: "Model provider"},
+		{name: "Directory"},
+		{name: "Permissions"},
+		{name: "Agents.md"},
+	}
+	if threadName {
+		rows = append(rows, statusRow{name: "Thread name", optional: true})
+	}
+	return append(rows,
+		statusRow{name: "Collaboration mode"},
+		statusRow{name: "Session"},
+		statusRow{name: "Token usage", group: 1},
+		statusRow{name: "Context window", group: 1, optional: true},
+		statusRow{name: "Limits", group: 1})
+}
+
+// codexStatusLayout: names dim at column x, values gap columns past the
+// longest name's colon.
+func codexStatusLayout(x, gap int, rows []statusRow) statusLayout {
+	return statusLayout{rows: rows, nameX: x, gap: gap, name: plain().dim().vt(),
+		values: []vt.Style{plain().vt(), plain().dim().vt()}}
+}
+
+// statusCard reads the card ending on the last non-blank row above the
+// composer's first row p, or nil.
+func (c *codex0x) statusCard(g *grid, p int) *StatusPanel {
+	defer g.enter("codex0x.statusCard")()
+	s := c.status
+	if s == nil {
+		return nil
+	}
+	end := p - 1
+	for ; end >= 0 && g.blank(end); end-- {
+	}
+	// The echo is the first row up from there that starts at column 0
+	// and is not the box's.
+	e := end
+	for ; e >= 0 && e >= end-maxStatusRows && (g.blank(e) || g.first(e) > 0 || s.boxed && s.boxRow(g, e)); e-- {
+	}
+	if e < 0 || g.first(e) != 0 || g.last(e) != len(codexStatusEcho)-1 {
+		return nil // untraced: --explain shows nothing of a screen without the echo
+	}
+	if echo, _, _ := g.textAt(e, 0, codexStatusEcho); !echo || !g.styled(e, 0, g.w, codexStatusEchoStyle) || !g.blank(e-1) || !g.blank(e+1) {
+		return nil
+	}
+	y, left, right, limit := e+2, 0, g.w, g.w
+	if s.boxed {
+		r := g.last(y)
+		if !s.box(g, y, end, r) {
+			return nil
+		}
+		// Inside the box; a value ends a column before its right side.
+		y, end, left, right, limit = y+1, end-1, 1, r, r-1
+	}
+	x := s.layout.nameX
+	if firstIn(g, y, left, right) != x || !g.hasAt(y, x, s.header) || lastIn(g, y, left, right) != x+displayWidth(s.header)-1 ||
+		!g.styled(y, x, x+2, s.glyph) || !g.styled(y, x+3, x+15, plain().bold().vt()) || !g.styled(y, x+15, right, plain().dim().vt()) ||
+		firstIn(g, y+1, left, right) >= 0 {
+		return nil
+	}
+	return s.layout.parse(g, y+2, end+1, left, right, limit)
+}
+
+// boxRow reports whether row y starts with one of the box's left-side
+// characters.
+func (s *codexStatus) boxRow(g *grid, y int) bool {
+	switch g.ch(0, y) {
+	case '╭', '│', '╰':
+		return true
+	}
+	return false
+}
+
+// box proves the dim box from row top to row bottom, its right side on
+// column r: "╭─…─╮", rows "│ … │", "╰─…─╯", nothing outside it.
+func (s *codexStatus) box(g *grid, top, bottom, r int) bool {
+	defer g.enter("codexStatus.box")()
+	dim := plain().dim().vt()
+	if bottom-top < 3 || r < 2 {
+		return false
+	}
+	for y := top; y <= bottom; y++ {
+		ends := [2]rune{'│', '│'}
+		switch y {
+		case top:
+			ends = [2]rune{'╭', '╮'}
+		case bottom:
+			ends = [2]rune{'╰', '╯'}
+		}
+		if g.first(y) != 0 || g.last(y) != r || g.ch(0, y) != ends[0] || g.ch(r, y) != ends[1] ||
+			g.style(0, y) != dim || g.style(r, y) != dim {
+			return false
+		}
+		if (y == top || y == bottom) && (!g.styled(y, 0, r+1, dim) || strings.Trim(g.text(y, 1, r), "─") != "") {
+			return false
+		}
+	}
+	return true
+}
