@@ -147,6 +147,8 @@ type ActionResult struct {
 	*SendFacts
 	// ThreadFacts: a native thread transition's facts.
 	*ThreadFacts
+	// Status is a native inspection's result.
+	Status *NativeStatus `json:"native_status,omitempty"`
 }
 
 // SendFacts are the facts a send reports separately (seed 003 "Send

@@ -101,3 +101,9 @@ func (c *Client) ReconcileBinding(ctx context.Context, req ReconcileBindingReque
 	var out ActionResult
 	return out, c.call(ctx, "reconcile_binding", req, &out)
 }
+
+// NativeInspect is POST /v1/native_inspect.
+func (c *Client) NativeInspect(ctx context.Context, req NativeInspectRequest) (ActionResult, error) {
+	var out ActionResult
+	return out, c.call(ctx, OpNativeInspect, req, &out)
+}

@@ -17,6 +17,11 @@ type ActionHandler interface {
 	Cancel(ctx context.Context, req CancelRequest) (ActionResult, error)
 }
 
+// InspectHandler is implemented by a daemon that reads agents' own status.
+type InspectHandler interface {
+	NativeInspect(ctx context.Context, req NativeInspectRequest) (ActionResult, error)
+}
+
 // ThreadHandler is implemented by a daemon that runs native thread
 // transitions.
 type ThreadHandler interface {
@@ -67,6 +72,9 @@ func actionRoutes(h Handler, op func(string, func(context.Context, []byte) (any,
 	strictOp(op, "send", ah.Send)
 	strictOp(op, "answer", ah.Answer)
 	strictOp(op, "cancel", ah.Cancel)
+	if ih, ok := h.(InspectHandler); ok {
+		strictOp(op, OpNativeInspect, ih.NativeInspect)
+	}
 	if th, ok := h.(ThreadHandler); ok {
 		strictOp(op, OpNewThread, th.NewThread)
 		strictOp(op, OpResumeThread, th.ResumeThread)

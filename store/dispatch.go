@@ -26,23 +26,27 @@ const (
 // receipt. It never holds raw answer or task text, keys or fingerprints:
 // only semantic ids, lengths and digests for fencing.
 type Reservation struct {
-	V             int       `json:"v"`
-	ID            string    `json:"id"` // rcpt_...
-	Op            string    `json:"op"` // approve, respond_interaction, send, cancel
-	Controller    string    `json:"controller"`
-	TerminalID    string    `json:"terminal_id"`
-	TurnID        string    `json:"turn_id,omitempty"`
-	InteractionID string    `json:"interaction_id,omitempty"`
-	Choice        string    `json:"choice,omitempty"` // decision or option id
-	TextLen       int       `json:"text_len,omitempty"`
-	Incarnation   string    `json:"incarnation,omitempty"`
-	BindingGen    uint64    `json:"binding_generation,omitempty"`
-	Fence         string    `json:"fence,omitempty"` // the fence key this consumes
-	Stage         string    `json:"stage"`
-	Reason        string    `json:"reason,omitempty"`
-	Evidence      string    `json:"evidence,omitempty"`
-	Created       time.Time `json:"created"`
-	Updated       time.Time `json:"updated"`
+	V             int    `json:"v"`
+	ID            string `json:"id"` // rcpt_...
+	Op            string `json:"op"` // approve, respond_interaction, send, cancel
+	Controller    string `json:"controller"`
+	TerminalID    string `json:"terminal_id"`
+	TurnID        string `json:"turn_id,omitempty"`
+	InteractionID string `json:"interaction_id,omitempty"`
+	Choice        string `json:"choice,omitempty"` // decision or option id
+	TextLen       int    `json:"text_len,omitempty"`
+	Incarnation   string `json:"incarnation,omitempty"`
+	BindingGen    uint64 `json:"binding_generation,omitempty"`
+	Fence         string `json:"fence,omitempty"` // the fence key this consumes
+	Stage         string `json:"stage"`
+	Reason        string `json:"reason,omitempty"`
+	Evidence      string `json:"evidence,omitempty"`
+	// Private: an inspection's reservation, kept for crash safety only: it
+	// writes no reserved or receipt event (seed 003: native inspection
+	// creates no dispatch receipt).
+	Private bool      `json:"private,omitempty"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
 }
 
 // Final reports whether the reservation has reached a final stage.

@@ -114,6 +114,11 @@ func (s *Supervisor) ThreadCandidates(ctx context.Context, req api.ThreadCandida
 	return s.disp.ThreadCandidates(ctx, req)
 }
 
+// NativeInspect answers POST /v1/native_inspect.
+func (s *Supervisor) NativeInspect(ctx context.Context, req api.NativeInspectRequest) (api.ActionResult, error) {
+	return s.disp.NativeInspect(ctx, req)
+}
+
 // ReconcileBinding answers POST /v1/reconcile_binding.
 func (s *Supervisor) ReconcileBinding(ctx context.Context, req api.ReconcileBindingRequest) (api.ActionResult, error) {
 	return s.disp.ReconcileBinding(ctx, req)

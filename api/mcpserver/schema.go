@@ -220,3 +220,10 @@ func reconcileInput() *jsonschema.Schema {
 		"conflicting_session_id": id(prefixSession, "The AKK session (ses_…) status names as conflicting."),
 	}, "terminal_id", "conflicting_session_id")
 }
+
+func inspectInput() *jsonschema.Schema {
+	return closed("The terminal whose agent's own status to read, and the inspection (status).", map[string]*jsonschema.Schema{
+		"terminal_id": id(prefixTerminal, descTerminal),
+		"inspection":  oneOf("The inspection: status (the agent's own status panel).", api.InspectionStatus),
+	}, "terminal_id", "inspection")
+}

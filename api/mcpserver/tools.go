@@ -33,6 +33,7 @@ const (
 	ToolNewThread     = api.ToolNewThread
 	ToolResumeThread  = api.ToolResumeThread
 	ToolReconcile     = api.ToolReconcile
+	ToolNativeInspect = api.ToolNativeInspect
 )
 
 // explicitIntent ends the description of every tool that answers an agent
@@ -145,26 +146,7 @@ func (s *Server) addTools() {
 		handle(s, func(ctx context.Context, se *session, in api.CloseRequest) (any, error) {
 			return se.client.CloseTurn(ctx, in)
 		}))
-	mcp.AddTool(s.srv, tool(ToolNewThread, "Start a new conversation in the terminal's coding agent (Claude Code /clear, Codex "+
-		"/new), when the user asks for a fresh context. Only when status advertises new_thread: the agent idle with an empty "+
-		"composer and no managed Turn. It creates no Turn: the next send (refresh list first) starts the new conversation's "+
-		"first Turn, under a new session_id. The earlier conversation stays on disk and can be resumed.", newThreadInput(), acting()),
-		handle(s, func(ctx context.Context, se *session, in api.NewThreadRequest) (any, error) {
-			return se.client.NewThread(ctx, in)
-		}))
-	mcp.AddTool(s.srv, tool(ToolResumeThread, "Resume an earlier conversation of the terminal's coding agent (its /resume), "+
-		"when the user asks for it: pass one native_thread_id from status's available_actions.resume_thread.candidates, "+
-		"exactly. It creates no Turn; the next send continues that conversation under its own session_id.",
-		resumeThreadInput(), acting()),
-		handle(s, func(ctx context.Context, se *session, in api.ResumeThreadRequest) (any, error) {
-			return se.client.ResumeThread(ctx, in)
-		}))
-	mcp.AddTool(s.srv, tool(ToolReconcile, "Detach a terminal's stale binding to a conversation a person left in the pane "+
-		"(status names it conflicting), so akk can find the one the agent runs now. Types nothing into the terminal and "+
-		"adopts nothing; refused unless the binding is proven stale.", reconcileInput(), acting()),
-		handle(s, func(ctx context.Context, se *session, in api.ReconcileBindingRequest) (any, error) {
-			return se.client.ReconcileBinding(ctx, in)
-		}))
+	s.addNativeTools()
 	mcp.AddTool(s.srv, tool(ToolRenew, "Extend the observation of a Watch or managed Turn whose original task is still running "+
 		"in that terminal (an expired or stopped Watch can resume while the same task is active).", renewInput(), nil),
 		handle(s, renew))
@@ -185,6 +167,38 @@ func (s *Server) addTools() {
 				return nil, err
 			}
 			return se.client.RetryCallback(ctx, in)
+		}))
+}
+
+// addNativeTools adds the tools that act on the agent's own state: its
+// conversation (new, resume, a stale binding detached) and its status.
+func (s *Server) addNativeTools() {
+	mcp.AddTool(s.srv, tool(ToolNewThread, "Start a new conversation in the terminal's coding agent (Claude Code /clear, Codex "+
+		"/new), when the user asks for a fresh context. Only when status advertises new_thread: the agent idle with an empty "+
+		"composer and no managed Turn. It creates no Turn: the next send (refresh list first) starts the new conversation's "+
+		"first Turn, under a new session_id. The earlier conversation stays on disk and can be resumed.", newThreadInput(), acting()),
+		handle(s, func(ctx context.Context, se *session, in api.NewThreadRequest) (any, error) {
+			return se.client.NewThread(ctx, in)
+		}))
+	mcp.AddTool(s.srv, tool(ToolResumeThread, "Resume an earlier conversation of the terminal's coding agent (its /resume), "+
+		"when the user asks for it: pass one native_thread_id from status's available_actions.resume_thread.candidates, "+
+		"exactly. It creates no Turn; the next send continues that conversation under its own session_id.",
+		resumeThreadInput(), acting()),
+		handle(s, func(ctx context.Context, se *session, in api.ResumeThreadRequest) (any, error) {
+			return se.client.ResumeThread(ctx, in)
+		}))
+	mcp.AddTool(s.srv, tool(ToolNativeInspect, "Read the coding agent's own status panel (its /status: version, session, "+
+		"model, account source...), when the user asks what the agent itself reports. Read-only: the panel is dismissed and the "+
+		"composer left as it was; no Turn, no callback. Only when status advertises native_inspect (idle, empty composer, no "+
+		"managed Turn). Other slash commands are never run.", inspectInput(), nil),
+		handle(s, func(ctx context.Context, se *session, in api.NativeInspectRequest) (any, error) {
+			return se.client.NativeInspect(ctx, in)
+		}))
+	mcp.AddTool(s.srv, tool(ToolReconcile, "Detach a terminal's stale binding to a conversation a person left in the pane "+
+		"(status names it conflicting), so akk can find the one the agent runs now. Types nothing into the terminal and "+
+		"adopts nothing; refused unless the binding is proven stale.", reconcileInput(), acting()),
+		handle(s, func(ctx context.Context, se *session, in api.ReconcileBindingRequest) (any, error) {
+			return se.client.ReconcileBinding(ctx, in)
 		}))
 }
 

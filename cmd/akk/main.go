@@ -49,6 +49,7 @@ type CLI struct {
 	NewThread        NewThreadCmd        `cmd:"" name:"new-thread" help:"Start a new conversation in a terminal's idle agent (Claude Code /clear, Codex /new)."`
 	ResumeThread     ResumeThreadCmd     `cmd:"" name:"resume-thread" help:"Resume an earlier conversation in a terminal's idle agent (--list shows them)."`
 	ReconcileBinding ReconcileBindingCmd `cmd:"" name:"reconcile-binding" help:"Detach a terminal's binding to a conversation a person left (no input)."`
+	NativeInspect    NativeInspectCmd    `cmd:"" name:"native-inspect" help:"Read a terminal's agent's own status panel (its /status), then dismiss it."`
 
 	Doctor DoctorCmd `cmd:"" help:"Check tmux, the server, the daemon, the store and the agents."`
 	Demo   DemoCmd   `cmd:"" help:"Supervise replica agents on a private tmux server, with a live table of their states."`

@@ -188,9 +188,12 @@ func (d *Dispatcher) reserve(r *store.Reservation, turns ...store.Turn) error {
 	fault.Point(FaultBeforeReserve)
 	now := d.cfg.Now()
 	r.Stage, r.Created, r.Updated = store.StageReserved, now, now
-	ev := store.Event{Type: api.EventDispatchReserved, TerminalID: r.TerminalID,
-		Attrs: map[string]string{"op": r.Op, "receipt_id": r.ID}}
-	if err := d.cfg.Journal.Commit(store.Change{Reservations: []store.Reservation{*r}, Turns: turns, Events: []store.Event{ev}}); err != nil {
+	ch := store.Change{Reservations: []store.Reservation{*r}, Turns: turns}
+	if !r.Private {
+		ch.Events = []store.Event{{Type: api.EventDispatchReserved, TerminalID: r.TerminalID,
+			Attrs: map[string]string{"op": r.Op, "receipt_id": r.ID}}}
+	}
+	if err := d.cfg.Journal.Commit(ch); err != nil {
 		return fmt.Errorf("reserve: %w", err)
 	}
 	fault.Point(FaultAfterReserve)
@@ -206,7 +209,7 @@ func (d *Dispatcher) advance(r *store.Reservation, stage, reason, evidence strin
 	now := d.cfg.Now()
 	r.Stage, r.Reason, r.Evidence, r.Updated = stage, reason, evidence, now
 	ch := store.Change{Reservations: []store.Reservation{*r}, Turns: turns}
-	if r.Final() {
+	if r.Final() && !r.Private {
 		ch.Events = []store.Event{{Type: api.EventDispatchReceipt, TerminalID: r.TerminalID, Attrs: map[string]string{
 			"op": r.Op, "receipt_id": r.ID, "stage": stage, "turn_id": r.TurnID, "interaction_id": r.InteractionID}}}
 	}

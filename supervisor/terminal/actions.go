@@ -91,11 +91,30 @@ func Actions(v View) map[string]api.Action {
 		// Status fills in the candidates (a listing scans the agent's files).
 		out["resume_thread"] = api.Action{Tool: api.ToolResumeThread, Arguments: map[string]any{"terminal_id": v.ID}}
 	}
+	if InspectReady(v) {
+		out["native_inspect"] = api.Action{Tool: api.ToolNativeInspect,
+			Arguments: map[string]any{"terminal_id": v.ID, "inspection": api.InspectionStatus}}
+	}
 	if v.LeftSessionID != "" {
 		out["reconcile_binding"] = api.Action{Tool: api.ToolReconcile,
 			Arguments: map[string]any{"terminal_id": v.ID, "conflicting_session_id": v.LeftSessionID}}
 	}
 	return out
+}
+
+// InspectReady says whether v allows a native status inspection: an
+// exact inspection profile's idle agent with an empty composer, no
+// managed Turn, and a binding that names its conversation (or verifiably
+// none yet).
+func InspectReady(v View) bool {
+	r := v.Rec
+	if v.Ident == nil || v.Ident.Replica || v.ActiveTurn != "" || !r.Exact || r.Screen != api.ScreenIdle || r.Composer != "empty" || NativeBusy(v) {
+		return false
+	}
+	if _, ok := recognizers.Inspect(v.Ident.Agent, v.Ident.Version); !ok {
+		return false
+	}
+	return v.Bind.State == string(watchers.Resolved) || v.Bind.State == string(watchers.VerifiedAbsent)
 }
 
 // ThreadReady says whether v allows a native thread transition: an exact

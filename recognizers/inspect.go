@@ -1,0 +1,32 @@
+package recognizers
+
+// InspectProfile is an exact profile's closed native status inspection
+// (seed 003 "Native Status Inspection"): the command akk types, proven by
+// its highlighted completion before the one Enter (Claude's /statusline
+// starts a model turn that edits settings: a list that highlights it gets
+// no Enter), and how the result goes away. Recorded with the rig
+// (recordings/rig/inspect_claude.go, inspect_codex.go).
+type InspectProfile struct {
+	Status string // the status command
+	// Dismiss is the key that closes a modal result back to the composer
+	// (Claude's panel: Esc); nil when the result is printed above the
+	// composer, which stays idle and empty (Codex).
+	Dismiss []byte
+}
+
+// inspectProfiles are the versions whose status surfaces are recorded and
+// read exactly, the whole way (Recognition.Completion, Status); any other
+// is refused before input. Codex 0.155.1 and 0.171.0 print a status the
+// profiles read, but draw /status over a two-row completion list
+// (/status, /statusline) that no profile proves yet: without that proof
+// the one Enter is never sent, so they are not offered.
+var inspectProfiles = map[string]InspectProfile{
+	"claude@2.1.267": {Status: "/status", Dismiss: []byte{0x1b}},
+	"claude@2.1.332": {Status: "/status", Dismiss: []byte{0x1b}},
+}
+
+// Inspect is the inspection profile of agent@version, if it has one.
+func Inspect(agent, version string) (InspectProfile, bool) {
+	p, ok := inspectProfiles[agent+"@"+version]
+	return p, ok
+}

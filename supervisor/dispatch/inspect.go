@@ -1,0 +1,145 @@
+package dispatch
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/terminal"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// native_inspect (seed 003 "Native Status Inspection"): the agent's own
+// status, read through the profile's closed /status command. Checks, then
+// the transaction, with a private reservation (crash safety only: no
+// reserved or receipt event, no receipt id in the result):
+//
+//	checks   an inspection profile, idle agent, empty composer, no Turn or
+//	         open dispatch on the terminal, a known binding
+//	command  /status typed; Enter once only when the completion list
+//	         highlights exactly /status (Claude's /statusline starts a
+//	         model turn that edits settings: never that)
+//	result   the status the profile parses (Recognition.Status), bounded
+//	dismiss  Claude's modal panel: its key once, back to the same idle
+//	         empty composer; Codex prints above a composer that stays so
+//
+// It creates no Session, Turn, binding or callback. A step unproven after
+// input is uncertain and never retried (no second Enter).
+
+// inspectDismissed bounds the wait for the panel to go.
+const inspectDismissed = 5 * time.Second
+
+// NativeInspect answers POST /v1/native_inspect.
+func (d *Dispatcher) NativeInspect(ctx context.Context, req api.NativeInspectRequest) (api.ActionResult, error) {
+	const op = api.OpNativeInspect
+	if err := checkID("terminal_id", req.TerminalID, "term"); err != nil || req.TerminalID == "" {
+		return api.ActionResult{}, cmpErr(err, api.Errorf(api.CodeBadRequest, "native_inspect needs terminal_id"))
+	}
+	if req.Inspection != api.InspectionStatus {
+		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "native_inspect: inspection %q: only %q is offered", clip(req.Inspection, 20), api.InspectionStatus)
+	}
+	m := d.cfg.Terminals.Terminal(req.TerminalID)
+	if m == nil {
+		return reject(api.ReasonUnknownTerminal, "no terminal %s: run `akk list` for the current ids", req.TerminalID).result(op, req.TerminalID), nil
+	}
+	var before terminal.View
+	var prof recognizers.InspectProfile
+	tx, ref := d.begin(ctx, m, txnSpec{op: op, quiet: true,
+		before: func() *refusal { return d.noOpenWork(req.TerminalID) },
+		check: func(v terminal.View) *refusal {
+			var ref *refusal
+			prof, ref = inspectReady(v)
+			before = v
+			return ref
+		}})
+	if ref != nil {
+		return ref.result(op, req.TerminalID), nil
+	}
+	defer tx.end()
+	res := store.Reservation{ID: d.newID("rcpt_", "receipt"), Op: op, Controller: ControllerOf(ctx), TerminalID: req.TerminalID,
+		Incarnation: before.Ident.Incarnation(), BindingGen: before.Bind.Generation, Private: true}
+	if ref := tx.reserve(res); ref != nil {
+		return privateResult(tx.refused(ref)), nil
+	}
+	ictx := context.WithoutCancel(ctx)
+	seq, err := d.enterCommand(ictx, tx, slashCommand{line: prof.Status, proven: func(r terminal.Recognition) bool { return r.Completion == prof.Status }})
+	if err != nil {
+		return privateResult(tx.fail(err.Error(), m.View().Rec.Screen, "")), nil
+	}
+	shown, ok := m.Await(ictx, seq, stepTimeout, func(r terminal.Recognition) bool { return r.Exact && r.Status != nil })
+	if !ok {
+		return privateResult(tx.fail(fmt.Sprintf("%s: /status showed no status the profile reads (screen %s)", api.ReasonPostcondition, shown.Screen), shown.Screen, "")), nil
+	}
+	status := nativeStatus(shown.Status, before, d.cfg.Now())
+	after := shown
+	if prof.Dismiss != nil {
+		view := m.View()
+		if err := tx.keys(ictx, prof.Dismiss); err != nil {
+			return privateResult(tx.fail(fmt.Sprintf("%s: dismiss: %v", api.ReasonDelivery, err), view.Rec.Screen, "")), nil
+		}
+		// The same composer as before, once any notice the panel's closing
+		// draws under it has gone.
+		after, ok = m.Await(ictx, view.Seq, inspectDismissed, func(r terminal.Recognition) bool {
+			return r.Exact && r.Screen == api.ScreenIdle && r.Composer == "empty" && r.Fingerprint == before.Rec.Fingerprint
+		})
+	} else {
+		ok = after.Screen == api.ScreenIdle && after.Composer == "empty"
+	}
+	if !ok || after.Fingerprint != before.Rec.Fingerprint {
+		return privateResult(tx.fail(fmt.Sprintf("%s: after the status the agent shows %s/%s, not the same idle empty composer", api.ReasonPostcondition,
+			after.Screen, after.Composer), after.Screen, "")), nil
+	}
+	out := privateResult(tx.accept("screen:status", after.Screen, ""))
+	if out.Outcome == api.OutcomeAccepted {
+		out.Status = status
+	}
+	return out, nil
+}
+
+// inspectReady is the check on the settled screen.
+func inspectReady(v terminal.View) (recognizers.InspectProfile, *refusal) {
+	if ref := provenAgent(v); ref != nil {
+		return recognizers.InspectProfile{}, ref
+	}
+	p, ok := recognizers.Inspect(v.Ident.Agent, v.Ident.Version)
+	switch {
+	case !ok:
+		return p, reject(api.ReasonUnknownVersion, "%s %s has no inspection profile: no recorded screen proves its status", v.Ident.Agent, v.Ident.Version)
+	case v.Ident.Replica:
+		return p, reject(api.ReasonNotAnAgent, "a replica has no status of its own")
+	case v.Rec.Screen != api.ScreenIdle:
+		return p, reject(api.ReasonNotIdle, "the agent is %s, not idle", v.Rec.Screen)
+	case v.Rec.Composer != "empty":
+		return p, reject(api.ReasonComposerNotEmpty, "the composer is %s, not empty", v.Rec.Composer)
+	case terminal.NativeBusy(v):
+		return p, reject(api.ReasonNotIdle, "the agent's session file shows a turn in progress")
+	case v.ActiveTurn != "":
+		return p, reject(api.ReasonTurnActive, "turn %s is active on this terminal", v.ActiveTurn)
+	case v.Bind.State != string(watchers.Resolved) && v.Bind.State != string(watchers.VerifiedAbsent):
+		return p, reject(api.ReasonBindingChanged, "the terminal's native session is %s", cmpStr(v.Bind.State, "unresolved"))
+	}
+	return p, nil
+}
+
+// nativeStatus is the public, bounded result of a parsed status.
+func nativeStatus(s *recognizers.StatusPanel, v terminal.View, now time.Time) *api.NativeStatus {
+	out := &api.NativeStatus{Inspection: api.InspectionStatus, Agent: v.Ident.Agent, Version: v.Ident.Version, ObservedAt: now,
+		Fields: []api.StatusField{}}
+	for i, f := range s.Fields {
+		if i == api.MaxInspectFields {
+			break
+		}
+		out.Fields = append(out.Fields, api.StatusField{Name: f.Name, Value: f.Value, Redacted: f.Redacted})
+	}
+	return out
+}
+
+// privateResult drops the receipt id: an inspection's reservation is
+// private.
+func privateResult(out api.ActionResult) api.ActionResult {
+	out.ReceiptID = ""
+	return out
+}

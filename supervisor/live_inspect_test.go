@@ -1,0 +1,82 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
+)
+
+// runLiveInspect reads the real agent's own status through native_inspect:
+// the fields parsed from its panel (version, session, model among them),
+// nothing else typed, the composer back as it was, no Turn; a draft in
+// the composer refuses it with zero input.
+func runLiveInspect(t *testing.T, agent, version string) {
+	var log *fakemodel.Log
+	la := prepareLiveWith(t, agent, version, "", func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
+		log = l
+		return rig.Script(agent, version)
+	})
+	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
+	la.dumpOnFailure(t, log)
+	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
+		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
+	ld.idle()
+	ld.awaitSettled(ld.send("hello"))
+	ld.idle()
+	row := ld.row()
+	if _, ok := row.AvailableActions["native_inspect"]; !ok {
+		t.Fatalf("native_inspect not advertised: %+v", row.AvailableActions)
+	}
+	requests := len(log.Requests())
+	start := time.Now()
+	res, err := d.cl.NativeInspect(ctx, api.NativeInspectRequest{TerminalID: row.TerminalID, Inspection: api.InspectionStatus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld.accept(res)
+	took := time.Since(start)
+	if res.Status == nil || res.ReceiptID != "" || res.TurnID != "" {
+		t.Fatalf("native_inspect: %+v", res)
+	}
+	fields := map[string]api.StatusField{}
+	for _, f := range res.Status.Fields {
+		fields[f.Name] = f
+	}
+	bind := ld.binding()
+	t.Logf("%s %s: %d fields in %s: %+v", agent, version, len(res.Status.Fields), took.Round(time.Millisecond), res.Status.Fields)
+	after := ld.row()
+	if after.ScreenState != api.ScreenIdle || after.Composer != "empty" {
+		t.Fatalf("after the inspection the agent is %s/%s", after.ScreenState, after.Composer)
+	}
+	if n := len(log.Requests()); n != requests {
+		t.Errorf("the inspection sent %d model requests", n-requests)
+	}
+	if fields["Version"].Value != version || fields["Session ID"].Value != bind.SessionID || fields["Model"].Value == "" ||
+		!fields["Organization policy"].Redacted || fields["Organization policy"].Value != "" {
+		t.Errorf("fields %+v (binding %s)", res.Status.Fields, bind.SessionID)
+	}
+	// A draft refuses it with nothing typed.
+	la.srv.MustRun("send-keys", "-t", la.pane, "-l", "draft")
+	awaitRow(t, d.cl, la.pane, 20*time.Second, func(r api.Terminal) string {
+		if r.Composer != "draft" {
+			return "the draft: " + r.Composer
+		}
+		return ""
+	})
+	if res, err := d.cl.NativeInspect(ctx, api.NativeInspectRequest{TerminalID: row.TerminalID, Inspection: api.InspectionStatus}); err != nil ||
+		res.Outcome != api.OutcomeRejected {
+		t.Fatalf("native_inspect over a draft: %+v %v", res, err)
+	}
+}
+
+func TestLiveClaudeInspect(t *testing.T)    { runLiveInspect(t, "claude", "2.1.267") }
+func TestLiveClaude332Inspect(t *testing.T) { runLiveInspect(t, "claude", "2.1.332") }
