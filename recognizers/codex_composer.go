@@ -34,11 +34,13 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	if c.statusWraps && c.statusWrapped(g, b) {
 		b-- // a long status line's last segment on a row of its own
 	}
-	command := ""
+	command, pair := "", false
 	if !c.hintsRow && c.queueRowAt(g, b) {
 		queueing = true
 	} else if cmd, ok := c.completionRow(g, b); ok {
 		command = cmd
+	} else if c.slashPopup && b == g.lastRow() && g.first(b-1) == 2 && g.ch(2, b-1) == '/' && g.ch(2, b) == '/' {
+		pair, b = true, b-1 // the two-row list (codex_completion.go), proven once the draft is read
 	} else if g.first(b) != 2 || g.style(2, b) != c.statusModel {
 		return false
 	}
@@ -65,9 +67,14 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	if (queueing || bare) && empty || command != "" && (p != b-2 || g.textFrom(p, 2) != command) {
 		return false // a completion row completes the one-row draft it names
 	}
+	if pair {
+		if _, _, ok := c.slashPair(g, b, g.textFrom(p, 2)); empty || p != b-2 || !ok {
+			return false // the two-row list completes the one-row draft both its commands start with
+		}
+	}
 	saved := *out
 	working := c.above(g, p, out) || out.Activity.Spinner
-	if queueing && !out.Activity.Spinner || (bare || command != "") && working {
+	if queueing && !out.Activity.Spinner || (bare || command != "" || pair) && working {
 		*out = saved
 		return false
 	}
@@ -80,7 +87,7 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 		}
 		draft := strings.TrimRight(strings.Join(rows, "\n"), "\n")
 		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
-		if command == "" {
+		if command == "" && !pair {
 			out.Clear = c.clear(g, p, b-1) // unproven with the completion row open
 		}
 	}
@@ -93,9 +100,9 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	}
 	if out.Composer == ComposerDraft && !working && p == b-2 && strings.HasPrefix(out.Draft, "/") {
 		if slashCommand(out.Draft) {
-			out.Completion = c.completion(g, p, b, command, out.Draft)
+			out.Completion = c.completion(g, p, b, command, pair, out.Draft)
 		}
-		out.NoCompletion = out.Completion == "" && !queueing && c.noCompletion(g, p, b, command)
+		out.NoCompletion = out.Completion == "" && !queueing && !pair && c.noCompletion(g, p, b, command)
 	}
 	for y := 0; y < p; y++ {
 		if c.promptPhrase(g, y) {
@@ -128,16 +135,26 @@ func (c *codex0x) completionRow(g *grid, y int) (string, bool) {
 // place of the status line on row b that composer proved (command), its
 // description from the column two spaces after the command; on 0.171.0
 // the row two above the composer (slashAbove). Both recorded lists have
-// that one row, naming the draft.
-func (c *codex0x) completion(g *grid, p, b int, command, draft string) string {
+// that one row, naming the draft. The two-row list /status draws (pair on
+// 0.155.1, rows b and b+1; rows p-3 and p-2 on 0.171.0, blank rows around
+// them: codex_completion.go) names the draft only with its first row
+// highlighted, that row's command being the draft.
+func (c *codex0x) completion(g *grid, p, b int, command string, pair bool, draft string) string {
 	defer g.enter("codex0x.completion")()
 	switch {
+	case pair:
+		if lit, cmds, ok := c.slashPair(g, b, draft); ok && lit == 0 && cmds[0] == draft {
+			return draft
+		}
 	case command != "":
 		if command == draft && g.hasAt(b, 2, command+"  ") && !g.space(2+displayWidth(command)+2, b) {
 			return command
 		}
 	case c.slashAbove != nil:
 		if c.slashAbove.row(g, p-2, draft) && g.blank(p-1) && g.blank(p-3) {
+			return draft
+		}
+		if lit, cmds, ok := c.slashPair(g, p-3, draft); ok && lit == 0 && cmds[0] == draft && g.blank(p-1) && g.blank(p-4) {
 			return draft
 		}
 	}
@@ -206,10 +223,16 @@ type codexSlashRow struct {
 
 // row proves the completion row of command on row y.
 func (r *codexSlashRow) row(g *grid, y int, command string) bool {
+	return r.rowAt(g, y, command, 2+displayWidth(command)+2)
+}
+
+// rowAt proves the completion row of command on row y, its description
+// at column x0 (the command padded with spaces up to it).
+func (r *codexSlashRow) rowAt(g *grid, y int, command string, x0 int) bool {
 	defer g.enter("codexSlashRow.row")()
-	lead := "› " + command + "  "
-	x0 := displayWidth(lead)
-	if g.first(y) != 0 || g.last(y) != g.w-1 || !g.hasAt(y, 0, lead) || !g.styled(y, 0, x0, r.head) || g.space(x0, y) {
+	lead := "› " + command
+	if x0 < displayWidth(lead)+2 || g.first(y) != 0 || g.last(y) != g.w-1 || !g.hasAt(y, 0, lead) ||
+		strings.TrimSpace(g.text(y, displayWidth(lead), x0)) != "" || !g.styled(y, 0, x0, r.head) || g.space(x0, y) {
 		return false
 	}
 	x, m := x0, g.match(r.desc)

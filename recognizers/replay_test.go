@@ -35,20 +35,17 @@ var screenCannotTell = map[string]int{
 // (zero input) until a profile proves them. The rig marks what a profile
 // must read; the test fails when a count changes, so an entry shrinks
 // as profiles land. (Issue 21's thread transitions, the resume pickers
-// and Codex 0.155.1's slash completion, are read.)
+// and Codex 0.155.1's slash completion, are read; so is 0.155.1's
+// composer holding "/status" or "/statu" over its two-row completion
+// list, /status over /statusline: codex_completion.go.)
 var notYetProfiled = map[string]int{
 	// Issue 22's Codex surfaces (recordings/rig/inspect_codex.go): the
 	// /model popup and its effort popup (menu_or_viewer, composer
 	// absent) read awaiting_approval, kind permission (codex0x.frameless:
 	// a highlighted numbered row taken for a clipped approval overlay),
-	// two problems a marker; 0.155.1's composer holding "/status" or
-	// "/statu" over its two-row completion list (/status, /statusline)
-	// reads unknown, composer absent (idle with a draft: two a marker).
-	"codex/0.155.1/status":             2,
-	"codex/0.155.1/status-completion":  4,
+	// two problems a marker.
 	"codex/0.155.1/model-menu":         8,
 	"codex/0.155.1/model-abandon":      8,
-	"codex/0.155.1/status-ambiguous":   2,
 	"codex/0.171.0/model-menu":         8,
 	"codex/0.171.0/model-menu-session": 4,
 	"codex/0.171.0/model-abandon":      8,
