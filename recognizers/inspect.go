@@ -15,14 +15,13 @@ type InspectProfile struct {
 }
 
 // inspectProfiles are the versions whose status surfaces are recorded and
-// read exactly, the whole way (Recognition.Completion, Status); any other
-// is refused before input. Codex 0.155.1 and 0.171.0 print a status the
-// profiles read, but draw /status over a two-row completion list
-// (/status, /statusline) that no profile proves yet: without that proof
-// the one Enter is never sent, so they are not offered.
+// read exactly, the whole way (Recognition.Completion over the /status
+// list, Status); any other is refused before input.
 var inspectProfiles = map[string]InspectProfile{
 	"claude@2.1.267": {Status: "/status", Dismiss: []byte{0x1b}},
 	"claude@2.1.332": {Status: "/status", Dismiss: []byte{0x1b}},
+	"codex@0.155.1":  {Status: "/status"},
+	"codex@0.171.0":  {Status: "/status"},
 }
 
 // Inspect is the inspection profile of agent@version, if it has one.

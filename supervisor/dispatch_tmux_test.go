@@ -504,9 +504,9 @@ func matchSteps(steps []recognizers.PlanStep, inputs [][]byte) (string, int, boo
 // its confirmation (recordings/rig/inspect_claude.go) read unknown: the
 // recordings that show them wait for a profile (status-completion, which
 // never leaves the composer, is driven). Codex's (inspect_codex.go): its
-// model and effort popups read as a clipped approval prompt, and 0.155.1's
-// composer over the two-row /status list reads unknown (0.171.0's status
-// recordings pass, but the map is by surface).
+// model and effort popups read as a clipped approval prompt; its status
+// recordings are native_inspect's (TestNativeInspect drives them), not
+// yet this test's.
 var notYetProfiled = map[string]bool{
 	"claude/status":              true,
 	"claude/status-policy-error": true,

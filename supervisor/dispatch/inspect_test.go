@@ -31,12 +31,12 @@ func TestNativeInspect(t *testing.T) {
 			want: map[string]string{"Version": "2.1.267", "Session kind": "interactive", "Model": "Default (claude-opus-5[1m])"}},
 		{name: "claude 2.1.332", agent: "claude", version: "2.1.332", rec: "status", marker: 0, outcome: api.OutcomeAccepted, inputs: 3,
 			want: map[string]string{"Version": "2.1.332", "Model": "Default (claude-opus-5-5)"}},
-		// Codex draws /status over a two-row list no profile proves yet:
-		// not offered (the Enter could never be proven).
-		{name: "codex 0.155.1: no inspection profile yet", agent: "codex", version: "0.155.1", rec: "status", marker: -1,
-			outcome: api.OutcomeRejected, reason: api.ReasonUnknownVersion},
-		{name: "codex 0.171.0: no inspection profile yet", agent: "codex", version: "0.171.0", rec: "status", marker: -1,
-			outcome: api.OutcomeRejected, reason: api.ReasonUnknownVersion},
+		{name: "codex 0.155.1", agent: "codex", version: "0.155.1", rec: "status", marker: -1, outcome: api.OutcomeAccepted, inputs: 2,
+			want: map[string]string{"Model provider": "fake", "Directory": "~/project", "Model": "gpt-5.5 (reasoning medium, summaries auto)"}},
+		{name: "codex 0.171.0", agent: "codex", version: "0.171.0", rec: "status", marker: -1, outcome: api.OutcomeAccepted, inputs: 2,
+			want: map[string]string{"Model provider": "fake", "Directory": "~/project"}},
+		{name: "codex: /statusline highlighted", agent: "codex", version: "0.155.1", rec: "status-completion", marker: 1,
+			outcome: api.OutcomeRejected, reason: api.ReasonComposerNotEmpty},
 		{name: "the typed command never shows (no Enter)", agent: "claude", version: "2.1.267", rec: "status", marker: 0, frozen: true,
 			outcome: api.OutcomeUncertain, reason: api.ReasonPostcondition, inputs: 1},
 		// A person left /status in the composer with /statusline highlighted.
