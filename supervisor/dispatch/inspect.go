@@ -9,7 +9,6 @@ import (
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // native_inspect (seed 003 "Native Status Inspection"): the agent's own
@@ -105,23 +104,10 @@ func inspectReady(v terminal.View) (recognizers.InspectProfile, *refusal) {
 		return recognizers.InspectProfile{}, ref
 	}
 	p, ok := recognizers.Inspect(v.Ident.Agent, v.Ident.Version)
-	switch {
-	case !ok:
+	if !ok {
 		return p, reject(api.ReasonUnknownVersion, "%s %s has no inspection profile: no recorded screen proves its status", v.Ident.Agent, v.Ident.Version)
-	case v.Ident.Replica:
-		return p, reject(api.ReasonNotAnAgent, "a replica has no status of its own")
-	case v.Rec.Screen != api.ScreenIdle:
-		return p, reject(api.ReasonNotIdle, "the agent is %s, not idle", v.Rec.Screen)
-	case v.Rec.Composer != "empty":
-		return p, reject(api.ReasonComposerNotEmpty, "the composer is %s, not empty", v.Rec.Composer)
-	case terminal.NativeBusy(v):
-		return p, reject(api.ReasonNotIdle, "the agent's session file shows a turn in progress")
-	case v.ActiveTurn != "":
-		return p, reject(api.ReasonTurnActive, "turn %s is active on this terminal", v.ActiveTurn)
-	case v.Bind.State != string(watchers.Resolved) && v.Bind.State != string(watchers.VerifiedAbsent):
-		return p, reject(api.ReasonBindingChanged, "the terminal's native session is %s", cmpStr(v.Bind.State, "unresolved"))
 	}
-	return p, nil
+	return p, nativeReady(v)
 }
 
 // nativeStatus is the public, bounded result of a parsed status.

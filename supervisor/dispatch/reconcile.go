@@ -1,9 +1,9 @@
 package dispatch
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
@@ -67,7 +67,7 @@ func (d *Dispatcher) ReconcileBinding(ctx context.Context, req api.ReconcileBind
 	bind := d.awaitGeneration(ctx, m, v.Bind.Generation)
 	out := tx.accept("binding:detached "+det.SessionID, v.Rec.Screen, "")
 	out.ThreadFacts = &api.ThreadFacts{PreviousNativeThreadID: det.SessionID, NativeThreadID: bind.SessionID,
-		BindingGeneration: bind.Generation, NativeIdentityState: cmpStr(bind.State, v.Bind.State)}
+		BindingGeneration: bind.Generation, NativeIdentityState: cmp.Or(bind.State, v.Bind.State)}
 	if bind.State == string(watchers.Resolved) {
 		out.SessionID = terminal.SessionID(d.cfg.Secret, v.Ident.Agent, bind.SessionID)
 	}
@@ -111,6 +111,3 @@ func (d *Dispatcher) awaitGeneration(ctx context.Context, m Terminal, gen uint64
 		t.Stop()
 	}
 }
-
-// generationText is a generation for evidence strings.
-func generationText(g uint64) string { return strconv.FormatUint(g, 10) }

@@ -1,9 +1,11 @@
 package dispatch
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
@@ -169,7 +171,7 @@ func (d *Dispatcher) transition(ctx context.Context, op, terminalID string, targ
 		return tx.fail(fmt.Sprintf("%s: the agent shows its idle composer but its conversation is not the one %s expects (binding %s)",
 			api.ReasonPostcondition, op, bind.State), rec.Screen, "")
 	}
-	out := tx.accept("binding:generation "+generationText(bind.Generation), rec.Screen, "")
+	out := tx.accept("binding:generation "+strconv.FormatUint(bind.Generation, 10), rec.Screen, "")
 	out.ThreadFacts = &api.ThreadFacts{PreviousNativeThreadID: v.Bind.SessionID, NativeThreadID: bind.SessionID,
 		BindingGeneration: bind.Generation, NativeIdentityState: bind.State}
 	if bind.State == string(watchers.Resolved) {
@@ -213,21 +215,11 @@ func (d *Dispatcher) transitionReady(ctx context.Context, v terminal.View, op st
 		return pre, ref
 	}
 	p, ok := recognizers.Threads(v.Ident.Agent, v.Ident.Version)
-	switch {
-	case !ok:
+	if !ok {
 		return pre, reject(api.ReasonUnknownVersion, "%s %s has no thread profile: no recorded screen proves its commands", v.Ident.Agent, v.Ident.Version)
-	case v.Ident.Replica:
-		return pre, reject(api.ReasonNotAnAgent, "a replica has no native session to move")
-	case v.Rec.Screen != api.ScreenIdle:
-		return pre, reject(api.ReasonNotIdle, "the agent is %s, not idle", v.Rec.Screen)
-	case v.Rec.Composer != "empty":
-		return pre, reject(api.ReasonComposerNotEmpty, "the composer is %s, not empty", v.Rec.Composer)
-	case terminal.NativeBusy(v):
-		return pre, reject(api.ReasonNotIdle, "the agent's session file shows a turn in progress")
-	case v.ActiveTurn != "":
-		return pre, reject(api.ReasonTurnActive, "turn %s is active on this terminal", v.ActiveTurn)
-	case v.Bind.State != string(watchers.Resolved) && v.Bind.State != string(watchers.VerifiedAbsent):
-		return pre, reject(api.ReasonBindingChanged, "the terminal's native session is %s: a transition needs it known (reconcile_binding)", cmpStr(v.Bind.State, "unresolved"))
+	}
+	if ref := nativeReady(v); ref != nil {
+		return pre, ref
 	}
 	pre.profile = p
 	if op != api.OpResumeThread {
@@ -268,11 +260,26 @@ func (d *Dispatcher) transitionReady(ctx context.Context, v terminal.View, op st
 	return pre, reject(api.ReasonNotResumable, "%s is not a resumable conversation of this workspace (another workspace, archived, active in another process, or unknown)", target.id)
 }
 
-func cmpStr(s, fallback string) string {
-	if s == "" {
-		return fallback
+// nativeReady is what every native command needs of the settled screen
+// besides its profile: a real agent, idle, with an empty composer, no
+// turn in progress or managed, and a binding that names its conversation
+// (or verifiably none yet).
+func nativeReady(v terminal.View) *refusal {
+	switch {
+	case v.Ident.Replica:
+		return reject(api.ReasonNotAnAgent, "a replica has no native session of its own")
+	case v.Rec.Screen != api.ScreenIdle:
+		return reject(api.ReasonNotIdle, "the agent is %s, not idle", v.Rec.Screen)
+	case v.Rec.Composer != "empty":
+		return reject(api.ReasonComposerNotEmpty, "the composer is %s, not empty", v.Rec.Composer)
+	case terminal.NativeBusy(v):
+		return reject(api.ReasonNotIdle, "the agent's session file shows a turn in progress")
+	case v.ActiveTurn != "":
+		return reject(api.ReasonTurnActive, "turn %s is active on this terminal", v.ActiveTurn)
+	case v.Bind.State != string(watchers.Resolved) && v.Bind.State != string(watchers.VerifiedAbsent):
+		return reject(api.ReasonBindingChanged, "the terminal's native session is %s: it must be known (reconcile_binding)", cmp.Or(v.Bind.State, "unresolved"))
 	}
-	return s
+	return nil
 }
 
 // runTransition types the command line, proves it, presses Enter once,

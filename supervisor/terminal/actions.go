@@ -102,30 +102,32 @@ func Actions(v View) map[string]api.Action {
 	return out
 }
 
-// InspectReady says whether v allows a native status inspection: an
-// exact inspection profile's idle agent with an empty composer, no
-// managed Turn, and a binding that names its conversation (or verifiably
-// none yet).
-func InspectReady(v View) bool {
-	r := v.Rec
-	if v.Ident == nil || v.Ident.Replica || v.ActiveTurn != "" || !r.Exact || r.Screen != api.ScreenIdle || r.Composer != "empty" || NativeBusy(v) {
+// ThreadReady says whether v allows a native thread transition, and
+// InspectReady a native status inspection: the version's profile for it,
+// and nativeReady.
+func ThreadReady(v View) bool {
+	if !nativeReady(v) {
 		return false
 	}
-	if _, ok := recognizers.Inspect(v.Ident.Agent, v.Ident.Version); !ok {
-		return false
-	}
-	return v.Bind.State == string(watchers.Resolved) || v.Bind.State == string(watchers.VerifiedAbsent)
+	_, ok := recognizers.Threads(v.Ident.Agent, v.Ident.Version)
+	return ok
 }
 
-// ThreadReady says whether v allows a native thread transition: an exact
-// thread profile's idle agent with an empty composer, no managed Turn,
-// and a binding that names its conversation (or verifiably none yet).
-func ThreadReady(v View) bool {
-	r := v.Rec
-	if v.Ident == nil || v.Ident.Replica || v.ActiveTurn != "" || !r.Exact || r.Screen != api.ScreenIdle || r.Composer != "empty" || NativeBusy(v) {
+// InspectReady: see ThreadReady.
+func InspectReady(v View) bool {
+	if !nativeReady(v) {
 		return false
 	}
-	if _, ok := recognizers.Threads(v.Ident.Agent, v.Ident.Version); !ok {
+	_, ok := recognizers.Inspect(v.Ident.Agent, v.Ident.Version)
+	return ok
+}
+
+// nativeReady: an exact profile's idle agent with an empty composer, no
+// managed Turn, and a binding that names its conversation (or verifiably
+// none yet): what a native command needs besides its profile.
+func nativeReady(v View) bool {
+	r := v.Rec
+	if v.Ident == nil || v.Ident.Replica || v.ActiveTurn != "" || !r.Exact || r.Screen != api.ScreenIdle || r.Composer != "empty" || NativeBusy(v) {
 		return false
 	}
 	return v.Bind.State == string(watchers.Resolved) || v.Bind.State == string(watchers.VerifiedAbsent)
