@@ -85,6 +85,8 @@ type claude21 struct {
 	// status is the settings panel's Status tab /status opens (nil: not
 	// recorded).
 	status *claudeStatus
+	// model is the model picker /model opens (nil: not recorded).
+	model *claudeModel
 }
 
 // footerMode is a mode the footer names first: its text and, for a mode
@@ -165,7 +167,7 @@ func (c *claude21) recognize(g *grid, out *Recognition) {
 			return
 		}
 	}
-	if c.statusPanel(g, b, out) || c.resumePicker(g, b, out) || c.planDialog(g, b, out) || c.dialog(g, b, out) {
+	if c.statusPanel(g, b, out) || c.modelMenu(g, b, out) || c.resumePicker(g, b, out) || c.planDialog(g, b, out) || c.dialog(g, b, out) {
 		return
 	}
 	out.ScreenState = Unknown

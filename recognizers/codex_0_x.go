@@ -49,6 +49,8 @@ type codex0x struct {
 	picker *codexPicker
 	// status is the card /status prints (nil: not recorded).
 	status *codexStatus
+	// model is the /model popups (nil: not recorded).
+	model *codexModel
 
 	// Menus: the current row entirely in the row highlight styles (one
 	// colour, or reverse video in two weights), its glyph in the first;
@@ -199,7 +201,7 @@ func (c *codex0x) recognize(g *grid, out *Recognition) {
 	if _, known := codexErrorsOf[c]; (known || !out.Exact) && c.startup(g, out) {
 		return
 	}
-	if c.resumePicker(g, b, out) {
+	if c.resumePicker(g, b, out) || c.modelMenu(g, b, out) {
 		return
 	}
 	if t, kind := c.overlayTop(g, b); t >= 0 {

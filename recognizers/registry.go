@@ -49,6 +49,9 @@ func codex0_155_1Grammar() codex0x {
 		curGlyph: fgIdx(3).bold().vt(), curAge: fgIdx(3).dim().vt(), curTitle: fgIdx(3).vt(),
 		age: plain().dim().vt(),
 	}
+	c.model = &codexModel{gap: 1, subtitle: "Access legacy models by running codex -m <model_name> or in your config.toml",
+		hlLabel: fgIdx(6).bold().vt(), hlDesc: fgIdx(6).bold().vt(),
+		listHints: []string{codexModelHint155}, effortHints: []string{codexModelHint155}}
 	c.status = &codexStatus{boxed: true, header: ">_ OpenAI Codex (v0.155.1)", glyph: plain().dim().vt(),
 		layout: codexStatusLayout(3, 3, codexStatusRows(false))}
 	return c
@@ -104,6 +107,9 @@ func codex0_171_0Grammar() codex0x {
 		curGlyph: plain().bold().reverse().vt(), curAge: plain().reverse().vt(), curTitle: plain().bold().reverse().vt(),
 		curPadded: true, age: plain().vt(), titleColoured: true,
 	}
+	c.model = &codexModel{gap: 2, hlLabel: plain().bold().reverse().vt(), hlDesc: plain().reverse().vt(),
+		listHints: []string{"enter select · esc back"}, effortHints: []string{"enter default · s session · esc back"},
+		sessionHint: "enter default · s session · esc back", scroll: fg256(75).vt()}
 	c.status = &codexStatus{header: ">_ OpenAI Codex (v0.171.0)", glyph: fg256(75).vt(),
 		layout: codexStatusLayout(2, 2, codexStatusRows(true))}
 	return c
@@ -128,6 +134,8 @@ func claude2_1_267Grammar() claude21 {
 	c.wrapProven = claudeWrapProven
 	c.picker = &claudePicker{x: 3, hintX: 5, hints: "Ctrl+A to show all projects · Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename · Type to search · Esc to cancel"}
 	c.completionList = &claudeCompletion{cmdX: 2, descX: 32}
+	c.model = &claudeModel{x: 3, descX: 33, hints: "Enter to set as default · s to use this session only · Esc to cancel",
+		hintStyle: fg256(246).vt(), efforts: claudeEfforts}
 	c.status = &claudeStatus{x: 3, hint: "Esc to cancel", hintStyle: fg256(246).vt(),
 		layout: claudeStatusLayout(3, claudeStatusRows(true))}
 	return c
@@ -162,6 +170,8 @@ func claude2_1_332Grammar() claude21 {
 	c.reviewPrompt = ""
 	c.picker = &claudePicker{x: 2, hintX: 2, hints: "Ctrl+A to show all projects · Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename · Type to search · Enter to resume · Esc to close"}
 	c.completionList = &claudeCompletion{cmdX: 4, descX: 32, glyph: true}
+	c.model = &claudeModel{x: 2, descX: 32, hints: "s to use this session only · Enter to save · Esc to cancel",
+		hintStyle: fg256(246).italic().vt(), confirmHint: "Enter to confirm · Esc to cancel", efforts: claudeEfforts}
 	c.status = &claudeStatus{x: 2, hint: "←/→ to switch · Esc to close", hintStyle: fg256(246).italic().vt(),
 		layout: claudeStatusLayout(2, append(claudeStatusRows(false),
 			statusRow{name: "Auto mode server", group: 1},

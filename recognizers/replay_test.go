@@ -37,31 +37,11 @@ var screenCannotTell = map[string]int{
 // as profiles land. (Issue 21's thread transitions, the resume pickers
 // and Codex 0.155.1's slash completion, are read; so is 0.155.1's
 // composer holding "/status" or "/statu" over its two-row completion
-// list, /status over /statusline: codex_completion.go.)
-var notYetProfiled = map[string]int{
-	// Issue 22's Codex surfaces (recordings/rig/inspect_codex.go): the
-	// /model popup and its effort popup (menu_or_viewer, composer
-	// absent) read awaiting_approval, kind permission (codex0x.frameless:
-	// a highlighted numbered row taken for a clipped approval overlay),
-	// two problems a marker.
-	"codex/0.155.1/model-menu":         8,
-	"codex/0.155.1/model-abandon":      8,
-	"codex/0.171.0/model-menu":         8,
-	"codex/0.171.0/model-menu-session": 4,
-	"codex/0.171.0/model-abandon":      8,
-	// Issue 22's Claude Code surfaces (recordings/rig/inspect_claude.go):
-	// the /model picker (as opened, a model highlighted, the effort
-	// changed) and its "Switch model?" confirmation (menu_or_viewer,
-	// composer absent) read unknown, one problem a marker. The composers
-	// holding /status or /model over their completion lists are read
-	// (idle with a draft), /statusline highlighted under "/status" too
-	// (its completion reads ""); the Status panel is read
-	// (claude_status.go).
-	"claude/2.1.267/model-menu":    4,
-	"claude/2.1.267/model-abandon": 1,
-	"claude/2.1.332/model-menu":    4,
-	"claude/2.1.332/model-abandon": 1,
-}
+// list, /status over /statusline: codex_completion.go. Issue 22's
+// status panels, /model pickers, effort popups and Claude's switch
+// confirmation are read: claude_status.go, codex_status.go,
+// claude_model.go, codex_model.go.)
+var notYetProfiled = map[string]int{}
 
 // TestReplayCorpusMarkers is `akk replay --check` over the whole corpus:
 // every marker's state, composer, kind, actionability, questions, options

@@ -147,6 +147,13 @@ type Recognition struct {
 	// codex_status.go); nil otherwise. It is private like Draft: its values
 	// are screen text, a credential's only ever withheld (StatusField).
 	Status *StatusPanel
+	// ModelMenu is the agent's own model menu (/model: its model list,
+	// Codex's effort list, Claude's switch confirmation), read as
+	// menu_or_viewer, set by an exact profile whose menus are recorded
+	// only when every row is proven in a shape those recordings show
+	// (claude_model.go, codex_model.go); nil otherwise. Private like
+	// Draft: its rows are screen text.
+	ModelMenu *ModelMenu
 
 	// Prompt is the parsed prompt (every native row, as the screen shows
 	// it), or nil. It is private: the public view is Interaction.

@@ -1,0 +1,271 @@
+package recognizers
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/agent-knock-knock/akk/vt"
+)
+
+// claudeModel is Claude Code's model picker, which /model opens in the
+// composer's place (recordings model-menu, model-abandon, model-catalog,
+// model-session; recordings/rig/inspect_claude.go), drawn under the
+// history to the screen's last non-blank row:
+//
+//	▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔  a full-width rule in the highlight colour
+//	   Select model                  the dialog header's style
+//	   Switch between Claude …       the intro, grey (one or two rows)
+//
+//	   ❯ 1. Default (recommended) ✔  Use the default model …
+//	     2. Opus (1M context)        Opus 5 with 1M context · …
+//	                                 a description's wrapped rest
+//
+//	   ● High effort (default) ←/→ to adjust
+//
+//	   Enter to set as default · s to use this session only · Esc to cancel
+//
+// The glyph "❯" at column x in the highlight colour on exactly one row,
+// "N. " grey at x+2, the label at x+5 (the highlighted one in the
+// highlight colour, the current one's with " ✔" in green, others plain),
+// the description from column descX. In a conversation that has turns,
+// Enter asks first (SwitchConfirm):
+//
+//	▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔▔
+//	   Switch model?                 yellow, bold
+//	   Your next response will …     grey
+//
+//	   This conversation is cached … (plain, the model's name bold)
+//
+//	   ❯ 1. Yes, switch to Sonnet 5
+//	     2. No, go back
+//
+//	   Enter to confirm · Esc to cancel   (2.1.332 only)
+//
+// Its styles are the dark theme's (the only one recorded).
+type claudeModel struct {
+	x, descX    int
+	hints       string // the picker's key hints
+	hintStyle   vt.Style
+	confirmHint string // the confirmation's hint row, "" when it has none
+	// efforts are the effort levels as the effort row names them ("Low",
+	// "Medium", …); noEffort the row a model without effort shows.
+	efforts  []string
+	noEffort string
+}
+
+const (
+	claudeModelTitle   = "Select model"
+	claudeConfirmTitle = "Switch model?"
+	claudeConfirmYes   = "Yes, switch to "
+	claudeConfirmNo    = "No, go back"
+	claudeEffortAdjust = " ←/→ to adjust"
+	claudeCurrentMark  = " ✔"
+	// maxModelRows bounds the rows of a model menu between its title and
+	// its hints.
+	maxModelRows = 40
+)
+
+var (
+	claudeModelGreen   = fg256(114).vt()
+	claudeConfirmStyle = fg256(220).bold().vt()
+	claudeEffortGlyph  = fg256(174).vt()
+)
+
+// modelMenu proves the picker or its confirmation ending on row b, the
+// screen's last non-blank row.
+func (c *claude21) modelMenu(g *grid, b int, out *Recognition) bool {
+	defer g.enter("claude21.modelMenu")()
+	m := c.model
+	if m == nil || g.first(b) != m.x && g.first(b) != m.x+2 {
+		return false // untraced: neither hints nor a confirmation's last row
+	}
+	if g.rowIs(b, m.x, m.hints) && g.styled(b, m.x, g.w, m.hintStyle) {
+		return m.picker(g, b, out)
+	}
+	return m.confirm(g, b, out)
+}
+
+// picker proves the picker whose hint row is b.
+func (m *claudeModel) picker(g *grid, b int, out *Recognition) bool {
+	defer g.enter("claudeModel.picker")()
+	e := b - 2
+	if !g.blank(b-1) || !g.blank(e-1) {
+		return false
+	}
+	menu := &ModelMenu{Kind: ModelList, Session: true}
+	if !m.effortRow(g, e, menu) {
+		return false
+	}
+	top := m.head(g, e-2, claudeModelTitle, claudePickerTitleStyle)
+	if top < 0 {
+		return false
+	}
+	y := top + 1
+	for ; y < e-1 && !g.blank(y); y++ {
+		if g.first(y) != m.x || !g.styled(y, m.x, g.w, claudePickerGrey) {
+			return false
+		}
+	}
+	if y == top+1 || y > top+3 || !g.blank(y) || !m.rows(g, y+1, e-1, menu) {
+		return false
+	}
+	out.ScreenState, out.Composer = MenuOrViewer, ComposerAbsent
+	out.ModelMenu = menu
+	return true
+}
+
+// head finds, at most maxModelRows above row from, the title at column x
+// in style st under the full-width rule, and returns its row (-1: none).
+func (m *claudeModel) head(g *grid, from int, title string, st vt.Style) int {
+	for y := from; y >= 1 && y >= from-maxModelRows; y-- {
+		if g.blank(y) || g.first(y) >= m.x {
+			if g.rowIs(y, m.x, title) {
+				if full, _ := g.rule(y-1, '▔', claudeStatusRule); !full || !g.styled(y, m.x, g.w, st) {
+					return -1
+				}
+				return y
+			}
+			continue
+		}
+		return -1
+	}
+	return -1
+}
+
+// effortRow reads the effort row on row y: its glyph, then "<Level>
+// effort[ (default)] ←/→ to adjust", or the row of a model without one.
+func (m *claudeModel) effortRow(g *grid, y int, menu *ModelMenu) bool {
+	defer g.enter("claudeModel.effortRow")()
+	if g.first(y) != m.x {
+		return false
+	}
+	if m.noEffort != "" && g.rowIs(y, m.x, m.noEffort) {
+		return g.styled(y, m.x, g.w, claudePickerGrey)
+	}
+	if g.style(m.x, y) != claudeEffortGlyph || !g.space(m.x+1, y) {
+		return false
+	}
+	t, ok := strings.CutSuffix(g.textFrom(y, m.x+2), claudeEffortAdjust)
+	if !ok {
+		return false
+	}
+	t, menu.EffortDefault = cutMark(t, " (default)")
+	level, ok := strings.CutSuffix(t, " effort")
+	if !ok || !slices.Contains(m.efforts, level) {
+		return false
+	}
+	menu.Effort = level
+	return true
+}
+
+// rows reads the model rows from row top to the blank row end.
+func (m *claudeModel) rows(g *grid, top, end int, menu *ModelMenu) bool {
+	defer g.enter("claudeModel.rows")()
+	menu.Highlight = -1
+	for y := top; y < end; y++ {
+		if g.first(y) == m.descX && len(menu.Rows) > 0 {
+			r := &menu.Rows[len(menu.Rows)-1]
+			r.Desc += " " + g.textFrom(y, m.descX)
+			continue
+		}
+		row, hl, ok := m.row(g, y)
+		if !ok || hl && menu.Highlight >= 0 || row.Number != len(menu.Rows)+1 {
+			return false
+		}
+		if hl {
+			menu.Highlight = len(menu.Rows)
+		}
+		menu.Rows = append(menu.Rows, row)
+	}
+	return menu.Highlight >= 0 && len(menu.Rows) > 0
+}
+
+// row reads one option row: the glyph or spaces, "N. ", the label, and
+// the description from descX.
+func (m *claudeModel) row(g *grid, y int) (ModelRow, bool, bool) {
+	x := m.x
+	hl := g.ch(x, y) == '❯'
+	switch {
+	case hl && (g.style(x, y) != claudePickerGlyph || !g.space(x+1, y)):
+		return ModelRow{}, false, false
+	case !hl && g.first(y) != x+2:
+		return ModelRow{}, false, false
+	}
+	n := numberAt(g, y, x+2)
+	if n == 0 || !g.styled(y, x+2, x+5, claudePickerGrey) || g.space(x+5, y) {
+		return ModelRow{}, false, false
+	}
+	label := strings.TrimRight(g.text(y, x+5, m.descX), " ")
+	label, current := cutMark(label, claudeCurrentMark)
+	var want vt.Style
+	switch {
+	case current:
+		want = claudeModelGreen
+	case hl:
+		want = claudePickerGlyph
+	default:
+		want = plain().vt()
+	}
+	if label == "" || !g.styled(y, x+5, x+5+displayWidth(label), want) || !g.space(m.descX-1, y) || g.space(m.descX, y) {
+		return ModelRow{}, false, false
+	}
+	return ModelRow{Number: n, Label: label, Current: current, Desc: g.textFrom(y, m.descX)}, hl, true
+}
+
+// confirm proves the switch confirmation ending on row b.
+func (m *claudeModel) confirm(g *grid, b int, out *Recognition) bool {
+	defer g.enter("claudeModel.confirm")()
+	no := b
+	if m.confirmHint != "" {
+		if !g.rowIs(b, m.x, m.confirmHint) || !g.styled(b, m.x, g.w, m.hintStyle) || !g.blank(b-1) {
+			return false
+		}
+		no = b - 2
+	}
+	yes := no - 1
+	yesRow, hlYes, ok1 := m.row2(g, yes)
+	noRow, hlNo, ok2 := m.row2(g, no)
+	if !ok1 || !ok2 || yesRow.Number != 1 || noRow.Number != 2 || hlYes == hlNo || noRow.Label != claudeConfirmNo ||
+		!strings.HasPrefix(yesRow.Label, claudeConfirmYes) || !g.blank(yes-1) {
+		return false
+	}
+	top := m.head(g, yes-2, claudeConfirmTitle, claudeConfirmStyle)
+	if top < 0 || g.first(top+1) != m.x || !g.styled(top+1, m.x, g.w, claudePickerGrey) || !g.blank(top+2) {
+		return false
+	}
+	for y := top + 3; y < yes-1; y++ {
+		if g.blank(y) || g.first(y) != m.x {
+			return false
+		}
+	}
+	menu := &ModelMenu{Kind: SwitchConfirm, For: strings.TrimPrefix(yesRow.Label, claudeConfirmYes),
+		Rows: []ModelRow{yesRow, noRow}}
+	if hlNo {
+		menu.Highlight = 1
+	}
+	out.ScreenState, out.Composer = MenuOrViewer, ComposerAbsent
+	out.ModelMenu = menu
+	return true
+}
+
+// row2 reads a confirmation row: the layout of the picker's rows, the
+// label running to the row's end.
+func (m *claudeModel) row2(g *grid, y int) (ModelRow, bool, bool) {
+	x := m.x
+	hl := g.ch(x, y) == '❯'
+	if hl && (g.style(x, y) != claudePickerGlyph || !g.space(x+1, y)) || !hl && g.first(y) != x+2 {
+		return ModelRow{}, false, false
+	}
+	n := numberAt(g, y, x+2)
+	want := plain().vt()
+	if hl {
+		want = claudePickerGlyph
+	}
+	if n == 0 || !g.styled(y, x+2, x+5, claudePickerGrey) || !g.styled(y, x+5, g.w, want) {
+		return ModelRow{}, false, false
+	}
+	return ModelRow{Number: n, Label: g.textFrom(y, x+5)}, hl, true
+}
+
+// claudeEfforts are the effort levels the effort row names (model-catalog).
+var claudeEfforts = []string{"Low", "Medium", "High", "Max"}
