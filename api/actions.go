@@ -149,6 +149,8 @@ type ActionResult struct {
 	*ThreadFacts
 	// Status is a native inspection's result.
 	Status *NativeStatus `json:"native_status,omitempty"`
+	// Foreground is identify_foreground's and identify_and_send's probe.
+	Foreground *ForegroundProof `json:"foreground,omitempty"`
 }
 
 // SendFacts are the facts a send reports separately (seed 003 "Send

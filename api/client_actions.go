@@ -107,3 +107,15 @@ func (c *Client) NativeInspect(ctx context.Context, req NativeInspectRequest) (A
 	var out ActionResult
 	return out, c.call(ctx, OpNativeInspect, req, &out)
 }
+
+// IdentifyForeground is POST /v1/identify_foreground.
+func (c *Client) IdentifyForeground(ctx context.Context, req IdentifyForegroundRequest) (ActionResult, error) {
+	var out ActionResult
+	return out, c.call(ctx, OpIdentifyForeground, req, &out)
+}
+
+// IdentifyAndSend is POST /v1/identify_and_send.
+func (c *Client) IdentifyAndSend(ctx context.Context, req IdentifyAndSendRequest) (ActionResult, error) {
+	var out ActionResult
+	return out, c.call(ctx, OpIdentifyAndSend, req, &out)
+}

@@ -75,6 +75,10 @@ func actionRoutes(h Handler, op func(string, func(context.Context, []byte) (any,
 	if ih, ok := h.(InspectHandler); ok {
 		strictOp(op, OpNativeInspect, ih.NativeInspect)
 	}
+	if ih, ok := h.(IdentifyHandler); ok {
+		strictOp(op, OpIdentifyForeground, ih.IdentifyForeground)
+		strictOp(op, OpIdentifyAndSend, ih.IdentifyAndSend)
+	}
 	if th, ok := h.(ThreadHandler); ok {
 		strictOp(op, OpNewThread, th.NewThread)
 		strictOp(op, OpResumeThread, th.ResumeThread)

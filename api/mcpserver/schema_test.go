@@ -37,7 +37,8 @@ var freeText = []string{"request", "answers[].text"}
 var forbiddenNames = regexp.MustCompile(`key|index|label|fingerprint|route|token|secret|offer|plan|digest|raw|command`)
 
 var wantTools = []string{ToolList, ToolStatus, ToolSend, ToolAnswer, ToolApprove, ToolRespond, ToolCancel, ToolWatch, ToolUnwatch,
-	ToolClose, ToolRenew, ToolRecover, ToolRetryCallback, ToolNewThread, ToolResumeThread, ToolReconcile, ToolNativeInspect}
+	ToolClose, ToolRenew, ToolRecover, ToolRetryCallback, ToolNewThread, ToolResumeThread, ToolReconcile, ToolNativeInspect,
+	ToolIdentifyForeground, ToolIdentifyAndSend}
 
 // TestSchemaHygiene walks every tool's input schema as a host receives it
 // (tools/list JSON) and fails unless every object is closed, no field is

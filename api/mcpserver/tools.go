@@ -147,6 +147,7 @@ func (s *Server) addTools() {
 			return se.client.CloseTurn(ctx, in)
 		}))
 	s.addNativeTools()
+	s.addIdentifyTools()
 	mcp.AddTool(s.srv, tool(ToolRenew, "Extend the observation of a Watch or managed Turn whose original task is still running "+
 		"in that terminal (an expired or stopped Watch can resume while the same task is active).", renewInput(), nil),
 		handle(s, renew))

@@ -51,6 +51,10 @@ type CLI struct {
 	ReconcileBinding ReconcileBindingCmd `cmd:"" name:"reconcile-binding" help:"Detach a terminal's binding to a conversation a person left (no input)."`
 	NativeInspect    NativeInspectCmd    `cmd:"" name:"native-inspect" help:"Read a terminal's agent's own status panel (its /status), then dismiss it."`
 
+	// Foreground identification of an ambiguous Codex pane (cmd_identify.go).
+	IdentifyForeground IdentifyForegroundCmd `cmd:"" name:"identify-foreground" help:"Read which conversation an ambiguous Codex terminal runs (its /status, once): a diagnostic, no authority."`
+	IdentifyAndSend    IdentifyAndSendCmd    `cmd:"" name:"identify-and-send" help:"Probe an ambiguous Codex terminal's conversation, then send a task there as a managed turn."`
+
 	Doctor DoctorCmd `cmd:"" help:"Check tmux, the server, the daemon, the store and the agents."`
 	Demo   DemoCmd   `cmd:"" help:"Supervise replica agents on a private tmux server, with a live table of their states."`
 	Popup  PopupCmd  `cmd:"" help:"The agents that need you, to answer or jump to (runs in tmux display-popup)."`

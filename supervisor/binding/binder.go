@@ -184,7 +184,7 @@ func (b *Binder) resolve(ctx context.Context, m Pane, r bindRequest) {
 	stored := b.host.StoredBinding(r.id)
 	left := append(thisProcess(stored.Detached, inc), detached...)
 	if inTransit {
-		left = leaving(left, tr)
+		left = append(leaving(left, tr), tr.Leave...)
 	}
 	quiet := terminal.Binding{Detached: left}.Quiet(inc)
 	var pids []int
@@ -323,6 +323,11 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 	var st terminal.Binding
 	if ni.State != "" {
 		st = terminal.Binding{State: string(ni.State), SessionID: ni.SessionID, Path: ni.Path, Reason: ni.Reason}
+	}
+	if ni.State == watchers.Ambiguous {
+		for _, c := range ni.Candidates {
+			st.Candidates = append(st.Candidates, terminal.BindingCandidate{SessionID: c.SessionID, Path: c.Path})
+		}
 	}
 	kept := ni.State == watchers.Resolved && b.keep(r.id, ni.Path)
 	if !kept {

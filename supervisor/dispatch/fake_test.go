@@ -50,6 +50,10 @@ type fakeTerminal struct {
 	// onResolve, when set, is the binder's answer to a Resolve: it may
 	// change the view's binding.
 	onResolve func(v *terminal.View)
+	// onBarrier, when set, runs at each Barrier or Settle (the nth, from
+	// 1) with mu held: what changed in the pane before that look.
+	onBarrier func(n int, v *terminal.View)
+	barriers  int
 }
 
 // newFake loads the recording of agent/version/name and shows it as
@@ -205,6 +209,10 @@ func (f *fakeTerminal) Barrier(ctx context.Context) error {
 	defer f.mu.Unlock()
 	if f.respawn != "" {
 		f.v.ID, f.respawn = f.respawn, ""
+	}
+	f.barriers++
+	if f.onBarrier != nil {
+		f.onBarrier(f.barriers, &f.v)
 	}
 	return f.fail
 }

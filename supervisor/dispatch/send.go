@@ -222,6 +222,10 @@ type sendState struct {
 	// clear is the profile's clear of the draft a user-explicit send
 	// found (nil: the composer was empty).
 	clear *recognizers.Clear
+	// prove, when set, proves acceptance instead of the bound file's
+	// anchor (identify_and_send: among the ambiguous binding's rollouts,
+	// anchored before the reservation).
+	prove func(ctx context.Context, turn *store.Turn) (evidence, reason string, pending bool)
 }
 
 // provenAgent refuses a view whose screen no exact profile of a coding
@@ -292,7 +296,7 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 	turn.State, turn.Reason, turn.Updated = store.TurnReserved, "", now
 	turn.SessionID = terminal.SessionID(d.cfg.Secret, pre.agent, pre.bind.SessionID)
 	var anchor *watchers.Anchor
-	if pre.bind.Path != "" {
+	if pre.bind.Path != "" && pre.prove == nil {
 		a, err := takeAnchor(ctx, watchers.Agent(pre.agent), pre.bind.Path)
 		if err != nil {
 			return reject(api.ReasonAnchor, "cannot anchor the native session file before sending: %v", err).result(op, pre.terminalID)
@@ -334,7 +338,13 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 		return fail(why)
 	}
 	turn.State, turn.Updated = store.TurnSubmitted, d.cfg.Now()
-	evidence, reason, pending := d.proveAccepted(ictx, m, pre, anchor, request, &turn)
+	prove := pre.prove
+	if prove == nil {
+		prove = func(ctx context.Context, turn *store.Turn) (string, string, bool) {
+			return d.proveAccepted(ctx, m, pre, anchor, request, turn)
+		}
+	}
+	evidence, reason, pending := prove(ictx, &turn)
 	var out api.ActionResult
 	switch {
 	case pending:

@@ -28,7 +28,9 @@ import (
 //
 // Before reserve a refusal sends nothing. After the first byte every
 // failure is uncertain with do_not_retry, durably: no code path sends it
-// again.
+// again. A second transaction may follow under the same lock (follow:
+// identify_and_send's send after its probe), checks again, then its own
+// reservation.
 type txn struct {
 	rec    reservations
 	lg     *slog.Logger
@@ -75,33 +77,52 @@ func (d *Dispatcher) begin(ctx context.Context, t Terminal, spec txnSpec) (*txn,
 		return nil, lockRefusal(err)
 	}
 	tx.unlock = unlock
-	if spec.before != nil {
-		if ref := spec.before(); ref != nil {
-			tx.end()
-			return nil, ref
-		}
-	}
-	t0 := time.Now()
-	if spec.quiet {
-		err = t.Settle(ctx)
-	} else {
-		err = t.Barrier(ctx)
-	}
-	tx.settleDur = time.Since(t0)
-	if err != nil {
+	if ref := tx.checks(ctx, spec); ref != nil {
 		tx.end()
-		return nil, reject(api.ReasonTerminalGone, "%v", err)
-	}
-	if spec.check != nil {
-		if ref := spec.check(t.View()); ref != nil {
-			tx.end()
-			return nil, ref
-		}
+		return nil, ref
 	}
 	return tx, nil
 }
 
-// end releases the dispatch lock.
+// follow is a second transaction under the dispatch lock held holds (one
+// lock from the first check to the last proof: identify_and_send's probe,
+// then its send). Its checks run afresh on a screen settled now; the lock
+// stays held's (the follower's end releases nothing), and the follower
+// writes its own reservation. A refusal sends nothing.
+func (d *Dispatcher) follow(ctx context.Context, held *txn, spec txnSpec) (*txn, *refusal) {
+	tx := &txn{rec: d, lg: d.lg, t: held.t, op: spec.op, began: time.Now()}
+	if ref := tx.checks(ctx, spec); ref != nil {
+		return nil, ref
+	}
+	return tx, nil
+}
+
+// checks runs spec's checks with the dispatch lock held.
+func (tx *txn) checks(ctx context.Context, spec txnSpec) *refusal {
+	if spec.before != nil {
+		if ref := spec.before(); ref != nil {
+			return ref
+		}
+	}
+	t0 := time.Now()
+	var err error
+	if spec.quiet {
+		err = tx.t.Settle(ctx)
+	} else {
+		err = tx.t.Barrier(ctx)
+	}
+	tx.settleDur = time.Since(t0)
+	if err != nil {
+		return reject(api.ReasonTerminalGone, "%v", err)
+	}
+	if spec.check != nil {
+		return spec.check(tx.t.View())
+	}
+	return nil
+}
+
+// end releases the dispatch lock (a follower's: nothing, its lock is the
+// held transaction's).
 func (tx *txn) end() {
 	if tx.unlock != nil {
 		tx.unlock()

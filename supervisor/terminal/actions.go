@@ -95,6 +95,7 @@ func Actions(v View) map[string]api.Action {
 		out["native_inspect"] = api.Action{Tool: api.ToolNativeInspect,
 			Arguments: map[string]any{"terminal_id": v.ID, "inspection": api.InspectionStatus}}
 	}
+	identifyActions(v, out)
 	if v.LeftSessionID != "" {
 		out["reconcile_binding"] = api.Action{Tool: api.ToolReconcile,
 			Arguments: map[string]any{"terminal_id": v.ID, "conflicting_session_id": v.LeftSessionID}}

@@ -15,5 +15,6 @@
 // shown manual_required), record.go (record, row, status, observation),
 // events.go (what a change of the record says), states.go (activity and
 // durable states, the binding), ids.go (terminal and session ids),
-// actions.go (available_actions), act.go (the act primitives), diag.go.
+// actions.go (available_actions; identify.go: foreground
+// identification's), act.go (the act primitives), diag.go.
 package terminal

@@ -98,6 +98,16 @@ type Binding struct {
 	// rollout it wrote open, and Claude's transcripts are all appended
 	// since its start: a left one is no candidate until it grows.
 	Detached []store.BindingDetach
+	// Candidates: while State is ambiguous, the files that fit (Codex:
+	// every rollout the process holds open that is not detached), as the
+	// binder's last resolution found them. Not stored: each resolution
+	// finds them again.
+	Candidates []BindingCandidate
+}
+
+// BindingCandidate is one file an ambiguous binding may mean.
+type BindingCandidate struct {
+	SessionID, Path string
 }
 
 // Quiet is the files that are not candidates for process inc by their
@@ -119,12 +129,16 @@ func (b Binding) Quiet(inc string) map[string]int64 {
 // the terminal's next binding: until it shows, the binder keeps the one
 // before (no intermediate ambiguity, one generation step).
 type Transition struct {
-	Op          string // api.OpNewThread or api.OpResumeThread
+	Op          string // api.OpNewThread, api.OpResumeThread or api.OpIdentifyAndSend
 	Receipt     string // the transition's receipt id
 	Incarnation string
 	From        Binding   // the binding before
-	Target      string    // resume: the native session id
+	Target      string    // resume, identify_and_send: the native session id
 	Since       time.Time // wall clock just before the Enter
+	// Leave: identify_and_send's ambiguous candidates that did not take
+	// the request, each up to its size before the send: detached like a
+	// conversation a transition leaves (no candidate until it grows).
+	Leave []store.BindingDetach
 }
 
 // IdentityState is native_identity_state for the process id runs.

@@ -1,0 +1,31 @@
+package terminal
+
+import (
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/watchers"
+)
+
+// IdentifyReady says whether v allows foreground identification
+// (identify_foreground, identify_and_send): a real Codex process with an
+// inspection profile, idle with an exactly empty composer and no managed
+// Turn, whose binding is durably ambiguous (several rollouts open). On a
+// resolved binding the probe would tell nothing new: it is not offered.
+func IdentifyReady(v View) bool {
+	r := v.Rec
+	if v.Ident == nil || v.Ident.Agent != api.AgentCodex || v.Ident.Replica || v.ActiveTurn != "" || !r.Exact ||
+		r.Screen != api.ScreenIdle || r.Composer != "empty" || NativeBusy(v) || v.Bind.State != string(watchers.Ambiguous) {
+		return false
+	}
+	_, ok := recognizers.Inspect(v.Ident.Agent, v.Ident.Version)
+	return ok
+}
+
+// identifyActions adds the identification actions of v to out.
+func identifyActions(v View, out map[string]api.Action) {
+	if !IdentifyReady(v) {
+		return
+	}
+	out["identify_foreground"] = api.Action{Tool: api.ToolIdentifyForeground, Arguments: map[string]any{"terminal_id": v.ID}}
+	out["identify_and_send"] = api.Action{Tool: api.ToolIdentifyAndSend, Arguments: map[string]any{"terminal_id": v.ID}}
+}
