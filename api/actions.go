@@ -149,6 +149,9 @@ type ActionResult struct {
 	*ThreadFacts
 	// Status is a native inspection's result.
 	Status *NativeStatus `json:"native_status,omitempty"`
+	// Catalog is model_options' result; ModelSet set_model's.
+	Catalog  *ModelCatalog `json:"model_catalog,omitempty"`
+	ModelSet *ModelSet     `json:"model_set,omitempty"`
 	// Foreground is identify_foreground's and identify_and_send's probe.
 	Foreground *ForegroundProof `json:"foreground,omitempty"`
 }

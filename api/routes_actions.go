@@ -79,6 +79,7 @@ func actionRoutes(h Handler, op func(string, func(context.Context, []byte) (any,
 		strictOp(op, OpIdentifyForeground, ih.IdentifyForeground)
 		strictOp(op, OpIdentifyAndSend, ih.IdentifyAndSend)
 	}
+	modelRoutes(h, op)
 	if th, ok := h.(ThreadHandler); ok {
 		strictOp(op, OpNewThread, th.NewThread)
 		strictOp(op, OpResumeThread, th.ResumeThread)

@@ -158,6 +158,9 @@ func (c *claude21) recognize(g *grid, out *Recognition) {
 	}
 	if c.composer(g, b, out) {
 		c.blocked(g, out)
+		if c.model != nil && out.ScreenState == Idle {
+			out.ModelNotice = claudeNotice(g, out.Region.Top)
+		}
 		return
 	}
 	out.Composer = ComposerAbsent

@@ -48,9 +48,13 @@ type claudeModel struct {
 	hintStyle   vt.Style
 	confirmHint string // the confirmation's hint row, "" when it has none
 	// efforts are the effort levels as the effort row names them ("Low",
-	// "Medium", …); noEffort the row a model without effort shows.
-	efforts  []string
-	noEffort string
+	// "Medium", …), Left to Right; effortRing: Right on the last is the
+	// first (2.1.267), else the row stops at both ends (2.1.332).
+	efforts    []string
+	effortRing bool
+	// note is the style of Max's warning under the effort row (and of
+	// 2.1.267's "Effort not supported for <model>" row).
+	note vt.Style
 }
 
 const (
@@ -60,6 +64,7 @@ const (
 	claudeConfirmNo    = "No, go back"
 	claudeEffortAdjust = " ←/→ to adjust"
 	claudeCurrentMark  = " ✔"
+	claudeNoEffort     = "Effort not supported for "
 	// maxModelRows bounds the rows of a model menu between its title and
 	// its hints.
 	maxModelRows = 40
@@ -88,12 +93,20 @@ func (c *claude21) modelMenu(g *grid, b int, out *Recognition) bool {
 // picker proves the picker whose hint row is b.
 func (m *claudeModel) picker(g *grid, b int, out *Recognition) bool {
 	defer g.enter("claudeModel.picker")()
+	menu := &ModelMenu{Kind: ModelList, Session: true}
+	// The effort row, over the blank row above the hints; Max draws a
+	// grey warning under it, Ultracode a blank row (model-catalog).
 	e := b - 2
-	if !g.blank(b-1) || !g.blank(e-1) {
+	if !g.blank(b-1) {
 		return false
 	}
-	menu := &ModelMenu{Kind: ModelList, Session: true}
 	if !m.effortRow(g, e, menu) {
+		e = b - 3
+		if !g.blank(b-2) && (g.first(b-2) != m.x || !g.styled(b-2, m.x, g.w, m.note)) || !m.effortRow(g, e, menu) {
+			return false
+		}
+	}
+	if !g.blank(e - 1) {
 		return false
 	}
 	top := m.head(g, e-2, claudeModelTitle, claudePickerTitleStyle)
@@ -139,8 +152,8 @@ func (m *claudeModel) effortRow(g *grid, y int, menu *ModelMenu) bool {
 	if g.first(y) != m.x {
 		return false
 	}
-	if m.noEffort != "" && g.rowIs(y, m.x, m.noEffort) {
-		return g.styled(y, m.x, g.w, claudePickerGrey)
+	if strings.HasPrefix(g.textFrom(y, m.x+2), claudeNoEffort) && g.space(m.x+1, y) {
+		return g.styled(y, m.x, g.w, m.note) // Effort "": the highlighted model has none
 	}
 	if g.style(m.x, y) != claudeEffortGlyph || !g.space(m.x+1, y) {
 		return false
@@ -267,5 +280,8 @@ func (m *claudeModel) row2(g *grid, y int) (ModelRow, bool, bool) {
 	return ModelRow{Number: n, Label: g.textFrom(y, x+5)}, hl, true
 }
 
-// claudeEfforts are the effort levels the effort row names (model-catalog).
-var claudeEfforts = []string{"Low", "Medium", "High", "Max"}
+// The effort levels the effort row names, Left to Right (model-catalog).
+var (
+	claudeEfforts267 = []string{"Low", "Medium", "High", "xHigh", "Max", "Ultracode"}
+	claudeEfforts332 = []string{"Low", "Medium", "High", "xHigh", "Max"}
+)

@@ -195,6 +195,9 @@ func (c *codex0x) recognize(g *grid, out *Recognition) {
 	}
 	if c.composer(g, b, out) {
 		c.blocked(g, out)
+		if c.model != nil && out.ScreenState == Idle {
+			out.ModelNotice = codexNotice(g, out.Region.Top)
+		}
 		return
 	}
 	out.Composer = ComposerAbsent

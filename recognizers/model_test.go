@@ -129,4 +129,26 @@ func TestModelMenuShapes(t *testing.T) {
 	}
 }
 
+// TestModelNotice: the row /model leaves over the composer is read where
+// recorded, and only there.
+func TestModelNotice(t *testing.T) {
+	for _, c := range []struct {
+		sh   shot
+		want string
+	}{
+		{shot{"claude", "2.1.267", "model-menu", 6, 0}, "Set model to Sonnet 5 and saved as your default for new sessions with medium effort"},
+		{shot{"claude", "2.1.332", "model-menu", 6, 0}, "Set model to Sonnet 5.5 and saved as your default for new sessions with high effort"},
+		{shot{"claude", "2.1.267", "model-menu", 0, 0}, ""},
+		{shot{"claude", "2.1.267", "model-abandon", 3, 0}, "Kept model as Opus 5 (1M context) (default)"},
+		{shot{"codex", "0.155.1", "model-menu", 6, 0}, "Model changed to gpt-5.6-luna high"},
+		{shot{"codex", "0.155.1", "model-menu", 7, 0}, ""},
+		{shot{"codex", "0.171.0", "model-menu-session", 4, 0}, "Model changed to gpt-6-astra medium for this session only"},
+	} {
+		r := recognize(c.sh.screen(t), c.sh.agent, c.sh.version)
+		if r.ModelNotice != c.want || r.ScreenState != recognizers.Idle {
+			t.Errorf("%s: %s notice %q, want idle %q", c.sh, r.ScreenState, r.ModelNotice, c.want)
+		}
+	}
+}
+
 func itoa(n int) string { return fmt.Sprint(n) }

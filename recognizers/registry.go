@@ -135,7 +135,7 @@ func claude2_1_267Grammar() claude21 {
 	c.picker = &claudePicker{x: 3, hintX: 5, hints: "Ctrl+A to show all projects · Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename · Type to search · Esc to cancel"}
 	c.completionList = &claudeCompletion{cmdX: 2, descX: 32}
 	c.model = &claudeModel{x: 3, descX: 33, hints: "Enter to set as default · s to use this session only · Esc to cancel",
-		hintStyle: fg256(246).vt(), efforts: claudeEfforts}
+		hintStyle: fg256(246).vt(), efforts: claudeEfforts267, effortRing: true, note: fg256(239).vt()}
 	c.status = &claudeStatus{x: 3, hint: "Esc to cancel", hintStyle: fg256(246).vt(),
 		layout: claudeStatusLayout(3, claudeStatusRows(true))}
 	return c
@@ -171,7 +171,7 @@ func claude2_1_332Grammar() claude21 {
 	c.picker = &claudePicker{x: 2, hintX: 2, hints: "Ctrl+A to show all projects · Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename · Type to search · Enter to resume · Esc to close"}
 	c.completionList = &claudeCompletion{cmdX: 4, descX: 32, glyph: true}
 	c.model = &claudeModel{x: 2, descX: 32, hints: "s to use this session only · Enter to save · Esc to cancel",
-		hintStyle: fg256(246).italic().vt(), confirmHint: "Enter to confirm · Esc to cancel", efforts: claudeEfforts}
+		hintStyle: fg256(246).italic().vt(), confirmHint: "Enter to confirm · Esc to cancel", efforts: claudeEfforts332, note: fg256(246).vt()}
 	c.status = &claudeStatus{x: 2, hint: "←/→ to switch · Esc to close", hintStyle: fg256(246).italic().vt(),
 		layout: claudeStatusLayout(2, append(claudeStatusRows(false),
 			statusRow{name: "Auto mode server", group: 1},

@@ -154,6 +154,11 @@ type Recognition struct {
 	// (claude_model.go, codex_model.go); nil otherwise. Private like
 	// Draft: its rows are screen text.
 	ModelMenu *ModelMenu
+	// ModelNotice is the row /model printed last into the history, right
+	// above an exact profile's composer: Claude's "Set model to …" or
+	// "Kept model as …" under "❯ /model", Codex's "Model changed to …";
+	// "" otherwise. Private like Draft.
+	ModelNotice string
 
 	// Prompt is the parsed prompt (every native row, as the screen shows
 	// it), or nil. It is private: the public view is Interaction.

@@ -179,3 +179,18 @@ func (s *Supervisor) MonitorTurn(spec TurnSpec) { s.tasks.MonitorTurn(spec) }
 
 // SetTurnLedger installs the managed Turns' ledger (before Run).
 func (s *Supervisor) SetTurnLedger(l TurnLedger) { s.tasks.SetTurnLedger(l) }
+
+// ModelOptions answers POST /v1/model_options.
+func (s *Supervisor) ModelOptions(ctx context.Context, req api.ModelOptionsRequest) (api.ActionResult, error) {
+	return s.disp.ModelOptions(ctx, req)
+}
+
+// SetModel answers POST /v1/set_model.
+func (s *Supervisor) SetModel(ctx context.Context, req api.SetModelRequest) (api.ActionResult, error) {
+	return s.disp.SetModel(ctx, req)
+}
+
+// RepairModelControl answers POST /v1/repair_model_control.
+func (s *Supervisor) RepairModelControl(ctx context.Context, req api.RepairModelControlRequest) (api.ActionResult, error) {
+	return s.disp.RepairModelControl(ctx, req)
+}

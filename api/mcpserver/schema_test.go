@@ -38,7 +38,7 @@ var forbiddenNames = regexp.MustCompile(`key|index|label|fingerprint|route|token
 
 var wantTools = []string{ToolList, ToolStatus, ToolSend, ToolAnswer, ToolApprove, ToolRespond, ToolCancel, ToolWatch, ToolUnwatch,
 	ToolClose, ToolRenew, ToolRecover, ToolRetryCallback, ToolNewThread, ToolResumeThread, ToolReconcile, ToolNativeInspect,
-	ToolIdentifyForeground, ToolIdentifyAndSend}
+	ToolIdentifyForeground, ToolIdentifyAndSend, ToolModelOptions, ToolSetModel, ToolRepairModel}
 
 // TestSchemaHygiene walks every tool's input schema as a host receives it
 // (tools/list JSON) and fails unless every object is closed, no field is

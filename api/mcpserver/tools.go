@@ -34,6 +34,9 @@ const (
 	ToolResumeThread  = api.ToolResumeThread
 	ToolReconcile     = api.ToolReconcile
 	ToolNativeInspect = api.ToolNativeInspect
+	ToolModelOptions  = api.ToolModelOptions
+	ToolSetModel      = api.ToolSetModel
+	ToolRepairModel   = api.ToolRepairModelCtl
 )
 
 // explicitIntent ends the description of every tool that answers an agent
@@ -148,6 +151,7 @@ func (s *Server) addTools() {
 		}))
 	s.addNativeTools()
 	s.addIdentifyTools()
+	s.addModelTools()
 	mcp.AddTool(s.srv, tool(ToolRenew, "Extend the observation of a Watch or managed Turn whose original task is still running "+
 		"in that terminal (an expired or stopped Watch can resume while the same task is active).", renewInput(), nil),
 		handle(s, renew))

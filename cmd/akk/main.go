@@ -46,10 +46,13 @@ type CLI struct {
 	Cancel  CancelCmd  `cmd:"" help:"Interrupt a managed turn's working agent."`
 
 	// Native thread transitions (cmd_thread.go).
-	NewThread        NewThreadCmd        `cmd:"" name:"new-thread" help:"Start a new conversation in a terminal's idle agent (Claude Code /clear, Codex /new)."`
-	ResumeThread     ResumeThreadCmd     `cmd:"" name:"resume-thread" help:"Resume an earlier conversation in a terminal's idle agent (--list shows them)."`
-	ReconcileBinding ReconcileBindingCmd `cmd:"" name:"reconcile-binding" help:"Detach a terminal's binding to a conversation a person left (no input)."`
-	NativeInspect    NativeInspectCmd    `cmd:"" name:"native-inspect" help:"Read a terminal's agent's own status panel (its /status), then dismiss it."`
+	NewThread        NewThreadCmd          `cmd:"" name:"new-thread" help:"Start a new conversation in a terminal's idle agent (Claude Code /clear, Codex /new)."`
+	ResumeThread     ResumeThreadCmd       `cmd:"" name:"resume-thread" help:"Resume an earlier conversation in a terminal's idle agent (--list shows them)."`
+	ReconcileBinding ReconcileBindingCmd   `cmd:"" name:"reconcile-binding" help:"Detach a terminal's binding to a conversation a person left (no input)."`
+	NativeInspect    NativeInspectCmd      `cmd:"" name:"native-inspect" help:"Read a terminal's agent's own status panel (its /status), then dismiss it."`
+	ModelOptions     ModelOptionsCmd       `cmd:"" name:"model-options" help:"List the models and efforts of a terminal's agent (its /model menu, closed again)."`
+	SetModel         SetModelCmd           `cmd:"" name:"set-model" help:"Set one model and effort from model-options through the agent's own menu."`
+	RepairModelCtl   RepairModelControlCmd `cmd:"" name:"repair-model-control" help:"Codex: close a /model popup or clear a bare /model a failed change left."`
 
 	// Foreground identification of an ambiguous Codex pane (cmd_identify.go).
 	IdentifyForeground IdentifyForegroundCmd `cmd:"" name:"identify-foreground" help:"Read which conversation an ambiguous Codex terminal runs (its /status, once): a diagnostic, no authority."`

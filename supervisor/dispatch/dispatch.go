@@ -120,6 +120,7 @@ type Dispatcher struct {
 	lg        *slog.Logger
 	offers    offerBook
 	snapshots snapshotBook
+	models    modelBook
 }
 
 // New makes a Dispatcher.

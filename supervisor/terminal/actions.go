@@ -96,6 +96,7 @@ func Actions(v View) map[string]api.Action {
 			Arguments: map[string]any{"terminal_id": v.ID, "inspection": api.InspectionStatus}}
 	}
 	identifyActions(v, out)
+	modelActions(v, out)
 	if v.LeftSessionID != "" {
 		out["reconcile_binding"] = api.Action{Tool: api.ToolReconcile,
 			Arguments: map[string]any{"terminal_id": v.ID, "conflicting_session_id": v.LeftSessionID}}

@@ -63,6 +63,13 @@ type Recognition struct {
 	// text, credentials withheld, bounded). Read-only: it may be shared
 	// with the recognizer's cache.
 	Status *recognizers.StatusPanel
+	// ModelMenu is one of the agent's /model menus, nil unless an exact
+	// profile proves every row (recognizers.ModelMenu: screen text).
+	// Read-only: it may be shared with the recognizer's cache.
+	ModelMenu *recognizers.ModelMenu
+	// ModelNotice is what /model last printed over the composer
+	// (recognizers.Recognition.ModelNotice: screen text, private).
+	ModelNotice string
 }
 
 // InteractionKey derives the key of public interaction ids from the
@@ -135,7 +142,7 @@ func FromRecognition(r recognizers.Recognition) Recognition {
 		Profile: "generic", Recognizer: r.Profile, Warnings: append([]string(nil), r.Warnings...),
 		Exact: r.Exact, ProfileID: r.Profile, Fingerprint: r.Fingerprint, Plan: r.Plan, Highlighted: -1,
 		Clear: r.Clear, Stashed: r.Stashed, Completion: r.Completion, NoCompletion: r.NoCompletion, Picker: r.Picker,
-		Status: r.Status}
+		Status: r.Status, ModelMenu: r.ModelMenu, ModelNotice: r.ModelNotice}
 	if r.Prompt != nil {
 		out.Highlighted, out.Checked = r.Prompt.Highlighted, r.Prompt.Boxes()
 	}
