@@ -97,7 +97,7 @@ func (m *claudeModel) picker(g *grid, b int, out *Recognition) bool {
 	// The effort row, over the blank row above the hints; Max draws a
 	// grey warning under it, Ultracode a blank row (model-catalog).
 	e := b - 2
-	if !g.blank(b-1) {
+	if !g.blank(b - 1) {
 		return false
 	}
 	if !m.effortRow(g, e, menu) {

@@ -48,7 +48,7 @@ var modelControls = map[string]ModelControlProfile{
 	"claude@2.1.332": {Command: "/model", Scope: "current_session", Set: []byte("s"),
 		Efforts: claudeEfforts332, Applied: claudeApplied},
 	"codex@0.155.1": {Command: "/model", Scope: "current_and_new_sessions", Set: []byte("\r"), EffortPopup: true,
-		TwoStep: []string{"gpt-6-astra", "gpt-5.6-sol", "gpt-5.6-terra", "gpt-5.6-luna", "gpt-5.5"},
+		TwoStep:    []string{"gpt-6-astra", "gpt-5.6-sol", "gpt-5.6-terra", "gpt-5.6-luna", "gpt-5.5"},
 		NotOffered: []string{"More reasoning…"}, Repair: true, Applied: codexApplied("")},
 }
 
