@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -30,6 +31,17 @@ import (
 // Every key waits for the screen its profile records before the next. A
 // step unproven after input is uncertain with do_not_retry: the menu may
 // be left open (repair_model_control cleans it up on Codex).
+
+// Fault points of set_model (internal/fault, -tags akkfault): the menu
+// open (after /model's Enter), and the set key sent (Claude's "s",
+// Codex's Enter on the effort) before its proof.
+const (
+	FaultModelMenu = "dispatch.model_menu"
+	FaultModelSet  = "dispatch.model_set"
+)
+
+// ModelFaultPoints lists them in order.
+var ModelFaultPoints = []string{FaultModelMenu, FaultModelSet}
 
 // ModelOptions answers POST /v1/model_options.
 func (d *Dispatcher) ModelOptions(ctx context.Context, req api.ModelOptionsRequest) (api.ActionResult, error) {
@@ -123,6 +135,7 @@ func (d *Dispatcher) runSetModel(ctx context.Context, tx *txn, prof recognizers.
 	if err != nil {
 		return "", err
 	}
+	fault.Point(FaultModelMenu)
 	if !sameRows(list, offer.rows) {
 		return "", d.leave(ctx, tx, list, fmt.Errorf("%s: the model list differs from the catalog", api.ReasonCatalogChanged))
 	}
@@ -141,7 +154,7 @@ func (d *Dispatcher) runSetModel(ctx context.Context, tx *txn, prof recognizers.
 	}
 	// "s": the confirmation a conversation with turns asks, or the notice
 	// at once.
-	r, err := screenStep(ctx, tx, prof.Set, "set "+name, func(r terminal.Recognition) bool {
+	r, err := screenStepAt(ctx, tx, prof.Set, "set "+name, FaultModelSet, func(r terminal.Recognition) bool {
 		return r.ModelMenu != nil && r.ModelMenu.Kind == recognizers.SwitchConfirm ||
 			r.Screen == api.ScreenIdle && r.Composer == "empty" && prof.Applied(r.ModelNotice, "", effort)
 	})
@@ -192,7 +205,7 @@ func codexSet(ctx context.Context, tx *txn, prof recognizers.ModelControlProfile
 			return "", err
 		}
 	}
-	r, err := screenStep(ctx, tx, prof.Set, "set "+name+" "+effort, func(r terminal.Recognition) bool {
+	r, err := screenStepAt(ctx, tx, prof.Set, "set "+name+" "+effort, FaultModelSet, func(r terminal.Recognition) bool {
 		return r.Screen == api.ScreenIdle && r.Composer == "empty" && prof.Applied(r.ModelNotice, name, effort)
 	})
 	return r.ModelNotice, err

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
@@ -36,9 +37,18 @@ func menuStep(ctx context.Context, tx *txn, key []byte, what string, want menuWa
 
 // screenStep presses key and waits for a screen ok accepts.
 func screenStep(ctx context.Context, tx *txn, key []byte, what string, ok func(terminal.Recognition) bool) (terminal.Recognition, error) {
+	return screenStepAt(ctx, tx, key, what, "", ok)
+}
+
+// screenStepAt is screenStep with a fault point between the key and its
+// proof (the crash tier's).
+func screenStepAt(ctx context.Context, tx *txn, key []byte, what, point string, ok func(terminal.Recognition) bool) (terminal.Recognition, error) {
 	before := tx.t.View()
 	if err := tx.keys(ctx, key); err != nil {
 		return terminal.Recognition{}, fmt.Errorf("%s: %s: %w", api.ReasonDelivery, what, err)
+	}
+	if point != "" {
+		fault.Point(point)
 	}
 	r, got := tx.t.Await(ctx, before.Seq, stepTimeout, func(r terminal.Recognition) bool { return r.Exact && ok(r) })
 	if !got {

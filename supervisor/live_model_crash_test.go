@@ -1,0 +1,172 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/fault"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
+	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/dispatch"
+)
+
+// TestLiveModelCrash kills the daemon (the fault hook's SIGKILL) inside
+// set_model on the real agents, after a model_options by the same
+// daemon: with the menu open (after /model's Enter), and right after the
+// set key (Claude's "s", Codex's Enter on the effort) before its proof.
+// Restarted on the same store, the daemon settles the reservation
+// uncertain and types nothing: the menu or the confirmation stays as the
+// kill left it (Codex's repair_model_control cleans it up; a Claude
+// menu refuses model_options until a person closes it), and the agent's
+// notice shows at most once: the set key went at most once.
+func TestLiveModelCrash(t *testing.T) {
+	if !fault.Enabled {
+		t.Skip("needs the fault hook: go test -tags akkfault")
+	}
+	for _, a := range [][2]string{{"claude", "2.1.267"}, {"codex", "0.155.1"}} {
+		t.Run(a[0], func(t *testing.T) {
+			for _, point := range dispatch.ModelFaultPoints {
+				t.Run(point, func(t *testing.T) { modelCrashRun(t, a[0], a[1], point) })
+			}
+		})
+	}
+}
+
+// modelCrashTargets are the tuples set, different from the one in use.
+var modelCrashTargets = map[string]api.ModelTuple{
+	"claude": {Model: "Sonnet", ReasoningEffort: "Medium"},
+	"codex":  {Model: "gpt-5.6-luna", ReasoningEffort: "High"},
+}
+
+func modelCrashRun(t *testing.T, agent, version, point string) {
+	model := ""
+	if agent == "codex" {
+		model = rig.CodexModel(version)
+	}
+	var log *fakemodel.Log
+	la := prepareLiveWith(t, agent, version, model, func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
+		log = l
+		return rig.Script(agent, version)
+	})
+	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
+	la.dumpOnFailure(t, log)
+	roots := daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"), codexSessions: filepath.Join(la.home, ".codex", "sessions")}
+	c := startCrashChild(t, la.srv, point, "AKK_CRASH_CLAUDE_PROJECTS="+roots.claudeProjects, "AKK_CRASH_CODEX_SESSIONS="+roots.codexSessions)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// A person's first prompt (Claude then asks before a switch), the
+	// conversation bound, model_options offered.
+	row := c.awaitRow(t, ctx, la.pane, api.ScreenIdle)
+	la.srv.MustRun("send-keys", "-t", la.pane, "-l", liveFirst)
+	if agent == "codex" {
+		time.Sleep(200 * time.Millisecond) // Codex's paste-burst window: a fast Enter would be a newline
+	}
+	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
+	tmuxtest.Await(t, 90*time.Second, func() string {
+		st, err := c.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID})
+		if err != nil {
+			return err.Error() + "\n" + c.out.String()
+		}
+		if _, ok := st.Terminal.AvailableActions["model_options"]; !ok || st.Evidence.Binding == nil || st.Evidence.Binding.State != "resolved" {
+			return fmt.Sprintf("model_options not offered yet: %s/%s binding %+v", st.Terminal.ScreenState, st.Terminal.Composer, st.Evidence.Binding)
+		}
+		return ""
+	})
+	opts := mustAction(t)(c.cl.ModelOptions(ctx, api.ModelOptionsRequest{TerminalID: row.TerminalID}))
+	if opts.Outcome != api.OutcomeAccepted || opts.Catalog == nil {
+		t.Fatalf("model_options: %+v", opts)
+	}
+	before := opts.Catalog.Current
+	target := modelCrashTargets[agent]
+	if _, err := c.cl.SetModel(ctx, api.SetModelRequest{TerminalID: row.TerminalID, Model: target.Model, ReasoningEffort: target.ReasoningEffort}); err == nil {
+		t.Fatalf("set_model returned: the fault hook did not fire")
+	}
+	open := modelKilled(t, c, point)
+	d, final := c.restartUncertain(t, la.srv, "set_model", []store.Reservation{open}, roots)
+	defer d.stop()
+	if final != store.StageUncertain {
+		t.Fatalf("after the restart the reservation is %s", final)
+	}
+	set := point == dispatch.FaultModelSet
+	// The restarted daemon types nothing: what the kill left stays.
+	l := awaitRowFor(t, ctx, d, la.pane, func(r api.Terminal) string {
+		switch {
+		case r.Profile != "exact":
+			return "an exact profile, not " + r.Profile
+		case (!set || agent == "claude") && r.ScreenState != api.ScreenMenuOrViewer:
+			return "the menu or confirmation left open, not " + r.ScreenState
+		case set && agent == "codex" && (r.ScreenState != api.ScreenIdle || r.Composer != "empty"):
+			return "idle and empty after the set: " + r.ScreenState + "/" + r.Composer
+		}
+		return ""
+	})
+	screen := string(la.srv.MustRun("capture-pane", "-p", "-S", "-", "-t", la.pane))
+	notices := strings.Count(screen, "Model changed to") + strings.Count(screen, "Set model to")
+	if want := map[bool]int{true: 1, false: 0}[set && agent == "codex"]; notices != want {
+		t.Fatalf("the agent's notice shows %d times, want %d:\n%s", notices, want, screen)
+	}
+	res := mustAction(t)(d.cl.ModelOptions(ctx, api.ModelOptionsRequest{TerminalID: l.TerminalID}))
+	if (agent == "claude" || !set) && res.Outcome != api.OutcomeRejected {
+		t.Fatalf("model_options over what the kill left: %+v", res)
+	}
+	switch {
+	case agent == "codex" && !set:
+		// The popup the kill left: repaired, then the model is the one before.
+		if _, ok := l.AvailableActions["repair_model_control"]; !ok {
+			t.Fatalf("repair_model_control not advertised over the popup: %+v", l.AvailableActions)
+		}
+		if res := mustAction(t)(d.cl.RepairModelControl(ctx, api.RepairModelControlRequest{TerminalID: l.TerminalID})); res.Outcome != api.OutcomeAccepted {
+			t.Fatalf("repair: %+v", res)
+		}
+		res = mustAction(t)(d.cl.ModelOptions(ctx, api.ModelOptionsRequest{TerminalID: l.TerminalID}))
+		if res.Catalog == nil || res.Catalog.Current.Model != before.Model {
+			t.Fatalf("after the repair the model is %+v, want %+v unchanged", res.Catalog, before)
+		}
+	case agent == "codex":
+		if res.Catalog == nil || !strings.EqualFold(res.Catalog.Current.Model, target.Model) {
+			t.Fatalf("after the kill the model is %+v, want %s (set once, by the killed daemon)", res.Catalog, target.Model)
+		}
+	}
+	t.Logf("%s %s at %s: reservation %s after the restart; %d notice(s); model_options then %s (%s)", agent, version, point, final, notices, res.Outcome, res.Reason)
+}
+
+// modelKilled waits for the child to die at point and returns set_model's
+// reservation as the kill left it: open, its input sent.
+func modelKilled(t *testing.T, c *crashChild, point string) store.Reservation {
+	t.Helper()
+	select {
+	case <-c.exited:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the daemon did not die")
+	}
+	if mark, _ := os.ReadFile(filepath.Join(c.dir, "mark")); strings.TrimSpace(string(mark)) != point {
+		t.Fatalf("killed at %q, not at %s:\n%s", mark, point, c.out.String())
+	}
+	st, err := store.Open(c.storeDir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rs, err := st.Reservations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var open []store.Reservation
+	for _, r := range rs {
+		if r.Op == api.OpSetModel {
+			open = append(open, r)
+		}
+	}
+	if len(open) != 1 || open[0].Stage != store.StageInputSent || open[0].Private {
+		t.Fatalf("at kill time set_model's reservations are %+v", open)
+	}
+	return open[0]
+}
