@@ -518,4 +518,8 @@ var notYetProfiled = map[string]bool{
 	"codex/model-menu":           true,
 	"codex/model-menu-session":   true,
 	"codex/model-abandon":        true,
+	// Issue 22's whole catalogs (recordings/rig/model_catalog_*.go).
+	"claude/model-catalog": true,
+	"claude/model-session": true,
+	"codex/model-catalog":  true,
 }

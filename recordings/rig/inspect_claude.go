@@ -620,5 +620,6 @@ func claudeStatusCompletion() *Scenario {
 }
 
 func init() {
-	register(claudeStatus(), claudeStatusCompletion(), claudeStatusPolicyError(), claudeModelMenu(), claudeModelAbandon())
+	register(claudeStatus(), claudeStatusCompletion(), claudeStatusPolicyError(), claudeModelMenu(), claudeModelAbandon(),
+		claudeModelCatalog(), claudeModelSession())
 }

@@ -781,5 +781,6 @@ func codexInspectStatusAmbiguous() *Scenario {
 }
 
 func init() {
-	register(codexInspectStatus(), codexInspectStatusCompletion(), codexInspectModelMenu(), codexInspectModelSession(), codexInspectModelAbandon(), codexInspectStatusAmbiguous())
+	register(codexInspectStatus(), codexInspectStatusCompletion(), codexInspectModelMenu(), codexInspectModelSession(), codexInspectModelAbandon(), codexInspectStatusAmbiguous(),
+		codexModelCatalog())
 }
