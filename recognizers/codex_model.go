@@ -39,6 +39,8 @@ type codexModel struct {
 	listHints, effortHints []string
 	sessionHint            string
 	scroll                 vt.Style // "↑" / "↓"
+	// unnumbered: rows past the ninth have no number (0.171.0).
+	unnumbered bool
 }
 
 const (
@@ -73,8 +75,12 @@ func (c *codex0x) modelMenu(g *grid, b int, out *Recognition) bool {
 		top--
 	}
 	// top is the last blank row over the entries: gap of them under the
-	// title (and subtitle).
-	t := top - m.gap + 1
+	// title (and subtitle), "↑" in place of the last one.
+	gap := m.gap
+	if menu.Above {
+		gap--
+	}
+	t := top - gap + 1
 	for y := t; y <= top; y++ {
 		if !g.blank(y) {
 			return false
@@ -134,20 +140,25 @@ func (m *codexModel) rows(g *grid, first, end int, menu *ModelMenu) bool {
 // row reads entry row y and returns its description's column.
 func (m *codexModel) row(g *grid, y int) (ModelRow, bool, int, bool) {
 	hl := g.ch(0, y) == codexModelGlyph
-	if !hl && g.first(y) != 2 || hl && !g.space(1, y) {
+	if !hl && g.first(y) != 2 && (!m.unnumbered || g.first(y) != 6) || hl && !g.space(1, y) {
 		return ModelRow{}, false, 0, false
 	}
-	n := numberAt(g, y, 2)
+	n, at := numberAt(g, y, 2), 5
 	if n == 0 {
-		return ModelRow{}, false, 0, false
+		// 0.171.0 numbers nine rows; the rest have spaces in its place
+		// and the label a column further (model-catalog).
+		if !m.unnumbered || !g.space(2, y) || !g.space(3, y) || !g.space(4, y) || !g.space(5, y) || g.space(6, y) {
+			return ModelRow{}, false, 0, false
+		}
+		at = 6
 	}
-	rest := g.textFrom(y, 5)
+	rest := g.textFrom(y, at)
 	label, desc, ok := strings.Cut(rest, "  ")
 	desc = strings.TrimLeft(desc, " ")
 	if !ok || label == "" || desc == "" {
 		return ModelRow{}, false, 0, false
 	}
-	descX := 5 + displayWidth(rest) - displayWidth(desc)
+	descX := at + displayWidth(rest) - displayWidth(desc)
 	descEnd := descX + displayWidth(desc)
 	labelSty, descSty := plain().vt(), plain().dim().vt()
 	if hl {

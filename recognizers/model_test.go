@@ -80,6 +80,11 @@ func TestModelMenus(t *testing.T) {
 		{shot{"codex", "0.171.0", "model-menu", 2, 0}, "models " + hl(x171, 6) + " ↓"},
 		{shot{"codex", "0.171.0", "model-menu", 3, 0}, "models " + hl(x171, 5) + " ↓"},
 		{shot{"codex", "0.171.0", "model-menu-session", 3, 0}, `efforts for "GPT-6-Astra" |1 Low (d) |*2 Medium |3 High |4 Extra high |5 More reasoning… s`},
+		// Scrolled: "↑" in the last blank row under the title, the rows
+		// past the ninth unnumbered (model-catalog).
+		{shot{"codex", "0.171.0", "model-catalog", 30, 0}, "models |3 GPT-6.1 Terra |4 GPT-6.1-Sol |5 GPT-6-Astra |6 GPT-6-Sol ✔ |7 GPT-6-Luna |8 GPT-5.6-Sol |9 GPT-5.6-Terra |*0 GPT-5.6-Luna ↑ ↓"},
+		{shot{"codex", "0.171.0", "model-catalog", 33, 0}, "models |4 GPT-6.1-Sol |5 GPT-6-Astra |6 GPT-6-Sol ✔ |7 GPT-6-Luna |8 GPT-5.6-Sol |9 GPT-5.6-Terra |0 GPT-5.6-Luna |*0 GPT-5.5 ↑"},
+		{shot{"codex", "0.171.0", "model-catalog", 34, 0}, `efforts for "GPT-5.5" |1 Low |*2 Medium (d) |3 High |4 Extra high s`},
 	} {
 		r := recognize(c.sh.screen(t), c.sh.agent, c.sh.version)
 		if got := menuSummary(r.ModelMenu); got != c.want || r.ScreenState != recognizers.MenuOrViewer || r.Interaction != nil || r.Plan != nil {

@@ -109,7 +109,7 @@ func codex0_171_0Grammar() codex0x {
 	}
 	c.model = &codexModel{gap: 2, hlLabel: plain().bold().reverse().vt(), hlDesc: plain().reverse().vt(),
 		listHints: []string{"enter select · esc back"}, effortHints: []string{"enter default · s session · esc back"},
-		sessionHint: "enter default · s session · esc back", scroll: fg256(75).vt()}
+		sessionHint: "enter default · s session · esc back", scroll: fg256(75).vt(), unnumbered: true}
 	c.status = &codexStatus{header: ">_ OpenAI Codex (v0.171.0)", glyph: fg256(75).vt(),
 		layout: codexStatusLayout(2, 2, codexStatusRows(true))}
 	return c

@@ -41,15 +41,7 @@ var screenCannotTell = map[string]int{
 // status panels, /model pickers, effort popups and Claude's switch
 // confirmation are read: claude_status.go, codex_status.go,
 // claude_model.go, codex_model.go.)
-var notYetProfiled = map[string]int{
-	// Issue 22's whole Codex 0.171.0 catalog
-	// (recordings/rig/model_catalog_codex.go), menu_or_viewer all: the
-	// popup scrolled past its eighth row reads otherwise, GPT-5.6-Terra
-	// highlighted under "↑" awaiting_approval, kind permission (two
-	// problems a marker), the unnumbered GPT-5.6-Luna and GPT-5.5
-	// highlighted unknown (one a marker).
-	"codex/0.171.0/model-catalog": 8,
-}
+var notYetProfiled = map[string]int{}
 
 // TestReplayCorpusMarkers is `akk replay --check` over the whole corpus:
 // every marker's state, composer, kind, actionability, questions, options

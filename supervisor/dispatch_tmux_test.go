@@ -500,26 +500,7 @@ func matchSteps(steps []recognizers.PlanStep, inputs [][]byte) (string, int, boo
 // (recordings/rig/threads.go) are driven: send refuses their /clear, /new
 // and /resume (slash_command), which the test then types as the person
 // did, and the resume pickers are read (menu_or_viewer) before the test
-// picks a session. Issue 22's Claude Code status panel, model picker and
-// its confirmation (recordings/rig/inspect_claude.go) read unknown: the
-// recordings that show them wait for a profile (status-completion, which
-// never leaves the composer, is driven). Codex's (inspect_codex.go): its
-// model and effort popups read as a clipped approval prompt; its status
-// recordings are native_inspect's (TestNativeInspect drives them), not
-// yet this test's.
-var notYetProfiled = map[string]bool{
-	"claude/status":              true,
-	"claude/status-policy-error": true,
-	"claude/model-menu":          true,
-	"claude/model-abandon":       true,
-	"codex/status":               true,
-	"codex/status-completion":    true,
-	"codex/status-ambiguous":     true,
-	"codex/model-menu":           true,
-	"codex/model-menu-session":   true,
-	"codex/model-abandon":        true,
-	// Issue 22's whole catalogs (recordings/rig/model_catalog_*.go).
-	"claude/model-catalog": true,
-	"claude/model-session": true,
-	"codex/model-catalog":  true,
-}
+// picks a session. Issue 22's status panels and cards, /model menus and
+// Claude's switch confirmation are read too and driven the same way: the
+// person's keys typed, every marker's recognition checked. None is left.
+var notYetProfiled = map[string]bool{}
