@@ -142,6 +142,18 @@ func startCrashChild(t *testing.T, srv *tmuxtest.Server, point string, env ...st
 // awaitRow waits for the child daemon to show the pane in screen state.
 func (c *crashChild) awaitRow(t *testing.T, ctx context.Context, pane, state string) api.Terminal {
 	t.Helper()
+	return c.awaitRowFunc(t, ctx, pane, func(row api.Terminal) string {
+		if row.ScreenState != state {
+			return "the child daemon shows " + row.ScreenState
+		}
+		return ""
+	})
+}
+
+// awaitRowFunc waits for the child daemon's row of the pane to satisfy
+// ok ("" when it does).
+func (c *crashChild) awaitRowFunc(t *testing.T, ctx context.Context, pane string, ok func(api.Terminal) string) api.Terminal {
+	t.Helper()
 	var row api.Terminal
 	tmuxtest.Await(t, 20*time.Second, func() string {
 		l, err := c.cl.List(ctx)
@@ -152,10 +164,7 @@ func (c *crashChild) awaitRow(t *testing.T, ctx context.Context, pane, state str
 			return err.Error() + "; the child's log so far:\n" + c.out.String()
 		}
 		row, _ = rowOf(l, pane)
-		if row.ScreenState != state {
-			return "the child daemon shows " + row.ScreenState
-		}
-		return ""
+		return ok(row)
 	})
 	return row
 }

@@ -28,9 +28,10 @@ import (
 // itself: nothing akk sent twice, nothing after the kill.
 func TestTmuxUserSendCrash(t *testing.T) {
 	runStepCrash(t, stepCrash{
-		surface: [3]string{"codex", "0.155.1", "clear-draft"},
-		state:   api.ScreenIdle,
-		landed:  map[string]int{dispatch.FaultAfterInput: 1, dispatch.FaultBeforeReceipt: 3},
+		surface:  [3]string{"codex", "0.155.1", "clear-draft"},
+		state:    api.ScreenIdle,
+		composer: "draft",
+		landed:   map[string]int{dispatch.FaultAfterInput: 1, dispatch.FaultBeforeReceipt: 3},
 		act: func(ctx context.Context, t *testing.T, cl *api.Client, row api.Terminal) error {
 			if _, ok := row.AvailableActions["send_user_explicit"]; !ok || row.Composer != "draft" {
 				t.Fatalf("the draft row advertises %v (composer %s)", row.AvailableActions, row.Composer)
@@ -99,8 +100,12 @@ func TestTmuxMultiSelectCrash(t *testing.T) {
 // point, on a fresh strict replica of surface each run.
 type stepCrash struct {
 	surface [3]string
-	state   string         // the row's screen state at the recording's first marker
-	landed  map[string]int // recorded inputs that reach the replica before each kill
+	state   string // the row's screen state at the recording's first marker
+	// composer is the row's composer there ("": any): the screen reaches
+	// the marker's state before it finishes drawing what the marker shows
+	// (clear-draft reads idle and empty before its draft is drawn).
+	composer string
+	landed   map[string]int // recorded inputs that reach the replica before each kill
 	// act makes the call the fault kills (it must return an error).
 	act func(ctx context.Context, t *testing.T, cl *api.Client, row api.Terminal) error
 	// after checks the reservation's records after the restart (when one
@@ -151,7 +156,12 @@ func stepCrashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, clien
 	r := &replicaDriver{t: t, ctx: ctx, client: client, c: rc, name: fmt.Sprintf("%s run %d", point, run)}
 	r.start()
 	r.toMarker(0)
-	row := c.awaitRow(t, ctx, rc.pane, sc.state)
+	row := c.awaitRowFunc(t, ctx, rc.pane, func(row api.Terminal) string {
+		if row.ScreenState != sc.state || sc.composer != "" && row.Composer != sc.composer {
+			return fmt.Sprintf("the child daemon shows %s/%s, want %s/%s", row.ScreenState, row.Composer, sc.state, sc.composer)
+		}
+		return ""
+	})
 	if err := sc.act(ctx, t, c.cl, row); err == nil {
 		t.Fatalf("%s: the call returned; the fault hook did not fire", r.name)
 	}
