@@ -57,6 +57,11 @@ type statusRow struct {
 	// the values' column, a word that would not fit starting the next
 	// row; the rows are joined with one space.
 	wraps bool
+	// path: its value is a path, which the agent breaks wherever the row
+	// ends when it does not fit (status-cwd120): a row filled to the
+	// limit goes on on the next row with nothing in between; a row that
+	// ends short of it is a word wrap, as for wraps.
+	path bool
 	// link: its value's cells may carry an OSC 8 link (the text drawn is
 	// the value; the link's target is not read).
 	link bool
@@ -147,7 +152,7 @@ func (l *statusLayout) parse(g *grid, top, end, left, right, limit int) *StatusP
 			last, wraps, seen = i, 0, seen|1<<i
 			widest = max(widest, displayWidth(l.rows[i].name)+1)
 			lines = append(lines, statusLine{y, i})
-		case f > l.nameX && last >= 0 && l.rows[last].wraps && lines[len(lines)-1].row != lineBlank:
+		case f > l.nameX && last >= 0 && (l.rows[last].wraps || l.rows[last].path) && lines[len(lines)-1].row != lineBlank:
 			if wraps++; wraps > maxStatusWraps {
 				return nil
 			}
@@ -187,8 +192,15 @@ func (l *statusLayout) parse(g *grid, top, end, left, right, limit int) *StatusP
 				return nil
 			}
 			next, ok := l.value(g, y, vx, right, limit, r)
+			if !ok {
+				return nil
+			}
+			if r.path && vx+displayWidth(shown) == limit {
+				value, shown = value+next, next // broken where the row ended
+				continue
+			}
 			word, _, _ := strings.Cut(next, " ")
-			if !ok || vx+displayWidth(shown)+1+displayWidth(word) <= limit {
+			if vx+displayWidth(shown)+1+displayWidth(word) <= limit {
 				return nil // the word would have fit: not a wrap
 			}
 			value, shown = value+" "+next, next

@@ -72,6 +72,7 @@ func runLiveInspect(t *testing.T, agent, version string) {
 	switch agent {
 	case "claude":
 		if fields["Version"].Value != version || fields["Session ID"].Value != bind.SessionID || fields["Model"].Value == "" ||
+			fields["cwd"].Value != la.work ||
 			!fields["Organization policy"].Redacted || fields["Organization policy"].Value != "" {
 			t.Errorf("fields %+v (binding %s)", res.Status.Fields, bind.SessionID)
 		}
@@ -94,7 +95,15 @@ func runLiveInspect(t *testing.T, agent, version string) {
 	}
 }
 
-func TestLiveClaudeInspect(t *testing.T)    { runLiveInspect(t, "claude", "2.1.267") }
+func TestLiveClaudeInspect(t *testing.T) { runLiveInspect(t, "claude", "2.1.267") }
+
+// TestLiveClaudeInspectInAWorkingDirectoryTooLongForOneRow: the test's
+// long name makes its temporary HOME, and so the project's path, longer
+// than the panel's row: Claude breaks the cwd where the row ends, and
+// akk reads it whole (status-cwd120).
+func TestLiveClaudeInspectInAWorkingDirectoryTooLongForOneRow(t *testing.T) {
+	runLiveInspect(t, "claude", "2.1.267")
+}
 func TestLiveClaude332Inspect(t *testing.T) { runLiveInspect(t, "claude", "2.1.332") }
 func TestLiveCodexInspect(t *testing.T)     { runLiveInspect(t, "codex", "0.155.1") }
 func TestLiveCodex171Inspect(t *testing.T)  { runLiveInspect(t, "codex", "0.171.0") }
