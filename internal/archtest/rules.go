@@ -21,6 +21,7 @@ var Layers = [][]string{
 	{"watchers"},
 	{"store"},
 	{"recordings/cmd/..."},
+	{"recordings/hosts"},
 	{"recordings/rig"},
 	{"recordings/fakemodel"},
 	{"recordings"},

@@ -17,9 +17,9 @@ import (
 //	POST /v1/messages[?beta=true]      SSE when "stream": true, else JSON
 //	POST /v1/messages/count_tokens     {"input_tokens": 100}
 //
-// A main-loop request (its tools include Bash or AskUserQuestion) gets the
-// Script's reply; side requests (session titles, topic checks) get short
-// fixed text.
+// A main-loop request (mainTool: its tools include one only a main loop
+// offers) gets the Script's reply; side requests (session titles, topic
+// checks) get short fixed text.
 func Anthropic(script Script, log *Log, lg *slog.Logger) (*Server, error) {
 	a := &anthropic{choose: newChooser(script), log: log}
 	s, err := start(a, 0, lg)
@@ -139,9 +139,7 @@ func (a *anthropic) messages(w http.ResponseWriter, r *http.Request, seq int, bo
 func (a *anthropic) choose1(mr *messagesRequest) (Reply, string, string, string) {
 	main := false
 	for _, t := range mr.Tools {
-		// Claude Code's own tools, or only an MCP server's (a host run
-		// with --tools "").
-		main = main || t.Name == "Bash" || t.Name == "AskUserQuestion" || strings.HasPrefix(t.Name, "mcp__")
+		main = main || mainTool(t.Name)
 	}
 	if !main {
 		sys := string(mr.System)
@@ -155,7 +153,7 @@ func (a *anthropic) choose1(mr *messagesRequest) (Reply, string, string, string)
 	}
 	var content json.RawMessage
 	for i := len(mr.Messages) - 1; i >= 0; i-- {
-		if mr.Messages[i].Role == "user" {
+		if mr.Messages[i].Role == "user" && !hostContext(mr.Messages[i].Content) {
 			content = mr.Messages[i].Content
 			break
 		}
@@ -228,7 +226,7 @@ func userContent(raw json.RawMessage) (prompt string, results []string, isErr bo
 }
 
 func cleanPrompt(s string) string {
-	s = reminder.ReplaceAllString(s, "")
+	s = openclawStamp.ReplaceAllString(reminder.ReplaceAllString(s, ""), "")
 	var keep []string
 	for _, l := range strings.Split(s, "\n") {
 		if !strings.HasPrefix(strings.TrimSpace(l), "[Request interrupted") {
@@ -241,7 +239,7 @@ func cleanPrompt(s string) string {
 func resultText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return s
+		return structuredResult(s)
 	}
 	var bs []block
 	_ = json.Unmarshal(raw, &bs)
@@ -249,7 +247,7 @@ func resultText(raw json.RawMessage) string {
 	for _, b := range bs {
 		texts = append(texts, b.Text)
 	}
-	return strings.Join(texts, "\n")
+	return structuredResult(strings.Join(texts, "\n"))
 }
 
 func (a *anthropic) blocks(r Reply) []block {

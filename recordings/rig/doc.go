@@ -11,6 +11,10 @@
 // NAME.rollout.jsonl. It never decides a screen state from akk's
 // recognizers: markers come from the scenario's own knowledge.
 //
+// It also installs the MCP hosts akk's users run it in, OpenClaw and Pi,
+// each on a pinned Node 24 from the npm registry (InstallHost, under a
+// lock); recordings/hosts runs them.
+//
 // It talks only to 127.0.0.1 (and to the npm registry when installing),
 // and after killing its tmux server it checks that no process of the run's
 // HOME is left.

@@ -1,8 +1,10 @@
 // Command rig records real agent sessions offline into the corpus, or
-// installs pinned agents into the cache.
+// installs pinned agents (and the MCP hosts OpenClaw and Pi, with their
+// own pinned Node) into the cache.
 //
 //	go run ./recordings/cmd/rig -agent claude -version 2.1.267 -scenario idle -out recordings/testdata/claude/2.1.267
 //	go run ./recordings/cmd/rig -install claude@2.1.267 codex@0.155.1
+//	go run ./recordings/cmd/rig -install openclaw@2026.9.6 pi@1.6.0
 //	go run ./recordings/cmd/rig -list
 package main
 
@@ -27,7 +29,7 @@ func main() {
 	flag.StringVar(&cfg.OutDir, "out", "", "directory for NAME.cast, NAME.final.txt and the transcript/rollout")
 	flag.StringVar(&cfg.Name, "name", "", "file name stem (default: the scenario name)")
 	flag.BoolVar(&cfg.Keep, "keep", false, "keep the run's directory (HOME, request log)")
-	flag.BoolVar(&install, "install", false, "install mode: the arguments are agent@version to install into the cache")
+	flag.BoolVar(&install, "install", false, "install mode: the arguments are agent@version (claude, codex) or host@version (openclaw, pi) to install into the cache")
 	flag.BoolVar(&list, "list", false, "list the scenarios")
 	flag.BoolVar(&verbose, "v", false, "log every wait")
 	flag.Parse()
@@ -57,6 +59,14 @@ func run(ctx context.Context, cfg rig.Config, install, list bool) error {
 			agent, version, ok := strings.Cut(spec, "@")
 			if !ok {
 				return fmt.Errorf("install %q: want agent@version", spec)
+			}
+			if _, ok := rig.Hosts[agent]; ok {
+				in, err := rig.InstallHost(ctx, cfg.Logger, agent, version)
+				if err != nil {
+					return err
+				}
+				fmt.Println(in.Dir)
+				continue
 			}
 			in, err := rig.Install(ctx, cfg.Logger, agent, version)
 			if err != nil {
