@@ -26,6 +26,7 @@ var RedactExempt = map[string]string{
 	"internal/popup.askChoice":   "a fixed choice of the popup (yes/no), not typed text",
 	"recordings/fakemodel.block": "the fake model server's reply text (a test script)",
 	"recordings/fakemodel.Reply": "the fake model server's reply text (a test script)",
+	"recordings/hosts.PiReply":   "the fake model server's reply text as Pi shows it (a test script)",
 	"supervisor.Supervisor":      "the daemon's root object: never a log attribute",
 	"cmd/akk.RespondCmd":         "a command's flags, parsed from the person's own argv, never logged",
 	"cmd/akk.SendCmd":            "a command's flags, parsed from the person's own argv, never logged",

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -124,6 +125,14 @@ func (o *OpenClaw) Env() []string {
 	return append(baseEnv(o.Dirs, o.In), "OPENCLAW_STATE_DIR="+o.State, "OPENCLAW_CONFIG_PATH="+o.Config,
 		"OPENCLAW_NO_AUTO_UPDATE=1", "OPENCLAW_DISABLE_BONJOUR=1", "OPENCLAW_OFFLINE=1")
 }
+
+// String names the Gateway without its tokens.
+func (o *OpenClaw) String() string {
+	return fmt.Sprintf("openclaw@%s on %s (state %s)", o.In.Version, o.URL(), o.State)
+}
+
+// LogValue is String: the tokens never reach a log.
+func (o *OpenClaw) LogValue() slog.Value { return slog.StringValue(o.String()) }
 
 // URL is the Gateway's HTTP base URL.
 func (o *OpenClaw) URL() string { return "http://127.0.0.1:" + strconv.Itoa(o.Port) }
