@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -38,6 +39,20 @@ import (
 //	name = "notify"
 //	kind = "command"
 //	command = ["/usr/local/bin/akk-notify", "--json"]
+//
+//	[[route]]                  # wake an OpenClaw conversation (akk openclaw setup writes it)
+//	name = "openclaw"
+//	kind = "openclaw"
+//	url = "http://127.0.0.1:18789"          # the Gateway
+//	session_key = "agent:main:akk-main"     # the conversation the wake-ups go to
+//	token_file = "~/.config/akk/openclaw-hooks.token"   # the Gateway's hooks token
+//
+//	[[route]]                  # a webhook whose body is a template
+//	name = "chat"
+//	kind = "webhook"
+//	url = "http://127.0.0.1:9000/post"
+//	token_file = "/etc/akk/chat.token"      # sent as Authorization: Bearer
+//	body_template = '{"text": {{json .Text}}}'
 //
 //	[[owner]]                  # the Turns and Watches of `akk mcp --controller openclaw`
 //	name = "openclaw"
@@ -84,11 +99,14 @@ type ownerConfig struct {
 }
 
 type routeConfig struct {
-	Name    string   `toml:"name"`
-	Kind    string   `toml:"kind"`
-	URL     string   `toml:"url"`
-	Command []string `toml:"command"`
-	Timeout duration `toml:"timeout"`
+	Name         string   `toml:"name"`
+	Kind         string   `toml:"kind"`
+	URL          string   `toml:"url"`
+	Command      []string `toml:"command"`
+	Timeout      duration `toml:"timeout"`
+	TokenFile    string   `toml:"token_file"`
+	SessionKey   string   `toml:"session_key"`
+	BodyTemplate string   `toml:"body_template"`
 }
 
 // duration reads "1s", "5m" (TOML has no duration type).
@@ -140,7 +158,8 @@ func loadAttachConfig(path string) (attachSettings, error) {
 		BackoffBase: c.BackoffBase.Duration, BackoffMax: c.BackoffMax.Duration}
 	for _, r := range c.Routes {
 		cb.Routes = append(cb.Routes, outbox.RouteConfig{Name: r.Name, Kind: r.Kind, URL: r.URL,
-			Command: r.Command, Timeout: r.Timeout.Duration})
+			Command: r.Command, Timeout: r.Timeout.Duration, TokenFile: expandHome(r.TokenFile),
+			SessionKey: r.SessionKey, BodyTemplate: r.BodyTemplate})
 	}
 	for _, o := range c.Owners {
 		if !api.ValidOwnerName(o.Name) {
@@ -161,4 +180,14 @@ func loadAttachConfig(path string) (attachSettings, error) {
 		return set, fmt.Errorf("config %s: [ask] policy %q: want %q", path, c.Ask.Policy, supervisor.AskPerson)
 	}
 	return attachSettings{Callbacks: cb, Tasks: tc, Ask: c.Ask}, nil
+}
+
+// expandHome expands a leading "~/" to the user's home.
+func expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
 }

@@ -42,6 +42,21 @@ kind = "tmux"
 name = "openclaw"
 routes = ["a"]
 `, check: func(t *testing.T, routes int, timeout, stable time.Duration) {}},
+		{name: "an openclaw route", text: `
+[[route]]
+name = "openclaw"
+kind = "openclaw"
+url = "http://127.0.0.1:18789"
+session_key = "agent:main:akk-main"
+token_file = "~/hooks.token"
+[[owner]]
+name = "openclaw"
+routes = ["openclaw"]
+`, check: func(t *testing.T, routes int, timeout, stable time.Duration) {
+			if routes != 1 || timeout != 0 {
+				t.Errorf("routes %d timeout %v", routes, timeout)
+			}
+		}},
 		{name: "an owner with a bad name", text: "[[owner]]\nname = \"Open Claw\"\nroutes = []\n", wantErr: "--controller"},
 		{name: "an owner twice", text: "[[owner]]\nname = \"x\"\n[[owner]]\nname = \"x\"\n", wantErr: "twice"},
 		{name: "unknown key refused", text: "[[route]]\nname = \"a\"\nkind = \"webhook\"\nulr = \"x\"\n", wantErr: "unknown key"},

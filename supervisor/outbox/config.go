@@ -13,6 +13,9 @@ const (
 	RouteCommand = "command" // a program gets the envelope on stdin
 	RouteWebhook = "webhook" // an HTTP POST of the envelope
 	RouteTmux    = "tmux"    // a message on the clients of the pane's session
+	// RouteOpenClaw wakes one OpenClaw Gateway session through its agent
+	// hook (POST /hooks/agent).
+	RouteOpenClaw = "openclaw"
 )
 
 // ErrConfig: a Config that cannot be used.
@@ -26,8 +29,22 @@ type RouteConfig struct {
 	Kind string
 	// Command is the program and its arguments (command routes).
 	Command []string
-	// URL is the webhook's URL (webhook routes).
+	// URL is the webhook's URL (webhook routes), or the OpenClaw
+	// Gateway's base URL (openclaw routes: http://127.0.0.1:18789).
 	URL string
+	// TokenFile holds a bearer token sent as Authorization (webhook,
+	// openclaw: the Gateway's hooks token, not its gateway token). It is
+	// read at each attempt and never logged.
+	TokenFile string
+	// SessionKey is the OpenClaw session a wake-up goes to (openclaw
+	// routes): the controller's own conversation, set here by the person
+	// who set akk up, never taken from a request.
+	SessionKey string
+	// BodyTemplate renders a webhook's body (text/template over the
+	// notification: .Envelope, .Text, .Type, .Event, .TurnID, .WatchID,
+	// .TerminalID, .SessionID, .NotificationID, .IdempotencyKey; json
+	// quotes a value); empty: the envelope itself.
+	BodyTemplate string
 	// Timeout bounds one attempt (0: DefaultRouteTimeout). A command still
 	// running or a webhook that got the request but did not answer by then
 	// is uncertain.
@@ -58,10 +75,13 @@ type Config struct {
 // Defaults.
 const (
 	DefaultRouteTimeout = 10 * time.Second
-	defaultMaxAttempts  = 8
-	defaultBackoffBase  = time.Second
-	defaultBackoffMax   = 5 * time.Minute
-	defaultWorkers      = 4
+	// MinOpenClawTimeout: the Gateway may hold a hook up to 15 s before
+	// admitting it (then 503); an attempt gets at least twice that.
+	MinOpenClawTimeout = 30 * time.Second
+	defaultMaxAttempts = 8
+	defaultBackoffBase = time.Second
+	defaultBackoffMax  = 5 * time.Minute
+	defaultWorkers     = 4
 )
 
 // EnsureDefaults fills the zero fields.
@@ -79,8 +99,12 @@ func (c *Config) EnsureDefaults() {
 		c.Workers = defaultWorkers
 	}
 	for i := range c.Routes {
-		if c.Routes[i].Timeout == 0 {
-			c.Routes[i].Timeout = DefaultRouteTimeout
+		r := &c.Routes[i]
+		if r.Timeout == 0 {
+			r.Timeout = DefaultRouteTimeout
+		}
+		if r.Kind == RouteOpenClaw {
+			r.Timeout = max(r.Timeout, MinOpenClawTimeout)
 		}
 	}
 	if c.Default == nil {
@@ -104,14 +128,22 @@ func (c *Config) Validate() error {
 			if len(r.Command) == 0 {
 				errs = append(errs, fmt.Errorf("%w: route %s: no command", ErrConfig, r.Name))
 			}
-		case RouteWebhook:
+		case RouteWebhook, RouteOpenClaw:
 			u, err := url.Parse(r.URL)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				errs = append(errs, fmt.Errorf("%w: route %s: webhook URL must be http(s)://host/...", ErrConfig, r.Name))
+				errs = append(errs, fmt.Errorf("%w: route %s: %s URL must be http(s)://host/...", ErrConfig, r.Name, r.Kind))
+			}
+			if r.BodyTemplate != "" {
+				if _, err := parseBody(r.BodyTemplate); err != nil || r.Kind == RouteOpenClaw {
+					errs = append(errs, fmt.Errorf("%w: route %s: body_template: %v (openclaw routes have their own body)", ErrConfig, r.Name, err))
+				}
+			}
+			if r.Kind == RouteOpenClaw && (r.SessionKey == "" || r.TokenFile == "") {
+				errs = append(errs, fmt.Errorf("%w: route %s: an openclaw route needs session_key and token_file (the hooks token)", ErrConfig, r.Name))
 			}
 		case RouteTmux:
 		default:
-			errs = append(errs, fmt.Errorf("%w: route %s: kind %q is not command, webhook or tmux", ErrConfig, r.Name, r.Kind))
+			errs = append(errs, fmt.Errorf("%w: route %s: kind %q is not command, webhook, openclaw or tmux", ErrConfig, r.Name, r.Kind))
 		}
 		if r.Timeout < 0 {
 			errs = append(errs, fmt.Errorf("%w: route %s: negative timeout", ErrConfig, r.Name))

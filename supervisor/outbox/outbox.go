@@ -65,6 +65,8 @@ func New(o Options) *Outbox {
 			ob.routes[r.Name] = commandRoute{cfg: r}
 		case RouteWebhook:
 			ob.routes[r.Name] = newWebhookRoute(r)
+		case RouteOpenClaw:
+			ob.routes[r.Name] = newOpenClawRoute(r)
 		case RouteTmux:
 			ob.routes[r.Name] = tmuxRoute{cfg: r, sessions: o.Sessions}
 		}
@@ -208,7 +210,7 @@ func (o *Outbox) deliver(ctx context.Context, id string) {
 	fault.Point("outbox.after_claim")
 	var d Delivery
 	if r := o.routes[n.Route]; r == nil {
-		d = Delivery{store.NtfPermanent, "route not configured"}
+		d = Delivery{Outcome: store.NtfPermanent, Detail: "route not configured"}
 	} else {
 		// The send outlives a stopping daemon (bounded by the route's
 		// timeout) so that its outcome is recorded, not guessed.
@@ -218,7 +220,7 @@ func (o *Outbox) deliver(ctx context.Context, id string) {
 	attempt := len(n.Attempts)
 	var nextAt time.Time
 	if d.Outcome == store.NtfRetryable && attempt < o.cfg.MaxAttempts {
-		nextAt = end.Add(o.cfg.Backoff(attempt))
+		nextAt = end.Add(max(o.cfg.Backoff(attempt), d.RetryAfter))
 	}
 	n, err = o.st.Outcome(id, o.owner, attempt, d.Outcome, d.Detail, end, nextAt)
 	if err != nil {

@@ -6,11 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/http/httptrace"
 	"os/exec"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,6 +21,9 @@ import (
 type Delivery struct {
 	Outcome string
 	Detail  string
+	// RetryAfter is the receiver's own wait before a retryable attempt
+	// again (a 429's Retry-After): the next is not before it.
+	RetryAfter time.Duration
 }
 
 // Route delivers one frozen envelope. It never retries: the worker
@@ -63,7 +63,7 @@ func (r commandRoute) Send(ctx context.Context, n *store.Notification) Delivery 
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		// Nothing ran: a configuration fault that a retry will not mend.
-		return Delivery{store.NtfPermanent, "start: " + errors.Unwrap(err).Error()}
+		return Delivery{Outcome: store.NtfPermanent, Detail: "start: " + errors.Unwrap(err).Error()}
 	}
 	fault.Point("outbox.after_send")
 	done := make(chan error, 1)
@@ -73,71 +73,18 @@ func (r commandRoute) Send(ctx context.Context, n *store.Notification) Delivery 
 		var ee *exec.ExitError
 		switch {
 		case err == nil:
-			return Delivery{store.NtfAccepted, "exit 0"}
+			return Delivery{Outcome: store.NtfAccepted, Detail: "exit 0"}
 		case errors.As(err, &ee) && ee.ExitCode() == exitRetry:
-			return Delivery{store.NtfRetryable, "exit 75"}
+			return Delivery{Outcome: store.NtfRetryable, Detail: "exit 75"}
 		case errors.As(err, &ee):
-			return Delivery{store.NtfPermanent, fmt.Sprintf("exit %d", ee.ExitCode())}
+			return Delivery{Outcome: store.NtfPermanent, Detail: fmt.Sprintf("exit %d", ee.ExitCode())}
 		default:
-			return Delivery{store.NtfUncertain, "wait: " + err.Error()}
+			return Delivery{Outcome: store.NtfUncertain, Detail: "wait: " + err.Error()}
 		}
 	case <-ctx.Done():
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-done
-		return Delivery{store.NtfUncertain, "timeout after " + r.cfg.Timeout.String()}
-	}
-}
-
-// webhookRoute POSTs the envelope with the idempotency key as a header:
-// 2xx accepted, 5xx and a refused or failed connection retryable, other
-// statuses permanent; no answer by the timeout once the request was
-// written is uncertain (the receiver may have acted on it).
-type webhookRoute struct {
-	cfg    RouteConfig
-	client *http.Client
-}
-
-func newWebhookRoute(cfg RouteConfig) webhookRoute {
-	return webhookRoute{cfg: cfg, client: &http.Client{
-		// Redirects are not followed: the configured URL is the receiver.
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		Transport:     &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
-	}}
-}
-
-func (r webhookRoute) Send(ctx context.Context, n *store.Notification) Delivery {
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
-	defer cancel()
-	var wrote atomic.Bool
-	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) }}
-	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodPost, r.cfg.URL, bytes.NewReader(n.Envelope))
-	if err != nil {
-		return Delivery{store.NtfPermanent, "request: bad URL"}
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Idempotency-Key", n.IdempotencyKey)
-	req.Header.Set("User-Agent", "akk-callbacks/1")
-	resp, err := r.client.Do(req)
-	if wrote.Load() {
-		fault.Point("outbox.after_send")
-	}
-	if err != nil {
-		if wrote.Load() {
-			// The receiver has the request; whether it acted is unknown.
-			return Delivery{store.NtfUncertain, "no answer after sending: " + netCause(err)}
-		}
-		return Delivery{store.NtfRetryable, "not sent: " + netCause(err)}
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	detail := fmt.Sprintf("http %d", resp.StatusCode)
-	switch {
-	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		return Delivery{store.NtfAccepted, detail}
-	case resp.StatusCode >= 500:
-		return Delivery{store.NtfRetryable, detail}
-	default:
-		return Delivery{store.NtfPermanent, detail}
+		return Delivery{Outcome: store.NtfUncertain, Detail: "timeout after " + r.cfg.Timeout.String()}
 	}
 }
 
@@ -170,11 +117,11 @@ func (r tmuxRoute) Send(ctx context.Context, n *store.Notification) Delivery {
 	defer cancel()
 	client, session := r.sessions.SessionOf(n.TerminalID)
 	if client == nil {
-		return Delivery{store.NtfPermanent, "terminal not followed"}
+		return Delivery{Outcome: store.NtfPermanent, Detail: "terminal not followed"}
 	}
 	reply, err := client.Command(ctx, "list-clients", "-t", session, "-F", "#{client_control_mode} #{client_name}")
 	if err != nil {
-		return Delivery{store.NtfRetryable, "list-clients failed"}
+		return Delivery{Outcome: store.NtfRetryable, Detail: "list-clients failed"}
 	}
 	var names []string
 	for _, l := range strings.Split(strings.TrimSpace(string(reply.Body)), "\n") {
@@ -184,15 +131,15 @@ func (r tmuxRoute) Send(ctx context.Context, n *store.Notification) Delivery {
 		}
 	}
 	if len(names) == 0 {
-		return Delivery{store.NtfPermanent, "no attached client"}
+		return Delivery{Outcome: store.NtfPermanent, Detail: "no attached client"}
 	}
 	msg := tmuxMessage(n)
 	for _, c := range names {
 		if _, err := client.Command(ctx, "display-message", "-c", c, "-d", "10000", msg); err != nil {
-			return Delivery{store.NtfUncertain, "display-message failed after some clients"}
+			return Delivery{Outcome: store.NtfUncertain, Detail: "display-message failed after some clients"}
 		}
 	}
-	return Delivery{store.NtfAccepted, fmt.Sprintf("%d clients", len(names))}
+	return Delivery{Outcome: store.NtfAccepted, Detail: fmt.Sprintf("%d clients", len(names))}
 }
 
 // tmuxMessage is the one line a person sees: the type and the subject.
