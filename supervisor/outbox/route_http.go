@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptrace"
 	"os"
@@ -198,6 +199,14 @@ type bodyData struct {
 	Type, Event, TurnID, WatchID, TerminalID  string
 	SessionID, NotificationID, IdempotencyKey string
 }
+
+// LogValue and String name the notification only: the text is for the
+// receiver, not for logs.
+func (d bodyData) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("notification", d.NotificationID))
+}
+
+func (d bodyData) String() string { return "body of " + d.NotificationID }
 
 // parseBody parses a body template; its json function quotes a value as a
 // JSON string.
