@@ -54,6 +54,10 @@ type CLI struct {
 	SetModel         SetModelCmd           `cmd:"" name:"set-model" help:"Set one model and effort from model-options through the agent's own menu."`
 	RepairModelCtl   RepairModelControlCmd `cmd:"" name:"repair-model-control" help:"Codex: close a /model popup or clear a bare /model a failed change left."`
 
+	// The controller hosts (cmd_hosts.go).
+	OpenClaw OpenClawCmd `cmd:"" name:"openclaw" help:"Set akk up in OpenClaw (MCP server, wake-up hook, skill)."`
+	Pi       PiCmd       `cmd:"" name:"pi" help:"Set akk up in Pi (MCP server)."`
+
 	// Foreground identification of an ambiguous Codex pane (cmd_identify.go).
 	IdentifyForeground IdentifyForegroundCmd `cmd:"" name:"identify-foreground" help:"Read which conversation an ambiguous Codex terminal runs (its /status, once): a diagnostic, no authority."`
 	IdentifyAndSend    IdentifyAndSendCmd    `cmd:"" name:"identify-and-send" help:"Probe an ambiguous Codex terminal's conversation, then send a task there as a managed turn."`
