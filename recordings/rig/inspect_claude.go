@@ -463,10 +463,10 @@ func statusList(version string) []string {
 	return append([]string{"/status", "/statusline"}, claudeInspects[version].listAfter...)
 }
 
-// statusInspect runs /status from the idle composer: the panel (rows),
-// Esc, and the same idle empty composer, nothing left of /status and no
-// model request made.
-func (s *sticky) statusInspect(rows []statusRow) {
+// statusInspect runs /status from the idle composer: the panel (rows;
+// then the checks also, before it is marked), Esc, and the same idle
+// empty composer, nothing left of /status and no model request made.
+func (s *sticky) statusInspect(rows []statusRow, also ...func()) {
 	ci := claudeInspects[s.d.Version]
 	var before string
 	var seen int
@@ -474,6 +474,9 @@ func (s *sticky) statusInspect(rows []statusRow) {
 	s.slashClaude("/status", statusList(s.d.Version))
 	s.key("Enter")
 	s.statusPanel(rows, ci.statusHint)
+	for _, f := range also {
+		f()
+	}
 	s.mark("menu_or_viewer", menuAbsent)
 	s.key("Escape")
 	s.gone(ci.statusHint, "Session ID:")
@@ -621,5 +624,5 @@ func claudeStatusCompletion() *Scenario {
 
 func init() {
 	register(claudeStatus(), claudeStatusCompletion(), claudeStatusPolicyError(), claudeModelMenu(), claudeModelAbandon(),
-		claudeModelCatalog(), claudeModelSession())
+		claudeModelCatalog(), claudeModelSession(), claudeStatusCwd())
 }

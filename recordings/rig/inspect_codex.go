@@ -540,36 +540,40 @@ func (s *sticky) codexSlash(a threadAgent, text, highlighted string, cmds map[st
 func codexInspectStatus() *Scenario {
 	a := threadAgents["codex"]
 	return &Scenario{Name: "status", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
-			in := codexInspects[d.Version]
-			s.codexSlash(a, "/status", "/status", codexStatusCmds)
-			s.key("Enter")
-			id := s.codexStatusSession()
-			s.do(func() error {
-				return s.d.ScreenFunc("the /status block", func(text string) bool { return hasRowBlock(text, in.status(id)) })
-			})
-			s.gone(codexStatuslineHint)
-			s.codexComposerEmpty(a)
-			s.mark("idle", idleEmpty)
-			// The Session row names the thread: its writer lock (its
-			// rollout is written at the first prompt; status-ambiguous
-			// shows the Session is that rollout's id).
-			s.do(func() error {
-				all, _ := filepath.Glob(filepath.Join(d.Home.Home, ".codex", "thread-writer-locks", "*.lock"))
-				var locks []string // .coordination.lock aside
-				for _, l := range all {
-					if !strings.HasPrefix(filepath.Base(l), ".") {
-						locks = append(locks, l)
-					}
-				}
-				if len(locks) != 1 || strings.TrimSuffix(filepath.Base(locks[0]), ".lock") != id {
-					return fmt.Errorf("rig: /status showed session %s, the thread locks are %v", id, locks)
-				}
-				return nil
-			})
-			return s.err
-		}}
+		Drive: func(d *Driver) error { return codexStatusRun(d, a, codexInspects[d.Version].status) }}
+}
+
+// codexStatusRun is the status scenario: /status typed into the idle
+// empty composer of a fresh session, Enter, the block (rows, given the
+// Session id) and the idle empty composer under it.
+func codexStatusRun(d *Driver, a threadAgent, rows func(id string) []string) error {
+	s := &sticky{d: d}
+	s.codexSlash(a, "/status", "/status", codexStatusCmds)
+	s.key("Enter")
+	id := s.codexStatusSession()
+	s.do(func() error {
+		return s.d.ScreenFunc("the /status block", func(text string) bool { return hasRowBlock(text, rows(id)) })
+	})
+	s.gone(codexStatuslineHint)
+	s.codexComposerEmpty(a)
+	s.mark("idle", idleEmpty)
+	// The Session row names the thread: its writer lock (its
+	// rollout is written at the first prompt; status-ambiguous
+	// shows the Session is that rollout's id).
+	s.do(func() error {
+		all, _ := filepath.Glob(filepath.Join(d.Home.Home, ".codex", "thread-writer-locks", "*.lock"))
+		var locks []string // .coordination.lock aside
+		for _, l := range all {
+			if !strings.HasPrefix(filepath.Base(l), ".") {
+				locks = append(locks, l)
+			}
+		}
+		if len(locks) != 1 || strings.TrimSuffix(filepath.Base(locks[0]), ".lock") != id {
+			return fmt.Errorf("rig: /status showed session %s, the thread locks are %v", id, locks)
+		}
+		return nil
+	})
+	return s.err
 }
 
 func codexInspectStatusCompletion() *Scenario {
@@ -782,5 +786,5 @@ func codexInspectStatusAmbiguous() *Scenario {
 
 func init() {
 	register(codexInspectStatus(), codexInspectStatusCompletion(), codexInspectModelMenu(), codexInspectModelSession(), codexInspectModelAbandon(), codexInspectStatusAmbiguous(),
-		codexModelCatalog())
+		codexModelCatalog(), codexStatusCwd())
 }

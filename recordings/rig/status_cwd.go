@@ -1,0 +1,162 @@
+package rig
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// status-cwd120 (issue 22): the status scenarios of inspect_claude.go and
+// inspect_codex.go again, with the project in the 120-character working
+// directory of the environment matrix's cwd120 axis (environ.go's
+// longWork: HOME/projects/client-work/... cut at 120 characters, so its
+// tail depends on the length of the run's temporary directory: ".../src/i"
+// or ".../srcx"). The keys and markers are the status scenarios': on
+// Claude one answered prompt, "/status" over its list (idle, draft), the
+// panel (menu_or_viewer, composer absent), Esc (idle, empty); on Codex a
+// fresh session, "/status" over its list (idle, draft), Enter, the block
+// in the history over the idle empty composer (idle, empty).
+//
+// What the agents draw (measured with this scenario; columns from 0):
+//
+//   - Claude Code breaks the cwd value (a path: no space in it) inside a
+//     word, wherever the panel's row ends: 2.1.267's label at column 3,
+//     its value at 31, the row's last character at 116 (86 characters of
+//     the path a row); 2.1.332's at 2, 30 and 117 (88). The rest goes on
+//     the next row from the value column, nothing in between (no "…", no
+//     hyphen, no indent of its own): ".../backend-services/pay" over
+//     "ments-reconciliation-service/src/i". No other row moves.
+//   - Codex gives the Directory as ~ and the rest (93 or 94 columns).
+//     0.155.1 keeps its box within the pane: when the box would be wider
+//     (94: 121 columns) the middle segment "payments-reconciliation-
+//     service" becomes "…" ("~/projects/client-work/acme-corporation/
+//     backend-services/…/src/i", one row, the box 91 columns; its
+//     start-up card: "~/projects/client-work/…/src/i"); at 93 the row is
+//     drawn whole, the box exactly 120 columns. 0.171.0 draws it whole on
+//     one row (here the row's last character at 116): it fits, nothing is
+//     broken or cut. (Seen by hand, not recorded: in a 100-column pane
+//     0.171.0 wraps it after the "/" of "backend-services/", the rest
+//     from the value column; 0.155.1 abbreviates as at 120.)
+
+// claudeCwdLayout is where a Claude Code version's Status panel draws its
+// rows: the label's column, the value's, and the column after a row's
+// last character.
+type claudeCwdLayout struct{ indent, col, limit int }
+
+var claudeCwdLayouts = map[string]claudeCwdLayout{
+	"2.1.267": {3, 31, 117},
+	"2.1.332": {2, 30, 118},
+}
+
+// claudeCwdRows are the panel's rows of a cwd value (no spaces in it):
+// cut every limit-col characters, each piece from the value column.
+func claudeCwdRows(l claudeCwdLayout, work string) []string {
+	head := strings.Repeat(" ", l.indent) + "cwd:"
+	head += strings.Repeat(" ", l.col-len(head))
+	var rows []string
+	for rest := work; rest != ""; {
+		n := min(len(rest), l.limit-l.col)
+		rows = append(rows, head+rest[:n])
+		rest, head = rest[n:], strings.Repeat(" ", l.col)
+	}
+	return rows
+}
+
+func claudeStatusCwd() *Scenario {
+	return &Scenario{Name: "status-cwd120", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Setup: func(h *Home, _, _ string, env []string) ([]string, error) { return env, longWork(h) },
+		Drive: func(d *Driver) error {
+			s := &sticky{d: d}
+			rows := claudeCwdRows(claudeCwdLayouts[d.Version], d.Home.Work)
+			if len(rows) < 2 {
+				return fmt.Errorf("rig: the cwd %q fits one row", d.Home.Work)
+			}
+			// The panel's rows as statusPanel reads them: a value's
+			// screen rows joined with a space.
+			var pieces []string
+			for _, r := range rows {
+				pieces = append(pieces, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(r), "cwd:")))
+			}
+			want := slices.Clone(claudeInspects[d.Version].statusRows)
+			for i := range want {
+				if want[i].label == "cwd" {
+					want[i].value = strings.Join(pieces, " ")
+				}
+			}
+			s.answer(inspectPrompt, 1)
+			s.statusInspect(want, func() {
+				s.rowBlock("the cwd value's rows", rows)
+				s.do(func() error { d.lg.Info("rig: cwd rows", "rows", fmt.Sprintf("%q", rows)); return nil })
+			})
+			return s.err
+		}}
+}
+
+// codexCwdDir is the Directory value of Codex's /status for the long
+// project: ~ for HOME and the rest; on 0.155.1, when the box would be
+// wider than the pane (its Directory row wider than codexBoxWidest), the
+// middle segment "…".
+func codexCwdDir(version string, h *Home) string {
+	dir := "~" + strings.TrimPrefix(h.Work, h.Home)
+	if version == "0.155.1" && len(codexDirLabel+dir) > codexBoxWidest {
+		return strings.Replace(dir, "/payments-reconciliation-service/", "/…/", 1)
+	}
+	return dir
+}
+
+const (
+	codexDirLabel = "Directory:            "
+	// codexBoxWidest is the widest row 0.155.1's box holds in 120
+	// columns ("│  " and " │" around it).
+	codexBoxWidest = 120 - 5
+)
+
+// codexCwdStatus is /status's block on a fresh session (as codexInspects'
+// status) with the Directory dir.
+var codexCwdStatus = map[string]func(id, dir string) []string{
+	"0.155.1": func(id, dir string) []string {
+		return append([]string{"/status", ""}, codexBox(
+			">_ OpenAI Codex (v0.155.1)",
+			"",
+			"Model:                gpt-5.5 (reasoning medium, summaries auto)",
+			"Model provider:       fake",
+			codexDirLabel+dir,
+			"Permissions:          Read Only (Ask for approval)",
+			"Agents.md:            <none>",
+			"Collaboration mode:   Default",
+			"Session:              "+id,
+			"",
+			"Token usage:          0 total  (0 input + 0 output)",
+			"Limits:               data not available yet",
+		)...)
+	},
+	"0.171.0": func(id, dir string) []string {
+		return []string{
+			"/status",
+			"",
+			"  >_ OpenAI Codex (v0.171.0)",
+			"",
+			"  Model:               GPT-6-Sol (reasoning medium, summaries auto)",
+			"  Model provider:      fake",
+			"  Directory:           " + dir,
+			"  Permissions:         Read Only (Ask for approval)",
+			"  Agents.md:           <none>",
+			"  Collaboration mode:  Default",
+			"  Session:             " + id,
+			"",
+			"  Token usage:         0 total  (0 input + 0 output)",
+			"  Limits:              data not available yet",
+		}
+	},
+}
+
+func codexStatusCwd() *Scenario {
+	a := threadAgents["codex"]
+	return &Scenario{Name: "status-cwd120", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
+		Setup: func(h *Home, _, _ string, env []string) ([]string, error) { return env, longWork(h) },
+		Drive: func(d *Driver) error {
+			dir := codexCwdDir(d.Version, d.Home)
+			d.lg.Info("rig: Directory", "work", d.Home.Work, "shown", dir)
+			return codexStatusRun(d, a, func(id string) []string { return codexCwdStatus[d.Version](id, dir) })
+		}}
+}
