@@ -108,6 +108,9 @@ type Notification struct {
 	Attempts       int    `json:"attempts"`
 	// Event is what it reports (settled, interaction:<interaction_id>,
 	// stalled:<n>, expired:<deadline>).
-	Event   string    `json:"event,omitempty"`
+	Event string `json:"event,omitempty"`
+	// Detail is the last attempt's reason, without secrets ("http 401:
+	// the receiver refused the token", "not sent: connection refused").
+	Detail  string    `json:"detail,omitempty"`
 	Created time.Time `json:"created,omitzero"`
 }

@@ -134,6 +134,10 @@ func printTask(w io.Writer, t api.Task) {
 		fmt.Fprintf(w, "warning:   %s\n", x)
 	}
 	for _, n := range t.Notifications {
-		fmt.Fprintf(w, "callback:  %s %s %s (%s, %d attempts)\n", n.NotificationID, n.Type, n.Event, n.State, n.Attempts)
+		detail := ""
+		if n.Detail != "" && n.State != "accepted" {
+			detail = ": " + n.Detail
+		}
+		fmt.Fprintf(w, "callback:  %s %s %s (%s, %d attempts%s)\n", n.NotificationID, n.Type, n.Event, n.State, n.Attempts, detail)
 	}
 }

@@ -161,8 +161,12 @@ func (t *Manager) notificationsOf(subject string) []api.Notification {
 	}
 	out := []api.Notification{}
 	for _, n := range ns {
-		out = append(out, api.Notification{NotificationID: n.ID, Type: n.Type, Event: n.Event,
-			State: n.State, Attempts: len(n.Attempts), Created: n.Created})
+		an := api.Notification{NotificationID: n.ID, Type: n.Type, Event: n.Event,
+			State: n.State, Attempts: len(n.Attempts), Created: n.Created}
+		if k := len(n.Attempts); k > 0 {
+			an.Detail = n.Attempts[k-1].Detail
+		}
+		out = append(out, an)
 	}
 	return out
 }
