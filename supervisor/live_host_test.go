@@ -16,15 +16,31 @@ import (
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
-// The host's tools as Claude Code names the akk MCP server's.
+// The akk MCP server's tools, as the host rules name them: the fake
+// model calls each under the name the host offers it (Claude Code and Pi:
+// mcp__akk__..., OpenClaw: akk__...), so the same rules drive every host.
 const (
-	hostList    = "mcp__akk__agent_knock_knock_list"
-	hostSend    = "mcp__akk__" + api.ToolSend
-	hostStatus  = "mcp__akk__" + api.ToolStatus
-	hostApprove = "mcp__akk__" + api.ToolApprove
-	hostRespond = "mcp__akk__" + api.ToolRespond
-	hostAnswer  = "mcp__akk__" + api.ToolAnswer
+	hostList    = "agent_knock_knock_list"
+	hostSend    = api.ToolSend
+	hostStatus  = api.ToolStatus
+	hostApprove = api.ToolApprove
+	hostRespond = api.ToolRespond
+	hostAnswer  = api.ToolAnswer
 )
+
+// hostStep is a tool call's step in a host loop's sequence: the akk tool
+// a host's name stands for (list, send, status, approve, respond,
+// answer).
+func hostStep(tool string) string {
+	short := map[string]string{hostList: "list", hostSend: "send", hostStatus: "status", hostApprove: "approve",
+		hostRespond: "respond", hostAnswer: "answer"}
+	for name, step := range short {
+		if tool == name || strings.HasSuffix(tool, "__"+name) {
+			return step
+		}
+	}
+	return tool
+}
 
 // hostDone is the host model's last word once the Turn completed.
 const hostDone = "The Codex turn has completed."
@@ -99,6 +115,64 @@ func hostUserRules(request string) []fakemodel.Rule {
 	}
 }
 
+// The chat loop's words: the user's request (naming the pane), the task
+// the host gives the agent, the command that task runs (it needs
+// approval), and what the host tells the user.
+const (
+	chatCodex     = "run the tests in the codex pane"
+	chatClaude    = "run the tests in the claude pane"
+	chatTask      = "Run the tests."
+	chatLine      = "akk-tests-ran"
+	chatSent      = "I asked the agent to run the tests; I will tell you when it needs you or is done."
+	chatAsk       = "The agent asks to run a command that needs your approval. Shall I approve it? (yes/no)"
+	chatActed     = "I answered the agent's prompt as you said."
+	chatRunning   = "The agent is still working."
+	chatCancelled = "The agent's turn ended without running the command."
+)
+
+// chatWake finds akk's Turn in a wake-up: the callback's first line names
+// it (outbox.WakeText), as the host delivers it (OpenClaw's hook inside
+// its untrusted-content block, Pi's adapter as a prompt).
+const chatWake = `(?s)akk callback: .*?\b(?P<turn_id>turn_[a-z2-7]{26})\b`
+
+// hostChatRules are the controller's loop as a chat assistant runs it
+// (OpenClaw, Pi): one user message or wake-up at a time, never polling.
+// The user's request: list, send the task to the pane the user named,
+// say so. A wake-up: status by the turn_id the wake-up names, then tell
+// the user what it shows: a permission prompt with this session's offer
+// is put to the user as a question. The user's yes or no: a fresh status
+// of the Turn the last status showed, then approve or reject it by
+// turn_id (a refusal that may be retried: look again, a few times). No
+// id is the rules' own: each comes from a tool result or a wake-up.
+func hostChatRules() []fakemodel.Rule {
+	turn := map[string]any{"turn_id": "$.turn_id"}
+	accepted := []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeAccepted)}
+	permission := pendingOffer(fakemodel.Eq("$.interaction.kind", "permission"))
+	state := func(s string) []fakemodel.Cond { return []fakemodel.Cond{fakemodel.Eq("$.state", s)} }
+	send := func(agent string) fakemodel.Rule {
+		return fakemodel.Rule{Name: "send", After: hostList, Prompt: `in the ` + agent + ` pane`, Call: hostSend,
+			Input: map[string]any{"terminal_id": "$.terminals[agent==" + agent + "].terminal_id", "request": chatTask}}
+	}
+	return []fakemodel.Rule{
+		{Name: "list", Prompt: `^run the tests in the (codex|claude) pane`, Call: hostList},
+		send("codex"), send("claude"),
+		{Name: "sent", After: hostSend, When: accepted, Text: chatSent},
+		{Name: "wake", Prompt: chatWake, Call: hostStatus, Input: turn},
+		{Name: "recheck", Prompt: `^(yes|no)\b`, Call: hostStatus, From: hostStatus, Input: turn},
+		{Name: "approve", After: hostStatus, Prompt: `^yes\b`, When: permission, Call: hostApprove,
+			Input: map[string]any{"turn_id": "$.turn_id", "decision": api.DecisionApproveOnce}},
+		{Name: "reject", After: hostStatus, Prompt: `^no\b`, When: permission, Call: hostApprove,
+			Input: map[string]any{"turn_id": "$.turn_id", "decision": api.DecisionReject}},
+		{Name: "look-again", After: hostApprove, Max: 3, Call: hostStatus, From: hostStatus, Input: turn,
+			When: []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeRejected), fakemodel.Eq("$.do_not_retry", "false")}},
+		{Name: "ask", After: hostStatus, When: permission, Text: chatAsk},
+		{Name: "acted", After: hostApprove, When: accepted, Text: chatActed},
+		{Name: "done", After: hostStatus, When: state("completed"), Text: hostDone},
+		{Name: "cancelled", After: hostStatus, When: state("cancelled"), Text: chatCancelled},
+		{Name: "running", After: hostStatus, When: state("running"), Text: chatRunning},
+	}
+}
+
 // pendingOffer: the status by turn_id shows the Turn's interaction
 // pending and made this session's offer.
 func pendingOffer(more ...fakemodel.Cond) []fakemodel.Cond {
@@ -123,14 +197,18 @@ var hostRespondRule = func() fakemodel.Rule {
 }()
 
 // hostCodexScript is the supervised Codex's model: the rig's (ask-multi:
-// two questions) and one shell command that needs approval and appends a
-// line to a file.
+// two questions) and shell commands that need approval and append a line
+// to a file (append-line; the chat loop's task, chatTask).
 func hostCodexScript() fakemodel.Script {
 	s := rig.Script("codex", "0.155.1")
 	exec := &fakemodel.ToolCall{Name: "exec_command", Input: map[string]any{
 		"cmd": "echo " + hostLine + " >> host-loop.txt", "sandbox_permissions": "require_escalated",
 		"justification": "Fake model wants to append a line to host-loop.txt."}}
+	tests := &fakemodel.ToolCall{Name: "exec_command", Input: map[string]any{
+		"cmd": "echo " + chatLine + " >> tests-ran.txt", "sandbox_permissions": "require_escalated",
+		"justification": "Fake model wants to run the tests."}}
 	s.Keywords = append([]fakemodel.Keyword{{Word: "append-line", Reply: fakemodel.Reply{Tool: exec}},
+		{Word: chatTask, Reply: fakemodel.Reply{Tool: tests}},
 		{Word: "which-file", Reply: fakemodel.Reply{Text: "Which file?"}},
 		{Word: "slow-task", Reply: fakemodel.Reply{Text: "Done, slowly.", FirstDelay: 6 * time.Second}}}, s.Keywords...)
 	return s
@@ -229,6 +307,33 @@ func TestLiveHostLoop(t *testing.T) {
 	t.Logf("TestLiveHostLoop wall time %v", time.Since(start).Round(time.Millisecond))
 }
 
+// checkChatApproved proves a chat loop the user approved on the Codex
+// pane (hostChatRules): the host's steps, every id from an earlier tool
+// result, the one Turn the approve named completed with every wake-up of
+// it accepted by the route, and the command ran once (the rollout's one
+// call, output and execution; the line once in the file).
+func checkChatApproved(t *testing.T, d *daemon, la *liveAgent, reqs []fakemodel.Request) string {
+	t.Helper()
+	turn := hostLoopSteps(t, reqs, hostApprove, `^list send sent status ask status approve acted status done$`)
+	task, err := d.cl.TaskStatus(context.Background(), api.TaskRequest{TurnID: turn})
+	if err != nil || task.State != "completed" {
+		t.Errorf("the Turn %s: %+v (%v), want completed", turn, task, err)
+	}
+	for _, n := range task.Notifications {
+		if n.State != "accepted" {
+			t.Errorf("the Turn's wake-up %s (%s) is %s after %d attempts, want accepted", n.NotificationID, n.Event, n.State, n.Attempts)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(la.work, "tests-ran.txt")); err != nil || string(b) != chatLine+"\n" {
+		t.Errorf("tests-ran.txt = %q (%v), want the line once", b, err)
+	}
+	calls, outputs, runs := rolloutCalls(t, la, "exec_command", chatLine)
+	if calls != 1 || outputs != 1 || runs != 1 {
+		t.Errorf("the rollout has %d exec_command calls, %d outputs, %d command executions; want 1 each", calls, outputs, runs)
+	}
+	return turn
+}
+
 // awaitCodexIdle waits until the Codex pane is idle with send advertised.
 func awaitCodexIdle(t *testing.T, d *daemon, la *liveAgent) {
 	t.Helper()
@@ -246,15 +351,26 @@ func awaitCodexIdle(t *testing.T, d *daemon, la *liveAgent) {
 // semanticID is any id of the contract (DESIGN "ids").
 var semanticID = regexp.MustCompile(`\b(term|turn|watch|ses|int|q|opt|ntf|rcpt)_[a-z2-7]{26}\b`)
 
-// checkHostLoop proves one conversation of the host from its model's log:
-// the tools it called in order (seq, "done" for the final text), every id
-// in every tool input it produced read earlier in a tool result of that
-// conversation, and every call but list carrying at least one. It returns
-// the Turn the acts named, whose state the daemon must show completed.
+// checkHostLoop proves one conversation of the host from its model's log
+// (hostLoopSteps) and returns the Turn the acts named, whose state the
+// daemon must show completed.
 func checkHostLoop(t *testing.T, d *daemon, reqs []fakemodel.Request, act, seq string) string {
 	t.Helper()
-	short := map[string]string{hostList: "list", hostSend: "send", hostStatus: "status", hostApprove: "approve", hostRespond: "respond",
-		hostAnswer: "answer"}
+	turn := hostLoopSteps(t, reqs, act, seq)
+	task, err := d.cl.TaskStatus(context.Background(), api.TaskRequest{TurnID: turn})
+	if err != nil || task.State != "completed" {
+		t.Errorf("the Turn %s: %+v (%v), want completed", turn, task, err)
+	}
+	return turn
+}
+
+// hostLoopSteps proves a host loop from its model's log: the tools it
+// called in order (seq; a text reply is its rule's name, "done" for the
+// final text), every id in every tool input it produced read earlier in
+// a tool result of that conversation, and every call but list carrying
+// at least one. It returns the one Turn the acts named.
+func hostLoopSteps(t *testing.T, reqs []fakemodel.Request, act, seq string) string {
+	t.Helper()
 	var steps, turns []string
 	checked := 0
 	for _, r := range reqs {
@@ -265,10 +381,10 @@ func checkHostLoop(t *testing.T, d *daemon, reqs []fakemodel.Request, act, seq s
 			steps = append(steps, strings.TrimPrefix(r.Choice, "rule:"))
 			continue
 		}
-		steps = append(steps, short[r.Tool])
+		steps = append(steps, hostStep(r.Tool))
 		seen := resultIDs(t, r.Body)
 		ids := semanticID.FindAllString(string(r.ToolInput), -1)
-		if len(ids) == 0 && r.Tool != hostList {
+		if len(ids) == 0 && hostStep(r.Tool) != "list" {
 			t.Errorf("request %d: the %s input carries no id: %s", r.Seq, r.Tool, r.ToolInput)
 		}
 		for _, id := range ids {
@@ -278,7 +394,7 @@ func checkHostLoop(t *testing.T, d *daemon, reqs []fakemodel.Request, act, seq s
 					r.Seq, id, r.Tool, r.ToolInput)
 			}
 		}
-		if r.Tool == act {
+		if hostStep(r.Tool) == hostStep(act) {
 			var in struct {
 				TurnID string `json:"turn_id"`
 			}
@@ -295,13 +411,8 @@ func checkHostLoop(t *testing.T, d *daemon, reqs []fakemodel.Request, act, seq s
 	if len(turns) != 1 {
 		t.Fatalf("the acts named turns %v, want one", turns)
 	}
-	turn := turns[0]
-	task, err := d.cl.TaskStatus(context.Background(), api.TaskRequest{TurnID: turn})
-	if err != nil || task.State != "completed" {
-		t.Errorf("the Turn %s: %+v (%v), want completed", turn, task, err)
-	}
 	t.Logf("%s: %d ids in the host model's tool inputs checked against the conversation's earlier tool results", got, checked)
-	return turn
+	return turns[0]
 }
 
 // resultIDs are the ids in the tool results of a Messages request.

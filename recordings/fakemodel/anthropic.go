@@ -172,15 +172,24 @@ func (a *anthropic) choose1(mr *messagesRequest) (Reply, string, string, string)
 }
 
 // conversation is the request as rules read it: every tool_use of the
-// assistant's messages with the tool_result that answers it, and the
-// newest prompt unless the newest user message carries tool results.
+// assistant's messages with the tool_result that answers it, the newest
+// prompt unless the newest user message carries tool results, the newest
+// prompt of all (Asked) and the tools offered.
 func conversation(mr *messagesRequest, prompt string, results bool) Conversation {
 	var c Conversation
 	if !results {
 		c.Prompt = prompt
 	}
+	for _, t := range mr.Tools {
+		c.Tools = append(c.Tools, t.Name)
+	}
 	at := map[string]int{}
 	for _, m := range mr.Messages {
+		if m.Role == "user" && !hostContext(m.Content) {
+			if p, _, _ := userContent(m.Content); p != "" {
+				c.Asked = p
+			}
+		}
 		var bs []block
 		if json.Unmarshal(m.Content, &bs) != nil {
 			continue // a plain-text message

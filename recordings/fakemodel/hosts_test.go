@@ -59,6 +59,11 @@ func TestOpenClawRequest(t *testing.T) {
 	if rep, _, choice, _ := a.choose1(&second); choice != "rule:done" || rep.Text != "echoed" {
 		t.Errorf("tool result under rules: choice %q reply %+v", choice, rep)
 	}
+	// The user's prompt is still what the user asked after the result
+	// and OpenClaw's context message.
+	if c := conversation(&second, "", true); c.Asked != "please echo-me" || c.Prompt != "" || len(c.Tools) != 3 {
+		t.Errorf("conversation after the result: asked %q prompt %q tools %v", c.Asked, c.Prompt, c.Tools)
+	}
 }
 
 func must(t *testing.T, err error) {

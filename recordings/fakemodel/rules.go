@@ -1,9 +1,11 @@
 package fakemodel
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -18,6 +20,12 @@ import (
 //
 // Rules keep no state between requests: the conversation is the state,
 // so a client that retries a request gets the same reply.
+//
+// A rule names an MCP server's tool by its own name (agent_knock_knock_list)
+// or as a host shows it: a name the request offers is used as it is,
+// else the one offered tool that ends in "__" + the name (Claude Code and
+// Pi offer mcp__akk__agent_knock_knock_list, OpenClaw
+// akk__agent_knock_knock_list), so one rule set drives every host.
 
 // Rule is one situation and the model's reply to it. The first rule whose
 // situation holds is taken; when none holds the model says so in text
@@ -28,6 +36,13 @@ type Rule struct {
 	// After is the tool whose result is the newest input; "" means the
 	// newest input is the user's prompt (When is then empty).
 	After string
+	// Prompt, if set, is a regular expression the user's newest prompt
+	// must match: the newest user message with text, also when tool
+	// results came after it (what the user asked for decides the act).
+	// At a prompt (After ""), Input's paths read its named groups
+	// ("$.turn_id" is the group (?P<turn_id>...)), as a model reads an id
+	// out of a message.
+	Prompt string
 	// Error: the rule applies to an error result (is_error) instead of a
 	// successful one. Conditions on an error's text do not resolve.
 	Error bool
@@ -98,8 +113,39 @@ type Conversation struct {
 	// Prompt is the newest user prompt when the newest user message is a
 	// prompt, "" when it carries tool results.
 	Prompt string
+	// Asked is the newest user prompt of the conversation, also when
+	// tool results came after it ("" when there is none).
+	Asked string
 	// Calls are the model's tool calls in order, with their results.
 	Calls []Call
+	// Tools are the names of the tools the request offers.
+	Tools []string
+}
+
+// sameTool says whether have, a tool's name as the host offered it, is
+// the tool a rule names want: the same name, or the host's prefix
+// ("mcp__akk__", "akk__") and then want.
+func sameTool(have, want string) bool {
+	return have == want || strings.HasSuffix(have, "__"+want)
+}
+
+// offered is the name under which the request offers the tool a rule
+// names: want itself if offered, else the one offered tool that is want
+// under a host's prefix; want when none or several are.
+func (c Conversation) offered(want string) string {
+	found := ""
+	for _, t := range c.Tools {
+		if t == want {
+			return t
+		}
+		if sameTool(t, want) {
+			if found != "" {
+				return want
+			}
+			found = t
+		}
+	}
+	return cmp.Or(found, want)
 }
 
 // Call is one tool call of the model and its result.
@@ -125,7 +171,7 @@ func (c Conversation) latest() (*Call, bool) {
 // newest is the newest successful result of tool, decoded.
 func (c Conversation) newest(tool string) (any, bool) {
 	for i := len(c.Calls) - 1; i >= 0; i-- {
-		if k := c.Calls[i]; k.Name == tool && k.Done && !k.IsError {
+		if k := c.Calls[i]; sameTool(k.Name, tool) && k.Done && !k.IsError {
 			var doc any
 			err := json.Unmarshal([]byte(k.Result), &doc)
 			return doc, err == nil
@@ -143,14 +189,18 @@ func decide(rules []Rule, conv Conversation) (Reply, string) {
 		parsed = json.Unmarshal([]byte(last.Result), &doc) == nil
 	}
 	for _, r := range rules {
-		if !r.situation(last, atPrompt, doc, parsed) || (r.Max > 0 && r.seen(conv) > r.Max) {
+		groups, asked := r.asked(conv.Asked)
+		if !asked || !r.situation(last, atPrompt, doc, parsed) || (r.Max > 0 && r.seen(conv) > r.Max) {
 			continue
 		}
 		reply := Reply{Text: r.Text, FirstDelay: r.Pace}
 		if r.Call != "" {
 			src, srcParsed := doc, parsed
-			if r.From != "" {
+			switch {
+			case r.From != "":
 				src, srcParsed = conv.newest(r.From)
+			case r.After == "":
+				src, srcParsed = groups, groups != nil
 			}
 			in, ok := fill(r.Input, src, srcParsed)
 			if !ok {
@@ -159,7 +209,7 @@ func decide(rules []Rule, conv Conversation) (Reply, string) {
 			if in == nil {
 				in = map[string]any{} // a tool's input is an object, even an empty one
 			}
-			reply.Tool = &ToolCall{Name: r.Call, Input: in}
+			reply.Tool = &ToolCall{Name: conv.offered(r.Call), Input: in}
 		}
 		return reply, "rule:" + r.Name
 	}
@@ -179,7 +229,7 @@ func (r Rule) situation(last *Call, atPrompt bool, doc any, parsed bool) bool {
 	if r.After == "" {
 		return atPrompt && len(r.When) == 0
 	}
-	if last == nil || last.Name != r.After || last.IsError != r.Error {
+	if last == nil || !sameTool(last.Name, r.After) || last.IsError != r.Error {
 		return false
 	}
 	for _, c := range r.When {
@@ -188,6 +238,29 @@ func (r Rule) situation(last *Call, atPrompt bool, doc any, parsed bool) bool {
 		}
 	}
 	return true
+}
+
+// asked: the user's newest prompt matches r.Prompt (always, when unset),
+// and its named groups as a document.
+func (r Rule) asked(prompt string) (map[string]any, bool) {
+	if r.Prompt == "" {
+		return nil, true
+	}
+	re, err := regexp.Compile(r.Prompt)
+	if err != nil {
+		return nil, false
+	}
+	m := re.FindStringSubmatch(prompt)
+	if m == nil {
+		return nil, false
+	}
+	groups := map[string]any{}
+	for i, name := range re.SubexpNames() {
+		if name != "" && i < len(m) {
+			groups[name] = m[i]
+		}
+	}
+	return groups, true
 }
 
 // seen counts the conversation's results that meet r's situation.

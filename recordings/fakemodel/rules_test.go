@@ -133,3 +133,69 @@ func TestAnthropicRules(t *testing.T) {
 		t.Errorf("log %+v", reqs)
 	}
 }
+
+// TestDecideHosts: one rule set drives every host. A rule names an MCP
+// tool by its own name; the call goes out under the name the request
+// offers (Claude Code and Pi: mcp__akk__X, OpenClaw: akk__X), and a
+// result of that call meets After and From. A rule's Prompt reads the
+// user's newest prompt (also after tool results), and at a prompt its
+// named groups fill the input.
+func TestDecideHosts(t *testing.T) {
+	rules := []Rule{
+		{Name: "list", Prompt: `run the tests in the (codex|claude) pane`, Call: "list"},
+		{Name: "send", After: "list", Prompt: `codex pane`, Call: "send",
+			Input: map[string]any{"terminal_id": "$.terminals[agent==codex].terminal_id"}},
+		{Name: "wake", Prompt: `(?s)akk callback: .*?\b(?P<turn_id>turn_[0-9]+)\b`, Call: "status",
+			Input: map[string]any{"turn_id": "$.turn_id"}},
+		{Name: "recheck", Prompt: `^yes\b`, Call: "status", From: "status", Input: map[string]any{"turn_id": "$.turn_id"}},
+		{Name: "approve", After: "status", Prompt: `^yes\b`, Call: "approve", Input: map[string]any{"turn_id": "$.turn_id"}},
+		{Name: "ask", After: "status", Text: "Approve?"},
+	}
+	list := `{"terminals":[{"agent":"codex","terminal_id":"term_x"}]}`
+	for _, prefix := range []string{"mcp__akk__", "akk__"} {
+		tools := []string{"read", prefix + "list", prefix + "send", prefix + "status", prefix + "approve"}
+		status := Call{Name: prefix + "status", Result: `{"turn_id":"turn_1"}`, Done: true}
+		for _, tc := range []struct {
+			name          string
+			conv          Conversation
+			choice, input string
+		}{
+			{"the user's request lists", Conversation{Prompt: "run the tests in the codex pane", Asked: "run the tests in the codex pane"},
+				"rule:list", `{}`},
+			{"another prompt: no rule", Conversation{Prompt: "hello", Asked: "hello"}, "rule:none", ""},
+			{"the list, for the pane the user named", Conversation{Asked: "run the tests in the codex pane",
+				Calls: []Call{{Name: prefix + "list", Result: list, Done: true}}}, "rule:send", `{"terminal_id":"term_x"}`},
+			{"a wake-up names its turn", Conversation{Prompt: "Job ID: 1\nakk callback: blocked (turn_id turn_1) on term_x",
+				Asked: "Job ID: 1\nakk callback: blocked (turn_id turn_1) on term_x"}, "rule:wake", `{"turn_id":"turn_1"}`},
+			{"yes: status again by the turn the last status showed", Conversation{Prompt: "yes", Asked: "yes", Calls: []Call{status}},
+				"rule:recheck", `{"turn_id":"turn_1"}`},
+			{"after it, yes still holds: approve", Conversation{Asked: "yes", Calls: []Call{status, status}}, "rule:approve", `{"turn_id":"turn_1"}`},
+			{"a wake-up's status: ask", Conversation{Asked: "akk callback: x turn_1", Calls: []Call{status}}, "rule:ask", ""},
+		} {
+			t.Run(prefix+tc.name, func(t *testing.T) {
+				tc.conv.Tools = tools
+				r, choice := decide(rules, tc.conv)
+				if choice != tc.choice {
+					t.Fatalf("choice %s, want %s (reply %+v)", choice, tc.choice, r)
+				}
+				if tc.input == "" {
+					if r.Tool != nil {
+						t.Errorf("reply %+v, want text", r)
+					}
+					return
+				}
+				if r.Tool == nil || !strings.HasPrefix(r.Tool.Name, prefix) {
+					t.Fatalf("reply %+v, want a call named as the host offers it (%s...)", r, prefix)
+				}
+				if b, _ := json.Marshal(r.Tool.Input); string(b) != tc.input {
+					t.Errorf("input %s, want %s", b, tc.input)
+				}
+			})
+		}
+	}
+	// A name offered twice under prefixes is not guessed.
+	c := Conversation{Tools: []string{"a__list", "b__list"}}
+	if got := c.offered("list"); got != "list" {
+		t.Errorf("offered(list) among two = %q, want list", got)
+	}
+}

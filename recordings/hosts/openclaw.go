@@ -79,6 +79,14 @@ func NewOpenClaw(in rig.InstalledHost, root string, cfg OpenClawConfig) (*OpenCl
 	return o, writeJSON(o.Config, o.configDoc(cfg))
 }
 
+// Configure writes the config again with cfg (same port and tokens), as
+// a test that knows its MCP servers only after the Gateway's address does
+// (a daemon whose route names the Gateway). A running Gateway reloads
+// what it can without a restart.
+func (o *OpenClaw) Configure(cfg OpenClawConfig) error {
+	return writeJSON(o.Config, o.configDoc(cfg))
+}
+
 func randomHex() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
