@@ -3,6 +3,7 @@ package supervisor
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,6 +20,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
@@ -41,8 +43,15 @@ func TestDispatchCrashChild(t *testing.T) {
 	}
 	// A live crash run points the child at its agent's files.
 	projects, sessions := cmp.Or(os.Getenv("AKK_CRASH_CLAUDE_PROJECTS"), t.TempDir()), cmp.Or(os.Getenv("AKK_CRASH_CODEX_SESSIONS"), t.TempDir())
+	// A callback crash run gives the child its routes (outbox.Config as JSON).
+	var callbacks outbox.Config
+	if cb := os.Getenv("AKK_CRASH_CALLBACKS"); cb != "" {
+		if err := json.Unmarshal([]byte(cb), &callbacks); err != nil {
+			t.Fatal(err)
+		}
+	}
 	sv, err := New(Config{Store: st, TmuxSocket: os.Getenv("AKK_CRASH_DISPATCH_TMUX"), Listener: ln, AllowReplicas: true,
-		ClaudeProjects: projects, CodexSessions: sessions, Logger: testLogger(t)})
+		ClaudeProjects: projects, CodexSessions: sessions, Logger: testLogger(t), Callbacks: callbacks})
 	if err != nil {
 		t.Fatal(err)
 	}
