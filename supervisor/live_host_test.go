@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -319,11 +320,14 @@ func checkChatApproved(t *testing.T, d *daemon, la *liveAgent, reqs []fakemodel.
 	if err != nil || task.State != "completed" {
 		t.Errorf("the Turn %s: %+v (%v), want completed", turn, task, err)
 	}
+	var wakes []string
 	for _, n := range task.Notifications {
 		if n.State != "accepted" {
 			t.Errorf("the Turn's wake-up %s (%s) is %s after %d attempts, want accepted", n.NotificationID, n.Event, n.State, n.Attempts)
 		}
+		wakes = append(wakes, fmt.Sprintf("%s %s after %d attempts", n.Event, n.State, n.Attempts))
 	}
+	t.Logf("the Turn's wake-ups: %s", strings.Join(wakes, ", "))
 	if b, err := os.ReadFile(filepath.Join(la.work, "tests-ran.txt")); err != nil || string(b) != chatLine+"\n" {
 		t.Errorf("tests-ran.txt = %q (%v), want the line once", b, err)
 	}
