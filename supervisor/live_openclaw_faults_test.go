@@ -16,7 +16,8 @@ import (
 // Turns the test sends through the daemon's API as controllers of their
 // own (their routes: openclawRoutes) whose wake-ups go to the faults
 // session: a wrong hooks token is refused (401) and the notification is
-// a permanent failure at its first attempt, shown so by task_status; the
+// a permanent failure at its first attempt, shown so by task_status (akk
+// task) with its reason; the
 // Gateway stopped when a wake-up is due: every attempt fails before it
 // is sent (retryable), and once the Gateway is back the wake-up is
 // delivered once: one message in the session.
@@ -29,8 +30,9 @@ func (h *openclawHost) faults(t *testing.T, la *liveAgent) {
 			n.State, len(n.Attempts), n.Attempts)
 	}
 	task, err := h.d.cl.TaskStatus(h.ctx, api.TaskRequest{TurnID: bad})
-	if err != nil || len(task.Notifications) != 1 || task.Notifications[0].State != "permanent_failure" {
-		t.Errorf("task_status of %s: %+v (%v), want its one notification permanent_failure", bad, task.Notifications, err)
+	if err != nil || len(task.Notifications) != 1 || task.Notifications[0].State != "permanent_failure" ||
+		!strings.Contains(task.Notifications[0].Detail, "http 401") {
+		t.Errorf("task_status of %s: %+v (%v), want its one notification permanent_failure, http 401", bad, task.Notifications, err)
 	}
 	t.Logf("wrong token: %s, %q, in task_status as %+v, %v", n.State, n.Attempts[0].Detail, task.Notifications, time.Since(lap).Round(time.Millisecond))
 
