@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
@@ -61,9 +62,15 @@ func (t *Manager) resetTimer(subject string, now time.Time, fire func(b *api.Blo
 	return time.Time{}
 }
 
-// turnBlock is the wake-ups of a Turn's blocks.
+// turnBlock is the wake-ups of a Turn's blocks. An interrupt akk caused
+// itself (its cancel, or a reject: Claude Code's No interrupts the turn)
+// is no news: the Turn's own end (aborted) says it, and a second wake-up
+// would tell the controller's user the same thing twice.
 func (t *Manager) turnBlock(tr *turnState) func(b *api.Blocked, event string) {
 	return func(b *api.Blocked, event string) {
+		if b.Reason == recognizers.BlockedInterrupted && t.akkInterrupted(tr.spec.TurnID) {
+			return
+		}
 		env := t.turnEnvelope(tr, api.CallbackBlocked, api.CallbackAgentBlocked, b.Reason, t.now())
 		if strings.HasPrefix(event, "limit_reset:") {
 			env = t.turnEnvelope(tr, api.CallbackProgress, api.CallbackLimitReset, b.Reason, t.now())

@@ -250,3 +250,35 @@ func deliverLimitResets(t *testing.T, m *Manager, tmux *paneTmux, want map[strin
 		t.Error("no person route showed anything")
 	}
 }
+
+// TestOwnInterruptNotBlocked: the agent's "interrupted" screen after a
+// reject akk sent (Claude Code's No interrupts the turn) wakes nobody: the
+// Turn's own end says it. The same screen after a person's Esc wakes the
+// controller once (agent_blocked).
+func TestOwnInterruptNotBlocked(t *testing.T) {
+	r := newTimerRig(t, Config{StallAfter: 24 * time.Hour, HardTimeout: 48 * time.Hour})
+	interrupted := &api.Blocked{Reason: "interrupted"}
+	for _, c := range []struct {
+		turn   string
+		reject bool
+		want   int
+	}{{"turn_rejected", true, 0}, {"turn_esc", false, 1}} {
+		spec := TurnSpec{TurnID: c.turn, TerminalID: "term_" + c.turn, Controller: "mcp:host", Incarnation: "1/1/claude",
+			Created: r.clock.Now(), Routes: []string{"a"}}
+		r.ledger.specs[spec.TurnID], r.ledger.state[spec.TurnID] = spec, TurnRunning
+		if c.reject {
+			res := store.Reservation{ID: "rcpt_" + c.turn, Op: "approve", Choice: api.DecisionReject, TurnID: c.turn,
+				TerminalID: spec.TerminalID, Stage: store.StageDone, Created: r.clock.Now()}
+			if _, err := r.st.Apply(store.Change{Reservations: []store.Reservation{res}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r.m.MonitorTurn(spec)
+		r.m.Observe(terminal.Observation{TerminalID: spec.TerminalID, At: r.clock.Now(), Screen: api.ScreenBlocked,
+			Incarnation: spec.Incarnation, Blocked: interrupted})
+		r.m.process()
+		if n := strings.Count(strings.Join(r.events(t, c.turn), " "), "/"+api.CallbackAgentBlocked); n != c.want {
+			t.Errorf("%s: %d agent_blocked wake-ups, want %d: %v", c.turn, n, c.want, r.events(t, c.turn))
+		}
+	}
+}
