@@ -139,7 +139,10 @@ func (d *Dispatcher) runSetModel(ctx context.Context, tx *txn, prof recognizers.
 	if !sameRows(list, offer.rows) {
 		return "", d.leave(ctx, tx, list, fmt.Errorf("%s: the model list differs from the catalog", api.ReasonCatalogChanged))
 	}
-	row := slicesIndexLabel(list.Rows, offer.cat.Models[i].Model)
+	row := rowIndex(list.Rows, offer.cat.Models[i].Model)
+	if row < 0 {
+		return "", d.leave(ctx, tx, list, fmt.Errorf("%s: the model list no longer shows %s", api.ReasonCatalogChanged, offer.cat.Models[i].Model))
+	}
 	if list, err = highlightRow(ctx, tx, list, row); err != nil {
 		return "", err
 	}
@@ -190,7 +193,7 @@ func codexSet(ctx context.Context, tx *txn, prof recognizers.ModelControlProfile
 			offered = append(offered, r.Label)
 		}
 	}
-	at := slicesIndexLabel(e.Rows, effort)
+	at := rowIndex(e.Rows, effort)
 	if strings.Join(offered, "\n") != strings.Join(opt.Efforts, "\n") || at < 0 {
 		return "", fmt.Errorf("%s: the efforts of %s differ from the catalog", api.ReasonCatalogChanged, name)
 	}
@@ -273,7 +276,8 @@ func modelReady(v terminal.View) (recognizers.ModelControlProfile, *refusal) {
 	return p, nativeReady(v)
 }
 
-func slicesIndexLabel(rows []recognizers.ModelRow, label string) int {
+// rowIndex is the index of the row labelled label (any case), or -1.
+func rowIndex(rows []recognizers.ModelRow, label string) int {
 	for i, r := range rows {
 		if strings.EqualFold(r.Label, label) {
 			return i
