@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"slices"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
@@ -36,9 +37,17 @@ const (
 
 // switchedAway says whether the binding in o no longer names the Turn's
 // conversation: the Turn was bound to a file, and the terminal's binding
-// moved on to another one, or to none it can name.
+// moved on to another one, or to none it can name. An ambiguous binding
+// that still counts the Turn's file among its candidates proves no
+// switch: Codex keeps every rollout of its process open, and one it left
+// that grows again (a line written late) makes two fit while the Turn's
+// own goes on (a CI run of TestLiveResumeCrash handed a plain Turn off
+// so). A person's /new in a running Codex shows as the Turn's abort.
 func switchedAway(sp TurnSpec, b terminal.Binding) bool {
 	if sp.Path == "" || sp.File == (watchers.FileID{}) || b.Generation == sp.BindingGen {
+		return false
+	}
+	if b.State == string(watchers.Ambiguous) && slices.ContainsFunc(b.Candidates, func(c terminal.BindingCandidate) bool { return c.Path == sp.Path }) {
 		return false
 	}
 	return b.State != string(watchers.Resolved) || b.Path != sp.Path

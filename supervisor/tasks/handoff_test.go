@@ -157,3 +157,23 @@ func TestActivityFromSessionFile(t *testing.T) {
 		t.Errorf("notifications %v, want one", evs)
 	}
 }
+
+// TestAmbiguousIsNoSwitch: a binding gone ambiguous with the Turn's own
+// file among its candidates hands nothing off; one whose candidates do
+// not include it does.
+func TestAmbiguousIsNoSwitch(t *testing.T) {
+	sp := TurnSpec{TurnID: "turn_a", BindingGen: 3, Path: "/files/mine.jsonl", File: watchers.FileID{Dev: 1, Ino: 7}}
+	amb := func(paths ...string) terminal.Binding {
+		b := terminal.Binding{Generation: 4, State: string(watchers.Ambiguous)}
+		for _, p := range paths {
+			b.Candidates = append(b.Candidates, terminal.BindingCandidate{Path: p})
+		}
+		return b
+	}
+	if switchedAway(sp, amb("/files/left.jsonl", "/files/mine.jsonl")) {
+		t.Error("ambiguous with the Turn's file among the candidates: a switch")
+	}
+	if !switchedAway(sp, amb("/files/a.jsonl", "/files/b.jsonl")) {
+		t.Error("ambiguous without the Turn's file: no switch")
+	}
+}
