@@ -2,14 +2,10 @@ package supervisor
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
-	"github.com/agent-knock-knock/akk/recordings/fakemodel"
-	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // runLiveInspect reads the real agent's own status through native_inspect:
@@ -17,19 +13,8 @@ import (
 // nothing else typed, the composer back as it was, no Turn; a draft in
 // the composer refuses it with zero input.
 func runLiveInspect(t *testing.T, agent, version string) {
-	model := ""
-	if agent == "codex" {
-		model = rig.CodexModel(version) // 0.171.0 nudges an older model's user at startup
-	}
-	var log *fakemodel.Log
-	la := prepareLiveWith(t, agent, version, model, func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
-		log = l
-		return rig.Script(agent, version)
-	})
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
-	la.dumpOnFailure(t, log)
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
+	la, log, roots := scriptedPane(t, agent, version)
+	d := startDaemon(t, la.srv, roots)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}

@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +10,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/fault"
-	"github.com/agent-knock-knock/akk/internal/tmuxtest"
-	"github.com/agent-knock-knock/akk/recordings/fakemodel"
-	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 )
@@ -47,39 +43,15 @@ var modelCrashTargets = map[string]api.ModelTuple{
 }
 
 func modelCrashRun(t *testing.T, agent, version, point string) {
-	model := ""
-	if agent == "codex" {
-		model = rig.CodexModel(version)
-	}
-	var log *fakemodel.Log
-	la := prepareLiveWith(t, agent, version, model, func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
-		log = l
-		return rig.Script(agent, version)
-	})
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
-	la.dumpOnFailure(t, log)
-	roots := daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"), codexSessions: filepath.Join(la.home, ".codex", "sessions")}
+	la, _, roots := scriptedPane(t, agent, version)
 	c := startCrashChild(t, la.srv, point, "AKK_CRASH_CLAUDE_PROJECTS="+roots.claudeProjects, "AKK_CRASH_CODEX_SESSIONS="+roots.codexSessions)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	// A person's first prompt (Claude then asks before a switch), the
 	// conversation bound, model_options offered.
 	row := c.awaitRow(t, ctx, la.pane, api.ScreenIdle)
-	la.srv.MustRun("send-keys", "-t", la.pane, "-l", liveFirst)
-	if agent == "codex" {
-		time.Sleep(200 * time.Millisecond) // Codex's paste-burst window: a fast Enter would be a newline
-	}
-	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
-	tmuxtest.Await(t, 90*time.Second, func() string {
-		st, err := c.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID})
-		if err != nil {
-			return err.Error() + "\n" + c.out.String()
-		}
-		if _, ok := st.Terminal.AvailableActions["model_options"]; !ok || st.Evidence.Binding == nil || st.Evidence.Binding.State != "resolved" {
-			return fmt.Sprintf("model_options not offered yet: %s/%s binding %+v", st.Terminal.ScreenState, st.Terminal.Composer, st.Evidence.Binding)
-		}
-		return ""
-	})
+	personFirstPrompt(la, agent)
+	c.awaitOffered(t, ctx, row.TerminalID, "model_options")
 	opts := mustAction(t)(c.cl.ModelOptions(ctx, api.ModelOptionsRequest{TerminalID: row.TerminalID}))
 	if opts.Outcome != api.OutcomeAccepted || opts.Catalog == nil {
 		t.Fatalf("model_options: %+v", opts)

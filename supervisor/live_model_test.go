@@ -3,15 +3,12 @@ package supervisor
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
-	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // runLiveModel drives the real agent's own /model menu: model_options
@@ -21,19 +18,8 @@ import (
 // Refusals type nothing: a second set_model without a fresh catalog, a
 // tuple not in it, a draft in the composer.
 func runLiveModel(t *testing.T, agent, version string, pick func(api.ModelCatalog) api.ModelTuple, want func(fakemodel.Request) bool) (*liveDispatch, *fakemodel.Log, string) {
-	model := ""
-	if agent == "codex" {
-		model = rig.CodexModel(version)
-	}
-	var log *fakemodel.Log
-	la := prepareLiveWith(t, agent, version, model, func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
-		log = l
-		return rig.Script(agent, version)
-	})
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
-	la.dumpOnFailure(t, log)
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
+	la, log, roots := scriptedPane(t, agent, version)
+	d := startDaemon(t, la.srv, roots)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	t.Cleanup(cancel)
 	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}

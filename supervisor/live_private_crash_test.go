@@ -2,17 +2,12 @@ package supervisor
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/fault"
-	"github.com/agent-knock-knock/akk/internal/tmuxtest"
-	"github.com/agent-knock-knock/akk/recordings/fakemodel"
-	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 )
@@ -66,44 +61,20 @@ func TestLivePrivateCrash(t *testing.T) {
 }
 
 func privateCrashRun(t *testing.T, agent, version string, p privateOp, point string) {
-	model := ""
-	if agent == "codex" {
-		model = rig.CodexModel(version)
-	}
-	var log *fakemodel.Log
-	la := prepareLiveWith(t, agent, version, model, func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
-		log = l
-		return rig.Script(agent, version)
-	})
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
-	la.dumpOnFailure(t, log)
-	roots := daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"), codexSessions: filepath.Join(la.home, ".codex", "sessions")}
+	la, _, roots := scriptedPane(t, agent, version)
 	c := startCrashChild(t, la.srv, point, "AKK_CRASH_CLAUDE_PROJECTS="+roots.claudeProjects, "AKK_CRASH_CODEX_SESSIONS="+roots.codexSessions)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	// A person's first prompt binds the conversation (Claude writes its
 	// transcript then); then the residue, where the operation needs one.
 	row := c.awaitRow(t, ctx, la.pane, api.ScreenIdle)
-	la.srv.MustRun("send-keys", "-t", la.pane, "-l", liveFirst)
-	if agent == "codex" {
-		time.Sleep(200 * time.Millisecond) // Codex's paste-burst window: a fast Enter would be a newline
-	}
-	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
+	personFirstPrompt(la, agent)
 	want := p.op
 	if p.residue != "" {
 		la.srv.MustRun("send-keys", "-t", la.pane, "-l", p.residue)
 		want = "repair_model_control"
 	}
-	tmuxtest.Await(t, 90*time.Second, func() string {
-		st, err := c.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID})
-		if err != nil {
-			return err.Error() + "\n" + c.out.String()
-		}
-		if _, ok := st.Terminal.AvailableActions[want]; !ok || st.Evidence.Binding == nil || st.Evidence.Binding.State != "resolved" {
-			return fmt.Sprintf("%s not offered yet: %s/%s binding %+v", want, st.Terminal.ScreenState, st.Terminal.Composer, st.Evidence.Binding)
-		}
-		return ""
-	})
+	c.awaitOffered(t, ctx, row.TerminalID, want)
 	if _, err := p.call(ctx, c.cl, row.TerminalID); err == nil {
 		t.Fatalf("%s returned: the fault hook did not fire", p.op)
 	}
