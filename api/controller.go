@@ -8,7 +8,7 @@ import (
 )
 
 // A controller is who acts through the API (DESIGN "Contract details"):
-// `cli:<uid>`, `popup:<client tty>`, `mcp:<random per MCP session>`, or
+// `cli:<uid>`, `popup:<client tty>`, `web:<browser session>`, `mcp:<random per MCP session>`, or
 // `mcp:<name>#<random per MCP session>` for every session of a host
 // configured with `akk mcp --controller <name>`. Offers made by a Status
 // are consumable only by the same controller (the session), so a status
@@ -65,10 +65,12 @@ func ValidOwnerName(name string) bool {
 	return true
 }
 
-// IsLocalPerson reports whether controller c is a person at a local
-// terminal (CLI or popup): only those may respond by terminal_id.
+// IsLocalPerson reports whether controller c is a person's own face
+// (the CLI, the popup, or a paired browser of `akk web`, a process of the
+// daemon's uid that answers only browsers paired by that user): only those
+// may respond by terminal_id.
 func IsLocalPerson(c string) bool {
-	return strings.HasPrefix(c, "cli:") || strings.HasPrefix(c, "popup:")
+	return strings.HasPrefix(c, "cli:") || strings.HasPrefix(c, "popup:") || strings.HasPrefix(c, "web:")
 }
 
 // controllerOf names the controller of r: its header when well formed,
@@ -91,6 +93,8 @@ func validController(c string) bool {
 		rest = c[4:]
 	case strings.HasPrefix(c, "popup:"):
 		rest = c[6:]
+	case strings.HasPrefix(c, "web:"):
+		rest = c[4:]
 	case strings.HasPrefix(c, "mcp:"):
 		rest = c[4:]
 	default:

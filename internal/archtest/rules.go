@@ -13,6 +13,7 @@ var Layers = [][]string{
 	{"supervisor/binding"},
 	{"supervisor/terminal"},
 	{"internal/popup", "internal/web"},
+	{"internal/answer"}, // what a person's face may answer
 	{"api/mcpserver"},
 	{"api"},
 	{"port"},

@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/answer"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -330,7 +331,7 @@ func TestSameShown(t *testing.T) {
 		{"answered meanwhile", gone, false},
 		{"other terminal", permissionStatus(t, "term_b", "int_1", "Bash command"), false},
 	} {
-		if got := SameShown(a, tc.b); got != tc.want {
+		if got := answer.SameShown(a, tc.b); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}

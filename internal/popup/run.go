@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/answer"
 )
 
 // Backend is what the popup talks to: the daemon's API and tmux.
@@ -135,7 +136,7 @@ func perform(ctx context.Context, b Backend, e any, now func() time.Time) any {
 		st, err := b.Status(ctx, api.StatusRequest{TerminalID: e.TerminalID, Render: true})
 		return StatusLoaded{TerminalID: e.TerminalID, Status: st, Err: err}
 	case Answer:
-		return answer(ctx, b, e)
+		return answerNow(ctx, b, e)
 	case Jump:
 		return Jumped{Err: b.Jump(ctx, e.Session, e.Pane)}
 	}
@@ -144,12 +145,12 @@ func perform(ctx context.Context, b Backend, e any, now func() time.Time) any {
 
 // answer makes the fresh Status (the offer the answer consumes) and sends
 // only when it shows what the person saw.
-func answer(ctx context.Context, b Backend, a Answer) Answered {
+func answerNow(ctx context.Context, b Backend, a Answer) Answered {
 	fresh, err := b.Status(ctx, api.StatusRequest{TerminalID: a.Shown.Terminal.TerminalID, Render: true})
 	if err != nil {
 		return Answered{Err: fmt.Errorf("fresh status: %w", err)}
 	}
-	if !SameShown(a.Shown, fresh) {
+	if !answer.SameShown(a.Shown, fresh) {
 		return Answered{Changed: &fresh}
 	}
 	var r api.ActionResult

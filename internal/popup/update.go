@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/answer"
 )
 
 // Update applies one event and returns the effects to run, in order.
@@ -94,7 +95,7 @@ func (m *Model) statusLoaded(e StatusLoaded) []any {
 // show replaces the detail; the highlight and any typing start over when
 // the interaction is another one.
 func (m *Model) show(st api.StatusResponse) {
-	if m.Detail == nil || !SameShown(m.Detail.Status, st) {
+	if m.Detail == nil || !answer.SameShown(m.Detail.Status, st) {
 		m.Opt, m.Typing, m.Text = 0, false, nil
 	}
 	m.Detail = NewDetail(st)
@@ -251,20 +252,9 @@ func (m *Model) typingKey(e *tcell.EventKey) []any {
 
 // send builds the request for choice c: approve by terminal_id for a
 // permission, respond_interaction with the question's ids otherwise.
-func (m *Model) send(c Choice, text string) []any {
-	st := m.Detail.Status
-	a := Answer{Shown: st}
-	id := st.Terminal.TerminalID
-	if c.Decision != "" {
-		a.Approve = &api.ApproveRequest{TerminalID: id, Decision: c.Decision}
-	} else {
-		ans := api.Answer{QuestionID: c.Question.QuestionID, ResponseKind: c.Question.ResponseKind, Text: text}
-		if c.OptionID != "" {
-			ans.SelectedOptionIDs = []string{c.OptionID}
-		}
-		a.Respond = &api.RespondRequest{TerminalID: id, InteractionID: st.Terminal.Interaction.InteractionID,
-			Answers: []api.Answer{ans}}
-	}
+func (m *Model) send(c answer.Choice, text string) []any {
+	a := Answer{Shown: m.Detail.Status}
+	a.Approve, a.Respond = answer.Request(a.Shown, c, text)
 	m.Busy = true
 	m.say("Checking the screen, then sending…", false)
 	return []any{a}

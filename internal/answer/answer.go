@@ -1,0 +1,114 @@
+// Package answer is what a person's face (the tmux popup, the web page)
+// may answer on a terminal's Status, and the check that a fresh Status
+// still shows what the person saw. Both faces keep the same rules
+// (DESIGN invariants 7-9): by terminal_id a permission is approved once
+// only, a manual_required or uncertain interaction is shown with its
+// reasons and never answered, and an answer goes only with a fresh Status
+// that shows the same interaction and the same styled prompt.
+package answer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agent-knock-knock/akk/api"
+)
+
+// Choice is one thing the person may answer.
+type Choice struct {
+	Label    string
+	Decision string // approve_once (a permission)
+	Question *api.Question
+	OptionID string // "" for a free_text question
+	FreeText bool   // the answer carries typed text
+}
+
+// Choices lists what may be answered on t by terminal_id, or says why
+// nothing may (manual is "" when something can).
+func Choices(t api.Terminal) (choices []Choice, manual string) {
+	in := t.Interaction
+	if in == nil {
+		switch t.ScreenState {
+		case api.ScreenExited:
+			return nil, "the agent exited"
+		case api.ScreenIdle:
+			return nil, "the agent is idle: go to the pane to give it a task"
+		}
+		return nil, "nothing to answer here (" + t.ScreenState + "): go to the pane"
+	}
+	switch in.State {
+	case "pending":
+	case "manual_required":
+		return nil, "manual required: " + strings.Join(in.Reasons, ", ") + " — answer it in the pane"
+	case "response_uncertain":
+		return nil, "an earlier answer may or may not have arrived: look at the pane (akk never retries)"
+	default:
+		return nil, "interaction " + in.State
+	}
+	if in.Kind == api.AttentionPermission {
+		// By terminal_id only approve_once (DESIGN invariant 9); a reject
+		// is made in the pane.
+		for _, d := range in.Decisions {
+			if d == api.DecisionApproveOnce {
+				return []Choice{{Label: "Approve once", Decision: d}}, ""
+			}
+		}
+		return nil, "no decision offered: answer it in the pane"
+	}
+	if len(in.Questions) != 1 {
+		return nil, fmt.Sprintf("%d questions at once: answer them in the pane", len(in.Questions))
+	}
+	q := &in.Questions[0]
+	switch q.ResponseKind {
+	case "single_select", "confirmation":
+		var cs []Choice
+		for _, o := range q.Options {
+			cs = append(cs, Choice{Label: o.Label, Question: q, OptionID: o.OptionID, FreeText: o.FreeText})
+		}
+		return cs, ""
+	case "free_text":
+		return []Choice{{Label: "Type an answer", Question: q, FreeText: true}}, ""
+	}
+	return nil, q.ResponseKind + " questions are answered in the pane"
+}
+
+// SameShown reports whether a fresh Status shows what the person saw: the
+// same terminal, interaction and styled prompt region. The interaction id
+// is derived from the prompt's exact fingerprint; the rendering is
+// compared as well because it is what the person read.
+func SameShown(shown, fresh api.StatusResponse) bool {
+	a, b := shown.Terminal, fresh.Terminal
+	if a.TerminalID != b.TerminalID || a.ScreenState != b.ScreenState || (a.Interaction == nil) != (b.Interaction == nil) {
+		return false
+	}
+	if a.Interaction != nil && (a.Interaction.InteractionID != b.Interaction.InteractionID ||
+		a.Interaction.State != b.Interaction.State) {
+		return false
+	}
+	if (shown.Prompt == nil) != (fresh.Prompt == nil) {
+		return false
+	}
+	return shown.Prompt == nil || (shown.Prompt.ANSI == fresh.Prompt.ANSI && shown.Prompt.Text == fresh.Prompt.Text)
+}
+
+// Request builds the request that answers choice c of the shown Status
+// by terminal_id: approve for a permission, respond_interaction with the
+// question's ids otherwise (text only for a choice that carries it).
+func Request(shown api.StatusResponse, c Choice, text string) (*api.ApproveRequest, *api.RespondRequest) {
+	id := shown.Terminal.TerminalID
+	if c.Decision != "" {
+		return &api.ApproveRequest{TerminalID: id, Decision: c.Decision}, nil
+	}
+	ans := api.Answer{QuestionID: c.Question.QuestionID, ResponseKind: c.Question.ResponseKind}
+	if c.FreeText {
+		ans.Text = text
+	}
+	if c.OptionID != "" {
+		ans.SelectedOptionIDs = []string{c.OptionID}
+	}
+	var iid string
+	if in := shown.Terminal.Interaction; in != nil {
+		iid = in.InteractionID
+	}
+	return nil, &api.RespondRequest{TerminalID: id, InteractionID: iid, Answers: []api.Answer{ans}}
+}
