@@ -6,6 +6,14 @@ import "context"
 // request); "" leaves it to the daemon (cli:<uid>).
 func (c *Client) SetController(name string) { c.controller = name }
 
+// As is a client of the same socket and connections that acts as
+// controller name (`akk web` serves one controller per paired browser).
+func (c *Client) As(name string) *Client {
+	cp := *c
+	cp.controller = name
+	return &cp
+}
+
 // Approve is POST /v1/approve.
 func (c *Client) Approve(ctx context.Context, req ApproveRequest) (ActionResult, error) {
 	var out ActionResult

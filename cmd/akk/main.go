@@ -65,6 +65,7 @@ type CLI struct {
 	Doctor DoctorCmd `cmd:"" help:"Check tmux, the server, the daemon, the store and the agents."`
 	Demo   DemoCmd   `cmd:"" help:"Supervise replica agents on a private tmux server, with a live table of their states."`
 	Popup  PopupCmd  `cmd:"" help:"The agents that need you, to answer or jump to (runs in tmux display-popup)."`
+	Web    WebCmd    `cmd:"" help:"The agents that need you, on a phone-friendly page (loopback; pair a browser with --pair)."`
 	MCP    MCPCmd    `cmd:"" name:"mcp" help:"Serve the agent_knock_knock tools to an MCP host (stdio, or --http on loopback with a bearer token: --print-token prints it)."`
 
 	TmuxConf TmuxConfCmd `cmd:"" name:"tmux-conf" help:"Print the tmux.conf lines: a popup key binding and a status-line segment."`

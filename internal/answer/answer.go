@@ -112,3 +112,27 @@ func Request(shown api.StatusResponse, c Choice, text string) (*api.ApproveReque
 	}
 	return nil, &api.RespondRequest{TerminalID: id, InteractionID: iid, Answers: []api.Answer{ans}}
 }
+
+// Say tells the person what an answer did, and whether that is bad news.
+// Every outcome but accepted says whether anything reached the agent:
+// an uncertain one may have, and is never retried.
+func Say(r api.ActionResult, err error) (msg string, bad bool) {
+	if err != nil {
+		if api.IsCode(err, api.CodeNoOp) {
+			return "This daemon cannot answer yet (no dispatch): answer in the pane.", true
+		}
+		return "Answer: " + err.Error(), true
+	}
+	switch r.Outcome {
+	case api.OutcomeAccepted, api.OutcomeAlreadyDone:
+		return "Sent (" + r.Outcome + ").", false
+	case api.OutcomeRejected:
+		if r.Reason == api.ReasonPromptChanged || r.Reason == api.ReasonStaleInteraction {
+			return "The screen changed before the answer: nothing was sent (" + r.Reason + ").", true
+		}
+		return "Nothing was sent: " + r.Reason + ".", true
+	case api.OutcomeManual:
+		return "Manual required: " + r.Reason + " — answer it in the pane.", true
+	}
+	return "Uncertain (" + r.Reason + "): the answer may have arrived; look at the pane, akk will not retry.", true
+}

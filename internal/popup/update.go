@@ -103,34 +103,20 @@ func (m *Model) show(st api.StatusResponse) {
 
 func (m *Model) answered(e Answered) []any {
 	m.Busy = false
-	switch {
-	case e.Changed != nil:
+	if e.Changed != nil {
 		m.say("The screen changed since it was shown: nothing was sent. This is the new state.", true)
 		m.show(*e.Changed)
 		return []any{LoadList{}}
-	case e.Err != nil:
-		if api.IsCode(e.Err, api.CodeNoOp) {
-			m.say("this daemon cannot answer yet (no dispatch): answer in the pane", true)
-		} else {
-			m.say("answer: "+e.Err.Error(), true)
-		}
+	}
+	msg, bad := answer.Say(e.Result, e.Err)
+	if e.Err != nil {
+		m.say(msg, bad)
 		return nil
 	}
-	r := e.Result
-	switch r.Outcome {
-	case api.OutcomeAccepted, api.OutcomeAlreadyDone:
-		m.say("Sent ("+r.Outcome+").", false)
-	case api.OutcomeRejected:
-		if r.Reason == api.ReasonPromptChanged || r.Reason == api.ReasonStaleInteraction {
-			m.say("The screen changed before the answer: nothing was sent ("+r.Reason+").", true)
-		} else {
-			m.say("Nothing was sent: "+r.Reason+".", true)
-		}
-	case api.OutcomeManual:
-		m.say("Manual required: "+r.Reason+" — press g to jump to the pane.", true)
-	default:
-		m.say("Uncertain ("+r.Reason+"): the answer may have arrived; look at the pane, akk will not retry.", true)
+	if e.Result.Outcome == api.OutcomeManual {
+		msg = "Manual required: " + e.Result.Reason + " — press g to jump to the pane."
 	}
+	m.say(msg, bad)
 	var out []any
 	if it := m.selected(); it != nil {
 		out = append(out, LoadStatus{TerminalID: it.Terminal.TerminalID})
