@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -29,11 +30,9 @@ type WebCmd struct {
 
 // Run serves the page until interrupted.
 func (c *WebCmd) Run(ctx context.Context, cl *api.Client, g *Globals) error {
-	lg, closeLog, err := popupLogger("", g.LogLevel)
-	if err != nil {
-		return err
-	}
-	defer closeLog()
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(g.LogLevel))
+	lg := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	if _, err := cl.Health(ctx); err != nil {
 		return err
 	}

@@ -79,8 +79,10 @@ func (g *guard) check(r *http.Request) error {
 // that terminates TLS), so the cookie may be Secure.
 func (g *guard) secure(r *http.Request) bool { return g.https[strings.ToLower(r.Host)] }
 
-// headers every response carries: no framing, no sniffing, no referrer
-// (a pairing link's code stays out of other sites' logs), no caching of
+// headers every response carries: no framing, no sniffing, a referrer
+// only to this origin (a pairing link's code stays out of other sites'
+// logs; with no referrer at all Chromium sends "Origin: null" on a
+// same-origin form POST, which the guard must refuse), no caching of
 // a prompt, and scripts and styles from this origin only (inline style
 // attributes carry the cells' colours; scripts never run inline).
 func headers(h http.Header) {
@@ -89,6 +91,6 @@ func headers(h http.Header) {
 		"frame-ancestors 'none'; base-uri 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Cache-Control", "no-store")
 }

@@ -38,7 +38,7 @@ func newListView(l api.ListResponse, now time.Time, sel string) listView {
 		}
 		v.Items = append(v.Items, itemView{
 			ID: t.TerminalID, Kind: it.Kind, Agent: agent, Where: where(t), Age: age(now, t.StateSince),
-			Key: key(t), Urgent: api.AttentionRank(it.Kind) <= api.AttentionRank(api.AttentionBlocked),
+			Key: key(t), Urgent: urgent[it.Kind],
 			Selected: t.TerminalID == sel,
 		})
 	}
@@ -50,6 +50,9 @@ func newListView(l api.ListResponse, now time.Time, sel string) listView {
 	v.Others -= len(v.Items)
 	return v
 }
+
+// urgent kinds are shown in red (the popup's colours).
+var urgent = map[string]bool{api.AttentionPermission: true, api.AttentionBlocked: true, api.AttentionFailed: true}
 
 // where names a pane the way a tmux user finds it: session, window,
 // pane, and the last part of a long working directory.
@@ -94,6 +97,7 @@ type detailView struct {
 	Region                       template.HTML
 	Wide                         bool // the region is wider than a phone
 	Manual                       string
+	Hint                         string // what is answered in the pane instead
 	Choices                      []choiceView
 	Shown                        string // the digest of what is shown
 	CSRF                         string
@@ -132,6 +136,9 @@ func newDetailView(st api.StatusResponse, shown string, csrf string) detailView 
 	}
 	cs, manual := answer.Choices(t)
 	v.Manual = manual
+	if len(cs) > 0 && cs[0].Decision != "" {
+		v.Hint = "Reject, \"always allow\" and the other choices are made in the pane: akk approves once only from here."
+	}
 	for i, c := range cs {
 		cv := choiceView{Index: i, Label: c.Label, FreeText: c.FreeText}
 		if c.Question != nil {
