@@ -349,8 +349,11 @@ var personOnly = map[string]string{
 var notAResponse = map[string]string{"\x1b": "escape", "\x1d": "skip", "\r": "enter", "\x1b[C": "next tab"}
 
 // awaitPaneState waits until the daemon's model holds every byte the test
-// saw (a barrier) and shows the pane in state want ("" when no marker
-// says which).
+// saw (a barrier) and shows the pane in state want, or, with want "" (no
+// marker says which), shows the pane's agent and version: the pane's
+// identity is read apart from its output, and a row taken before it
+// shows a pane that is still the shell which started the agent (a CI run
+// on a clean clone met that race).
 func awaitPaneState(ctx context.Context, d *daemon, pane, want string) (*terminal.Pane, api.Terminal, error) {
 	p, _ := controlmode.ParsePaneID(pane)
 	if m := d.sv.monitor(p); m != nil {
@@ -366,7 +369,7 @@ func awaitPaneState(ctx context.Context, d *daemon, pane, want string) (*termina
 			return nil, row, err
 		}
 		row, _ = rowOf(l, pane)
-		if row.ScreenState == want || want == "" && row.TerminalID != "" {
+		if want != "" && row.ScreenState == want || want == "" && row.TerminalID != "" && row.Agent != "" && row.Version != "" {
 			if m := d.sv.monitor(p); m != nil {
 				return m, row, nil
 			}

@@ -171,6 +171,9 @@ func hostChatRules() []fakemodel.Rule {
 		{Name: "done", After: hostStatus, When: state("completed"), Text: hostDone},
 		{Name: "cancelled", After: hostStatus, When: state("cancelled"), Text: chatCancelled},
 		{Name: "running", After: hostStatus, When: state("running"), Text: chatRunning},
+		// OpenClaw's heartbeat prompt: a wake with heartbeats off still
+		// runs one; the model says nothing needs attention, as asked.
+		{Name: "heartbeat", Prompt: `^Follow the heartbeat monitor`, Text: "NO_REPLY"},
 	}
 }
 

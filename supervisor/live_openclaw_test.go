@@ -267,8 +267,31 @@ func (h *openclawHost) awaitChoice(t *testing.T, mark int, choice string) {
 	ctx, cancel := context.WithTimeout(h.ctx, 90*time.Second)
 	defer cancel()
 	if _, _, err := h.log.Wait(ctx, mark, func(r fakemodel.Request) bool { return fakemodel.Main(r) && r.Choice == "rule:"+choice }); err != nil {
-		t.Fatalf("the host model never replied by rule %s: %v; it chose:\n%s", choice, err, modelChoices(h.log))
+		t.Fatalf("the host model never replied by rule %s: %v; it chose:\n%s\nthe wake-ups of its Turns:\n%s", choice, err,
+			modelChoices(h.log), h.wakeups())
 	}
+}
+
+// wakeups are the deliveries of every Turn the host's model read of, for
+// a failure's message: a wake-up that never came shows its last answer
+// (a CI run's 409 was found this way).
+func (h *openclawHost) wakeups() string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, r := range h.log.Requests() {
+		for _, id := range semanticID.FindAllString(string(r.Body), -1) {
+			if !strings.HasPrefix(id, "turn_") || seen[id] {
+				continue
+			}
+			seen[id] = true
+			task, err := h.d.cl.TaskStatus(h.ctx, api.TaskRequest{TurnID: id})
+			fmt.Fprintf(&b, "  %s %s (%v)\n", id, task.State, err)
+			for _, n := range task.Notifications {
+				fmt.Fprintf(&b, "    %s %s after %d attempts: %s\n", n.Event, n.State, n.Attempts, n.Detail)
+			}
+		}
+	}
+	return b.String()
 }
 
 // awaitLast polls chat.history until the session's last message is the

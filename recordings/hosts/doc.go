@@ -212,6 +212,14 @@
 //     "runId"} (its queued work canceled). A wake-up that comes while
 //     the host's own turn runs (the model still calling status) must be
 //     retried after 503.
+//   - A hook that meets a heartbeat turn starting in its session (one
+//     runs on a wake even with heartbeat "0m"; its prompt begins "Follow
+//     the heartbeat monitor scratch context") may be 409 {"ok":false,
+//     "error":"hook agent run was rejected because the target session
+//     changed"}: the run never started, and a refused run leaves no
+//     replay, so the same Idempotency-Key runs afresh when retried (seen
+//     once in 7 tries of a hook sent right after a /hooks/wake, and in a
+//     CI run of the live host test, where akk then counted it permanent).
 //   - Without "deliver": false the hook's result becomes a completion
 //     event of the main session, which (heartbeat on) ran one more model
 //     turn there.

@@ -101,6 +101,14 @@ func classify(resp *http.Response, now time.Time) Delivery {
 		d.Outcome = store.NtfAccepted
 	case code == http.StatusTooManyRequests:
 		d.Outcome, d.RetryAfter = store.NtfRetryable, retryAfter(resp.Header.Get("Retry-After"), now)
+	case code == http.StatusConflict:
+		// The request clashed with the receiver's state and was not
+		// applied: OpenClaw rejects a hook run before it starts when its
+		// session changed meanwhile (a heartbeat turn took it), and an
+		// Idempotency-Key receiver says so while the same key is still
+		// being processed. Later it goes through (OpenClaw keeps no replay
+		// of a refused run, so the same key runs afresh).
+		d.Outcome, d.Detail = store.NtfRetryable, d.Detail+": the receiver's state changed, nothing was applied"
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
 		d.Outcome, d.Detail = store.NtfPermanent, d.Detail+": the receiver refused the token"
 	case code >= 500:

@@ -90,6 +90,7 @@ func TestOpenClawRoute(t *testing.T) {
 		{"rate limited", 429, http.Header{"Retry-After": {"60"}}, store.NtfRetryable, time.Minute},
 		{"rate limited, no Retry-After", 429, nil, store.NtfRetryable, 0},
 		{"not admitted within 15 s", 503, nil, store.NtfRetryable, 0},
+		{"the session changed before the run started (a heartbeat took it)", 409, nil, store.NtfRetryable, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			gw := startGateway(t, func(int) (int, http.Header) { return c.status, c.header })
