@@ -1,7 +1,11 @@
 package supervisor
 
 import (
+	"os"
+	"strings"
+
 	"fmt"
+	"github.com/agent-knock-knock/akk/api"
 
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
@@ -39,4 +43,34 @@ func (s *Supervisor) SessionOf(terminalID string) (outbox.Commander, string) {
 		}
 	}
 	return nil, ""
+}
+
+// PlaceOf names where a terminal's agent runs, for a person's notice
+// (outbox.Places): its agent, tmux session and window, and directory
+// with the home as ~.
+func (s *Supervisor) PlaceOf(terminalID string) (outbox.Place, bool) {
+	m := s.terminalMonitor(terminalID)
+	if m == nil {
+		return outbox.Place{}, false
+	}
+	row, ok := m.Row()
+	if !ok {
+		return outbox.Place{}, false
+	}
+	cwd := row.Cwd
+	if home, err := os.UserHomeDir(); err == nil && home != "/" {
+		if rest, ok := strings.CutPrefix(cwd, home); ok && (rest == "" || rest[0] == '/') {
+			cwd = "~" + rest
+		}
+	}
+	return outbox.Place{Agent: row.Agent, Session: row.Session, Window: row.Window, Cwd: cwd}, true
+}
+
+// WebLink is the web page's entry for the terminal while `akk web` serves
+// this daemon ("" otherwise).
+func (s *Supervisor) WebLink(terminalID string) string {
+	if s.cfg.Listener == nil {
+		return ""
+	}
+	return api.WebLink(s.cfg.Listener.Addr().String(), terminalID)
 }

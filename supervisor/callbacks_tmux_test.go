@@ -26,6 +26,7 @@ import (
 type ptyClient struct {
 	mu     sync.Mutex
 	screen *vt.Screen
+	raw    []byte // every byte the client's terminal got
 }
 
 func attachPTY(t *testing.T, srv *tmuxtest.Server, session string, w, h int) *ptyClient {
@@ -46,6 +47,7 @@ func attachPTY(t *testing.T, srv *tmuxtest.Server, session string, w, h int) *pt
 			if n > 0 {
 				c.mu.Lock()
 				c.screen.Write(buf[:n])
+				c.raw = append(c.raw, buf[:n]...)
 				c.mu.Unlock()
 			}
 			if err != nil {
@@ -67,6 +69,13 @@ func attachPTY(t *testing.T, srv *tmuxtest.Server, session string, w, h int) *pt
 		return ""
 	})
 	return c
+}
+
+// bytes is everything the client's terminal got so far.
+func (c *ptyClient) bytes() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]byte(nil), c.raw...)
 }
 
 func (c *ptyClient) text() string {

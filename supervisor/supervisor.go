@@ -79,7 +79,7 @@ func New(cfg Config) (*Supervisor, error) {
 	s.binds = binding.New(binding.Config{ClaudeProjects: cfg.ClaudeProjects, CodexSessions: cfg.CodexSessions,
 		Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
 	s.tasks = tasks.New(tasks.Options{Config: cfg.Tasks, Callbacks: cfg.Callbacks, Store: cfg.Store, Secret: secret,
-		Now: cfg.Now, Logger: cfg.Logger, Host: taskHost{journal{s}}, Sessions: s})
+		Now: cfg.Now, Logger: cfg.Logger, Host: taskHost{journal{s}}, Sessions: s, Places: s})
 	s.asks = newAsker(cfg.Ask, cfg.Logger, s)
 	s.disp = dispatch.New(dispatch.Config{Secret: secret, Now: cfg.Now, Logger: cfg.Logger,
 		Terminals: registry{s}, Turns: s.tasks, Store: cfg.Store, Journal: journal{s}, Threads: threads{s},

@@ -107,6 +107,9 @@ type routeConfig struct {
 	TokenFile    string   `toml:"token_file"`
 	SessionKey   string   `toml:"session_key"`
 	BodyTemplate string   `toml:"body_template"`
+	Person       bool     `toml:"person"`
+	OSC          string   `toml:"osc"`
+	Bus          string   `toml:"bus"`
 }
 
 // duration reads "1s", "5m" (TOML has no duration type).
@@ -159,7 +162,7 @@ func loadAttachConfig(path string) (attachSettings, error) {
 	for _, r := range c.Routes {
 		cb.Routes = append(cb.Routes, outbox.RouteConfig{Name: r.Name, Kind: r.Kind, URL: r.URL,
 			Command: r.Command, Timeout: r.Timeout.Duration, TokenFile: expandHome(r.TokenFile),
-			SessionKey: r.SessionKey, BodyTemplate: r.BodyTemplate})
+			SessionKey: r.SessionKey, BodyTemplate: r.BodyTemplate, Person: r.Person, OSC: r.OSC, Bus: r.Bus})
 	}
 	for _, o := range c.Owners {
 		if !api.ValidOwnerName(o.Name) {

@@ -64,6 +64,12 @@ func (c *WebCmd) Run(ctx context.Context, cl *api.Client, g *Globals) error {
 		pairURL = base + "/pair?code=" + sessions.NewCode()
 	}
 	c.announce(os.Stdout, g.JSON, base, pairURL)
+	// The daemon's notices link to the page while it serves.
+	if unannounce, err := api.AnnounceWeb(cl.Socket(), base); err != nil {
+		lg.Warn("notices will not link to the page", "err", err)
+	} else {
+		defer unannounce()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go srv.Run(ctx)

@@ -35,7 +35,7 @@ var Layers = [][]string{
 // test helpers. A leaf itself may import what the front ends may (LeafAs).
 var Leaves = []string{
 	"internal/fault", "internal/shot", "internal/benchinput", "internal/streamgen",
-	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest",
+	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest", "internal/dbustest",
 	"supervisor/dispatch/refusaltest", // the refusal table both tiers run
 }
 
@@ -55,6 +55,7 @@ var Exclusive = map[string][]string{
 	"github.com/cockroachdb/pebble/v2": {"store"},
 	"github.com/cockroachdb/pebble":    {"store"},
 	"github.com/fsnotify/fsnotify":     {"watchers"},
+	"github.com/godbus/dbus/v5":        {"supervisor/outbox", "internal/dbustest"},
 }
 
 // Forbidden names imports a package must not use at all.

@@ -16,6 +16,19 @@ const (
 	// RouteOpenClaw wakes one OpenClaw Gateway session through its agent
 	// hook (POST /hooks/agent).
 	RouteOpenClaw = "openclaw"
+	// RouteDesktop is a freedesktop notification (org.freedesktop.
+	// Notifications over the session D-Bus, else notify-send).
+	RouteDesktop = "desktop"
+	// RouteTerminal is an OSC 9 or OSC 777 notification written to the
+	// tty of every attached tmux client: the person's own terminal
+	// raises it.
+	RouteTerminal = "terminal"
+)
+
+// OSC sequences a terminal route writes.
+const (
+	OSC9   = "9"   // ESC ] 9 ; message BEL: iTerm2, WezTerm, Ghostty, Windows Terminal, kitty
+	OSC777 = "777" // ESC ] 777 ; notify ; title ; body BEL: urxvt, foot, Ghostty, WezTerm
 )
 
 // ErrConfig: a Config that cannot be used.
@@ -45,6 +58,15 @@ type RouteConfig struct {
 	// .TerminalID, .SessionID, .NotificationID, .IdempotencyKey; json
 	// quotes a value); empty: the envelope itself.
 	BodyTemplate string
+	// Person marks a webhook or command route as a person's (an ntfy
+	// topic, a phone push): it gets every attention event, as the
+	// desktop, terminal and tmux routes always do.
+	Person bool
+	// OSC is a terminal route's sequence: OSC9 (default) or OSC777.
+	OSC string
+	// Bus is a desktop route's D-Bus address ("": the session bus of the
+	// daemon's environment, DBUS_SESSION_BUS_ADDRESS).
+	Bus string
 	// Timeout bounds one attempt (0: DefaultRouteTimeout). A command still
 	// running or a webhook that got the request but did not answer by then
 	// is uncertain.
@@ -141,9 +163,18 @@ func (c *Config) Validate() error {
 			if r.Kind == RouteOpenClaw && (r.SessionKey == "" || r.TokenFile == "") {
 				errs = append(errs, fmt.Errorf("%w: route %s: an openclaw route needs session_key and token_file (the hooks token)", ErrConfig, r.Name))
 			}
-		case RouteTmux:
+		case RouteTmux, RouteDesktop:
+		case RouteTerminal:
+			if r.OSC != "" && r.OSC != OSC9 && r.OSC != OSC777 {
+				errs = append(errs, fmt.Errorf("%w: route %s: osc %q is not %s or %s", ErrConfig, r.Name, r.OSC, OSC9, OSC777))
+			}
 		default:
-			errs = append(errs, fmt.Errorf("%w: route %s: kind %q is not command, webhook, openclaw or tmux", ErrConfig, r.Name, r.Kind))
+			errs = append(errs, fmt.Errorf("%w: route %s: kind %q is not command, webhook, openclaw, tmux, desktop or terminal",
+				ErrConfig, r.Name, r.Kind))
+		}
+		if r.Person && r.Kind != RouteWebhook && r.Kind != RouteCommand {
+			errs = append(errs, fmt.Errorf("%w: route %s: person applies to webhook and command routes (a %s route is a person's or a controller's by its kind)",
+				ErrConfig, r.Name, r.Kind))
 		}
 		if r.Timeout < 0 {
 			errs = append(errs, fmt.Errorf("%w: route %s: negative timeout", ErrConfig, r.Name))
@@ -177,10 +208,28 @@ func (c *Config) Backoff(n int) time.Duration {
 	return min(d, c.BackoffMax)
 }
 
-// PersonRoute says whether a route kind shows a person what happens
-// (the tmux message) rather than wake a controller: every owner's events
-// go to it.
-func PersonRoute(kind string) bool { return kind == RouteTmux }
+// ForPerson says whether the route shows a person what happens (a tmux
+// message, a desktop or terminal notification, a webhook marked person)
+// rather than wake a controller: every owner's events go to it, and so do
+// the attention events of terminals no Watch or Turn follows.
+func (r RouteConfig) ForPerson() bool {
+	switch r.Kind {
+	case RouteTmux, RouteDesktop, RouteTerminal:
+		return true
+	}
+	return r.Person
+}
+
+// PersonRoutes names the routes for a person (ForPerson).
+func (c *Config) PersonRoutes() []string {
+	var out []string
+	for _, r := range c.Routes {
+		if r.ForPerson() {
+			out = append(out, r.Name)
+		}
+	}
+	return out
+}
 
 // RoutesFor names the routes of owner's new Watches and Turns: its own
 // (Owners), or Default for an owner not named, and every person route
@@ -192,9 +241,9 @@ func (c *Config) RoutesFor(owner string) []string {
 		rs = c.Default
 	}
 	out := append([]string(nil), rs...)
-	for _, r := range c.Routes {
-		if PersonRoute(r.Kind) && !slices.Contains(out, r.Name) {
-			out = append(out, r.Name)
+	for _, name := range c.PersonRoutes() {
+		if !slices.Contains(out, name) {
+			out = append(out, name)
 		}
 	}
 	return out

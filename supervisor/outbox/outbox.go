@@ -44,8 +44,11 @@ type Options struct {
 	Store  *store.Store
 	Logger *slog.Logger
 	Now    func() time.Time // nil: time.Now
-	// Sessions finds a terminal's tmux session (tmux routes).
+	// Sessions finds a terminal's tmux session (tmux and terminal routes).
 	Sessions Sessions
+	// Places names a terminal's agent and place for a person's routes
+	// (nil: notices name neither).
+	Places Places
 }
 
 // New prepares an outbox; Run delivers.
@@ -64,11 +67,15 @@ func New(o Options) *Outbox {
 		case RouteCommand:
 			ob.routes[r.Name] = commandRoute{cfg: r}
 		case RouteWebhook:
-			ob.routes[r.Name] = newWebhookRoute(r)
+			ob.routes[r.Name] = newWebhookRoute(r, o.Places)
 		case RouteOpenClaw:
 			ob.routes[r.Name] = newOpenClawRoute(r)
 		case RouteTmux:
 			ob.routes[r.Name] = tmuxRoute{cfg: r, sessions: o.Sessions}
+		case RouteDesktop:
+			ob.routes[r.Name] = newDesktopRoute(r, o.Places)
+		case RouteTerminal:
+			ob.routes[r.Name] = terminalRoute{cfg: r, sessions: o.Sessions, places: o.Places}
 		}
 	}
 	return ob

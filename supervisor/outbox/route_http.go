@@ -142,7 +142,7 @@ type webhookRoute struct{ httpTarget }
 
 // newWebhookRoute makes the route of cfg (its body template checked by
 // Validate; one that does not parse fails every attempt, permanently).
-func newWebhookRoute(cfg RouteConfig) webhookRoute {
+func newWebhookRoute(cfg RouteConfig, places Places) webhookRoute {
 	body := func(n *store.Notification) ([]byte, error) { return n.Envelope, nil }
 	if cfg.BodyTemplate != "" {
 		tpl, err := parseBody(cfg.BodyTemplate)
@@ -150,7 +150,7 @@ func newWebhookRoute(cfg RouteConfig) webhookRoute {
 			if err != nil {
 				return nil, err
 			}
-			return renderBody(tpl, n)
+			return renderBody(tpl, n, places)
 		}
 	}
 	return webhookRoute{httpTarget{cfg: cfg, client: newHTTPClient(), body: body}}
@@ -206,6 +206,9 @@ type bodyData struct {
 	Text                                      string // WakeText
 	Type, Event, TurnID, WatchID, TerminalID  string
 	SessionID, NotificationID, IdempotencyKey string
+	// Title, Message and Link are a person's notice (NoticeOf): for an
+	// ntfy topic or a phone push.
+	Title, Message, Link string
 }
 
 // LogValue and String name the notification only: the text is for the
@@ -225,14 +228,15 @@ func parseBody(src string) (*template.Template, error) {
 	}}).Option("missingkey=error").Parse(src)
 }
 
-func renderBody(tpl *template.Template, n *store.Notification) ([]byte, error) {
+func renderBody(tpl *template.Template, n *store.Notification, places Places) ([]byte, error) {
 	var env api.CallbackEnvelope
 	if err := json.Unmarshal(n.Envelope, &env); err != nil {
 		return nil, err
 	}
+	nt := NoticeOf(n, places)
 	d := bodyData{Envelope: string(n.Envelope), Text: WakeText(n), Type: env.Type, Event: env.Event, TurnID: env.TurnID,
 		WatchID: env.WatchID, TerminalID: env.TerminalID, SessionID: env.SessionID, NotificationID: n.ID,
-		IdempotencyKey: n.IdempotencyKey}
+		IdempotencyKey: n.IdempotencyKey, Title: nt.Title, Message: nt.Body, Link: nt.Link}
 	var b bytes.Buffer
 	if err := tpl.Execute(&b, d); err != nil {
 		return nil, err

@@ -152,7 +152,7 @@ func TestWebhookBodyTemplate(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if d := newWebhookRoute(r).Send(context.Background(), blockedWake(t)); d.Outcome != store.NtfAccepted {
+	if d := newWebhookRoute(r, nil).Send(context.Background(), blockedWake(t)); d.Outcome != store.NtfAccepted {
 		t.Fatalf("%+v", d)
 	}
 	var b struct{ Text, Turn string }

@@ -54,6 +54,7 @@ type Options struct {
 	Logger    *slog.Logger
 	Host      Host
 	Sessions  outbox.Sessions // where the tmux route shows its message
+	Places    outbox.Places   // what a person's notice names
 }
 
 // Manager runs the managed Turn monitors and the Terminal Watches in
@@ -69,10 +70,13 @@ type Manager struct {
 	secret []byte
 	now    func() time.Time
 	routes func(owner string) []string // the routes of an owner's new Watches and Turns
-	host   Host
-	out    *outbox.Outbox
-	lg     *slog.Logger
-	wake   chan struct{}
+	// personRoutes get the notices of terminals no Watch or Turn follows
+	// (person.go).
+	personRoutes []string
+	host         Host
+	out          *outbox.Outbox
+	lg           *slog.Logger
+	wake         chan struct{}
 	// ledger is the managed Turns' durable side (nil: no managed Turns).
 	ledger TurnLedger
 
@@ -90,6 +94,9 @@ type Manager struct {
 	held map[string]*heldInteraction
 	// blocks is each subject's block on screen (blocked.go).
 	blocks map[string]*blockState
+	// quiet is, per terminal, the interaction on screen when a Watch or
+	// Turn last followed it ("" none): not a person's news (person.go).
+	quiet map[string]string
 }
 
 // manualSettle is how long a manual_required interaction must stay on the
@@ -159,10 +166,13 @@ const maxQueued = 4096
 func New(o Options) *Manager {
 	o.Config.ensureDefaults()
 	t := &Manager{cfg: o.Config, st: o.Store, secret: o.Secret, now: o.Now, routes: o.Callbacks.RoutesFor, host: o.Host,
-		out:  outbox.New(outbox.Options{Config: o.Callbacks, Store: o.Store, Logger: o.Logger, Now: o.Now, Sessions: o.Sessions}),
+		personRoutes: o.Callbacks.PersonRoutes(),
+		out: outbox.New(outbox.Options{Config: o.Callbacks, Store: o.Store, Logger: o.Logger, Now: o.Now, Sessions: o.Sessions,
+			Places: o.Places}),
 		lg:   o.Logger.With("component", "tasks"),
 		wake: make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},
-		lastObs: map[string]terminal.Observation{}, held: map[string]*heldInteraction{}, blocks: map[string]*blockState{}}
+		lastObs: map[string]terminal.Observation{}, held: map[string]*heldInteraction{}, blocks: map[string]*blockState{},
+		quiet: map[string]string{}}
 	t.ledger = storeLedger{t}
 	return t
 }
@@ -280,6 +290,7 @@ func (t *Manager) process() time.Time {
 				t.turnObserved(tr, o)
 			}
 		}
+		t.personObserved(o)
 	}
 	for _, e := range evs {
 		for _, w := range t.watches {
@@ -307,6 +318,7 @@ func (t *Manager) process() time.Time {
 			soonest(t.resetTimer(w.rec.ID, now, t.watchBlock(w)))
 		}
 	}
+	soonest(t.personTimers(now))
 	for _, tr := range t.turns {
 		soonest(t.turnTimers(tr, now))
 		if t.turns[tr.spec.TurnID] == tr {

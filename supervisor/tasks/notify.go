@@ -22,8 +22,11 @@ func notificationIDs(secret []byte, subject, event, route string) (id, key strin
 // subject.
 func (t *Manager) buildNotifications(env api.CallbackEnvelope, event string, routes []string) ([]store.Notification, error) {
 	subject := env.WatchID
-	if env.TaskKind == TaskManagedTurn {
+	switch env.TaskKind {
+	case TaskManagedTurn:
 		subject = env.TurnID
+	case TaskTerminal:
+		subject = env.TerminalID
 	}
 	var out []store.Notification
 	for _, r := range routes {

@@ -54,14 +54,15 @@ type timerRig struct {
 	host   *liveHost
 }
 
-func newTimerRig(t *testing.T, cfg Config) *timerRig {
+func newTimerRig(t *testing.T, cfg Config, more ...outbox.RouteConfig) *timerRig {
 	t.Helper()
 	st, err := store.Open(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	cb := outbox.Config{Routes: []outbox.RouteConfig{{Name: "a", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/x"}}}
+	cb := outbox.Config{Routes: append([]outbox.RouteConfig{{Name: "a", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/x"}}, more...),
+		Default: []string{"a"}}
 	if err := cb.Validate(); err != nil {
 		t.Fatal(err)
 	}
