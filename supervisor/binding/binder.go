@@ -352,11 +352,14 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 	}
 	if last != nil {
 		st.Last = last
-	} else if l := prev.Last; l != nil && l.Next == "" && l.Incarnation == r.ident.Incarnation() && prev.State == string(watchers.VerifiedAbsent) &&
+	} else if l := prev.Last; l != nil && l.Next == "" && l.Incarnation == r.ident.Incarnation() && unbound(prev.State) &&
 		st.State == string(watchers.Resolved) && st.SessionID != l.Previous {
 		// Codex writes a new conversation's rollout only at its first
 		// prompt: the first session this process resolves to after the
-		// transition is the one it entered.
+		// transition is the one it entered. Between, the new rollout may
+		// be open before its session_meta is written (unavailable), a
+		// window a loaded CI machine caught (TestLiveCodexThreads saw no
+		// previous candidate).
 		next := *l
 		next.Next = st.SessionID
 		st.Last = &next
@@ -504,4 +507,10 @@ func (b *Binder) evidence(ev watchers.Event) {
 		m.SetBinding(st)
 	}
 	b.host.Evidence(f.termID, st.Generation, ev)
+}
+
+// unbound: a binding state that names no session (none open yet, or not
+// readable yet).
+func unbound(state string) bool {
+	return state == string(watchers.VerifiedAbsent) || state == string(watchers.Unavailable)
 }

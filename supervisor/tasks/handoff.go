@@ -35,22 +35,30 @@ const (
 	ReasonSuperseded = api.CloseSupersededByHuman
 )
 
-// switchedAway says whether the binding in o no longer names the Turn's
-// conversation: the Turn was bound to a file, and the terminal's binding
-// moved on to another one, or to none it can name. An ambiguous binding
-// that still counts the Turn's file among its candidates proves no
-// switch: Codex keeps every rollout of its process open, and one it left
-// that grows again (a line written late) makes two fit while the Turn's
-// own goes on (a CI run of TestLiveResumeCrash handed a plain Turn off
-// so). A person's /new in a running Codex shows as the Turn's abort.
+// switchedAway says whether the binding in o proves the Turn's
+// conversation left the pane: the Turn was bound to a file, and the
+// terminal's binding now names another one (resolved elsewhere, or
+// ambiguous among others only). A binding that names none is no proof:
+// a rollout not open for a moment, or open before its first line, reads
+// as verified_absent or unavailable, and the evidence of the Turn's own
+// file goes on (a loaded CI run of TestLiveHostLoop handed a plain Turn
+// off so). An ambiguous binding that still counts the Turn's file proves
+// no switch either: Codex keeps every rollout of its process open, and
+// one it left that grows again (a line written late) makes two fit while
+// the Turn's own goes on (a CI run of TestLiveResumeCrash). A person's
+// /new in a running Codex shows as the Turn's abort; Claude's /clear as a
+// transcript resolved elsewhere.
 func switchedAway(sp TurnSpec, b terminal.Binding) bool {
 	if sp.Path == "" || sp.File == (watchers.FileID{}) || b.Generation == sp.BindingGen {
 		return false
 	}
-	if b.State == string(watchers.Ambiguous) && slices.ContainsFunc(b.Candidates, func(c terminal.BindingCandidate) bool { return c.Path == sp.Path }) {
-		return false
+	switch b.State {
+	case string(watchers.Resolved):
+		return b.Path != sp.Path
+	case string(watchers.Ambiguous):
+		return !slices.ContainsFunc(b.Candidates, func(c terminal.BindingCandidate) bool { return c.Path == sp.Path })
 	}
-	return b.State != string(watchers.Resolved) || b.Path != sp.Path
+	return false
 }
 
 // handoff opens the Turn's handoff decision for why, or moves an open one

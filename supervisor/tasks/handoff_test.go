@@ -177,3 +177,39 @@ func TestAmbiguousIsNoSwitch(t *testing.T) {
 		t.Error("ambiguous without the Turn's file: no switch")
 	}
 }
+
+// TestTransientBindingIsNoSwitch: a binding that names no session for a
+// moment (the rollout not open, or open before its first line) hands
+// nothing off, and the Turn's own file bound again under a later
+// generation is still its conversation: its end settles the Turn (a
+// loaded CI run of TestLiveHostLoop handed a plain Codex Turn off).
+func TestTransientBindingIsNoSwitch(t *testing.T) {
+	for _, state := range []watchers.IdentityState{watchers.VerifiedAbsent, watchers.Unavailable} {
+		t.Run(string(state), func(t *testing.T) {
+			r := newTimerRig(t, Config{})
+			file := watchers.FileID{Dev: 1, Ino: 42}
+			sp := TurnSpec{TurnID: "turn_t", TerminalID: "term_t", Controller: "mcp:host", Incarnation: "1/1/codex", BindingGen: 3,
+				NativeTurnID: "native-1", Path: "/files/rollout.jsonl", File: file, Created: r.clock.Now(),
+				Deadline: r.clock.Now().Add(24 * time.Hour)}
+			r.ledger.specs[sp.TurnID], r.ledger.state[sp.TurnID] = sp, TurnRunning
+			r.m.MonitorTurn(sp)
+			see := func(b terminal.Binding) {
+				r.m.Observe(terminal.Observation{TerminalID: sp.TerminalID, At: r.clock.Now(), Screen: api.ScreenWorking,
+					Incarnation: sp.Incarnation, Bind: b})
+				r.m.process()
+			}
+			see(terminal.Binding{Generation: 4, State: string(state)})
+			see(terminal.Binding{Generation: 5, State: string(watchers.Resolved), SessionID: "s", Path: sp.Path})
+			r.m.Evidence(sp.TerminalID, 5, watchers.TurnCompleted{Where: watchers.Where{Path: sp.Path, File: file, Offset: 100, End: 200},
+				TurnID: "native-1"})
+			r.m.process()
+			task, err := r.m.TaskStatus(context.Background(), api.TaskRequest{TurnID: sp.TurnID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if task.State != TurnCompleted {
+				t.Errorf("state %s (%s), want completed; notifications %v", task.State, task.Reason, r.events(t, sp.TurnID))
+			}
+		})
+	}
+}

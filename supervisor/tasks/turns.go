@@ -236,6 +236,11 @@ func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 	at := e.ev.At()
 	now := t.now()
+	if e.gen != tr.spec.BindingGen && tr.spec.File != (watchers.FileID{}) && at.File == tr.spec.File {
+		// The Turn's own file under a later binding (bound again after a
+		// moment that named none): the same conversation.
+		tr.spec.BindingGen = e.gen
+	}
 	if e.gen != tr.spec.BindingGen {
 		if tr.spec.File != (watchers.FileID{}) || tr.spec.NativeTurnID != "" {
 			// Evidence of another file: the person switched the
