@@ -255,6 +255,7 @@ const (
 	ReasonNotCancellable   = "not_cancellable"     // cancel: a dialog is up
 	ReasonPostcondition    = "postcondition_unproven"
 	ReasonDelivery         = "delivery_failed" // tmux refused the input
+	ReasonNoReply          = "no_reply"        // the connection to the daemon dropped after the request was sent
 
 	ReasonUnknownTerminal   = "unknown_terminal"     // no terminal with this id
 	ReasonUnknownTurn       = "unknown_turn"         // no managed turn with this id

@@ -10,7 +10,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -31,6 +33,13 @@ func NewClient(socket string) *Client {
 		DisableCompression: true,
 	}
 	return &Client{socket: socket, hc: &http.Client{Transport: tr}}
+}
+
+// NewClientOver returns a client whose calls go through rt (akk --host:
+// daemons on other machines through ssh); name stands for the socket in
+// messages.
+func NewClientOver(name string, rt http.RoundTripper) *Client {
+	return &Client{socket: name, hc: &http.Client{Transport: rt}}
 }
 
 // Socket is the socket path the client uses.
@@ -74,14 +83,20 @@ func (c *Client) call(ctx context.Context, op string, in, out any) error {
 	if c.controller != "" {
 		req.Header.Set(ControllerHeader, c.controller)
 	}
+	var wrote atomic.Bool
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) }}))
 	resp, err := c.hc.Do(req)
 	if err != nil {
+		if wrote.Load() && ctx.Err() == nil {
+			return fmt.Errorf("%w: %s: %v", ErrNoReply, op, err)
+		}
 		return c.dialError(op, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return fmt.Errorf("api: %s: read reply: %w", op, err)
+		return fmt.Errorf("%w: %s: read reply: %v", ErrNoReply, op, err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		return replyError(op, resp.StatusCode, data)

@@ -31,6 +31,11 @@ type errorBody struct {
 	Error *Error `json:"error"`
 }
 
+// ErrNoReply: the request reached the daemon (or the tunnel to it) and no
+// answer came back: the connection dropped. A mutation may have been
+// carried out: it is uncertain, and never sent again on its own.
+var ErrNoReply = errors.New("no reply: the request was sent, the connection dropped")
+
 // ErrDaemonNotRunning: nothing listens on the socket. Its message says how
 // to start the daemon.
 var ErrDaemonNotRunning = errors.New("api: akk attach is not running")

@@ -69,6 +69,9 @@ type Terminal struct {
 	// DraftLength is the composer draft's length in characters; the text
 	// never crosses the contract.
 	DraftLength int `json:"draft_length,omitempty"`
+	// Host is the machine the row is on, when a client reached several
+	// (akk --host ssh://…); the daemon itself never sets it.
+	Host string `json:"host,omitempty"`
 	// StateSince is when screen_state last changed.
 	StateSince time.Time `json:"state_since,omitzero"`
 	// Blocked says why a blocked screen is blocked (screen_state blocked).

@@ -216,6 +216,11 @@ func handle[In any](s *Server, fn func(context.Context, *session, In) (any, erro
 			return nil, nil, err
 		}
 		out, err := fn(ctx, se, in)
+		if errors.Is(err, api.ErrNoReply) {
+			// Sent, and no answer: the model must not try it again.
+			return nil, api.ActionResult{V: api.SchemaVersion, Outcome: api.OutcomeUncertain, Reason: api.ReasonNoReply,
+				DoNotRetry: true}, nil
+		}
 		if err != nil {
 			return nil, nil, toolError(err)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -154,6 +155,10 @@ func readText(arg string) (string, error) {
 
 // printResult prints an action's result and exits with its code.
 func printResult(g *Globals, stdout io.Writer, res api.ActionResult, err error) error {
+	if errors.Is(err, api.ErrNoReply) {
+		// Sent, and no answer: as uncertain as input that may have landed.
+		res, err = api.ActionResult{V: api.SchemaVersion, Outcome: api.OutcomeUncertain, Reason: api.ReasonNoReply, DoNotRetry: true}, nil
+	}
 	if err != nil {
 		if api.IsCode(err, api.CodeBadRequest) {
 			return fmt.Errorf("%w: %v", errUsage, err)
@@ -165,7 +170,10 @@ func printResult(g *Globals, stdout io.Writer, res api.ActionResult, err error) 
 			return err
 		}
 	} else {
-		line := res.Op + ": " + res.Outcome
+		line := res.Outcome
+		if res.Op != "" {
+			line = res.Op + ": " + line
+		}
 		if res.Reason != "" {
 			line += " (" + res.Reason + ")"
 		}

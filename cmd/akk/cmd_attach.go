@@ -23,7 +23,8 @@ import (
 
 // DaemonFlags pick the daemon's API socket; every client command has them.
 type DaemonFlags struct {
-	Socket string `help:"The daemon's API socket (default: $XDG_RUNTIME_DIR/akk/akk.sock)." env:"AKK_SOCKET" placeholder:"PATH"`
+	Socket string   `help:"The daemon's API socket (default: $XDG_RUNTIME_DIR/akk/akk.sock)." env:"AKK_SOCKET" placeholder:"PATH"`
+	Host   []string `help:"Reach the daemon on another machine through your ssh (ssh://[user@]host[:port][/path/to/akk.sock]); repeat it for one view over several." placeholder:"URL"`
 }
 
 func (d DaemonFlags) socket() string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -33,8 +34,15 @@ func (c *ListCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io
 // printTable renders rows for a person.
 func printTable(w io.Writer, rows []api.Terminal) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	hosts := slices.ContainsFunc(rows, func(r api.Terminal) bool { return r.Host != "" })
+	if hosts {
+		fmt.Fprint(tw, "HOST\t")
+	}
 	fmt.Fprintln(tw, "TERMINAL\tSESSION\tPANE\tAGENT\tSTATE\tACTIVITY\tCOMPOSER\tNATIVE\tCWD")
 	for _, r := range rows {
+		if hosts {
+			fmt.Fprint(tw, r.Host+"\t")
+		}
 		agent := r.Agent
 		if r.Agent == api.AgentNone {
 			agent = "(" + r.Command + ")"

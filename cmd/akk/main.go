@@ -143,6 +143,14 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	// A command with DaemonFlags gets its API client injected.
 	if df, ok := daemonFlagsOf(kctx); ok {
 		cl := api.NewClient(df.socket())
+		if len(df.Host) > 0 {
+			rc, closeTunnels, err := remoteClient(ctx, df.Host)
+			if err != nil {
+				return exitCode(err, stderr)
+			}
+			defer closeTunnels()
+			cl = rc
+		}
 		defer cl.Close()
 		kctx.Bind(cl)
 	}

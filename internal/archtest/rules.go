@@ -12,7 +12,7 @@ var Layers = [][]string{
 	{"supervisor/outbox"},
 	{"supervisor/binding"},
 	{"supervisor/terminal"},
-	{"internal/popup", "internal/web"},
+	{"internal/popup", "internal/web", "internal/remote"},
 	{"internal/answer"}, // what a person's face may answer
 	{"api/mcpserver"},
 	{"api"},
