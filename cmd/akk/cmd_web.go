@@ -64,11 +64,14 @@ func (c *WebCmd) Run(ctx context.Context, cl *api.Client, g *Globals) error {
 		pairURL = base + "/pair?code=" + sessions.NewCode()
 	}
 	c.announce(os.Stdout, g.JSON, base, pairURL)
-	// The daemon's notices link to the page while it serves.
-	if unannounce, err := api.AnnounceWeb(cl.Socket(), base); err != nil {
-		lg.Warn("notices will not link to the page", "err", err)
-	} else {
-		defer unannounce()
+	// The daemon's notices link to the page while it serves (a daemon on
+	// this machine: one reached with --host has its own).
+	if len(c.Host) == 0 {
+		if unannounce, err := api.AnnounceWeb(cl.Socket(), base); err != nil {
+			lg.Warn("notices will not link to the page", "err", err)
+		} else {
+			defer unannounce()
+		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

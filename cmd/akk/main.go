@@ -144,6 +144,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if df, ok := daemonFlagsOf(kctx); ok {
 		cl := api.NewClient(df.socket())
 		if len(df.Host) > 0 {
+			if kctx.Selected().Name == "attach" {
+				return exitCode(fmt.Errorf("%w: --host is for the clients of a daemon; akk attach runs one here", errUsage), stderr)
+			}
 			rc, closeTunnels, err := remoteClient(ctx, df.Host)
 			if err != nil {
 				return exitCode(err, stderr)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -30,7 +29,7 @@ func remoteClient(ctx context.Context, urls []string) (*api.Client, func(), erro
 		seen[sp.Name] = true
 		specs = append(specs, sp)
 	}
-	ids, err := remote.OpenIDs(stateDir())
+	ids, err := remote.OpenIDs(defaultStoreDir() + "-hosts")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -78,17 +77,4 @@ func sshCommand() remote.SSH {
 		return remote.SSH{}
 	}
 	return remote.SSH{Bin: f[0], Opts: f[1:]}
-}
-
-// stateDir is $XDG_STATE_HOME/akk, else ~/.local/state/akk: where the
-// client keeps its map of other hosts' ids.
-func stateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "akk")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join(os.TempDir(), fmt.Sprintf("akk-state-%d", os.Getuid()))
-	}
-	return filepath.Join(home, ".local", "state", "akk")
 }

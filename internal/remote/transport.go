@@ -254,10 +254,12 @@ func (t *Transport) events(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.StatusCode != http.StatusOK {
 		return resp, err
 	}
+	// The host's stream, read here; the client reads the mapped copy.
+	body := resp.Body
 	pr, pw := io.Pipe()
 	go func() {
-		defer resp.Body.Close()
-		sc := bufio.NewScanner(resp.Body)
+		defer body.Close()
+		sc := bufio.NewScanner(body)
 		sc.Buffer(make([]byte, 64<<10), maxBody)
 		for sc.Scan() {
 			line := sc.Bytes()

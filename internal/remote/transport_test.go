@@ -45,6 +45,9 @@ func startDaemonAt(t *testing.T, rows ...api.Terminal) *daemonAt {
 			json.Unmarshal(b, &req)
 			json.NewEncoder(w).Encode(api.ActionResult{V: 1, Op: "approve", Outcome: api.OutcomeAccepted, TerminalID: req.TerminalID,
 				ReceiptID: "rcpt_aaaaaaaaaaaaaaaaaaaaaaaaaa"})
+		case "/v1/events":
+			w.Write([]byte(`{"seq":1,"type":"terminal.state","terminal_id":"term_abcdefghijklmnopqrstuvwxyz"}` + "\n"))
+			w.Write([]byte(`{"seq":2,"type":"dispatch.reserved","terminal_id":"term_abcdefghijklmnopqrstuvwxyz","op":"approve"}` + "\n"))
 		case "/v1/cancel":
 			// The connection drops after the request arrived.
 			hj, _ := w.(http.Hijacker)
@@ -116,6 +119,21 @@ func TestTransportMapsIDs(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("the dropped cancel reached host a %d times, want once", n)
+	}
+}
+
+// TestTransportEvents: one host's event log, its ids mapped, to its end.
+func TestTransportEvents(t *testing.T) {
+	a := startDaemonAt(t)
+	ids := NewIDs([]byte("test key"))
+	cl := api.NewClientOver("test", &Transport{IDs: ids, Hosts: []Host{{Name: "a", RT: SocketRT(a.sock)}}})
+	var got []api.Event
+	if err := cl.Events(context.Background(), 0, false, func(e api.Event) error { got = append(got, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := ids.Local("a", "term_abcdefghijklmnopqrstuvwxyz")
+	if len(got) != 2 || got[0].TerminalID != want || got[1].Attrs["op"] != "approve" {
+		t.Errorf("events %+v, want two of %s", got, want)
 	}
 }
 

@@ -129,7 +129,9 @@ func Open(ctx context.Context, sp Spec, s SSH) (*Tunnel, error) {
 	t.cmd = s.command(nil, sp, []string{"-N", "-T", "-o", "ExitOnForwardFailure=yes", "-o", "StreamLocalBindUnlink=yes",
 		"-o", "ServerAliveInterval=15", "-o", "ServerAliveCountMax=2", "-L", t.Local + ":" + sp.Socket})
 	t.cmd.Stderr = &t.stderr
-	t.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // a ^C in the terminal is ours to handle
+	// Its own process group (a ^C in the terminal is akk's to handle), and
+	// it ends with akk even when akk is killed: no tunnel outlives it.
+	t.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if err := t.cmd.Start(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("%s: ssh: %w", sp.Name, err)

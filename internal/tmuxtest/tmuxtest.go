@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -43,12 +44,33 @@ type Server struct {
 	Socket string // absolute socket path, for -S
 	Env    []string
 	pid    int // the server process, 0 when unknown
+	// Cred runs the server and every tmux command as another user
+	// (StartAs); nil: as the test.
+	Cred *syscall.Credential
+}
+
+// User is another Unix user a server runs as.
+type User struct {
+	UID, GID uint32
+	Home     string
 }
 
 // Start starts a tmux server on a fresh private socket with one session
 // named "main" whose first pane runs cmd (a shell command) at the given
 // size. The server is killed in t.Cleanup.
 func Start(t testing.TB, width, height int, cmd string) *Server {
+	t.Helper()
+	return start(t, nil, width, height, cmd)
+}
+
+// StartAs is Start with the server and its panes run as u (a test run
+// as root: the other machine of a test over ssh).
+func StartAs(t testing.TB, u User, width, height int, cmd string) *Server {
+	t.Helper()
+	return start(t, &u, width, height, cmd)
+}
+
+func start(t testing.TB, u *User, width, height int, cmd string) *Server {
 	t.Helper()
 	path, err := exec.LookPath("tmux")
 	Require(t, "tmux", err == nil, "tmux not found in PATH")
@@ -67,11 +89,20 @@ func Start(t testing.TB, width, height int, cmd string) *Server {
 		t.Fatalf("tmuxtest: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(tmpdir) })
-	s := &Server{t: t, Name: name,
-		Socket: filepath.Join(tmpdir, fmt.Sprintf("tmux-%d", os.Getuid()), name)}
+	uid := os.Getuid()
+	s := &Server{t: t, Name: name}
 	// A private TMUX_TMPDIR keeps the socket inside the test's temp dir;
 	// unsetting TMUX keeps a surrounding tmux from redirecting us.
 	s.Env = append(filteredEnv(), "TMUX_TMPDIR="+tmpdir, "LANG=C.UTF-8", "LC_ALL=C.UTF-8")
+	if u != nil {
+		uid = int(u.UID)
+		s.Cred = &syscall.Credential{Uid: u.UID, Gid: u.GID}
+		s.Env = append(s.Env, "HOME="+u.Home, "USER=", "LOGNAME=")
+		if err := os.Chown(tmpdir, uid, int(u.GID)); err != nil {
+			t.Fatalf("tmuxtest: %v", err)
+		}
+	}
+	s.Socket = filepath.Join(tmpdir, fmt.Sprintf("tmux-%d", uid), name)
 	args := []string{"new-session", "-d", "-s", "main", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height)}
 	if cmd != "" {
 		args = append(args, cmd)
@@ -107,12 +138,21 @@ func filteredEnv() []string {
 func (s *Server) Command(args ...string) *exec.Cmd {
 	cmd := exec.Command("tmux", append([]string{"-S", s.Socket}, args...)...)
 	cmd.Env = s.Env
+	s.as(cmd)
 	return cmd
+}
+
+// as runs cmd as the server's user.
+func (s *Server) as(cmd *exec.Cmd) {
+	if s.Cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.Cred}
+	}
 }
 
 func (s *Server) run(args ...string) ([]byte, error) {
 	cmd := exec.Command("tmux", append([]string{"-L", s.Name}, args...)...)
 	cmd.Env = s.Env
+	s.as(cmd)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

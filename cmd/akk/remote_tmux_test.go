@@ -1,0 +1,281 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/recordings"
+)
+
+// TestTmuxRemoteHosts: akk --host through a real sshd on 127.0.0.1. The
+// "other machine" is another Unix user (akkremote) with its own tmux
+// server, a strict Claude Code replica in it and its own akk daemon on
+// its default socket; this machine's daemon (root's) supervises an idle
+// replica. `akk list` over both hosts merges their rows, each with its
+// host and an id of the usual form that is not the remote one; status
+// and approve by that id act on the other machine's replica (its pane's
+// pid in the row, its daemon's event log has the approve), this
+// machine's daemon records no approve, and the strict replica ends clean:
+// it got the one '1' and nothing else.
+func TestTmuxRemoteHosts(t *testing.T) {
+	u := requireSSHD(t)
+	sshd := startSSHD(t)
+	akk := buildAkk(t)
+	shared := sharedDir(t, u)
+	rakk := filepath.Join(shared, "akk")
+	copyAs(t, u, akk, rakk, 0o755)
+
+	// The other machine: akkremote's tmux, replica and daemon.
+	rcast := replicaFile(t, "claude/2.1.267/permission-approve.cast", shared, u)
+	fifo := filepath.Join(shared, "go")
+	if err := mkfifo(fifo); err != nil {
+		t.Fatal(err)
+	}
+	os.Chown(fifo, int(u.UID), int(u.GID))
+	rsrv := tmuxtest.StartAs(t, u, 120, 40, "sh -c 'read _ < "+fifo+"; exec "+rakk+" replica "+rcast+"'")
+	startDaemonAs(t, rsrv, rakk, filepath.Join(shared, "store"), "")
+	remote := sshd.url(remoteUser, "") // its default socket, found by the remote shell
+
+	// This machine: root's daemon on a socket of the test's, reached
+	// through the same sshd as root (so both rows come through --host).
+	dir := t.TempDir()
+	lcast := replicaFile(t, "claude/2.1.267/permission-approve.cast", dir, tmuxtest.User{})
+	lfifo := filepath.Join(dir, "go")
+	if err := mkfifo(lfifo); err != nil {
+		t.Fatal(err)
+	}
+	lsrv := tmuxtest.Start(t, 120, 40, "sh -c 'read _ < "+lfifo+"; exec "+akk+" replica "+lcast+"'")
+	lsock := filepath.Join(dir, "api", api.SocketName)
+	startDaemonAs(t, lsrv, akk, filepath.Join(dir, "store"), lsock)
+	local := sshd.url("root", lsock)
+
+	cli := akkCLI(t, akk, sshd)
+	var rows api.ListResponse
+	list := func() string {
+		if code, out, errs := cli("--json", "list", "--host", remote, "--host", local); code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+			return "akk list over both hosts: " + errs
+		}
+		if len(rows.Terminals) != 2 {
+			return "rows: " + rowsOf(rows)
+		}
+		return ""
+	}
+	tmuxtest.Await(t, 30*time.Second, list)
+	// The replicas start once their daemons follow them (a replica takes
+	// only its recorded input: a focus report before would end it).
+	for _, f := range []string{fifo, lfifo} {
+		if err := os.WriteFile(f, []byte("go\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tmuxtest.Await(t, 30*time.Second, func() string {
+		if why := list(); why != "" {
+			return why
+		}
+		if rows.Terminals[0].Agent != "claude" || rows.Terminals[1].Agent != "claude" {
+			r, _ := rsrv.Run("capture-pane", "-p", "-t", "main")
+			l, _ := lsrv.Run("capture-pane", "-p", "-t", "main")
+			return "rows: " + rowsOf(rows) + "\nremote pane:\n" + string(r) + "\nlocal pane:\n" + string(l)
+		}
+		return ""
+	})
+	rrow, lrow := rows.Terminals[0], rows.Terminals[1]
+	if rrow.Host != sshd.name(remoteUser) || lrow.Host != sshd.name("root") || rrow.TerminalID == lrow.TerminalID ||
+		!strings.HasPrefix(rrow.TerminalID, "term_") || len(rrow.TerminalID) != len("term_")+26 {
+		t.Fatalf("merged rows: %s", rowsOf(rows))
+	}
+	t.Logf("merged list: %s", rowsOf(rows))
+
+	// The remote replica asks permission.
+	rsrv.MustRun("send-keys", "-t", "main", "-l", "run-touch")
+	rsrv.MustRun("send-keys", "-t", "main", "Enter")
+	var row api.Terminal
+	tmuxtest.Await(t, 30*time.Second, func() string {
+		var l api.ListResponse
+		if code, out, errs := cli("--json", "list", "--host", remote); code != 0 || json.Unmarshal([]byte(out), &l) != nil {
+			return "akk list: " + errs
+		}
+		if len(l.Terminals) != 1 || l.Terminals[0].ScreenState != api.ScreenAwaitingApproval {
+			return "rows: " + rowsOf(l)
+		}
+		row = l.Terminals[0]
+		return ""
+	})
+	panePID := strings.TrimSpace(string(rsrv.MustRun("display-message", "-p", "-t", "main", "#{pane_pid}")))
+	if row.TerminalID != rrow.TerminalID || row.Host != rrow.Host || strconvItoa(row.PID) != panePID {
+		t.Errorf("the remote row %+v, want %s on %s with the other machine's pane pid %s", row, rrow.TerminalID, rrow.Host, panePID)
+	}
+	if code, _, errs := cli("--json", "status", row.TerminalID, "--host", remote); code != 0 {
+		t.Fatalf("status: %d %s", code, errs)
+	}
+	code, out, errs := cli("--json", "approve", row.TerminalID, "--host", remote)
+	var res api.ActionResult
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Outcome != api.OutcomeAccepted || res.TerminalID != row.TerminalID {
+		t.Fatalf("approve: exit %d %s %s", code, out, errs)
+	}
+
+	// Whose logs hold the approve: the other machine's, not this one's.
+	if n := approves(t, cli, "--host", remote); n != 1 {
+		t.Errorf("the remote daemon's log has %d approve reservations, want 1", n)
+	}
+	if n := approves(t, cli, "--socket", lsock); n != 0 {
+		t.Errorf("this machine's daemon recorded %d approves", n)
+	}
+	finishReplica(t, rsrv)
+}
+
+// akkCLI runs the akk binary with the test's ssh and its own state
+// directory (the id table).
+func akkCLI(t *testing.T, akk string, sshd *sshdRig) func(args ...string) (int, string, string) {
+	state := t.TempDir()
+	return func(args ...string) (int, string, string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, akk, args...)
+		cmd.Env = append(os.Environ(), "AKK_SSH="+sshd.sshCmd, "XDG_STATE_HOME="+state)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			code = -1
+		}
+		return code, out.String(), errb.String()
+	}
+}
+
+// approves counts the approve reservations in a daemon's event log.
+func approves(t *testing.T, cli func(args ...string) (int, string, string), where ...string) int {
+	t.Helper()
+	code, out, errs := cli(append([]string{"--json", "events"}, where...)...)
+	if code != 0 {
+		t.Fatalf("events: %d %s", code, errs)
+	}
+	n := 0
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e map[string]any
+		if json.Unmarshal([]byte(l), &e) == nil && e["type"] == api.EventDispatchReserved && e["op"] == "approve" {
+			n++
+		}
+	}
+	return n
+}
+
+func rowsOf(l api.ListResponse) string {
+	var b strings.Builder
+	for _, r := range l.Terminals {
+		b.WriteString(r.Host + " " + r.TerminalID + " " + r.Agent + " " + r.ScreenState + "; ")
+	}
+	return b.String()
+}
+
+func strconvItoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// replicaFile writes the corpus recording cast with the rig's sentinel
+// input at its end into dir (readable by u when u is another user).
+func replicaFile(t *testing.T, cast, dir string, u tmuxtest.User) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(corpusDir, cast))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recordings.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := rec.Events[len(rec.Events)-1].Time
+	rec.Events = append(rec.Events, recordings.Event{Time: last + 0.01, Code: recordings.Input, Data: []byte(replicaSentinel)})
+	enc, err := recordings.Encode(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, filepath.Base(cast))
+	if err := os.WriteFile(path, enc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if u.UID != 0 {
+		os.Chown(path, int(u.UID), int(u.GID))
+	}
+	return path
+}
+
+// startDaemonAs runs `akk attach` on srv as srv's user (socket "" : its
+// default one), ended by pid at cleanup.
+func startDaemonAs(t *testing.T, srv *tmuxtest.Server, akk, store, socket string) {
+	t.Helper()
+	args := []string{"--log-level", "debug", "attach", "-S", srv.Socket, "--store", store, "--allow-replicas"}
+	if socket != "" {
+		args = append(args, "--socket", socket)
+	}
+	cmd := exec.Command(akk, args...)
+	var env []string
+	for _, kv := range srv.Env {
+		if !strings.HasPrefix(kv, "XDG_RUNTIME_DIR=") && !strings.HasPrefix(kv, "XDG_STATE_HOME=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = env
+	if srv.Cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: srv.Cred}
+	}
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+		if t.Failed() {
+			t.Logf("daemon on %s:\n%s", srv.Socket, tail(log.String(), 4000))
+		}
+	})
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// finishReplica sends the sentinel and requires a clean exit: the strict
+// replica got every recorded input, in order, and nothing else (it takes
+// the sentinel only after its last recorded input).
+func finishReplica(t *testing.T, srv *tmuxtest.Server) {
+	t.Helper()
+	srv.MustRun("send-keys", "-t", "main", "-H", "04")
+	var status string
+	tmuxtest.Await(t, 20*time.Second, func() string {
+		out, _ := srv.Run("display-message", "-p", "-t", "main", "#{pane_dead} #{pane_dead_status}")
+		f := strings.Fields(string(out))
+		if len(f) < 2 || f[0] != "1" {
+			return "the replica has not exited: " + string(out)
+		}
+		status = f[1]
+		return ""
+	})
+	if status != "0" {
+		out, _ := srv.Run("capture-pane", "-p", "-t", "main")
+		t.Fatalf("the replica exited %s:\n%s", status, out)
+	}
+}
