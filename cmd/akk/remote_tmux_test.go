@@ -82,7 +82,7 @@ func TestTmuxRemoteHosts(t *testing.T) {
 		if why := list(); why != "" {
 			return why
 		}
-		if rows.Terminals[0].Agent != "claude" || rows.Terminals[1].Agent != "claude" {
+		if rows.Terminals[0].ScreenState != api.ScreenIdle || rows.Terminals[1].ScreenState != api.ScreenIdle {
 			r, _ := rsrv.Run("capture-pane", "-p", "-t", "main")
 			l, _ := lsrv.Run("capture-pane", "-p", "-t", "main")
 			return "rows: " + rowsOf(rows) + "\nremote pane:\n" + string(r) + "\nlocal pane:\n" + string(l)
@@ -96,7 +96,8 @@ func TestTmuxRemoteHosts(t *testing.T) {
 	}
 	t.Logf("merged list: %s", rowsOf(rows))
 
-	// The remote replica asks permission.
+	// The remote replica asks permission (typed once it is idle: before
+	// its terminal is raw, Enter would arrive as a newline).
 	rsrv.MustRun("send-keys", "-t", "main", "-l", "run-touch")
 	rsrv.MustRun("send-keys", "-t", "main", "Enter")
 	var row api.Terminal
@@ -213,20 +214,20 @@ func replicaFile(t *testing.T, cast, dir string, u tmuxtest.User) string {
 
 // startDaemonAs runs `akk attach` on srv as srv's user (socket "" : its
 // default one), ended by pid at cleanup.
-func startDaemonAs(t *testing.T, srv *tmuxtest.Server, akk, store, socket string) {
+func startDaemonAs(t *testing.T, srv *tmuxtest.Server, akk, store, socket string, env ...string) {
 	t.Helper()
 	args := []string{"--log-level", "debug", "attach", "-S", srv.Socket, "--store", store, "--allow-replicas"}
 	if socket != "" {
 		args = append(args, "--socket", socket)
 	}
 	cmd := exec.Command(akk, args...)
-	var env []string
+	var kept []string
 	for _, kv := range srv.Env {
 		if !strings.HasPrefix(kv, "XDG_RUNTIME_DIR=") && !strings.HasPrefix(kv, "XDG_STATE_HOME=") {
-			env = append(env, kv)
+			kept = append(kept, kv)
 		}
 	}
-	cmd.Env = env
+	cmd.Env = append(kept, env...)
 	if srv.Cred != nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: srv.Cred}
 	}

@@ -48,3 +48,28 @@ func Main(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+var (
+	faultOnce sync.Once
+	faultBin  string
+	faultErr  error
+)
+
+// BuildFault returns an akk binary built with the fault hook (-tags
+// akkfault: AKK_FAULT kills it at a named point), for a crash test whose
+// daemon runs as a process of its own (another user's, over ssh).
+func BuildFault(t testing.TB) string {
+	t.Helper()
+	Build(t) // the directory, removed by Main
+	faultOnce.Do(func() {
+		faultBin = filepath.Join(dir, "akk-fault")
+		out, berr := exec.Command("go", "build", "-tags", "akkfault", "-o", faultBin, "github.com/agent-knock-knock/akk/cmd/akk").CombinedOutput()
+		if berr != nil {
+			faultErr = fmt.Errorf("go build -tags akkfault akk: %v\n%s", berr, out)
+		}
+	})
+	if faultErr != nil {
+		t.Fatal(faultErr)
+	}
+	return faultBin
+}
