@@ -69,6 +69,11 @@ type Terminal struct {
 	// DraftLength is the composer draft's length in characters; the text
 	// never crosses the contract.
 	DraftLength int `json:"draft_length,omitempty"`
+	// TmuxSocket and ServerPID name the tmux server the pane is in (the
+	// terminal id derives from them): which server, and which run of it,
+	// on whichever machine the row comes from.
+	TmuxSocket string `json:"tmux_socket,omitempty"`
+	ServerPID  int    `json:"server_pid,omitempty"`
 	// Host is the machine the row is on, when a client reached several
 	// (akk --host ssh://…); the daemon itself never sets it.
 	Host string `json:"host,omitempty"`

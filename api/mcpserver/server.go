@@ -33,6 +33,10 @@ Wake-ups (akk://wakeups, log messages) are signals only: call status again befor
 type Options struct {
 	// Socket is the daemon's API socket.
 	Socket string
+	// Client, if set, is the daemon client each session derives its own
+	// from (with its controller name) instead of one on Socket: daemons
+	// on other machines (akk mcp --host).
+	Client *api.Client
 	// Version is reported to hosts.
 	Version string
 	// Logger logs the server's own activity (never tool arguments).
@@ -148,8 +152,13 @@ func (s *Server) sessionOf(ss *mcp.ServerSession) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl := api.NewClient(s.opts.Socket)
-	cl.SetController(name)
+	var cl *api.Client
+	if s.opts.Client != nil {
+		cl = s.opts.Client.As(name)
+	} else {
+		cl = api.NewClient(s.opts.Socket)
+		cl.SetController(name)
+	}
 	se := &session{controller: name, client: cl}
 	s.sessions[ss] = se
 	// The controller name is not logged: it scopes offers, and the log

@@ -238,6 +238,11 @@ func (s *Server) addResources() {
 // the last event it saw, when the daemon restarts.
 func (s *Server) FollowEvents(ctx context.Context) {
 	cl := api.NewClient(s.opts.Socket)
+	if s.opts.Client != nil {
+		// Another machine's daemon: its event log through the same
+		// transport (one host's: several have no common order).
+		cl = s.opts.Client.As("")
+	}
 	defer cl.Close()
 	if s.opts.Owner != "" && api.ValidOwnerName(s.opts.Owner) {
 		// A named host is told of its own Turns and Watches only (the

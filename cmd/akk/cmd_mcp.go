@@ -45,7 +45,7 @@ func (c *MCPCmd) Validate() error {
 }
 
 // Run serves until the host hangs up (stdio) or SIGINT/SIGTERM.
-func (c *MCPCmd) Run(ctx context.Context, lg *slog.Logger, kctx *kong.Context) error {
+func (c *MCPCmd) Run(ctx context.Context, cl *api.Client, lg *slog.Logger, kctx *kong.Context) error {
 	if c.PrintToken {
 		tok, err := c.token()
 		if err != nil {
@@ -55,6 +55,12 @@ func (c *MCPCmd) Run(ctx context.Context, lg *slog.Logger, kctx *kong.Context) e
 		return nil
 	}
 	opts := mcpserver.Options{Socket: c.socket(), Logger: lg, Owner: c.Controller}
+	if len(c.Host) > 0 {
+		if c.HTTP != "" {
+			return fmt.Errorf("%w: --http serves this machine's daemon (its token is beside its socket); over --host, akk mcp serves stdio", errUsage)
+		}
+		opts.Client = cl
+	}
 	if c.HTTP == "" {
 		return mcpserver.New(opts).RunStdio(ctx)
 	}

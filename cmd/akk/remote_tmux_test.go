@@ -12,7 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/api/mcpserver"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 )
@@ -95,6 +98,7 @@ func TestTmuxRemoteHosts(t *testing.T) {
 		t.Fatalf("merged rows: %s", rowsOf(rows))
 	}
 	t.Logf("merged list: %s", rowsOf(rows))
+	mcpOverHosts(t, akk, sshd, rows, remote, local)
 
 	// The remote replica asks permission (typed once it is idle: before
 	// its terminal is raw, Enter would arrive as a newline).
@@ -112,9 +116,11 @@ func TestTmuxRemoteHosts(t *testing.T) {
 		row = l.Terminals[0]
 		return ""
 	})
-	panePID := strings.TrimSpace(string(rsrv.MustRun("display-message", "-p", "-t", "main", "#{pane_pid}")))
-	if row.TerminalID != rrow.TerminalID || row.Host != rrow.Host || strconvItoa(row.PID) != panePID {
-		t.Errorf("the remote row %+v, want %s on %s with the other machine's pane pid %s", row, rrow.TerminalID, rrow.Host, panePID)
+	pids := strings.Fields(string(rsrv.MustRun("display-message", "-p", "-t", "main", "#{pane_pid} #{pid}")))
+	if row.TerminalID != rrow.TerminalID || row.Host != rrow.Host || strconvItoa(row.PID) != pids[0] ||
+		row.TmuxSocket != rsrv.Socket || strconvItoa(row.ServerPID) != pids[1] {
+		t.Errorf("the remote row %+v, want %s on %s with the other machine's tmux %s (server %s, pane %s)", row, rrow.TerminalID,
+			rrow.Host, rsrv.Socket, pids[1], pids[0])
 	}
 	if code, _, errs := cli("--json", "status", row.TerminalID, "--host", remote); code != 0 {
 		t.Fatalf("status: %d %s", code, errs)
@@ -138,12 +144,12 @@ func TestTmuxRemoteHosts(t *testing.T) {
 // akkCLI runs the akk binary with the test's ssh and its own state
 // directory (the id table).
 func akkCLI(t *testing.T, akk string, sshd *sshdRig) func(args ...string) (int, string, string) {
-	state := t.TempDir()
+	env := remoteEnv(t, sshd)
 	return func(args ...string) (int, string, string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, akk, args...)
-		cmd.Env = append(os.Environ(), "AKK_SSH="+sshd.sshCmd, "XDG_STATE_HOME="+state)
+		cmd.Env = env
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		err := cmd.Run()
@@ -154,6 +160,52 @@ func akkCLI(t *testing.T, akk string, sshd *sshdRig) func(args ...string) (int, 
 			code = -1
 		}
 		return code, out.String(), errb.String()
+	}
+}
+
+// remoteEnv is the environment of the test's akk clients: its ssh, and
+// one state directory (the id table) for all of them.
+func remoteEnv(t *testing.T, sshd *sshdRig) []string {
+	if sshd.env == nil {
+		sshd.env = append(os.Environ(), "AKK_SSH="+sshd.sshCmd, "XDG_STATE_HOME="+t.TempDir())
+	}
+	return sshd.env
+}
+
+// mcpOverHosts checks `akk mcp --host … --host …`: one MCP session whose
+// list tool shows the rows of every host, with the ids the CLI showed.
+func mcpOverHosts(t *testing.T, akk string, sshd *sshdRig, want api.ListResponse, hosts ...string) {
+	t.Helper()
+	args := []string{"mcp"}
+	for _, h := range hosts {
+		args = append(args, "--host", h)
+	}
+	cmd := exec.Command(akk, args...)
+	cmd.Env = remoteEnv(t, sshd)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "remote-test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: mcpserver.ToolList})
+	if err != nil || res.IsError {
+		text := ""
+		if res != nil && len(res.Content) > 0 {
+			if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+				text = tc.Text
+			}
+		}
+		t.Fatalf("list over MCP: %v %s", err, text)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var got api.ListResponse
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if rowsOf(got) != rowsOf(want) {
+		t.Errorf("akk mcp over the hosts lists %s, want %s", rowsOf(got), rowsOf(want))
 	}
 }
 

@@ -29,7 +29,8 @@ type sshdRig struct {
 	dir    string
 	sshCmd string // AKK_SSH
 	cmd    *exec.Cmd
-	log    string // sshd's log file
+	log    string   // sshd's log file
+	env    []string // the clients' environment (remoteEnv)
 }
 
 // requireSSHD checks the tier's needs: root (sshd and another user),

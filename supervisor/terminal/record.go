@@ -111,7 +111,7 @@ func (m *Pane) row() api.Terminal {
 		DurableActivityState: t.Durable, ActivityState: t.Activity, Interaction: m.turnInteraction(),
 		AvailableActions: m.availableActions(), Warnings: warnings, Command: t.Command,
 		DraftLength: r.DraftLen, StateSince: m.stateSince, SessionID: SessionID(m.env.Secret, t.Agent, m.bind.SessionID),
-		Blocked: r.Blocked.Clone(),
+		Blocked: r.Blocked.Clone(), TmuxSocket: m.key.Socket, ServerPID: m.key.ServerPID,
 	}
 }
 
