@@ -57,6 +57,27 @@ routes = ["openclaw"]
 				t.Errorf("routes %d timeout %v", routes, timeout)
 			}
 		}},
+		{name: "a person's routes (the README's)", text: `
+[[route]]
+name = "desktop"
+kind = "desktop"
+[[route]]
+name = "terminal"
+kind = "terminal"
+osc = "777"
+[[route]]
+name = "phone"
+kind = "webhook"
+person = true
+url = "https://ntfy.sh/"
+body_template = '{"topic":"my-akk-topic","title":{{json .Title}},"message":{{json .Message}},"click":{{json .Link}}}'
+`, check: func(t *testing.T, routes int, timeout, stable time.Duration) {
+			if routes != 3 {
+				t.Errorf("routes %d", routes)
+			}
+		}},
+		{name: "person on an openclaw route", text: "[[route]]\nname = \"o\"\nkind = \"openclaw\"\nurl = \"http://127.0.0.1:1\"\nsession_key = \"agent:main:akk-x\"\ntoken_file = \"/t\"\nperson = true\n",
+			wantErr: "person applies"},
 		{name: "an owner with a bad name", text: "[[owner]]\nname = \"Open Claw\"\nroutes = []\n", wantErr: "--controller"},
 		{name: "an owner twice", text: "[[owner]]\nname = \"x\"\n[[owner]]\nname = \"x\"\n", wantErr: "twice"},
 		{name: "unknown key refused", text: "[[route]]\nname = \"a\"\nkind = \"webhook\"\nulr = \"x\"\n", wantErr: "unknown key"},
@@ -70,6 +91,9 @@ routes = ["openclaw"]
 			}
 			set, err := loadAttachConfig(p)
 			cb, tasks := set.Callbacks, set.Tasks
+			if err == nil {
+				err = cb.Validate() // as akk attach does
+			}
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err %v, want %q", err, tc.wantErr)
@@ -109,6 +133,22 @@ routes = ["openclaw"]
 	cb.Default = []string{"a"}
 	if got := cb.RoutesFor("mcp:elsewhere"); strings.Join(got, ",") != "a,screen" {
 		t.Errorf("another owner's routes %v, want default_routes and the tmux route", got)
+	}
+	// A person's routes join every owner's; the controller's do not.
+	os.WriteFile(p, []byte(cases[3].text+"[[route]]\nname = \"host\"\nkind = \"webhook\"\nurl = \"http://127.0.0.1:9/h\"\n"+
+		"[[owner]]\nname = \"openclaw\"\nroutes = [\"host\"]\n"), 0o600)
+	if set, err = loadAttachConfig(p); err != nil {
+		t.Fatal(err)
+	}
+	cb = set.Callbacks
+	if err := cb.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := cb.RoutesFor("mcp:openclaw"); strings.Join(got, ",") != "host,desktop,terminal,phone" {
+		t.Errorf("openclaw's routes %v, want its own and the person's", got)
+	}
+	if got := strings.Join(cb.PersonRoutes(), ","); got != "desktop,terminal,phone" {
+		t.Errorf("person routes %s", got)
 	}
 	// The default path may be absent; an explicit one may not.
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
