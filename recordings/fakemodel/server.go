@@ -97,6 +97,14 @@ func (s *sse) event(name string, data []byte) {
 	}
 }
 
+// data writes one unnamed event (the Gemini API's "data: {json}" lines).
+func (s *sse) data(b []byte) {
+	fmt.Fprintf(s.w, "data: %s\n\n", b)
+	if s.f != nil {
+		s.f.Flush()
+	}
+}
+
 // sleep waits d or until ctx ends; it reports whether ctx is still live.
 func sleep(ctx context.Context, d time.Duration) bool {
 	if d <= 0 {
