@@ -89,7 +89,7 @@ func TestTmuxPersonNotices(t *testing.T) {
 	if g := got[0]; g.App != "akk" || g.Summary != title || g.Body != where+"\n"+link {
 		t.Errorf("desktop notice %q / %q, want %q / %q", g.Summary, g.Body, title, where+"\n"+link)
 	}
-	t.Logf("figure: desktop notice %v after the prompt was on screen", time.Since(lap).Round(time.Millisecond))
+	t.Logf("figure: the desktop notice was there %v after the status showing the prompt returned", time.Since(lap).Round(time.Millisecond))
 
 	osc := "\x1b]9;akk: " + title + " · " + where + "\a"
 	tmuxtest.Await(t, 10*time.Second, func() string {
