@@ -49,29 +49,10 @@ func newPopupRig(t *testing.T, cast string) *popupRig {
 	_, err := exec.LookPath("tmux")
 	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
 	r := &popupRig{t: t, akk: buildAkk(t)}
-	file, _ := filepath.Abs(filepath.Join(corpusDir, cast))
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.rec, err = recordings.Decode(data); err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	// A last input only the test sends keeps the replica alive at its
-	// final screen, so the daemon proves the answer's postcondition on a
-	// live agent (the same device as the supervisor's replica tests).
+	r.rec = loadCast(t, cast)
 	r.ins = recordings.Inputs(r.rec)
-	last := r.rec.Events[len(r.rec.Events)-1].Time
-	r.rec.Events = append(r.rec.Events, recordings.Event{Time: last + 0.01, Code: recordings.Input, Data: []byte(replicaSentinel)})
-	enc, err := recordings.Encode(r.rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file = filepath.Join(dir, "replica.cast")
-	if err := os.WriteFile(file, enc, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	file := saveKeptAlive(t, r.rec, filepath.Join(dir, "replica.cast"), tmuxtest.User{})
 	r.fifo = filepath.Join(dir, "go")
 	if err := mkfifo(r.fifo); err != nil {
 		t.Fatal(err)
@@ -274,28 +255,8 @@ func (r *popupRig) finish(want string) {
 		r.t.Fatal(err)
 	}
 	r.await("the replica to exit", 15*time.Second, func() bool { dead, _ := r.paneDead(); return dead })
-	// tmux 3.3a marks a pane dead when its pty closes and learns the exit
-	// status when it reaps the child, which it sometimes does late: give
-	// it a moment, then judge a status-less dead pane by its screen (a
-	// replica that diverged says so there).
-	var status string
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if _, status = r.paneDead(); status != "" {
-			break
-		}
-	}
-	out, _ := r.srv.Run("capture-pane", "-p", "-t", r.pane.String())
-	if (status != "" && status != "0") || strings.Contains(string(out), "replica diverged") {
-		r.t.Fatalf("replica exited %q:\n%s", status, out)
-	}
+	judgeReplicaExit(r.t, r.srv, r.pane.String())
 }
 
 // paneDead reports the replica's exit status once it exited.
-func (r *popupRig) paneDead() (bool, string) {
-	out, err := r.srv.Run("display-message", "-p", "-t", r.pane.String(), "#{pane_dead} #{pane_dead_status}")
-	if err != nil {
-		return false, ""
-	}
-	f := strings.Fields(string(out))
-	return len(f) >= 1 && f[0] == "1", strings.Join(f[1:], "")
-}
+func (r *popupRig) paneDead() (bool, string) { return paneDead(r.srv, r.pane.String()) }

@@ -236,9 +236,15 @@ func rowsOf(l api.ListResponse) string {
 
 func strconvItoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
-// replicaFile writes the corpus recording cast with the rig's sentinel
-// input at its end into dir (readable by u when u is another user).
+// replicaFile writes the corpus recording cast, kept alive, into dir
+// (readable by u when u is another user).
 func replicaFile(t *testing.T, cast, dir string, u tmuxtest.User) string {
+	t.Helper()
+	return saveKeptAlive(t, loadCast(t, cast), filepath.Join(dir, filepath.Base(cast)), u)
+}
+
+// loadCast reads a corpus recording.
+func loadCast(t *testing.T, cast string) *recordings.Recording {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(corpusDir, cast))
 	if err != nil {
@@ -248,13 +254,22 @@ func replicaFile(t *testing.T, cast, dir string, u tmuxtest.User) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rec
+}
+
+// saveKeptAlive appends the rigs' sentinel input to rec and writes it to
+// path (0644, owned by u when u is another user). A last input only the
+// test sends keeps the replica alive at its final screen, so the daemon
+// proves an answer's postcondition on a live agent (the same device as
+// the supervisor's replica tests).
+func saveKeptAlive(t *testing.T, rec *recordings.Recording, path string, u tmuxtest.User) string {
+	t.Helper()
 	last := rec.Events[len(rec.Events)-1].Time
 	rec.Events = append(rec.Events, recordings.Event{Time: last + 0.01, Code: recordings.Input, Data: []byte(replicaSentinel)})
 	enc, err := recordings.Encode(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, filepath.Base(cast))
 	if err := os.WriteFile(path, enc, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -317,29 +332,41 @@ func tail(s string, n int) string {
 func finishReplica(t *testing.T, srv *tmuxtest.Server) {
 	t.Helper()
 	srv.MustRun("send-keys", "-t", "main", "-H", "04")
-	dead := func() (bool, string) {
-		out, _ := srv.Run("display-message", "-p", "-t", "main", "#{pane_dead} #{pane_dead_status}")
-		f := strings.Fields(string(out))
-		return len(f) >= 1 && f[0] == "1", strings.Join(f[1:], "")
-	}
 	tmuxtest.Await(t, 20*time.Second, func() string {
-		if d, _ := dead(); !d {
+		if d, _ := paneDead(srv, "main"); !d {
 			return "the replica has not exited"
 		}
 		return ""
 	})
-	// tmux 3.3a marks a pane dead when its pty closes and learns the exit
-	// status when it reaps the child, which it sometimes does late (a CI
-	// run saw none in 20 s): a status-less dead pane is judged by its
-	// screen, where a replica that diverged says so.
+	judgeReplicaExit(t, srv, "main")
+}
+
+// paneDead reports whether target's process exited, and its status once
+// tmux knows it.
+func paneDead(srv *tmuxtest.Server, target string) (bool, string) {
+	out, err := srv.Run("display-message", "-p", "-t", target, "#{pane_dead} #{pane_dead_status}")
+	if err != nil {
+		return false, ""
+	}
+	f := strings.Fields(string(out))
+	return len(f) >= 1 && f[0] == "1", strings.Join(f[1:], "")
+}
+
+// judgeReplicaExit requires a dead replica pane to have exited clean.
+// tmux 3.3a marks a pane dead when its pty closes and learns the exit
+// status when it reaps the child, which it sometimes does late (a CI run
+// saw none in 20 s): give it a moment, then judge a status-less dead pane
+// by its screen, where a replica that diverged says so.
+func judgeReplicaExit(t *testing.T, srv *tmuxtest.Server, target string) {
+	t.Helper()
 	var status string
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if _, status = dead(); status != "" {
+		if _, status = paneDead(srv, target); status != "" {
 			break
 		}
 	}
-	out, _ := srv.Run("capture-pane", "-p", "-t", "main")
+	out, _ := srv.Run("capture-pane", "-p", "-t", target)
 	if (status != "" && status != "0") || strings.Contains(string(out), "replica diverged") {
-		t.Fatalf("the replica exited %q:\n%s", status, out)
+		t.Fatalf("replica exited %q:\n%s", status, out)
 	}
 }

@@ -225,20 +225,17 @@ func (t *Transport) health(req *http.Request) (*http.Response, error) {
 	var first *http.Response
 	for _, h := range t.Hosts {
 		resp, err := t.send(req, h, []byte("{}"))
-		if err != nil {
-			return nil, err
-		}
-		if resp.StatusCode != http.StatusOK || first != nil {
-			if resp.StatusCode != http.StatusOK {
-				if first != nil {
-					first.Body.Close()
-				}
-				return resp, nil
+		if err != nil || resp.StatusCode != http.StatusOK {
+			if first != nil {
+				first.Body.Close()
 			}
-			resp.Body.Close()
-			continue
+			return resp, err
 		}
-		first = resp
+		if first == nil {
+			first = resp
+		} else {
+			resp.Body.Close()
+		}
 	}
 	return first, nil
 }

@@ -81,7 +81,7 @@ func (r desktopRoute) dial(ctx context.Context) (*dbus.Conn, error) {
 		addr = os.Getenv("DBUS_SESSION_BUS_ADDRESS")
 	}
 	if addr == "" {
-		return nil, errors.New("DBUS_SESSION_BUS_ADDRESS is not set")
+		return nil, errNoBusAddress
 	}
 	conn, err := dbus.Dial(addr, dbus.WithContext(ctx))
 	if err != nil {
@@ -117,6 +117,9 @@ func (r desktopRoute) fallback(ctx context.Context, title, body, why string) Del
 	return Delivery{Outcome: store.NtfAccepted, Detail: "notify-send"}
 }
 
+// errNoBusAddress: neither the route nor the environment names a bus.
+var errNoBusAddress = errors.New("DBUS_SESSION_BUS_ADDRESS is not set")
+
 // busCause names a bus error without addresses or paths.
 func busCause(err error) string {
 	switch {
@@ -124,7 +127,7 @@ func busCause(err error) string {
 		return "timeout"
 	case errors.Is(err, os.ErrNotExist):
 		return "no such socket"
-	case strings.Contains(err.Error(), "DBUS_SESSION_BUS_ADDRESS"):
+	case errors.Is(err, errNoBusAddress):
 		return err.Error()
 	}
 	return "connection failed"

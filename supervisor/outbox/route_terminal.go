@@ -33,19 +33,11 @@ func (r terminalRoute) Send(ctx context.Context, n *store.Notification) Delivery
 	if client == nil {
 		return Delivery{Outcome: store.NtfPermanent, Detail: "terminal not followed"}
 	}
-	reply, err := client.Command(ctx, "list-clients", "-F", "#{client_control_mode} #{client_tty}")
-	if err != nil {
-		return Delivery{Outcome: store.NtfRetryable, Detail: "list-clients failed"}
-	}
-	var ttys []string
-	for _, l := range strings.Split(strings.TrimSpace(string(reply.Body)), "\n") {
-		// Control clients (akk's own connections) have no terminal.
-		if tty, ok := strings.CutPrefix(l, "0 "); ok && tty != "" {
-			ttys = append(ttys, tty)
-		}
-	}
-	if len(ttys) == 0 {
-		return Delivery{Outcome: store.NtfPermanent, Detail: "no attached client"}
+	// Every client of the server: a person attached to another session
+	// hears of this agent too.
+	ttys, fail := attachedClients(ctx, client, "#{client_tty}")
+	if fail != nil {
+		return *fail
 	}
 	seq := oscSequence(r.cfg.OSC, NoticeOf(n, r.places))
 	wrote, skipped := 0, 0

@@ -119,19 +119,9 @@ func (r tmuxRoute) Send(ctx context.Context, n *store.Notification) Delivery {
 	if client == nil {
 		return Delivery{Outcome: store.NtfPermanent, Detail: "terminal not followed"}
 	}
-	reply, err := client.Command(ctx, "list-clients", "-t", session, "-F", "#{client_control_mode} #{client_name}")
-	if err != nil {
-		return Delivery{Outcome: store.NtfRetryable, Detail: "list-clients failed"}
-	}
-	var names []string
-	for _, l := range strings.Split(strings.TrimSpace(string(reply.Body)), "\n") {
-		// Control clients (akk's own connections) have no screen.
-		if name, ok := strings.CutPrefix(l, "0 "); ok && name != "" {
-			names = append(names, name)
-		}
-	}
-	if len(names) == 0 {
-		return Delivery{Outcome: store.NtfPermanent, Detail: "no attached client"}
+	names, fail := attachedClients(ctx, client, "#{client_name}", "-t", session)
+	if fail != nil {
+		return *fail
 	}
 	msg := tmuxMessage(n)
 	for _, c := range names {
@@ -140,6 +130,27 @@ func (r tmuxRoute) Send(ctx context.Context, n *store.Notification) Delivery {
 		}
 	}
 	return Delivery{Outcome: store.NtfAccepted, Detail: fmt.Sprintf("%d clients", len(names))}
+}
+
+// attachedClients lists a field (#{client_name}, #{client_tty}) of every
+// client with a screen that list-clients (with args) names; control
+// clients, akk's own connections, have none. No such client is a failed
+// delivery: nobody would see it.
+func attachedClients(ctx context.Context, client Commander, field string, args ...string) ([]string, *Delivery) {
+	reply, err := client.Command(ctx, append(append([]string{"list-clients"}, args...), "-F", "#{client_control_mode} "+field)...)
+	if err != nil {
+		return nil, &Delivery{Outcome: store.NtfRetryable, Detail: "list-clients failed"}
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(string(reply.Body)), "\n") {
+		if v, ok := strings.CutPrefix(l, "0 "); ok && v != "" {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return nil, &Delivery{Outcome: store.NtfPermanent, Detail: "no attached client"}
+	}
+	return out, nil
 }
 
 // tmuxMessage is the one line a person sees: the type and the subject.
