@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -117,10 +119,10 @@ func TestTmuxRemoteHosts(t *testing.T) {
 		return ""
 	})
 	pids := strings.Fields(string(rsrv.MustRun("display-message", "-p", "-t", "main", "#{pane_pid} #{pid}")))
-	if row.TerminalID != rrow.TerminalID || row.Host != rrow.Host || strconvItoa(row.PID) != pids[0] ||
+	if row.TerminalID != rrow.TerminalID || row.Host != rrow.Host || !replicaIn(row.PID, pids[0], rakk) ||
 		row.TmuxSocket != rsrv.Socket || strconvItoa(row.ServerPID) != pids[1] {
-		t.Errorf("the remote row %+v, want %s on %s with the other machine's tmux %s (server %s, pane %s)", row, rrow.TerminalID,
-			rrow.Host, rsrv.Socket, pids[1], pids[0])
+		t.Errorf("the remote row %+v, want %s on %s with the other machine's tmux %s (server %s, its replica under pane pid %s)",
+			row, rrow.TerminalID, rrow.Host, rsrv.Socket, pids[1], pids[0])
 	}
 	if code, _, errs := cli("--json", "status", row.TerminalID, "--host", remote); code != 0 {
 		t.Fatalf("status: %d %s", code, errs)
@@ -139,6 +141,39 @@ func TestTmuxRemoteHosts(t *testing.T) {
 		t.Errorf("this machine's daemon recorded %d approves", n)
 	}
 	finishReplica(t, rsrv)
+}
+
+// replicaIn says whether pid is `exe replica …` running in the pane whose
+// first process is panePID: the pane itself when the pane's shell exec'd
+// it (bash -c), or its child when it did not (dash -c forks the last
+// command), so the row's pid is checked, not the shell tmux chose.
+func replicaIn(pid int, panePID, exe string) bool {
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return false
+	}
+	argv := strings.Split(string(cmdline), "\x00")
+	if len(argv) < 2 || argv[0] != exe || argv[1] != "replica" {
+		return false
+	}
+	for p := pid; p > 1; {
+		if strconvItoa(p) == panePID {
+			return true
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			return false
+		}
+		// The fields after the command's closing parenthesis: state, ppid.
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) < 2 {
+			return false
+		}
+		if p, err = strconv.Atoi(f[1]); err != nil {
+			return false
+		}
+	}
+	return false
 }
 
 // akkCLI runs the akk binary with the test's ssh and its own state
