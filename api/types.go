@@ -29,9 +29,11 @@ const (
 // Agents. A pane whose foreground process is no coding agent (a shell, an
 // editor) is listed with AgentNone.
 const (
-	AgentClaude = "claude"
-	AgentCodex  = "codex"
-	AgentNone   = "none"
+	AgentClaude   = "claude"
+	AgentCodex    = "codex"
+	AgentGemini   = "gemini"   // Gemini CLI
+	AgentOpenCode = "opencode" // OpenCode
+	AgentNone     = "none"
 )
 
 // ListResponse is `akk list --json` and POST /v1/list.

@@ -88,7 +88,9 @@ func TestTmuxIdentityExecAfterLastOutput(t *testing.T) {
 			for i := range identityRuns(t) {
 				fifo := filepath.Join(dir, fmt.Sprintf("%s%d", name, i))
 				mkfifo(t, fifo)
-				pane := newWindow(t, srv, 80, 24, fmt.Sprintf(`sh -c 'echo akk-ready; read _ < "%s"; exec "%s" replica "%s"'`, fifo, akk, file))
+				// The pane's own shell execs (no nested sh -c, whose last
+				// command dash would fork instead).
+				pane := newWindow(t, srv, 80, 24, fmt.Sprintf(`echo akk-ready; read _ < "%s"; exec "%s" replica "%s"`, fifo, akk, file))
 				tmuxtest.Await(t, 10*time.Second, func() string { return d.shellSeen(pane, "akk-ready", settled) })
 				release := time.Now()
 				if err := os.WriteFile(fifo, []byte("\n"), 0); err != nil {
@@ -149,4 +151,77 @@ func (d *daemon) identified(pane, agent, version string, replica bool) string {
 		return fmt.Sprintf("pane %s is %q %q (replica %v, command %q), want %s %s", pane, row.Agent, row.Version, row.Replica, row.Command, agent, version)
 	}
 	return ""
+}
+
+// TestTmuxIdentityWrapperScript: the agent is the child of a shell script
+// that did not exec it (a wrapper script, or `sh -c '…; agent'` under
+// dash, which forks even the last command). The script's shell stays the
+// group's leader, so tmux reports no new foreground command; the agent
+// joins the group long after the daemon's read of the shell was settled,
+// and draws. The pane must be identified within identityDeadline of its
+// release, every run, and the row must name the agent's own process.
+func TestTmuxIdentityWrapperScript(t *testing.T) {
+	requireTmux(t)
+	akk := buildAkk(t)
+	srv := tmuxtest.Start(t, 80, 24, "sh")
+	srv.MustRun("set-option", "-g", "default-size", "80x24")
+	dir := t.TempDir()
+	file := drawingReplica(t, dir)
+	d := startDaemon(t, srv, daemonOpts{})
+	lat := &latencies{}
+	for i := range identityRuns(t) {
+		fifo := filepath.Join(dir, fmt.Sprintf("wrapper%d", i))
+		mkfifo(t, fifo)
+		// A command after the agent: every shell forks it; the inner
+		// shell then execs the replica, in the outer shell's group.
+		pane := newWindow(t, srv, 80, 24, fmt.Sprintf(`exec sh -c 'sh -c "echo akk-ready; read _ < %s; exec %s replica %s"; sleep 600'`, fifo, akk, file))
+		tmuxtest.Await(t, 10*time.Second, func() string {
+			if why := d.shellSeen(pane, "akk-ready", true); why != "" {
+				return why
+			}
+			// tmux's first report of the pane's command has come: after
+			// it, the shell that leads the group stays its command, so
+			// tmux reports nothing when the agent joins.
+			if p, _ := paneIDOf(pane); d.sv.monitor(p).Diagnose().FgReports == 0 {
+				return "no report of " + pane + "'s command from tmux yet"
+			}
+			return ""
+		})
+		release := time.Now()
+		if err := os.WriteFile(fifo, []byte("\n"), 0); err != nil {
+			t.Fatal(err)
+		}
+		err := tmuxtest.Poll(context.Background(), identityDeadline, func() string {
+			return d.identified(pane, api.AgentCodex, "0.155.1", true)
+		})
+		lat.add(time.Since(release))
+		if err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		l, err := d.cl.List(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		row, _ := rowOf(l, pane)
+		panePID, _ := strconv.Atoi(strings.TrimSpace(string(srv.MustRun("display-message", "-p", "-t", pane, "#{pane_pid}"))))
+		if row.PID == panePID || row.PID == 0 {
+			t.Fatalf("run %d: the row names pid %d, the script's shell (%d), not the replica", i, row.PID, panePID)
+		}
+		srv.MustRun("send-keys", "-t", pane, "-l", "x")
+		srv.MustRun("kill-window", "-t", pane)
+	}
+	reportIdentity(t, "a wrapper script's agent child -> identified", lat)
+}
+
+// drawingReplica writes a recording of a Codex 0.155.1 replica that
+// draws a line as it starts, then waits for "x".
+func drawingReplica(t testing.TB, dir string) string {
+	rec := &recordings.Recording{
+		Header: recordings.Header{Version: 2, Width: 80, Height: 24,
+			Akk: &recordings.Akk{Agent: api.AgentCodex, Version: "0.155.1", Scenario: "drawing", Recorder: "akk-test/1"}},
+		Events: []recordings.Event{{Time: 0, Code: recordings.Output, Data: []byte("agent started\r\n")},
+			{Time: 0.01, Code: recordings.Input, Data: []byte("x")},
+			{Time: 0.02, Code: recordings.Output, Data: []byte("bye\r\n")}},
+	}
+	return saveRecording(t, dir, "drawing.cast", rec)
 }

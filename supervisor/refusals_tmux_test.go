@@ -345,21 +345,18 @@ func TestTmuxDispatchRefusals(t *testing.T) {
 		}
 	}
 	t.Run("a prompt printed by a non-agent process", func(t *testing.T) {
-		dump, err := os.ReadFile(filepath.Join(corpusDir, "claude", "2.1.267", "permission-approve.final.txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
 		printed := filepath.Join(t.TempDir(), "prompt.txt")
 		// The screen just before the answer: the recording's prompt, as ANSI.
 		rc := replicaPanes(t, srv, akk, [][3]string{{"claude", "2.1.267", "permission-approve"}})[0]
 		r := newReplicaDriver(t, ctx, d, client, rc)
 		r.toMarker(0)
 		ansi := r.monitor().Diagnose().ANSI
-		_ = dump
 		if err := os.WriteFile(printed, []byte(ansi), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		pane := newWindow(t, srv, 120, 40, fmt.Sprintf("sh -c 'cat %s; exec sleep 600'", printed))
+		// The pane's shell itself execs sleep (whichever shell tmux runs:
+		// dash -c would fork a nested sh -c's last command).
+		pane := newWindow(t, srv, 120, 40, fmt.Sprintf("cat %s; exec sleep 600", printed))
 		var row api.Terminal
 		tmuxtest.Await(t, 10*time.Second, func() string {
 			l, _ := d.cl.List(ctx)

@@ -81,7 +81,7 @@ func TestTmuxReplicaStates(t *testing.T) {
 	akk := buildAkk(t)
 	srv := tmuxtest.Start(t, 120, 40, "sh")
 	srv.MustRun("set-option", "-g", "default-size", "120x40") // the recordings' size: no resize
-	sleeper := newWindow(t, srv, 80, 24, "sh -c 'cd /tmp && exec sleep 1000'")
+	sleeper := newWindow(t, srv, 80, 24, "cd /tmp && exec sleep 1000")
 	cases := replicaPanes(t, srv, akk, e2eSurfaces)
 	d := startDaemon(t, srv, daemonOpts{})
 	evlog := followEvents(t, d.cl)

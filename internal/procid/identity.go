@@ -20,9 +20,11 @@ const akkMainPath = "github.com/agent-knock-knock/akk/cmd/akk"
 
 // Agents, as the public contract names them (api.Agent*).
 const (
-	AgentClaude = "claude"
-	AgentCodex  = "codex"
-	AgentNone   = "none"
+	AgentClaude   = "claude"
+	AgentCodex    = "codex"
+	AgentGemini   = "gemini"
+	AgentOpenCode = "opencode"
+	AgentNone     = "none"
 )
 
 // Identity is what runs in a pane: its foreground process group and what
@@ -31,7 +33,7 @@ type Identity struct {
 	PGID        int
 	LeaderStart uint64
 	Members     []Process
-	Agent       string // AgentClaude, AgentCodex or AgentNone
+	Agent       string // one of the Agent* ids, AgentNone for no agent
 	Version     string
 	Replica     bool
 	AgentPID    int // the native agent (or replica) process; else the group leader
@@ -39,6 +41,9 @@ type Identity struct {
 	Cwd         string
 	Command     string // the leader's comm
 	LeaderComm  string // the leader's comm as /proc/<pgid>/stat gives it
+	// LeaderScript: the leader is a shell running a command string or a
+	// script, which may start the agent as its child later (Launching).
+	LeaderScript bool
 	// Why says how the agent was recognised (or why not), for status.
 	Why string
 }
@@ -102,6 +107,7 @@ func (id *Classifier) Classify(fg Foreground) Identity {
 	p := Identity{PGID: fg.PGID, Members: fg.Members, Agent: AgentNone}
 	sort.Slice(p.Members, func(i, j int) bool { return p.Members[i].Stat.PID < p.Members[j].Stat.PID })
 	p.LeaderStart, p.LeaderComm = fg.Leader.Stat.StartTime, fg.Leader.Stat.Comm
+	p.LeaderScript = scriptShell(fg.Leader.Stat.Comm, fg.Leader.Argv)
 	p.Command = fg.Leader.Stat.Comm
 	p.AgentPID, p.AgentStart, p.Cwd = fg.Leader.Stat.PID, fg.Leader.Stat.StartTime, fg.Leader.Cwd
 	if fg.Leader.Stat.PID == 0 && len(p.Members) > 0 {
@@ -120,10 +126,34 @@ func (id *Classifier) Classify(fg Foreground) Identity {
 		if agent, version, why := id.agentOf(m); agent != "" {
 			p.Agent, p.Version, p.Why = agent, version, why
 			p.AgentPID, p.AgentStart, p.Cwd = m.Stat.PID, m.Stat.StartTime, m.Cwd
+			if r, ok := id.relaunched(p.Members, m, agent); ok {
+				p.AgentPID, p.AgentStart, p.Cwd = r.Stat.PID, r.Stat.StartTime, r.Cwd
+				p.Why += " (relaunched as " + strconv.Itoa(r.Stat.PID) + ")"
+			}
 			return p
 		}
 	}
 	return p
+}
+
+// relaunched finds the child of m that runs the same agent again: Gemini
+// CLI restarts itself in a child node with a larger heap, and the child
+// draws the screen and writes the chats. It follows the chain down.
+func (id *Classifier) relaunched(members []Process, m Process, agent string) (Process, bool) {
+	found := false
+	for again := true; again; {
+		again = false
+		for _, c := range members {
+			if c.Stat.PPID != m.Stat.PID {
+				continue
+			}
+			if a, _, _ := id.agentOf(c); a == agent {
+				m, found, again = c, true, true
+				break
+			}
+		}
+	}
+	return m, found
 }
 
 // exePath is the executable's path without the " (deleted)" the kernel
@@ -140,6 +170,10 @@ func (id *Classifier) agentOf(m Process) (agent, version, why string) {
 	}
 	base := filepath.Base(exe)
 	switch base {
+	case "node", "nodejs":
+		return id.nodeAgentOf(m)
+	case "opencode", "opencode.exe":
+		return id.opencodeOf(exe)
 	case "codex", "claude", "claude.exe":
 	default:
 		if filepath.Base(filepath.Dir(exe)) == "versions" && filepath.Base(filepath.Dir(filepath.Dir(exe))) == "claude" && semver.MatchString(base) {
@@ -158,6 +192,63 @@ func (id *Classifier) agentOf(m Process) (agent, version, why string) {
 	default:
 		return AgentClaude, "", "claude binary " + exe + " without a package.json (version unknown)"
 	}
+}
+
+// nodeAgentOf recognises an agent that is a Node script (Gemini CLI):
+// node's first operand, the script, resolved through its symlinks (npm's
+// .bin link) must lie in the agent's package; the version is that
+// package's. Any other script is no agent.
+func (id *Classifier) nodeAgentOf(m Process) (agent, version, why string) {
+	script := nodeScript(m.Argv)
+	if script == "" {
+		return "", "", ""
+	}
+	if !filepath.IsAbs(script) {
+		script = filepath.Join(m.Cwd, script)
+	}
+	real, err := filepath.EvalSymlinks(script)
+	if err != nil {
+		return "", "", ""
+	}
+	pkg, ok := id.nearestPackage(filepath.Dir(real))
+	if !ok || pkg.Name != "@google/gemini-cli" {
+		return "", "", ""
+	}
+	return AgentGemini, pkg.Version, "node script " + real + " in " + pkg.Name
+}
+
+// nodeScript is the script node runs: its first argument that is not an
+// option ("" for node -e, a REPL, or an option with a separate value).
+func nodeScript(argv []string) string {
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "-e" || a == "--eval" || a == "-p" || a == "--print" || a == "-":
+			return ""
+		case a == "-r" || a == "--require" || a == "--import" || a == "--loader":
+			i++ // the option's value is a module, not the script
+		case a == "--":
+			if i+1 < len(argv) {
+				return argv[i+1]
+			}
+			return ""
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a
+		}
+	}
+	return ""
+}
+
+// opencodeOf recognises OpenCode's native binary: npm's opencode-ai
+// package holds it as bin/opencode.exe, its platform package
+// (opencode-linux-x64, …) as bin/opencode.
+func (id *Classifier) opencodeOf(exe string) (agent, version, why string) {
+	pkg, ok := id.nearestPackage(filepath.Dir(exe))
+	if !ok || !(pkg.Name == "opencode-ai" || strings.HasPrefix(pkg.Name, "opencode-")) {
+		return AgentOpenCode, "", "opencode binary " + exe + " without its package.json (version unknown)"
+	}
+	return AgentOpenCode, stripPlatform(pkg.Version), "opencode binary " + exe + " in " + pkg.Name
 }
 
 var (
@@ -264,7 +355,7 @@ func (id *Classifier) replicaOf(m Process) (agent, version, why string, ok bool)
 	}
 	h := v.(Replica)
 	switch h.Agent {
-	case AgentClaude, AgentCodex:
+	case AgentClaude, AgentCodex, AgentGemini, AgentOpenCode:
 		return h.Agent, h.Version, "akk replica of " + file, true
 	}
 	return "", "", "akk replica of a recording of no agent", false
@@ -300,10 +391,32 @@ func replicaFile(args []string) string {
 // the native binary): the group changes without a new leader.
 var launchers = map[string]bool{"node": true, "nodejs": true, "bun": true, "deno": true, "npm": true, "npx": true}
 
-// launching reports whether the group is led by a launcher and holds no
-// agent yet: it is read whole again (throttled) until one appears.
+// shells are the shells that, running a command string or a script
+// (sh -c '…; agent', a wrapper script without exec), start the agent as
+// their child in their own group: dash forks even the last command of a
+// -c string. At an interactive prompt a shell is no launcher.
+var shells = map[string]bool{"sh": true, "dash": true, "bash": true, "zsh": true, "ksh": true, "mksh": true,
+	"ash": true, "busybox": true, "fish": true}
+
+// scriptShell reports whether argv is a shell running a command string
+// or a script file rather than an interactive one (`-bash`, `zsh -l`).
+func scriptShell(comm string, argv []string) bool {
+	if !shells[comm] || len(argv) < 2 {
+		return false
+	}
+	for _, a := range argv[1:] {
+		if a == "-c" || !strings.HasPrefix(a, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+// Launching reports whether the group is led by a launcher (an
+// interpreter, or a shell running a script) and holds no agent yet: it is
+// read whole again (throttled) while the pane draws, until one appears.
 func (p *Identity) Launching() bool {
-	return p.Agent == AgentNone && launchers[p.LeaderComm]
+	return p.Agent == AgentNone && (launchers[p.LeaderComm] || p.LeaderScript)
 }
 
 // QuickCheck reads the pane process's tpgid and the group leader's start

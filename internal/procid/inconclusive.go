@@ -20,7 +20,10 @@ func Inconclusive(old *Identity, p Identity) string {
 			return InconclusiveMidExec
 		}
 	}
-	if p.Launching() {
+	// An interpreter's agent child follows within moments; a script
+	// shell's whenever the script gets there, so re-reading on a schedule
+	// would not find it: it is read again as the pane draws (Launching).
+	if p.Launching() && !p.LeaderScript {
 		return InconclusiveLauncher
 	}
 	if old == nil || old.Incarnation() != p.Incarnation() {

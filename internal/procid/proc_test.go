@@ -135,6 +135,17 @@ func TestIdentityInconclusive(t *testing.T) {
 		{"a forked shell before its exec", &shell, groupOf(AgentNone, member(30, "sh", "sh")), InconclusiveNewGroup},
 		{"a plain command, read again", ptr(groupOf(AgentNone, member(30, "ls", "ls"))),
 			groupOf(AgentNone, member(30, "ls", "ls")), ""},
+		// dash -c forks even the last command: the agent appears as
+		// the shell's child, in its group, whenever the script gets
+		// there. Not inconclusive (no schedule would find it) but
+		// Launching: read again as the pane draws.
+		{"a shell running a command string, read again", ptr(scriptGroup(member(40, "sh", "sh", "-c", "read x; claude"))),
+			scriptGroup(member(40, "sh", "sh", "-c", "read x; claude")), ""},
+		{"a wrapper script, read again", ptr(scriptGroup(member(41, "bash", "/bin/bash", "./run-agent.sh"))),
+			scriptGroup(member(41, "bash", "/bin/bash", "./run-agent.sh")), ""},
+		{"an interactive login shell, read again", ptr(scriptGroup(member(42, "bash", "-bash"))),
+			scriptGroup(member(42, "bash", "-bash")), ""},
+		{"zsh -l, read again", ptr(scriptGroup(member(43, "zsh", "zsh", "-l"))), scriptGroup(member(43, "zsh", "zsh", "-l")), ""},
 	}
 	for _, c := range cases {
 		if got := Inconclusive(c.old, c.p); got != c.want {
@@ -144,6 +155,14 @@ func TestIdentityInconclusive(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// scriptGroup is a group of one process with no agent, classified as
+// Classify does the leader.
+func scriptGroup(m Process) Identity {
+	p := groupOf(AgentNone, m)
+	p.LeaderScript = scriptShell(m.Stat.Comm, m.Argv)
+	return p
+}
 
 // fakeInstall lays out an npm install of an agent under a temp dir and
 // returns the native binary's path.
@@ -167,6 +186,19 @@ func proc(pid int, comm, exe string, argv ...string) Process {
 	return Process{Stat: ProcStat{PID: pid, Comm: comm, StartTime: uint64(pid * 10)}, Exe: exe, Argv: argv, Cwd: "/src"}
 }
 
+// child sets p's parent.
+func child(p Process, ppid int) Process {
+	p.Stat.PPID = ppid
+	return p
+}
+
+// procIn is proc with its cwd.
+func procIn(pid int, comm, exe, cwd string, argv ...string) Process {
+	p := proc(pid, comm, exe, argv...)
+	p.Cwd = cwd
+	return p
+}
+
 func TestClassify(t *testing.T) {
 	dir := t.TempDir()
 	codex := fakeInstall(t, filepath.Join(dir, "node_modules/@openai/codex-linux-x64"), "@openai/codex", "0.155.1-linux-x64",
@@ -175,6 +207,15 @@ func TestClassify(t *testing.T) {
 	native := filepath.Join(dir, ".local/share/claude/versions/2.1.263")
 	os.MkdirAll(filepath.Dir(native), 0o755)
 	os.WriteFile(native, []byte("ELF"), 0o755)
+	fakeInstall(t, filepath.Join(dir, "node_modules/@google/gemini-cli"), "@google/gemini-cli", "0.61.0", "bundle/gemini.js")
+	geminiBin := filepath.Join(dir, "node_modules/.bin/gemini")
+	os.MkdirAll(filepath.Dir(geminiBin), 0o755)
+	if err := os.Symlink("../@google/gemini-cli/bundle/gemini.js", geminiBin); err != nil {
+		t.Fatal(err)
+	}
+	otherScript := fakeInstall(t, filepath.Join(dir, "node_modules/some-tool"), "some-tool", "1.0.0", "index.js")
+	opencode := fakeInstall(t, filepath.Join(dir, "node_modules/opencode-ai"), "opencode-ai", "1.18.33", "bin/opencode.exe")
+	opencodePlatform := fakeInstall(t, filepath.Join(dir, "node_modules/opencode-linux-x64"), "opencode-linux-x64", "1.18.33", "bin/opencode")
 	id := NewClassifier(Options{})
 	for _, tc := range []struct {
 		name           string
@@ -193,6 +234,25 @@ func TestClassify(t *testing.T) {
 			Members: []Process{proc(400, "bash", "/usr/bin/bash")}}, AgentNone, "", 400},
 		{"a binary named codex without a package", Foreground{PGID: 500, Leader: proc(500, "codex", "/opt/codex"),
 			Members: []Process{proc(500, "codex", "/opt/codex")}}, "codex", "", 500},
+		// Gemini CLI: node runs npm's .bin link to the bundle, then
+		// relaunches itself with a larger heap; the child is the agent.
+		{"gemini: node script, relaunched", Foreground{PGID: 600, Leader: proc(600, "node", "/usr/bin/node", "node", geminiBin),
+			Members: []Process{proc(600, "node", "/usr/bin/node", "node", geminiBin),
+				child(proc(601, "node", "/usr/bin/node", "/usr/bin/node", "--max-old-space-size=12052", geminiBin), 600)}},
+			"gemini", "0.61.0", 601},
+		{"gemini without the relaunch", Foreground{PGID: 610, Leader: proc(610, "node", "/usr/bin/node", "node", "../@google/gemini-cli/bundle/gemini.js"),
+			Members: []Process{procIn(610, "node", "/usr/bin/node", filepath.Dir(geminiBin), "node", "../@google/gemini-cli/bundle/gemini.js")}},
+			"gemini", "0.61.0", 610},
+		{"node running another script", Foreground{PGID: 620, Leader: proc(620, "node", "/usr/bin/node", "node", otherScript),
+			Members: []Process{proc(620, "node", "/usr/bin/node", "node", otherScript)}}, AgentNone, "", 620},
+		{"node -e naming the gemini bundle", Foreground{PGID: 630, Leader: proc(630, "node", "/usr/bin/node", "node", "-e", geminiBin),
+			Members: []Process{proc(630, "node", "/usr/bin/node", "node", "-e", geminiBin)}}, AgentNone, "", 630},
+		{"opencode: npm's copy of the native binary", Foreground{PGID: 700, Leader: proc(700, "opencode.exe", opencode),
+			Members: []Process{proc(700, "opencode.exe", opencode)}}, "opencode", "1.18.33", 700},
+		{"opencode: the platform package's binary", Foreground{PGID: 710, Leader: proc(710, "opencode", opencodePlatform),
+			Members: []Process{proc(710, "opencode", opencodePlatform)}}, "opencode", "1.18.33", 710},
+		{"a binary named opencode without a package", Foreground{PGID: 720, Leader: proc(720, "opencode", "/opt/opencode"),
+			Members: []Process{proc(720, "opencode", "/opt/opencode")}}, "opencode", "", 720},
 	} {
 		p := id.Classify(tc.fg)
 		if p.Agent != tc.agent || p.Version != tc.version || p.AgentPID != tc.pid {

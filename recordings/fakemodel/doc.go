@@ -1,7 +1,9 @@
 // Package fakemodel serves fake model APIs on 127.0.0.1 for driving the
-// real Claude Code and Codex offline: the Anthropic Messages API (SSE and
-// plain JSON, HEAD /api/hello, tool_use with input_json_delta) and the
-// OpenAI Responses API (SSE, function calls).
+// real Claude Code, Codex, Gemini CLI and OpenCode offline: the Anthropic
+// Messages API (SSE and plain JSON, HEAD /api/hello, tool_use with
+// input_json_delta), the OpenAI Responses API (SSE, function calls), the
+// Gemini API (SSE, functionCall) and the OpenAI Chat Completions API (SSE
+// chunks, tool_calls).
 //
 // Replies are scripted per scenario (Script: by keyword in the latest user
 // prompt, or from a queue), or, for an agent that is itself the

@@ -18,7 +18,7 @@ var ErrNotInstalled = errors.New("rig: agent not installed")
 
 // Agent is one agent program as npm ships it.
 type Agent struct {
-	Name    string // "claude" or "codex"
+	Name    string // the agent id: "claude", "codex", "gemini", "opencode"
 	Package string // npm package
 	Bin     string // command in node_modules/.bin
 }
@@ -27,6 +27,10 @@ type Agent struct {
 var Agents = map[string]Agent{
 	"claude": {Name: "claude", Package: "@anthropic-ai/claude-code", Bin: "claude"},
 	"codex":  {Name: "codex", Package: "@openai/codex", Bin: "codex"},
+	// Gemini CLI is a Node script (the pane runs node); OpenCode's npm
+	// command is a Node launcher of its native binary.
+	"gemini":   {Name: "gemini", Package: "@google/gemini-cli", Bin: "gemini"},
+	"opencode": {Name: "opencode", Package: "opencode-ai", Bin: "opencode"},
 }
 
 // CacheDir is $XDG_CACHE_HOME/akk/agents (~/.cache/akk/agents by default).

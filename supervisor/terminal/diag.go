@@ -14,6 +14,9 @@ type Diagnosis struct {
 	Ident      *procid.Identity // a copy; nil before the first read
 	Rechecks   int              // re-reads asked after inconclusive reads
 	RecheckDue bool
+	// FgReports counts tmux's reports of a new foreground command (the
+	// subscription polls about once a second).
+	FgReports  int64
 	Bytes      int64 // %output taken so far
 	HasScreen  bool
 	Width      int
@@ -25,7 +28,8 @@ type Diagnosis struct {
 func (m *Pane) Diagnose() Diagnosis {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	d := Diagnosis{PanePID: m.key.PanePID, Rechecks: m.identRecheck.attempts, RecheckDue: m.recheckDue.Load()}
+	d := Diagnosis{PanePID: m.key.PanePID, Rechecks: m.identRecheck.attempts, RecheckDue: m.recheckDue.Load(),
+		FgReports: m.fgReports.Load()}
 	if m.ident != nil {
 		cp := *m.ident
 		d.Ident = &cp

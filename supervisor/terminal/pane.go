@@ -91,7 +91,8 @@ type Pane struct {
 	// fgChanged: tmux reported that the pane's foreground command (or its
 	// death) changed: the next pass reads the foreground group whole.
 	fgChanged  atomic.Bool
-	recheckDue atomic.Bool // a re-read after an inconclusive read is due
+	fgReports  atomic.Int64 // how many such reports came (Diagnose)
+	recheckDue atomic.Bool  // a re-read after an inconclusive read is due
 	// isStarted: the pane derived its terminal (reconcile waits).
 	isStarted atomic.Bool
 	ended     atomic.Bool // the goroutine has ended (the binder forgets it)
@@ -195,6 +196,7 @@ func (m *Pane) Poke() {
 // already, and an idle agent draws nothing that would bring it back).
 func (m *Pane) ForegroundChanged() {
 	m.fgChanged.Store(true)
+	m.fgReports.Add(1)
 	m.Poke()
 }
 
