@@ -9,12 +9,25 @@ import (
 
 // Corpus is recordings/testdata/corpus.json: which surfaces are recorded
 // for which agent version. Each surface S of agent A at version V is the
-// files A/V/S.cast, A/V/S.final.txt and A/V/S.transcript.jsonl (Claude)
-// or A/V/S.rollout.jsonl (Codex) under the corpus directory.
+// files A/V/S.cast, A/V/S.final.txt and A/V/S.<JournalKind(A)>.jsonl
+// under the corpus directory.
 type Corpus struct {
 	V        int            `json:"v"`
 	Versions []CorpusEntry  `json:"versions"`
 	Notes    map[string]any `json:"notes,omitempty"`
+}
+
+// JournalKind names an agent's own record of its conversation, as the
+// corpus files call it: Claude Code's transcript, Codex's rollout, Gemini
+// CLI's chats file.
+func JournalKind(agent string) string {
+	switch agent {
+	case "codex":
+		return "rollout"
+	case "gemini":
+		return "chats"
+	}
+	return "transcript"
 }
 
 // CorpusEntry is one agent version and its recorded surfaces.
@@ -48,10 +61,7 @@ func LoadCorpus(dir string) (*Corpus, error) {
 func (c *Corpus) Files(dir string) []CorpusFile {
 	var out []CorpusFile
 	for _, e := range c.Versions {
-		journal := "transcript"
-		if e.Agent == "codex" {
-			journal = "rollout"
-		}
+		journal := JournalKind(e.Agent)
 		for _, s := range e.Surfaces {
 			base := filepath.Join(dir, e.Agent, e.Version, s)
 			out = append(out, CorpusFile{Agent: e.Agent, Version: e.Version, Surface: s,

@@ -129,8 +129,11 @@ func (d *Driver) Journal(desc string, ok func(line map[string]any) bool) error {
 // findJournal finds the newest transcript or rollout of the run's HOME.
 func findJournal(agent, home string) string {
 	pattern := filepath.Join(home, ".claude", "projects", "*", "*.jsonl")
-	if agent == "codex" {
+	switch agent {
+	case "codex":
 		pattern = filepath.Join(home, ".codex", "sessions", "*", "*", "*", "rollout-*.jsonl")
+	case "gemini":
+		pattern = filepath.Join(home, ".gemini", "tmp", "*", "chats", "session-*.jsonl")
 	}
 	ms, _ := filepath.Glob(pattern)
 	var best string

@@ -3,7 +3,9 @@ package rig
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // The environment matrix (issue "every dialog the agents really show"):
@@ -31,22 +33,31 @@ var longCwd = filepath.Join("projects", "client-work", "acme-corporation", "back
 const (
 	longClaudeModel = "claude-opus-5-20261101-extended-context-preview"
 	longCodexModel  = "gpt-5.5-codex-extended-context-research-preview-2026-11"
+	longGeminiModel = "gemini-3.8-flash-extended-context-research-preview-2026-11"
 )
 
 var environs = []environ{
-	{"w60", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 60, 24 }},
-	{"w80", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 80, 24 }},
-	{"w200", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 200, 40 }},
+	{"w60", []string{"claude", "codex", "gemini"}, func(s *Scenario) { s.Width, s.Height = 60, 24 }},
+	{"w80", []string{"claude", "codex", "gemini"}, func(s *Scenario) { s.Width, s.Height = 80, 24 }},
+	{"w200", []string{"claude", "codex", "gemini"}, func(s *Scenario) { s.Width, s.Height = 200, 40 }},
 	{"w250", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 250, 40 }},
-	{"h15", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 120, 15 }},
+	{"h15", []string{"claude", "codex", "gemini"}, func(s *Scenario) { s.Width, s.Height = 120, 15 }},
 	{"h50", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 120, 50 }},
 	{"theme-light", []string{"claude"}, claudeTheme("light")},
 	{"theme-dark-daltonized", []string{"claude"}, claudeTheme("dark-daltonized")},
 	{"theme-light-ansi", []string{"claude"}, claudeTheme("light-ansi")},
 	{"bg-light", []string{"codex"}, func(s *Scenario) { s.PaneBG = "#ffffff" }},
 	{"bg-dark", []string{"codex"}, func(s *Scenario) { s.PaneBG = "#000000" }},
-	{"cwd120", []string{"claude", "codex"}, withSetup(func(h *Home, env []string) ([]string, error) {
+	{"cwd120", []string{"claude", "codex", "gemini"}, withSetup(func(h *Home, env []string) ([]string, error) {
 		return env, longWork(h)
+	})},
+	// Gemini CLI without COLORTERM (a terminal that does not say it has
+	// true colour): a warning row, and the 256-colour palette.
+	{"colors256", []string{"gemini"}, withSetup(func(h *Home, env []string) ([]string, error) {
+		return slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, "COLORTERM=") }), nil
+	})},
+	{"model-long", []string{"gemini"}, withSetup(func(h *Home, env []string) ([]string, error) {
+		return append(env, "GEMINI_MODEL="+longGeminiModel), nil
 	})},
 	{"model-long", []string{"claude"}, withSetup(func(h *Home, env []string) ([]string, error) {
 		return append(env, "ANTHROPIC_MODEL="+longClaudeModel), nil
@@ -112,7 +123,10 @@ func longWork(h *Home) error {
 	return nil
 }
 
-func init() {
+// registerVariants registers the matrix's variants of every agent's base
+// scenarios, once, when a scenario is first looked up: after every file's
+// init has registered its agent's scenarios, whatever the files' order.
+var registerVariants = sync.OnceFunc(func() {
 	for _, base := range []string{"idle", "draft", "permission-approve"} {
 		for _, e := range environs {
 			for _, agent := range e.agents {
@@ -138,4 +152,4 @@ func init() {
 		e.apply(&v)
 		register(&v)
 	}
-}
+})

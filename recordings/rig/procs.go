@@ -35,17 +35,28 @@ func processesOf(home string) []int {
 	return pids
 }
 
-// checkNoneLeft waits up to 5 s for the run's processes to exit. Any still
-// there are the run's own (they carry its HOME): they are killed by pid
-// and reported as an error, so a leak (a daemon that outlives the TUI)
-// fails the run instead of going unnoticed.
+// checkNoneLeft waits up to 5 s for the run's processes to exit. After
+// the first second it sends those still there SIGHUP once, as a user's
+// shell passes its terminal's hangup to its jobs: the rig's agent is the
+// pane's first process, where no shell does that (Gemini CLI, its pane's
+// session leader, outlives the hangup until it gets its own). Any still
+// there at the end are the run's own (they carry its HOME): they are
+// killed by pid and reported as an error, so a leak (a daemon that
+// outlives the TUI) fails the run instead of going unnoticed.
 func checkNoneLeft(ctx context.Context, home string) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
+	hangup := time.Now().Add(time.Second)
 	for {
 		pids := processesOf(home)
 		if len(pids) == 0 {
 			return nil
+		}
+		if !hangup.IsZero() && time.Now().After(hangup) {
+			for _, pid := range pids {
+				_ = syscall.Kill(pid, syscall.SIGHUP)
+			}
+			hangup = time.Time{}
 		}
 		select {
 		case <-ctx.Done():

@@ -126,6 +126,14 @@ func (r *run) do(ctx context.Context) (err error) {
 		}
 		env = codexEnv(h)
 		err = writeCodexConfig(h, srv.URL(), r.sc.model(r.cfg.Version))
+	case "gemini":
+		if srv, err = fakemodel.Gemini(script, log, r.lg); err != nil {
+			return err
+		}
+		env = geminiEnv(h, srv.URL())
+		err = writeGeminiConfig(h)
+	default:
+		return fmt.Errorf("rig: no fake model for %s", r.cfg.Agent)
 	}
 	defer srv.Close()
 	if err != nil {
@@ -213,12 +221,8 @@ func (res *Result) write(dir, name, agent string) error {
 	if err != nil {
 		return err
 	}
-	kind := "transcript"
-	if agent == "codex" {
-		kind = "rollout"
-	}
 	files := map[string][]byte{name + ".cast": cast, name + ".final.txt": res.Final.Marshal(),
-		name + "." + kind + ".jsonl": res.Journal, name + ".model.jsonl": res.modelReplies()}
+		name + "." + recordings.JournalKind(agent) + ".jsonl": res.Journal, name + ".model.jsonl": res.modelReplies()}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("rig: %w", err)
 	}

@@ -94,6 +94,7 @@ func register(ss ...*Scenario) {
 
 // FindScenario returns the named scenario of agent.
 func FindScenario(agent, name string) (*Scenario, error) {
+	registerVariants()
 	if s, ok := scenarios[agent+"/"+name]; ok {
 		return s, nil
 	}
@@ -102,6 +103,7 @@ func FindScenario(agent, name string) (*Scenario, error) {
 
 // ScenarioNames lists agent's scenarios.
 func ScenarioNames(agent string) []string {
+	registerVariants()
 	var names []string
 	for _, s := range scenarios {
 		if s.Agent == agent {
