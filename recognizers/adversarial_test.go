@@ -84,6 +84,19 @@ var codexSources = []source{
 // MCP tool approval form is read but never actionable: no source).
 var codexToolVersions = []string{"0.155.1", "0.171.0"}
 
+var geminiVersions = []string{"0.61.0"}
+
+var geminiSources = []source{
+	{"permission", "permission-approve", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"write-file", "edit-approve", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission-colors256", "permission-approve-colors256", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission-w60", "permission-approve-w60", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission-w80", "permission-approve-w80", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission-w200", "permission-approve-w200", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission-h15", "permission-approve-h15", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission-cwd120", "permission-approve-cwd120", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
+}
+
 // mutation changes a copy of a source screen; nil means it does not apply.
 // want lists the reason codes any of which names the refusal.
 type mutation struct {
@@ -123,11 +136,8 @@ var mutations = []mutation{
 // source, version and mutation; and every source actionable unmutated.
 func TestAdversarialMutations(t *testing.T) {
 	cases, refused := 0, map[string]int{}
-	for _, agent := range []string{"claude", "codex"} {
-		srcs := claudeSources
-		if agent == "codex" {
-			srcs = codexSources
-		}
+	for _, agent := range []string{"claude", "codex", "gemini"} {
+		srcs := map[string][]source{"claude": claudeSources, "codex": codexSources, "gemini": geminiSources}[agent]
 		for _, src := range srcs {
 			for _, v := range src.versions {
 				if _, err := os.Stat(castPath(agent, v, src.surface)); err != nil {
@@ -493,6 +503,9 @@ func quoted(s *vt.Screen, r *recognizers.Recognition, idle *vt.Screen) *vt.Scree
 	w, _ := s.Size()
 	text := strings.Split(s.PlainText(vt.Rect{X: 0, Y: r.Region.Top, W: w, H: r.Region.Rows}), "\n")
 	ir := recognize(idle, r.Agent, r.Version)
+	if ir.Region.Top < 2 {
+		return nil // no composer to quote above (an idle screen of another shape)
+	}
 	top := ir.Region.Top - len(text) - 1
 	if top < 0 {
 		text, top = text[len(text)-ir.Region.Top+1:], 0
@@ -670,11 +683,8 @@ func wrappedLabel(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Sc
 // secret_input beside unknown_version.
 func TestAdversarialSecretGeneric(t *testing.T) {
 	cases := 0
-	for _, agent := range []string{"claude", "codex"} {
-		srcs := claudeSources
-		if agent == "codex" {
-			srcs = codexSources
-		}
+	for _, agent := range []string{"claude", "codex", "gemini"} {
+		srcs := map[string][]source{"claude": claudeSources, "codex": codexSources, "gemini": geminiSources}[agent]
 		for _, src := range srcs {
 			for _, v := range src.versions {
 				if _, err := os.Stat(castPath(agent, v, src.surface)); err != nil {

@@ -77,7 +77,7 @@ func TestLookup(t *testing.T) {
 		ids = append(ids, p.ID())
 	}
 	want := []string{"claude@2.1.263", "claude@2.1.266", "claude@2.1.267", "claude@2.1.332",
-		"codex@0.153.4", "codex@0.154.0", "codex@0.155.1", "codex@0.171.0"}
+		"codex@0.153.4", "codex@0.154.0", "codex@0.155.1", "codex@0.171.0", "gemini@0.61.0"}
 	if !slices.Equal(ids, want) {
 		t.Errorf("Profiles() = %v, want %v", ids, want)
 	}

@@ -19,6 +19,7 @@ var (
 	codex0_154_0  = codex0xBase
 	codex0_155_1  = codex0_155_1Grammar()
 	codex0_171_0  = codex0_171_0Grammar()
+	gemini0_61_0  = gemini0xBase
 
 	// The versions whose screens are recorded in Claude Code's themes.
 	claude2_1_267Themed = withThemes(&claude2_1_267, claudeThemes(246))
@@ -202,6 +203,7 @@ var registry = map[string]Profile{
 	"codex@0.154.0":  {Agent: "codex", Version: "0.154.0", Exact: true, grammar: &codex0_154_0},
 	"codex@0.155.1":  {Agent: "codex", Version: "0.155.1", Exact: true, grammar: &codex0_155_1},
 	"codex@0.171.0":  {Agent: "codex", Version: "0.171.0", Exact: true, grammar: &codex0_171_0},
+	"gemini@0.61.0":  {Agent: "gemini", Version: "0.61.0", Exact: true, grammar: &gemini0_61_0},
 }
 
 // generic is how an unknown version of an agent is read: with each exact
@@ -210,4 +212,5 @@ var registry = map[string]Profile{
 var generic = map[string]grammar{
 	"claude": genericGrammar{claude2_1_332Themed, claude2_1_267Themed},
 	"codex":  genericGrammar{&codex0_171_0, &codex0_155_1, &codex0_153_4},
+	"gemini": genericGrammar{&gemini0_61_0},
 }

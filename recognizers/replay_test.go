@@ -128,6 +128,9 @@ var notPlanned = map[string]string{
 	"async-question/2":         "ctrl+] skips the question; skipping is not an answer",
 	"edit-escape":              "Esc cancels the dialog; it is not a decision",
 	"webfetch-reject":          "the Fetch dialog's 'No, and tell Claude what to do differently (esc)' row is Esc's cancel path; reject is not offered",
+	"permission-reject/gemini": "Gemini's 'No, suggest changes (esc)' cancels the tool and the request; reject is not offered",
+	"permission-escape/gemini": "Esc cancels Gemini's tool and the request; it is not a decision",
+	"edit-reject/gemini":       "Gemini's 'No, suggest changes (esc)' cancels the edit and the request; reject is not offered",
 }
 
 // TestReplayPlansMatchRecordedInput: where the rig answered an actionable

@@ -30,8 +30,15 @@ func fgRGB(r, g, b int32) sty {
 }
 
 func (s sty) bg256(n int) sty { s.s.Style = s.s.Style.Background(tcell.PaletteColor(n)); return s }
-func (s sty) bold() sty       { s.s.Style = s.s.Style.Bold(true); return s }
-func (s sty) dim() sty        { s.s.Style = s.s.Style.Dim(true); return s }
-func (s sty) italic() sty     { s.s.Style = s.s.Style.Italic(true); return s }
-func (s sty) reverse() sty    { s.s.Style = s.s.Style.Reverse(true); return s }
-func (s sty) vt() vt.Style    { return s.s }
+func (s sty) bgRGB(r, g, b int32) sty {
+	s.s.Style = s.s.Style.Background(tcell.NewRGBColor(r, g, b))
+	return s
+}
+func (s sty) bold() sty    { s.s.Style = s.s.Style.Bold(true); return s }
+func (s sty) dim() sty     { s.s.Style = s.s.Style.Dim(true); return s }
+func (s sty) italic() sty  { s.s.Style = s.s.Style.Italic(true); return s }
+func (s sty) reverse() sty { s.s.Style = s.s.Style.Reverse(true); return s }
+func (s sty) vt() vt.Style { return s.s }
+
+// reversed is s in reverse video (the cell a TUI draws its cursor in).
+func reversed(s vt.Style) vt.Style { s.Style = s.Style.Reverse(true); return s }

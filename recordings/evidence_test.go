@@ -113,7 +113,8 @@ func hasPermissionMarker(t *testing.T, rec *Recording) bool {
 // rollout a function or custom tool call of it (0.171's code mode calls
 // every tool from its exec tool).
 func journalCalls(agent string, journal []byte, tools []string) bool {
-	kinds := map[string][]string{"claude": {`"type":"tool_use"`}, "codex": {`"type":"function_call"`, `"type":"custom_tool_call"`}}[agent]
+	kinds := map[string][]string{"claude": {`"type":"tool_use"`}, "codex": {`"type":"function_call"`, `"type":"custom_tool_call"`},
+		"gemini": {`"toolCalls":[`}}[agent]
 	for _, line := range bytes.Split(journal, []byte("\n")) {
 		for _, tool := range tools {
 			for _, kind := range kinds {

@@ -14,7 +14,8 @@ import (
 // questions of its confirmation dialogs.
 const (
 	geminiPlaceholder = "Type your message or @path/to/file"
-	geminiShortcuts   = "? for shortcuts"
+	geminiFooter      = "/model"
+	geminiFooterLabel = "workspace (/directory)"
 	geminiBusy        = "esc to cancel"
 	geminiAllowShell  = "Allow execution of [Shell]?"
 	geminiApplyEdit   = "Apply this change?"
@@ -71,11 +72,11 @@ func geminiScript(string) fakemodel.Script {
 	}}
 }
 
-// geminiIdle waits for the empty composer with its footer hint and no
-// working row.
+// geminiIdle waits for the empty composer over its footer, and no
+// working row ("? for shortcuts" is not drawn below 80 columns).
 func geminiIdle(d *Driver) error {
 	return then(
-		func() error { return d.Screen(geminiPlaceholder, geminiShortcuts) },
+		func() error { return d.Screen(geminiPlaceholder, geminiFooter) },
 		func() error { return d.ScreenGone(geminiBusy) },
 		func() error { return d.Quiet(geminiQuiet) },
 	)
@@ -182,6 +183,18 @@ func geminiRejected(d *Driver, tool string) error {
 	)
 }
 
+// markSettled marks the idle composer, or, where Gemini's redraw left
+// the footer it drew before the dialog standing over the new one (a pane
+// too short for the dialog: permission-approve-h15), an unknown screen:
+// nothing on it is a proven state (its rows are stale), so it must read
+// as no state at all.
+func markSettled(d *Driver) error {
+	if strings.Count(d.rec.ScreenText(), geminiFooterLabel) > 1 {
+		return d.Mark("unknown", recordings.MarkerState{Composer: "absent"})
+	}
+	return markIdle(d)
+}
+
 func geminiIdleScenario(d *Driver) error {
 	return then(func() error { return geminiIdle(d) }, func() error { return markIdle(d) })
 }
@@ -236,7 +249,7 @@ func init() {
 				func() error { return geminiShell(d) },
 				func() error { return d.Key("1") },
 				func() error { return geminiTurnEnd(d, "Done: the tool has run.") },
-				func() error { return markIdle(d) },
+				func() error { return markSettled(d) },
 			)
 		}},
 		&Scenario{Name: "permission-reject", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
