@@ -39,6 +39,8 @@ type Config struct {
 	// ClaudeProjects and CodexSessions are the agents' file roots
 	// ("": ~/.claude/projects and $CODEX_HOME/sessions or ~/.codex/sessions).
 	ClaudeProjects, CodexSessions string
+	// GeminiTmp is Gemini CLI's root of conversations ("": ~/.gemini/tmp).
+	GeminiTmp string
 	// PauseAfter is the control clients' pause-after (0: 10 s).
 	PauseAfter time.Duration
 
@@ -65,6 +67,9 @@ func (c *Config) ensureDefaults() {
 	home, _ := os.UserHomeDir()
 	if c.ClaudeProjects == "" && home != "" {
 		c.ClaudeProjects = filepath.Join(home, ".claude", "projects")
+	}
+	if c.GeminiTmp == "" && home != "" {
+		c.GeminiTmp = filepath.Join(home, ".gemini", "tmp")
 	}
 	if c.CodexSessions == "" {
 		if ch := os.Getenv("CODEX_HOME"); ch != "" {

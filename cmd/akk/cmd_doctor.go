@@ -145,7 +145,7 @@ func (c *DoctorCmd) checkStore(h *api.Health) check {
 // on PATH (found by name; nothing is run).
 func checkAgents(h *api.Health) check {
 	var found []string
-	for _, name := range []string{"claude", "codex"} {
+	for _, name := range []string{"claude", "codex", "gemini", "opencode"} {
 		if p, err := exec.LookPath(name); err == nil {
 			real, _ := filepath.EvalSymlinks(p)
 			found = append(found, name+" at "+real)

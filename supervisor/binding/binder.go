@@ -37,6 +37,7 @@ type Host interface {
 // Config is the binder's part of the daemon's configuration.
 type Config struct {
 	ClaudeProjects, CodexSessions string // the agents' file roots
+	GeminiTmp                     string
 	Now                           func() time.Time
 	Logger                        *slog.Logger
 }
@@ -108,7 +109,8 @@ func (b *Binder) Run(ctx context.Context) error {
 	go func() {
 		defer close(roots)
 		specs := []watchers.RootSpec{{Path: b.cfg.ClaudeProjects, Agent: watchers.Claude, Depth: 1},
-			{Path: b.cfg.CodexSessions, Agent: watchers.Codex, Depth: 3}}
+			{Path: b.cfg.CodexSessions, Agent: watchers.Codex, Depth: 3},
+			{Path: b.cfg.GeminiTmp, Agent: watchers.Gemini, Depth: 2}}
 		watchers.WatchRoots(ctx, specs, b.lg, func(a watchers.Agent) { b.retryFollowed(string(a)) })
 	}()
 	defer func() { <-roots }()
@@ -210,6 +212,9 @@ func (b *Binder) resolve(ctx context.Context, m Pane, r bindRequest) {
 			}
 		}
 		ni, _ = watchers.ResolveClaude(ctx, q)
+	case r.ident.Agent == api.AgentGemini && !r.ident.Replica && b.cfg.GeminiTmp != "":
+		ni, _ = watchers.ResolveGemini(ctx, watchers.GeminiQuery{TmpRoot: b.cfg.GeminiTmp, Cwd: r.ident.Cwd,
+			Since: procid.StartWall(r.ident.AgentStart), Quiet: quiet})
 	}
 	b.lg.Debug("native session", "terminal", r.id, "agent", r.ident.Agent, "state", ni.State, "reason", ni.Reason, "path", ni.Path, "transition", inTransit)
 	if inTransit && !transitionMet(tr, ni) {
@@ -338,7 +343,8 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 	// Resolved panes too: a new file under the agent's root may be a
 	// person's /clear or /resume in it (its screen stays idle throughout,
 	// so the pane asks for no resolution of its own).
-	if !m.Gone() && (r.ident.Agent == api.AgentClaude || r.ident.Agent == api.AgentCodex) && !r.ident.Replica {
+	if !m.Gone() && (r.ident.Agent == api.AgentClaude || r.ident.Agent == api.AgentCodex || r.ident.Agent == api.AgentGemini) &&
+		!r.ident.Replica {
 		b.followed[m] = r
 	}
 	b.mu.Unlock()

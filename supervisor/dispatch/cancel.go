@@ -10,11 +10,13 @@ import (
 )
 
 // cancel interrupts a managed Turn the way its agent's user would: Codex
-// takes C-c, Claude Code Escape. Only a working agent is interrupted: with
-// a permission prompt or a question up, Escape would cancel that dialog
-// (not reject it) and C-c could quit Codex, so cancel is refused then.
+// takes C-c, Claude Code and Gemini CLI Escape ("esc to cancel" on its
+// working row: recording cancel). Only a working agent is interrupted:
+// with a permission prompt or a question up, Escape would cancel that
+// dialog (not reject it) and C-c could quit Codex, so cancel is refused
+// then.
 
-var interruptKey = map[string][]byte{api.AgentCodex: {0x03}, api.AgentClaude: {0x1b}}
+var interruptKey = map[string][]byte{api.AgentCodex: {0x03}, api.AgentClaude: {0x1b}, api.AgentGemini: {0x1b}}
 
 // Cancel answers POST /v1/cancel.
 func (d *Dispatcher) Cancel(ctx context.Context, req api.CancelRequest) (api.ActionResult, error) {

@@ -78,7 +78,7 @@ func (d *Dispatcher) ReconcileBinding(ctx context.Context, req api.ReconcileBind
 // the one it left is the conflicting session, and akk proves it stale.
 func (d *Dispatcher) staleBinding(ctx context.Context, v terminal.View, conflicting string) (store.BindingDetach, *refusal) {
 	switch {
-	case v.Ident == nil || (v.Ident.Agent != api.AgentClaude && v.Ident.Agent != api.AgentCodex):
+	case v.Ident == nil || !api.IsAgent(v.Ident.Agent):
 		return store.BindingDetach{}, reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
 	case v.Bind.State == string(watchers.Resolved):
 		return store.BindingDetach{}, reject(api.ReasonNotStale, "the binding names one conversation: nothing conflicts")

@@ -232,7 +232,7 @@ type sendState struct {
 // agent reads now: every send's first checks.
 func provenAgent(v terminal.View) *refusal {
 	switch {
-	case v.Ident == nil || (v.Ident.Agent != api.AgentClaude && v.Ident.Agent != api.AgentCodex):
+	case v.Ident == nil || !api.IsAgent(v.Ident.Agent):
 		return reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
 	case !v.Rec.Exact:
 		return reject(api.ReasonUnknownVersion, "%s %s has no exact profile: nothing on its screen can be proven", v.Ident.Agent, v.Ident.Version)

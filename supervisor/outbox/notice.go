@@ -83,6 +83,10 @@ func agentName(agent string) string {
 		return "Claude Code"
 	case "codex":
 		return "Codex"
+	case "gemini":
+		return "Gemini CLI"
+	case "opencode":
+		return "OpenCode"
 	case "":
 		return "An agent"
 	}

@@ -84,7 +84,7 @@ func (t *Manager) WatchSent(ctx context.Context, terminalID, controller string) 
 // taskAnchor finds a unique native task anchor for an observation, or says
 // why there is none.
 func taskAnchor(o terminal.Observation) (*store.TaskAnchor, string) {
-	if o.Agent != api.AgentClaude && o.Agent != api.AgentCodex {
+	if !api.IsAgent(o.Agent) {
 		return nil, "no coding agent identified: observing terminal activity"
 	}
 	if o.Bind.State != string(watchers.Resolved) || o.Bind.Path == "" {

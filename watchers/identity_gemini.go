@@ -1,0 +1,166 @@
+package watchers
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Gemini CLI keeps each conversation in
+// ~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl and does not
+// hold it open. Its first line is the session's header: sessionId,
+// projectHash (the SHA-256 of the project directory, hex: measured, and
+// so named in its source), startTime and kind ("main"; "subagent" for
+// its sub-agents). The file is written when the session starts, its
+// context before any prompt (recordings/testdata/gemini: idle has one).
+// A process's conversation is the main session of its cwd that started
+// since the process did, or that it has appended to since (a resumed
+// one); the <project> directory's name is never trusted.
+
+// GeminiQuery names what a Gemini CLI process's conversation is found by.
+type GeminiQuery struct {
+	// TmpRoot is ~/.gemini/tmp.
+	TmpRoot string
+	// Cwd is the process's project directory.
+	Cwd string
+	// Since is when the process started.
+	Since time.Time
+	// Exclude are sessions that are not candidates (one the process
+	// left).
+	Exclude []string
+	// Quiet are files that are not candidates while no longer than the
+	// size given.
+	Quiet map[string]int64
+}
+
+// geminiSlack allows for the coarse clock of a process's start (ticks of
+// 10 ms) against the header's milliseconds.
+const geminiSlack = time.Second
+
+// geminiHeader is a chats file's first line.
+type geminiHeader struct {
+	SessionID   string `json:"sessionId"`
+	ProjectHash string `json:"projectHash"`
+	StartTime   string `json:"startTime"`
+	Kind        string `json:"kind"`
+}
+
+// ProjectHash is Gemini CLI's name of a project directory in its chats
+// headers.
+func ProjectHash(dir string) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(dir)))
+	return hex.EncodeToString(sum[:])
+}
+
+// ResolveGemini finds the chats file of the process the query names. The
+// error is only for a cancelled ctx; everything else is a state.
+func ResolveGemini(ctx context.Context, q GeminiQuery) (NativeIdentity, error) {
+	id := NativeIdentity{Agent: Gemini}
+	projects, err := os.ReadDir(q.TmpRoot)
+	if errors.Is(err, fs.ErrNotExist) {
+		id.State, id.Reason = VerifiedAbsent, "no tmp directory: no conversation was ever written"
+		return id, nil
+	}
+	if err != nil {
+		id.State, id.Reason = Unavailable, fmt.Sprintf("tmp root: %v", err)
+		return id, nil
+	}
+	hash := ProjectHash(q.Cwd)
+	var unreadable []string
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		dir := filepath.Join(q.TmpRoot, p.Name(), "chats")
+		files, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			unreadable = append(unreadable, dir)
+			continue
+		}
+		for _, f := range files {
+			if err := ctx.Err(); err != nil {
+				return id, err
+			}
+			if f.IsDir() || !strings.HasPrefix(f.Name(), "session-") || !strings.HasSuffix(f.Name(), ".jsonl") {
+				continue
+			}
+			path := filepath.Join(dir, f.Name())
+			c, ok, err := geminiCandidate(path, hash, q)
+			id.Checked++
+			switch {
+			case err != nil:
+				unreadable = append(unreadable, path)
+			case ok:
+				id.Candidates = append(id.Candidates, c)
+			}
+		}
+	}
+	slices.SortFunc(id.Candidates, func(a, b Candidate) int { return b.ModTime.Compare(a.ModTime) })
+	return decideGemini(id, q.Cwd, unreadable), nil
+}
+
+// geminiCandidate reads path's header: a candidate when it is a main
+// session of the project hash that started or grew since the process
+// started, and is neither excluded nor quiet.
+func geminiCandidate(path, hash string, q GeminiQuery) (Candidate, bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Candidate{}, false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Candidate{}, false, err
+	}
+	line, err := bufio.NewReaderSize(f, 4096).ReadSlice('\n')
+	if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+		return Candidate{}, false, nil // no whole header yet: not a session to bind
+	}
+	var h geminiHeader
+	if json.Unmarshal(line, &h) != nil || h.SessionID == "" || h.ProjectHash != hash || h.Kind != "main" {
+		return Candidate{}, false, nil
+	}
+	c := Candidate{Path: path, File: statOf(fi).ID, Size: fi.Size(), ModTime: fi.ModTime(), SessionID: h.SessionID, Cwd: q.Cwd}
+	if slices.Contains(q.Exclude, h.SessionID) {
+		return c, false, nil
+	}
+	if n, quiet := q.Quiet[path]; quiet && fi.Size() <= n {
+		return c, false, nil
+	}
+	if q.Since.IsZero() {
+		return c, true, nil
+	}
+	since := q.Since.Add(-geminiSlack)
+	started, err := time.Parse(time.RFC3339Nano, h.StartTime)
+	return c, err == nil && !started.Before(since) || !fi.ModTime().Before(since), nil
+}
+
+// decideGemini turns the candidates into a state.
+func decideGemini(id NativeIdentity, cwd string, unreadable []string) NativeIdentity {
+	switch {
+	case len(id.Candidates) == 1:
+		c := id.Candidates[0]
+		id.State, id.SessionID, id.Cwd, id.Path, id.File = Resolved, c.SessionID, c.Cwd, c.Path, c.File
+		id.Reason = "the one main session of " + cwd + " started or appended since the process started"
+	case len(id.Candidates) > 1:
+		id.State, id.Reason = Ambiguous, fmt.Sprintf("%d sessions of %s started or appended since the process started", len(id.Candidates), cwd)
+	case len(unreadable) > 0:
+		id.State, id.Reason = Unavailable, "unreadable: "+strings.Join(unreadable, ", ")
+	default:
+		id.State, id.Reason = VerifiedAbsent, fmt.Sprintf("no main session of %s since the process started (%d files read)", cwd, id.Checked)
+	}
+	return id
+}
