@@ -38,3 +38,5 @@ for s in idle-narrow permission-narrow permission-resize; do record codex 0.155.
 # A question asking for a password (never actionable; Codex's with isSecret).
 for v in 2.1.267 2.1.332; do record claude "$v" question-secret; done
 for v in 0.155.1 0.171.0; do record codex "$v" question-secret; done
+# Gemini CLI 0.61.0: its surfaces and the matrix's variants.
+for s in $("$rig" -list | sed -n 's/^gemini: //p'); do record gemini 0.61.0 "$s"; done

@@ -56,6 +56,8 @@ type daemonOpts struct {
 	// claudeProjects, codexSessions: the agents' roots (default: empty
 	// temp dirs).
 	claudeProjects, codexSessions string
+	// geminiTmp: Gemini CLI's root (default: an empty temp dir).
+	geminiTmp string
 	// callbacks, tasks: the outbox's routes and the monitors' windows.
 	callbacks outbox.Config
 	tasks     TaskConfig
@@ -84,11 +86,14 @@ func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
 	if o.claudeProjects == "" {
 		o.claudeProjects = t.TempDir()
 	}
+	if o.geminiTmp == "" {
+		o.geminiTmp = t.TempDir()
+	}
 	if o.codexSessions == "" {
 		o.codexSessions = t.TempDir()
 	}
 	cfg := Config{Logger: lg, Store: st, TmuxSocket: srv.Socket, TmuxEnv: srv.Env, Listener: ln, AllowReplicas: true,
-		ClaudeProjects: o.claudeProjects, CodexSessions: o.codexSessions}
+		ClaudeProjects: o.claudeProjects, CodexSessions: o.codexSessions, GeminiTmp: o.geminiTmp}
 	cfg.recognize = o.recognize
 	cfg.Callbacks, cfg.Tasks, cfg.Now = o.callbacks, o.tasks, o.now
 	sv, err := New(cfg)

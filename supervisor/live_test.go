@@ -116,6 +116,18 @@ default_mode_request_user_input = true
 		if out, _ := exec.Command(in.Bin, "--help").CombinedOutput(); strings.Contains(string(out), "--no-daemon") {
 			args = []string{"--no-daemon"}
 		}
+	case "gemini":
+		if srvModel, err = fakemodel.Gemini(script, modelLog, testLogger(t)); err != nil {
+			t.Fatal(err)
+		}
+		// docs/research/gemini-opencode-offline.md: the key as the auth
+		// method, no update check, no statistics; a trusted workspace.
+		env = append(env, "COLORTERM=truecolor", "GOOGLE_GEMINI_BASE_URL="+srvModel.URL(), "GEMINI_API_KEY=fake-gemini-key-local",
+			"GEMINI_CLI_TRUST_WORKSPACE=true")
+		writeJSON(t, filepath.Join(la.home, ".gemini", "settings.json"), map[string]any{
+			"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+			"general":  map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+			"privacy":  map[string]any{"usageStatisticsEnabled": false}, "telemetry": map[string]any{"enabled": false}})
 	}
 	t.Cleanup(func() { srvModel.Close() })
 	la.srv = tmuxtest.Start(t, 120, 40, "sh")

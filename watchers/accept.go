@@ -184,6 +184,11 @@ func (s *anchorState) accepts(e PromptAccepted) bool {
 			return false
 		}
 		return !s.Absent || s.SessionID == "" || s.session == s.SessionID
+	case Gemini:
+		// A chats file holds one session, named in its header alone (its
+		// records carry no sessionId, so a parse from the anchor knows
+		// none): the anchored file is the session, bound by that header.
+		return e.SessionID == "" || s.SessionID == "" || e.SessionID == s.SessionID
 	default:
 		return (s.SessionID == "" || e.SessionID == s.SessionID) && (s.Cwd == "" || e.Cwd == s.Cwd)
 	}

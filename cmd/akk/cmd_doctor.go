@@ -14,6 +14,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/recognizers"
 )
 
 // DoctorCmd is `akk doctor`: is everything akk needs there?
@@ -158,5 +159,21 @@ func checkAgents(h *api.Health) check {
 	if h != nil {
 		detail = fmt.Sprintf("%d agent panes supervised; %s", h.Agents, detail)
 	}
-	return check{Name: "agents", OK: true, Detail: detail}
+	return check{Name: "agents", OK: true, Detail: detail + "; exact profiles: " + exactProfiles()}
+}
+
+// exactProfiles lists the versions akk reads exactly, by agent
+// ("claude 2.1.263 2.1.266, codex 0.153.4, ..."): any other version is
+// read generically and gets zero input.
+func exactProfiles() string {
+	var parts []string
+	last := ""
+	for _, p := range recognizers.Profiles() {
+		if p.Agent != last {
+			parts = append(parts, p.Agent)
+			last = p.Agent
+		}
+		parts[len(parts)-1] += " " + p.Version
+	}
+	return strings.Join(parts, ", ")
 }

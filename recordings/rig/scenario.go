@@ -138,8 +138,11 @@ func versionAtLeast(v, min string) bool {
 // ask-many, hello, slow-work), for live tests that drive the same
 // surfaces through akk.
 func Script(agent, version string) fakemodel.Script {
-	if agent == "codex" {
+	switch agent {
+	case "codex":
 		return codexScript(version)
+	case "gemini":
+		return geminiScript(version)
 	}
 	return claudeScript(version)
 }
