@@ -1,7 +1,9 @@
 // Package watchers follows the agents' own JSONL files, Codex rollouts
 // ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl) and Claude Code
 // transcripts (~/.claude/projects/<slug>/<session>.jsonl), and turns their
-// complete lines into typed durable evidence: session identity, prompts
+// complete lines into typed durable evidence (Gemini CLI's conversation
+// records, ~/.gemini/tmp/<project>/chats/session-*.jsonl, have a parser;
+// the Watcher does not follow them yet): session identity, prompts
 // accepted (with the SHA-256 of their text), turns started, completed,
 // aborted or failed, tools pending and their results, questions answered,
 // approvals requested where the file shows them.
@@ -18,11 +20,14 @@
 //     directory, restarts a path whose file was replaced, and rescans
 //     everything when the kernel's event queue overflows. Events only mark
 //     paths dirty; one worker drains them, so bursts coalesce.
-//   - codex.go, claude.go: line parsers into the events of evidence.go.
-//     Unknown record types are skipped and counted; malformed lines become
-//     Malformed events with their file and offset. Claude events follow the
-//     records' parentUuid chain (Claude Code does not always write in that
-//     order), each with its own line's offset.
+//   - codex.go, claude.go, gemini.go: line parsers into the events of
+//     evidence.go. Unknown record types are skipped and counted; malformed
+//     lines become Malformed events with their file and offset. Claude
+//     events follow the records' parentUuid chain (Claude Code does not
+//     always write in that order), each with its own line's offset. Gemini
+//     CLI writes no end of turn and a tool call only once it ended: a turn
+//     is reported completed, at its last reply's line, when the next
+//     prompt comes, and a call's ToolPending comes with its ToolResult.
 //   - identity.go and accept.go: which native session a pane's agent is
 //     writing (resolved, ambiguous, verified_absent, unavailable, with the
 //     evidence), and request-hash acceptance after a pre-send anchor

@@ -13,6 +13,7 @@ type Agent string
 const (
 	Codex  Agent = "codex"
 	Claude Agent = "claude"
+	Gemini Agent = "gemini"
 )
 
 // FileID is a file's identity: device and inode. A path whose FileID

@@ -61,8 +61,11 @@ func fixtureLines(tb testing.TB, kind string) [][]byte {
 }
 
 func agentOfFile(f recordings.CorpusFile) Agent {
-	if f.Agent == "codex" {
+	switch f.Agent {
+	case "codex":
 		return Codex
+	case "gemini":
+		return Gemini
 	}
 	return Claude
 }

@@ -3,6 +3,7 @@ package watchers
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,8 +61,11 @@ func fuzzLines(t *testing.T, p Parser, data []byte) {
 }
 
 func agentOf(p Parser) Agent {
-	if _, ok := p.(*ClaudeParser); ok {
+	switch p.(type) {
+	case *ClaudeParser:
 		return Claude
+	case *GeminiParser:
+		return Gemini
 	}
 	return Codex
 }
@@ -90,6 +94,20 @@ func FuzzClaudeLine(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzLines(t, NewClaudeParser(), data) })
+}
+
+func FuzzGeminiLine(f *testing.F) {
+	f.Add([]byte(strings.Join([]string{gHeader("s", "main"), gInit, gUser("u1", "hi"), gReply("r1", "Hello"), gUser("u2", "next")}, "\n")))
+	f.Add([]byte(strings.Join([]string{gUser("u1", "go"), gReply("r1", "", gCall("c_1_0", "write_file", "cancelled", `{}`, gDenied)),
+		gNote("i1", "info", "Request cancelled."), gUser("x1", gContext, "go"), gList(gUser("x1", gContext, "go")), `{"$rewindTo":"x1"}`}, "\n")))
+	f.Add([]byte("{}\n[]\nnull\n\"x\"\n{\"$set\":null}\n{\"id\":\"a\",\"type\":\"gemini\",\"content\":[\"t\",{\"text\":1}]}"))
+	for _, s := range fixtureLines(f, "chats") {
+		f.Add(s)
+	}
+	for _, s := range geminiSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzLines(t, NewGeminiParser(), data) })
 }
 
 // FuzzTail cuts a byte stream into reads of fuzzed sizes and checks the

@@ -53,17 +53,27 @@ func CodexOptions() Options { return Options{Agent: Codex, Depth: 3} }
 // one level down, in a directory per project.
 func ClaudeOptions() Options { return Options{Agent: Claude, Depth: 1} }
 
+// GeminiOptions are the Options for ~/.gemini/tmp: conversations live in
+// <project>/chats, two levels down.
+func GeminiOptions() Options { return Options{Agent: Gemini, Depth: 2} }
+
 // NewParser returns the line parser for an agent.
 func NewParser(a Agent) Parser {
-	if a == Claude {
+	switch a {
+	case Claude:
 		return NewClaudeParser()
+	case Gemini:
+		return NewGeminiParser()
 	}
 	return NewCodexParser()
 }
 
 func defaultMatch(a Agent) func(string) bool {
-	if a == Claude {
+	switch a {
+	case Claude:
 		return func(n string) bool { return strings.HasSuffix(n, ".jsonl") }
+	case Gemini:
+		return func(n string) bool { return strings.HasPrefix(n, "session-") && strings.HasSuffix(n, ".jsonl") }
 	}
 	return func(n string) bool { return strings.HasPrefix(n, "rollout-") && strings.HasSuffix(n, ".jsonl") }
 }
@@ -110,7 +120,7 @@ type followed struct {
 
 // New starts a Watcher. It watches nothing until Add.
 func New(opts Options) (*Watcher, error) {
-	if opts.Agent != Codex && opts.Agent != Claude {
+	if opts.Agent != Codex && opts.Agent != Claude && opts.Agent != Gemini {
 		return nil, fmt.Errorf("%w: unknown agent %q", ErrOptions, opts.Agent)
 	}
 	if opts.Depth < 0 {

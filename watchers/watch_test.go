@@ -350,7 +350,7 @@ func TestWatchClose(t *testing.T) {
 	if err := w2.Add(f); !errors.Is(err, ErrNotDir) {
 		t.Fatalf("add file: %v", err)
 	}
-	if _, err := New(Options{Agent: "gemini"}); !errors.Is(err, ErrOptions) {
+	if _, err := New(Options{Agent: "opencode"}); !errors.Is(err, ErrOptions) {
 		t.Fatalf("unknown agent: %v", err)
 	}
 }

@@ -452,8 +452,11 @@ func (b *Binder) bind(ctx context.Context, m Pane, termID string, agent watchers
 func (b *Binder) startWatcher(ctx context.Context, agent watchers.Agent) {
 	opts := watchers.CodexOptions()
 	root := b.cfg.CodexSessions
-	if agent == watchers.Claude {
+	switch agent {
+	case watchers.Claude:
 		opts, root = watchers.ClaudeOptions(), b.cfg.ClaudeProjects
+	case watchers.Gemini:
+		opts, root = watchers.GeminiOptions(), b.cfg.GeminiTmp
 	}
 	// Only bound files are followed: the roots hold every past session.
 	opts.Match = func(name string) bool {

@@ -1,0 +1,103 @@
+package supervisor
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/recordings/rig"
+	"github.com/agent-knock-knock/akk/supervisor/tasks"
+)
+
+// TestLiveGeminiDispatch: the real Gemini CLI 0.61.0, offline against
+// fakemodel.Gemini, through akk alone. Its conversation is bound from its
+// own chats file; a task sent is accepted by its request's hash in that
+// file; a shell command approved once runs once, after a reject was
+// refused with zero input (its "No" row is Esc's cancel of the whole
+// request); cancel interrupts a working turn with Esc, the screen says so
+// (blocked, interrupted) and the file's "Request cancelled." settles the
+// Turn cancelled. (Gemini writes no end of turn: its last reply is known
+// final only when the next prompt comes, so a completed Turn is not
+// settled from the file yet.)
+func TestLiveGeminiDispatch(t *testing.T) {
+	const agent, version = "gemini", "0.61.0"
+	la := startLive(t, agent, version, rig.Script(agent, version))
+	d := startDaemon(t, la.srv, daemonOpts{geminiTmp: filepath.Join(la.home, ".gemini", "tmp")})
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
+	ld.idle()
+	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
+		if r.Agent != agent || r.Version != version || r.Profile != "exact" || r.NativeIdentityState != "resolved" {
+			return "gemini, exact, its chats file bound"
+		}
+		return ""
+	})
+
+	// 1. A task, accepted from the chats file.
+	ld.send("hello there")
+	ld.idle()
+
+	// 2. A shell command: reject refused (nothing typed), approved once.
+	turn := ld.send("run-touch please")
+	row := ld.awaitScreen(api.ScreenAwaitingApproval)
+	if ds := row.Interaction.Decisions; !slices.Equal(ds, []string{api.DecisionApproveOnce}) || row.Interaction.Tool != "shell" {
+		t.Fatalf("the shell confirmation offers %v (tool %q), want approve_once alone", ds, row.Interaction.Tool)
+	}
+	if res := ld.approve(turn, api.DecisionReject); res.Outcome != api.OutcomeRejected {
+		t.Fatalf("reject: %+v", res)
+	}
+	if again := ld.row(); again.ScreenState != api.ScreenAwaitingApproval {
+		t.Fatalf("a refused reject changed the screen: %s", again.ScreenState)
+	}
+	created := filepath.Join(la.work, "fake-created.txt")
+	if _, err := os.Stat(created); err == nil {
+		t.Fatal("the command ran before its approval")
+	}
+	ld.accept(ld.approve(turn, api.DecisionApproveOnce))
+	ld.idle()
+	if _, err := os.Stat(created); err != nil {
+		t.Fatalf("the approved command did not run: %v", err)
+	}
+
+	// 3. Cancel a working turn: Esc, Gemini's own "Request cancelled.",
+	// and the Turn settled cancelled from the file.
+	turn = ld.send("slow-work please")
+	ld.awaitWorking()
+	res, err := d.cl.Cancel(ctx, api.CancelRequest{TurnID: turn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld.accept(res)
+	ld.resumable(recognizers.BlockedInterrupted)
+	tmuxtest.Await(t, 30*time.Second, func() string {
+		task, err := d.cl.TaskStatus(ctx, api.TaskRequest{TurnID: turn})
+		if err != nil {
+			return err.Error()
+		}
+		if task.State != tasks.TurnCancelled {
+			return "turn " + task.State + "/" + task.Reason
+		}
+		return ""
+	})
+	if p50, p99, n := ld.lat.quantiles(); n > 0 {
+		t.Logf("%s %s: call -> proven postcondition: p50 %.1f ms, p99 %.1f ms over %d calls", agent, version, p50, p99, n)
+	}
+}
+
+// awaitWorking waits for the working screen.
+func (ld *liveDispatch) awaitWorking() {
+	ld.t.Helper()
+	awaitRow(ld.t, ld.d.cl, ld.la.pane, 60*time.Second, func(r api.Terminal) string {
+		if r.ScreenState != api.ScreenWorking {
+			return "working"
+		}
+		return ""
+	})
+}

@@ -1,0 +1,669 @@
+package watchers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Gemini CLI 0.61.0 records a conversation in
+// ~/.gemini/tmp/<project>/chats/session-<date>-<id8>.jsonl. Its
+// ChatRecordingService (the bundle's core chunk) appends one JSON line per
+// change with appendFileSync (appendRecord); it replaces the file only to
+// repair one it could not read when resuming (rewriteConversationFile:
+// temp file and rename). Read in the installed bundle: core in
+// chunk-JDPZ4CE3.js, the interactive UI's useGeminiStream in
+// interactiveCli-TRXNUIPM.js, useHistory in chunk-HPLZM7PQ.js. The
+// records, told apart as its own reader loadConversationRecord does (the
+// first that fits):
+//
+//	{"$rewindTo": id}                 -> the list cut before id (rewindTo: /rewind;
+//	                                     a $set messages with the kept ones follows)
+//	{"id", "timestamp", "type", ...}  -> a message; a line with an id already
+//	                                     written replaces that message (pushMessage)
+//	{"$set": {...}}                   -> a patch (updateMetadata): lastUpdated after
+//	                                     each message; messages, the whole list
+//	                                     replaced (updateMessagesFromHistory);
+//	                                     sessionId (SessionIdentity when it changes;
+//	                                     a resume writes it again); summary,
+//	                                     memoryScratchpad, directories
+//	{"sessionId", "projectHash", ...} -> the header (initialize): SessionIdentity,
+//	                                     no cwd or version in the file; kind
+//	                                     "subagent" is a subagent's file, read for
+//	                                     nothing
+//
+// Messages, by type:
+//
+//	user, text parts                  -> TurnStarted + PromptAccepted, the id being
+//	                                     the turn (GeminiChat.sendMessageStream,
+//	                                     before the request; the hash is of
+//	                                     displayContent's text when there is one:
+//	                                     an @file prompt's typed words)
+//	user, functionResponse parts      -> nothing: the results of toolCalls written
+//	                                     just before (a steering hint rides along)
+//	user "[System: You successfully   -> nothing: the CLI's own continuation of the
+//	executed a tool...", "System:        turn (useGeminiStream's nudge after an
+//	Potential loop detected..."          empty reply; loop recovery)
+//	gemini, a new id                  -> the model's reply, written once its stream
+//	                                     ended (processStreamResponse): content its
+//	                                     text alone, "" when it only made calls;
+//	                                     tokens its usage (input, output, cached,
+//	                                     thoughts, tool, total); never its calls
+//	gemini, toolCalls                 -> ToolPending + ToolResult for each call not
+//	                                     reported (recordToolCalls from
+//	                                     recordCompletedToolCalls, once every call
+//	                                     of a batch ended: the reply's id rewritten
+//	                                     with its calls, or a new gemini message
+//	                                     when the last message is no reply, as
+//	                                     after an Esc that stopped a running call).
+//	                                     status success; error (IsError: the tool
+//	                                     failed; a command's non-zero exit is
+//	                                     success); cancelled (IsError; Rejected
+//	                                     with "User denied execution.": No or Esc
+//	                                     at the approval dialog or an ask_user
+//	                                     question; not with "Operation cancelled
+//	                                     by user": Esc while it ran). The other
+//	                                     statuses (validating, scheduled,
+//	                                     executing, awaiting_approval) are never
+//	                                     written; read, they are pending.
+//	                                     + QuestionAnswered for an answered
+//	                                     ask_user (output {"answers":{"0":"Green"}})
+//	info "Request cancelled."         -> TurnAborted, interrupted (Esc while
+//	                                     streaming or running; every call of a
+//	                                     batch refused)
+//	info "User cancelled the request."-> TurnAborted (a cancelled stream)
+//	info "⚠️  Response ..."          -> the reply stopped short (a finish reason
+//	                                     other than STOP): no end with text
+//	error                             -> TurnFailed (an API error once the retries
+//	                                     are spent; retries write nothing)
+//	other info, warning               -> nothing (useHistory writes every info,
+//	                                     warning and error the screen shows)
+//
+// A tool call is written only once it has ended: a call waiting for its
+// approval or an answer, or running, leaves no trace, so its ToolPending
+// comes with its ToolResult.
+//
+// No record ends a turn. A reply is written whole when the model's stream
+// ends, its text and no calls; the calls of the same reply appear only
+// once they have ended, as toolCalls on its id. So a reply with text and
+// no toolCalls ends the turn only if it made no call, and the file cannot
+// say so until its next record: the turn is reported completed (at the
+// reply's line; EndedWithText when its text is not empty and was not cut
+// short) when the next prompt starts another turn, never while it is the
+// last one. A reply whose content is "" made calls (an empty reply with
+// none fails the request). An error written while the turn's last reply
+// has text and no calls is not the turn's (no request is in flight then;
+// slash commands write errors too). "Request cancelled." then is: Esc
+// stopped one of its calls running (their toolCalls follow the info) — or
+// a shell-mode (!) command, which the file does not show.
+//
+// Writing again. When the CLI sets its history from contents without ids
+// (GeminiChat.setHistory from getHistory(): every call of a batch refused,
+// tool output masked, the context truncated or managed), it writes each
+// entry again as a new message with a new id (recordSyntheticMessage: user
+// parts; gemini parts with tokens null; entries of one role in a row
+// merged), then $set messages. The history begins with the CLI's
+// <session_context> message, merged with the first prompt, or after a
+// /rewind with the first message kept, a prompt or a reply. From a message
+// that begins so (user text starting with <session_context>, or the type
+// and text of the list's first message) until the next $set messages, or
+// a record such a rewrite does not hold (a reply whose content is text,
+// an info, an error, a warning), nothing is a prompt, a reply or a turn.
+// The first <session_context> message comes in initialize's $set messages
+// only; /rewind writes no message again (its entries keep their ids). A
+// request the user cancels, or that fails, is taken out of the history
+// again by a $set messages that no longer lists its prompt: the prompt
+// stays accepted. Resuming (--resume) appends $set sessionId and $set
+// messages to the same file, and the prompts after them.
+
+const (
+	geminiCancelled     = "Request cancelled."
+	geminiUserCancelled = "User cancelled the request."
+	geminiDenied        = "User denied execution."
+	geminiContext       = "<session_context>"
+	geminiNudge         = "[System: You successfully executed a tool but returned an empty response."
+	geminiLoop          = "System: Potential loop detected."
+	geminiShortReply    = "\u26a0\ufe0f  Response "
+	geminiAskUser       = "ask_user"
+)
+
+// geminiLine is the union of the records' fields.
+type geminiLine struct {
+	// the header
+	SessionID   string `json:"sessionId"`
+	ProjectHash string `json:"projectHash"`
+	StartTime   string `json:"startTime"`
+	Kind        string `json:"kind"`
+	// messages
+	ID        string           `json:"id"`
+	Timestamp string           `json:"timestamp"`
+	Type      string           `json:"type"`
+	Content   json.RawMessage  `json:"content"`
+	Display   json.RawMessage  `json:"displayContent"`
+	ToolCalls []geminiToolCall `json:"toolCalls"`
+	// patches
+	Set      map[string]json.RawMessage `json:"$set"`
+	RewindTo string                     `json:"$rewindTo"`
+}
+
+type geminiToolCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Args      json.RawMessage `json:"args"`
+	Result    json.RawMessage `json:"result"`
+	Status    string          `json:"status"`
+	Timestamp string          `json:"timestamp"` // when the call ended
+}
+
+// geminiPart is one part of a message's content.
+type geminiPart struct {
+	Text             *string         `json:"text"`
+	Thought          bool            `json:"thought"`
+	FunctionCall     json.RawMessage `json:"functionCall"`
+	FunctionResponse json.RawMessage `json:"functionResponse"`
+}
+
+// String names the part's kind and its text's length, never the text.
+func (p geminiPart) String() string {
+	switch {
+	case present(p.FunctionResponse):
+		return "functionResponse"
+	case present(p.FunctionCall):
+		return "functionCall"
+	case p.Text != nil:
+		return fmt.Sprintf("text(%d bytes)", len(*p.Text))
+	}
+	return "part"
+}
+
+// LogValue logs the part as String does.
+func (p geminiPart) LogValue() slog.Value { return slog.StringValue(p.String()) }
+
+// geminiContent is what a message's content holds.
+type geminiContent struct {
+	texts    []string // each text part's text (thoughts left out)
+	str      bool     // the content is a plain string (a reply's text)
+	call     bool     // a functionCall part
+	response bool     // a functionResponse part
+	other    int      // parts of other kinds (inline data, files)
+}
+
+// text joins the text parts as the CLI joins them (partToString).
+func (c *geminiContent) text() string { return strings.Join(c.texts, "") }
+
+// readGeminiContent reads a content: a string, a list of parts (a part
+// may be a bare string), or one part. ok is false for anything else.
+func readGeminiContent(raw json.RawMessage) (c geminiContent, ok bool) {
+	if !present(raw) {
+		return c, true
+	}
+	if s, isStr := rawString(raw); isStr {
+		c.str, c.texts = true, []string{s}
+		return c, true
+	}
+	var items []json.RawMessage
+	if raw[0] == '{' {
+		items = []json.RawMessage{raw}
+	} else if raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
+		return c, false
+	}
+	for _, it := range items {
+		if s, isStr := rawString(it); isStr {
+			c.texts = append(c.texts, s)
+			continue
+		}
+		var p geminiPart
+		if len(it) == 0 || it[0] != '{' || decode(it, &p) != nil {
+			return c, false
+		}
+		switch {
+		case present(p.FunctionResponse):
+			c.response = true
+		case present(p.FunctionCall):
+			c.call = true
+		case p.Text != nil:
+			if !p.Thought {
+				c.texts = append(c.texts, *p.Text)
+			}
+		default:
+			c.other++
+		}
+	}
+	return c, true
+}
+
+func present(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+
+// geminiFirst is the type and text parts of the list's first message.
+type geminiFirst struct {
+	typ   string
+	texts []string
+}
+
+// geminiState is where the current turn stands.
+type geminiState int
+
+const (
+	// geminiAsked: a model request is due or in flight (after the prompt,
+	// after tool results).
+	geminiAsked geminiState = iota
+	// geminiCalling: the reply made calls; they run or wait.
+	geminiCalling
+	// geminiReplied: the reply has no toolCalls yet: the turn's end,
+	// unless calls of it show up.
+	geminiReplied
+)
+
+type geminiTurn struct {
+	id    string
+	start time.Time
+	open  bool // a prompt started it; no end reported yet
+	state geminiState
+	reply Where // the reply's line while replied
+	text  bool  // that reply is text that was not cut short
+}
+
+// Tool call progress, by call id.
+const (
+	geminiCallPending = 1 // ToolPending reported
+	geminiCallDone    = 2 // ToolResult reported
+)
+
+// GeminiParser parses Gemini CLI conversation records (chats/*.jsonl).
+type GeminiParser struct {
+	stats    ParseStats
+	session  string
+	subagent bool
+	turn     geminiTurn
+	seen     map[string]bool  // message ids written so far
+	calls    map[string]uint8 // tool call id -> progress reported
+	// list is the conversation's messages as the CLI holds them
+	// (cachedConversation); first is its first message: a history written
+	// again begins with it.
+	list   []string
+	inList map[string]bool
+	first  geminiFirst
+	// rewrite: the history is being written again (until $set messages).
+	rewrite bool
+}
+
+// NewGeminiParser returns a parser for one conversation file.
+func NewGeminiParser() *GeminiParser {
+	p := &GeminiParser{}
+	p.Reset()
+	return p
+}
+
+// Reset forgets everything learnt from earlier lines.
+func (p *GeminiParser) Reset() {
+	p.session, p.subagent, p.turn, p.rewrite = "", false, geminiTurn{}, false
+	p.seen, p.calls, p.inList = map[string]bool{}, map[string]uint8{}, map[string]bool{}
+	p.list, p.first = nil, geminiFirst{}
+}
+
+// Stats returns the parser's counters.
+func (p *GeminiParser) Stats() *ParseStats { return &p.stats }
+
+// Flush has nothing to do: a turn whose end the file has not shown yet is
+// not reported ended.
+func (p *GeminiParser) Flush(out []Event) []Event { return out }
+
+// Parse reads one record.
+func (p *GeminiParser) Parse(where Where, line []byte, out []Event) []Event {
+	if !lineStart(&p.stats, line) {
+		return out
+	}
+	var rec geminiLine
+	if err := decode(line, &rec); err != nil {
+		return malformed(&p.stats, where, out, err)
+	}
+	n := len(out)
+	switch {
+	case rec.RewindTo != "":
+		p.rewind(rec.RewindTo)
+	case rec.ID != "":
+		where.Time = recordTime(rec.Timestamp)
+		out = p.message(where, &rec, out)
+	case rec.Set != nil:
+		out = p.patch(where, rec.Set, out)
+	case rec.SessionID != "" && rec.ProjectHash != "":
+		where.Time = recordTime(rec.StartTime)
+		p.subagent = rec.Kind == "subagent"
+		if p.subagent {
+			p.stats.Ignored++
+		} else {
+			out = p.identity(where, rec.SessionID, out)
+		}
+	default:
+		return malformed(&p.stats, where, out, errors.New("no record kind"))
+	}
+	p.stats.Events += int64(len(out) - n)
+	return out
+}
+
+func (p *GeminiParser) identity(where Where, id string, out []Event) []Event {
+	if id == p.session {
+		p.stats.Ignored++
+		return out
+	}
+	p.session = id
+	return append(out, SessionIdentity{Where: where, SessionID: id})
+}
+
+// rewind cuts the list before id (the $set messages that follows names
+// what the CLI kept).
+func (p *GeminiParser) rewind(id string) {
+	p.stats.Ignored++
+	switch i := slices.Index(p.list, id); {
+	case i == 0:
+		p.setList(nil, geminiFirst{})
+	case i > 0:
+		p.setList(p.list[:i], p.first)
+	}
+}
+
+func (p *GeminiParser) setList(ids []string, first geminiFirst) {
+	p.list, p.first = slices.Clone(ids), first
+	clear(p.inList)
+	for _, id := range p.list {
+		p.inList[id] = true
+	}
+}
+
+// patch reads a $set: the message list replaced (a rewrite's end), the
+// session named again.
+func (p *GeminiParser) patch(where Where, set map[string]json.RawMessage, out []Event) []Event {
+	n := len(out)
+	for k := range set {
+		switch k {
+		case "lastUpdated", "messages", "sessionId", "summary", "memoryScratchpad", "directories":
+		default:
+			p.stats.unknown("$set/" + k)
+		}
+	}
+	if raw, ok := set["messages"]; ok {
+		p.messages(raw)
+	}
+	if id, ok := rawString(set["sessionId"]); ok && id != "" && !p.subagent {
+		out = p.identity(where, id, out)
+	} else if len(out) == n {
+		p.stats.Ignored++
+	}
+	return out
+}
+
+// messages takes the whole list from a $set messages.
+func (p *GeminiParser) messages(raw json.RawMessage) {
+	var msgs []struct {
+		ID      string          `json:"id"`
+		Type    string          `json:"type"`
+		Content json.RawMessage `json:"content"`
+	}
+	decode(raw, &msgs)
+	ids := make([]string, 0, len(msgs))
+	var first geminiFirst
+	for _, m := range msgs {
+		if m.ID == "" {
+			continue
+		}
+		if len(ids) == 0 {
+			c, _ := readGeminiContent(m.Content)
+			first = geminiFirst{m.Type, c.texts}
+		}
+		ids = append(ids, m.ID)
+		p.seen[m.ID] = true
+	}
+	p.setList(ids, first)
+	p.rewrite = false
+}
+
+// message reads a message record.
+func (p *GeminiParser) message(where Where, rec *geminiLine, out []Event) []Event {
+	again := p.seen[rec.ID]
+	p.seen[rec.ID] = true
+	c, ok := readGeminiContent(rec.Content)
+	switch {
+	case p.subagent:
+		p.stats.Ignored++
+	case (rec.Type == "user" || rec.Type == "gemini") && !ok:
+		p.stats.unknown(rec.Type + "/content")
+	case rec.Type == "user":
+		out = p.user(where, rec, &c, again, out)
+	case rec.Type == "gemini":
+		out = p.reply(where, rec, &c, again, out)
+	case rec.Type == "info":
+		out = p.info(where, rec, out)
+	case rec.Type == "error":
+		out = p.failure(where, rec, out)
+	case rec.Type == "warning":
+		p.rewrite = false
+		p.stats.Ignored++
+	default:
+		p.stats.unknown("message/" + rec.Type)
+	}
+	if !p.inList[rec.ID] {
+		p.inList[rec.ID] = true
+		p.list = append(p.list, rec.ID)
+		if len(p.list) == 1 {
+			p.first = geminiFirst{rec.Type, c.texts}
+		}
+	}
+	return out
+}
+
+// user reads a user message.
+func (p *GeminiParser) user(where Where, rec *geminiLine, c *geminiContent, again bool, out []Event) []Event {
+	switch {
+	case again:
+		p.stats.Ignored++
+		return out
+	case c.response:
+		// Tool results going back to the model: a request is due.
+		if !p.rewrite {
+			p.ask()
+		}
+		p.stats.Ignored++
+		return out
+	case p.rewrite || p.rewrites("user", c.texts):
+		p.rewrite = true
+		p.stats.Ignored++
+		return out
+	}
+	text := c.text()
+	if d, ok := readGeminiContent(rec.Display); ok && len(d.texts) > 0 {
+		text = d.text()
+	}
+	switch {
+	case len(c.texts) == 0 && c.other == 0:
+		p.stats.Ignored++
+		return out
+	case strings.HasPrefix(text, geminiNudge), strings.HasPrefix(text, geminiLoop):
+		p.ask()
+		p.stats.Ignored++
+		return out
+	}
+	out = p.complete(out)
+	p.turn = geminiTurn{id: rec.ID, start: where.Time, open: true, state: geminiAsked}
+	return append(out,
+		TurnStarted{Where: where, TurnID: rec.ID},
+		PromptAccepted{Where: where, SessionID: p.session, TurnID: rec.ID, SHA256: PromptHash(text), Len: len(text)})
+}
+
+// rewrites says whether a message of type typ with these text parts
+// begins a history written again: user text that is the CLI's context,
+// or the list's first message (with the next ones merged into it when of
+// the same role).
+func (p *GeminiParser) rewrites(typ string, texts []string) bool {
+	if typ == "user" && len(texts) > 0 && strings.HasPrefix(strings.TrimSpace(texts[0]), geminiContext) {
+		return true
+	}
+	f := p.first.texts
+	return p.first.typ == typ && len(f) > 0 && len(texts) >= len(f) && slices.Equal(texts[:len(f)], f)
+}
+
+// ask: the open turn waits for the model again.
+func (p *GeminiParser) ask() {
+	if p.turn.open {
+		p.turn.state = geminiAsked
+	}
+}
+
+// complete reports the open turn completed when its last reply had no
+// calls: another prompt follows it.
+func (p *GeminiParser) complete(out []Event) []Event {
+	t := &p.turn
+	if !t.open || t.state != geminiReplied {
+		return out
+	}
+	t.open = false
+	var d time.Duration
+	if !t.start.IsZero() && t.reply.Time.After(t.start) {
+		d = t.reply.Time.Sub(t.start)
+	}
+	return append(out, TurnCompleted{Where: t.reply, TurnID: t.id, Duration: d, EndedWithText: t.text})
+}
+
+// reply reads a gemini message: a reply when its id is new, its calls
+// once they ended.
+func (p *GeminiParser) reply(where Where, rec *geminiLine, c *geminiContent, again bool, out []Event) []Event {
+	if !c.str && len(rec.ToolCalls) == 0 && (p.rewrite || !again && p.rewrites("gemini", c.texts)) {
+		p.rewrite = true
+		p.stats.Ignored++ // a reply of the history written again
+		return out
+	}
+	p.rewrite = false
+	if !again && p.turn.open {
+		t := &p.turn
+		switch {
+		case !c.str:
+			// Parts: an empty reply to tool results (recordSyntheticMessage).
+			t.state, t.reply, t.text = geminiReplied, where, false
+			if c.call {
+				t.state = geminiCalling
+			}
+		case strings.TrimSpace(c.texts[0]) == "":
+			t.state = geminiCalling
+		default:
+			t.state, t.reply, t.text = geminiReplied, where, true
+		}
+	}
+	n := len(out)
+	out = p.toolCalls(where, rec.ToolCalls, out)
+	if len(out) == n {
+		p.stats.Ignored++
+	}
+	return out
+}
+
+// toolCalls reports the calls not reported yet. Calls that ended send
+// their results back: the turn waits for the model again.
+func (p *GeminiParser) toolCalls(where Where, calls []geminiToolCall, out []Event) []Event {
+	ended := false
+	for i := range calls {
+		tc := &calls[i]
+		if tc.ID == "" || p.calls[tc.ID] == geminiCallDone {
+			continue
+		}
+		if p.calls[tc.ID] == 0 {
+			p.calls[tc.ID] = geminiCallPending
+			out = append(out, ToolPending{Where: where, TurnID: p.turn.id, CallID: tc.ID, Name: tc.Name, InputSHA256: digest(tc.Args)})
+		}
+		switch tc.Status {
+		case "success", "error", "cancelled":
+		case "validating", "scheduled", "executing", "awaiting_approval":
+			continue
+		default:
+			p.stats.unknown("toolCall/" + tc.Status)
+			continue
+		}
+		p.calls[tc.ID], ended = geminiCallDone, true
+		at := where
+		if t := recordTime(tc.Timestamp); !t.IsZero() {
+			at.Time = t
+		}
+		rejected := tc.Status == "cancelled" && bytes.Contains(tc.Result, []byte(geminiDenied))
+		out = append(out, ToolResult{Where: at, TurnID: p.turn.id, CallID: tc.ID, Name: tc.Name,
+			IsError: tc.Status != "success", Rejected: rejected})
+		if tc.Name == geminiAskUser && tc.Status == "success" {
+			q, a := countAnswers(geminiOutput(tc.Result))
+			out = append(out, QuestionAnswered{Where: at, TurnID: p.turn.id, CallID: tc.ID,
+				Questions: max(q, countQuestions(tc.Args)), Answered: a})
+		}
+	}
+	if ended {
+		p.ask()
+	}
+	return out
+}
+
+// geminiOutput reads a call's result: the output of its function
+// response ([{"functionResponse":{"response":{"output":"..."}}}]), or the
+// result itself when it is a string.
+func geminiOutput(raw json.RawMessage) []byte {
+	if s, ok := rawString(raw); ok {
+		return []byte(s)
+	}
+	var parts []struct {
+		FunctionResponse struct {
+			Response struct {
+				Output json.RawMessage `json:"output"`
+			} `json:"response"`
+		} `json:"functionResponse"`
+	}
+	if decode(raw, &parts) != nil {
+		return nil
+	}
+	for _, pt := range parts {
+		if s, ok := rawString(pt.FunctionResponse.Response.Output); ok {
+			return []byte(s)
+		}
+	}
+	return nil
+}
+
+// countQuestions counts the questions of an ask_user call's arguments.
+func countQuestions(args json.RawMessage) int {
+	var v struct {
+		Questions []json.RawMessage `json:"questions"`
+	}
+	if decode(args, &v) != nil {
+		return 0
+	}
+	return len(v.Questions)
+}
+
+// info reads an info message: a cancellation ends the open turn; a reply
+// cut short is no end with text.
+func (p *GeminiParser) info(where Where, rec *geminiLine, out []Event) []Event {
+	p.rewrite = false
+	s, _ := rawString(rec.Content)
+	t := &p.turn
+	switch {
+	case (s == geminiCancelled || s == geminiUserCancelled) && t.open:
+		t.open = false
+		return append(out, TurnAborted{Where: where, TurnID: t.id, Reason: "interrupted"})
+	case strings.HasPrefix(s, geminiShortReply) && t.open && t.state == geminiReplied:
+		t.text = false
+	}
+	p.stats.Ignored++
+	return out
+}
+
+// failure reads an error message: the open turn failed, unless its last
+// reply may have ended it (no request is in flight then).
+func (p *GeminiParser) failure(where Where, rec *geminiLine, out []Event) []Event {
+	p.rewrite = false
+	t := &p.turn
+	if !t.open || t.state == geminiReplied {
+		p.stats.Ignored++
+		return out
+	}
+	t.open = false
+	reason, _ := rawString(rec.Content)
+	return append(out, TurnFailed{Where: where, TurnID: t.id, Reason: reason})
+}
