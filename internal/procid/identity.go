@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -141,17 +142,20 @@ func (id *Classifier) Classify(fg Foreground) Identity {
 // draws the screen and writes the chats. It follows the chain down.
 func (id *Classifier) relaunched(members []Process, m Process, agent string) (Process, bool) {
 	found := false
-	for again := true; again; {
-		again = false
-		for _, c := range members {
-			if c.Stat.PPID != m.Stat.PID {
-				continue
+	// At most one step per member: parent links read at different moments
+	// (a pid reused between reads) could form a loop.
+	for range members {
+		next := slices.IndexFunc(members, func(c Process) bool {
+			if c.Stat.PPID != m.Stat.PID || c.Stat.PID == m.Stat.PID {
+				return false
 			}
-			if a, _, _ := id.agentOf(c); a == agent {
-				m, found, again = c, true, true
-				break
-			}
+			a, _, _ := id.agentOf(c)
+			return a == agent
+		})
+		if next < 0 {
+			break
 		}
+		m, found = members[next], true
 	}
 	return m, found
 }

@@ -243,6 +243,12 @@ func TestClassify(t *testing.T) {
 		{"gemini without the relaunch", Foreground{PGID: 610, Leader: proc(610, "node", "/usr/bin/node", "node", "../@google/gemini-cli/bundle/gemini.js"),
 			Members: []Process{procIn(610, "node", "/usr/bin/node", filepath.Dir(geminiBin), "node", "../@google/gemini-cli/bundle/gemini.js")}},
 			"gemini", "0.61.0", 610},
+		// Parent links read at different moments may loop (a pid
+		// reused between reads): the walk stops.
+		{"gemini: parent links that loop", Foreground{PGID: 640, Leader: child(proc(640, "node", "/usr/bin/node", "node", geminiBin), 641),
+			Members: []Process{child(proc(640, "node", "/usr/bin/node", "node", geminiBin), 641),
+				child(proc(641, "node", "/usr/bin/node", "node", geminiBin), 640)}},
+			"gemini", "0.61.0", 640},
 		{"node running another script", Foreground{PGID: 620, Leader: proc(620, "node", "/usr/bin/node", "node", otherScript),
 			Members: []Process{proc(620, "node", "/usr/bin/node", "node", otherScript)}}, AgentNone, "", 620},
 		{"node -e naming the gemini bundle", Foreground{PGID: 630, Leader: proc(630, "node", "/usr/bin/node", "node", "-e", geminiBin),
