@@ -40,7 +40,7 @@ func TestTmuxRemoteApproveCrash(t *testing.T) {
 	rsrv := tmuxtest.StartAs(t, u, 120, 40, "sh -c 'read _ < "+fifo+"; exec "+rakk+" replica "+rcast+"'")
 	store := filepath.Join(shared, "store")
 	mark := filepath.Join(shared, "fault")
-	startDaemonAs(t, rsrv, rakk, store, "", "AKK_FAULT="+dispatch.FaultAfterInput, "AKK_FAULT_MARK="+mark)
+	faulted := startDaemonAs(t, rsrv, rakk, store, "", "AKK_FAULT="+dispatch.FaultAfterInput, "AKK_FAULT_MARK="+mark)
 	remote := sshd.url(remoteUser, "")
 	cli := akkCLI(t, akk, sshd)
 
@@ -67,8 +67,15 @@ func TestTmuxRemoteApproveCrash(t *testing.T) {
 		t.Fatalf("the remote daemon did not die at %s (mark %q)", dispatch.FaultAfterInput, b)
 	}
 
-	// The other machine's daemon again, on its store: the prompt is gone,
-	// a second approve is refused, and the replica got one '1'.
+	// The other machine's daemon again, on its store, once the faulted one
+	// has exited (the mark is written just before it dies; until it is
+	// gone it holds the store's lock): the prompt is gone, a second approve
+	// is refused, and the replica got one '1'.
+	select {
+	case <-faulted:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the faulted daemon did not exit")
+	}
 	startDaemonAs(t, rsrv, rakk, store, "")
 	row = awaitRemoteRow(t, cli, remote, api.ScreenIdle, rsrv)
 	code, out, _ = cli("--json", "approve", row.TerminalID, "--host", remote)

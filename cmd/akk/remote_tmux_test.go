@@ -316,7 +316,7 @@ func saveKeptAlive(t *testing.T, rec *recordings.Recording, path string, u tmuxt
 
 // startDaemonAs runs `akk attach` on srv as srv's user (socket "" : its
 // default one), ended by pid at cleanup.
-func startDaemonAs(t *testing.T, srv *tmuxtest.Server, akk, store, socket string, env ...string) {
+func startDaemonAs(t *testing.T, srv *tmuxtest.Server, akk, store, socket string, env ...string) (exited <-chan struct{}) {
 	t.Helper()
 	args := []string{"--log-level", "debug", "attach", "-S", srv.Socket, "--store", store, "--allow-replicas"}
 	if socket != "" {
@@ -352,6 +352,7 @@ func startDaemonAs(t *testing.T, srv *tmuxtest.Server, akk, store, socket string
 			t.Logf("daemon on %s:\n%s", srv.Socket, tail(log.String(), 4000))
 		}
 	})
+	return done
 }
 
 func tail(s string, n int) string {
