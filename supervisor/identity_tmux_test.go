@@ -92,15 +92,7 @@ func TestTmuxIdentityExecAfterLastOutput(t *testing.T) {
 				// command dash would fork instead).
 				pane := newWindow(t, srv, 80, 24, fmt.Sprintf(`echo akk-ready; read _ < "%s"; exec "%s" replica "%s"`, fifo, akk, file))
 				tmuxtest.Await(t, 10*time.Second, func() string { return d.shellSeen(pane, "akk-ready", settled) })
-				release := time.Now()
-				if err := os.WriteFile(fifo, []byte("\n"), 0); err != nil {
-					t.Fatal(err)
-				}
-				err := tmuxtest.Poll(context.Background(), identityDeadline, func() string {
-					return d.identified(pane, api.AgentCodex, "0.155.1", true)
-				})
-				lat.add(time.Since(release))
-				if err != nil {
+				if err := d.releaseIdentified(fifo, pane, lat); err != nil {
 					t.Fatalf("run %d: %v", i, err)
 				}
 				srv.MustRun("send-keys", "-t", pane, "-l", "x")
@@ -109,6 +101,21 @@ func TestTmuxIdentityExecAfterLastOutput(t *testing.T) {
 			reportIdentity(t, "exec into a quiet replica ("+name+") -> identified", lat)
 		})
 	}
+}
+
+// releaseIdentified releases a pane waiting on fifo to start the quiet
+// or drawing Codex 0.155.1 replica, and waits up to identityDeadline for
+// its row to name it; the time from the release is added to lat.
+func (d *daemon) releaseIdentified(fifo, pane string, lat *latencies) error {
+	release := time.Now()
+	if err := os.WriteFile(fifo, []byte("\n"), 0); err != nil {
+		return err
+	}
+	err := tmuxtest.Poll(context.Background(), identityDeadline, func() string {
+		return d.identified(pane, api.AgentCodex, "0.155.1", true)
+	})
+	lat.add(time.Since(release))
+	return err
 }
 
 // shellSeen says what is missing before a pane counts as a shell the
@@ -187,15 +194,7 @@ func TestTmuxIdentityWrapperScript(t *testing.T) {
 			}
 			return ""
 		})
-		release := time.Now()
-		if err := os.WriteFile(fifo, []byte("\n"), 0); err != nil {
-			t.Fatal(err)
-		}
-		err := tmuxtest.Poll(context.Background(), identityDeadline, func() string {
-			return d.identified(pane, api.AgentCodex, "0.155.1", true)
-		})
-		lat.add(time.Since(release))
-		if err != nil {
+		if err := d.releaseIdentified(fifo, pane, lat); err != nil {
 			t.Fatalf("run %d: %v", i, err)
 		}
 		l, err := d.cl.List(context.Background())

@@ -41,12 +41,7 @@ func (a *anthropic) id(prefix string) string {
 }
 
 func (a *anthropic) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(r)
-	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, Kind: "other", Auth: authOf(r.Header)}
-	if json.Valid(body) {
-		req.Body = body
-	}
-	seq := a.log.add(req)
+	body, seq, err := a.log.begin(r)
 	switch {
 	case err != nil:
 		a.log.done(seq, nil)

@@ -74,12 +74,7 @@ type chatMessage struct {
 const titlePrompt = "You are a title generator"
 
 func (c *chat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(r)
-	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, Kind: "other", Auth: authOf(r.Header)}
-	if json.Valid(body) {
-		req.Body = body
-	}
-	seq := c.log.add(req)
+	body, seq, err := c.log.begin(r)
 	switch {
 	case err != nil:
 		c.log.done(seq, nil)

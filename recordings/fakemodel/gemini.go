@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 )
 
 // Gemini serves the Gemini API for Gemini CLI (GOOGLE_GEMINI_BASE_URL):
@@ -53,12 +52,7 @@ type geminiContent struct {
 }
 
 func (g *gemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(r)
-	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, Kind: "other", Auth: authOf(r.Header)}
-	if json.Valid(body) {
-		req.Body = body
-	}
-	seq := g.log.add(req)
+	body, seq, err := g.log.begin(r)
 	_, method, _ := strings.Cut(r.URL.Path, ":")
 	switch {
 	case err != nil:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"sync"
 	"time"
 )
@@ -46,6 +47,18 @@ type Log struct {
 // NewLog returns a log that also writes to w (nil: memory only).
 func NewLog(w io.Writer) *Log {
 	return &Log{changed: make(chan struct{}), w: w}
+}
+
+// begin reads r's body and records the request as being answered (its
+// body when it is JSON, how it authenticated): what every fake server
+// does first. err is the body's read error, recorded all the same.
+func (l *Log) begin(r *http.Request) (body []byte, seq int, err error) {
+	body, err = readBody(r)
+	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, Kind: "other", Auth: authOf(r.Header)}
+	if json.Valid(body) {
+		req.Body = body
+	}
+	return body, l.add(req), err
 }
 
 // add records a request that is being answered and returns its seq.

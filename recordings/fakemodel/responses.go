@@ -39,12 +39,7 @@ type responses struct {
 }
 
 func (o *responses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(r)
-	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, Kind: "other"}
-	if json.Valid(body) {
-		req.Body = body
-	}
-	seq := o.log.add(req)
+	body, seq, err := o.log.begin(r)
 	switch {
 	case err != nil:
 		o.log.done(seq, nil)

@@ -195,6 +195,31 @@ func markSettled(d *Driver) error {
 	return markIdle(d)
 }
 
+// geminiAnswered opens a confirmation, allows it with key, waits for the
+// turn's end and marks the screen with mark.
+func geminiAnswered(open func(*Driver) error, key string, mark func(*Driver) error) func(*Driver) error {
+	return func(d *Driver) error {
+		return then(
+			func() error { return open(d) },
+			func() error { return d.Key(key) },
+			func() error { return geminiTurnEnd(d, "Done: the tool has run.") },
+			func() error { return mark(d) },
+		)
+	}
+}
+
+// geminiRefused opens a confirmation and refuses it with key: the tool is
+// cancelled, and with it the request.
+func geminiRefused(open func(*Driver) error, key, tool string) func(*Driver) error {
+	return func(d *Driver) error {
+		return then(
+			func() error { return open(d) },
+			func() error { return d.Key(key) },
+			func() error { return geminiRejected(d, tool) },
+		)
+	}
+}
+
 func geminiIdleScenario(d *Driver) error {
 	return then(func() error { return geminiIdle(d) }, func() error { return markIdle(d) })
 }
@@ -244,42 +269,10 @@ func init() {
 				func() error { return markIdle(d) },
 			)
 		}},
-		&Scenario{Name: "permission-approve", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return geminiShell(d) },
-				func() error { return d.Key("1") },
-				func() error { return geminiTurnEnd(d, "Done: the tool has run.") },
-				func() error { return markSettled(d) },
-			)
-		}},
-		&Scenario{Name: "permission-reject", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return geminiShell(d) },
-				func() error { return d.Key("3") },
-				func() error { return geminiRejected(d, "run_shell_command") },
-			)
-		}},
-		&Scenario{Name: "permission-escape", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return geminiShell(d) },
-				func() error { return d.Key("Escape") },
-				func() error { return geminiRejected(d, "run_shell_command") },
-			)
-		}},
-		&Scenario{Name: "edit-approve", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return geminiEdit(d) },
-				func() error { return d.Key("1") },
-				func() error { return geminiTurnEnd(d, "Done: the tool has run.") },
-				func() error { return markIdle(d) },
-			)
-		}},
-		&Scenario{Name: "edit-reject", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return geminiEdit(d) },
-				func() error { return d.Key("4") },
-				func() error { return geminiRejected(d, "write_file") },
-			)
-		}},
+		&Scenario{Name: "permission-approve", Agent: "gemini", Script: geminiScript, Drive: geminiAnswered(geminiShell, "1", markSettled)},
+		&Scenario{Name: "permission-reject", Agent: "gemini", Script: geminiScript, Drive: geminiRefused(geminiShell, "3", "run_shell_command")},
+		&Scenario{Name: "permission-escape", Agent: "gemini", Script: geminiScript, Drive: geminiRefused(geminiShell, "Escape", "run_shell_command")},
+		&Scenario{Name: "edit-approve", Agent: "gemini", Script: geminiScript, Drive: geminiAnswered(geminiEdit, "1", markIdle)},
+		&Scenario{Name: "edit-reject", Agent: "gemini", Script: geminiScript, Drive: geminiRefused(geminiEdit, "4", "write_file")},
 	)
 }
