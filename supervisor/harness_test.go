@@ -128,7 +128,41 @@ func testLogger(t testing.TB) *slog.Logger {
 	if os.Getenv("AKK_TEST_LOG") != "" {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	return slog.New(slog.DiscardHandler)
+	// The daemon's debug log, kept to its last lines and printed only when
+	// the test fails: a failure seen once in CI then shows what the daemon
+	// did, not only how the screen ended.
+	tail := &logTail{max: 250}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("daemon log, last %d lines:\n%s", tail.max, tail)
+		}
+	})
+	return slog.New(slog.NewTextHandler(tail, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// logTail keeps the last max lines written to it.
+type logTail struct {
+	mu    sync.Mutex
+	max   int
+	lines []string
+}
+
+func (l *logTail) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for line := range strings.SplitSeq(strings.TrimRight(string(p), "\n"), "\n") {
+		l.lines = append(l.lines, line)
+	}
+	if over := len(l.lines) - l.max; over > 0 {
+		l.lines = append(l.lines[:0], l.lines[over:]...)
+	}
+	return len(p), nil
+}
+
+func (l *logTail) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
 }
 
 // rowOf returns the list row of a pane.

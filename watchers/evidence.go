@@ -141,6 +141,18 @@ type TurnCompleted struct {
 	EndedWithText bool
 }
 
+// ReplyEnded: the model's reply was written and, so far, made no call
+// (Gemini CLI, whose file has no end of turn: a reply's calls are written
+// only once they have run). The turn ended here if nothing of it follows
+// while its screen rests; the file alone says so only at the next prompt
+// (TurnCompleted then). Text: the reply is the agent's own text, not cut
+// short. A reply cut short after it comes again with Text false.
+type ReplyEnded struct {
+	Where
+	TurnID string
+	Text   bool
+}
+
 // TurnAborted: the native turn was interrupted or its tool rejected (Codex
 // turn_aborted; Claude's "[Request interrupted by user...]" markers).
 type TurnAborted struct {

@@ -551,6 +551,9 @@ func (p *GeminiParser) reply(where Where, rec *geminiLine, c *geminiContent, aga
 		default:
 			t.state, t.reply, t.text = geminiReplied, where, true
 		}
+		if t.state == geminiReplied && len(rec.ToolCalls) == 0 {
+			out = append(out, ReplyEnded{Where: where, TurnID: t.id, Text: t.text})
+		}
 	}
 	n := len(out)
 	out = p.toolCalls(where, rec.ToolCalls, out)
@@ -649,6 +652,7 @@ func (p *GeminiParser) info(where Where, rec *geminiLine, out []Event) []Event {
 		return append(out, TurnAborted{Where: where, TurnID: t.id, Reason: "interrupted"})
 	case strings.HasPrefix(s, geminiShortReply) && t.open && t.state == geminiReplied:
 		t.text = false
+		return append(out, ReplyEnded{Where: where, TurnID: t.id})
 	}
 	p.stats.Ignored++
 	return out

@@ -56,6 +56,12 @@ func geminiBrief(ev Event) string {
 			how = "text"
 		}
 		return fmt.Sprintf("completed %s %s %v", briefID(e.TurnID), how, e.Duration)
+	case ReplyEnded:
+		how := "notext"
+		if e.Text {
+			how = "text"
+		}
+		return fmt.Sprintf("reply %s %s", briefID(e.TurnID), how)
 	case TurnAborted:
 		return fmt.Sprintf("aborted %s %s", briefID(e.TurnID), e.Reason)
 	case TurnFailed:
@@ -135,22 +141,27 @@ var geminiRecorded = []struct {
 		"L1 session f696fc42",
 		"L3 started dabe991c",
 		"L3 " + geminiPrompt("dabe991c", "hello there"),
+		"L5 reply dabe991c text",
 		"L5 completed dabe991c text 122ms",
 		"L7 started f1232f46",
 		"L7 " + geminiPrompt("f1232f46", "text-tool please"),
+		"L9 reply f1232f46 text",
 		"L11 pending run_shell_command 1796525755061_0",
 		"L11 result run_shell_command 1796525755061_0 rejected",
 		"L12 aborted f1232f46 interrupted",
 		"L19 started 9ee817ab",
 		"L19 " + geminiPrompt("9ee817ab", "text-tool again"),
+		"L21 reply 9ee817ab text",
 		"L23 pending run_shell_command 1796525767332_0",
 		"L23 result run_shell_command 1796525767332_0 ok",
+		"L26 reply 9ee817ab text",
 		"L26 completed 9ee817ab text 4.172s",
 		"L28 started 3f468107",
 		"L28 " + geminiPrompt("3f468107", "ask-color please"),
 		"L32 pending ask_user 1796525778946_0",
 		"L32 result ask_user 1796525778946_0 ok",
 		"L32 answered 1796525778946_0 1/1",
+		"L35 reply 3f468107 text",
 		"L35 completed 3f468107 text 7.007s",
 		"L37 started 091422ba",
 		"L37 " + geminiPrompt("091422ba", "ask-color again"),
@@ -161,11 +172,13 @@ var geminiRecorded = []struct {
 		"L65 " + geminiPrompt("ab534de3", "run-false please"),
 		"L69 pending run_shell_command 1796525802570_0",
 		"L69 result run_shell_command 1796525802570_0 ok",
+		"L72 reply ab534de3 text",
 		"L72 completed ab534de3 text 167ms",
 		"L74 started 8a695653",
 		"L74 " + geminiPrompt("8a695653", "read-missing please"),
 		"L78 pending read_file 1796525814251_0",
 		"L78 result read_file 1796525814251_0 error",
+		"L81 reply 8a695653 text",
 		"L81 completed 8a695653 text 105ms",
 		"L83 started 54141c58",
 		"L83 " + geminiPrompt("54141c58", "fail-bad please"),
@@ -180,23 +193,28 @@ var geminiRecorded = []struct {
 		"L101 result run_shell_command 1796525846087_0 error",
 		"L104 started 88843974",
 		"L104 " + geminiPrompt("88843974", "/foobar"),
+		"L106 reply 88843974 text",
 		"L106 completed 88843974 text 8ms",
 		"L108 started 0506b616",
 		"L108 " + geminiPrompt("0506b616", "fail-rate please"),
 		"L110 aborted 0506b616 interrupted",
 		"L113 started 88f48f91",
 		"L113 " + geminiPrompt("88f48f91", "slow-work again"),
+		"L115 reply 88f48f91 text",
 		"L115 completed 88f48f91 text 45.013s",
 		"L117 started 2c4a47fa",
 		"L117 " + geminiPrompt("2c4a47fa", "hello queued"),
+		"L119 reply 2c4a47fa text",
 		"L119 completed 2c4a47fa text 7ms",
 		"L123 started bba26163",
 		"L123 " + geminiPrompt("bba26163", "text-tool third"),
+		"L125 reply bba26163 text",
 		"L127 pending run_shell_command 1796526394886_0",
 		"L127 result run_shell_command 1796526394886_0 rejected",
 		"L128 aborted bba26163 interrupted",
 		"L175 started e7091817",
 		"L175 " + geminiPrompt("e7091817", "hello after resume"),
+		"L177 reply e7091817 text",
 	}},
 	{"rig-cancel.jsonl", []string{
 		"L1 session f22cb795",
@@ -210,6 +228,7 @@ var geminiRecorded = []struct {
 		"L3 " + geminiPrompt("0ced22c4", "write-notes please"),
 		"L7 pending write_file 1796525824396_0",
 		"L7 result write_file 1796525824396_0 ok",
+		"L10 reply 0ced22c4 text",
 	}},
 	{"rig-edit-reject.jsonl", []string{
 		"L1 session bd7eed3c",
@@ -228,6 +247,7 @@ var geminiRecorded = []struct {
 		"L3 " + geminiPrompt("d1f82dda", "run-touch please"),
 		"L7 pending run_shell_command 1796525973892_0",
 		"L7 result run_shell_command 1796525973892_0 ok",
+		"L10 reply d1f82dda text",
 	}},
 	{"rig-permission-escape.jsonl", []string{
 		"L1 session d65743b7",
@@ -249,6 +269,7 @@ var geminiRecorded = []struct {
 		"L1 session b4a9d04a",
 		"L3 started 05ba4431",
 		"L3 " + geminiPrompt("05ba4431", "hello there"),
+		"L5 reply 05ba4431 text",
 	}},
 	{"sample-approve-cancel-reject.jsonl", []string{
 		"L1 session dd86b651",
@@ -256,6 +277,7 @@ var geminiRecorded = []struct {
 		"L3 " + geminiPrompt("875d7940", "please run-touch"),
 		"L7 pending run_shell_command 1796524613524_0",
 		"L7 result run_shell_command 1796524613524_0 ok",
+		"L10 reply 875d7940 text",
 		"L10 completed 875d7940 text 8.265s",
 		"L12 started 34acfa26",
 		"L12 " + geminiPrompt("34acfa26", "please slow-work"),
@@ -351,13 +373,13 @@ func TestGeminiParserShapes(t *testing.T) {
 		{"a text reply is the turn's end once the next prompt comes", append(head,
 			gUser("u1", "hi"), gStamp, gReply("r1", "Hello"), gStamp, gUser("u2", "next")),
 			[]string{"L1 session s1", "L3 started u1", "L3 " + geminiPrompt("u1", "hi"),
-				"L5 completed u1 text 0s", "L7 started u2", "L7 " + geminiPrompt("u2", "next")}},
+				"L5 reply u1 text", "L5 completed u1 text 0s", "L7 started u2", "L7 " + geminiPrompt("u2", "next")}},
 		{"the calls of a reply with text come later on its id", append(head,
 			gUser("u1", "go"), gReply("r1", "Running it."), gReply("r1", "Running it.", gCall("c_1_0", "run_shell_command", "success", `{"command":"ls"}`, gOK)),
 			gResponse("f1", "c_1_0"), gReply("r2", "Done."), gUser("u2", "next")),
-			[]string{"L1 session s1", "L3 started u1", "L3 " + geminiPrompt("u1", "go"),
+			[]string{"L1 session s1", "L3 started u1", "L3 " + geminiPrompt("u1", "go"), "L4 reply u1 text",
 				"L5 pending run_shell_command 1_0", "L5 result run_shell_command 1_0 ok",
-				"L7 completed u1 text 0s", "L8 started u2", "L8 " + geminiPrompt("u2", "next")}},
+				"L7 reply u1 text", "L7 completed u1 text 0s", "L8 started u2", "L8 " + geminiPrompt("u2", "next")}},
 		{"calls that never ended: no end", append(head,
 			gUser("u1", "go"), gReply("r1", ""), gUser("u2", "next")),
 			[]string{"L1 session s1", "L3 started u1", "L3 " + geminiPrompt("u1", "go"), "L5 started u2", "L5 " + geminiPrompt("u2", "next")}},
@@ -374,9 +396,9 @@ func TestGeminiParserShapes(t *testing.T) {
 			gUser("x1", gContext, "hi"), gStamp, gAgain("x2", "Hello"), gStamp, gUser("x3", "write"), gStamp,
 			gList(gUser("x1", gContext, "hi"), "x2", "x3"), gUser("u3", "write"), gReply("r3", "Written.")),
 			[]string{"L1 session s1", "L3 started u1", "L3 " + geminiPrompt("u1", "hi"),
-				"L4 completed u1 text 0s", "L5 started u2", "L5 " + geminiPrompt("u2", "write"),
+				"L4 reply u1 text", "L4 completed u1 text 0s", "L5 started u2", "L5 " + geminiPrompt("u2", "write"),
 				"L7 pending write_file 2_0", "L7 result write_file 2_0 rejected", "L8 aborted u2 interrupted",
-				"L16 started u3", "L16 " + geminiPrompt("u3", "write")}},
+				"L16 started u3", "L16 " + geminiPrompt("u3", "write"), "L17 reply u3 text"}},
 		{"after a rewind the history written again begins with the first message kept", append(head,
 			`{"$rewindTo":"u0"}`, gList(gAgain("k1", "Hello"), "k2"),
 			gUser("u1", "go"), gReply("r1", "", gCall("c_1_0", "run_shell_command", "cancelled", `{}`, gDenied)), gNote("i1", "info", "Request cancelled."),
@@ -388,17 +410,17 @@ func TestGeminiParserShapes(t *testing.T) {
 			gUser("u1", "go"), gList(gUser("env", gContext)), gNote("e1", "error", "[API Error: 400]"), gNote("n1", "info", "This request failed."),
 			gUser("u2", "hi"), gReply("r2", "Hello"), gNote("e2", "error", "Unknown command"), gUser("u3", "next")),
 			[]string{"L1 session s1", "L3 started u1", "L3 " + geminiPrompt("u1", "go"), "L5 failed u1",
-				"L7 started u2", "L7 " + geminiPrompt("u2", "hi"), "L8 completed u2 text 0s", "L10 started u3", "L10 " + geminiPrompt("u3", "next")}},
+				"L7 started u2", "L7 " + geminiPrompt("u2", "hi"), "L8 reply u2 text", "L8 completed u2 text 0s", "L10 started u3", "L10 " + geminiPrompt("u3", "next")}},
 		{"a reply cut short is no end with text", append(head,
 			gUser("u1", "go"), gReply("r1", "Par"), gNote("n1", "info", "⚠️  Response truncated due to token limits."), gUser("u2", "next")),
-			[]string{"L1 session s1", "L3 started u1", "L3 " + geminiPrompt("u1", "go"), "L4 completed u1 notext 0s",
+			[]string{"L1 session s1", "L3 started u1", "L3 " + geminiPrompt("u1", "go"), "L4 reply u1 text", "L5 reply u1 notext", "L4 completed u1 notext 0s",
 				"L6 started u2", "L6 " + geminiPrompt("u2", "next")}},
 		{"the CLI's own continuation is no prompt", append(head,
 			gUser("u1", "go"), gReply("r1", "", gCall("c_1_0", "read_file", "error", `{}`, `{"error":"File not found"}`)), gResponse("f1", "c_1_0"),
 			gAgain("r2"), gUser("n1", "[System: You successfully executed a tool but returned an empty response. Please analyze the tool output and explain your progress or final answer.]"),
 			gReply("r3", "Final."), gUser("n2", "System: Potential loop detected. Details: x"), gReply("r4", "Again."), gUser("u2", "next")),
 			[]string{"L1 session s1", "L3 started u1", "L3 " + geminiPrompt("u1", "go"),
-				"L4 pending read_file 1_0", "L4 result read_file 1_0 error", "L10 completed u1 text 0s", "L11 started u2", "L11 " + geminiPrompt("u2", "next")}},
+				"L4 pending read_file 1_0", "L4 result read_file 1_0 error", "L6 reply u1 notext", "L8 reply u1 text", "L10 reply u1 text", "L10 completed u1 text 0s", "L11 started u2", "L11 " + geminiPrompt("u2", "next")}},
 		{"the typed words of an @file prompt", append(head,
 			`{"id":"u1",`+gTime+`,"type":"user","content":[{"text":"read @a.txt"},{"text":"\n--- Content from referenced files ---"},{"text":"x"}],"displayContent":[{"text":"read @a.txt"}]}`),
 			[]string{"L1 session s1", "L3 started u1", "L3 " + geminiPrompt("u1", "read @a.txt")}},
@@ -406,7 +428,7 @@ func TestGeminiParserShapes(t *testing.T) {
 			gUser("u1", "go"), gReply("r1", "Running it."), gNote("i1", "info", "Request cancelled."),
 			`{"id":"g2",`+gTime+`,"type":"gemini","content":"","toolCalls":[`+gCall("c_1_0", "run_shell_command", "cancelled", `{}`, `{"error":"[Operation Cancelled] Reason: Operation cancelled by user"}`)+`],"thoughts":[],"model":"m"}`,
 			gResponse("f1", "c_1_0"), gUser("u2", "next")),
-			[]string{"L1 session s1", "L3 started u1", "L3 " + geminiPrompt("u1", "go"), "L5 aborted u1 interrupted",
+			[]string{"L1 session s1", "L3 started u1", "L3 " + geminiPrompt("u1", "go"), "L4 reply u1 text", "L5 aborted u1 interrupted",
 				"L6 pending run_shell_command 1_0", "L6 result run_shell_command 1_0 error", "L8 started u2", "L8 " + geminiPrompt("u2", "next")}},
 		{"a call written before it ended, then its result", append(head,
 			gUser("u1", "go"), gReply("r1", "", gCall("c_1_0", "run_shell_command", "executing", `{}`, `{}`)),
@@ -517,7 +539,7 @@ func TestGeminiParserTimes(t *testing.T) {
 		}
 	}
 	want := "watchers.TurnStarted@0 01.000|watchers.PromptAccepted@0 01.000|watchers.ToolPending@1 02.000|watchers.ToolResult@1 05.000|" +
-		"watchers.TurnCompleted@2 06.500|watchers.TurnStarted@3 09.000|watchers.PromptAccepted@3 09.000"
+		"watchers.ReplyEnded@2 06.500|watchers.TurnCompleted@2 06.500|watchers.TurnStarted@3 09.000|watchers.PromptAccepted@3 09.000"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("got  %s\nwant %s", strings.Join(got, "|"), want)
 	}

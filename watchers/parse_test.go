@@ -24,6 +24,8 @@ func describe(ev Event) string {
 			d += " text"
 		}
 		return d
+	case ReplyEnded:
+		return fmt.Sprintf("reply_ended %s text=%v", e.TurnID, e.Text)
 	case TurnAborted:
 		return fmt.Sprintf("turn_aborted %s %s", e.TurnID, e.Reason)
 	case TurnFailed:
