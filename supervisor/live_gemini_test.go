@@ -22,9 +22,10 @@ import (
 // refused with zero input (its "No" row is Esc's cancel of the whole
 // request); cancel interrupts a working turn with Esc, the screen says so
 // (blocked, interrupted) and the file's "Request cancelled." settles the
-// Turn cancelled. (Gemini writes no end of turn: its last reply is known
-// final only when the next prompt comes, so a completed Turn is not
-// settled from the file yet.)
+// Turn cancelled. Gemini writes no end of turn: a Turn, and an exact Watch
+// of a person's task, settle completed at the turn's last reply once the
+// screen rests idle after it (tasks.restingReply); the approved task's
+// first reply (its call) must not settle it.
 func TestLiveGeminiDispatch(t *testing.T) {
 	const agent, version = "gemini", "0.61.0"
 	la := startLive(t, agent, version, rig.Script(agent, version))
@@ -40,8 +41,8 @@ func TestLiveGeminiDispatch(t *testing.T) {
 		return ""
 	})
 
-	// 1. A task, accepted from the chats file.
-	ld.send("hello there")
+	// 1. A task, accepted from the chats file, completed at its reply.
+	ld.awaitSettled(ld.send("hello there"))
 	ld.idle()
 
 	// 2. A shell command: reject refused (nothing typed), approved once.
@@ -60,11 +61,40 @@ func TestLiveGeminiDispatch(t *testing.T) {
 	if _, err := os.Stat(created); err == nil {
 		t.Fatal("the command ran before its approval")
 	}
+	if task, err := d.cl.TaskStatus(ctx, api.TaskRequest{TurnID: turn}); err != nil || task.State != tasks.TurnRunning {
+		t.Fatalf("the Turn at its confirmation: %+v %v", task, err)
+	}
 	ld.accept(ld.approve(turn, api.DecisionApproveOnce))
+	ld.awaitSettled(turn)
 	ld.idle()
 	if _, err := os.Stat(created); err != nil {
 		t.Fatalf("the approved command did not run: %v", err)
 	}
+
+	// A person's task, watched exactly, to done.
+	w, err := d.cl.Watch(ctx, api.WatchRequest{TerminalID: row.TerminalID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.WatchMode != api.WatchExactTask || w.Confidence != api.ConfidenceExact {
+		t.Fatalf("watch of a bound Gemini CLI: %+v", w)
+	}
+	la.srv.MustRun("send-keys", "-t", la.pane, "-l", "hello from a person")
+	time.Sleep(300 * time.Millisecond) // Gemini's paste window: Enter apart from the text
+	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
+	tmuxtest.Await(t, 60*time.Second, func() string {
+		task, err := d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: w.WatchID})
+		switch {
+		case err != nil:
+			return err.Error()
+		case task.State != tasks.WatchSettled:
+			return "watch " + task.State + "/" + task.Reason
+		case task.Reason != tasks.ReasonCompleted:
+			t.Fatalf("the watch settled %+v", task)
+		}
+		return ""
+	})
+	ld.idle()
 
 	// 3. Cancel a working turn: Esc, Gemini's own "Request cancelled.",
 	// and the Turn settled cancelled from the file.

@@ -12,6 +12,10 @@ type Config struct {
 	IdleGap time.Duration
 	// WatchMinutes is a Watch's lifetime and Renew's default (0: 720).
 	WatchMinutes int
+	// ReplyRest is how long an agent's screen must read idle, with no
+	// output, after a reply that may end its turn for that reply to end
+	// it (an agent whose file writes no end of turn; 0: 1 s).
+	ReplyRest time.Duration
 	// StallAfter is a managed Turn's inactivity window before a stall
 	// notification (0: 60 min); HardTimeout ends it (0: 720 min).
 	StallAfter, HardTimeout time.Duration
@@ -21,6 +25,7 @@ type Config struct {
 const (
 	DefaultStableIdle   = 5 * time.Second
 	defaultIdleGap      = time.Second
+	defaultReplyRest    = time.Second
 	defaultWatchMinutes = 720
 	defaultStallAfter   = 60 * time.Minute
 	defaultHardTimeout  = 720 * time.Minute
@@ -32,6 +37,9 @@ func (c *Config) ensureDefaults() {
 	}
 	if c.IdleGap == 0 {
 		c.IdleGap = defaultIdleGap
+	}
+	if c.ReplyRest == 0 {
+		c.ReplyRest = defaultReplyRest
 	}
 	if c.WatchMinutes == 0 {
 		c.WatchMinutes = defaultWatchMinutes

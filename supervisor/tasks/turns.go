@@ -104,6 +104,9 @@ type turnState struct {
 	// line that ends at endOffset.
 	endedWithText bool
 	endOffset     int64
+	// rest: the native turn's last reply, which ended it if the screen
+	// rests after it (an agent whose file writes no end of turn).
+	rest *restingReply
 	// handoff: why a person took the Turn over (interrupted it, switched
 	// its conversation away); the Turn waits for its controller's decision
 	// (handoff.go). "" while akk manages it.
@@ -215,6 +218,9 @@ func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 	if o.OutBytes != tr.outBytes {
 		tr.outBytes, tr.lastSeen, tr.stalled = o.OutBytes, o.At, false
 	}
+	if tr.rest != nil {
+		tr.rest.observe(o)
+	}
 	t.host.Asked(tr.spec, o.Interaction)
 	// A managed Turn wakes its controller for every distinct prompt:
 	// approvals included (approve by turn_id), manual ones as such.
@@ -259,7 +265,13 @@ func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 	}
 	tr.lastSeen, tr.stalled = now, false
 	native := tr.spec.NativeTurnID
+	tr.rest = nil // the file moved on past the reply
 	switch ev := e.ev.(type) {
+	case watchers.ReplyEnded:
+		if native != "" && ev.TurnID == native {
+			last, ok := t.lastObs[tr.spec.TerminalID]
+			tr.rest = newRest(ev, last, ok, now)
+		}
 	case watchers.PromptAccepted:
 		if native == "" && ev.SHA256 == tr.spec.PromptSHA256 {
 			tr.spec.NativeTurnID = ev.TurnID
@@ -309,16 +321,26 @@ func (t *Manager) turnTimers(tr *turnState, now time.Time) time.Time {
 		t.endTurn(tr, TurnUnproven, api.CallbackError, TurnUnproven, ReasonUnproven, now)
 		return time.Time{}
 	}
+	due := tr.rest.due(t.cfg.ReplyRest)
+	if !due.IsZero() && !now.Before(due) {
+		tr.endedWithText, tr.endOffset = tr.rest.text, tr.rest.end.End
+		t.endTurn(tr, TurnCompleted, api.CallbackDone, api.CallbackCompleted, ReasonCompleted, now)
+		return time.Time{}
+	}
 	if !tr.stalled && !now.Before(stallAt) {
 		tr.stalled = true
 		tr.stalls++
 		env := t.turnEnvelope(tr, api.CallbackProgress, api.CallbackStalled, "no_activity", now)
 		t.notify(env, tr.event("stalled:"+strconv.Itoa(tr.stalls)), tr.spec.Routes, store.TaskChange{})
 	}
-	if !tr.stalled && stallAt.Before(tr.spec.Deadline) {
-		return stallAt
+	next := tr.spec.Deadline
+	if !tr.stalled && stallAt.Before(next) {
+		next = stallAt
 	}
-	return tr.spec.Deadline
+	if !due.IsZero() && due.Before(next) {
+		next = due // the pane is quiet: no pass comes to look again
+	}
+	return next
 }
 
 // endTurn records the Turn's end through the ledger and enqueues its one

@@ -96,8 +96,10 @@ func taskAnchor(o terminal.Observation) (*store.TaskAnchor, string) {
 	}
 	a := &store.TaskAnchor{Agent: o.Agent, SessionID: o.Bind.SessionID, Path: o.Bind.Path, FileDev: scan.file.Dev,
 		FileIno: scan.file.Ino, Generation: o.Bind.Generation, Start: scan.end}
-	if scan.running != "" {
-		// The task running now: from its first line on is the task.
+	if scan.running != "" && !(scan.replied && o.Screen == api.ScreenIdle) {
+		// The task running now: from its first line on is the task. (A
+		// turn whose last record is a reply that may end it, on an idle
+		// screen, ended: restingReply.)
 		a.TurnID, a.Start = scan.running, scan.runningAt
 	}
 	return a, ""
@@ -116,13 +118,19 @@ type taskScan struct {
 	end       int64  // the last complete line's end
 	running   string // the turn started and not ended, if any
 	runningAt int64  // the offset of its first line
+	// replied: the running turn's last record is a reply that may end it
+	// (watchers.ReplyEnded: a file that writes no end of turn).
+	replied bool
 }
 
 // scanTask reads a bound file's complete lines for its latest turn.
 func scanTask(agent watchers.Agent, path string) (taskScan, error) {
 	var out taskScan
 	file, end, err := readEvidence(agent, path, func(w watchers.Where, ev watchers.Event) {
+		out.replied = false
 		switch ev := ev.(type) {
+		case watchers.ReplyEnded:
+			out.replied = ev.TurnID == out.running
 		case watchers.TurnStarted:
 			if out.running != ev.TurnID {
 				out.running, out.runningAt = ev.TurnID, w.Offset

@@ -48,6 +48,9 @@ type watchState struct {
 	outAt    time.Time
 	// poked: a recognition was asked for at this time (stable idle check).
 	poked time.Time
+	// rest: the anchored turn's last reply, which ended it if the screen
+	// rests after it (an agent whose file writes no end of turn).
+	rest *restingReply
 }
 
 // isActivity reports whether a screen state is activity for a
@@ -72,6 +75,9 @@ func (t *Manager) watchObserved(w *watchState, o terminal.Observation) {
 	}
 	if o.OutBytes != w.outBytes {
 		w.outBytes, w.outAt = o.OutBytes, o.At
+	}
+	if w.rest != nil {
+		w.rest.observe(o)
 	}
 	t.watchInteraction(w, o)
 	t.blockSeen(w.rec.ID, o, t.watchBlock(w))
@@ -153,7 +159,13 @@ func (t *Manager) watchEvidence(w *watchState, e boundEvidence) {
 		return // before the anchor: the past
 	}
 	t.lastEvidence(w, now)
+	w.rest = nil // the file moved on past the reply
 	switch ev := e.ev.(type) {
+	case watchers.ReplyEnded:
+		if a.TurnID != "" && ev.TurnID == a.TurnID {
+			last, ok := t.lastObs[w.rec.TerminalID]
+			w.rest = newRest(ev, last, ok, now)
+		}
 	case watchers.TurnStarted:
 		t.anchorTurn(w, ev.TurnID, now)
 	case watchers.PromptAccepted:
@@ -200,6 +212,15 @@ func (t *Manager) watchTimers(w *watchState, now time.Time) time.Time {
 		return time.Time{}
 	}
 	next := w.rec.Deadline
+	if due := w.rest.due(t.cfg.ReplyRest); !due.IsZero() {
+		if !now.Before(due) {
+			t.endWatch(w, WatchSettled, api.CallbackDone, api.CallbackCompleted, ReasonCompleted, now)
+			return time.Time{}
+		}
+		if due.Before(next) {
+			next = due // the pane is quiet: no pass comes to look again
+		}
+	}
 	if w.rec.Mode == api.WatchTerminalActivity && !w.firstIdle.IsZero() {
 		due := w.firstIdle.Add(t.cfg.IdleGap)
 		if quiet := w.outAt.Add(t.cfg.StableIdle); quiet.After(due) {
