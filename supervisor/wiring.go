@@ -90,6 +90,8 @@ func (h bindingHost) Evidence(terminalID string, generation uint64, ev watchers.
 	h.s.tasks.Evidence(terminalID, generation, ev) // exact Watches and Turn monitors
 }
 
+func (h bindingHost) FileBound(terminalID, path string) { h.s.tasks.FileBound(terminalID, path) }
+
 // registry is dispatch.Terminals.
 type registry struct{ s *Supervisor }
 

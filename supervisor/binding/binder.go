@@ -32,6 +32,10 @@ type Host interface {
 	// Evidence hands one event of a terminal's bound file to the exact
 	// Watches and Turn monitors.
 	Evidence(terminalID string, generation uint64, ev watchers.Event)
+	// FileBound says a terminal's file was bound afresh: the watcher hands
+	// on only what is written after this, so the monitors read what it
+	// already holds (a turn can end while its file is briefly unbound).
+	FileBound(terminalID, path string)
 }
 
 // Config is the binder's part of the daemon's configuration.
@@ -446,6 +450,7 @@ func (b *Binder) bind(ctx context.Context, m Pane, termID string, agent watchers
 	if w == nil {
 		b.startWatcher(ctx, agent)
 	}
+	b.host.FileBound(termID, ni.Path)
 	return durable
 }
 

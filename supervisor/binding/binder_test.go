@@ -35,6 +35,13 @@ type testHost struct {
 	mu       sync.Mutex
 	evidence int
 	kinds    []string
+	bound    int // FileBound calls
+}
+
+func (h *testHost) FileBound(string, string) {
+	h.mu.Lock()
+	h.bound++
+	h.mu.Unlock()
 }
 
 func (h *testHost) Commit(store.Change) error             { return nil }
@@ -177,6 +184,43 @@ func TestParseDurableOnRecordedFiles(t *testing.T) {
 		fi, _ := os.Stat(path)
 		if got != tc.want || end != fi.Size() || id.Ino == 0 {
 			t.Errorf("%s: durable %q end %d of %d, id %v; want %q", tc.file, got, end, fi.Size(), id, tc.want)
+		}
+	}
+}
+
+// TestFileBoundOnFreshBind: the tasks hear of every fresh bind of a file
+// (they then read what it holds: the watcher hands on only what comes
+// after), not of the same file found again. A binding that names no
+// session for a moment, then the file again, is a fresh bind: what the
+// agent wrote meanwhile reached no stream.
+func TestFileBoundOnFreshBind(t *testing.T) {
+	sessions := t.TempDir()
+	host := &testHost{}
+	b := New(Config{ClaudeProjects: t.TempDir(), CodexSessions: sessions, Now: time.Now, Logger: slog.New(slog.DiscardHandler)}, host)
+	path := filepath.Join(sessions, "2026", "12", "02", "rollout-x.jsonl")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(`{"type":"session_meta","payload":{"id":"s","cwd":"/w"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	defer b.closeWatchers()
+	m := &testPane{}
+	req := bindRequest{id: "term_x", ident: procid.Identity{Agent: "codex"}}
+	resolved := watchers.NativeIdentity{State: watchers.Resolved, Path: path, SessionID: "s"}
+	bound := func() int { host.mu.Lock(); defer host.mu.Unlock(); return host.bound }
+	for i, step := range []struct {
+		ni   watchers.NativeIdentity
+		want int
+	}{
+		{resolved, 1},
+		{resolved, 1}, // the same file found again
+		{watchers.NativeIdentity{State: watchers.Unavailable}, 1},
+		{resolved, 2},
+	} {
+		b.adopt(ctx, m, req, step.ni, nil, nil)
+		if got := bound(); got != step.want {
+			t.Fatalf("step %d (%s): %d fresh binds told, want %d", i, step.ni.State, got, step.want)
 		}
 	}
 }

@@ -221,6 +221,18 @@ func (t *Manager) Evidence(terminalID string, gen uint64, ev watchers.Event) {
 	t.poke()
 }
 
+// FileBound queues a terminal's file bound afresh: its Turns and exact
+// Watches read what the file already holds (catchUp), in order with the
+// evidence that follows. It never blocks.
+func (t *Manager) FileBound(terminalID, path string) {
+	t.Evidence(terminalID, 0, fileBound{where: watchers.Where{Path: path}})
+}
+
+// fileBound is FileBound's place in the evidence queue.
+type fileBound struct{ where watchers.Where }
+
+func (f fileBound) At() watchers.Where { return f.where }
+
 // Run loads the active Watches and Turns and processes observations,
 // evidence and timers until ctx ends; the outbox runs beside it.
 func (t *Manager) Run(ctx context.Context) error {
@@ -293,6 +305,10 @@ func (t *Manager) process() time.Time {
 		t.personObserved(o)
 	}
 	for _, e := range evs {
+		if fb, ok := e.ev.(fileBound); ok {
+			t.rebound(e.terminalID, fb.where.Path)
+			continue
+		}
 		for _, w := range t.watches {
 			if w.rec.TerminalID == e.terminalID && w.rec.Anchor != nil {
 				t.watchEvidence(w, e)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -289,5 +290,57 @@ func TestCatchUpFirstFile(t *testing.T) {
 		if st := r.ledger.state[tc.id]; st != tc.want {
 			t.Errorf("%s (%q): %s after the catch-up, want %s", tc.id, tc.prompt, st, tc.want)
 		}
+	}
+}
+
+// TestFileBoundCatchUp: a Turn accepted from its file, whose end was
+// written while the binding named no session for a moment (the watcher
+// hands on nothing of a file that is not bound, and a fresh bind only what
+// comes after it), settles when the file is bound again: the monitor reads
+// what the file holds. A Turn of another file is not touched.
+func TestFileBoundCatchUp(t *testing.T) {
+	r := newTimerRig(t, Config{StallAfter: 10 * time.Minute, HardTimeout: time.Hour})
+	dir := t.TempDir()
+	path, other := filepath.Join(dir, "rollout-a.jsonl"), filepath.Join(dir, "rollout-b.jsonl")
+	started := `{"type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}` + "\n"
+	for _, p := range []string{path, other} {
+		if err := os.WriteFile(p, []byte(started), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fileOf := func(p string) watchers.FileID {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		return watchers.FileID{Dev: uint64(st.Dev), Ino: st.Ino}
+	}
+	for _, id := range []string{"turn_a", "turn_b"} {
+		p := map[string]string{"turn_a": path, "turn_b": other}[id]
+		sp := TurnSpec{TurnID: id, TerminalID: "term_f", Controller: "mcp:host", Incarnation: "1/1/codex", Created: r.clock.Now(),
+			Agent: "codex", Path: p, File: fileOf(p), Start: 0, BindingGen: 1, NativeTurnID: "t1"}
+		r.ledger.specs[id], r.ledger.state[id] = sp, TurnRunning
+		r.m.MonitorTurn(sp)
+	}
+	for _, p := range []string{path, other} {
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(`{"type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"Done."}}` + "\n")
+		f.Close()
+	}
+	r.m.process()
+	if st := r.ledger.state["turn_a"]; st != TurnRunning {
+		t.Fatalf("settled %s with no evidence handed on", st)
+	}
+	r.m.FileBound("term_f", path)
+	r.m.process()
+	if st := r.ledger.state["turn_a"]; st != TurnCompleted {
+		t.Errorf("after its file was bound again: %s, want completed", st)
+	}
+	if st := r.ledger.state["turn_b"]; st != TurnRunning {
+		t.Errorf("a Turn of another file: %s, want running", st)
 	}
 }

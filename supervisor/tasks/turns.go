@@ -201,6 +201,22 @@ func (t *Manager) catchUp(tr *turnState) {
 	}
 }
 
+// rebound catches up the Turns and exact Watches of a terminal whose file
+// was bound afresh (FileBound): what was written while it was unbound
+// reaches no stream. Each reads only its own file (same identity).
+func (t *Manager) rebound(terminalID, path string) {
+	for _, tr := range t.turns {
+		if tr.spec.TerminalID == terminalID && tr.spec.Path == path {
+			t.catchUp(tr)
+		}
+	}
+	for _, w := range t.watches {
+		if a := w.rec.Anchor; w.rec.TerminalID == terminalID && a != nil && a.Path == path {
+			t.reconcileAnchor(w)
+		}
+	}
+}
+
 func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 	switch {
 	case o.Screen == api.ScreenExited:
