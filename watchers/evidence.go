@@ -14,6 +14,9 @@ const (
 	Codex  Agent = "codex"
 	Claude Agent = "claude"
 	Gemini Agent = "gemini"
+	// OpenCode's evidence is rows of its SQLite store, not lines of a
+	// file (OpenCodeDB).
+	OpenCode Agent = "opencode"
 )
 
 // FileID is a file's identity: device and inode. A path whose FileID

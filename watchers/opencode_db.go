@@ -1,0 +1,182 @@
+package watchers
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // database/sql driver "sqlite": pure Go, no cgo
+)
+
+// OpenCodeDB reads OpenCode's store read-only: the connection is opened
+// with mode=ro and query_only, so it never writes, and SQLite's WAL lets
+// it read while OpenCode writes without blocking it (a reader only holds
+// back a checkpoint past its snapshot; each query here is one short
+// snapshot). It creates no file when the store's -wal and -shm exist
+// (they do whenever OpenCode has run: it leaves them behind on exit).
+//
+// When to read again is not its business: the -wal file changes on every
+// write OpenCode commits, so a watch on it (fsnotify, in the follower)
+// says when, and Events says what.
+//
+// It keeps one parser per session it was asked about (the goroutine that
+// calls Events owns them; calls are serialised by a mutex).
+type OpenCodeDB struct {
+	path string
+	file FileID
+	db   *sql.DB
+
+	mu      sync.Mutex
+	follows map[string]*ocFollow
+}
+
+// ocFollow is a session's parser and the last seq it read.
+type ocFollow struct {
+	parser *OpenCodeParser
+	seq    int64
+}
+
+// OpenCodeSession is one row of the session table (the title, the
+// prompt's first words, is not read).
+type OpenCodeSession struct {
+	ID        string
+	ParentID  string // set for a subagent's session (the task tool's)
+	Directory string // the cwd OpenCode ran in
+	Version   string
+	Created   time.Time
+	Updated   time.Time
+}
+
+// ocPage bounds the rows one query reads (each query is a snapshot of
+// its own; the log is append-only, so pages by seq are consistent).
+const ocPage = 500
+
+// OpenOpenCodeDB opens the store at path read-only. A missing file is an
+// error wrapping fs.ErrNotExist (the driver would otherwise report it
+// only at the first query).
+func OpenOpenCodeDB(path string) (*OpenCodeDB, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("watchers: opencode db: %w", err)
+	}
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q["_pragma"] = []string{"query_only(1)", "busy_timeout(2000)"}
+	dsn := (&url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: q.Encode()}).String()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("watchers: opencode db %s: %w", path, err)
+	}
+	// One connection: queries are short and serial; a second connection
+	// would only hold a second -shm mapping.
+	db.SetMaxOpenConns(1)
+	db.SetConnMaxIdleTime(time.Minute)
+	return &OpenCodeDB{path: path, file: statOf(fi).ID, db: db, follows: map[string]*ocFollow{}}, nil
+}
+
+// Path is the store's path.
+func (db *OpenCodeDB) Path() string { return db.path }
+
+// File is the store's identity when it was opened.
+func (db *OpenCodeDB) File() FileID { return db.file }
+
+// Close closes the connection.
+func (db *OpenCodeDB) Close() error { return db.db.Close() }
+
+// Sessions lists every session, oldest first.
+func (db *OpenCodeDB) Sessions(ctx context.Context) ([]OpenCodeSession, error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT id, coalesce(parent_id, ''), directory, version, time_created, time_updated
+		FROM session ORDER BY time_created, id`)
+	if err != nil {
+		return nil, fmt.Errorf("watchers: opencode sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []OpenCodeSession
+	for rows.Next() {
+		var s OpenCodeSession
+		var created, updated int64
+		if err := rows.Scan(&s.ID, &s.ParentID, &s.Directory, &s.Version, &created, &updated); err != nil {
+			return nil, fmt.Errorf("watchers: opencode sessions: %w", err)
+		}
+		s.Created, s.Updated = msTime(created), msTime(updated)
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("watchers: opencode sessions: %w", err)
+	}
+	return out, nil
+}
+
+// ocEventRow is one row of the event table.
+type ocEventRow struct {
+	seq  int64
+	typ  string
+	data []byte
+}
+
+// Events emits the evidence of the session's event rows after afterSeq
+// (-1: from the start), in seq order, and returns the last seq read
+// (afterSeq when there was none). Each event's Where is the store (Path,
+// File) and the row: Offset its seq, End seq+1. Asked to go on from where
+// the previous call stopped, it reads only the new rows; asked anything
+// else, it reads the log again from its start to rebuild the parser's
+// state and emits only what lies after afterSeq. emit runs with no query
+// open.
+func (db *OpenCodeDB) Events(ctx context.Context, sessionID string, afterSeq int64, emit func(Event)) (int64, error) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	f := db.follows[sessionID]
+	if f == nil || f.seq != afterSeq {
+		f = &ocFollow{parser: NewOpenCodeParser(), seq: -1}
+		db.follows[sessionID] = f
+	}
+	last := afterSeq
+	var out []Event
+	for {
+		page, err := db.eventPage(ctx, sessionID, f.seq)
+		if err != nil {
+			return last, err
+		}
+		for _, r := range page {
+			where := Where{Agent: OpenCode, Path: db.path, File: db.file, Offset: r.seq, End: r.seq + 1}
+			out = f.parser.Parse(where, r.typ, r.data, out[:0])
+			f.seq = r.seq
+			if r.seq <= afterSeq {
+				continue
+			}
+			last = r.seq
+			for _, ev := range out {
+				emit(ev)
+			}
+		}
+		if len(page) < ocPage {
+			return last, nil
+		}
+	}
+}
+
+// eventPage reads up to ocPage rows after seq.
+func (db *OpenCodeDB) eventPage(ctx context.Context, sessionID string, after int64) ([]ocEventRow, error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT seq, type, data FROM event
+		WHERE aggregate_id = ? AND seq > ? ORDER BY seq LIMIT ?`, sessionID, after, ocPage)
+	if err != nil {
+		return nil, fmt.Errorf("watchers: opencode events: %w", err)
+	}
+	defer rows.Close()
+	var page []ocEventRow
+	for rows.Next() {
+		var r ocEventRow
+		if err := rows.Scan(&r.seq, &r.typ, &r.data); err != nil {
+			return nil, fmt.Errorf("watchers: opencode events: %w", err)
+		}
+		page = append(page, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("watchers: opencode events: %w", err)
+	}
+	return page, nil
+}
