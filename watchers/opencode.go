@@ -248,8 +248,10 @@ func (p *OpenCodeParser) Parse(where Where, rowType string, data []byte, out []E
 	default:
 		p.stats.unknown(rowType)
 	}
-	if e := len(out) - n; e > 0 {
-		p.stats.Events += int64(e)
+	for _, ev := range out[n:] {
+		if _, bad := ev.(Malformed); !bad {
+			p.stats.Events++
+		}
 	}
 	return out
 }
