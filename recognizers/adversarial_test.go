@@ -97,6 +97,21 @@ var geminiSources = []source{
 	{"permission-cwd120", "permission-approve-cwd120", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
 }
 
+var openCodeVersions = []string{"1.18.33"}
+
+var openCodeSources = []source{
+	{"permission", "permission-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"edit", "edit-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-colors256", "permission-approve-colors256", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-w60", "permission-approve-w60", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-w80", "permission-approve-w80", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-w200", "permission-approve-w200", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-h15", "permission-approve-h15", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-cwd120", "permission-approve-cwd120", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-model-long", "permission-approve-model-long", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"question", "question-digit", 0, recognizers.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type your own answer"}, openCodeVersions},
+}
+
 // mutation changes a copy of a source screen; nil means it does not apply.
 // want lists the reason codes any of which names the refusal.
 type mutation struct {
@@ -130,14 +145,20 @@ var mutations = []mutation{
 	{"checkbox drawn with another mark", boxMark, []string{recognizers.ReasonChangedMenuShape}},
 	{"free-text row ticked", freeTextTicked, []string{recognizers.ReasonMultiSelect}},
 	{"multi-select without its Submit row", multiSubmitRemoved, []string{recognizers.ReasonMultiSelect, recognizers.ReasonChangedMenuShape}},
+	{"buttons relabelled", buttonsSwapped, []string{recognizers.ReasonChangedMenuShape}},
+	{"button missing", buttonMissing, []string{recognizers.ReasonChangedMenuShape}},
+	{"another button selected", buttonSelected(2), []string{recognizers.ReasonHighlightMoved}},
+	{"selection drawn on two buttons", buttonSelected(-1), []string{recognizers.ReasonHighlightUnproven, recognizers.ReasonChangedMenuShape}},
+	{"no button selected", buttonUnselected, []string{recognizers.ReasonHighlightUnproven}},
+	{"buttons' hints changed", buttonHints, []string{recognizers.ReasonChangedMenuShape}},
 }
 
 // TestAdversarialMutations: zero false actionable results over every
 // source, version and mutation; and every source actionable unmutated.
 func TestAdversarialMutations(t *testing.T) {
 	cases, refused := 0, map[string]int{}
-	for _, agent := range []string{"claude", "codex", "gemini"} {
-		srcs := map[string][]source{"claude": claudeSources, "codex": codexSources, "gemini": geminiSources}[agent]
+	for _, agent := range []string{"claude", "codex", "gemini", "opencode"} {
+		srcs := map[string][]source{"claude": claudeSources, "codex": codexSources, "gemini": geminiSources, "opencode": openCodeSources}[agent]
 		for _, src := range srcs {
 			for _, v := range src.versions {
 				if _, err := os.Stat(castPath(agent, v, src.surface)); err != nil {
@@ -269,6 +290,18 @@ func options(r *recognizers.Recognition) []recognizers.Option {
 	return out
 }
 
+// stacked: the options are rows of their own (OpenCode's permission
+// buttons share one row: the row mutations do not apply to them, its
+// button mutations do).
+func stacked(opts []recognizers.Option) bool {
+	for i := 1; i < len(opts); i++ {
+		if opts[i].Row == opts[i-1].Row {
+			return false
+		}
+	}
+	return true
+}
+
 // numberX finds the column of the number of option o.
 func numberX(s *vt.Screen, o recognizers.Option) int {
 	w, _ := s.Size()
@@ -316,7 +349,7 @@ func restyle(s *vt.Screen, y0, y1 int, st vt.Style) {
 
 func renumber(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
 	opts := options(r)
-	if len(opts) < 2 {
+	if len(opts) < 2 || !stacked(opts) {
 		return nil
 	}
 	setText(s, numberX(s, opts[1]), opts[1].Row, fmt.Sprint(opts[1].Number+1))
@@ -325,7 +358,7 @@ func renumber(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen
 
 func duplicate(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
 	opts := options(r)
-	if len(opts) < 3 {
+	if len(opts) < 3 || !stacked(opts) {
 		return nil
 	}
 	copyRow(s, opts[1].Row, opts[2].Row)
@@ -334,7 +367,7 @@ func duplicate(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Scree
 
 func reorder(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
 	opts := options(r)
-	if len(opts) < 3 {
+	if len(opts) < 3 || !stacked(opts) {
 		return nil
 	}
 	w, h := s.Size()
@@ -358,7 +391,7 @@ func copyRow2(dst, src *vt.Screen, from, to int) {
 // missing deletes an option's row: the rows below move up.
 func missing(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
 	opts := options(r)
-	if len(opts) < 3 {
+	if len(opts) < 3 || !stacked(opts) {
 		return nil
 	}
 	w, h := s.Size()
@@ -543,7 +576,7 @@ func persistentOnly(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.
 		return nil
 	}
 	opts := options(r)
-	if !slices.ContainsFunc(opts, func(o recognizers.Option) bool { return o.Role == recognizers.RolePersistent }) {
+	if !stacked(opts) || !slices.ContainsFunc(opts, func(o recognizers.Option) bool { return o.Role == recognizers.RolePersistent }) {
 		return nil // no grant to leave alone (exec-multiline)
 	}
 	// Move the glyph and highlight with the rows: rows 2.. up by one.
@@ -664,7 +697,7 @@ func freeTextLabel(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.S
 // label's column in its label's style: its label wrapped.
 func wrappedLabel(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
 	opts := options(r)
-	if len(opts) == 0 || r.Region.Top < 2 {
+	if len(opts) == 0 || r.Region.Top < 2 || !stacked(opts) {
 		return nil
 	}
 	o := opts[0]
@@ -683,8 +716,8 @@ func wrappedLabel(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Sc
 // secret_input beside unknown_version.
 func TestAdversarialSecretGeneric(t *testing.T) {
 	cases := 0
-	for _, agent := range []string{"claude", "codex", "gemini"} {
-		srcs := map[string][]source{"claude": claudeSources, "codex": codexSources, "gemini": geminiSources}[agent]
+	for _, agent := range []string{"claude", "codex", "gemini", "opencode"} {
+		srcs := map[string][]source{"claude": claudeSources, "codex": codexSources, "gemini": geminiSources, "opencode": openCodeSources}[agent]
 		for _, src := range srcs {
 			for _, v := range src.versions {
 				if _, err := os.Stat(castPath(agent, v, src.surface)); err != nil {
@@ -840,4 +873,114 @@ func multiSubmitRemoved(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) 
 	}
 	blankRow(s, ft.Row+1)
 	return s
+}
+
+// OpenCode's permission buttons: " Allow once ", " Allow always ",
+// " Reject " on one row from column 5, a gap between them, the selected
+// one on the warning colour.
+
+// openCodeButtonRow returns the buttons' row, or -1 when the source has
+// no button row (another agent, a question).
+func openCodeButtonRow(r *recognizers.Recognition) int {
+	opts := options(r)
+	if r.Agent != "opencode" || len(opts) != 3 || stacked(opts) {
+		return -1
+	}
+	return opts[0].Row
+}
+
+// buttonsSwapped writes the second button's label over the first's
+// ("Allow alway" in the first button's paint).
+func buttonsSwapped(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	y := openCodeButtonRow(r)
+	if y < 0 || !replaceText(s, y, "Allow once", "Allow alwa") {
+		return nil
+	}
+	return s
+}
+
+// buttonMissing blanks the last button in the row's background.
+func buttonMissing(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	y := openCodeButtonRow(r)
+	x := findText(s, y, "Reject")
+	if y < 0 || x < 0 {
+		return nil
+	}
+	pad := s.Cell(x-2, y)
+	for i := x - 1; i <= x+6; i++ {
+		s.SetCell(i, y, vt.Cell{Text: " ", Width: 1, Style: pad.Style})
+	}
+	return s
+}
+
+// buttonSelected paints button i (-1: the last, besides the first) in
+// the first button's selected paint, the first staying selected unless
+// i >= 0.
+func buttonSelected(i int) func(*vt.Screen, *recognizers.Recognition, *vt.Screen) *vt.Screen {
+	return func(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+		y := openCodeButtonRow(r)
+		if y < 0 {
+			return nil
+		}
+		labels := []string{"Allow once", "Allow always", "Reject"}
+		x0, x := findText(s, y, labels[0]), findText(s, y, labels[2])
+		if x0 < 0 || x < 0 {
+			return nil
+		}
+		lit, pad, plain := s.Cell(x0, y).Style, s.Cell(x0-1, y).Style, s.Cell(x, y).Style
+		for j := x - 1; j <= x+len(labels[2]); j++ {
+			c := s.Cell(j, y)
+			c.Style = lit
+			if c.Text == " " {
+				c.Style = pad
+			}
+			s.SetCell(j, y, c)
+		}
+		if i >= 0 {
+			for j := x0; j < x0+len(labels[0]); j++ {
+				c := s.Cell(j, y)
+				c.Style = plain
+				s.SetCell(j, y, c)
+			}
+			padPlain := s.Cell(x0+len(labels[0])+1, y).Style
+			for _, j := range []int{x0 - 1, x0 + len(labels[0])} {
+				s.SetCell(j, y, vt.Cell{Text: " ", Width: 1, Style: padPlain})
+			}
+		}
+		return s
+	}
+}
+
+// buttonUnselected paints the selected button like the others.
+func buttonUnselected(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	y := openCodeButtonRow(r)
+	x0, x := findText(s, y, "Allow once"), findText(s, y, "Reject")
+	if y < 0 || x0 < 0 || x < 0 {
+		return nil
+	}
+	plain, pad := s.Cell(x, y).Style, s.Cell(x-1, y).Style
+	for j := x0 - 1; j <= x0+len("Allow once"); j++ {
+		c := s.Cell(j, y)
+		c.Style = plain
+		if c.Text == " " {
+			c.Style = pad
+		}
+		s.SetCell(j, y, c)
+	}
+	return s
+}
+
+// buttonHints changes the hints' "enter confirm" into "enter continue".
+func buttonHints(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
+	y := openCodeButtonRow(r)
+	if y < 0 {
+		return nil
+	}
+	_, h := s.Size()
+	for row := y; row < h; row++ {
+		if replaceText(s, row, "select", "choose") {
+			return s
+		}
+	}
+	return nil
 }

@@ -66,6 +66,8 @@ func TestLookup(t *testing.T) {
 		{"codex", "0.155.1", "codex@0.155.1", true},
 		{"codex", "0.155.1-linux-x64", "codex@generic", false},
 		{"gemini", "1.0.0", "gemini@generic", false},
+		{"opencode", "1.18.33", "opencode@1.18.33", true},
+		{"opencode", "1.18.34", "opencode@generic", false},
 	} {
 		p := recognizers.Lookup(tc.agent, tc.version)
 		if p.ID() != tc.id || p.Exact != tc.exact {
@@ -77,7 +79,7 @@ func TestLookup(t *testing.T) {
 		ids = append(ids, p.ID())
 	}
 	want := []string{"claude@2.1.263", "claude@2.1.266", "claude@2.1.267", "claude@2.1.332",
-		"codex@0.153.4", "codex@0.154.0", "codex@0.155.1", "codex@0.171.0", "gemini@0.61.0"}
+		"codex@0.153.4", "codex@0.154.0", "codex@0.155.1", "codex@0.171.0", "gemini@0.61.0", "opencode@1.18.33"}
 	if !slices.Equal(ids, want) {
 		t.Errorf("Profiles() = %v, want %v", ids, want)
 	}

@@ -11,15 +11,16 @@ import (
 // screens drift gets its own fields without touching its neighbours.
 // Add a version only with its recordings in recordings/testdata.
 var (
-	claude2_1_263 = claude21Base
-	claude2_1_266 = claude21Base
-	claude2_1_267 = claude2_1_267Grammar()
-	claude2_1_332 = claude2_1_332Grammar()
-	codex0_153_4  = codex0_153_4Grammar()
-	codex0_154_0  = codex0xBase
-	codex0_155_1  = codex0_155_1Grammar()
-	codex0_171_0  = codex0_171_0Grammar()
-	gemini0_61_0  = gemini0xBase
+	claude2_1_263   = claude21Base
+	claude2_1_266   = claude21Base
+	claude2_1_267   = claude2_1_267Grammar()
+	claude2_1_332   = claude2_1_332Grammar()
+	codex0_153_4    = codex0_153_4Grammar()
+	codex0_154_0    = codex0xBase
+	codex0_155_1    = codex0_155_1Grammar()
+	codex0_171_0    = codex0_171_0Grammar()
+	gemini0_61_0    = gemini0xBase
+	openCode1_18_33 = openCode1xBase
 
 	// The versions whose screens are recorded in Claude Code's themes.
 	claude2_1_267Themed = withThemes(&claude2_1_267, claudeThemes(246))
@@ -195,22 +196,24 @@ func codex0_153_4Grammar() codex0x {
 
 // registry is the registration table: agent@exact-version -> profile.
 var registry = map[string]Profile{
-	"claude@2.1.263": {Agent: "claude", Version: "2.1.263", Exact: true, grammar: &claude2_1_263},
-	"claude@2.1.266": {Agent: "claude", Version: "2.1.266", Exact: true, grammar: &claude2_1_266},
-	"claude@2.1.267": {Agent: "claude", Version: "2.1.267", Exact: true, grammar: claude2_1_267Themed},
-	"claude@2.1.332": {Agent: "claude", Version: "2.1.332", Exact: true, grammar: claude2_1_332Themed},
-	"codex@0.153.4":  {Agent: "codex", Version: "0.153.4", Exact: true, grammar: &codex0_153_4},
-	"codex@0.154.0":  {Agent: "codex", Version: "0.154.0", Exact: true, grammar: &codex0_154_0},
-	"codex@0.155.1":  {Agent: "codex", Version: "0.155.1", Exact: true, grammar: &codex0_155_1},
-	"codex@0.171.0":  {Agent: "codex", Version: "0.171.0", Exact: true, grammar: &codex0_171_0},
-	"gemini@0.61.0":  {Agent: "gemini", Version: "0.61.0", Exact: true, grammar: &gemini0_61_0},
+	"claude@2.1.263":   {Agent: "claude", Version: "2.1.263", Exact: true, grammar: &claude2_1_263},
+	"claude@2.1.266":   {Agent: "claude", Version: "2.1.266", Exact: true, grammar: &claude2_1_266},
+	"claude@2.1.267":   {Agent: "claude", Version: "2.1.267", Exact: true, grammar: claude2_1_267Themed},
+	"claude@2.1.332":   {Agent: "claude", Version: "2.1.332", Exact: true, grammar: claude2_1_332Themed},
+	"codex@0.153.4":    {Agent: "codex", Version: "0.153.4", Exact: true, grammar: &codex0_153_4},
+	"codex@0.154.0":    {Agent: "codex", Version: "0.154.0", Exact: true, grammar: &codex0_154_0},
+	"codex@0.155.1":    {Agent: "codex", Version: "0.155.1", Exact: true, grammar: &codex0_155_1},
+	"codex@0.171.0":    {Agent: "codex", Version: "0.171.0", Exact: true, grammar: &codex0_171_0},
+	"gemini@0.61.0":    {Agent: "gemini", Version: "0.61.0", Exact: true, grammar: &gemini0_61_0},
+	"opencode@1.18.33": {Agent: "opencode", Version: "1.18.33", Exact: true, grammar: &openCode1_18_33},
 }
 
 // generic is how an unknown version of an agent is read: with each exact
 // grammar of the agent, newest first, keeping the first that knows the
 // screen. Its interactions are all manual_required (unknown_version).
 var generic = map[string]grammar{
-	"claude": genericGrammar{claude2_1_332Themed, claude2_1_267Themed},
-	"codex":  genericGrammar{&codex0_171_0, &codex0_155_1, &codex0_153_4},
-	"gemini": genericGrammar{&gemini0_61_0},
+	"claude":   genericGrammar{claude2_1_332Themed, claude2_1_267Themed},
+	"codex":    genericGrammar{&codex0_171_0, &codex0_155_1, &codex0_153_4},
+	"gemini":   genericGrammar{&gemini0_61_0},
+	"opencode": genericGrammar{&openCode1_18_33},
 }

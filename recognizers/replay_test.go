@@ -121,16 +121,18 @@ func summary(r *recognizers.Recognition) string {
 // notPlanned are actionable markers after which the rig sent a key no plan
 // sends, each for a reason.
 var notPlanned = map[string]string{
-	"question-enter":           "Enter on the highlighted row: the native alternative to the digit akk sends",
-	"question-escape":          "Esc cancels the question; it is not an answer",
-	"permission-reject/codex":  "Esc cancels Codex's request; reject is not offered for Codex",
-	"apply-patch-reject/codex": "Esc cancels Codex's request (turn_aborted); reject is not offered for Codex",
-	"async-question/2":         "ctrl+] skips the question; skipping is not an answer",
-	"edit-escape":              "Esc cancels the dialog; it is not a decision",
-	"webfetch-reject":          "the Fetch dialog's 'No, and tell Claude what to do differently (esc)' row is Esc's cancel path; reject is not offered",
-	"permission-reject/gemini": "Gemini's 'No, suggest changes (esc)' cancels the tool and the request; reject is not offered",
-	"permission-escape/gemini": "Esc cancels Gemini's tool and the request; it is not a decision",
-	"edit-reject/gemini":       "Gemini's 'No, suggest changes (esc)' cancels the edit and the request; reject is not offered",
+	"question-enter":             "Enter on the highlighted row: the native alternative to the digit akk sends",
+	"question-escape":            "Esc cancels the question; it is not an answer",
+	"permission-reject/codex":    "Esc cancels Codex's request; reject is not offered for Codex",
+	"apply-patch-reject/codex":   "Esc cancels Codex's request (turn_aborted); reject is not offered for Codex",
+	"async-question/2":           "ctrl+] skips the question; skipping is not an answer",
+	"edit-escape":                "Esc cancels the dialog; it is not a decision",
+	"webfetch-reject":            "the Fetch dialog's 'No, and tell Claude what to do differently (esc)' row is Esc's cancel path; reject is not offered",
+	"permission-reject/gemini":   "Gemini's 'No, suggest changes (esc)' cancels the tool and the request; reject is not offered",
+	"permission-escape/gemini":   "Esc cancels Gemini's tool and the request; it is not a decision",
+	"edit-reject/gemini":         "Gemini's 'No, suggest changes (esc)' cancels the edit and the request; reject is not offered",
+	"permission-escape/opencode": "Esc is bound to OpenCode's Reject; akk rejects with ← and Enter, Esc being cancel (invariant 9)",
+	"permission-always/0":        "→ selects OpenCode's 'Allow always', a persistent grant akk never offers",
 }
 
 // TestReplayPlansMatchRecordedInput: where the rig answered an actionable

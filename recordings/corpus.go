@@ -19,13 +19,16 @@ type Corpus struct {
 
 // JournalKind names an agent's own record of its conversation, as the
 // corpus files call it: Claude Code's transcript, Codex's rollout, Gemini
-// CLI's chats file.
+// CLI's chats file, OpenCode's parts (the part rows of its SQLite session
+// database, one JSON object a line, as the rig dumps them).
 func JournalKind(agent string) string {
 	switch agent {
 	case "codex":
 		return "rollout"
 	case "gemini":
 		return "chats"
+	case "opencode":
+		return "parts"
 	}
 	return "transcript"
 }

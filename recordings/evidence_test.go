@@ -111,14 +111,19 @@ func hasPermissionMarker(t *testing.T, rec *Recording) bool {
 // journalCalls reports whether a record of the agent's journal calls one
 // of tools: in Claude's transcript a tool_use of that name, in Codex's
 // rollout a function or custom tool call of it (0.171's code mode calls
-// every tool from its exec tool).
+// every tool from its exec tool), in OpenCode's parts a tool part of it.
 func journalCalls(agent string, journal []byte, tools []string) bool {
 	kinds := map[string][]string{"claude": {`"type":"tool_use"`}, "codex": {`"type":"function_call"`, `"type":"custom_tool_call"`},
-		"gemini": {`"toolCalls":[`}}[agent]
+		"gemini": {`"toolCalls":[`}, "opencode": {`"type":"tool"`}}[agent]
+	// OpenCode's parts name the tool as "tool", the others as "name".
+	field := map[string]string{"opencode": "tool"}[agent]
+	if field == "" {
+		field = "name"
+	}
 	for _, line := range bytes.Split(journal, []byte("\n")) {
 		for _, tool := range tools {
 			for _, kind := range kinds {
-				if bytes.Contains(line, []byte(kind)) && bytes.Contains(line, []byte(`"name":"`+tool+`"`)) {
+				if bytes.Contains(line, []byte(kind)) && bytes.Contains(line, []byte(`"`+field+`":"`+tool+`"`)) {
 					return true
 				}
 			}

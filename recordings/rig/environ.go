@@ -34,30 +34,36 @@ const (
 	longClaudeModel = "claude-opus-5-20261101-extended-context-preview"
 	longCodexModel  = "gpt-5.5-codex-extended-context-research-preview-2026-11"
 	longGeminiModel = "gemini-3.8-flash-extended-context-research-preview-2026-11"
+	// longOpenCodeModel is the fake provider's model id and name.
+	longOpenCodeModel = "fake-model-extended-context-research-preview-2026-11"
 )
 
 var environs = []environ{
-	{"w60", []string{"claude", "codex", "gemini"}, func(s *Scenario) { s.Width, s.Height = 60, 24 }},
-	{"w80", []string{"claude", "codex", "gemini"}, func(s *Scenario) { s.Width, s.Height = 80, 24 }},
-	{"w200", []string{"claude", "codex", "gemini"}, func(s *Scenario) { s.Width, s.Height = 200, 40 }},
+	{"w60", []string{"claude", "codex", "gemini", "opencode"}, func(s *Scenario) { s.Width, s.Height = 60, 24 }},
+	{"w80", []string{"claude", "codex", "gemini", "opencode"}, func(s *Scenario) { s.Width, s.Height = 80, 24 }},
+	{"w200", []string{"claude", "codex", "gemini", "opencode"}, func(s *Scenario) { s.Width, s.Height = 200, 40 }},
 	{"w250", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 250, 40 }},
-	{"h15", []string{"claude", "codex", "gemini"}, func(s *Scenario) { s.Width, s.Height = 120, 15 }},
+	{"h15", []string{"claude", "codex", "gemini", "opencode"}, func(s *Scenario) { s.Width, s.Height = 120, 15 }},
 	{"h50", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 120, 50 }},
 	{"theme-light", []string{"claude"}, claudeTheme("light")},
 	{"theme-dark-daltonized", []string{"claude"}, claudeTheme("dark-daltonized")},
 	{"theme-light-ansi", []string{"claude"}, claudeTheme("light-ansi")},
 	{"bg-light", []string{"codex"}, func(s *Scenario) { s.PaneBG = "#ffffff" }},
 	{"bg-dark", []string{"codex"}, func(s *Scenario) { s.PaneBG = "#000000" }},
-	{"cwd120", []string{"claude", "codex", "gemini"}, withSetup(func(h *Home, env []string) ([]string, error) {
+	{"cwd120", []string{"claude", "codex", "gemini", "opencode"}, withSetup(func(h *Home, env []string) ([]string, error) {
 		return env, longWork(h)
 	})},
 	// Gemini CLI without COLORTERM (a terminal that does not say it has
-	// true colour): a warning row, and the 256-colour palette.
-	{"colors256", []string{"gemini"}, withSetup(func(h *Home, env []string) ([]string, error) {
+	// true colour): a warning row, and the 256-colour palette. OpenCode
+	// the same way.
+	{"colors256", []string{"gemini", "opencode"}, withSetup(func(h *Home, env []string) ([]string, error) {
 		return slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, "COLORTERM=") }), nil
 	})},
 	{"model-long", []string{"gemini"}, withSetup(func(h *Home, env []string) ([]string, error) {
 		return append(env, "GEMINI_MODEL="+longGeminiModel), nil
+	})},
+	{"model-long", []string{"opencode"}, withSetup(func(h *Home, env []string) ([]string, error) {
+		return env, setOpenCodeModel(h, longOpenCodeModel)
 	})},
 	{"model-long", []string{"claude"}, withSetup(func(h *Home, env []string) ([]string, error) {
 		return append(env, "ANTHROPIC_MODEL="+longClaudeModel), nil

@@ -132,6 +132,12 @@ func (r *run) do(ctx context.Context) (err error) {
 		}
 		env = geminiEnv(h, srv.URL())
 		err = writeGeminiConfig(h)
+	case "opencode":
+		if srv, err = fakemodel.Chat(script, log, r.lg); err != nil {
+			return err
+		}
+		env = openCodeEnv(h)
+		err = writeOpenCodeConfig(h, srv.URL(), openCodeModel)
 	default:
 		return fmt.Errorf("rig: no fake model for %s", r.cfg.Agent)
 	}
@@ -207,7 +213,9 @@ func (r *run) do(ctx context.Context) (err error) {
 	r.res.Recording = rec.Finish(end)
 	r.res.Final = recordings.ScreenFromSeed(end.Screen)
 	r.res.Requests = log.Requests()
-	if j := findJournal(r.cfg.Agent, h.Home); j != "" {
+	if r.cfg.Agent == "opencode" {
+		r.res.Journal = openCodeJournal(ctx, h.Home)
+	} else if j := findJournal(r.cfg.Agent, h.Home); j != "" {
 		if r.res.Journal, err = os.ReadFile(j); err != nil {
 			return fmt.Errorf("rig: journal: %w", err)
 		}

@@ -143,6 +143,8 @@ func Script(agent, version string) fakemodel.Script {
 		return codexScript(version)
 	case "gemini":
 		return geminiScript(version)
+	case "opencode":
+		return openCodeScript(version)
 	}
 	return claudeScript(version)
 }
