@@ -31,6 +31,8 @@ type gemini0x struct {
 	busyHint      string   // "(esc to cancel, " before the elapsed time
 	spinner       string   // the working row's animated glyphs
 	interrupted   string   // the history's note after Esc or a cancelled tool
+	failed        string   // the history's note after a request failed
+	apiError      string   // the error row above it
 	dialogs       []geminiDialog
 	maxDraftRows  int
 	maxDialogRows int
@@ -54,6 +56,7 @@ type geminiPalette struct {
 	padFg      vt.Style // the half blocks' style
 	spin       vt.Style // the spinner glyph
 	note       vt.Style // the interruption note
+	err        vt.Style // an error row
 	frame      vt.Style // a dialog's frame
 	title      vt.Style // a dialog's "? Tool  " and its "[Tool]"
 	text       vt.Style // a dialog's plain text
@@ -67,12 +70,12 @@ var gemini0xBase = gemini0x{
 		{hint: fgRGB(0xaf, 0xaf, 0xaf).vt(), rule: fgRGB(0x87, 0x87, 0x87).dim().vt(), box: plain().bgRGB(0x5f, 0x5f, 0x5f).vt(),
 			glyph: fgRGB(0xd7, 0xaf, 0xff).bgRGB(0x5f, 0x5f, 0x5f).vt(), place: fgRGB(0xaf, 0xaf, 0xaf).bgRGB(0x5f, 0x5f, 0x5f).vt(),
 			draft: fgRGB(0xff, 0xff, 0xff).bgRGB(0x5f, 0x5f, 0x5f).vt(), halfBlocks: true, padFg: fgRGB(0x5f, 0x5f, 0x5f).vt(),
-			spin: fgRGB(0xd7, 0xaf, 0xff).vt(), note: fgRGB(0xff, 0xff, 0xaf).vt(), frame: fgRGB(0x87, 0x87, 0x87).vt(),
+			spin: fgRGB(0xd7, 0xaf, 0xff).vt(), note: fgRGB(0xff, 0xff, 0xaf).vt(), err: fgRGB(0xff, 0x87, 0xaf).vt(), frame: fgRGB(0x87, 0x87, 0x87).vt(),
 			title: fgRGB(0xff, 0xff, 0xaf).bold().vt(), text: fgRGB(0xff, 0xff, 0xff).vt(),
 			lit: fgRGB(0xd7, 0xff, 0xd7).bgRGB(0x00, 0x5f, 0x00).vt(), litPad: plain().bgRGB(0x00, 0x5f, 0x00).vt()},
 		{hint: fg256(248).vt(), rule: fg256(244).dim().vt(), box: plain().bg256(240).vt(),
 			glyph: fg256(183).bg256(240).vt(), place: fg256(248).bg256(240).vt(), draft: fg256(231).bg256(240).vt(),
-			spin: fg256(183).vt(), note: fg256(229).vt(), frame: fg256(244).vt(), title: fg256(229).bold().vt(),
+			spin: fg256(183).vt(), note: fg256(229).vt(), err: fg256(217).vt(), frame: fg256(244).vt(), title: fg256(229).bold().vt(),
 			text: fg256(231).vt(), lit: fg256(194).bg256(28).vt(), litPad: plain().bg256(28).vt()},
 	},
 	placeholder:   "Type your message or @path/to/file",
@@ -82,6 +85,8 @@ var gemini0xBase = gemini0x{
 	busyHint:      "(esc to cancel, ",
 	spinner:       "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏",
 	interrupted:   "ℹ Request cancelled.",
+	failed:        "ℹ This request failed.",
+	apiError:      "✕ [API Error: ",
 	dialogs:       geminiDialogs0_61,
 	maxDraftRows:  8,
 	maxDialogRows: 60,
@@ -314,16 +319,42 @@ func (c *gemini0x) atRest(g *grid, y int, p *geminiPalette) bool {
 }
 
 // blocked reads an idle screen whose history ends in the interruption
-// note (Esc in the turn, or a refused tool) as blocked, interrupted.
+// note (Esc in the turn, or a refused tool) as blocked, interrupted; one
+// that ends in the failure note under an API error row (the error its
+// retries could not get past, or one it does not retry) as blocked,
+// api_error.
 func (c *gemini0x) blocked(g *grid, status int, p *geminiPalette, out *Recognition) {
 	defer g.enter("gemini0x.blocked")()
-	y := status - 1
+	y := c.above(g, status)
+	switch {
+	case y < 0:
+	case g.first(y) == 0 && g.rowIs(y, 0, c.interrupted) && g.styled(y, 0, g.w, p.note):
+		block(out, Block{Reason: BlockedInterrupted, Row: y})
+	default:
+		// The failure note wraps: its later rows are indented by two.
+		for y > 0 && g.first(y) == 2 && g.styled(y, 2, g.w, p.note) {
+			y--
+		}
+		if g.first(y) != 0 || !g.hasAt(y, 0, c.failed) || !g.styled(y, 0, g.w, p.note) {
+			return
+		}
+		e := c.above(g, y)
+		for e > 0 && g.first(e) == 2 && g.styled(e, 2, g.w, p.err) {
+			e--
+		}
+		if e >= 0 && g.first(e) == 0 && g.hasAt(e, 0, c.apiError) && g.styled(e, 0, g.w, p.err) {
+			block(out, Block{Reason: BlockedAPIError, Row: e})
+		}
+	}
+}
+
+// above is the last row with text above row y (-1: none).
+func (c *gemini0x) above(g *grid, y int) int {
+	y--
 	for y >= 0 && g.blank(y) {
 		y--
 	}
-	if y >= 0 && g.first(y) == 0 && g.rowIs(y, 0, c.interrupted) && g.styled(y, 0, g.w, p.note) {
-		block(out, Block{Reason: BlockedInterrupted, Row: y})
-	}
+	return y
 }
 
 // lookalike explains a screen with neither bottom pane nor dialog.

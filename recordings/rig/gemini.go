@@ -2,6 +2,7 @@ package rig
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,6 +67,9 @@ func geminiScript(string) fakemodel.Script {
 			Input: map[string]any{"file_path": "notes.txt", "content": "written by the fake model\n"}}}},
 		{Word: "ask-color", Reply: fakemodel.Reply{Tool: &fakemodel.ToolCall{Name: "ask_user", Input: geminiColorQ}}},
 		{Word: "slow-work", Reply: fakemodel.Reply{Text: "This answer took a long time.", FirstDelay: 45 * time.Second}},
+		// A 400 is not retried: the error shows at once.
+		{Word: "fail-bad", Reply: fakemodel.Reply{Text: "Through after the API error."},
+			Fail: &fakemodel.Failure{Kind: fakemodel.FailServerError, Status: 400}},
 		{Word: "hello", Reply: fakemodel.Reply{Text: "Hello from the fake model on 127.0.0.1."}},
 	}, AfterTool: func(result string, isError bool) fakemodel.Reply {
 		return fakemodel.Reply{Text: "Done: the tool has run."}
@@ -224,7 +228,45 @@ func geminiIdleScenario(d *Driver) error {
 	return then(func() error { return geminiIdle(d) }, func() error { return markIdle(d) })
 }
 
+// geminiAPIError: a request the API refuses with a 400 (not retried):
+// the error, then "This request failed." above the idle composer read as
+// blocked (api_error), as the other agents' API errors are; the next
+// prompt goes through.
+func geminiAPIError(d *Driver) error {
+	return then(
+		func() error { return geminiIdle(d) },
+		func() error { return geminiPrompt(d, "fail-bad please") },
+		func() error { _, err := d.Request("failure", func(r fakemodel.Request) bool { return r.Status != 0 }); return err },
+		func() error { return d.Journal("error", geminiChat("error", "API Error")) },
+		func() error { return d.Screen("This request failed.") },
+		func() error { return geminiIdle(d) },
+		func() error { return d.Mark("blocked", recordings.MarkerState{Composer: "empty"}) },
+		func() error { return geminiPrompt(d, "hello again") },
+		func() error { return geminiTurnEnd(d, "Hello from the fake model") },
+		func() error { return markIdle(d) },
+	)
+}
+
+// geminiQuestion: ask_user's "Answer Questions" dialog. The profile does
+// not read it (yet): it must stay unknown, never actionable.
+func geminiQuestion(d *Driver) error {
+	return then(
+		func() error { return geminiAsk(d, "ask-color please", "ask_user") },
+		func() error { return d.Screen("Which color should the button be?", "Enter to select") },
+		func() error { return d.Quiet(geminiQuiet) },
+		func() error { return d.Mark("unknown", recordings.MarkerState{Composer: "absent"}) },
+	)
+}
+
 func init() {
+	apiErr := &Scenario{Name: "api-error", Agent: "gemini", Script: geminiScript, Drive: geminiAPIError}
+	apiErr256 := *apiErr
+	apiErr256.Name = "api-error-colors256"
+	withSetup(func(h *Home, env []string) ([]string, error) {
+		return slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, "COLORTERM=") }), nil
+	})(&apiErr256)
+	register(apiErr, &apiErr256,
+		&Scenario{Name: "question", Agent: "gemini", Script: geminiScript, Drive: geminiQuestion})
 	register(
 		&Scenario{Name: "idle", Agent: "gemini", Script: geminiScript, Drive: geminiIdleScenario},
 		&Scenario{Name: "draft", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
