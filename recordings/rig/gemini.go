@@ -236,7 +236,10 @@ func geminiAPIError(d *Driver) error {
 	return then(
 		func() error { return geminiIdle(d) },
 		func() error { return geminiPrompt(d, "fail-bad please") },
-		func() error { _, err := d.Request("failure", func(r fakemodel.Request) bool { return r.Status != 0 }); return err },
+		func() error {
+			_, err := d.Request("failure", func(r fakemodel.Request) bool { return r.Status != 0 })
+			return err
+		},
 		func() error { return d.Journal("error", geminiChat("error", "API Error")) },
 		func() error { return d.Screen("This request failed.") },
 		func() error { return geminiIdle(d) },
