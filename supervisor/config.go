@@ -41,6 +41,9 @@ type Config struct {
 	ClaudeProjects, CodexSessions string
 	// GeminiTmp is Gemini CLI's root of conversations ("": ~/.gemini/tmp).
 	GeminiTmp string
+	// OpenCodeDB is OpenCode's store of sessions ("":
+	// $XDG_DATA_HOME/opencode/opencode.db, ~/.local/share by default).
+	OpenCodeDB string
 	// PauseAfter is the control clients' pause-after (0: 10 s).
 	PauseAfter time.Duration
 
@@ -70,6 +73,15 @@ func (c *Config) ensureDefaults() {
 	}
 	if c.GeminiTmp == "" && home != "" {
 		c.GeminiTmp = filepath.Join(home, ".gemini", "tmp")
+	}
+	if c.OpenCodeDB == "" {
+		data := os.Getenv("XDG_DATA_HOME")
+		if data == "" && home != "" {
+			data = filepath.Join(home, ".local", "share")
+		}
+		if data != "" {
+			c.OpenCodeDB = filepath.Join(data, "opencode", "opencode.db")
+		}
 	}
 	if c.CodexSessions == "" {
 		if ch := os.Getenv("CODEX_HOME"); ch != "" {

@@ -58,6 +58,8 @@ type daemonOpts struct {
 	claudeProjects, codexSessions string
 	// geminiTmp: Gemini CLI's root (default: an empty temp dir).
 	geminiTmp string
+	// openCodeDB: OpenCode's store (default: one in an empty temp dir).
+	openCodeDB string
 	// callbacks, tasks: the outbox's routes and the monitors' windows.
 	callbacks outbox.Config
 	tasks     TaskConfig
@@ -86,6 +88,9 @@ func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
 	if o.claudeProjects == "" {
 		o.claudeProjects = t.TempDir()
 	}
+	if o.openCodeDB == "" {
+		o.openCodeDB = filepath.Join(t.TempDir(), "opencode.db")
+	}
 	if o.geminiTmp == "" {
 		o.geminiTmp = t.TempDir()
 	}
@@ -93,7 +98,7 @@ func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
 		o.codexSessions = t.TempDir()
 	}
 	cfg := Config{Logger: lg, Store: st, TmuxSocket: srv.Socket, TmuxEnv: srv.Env, Listener: ln, AllowReplicas: true,
-		ClaudeProjects: o.claudeProjects, CodexSessions: o.codexSessions, GeminiTmp: o.geminiTmp}
+		ClaudeProjects: o.claudeProjects, CodexSessions: o.codexSessions, GeminiTmp: o.geminiTmp, OpenCodeDB: o.openCodeDB}
 	cfg.recognize = o.recognize
 	cfg.Callbacks, cfg.Tasks, cfg.Now = o.callbacks, o.tasks, o.now
 	sv, err := New(cfg)

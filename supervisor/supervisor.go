@@ -76,7 +76,7 @@ func New(cfg Config) (*Supervisor, error) {
 		followers: map[chan struct{}]struct{}{},
 		rescan:    make(chan struct{}, 1),
 	}
-	s.binds = binding.New(binding.Config{ClaudeProjects: cfg.ClaudeProjects, CodexSessions: cfg.CodexSessions, GeminiTmp: cfg.GeminiTmp,
+	s.binds = binding.New(binding.Config{ClaudeProjects: cfg.ClaudeProjects, CodexSessions: cfg.CodexSessions, GeminiTmp: cfg.GeminiTmp, OpenCodeDB: cfg.OpenCodeDB,
 		Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
 	s.tasks = tasks.New(tasks.Options{Config: cfg.Tasks, Callbacks: cfg.Callbacks, Store: cfg.Store, Secret: secret,
 		Now: cfg.Now, Logger: cfg.Logger, Host: taskHost{journal{s}}, Sessions: s, Places: s})

@@ -69,6 +69,9 @@ func TakeAnchor(ctx context.Context, agent Agent, path string) (Anchor, error) {
 		return Anchor{}, err
 	}
 	a := Anchor{Agent: agent, Path: path}
+	if agent == OpenCode {
+		return takeRecordAnchor(ctx, a)
+	}
 	f, st, err := openStat(path)
 	if err != nil {
 		return a, fmt.Errorf("watchers: anchor %s: %w", path, err)
@@ -269,6 +272,9 @@ func guardHolds(f io.ReaderAt, an Anchor) bool {
 // it returns a reason when the file no longer holds the anchor or the
 // bound was reached.
 func scanAnchor(acc *Acceptor, an Anchor, limit int64) (string, error) {
+	if an.Agent == OpenCode {
+		return scanRecordAnchor(acc, an)
+	}
 	f, st, err := openStat(an.Path)
 	if err != nil {
 		return "", fmt.Errorf("watchers: accept: %w", err)

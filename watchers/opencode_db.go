@@ -120,8 +120,9 @@ type ocEventRow struct {
 
 // Events emits the evidence of the session's event rows after afterSeq
 // (-1: from the start), in seq order, and returns the last seq read
-// (afterSeq when there was none). Each event's Where is the store (Path,
-// File) and the row: Offset its seq, End seq+1. Asked to go on from where
+// (afterSeq when there was none). Each event's Where is the session's
+// record (RecordPath, and the store's identity tagged with the session)
+// and the row: Offset its seq, End seq+1. Asked to go on from where
 // the previous call stopped, it reads only the new rows; asked anything
 // else, it reads the log again from its start to rebuild the parser's
 // state and emits only what lies after afterSeq. emit runs with no query
@@ -135,6 +136,8 @@ func (db *OpenCodeDB) Events(ctx context.Context, sessionID string, afterSeq int
 		db.follows[sessionID] = f
 	}
 	last := afterSeq
+	// Each session is a record of its own (record.go).
+	rec, file := RecordPath(db.path, sessionID), sessionFile(db.file, sessionID)
 	var out []Event
 	for {
 		page, err := db.eventPage(ctx, sessionID, f.seq)
@@ -142,7 +145,7 @@ func (db *OpenCodeDB) Events(ctx context.Context, sessionID string, afterSeq int
 			return last, err
 		}
 		for _, r := range page {
-			where := Where{Agent: OpenCode, Path: db.path, File: db.file, Offset: r.seq, End: r.seq + 1}
+			where := Where{Agent: OpenCode, Path: rec, File: file, Offset: r.seq, End: r.seq + 1}
 			out = f.parser.Parse(where, r.typ, r.data, out[:0])
 			f.seq = r.seq
 			if r.seq <= afterSeq {

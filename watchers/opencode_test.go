@@ -88,9 +88,10 @@ func ocBriefs(evs []Event) []string {
 }
 
 const (
-	ocTUI     = "testdata/opencode/tui.db"
-	ocRunTask = "testdata/opencode/run-task.db"
-	ocCwd     = "/tmp/oc-home/work"
+	ocTUI      = "testdata/opencode/tui.db"
+	ocRunTask  = "testdata/opencode/run-task.db"
+	ocQuestion = "testdata/opencode/question.db"
+	ocCwd      = "/tmp/oc-home/work"
 )
 
 var ocRecorded = []struct {
@@ -168,6 +169,28 @@ var ocRecorded = []struct {
 		"196 completed u7HQrh stop text 40.387s",
 		"205 completed 6FUAJO stop text 37.654s",
 	}},
+	{"tui: the question tool answered, then dismissed; /undo; /compact", ocQuestion, "ses_db64d52bfffe56ldDigg2jsmD4", []string{
+		"0 session 2jsmD4 " + ocCwd + " 1.18.33",
+		"2 started 2uatHw",
+		ocPrompt(2, "2uatHw", "please ask-q"),
+		"11 pending 2uatHw question call_fake0002_0",
+		"13 result 2uatHw question call_fake0002_0 ok",
+		"13 answered call_fake0002_0 1/1",
+		"25 completed 2uatHw stop text 14.299s",
+		// Esc at the question: the turn ends there
+		"29 started olwzlv",
+		ocPrompt(29, "olwzlv", "please ask-q"),
+		"37 pending olwzlv question call_fake0004_0",
+		"39 result olwzlv question call_fake0004_0 rejected",
+		"42 aborted olwzlv rejected",
+		// /undo (45: the session's revert; 46, 47: that turn's messages
+		// removed as the next prompt is sent)
+		"50 started mq9CJ8",
+		ocPrompt(50, "mq9CJ8", "hello after"),
+		"60 completed mq9CJ8 stop text 388ms",
+		// /compact (63-69): a user message with a compaction part and no
+		// text, its summary request (failed): no turn
+	}},
 	{"run: a subagent's task", ocRunTask, "ses_db6631c93ffettAvkBlgg82toA", []string{
 		"0 session g82toA " + ocCwd + " 1.18.33",
 		"3 started rk3cSn",
@@ -200,7 +223,7 @@ func TestOpenCodeRecorded(t *testing.T) {
 			}
 			for _, ev := range evs {
 				w := ev.At()
-				if w.Agent != OpenCode || w.Path != tc.path || w.File != statOf(fi).ID || w.End != w.Offset+1 || w.Time.IsZero() {
+				if w.Agent != OpenCode || w.Path != RecordPath(tc.path, tc.session) || w.File != sessionFile(statOf(fi).ID, tc.session) || w.End != w.Offset+1 || w.Time.IsZero() {
 					t.Fatalf("%s: where %+v", ocBrief(ev), w)
 				}
 			}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
@@ -42,8 +41,10 @@ type Host interface {
 type Config struct {
 	ClaudeProjects, CodexSessions string // the agents' file roots
 	GeminiTmp                     string
-	Now                           func() time.Time
-	Logger                        *slog.Logger
+	// OpenCodeDB is OpenCode's store (~/.local/share/opencode/opencode.db).
+	OpenCodeDB string
+	Now        func() time.Time
+	Logger     *slog.Logger
 }
 
 // Binder resolves native sessions off the pane goroutines (the file scans
@@ -62,13 +63,20 @@ type Binder struct {
 	followed map[Pane]bindRequest
 	files    map[string]*boundFile // by path
 	byTerm   map[string]string     // terminal id -> bound path
-	watch    map[watchers.Agent]*watchers.Watcher
+	watch    map[watchers.Agent]follower
 	events   chan watchers.Event
 	// transit: the native thread transitions in progress, by terminal id
 	// (Expect).
 	transit map[string]terminal.Transition
 	// detach: sessions reconcile_binding detached, not yet recorded.
 	detach map[string][]store.BindingDetach
+}
+
+// follower is an agent's follower of its bound records: a Watcher of
+// line files, or a StoreFollower of OpenCode's store.
+type follower interface {
+	Evidence() <-chan watchers.Event
+	Close() error
 }
 
 type bindRequest struct {
@@ -89,7 +97,7 @@ type boundFile struct {
 // New prepares a binder; Run runs it.
 func New(cfg Config, host Host) *Binder {
 	return &Binder{cfg: cfg, host: host, lg: cfg.Logger, wake: make(chan struct{}, 1), pending: map[Pane]bindRequest{}, followed: map[Pane]bindRequest{},
-		files: map[string]*boundFile{}, byTerm: map[string]string{}, watch: map[watchers.Agent]*watchers.Watcher{},
+		files: map[string]*boundFile{}, byTerm: map[string]string{}, watch: map[watchers.Agent]follower{},
 		events: make(chan watchers.Event, 256), transit: map[string]terminal.Transition{},
 		detach: map[string][]store.BindingDetach{}}
 }
@@ -115,6 +123,11 @@ func (b *Binder) Run(ctx context.Context) error {
 		specs := []watchers.RootSpec{{Path: b.cfg.ClaudeProjects, Agent: watchers.Claude, Depth: 1},
 			{Path: b.cfg.CodexSessions, Agent: watchers.Codex, Depth: 3},
 			{Path: b.cfg.GeminiTmp, Agent: watchers.Gemini, Depth: 2}}
+		if b.cfg.OpenCodeDB != "" {
+			// Every session of every directory is in the one store: it
+			// grows at each commit (its -wal file).
+			specs = append(specs, watchers.RootSpec{Path: filepath.Dir(b.cfg.OpenCodeDB), Agent: watchers.OpenCode})
+		}
 		watchers.WatchRoots(ctx, specs, b.lg, func(a watchers.Agent) { b.retryFollowed(string(a)) })
 	}()
 	defer func() { <-roots }()
@@ -156,7 +169,7 @@ func (b *Binder) retryFollowed(agent string) {
 func (b *Binder) closeWatchers() {
 	b.mu.Lock()
 	ws := b.watch
-	b.watch = map[watchers.Agent]*watchers.Watcher{}
+	b.watch = map[watchers.Agent]follower{}
 	b.mu.Unlock()
 	for _, w := range ws {
 		w.Close()
@@ -219,6 +232,19 @@ func (b *Binder) resolve(ctx context.Context, m Pane, r bindRequest) {
 	case r.ident.Agent == api.AgentGemini && !r.ident.Replica && b.cfg.GeminiTmp != "":
 		ni, _ = watchers.ResolveGemini(ctx, watchers.GeminiQuery{TmpRoot: b.cfg.GeminiTmp, Cwd: r.ident.Cwd,
 			Since: procid.StartWall(r.ident.AgentStart), Quiet: quiet})
+	case r.ident.Agent == api.AgentOpenCode && !r.ident.Replica && b.cfg.OpenCodeDB != "":
+		// No thread transition or reconcile_binding is offered for
+		// OpenCode: no detached sessions to keep quiet.
+		ni, _ = watchers.ResolveOpenCode(ctx, watchers.OpenCodeQuery{DB: b.cfg.OpenCodeDB, Cwd: r.ident.Cwd,
+			Since: procid.StartWall(r.ident.AgentStart)})
+		for i := range ni.Candidates {
+			ni.Candidates[i].Path = watchers.RecordPath(b.cfg.OpenCodeDB, ni.Candidates[i].SessionID)
+		}
+		if ni.State == watchers.Resolved {
+			// A session of the store is a record of its own.
+			ni.Path = watchers.RecordPath(b.cfg.OpenCodeDB, ni.SessionID)
+			ni.File, _ = watchers.RecordID(watchers.OpenCode, ni.Path)
+		}
 	}
 	b.lg.Debug("native session", "terminal", r.id, "agent", r.ident.Agent, "state", ni.State, "reason", ni.Reason, "path", ni.Path, "transition", inTransit)
 	if inTransit && !transitionMet(tr, ni) {
@@ -347,8 +373,7 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 	// Resolved panes too: a new file under the agent's root may be a
 	// person's /clear or /resume in it (its screen stays idle throughout,
 	// so the pane asks for no resolution of its own).
-	if !m.Gone() && (r.ident.Agent == api.AgentClaude || r.ident.Agent == api.AgentCodex || r.ident.Agent == api.AgentGemini) &&
-		!r.ident.Replica {
+	if !m.Gone() && api.IsAgent(r.ident.Agent) && !r.ident.Replica {
 		b.followed[m] = r
 	}
 	b.mu.Unlock()
@@ -402,12 +427,11 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 // keep says whether terminal id is bound to path already, and path is
 // still the file it was bound to (not replaced by another).
 func (b *Binder) keep(id, path string) bool {
-	var cur watchers.FileID
-	if fi, err := os.Stat(path); err == nil {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			cur = watchers.FileID{Dev: uint64(st.Dev), Ino: st.Ino}
-		}
+	agent := watchers.Claude // any agent of line files
+	if _, _, ok := watchers.SplitRecord(path); ok {
+		agent = watchers.OpenCode
 	}
+	cur, _ := watchers.RecordID(agent, path)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	f := b.files[path]
@@ -447,14 +471,30 @@ func (b *Binder) bind(ctx context.Context, m Pane, termID string, agent watchers
 	b.byTerm[termID] = ni.Path
 	w := b.watch[agent]
 	b.mu.Unlock()
-	if w == nil {
+	switch w := w.(type) {
+	case nil:
 		b.startWatcher(ctx, agent)
+	case *watchers.StoreFollower:
+		w.Poke() // read the new record now: no commit may come soon
 	}
 	b.host.FileBound(termID, ni.Path)
 	return durable
 }
 
 func (b *Binder) startWatcher(ctx context.Context, agent watchers.Agent) {
+	if agent == watchers.OpenCode {
+		f, err := watchers.NewStoreFollower(b.cfg.OpenCodeDB, func(rec string) bool {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			return b.files[rec] != nil
+		}, b.lg.With("watcher", string(agent)))
+		if err != nil {
+			b.lg.Warn("watcher", "agent", agent, "err", err)
+			return
+		}
+		b.follow(ctx, agent, f)
+		return
+	}
 	opts := watchers.CodexOptions()
 	root := b.cfg.CodexSessions
 	switch agent {
@@ -485,6 +525,11 @@ func (b *Binder) startWatcher(ctx context.Context, agent watchers.Agent) {
 		w.Close()
 		return
 	}
+	b.follow(ctx, agent, w)
+}
+
+// follow hands the follower's evidence on to Run.
+func (b *Binder) follow(ctx context.Context, agent watchers.Agent, w follower) {
 	b.mu.Lock()
 	b.watch[agent] = w
 	b.mu.Unlock()

@@ -1,11 +1,8 @@
 package binding
 
 import (
-	"bytes"
-	"errors"
+	"context"
 	"os"
-	"syscall"
-	"time"
 
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -90,44 +87,20 @@ func (d Durable) apply(st *terminal.Binding) {
 // maxBoundParse bounds the first read of a bound file.
 const maxBoundParse = 64 << 20
 
-// ParseDurable reads a bound file's complete lines once.
+// ParseDurable reads a bound record's complete entries once (a line
+// file's lines, an OpenCode session's log).
 func ParseDurable(agent watchers.Agent, path string) (d Durable, id watchers.FileID, end int64) {
-	f, err := os.Open(path)
-	if err != nil {
-		return d, id, 0
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return d, id, 0
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		id = watchers.FileID{Dev: uint64(st.Dev), Ino: st.Ino}
-	}
-	if fi.Size() > maxBoundParse {
-		return Durable{State: terminal.DurableUnknown}, id, 0
-	}
-	data := make([]byte, fi.Size())
-	n, err := f.ReadAt(data, 0)
-	if err != nil && !errors.Is(err, os.ErrClosed) && n < len(data) && n == 0 {
-		return d, id, 0
-	}
-	data = data[:n]
-	p := watchers.NewParser(agent)
-	var out []watchers.Event
-	off := int64(0)
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			break
+	if agent != watchers.OpenCode {
+		if fi, err := os.Stat(path); err == nil && fi.Size() > maxBoundParse {
+			id, _ = watchers.RecordID(agent, path)
+			return Durable{State: terminal.DurableUnknown}, id, 0
 		}
-		w := watchers.Where{Agent: agent, Path: path, File: id, Offset: off, End: off + int64(i) + 1, Time: time.Time{}}
-		out = p.Parse(w, data[:i], out[:0])
-		for _, ev := range out {
-			d = d.Next(ev)
-		}
-		off += int64(i) + 1
-		data = data[i+1:]
 	}
-	return d, id, off
+	id, end, err := watchers.ReadRecord(context.Background(), agent, path, func(_ watchers.Where, ev watchers.Event) {
+		d = d.Next(ev)
+	})
+	if err != nil {
+		return Durable{}, id, 0
+	}
+	return d, id, end
 }

@@ -1,12 +1,8 @@
 package tasks
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
-	"os"
-	"syscall"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
@@ -147,45 +143,11 @@ func scanTask(agent watchers.Agent, path string) (taskScan, error) {
 	return out, err
 }
 
-// readEvidence parses a native file's complete lines and hands each event
-// to fn; it returns the file's identity and the last complete line's end.
-// The identity is taken from the open file, so it names the bytes read.
+// readEvidence parses a native record's complete entries and hands each
+// event to fn; it returns the record's identity and the last complete
+// entry's end. The identity is taken from what was read.
 func readEvidence(agent watchers.Agent, path string, fn func(watchers.Where, watchers.Event)) (watchers.FileID, int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return watchers.FileID{}, 0, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return watchers.FileID{}, 0, err
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return watchers.FileID{}, 0, errors.New("supervisor: no file identity")
-	}
-	file := watchers.FileID{Dev: uint64(st.Dev), Ino: st.Ino}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return file, 0, err
-	}
-	p := watchers.NewParser(agent)
-	var evs []watchers.Event
-	end := int64(0)
-	for off := int64(0); ; {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			break
-		}
-		w := watchers.Where{Agent: agent, Path: path, File: file, Offset: off, End: off + int64(i) + 1}
-		evs = p.Parse(w, data[off:off+int64(i)], evs[:0])
-		for _, ev := range evs {
-			fn(w, ev)
-		}
-		off += int64(i) + 1
-		end = off
-	}
-	return file, end, nil
+	return watchers.ReadRecord(context.Background(), agent, path, fn)
 }
 
 // Unwatch answers POST /v1/unwatch: stop observing and withdraw the
@@ -344,32 +306,19 @@ func (t *Manager) reconcileAnchor(w *watchState) {
 	}
 }
 
-// replayAnchor feeds the lines after the anchor through the Watch's
-// evidence path (a completion the watcher's events did not bring).
+// replayAnchor feeds the record's entries after the anchor through the
+// Watch's evidence path (a completion the watcher's events did not bring).
 func (t *Manager) replayAnchor(w *watchState, scan taskScan) {
 	a := w.rec.Anchor
-	data, err := os.ReadFile(a.Path)
-	if err != nil || int64(len(data)) < scan.end {
-		return
-	}
-	p := watchers.NewParser(watchers.Agent(a.Agent))
-	var evs []watchers.Event
-	for off := int64(0); off < scan.end && t.watches[w.rec.ID] != nil; {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			break
+	// The parser needs every entry for its context; only those after the
+	// anchor are evidence (watchEvidence skips the others).
+	// A record gone since the scan brings no events; one replaced brings
+	// another identity, which invalidates the Watch.
+	readEvidence(watchers.Agent(a.Agent), a.Path, func(wh watchers.Where, ev watchers.Event) {
+		if t.watches[w.rec.ID] != nil && wh.End <= scan.end {
+			t.watchEvidence(w, boundEvidence{terminalID: w.rec.TerminalID, gen: a.Generation, ev: ev})
 		}
-		wh := watchers.Where{Agent: watchers.Agent(a.Agent), Path: a.Path, File: scan.file, Offset: off, End: off + int64(i) + 1}
-		// The parser needs every line for its context; only those after
-		// the anchor are evidence.
-		evs = p.Parse(wh, data[off:off+int64(i)], evs[:0])
-		for _, ev := range evs {
-			if t.watches[w.rec.ID] != nil {
-				t.watchEvidence(w, boundEvidence{terminalID: w.rec.TerminalID, gen: a.Generation, ev: ev})
-			}
-		}
-		off += int64(i) + 1
-	}
+	})
 }
 
 // watchRecord reads a Watch; an unknown id is not_found.

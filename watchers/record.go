@@ -1,0 +1,162 @@
+package watchers
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// A record is what an agent durably writes of one conversation: a JSONL
+// file for Claude Code, Codex and Gemini CLI; for OpenCode, one session's
+// event log in its SQLite store. Everything above the watchers (binding,
+// acceptance, the monitors) names a record by a path and tells its
+// versions apart by a FileID. An OpenCode record's path is the store's
+// with the session after a separator no file name of ours holds
+// (RecordPath), and its FileID is the store's tagged with the session:
+// two sessions of one store are two records, and a store replaced is a
+// new identity for all of them. Its offsets are the log's seq (an entry
+// is [seq, seq+1)), which only grow as lines' byte offsets do.
+
+// recordSep separates an OpenCode store's path from a session id.
+const recordSep = "#session="
+
+// RecordPath is the record path of an OpenCode session in store db.
+func RecordPath(db, session string) string { return db + recordSep + session }
+
+// SplitRecord is the store and session of an OpenCode record path.
+func SplitRecord(path string) (db, session string, ok bool) {
+	db, session, ok = strings.Cut(path, recordSep)
+	return db, session, ok && db != "" && session != ""
+}
+
+// sessionFile is the identity of a session's log in the store whose
+// identity is db.
+func sessionFile(db FileID, session string) FileID {
+	h := fnv.New64a()
+	h.Write([]byte(session))
+	return FileID{Dev: db.Dev, Ino: db.Ino ^ h.Sum64()}
+}
+
+// RecordID is the identity of the record at path now; a record that does
+// not exist is an error wrapping fs.ErrNotExist.
+func RecordID(agent Agent, path string) (FileID, error) {
+	if agent != OpenCode {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return FileID{}, err
+		}
+		return statOf(fi).ID, nil
+	}
+	db, session, ok := SplitRecord(path)
+	if !ok {
+		return FileID{}, fmt.Errorf("watchers: %q names no OpenCode session: %w", path, fs.ErrNotExist)
+	}
+	fi, err := os.Stat(db)
+	if err != nil {
+		return FileID{}, err
+	}
+	return sessionFile(statOf(fi).ID, session), nil
+}
+
+// ReadRecord parses a record's complete entries from its start and hands
+// each event to fn; it returns the record's identity and the end of the
+// last complete entry. The identity is taken from what was read.
+func ReadRecord(ctx context.Context, agent Agent, path string, fn func(Where, Event)) (FileID, int64, error) {
+	if agent != OpenCode {
+		return readLines(agent, path, fn)
+	}
+	dbPath, session, ok := SplitRecord(path)
+	if !ok {
+		return FileID{}, 0, fmt.Errorf("watchers: %q names no OpenCode session: %w", path, fs.ErrNotExist)
+	}
+	db, err := OpenOpenCodeDB(dbPath)
+	if err != nil {
+		return FileID{}, 0, err
+	}
+	defer db.Close()
+	// The store's events name their session's record (OpenCodeDB.Events).
+	last, err := db.Events(ctx, session, -1, func(ev Event) { fn(ev.At(), ev) })
+	file := sessionFile(db.File(), session)
+	if err != nil {
+		return file, 0, err
+	}
+	return file, last + 1, nil
+}
+
+// readLines parses a line file's complete lines from its start.
+func readLines(agent Agent, path string, fn func(Where, Event)) (FileID, int64, error) {
+	f, st, err := openStat(path)
+	if err != nil {
+		return FileID{}, 0, err
+	}
+	if f == nil {
+		return FileID{}, 0, fmt.Errorf("watchers: read %s: %w", path, fs.ErrNotExist)
+	}
+	defer f.Close()
+	data := make([]byte, st.Size)
+	n, err := f.ReadAt(data, 0)
+	if err != nil && n < len(data) {
+		return st.ID, 0, fmt.Errorf("watchers: read %s: %w", path, err)
+	}
+	p := NewParser(agent)
+	var evs []Event
+	end := int64(0)
+	for off := int64(0); off < int64(n); {
+		i := bytes.IndexByte(data[off:n], '\n')
+		if i < 0 {
+			break
+		}
+		w := Where{Agent: agent, Path: path, File: st.ID, Offset: off, End: off + int64(i) + 1}
+		evs = p.Parse(w, data[off:off+int64(i)], evs[:0])
+		for _, ev := range evs {
+			fn(w, ev)
+		}
+		off += int64(i) + 1
+		end = off
+	}
+	return st.ID, end, nil
+}
+
+// takeRecordAnchor anchors an OpenCode record after its last entry (the
+// next seq). A session not in the store yet is Absent: read from its
+// start once it appears.
+func takeRecordAnchor(ctx context.Context, a Anchor) (Anchor, error) {
+	file, end, err := ReadRecord(ctx, a.Agent, a.Path, func(Where, Event) {})
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		a.Absent = true
+		return a, nil
+	case err != nil:
+		return a, fmt.Errorf("watchers: anchor %s: %w", a.Path, err)
+	}
+	if end == 0 {
+		a.Absent = true // the session has no entry yet
+		return a, nil
+	}
+	a.File, a.Offset = file, end
+	return a, nil
+}
+
+// scanRecordAnchor feeds the acceptor an OpenCode record's entries after
+// the anchor (the whole log is read: its parser needs every entry).
+func scanRecordAnchor(acc *Acceptor, an Anchor) (string, error) {
+	file, end, err := ReadRecord(context.Background(), an.Agent, an.Path, func(_ Where, ev Event) { acc.Observe(ev) })
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && an.Absent:
+		return "", nil
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("anchored session %s deleted", an.Path), nil
+	case err != nil:
+		return "", fmt.Errorf("watchers: accept: %w", err)
+	case !an.Absent && file != an.File:
+		return fmt.Sprintf("anchored session %s replaced", an.Path), nil
+	case !an.Absent && end < an.Offset:
+		return fmt.Sprintf("anchored session %s truncated", an.Path), nil
+	}
+	return "", nil
+}
