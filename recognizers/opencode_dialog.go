@@ -220,7 +220,7 @@ func (c *openCode1x) permission(g *grid, p *openCodePalette, d openCodePanel, ou
 	out.specs = []choiceSpec{
 		{decision: ApproveOnce, option: 0, steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, after...)}}},
 		{decision: Reject, option: 2, steps: []PlanStep{
-			{Keys: keyLeft, Expect: Expect{States: []ScreenState{AwaitingApproval}, Highlighted: 2, SameQuestion: true}},
+			{Keys: keyLeft, Expect: expect(2, AwaitingApproval)},
 			{Keys: keyEnter, Expect: expect(-1, Idle, Working, Blocked)}}},
 	}
 }
