@@ -39,14 +39,18 @@ import (
 //	message.part.updated.1  part: a part, written whole each time; time:
 //	                        when
 //
-// (message.removed, message.part.removed and session.deleted exist in
-// the binary's list of durable events; they were never seen, and are read
-// for nothing.) The stream's text deltas (message.part.delta) are not
-// durable: a text part is written empty when it starts and whole when it
-// ends.
+// and, read for nothing: message.removed.1 (after /undo, which writes
+// the session's revert, the reverted turn's messages are removed as the
+// next prompt is sent: what was reported of that turn stands),
+// message.part.removed.1 and session.deleted.1 (in the binary's list of
+// durable events, never seen). The stream's text deltas
+// (message.part.delta) are not durable: a text part is written empty when
+// it starts and whole when it ends.
 //
 // A prompt is a user message (role "user") and then its text part
-// (type "text", not synthetic) holding the typed words:
+// (type "text", not synthetic) holding the typed words (/compact writes a
+// user message with a compaction part and no text, then a summary
+// request: no prompt, no turn):
 // -> TurnStarted + PromptAccepted, the user message's id being the turn
 // (the hash is of the first such part's text; `opencode run "a b"`
 // writes the argument in quotes). A prompt typed while a turn runs is
@@ -106,7 +110,9 @@ import (
 // A permission asked is not written: while the dialog is up the call
 // stays running with no metadata, exactly as a call that runs (OpenCode
 // logs "asking" in its log file and keeps the request in memory; the
-// permission table holds no row after Allow once, Reject or Esc). So no
+// permission table holds no row after Allow once, Allow always — "until
+// OpenCode is restarted" — Reject or Esc). A question (the question
+// tool) is the same: running until answered. So no
 // ApprovalRequested comes from the store; the screen says it. An answer
 // shows only as what follows: the call's metadata or result (approved),
 // or its rejected error.
