@@ -455,7 +455,7 @@ func (c *openCode1x) working(g *grid, y int, p *openCodePalette, b openCodeBox, 
 	case p.word(g, y, t, "esc ", p.text, p.bg) && p.word(g, y, t+4, "interrupt", p.muted, p.bg):
 		a.InterruptHint = true
 	case p.word(g, y, t, "esc again to interrupt", p.primary, p.bg):
-		a.InterruptHint = true
+		a.InterruptHint, a.InterruptArmed = true, true
 	default:
 		return false
 	}

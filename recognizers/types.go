@@ -266,6 +266,9 @@ type Activity struct {
 	Spinner bool `json:"spinner"`
 	// InterruptHint: "esc to interrupt" is offered.
 	InterruptHint bool `json:"interrupt_hint"`
+	// InterruptArmed: an interrupt is half given, the next key completes
+	// it (OpenCode's "esc again to interrupt" after one Esc).
+	InterruptArmed bool `json:"interrupt_armed,omitempty"`
 	// Elapsed is the running timer as shown ("4s", "1m 2s"), if any.
 	Elapsed string `json:"elapsed,omitempty"`
 	// Done: a finished-turn line is shown (Claude "✻ Cooked for 16s");

@@ -128,6 +128,23 @@ default_mode_request_user_input = true
 			"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
 			"general":  map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
 			"privacy":  map[string]any{"usageStatisticsEnabled": false}, "telemetry": map[string]any{"enabled": false}})
+	case "opencode":
+		if srvModel, err = fakemodel.Chat(script, modelLog, testLogger(t)); err != nil {
+			t.Fatal(err)
+		}
+		// docs/research/gemini-opencode-offline.md: its XDG directories in
+		// HOME, no update check or models.dev fetch, npm's registry on a
+		// closed port; the fake as a custom provider; bash and edit ask.
+		env = append(env, "COLORTERM=truecolor", "XDG_CONFIG_HOME="+filepath.Join(la.home, ".config"),
+			"XDG_DATA_HOME="+filepath.Join(la.home, ".local", "share"), "XDG_CACHE_HOME="+filepath.Join(la.home, ".cache"),
+			"XDG_STATE_HOME="+filepath.Join(la.home, ".local", "state"), "OPENCODE_DISABLE_AUTOUPDATE=1",
+			"OPENCODE_DISABLE_MODELS_FETCH=1", "npm_config_registry=http://127.0.0.1:9/")
+		writeJSON(t, filepath.Join(la.home, ".config", "opencode", "opencode.json"), map[string]any{
+			"autoupdate": false, "share": "disabled", "model": "fake/fake-model",
+			"provider": map[string]any{"fake": map[string]any{"npm": "@ai-sdk/openai-compatible", "name": "Fake",
+				"options": map[string]any{"baseURL": srvModel.URL() + "/v1", "apiKey": "sk-fake-opencode-local"},
+				"models":  map[string]any{"fake-model": map[string]any{"name": "Fake Model"}}}},
+			"permission": map[string]any{"bash": "ask", "edit": "ask", "webfetch": "ask"}})
 	}
 	t.Cleanup(func() { srvModel.Close() })
 	la.srv = tmuxtest.Start(t, 120, 40, "sh")

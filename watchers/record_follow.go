@@ -91,7 +91,10 @@ func (f *StoreFollower) run(ctx context.Context, w *fsnotify.Watcher) {
 			if !ok {
 				return
 			}
-			if !strings.HasPrefix(filepath.Base(ev.Name), base) {
+			// A commit writes the -wal file (or, checkpointed, the store);
+			// a reader's open changes their owner (Chmod), and reading on
+			// that would feed itself.
+			if !strings.HasPrefix(filepath.Base(ev.Name), base) || !ev.Has(fsnotify.Write) && !ev.Has(fsnotify.Create) {
 				continue
 			}
 		case err, ok := <-w.Errors:

@@ -179,6 +179,13 @@ func (rw *rootWatch) addTree(dir string, depth int) {
 // onEvent returns the agent whose root the event concerns (ok false if
 // none), after watching new directories; newDir says the event made one.
 func (rw *rootWatch) onEvent(ev fsnotify.Event) (agent Agent, newDir, ok bool) {
+	if ev.Op&^fsnotify.Chmod == 0 {
+		// A change of mode or owner says nothing of a session. SQLite
+		// (OpenCode's store) changes the owner of the files every reader
+		// opens: answered with a resolution, which reads the store, each
+		// would feed the next.
+		return "", false, false
+	}
 	for root, sp := range rw.roots {
 		rel, err := filepath.Rel(root, ev.Name)
 		if err != nil || strings.HasPrefix(rel, "..") {

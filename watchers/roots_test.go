@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/fsnotify/fsnotify"
 )
 
 // TestWatchRoots: a root that does not exist yet is waited for through
@@ -117,4 +118,32 @@ func TestWatchRootsTrailing(t *testing.T) {
 		}
 		return ""
 	})
+}
+
+// TestRootsIgnoreChmod: a change of mode or owner under a root is no
+// change of a session. SQLite (OpenCode's store) changes the owner of the
+// files each reader opens; reported, the resolution it starts reads the
+// store and so reports itself again.
+func TestRootsIgnoreChmod(t *testing.T) {
+	root := t.TempDir()
+	rw, err := newRootWatch([]RootSpec{{Path: root, Agent: OpenCode}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rw.w.Close()
+	wal := filepath.Join(root, "opencode.db-wal")
+	for _, tc := range []struct {
+		op   fsnotify.Op
+		want bool
+	}{
+		{fsnotify.Chmod, false},
+		{fsnotify.Write, true},
+		{fsnotify.Write | fsnotify.Chmod, true},
+		{fsnotify.Create, true},
+		{fsnotify.Remove, true},
+	} {
+		if _, _, ok := rw.onEvent(fsnotify.Event{Name: wal, Op: tc.op}); ok != tc.want {
+			t.Errorf("%v: reported %v, want %v", tc.op, ok, tc.want)
+		}
+	}
 }

@@ -55,7 +55,9 @@ var Exclusive = map[string][]string{
 	"github.com/cockroachdb/pebble/v2": {"store"},
 	"github.com/cockroachdb/pebble":    {"store"},
 	"github.com/fsnotify/fsnotify":     {"watchers"},
-	"github.com/godbus/dbus/v5":        {"supervisor/outbox", "internal/dbustest"},
+	// OpenCode's store is read in one place, read-only.
+	"modernc.org/sqlite":        {"watchers"},
+	"github.com/godbus/dbus/v5": {"supervisor/outbox", "internal/dbustest"},
 }
 
 // Forbidden names imports a package must not use at all.

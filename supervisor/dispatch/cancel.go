@@ -11,12 +11,18 @@ import (
 
 // cancel interrupts a managed Turn the way its agent's user would: Codex
 // takes C-c, Claude Code and Gemini CLI Escape ("esc to cancel" on its
-// working row: recording cancel). Only a working agent is interrupted:
-// with a permission prompt or a question up, Escape would cancel that
-// dialog (not reject it) and C-c could quit Codex, so cancel is refused
-// then.
+// working row: recording cancel), OpenCode Escape twice (the first arms
+// the interrupt: "esc again to interrupt"). Only a working agent is
+// interrupted: with a permission prompt or a question up, Escape would
+// cancel that dialog (not reject it) and C-c could quit Codex, so cancel
+// is refused then.
 
-var interruptKey = map[string][]byte{api.AgentCodex: {0x03}, api.AgentClaude: {0x1b}, api.AgentGemini: {0x1b}}
+var interruptKey = map[string][]byte{api.AgentCodex: {0x03}, api.AgentClaude: {0x1b}, api.AgentGemini: {0x1b},
+	api.AgentOpenCode: {0x1b}}
+
+// armFirst: agents whose interrupt is the key twice, the second only
+// once the screen shows the first armed it.
+var armFirst = map[string]bool{api.AgentOpenCode: true}
 
 // Cancel answers POST /v1/cancel.
 func (d *Dispatcher) Cancel(ctx context.Context, req api.CancelRequest) (api.ActionResult, error) {
@@ -33,6 +39,7 @@ func (d *Dispatcher) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 		return ref.result(op, ""), nil
 	}
 	var key []byte
+	var arm bool
 	var before terminal.View
 	tx, ref := d.begin(ctx, m, txnSpec{op: op, check: func(v terminal.View) *refusal {
 		switch {
@@ -44,6 +51,7 @@ func (d *Dispatcher) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 		if key = interruptKey[v.Ident.Agent]; key == nil {
 			return reject(api.ReasonNotCancellable, "no interrupt key for %s", v.Ident.Agent)
 		}
+		arm = armFirst[v.Ident.Agent]
 		before = v
 		return nil
 	}})
@@ -63,6 +71,16 @@ func (d *Dispatcher) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 	err := tx.keys(ictx, key)
 	var rec terminal.Recognition
 	ok := false
+	if err == nil && arm {
+		// The second key only on the armed screen; a turn that ended
+		// meanwhile takes none.
+		rec, ok = m.Await(ictx, before.Seq, stepTimeout, func(r terminal.Recognition) bool {
+			return r.Screen != api.ScreenWorking || r.InterruptArmed
+		})
+		if ok && rec.Screen == api.ScreenWorking {
+			err = tx.keys(ictx, key)
+		}
+	}
 	if err == nil {
 		rec, ok = m.Await(ictx, before.Seq, stepTimeout, func(r terminal.Recognition) bool { return r.Screen != api.ScreenWorking })
 	}

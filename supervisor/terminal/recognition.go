@@ -58,6 +58,9 @@ type Recognition struct {
 	// titles are screen text). Read-only: it may be shared with the
 	// recognizer's cache.
 	Picker *recognizers.Picker
+	// InterruptArmed: the agent shows an interrupt half given (OpenCode's
+	// "esc again to interrupt"): the next Esc completes it.
+	InterruptArmed bool
 	// Status is the agent's own status result, nil unless an exact
 	// profile proves it whole (recognizers.Recognition.Status: screen
 	// text, credentials withheld, bounded). Read-only: it may be shared
@@ -142,7 +145,7 @@ func FromRecognition(r recognizers.Recognition) Recognition {
 		Profile: "generic", Recognizer: r.Profile, Warnings: append([]string(nil), r.Warnings...),
 		Exact: r.Exact, ProfileID: r.Profile, Fingerprint: r.Fingerprint, Plan: r.Plan, Highlighted: -1,
 		Clear: r.Clear, Stashed: r.Stashed, Completion: r.Completion, NoCompletion: r.NoCompletion, Picker: r.Picker,
-		Status: r.Status, ModelMenu: r.ModelMenu, ModelNotice: r.ModelNotice}
+		Status: r.Status, ModelMenu: r.ModelMenu, ModelNotice: r.ModelNotice, InterruptArmed: r.Activity.InterruptArmed}
 	if r.Prompt != nil {
 		out.Highlighted, out.Checked = r.Prompt.Highlighted, r.Prompt.Boxes()
 	}

@@ -1,0 +1,127 @@
+package supervisor
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/recordings/rig"
+	"github.com/agent-knock-knock/akk/supervisor/tasks"
+)
+
+// TestLiveOpenCodeDispatch: the real OpenCode 1.18.33, offline against
+// fakemodel.Chat, through akk alone. Its session is found in its SQLite
+// store once the first prompt wrote it; a task sent is accepted by its
+// request's hash in the session's log and completes at its reply's
+// finish; a shell command rejected (Reject selected, then Enter) did not
+// run and its Turn ends cancelled; one approved once ran once and its
+// Turn completes; cancel is Esc twice (the second once the screen shows
+// the first armed it), read blocked/interrupted, and the Turn settles
+// cancelled from the store; a person's task, watched exactly, to done.
+func TestLiveOpenCodeDispatch(t *testing.T) {
+	const agent, version = "opencode", "1.18.33"
+	la := startLive(t, agent, version, rig.Script(agent, version))
+	d := startDaemon(t, la.srv, daemonOpts{openCodeDB: filepath.Join(la.home, ".local", "share", "opencode", "opencode.db")})
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
+	ld.idle()
+	row := awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
+		if r.Agent != agent || r.Version != version || r.Profile != "exact" {
+			return "opencode, exact"
+		}
+		return ""
+	})
+
+	// 1. A first task: the session appears in the store with it.
+	ld.awaitSettled(ld.send("hello there"))
+	ld.idle()
+	if r := ld.row(); r.NativeIdentityState != "resolved" {
+		t.Fatalf("after the first prompt the session is %s", r.NativeIdentityState)
+	}
+
+	// 2. A shell command rejected: it does not run.
+	created := filepath.Join(la.work, "fake-created.txt")
+	turn := ld.send("run-touch please")
+	row = ld.awaitScreen(api.ScreenAwaitingApproval)
+	if ds := row.Interaction.Decisions; !slices.Equal(ds, []string{api.DecisionApproveOnce, api.DecisionReject}) {
+		t.Fatalf("the permission offers %v, want approve_once and reject", ds)
+	}
+	ld.accept(ld.approve(turn, api.DecisionReject))
+	ld.idle()
+	if _, err := os.Stat(created); err == nil {
+		t.Fatal("a rejected command ran")
+	}
+	awaitTurn(t, ctx, d, turn, tasks.TurnCancelled)
+
+	// 3. Approved once: it runs once, and the Turn completes.
+	turn = ld.send("run-touch again")
+	ld.awaitScreen(api.ScreenAwaitingApproval)
+	if _, err := os.Stat(created); err == nil {
+		t.Fatal("the command ran before its approval")
+	}
+	ld.accept(ld.approve(turn, api.DecisionApproveOnce))
+	ld.awaitSettled(turn)
+	ld.idle()
+	if _, err := os.Stat(created); err != nil {
+		t.Fatalf("the approved command did not run: %v", err)
+	}
+
+	// 4. Cancel a working turn.
+	turn = ld.send("slow-work please")
+	ld.awaitWorking()
+	res, err := d.cl.Cancel(ctx, api.CancelRequest{TurnID: turn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld.accept(res)
+	ld.resumable(recognizers.BlockedInterrupted)
+	awaitTurn(t, ctx, d, turn, tasks.TurnCancelled)
+
+	// 5. A person's task, watched exactly, to done.
+	w, err := d.cl.Watch(ctx, api.WatchRequest{TerminalID: row.TerminalID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.WatchMode != api.WatchExactTask || w.Confidence != api.ConfidenceExact {
+		t.Fatalf("watch of a bound OpenCode: %+v", w)
+	}
+	la.srv.MustRun("send-keys", "-t", la.pane, "-l", "hello from a person")
+	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
+	tmuxtest.Await(t, 60*time.Second, func() string {
+		task, err := d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: w.WatchID})
+		switch {
+		case err != nil:
+			return err.Error()
+		case task.State != tasks.WatchSettled:
+			return "watch " + task.State + "/" + task.Reason
+		case task.Reason != tasks.ReasonCompleted:
+			t.Fatalf("the watch settled %+v", task)
+		}
+		return ""
+	})
+	if p50, p99, n := ld.lat.quantiles(); n > 0 {
+		t.Logf("%s %s: call -> proven postcondition: p50 %.1f ms, p99 %.1f ms over %d calls", agent, version, p50, p99, n)
+	}
+}
+
+// awaitTurn waits for a Turn's state.
+func awaitTurn(t *testing.T, ctx context.Context, d *daemon, turn, state string) {
+	t.Helper()
+	tmuxtest.Await(t, 30*time.Second, func() string {
+		task, err := d.cl.TaskStatus(ctx, api.TaskRequest{TurnID: turn})
+		if err != nil {
+			return err.Error()
+		}
+		if task.State != state {
+			return "turn " + task.State + "/" + task.Reason + ", want " + state
+		}
+		return ""
+	})
+}
