@@ -19,8 +19,8 @@ type Corpus struct {
 
 // JournalKind names an agent's own record of its conversation, as the
 // corpus files call it: Claude Code's transcript, Codex's rollout, Gemini
-// CLI's chats file, OpenCode's parts (the part rows of its SQLite session
-// database, one JSON object a line, as the rig dumps them).
+// CLI's chats file, OpenCode's log (the event rows of its SQLite store,
+// one JSON object a line, as the rig dumps them).
 func JournalKind(agent string) string {
 	switch agent {
 	case "codex":
@@ -28,7 +28,7 @@ func JournalKind(agent string) string {
 	case "gemini":
 		return "chats"
 	case "opencode":
-		return "parts"
+		return "log"
 	}
 	return "transcript"
 }

@@ -111,11 +111,11 @@ func hasPermissionMarker(t *testing.T, rec *Recording) bool {
 // journalCalls reports whether a record of the agent's journal calls one
 // of tools: in Claude's transcript a tool_use of that name, in Codex's
 // rollout a function or custom tool call of it (0.171's code mode calls
-// every tool from its exec tool), in OpenCode's parts a tool part of it.
+// every tool from its exec tool), in OpenCode's log a tool part of it.
 func journalCalls(agent string, journal []byte, tools []string) bool {
 	kinds := map[string][]string{"claude": {`"type":"tool_use"`}, "codex": {`"type":"function_call"`, `"type":"custom_tool_call"`},
 		"gemini": {`"toolCalls":[`}, "opencode": {`"type":"tool"`}}[agent]
-	// OpenCode's parts name the tool as "tool", the others as "name".
+	// OpenCode's tool parts name the tool as "tool", the others as "name".
 	field := map[string]string{"opencode": "tool"}[agent]
 	if field == "" {
 		field = "name"

@@ -170,15 +170,33 @@ func openCodeParts(d *Driver, desc string, ok func(map[string]any) bool) error {
 	})
 }
 
+// openCodeLog is the run's journal: the event log of every session of
+// the store (OpenCode's own durable record: one row per change, seq in
+// order per session), one JSON object a line ({"session", "seq", "type",
+// "data"}, data the row's own JSON), as watchers' OpenCode parser reads
+// them. Nil when there is no store yet or sqlite3 cannot read it.
+func openCodeLog(ctx context.Context, home string) []byte {
+	db := openCodeDB(home)
+	if _, err := os.Stat(db); err != nil {
+		return nil
+	}
+	q := `select json_object('session', aggregate_id, 'seq', seq, 'type', type, 'data', json(data)) from event order by aggregate_id, seq;`
+	out, err := exec.CommandContext(ctx, "sqlite3", "-readonly", "file:"+db+"?mode=ro", q).Output()
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
 // openCodeDB is the session database under home.
 func openCodeDB(home string) string {
 	return filepath.Join(home, ".local", "share", "opencode", "opencode.db")
 }
 
-// openCodeJournal is the run's journal: every part of the session
-// database, oldest first, one JSON object a line ({"session", "message",
-// "id", "data"}, data the part's own JSON). Nil when there is no database
-// yet or sqlite3 cannot read it.
+// openCodeJournal is every part of the session database, oldest first,
+// one JSON object a line ({"session", "message", "id", "data"}, data the
+// part's own JSON): what the scenarios wait on. Nil when there is no
+// database yet or sqlite3 cannot read it.
 func openCodeJournal(ctx context.Context, home string) []byte {
 	db := openCodeDB(home)
 	if _, err := os.Stat(db); err != nil {

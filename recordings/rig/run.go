@@ -214,7 +214,7 @@ func (r *run) do(ctx context.Context) (err error) {
 	r.res.Final = recordings.ScreenFromSeed(end.Screen)
 	r.res.Requests = log.Requests()
 	if r.cfg.Agent == "opencode" {
-		r.res.Journal = openCodeJournal(ctx, h.Home)
+		r.res.Journal = openCodeLog(ctx, h.Home)
 	} else if j := findJournal(r.cfg.Agent, h.Home); j != "" {
 		if r.res.Journal, err = os.ReadFile(j); err != nil {
 			return fmt.Errorf("rig: journal: %w", err)
