@@ -3,6 +3,7 @@ package watchers
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -66,13 +67,19 @@ func agentOfFile(f recordings.CorpusFile) Agent {
 		return Codex
 	case "gemini":
 		return Gemini
+	case "opencode":
+		return OpenCode
 	}
 	return Claude
 }
 
-// parseFile parses a whole journal as the Watcher would.
+// parseFile parses a whole journal as the Watcher would (an OpenCode log
+// as OpenCodeDB.Events reads the store).
 func parseFile(tb testing.TB, agent Agent, path string, data []byte) ([]Event, *ParseStats) {
 	tb.Helper()
+	if agent == OpenCode {
+		return parseLog(tb, path, data)
+	}
 	p := NewParser(agent)
 	var evs []Event
 	off := int64(0)
@@ -85,6 +92,41 @@ func parseFile(tb testing.TB, agent Agent, path string, data []byte) ([]Event, *
 		data, off = data[i+1:], off+int64(i)+1
 	}
 	return evs, p.Stats()
+}
+
+// parseLog parses the rig's dump of an OpenCode store (one event row a
+// line: {"session", "seq", "type", "data"}), each session with a parser
+// of its own and its events in its own record (RecordPath).
+func parseLog(tb testing.TB, path string, data []byte) ([]Event, *ParseStats) {
+	tb.Helper()
+	parsers := map[string]*OpenCodeParser{}
+	var evs []Event
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		if len(line) == 0 {
+			continue // no session was written (idle, draft)
+		}
+		var row struct {
+			Session string          `json:"session"`
+			Seq     int64           `json:"seq"`
+			Type    string          `json:"type"`
+			Data    json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(line, &row); err != nil {
+			tb.Fatalf("%s: a row that is not JSON: %v", path, err)
+		}
+		p := parsers[row.Session]
+		if p == nil {
+			p = NewOpenCodeParser()
+			parsers[row.Session] = p
+		}
+		w := Where{Agent: OpenCode, Path: RecordPath(path, row.Session), Offset: row.Seq, End: row.Seq + 1}
+		evs = p.Parse(w, row.Type, row.Data, evs)
+	}
+	st := &ParseStats{}
+	for _, p := range parsers {
+		st.add(p.Stats())
+	}
+	return evs, st
 }
 
 // goldenPath is the reviewed event listing of one recorded surface.
@@ -203,20 +245,36 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 		if an.Agent == Claude {
 			an.Cwd = first.Cwd
 		}
-		r, err := Accept(context.Background(), prompt, 0, an)
+		accept := func(prompt string) (Acceptance, error) { return Accept(context.Background(), prompt, 0, an) }
+		if an.Agent == OpenCode {
+			// A dump of the store, not the store: its events, through
+			// the acceptor Accept runs over a record.
+			an.Path = first.Path
+			accept = func(prompt string) (Acceptance, error) {
+				acc := NewAcceptor(prompt, an)
+				for _, ev := range evs {
+					acc.Observe(ev)
+				}
+				return acc.Result(), nil
+			}
+		}
+		r, err := accept(prompt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r.Verdict != Accepted || r.Match.Offset != first.Offset || r.Match.TurnID != first.TurnID {
 			t.Fatalf("%s: typed prompt %q: %+v", f.Journal, prompt, r)
 		}
-		if r, _ := Accept(context.Background(), prompt+" (never sent)", 0, an); r.Verdict != Pending {
+		if r, _ := accept(prompt + " (never sent)"); r.Verdict != Pending {
 			t.Fatalf("%s: unsent prompt: %+v", f.Journal, r)
+		}
+		checked++
+		accepted[version] = true
+		if an.Agent == OpenCode {
+			continue // its records are not files: two of them are not read together here
 		}
 		an.SessionID, an.Cwd = "", ""
 		byPrompt[prompt] = append(byPrompt[prompt], an)
-		checked++
-		accepted[version] = true
 	}
 	if checked == 0 {
 		t.Fatal("no recorded journal holds a prompt")
