@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
-	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/supervisor/tasks"
@@ -72,28 +71,7 @@ func TestLiveGeminiDispatch(t *testing.T) {
 	}
 
 	// A person's task, watched exactly, to done.
-	w, err := d.cl.Watch(ctx, api.WatchRequest{TerminalID: row.TerminalID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.WatchMode != api.WatchExactTask || w.Confidence != api.ConfidenceExact {
-		t.Fatalf("watch of a bound Gemini CLI: %+v", w)
-	}
-	la.srv.MustRun("send-keys", "-t", la.pane, "-l", "hello from a person")
-	time.Sleep(300 * time.Millisecond) // Gemini's paste window: Enter apart from the text
-	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
-	tmuxtest.Await(t, 60*time.Second, func() string {
-		task, err := d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: w.WatchID})
-		switch {
-		case err != nil:
-			return err.Error()
-		case task.State != tasks.WatchSettled:
-			return "watch " + task.State + "/" + task.Reason
-		case task.Reason != tasks.ReasonCompleted:
-			t.Fatalf("the watch settled %+v", task)
-		}
-		return ""
-	})
+	ld.watchPersonTask(row.TerminalID, "hello from a person", 300*time.Millisecond)
 	ld.idle()
 
 	// 3. Cancel a working turn: Esc, Gemini's own "Request cancelled.",
@@ -106,16 +84,7 @@ func TestLiveGeminiDispatch(t *testing.T) {
 	}
 	ld.accept(res)
 	ld.resumable(recognizers.BlockedInterrupted)
-	tmuxtest.Await(t, 30*time.Second, func() string {
-		task, err := d.cl.TaskStatus(ctx, api.TaskRequest{TurnID: turn})
-		if err != nil {
-			return err.Error()
-		}
-		if task.State != tasks.TurnCancelled {
-			return "turn " + task.State + "/" + task.Reason
-		}
-		return ""
-	})
+	awaitTurn(t, ctx, d, turn, tasks.TurnCancelled)
 	if p50, p99, n := ld.lat.quantiles(); n > 0 {
 		t.Logf("%s %s: call -> proven postcondition: p50 %.1f ms, p99 %.1f ms over %d calls", agent, version, p50, p99, n)
 	}

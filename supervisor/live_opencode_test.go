@@ -85,27 +85,7 @@ func TestLiveOpenCodeDispatch(t *testing.T) {
 	awaitTurn(t, ctx, d, turn, tasks.TurnCancelled)
 
 	// 5. A person's task, watched exactly, to done.
-	w, err := d.cl.Watch(ctx, api.WatchRequest{TerminalID: row.TerminalID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.WatchMode != api.WatchExactTask || w.Confidence != api.ConfidenceExact {
-		t.Fatalf("watch of a bound OpenCode: %+v", w)
-	}
-	la.srv.MustRun("send-keys", "-t", la.pane, "-l", "hello from a person")
-	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
-	tmuxtest.Await(t, 60*time.Second, func() string {
-		task, err := d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: w.WatchID})
-		switch {
-		case err != nil:
-			return err.Error()
-		case task.State != tasks.WatchSettled:
-			return "watch " + task.State + "/" + task.Reason
-		case task.Reason != tasks.ReasonCompleted:
-			t.Fatalf("the watch settled %+v", task)
-		}
-		return ""
-	})
+	ld.watchPersonTask(row.TerminalID, "hello from a person", 0)
 	if p50, p99, n := ld.lat.quantiles(); n > 0 {
 		t.Logf("%s %s: call -> proven postcondition: p50 %.1f ms, p99 %.1f ms over %d calls", agent, version, p50, p99, n)
 	}
@@ -121,6 +101,38 @@ func awaitTurn(t *testing.T, ctx context.Context, d *daemon, turn, state string)
 		}
 		if task.State != state {
 			return "turn " + task.State + "/" + task.Reason + ", want " + state
+		}
+		return ""
+	})
+}
+
+// watchPersonTask takes an exact Watch of the terminal, types a person's
+// task into the pane (Enter after gap: an agent's paste window) and waits
+// for the Watch to settle done.
+func (ld *liveDispatch) watchPersonTask(terminalID, task string, gap time.Duration) {
+	t := ld.t
+	t.Helper()
+	w, err := ld.d.cl.Watch(ld.ctx, api.WatchRequest{TerminalID: terminalID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.WatchMode != api.WatchExactTask || w.Confidence != api.ConfidenceExact {
+		t.Fatalf("watch of a bound %s: %+v", ld.agent, w)
+	}
+	ld.la.srv.MustRun("send-keys", "-t", ld.la.pane, "-l", task)
+	if gap > 0 {
+		time.Sleep(gap) // the agent's paste window, as a person types
+	}
+	ld.la.srv.MustRun("send-keys", "-t", ld.la.pane, "Enter")
+	tmuxtest.Await(t, 60*time.Second, func() string {
+		st, err := ld.d.cl.TaskStatus(ld.ctx, api.TaskRequest{WatchID: w.WatchID})
+		switch {
+		case err != nil:
+			return err.Error()
+		case st.State != tasks.WatchSettled:
+			return "watch " + st.State + "/" + st.Reason
+		case st.Reason != tasks.ReasonCompleted:
+			t.Fatalf("the watch settled %+v", st)
 		}
 		return ""
 	})

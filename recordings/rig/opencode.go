@@ -176,11 +176,17 @@ func openCodeParts(d *Driver, desc string, ok func(map[string]any) bool) error {
 // "data"}, data the row's own JSON), as watchers' OpenCode parser reads
 // them. Nil when there is no store yet or sqlite3 cannot read it.
 func openCodeLog(ctx context.Context, home string) []byte {
+	return openCodeQuery(ctx, home, `select json_object('session', aggregate_id, 'seq', seq, 'type', type, 'data', json(data)) from event order by aggregate_id, seq;`)
+}
+
+// openCodeQuery runs q on the store under home with the sqlite3 command,
+// read-only (the rig lies below the watchers and their reader): its
+// output, nil when there is no store yet or sqlite3 cannot read it.
+func openCodeQuery(ctx context.Context, home, q string) []byte {
 	db := openCodeDB(home)
 	if _, err := os.Stat(db); err != nil {
 		return nil
 	}
-	q := `select json_object('session', aggregate_id, 'seq', seq, 'type', type, 'data', json(data)) from event order by aggregate_id, seq;`
 	out, err := exec.CommandContext(ctx, "sqlite3", "-readonly", "file:"+db+"?mode=ro", q).Output()
 	if err != nil {
 		return nil
@@ -198,16 +204,7 @@ func openCodeDB(home string) string {
 // part's own JSON): what the scenarios wait on. Nil when there is no
 // database yet or sqlite3 cannot read it.
 func openCodeJournal(ctx context.Context, home string) []byte {
-	db := openCodeDB(home)
-	if _, err := os.Stat(db); err != nil {
-		return nil
-	}
-	q := `select json_object('session', session_id, 'message', message_id, 'id', id, 'data', json(data)) from part order by time_created, id;`
-	out, err := exec.CommandContext(ctx, "sqlite3", "-readonly", "file:"+db+"?mode=ro", q).Output()
-	if err != nil {
-		return nil
-	}
-	return out
+	return openCodeQuery(ctx, home, `select json_object('session', session_id, 'message', message_id, 'id', id, 'data', json(data)) from part order by time_created, id;`)
 }
 
 // openCodePart matches a part by its data's type and content.
