@@ -63,7 +63,7 @@ func TestLiveGeminiDispatch(t *testing.T) {
 	if task, err := d.cl.TaskStatus(ctx, api.TaskRequest{TurnID: turn}); err != nil || task.State != tasks.TurnRunning {
 		t.Fatalf("the Turn at its confirmation: %+v %v", task, err)
 	}
-	ld.accept(ld.approve(turn, api.DecisionApproveOnce))
+	ld.decide(turn, api.DecisionApproveOnce) // a refusal while the dialog still draws sent nothing: looked at again
 	ld.awaitSettled(turn)
 	ld.idle()
 	if _, err := os.Stat(created); err != nil {

@@ -53,7 +53,7 @@ func TestLiveOpenCodeDispatch(t *testing.T) {
 	if ds := row.Interaction.Decisions; !slices.Equal(ds, []string{api.DecisionApproveOnce, api.DecisionReject}) {
 		t.Fatalf("the permission offers %v, want approve_once and reject", ds)
 	}
-	ld.accept(ld.approve(turn, api.DecisionReject))
+	ld.decide(turn, api.DecisionReject) // a refusal while the dialog still draws sent nothing: looked at again
 	ld.idle()
 	if _, err := os.Stat(created); err == nil {
 		t.Fatal("a rejected command ran")
@@ -66,7 +66,7 @@ func TestLiveOpenCodeDispatch(t *testing.T) {
 	if _, err := os.Stat(created); err == nil {
 		t.Fatal("the command ran before its approval")
 	}
-	ld.accept(ld.approve(turn, api.DecisionApproveOnce))
+	ld.decide(turn, api.DecisionApproveOnce)
 	ld.awaitSettled(turn)
 	ld.idle()
 	if _, err := os.Stat(created); err != nil {
