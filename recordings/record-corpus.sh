@@ -41,9 +41,5 @@ for v in 0.155.1 0.171.0; do record codex "$v" question-secret; done
 # Gemini CLI 0.61.0: its surfaces and the matrix's variants.
 for s in $("$rig" -list | sed -n 's/^gemini: //p'); do record gemini 0.61.0 "$s"; done
 # OpenCode 1.18.33: its surfaces and the matrix's variants (the session
-# journal is dumped from its SQLite database with the sqlite3 command).
-opencode_surfaces="idle draft working send cancel permission-approve permission-reject permission-escape permission-always edit-approve edit-reject question-digit question-escape api-error-403 api-retry-429"
-for b in idle draft permission-approve; do
-	for e in colors256 cwd120 h15 model-long w200 w60 w80; do opencode_surfaces="$opencode_surfaces $b-$e"; done
-done
-for s in $opencode_surfaces; do record opencode 1.18.33 "$s"; done
+# log is dumped from its SQLite store with the sqlite3 command).
+for s in $("$rig" -list | sed -n 's/^opencode: //p'); do record opencode 1.18.33 "$s"; done

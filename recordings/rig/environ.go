@@ -129,6 +129,20 @@ func longWork(h *Home) error {
 	return nil
 }
 
+// variant is base in the matrix's environment named suffix, as the
+// matrix makes its variants (<base>-<suffix>).
+func variant(base *Scenario, suffix string) *Scenario {
+	for _, e := range environs {
+		if e.suffix == suffix && slices.Contains(e.agents, base.Agent) {
+			v := *base
+			v.Name = base.Name + "-" + suffix
+			e.apply(&v)
+			return &v
+		}
+	}
+	panic("rig: no environment " + suffix + " for " + base.Agent)
+}
+
 // registerVariants registers the matrix's variants of every agent's base
 // scenarios, once, when a scenario is first looked up: after every file's
 // init has registered its agent's scenarios, whatever the files' order.
@@ -140,10 +154,7 @@ var registerVariants = sync.OnceFunc(func() {
 				if !ok {
 					panic("rig: no base scenario " + agent + "/" + base)
 				}
-				v := *b
-				v.Name = base + "-" + e.suffix
-				e.apply(&v)
-				register(&v)
+				register(variant(b, e.suffix))
 			}
 		}
 	}
@@ -153,9 +164,6 @@ var registerVariants = sync.OnceFunc(func() {
 		if e.suffix != "theme-light" && e.suffix != "theme-light-ansi" {
 			continue
 		}
-		v := *scenarios["claude/question-digit"]
-		v.Name = "question-digit-" + e.suffix
-		e.apply(&v)
-		register(&v)
+		register(variant(scenarios["claude/question-digit"], e.suffix))
 	}
 })

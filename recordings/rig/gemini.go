@@ -2,7 +2,6 @@ package rig
 
 import (
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -261,16 +260,21 @@ func geminiQuestion(d *Driver) error {
 	)
 }
 
+// geminiWorking submits a slow prompt and marks the working row.
+func geminiWorking(d *Driver) error {
+	return then(
+		func() error { return geminiIdle(d) },
+		func() error { return geminiPrompt(d, "slow-work please") },
+		func() error { _, err := d.Started("slow-work"); return err },
+		func() error { return d.Screen(geminiBusy) },
+		func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) },
+	)
+}
+
 func init() {
 	apiErr := &Scenario{Name: "api-error", Agent: "gemini", Script: geminiScript, Drive: geminiAPIError}
-	apiErr256 := *apiErr
-	apiErr256.Name = "api-error-colors256"
-	withSetup(func(h *Home, env []string) ([]string, error) {
-		return slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, "COLORTERM=") }), nil
-	})(&apiErr256)
-	register(apiErr, &apiErr256,
-		&Scenario{Name: "question", Agent: "gemini", Script: geminiScript, Drive: geminiQuestion})
-	register(
+	register(apiErr, variant(apiErr, "colors256"),
+		&Scenario{Name: "question", Agent: "gemini", Script: geminiScript, Drive: geminiQuestion},
 		&Scenario{Name: "idle", Agent: "gemini", Script: geminiScript, Drive: geminiIdleScenario},
 		&Scenario{Name: "draft", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
 			return then(
@@ -282,22 +286,10 @@ func init() {
 				func() error { return d.Mark("idle", recordings.MarkerState{Composer: "draft"}) },
 			)
 		}},
-		&Scenario{Name: "working", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return geminiIdle(d) },
-				func() error { return geminiPrompt(d, "slow-work please") },
-				func() error { _, err := d.Started("slow-work"); return err },
-				func() error { return d.Screen(geminiBusy) },
-				func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) },
-			)
-		}},
+		&Scenario{Name: "working", Agent: "gemini", Script: geminiScript, Drive: geminiWorking},
 		&Scenario{Name: "cancel", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
 			return then(
-				func() error { return geminiIdle(d) },
-				func() error { return geminiPrompt(d, "slow-work please") },
-				func() error { _, err := d.Started("slow-work"); return err },
-				func() error { return d.Screen(geminiBusy) },
-				func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) },
+				func() error { return geminiWorking(d) },
 				func() error { return d.Key("Escape") },
 				func() error { return d.Journal("cancelled", geminiChat("info", geminiCancelled)) },
 				func() error { return d.Screen(geminiCancelled) },

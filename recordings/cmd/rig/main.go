@@ -23,7 +23,7 @@ import (
 func main() {
 	var cfg rig.Config
 	var install, list, verbose bool
-	flag.StringVar(&cfg.Agent, "agent", "", "claude, codex or gemini")
+	flag.StringVar(&cfg.Agent, "agent", "", "claude, codex, gemini or opencode")
 	flag.StringVar(&cfg.Version, "version", "", "the agent's npm version")
 	flag.StringVar(&cfg.Scenario, "scenario", "", "scenario name (-list shows them)")
 	flag.StringVar(&cfg.OutDir, "out", "", "directory for NAME.cast, NAME.final.txt and the transcript/rollout")
@@ -50,7 +50,7 @@ func main() {
 func run(ctx context.Context, cfg rig.Config, install, list bool) error {
 	switch {
 	case list:
-		for _, a := range []string{"claude", "codex", "gemini"} {
+		for _, a := range []string{"claude", "codex", "gemini", "opencode"} {
 			fmt.Printf("%s: %s\n", a, strings.Join(rig.ScenarioNames(a), " "))
 		}
 		return nil
