@@ -364,7 +364,7 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 			st.Candidates = append(st.Candidates, terminal.BindingCandidate{SessionID: c.SessionID, Path: c.Path})
 		}
 	}
-	kept := ni.State == watchers.Resolved && b.keep(r.id, ni.Path)
+	kept := ni.State == watchers.Resolved && b.keep(r.id, watchers.Agent(r.ident.Agent), ni.Path)
 	if !kept {
 		b.unbind(r.id)
 	}
@@ -426,11 +426,7 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 
 // keep says whether terminal id is bound to path already, and path is
 // still the file it was bound to (not replaced by another).
-func (b *Binder) keep(id, path string) bool {
-	agent := watchers.Claude // any agent of line files
-	if _, _, ok := watchers.SplitRecord(path); ok {
-		agent = watchers.OpenCode
-	}
+func (b *Binder) keep(id string, agent watchers.Agent, path string) bool {
 	cur, _ := watchers.RecordID(agent, path)
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -26,19 +26,24 @@ type restingReply struct {
 	outBytes int64
 }
 
-// newRest starts a rest at now when the last observation of the terminal
-// is already idle (the screen often settles before the file is read).
-func newRest(ev watchers.ReplyEnded, last terminal.Observation, have bool, now time.Time) *restingReply {
+// restAfter is the rest of a reply of the terminal's turn, started at now
+// when the terminal's last observation is already idle (the screen often
+// settles before the file is read).
+func (t *Manager) restAfter(terminalID string, ev watchers.ReplyEnded, now time.Time) *restingReply {
 	r := &restingReply{end: ev.At(), text: ev.Text}
-	if have && last.Screen == api.ScreenIdle {
+	if last, ok := t.lastObs[terminalID]; ok && last.Screen == api.ScreenIdle {
 		r.since, r.outBytes = now, last.OutBytes
 	}
 	return r
 }
 
 // observe folds an observation: idle with no new output keeps the rest
-// running; new output restarts it; any other screen stops it.
+// running; new output restarts it; any other screen stops it. No rest
+// (nil) takes none.
 func (r *restingReply) observe(o terminal.Observation) {
+	if r == nil {
+		return
+	}
 	switch {
 	case o.Screen != api.ScreenIdle:
 		r.since = time.Time{}

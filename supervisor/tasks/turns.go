@@ -234,9 +234,7 @@ func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 	if o.OutBytes != tr.outBytes {
 		tr.outBytes, tr.lastSeen, tr.stalled = o.OutBytes, o.At, false
 	}
-	if tr.rest != nil {
-		tr.rest.observe(o)
-	}
+	tr.rest.observe(o)
 	t.host.Asked(tr.spec, o.Interaction)
 	// A managed Turn wakes its controller for every distinct prompt:
 	// approvals included (approve by turn_id), manual ones as such.
@@ -285,8 +283,7 @@ func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 	switch ev := e.ev.(type) {
 	case watchers.ReplyEnded:
 		if native != "" && ev.TurnID == native {
-			last, ok := t.lastObs[tr.spec.TerminalID]
-			tr.rest = newRest(ev, last, ok, now)
+			tr.rest = t.restAfter(tr.spec.TerminalID, ev, now)
 		}
 	case watchers.PromptAccepted:
 		if native == "" && ev.SHA256 == tr.spec.PromptSHA256 {

@@ -76,9 +76,7 @@ func (t *Manager) watchObserved(w *watchState, o terminal.Observation) {
 	if o.OutBytes != w.outBytes {
 		w.outBytes, w.outAt = o.OutBytes, o.At
 	}
-	if w.rest != nil {
-		w.rest.observe(o)
-	}
+	w.rest.observe(o)
 	t.watchInteraction(w, o)
 	t.blockSeen(w.rec.ID, o, t.watchBlock(w))
 	if w.rec.Mode != api.WatchTerminalActivity {
@@ -163,8 +161,7 @@ func (t *Manager) watchEvidence(w *watchState, e boundEvidence) {
 	switch ev := e.ev.(type) {
 	case watchers.ReplyEnded:
 		if a.TurnID != "" && ev.TurnID == a.TurnID {
-			last, ok := t.lastObs[w.rec.TerminalID]
-			w.rest = newRest(ev, last, ok, now)
+			w.rest = t.restAfter(w.rec.TerminalID, ev, now)
 		}
 	case watchers.TurnStarted:
 		t.anchorTurn(w, ev.TurnID, now)
