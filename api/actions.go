@@ -280,6 +280,13 @@ const (
 	ReasonDraftShape        = "draft_shape_unproven" // user-explicit: the draft cannot be cleared exactly
 	ReasonKeysRemapped      = "keys_remapped"        // user-explicit: the agent's keybindings change the keys akk sends
 	ReasonInputOwned        = "input_owned"          // user-explicit: a dialog, editor, menu or viewer owns the input
+	// The pane's tmux state at the barrier: a key would not reach the
+	// agent (a mode takes it), would be dropped (input off), or would
+	// reach other panes too (synchronize-panes). Nothing is reserved.
+	ReasonPaneInMode        = "pane_in_mode"       // copy-mode, view-mode, choose-tree... owns the pane's keys
+	ReasonPaneInputOff      = "pane_input_off"     // select-pane -d: tmux drops the pane's input
+	ReasonPanesSynchronized = "panes_synchronized" // synchronize-panes copies input to other panes
+	ReasonTmuxTimeout       = "tmux_timeout"       // a tmux command inside the transaction did not answer in time
 )
 
 // RefusalReasons lists every reason above: a refusal's reason is one of
@@ -292,4 +299,5 @@ var RefusalReasons = []string{ReasonNoOffer, ReasonOfferExpired, ReasonPromptCha
 	ReasonTerminalGone, ReasonNotOwner, ReasonTurnClosed, ReasonTurnSettled, ReasonTurnMoved, ReasonTerminalScope,
 	ReasonNotAnAgent, ReasonManualRequired, ReasonUnsupportedAnswer, ReasonWatch, ReasonAnchor, ReasonStore,
 	ReasonBadMode, ReasonAmbiguousTarget, ReasonDraftShape, ReasonKeysRemapped, ReasonInputOwned,
-	ReasonTurnActive, ReasonStaleCandidates, ReasonNotResumable, ReasonNotStale}
+	ReasonTurnActive, ReasonStaleCandidates, ReasonNotResumable, ReasonNotStale,
+	ReasonPaneInMode, ReasonPaneInputOff, ReasonPanesSynchronized, ReasonTmuxTimeout}

@@ -12,6 +12,9 @@ const (
 	CodeForbidden  = "forbidden"
 	CodeInternal   = "internal"
 	CodeNoOp       = "unknown_operation"
+	// CodeTmuxUnavailable: the daemon's tmux server does not answer (it
+	// was killed or never started). The CLI exits 7.
+	CodeTmuxUnavailable = "tmux_unavailable"
 )
 
 // Error is an error the daemon answered with: {"error":{"code","message"}}.
