@@ -49,6 +49,11 @@ type Config struct {
 	// included, as read (a raw control-mode transcript, for replay and
 	// benchmarks). It is written on the reader goroutine: it must not block.
 	Transcript io.Writer
+	// OnCommand, if set, is called with every command line's commands
+	// before the line is queued (tests count the input commands a client
+	// issued). It runs with the client's lock held: it must not block or
+	// call the client.
+	OnCommand func(cmds []Cmd)
 }
 
 // Defaults for Config.
@@ -311,6 +316,9 @@ func (c *Client) send(line string, cmds []Cmd, onDone func(*call)) (*call, error
 func (c *Client) sendLocked(line string, cmds []Cmd, onDone func(*call)) (*call, error) {
 	if c.closing || c.ended {
 		return nil, ErrClosed
+	}
+	if c.cfg.OnCommand != nil {
+		c.cfg.OnCommand(cmds)
 	}
 	c.tag++
 	cl := &call{line: line, cmds: cmds, done: make(chan struct{}), onDone: onDone}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/tasks"
@@ -57,6 +58,9 @@ type Config struct {
 
 	// recognize replaces the recognizers call (benchmarks of the pipeline).
 	recognize func(agent, version string, scr *vt.Screen) terminal.Recognition
+	// onCommand sees every command a control client issues (tests count
+	// input commands: zero input is a count, not a screen's look).
+	onCommand func(cmds []controlmode.Cmd)
 }
 
 func (c *Config) ensureDefaults() {

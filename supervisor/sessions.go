@@ -87,7 +87,7 @@ func (s *Supervisor) startSession(ctx context.Context, si sessionInfo) {
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	c, err := controlmode.Start(sctx, controlmode.Config{
 		Socket: s.cfg.TmuxSocket, Session: si.ID.String(), Env: s.cfg.TmuxEnv,
-		Logger: s.lg.With("session", si.Name), PauseAfter: s.cfg.PauseAfter,
+		Logger: s.lg.With("session", si.Name), PauseAfter: s.cfg.PauseAfter, OnCommand: s.cfg.onCommand,
 	})
 	cancel()
 	if err != nil {
