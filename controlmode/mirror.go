@@ -69,6 +69,13 @@ func (m *Mirror) Apply() bool {
 			_, _ = m.screen.Write(u.Data)
 			m.Bytes += int64(len(u.Data))
 			changed = true
+			if m.screen.Diverged() {
+				// The program left the alternate screen at another size:
+				// tmux reflowed the normal screen, which the model cannot.
+				m.feed.Resync("alternate screen left after a resize")
+				m.stale, m.cause = true, "alternate screen left after a resize"
+				return changed
+			}
 		}
 		if u.Check == nil {
 			return changed

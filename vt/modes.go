@@ -112,7 +112,7 @@ func (s *Screen) alternateOn(cursor bool) {
 		saved[y] = s.lines[y]
 		s.lines[y] = s.takeLine(colorDefault)
 	}
-	s.altSaved = saved
+	s.altSaved, s.altLost = saved, false
 	if cursor {
 		s.alt.cx, s.alt.cy, s.alt.valid = s.cx, s.cy, true
 	}
@@ -127,17 +127,59 @@ func (s *Screen) alternateOff(cursor bool) {
 		s.cx, s.cy = s.alt.cx, s.alt.cy
 		s.setPen(s.alt.pen)
 	}
-	if s.altSaved != nil {
-		for y := range s.altSaved {
-			s.recycle(s.lines[y])
-			s.lines[y] = s.altSaved[y]
-		}
+	if saved := s.altSaved; saved != nil {
 		s.altSaved = nil
-		s.markDirtyRange(0, s.h-1)
+		if len(saved) == s.h && int(saved[0].w) == s.w && !s.altLost {
+			for y := range saved {
+				s.recycle(s.lines[y])
+				s.lines[y] = saved[y]
+			}
+			s.markDirtyRange(0, s.h-1)
+		} else {
+			s.restoreResized(saved)
+		}
 	}
 	s.cx = min(s.cx, s.w-1)
 	s.cy = min(s.cy, s.h-1)
 }
+
+// restoreResized ends the alternate screen of a pane whose size changed
+// since the normal screen was saved, or whose saved screen lost cells
+// (altLost). tmux keeps the saved grid at the size it was saved at;
+// leaving, it puts that grid back at that size (the cursor restored into
+// it), then resizes the screen to the current size as any resize of the
+// normal screen does: rows below the cursor dropped, rows pushed into or
+// pulled back from the history, every row reflowed to the new width
+// (screen_alternate_off, screen_resize_y, grid_reflow).
+//
+// The model does the same for the height and truncates or extends rows to
+// the width, which is close but not tmux's result: it does not reflow, it
+// may not hold the history rows tmux pulls back, and a seeded saved screen
+// comes without its width and wrapped rows (seedSaved). So the screen is
+// marked Diverged: its owner takes a new one from tmux.
+func (s *Screen) restoreResized(saved []*line) {
+	w, h := s.w, s.h
+	for _, l := range s.lines {
+		s.recycle(l)
+	}
+	s.lines, s.h = saved, len(saved)
+	s.cy = min(s.cy, s.h-1)
+	s.resizeHeight(h)
+	for _, l := range s.lines {
+		if int(l.w) != w {
+			l.setWidth(w)
+		}
+	}
+	s.rupper, s.rlower = 0, h-1
+	s.markDirtyRange(0, h-1)
+	s.diverged = true
+}
+
+// Diverged reports that the screen took a step it can only approximate
+// and no longer equals tmux's view of the pane: the program left the
+// alternate screen after the pane changed size (see restoreResized). A
+// caller that needs an exact screen takes a new one from tmux (a seed).
+func (s *Screen) Diverged() bool { return s.diverged }
 
 // setModes is SM/RM: IRM and the inverted "very visible cursor" 34.
 func (s *Screen) setModes(ps *params, on bool) {

@@ -9,6 +9,10 @@ package vt
 // Width changes truncate or extend rows; tmux also reflows wrapped lines,
 // which this model does not emulate: after a resize, callers re-seed the
 // screen from tmux (see controlmode), which is exact.
+//
+// The normal screen saved under the alternate one keeps its own size, as
+// tmux's saved grid does; leaving the alternate screen fits it to the
+// size then current (restoreResized).
 func (s *Screen) Resize(width, height int) {
 	width, height = max(width, 1), max(height, 1)
 	if width != s.w {
@@ -25,10 +29,8 @@ func (s *Screen) Resize(width, height int) {
 }
 
 func (s *Screen) resizeWidth(width int) {
-	for _, ls := range [][]*line{s.lines, s.altSaved} {
-		for _, l := range ls {
-			l.setWidth(width)
-		}
+	for _, l := range s.lines {
+		l.setWidth(width)
 	}
 	s.w = width
 	s.spare = s.spare[:0]
@@ -100,14 +102,4 @@ func (s *Screen) resizeHeight(height int) {
 		s.cy += len(pulled)
 	}
 	s.h = height
-	if s.altSaved != nil {
-		saved := s.altSaved
-		if len(saved) > height {
-			saved = saved[:height]
-		}
-		for len(saved) < height {
-			saved = append(saved, newLine(s.w, blankCell))
-		}
-		s.altSaved = saved
-	}
 }

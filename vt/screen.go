@@ -19,8 +19,13 @@ const DefaultScrollback = 200
 type Screen struct {
 	w, h  int
 	lines []*line // the active grid, h rows
-	// altSaved holds the primary grid while the alternate screen is on.
+	// altSaved holds the primary grid while the alternate screen is on,
+	// at the size it was saved at (tmux's saved_grid is not resized).
 	altSaved []*line
+	// altLost: cells of the saved screen did not fit the screen and were
+	// not kept (a seed of a pane narrower than its saved grid).
+	altLost  bool
+	diverged bool // see Diverged
 	history  scrollback
 	spare    []*line // emptied lines kept for reuse
 

@@ -45,14 +45,13 @@ func NewFromSeed(seed Seed) (*Screen, error) {
 	}
 	s := New(seed.Width, seed.Height, seed.Options)
 	if seed.Alt {
-		if seed.SavedCapture != nil {
-			saved, err := ParseCapture(seed.SavedCapture, seed.Width, seed.Height)
-			if err != nil {
-				return nil, fmt.Errorf("vt: seed: saved screen: %w", err)
-			}
-			s.load(saved)
-		}
 		s.alternateOn(false)
+		if err := s.seedSaved(seed.SavedCapture); err != nil {
+			return nil, fmt.Errorf("vt: seed: saved screen: %w", err)
+		}
+		// A cursor saved beyond the pane's width: the saved grid is wider
+		// than the pane, and capture-pane -a cut its rows.
+		s.altLost = s.altLost || seed.SavedX > seed.Width
 		if seed.SavedX >= 0 && seed.SavedY >= 0 {
 			s.alt.cx, s.alt.cy, s.alt.valid = seed.SavedX, seed.SavedY, true
 		}
@@ -91,15 +90,57 @@ func (s *Screen) load(c *Capture) {
 	}
 }
 
+// seedSaved replaces the normal screen saved under the alternate one with
+// its capture (capture-pane -a; empty: it stays blank). tmux keeps that
+// grid at the size the pane had when the alternate screen was entered, so
+// the capture has its own number of rows, whatever the pane's height now,
+// and tmux prints at most the pane's current width of each row. The saved
+// screen gets the capture's rows at the current width; a cell that does
+// not fit is lost (altLost). Leaving the alternate screen at another
+// height, or with cells lost, marks the screen Diverged (restoreResized).
+//
+// tmux reports neither the saved grid's width nor its wrapped rows: a
+// saved grid of the pane's height but narrower than the pane, whose rows
+// wrapped, is restored as captured where tmux joins the wrapped rows. Only
+// a comparison with tmux (controlmode's Check) finds that difference.
+func (s *Screen) seedSaved(capture []byte) error {
+	if len(capture) == 0 {
+		return nil
+	}
+	rows := len(splitRows(capture))
+	c, err := ParseCapture(capture, s.w, rows)
+	if err != nil {
+		return err
+	}
+	saved := make([]*line, rows)
+	for y := range saved {
+		saved[y] = newLine(s.w, blankCell)
+		for x, cl := range c.Rows[y] {
+			if cl.Width != 0 {
+				s.putCell(saved[y], x, cl)
+			}
+		}
+		s.altLost = s.altLost || c.Overflow[y]
+	}
+	s.altSaved = saved
+	return nil
+}
+
 // SetCell stores c at x, y of the visible screen (used to load a captured
 // screen). A Width-2 cell also makes x+1 its padding cell; a cell wider
 // than what is left of the row is not stored.
 func (s *Screen) SetCell(x, y int, c Cell) {
-	w := int(c.Width)
-	if y < 0 || y >= s.h || x < 0 || w < 1 || w > 2 || x+w > s.w {
-		return
+	if y >= 0 && y < s.h && s.putCell(s.lines[y], x, c) {
+		s.markDirty(y)
 	}
-	l := s.lines[y]
+}
+
+// putCell is SetCell on line l; it reports whether c was stored.
+func (s *Screen) putCell(l *line, x int, c Cell) bool {
+	w := int(c.Width)
+	if x < 0 || w < 1 || w > 2 || x+w > int(l.w) {
+		return false
+	}
 	p := penFromStyle(c.Style)
 	if c.Link != "" {
 		p.link = s.internLink(link{uri: c.Link})
@@ -115,7 +156,7 @@ func (s *Screen) SetCell(x, y int, c Cell) {
 	if w == 2 {
 		l.set(x+1, padCell)
 	}
-	s.markDirty(y)
+	return true
 }
 
 // SetCursor moves the cursor; x may equal the width (pending wrap).
