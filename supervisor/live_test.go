@@ -147,6 +147,13 @@ default_mode_request_user_input = true
 			"permission": map[string]any{"bash": "ask", "edit": "ask", "webfetch": "ask"}})
 	}
 	t.Cleanup(func() { srvModel.Close() })
+	// After the server's kill (cleanups run last-registered first): the
+	// agent's processes end with it, or the test fails naming them.
+	t.Cleanup(func() {
+		if err := rig.EndProcessesOf(context.Background(), la.home); err != nil {
+			t.Error(err)
+		}
+	})
 	la.srv = tmuxtest.Start(t, 120, 40, "sh")
 	la.srv.MustRun("set-option", "-g", "default-size", "120x40")
 	la.dumpOnFailure(t, modelLog)

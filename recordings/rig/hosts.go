@@ -183,6 +183,14 @@ func installHostLocked(ctx context.Context, lg *slog.Logger, name, version strin
 // MCP servers each lead their own group).
 func ProcessesOf(home string) []int { return processesOf(home) }
 
+// EndProcessesOf ends what a run in home left behind once its tmux server
+// is gone: it waits for them, hangs them up after a second, and kills by
+// pid (and names) any still there after 5 s. Every test that starts an
+// agent in a HOME of its own calls it after its server is killed: Gemini
+// CLI outlives the hangup of its pane and was seen orphaned, 130 MB
+// apiece, after full runs.
+func EndProcessesOf(ctx context.Context, home string) error { return checkNoneLeft(ctx, home) }
+
 // lockFile takes an exclusive flock on path, waiting for it.
 func lockFile(path string) (func(), error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
