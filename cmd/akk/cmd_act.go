@@ -21,7 +21,7 @@ import (
 // ApproveCmd is `akk approve`.
 type ApproveCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" optional:"" help:"The terminal showing the permission prompt (approve_once only)."`
+	TerminalID string `arg:"" optional:"" help:"The terminal showing the permission prompt (approve_once only): ${terminal}."`
 	Turn       string `help:"The managed turn (turn_…): approve_once or reject." placeholder:"TURN_ID"`
 	Reject     bool   `help:"Reject (the agent's own 'No'); needs --turn."`
 }
@@ -30,6 +30,9 @@ type ApproveCmd struct {
 func (c *ApproveCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
 	if (c.TerminalID == "") == (c.Turn == "") {
 		return fmt.Errorf("%w: give a terminal id or --turn, not both", errUsage)
+	}
+	if err := resolveInto(ctx, cl, &c.TerminalID); err != nil {
+		return err
 	}
 	req := api.ApproveRequest{TerminalID: c.TerminalID, TurnID: c.Turn, Decision: api.DecisionApproveOnce}
 	if c.Reject {
@@ -42,7 +45,7 @@ func (c *ApproveCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout
 // RespondCmd is `akk respond`.
 type RespondCmd struct {
 	DaemonFlags
-	Terminal    string   `help:"Answer on this terminal (a local person's offer)." placeholder:"TERMINAL_ID" xor:"subject" required:""`
+	Terminal    string   `help:"Answer on this terminal (a local person's offer): ${terminal}." placeholder:"TERMINAL" xor:"subject" required:""`
 	Turn        string   `help:"Answer for this managed turn." placeholder:"TURN_ID" xor:"subject" required:""`
 	Watch       string   `help:"Answer through this exact-task watch." placeholder:"WATCH_ID" xor:"subject" required:""`
 	Interaction string   `help:"The interaction id akk status showed." placeholder:"INT_ID" required:""`
@@ -55,6 +58,9 @@ type RespondCmd struct {
 
 // Run answers the current step of an interaction.
 func (c *RespondCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	if err := resolveInto(ctx, cl, &c.Terminal); err != nil {
+		return err
+	}
 	text, err := readText(c.Text)
 	if err != nil {
 		return err
@@ -79,7 +85,7 @@ func (c *RespondCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout
 // SendCmd is `akk send`.
 type SendCmd struct {
 	DaemonFlags
-	Target  string `arg:"" help:"A terminal (term_…), an AKK session (ses_…), or 'only': the one terminal ready for a send (refused unless exactly one is)."`
+	Target  string `arg:"" help:"A terminal (a term_… id, or a selector: claude|codex|gemini|opencode, @REF, %PANE or session:window.pane), an AKK session (ses_…), or 'only': the one terminal ready for a send (refused unless exactly one is)."`
 	Request string `arg:"" help:"The task text; - reads stdin. A first line starting with / is refused."`
 	Mode    string `enum:",session_exact,terminal_follow_current,terminal_user_explicit" default:"" help:"session_exact (a ses_ target), terminal_follow_current (a term_ target, the default) or terminal_user_explicit: your own send to the terminal you chose, into a working agent or over a draft (Codex's draft is deleted with ctrl+u, Claude Code's stashed with ctrl+s and put back after); a dialog still refuses it."`
 	// User is --mode terminal_user_explicit.
@@ -102,12 +108,13 @@ func (c *SendCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io
 	}
 	switch {
 	case c.Target == "only":
-	case strings.HasPrefix(c.Target, "term_"):
-		req.TerminalID = c.Target
 	case strings.HasPrefix(c.Target, "ses_"):
 		req.SessionID = c.Target
 	default:
-		return fmt.Errorf("%w: target %q is neither a term_ nor a ses_ id", errUsage, c.Target)
+		if err := resolveInto(ctx, cl, &c.Target); err != nil {
+			return err
+		}
+		req.TerminalID = c.Target
 	}
 	res, err := cl.Send(ctx, req)
 	return printResult(g, stdout, res, err)

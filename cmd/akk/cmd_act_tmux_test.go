@@ -86,10 +86,14 @@ func TestTmuxCLIActions(t *testing.T) {
 	if code, out := run("approve", row.TerminalID, "--json"); code != api.ExitRejected || !strings.HasPrefix(result(out).Reason, api.ReasonNoOffer) {
 		t.Errorf("approve before any status: exit %d\n%s", code, out)
 	}
-	if code, out := run("status", row.TerminalID); code != 0 || !strings.Contains(out, "decisions: approve_once") || !strings.Contains(out, "offer:") {
+	// By selectors: the one Claude Code, then a prefix of its id. Each
+	// resolves to the terminal before the request, so the approve consumes
+	// the offer the status made.
+	if code, out := run("status", "claude"); code != 0 || !strings.Contains(out, "decisions: approve_once") || !strings.Contains(out, "offer:") ||
+		!strings.Contains(out, "  tool: ") {
 		t.Errorf("status at the prompt: exit %d\n%s", code, out)
 	}
-	code, out = run("approve", row.TerminalID, "--json")
+	code, out = run("approve", "@"+strings.TrimPrefix(row.TerminalID, "term_")[:8], "--json")
 	if res := result(out); code != 0 || res.Outcome != api.OutcomeAccepted || res.ReceiptID == "" || res.Timing == nil {
 		t.Fatalf("approve after status: exit %d\n%s\n%s", code, out, srv.MustRun("capture-pane", "-p", "-t", pane))
 	}

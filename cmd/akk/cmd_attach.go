@@ -158,8 +158,26 @@ func storeError(err error, dir string) error {
 }
 
 // detach starts `akk attach` (these flags, without --detach) in its own
-// session, its output in a log file, and waits until it answers.
+// session, its output in a log file, and waits until it answers. A daemon
+// that answers on the socket already is the one asked for when it
+// supervises the same tmux server: that is success, and nothing starts.
 func (c *AttachCmd) detach(ctx context.Context, g *Globals, stdout io.Writer) error {
+	cl := c.client()
+	defer cl.Close()
+	h, err := cl.Health(ctx)
+	switch {
+	case api.IsCode(err, api.CodeTmuxUnavailable):
+		return fmt.Errorf("akk attach already answers on %s, and its tmux server does not: %w", c.socket(), err)
+	case err == nil:
+		if h.TmuxSocket != c.tmuxSocket() {
+			return fmt.Errorf("akk attach (pid %d) already answers on %s, supervising %s, not %s: stop it, or give this one --socket", h.PID, c.socket(), h.TmuxSocket, c.tmuxSocket())
+		}
+		if g.JSON {
+			return json.NewEncoder(stdout).Encode(h)
+		}
+		fmt.Fprintf(stdout, "akk attach already running (pid %d), socket %s\n", h.PID, c.socket())
+		return nil
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("attach --detach: %w", err)
@@ -191,8 +209,6 @@ func (c *AttachCmd) detach(ctx context.Context, g *Globals, stdout io.Writer) er
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	cl := c.client()
-	defer cl.Close()
 	deadline := time.Now().Add(c.Wait)
 	for time.Now().Before(deadline) {
 		h, err := cl.Health(ctx)

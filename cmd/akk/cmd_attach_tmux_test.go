@@ -73,7 +73,21 @@ func TestTmuxCLIDaemon(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.Terminal.TerminalID != row.TerminalID || st.Evidence.Recognizer != "claude@2.1.267" {
 		t.Errorf("status --json: exit %d\n%s", code, out)
 	}
-	if code, _, errOut := run("status", "term_nope"); code != 1 || !strings.Contains(errOut, "akk list") {
+	// A person's selectors name the same terminal as its id does.
+	for _, sel := range []string{"only", "claude", "@" + strings.TrimPrefix(row.TerminalID, "term_")[:6], row.PaneID, "main:1.0"} {
+		code, out, errOut := run("status", sel, "--json")
+		var st api.StatusResponse
+		if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.Terminal.TerminalID != row.TerminalID {
+			t.Errorf("status %s: exit %d\n%s%s", sel, code, out, errOut)
+		}
+	}
+	if code, _, errOut := run("status", "codex"); code != exitNotFound || !strings.Contains(errOut, "no agent terminal matches") {
+		t.Errorf("status codex without one: exit %d\n%s", code, errOut)
+	}
+	if code, _, errOut := run("status", "main:7.0"); code != exitNotFound {
+		t.Errorf("status of a tmux target that is not there: exit %d\n%s", code, errOut)
+	}
+	if code, _, errOut := run("status", "term_nope"); code != exitNotFound || !strings.Contains(errOut, "akk list") {
 		t.Errorf("status of an unknown terminal: exit %d\n%s", code, errOut)
 	}
 	code, out, _ = run("events", "--json")
@@ -92,6 +106,16 @@ func TestTmuxCLIDaemon(t *testing.T) {
 	code, out, _ = run("doctor", "--json", "-S", srv.Socket)
 	if code != 0 || !strings.Contains(out, `"ok":true`) {
 		t.Errorf("doctor: exit %d\n%s", code, out)
+	}
+	// Without -S the doctor checks the daemon's tmux server, not the
+	// default one (there is none in this environment).
+	if code, out, _ := run("doctor"); code != 0 || !strings.Contains(out, "server   the daemon's "+h.TmuxSocket) {
+		t.Errorf("doctor without -S: exit %d\n%s", code, out)
+	}
+	// A second attach --detach finds the daemon running: nothing to do.
+	if code, out, errOut := run("attach", "--detach", "-S", srv.Socket, "--allow-replicas"); code != 0 ||
+		!strings.Contains(out, fmt.Sprintf("already running (pid %d)", h.PID)) {
+		t.Errorf("a second attach --detach: exit %d\n%s%s", code, out, errOut)
 	}
 	syscall.Kill(h.PID, syscall.SIGTERM)
 	for i := 0; i < 200; i++ {

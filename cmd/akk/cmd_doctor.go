@@ -30,6 +30,8 @@ type check struct {
 	OK     bool   `json:"ok"`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
+	// tmuxGone: the daemon answered that its tmux server does not.
+	tmuxGone bool
 }
 
 type doctorReport struct {
@@ -39,16 +41,17 @@ type doctorReport struct {
 }
 
 // Run checks tmux, the server, the daemon, the store and the agents; it
-// exits 0 when all pass, 6 when only the daemon is missing, else 1.
+// exits 0 when all pass, 6 when only the daemon is missing, 7 when the
+// daemon runs and its tmux server does not answer, else 1.
 func (c *DoctorCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx *kong.Context) error {
 	if c.Store == "" {
 		c.Store = defaultStoreDir()
 	}
 	var r doctorReport
 	r.V = 1
-	r.Checks = append(r.Checks, checkTmux(), c.checkServer())
 	h, daemon := c.checkDaemon(ctx)
-	r.Checks = append(r.Checks, daemon, c.checkStore(h), checkAgents(h))
+	server, tmuxGone := c.checkServer(h, daemon)
+	r.Checks = append(r.Checks, checkTmux(), server, daemon, c.checkStore(h), checkAgents(h))
 	r.OK = true
 	for _, ch := range r.Checks {
 		r.OK = r.OK && ch.OK
@@ -72,6 +75,8 @@ func (c *DoctorCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx 
 	switch {
 	case r.OK:
 		return nil
+	case tmuxGone:
+		return exitWith(exitTmux)
 	case !daemon.OK && onlyDaemonFailed(r.Checks):
 		return exitWith(exitNoDaemon)
 	}
@@ -100,20 +105,38 @@ func checkTmux() check {
 	return check{Name: "tmux", OK: true, Detail: fmt.Sprintf("%s (%s)", v, path)}
 }
 
-func (c *DoctorCmd) checkServer() check {
-	sock := c.tmuxSocket()
+// checkServer checks the tmux server the daemon attached to (when one
+// answers and no -L/-S names another), else the one -L/-S names (or the
+// default). tmuxGone: a running daemon's own server does not answer.
+func (c *DoctorCmd) checkServer(h *api.Health, daemon check) (ch check, tmuxGone bool) {
+	sock, whose := c.tmuxSocket(), ""
+	if h != nil && h.TmuxSocket != "" && c.S == "" && c.L == "" {
+		sock, whose = h.TmuxSocket, "the daemon's "
+	}
+	if daemon.tmuxGone {
+		return check{Name: "server", Detail: "the daemon's tmux server does not answer",
+			Fix: "start that tmux server again, or stop akk attach and attach to another (-L NAME / -S PATH)"}, true
+	}
 	out, err := exec.Command("tmux", "-S", sock, "list-sessions", "-F", "#{session_name}").Output()
 	if err != nil {
-		return check{Name: "server", Detail: "no tmux server on " + sock, Fix: "start tmux, or pick the server with -L NAME / -S PATH"}
+		if whose != "" {
+			return check{Name: "server", Detail: "no tmux server on " + sock + " (the daemon's)",
+				Fix: "start that tmux server again, or stop akk attach and attach to another (-L NAME / -S PATH)"}, true
+		}
+		return check{Name: "server", Detail: "no tmux server on " + sock, Fix: "start tmux, or pick the server with -L NAME / -S PATH"}, false
 	}
 	n := len(strings.Fields(string(out)))
-	return check{Name: "server", OK: true, Detail: fmt.Sprintf("%s: %d sessions", sock, n)}
+	return check{Name: "server", OK: true, Detail: fmt.Sprintf("%s%s: %d sessions", whose, sock, n)}, false
 }
 
 func (c *DoctorCmd) checkDaemon(ctx context.Context) (*api.Health, check) {
 	cl := c.client()
 	defer cl.Close()
 	h, err := cl.Health(ctx)
+	if api.IsCode(err, api.CodeTmuxUnavailable) {
+		return nil, check{Name: "daemon", Detail: fmt.Sprintf("answers on %s: %v", c.socket(), err),
+			Fix: "start its tmux server again, or stop akk attach", tmuxGone: true}
+	}
 	if err != nil {
 		return nil, check{Name: "daemon", Detail: err.Error(), Fix: "start it: akk attach (or akk attach --detach)"}
 	}

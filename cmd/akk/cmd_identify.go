@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
@@ -19,13 +18,13 @@ import (
 // IdentifyForegroundCmd is `akk identify-foreground TERMINAL_ID`.
 type IdentifyForegroundCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The Codex terminal whose binding is ambiguous."`
+	TerminalID string `arg:"" help:"The Codex terminal whose binding is ambiguous: ${terminal}."`
 }
 
 // Run probes the foreground thread.
 func (c *IdentifyForegroundCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
-	if !strings.HasPrefix(c.TerminalID, "term_") {
-		return fmt.Errorf("%w: %q is not a terminal id (term_…)", errUsage, c.TerminalID)
+	if err := resolveInto(ctx, cl, &c.TerminalID); err != nil {
+		return err
 	}
 	res, err := cl.IdentifyForeground(ctx, api.IdentifyForegroundRequest{TerminalID: c.TerminalID})
 	return printIdentified(g, stdout, res, err)
@@ -34,7 +33,7 @@ func (c *IdentifyForegroundCmd) Run(ctx context.Context, cl *api.Client, g *Glob
 // IdentifyAndSendCmd is `akk identify-and-send TERMINAL_ID REQUEST`.
 type IdentifyAndSendCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The Codex terminal whose binding is ambiguous."`
+	TerminalID string `arg:"" help:"The Codex terminal whose binding is ambiguous: ${terminal}."`
 	Request    string `arg:"" help:"The task text; - reads stdin. A first line starting with / is refused."`
 }
 
@@ -48,8 +47,8 @@ func (c IdentifyAndSendCmd) String() string { return c.LogValue().String() }
 
 // Run probes the foreground thread, then sends the task there.
 func (c *IdentifyAndSendCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
-	if !strings.HasPrefix(c.TerminalID, "term_") {
-		return fmt.Errorf("%w: %q is not a terminal id (term_…)", errUsage, c.TerminalID)
+	if err := resolveInto(ctx, cl, &c.TerminalID); err != nil {
+		return err
 	}
 	text, err := readText(c.Request)
 	if err != nil {

@@ -14,11 +14,14 @@ import (
 // model menu read (every model, its efforts) and closed again.
 type ModelOptionsCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The terminal whose agent's models to list."`
+	TerminalID string `arg:"" help:"The terminal whose agent's models to list: ${terminal}."`
 }
 
 // Run lists the catalog.
 func (c *ModelOptionsCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	if err := resolveInto(ctx, cl, &c.TerminalID); err != nil {
+		return err
+	}
 	res, err := cl.ModelOptions(ctx, api.ModelOptionsRequest{TerminalID: c.TerminalID})
 	if err == nil && !g.JSON && res.Catalog != nil {
 		cat := res.Catalog
@@ -54,13 +57,16 @@ func (c *ModelOptionsCmd) Run(ctx context.Context, cl *api.Client, g *Globals, s
 // of the catalog model-options just listed, set through the agent's menu.
 type SetModelCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The terminal whose agent's model to set."`
+	TerminalID string `arg:"" help:"The terminal whose agent's model to set: ${terminal}."`
 	Model      string `arg:"" help:"A model exactly as model-options listed it (quote names with spaces)."`
 	Effort     string `arg:"" optional:"" help:"One of its efforts as listed (none for a model without efforts)."`
 }
 
 // Run sets the model.
 func (c *SetModelCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	if err := resolveInto(ctx, cl, &c.TerminalID); err != nil {
+		return err
+	}
 	res, err := cl.SetModel(ctx, api.SetModelRequest{TerminalID: c.TerminalID, Model: c.Model, ReasoningEffort: c.Effort})
 	if err == nil && !g.JSON && res.ModelSet != nil {
 		fmt.Fprintf(stdout, "%s %s (%s): %s\n", res.ModelSet.Model, res.ModelSet.ReasoningEffort, res.ModelSet.Scope, res.ModelSet.Notice)
@@ -75,11 +81,14 @@ func (c *SetModelCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdou
 // Codex's cleanup of a failed model change (Esc or C-u, never Enter).
 type RepairModelControlCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The terminal to clean up."`
+	TerminalID string `arg:"" help:"The terminal to clean up: ${terminal}."`
 }
 
 // Run repairs.
 func (c *RepairModelControlCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	if err := resolveInto(ctx, cl, &c.TerminalID); err != nil {
+		return err
+	}
 	res, err := cl.RepairModelControl(ctx, api.RepairModelControlRequest{TerminalID: c.TerminalID})
 	return printResult(g, stdout, res, err)
 }

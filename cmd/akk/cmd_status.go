@@ -17,7 +17,7 @@ import (
 // StatusCmd is `akk status TERMINAL_ID`.
 type StatusCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The terminal (term_… from akk list)."`
+	TerminalID string `arg:"" help:"The terminal: ${terminal}."`
 }
 
 // Run prints one terminal's state, its evidence and the prompt region: on a
@@ -26,6 +26,9 @@ func (c *StatusCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout 
 	// Styled renderings (which may show a draft) only for a person's own
 	// terminal, never for --json.
 	render := !g.JSON && isTTY(stdout)
+	if err := resolveInto(ctx, cl, &c.TerminalID); err != nil {
+		return err
+	}
 	st, err := cl.Status(ctx, api.StatusRequest{TerminalID: c.TerminalID, Render: render})
 	if err != nil {
 		if api.IsCode(err, api.CodeNotFound) {
@@ -73,6 +76,9 @@ func (c *StatusCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout 
 	}
 	if i := t.Interaction; i != nil {
 		fmt.Fprintf(stdout, "interaction: %s %s %s %v\n", i.Kind, i.State, i.InteractionID, i.Reasons)
+		if i.Tool != "" {
+			fmt.Fprintf(stdout, "  tool: %s\n", i.Tool) // what a permission asks for
+		}
 		for _, q := range i.Questions {
 			fmt.Fprintf(stdout, "  question %s (%s): %s\n", q.QuestionID, q.ResponseKind, q.Prompt)
 			for _, o := range q.Options {

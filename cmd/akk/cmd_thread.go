@@ -19,11 +19,14 @@ import (
 // NewThreadCmd is `akk new-thread TERMINAL_ID`.
 type NewThreadCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The terminal whose agent starts a new conversation (Claude Code /clear, Codex /new)."`
+	TerminalID string `arg:"" help:"The terminal whose agent starts a new conversation (Claude Code /clear, Codex /new): ${terminal}."`
 }
 
 // Run starts a new conversation.
 func (c *NewThreadCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	if err := resolveInto(ctx, cl, &c.TerminalID); err != nil {
+		return err
+	}
 	res, err := cl.NewThread(ctx, api.NewThreadRequest{TerminalID: c.TerminalID})
 	return printThread(g, stdout, res, err)
 }
@@ -31,7 +34,7 @@ func (c *NewThreadCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdo
 // ResumeThreadCmd is `akk resume-thread TERMINAL_ID [THREAD] [--list]`.
 type ResumeThreadCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The terminal whose agent resumes an earlier conversation."`
+	TerminalID string `arg:"" help:"The terminal whose agent resumes an earlier conversation: ${terminal}."`
 	Thread     string `arg:"" optional:"" help:"The conversation: its number or short ref from the last --list (five minutes), or its full id."`
 	List       bool   `help:"List the conversations the agent may resume (newest first, at most 20), numbered."`
 }
@@ -40,6 +43,9 @@ type ResumeThreadCmd struct {
 func (c *ResumeThreadCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
 	if c.List == (c.Thread != "") {
 		return fmt.Errorf("%w: give --list, or the conversation to resume (a number or short ref from --list, or its full id)", errUsage)
+	}
+	if err := resolveInto(ctx, cl, &c.TerminalID); err != nil {
+		return err
 	}
 	if c.List {
 		out, err := cl.ThreadCandidates(ctx, api.ThreadCandidatesRequest{TerminalID: c.TerminalID})
@@ -59,12 +65,15 @@ func (c *ResumeThreadCmd) Run(ctx context.Context, cl *api.Client, g *Globals, s
 // ReconcileBindingCmd is `akk reconcile-binding TERMINAL_ID SESSION_ID`.
 type ReconcileBindingCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The terminal."`
+	TerminalID string `arg:"" help:"The terminal: ${terminal}."`
 	SessionID  string `arg:"" help:"The AKK session (ses_…) status names as conflicting."`
 }
 
 // Run detaches a stale binding.
 func (c *ReconcileBindingCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	if err := resolveInto(ctx, cl, &c.TerminalID); err != nil {
+		return err
+	}
 	res, err := cl.ReconcileBinding(ctx, api.ReconcileBindingRequest{TerminalID: c.TerminalID, ConflictingSessionID: c.SessionID})
 	return printThread(g, stdout, res, err)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/supervisor"
@@ -26,6 +28,9 @@ func (c *TmuxConfCmd) Run(stdout io.Writer) error {
 			return fmt.Errorf("tmux-conf: %w", err)
 		}
 		bin = exe
+	}
+	if inGoBuildCache(bin, goBuildCaches()) {
+		return fmt.Errorf("tmux-conf: %s is a temporary build in Go's build cache (go run): the binding would break when Go cleans it; run `go install ./cmd/akk`, then `akk tmux-conf` (or give --akk PATH)", bin)
 	}
 	_, err := io.WriteString(stdout, tmuxConf(bin, c.Socket, c.Key, c.Status))
 	return err
@@ -55,7 +60,10 @@ func tmuxConf(bin, socket, key string, status bool) string {
 // pressed the key. tmux 3.3a expands no format in display-popup's command
 // or its -e values, but run-shell expands its command: so the binding runs
 // display-popup through run-shell, with the client's tty written into
-// both the popup's target (-c) and akk's --client-tty.
+// both the popup's target (-c) and akk's --client-tty. run-shell shows a
+// command's output, and a non-zero exit ("'…' returned 1"), in the current
+// pane's view mode: display-popup fails when its client went away, so the
+// line discards all output and always succeeds (TestTmuxPopupBindingQuiet).
 func popupShell(bin, socket string, extra ...string) string {
 	inner := shellQuote(bin) + " popup"
 	if socket != "" {
@@ -65,7 +73,43 @@ func popupShell(bin, socket string, extra ...string) string {
 		inner += " " + shellQuote(a)
 	}
 	inner += " --client-tty '#{client_tty}'"
-	return "tmux display-popup -c '#{client_tty}' -E -w 80 -h 24 " + shellQuote(inner)
+	return "tmux display-popup -c '#{client_tty}' -E -w 80 -h 24 " + shellQuote(inner) + popupQuiet
+}
+
+// popupQuiet ends the popup's shell line: no output, no failure.
+const popupQuiet = " >/dev/null 2>&1 || true"
+
+// goBuildCaches are where `go run` leaves its binaries: $GOCACHE (or `go
+// env GOCACHE`, or its default) and the go-build temporary directories.
+func goBuildCaches() []string {
+	dirs := []string{os.Getenv("GOCACHE")}
+	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+		dirs = append(dirs, strings.TrimSpace(string(out)))
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		dirs = append(dirs, filepath.Join(d, "go-build"))
+	}
+	return dirs
+}
+
+// inGoBuildCache reports whether bin lies in one of the caches, or in a
+// go-build* temporary directory.
+func inGoBuildCache(bin string, caches []string) bool {
+	bin = filepath.Clean(bin)
+	for _, d := range caches {
+		if d == "" || d == "off" {
+			continue
+		}
+		if rel, err := filepath.Rel(filepath.Clean(d), bin); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			return true
+		}
+	}
+	for _, part := range strings.Split(filepath.Dir(bin), string(filepath.Separator)) {
+		if strings.HasPrefix(part, "go-build") {
+			return true
+		}
+	}
+	return false
 }
 
 // tmuxQuote quotes s for a tmux configuration line (double quotes: tmux

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/agent-knock-knock/akk/api"
 )
@@ -15,10 +16,13 @@ import (
 // WatchCmd is `akk watch TERMINAL_ID`.
 type WatchCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The terminal to observe (term_… from akk list)."`
+	TerminalID string `arg:"" help:"The terminal to observe: ${terminal}."`
 }
 
 func (c *WatchCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {
+	if err := resolveInto(ctx, cl, &c.TerminalID); err != nil {
+		return err
+	}
 	return taskCall(ctx, cl, g, stdout, func(cl *api.Client) (api.Task, error) {
 		return cl.Watch(ctx, api.WatchRequest{TerminalID: c.TerminalID})
 	})
@@ -93,10 +97,36 @@ func (c *RetryCallbackCmd) Run(ctx context.Context, cl *api.Client, g *Globals, 
 	})
 }
 
-// TaskCmd is `akk task --watch ID|--turn ID`: a Watch's or Turn's status.
+// TaskCmd is `akk task TURN_ID|WATCH_ID` (or --watch ID|--turn ID): a
+// Watch's or Turn's status.
 type TaskCmd struct {
 	DaemonFlags
-	TaskTarget
+	ID    string `arg:"" optional:"" help:"The managed Turn (turn_…) or Watch (watch_…)."`
+	Watch string `help:"A Watch (watch_…)." xor:"target" placeholder:"WATCH_ID"`
+	Turn  string `help:"A managed Turn (turn_…)." xor:"target" placeholder:"TURN_ID"`
+}
+
+// Validate takes exactly one of the id, --watch and --turn.
+func (c *TaskCmd) Validate() error {
+	n := 0
+	for _, s := range []string{c.ID, c.Watch, c.Turn} {
+		if s != "" {
+			n++
+		}
+	}
+	if n != 1 {
+		return fmt.Errorf("give one turn_… or watch_… id (or --turn, --watch)")
+	}
+	switch {
+	case c.ID == "":
+	case strings.HasPrefix(c.ID, "turn_"):
+		c.Turn = c.ID
+	case strings.HasPrefix(c.ID, "watch_"):
+		c.Watch = c.ID
+	default:
+		return fmt.Errorf("%q is neither a turn_ nor a watch_ id", c.ID)
+	}
+	return nil
 }
 
 func (c *TaskCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io.Writer) error {

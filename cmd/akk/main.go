@@ -1,8 +1,6 @@
 // Command akk supervises coding agents running in tmux panes.
 //
-// Exit codes (DESIGN.md): 0 success or accepted, 1 failure, 2 usage,
-// 3 rejected_before_input, 4 manual_required, 5 uncertain, 6 daemon not
-// running.
+// Exit codes: exitTable in exitcodes.go (`akk --help` prints it).
 package main
 
 import (
@@ -82,14 +80,6 @@ type CLI struct {
 	Task          TaskCmd          `cmd:"" help:"Show a Watch's or managed Turn's state and callbacks."`
 }
 
-// Exit codes (3, 4, 5 are api.ExitCode's outcomes).
-const (
-	exitOK       = 0
-	exitFailure  = 1
-	exitUsage    = 2
-	exitNoDaemon = 6 // DESIGN: the daemon is not running
-)
-
 // errUsage marks a usage error (exit 2).
 var errUsage = errors.New("usage")
 
@@ -115,6 +105,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	parser, err := kong.New(&cli, kong.Name("akk"),
 		kong.Description("akk supervises coding agents (Claude Code, Codex) running in tmux panes."),
 		kong.Writers(stdout, stderr),
+		kong.Help(helpWithExitCodes),
+		kong.Vars{"terminal": "a term_… id, or a selector: only, claude|codex|gemini|opencode, @REF (an id's prefix), %PANE or session:window.pane"},
 		kong.Exit(func(c int) {
 			if exited < 0 {
 				exited = c
@@ -174,23 +166,15 @@ func daemonFlagsOf(kctx *kong.Context) (DaemonFlags, bool) {
 	return df, ok
 }
 
-// exitCode maps a command's error to the documented exit codes: the one
-// place they are decided.
-func exitCode(err error, stderr io.Writer) int {
-	var ee *exitError
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &ee):
-		return ee.code
-	case errors.Is(err, api.ErrDaemonNotRunning):
-		fmt.Fprintln(stderr, "akk:", err)
-		return exitNoDaemon
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(stderr, "akk:", err)
-		return exitUsage
-	default:
-		fmt.Fprintln(stderr, "akk:", err)
-		return exitFailure
+// helpWithExitCodes is kong's help, and the exit code table after akk's
+// own (`akk --help`).
+func helpWithExitCodes(options kong.HelpOptions, kctx *kong.Context) error {
+	if err := kong.DefaultHelpPrinter(options, kctx); err != nil {
+		return err
 	}
+	if kctx.Selected() == nil {
+		_, err := fmt.Fprint(kctx.Stdout, "\n"+exitCodesText())
+		return err
+	}
+	return nil
 }

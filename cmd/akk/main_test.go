@@ -37,6 +37,13 @@ func TestCLIExitCodes(t *testing.T) {
 		{[]string{"close", "turn_x", "--reason", "because"}, 2, ""},
 		{[]string{"new-thread"}, 2, ""},
 		{[]string{"reconcile-binding", "term_x"}, 2, ""},
+		// akk task takes one turn_… or watch_… id, positional or as a flag.
+		{[]string{"task"}, 2, ""},
+		{[]string{"task", "ses_x"}, 2, ""},
+		{[]string{"task", "turn_x", "--watch", "watch_y"}, 2, ""},
+		{[]string{"task", "--turn", "turn_x", "--watch", "watch_y"}, 2, ""},
+		// A word that is no selector is a usage error before the daemon.
+		{[]string{"status", "nonsense"}, 2, ""},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errb bytes.Buffer

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/agent-knock-knock/akk/api"
+)
+
+// readmeExitHeader is the README line the table's copy follows.
+const readmeExitHeader = "Exit codes (`akk --help` ends with this table; a test keeps the two equal):"
+
+// TestREADMEExitCodes: the README's exit code table is exitTable's, row
+// for row (its rows as a code block: indented four spaces).
+func TestREADMEExitCodes(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(exitCodesText(), "\n"), "\n")[1:] {
+		want.WriteString("  " + l + "\n")
+	}
+	lines := strings.Split(string(data), "\n")
+	var got strings.Builder
+	found := false
+	for i, l := range lines {
+		if l != readmeExitHeader {
+			continue
+		}
+		found = true
+		for _, r := range lines[i+2:] { // after the header's blank line
+			if r == "" {
+				break
+			}
+			got.WriteString(r + "\n")
+		}
+		break
+	}
+	if !found || got.String() != want.String() {
+		t.Errorf("README.md's exit codes differ from exitTable (cmd/akk/exitcodes.go); the README wants:\n\n%s\n\n%s\n", readmeExitHeader, want.String())
+	}
+}
+
+// TestExitTable: the codes are distinct and agree with the contract's, and
+// `akk --help` ends with the table.
+func TestExitTable(t *testing.T) {
+	seen := map[int]bool{}
+	for _, r := range exitTable {
+		if seen[r.code] {
+			t.Errorf("code %d twice", r.code)
+		}
+		seen[r.code] = true
+	}
+	if api.ExitCode(api.OutcomeAccepted) != exitOK {
+		t.Errorf("accepted exits %d", api.ExitCode(api.OutcomeAccepted))
+	}
+	for _, outcome := range []string{api.OutcomeRejected, api.OutcomeManual, api.OutcomeUncertain} {
+		code := api.ExitCode(outcome)
+		if code >= len(exitTable) || exitTable[code].code != code || exitTable[code].name != outcome {
+			t.Errorf("outcome %s exits %d: no table row of that name", outcome, code)
+		}
+	}
+	for _, tc := range []struct {
+		err  error
+		code int
+	}{
+		{nil, exitOK},
+		{errors.New("boom"), exitFailure},
+		{fmt.Errorf("%w: bad", errUsage), exitUsage},
+		{api.Errorf(api.CodeBadRequest, "bad"), exitUsage},
+		{exitWith(api.ExitManual), api.ExitManual},
+		{fmt.Errorf("list: %w", api.ErrDaemonNotRunning), exitNoDaemon},
+		{fmt.Errorf("list: %w", api.Errorf(api.CodeTmuxUnavailable, "gone")), 7},
+		{api.Errorf(api.CodeNotFound, "no terminal term_x"), 8},
+	} {
+		if got := exitCode(tc.err, &bytes.Buffer{}); got != tc.code {
+			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.code)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"--help"}, &out, &errb); code != 0 || !strings.HasSuffix(out.String(), "\n"+exitCodesText()) {
+		t.Errorf("akk --help: exit %d, does not end with the exit codes:\n%s", code, out.String())
+	}
+}
