@@ -246,6 +246,10 @@ func (c *Client) Run(ctx context.Context) error {
 	return c.endErr
 }
 
+// PID is the tmux -C process's pid (tests end it as a person or a crash
+// would; tmux's list-clients names it as #{client_pid}).
+func (c *Client) PID() int { return c.proc.Process.Pid }
+
 // Done is closed when the connection has ended.
 func (c *Client) Done() <-chan struct{} { return c.done }
 

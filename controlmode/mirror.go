@@ -48,8 +48,8 @@ func (m *Mirror) Apply() bool {
 	changed := false
 	for {
 		u := m.feed.Take()
-		if u.Gone {
-			m.gone, m.err = true, u.Err
+		if u.Gone { // a screen nobody feeds no longer follows tmux
+			m.gone, m.err, m.stale, m.cause = true, u.Err, true, "gone"
 		}
 		if u.Seed != nil {
 			scr, err := u.Seed.Screen(m.opts)

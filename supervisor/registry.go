@@ -122,7 +122,7 @@ func (s *Supervisor) release(ctx context.Context, m *terminal.Pane, reason strin
 		return // the daemon stops: the pane is not gone
 	}
 	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	exists := s.paneExists(qctx, m.PaneID())
+	exists := s.paneExists(qctx, m.PaneID(), m.Server().PID)
 	cancel()
 	if exists {
 		s.mu.Lock()

@@ -13,6 +13,9 @@ import (
 // List answers POST /v1/list: every followed pane, by session, window and
 // pane.
 func (s *Supervisor) List(ctx context.Context) (api.ListResponse, error) {
+	if err := s.tmuxAvailable(ctx); err != nil {
+		return api.ListResponse{}, err
+	}
 	out := api.ListResponse{V: api.SchemaVersion, Terminals: []api.Terminal{}}
 	for _, m := range s.monitors() {
 		if row, ok := m.Row(); ok {
@@ -38,6 +41,9 @@ func paneNum(p string) int {
 // region (terminal.Pane.Status), and the controller's offer for what it
 // shows.
 func (s *Supervisor) Status(ctx context.Context, req api.StatusRequest) (api.StatusResponse, error) {
+	if err := s.tmuxAvailable(ctx); err != nil {
+		return api.StatusResponse{}, err
+	}
 	m := s.terminalMonitor(req.TerminalID)
 	if m == nil {
 		return api.StatusResponse{}, api.Errorf(api.CodeNotFound,
@@ -126,6 +132,9 @@ func (s *Supervisor) ReconcileBinding(ctx context.Context, req api.ReconcileBind
 
 // Health answers POST /v1/health.
 func (s *Supervisor) Health(ctx context.Context) (api.Health, error) {
+	if err := s.tmuxAvailable(ctx); err != nil {
+		return api.Health{}, err
+	}
 	h := api.Health{V: api.SchemaVersion, PID: os.Getpid(), Started: s.started,
 		Store: s.st.Dir(), AllowReplica: s.cfg.AllowReplicas, LastEvent: s.st.LastSeq()}
 	_, err := s.st.Terminals()

@@ -10,12 +10,17 @@ import (
 
 // session is one tmux session and the control client attached to it. tmux
 // sends %output only for the attached session's panes, hence one client per
-// session.
+// session. A session value lives as long as its client: when the client
+// ends while the session lives on, a new value with a new client replaces
+// it (reattach.go), and the panes move over to that client.
 type session struct {
-	id     controlmode.SessionID
-	name   string // guarded by Supervisor.mu
-	client *controlmode.Client
-	scan   chan struct{} // cap 1: list this session's panes again
+	id       controlmode.SessionID
+	name     string // guarded by Supervisor.mu
+	client   *controlmode.Client
+	server   int           // the pid of the tmux server the client is attached to
+	attached time.Time     // when the client attached (monotonic)
+	flaps    int           // consecutive clients that ended soon after attaching
+	scan     chan struct{} // cap 1: list this session's panes again
 	// scanned: the panes were listed and claimed once (reconcile waits).
 	scanned atomic.Bool
 }
@@ -24,8 +29,8 @@ type session struct {
 const fgSubscription = "akk-fg"
 
 // sessionLoop lists the server's sessions whenever a client reports that
-// they changed, attaching to new ones; clients of closed sessions end by
-// themselves (%exit).
+// they changed, attaching to new ones; a client that ends is re-attached
+// or its session let go (reattach.go).
 func (s *Supervisor) sessionLoop(ctx context.Context) error {
 	for {
 		select {
@@ -38,25 +43,14 @@ func (s *Supervisor) sessionLoop(ctx context.Context) error {
 }
 
 func (s *Supervisor) syncSessions(ctx context.Context) {
-	var via *controlmode.Client
-	s.mu.Lock()
-	for _, se := range s.sessions {
-		via = se.client
-		break
-	}
-	s.mu.Unlock()
-	var list []sessionInfo
-	var err error
-	if via != nil {
-		_, list, err = listSessionsVia(ctx, via, s.cfg.TmuxSocket)
-	}
-	if via == nil || err != nil {
-		_, list, err = s.listSessions(ctx)
-	}
+	srv, list, err := s.listServer(ctx)
 	if err != nil {
+		s.serverAnswered(err)
 		s.lg.Warn("list sessions", "err", err)
 		return
 	}
+	s.serverAnswered(nil)
+	s.adopt(srv)
 	for _, si := range list {
 		s.startSession(ctx, si)
 	}
@@ -83,35 +77,51 @@ func (s *Supervisor) startSession(ctx context.Context, si sessionInfo) {
 		s.mu.Unlock()
 		return
 	}
+	srv := s.server.PID
 	s.mu.Unlock()
-	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	c, err := controlmode.Start(sctx, controlmode.Config{
-		Socket: s.cfg.TmuxSocket, Session: si.ID.String(), Env: s.cfg.TmuxEnv,
-		Logger: s.lg.With("session", si.Name), PauseAfter: s.cfg.PauseAfter, OnCommand: s.cfg.onCommand,
-	})
-	cancel()
+	c, err := s.attachClient(ctx, si.ID, si.Name)
 	if err != nil {
 		s.lg.Warn("attach session", "session", si.Name, "err", err)
 		return
 	}
-	// tmux reports a pane's death and its foreground command (polled about
-	// once a second) to a subscriber: what changes without pane output.
-	sctx, cancel = context.WithTimeout(ctx, 10*time.Second)
-	_, err = c.Command(sctx, "refresh-client", "-B", fgSubscription+":%*:#{pane_dead} #{pane_current_command}")
-	cancel()
-	if err != nil {
-		s.lg.Warn("subscribe", "session", si.Name, "err", err)
-	}
-	se := &session{id: si.ID, name: si.Name, client: c, scan: make(chan struct{}, 1)}
+	se := newSession(si.ID, si.Name, c, srv)
 	s.mu.Lock()
-	if _, dup := s.sessions[si.ID]; dup || ctx.Err() != nil {
+	if _, dup := s.sessions[si.ID]; dup || ctx.Err() != nil || s.server.PID != srv {
 		s.mu.Unlock()
 		c.Close()
 		return
 	}
 	s.sessions[si.ID] = se
 	s.mu.Unlock()
-	s.lg.Info("session attached", "session", si.Name, "id", si.ID.String())
+	s.runSession(ctx, se)
+}
+
+func newSession(id controlmode.SessionID, name string, c *controlmode.Client, server int) *session {
+	return &session{id: id, name: name, client: c, server: server, attached: time.Now(), scan: make(chan struct{}, 1)}
+}
+
+// attachClient starts a control client on session id.
+func (s *Supervisor) attachClient(ctx context.Context, id controlmode.SessionID, name string) (*controlmode.Client, error) {
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	c, err := controlmode.Start(sctx, controlmode.Config{
+		Socket: s.cfg.TmuxSocket, Session: id.String(), Env: s.cfg.TmuxEnv,
+		Logger: s.lg.With("session", name), PauseAfter: s.cfg.PauseAfter, OnCommand: s.cfg.onCommand,
+	})
+	if err != nil {
+		return nil, err
+	}
+	// tmux reports a pane's death and its foreground command (polled about
+	// once a second) to a subscriber: what changes without pane output.
+	if _, err := c.Command(sctx, "refresh-client", "-B", fgSubscription+":%*:#{pane_dead} #{pane_current_command}"); err != nil {
+		s.lg.Warn("subscribe", "session", name, "err", err)
+	}
+	return c, nil
+}
+
+// runSession starts the goroutines of a registered session.
+func (s *Supervisor) runSession(ctx context.Context, se *session) {
+	s.lg.Info("session attached", "session", se.name, "id", se.id.String())
 	se.pokeScan()
 	s.wg.Add(2)
 	go s.sessionEvents(ctx, se)
@@ -119,17 +129,10 @@ func (s *Supervisor) startSession(ctx context.Context, si sessionInfo) {
 }
 
 // sessionEvents reads the client's notifications until the connection
-// ends: they trigger pane scans, session scans and respawn handling.
+// ends: they trigger pane scans, session scans and respawn handling. An
+// end while the daemon runs is handed to clientEnded (reattach.go).
 func (s *Supervisor) sessionEvents(ctx context.Context, se *session) {
 	defer s.wg.Done()
-	defer func() {
-		s.mu.Lock()
-		delete(s.sessions, se.id)
-		s.mu.Unlock()
-		se.client.Close()
-		s.lg.Info("session detached", "session", se.name, "err", se.client.Err())
-		s.poke()
-	}()
 	events := se.client.Events()
 	for {
 		select {
@@ -138,6 +141,7 @@ func (s *Supervisor) sessionEvents(ctx context.Context, se *session) {
 			return
 		case ev, ok := <-events:
 			if !ok {
+				s.clientEnded(ctx, se)
 				return
 			}
 			s.onEvent(se, ev)

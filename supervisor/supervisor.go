@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -46,8 +47,9 @@ type Supervisor struct {
 	// so followers see events in sequence order.
 	writeMu sync.Mutex
 
-	mu        sync.Mutex // the registry: guards the fields below
-	server    tmuxServer
+	mu        sync.Mutex  // the registry: guards the fields below
+	server    tmuxServer  // replaced when a new server is adopted (server_watch.go)
+	watch     serverWatch // is the server up
 	sessions  map[controlmode.SessionID]*session
 	panes     map[controlmode.PaneID]*terminal.Pane
 	stored    map[string]store.Terminal // records not claimed by a pane yet (reconcile)
@@ -55,6 +57,8 @@ type Supervisor struct {
 	rescan    chan struct{} // cap 1: the session list may have changed
 
 	wg sync.WaitGroup // session and pane goroutines
+	// faultFired: the fault point FaultExitAtPrompt fired (once per daemon).
+	faultFired atomic.Bool
 }
 
 // New checks cfg and prepares a supervisor; it touches neither tmux nor
@@ -100,9 +104,7 @@ func (s *Supervisor) Run(ctx context.Context) error {
 		return err
 	}
 	s.server = srv
-	s.env = &terminal.Env{Server: terminal.Server{Socket: srv.Socket, PID: srv.PID}, Secret: s.secret,
-		Key: terminal.InteractionKey(s.secret), Ident: s.ident, Now: s.cfg.Now, Logger: s.lg,
-		Recognize: s.cfg.recognize, Host: paneHost{journal{s}}, Observer: paneObserver{s}}
+	s.env = s.newEnv(srv)
 	s.lg.Info("attached", "tmux", srv.Socket, "server_pid", srv.PID, "version", srv.Version, "sessions", len(sessions))
 	if err := s.loadStored(); err != nil {
 		return err
@@ -118,6 +120,7 @@ func (s *Supervisor) Run(ctx context.Context) error {
 		s.lg.Warn("reconcile", "err", err)
 	}
 	g.Go(func() error { return s.sessionLoop(gctx) })
+	g.Go(func() error { return s.watchServer(gctx) })
 	g.Go(func() error { return s.binds.Run(gctx) })
 	g.Go(func() error { return s.tasks.Run(gctx) })
 	g.Go(func() error { return s.keepAttention(gctx) })

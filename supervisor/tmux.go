@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agent-knock-knock/akk/controlmode"
 )
@@ -86,10 +87,38 @@ func parseSessions(socket, out string) (tmuxServer, []sessionInfo, error) {
 }
 
 // paneExists asks tmux whether a pane still exists anywhere on the server
-// (after its follower lost it: it may have moved to another session).
-func (s *Supervisor) paneExists(ctx context.Context, pane controlmode.PaneID) bool {
-	cmd := exec.CommandContext(ctx, "tmux", "-S", s.cfg.TmuxSocket, "display-message", "-p", "-t", pane.String(), "#{pane_id}")
+// whose pid is serverPID (after its follower lost it: it may have moved to
+// another session). A new server on the same socket numbers its panes
+// from %0 again: its %0 is not the old server's.
+func (s *Supervisor) paneExists(ctx context.Context, pane controlmode.PaneID, serverPID int) bool {
+	cmd := exec.CommandContext(ctx, "tmux", "-S", s.cfg.TmuxSocket, "display-message", "-p", "-t", pane.String(), "#{pane_id} #{pid}")
 	cmd.Env = s.cfg.TmuxEnv
 	out, err := cmd.Output()
-	return err == nil && strings.TrimSpace(string(out)) == pane.String()
+	return err == nil && strings.TrimSpace(string(out)) == fmt.Sprintf("%s %d", pane, serverPID)
+}
+
+// listServer lists the sessions through a live control client if one is
+// attached, else by running tmux once.
+func (s *Supervisor) listServer(ctx context.Context) (tmuxServer, []sessionInfo, error) {
+	var via *controlmode.Client
+	s.mu.Lock()
+	for _, se := range s.sessions {
+		select {
+		case <-se.client.Done():
+			continue
+		default:
+		}
+		via = se.client
+		break
+	}
+	s.mu.Unlock()
+	if via != nil {
+		qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		srv, list, err := listSessionsVia(qctx, via, s.cfg.TmuxSocket)
+		cancel()
+		if err == nil {
+			return srv, list, nil
+		}
+	}
+	return s.listSessions(ctx)
 }

@@ -6,4 +6,8 @@
 //
 // Names are "<component>.<stage>", for example "dispatch.after_reserve" or
 // "outbox.after_claim". Points lists every name (the tests walk it).
+//
+// Hit(name) is the other kind of point: the process lives, and the caller
+// makes the fault itself when AKK_FAULT names it (supervisor's
+// "tmux.exit_at_prompt" ends a control client with %exit mid-Turn).
 package fault

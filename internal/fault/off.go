@@ -7,3 +7,6 @@ const Enabled = false
 
 // Point does nothing without the akkfault build tag.
 func Point(string) {}
+
+// Hit is false without the akkfault build tag.
+func Hit(string) bool { return false }

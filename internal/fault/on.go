@@ -25,3 +25,9 @@ func Point(name string) {
 	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 	select {} // the signal is on its way
 }
+
+// Hit reports whether AKK_FAULT names this point, for a fault the caller
+// makes itself instead of dying (a control connection ended with tmux's
+// own %exit). It reads the environment at each call, so a test of an
+// in-process daemon arms it with t.Setenv.
+func Hit(name string) bool { return os.Getenv("AKK_FAULT") == name }
