@@ -52,6 +52,8 @@ type daemon struct {
 type daemonOpts struct {
 	storeDir  string
 	recognize func(agent, version string, scr *vt.Screen) terminal.Recognition
+	// onCommand sees every command the daemon's control clients issue.
+	onCommand func(cmds []controlmode.Cmd)
 	logger    *slog.Logger
 	// claudeProjects, codexSessions: the agents' roots (default: empty
 	// temp dirs).
@@ -99,7 +101,7 @@ func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
 	}
 	cfg := Config{Logger: lg, Store: st, TmuxSocket: srv.Socket, TmuxEnv: srv.Env, Listener: ln, AllowReplicas: true,
 		ClaudeProjects: o.claudeProjects, CodexSessions: o.codexSessions, GeminiTmp: o.geminiTmp, OpenCodeDB: o.openCodeDB}
-	cfg.recognize = o.recognize
+	cfg.recognize, cfg.onCommand = o.recognize, o.onCommand
 	cfg.Callbacks, cfg.Tasks, cfg.Now = o.callbacks, o.tasks, o.now
 	sv, err := New(cfg)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -98,6 +99,9 @@ func (r *replicaDriver) toInput() {
 		}
 	}
 	r.take()
+	if r.d == nil {
+		return
+	}
 	if _, _, err := awaitPaneState(r.ctx, r.d, r.c.pane, ""); err != nil {
 		r.t.Fatalf("%s: %v", r.name, err)
 	}
@@ -201,8 +205,61 @@ func tmuxFault(r *replicaDriver, c refusaltest.Case) {
 		})
 	case refusaltest.Redrawn:
 		redrawPane(r, c)
+	case refusaltest.CopyMode, refusaltest.ViewMode, refusaltest.TreeMode, refusaltest.InputOff, refusaltest.Synchronized:
+		r.tmux(paneFaultCmds[c.Fault]...)
 	default:
 		r.t.Fatalf("fault %q: the tmux runner cannot make it (mark the case UnitOnly)", c.Fault)
+	}
+}
+
+// paneFaultCmds put a pane in the tmux state of a fault, as a person's
+// key or a tmux command would.
+var paneFaultCmds = map[refusaltest.Fault][]string{
+	refusaltest.CopyMode:     {"copy-mode", "-t"},
+	refusaltest.ViewMode:     {"run-shell", "-t", "PANE", "echo akk-test-view"},
+	refusaltest.TreeMode:     {"choose-tree", "-t"},
+	refusaltest.InputOff:     {"select-pane", "-d", "-t"},
+	refusaltest.Synchronized: {"set-option", "-p", "-t", "PANE", "synchronize-panes", "on"},
+}
+
+// tmuxUnfault undoes a pane fault of paneFaultCmds (the recording's
+// rest is typed through tmux, which a mode would take).
+func tmuxUnfault(r *replicaDriver, c refusaltest.Case) {
+	r.t.Helper()
+	switch c.Fault {
+	case refusaltest.CopyMode, refusaltest.ViewMode, refusaltest.TreeMode:
+		r.tmux("copy-mode", "-q", "-t") // -q: leave every mode
+	case refusaltest.InputOff:
+		r.tmux("select-pane", "-e", "-t")
+	case refusaltest.Synchronized:
+		r.tmux("set-option", "-p", "-u", "-t", "PANE", "synchronize-panes")
+	}
+}
+
+// tmux runs a tmux command on the replica's pane: "PANE" in args is its
+// id, and args ending in "-t" get it appended.
+func (r *replicaDriver) tmux(args ...string) {
+	r.t.Helper()
+	cmd := make(controlmode.Cmd, 0, len(args)+1)
+	for _, a := range args {
+		if a == "PANE" {
+			a = r.c.pane
+		}
+		cmd = append(cmd, a)
+	}
+	if args[len(args)-1] == "-t" {
+		cmd = append(cmd, r.c.pane)
+	}
+	if cmd[0] == "run-shell" { // its replies cannot be matched on a control client
+		x := exec.CommandContext(r.ctx, "tmux", append([]string{"-S", r.d.sv.cfg.TmuxSocket}, cmd...)...)
+		x.Env = r.d.sv.cfg.TmuxEnv
+		if out, err := x.CombinedOutput(); err != nil {
+			r.t.Fatalf("%s: tmux %v: %v: %s", r.name, cmd, err, out)
+		}
+		return
+	}
+	if _, err := r.client.Exec(r.ctx, cmd); err != nil {
+		r.t.Fatalf("%s: tmux %v: %v", r.name, cmd, err)
 	}
 }
 
@@ -339,6 +396,9 @@ func TestTmuxDispatchRefusals(t *testing.T) {
 					}
 				} else if res.DoNotRetry || res.ReceiptID != "" {
 					t.Errorf("a refusal before input reserved %q / do_not_retry %v", res.ReceiptID, res.DoNotRetry)
+				}
+				if withFault {
+					tmuxUnfault(r, c)
 				}
 				r.finish(srv)
 			})

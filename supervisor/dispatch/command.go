@@ -44,6 +44,9 @@ func (d *Dispatcher) enterCommand(ctx context.Context, tx *txn, cmd slashCommand
 		return before.Seq, fmt.Errorf("%s: %w", api.ReasonTerminalGone, err)
 	}
 	now := m.View()
+	if ref := gateRefusal(now.Gate); ref != nil {
+		return now.Seq, fmt.Errorf("%s: %s before the Enter: no Enter was sent, the typed text stays", ref.reason, ref.msg)
+	}
 	if !shows(now.Rec) {
 		return now.Seq, fmt.Errorf("%s: the composer changed before the Enter (screen %s): no Enter was sent, the typed text stays", api.ReasonPostcondition, now.Rec.Screen)
 	}

@@ -284,6 +284,14 @@ func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, tur
 		f.lock <- struct{}{}
 	case refusaltest.Gone:
 		f.fail = errors.New("barrier %7: the pane is gone")
+	case refusaltest.CopyMode, refusaltest.ViewMode, refusaltest.TreeMode:
+		mode := map[refusaltest.Fault]string{refusaltest.CopyMode: "copy-mode", refusaltest.ViewMode: "view-mode",
+			refusaltest.TreeMode: "tree-mode"}[c.Fault]
+		f.edit(func(v *terminal.View) { v.Gate.InMode, v.Gate.Mode = true, mode })
+	case refusaltest.InputOff:
+		f.edit(func(v *terminal.View) { v.Gate.InputOff = true })
+	case refusaltest.Synchronized:
+		f.edit(func(v *terminal.View) { v.Gate.Synchronized = true })
 	case refusaltest.Respawned:
 		f.respawn = "term_" + terminal.Derive([]byte("test"), "terminal", "respawned")
 	case refusaltest.StoreDown:

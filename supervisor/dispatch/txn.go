@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
@@ -115,8 +116,36 @@ func (tx *txn) checks(ctx context.Context, spec txnSpec) *refusal {
 	if err != nil {
 		return reject(api.ReasonTerminalGone, "%v", err)
 	}
+	v := tx.t.View()
+	if ref := gateRefusal(v.Gate); ref != nil {
+		return ref
+	}
 	if spec.check != nil {
-		return spec.check(tx.t.View())
+		return spec.check(v)
+	}
+	return nil
+}
+
+// gateRefusal refuses input that tmux would not hand to the agent alone:
+// a pane in a mode (its keys drive the mode: copy-mode's `f` opens a
+// prompt on the person's status line), with input off (dropped), or
+// synchronized (copied to the window's other panes: one approve would
+// type into the person's other agents and shells). The barrier read it
+// after the screen it checks; nothing is reserved, and the offer stays
+// for a later try. A mode entered between this answer and the first key
+// is the same race as a person's key, and ends as one does.
+func gateRefusal(g controlmode.InputGate) *refusal {
+	switch {
+	case g.InMode:
+		mode := g.Mode
+		if mode == "" {
+			mode = "a mode"
+		}
+		return reject(api.ReasonPaneInMode, "the pane shows tmux's %s, which would take the keys: leave it (q or Escape) and try again", mode)
+	case g.InputOff:
+		return reject(api.ReasonPaneInputOff, "the pane's input is off (select-pane -d): tmux would drop the keys; `select-pane -e` turns it on")
+	case g.Synchronized:
+		return reject(api.ReasonPanesSynchronized, "synchronize-panes is on for this pane: the keys would reach the window's other panes too; turn it off (`set -w synchronize-panes off`) and try again")
 	}
 	return nil
 }

@@ -38,6 +38,10 @@ type View struct {
 	Fenced       bool
 	ActiveTurn   string
 	Dead         bool
+	// Gate is what tmux would do with a key sent now, as the last barrier
+	// read it (GateAt: when its answer came; zero before any barrier).
+	Gate   controlmode.InputGate
+	GateAt time.Time
 	// SessionID is the AKK session id of the resolved native session
 	// ("" unless resolved): the session_exact send target.
 	SessionID string
@@ -63,7 +67,8 @@ func (m *Pane) Next() (View, <-chan struct{}) {
 // view is View. Called with mu held.
 func (m *Pane) view() View {
 	v := View{ID: m.id, Recorded: m.isRecorded, Bind: m.bind, Rec: m.rec, Seq: m.screenSeq, LastChange: m.lastChange,
-		CurrentFence: m.currentFenceKey(), FenceKey: m.fenceKey, Fenced: m.fenced, ActiveTurn: m.activeTurn, Dead: m.dead}
+		CurrentFence: m.currentFenceKey(), FenceKey: m.fenceKey, Fenced: m.fenced, ActiveTurn: m.activeTurn, Dead: m.dead,
+		Gate: m.gate, GateAt: m.gateAt}
 	if m.ident != nil {
 		cp := *m.ident
 		v.Ident = &cp
@@ -112,13 +117,27 @@ func (m *Pane) Lock(ctx context.Context) (unlock func(), err error) {
 // Barrier makes the model hold every byte tmux had sent for the pane when
 // the barrier command was answered (tmux writes a client's output in
 // order, and the reader hands %output to the feed before it sees the
-// command's %end), then runs a recognition pass on it.
+// command's %end), then runs a recognition pass on it. The barrier
+// command also reads the pane's input gate (View.Gate): whether a key
+// would reach the agent and no other pane.
 func (m *Pane) Barrier(ctx context.Context) error {
 	bctx, cancel := context.WithTimeout(ctx, barrierTimeout)
 	defer cancel()
-	if _, err := m.client.Exec(bctx, controlmode.Cmd{"display-message", "-p", "-t", m.pane.String(), "#{pane_id}"}); err != nil {
+	rs, err := m.client.Exec(bctx, controlmode.GateCmd(m.pane))
+	if err != nil {
 		return fmt.Errorf("barrier %s: %w", m.pane, err)
 	}
+	var r *controlmode.Reply
+	if len(rs) > 0 {
+		r = rs[0]
+	}
+	gate, err := controlmode.ParseGate(m.pane, r)
+	if err != nil {
+		return fmt.Errorf("barrier %s: %w", m.pane, err)
+	}
+	m.mu.Lock()
+	m.gate, m.gateAt = gate, time.Now()
+	m.mu.Unlock()
 	if gone, _ := m.pass(true); gone {
 		return fmt.Errorf("barrier %s: the pane is gone", m.pane)
 	}
@@ -161,7 +180,35 @@ func (m *Pane) Settle(ctx context.Context) error {
 
 // SendBytes writes raw key bytes to the pane.
 func (m *Pane) SendBytes(ctx context.Context, b []byte) error {
-	return m.client.SendBytes(ctx, m.pane, b)
+	return m.bounded(ctx, func(ctx context.Context) error { return m.client.SendBytes(ctx, m.pane, b) })
+}
+
+// inputTimeout bounds one input command line. tmux answers one in
+// milliseconds; one that does not answer holds this client's command
+// queue (every later barrier and status of its session waits behind it)
+// and the dispatch lock of its terminal.
+const inputTimeout = 5 * time.Second
+
+// ErrTmuxTimeout: an input command got no answer within inputTimeout.
+// Its keys may have been queued: the transaction ends uncertain.
+var ErrTmuxTimeout = errors.New("tmux_timeout: tmux did not answer the input command in time; its control client was replaced")
+
+// bounded runs one input command with a deadline of its own (the
+// transaction runs input without its caller's cancellation: input that
+// started is followed by its proof). On the deadline the stuck client is
+// closed, so that its session is attached afresh and no other terminal of
+// the session waits behind the command.
+func (m *Pane) bounded(ctx context.Context, input func(context.Context) error) error {
+	c := m.client
+	ictx, cancel := context.WithTimeout(ctx, inputTimeout)
+	defer cancel()
+	err := input(ictx)
+	if err != nil && ctx.Err() == nil && errors.Is(ictx.Err(), context.DeadlineExceeded) {
+		m.lg.Warn("input command timed out: closing the session's control client", "timeout", inputTimeout)
+		go c.Close()
+		return fmt.Errorf("%w (%w)", ErrTmuxTimeout, err)
+	}
+	return err
 }
 
 // TypeText puts text into the pane as the agents' own users do: a single
@@ -170,10 +217,12 @@ func (m *Pane) SendBytes(ctx context.Context, b []byte) error {
 // application did not enable bracketed paste, since a typed newline would
 // submit.
 func (m *Pane) TypeText(ctx context.Context, text string) error {
-	if !strings.Contains(text, "\n") {
-		return m.client.SendText(ctx, m.pane, text)
-	}
-	return m.client.Paste(ctx, m.pane, text)
+	return m.bounded(ctx, func(ctx context.Context) error {
+		if !strings.Contains(text, "\n") {
+			return m.client.SendText(ctx, m.pane, text)
+		}
+		return m.client.Paste(ctx, m.pane, text)
+	})
 }
 
 // AwaitQuiet waits until the screen changed after seq and then stayed

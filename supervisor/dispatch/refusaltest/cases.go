@@ -48,6 +48,11 @@ const (
 	Tick             Fault = "tick"              // the recording plays on up to its next input (the working row redraws)
 	Remapped         Fault = "remapped"          // the agent's keybindings rebind a key the send presses
 	Redrawn          Fault = "redrawn"           // the agent redraws its question with another option set (Redraw)
+	CopyMode         Fault = "copy_mode"         // a person put the pane in tmux's copy-mode
+	ViewMode         Fault = "view_mode"         // tmux shows a command's output over the pane (view-mode)
+	TreeMode         Fault = "tree_mode"         // choose-tree runs in the pane
+	InputOff         Fault = "input_off"         // select-pane -d: tmux drops the pane's input
+	Synchronized     Fault = "synchronized"      // synchronize-panes is on for the pane
 )
 
 // Redraw is one change of a Redrawn fault, written over the screen as
@@ -301,6 +306,16 @@ var Cases = []Case{
 		Fault: Busy, Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonTerminalBusy, UnitOnly: unitLock},
 	{Name: "the pane went away", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
 		Fault: Gone, Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonTerminalGone, UnitOnly: unitGone},
+	{Name: "approve into copy-mode", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
+		Fault: CopyMode, Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonPaneInMode},
+	{Name: "respond into view-mode", Agent: "codex", Version: "0.155.1", Recording: "question-digit",
+		Fault: ViewMode, Call: RespondOption, Option: 1, Outcome: api.OutcomeRejected, Reason: api.ReasonPaneInMode},
+	{Name: "send into choose-tree", Agent: "codex", Version: "0.155.1", Recording: "send", Marker: -1,
+		Fault: TreeMode, Call: SendTerminal, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonPaneInMode, Inputs: 2},
+	{Name: "approve with the pane's input off", Agent: "codex", Version: "0.155.1", Recording: "permission-approve",
+		Fault: InputOff, Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonPaneInputOff},
+	{Name: "approve with the panes synchronized", Agent: "gemini", Version: "0.61.0", Recording: "permission-approve",
+		Fault: Synchronized, Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonPanesSynchronized},
 	{Name: "the store refuses the reservation", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
 		Fault: StoreDown, Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonStore, UnitOnly: unitStore},
 	{Name: "the turn's terminal runs another process", Agent: "claude", Version: "2.1.332", Recording: "permission-approve",
@@ -363,7 +378,9 @@ var Cases = []Case{
 var Exempt = map[string]string{
 	api.ReasonOfferExpired: "no offer is refused for its age (seed 000: an elapsed expiry forces the live recheck); " +
 		"an old offer swept from a full book is no_offer",
-	api.ReasonDelivery:     "no code path produces it: a failed input is the uncertain outcome's own reason, after input",
+	api.ReasonDelivery: "no code path produces it: a failed input is the uncertain outcome's own reason, after input",
+	api.ReasonTmuxTimeout: "an input command that tmux never answers ends uncertain, after input: " +
+		"supervisor TestTmuxCommandDeadline",
 	api.ReasonUnknownWatch: "the daemon always has its Watches, and a watch_id they do not know is ReasonWatch",
 	api.ReasonUnsupportedAnswer: "no recognized question has a response kind akk does not send (single_select, " +
 		"multi_select, free_text, open)",
