@@ -82,7 +82,7 @@ type Pane struct {
 	env     *Env
 	pane    controlmode.PaneID
 	session controlmode.SessionID
-	client  *controlmode.Client
+	client  *link // replaced by Reattach (link.go)
 	lg      *slog.Logger
 
 	stopCh   chan struct{}
@@ -127,6 +127,7 @@ type Pane struct {
 	lastRecog    time.Time // when the last recognition ran
 	dirty        bool      // the screen changed since the last recognition
 	dead         bool      // the pane's own process has exited
+	lost         bool      // its control client ended: it waits for Reattach
 	lastResolve  time.Time // when a native session resolution was last asked for
 	lastIdentify time.Time // when the foreground group was last read whole
 	// identRecheck schedules re-reads after an inconclusive read;
@@ -155,7 +156,7 @@ type Pane struct {
 // New prepares the monitor of pane p of session, followed through client;
 // Run starts it.
 func New(env *Env, session controlmode.SessionID, client *controlmode.Client, p controlmode.PaneInfo) *Pane {
-	return &Pane{env: env, pane: p.Pane, session: session, client: client, info: p,
+	return &Pane{env: env, pane: p.Pane, session: session, client: &link{c: client}, info: p,
 		lg:     env.Logger.With("pane", p.Pane.String()),
 		stopCh: make(chan struct{}), pokeCh: make(chan struct{}, 1),
 		dispatchLock: make(chan struct{}, 1)}
@@ -249,17 +250,20 @@ func (m *Pane) SetBinding(b Binding) {
 func (m *Pane) Run(ctx context.Context) {
 	defer m.ended.Store(true)
 	host := m.env.Host
-	feed, err := m.client.Follow(m.pane)
-	if err != nil {
+	m.mu.Lock()
+	if err := m.follow(); err != nil {
+		m.mu.Unlock()
 		m.lg.Debug("follow", "err", err)
 		host.Released(ctx, m, "pane closed")
 		return
 	}
-	defer feed.Close()
-	m.mu.Lock()
-	m.mirror = controlmode.NewMirror(feed, vt.Options{})
 	m.setTerminal(m.paneInfo().PID)
 	m.mu.Unlock()
+	defer func() {
+		m.mu.Lock()
+		m.mirror.Feed().Close()
+		m.mu.Unlock()
+	}()
 	m.isStarted.Store(true)
 	gap := time.NewTimer(time.Hour)
 	gap.Stop()
@@ -267,6 +271,9 @@ func (m *Pane) Run(ctx context.Context) {
 	defer m.stopRecheck()
 	for {
 		poked := false
+		m.mu.Lock()
+		ready := m.ready() // Reattach replaces the feed (and pokes)
+		m.mu.Unlock()
 		select {
 		case <-ctx.Done():
 			host.Released(ctx, m, "daemon stopped")
@@ -274,7 +281,7 @@ func (m *Pane) Run(ctx context.Context) {
 		case <-m.stopCh:
 			host.Released(ctx, m, "pane left its session")
 			return
-		case <-feed.Ready():
+		case <-ready:
 		case <-m.pokeCh:
 			poked = true
 		case <-gap.C:
@@ -331,6 +338,13 @@ func (m *Pane) pass(poked bool) (gone bool, wait time.Duration) {
 	defer m.mu.Unlock()
 	changed := m.mirror.Apply()
 	if g, err := m.mirror.Gone(); g {
+		if connectionEnded(err) { // not the pane's end (link.go)
+			if !m.lost {
+				m.lg.Info("control client ended; waiting for a new one", "err", err)
+			}
+			m.lost = true
+			return false, 0
+		}
 		m.lg.Debug("pane gone", "err", err)
 		return true, 0
 	}
@@ -413,6 +427,3 @@ func (m *Pane) ID() string {
 	defer m.mu.Unlock()
 	return m.id
 }
-
-// Client is the control client the pane is followed through.
-func (m *Pane) Client() *controlmode.Client { return m.client }
