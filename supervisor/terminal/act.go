@@ -199,7 +199,7 @@ var ErrTmuxTimeout = errors.New("tmux_timeout: tmux did not answer the input com
 // closed, so that its session is attached afresh and no other terminal of
 // the session waits behind the command.
 func (m *Pane) bounded(ctx context.Context, input func(context.Context) error) error {
-	c := m.client
+	c := m.client.get()
 	ictx, cancel := context.WithTimeout(ctx, inputTimeout)
 	defer cancel()
 	err := input(ictx)
