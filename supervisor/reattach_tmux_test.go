@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"syscall"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 )
@@ -90,7 +92,19 @@ func turnAtPrompt(t *testing.T, ctx context.Context, d *daemon, srv *tmuxtest.Se
 	}
 	r.skipInput() // the task
 	r.skipInput() // its Enter
-	r.toMarker(0) // awaiting_approval
+	// To the prompt, as the test's own client sees it, then as the daemon
+	// lists it: no barrier of the test's through a client that a fault
+	// may be ending.
+	d0 := r.d
+	r.d = nil
+	r.toMarker(0)
+	r.d = d0
+	awaitRow(t, d.cl, rc.pane, 10*time.Second, func(r api.Terminal) string {
+		if r.ScreenState != api.ScreenAwaitingApproval {
+			return r.ScreenState
+		}
+		return ""
+	})
 	before := r.monitor()
 	lose(r)
 	// The same follower, with its identity and Turn: a follower built
@@ -115,11 +129,11 @@ func turnAtPrompt(t *testing.T, ctx context.Context, d *daemon, srv *tmuxtest.Se
 	if err != nil || res.Outcome != api.OutcomeAccepted {
 		t.Fatalf("approve after the client's loss: %+v %v", res, err)
 	}
-	r.skipInput() // akk typed the approval
-	r.finish(srv) // the strict replica: nothing more, nothing twice
 	if turn, err := d.st.Turn(sent.TurnID); err != nil || turn.State == store.TurnFailed {
-		t.Errorf("the Turn at the end: %+v %v", turn, err)
+		t.Errorf("the Turn after the approve: %+v %v", turn, err)
 	}
+	r.skipInput() // akk typed the approval
+	r.finish(srv) // the strict replica: nothing more, nothing twice (its exit then ends the Turn)
 }
 
 func turnSettled(state string) bool {
@@ -189,4 +203,42 @@ func clientName(t testing.TB, srv *tmuxtest.Server, pid int) string {
 	}
 	t.Fatalf("no client with pid %d", pid)
 	return ""
+}
+
+// TestTmuxControlClientExitCrash (crash tier: -tags akkfault) arms the
+// fault point tmux.exit_at_prompt: as the daemon sees the managed Turn's
+// permission prompt, tmux itself ends the session's control client with
+// %exit (detach-client through it), as in the CI run whose Turn failed.
+// The daemon re-attaches, the Turn stays running, and status-then-approve
+// is accepted and typed once.
+func TestTmuxControlClientExitCrash(t *testing.T) {
+	if !fault.Enabled {
+		t.Skip("needs the fault hook: go test -tags akkfault")
+	}
+	requireTmux(t)
+	akk := buildAkk(t)
+	t.Setenv("AKK_FAULT", FaultExitAtPrompt)
+	srv := tmuxtest.Start(t, 120, 40, "sh")
+	srv.MustRun("set-option", "-g", "default-size", "120x40")
+	d := startDaemon(t, srv, daemonOpts{})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	var first *controlmode.Client
+	tmuxtest.Await(t, 10*time.Second, tmuxtest.Until("the daemon's client", func() bool {
+		first = d.sessionClient("main")
+		return first != nil
+	}))
+	turnAtPrompt(t, ctx, d, srv, akk, client, func(r *replicaDriver) {
+		tmuxtest.Await(t, 10*time.Second, tmuxtest.Until("the fault point", d.sv.faultFired.Load))
+		awaitReattached(t, d, r, first, time.Second)
+		var exit *controlmode.ExitError
+		if !errors.As(first.Err(), &exit) || exit.NoExit {
+			t.Fatalf("the first client ended with %v, want tmux's %%exit", first.Err())
+		}
+	})
 }

@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
@@ -31,11 +30,15 @@ const (
 )
 
 // serverWatch is what the daemon knows of its server's health. Guarded by
-// Supervisor.mu, except probeMu.
+// Supervisor.mu, except ask.
 type serverWatch struct {
-	probeMu  sync.Mutex // one look at the socket at a time
-	down     error      // why the server does not answer (nil: it does)
-	probedAt time.Time  // when the socket was last looked at (monotonic)
+	down     error     // why the server does not answer (nil: it does)
+	probedAt time.Time // when the socket was last looked at (monotonic)
+	// ask hands watchServer a request to look now; it closes the channel
+	// it got when the look is done. The look runs on watchServer, under
+	// the daemon's context: a session it attaches outlives the API call
+	// that asked.
+	ask chan chan struct{}
 }
 
 // newEnv is what every pane of server srv shares.
@@ -45,21 +48,28 @@ func (s *Supervisor) newEnv(srv tmuxServer) *terminal.Env {
 		Recognize: s.cfg.recognize, Host: paneHost{journal{s}}, Observer: paneObserver{s}}
 }
 
-// watchServer is the slow timer.
+// watchServer looks at the socket on the slow timer and when an API call
+// asks (tmuxAvailable).
 func (s *Supervisor) watchServer(ctx context.Context) error {
 	t := time.NewTicker(serverCheckEvery)
 	defer t.Stop()
 	for {
+		var asked chan struct{}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.C:
+		case asked = <-s.watch.ask:
 		}
 		s.mu.Lock()
 		look := s.watch.down != nil || len(s.sessions) == 0
+		recent := time.Since(s.watch.probedAt) < probeGap
 		s.mu.Unlock()
-		if look {
+		if look && !(asked != nil && recent) {
 			s.probe(ctx)
+		}
+		if asked != nil {
+			close(asked)
 		}
 	}
 }
@@ -85,8 +95,6 @@ func (s *Supervisor) serverAnswered(err error) {
 // probe looks at the socket once: a server that answers is adopted (if
 // new) and its sessions attached.
 func (s *Supervisor) probe(ctx context.Context) {
-	s.watch.probeMu.Lock()
-	defer s.watch.probeMu.Unlock()
 	s.mu.Lock()
 	s.watch.probedAt = time.Now()
 	s.mu.Unlock()
@@ -98,17 +106,25 @@ func (s *Supervisor) probe(ctx context.Context) {
 // most every probeGap), so a new server is found by the call that needs it.
 func (s *Supervisor) tmuxAvailable(ctx context.Context) error {
 	s.mu.Lock()
-	down, since, none := s.watch.down, time.Since(s.watch.probedAt), len(s.sessions) == 0
+	down, none := s.watch.down, len(s.sessions) == 0
 	s.mu.Unlock()
 	if down == nil && !none {
 		return nil // a live control client would have seen the server die
 	}
-	if since >= probeGap {
-		s.probe(ctx)
-		s.mu.Lock()
-		down = s.watch.down
-		s.mu.Unlock()
+	asked := make(chan struct{})
+	select {
+	case s.watch.ask <- asked:
+		select {
+		case <-asked:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	case <-ctx.Done():
+		return ctx.Err()
 	}
+	s.mu.Lock()
+	down = s.watch.down
+	s.mu.Unlock()
 	if down == nil {
 		return nil
 	}

@@ -79,6 +79,7 @@ func New(cfg Config) (*Supervisor, error) {
 		panes:     map[controlmode.PaneID]*terminal.Pane{},
 		followers: map[chan struct{}]struct{}{},
 		rescan:    make(chan struct{}, 1),
+		watch:     serverWatch{ask: make(chan chan struct{})},
 	}
 	s.binds = binding.New(binding.Config{ClaudeProjects: cfg.ClaudeProjects, CodexSessions: cfg.CodexSessions, GeminiTmp: cfg.GeminiTmp, OpenCodeDB: cfg.OpenCodeDB,
 		Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
