@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // Client talks to the daemon over its unix socket.
@@ -21,6 +22,7 @@ type Client struct {
 	socket     string
 	hc         *http.Client
 	controller string
+	timeout    time.Duration // SetTimeout
 }
 
 // NewClient returns a client of the daemon listening on socket.
@@ -66,7 +68,28 @@ func (c *Client) Health(ctx context.Context) (Health, error) {
 	return out, c.call(ctx, "health", nil, &out)
 }
 
+// SetTimeout bounds every request/reply call of c (0: none; Events is
+// not bounded, it follows for as long as its caller wants). A call whose
+// request was written and that got no reply in time is ErrNoReply: a
+// mutation may have been carried out, and is never sent again.
+func (c *Client) SetTimeout(d time.Duration) { c.timeout = d }
+
 func (c *Client) call(ctx context.Context, op string, in, out any) error {
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		parent := ctx
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+		err := c.do(ctx, op, in, out)
+		if err != nil && parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, ErrNoReply) {
+			return fmt.Errorf("api: %s: no answer from the daemon within %v: %w", op, c.timeout, err)
+		}
+		return err
+	}
+	return c.do(ctx, op, in, out)
+}
+
+func (c *Client) do(ctx context.Context, op string, in, out any) error {
 	var body io.Reader = http.NoBody
 	if in != nil {
 		b, err := json.Marshal(in)
@@ -88,7 +111,7 @@ func (c *Client) call(ctx context.Context, op string, in, out any) error {
 		WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) }}))
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		if wrote.Load() && ctx.Err() == nil {
+		if wrote.Load() && (ctx.Err() == nil || c.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded)) {
 			return fmt.Errorf("%w: %s: %v", ErrNoReply, op, err)
 		}
 		return c.dialError(op, err)

@@ -25,6 +25,9 @@ import (
 type DaemonFlags struct {
 	Socket string   `help:"The daemon's API socket (default: $XDG_RUNTIME_DIR/akk/akk.sock)." env:"AKK_SOCKET" placeholder:"PATH"`
 	Host   []string `help:"Reach the daemon on another machine through your ssh (ssh://[user@]host[:port][/path/to/akk.sock]); repeat it for one view over several." placeholder:"URL"`
+	// Timeout bounds each call: a daemon that never answers (a stuck
+	// tmux, a wedged disk) must not hang a person's shell or a script.
+	Timeout time.Duration `help:"How long to wait for each answer of the daemon (an act that may have landed and got no answer ends uncertain, exit 5; 0: no limit)." default:"2m" env:"AKK_TIMEOUT"`
 }
 
 func (d DaemonFlags) socket() string {

@@ -147,6 +147,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			cl = rc
 		}
 		defer cl.Close()
+		cl.SetTimeout(df.Timeout)
 		kctx.Bind(cl)
 	}
 	return exitCode(kctx.Run(), stderr)
