@@ -9,7 +9,9 @@
 // (the registry of stored terminals and the journal) and Observer (the
 // binding and the tasks, told what each pass saw).
 //
-// Files: pane.go (the goroutine and its pass), identity.go and
+// Files: pane.go (the goroutine and its pass), link.go (the control
+// client it follows through, replaced when the daemon re-attaches a
+// session whose client ended: the pane keeps its terminal), identity.go and
 // identity_recheck.go (reading the foreground group, re-reads after an
 // inconclusive read), recognition.go, fences.go (a consumed prompt is
 // shown manual_required), record.go (record, row, status, observation),
