@@ -19,7 +19,8 @@ import (
 // TestTmuxControlClientLost: a managed Turn of a strict Codex replica
 // waits at its permission prompt when the daemon's control client ends
 // while the session lives on — its tmux -C process killed, a person's
-// `detach-client -a`, a `detach-client -t` naming it. Each time the
+// `detach-client -a`, a `detach-client -t` naming it, the daemon closing
+// it itself (an input command that timed out). Each time the
 // daemon attaches a new client within 1 s, the pane keeps its terminal
 // id and the Turn stays running, and status-then-approve by turn_id is
 // accepted and typed exactly once (the replica ends clean).
@@ -57,6 +58,9 @@ func TestTmuxControlClientLost(t *testing.T) {
 		}},
 		{"detach-client -t", func(t *testing.T, c *controlmode.Client) {
 			srv.MustRun("detach-client", "-t", clientName(t, srv, c.PID()))
+		}},
+		{"closed by the daemon", func(t *testing.T, c *controlmode.Client) {
+			c.Close() // as the transaction does when a tmux command timed out
 		}},
 	} {
 		t.Run(way.name, func(t *testing.T) {
