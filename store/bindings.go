@@ -56,11 +56,10 @@ const bindingSchema = 1
 
 // Binding reads a terminal's binding.
 func (s *Store) Binding(terminalID string) (Binding, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return Binding{}, err
 	}
+	defer s.mu.Unlock()
 	data, err := s.get(bindingKey(terminalID))
 	if err != nil {
 		return Binding{}, err
@@ -74,11 +73,10 @@ func (s *Store) Binding(terminalID string) (Binding, error) {
 
 // Bindings lists every binding in terminal id order.
 func (s *Store) Bindings() ([]Binding, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return nil, err
 	}
+	defer s.mu.Unlock()
 	var out []Binding
 	err := s.scan(kindBinding, func(k, v []byte) error {
 		var b Binding

@@ -171,11 +171,10 @@ func (s *Store) Turns() ([]Turn, error) {
 }
 
 func (s *Store) getRecord(k []byte, schema int, rec any) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return err
 	}
+	defer s.mu.Unlock()
 	data, err := s.get(k)
 	if err != nil {
 		return err
@@ -188,11 +187,10 @@ func (s *Store) getRecord(k []byte, schema int, rec any) error {
 
 // scanRecords decodes every record of kind into the value next returns.
 func (s *Store) scanRecords(kind string, schema int, next func() any) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return err
 	}
+	defer s.mu.Unlock()
 	return s.scan(kind, func(k, v []byte) error {
 		if err := decode(v, schema, next()); err != nil {
 			return fmt.Errorf("store: %s: %w", k, err)

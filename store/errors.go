@@ -19,3 +19,12 @@ var (
 	// ErrOptions: Open was given options it cannot use.
 	ErrOptions = errors.New("store: bad options")
 )
+
+// ErrUnavailable: the store cannot be written (its file system is full,
+// read-only or failing, or pebble gave up after a failed write). Nothing
+// was written; the daemon is degraded until it can write again.
+var ErrUnavailable = errors.New("store: unavailable")
+
+// ErrCorrupt: a store file failed its checksum, or the store lost writes
+// it had synced. The message names the file and what to do.
+var ErrCorrupt = errors.New("store: damaged")

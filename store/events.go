@@ -24,6 +24,10 @@ const eventSchema = 1
 
 // loadEventBounds finds the first kept and the next sequence numbers.
 func (s *Store) loadEventBounds() error {
+	return s.h.guard(func() error { return s.readError(s.loadEventBounds1()) })
+}
+
+func (s *Store) loadEventBounds1() error {
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix(kindEvent), UpperBound: prefixEnd(kindEvent)})
 	if err != nil {
 		return fmt.Errorf("store: events: %w", err)
@@ -46,20 +50,25 @@ func (s *Store) loadEventBounds() error {
 }
 
 // LastSeq is the sequence number of the newest event (0: none yet).
-func (s *Store) LastSeq() uint64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.nextSeq - 1
-}
+func (s *Store) LastSeq() uint64 { return s.lastSeq.Load() }
 
 // Events returns up to limit events with Seq > after, oldest first
 // (limit <= 0: all).
 func (s *Store) Events(after uint64, limit int) ([]Event, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return nil, err
 	}
+	defer s.mu.Unlock()
+	var out []Event
+	err := s.h.guard(func() error {
+		var err error
+		out, err = s.events(after, limit)
+		return s.readError(err)
+	})
+	return out, err
+}
+
+func (s *Store) events(after uint64, limit int) ([]Event, error) {
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: eventKey(after + 1), UpperBound: prefixEnd(kindEvent)})
 	if err != nil {
 		return nil, fmt.Errorf("store: events: %w", err)
@@ -109,10 +118,14 @@ func (c *Change) Empty() bool {
 // emitting it again, and a reservation must be on disk before the input
 // it guards.
 func (s *Store) Apply(c Change) ([]Event, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return nil, err
+	}
+	defer s.mu.Unlock()
+	if c.reserves() {
+		if err := s.roomFor(); err != nil {
+			return nil, err
+		}
 	}
 	b := s.db.NewBatch()
 	defer b.Close()
@@ -160,9 +173,23 @@ func (s *Store) Apply(c Change) ([]Event, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("store: apply: %w", err)
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := s.commit(b, pebble.Sync); err != nil {
 		return nil, fmt.Errorf("store: apply: %w", err)
 	}
 	s.nextSeq, s.first = seq, first
+	s.lastSeq.Store(seq - 1)
+	if n := len(c.Reservations); n > 0 {
+		s.writeMark(c.Reservations[n-1].ID)
+	}
 	return out, nil
+}
+
+// reserves: c writes a new reservation (one that guards input to come).
+func (c *Change) reserves() bool {
+	for _, r := range c.Reservations {
+		if r.Stage == StageReserved {
+			return true
+		}
+	}
+	return false
 }

@@ -64,7 +64,7 @@ func (s *Store) initMeta() error {
 	defer b.Close()
 	_ = b.Set(metaKey("format"), fb, nil)
 	_ = b.Set(metaKey("secret"), sb, nil)
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := s.commit(b, pebble.Sync); err != nil {
 		return fmt.Errorf("store: init %s: %w", s.dir, err)
 	}
 	return nil
@@ -73,11 +73,10 @@ func (s *Store) initMeta() error {
 // Secret is the store's HMAC key for ids, created once with the store.
 // It never leaves the daemon.
 func (s *Store) Secret() ([]byte, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return nil, err
 	}
+	defer s.mu.Unlock()
 	data, err := s.get(metaKey("secret"))
 	if err != nil {
 		return nil, err

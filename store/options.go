@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // Options configure a store. The zero value is usable after EnsureDefaults.
@@ -21,6 +23,14 @@ type Options struct {
 	MemTableSize uint64
 	// Now is the clock for record times (nil: time.Now).
 	Now func() time.Time
+	// MinFree is the free space (bytes) the store's file system must have
+	// for Open and for a reservation to be written (0: DefaultMinFree).
+	MinFree uint64
+
+	// fs replaces pebble's file system (tests inject write errors);
+	// noRoomCheck lets a reservation meet a full disk in pebble's commit.
+	fs          vfs.FS
+	noRoomCheck bool
 }
 
 // Defaults for Options.
@@ -28,6 +38,8 @@ const (
 	DefaultEventLimit   = 10000
 	DefaultCacheSize    = 2 << 20
 	DefaultMemTableSize = 2 << 20
+	// DefaultMinFree: a few MiB, enough for a WAL rotation and a flush.
+	DefaultMinFree = 4 << 20
 )
 
 // EnsureDefaults fills zero fields with their defaults and returns o (a
@@ -50,6 +62,12 @@ func (o *Options) EnsureDefaults() *Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.fs == nil {
+		o.fs = vfs.Default
+	}
+	if o.MinFree == 0 {
+		o.MinFree = DefaultMinFree
 	}
 	return o
 }

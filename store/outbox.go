@@ -115,11 +115,10 @@ func (n Notification) Due(now time.Time) bool {
 
 // Notification reads one notification.
 func (s *Store) Notification(id string) (Notification, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return Notification{}, err
 	}
+	defer s.mu.Unlock()
 	return s.notification(id)
 }
 
@@ -138,11 +137,10 @@ func (s *Store) notification(id string) (Notification, error) {
 // Notifications lists every notification that fn keeps (nil: all), in id
 // order.
 func (s *Store) Notifications(fn func(*Notification) bool) ([]Notification, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return nil, err
 	}
+	defer s.mu.Unlock()
 	var out []Notification
 	err := s.scan(kindOutbox, func(k, v []byte) error {
 		var n Notification
@@ -170,11 +168,10 @@ func putNotification(b *pebble.Batch, n Notification) error {
 // update reads a notification, lets fn change it, and writes it back
 // synced. fn returns ErrConflict (wrapped) to refuse.
 func (s *Store) updateNotification(id string, fn func(n *Notification) error) (Notification, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return Notification{}, err
 	}
+	defer s.mu.Unlock()
 	n, err := s.notification(id)
 	if err != nil {
 		return Notification{}, err
@@ -190,7 +187,7 @@ func (s *Store) updateNotification(id string, fn func(n *Notification) error) (N
 	}
 	// Sync: a claim guards a send, an outcome decides whether the
 	// notification is ever sent again.
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := s.commit(b, pebble.Sync); err != nil {
 		return n, fmt.Errorf("store: notification %s: %w", id, err)
 	}
 	return n, nil
@@ -289,11 +286,10 @@ func (s *Store) ReleaseOrphans(owner string, now time.Time) ([]Notification, err
 // rewriteNotifications applies change to every notification, writes the
 // ones it changed in one synced batch and returns them.
 func (s *Store) rewriteNotifications(what string, change func(*Notification) bool) ([]Notification, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return nil, err
 	}
+	defer s.mu.Unlock()
 	var out []Notification
 	err := s.scan(kindOutbox, func(k, v []byte) error {
 		var n Notification
@@ -315,7 +311,7 @@ func (s *Store) rewriteNotifications(what string, change func(*Notification) boo
 			return nil, err
 		}
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := s.commit(b, pebble.Sync); err != nil {
 		return nil, fmt.Errorf("store: %s: %w", what, err)
 	}
 	return out, nil

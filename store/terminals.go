@@ -44,11 +44,10 @@ const terminalSchema = 1
 
 // Terminal reads one terminal.
 func (s *Store) Terminal(id string) (Terminal, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return Terminal{}, err
 	}
+	defer s.mu.Unlock()
 	data, err := s.get(terminalKey(id))
 	if err != nil {
 		return Terminal{}, err
@@ -62,11 +61,10 @@ func (s *Store) Terminal(id string) (Terminal, error) {
 
 // Terminals lists every terminal, gone ones included, in id order.
 func (s *Store) Terminals() ([]Terminal, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return nil, err
 	}
+	defer s.mu.Unlock()
 	var out []Terminal
 	err := s.scan(kindTerminal, func(k, v []byte) error {
 		var t Terminal

@@ -64,11 +64,10 @@ const watchSchema = 1
 
 // Watch reads one Watch.
 func (s *Store) Watch(id string) (Watch, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return Watch{}, err
 	}
+	defer s.mu.Unlock()
 	data, err := s.get(watchKey(id))
 	if err != nil {
 		return Watch{}, err
@@ -82,11 +81,10 @@ func (s *Store) Watch(id string) (Watch, error) {
 
 // Watches lists every Watch in id order.
 func (s *Store) Watches() ([]Watch, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return nil, err
 	}
+	defer s.mu.Unlock()
 	var out []Watch
 	err := s.scan(kindWatch, func(k, v []byte) error {
 		var w Watch
@@ -113,11 +111,10 @@ type TaskChange struct {
 // ApplyTasks writes c in one synced batch and returns the notifications it
 // actually enqueued and the events with their sequence numbers.
 func (s *Store) ApplyTasks(c TaskChange) (added []Notification, evs []Event, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
+	if err := s.lock(); err != nil {
 		return nil, nil, err
 	}
+	defer s.mu.Unlock()
 	b := s.db.NewBatch()
 	defer b.Close()
 	var errs []error
@@ -161,9 +158,10 @@ func (s *Store) ApplyTasks(c TaskChange) (added []Notification, evs []Event, err
 		return nil, nil, fmt.Errorf("store: apply tasks: %w", err)
 	}
 	// Sync: a notification enqueued here is a promise to deliver it.
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := s.commit(b, pebble.Sync); err != nil {
 		return nil, nil, fmt.Errorf("store: apply tasks: %w", err)
 	}
 	s.nextSeq = seq
+	s.lastSeq.Store(seq - 1)
 	return added, evs, nil
 }
