@@ -162,6 +162,37 @@ func geminiShell(d *Driver) error {
 	)
 }
 
+// geminiShellResize: the shell dialog, then the pane shrinks to 100x30
+// while it is up (as Claude Code's and Codex's permission-resize); Gemini
+// redraws it at the new size, marked again, and it is allowed once.
+func geminiShellResize(d *Driver) error {
+	return then(
+		func() error { return geminiShell(d) },
+		func() error { return d.Resize(100, 30) },
+		func() error { return d.Screen(geminiAllowShell, "touch fake-created.txt", "1. Allow once") },
+		func() error { return d.Quiet(geminiQuiet) },
+		func() error { return d.Mark("awaiting_approval", geminiResizedMarker(d)) },
+	)
+}
+
+// geminiResizedMarker marks the dialog Gemini redrew at the narrower
+// size. Measured (0.61.0, 120x40 to 100x30): Gemini does not clear the
+// screen when the pane narrows; its renderer erases as many rows as its
+// last frame had, but tmux has already rewrapped each 120-column row of
+// the old dialog into two, so the old dialog's top (its border, the
+// "? Shell  touch fake-created.txt" title row and the command's box, ten
+// rows) stays above the redrawn dialog until the next full clear. The
+// profile refuses a dialog with another's title above it
+// (stale_prompt_above): the live dialog then reads awaiting_approval,
+// not actionable (manual_required), which is what it must read.
+func geminiResizedMarker(d *Driver) recordings.MarkerState {
+	m := geminiShellMarker()
+	if strings.Count(d.rec.ScreenText(), "? Shell  ") > 1 {
+		m.Actionable = false
+	}
+	return m
+}
+
 // geminiEdit asks to write notes.txt and marks the dialog.
 func geminiEdit(d *Driver) error {
 	return then(
@@ -307,6 +338,7 @@ func init() {
 			)
 		}},
 		&Scenario{Name: "permission-approve", Agent: "gemini", Script: geminiScript, Drive: geminiAnswered(geminiShell, "1", markSettled)},
+		&Scenario{Name: "permission-resize", Agent: "gemini", Script: geminiScript, Drive: geminiAnswered(geminiShellResize, "1", markSettled)},
 		&Scenario{Name: "permission-reject", Agent: "gemini", Script: geminiScript, Drive: geminiRefused(geminiShell, "3", "run_shell_command")},
 		&Scenario{Name: "permission-escape", Agent: "gemini", Script: geminiScript, Drive: geminiRefused(geminiShell, "Escape", "run_shell_command")},
 		&Scenario{Name: "edit-approve", Agent: "gemini", Script: geminiScript, Drive: geminiAnswered(geminiEdit, "1", markIdle)},

@@ -65,6 +65,26 @@ func (o openCodeDialog) approved(d *Driver) error {
 	return s.err
 }
 
+// resized opens the dialog, shrinks the pane to 100x30 while it is up
+// (as Claude Code's and Codex's permission-resize), marks the dialog
+// OpenCode redraws at the new size, and allows once with Enter.
+func (o openCodeDialog) resized(d *Driver) error {
+	s := &sticky{d: d}
+	o.open(s)
+	s.do(func() error { return d.Resize(100, 30) })
+	s.screen(openCodePermTitle, o.header, o.shows, openCodeButtons)
+	s.do(func() error { return d.Quiet(openCodeQuiet) })
+	s.do(func() error { return d.Mark("awaiting_approval", openCodeMarker(o.header, 0, true)) })
+	s.key("Enter")
+	s.do(func() error {
+		return openCodeParts(d, o.tool+" completed", openCodePart("tool", `"status":"completed"`))
+	})
+	s.screen("Done: the tool has run.")
+	s.do(func() error { return openCodeIdle(d) })
+	s.do(func() error { return markIdle(d) })
+	return s.err
+}
+
 // rejected moves the selection to Reject with ← (from the first button
 // it wraps to the last), marks it, and takes it with Enter; with escape,
 // Esc instead.
@@ -287,6 +307,7 @@ func init() {
 		sc("send", openCodeSend),
 		sc("cancel", openCodeCancel),
 		sc("permission-approve", openCodeShell.approved),
+		sc("permission-resize", openCodeShell.resized),
 		sc("permission-reject", openCodeShell.rejected(false)),
 		sc("permission-escape", openCodeShell.rejected(true)),
 		sc("permission-always", openCodeAlwaysStage),
