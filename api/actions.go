@@ -275,6 +275,7 @@ const (
 	ReasonWatch             = "watch"                // the watch cannot answer (expired, not exact, another controller)
 	ReasonAnchor            = "anchor"               // send: the session file could not be anchored
 	ReasonStore             = "store"                // the store could not be read or written: nothing sent
+	ReasonStoreUnavailable  = "store_unavailable"    // the store cannot be written (disk full, read-only, failing; or the reservation's own commit failed): the daemon is degraded, nothing reserved, nothing sent
 	ReasonBadMode           = "bad_mode"             // send: the mode does not fit the target
 	ReasonAmbiguousTarget   = "ambiguous_target"     // send without a target: not exactly one send-ready pane
 	ReasonDraftShape        = "draft_shape_unproven" // user-explicit: the draft cannot be cleared exactly
@@ -297,7 +298,7 @@ var RefusalReasons = []string{ReasonNoOffer, ReasonOfferExpired, ReasonPromptCha
 	ReasonUnknownVersion, ReasonTerminalBusy, ReasonScreenStale, ReasonNotCancellable, ReasonPostcondition,
 	ReasonDelivery, ReasonUnknownTerminal, ReasonUnknownTurn, ReasonUnknownWatch, ReasonUnknownTarget,
 	ReasonTerminalGone, ReasonNotOwner, ReasonTurnClosed, ReasonTurnSettled, ReasonTurnMoved, ReasonTerminalScope,
-	ReasonNotAnAgent, ReasonManualRequired, ReasonUnsupportedAnswer, ReasonWatch, ReasonAnchor, ReasonStore,
+	ReasonNotAnAgent, ReasonManualRequired, ReasonUnsupportedAnswer, ReasonWatch, ReasonAnchor, ReasonStore, ReasonStoreUnavailable,
 	ReasonBadMode, ReasonAmbiguousTarget, ReasonDraftShape, ReasonKeysRemapped, ReasonInputOwned,
 	ReasonTurnActive, ReasonStaleCandidates, ReasonNotResumable, ReasonNotStale,
 	ReasonPaneInMode, ReasonPaneInputOff, ReasonPanesSynchronized, ReasonTmuxTimeout}

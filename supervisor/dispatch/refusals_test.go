@@ -29,14 +29,19 @@ type testJournal struct {
 	st   *store.Store
 	mu   sync.Mutex
 	down bool
+	// unavailable: writes fail as on a full disk (store.ErrUnavailable).
+	unavailable bool
 }
 
 func (j *testJournal) Commit(ch store.Change) error {
 	j.mu.Lock()
-	down := j.down
+	down, unavailable := j.down, j.unavailable
 	j.mu.Unlock()
 	if down {
 		return errors.New("store: disk full")
+	}
+	if unavailable {
+		return fmt.Errorf("%w: no space left on device", store.ErrUnavailable)
 	}
 	_, err := j.st.Apply(ch)
 	return err
@@ -297,6 +302,10 @@ func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, tur
 	case refusaltest.StoreDown:
 		j.mu.Lock()
 		j.down = true
+		j.mu.Unlock()
+	case refusaltest.StoreUnavailable:
+		j.mu.Lock()
+		j.unavailable = true
 		j.mu.Unlock()
 	case refusaltest.NotAgent:
 		f.edit(func(v *terminal.View) { v.Ident.Agent, v.Ident.Version = api.AgentNone, "" })

@@ -3,6 +3,7 @@ package dispatch
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -167,6 +168,12 @@ func (tx *txn) reserve(res store.Reservation, turns ...store.Turn) *refusal {
 		InteractionID: res.InteractionID, ReceiptID: res.ID}
 	t0 := time.Now()
 	if err := tx.rec.reserve(&tx.res, turns...); err != nil {
+		if errors.Is(err, store.ErrUnavailable) {
+			// Input comes only after a durable reservation: this one
+			// was not written (full disk, or its own commit failed),
+			// so nothing was sent. The daemon is degraded now.
+			return reject(api.ReasonStoreUnavailable, "%v: the daemon is degraded until its store can be written; free space on the store's disk (akk doctor)", err)
+		}
 		return reject(api.ReasonStore, "%v", err)
 	}
 	tx.reserved = time.Now()

@@ -41,6 +41,7 @@ const (
 	Gone             Fault = "gone"              // the pane went away (the barrier fails)
 	Respawned        Fault = "respawned"         // the terminal's id names another process now
 	StoreDown        Fault = "store_down"        // the journal refuses every write
+	StoreUnavailable Fault = "store_unavailable" // the store cannot be written (full disk): store.ErrUnavailable
 	NotAgent         Fault = "not_agent"         // a shell runs in the pane, not the agent
 	NoSessionFile    Fault = "no_session_file"   // the bound native session file cannot be read
 	Frozen           Fault = "frozen"            // the pane takes input but its screen never moves on
@@ -318,6 +319,8 @@ var Cases = []Case{
 		Fault: Synchronized, Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonPanesSynchronized},
 	{Name: "the store refuses the reservation", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
 		Fault: StoreDown, Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonStore, UnitOnly: unitStore},
+	{Name: "the store's disk is full", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
+		Fault: StoreUnavailable, Call: ApproveTerminal, Outcome: api.OutcomeRejected, Reason: api.ReasonStoreUnavailable, UnitOnly: unitStore},
 	{Name: "the turn's terminal runs another process", Agent: "claude", Version: "2.1.332", Recording: "permission-approve",
 		Fault: Respawned, Call: ApproveTurn, Turn: OwnTurn, Outcome: api.OutcomeRejected, Reason: api.ReasonTurnMoved, UnitOnly: unitTurn},
 	{Name: "another controller's turn", Agent: "claude", Version: "2.1.332", Recording: "permission-approve",
