@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -147,19 +148,45 @@ default_mode_request_user_input = true
 			"permission": map[string]any{"bash": "ask", "edit": "ask", "webfetch": "ask"}})
 	}
 	t.Cleanup(func() { srvModel.Close() })
-	// After the server's kill (cleanups run last-registered first): the
-	// agent's processes end with it, or the test fails naming them.
-	t.Cleanup(func() {
-		if err := rig.EndProcessesOf(context.Background(), la.home); err != nil {
-			t.Error(err)
-		}
-	})
+	endProcessesOf(t, la.home)
 	la.srv = tmuxtest.Start(t, 120, 40, "sh")
 	la.srv.MustRun("set-option", "-g", "default-size", "120x40")
 	la.dumpOnFailure(t, modelLog)
 	argv := append(append(append([]string{"env", "-i"}, env...), in.Bin), args...)
 	la.command = strings.Join(mapq(argv), " ")
 	return la
+}
+
+// liveHomes are the agents' HOMEs of each running test.
+var liveHomes = struct {
+	sync.Mutex
+	m map[testing.TB][]string
+}{m: map[testing.TB][]string{}}
+
+// endProcessesOf makes the test end every process of home once all its
+// tmux servers are killed: the check is registered once per test, before
+// its first server, so that it runs after every server's kill (cleanups
+// run last-registered first; a test may run all its agents on its first
+// agent's server). An agent's process still there fails the test, named.
+func endProcessesOf(t testing.TB, home string) {
+	liveHomes.Lock()
+	defer liveHomes.Unlock()
+	first := len(liveHomes.m[t]) == 0
+	liveHomes.m[t] = append(liveHomes.m[t], home)
+	if !first {
+		return
+	}
+	t.Cleanup(func() {
+		liveHomes.Lock()
+		homes := liveHomes.m[t]
+		delete(liveHomes.m, t)
+		liveHomes.Unlock()
+		for _, h := range homes {
+			if err := rig.EndProcessesOf(context.Background(), h); err != nil {
+				t.Error(err)
+			}
+		}
+	})
 }
 
 // startLive runs agent@version in a new pane of its own tmux server.
