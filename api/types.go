@@ -50,7 +50,31 @@ func IsAgent(agent string) bool {
 type ListResponse struct {
 	V         int        `json:"v"`
 	Terminals []Terminal `json:"terminals"`
+	// Degraded: the daemon cannot do all it should (nil: it can).
+	Degraded *Degraded `json:"degraded,omitempty"`
 }
+
+// Degraded says why a daemon that answers cannot act: every mutation is
+// refused before input while it lasts.
+type Degraded struct {
+	State  string `json:"state"`  // DegradedStoreUnavailable, DegradedStoreCorrupt
+	Detail string `json:"detail"` // what failed, and what to do
+}
+
+// Degraded states.
+const (
+	// The store cannot be written (full, read-only or failing disk); the
+	// daemon restarts itself once it can write again.
+	DegradedStoreUnavailable = "store_unavailable"
+	// A store file failed its checksum: `akk doctor --store DIR` says more.
+	DegradedStoreCorrupt = "store_corrupt"
+)
+
+// Daemon states (Health.State).
+const (
+	DaemonOK       = "ok"
+	DaemonDegraded = "degraded"
+)
 
 // Terminal is one row of the list: a tmux pane incarnation and what runs
 // in it. The field names and values are the contract.
@@ -173,6 +197,8 @@ type StatusResponse struct {
 	// (a pending interaction or a sendable composer); responses by the same
 	// controller before then need no live re-read beyond the fingerprint.
 	OfferExpiresAt *time.Time `json:"offer_expires_at,omitempty"`
+	// Degraded: the daemon cannot act now (ListResponse.Degraded).
+	Degraded *Degraded `json:"degraded,omitempty"`
 }
 
 // PromptRegion is the rows of the prompt.
@@ -242,6 +268,9 @@ type Health struct {
 	Agents       int       `json:"agents"`
 	LastEvent    uint64    `json:"last_event"`
 	AllowReplica bool      `json:"allow_replicas"`
+	State        string    `json:"state"`                // DaemonOK or DaemonDegraded (then Degraded says why)
+	Degraded     *Degraded `json:"degraded,omitempty"`   // why the daemon cannot act
+	StoreLost    string    `json:"store_lost,omitempty"` // writes the store had synced and lost before this start
 }
 
 // Event is one line of GET /v1/events: seq, time, type and terminal_id,

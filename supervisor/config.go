@@ -56,6 +56,13 @@ type Config struct {
 	// through the interaction port (ask.go).
 	Ask AskConfig
 
+	// Restart is called when a store that could not be written can be
+	// written again (store_watch.go): the daemon's state is on disk, and
+	// pebble cannot be reopened in this process after a failed write, so
+	// `akk attach` re-executes itself. nil: the daemon stays degraded
+	// until it is restarted by hand. It returns only on failure.
+	Restart func() error
+
 	// recognize replaces the recognizers call (benchmarks of the pipeline).
 	recognize func(agent, version string, scr *vt.Screen) terminal.Recognition
 	// onCommand sees every command a control client issues (tests count

@@ -67,6 +67,10 @@ type daemonOpts struct {
 	tasks     TaskConfig
 	// now is the daemon's clock (nil: time.Now).
 	now func() time.Time
+	// minFree is the store's Options.MinFree (0: its default); restart
+	// is Config.Restart (store_watch.go).
+	minFree uint64
+	restart func() error
 }
 
 func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
@@ -78,7 +82,7 @@ func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
 	if lg == nil {
 		lg = testLogger(t)
 	}
-	st, err := store.Open(o.storeDir, &store.Options{Logger: lg})
+	st, err := store.Open(o.storeDir, &store.Options{Logger: lg, MinFree: o.minFree})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +106,7 @@ func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
 	cfg := Config{Logger: lg, Store: st, TmuxSocket: srv.Socket, TmuxEnv: srv.Env, Listener: ln, AllowReplicas: true,
 		ClaudeProjects: o.claudeProjects, CodexSessions: o.codexSessions, GeminiTmp: o.geminiTmp, OpenCodeDB: o.openCodeDB}
 	cfg.recognize, cfg.onCommand = o.recognize, o.onCommand
-	cfg.Callbacks, cfg.Tasks, cfg.Now = o.callbacks, o.tasks, o.now
+	cfg.Callbacks, cfg.Tasks, cfg.Now, cfg.Restart = o.callbacks, o.tasks, o.now, o.restart
 	sv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ func (s *Supervisor) List(ctx context.Context) (api.ListResponse, error) {
 	if err := s.tmuxAvailable(ctx); err != nil {
 		return api.ListResponse{}, err
 	}
-	out := api.ListResponse{V: api.SchemaVersion, Terminals: []api.Terminal{}}
+	out := api.ListResponse{V: api.SchemaVersion, Terminals: []api.Terminal{}, Degraded: s.degraded()}
 	for _, m := range s.monitors() {
 		if row, ok := m.Row(); ok {
 			out.Terminals = append(out.Terminals, row)
@@ -56,6 +56,7 @@ func (s *Supervisor) Status(ctx context.Context, req api.StatusRequest) (api.Sta
 		s.lg.Debug("status: barrier", "terminal", req.TerminalID, "err", err)
 	}
 	out, v := m.Status(req)
+	out.Degraded = s.degraded()
 	if exp, ok := s.disp.MakeOffer(dispatch.ControllerOf(ctx), v); ok {
 		out.OfferExpiresAt = &exp
 	}
@@ -138,7 +139,15 @@ func (s *Supervisor) Health(ctx context.Context) (api.Health, error) {
 	h := api.Health{V: api.SchemaVersion, PID: os.Getpid(), Started: s.started,
 		Store: s.st.Dir(), AllowReplica: s.cfg.AllowReplicas, LastEvent: s.st.LastSeq()}
 	_, err := s.st.Terminals()
-	h.StoreOK = err == nil
+	h.Degraded = s.degraded()
+	h.StoreOK = err == nil && h.Degraded == nil
+	h.State = api.DaemonOK
+	if h.Degraded != nil {
+		h.State = api.DaemonDegraded
+	}
+	if l := s.st.Lost(); l != nil {
+		h.StoreLost = l.String()
+	}
 	s.mu.Lock()
 	h.TmuxSocket, h.TmuxVersion, h.Sessions = s.server.Socket, s.server.Version, len(s.sessions)
 	s.mu.Unlock()

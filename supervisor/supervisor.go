@@ -126,6 +126,7 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	g.Go(func() error { return s.tasks.Run(gctx) })
 	g.Go(func() error { return s.keepAttention(gctx) })
 	g.Go(func() error { return s.asks.run(gctx) })
+	g.Go(func() error { return s.watchStore(gctx) })
 	if s.cfg.Listener != nil {
 		g.Go(func() error {
 			return api.Serve(gctx, s.cfg.Listener, s, api.ServerOptions{Logger: s.lg, UID: os.Getuid()})

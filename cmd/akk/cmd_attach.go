@@ -134,12 +134,17 @@ func (c *AttachCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout
 		return err
 	}
 	sv, err := supervisor.New(supervisor.Config{Logger: lg, Store: st, TmuxSocket: c.tmuxSocket(),
-		Listener: ln, AllowReplicas: c.AllowReplicas, Callbacks: set.Callbacks, Tasks: set.Tasks, Ask: ask})
+		Listener: ln, AllowReplicas: c.AllowReplicas, Callbacks: set.Callbacks, Tasks: set.Tasks, Ask: ask,
+		Restart: reexec})
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	lg.Info("akk attach", "pid", os.Getpid(), "tmux", c.tmuxSocket(), "store", c.Store, "socket", c.socket())
+	if l := st.Lost(); l != nil {
+		fmt.Fprintf(kctx.Stderr, "akk attach: warning: %s (store %s; akk doctor --store says more)\n", l, c.Store)
+	}
+	defer stopWithin(ctx, lg, shutdownLimit)()
 	if err := sv.Run(ctx); err != nil {
 		if errors.Is(err, supervisor.ErrNoServer) {
 			return fmt.Errorf("%w (for another server: akk attach -L NAME or -S PATH)", err)
@@ -147,6 +152,42 @@ func (c *AttachCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout
 		return err
 	}
 	return nil
+}
+
+// reexec is the daemon's way back from a store that failed and can be
+// written again (supervisor.Config.Restart): pebble cannot be reopened in
+// this process, and the daemon's state is on disk, so it becomes a new
+// `akk attach` with the same arguments and environment. Every descriptor
+// is close-on-exec: the store's locks and the API socket go with the old
+// image, and the new one takes them afresh.
+func reexec() error {
+	return syscall.Exec("/proc/self/exe", os.Args, os.Environ())
+}
+
+// shutdownLimit bounds a stop: a daemon whose store failed may have a call
+// stuck in pebble, and SIGTERM must end it in every state.
+const shutdownLimit = 4 * time.Second
+
+// stopWithin exits the process when ctx has ended and the daemon has not
+// returned (the returned func) within limit.
+func stopWithin(ctx context.Context, lg *slog.Logger, limit time.Duration) (returned func()) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+		}
+		t := time.NewTimer(limit)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+			lg.Error("akk attach did not stop within the limit after a signal: exiting", "limit", limit)
+			os.Exit(exitFailure)
+		}
+	}()
+	return func() { close(done) }
 }
 
 // storeError says what to do about a store that cannot be opened.
@@ -192,10 +233,12 @@ func (c *AttachCmd) detach(ctx context.Context, g *Globals, stdout io.Writer) er
 	if logPath == "" {
 		logPath = filepath.Join(c.Store, "attach.log")
 	}
+	_ = os.Chmod(c.Store, 0o700) // an existing state dir, tightened
 	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("attach --detach: log: %w", err)
 	}
+	_ = logf.Chmod(0o600) // a log an older akk left 0644
 	defer logf.Close()
 	args := []string{"attach", "--store", c.Store, "--socket", c.socket(), "-S", c.tmuxSocket(), "--log-level", g.LogLevel}
 	if c.AllowReplicas {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/store"
 )
 
 // DoctorCmd is `akk doctor`: is everything akk needs there?
@@ -140,16 +141,28 @@ func (c *DoctorCmd) checkDaemon(ctx context.Context) (*api.Health, check) {
 	if err != nil {
 		return nil, check{Name: "daemon", Detail: err.Error(), Fix: "start it: akk attach (or akk attach --detach)"}
 	}
-	return &h, check{Name: "daemon", OK: true, Detail: fmt.Sprintf("pid %d on %s, supervising %s (tmux %s): %d sessions, %d terminals",
-		h.PID, c.socket(), h.TmuxSocket, h.TmuxVersion, h.Sessions, h.Terminals)}
+	state := ""
+	if h.State == api.DaemonDegraded {
+		state = " DEGRADED (" + h.Degraded.State + "): every action is refused;"
+	}
+	return &h, check{Name: "daemon", OK: h.State != api.DaemonDegraded, Detail: fmt.Sprintf("pid %d on %s,%s supervising %s (tmux %s): %d sessions, %d terminals",
+		h.PID, c.socket(), state, h.TmuxSocket, h.TmuxVersion, h.Sessions, h.Terminals)}
 }
 
-// checkStore asks the daemon. Without one it only looks at the store's
-// directory: the daemon is the only process that opens the store (DESIGN).
+// checkStore asks the daemon. Without one it checks the store itself,
+// read-only (store.Check: pebble's CheckLevels, every record read, the
+// high-water mark compared): the daemon is the only process that opens
+// the store for writing (DESIGN).
 func (c *DoctorCmd) checkStore(h *api.Health) check {
 	if h != nil {
-		if !h.StoreOK {
+		switch {
+		case h.Degraded != nil:
+			return check{Name: "store", Detail: h.Store + ": degraded, " + h.Degraded.State + ": " + h.Degraded.Detail,
+				Fix: "free space on the store's disk (akk restarts itself), or stop akk attach and run akk doctor --store " + h.Store}
+		case !h.StoreOK:
 			return check{Name: "store", Detail: h.Store + ": the daemon cannot read it", Fix: "see the daemon's log"}
+		case h.StoreLost != "":
+			return check{Name: "store", Detail: h.Store + ": " + h.StoreLost, Fix: "look at the panes of the lost reservations; the daemon goes on without them"}
 		}
 		return check{Name: "store", OK: true, Detail: fmt.Sprintf("%s (last event %d)", h.Store, h.LastEvent)}
 	}
@@ -162,7 +175,36 @@ func (c *DoctorCmd) checkStore(h *api.Health) check {
 	case !fi.IsDir():
 		return check{Name: "store", Detail: c.Store + " is not a directory", Fix: "move it away; akk attach creates the store"}
 	}
-	return check{Name: "store", OK: true, Detail: c.Store + " exists (only the daemon opens it: start akk attach to check it)"}
+	return checkStoreFiles(c.Store)
+}
+
+// checkStoreFiles is the offline check of a store no daemon holds.
+func checkStoreFiles(dir string) check {
+	if m, _ := filepath.Glob(filepath.Join(dir, "marker.manifest.*")); len(m) == 0 {
+		if c, _ := filepath.Glob(filepath.Join(dir, "CURRENT")); len(c) == 0 {
+			if o, _ := filepath.Glob(filepath.Join(dir, "OPTIONS-*")); len(o) == 0 {
+				return check{Name: "store", OK: true, Detail: dir + " holds no store yet (akk attach creates it)"}
+			}
+		}
+	}
+	r, err := store.Check(dir, nil)
+	switch {
+	case errors.Is(err, store.ErrLocked):
+		return check{Name: "store", OK: true, Detail: dir + " is held by a running akk attach (" + err.Error() + "): it checks the store itself"}
+	case err != nil:
+		return check{Name: "store", Detail: err.Error(), Fix: "check the permissions of " + dir}
+	case r.Err != nil:
+		detail := r.Err.Error()
+		if r.Damaged != "" && !strings.Contains(detail, r.Damaged) {
+			detail = r.Damaged + ": " + detail
+		}
+		return check{Name: "store", Detail: "damaged: " + detail,
+			Fix: "what the damaged file held is lost; move " + dir + " away to start afresh (the ids and the history go with it)"}
+	case r.Lost != nil:
+		return check{Name: "store", Detail: fmt.Sprintf("%s: %d records, last event %d; %s", dir, r.Records, r.LastSeq, r.Lost),
+			Fix: "look at the panes of the lost reservations; akk attach goes on without them"}
+	}
+	return check{Name: "store", OK: true, Detail: fmt.Sprintf("%s: pebble's check passed, %d records, last event %d, nothing lost", dir, r.Records, r.LastSeq)}
 }
 
 // checkAgents reports the agents the daemon sees, and the agent commands

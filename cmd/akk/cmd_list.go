@@ -28,6 +28,9 @@ func (c *ListCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout io
 	if g.JSON {
 		return json.NewEncoder(stdout).Encode(l)
 	}
+	if d := l.Degraded; d != nil {
+		fmt.Fprintf(kctx.Stderr, "akk: the daemon is DEGRADED (%s): %s\n", d.State, d.Detail)
+	}
 	return printTable(stdout, l.Terminals)
 }
 

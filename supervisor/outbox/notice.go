@@ -54,6 +54,9 @@ const (
 func NoticeOf(n *store.Notification, places Places) Notice {
 	var env api.CallbackEnvelope
 	_ = json.Unmarshal(n.Envelope, &env)
+	if env.TaskKind == DaemonNotice { // about akk itself (Tell)
+		return Notice{Title: clean("akk: "+strings.ReplaceAll(env.Event, "_", " "), maxTitle), Body: clean(env.Reason, maxLine)}
+	}
 	var p Place
 	link := ""
 	if places != nil {
