@@ -217,18 +217,31 @@ func TestPeerOfAnotherUIDRefused(t *testing.T) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.CombinedOutput()
 	t.Logf("child: %v", err)
-	if !strings.Contains(string(out), "RESULT forbidden: uid 65534 may not use this akk daemon") {
+	if !strings.Contains(string(out), `RESULT 403 {"error":{"code":"forbidden","message":"uid 65534 may not use this akk daemon"}}`) {
 		t.Fatalf("client of uid 65534 was not refused:\n%s", out)
 	}
-	// The same socket still serves our own uid.
+	// The same socket still serves our own uid (whose client wants the
+	// directory 0700 again).
+	os.Chmod(filepath.Dir(sock), 0o700)
 	if _, err := NewClient(sock).List(context.Background()); err != nil {
 		t.Fatalf("own uid after a refusal: %v", err)
 	}
 }
 
+// peerChild posts /v1/list as a raw HTTP client: NewClient would refuse
+// the directory (not this uid's) before the server's check is reached.
 func peerChild(sock string) {
-	_, err := NewClient(sock).List(context.Background())
-	fmt.Printf("RESULT %v\n", err)
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", sock)
+	}}}
+	resp, err := hc.Post("http://akk/v1/list", "application/json", nil)
+	if err != nil {
+		fmt.Printf("RESULT %v\n", err)
+		return
+	}
+	b, _ := io.ReadAll(resp.Body)
+	fmt.Printf("RESULT %d %s\n", resp.StatusCode, strings.TrimSpace(string(b)))
 }
 
 func TestPeerUIDOfSelf(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/url"
 	"strconv"
 	"sync/atomic"
 	"syscall"
@@ -25,12 +26,14 @@ type Client struct {
 	timeout    time.Duration // SetTimeout
 }
 
-// NewClient returns a client of the daemon listening on socket.
+// NewClient returns a client of the daemon listening on socket. Every
+// connection is DialOwned: a socket in a directory that is not the
+// user's own, or answered by another uid's process, is refused before a
+// byte is sent (ErrSocketNotOwned, ErrServerNotOwned).
 func NewClient(socket string) *Client {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", socket)
+			return DialOwned(ctx, socket)
 		},
 		DisableCompression: true,
 	}
@@ -140,6 +143,13 @@ func replyError(op string, status int, data []byte) error {
 
 // dialError turns "nothing listens there" into ErrDaemonNotRunning.
 func (c *Client) dialError(op string, err error) error {
+	if errors.Is(err, ErrSocketNotOwned) || errors.Is(err, ErrServerNotOwned) {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the refusal says it all; the URL is akk's own
+		}
+		return err
+	}
 	if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
 		return fmt.Errorf("%w (no daemon at %s): start it with `akk attach` (or `akk attach --detach`)",
 			ErrDaemonNotRunning, c.socket)

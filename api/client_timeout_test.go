@@ -17,6 +17,9 @@ import (
 // reply lost.
 func TestClientTimeout(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "akk.sock")
+	if err := PrivateDir(filepath.Dir(sock)); err != nil { // t.TempDir's own is 0755
+		t.Fatal(err)
+	}
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)

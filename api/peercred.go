@@ -35,6 +35,15 @@ func PeerUID(c net.Conn) (int, error) {
 	return int(cred.Uid), nil
 }
 
+// OwnerOnly wraps a unix listener so that it accepts only connections
+// whose peer uid is uid (SO_PEERCRED), as Serve does: any other gets a
+// 403 and is closed before an HTTP server sees it. refused (may be nil)
+// is told the peer's uid and why, to log. For a private socket of akk's
+// other than the API's (`akk web`'s control socket).
+func OwnerOnly(ln *net.UnixListener, uid int, refused func(peer int, err error)) net.Listener {
+	return &peerListener{UnixListener: ln, uid: uid, refuse: refused}
+}
+
 // errPeer: a connection from another uid (or one whose uid is unknown).
 var errPeer = errors.New("api: peer refused")
 

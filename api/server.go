@@ -74,14 +74,36 @@ func Serve(ctx context.Context, ln *net.UnixListener, h Handler, opts ServerOpti
 	return nil
 }
 
+// MaxBody bounds a request's body on the unix API. A larger one is
+// answered 413, CodeTooLarge, with the limit in the message (not cut
+// short and then misread as broken JSON).
+const MaxBody = 1 << 20
+
+// CodeTooLarge: the request's body is over its face's limit (HTTP 413).
+const CodeTooLarge = "body_too_large"
+
+// readBody reads r's body up to MaxBody; over it, an *Error of
+// CodeTooLarge.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, Errorf(CodeTooLarge, "request body exceeds %d bytes", mbe.Limit)
+	case err != nil:
+		return nil, Errorf(CodeBadRequest, "read body: %v", err)
+	}
+	return body, nil
+}
+
 // routes is the one table from operation to handler.
 func routes(h Handler, lg *slog.Logger, uid int) http.Handler {
 	mux := http.NewServeMux()
 	op := func(name string, fn func(ctx context.Context, body []byte) (any, error)) {
 		mux.HandleFunc("POST /v1/"+name, func(w http.ResponseWriter, r *http.Request) {
-			body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+			body, err := readBody(w, r)
 			if err != nil {
-				writeError(w, Errorf(CodeBadRequest, "read body: %v", err))
+				writeError(w, err)
 				return
 			}
 			out, err := fn(WithController(r.Context(), controllerOf(r, uid)), body)
@@ -175,6 +197,8 @@ func writeError(w http.ResponseWriter, err error) {
 		status = http.StatusBadRequest
 	case CodeForbidden:
 		status = http.StatusForbidden
+	case CodeTooLarge:
+		status = http.StatusRequestEntityTooLarge
 	}
 	writeJSON(w, status, errorBody{Error: e})
 }

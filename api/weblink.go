@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"syscall"
 )
@@ -27,6 +28,9 @@ type webAnnounce struct {
 // AnnounceWeb records that this process serves the page at base for the
 // daemon on socket; the returned func removes the record.
 func AnnounceWeb(socket, base string) (func(), error) {
+	if err := CheckPrivateDir(filepath.Dir(socket)); err != nil {
+		return nil, fmt.Errorf("announce the web page: %w", err)
+	}
 	b, err := json.Marshal(webAnnounce{URL: base, PID: os.Getpid()})
 	if err != nil {
 		return nil, err
@@ -50,6 +54,11 @@ func AnnounceWeb(socket, base string) (func(), error) {
 
 func readWeb(path string) (webAnnounce, error) {
 	var a webAnnounce
+	// Only a file of ours: the directory is the daemon's private one,
+	// and this says so again for the file itself.
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() || ownerOf(fi) != os.Getuid() {
+		return a, fmt.Errorf("api: %s is not a file of uid %d", path, os.Getuid())
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return a, err

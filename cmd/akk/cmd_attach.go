@@ -210,6 +210,8 @@ func (c *AttachCmd) detach(ctx context.Context, g *Globals, stdout io.Writer) er
 	defer cl.Close()
 	h, err := cl.Health(ctx)
 	switch {
+	case errors.Is(err, api.ErrSocketNotOwned) || errors.Is(err, api.ErrServerNotOwned):
+		return err // a daemon started there would refuse it too
 	case api.IsCode(err, api.CodeTmuxUnavailable):
 		return fmt.Errorf("akk attach already answers on %s, and its tmux server does not: %w", c.socket(), err)
 	case err == nil:

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
+	"path/filepath"
 
 	"github.com/alecthomas/kong"
 
@@ -83,6 +85,10 @@ func (c *MCPCmd) token() (api.Token, error) {
 	path := c.TokenFile
 	if path == "" {
 		path = api.TokenPath(c.socket())
+		// The socket's directory is the token's too: a squatted one's token is not ours.
+		if err := api.CheckPrivateDir(filepath.Dir(path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return api.Token{}, fmt.Errorf("akk mcp: %w", err)
+		}
 	}
 	tok, err := api.ReadToken(path)
 	if errors.Is(err, api.ErrNoToken) {

@@ -21,6 +21,9 @@ const (
 	exitNoDaemon = api.ExitNoDaemon
 	exitTmux     = 7
 	exitNotFound = 8
+	// The socket refusals (api/socket.go): nothing was sent.
+	exitSocketNotOwned = 9
+	exitServerNotOwned = 10
 )
 
 // exitRow is one exit code. is reports whether an error exits with it
@@ -42,6 +45,8 @@ var exitTable = []exitRow{
 	{exitNoDaemon, "daemon_not_running", "no akk attach answers on the socket", isErr(api.ErrDaemonNotRunning)},
 	{exitTmux, api.CodeTmuxUnavailable, "the daemon's tmux server does not answer (killed, or never started)", isCode(api.CodeTmuxUnavailable)},
 	{exitNotFound, api.CodeNotFound, "no such terminal, turn, watch or session, or no terminal matches the selector", isCode(api.CodeNotFound)},
+	{exitSocketNotOwned, "socket_not_owned", "the socket's directory or the socket is not yours alone (a link, another uid's, open to others): nothing was sent", isErr(api.ErrSocketNotOwned)},
+	{exitServerNotOwned, "server_not_owned", "the process answering on the socket runs as another uid: nothing was sent", isErr(api.ErrServerNotOwned)},
 }
 
 func isUsage(err error) bool { return errors.Is(err, errUsage) || api.IsCode(err, api.CodeBadRequest) }
@@ -79,7 +84,7 @@ func exitCodesText() string {
 	var b strings.Builder
 	b.WriteString("Exit codes:\n")
 	for _, r := range exitTable {
-		fmt.Fprintf(&b, "  %d  %-21s  %s\n", r.code, r.name, r.meaning)
+		fmt.Fprintf(&b, "  %2d  %-21s  %s\n", r.code, r.name, r.meaning)
 	}
 	return b.String()
 }

@@ -77,6 +77,8 @@ func TestExitTable(t *testing.T) {
 		{fmt.Errorf("list: %w", api.ErrDaemonNotRunning), exitNoDaemon},
 		{fmt.Errorf("list: %w", api.Errorf(api.CodeTmuxUnavailable, "gone")), 7},
 		{api.Errorf(api.CodeNotFound, "no terminal term_x"), 8},
+		{fmt.Errorf("list: %w: /tmp/akk-0 is a symbolic link", api.ErrSocketNotOwned), 9},
+		{fmt.Errorf("%w: uid 65534 answers", api.ErrServerNotOwned), 10},
 	} {
 		if got := exitCode(tc.err, &bytes.Buffer{}); got != tc.code {
 			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.code)

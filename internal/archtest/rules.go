@@ -35,7 +35,7 @@ var Layers = [][]string{
 // test helpers. A leaf itself may import what the front ends may (LeafAs).
 var Leaves = []string{
 	"internal/fault", "internal/shot", "internal/benchinput", "internal/streamgen",
-	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest", "internal/dbustest",
+	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest", "internal/dbustest", "internal/uidtest",
 	"supervisor/dispatch/refusaltest", // the refusal table both tiers run
 }
 

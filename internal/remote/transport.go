@@ -23,11 +23,11 @@ type Host struct {
 }
 
 // SocketRT is a round tripper to a daemon's unix socket (a tunnel's
-// local end).
+// local end, in a 0700 directory of ours that ssh listens in): dialled
+// as every client dials, api.DialOwned.
 func SocketRT(socket string) http.RoundTripper {
 	return &http.Transport{DisableCompression: true, DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-		var d net.Dialer
-		return d.DialContext(ctx, "unix", socket)
+		return api.DialOwned(ctx, socket)
 	}}
 }
 

@@ -28,6 +28,9 @@ type daemonAt struct {
 func startDaemonAt(t *testing.T, rows ...api.Terminal) *daemonAt {
 	t.Helper()
 	d := &daemonAt{sock: filepath.Join(t.TempDir(), "akk.sock")}
+	if err := api.PrivateDir(filepath.Dir(d.sock)); err != nil { // t.TempDir's own is 0755
+		t.Fatal(err)
+	}
 	ln, err := net.Listen("unix", d.sock)
 	if err != nil {
 		t.Fatal(err)
