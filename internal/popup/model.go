@@ -24,6 +24,9 @@ type Model struct {
 	Busy   bool // an answer is in flight: answering keys wait
 	Loaded bool // a list arrived at least once
 	Quit   bool
+	// Degraded: the daemon cannot act now (the last list said why); every
+	// answer would be refused, so the popup says so above the list.
+	Degraded *api.Degraded
 }
 
 // Detail is one terminal's Status as the popup shows it, and what the

@@ -54,6 +54,7 @@ type fakeBackend struct {
 	approved []api.ApproveRequest
 	answered []api.RespondRequest
 	result   api.ActionResult
+	degraded *api.Degraded // what List says of the daemon
 }
 
 func (f *fakeBackend) List(ctx context.Context) (api.ListResponse, error) {
@@ -63,6 +64,7 @@ func (f *fakeBackend) List(ctx context.Context) (api.ListResponse, error) {
 	for _, q := range f.statuses {
 		l.Terminals = append(l.Terminals, q[0].Terminal)
 	}
+	l.Degraded = f.degraded
 	return l, nil
 }
 
@@ -228,6 +230,21 @@ func TestPopupApproveOnce(t *testing.T) {
 	}
 	if log := b.callLog(); !strings.Contains(log, "status,approve") {
 		t.Errorf("calls %s: the approve must follow a fresh status", log)
+	}
+}
+
+// TestPopupDegraded: a daemon that cannot act (its store cannot be
+// written) says so above the list, in the refusal's colour.
+func TestPopupDegraded(t *testing.T) {
+	b := &fakeBackend{statuses: map[string][]api.StatusResponse{"term_a": {permissionStatus(t, "term_a", "int_1", "Bash command")}},
+		degraded: &api.Degraded{State: api.DegradedStoreUnavailable, Detail: "no space left on the store's disk"}}
+	p := startPopup(t, b)
+	rows := p.await("akk cannot act now (store_unavailable)")
+	if !strings.Contains(rows[1], "no space left") {
+		t.Errorf("the degraded line is not under the title:\n%s", strings.Join(rows[:3], "\n"))
+	}
+	if st, ok := p.styleOf("akk cannot act now"); !ok || st != stBad {
+		t.Errorf("the degraded line's style: %v", st)
 	}
 }
 

@@ -53,6 +53,7 @@ func (m *Model) listLoaded(e ListLoaded) []any {
 	}
 	m.Items = api.AttentionList(e.List.Terminals, e.Now)
 	m.Loaded = true
+	m.Degraded = e.List.Degraded
 	m.Sel = 0
 	for i, it := range m.Items {
 		if it.Terminal.TerminalID == prevID {

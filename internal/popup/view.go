@@ -53,6 +53,10 @@ func View(s tcell.Screen, m *Model, now time.Time) {
 	fill(s, 0, y, w, stTitle)
 	put(s, 0, y, w, title, stTitle)
 	y++
+	if d := m.Degraded; d != nil {
+		put(s, 0, y, w, " akk cannot act now ("+d.State+"): "+d.Detail, stBad)
+		y++
+	}
 	y = viewList(s, m, now, y, w)
 	foot := footer(m, w)
 	bottom := h - 1 - len(foot) // rows below: message, help
