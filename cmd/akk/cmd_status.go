@@ -39,6 +39,9 @@ func (c *StatusCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout 
 	if g.JSON {
 		return json.NewEncoder(stdout).Encode(st)
 	}
+	if d := st.Degraded; d != nil {
+		fmt.Fprintf(kctx.Stderr, "akk: the daemon is DEGRADED (%s): %s; every action is refused\n", d.State, d.Detail)
+	}
 	t := st.Terminal
 	fmt.Fprintf(stdout, "%s  %s pane %s (window %s)  %s\n", t.TerminalID, t.Session, t.PaneID, t.Window, t.Cwd)
 	agent := t.Agent
