@@ -6,7 +6,11 @@
 // $XDG_RUNTIME_DIR/akk/ (or a private directory in /tmp), directory 0700 and
 // socket 0600. Every connection's peer uid is checked with SO_PEERCRED
 // against the daemon's own; another uid gets 403 and the connection is
-// closed before any operation runs. Operations are POST /v1/<op>; errors are
+// closed before any operation runs. The clients check the same of the
+// daemon before they send a byte (DialOwned: the directory not a link,
+// theirs, 0700; the socket theirs; the server's SO_PEERCRED uid theirs),
+// else ErrSocketNotOwned or ErrServerNotOwned. A body over MaxBody is
+// 413 CodeTooLarge. Operations are POST /v1/<op>; errors are
 // {"error":{"code","message"}}; GET /v1/events streams NDJSON, one event a
 // line, flushed per event.
 //

@@ -51,7 +51,8 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener) error {
 	defer cancel()
 	go s.FollowEvents(ctx)
 	defer s.closeSessions()
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, &mcp.StreamableHTTPOptions{Logger: s.lg})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv },
+		&mcp.StreamableHTTPOptions{Logger: s.lg, MaxRequestBodyBytes: MaxBody})
 	hs := &http.Server{Handler: s.guard(h), BaseContext: func(net.Listener) context.Context { return ctx },
 		ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
@@ -65,6 +66,11 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener) error {
 	<-done
 	return nil
 }
+
+// MaxBody bounds an HTTP request's body: a larger one is answered 413
+// "request body exceeds 4194304 bytes" (the SDK's answer, its default
+// limit named here so that it is akk's).
+const MaxBody = 4 << 20
 
 // The bodies of refused requests: what to fix, never what was sent.
 const (

@@ -320,3 +320,28 @@ type stubListener struct {
 func (l *stubListener) Accept() (net.Conn, error) { return nil, net.ErrClosed }
 func (l *stubListener) Close() error              { l.closed = true; return nil }
 func (l *stubListener) Addr() net.Addr            { return l.addr }
+
+// TestHTTPBodyTooLarge: a request over MaxBody is answered 413 with the
+// limit in the message, as the unix API's and the web page's are.
+func TestHTTPBodyTooLarge(t *testing.T) {
+	_, url, tok := newHTTPFake(t)
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list","arguments":{"pad":"` +
+		strings.Repeat("x", MaxBody) + `"}}}`
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(big))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+tok.Reveal())
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), fmt.Sprint(MaxBody)) {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	t.Logf("%d %s", resp.StatusCode, strings.TrimSpace(string(b)))
+}

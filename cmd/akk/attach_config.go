@@ -62,6 +62,10 @@ import (
 //	policy = "ask_person"      # a managed Turn's permission prompt is put to a person
 //	run_dir = "/run/user/1000/akk/ask"   # request files (default: beside the API socket)
 //	popup = true               # ask in a popup on the client viewing the session too
+//
+//	[web]                      # akk web's (web_config.go)
+//	allow_uids = [0]           # a tunnel of another uid may connect
+//	session_max_age = "720h"   # a paired browser's cookie lasts this long
 type attachConfig struct {
 	DefaultRoutes []string      `toml:"default_routes"`
 	MaxAttempts   int           `toml:"max_attempts"`
@@ -74,6 +78,7 @@ type attachConfig struct {
 	Routes        []routeConfig `toml:"route"`
 	Owners        []ownerConfig `toml:"owner"`
 	Ask           askConfig     `toml:"ask"`
+	Web           webConfig     `toml:"web"`
 }
 
 // askConfig is the [ask] table: asking a person through the interaction
@@ -90,6 +95,7 @@ type attachSettings struct {
 	Callbacks outbox.Config
 	Tasks     supervisor.TaskConfig
 	Ask       askConfig
+	Web       webConfig
 }
 
 // ownerConfig is an [[owner]] table: the routes of one named MCP host.
@@ -182,7 +188,10 @@ func loadAttachConfig(path string) (attachSettings, error) {
 	if c.Ask.Policy != supervisor.AskOff && c.Ask.Policy != supervisor.AskPerson {
 		return set, fmt.Errorf("config %s: [ask] policy %q: want %q", path, c.Ask.Policy, supervisor.AskPerson)
 	}
-	return attachSettings{Callbacks: cb, Tasks: tc, Ask: c.Ask}, nil
+	if err := c.Web.check(); err != nil {
+		return set, fmt.Errorf("config %s: %w", path, err)
+	}
+	return attachSettings{Callbacks: cb, Tasks: tc, Ask: c.Ask, Web: c.Web}, nil
 }
 
 // expandHome expands a leading "~/" to the user's home.

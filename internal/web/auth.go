@@ -7,6 +7,7 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,10 +20,14 @@ import (
 const (
 	// CodeTTL is how long a pairing code may be redeemed.
 	CodeTTL = 10 * time.Minute
-	// SessionIdle ends a session not seen for this long.
-	SessionIdle = 30 * 24 * time.Hour
+	// DefaultSessionMaxAge is how long a paired browser stays paired
+	// (web.session_max_age sets another): the cookie's Max-Age, and the
+	// server ends the session then too.
+	DefaultSessionMaxAge = 30 * 24 * time.Hour
 	// maxCodes bounds the codes waiting at once.
 	maxCodes = 16
+	// maxUserAgent bounds the user agent a session is named by.
+	maxUserAgent = 200
 )
 
 // Session is one paired browser.
@@ -33,7 +38,10 @@ type Session struct {
 	// CSRF must accompany every POST of this session.
 	CSRF    string
 	Created time.Time
-	seen    time.Time
+	// UserAgent is the browser's, as it paired: what `akk web sessions`
+	// names it by (not authority: a browser may say anything).
+	UserAgent string
+	seen      time.Time
 }
 
 // Controller is the session's controller name: its own offers.
@@ -51,17 +59,25 @@ func (s *Session) String() string { return s.LogValue().String() }
 type Sessions struct {
 	mu       sync.Mutex
 	now      func() time.Time
+	maxAge   time.Duration
 	codes    map[[32]byte]time.Time // code hash -> expiry
 	sessions map[[32]byte]*Session  // cookie hash -> session
 }
 
-// NewSessions returns an empty store (now nil: time.Now).
-func NewSessions(now func() time.Time) *Sessions {
+// NewSessions returns an empty store (now nil: time.Now; maxAge 0:
+// DefaultSessionMaxAge).
+func NewSessions(now func() time.Time, maxAge time.Duration) *Sessions {
 	if now == nil {
 		now = time.Now
 	}
-	return &Sessions{now: now, codes: map[[32]byte]time.Time{}, sessions: map[[32]byte]*Session{}}
+	if maxAge <= 0 {
+		maxAge = DefaultSessionMaxAge
+	}
+	return &Sessions{now: now, maxAge: maxAge, codes: map[[32]byte]time.Time{}, sessions: map[[32]byte]*Session{}}
 }
+
+// MaxAge is how long a session lasts from its pairing.
+func (s *Sessions) MaxAge() time.Duration { return s.maxAge }
 
 // NewCode makes a pairing code valid for CodeTTL.
 func (s *Sessions) NewCode() string {
@@ -78,9 +94,10 @@ func (s *Sessions) NewCode() string {
 	return code
 }
 
-// Redeem consumes a pairing code and returns the new session and the
-// cookie value that names it (ok false: unknown, used or expired).
-func (s *Sessions) Redeem(code string) (sess *Session, cookie string, ok bool) {
+// Redeem consumes a pairing code and returns the new session (named by
+// userAgent) and the cookie value that names it (ok false: unknown, used
+// or expired).
+func (s *Sessions) Redeem(code, userAgent string) (sess *Session, cookie string, ok bool) {
 	h := sha256.Sum256([]byte(code))
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -91,7 +108,10 @@ func (s *Sessions) Redeem(code string) (sess *Session, cookie string, ok bool) {
 		return nil, "", false
 	}
 	cookie = secret64(32)
-	sess = &Session{ID: secret32(10), CSRF: secret64(32), Created: now, seen: now}
+	if len(userAgent) > maxUserAgent {
+		userAgent = strings.ToValidUTF8(userAgent[:maxUserAgent], "") + "…"
+	}
+	sess = &Session{ID: secret32(10), CSRF: secret64(32), Created: now, UserAgent: userAgent, seen: now}
 	s.sessions[sha256.Sum256([]byte(cookie))] = sess
 	return sess, cookie, true
 }
@@ -109,12 +129,53 @@ func (s *Sessions) Lookup(cookie string) (*Session, bool) {
 		return nil, false
 	}
 	now := s.now()
-	if now.Sub(sess.seen) > SessionIdle {
+	if now.Sub(sess.Created) >= s.maxAge {
 		delete(s.sessions, h)
 		return nil, false
 	}
 	sess.seen = now
 	return sess, true
+}
+
+// SessionInfo is a paired browser as `akk web sessions` lists it.
+type SessionInfo struct {
+	ID        string    `json:"id"`
+	UserAgent string    `json:"user_agent"`
+	Created   time.Time `json:"created"`
+	LastSeen  time.Time `json:"last_seen"`
+	Expires   time.Time `json:"expires"`
+}
+
+// List is the live sessions, oldest first.
+func (s *Sessions) List() []SessionInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	var out []SessionInfo
+	for h, sess := range s.sessions {
+		if now.Sub(sess.Created) >= s.maxAge {
+			delete(s.sessions, h)
+			continue
+		}
+		out = append(out, SessionInfo{ID: sess.ID, UserAgent: sess.UserAgent, Created: sess.Created,
+			LastSeen: sess.seen, Expires: sess.Created.Add(s.maxAge)})
+	}
+	slices.SortFunc(out, func(a, b SessionInfo) int { return a.Created.Compare(b.Created) })
+	return out
+}
+
+// Revoke ends the session id names: its cookie opens nothing from the
+// next request on (ok false: no such session).
+func (s *Sessions) Revoke(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for h, sess := range s.sessions {
+		if sess.ID == id {
+			delete(s.sessions, h)
+			return true
+		}
+	}
+	return false
 }
 
 // CheckCSRF reports whether token is the session's CSRF token.

@@ -9,13 +9,20 @@
 // buttons carrying the projection's question and option ids.
 //
 // Safety rules (DESIGN invariants 7-10):
+//   - A connection is served only when its peer's socket is owned by akk
+//     web's own uid or a tunnel's uid the configuration names
+//     (web.allow_uids; peer.go); another gets a page naming its uid and
+//     the line that would allow it.
 //   - It binds loopback; a request whose Host is not the listen address
 //     or an --origin the user named is refused, and so is a POST whose
 //     Origin is not one of those. TLS and reach are the tunnel's (tailscale
 //     serve, ssh -L), never a face of ours.
 //   - A browser is paired once with a one-time code (`akk web --pair`),
 //     which becomes an HttpOnly, SameSite=Strict session cookie; every
-//     POST also carries the session's CSRF token.
+//     POST also carries the session's CSRF token, and a form over MaxForm
+//     is answered 413. A session lasts web.session_max_age (30 days by
+//     default); `akk web sessions` lists and revokes them through a
+//     private control socket (control.go).
 //   - Each paired browser is its own controller, web:<session>, so the
 //     offers its Status calls make are consumable by that browser only.
 //   - An answer is sent only after a fresh Status for that browser shows

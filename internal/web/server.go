@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"errors"
+	"fmt"
 	"html/template"
 	"log/slog"
 	"net/http"
@@ -52,6 +53,15 @@ type Config struct {
 	Sessions *Sessions
 	Logger   *slog.Logger
 	Now      func() time.Time
+	// AllowUIDs are the uids besides akk web's own whose connections are
+	// served: the tunnels' (web.allow_uids; peer.go).
+	AllowUIDs []int
+	// ConfigPath is the configuration file the refusal tells a person
+	// to add allow_uids to.
+	ConfigPath string
+	// PeerUID tells the uid of the process at the other end of r's
+	// connection (nil: what ConnContext looked up; tests inject one).
+	PeerUID func(r *http.Request) (int, error)
 }
 
 // Server is the page's HTTP handler and its event follower.
@@ -65,6 +75,11 @@ type Server struct {
 	tmpl  *template.Template
 	key   []byte // the shown digests' secret
 	mux   *http.ServeMux
+
+	uid        int // akk web's own
+	allowUIDs  []int
+	configPath string
+	peerUID    func(*http.Request) (int, error)
 }
 
 //go:embed assets
@@ -87,7 +102,14 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{b: cfg.Backend, guard: g, sess: cfg.Sessions, lg: cfg.Logger, now: cfg.Now, hub: newHub(),
-		tmpl: tmpl, key: random(32), mux: http.NewServeMux()}
+		tmpl: tmpl, key: random(32), mux: http.NewServeMux(),
+		uid: ownUID(), allowUIDs: cfg.AllowUIDs, configPath: cfg.ConfigPath, peerUID: cfg.PeerUID}
+	if s.peerUID == nil {
+		s.peerUID = connPeerUID
+	}
+	if s.configPath == "" {
+		s.configPath = "akk's config.toml"
+	}
 	if s.lg == nil {
 		s.lg = slog.New(slog.DiscardHandler)
 	}
@@ -115,15 +137,49 @@ func (s *Server) routes() {
 	}))
 }
 
-// ServeHTTP guards every request, then routes it.
+// MaxForm bounds a POST's body (a form: the longest is an answer's text,
+// api.MaxAnswerText, URL-encoded). A larger one is answered 413 with the
+// limit named.
+const MaxForm = 256 << 10
+
+// ServeHTTP checks the connection's peer, guards every request, reads a
+// POST's form within MaxForm, then routes it.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	headers(w.Header())
+	if msg, _ := s.peerRefusal(r); msg != "" {
+		http.Error(w, msg, http.StatusForbidden)
+		return
+	}
 	if err := s.guard.check(r); err != nil {
 		s.lg.Warn("web: refused", "method", r.Method, "path", r.URL.Path, "host", r.Host, "origin", r.Header.Get("Origin"), "err", err)
 		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
+	if r.Method == http.MethodPost && !s.readForm(w, r) {
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// readForm parses a POST's form within MaxForm, or answers 413 (a body
+// that says or turns out to be larger) or 400 and returns false.
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request) bool {
+	tooLarge := r.ContentLength > MaxForm
+	if !tooLarge {
+		r.Body = http.MaxBytesReader(w, r.Body, MaxForm)
+		err := r.ParseForm()
+		var mbe *http.MaxBytesError
+		if tooLarge = errors.As(err, &mbe); !tooLarge && err != nil {
+			http.Error(w, "akk web: the form does not read: "+err.Error(), http.StatusBadRequest)
+			return false
+		}
+	}
+	if tooLarge {
+		s.lg.Warn("web: refused a body over the limit", "path", r.URL.Path, "limit", MaxForm)
+		http.Error(w, fmt.Sprintf("akk web: the request body exceeds %d bytes: nothing was sent", MaxForm), http.StatusRequestEntityTooLarge)
+		return false
+	}
+	return true
 }
 
 // paired runs h for a paired browser's request, and for a POST only with
@@ -168,7 +224,7 @@ func (s *Server) pairPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) pairRedeem(w http.ResponseWriter, r *http.Request) {
-	sess, cookie, ok := s.sess.Redeem(r.PostFormValue("code"))
+	sess, cookie, ok := s.sess.Redeem(r.PostFormValue("code"), r.UserAgent())
 	if !ok {
 		w.WriteHeader(http.StatusForbidden)
 		s.render(w, "pair", map[string]string{"Bad": "This pairing code was already used or has expired. Run akk web --pair for a new link."})
@@ -176,7 +232,7 @@ func (s *Server) pairRedeem(w http.ResponseWriter, r *http.Request) {
 	}
 	s.lg.Info("web: a browser paired", "session", sess)
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: cookie, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: s.guard.secure(r), MaxAge: int(SessionIdle / time.Second)})
+		SameSite: http.SameSiteStrictMode, Secure: s.guard.secure(r), MaxAge: int(s.sess.MaxAge() / time.Second)})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -122,8 +123,11 @@ type page struct {
 func newPage(t *testing.T, st api.StatusResponse, origins ...string) *page {
 	t.Helper()
 	b := &fakeBackend{status: st}
-	sessions := NewSessions(nil)
-	srv, err := New(Config{Backend: b, Listen: listen, Origins: origins, Sessions: sessions})
+	sessions := NewSessions(nil, 0)
+	// The requests of these tests come from our own uid (peer_test.go
+	// checks the real lookup).
+	own := func(*http.Request) (int, error) { return os.Getuid(), nil }
+	srv, err := New(Config{Backend: b, Listen: listen, Origins: origins, Sessions: sessions, PeerUID: own})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,10 +229,10 @@ func TestPairing(t *testing.T) {
 
 func TestExpiredCode(t *testing.T) {
 	now := time.Now()
-	s := NewSessions(func() time.Time { return now })
+	s := NewSessions(func() time.Time { return now }, 0)
 	code := s.NewCode()
 	now = now.Add(CodeTTL)
-	if _, _, ok := s.Redeem(code); ok {
+	if _, _, ok := s.Redeem(code, ""); ok {
 		t.Fatal("an expired code paired")
 	}
 }
@@ -426,4 +430,25 @@ func (s *Server) sessionsFor(cookie string) string {
 		return "?"
 	}
 	return sess.ID
+}
+
+// TestFormTooLarge: a POST over MaxForm is answered 413 with the limit
+// named, before any handler: nothing reaches the daemon.
+func TestFormTooLarge(t *testing.T) {
+	p := newPage(t, permission("int_1", "Bash command"))
+	p.pair()
+	form := url.Values{"t": {"term_a"}, "shown": {p.shown()}, "c": {"0"}, "csrf": {p.csrf}, "pad": {strings.Repeat("x", MaxForm)}}
+	w := p.answer(form, req{origin: "http://" + listen, cookie: p.cookie})
+	if w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(w.Body.String(), fmt.Sprint(MaxForm)) {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	t.Logf("%d %s", w.Code, strings.TrimSpace(w.Body.String()))
+	if a := p.b.actions(); len(a) != 0 {
+		t.Fatalf("sent %v", a)
+	}
+	// A form within the limit is taken.
+	form.Set("pad", "x")
+	if w := p.answer(form, req{origin: "http://" + listen, cookie: p.cookie}); !strings.Contains(w.Body.String(), "Sent (accepted)") {
+		t.Fatalf("within the limit: %d %s", w.Code, w.Body)
+	}
 }
