@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/popup"
 	"github.com/agent-knock-knock/akk/port"
 	"github.com/agent-knock-knock/akk/supervisor"
@@ -23,6 +24,11 @@ func (c *AttachCmd) askConfig(a askConfig, lg *slog.Logger) (supervisor.AskConfi
 	}
 	dir := a.RunDir
 	if dir == "" {
+		// Beside the socket: its directory checked first (api.PrivateDir),
+		// so that nothing is made in a squatted or linked one.
+		if err := api.PrivateDir(filepath.Dir(c.socket())); err != nil {
+			return supervisor.AskConfig{}, err
+		}
 		dir = filepath.Join(filepath.Dir(c.socket()), "ask")
 	}
 	files, err := port.OpenFiles(dir, lg.With("component", "ask-files"))

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -87,5 +89,38 @@ func TestExitTable(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"--help"}, &out, &errb); code != 0 || !strings.HasSuffix(out.String(), "\n"+exitCodesText()) {
 		t.Errorf("akk --help: exit %d, does not end with the exit codes:\n%s", code, out.String())
+	}
+}
+
+// TestSocketRefusalExits: a socket directory that is a symbolic link (to
+// a directory of ours, a live listener in it) is refused by akk attach,
+// list and send alike, with exit 9 and the reason (api.TestSocketSquat
+// proves such a refusal sends nothing).
+func TestSocketRefusalExits(t *testing.T) {
+	base := t.TempDir()
+	target := filepath.Join(base, "target")
+	if err := os.Mkdir(target, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", filepath.Join(target, api.SocketName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(link, api.SocketName)
+	for _, args := range [][]string{
+		{"attach", "--socket", sock, "--store", filepath.Join(base, "store")},
+		{"list", "--socket", sock},
+		{"send", "--socket", sock, "term_aaaaaaaaaaaaaaaaaaaaaaaaaa", "deploy"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(args, &out, &errb)
+		if code != exitSocketNotOwned || !strings.Contains(errb.String(), "socket_not_owned: socket directory "+link+" is a symbolic link") {
+			t.Errorf("%s: exit %d, %q", args[0], code, errb.String())
+		}
 	}
 }
