@@ -20,6 +20,9 @@ type listView struct {
 	Others int    // agents that need nobody now
 	Err    string // the daemon could not be read
 	Sel    string // the terminal whose detail is open
+	// Degraded: the daemon cannot act now ("": it can); every answer would
+	// be refused before input.
+	Degraded string
 }
 
 type itemView struct {
@@ -30,6 +33,9 @@ type itemView struct {
 func newListView(l api.ListResponse, now time.Time, sel string) listView {
 	items := api.AttentionList(l.Terminals, now)
 	v := listView{Sel: sel}
+	if d := l.Degraded; d != nil {
+		v.Degraded = d.State + ": " + d.Detail
+	}
 	for _, it := range items {
 		t := it.Terminal
 		agent := t.Agent

@@ -49,10 +49,11 @@ func question() api.StatusResponse {
 // fakeBackend is the daemon: one terminal whose Status the test sets,
 // and a record of every call with its controller.
 type fakeBackend struct {
-	mu     sync.Mutex
-	status api.StatusResponse
-	calls  []string
-	sent   []any
+	mu       sync.Mutex
+	status   api.StatusResponse
+	calls    []string
+	sent     []any
+	degraded *api.Degraded
 }
 
 func (f *fakeBackend) set(st api.StatusResponse) { f.mu.Lock(); f.status = st; f.mu.Unlock() }
@@ -68,7 +69,7 @@ func (f *fakeBackend) actions() []any {
 func (f *fakeBackend) List(context.Context) (api.ListResponse, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return api.ListResponse{V: 1, Terminals: []api.Terminal{f.status.Terminal}}, nil
+	return api.ListResponse{V: 1, Terminals: []api.Terminal{f.status.Terminal}, Degraded: f.degraded}, nil
 }
 
 func (f *fakeBackend) Health(context.Context) (api.Health, error) { return api.Health{}, nil }
@@ -327,6 +328,18 @@ func TestAnswerApproves(t *testing.T) {
 		if !strings.HasSuffix(c, " web:"+p.srv.sessionsFor(p.cookie)) {
 			t.Errorf("call %q", c)
 		}
+	}
+}
+
+// TestDegradedPage: a daemon that cannot act says so on the page, above
+// the list, as an alert.
+func TestDegradedPage(t *testing.T) {
+	p := newPage(t, permission("int_1", "Bash command"))
+	p.b.degraded = &api.Degraded{State: api.DegradedStoreUnavailable, Detail: "no space left on the store's disk"}
+	p.pair()
+	body := p.do(req{path: "/frag/list", cookie: p.cookie}).Body.String()
+	if !strings.Contains(body, `role="alert">akk cannot act now (store_unavailable: no space left on the store&#39;s disk)`) {
+		t.Fatalf("the list does not say the daemon is degraded:\n%s", body)
 	}
 }
 
