@@ -81,7 +81,7 @@ func (s *Supervisor) setAttention(ctx context.Context, v string) error {
 func (s *Supervisor) clearAttention() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "tmux", "-S", s.cfg.TmuxSocket, "set-option", "-gu", AttentionOption)
+	cmd := exec.CommandContext(ctx, "tmux", "-u", "-S", s.cfg.TmuxSocket, "set-option", "-gu", AttentionOption)
 	cmd.Env = s.cfg.TmuxEnv
 	_ = cmd.Run()
 }

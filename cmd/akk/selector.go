@@ -56,10 +56,10 @@ type paneOfFunc func(socket, target string) (string, error)
 // falls back to the current pane), so list-panes, which does, checks the
 // target first.
 func tmuxPaneOf(socket, target string) (string, error) {
-	if err := exec.Command("tmux", "-S", socket, "list-panes", "-t", target).Run(); err != nil {
+	if err := exec.Command("tmux", "-u", "-S", socket, "list-panes", "-t", target).Run(); err != nil {
 		return "", err
 	}
-	out, err := exec.Command("tmux", "-S", socket, "display-message", "-p", "-t", target, "#{pane_id}").Output()
+	out, err := exec.Command("tmux", "-u", "-S", socket, "display-message", "-p", "-t", target, "#{pane_id}").Output()
 	return strings.TrimSpace(string(out)), err
 }
 
