@@ -93,7 +93,9 @@ func (o *Outbox) Schedule(ns ...store.Notification) {
 	o.mu.Lock()
 	for _, n := range ns {
 		if !n.Final() && n.State != store.NtfInFlight {
-			o.due[n.ID] = n.NextAt
+			// The wall clock, as the store compares (a monotonic reading
+			// would call it due while the store does not).
+			o.due[n.ID] = n.NextAt.Round(0)
 		}
 	}
 	o.mu.Unlock()
@@ -159,7 +161,7 @@ func (o *Outbox) Run(ctx context.Context) error {
 // due time (zero: none). ok is false when ctx ended.
 func (o *Outbox) dispatch(ctx context.Context, jobs chan<- string) (next time.Time, ok bool) {
 	for {
-		now := o.now()
+		now := o.now().Round(0)
 		id := ""
 		next = time.Time{}
 		o.mu.Lock()
@@ -211,6 +213,15 @@ func (o *Outbox) deliver(ctx context.Context, id string) {
 	if err != nil {
 		if !errors.Is(err, store.ErrConflict) {
 			o.lg.Error("claim", "notification", id, "err", err)
+			return
+		}
+		// Not due by the store's reading (another owner's lease, or a
+		// due time this clock has not reached: the wall clock stepped
+		// back): look again when the store says, never drop it. A
+		// dropped one waited for the next start (a Gateway's wake-up
+		// never retried after its 8th attempt in a CI run).
+		if cur, err := o.st.Notification(id); err == nil {
+			o.Schedule(cur)
 		}
 		return
 	}

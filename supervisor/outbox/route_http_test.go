@@ -231,3 +231,33 @@ func awaitState(t *testing.T, st *store.Store, id, state string, within time.Dur
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestClaimNotDueRescheduled: a notification the outbox takes for due
+// while the store does not (a wall clock stepped back after its
+// monotonic reading said due) is looked at again when the store says, not
+// dropped: it was dropped before, and a Gateway's wake-up stayed
+// retryable after its 8th attempt until the daemon restarted.
+func TestClaimNotDueRescheduled(t *testing.T) {
+	gw := startGateway(t, func(n int) (int, http.Header) {
+		if n == 0 {
+			return 503, nil
+		}
+		return 200, nil
+	})
+	route := RouteConfig{Name: "oc", Kind: RouteOpenClaw, URL: gw.url, SessionKey: "agent:main:akk-x", TokenFile: tokenFile(t, "t")}
+	rig := startRig(t, t.TempDir(), Config{Routes: []RouteConfig{route}, MaxAttempts: 3,
+		BackoffBase: 500 * time.Millisecond, BackoffMax: 500 * time.Millisecond})
+	n := rig.enqueue(t, "turn_skew", "oc")[0]
+	stored := awaitState(t, rig.st, n.ID, store.NtfRetryable, 10*time.Second)
+	// The outbox's own clock says due now; the store says half a second on.
+	early := stored
+	early.NextAt = time.Now().Round(0)
+	rig.ob.Schedule(early)
+	got := awaitState(t, rig.st, n.ID, store.NtfAccepted, 10*time.Second)
+	if len(got.Attempts) != 2 {
+		t.Fatalf("%d attempts: %+v", len(got.Attempts), got.Attempts)
+	}
+	if got.Attempts[1].Start.Before(stored.NextAt) {
+		t.Errorf("the second attempt started %v before the store's due time", stored.NextAt.Sub(got.Attempts[1].Start))
+	}
+}
