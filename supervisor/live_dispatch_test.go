@@ -173,7 +173,11 @@ func (ld *liveDispatch) awaitScreen(state string) api.Terminal {
 			return r
 		}
 		if time.Now().After(deadline) {
-			ld.t.Fatalf("want %s, row %+v; pane:\n%s", state, r, ld.la.srv.MustRun("capture-pane", "-p", "-t", ld.la.pane))
+			var in any = "none"
+			if r.Interaction != nil {
+				in = *r.Interaction // its state and reasons say why it is not pending
+			}
+			ld.t.Fatalf("want %s, row %+v; interaction %+v; pane:\n%s", state, r, in, ld.la.srv.MustRun("capture-pane", "-p", "-t", ld.la.pane))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
