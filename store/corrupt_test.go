@@ -193,6 +193,42 @@ func TestPrivateModes(t *testing.T) {
 	t.Logf("files: %v", kinds)
 }
 
+// TestStoreDirRefused: a store directory that is a symbolic link (one a
+// squatter could swap under pebble, which opens files by path) or is
+// another uid's is refused, naming why; the link's target is left as it
+// was.
+func TestStoreDirRefused(t *testing.T) {
+	root := t.TempDir()
+	target := filepath.Join(root, "mine")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(target, 0o755)
+	link := filepath.Join(root, "akk-state")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(link, nil); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("open through a link: %v", err)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o755 {
+		t.Errorf("the link's target was changed to %v", fi.Mode().Perm())
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("a directory of another uid needs root to make")
+	}
+	other := filepath.Join(root, "theirs")
+	if err := os.Mkdir(other, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(other, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(other, nil); err == nil || !strings.Contains(err.Error(), "owned by uid 65534") {
+		t.Fatalf("open of another uid's directory: %v", err)
+	}
+}
+
 // TestSecretNotLogged: the store's debug log (pebble's included) never
 // holds the id secret, in any encoding.
 func TestSecretNotLogged(t *testing.T) {

@@ -28,12 +28,22 @@ func privateDir(dir string) error {
 		}
 		return fmt.Errorf("store: create %s: %w", dir, err)
 	}
-	fi, err := os.Stat(dir)
+	// Lstat: a link in a shared directory (the /tmp/akk-state-<uid>
+	// fallback) could be swapped while pebble opens files by path, for a
+	// directory of another user's, who could then replace the store's
+	// files; and a link to a directory of ours would get it chmodded.
+	fi, err := os.Lstat(dir)
 	if err != nil {
 		return fmt.Errorf("store: %s: %w", dir, err)
 	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("store: %s is a symbolic link, which akk does not follow for its store: give the directory's real path (--store)", dir)
+	}
 	if !fi.IsDir() {
 		return fmt.Errorf("store: %s is not a directory", dir)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		return fmt.Errorf("store: %s is owned by uid %d, not by you (uid %d): another user may have made it; remove it or give another --store", dir, st.Uid, os.Geteuid())
 	}
 	if fi.Mode().Perm() != 0o700 {
 		if err := os.Chmod(dir, 0o700); errors.Is(err, syscall.EROFS) {
