@@ -17,6 +17,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/logcap"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor"
 )
@@ -107,6 +108,9 @@ func (c *AttachCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout
 	} else if g.LogLevel == "warn" { // the default: a foreground daemon says what it does
 		lg = slog.New(slog.NewTextHandler(kctx.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
+	// A degraded daemon meets the same failure at every write it tries:
+	// one warning or error of a kind per 10 s, with the count.
+	lg = slog.New(logcap.New(lg.Handler(), nil))
 	set, err := loadAttachConfig(c.Config)
 	if err != nil {
 		return err

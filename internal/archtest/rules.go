@@ -36,6 +36,7 @@ var Layers = [][]string{
 var Leaves = []string{
 	"internal/fault", "internal/shot", "internal/benchinput", "internal/streamgen",
 	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest", "internal/dbustest", "internal/uidtest",
+	"internal/logcap",                 // a slog handler that bounds repeated warnings
 	"supervisor/dispatch/refusaltest", // the refusal table both tiers run
 }
 
