@@ -2,6 +2,9 @@ package supervisor
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -74,6 +77,63 @@ func TestTmuxPaneModes(t *testing.T) {
 	} {
 		t.Run(c.Name, func(t *testing.T) { paneModesCase(t, ctx, srv, akk, d, client, &inputs, c) })
 	}
+	t.Run("cancel claude", func(t *testing.T) { paneModesCancel(t, ctx, srv, akk, d, client, &inputs) })
+}
+
+// paneModesCancel: a managed Turn's cancel (the interrupt key) into each
+// pane state is refused the same way, and goes through once the pane is
+// itself again.
+func paneModesCancel(t *testing.T, ctx context.Context, srv *tmuxtest.Server, akk string, d *daemon, client *controlmode.Client,
+	inputs *inputCounter) {
+	dir := t.TempDir()
+	c := &replicaCase{agent: "claude", version: "2.1.267", surface: "working"}
+	c.file = cancelReplica(t, dir, c.agent, c.version, "\x1b")
+	c.fifo = filepath.Join(dir, "go")
+	mkfifo(t, c.fifo)
+	c.pane = newWindow(t, srv, 120, 40, fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, c.fifo, akk, c.file))
+	if err := os.WriteFile(c.fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	row := awaitRow(t, d.cl, c.pane, 10*time.Second, func(r api.Terminal) string {
+		if r.ScreenState != api.ScreenIdle || r.Composer != "empty" {
+			return "not an idle empty composer"
+		}
+		return ""
+	})
+	sent, err := d.cl.Send(ctx, api.SendRequest{TerminalID: row.TerminalID, Request: "slow-work please"})
+	if err != nil || sent.TurnID == "" || sent.Outcome == api.OutcomeRejected {
+		t.Fatalf("send: %+v %v", sent, err)
+	}
+	if _, _, err := awaitPaneState(ctx, d, c.pane, api.ScreenWorking); err != nil {
+		t.Fatal(err)
+	}
+	r := &replicaDriver{t: t, ctx: ctx, d: d, client: client, c: c, name: "claude/2.1.267/working"}
+	for _, m := range paneModes {
+		f := refusaltest.Case{Fault: m.fault}
+		tmuxFault(r, f)
+		state := modeState(t, srv, c.pane)
+		before := inputs.n.Load()
+		res, err := d.cl.Cancel(ctx, api.CancelRequest{TurnID: sent.TurnID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != api.OutcomeRejected || !strings.HasPrefix(res.Reason, m.reason+":") || res.ReceiptID != "" || res.DoNotRetry {
+			t.Errorf("%s: cancel %s (%s) receipt %q, want rejected_before_input (%s), nothing reserved", m.fault, res.Outcome, res.Reason, res.ReceiptID, m.reason)
+		}
+		if n := inputs.n.Load() - before; n != 0 {
+			t.Errorf("%s: %d input commands issued to tmux, want 0", m.fault, n)
+		}
+		if now := modeState(t, srv, c.pane); now != state {
+			t.Errorf("%s: the pane's mode state went from %q to %q", m.fault, state, now)
+		}
+		tmuxUnfault(r, f)
+	}
+	res, err := d.cl.Cancel(ctx, api.CancelRequest{TurnID: sent.TurnID})
+	if err != nil || res.Outcome != api.OutcomeAccepted {
+		t.Fatalf("cancel after the modes: %+v %v", res, err)
+	}
+	srv.MustRun("send-keys", "-t", c.pane, "-H", "04") // the sentinel ends the replica
+	checkReplicaEnded(t, ctx, srv, c)
 }
 
 func paneModesCase(t *testing.T, ctx context.Context, srv *tmuxtest.Server, akk string, d *daemon, client *controlmode.Client,
