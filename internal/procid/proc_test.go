@@ -230,6 +230,13 @@ func TestClassify(t *testing.T) {
 			Members: []Process{proc(200, "claude", claude)}}, "claude", "2.1.267", 200},
 		{"native installer", Foreground{PGID: 300, Leader: proc(300, "claude", native+" (deleted)"),
 			Members: []Process{proc(300, "claude", native+" (deleted)")}}, "claude", "2.1.263", 300},
+		// Codex runs a sandbox helper from its own binary (through an
+		// arg0 link) in its foreground group: the agent stays the parent.
+		{"codex with its sandbox helper", Foreground{PGID: 110,
+			Leader: proc(110, "node", "/usr/bin/node", "node", "codex.js"),
+			Members: []Process{proc(110, "node", "/usr/bin/node"), child(proc(111, "codex", codex), 110),
+				child(proc(112, "codex-linux-san", codex, "codex-linux-sandbox", "--", codex, "--codex-run-as-fs-helper"), 111)}},
+			"codex", "0.155.1", 111},
 		{"a shell", Foreground{PGID: 400, Leader: proc(400, "bash", "/usr/bin/bash"),
 			Members: []Process{proc(400, "bash", "/usr/bin/bash")}}, AgentNone, "", 400},
 		{"a binary named codex without a package", Foreground{PGID: 500, Leader: proc(500, "codex", "/opt/codex"),
