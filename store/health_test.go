@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -16,64 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/internal/disktest"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/cockroachdb/pebble/v2/vfs/errorfs"
 )
-
-// requireRoot skips without root, unless AKK_REQUIRE names root.
-func requireRoot(t *testing.T) {
-	t.Helper()
-	if os.Geteuid() == 0 {
-		return
-	}
-	for _, r := range strings.Split(os.Getenv("AKK_REQUIRE"), ",") {
-		if strings.TrimSpace(r) == "root" {
-			t.Fatal("tier \"root\" is required (AKK_REQUIRE) but the test does not run as root")
-		}
-	}
-	t.Skip("needs root (mount a tmpfs)")
-}
-
-// smallTmpfs mounts a tmpfs of size under t's temp dir, unmounted in
-// cleanup.
-func smallTmpfs(t *testing.T, size string) string {
-	t.Helper()
-	requireRoot(t)
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("mount tmpfs: %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("umount", "-l", dir).Run() })
-	return dir
-}
-
-// fill writes dir's file system full and returns a func that frees it.
-func fill(t *testing.T, dir string) (free func()) {
-	t.Helper()
-	path := filepath.Join(dir, "fill")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 64<<10)
-	for {
-		if _, err := f.Write(buf); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("fill: %v", err)
-			}
-			break
-		}
-	}
-	for n := 4096; n >= 1; n /= 2 { // the last partial pages
-		for {
-			if _, err := f.Write(buf[:n]); err != nil {
-				break
-			}
-		}
-	}
-	f.Close()
-	return func() { os.Remove(path) }
-}
 
 func reservation(id string) Change {
 	return Change{Reservations: []Reservation{{ID: id, Op: "approve", TerminalID: "term_a", Stage: StageReserved}},
@@ -108,7 +52,7 @@ func (l *lines) count() int { return strings.Count(l.String(), "\n") }
 // wait on the pebble that gave up. Freed, the probe passes and a new
 // open writes again. The log stays bounded.
 func TestStoreFull(t *testing.T) {
-	mnt := smallTmpfs(t, "2m")
+	mnt := disktest.Tmpfs(t, "size=2m")
 	for _, tc := range []struct {
 		name    string
 		minFree uint64
@@ -129,7 +73,7 @@ func TestStoreFull(t *testing.T) {
 			if _, err := s.Apply(reservation("rcpt_1")); err != nil {
 				t.Fatal(err)
 			}
-			free := fill(t, mnt)
+			free := disktest.Fill(t, mnt)
 			var applyErr error
 			for i := 2; i < 2000 && applyErr == nil; i++ { // the WAL's block may take a few
 				_, applyErr = s.Apply(reservation(fmt.Sprintf("rcpt_%d", i)))
@@ -183,19 +127,15 @@ func TestStoreFull(t *testing.T) {
 // TestOpenFullOrReadOnly: Open refuses a full file system and a read-only
 // one at once, with one line that says which.
 func TestOpenFullOrReadOnly(t *testing.T) {
-	mnt := smallTmpfs(t, "1m")
-	free := fill(t, mnt)
+	mnt := disktest.Tmpfs(t, "size=1m")
+	free := disktest.Fill(t, mnt)
 	_, err := Open(filepath.Join(mnt, "full"), nil)
 	if !errors.Is(err, ErrNoSpace) && !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("full: %v", err)
 	}
 	t.Logf("full: %v", err)
 	free()
-	ro := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m,ro", "tmpfs", ro).CombinedOutput(); err != nil {
-		t.Skipf("mount ro: %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("umount", "-l", ro).Run() })
+	ro := disktest.Tmpfs(t, "size=1m,ro")
 	_, err = Open(ro, nil)
 	if err == nil || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("read-only: %v", err)

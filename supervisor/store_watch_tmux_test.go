@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -15,45 +13,10 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/disktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch/refusaltest"
 )
-
-// mountTmpfs mounts a tmpfs of size under a temp dir (root only: skipped
-// without, unless AKK_REQUIRE names root), unmounted in cleanup.
-func mountTmpfs(t *testing.T, size string) string {
-	t.Helper()
-	tmuxtest.Require(t, "root", os.Geteuid() == 0, "mounting a tmpfs needs root")
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Fatalf("mount tmpfs: %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("umount", "-l", dir).Run() })
-	return dir
-}
-
-// fillDisk writes dir's file system full; free removes the filler.
-func fillDisk(t *testing.T, dir string) (free func()) {
-	t.Helper()
-	path := filepath.Join(dir, "fill")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	for _, n := range []int{64 << 10, 4096, 512, 1} {
-		buf := make([]byte, n)
-		for {
-			if _, err := f.Write(buf); err != nil {
-				if !errors.Is(err, syscall.ENOSPC) {
-					t.Fatalf("fill: %v", err)
-				}
-				break
-			}
-		}
-	}
-	return func() { os.Remove(path) }
-}
 
 // TestTmuxStoreFull: the store on a 2 MiB tmpfs, a Claude replica at a
 // permission prompt. The disk fills: within 5 s list, status and health
@@ -66,7 +29,7 @@ func fillDisk(t *testing.T, dir string) (free func()) {
 // error lines are few.
 func TestTmuxStoreFull(t *testing.T) {
 	requireTmux(t)
-	mnt := mountTmpfs(t, "2m")
+	mnt := disktest.Tmpfs(t, "size=2m")
 	akk := buildAkk(t)
 	srv := tmuxtest.Start(t, 120, 40, "sh")
 	var inputs inputCounter
@@ -89,7 +52,7 @@ func TestTmuxStoreFull(t *testing.T) {
 	r.toMarker(0)
 	id := r.row().TerminalID
 
-	free := fillDisk(t, mnt)
+	free := disktest.Fill(t, mnt)
 	filled := time.Now()
 	tmuxtest.Await(t, 5*time.Second, func() string {
 		l, err := d.cl.List(ctx)
@@ -173,12 +136,12 @@ func TestTmuxStoreFull(t *testing.T) {
 // 5 s; degraded again, SIGTERM ends it within 5 s.
 func TestTmuxAttachStoreFull(t *testing.T) {
 	requireTmux(t)
-	mnt := mountTmpfs(t, "24m")
+	mnt := disktest.Tmpfs(t, "size=24m")
 	akk := buildAkk(t)
 	srv := tmuxtest.Start(t, 120, 40, "sh")
 	storeDir, sock := filepath.Join(mnt, "store"), filepath.Join(t.TempDir(), "akk.sock")
 
-	free := fillDisk(t, mnt)
+	free := disktest.Fill(t, mnt)
 	cmd := attachCmd(akk, srv, filepath.Join(mnt, "full"), sock)
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
@@ -195,7 +158,7 @@ func TestTmuxAttachStoreFull(t *testing.T) {
 	p := startProc(t, akk, srv, storeDir, sock)
 	ctx := context.Background()
 	h0, _ := p.cl.Health(ctx)
-	free = fillDisk(t, mnt)
+	free = disktest.Fill(t, mnt)
 	tmuxtest.Await(t, 5*time.Second, func() string {
 		if h, err := p.cl.Health(ctx); err != nil || h.State != api.DaemonDegraded {
 			return fmt.Sprintf("not degraded: %+v %v", h, err)
@@ -216,7 +179,7 @@ func TestTmuxAttachStoreFull(t *testing.T) {
 	})
 	t.Logf("re-executed and answering %.1f s after the disk was freed", time.Since(freed).Seconds())
 	// Degraded again, and SIGTERM ends it.
-	free = fillDisk(t, mnt)
+	free = disktest.Fill(t, mnt)
 	defer free()
 	tmuxtest.Await(t, 5*time.Second, func() string {
 		if h, err := p.cl.Health(ctx); err != nil || h.State != api.DaemonDegraded {

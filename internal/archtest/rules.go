@@ -35,7 +35,7 @@ var Layers = [][]string{
 // test helpers. A leaf itself may import what the front ends may (LeafAs).
 var Leaves = []string{
 	"internal/fault", "internal/shot", "internal/benchinput", "internal/streamgen",
-	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest", "internal/dbustest", "internal/uidtest",
+	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest", "internal/dbustest", "internal/uidtest", "internal/disktest",
 	"internal/logcap",                 // a slog handler that bounds repeated warnings
 	"supervisor/dispatch/refusaltest", // the refusal table both tiers run
 }
