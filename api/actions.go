@@ -1,5 +1,7 @@
 package api
 
+import "github.com/agent-knock-knock/akk/contract"
+
 // The mutating operations of the contract (DESIGN "Contract details",
 // seeds 000 and 003): requests carry semantic ids and bounded typed text
 // only — never keys, menu indexes, labels, fingerprints or routes.
@@ -14,12 +16,8 @@ const (
 	// took them, but the agent's own file shows no record of the request
 	// yet. The Turn stays managed (promoted when the record appears,
 	// unproven after its inactivity window); never send it again.
-	OutcomePending        = "pending"
-	OutcomeAlreadyDone    = "already_done" // an idempotent repeat of an accepted request (no input)
-	DecisionApproveOnce   = "approve_once"
-	DecisionReject        = "reject"
-	DeliverySteer         = "steer_current_turn"
-	DeliveryQueueNextTurn = "queue_next_turn"
+	OutcomePending     = "pending"
+	OutcomeAlreadyDone = "already_done" // an idempotent repeat of an accepted request (no input)
 )
 
 // Tool names advertised in available_actions (the MCP tools' names).
@@ -45,28 +43,28 @@ const (
 // ApproveRequest is POST /v1/approve: exactly one of TurnID (decisions
 // approve_once and reject) and TerminalID (approve_once only).
 type ApproveRequest struct {
-	TurnID     string `json:"turn_id,omitempty"`
-	TerminalID string `json:"terminal_id,omitempty"`
-	Decision   string `json:"decision,omitempty"` // default approve_once
+	TurnID     string            `json:"turn_id,omitempty"`
+	TerminalID string            `json:"terminal_id,omitempty"`
+	Decision   contract.Decision `json:"decision,omitempty"` // default approve_once
 }
 
 // RespondRequest is POST /v1/respond_interaction: exactly one subject.
 // WatchID only for an exact_task Watch; TerminalID only for offers made to
 // a local person (CLI, popup), never over MCP.
 type RespondRequest struct {
-	TurnID        string   `json:"turn_id,omitempty"`
-	WatchID       string   `json:"watch_id,omitempty"`
-	TerminalID    string   `json:"terminal_id,omitempty"`
-	InteractionID string   `json:"interaction_id"`
-	Answers       []Answer `json:"answers"`
-	DeliveryMode  string   `json:"delivery_mode,omitempty"`
+	TurnID        string                `json:"turn_id,omitempty"`
+	WatchID       string                `json:"watch_id,omitempty"`
+	TerminalID    string                `json:"terminal_id,omitempty"`
+	InteractionID string                `json:"interaction_id"`
+	Answers       []Answer              `json:"answers"`
+	DeliveryMode  contract.DeliveryMode `json:"delivery_mode,omitempty"`
 }
 
 // Answer answers one question of the current step.
 type Answer struct {
-	QuestionID        string   `json:"question_id"`
-	ResponseKind      string   `json:"response_kind"` // single_select, free_text, confirmation
-	SelectedOptionIDs []string `json:"selected_option_ids,omitempty"`
+	QuestionID        string                `json:"question_id"`
+	ResponseKind      contract.ResponseKind `json:"response_kind"`
+	SelectedOptionIDs []string              `json:"selected_option_ids,omitempty"`
 	// Text is the typed answer, for a free_text question or an option
 	// marked free_text.
 	Text string `json:"text,omitempty"`
@@ -132,10 +130,10 @@ type ActionResult struct {
 	SessionID     string `json:"session_id,omitempty"`
 	InteractionID string `json:"interaction_id,omitempty"`
 	// ScreenState is the state the recapture proved after the step.
-	ScreenState string `json:"screen_state,omitempty"`
+	ScreenState contract.ScreenState `json:"screen_state,omitempty"`
 	// Next is the interaction the recapture shows after the step (the
 	// next question of a flow), if any.
-	Next *Interaction `json:"next,omitempty"`
+	Next *contract.Interaction `json:"next,omitempty"`
 	// Evidence names what proved the postcondition (for example
 	// "screen:working", "transcript:user_prompt").
 	Evidence string `json:"evidence,omitempty"`

@@ -15,17 +15,20 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // fakeHandler serves fixed answers and a controllable event log.
 type fakeHandler struct {
-	mu     sync.Mutex
-	events []Event
-	wake   chan struct{}
+	Unimplemented // the reads and events only
+	mu            sync.Mutex
+	events        []Event
+	wake          chan struct{}
 }
 
 func (f *fakeHandler) List(context.Context) (ListResponse, error) {
-	return ListResponse{V: 1, Terminals: []Terminal{{TerminalID: "term_a", Agent: AgentClaude, ScreenState: ScreenIdle}}}, nil
+	return ListResponse{V: 1, Terminals: []Terminal{{TerminalID: "term_a", Agent: AgentClaude, ScreenState: contract.ScreenIdle}}}, nil
 }
 
 func (f *fakeHandler) Status(_ context.Context, req StatusRequest) (StatusResponse, error) {

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // Attention kinds: why a terminal needs a person, most urgent first. The
@@ -35,21 +37,21 @@ func AttentionOf(t Terminal, now time.Time) string {
 	if t.Agent == AgentNone || t.Agent == "" {
 		return ""
 	}
-	if i := t.Interaction; i != nil && i.State != "resolved" {
+	if i := t.Interaction; i != nil && i.State != contract.StateResolved {
 		if _, ok := attentionRank[string(i.Kind)]; ok {
 			return string(i.Kind)
 		}
 	}
 	switch t.ScreenState {
-	case ScreenAwaitingApproval:
+	case contract.ScreenAwaitingApproval:
 		return AttentionPermission
-	case ScreenQuestionnaire, ScreenFreeText, ScreenConfirmation, ScreenAsyncQuestion:
-		return t.ScreenState
-	case ScreenBlocked:
+	case contract.ScreenQuestionnaire, contract.ScreenFreeText, contract.ScreenConfirmation, contract.ScreenAsyncQuestion:
+		return string(t.ScreenState)
+	case contract.ScreenBlocked:
 		return AttentionBlocked
-	case ScreenExited:
+	case contract.ScreenExited:
 		return AttentionFailed
-	case ScreenIdle:
+	case contract.ScreenIdle:
 		if !t.StateSince.IsZero() && now.Sub(t.StateSince) < DoneWindow {
 			return AttentionDone
 		}

@@ -1,6 +1,10 @@
 package api
 
-import "time"
+import (
+	"time"
+
+	"github.com/agent-knock-knock/akk/contract"
+)
 
 // CallbackSchema names the envelope every callback route delivers.
 const CallbackSchema = "agent-knock-knock/callback"
@@ -52,14 +56,14 @@ type CallbackEnvelope struct {
 	Reason         string `json:"reason,omitempty"`
 	// Answerable: a completed Turn whose agent ended with its own text
 	// (a question, often): answer({turn_id, request}) continues it.
-	Answerable  bool         `json:"answerable,omitempty"`
-	Confidence  string       `json:"confidence,omitempty"`
-	TaskKind    string       `json:"task_kind"`
-	WatchID     string       `json:"watch_id,omitempty"`
-	TurnID      string       `json:"turn_id,omitempty"`
-	SessionID   string       `json:"session_id,omitempty"`
-	TerminalID  string       `json:"terminal_id"`
-	Interaction *Interaction `json:"interaction,omitempty"`
+	Answerable  bool                  `json:"answerable,omitempty"`
+	Confidence  string                `json:"confidence,omitempty"`
+	TaskKind    string                `json:"task_kind"`
+	WatchID     string                `json:"watch_id,omitempty"`
+	TurnID      string                `json:"turn_id,omitempty"`
+	SessionID   string                `json:"session_id,omitempty"`
+	TerminalID  string                `json:"terminal_id"`
+	Interaction *contract.Interaction `json:"interaction,omitempty"`
 	// Blocked: an agent_blocked or limit_reset wake-up's facts.
 	Blocked *Blocked  `json:"blocked,omitempty"`
 	Time    time.Time `json:"time"`

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"log/slog"
 	"time"
 )
@@ -86,11 +85,4 @@ type ForegroundProof struct {
 	ScreenGeneration  uint64    `json:"screen_generation"`
 	ObservedAt        time.Time `json:"observed_at"`
 	ExpiresAt         time.Time `json:"expires_at"`
-}
-
-// IdentifyHandler is implemented by a daemon that identifies an ambiguous
-// Codex pane's foreground thread.
-type IdentifyHandler interface {
-	IdentifyForeground(ctx context.Context, req IdentifyForegroundRequest) (ActionResult, error)
-	IdentifyAndSend(ctx context.Context, req IdentifyAndSendRequest) (ActionResult, error)
 }

@@ -98,22 +98,6 @@ type ModelSet struct {
 	Notice string `json:"notice,omitempty"`
 }
 
-// ModelHandler is implemented by a daemon that runs native model control.
-type ModelHandler interface {
-	ModelOptions(ctx context.Context, req ModelOptionsRequest) (ActionResult, error)
-	SetModel(ctx context.Context, req SetModelRequest) (ActionResult, error)
-	RepairModelControl(ctx context.Context, req RepairModelControlRequest) (ActionResult, error)
-}
-
-// modelRoutes registers model control's operations.
-func modelRoutes(h Handler, op func(string, func(context.Context, []byte) (any, error))) {
-	if mh, ok := h.(ModelHandler); ok {
-		strictOp(op, OpModelOptions, mh.ModelOptions)
-		strictOp(op, OpSetModel, mh.SetModel)
-		strictOp(op, OpRepairModelControl, mh.RepairModelControl)
-	}
-}
-
 // ModelOptions is POST /v1/model_options.
 func (c *Client) ModelOptions(ctx context.Context, req ModelOptionsRequest) (ActionResult, error) {
 	var out ActionResult

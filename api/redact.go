@@ -9,7 +9,7 @@ import "log/slog"
 
 // LogValue of an answer: its ids and the length of its text.
 func (a Answer) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("question_id", a.QuestionID), slog.String("response_kind", a.ResponseKind),
+	return slog.GroupValue(slog.String("question_id", a.QuestionID), slog.String("response_kind", string(a.ResponseKind)),
 		slog.Any("selected_option_ids", a.SelectedOptionIDs), slog.Int("text_len", len(a.Text)))
 }
 
@@ -24,7 +24,7 @@ func (r RespondRequest) LogValue() slog.Value {
 	}
 	return slog.GroupValue(slog.String("turn_id", r.TurnID), slog.String("watch_id", r.WatchID),
 		slog.String("terminal_id", r.TerminalID), slog.String("interaction_id", r.InteractionID),
-		slog.Any("answers", answers), slog.String("delivery_mode", r.DeliveryMode))
+		slog.Any("answers", answers), slog.String("delivery_mode", string(r.DeliveryMode)))
 }
 
 // String is LogValue as text.

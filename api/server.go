@@ -14,19 +14,6 @@ import (
 	"time"
 )
 
-// Handler is what the daemon provides to Serve: one method per operation.
-// An error that is an *Error goes to the client as is; any other becomes
-// CodeInternal.
-type Handler interface {
-	List(ctx context.Context) (ListResponse, error)
-	Status(ctx context.Context, req StatusRequest) (StatusResponse, error)
-	Health(ctx context.Context) (Health, error)
-	// Events calls emit for every event with Seq > after, oldest first.
-	// With follow it then waits for new events until ctx ends (nil) or
-	// emit fails.
-	Events(ctx context.Context, after uint64, follow bool, emit func(Event) error) error
-}
-
 // ServerOptions tune Serve.
 type ServerOptions struct {
 	Logger *slog.Logger
@@ -96,7 +83,7 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	return body, nil
 }
 
-// routes is the one table from operation to handler.
+// routes serves the table (handler.go) and the event stream.
 func routes(h Handler, lg *slog.Logger, uid int) http.Handler {
 	mux := http.NewServeMux()
 	op := func(name string, fn func(ctx context.Context, body []byte) (any, error)) {
@@ -115,20 +102,9 @@ func routes(h Handler, lg *slog.Logger, uid int) http.Handler {
 			writeJSON(w, http.StatusOK, out)
 		})
 	}
-	op("list", func(ctx context.Context, _ []byte) (any, error) { return h.List(ctx) })
-	op("health", func(ctx context.Context, _ []byte) (any, error) { return h.Health(ctx) })
-	op("status", func(ctx context.Context, body []byte) (any, error) {
-		var req StatusRequest
-		if err := decodeBody(body, &req); err != nil {
-			return nil, err
-		}
-		if req.TerminalID == "" {
-			return nil, Errorf(CodeBadRequest, "terminal_id is required")
-		}
-		return h.Status(ctx, req)
-	})
-	actionRoutes(h, op)
-	taskRoutes(h, op)
+	for _, rt := range table(h) {
+		op(rt.op, rt.fn)
+	}
 	mux.HandleFunc("GET /v1/events", func(w http.ResponseWriter, r *http.Request) {
 		serveEvents(w, r.WithContext(WithController(r.Context(), controllerOf(r, uid))), h)
 	})

@@ -3,27 +3,31 @@ package api
 import (
 	"fmt"
 	"net"
-
-	"github.com/agent-knock-knock/akk/internal/procid"
 )
+
+// PeerLookup says which uid owns the socket at the other end of a
+// connection. TCP carries no peer credentials, but on loopback both ends
+// are in this host's socket tables (/proc/net/tcp and tcp6), where the
+// kernel records each socket's owner: procid.ConnPeerUID reads them. api
+// imports nothing of akk but the contract (a client links no /proc
+// reader), so the daemon's side hands the lookup in.
+type PeerLookup func(c net.Conn) (int, error)
 
 // OwnerOnlyTCP wraps a loopback TCP listener so that it accepts only
 // connections whose other end is a socket owned by uid: the TCP face's
-// counterpart of the unix socket's SO_PEERCRED check. TCP carries no peer
-// credentials, but on loopback both ends are in this host's socket tables
-// (/proc/net/tcp and tcp6, procid.TCPPeerUID), where the kernel records
-// each socket's owner. A connection from another uid, or one whose socket
-// cannot be found (it closed, or the tables do not read as expected), is
-// answered 403 and closed before the HTTP server sees it: the check fails
-// closed. refused (may be nil) is told the peer uid (-1 if unknown) and
-// why, to log.
-func OwnerOnlyTCP(ln net.Listener, uid int, refused func(peer int, err error)) net.Listener {
-	return &tcpOwnerListener{Listener: ln, uid: uid, refused: refused}
+// counterpart of the unix socket's SO_PEERCRED check. A connection from
+// another uid, or one whose socket lookup cannot find (it closed, or the
+// tables do not read as expected; or lookup is nil), is answered 403 and
+// closed before the HTTP server sees it: the check fails closed. refused
+// (may be nil) is told the peer uid (-1 if unknown) and why, to log.
+func OwnerOnlyTCP(ln net.Listener, uid int, lookup PeerLookup, refused func(peer int, err error)) net.Listener {
+	return &tcpOwnerListener{Listener: ln, uid: uid, lookup: lookup, refused: refused}
 }
 
 type tcpOwnerListener struct {
 	net.Listener
 	uid     int
+	lookup  PeerLookup
 	refused func(peer int, err error)
 }
 
@@ -36,7 +40,7 @@ func (l *tcpOwnerListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		peer, err := tcpPeerUID(c)
+		peer, err := l.peerUID(c)
 		if err == nil && peer == l.uid {
 			return c, nil
 		}
@@ -54,13 +58,11 @@ func (l *tcpOwnerListener) Accept() (net.Conn, error) {
 	}
 }
 
-func tcpPeerUID(c net.Conn) (int, error) {
-	local, ok1 := c.LocalAddr().(*net.TCPAddr)
-	remote, ok2 := c.RemoteAddr().(*net.TCPAddr)
-	if !ok1 || !ok2 {
-		return -1, fmt.Errorf("%w: %T is not a TCP connection", errPeer, c)
+func (l *tcpOwnerListener) peerUID(c net.Conn) (int, error) {
+	if l.lookup == nil {
+		return -1, fmt.Errorf("%w: no way to look the peer up", errPeer)
 	}
-	uid, err := procid.TCPPeerUID(local, remote)
+	uid, err := l.lookup(c)
 	if err != nil {
 		return -1, fmt.Errorf("%w: %w", errPeer, err)
 	}

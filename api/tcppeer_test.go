@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agent-knock-knock/akk/internal/procid"
 )
 
 // TestOwnerOnlyTCP: a loopback connection of our own uid is served; one
@@ -49,7 +51,7 @@ func TestOwnerOnlyTCP(t *testing.T) {
 			inner := tc.listen(t)
 			var mu sync.Mutex
 			var refusals []string
-			ln := OwnerOnlyTCP(inner, tc.uid, func(peer int, err error) {
+			ln := OwnerOnlyTCP(inner, tc.uid, procid.ConnPeerUID, func(peer int, err error) {
 				mu.Lock()
 				refusals = append(refusals, fmt.Sprintf("%d %v", peer, err))
 				mu.Unlock()

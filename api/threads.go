@@ -1,6 +1,10 @@
 package api
 
-import "time"
+import (
+	"time"
+
+	"github.com/agent-knock-knock/akk/contract"
+)
 
 // Native thread transitions (seed 003 "Native Thread Transitions"): a new
 // conversation, or an earlier one resumed, in the agent's own pane through
@@ -86,7 +90,7 @@ type ThreadFacts struct {
 	NativeThreadID    string `json:"native_thread_id,omitempty"`
 	BindingGeneration uint64 `json:"binding_generation"`
 	// NativeIdentityState is the binding's state after the transition.
-	NativeIdentityState string `json:"native_identity_state"`
+	NativeIdentityState contract.Identity `json:"native_identity_state"`
 }
 
 // ReconcileBindingRequest is POST /v1/reconcile_binding: detach the

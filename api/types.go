@@ -4,27 +4,11 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // SchemaVersion is the "v" of every top-level response.
 const SchemaVersion = 1
-
-// Screen states (DESIGN "Contract details").
-const (
-	ScreenIdle             = "idle"
-	ScreenWorking          = "working"
-	ScreenAwaitingApproval = "awaiting_approval"
-	ScreenQuestionnaire    = "questionnaire"
-	ScreenFreeText         = "free_text"
-	ScreenConfirmation     = "confirmation"
-	ScreenAsyncQuestion    = "async_question"
-	ScreenBlocked          = "blocked"
-	ScreenMenuOrViewer     = "menu_or_viewer"
-	ScreenStarting         = "starting"
-	ScreenExited           = "exited"
-	ScreenUnknown          = "unknown"
-)
 
 // Agents. A pane whose foreground process is no coding agent (a shell, an
 // editor) is listed with AgentNone.
@@ -79,24 +63,24 @@ const (
 // Terminal is one row of the list: a tmux pane incarnation and what runs
 // in it. The field names and values are the contract.
 type Terminal struct {
-	TerminalID           string            `json:"terminal_id"`
-	Agent                string            `json:"agent"`
-	Version              string            `json:"version"`
-	Profile              string            `json:"profile"` // exact, generic, or "" when no agent
-	Replica              bool              `json:"replica"`
-	PaneID               string            `json:"pane_id"`
-	Session              string            `json:"session"`
-	Window               string            `json:"window"`
-	PID                  int               `json:"pid"`
-	Cwd                  string            `json:"cwd"`
-	ScreenState          string            `json:"screen_state"`
-	Composer             string            `json:"composer"`
-	NativeIdentityState  string            `json:"native_identity_state"`
-	DurableActivityState string            `json:"durable_activity_state"`
-	ActivityState        string            `json:"activity_state"`
-	Interaction          *Interaction      `json:"interaction"`
-	AvailableActions     map[string]Action `json:"available_actions"`
-	Warnings             []string          `json:"warnings"`
+	TerminalID           string                `json:"terminal_id"`
+	Agent                string                `json:"agent"`
+	Version              string                `json:"version"`
+	Profile              string                `json:"profile"` // exact, generic, or "" when no agent
+	Replica              bool                  `json:"replica"`
+	PaneID               string                `json:"pane_id"`
+	Session              string                `json:"session"`
+	Window               string                `json:"window"`
+	PID                  int                   `json:"pid"`
+	Cwd                  string                `json:"cwd"`
+	ScreenState          contract.ScreenState  `json:"screen_state"`
+	Composer             contract.Composer     `json:"composer"`
+	NativeIdentityState  contract.Identity     `json:"native_identity_state"`
+	DurableActivityState contract.Durable      `json:"durable_activity_state"`
+	ActivityState        contract.Activity     `json:"activity_state"`
+	Interaction          *contract.Interaction `json:"interaction"`
+	AvailableActions     map[string]Action     `json:"available_actions"`
+	Warnings             []string              `json:"warnings"`
 	// SessionID is the AKK session of the bound native session (the
 	// send target that follows the conversation, not the pane).
 	SessionID string `json:"session_id,omitempty"`
@@ -142,34 +126,13 @@ type Blocked struct {
 // Action is one advertised operation: the tool to call and its arguments.
 // The read-only daemon advertises none yet.
 type Action struct {
-	Tool      string         `json:"tool"`
-	Arguments map[string]any `json:"arguments"`
-	Decisions []string       `json:"decisions,omitempty"`
+	Tool      string              `json:"tool"`
+	Arguments map[string]any      `json:"arguments"`
+	Decisions []contract.Decision `json:"decisions,omitempty"`
 	// Candidates are resume_thread's conversations (status only): pass one
 	// native_thread_id with the arguments.
 	Candidates []ThreadCandidate `json:"candidates,omitempty"`
 }
-
-// InteractionSchema names the public interaction projection (seed 000).
-const InteractionSchema = "agent-knock-knock/terminal-interaction"
-
-// Interaction is seed 000's agent-knock-knock/terminal-interaction v1
-// projection. It is one Go type across the contract: the recognizers make
-// it, the daemon, the CLI, the MCP server and the popup pass it on.
-type Interaction = recognizers.Interaction
-
-// Step places a step in a multi-step interaction.
-type Step = recognizers.Step
-
-// Question is one question of an interaction.
-type Question = recognizers.ProjectedQuestion
-
-// Option is one choice of a question. FreeText: choosing it carries the
-// answer's text.
-type Option = recognizers.ProjectedOption
-
-// Capabilities says what a response to an interaction may carry.
-type Capabilities = recognizers.ProjectedCapability
 
 // StatusRequest is POST /v1/status.
 type StatusRequest struct {
@@ -247,11 +210,11 @@ type Process struct {
 
 // Binding is the terminal's native session binding.
 type Binding struct {
-	Generation uint64 `json:"generation"`
-	State      string `json:"state"`
-	SessionID  string `json:"session_id,omitempty"`
-	Path       string `json:"path,omitempty"`
-	Reason     string `json:"reason,omitempty"`
+	Generation uint64            `json:"generation"`
+	State      contract.Identity `json:"state"`
+	SessionID  string            `json:"session_id,omitempty"`
+	Path       string            `json:"path,omitempty"`
+	Reason     string            `json:"reason,omitempty"`
 }
 
 // Health is POST /v1/health: the daemon's own view, for `akk doctor`.

@@ -1,6 +1,10 @@
 package api
 
-import "time"
+import (
+	"time"
+
+	"github.com/agent-knock-knock/akk/contract"
+)
 
 // Watches, managed Turns and their recovery (seed 003). Requests carry
 // semantic ids only; routes and timeouts are the daemon's configuration.
@@ -75,13 +79,13 @@ type Task struct {
 	Reason     string `json:"reason,omitempty"`
 	// Answerable: a completed Turn whose agent ended with its own text;
 	// answer({turn_id, request}) continues it under the same turn_id.
-	Answerable       bool           `json:"answerable,omitempty"`
-	ManagementState  string         `json:"management_state,omitempty"`
-	ObservationState string         `json:"observation_state,omitempty"`
-	Interaction      *Interaction   `json:"interaction,omitempty"`
-	Notifications    []Notification `json:"notifications,omitempty"`
-	Warnings         []string       `json:"warnings,omitempty"`
-	Deadline         time.Time      `json:"deadline,omitzero"`
+	Answerable       bool                  `json:"answerable,omitempty"`
+	ManagementState  string                `json:"management_state,omitempty"`
+	ObservationState string                `json:"observation_state,omitempty"`
+	Interaction      *contract.Interaction `json:"interaction,omitempty"`
+	Notifications    []Notification        `json:"notifications,omitempty"`
+	Warnings         []string              `json:"warnings,omitempty"`
+	Deadline         time.Time             `json:"deadline,omitzero"`
 	// OfferExpiresAt: this status made the caller's offer for the
 	// interaction it shows (an owner's active Turn, or exact_task Watch
 	// whose request was accepted): approve and respond_interaction by the

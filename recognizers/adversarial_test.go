@@ -9,6 +9,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
@@ -24,7 +25,7 @@ type source struct {
 	name     string
 	surface  string
 	marker   int
-	kind     recognizers.Kind
+	kind     contract.Kind
 	expect   []string // decisions, or option labels offered
 	versions []string // where the surface is recorded with this shape
 }
@@ -35,28 +36,28 @@ var (
 )
 
 var claudeSources = []source{
-	{"permission", "permission-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeVersions},
-	{"question", "question-digit", 0, recognizers.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeVersions},
-	{"second-of-two", "several-questions", 1, recognizers.KindQuestionnaire, []string{"Postgres", "SQLite", "Type something."}, claudeVersions},
-	{"editor", "type-something", 1, recognizers.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeVersions},
-	{"review", "several-questions", 2, recognizers.KindConfirmation, []string{"Submit answers", "Cancel"}, []string{"2.1.263", "2.1.266", "2.1.267"}},
-	{"multi-select", "multi-select", 0, recognizers.KindQuestionnaire, []string{"Cheese", "Mushrooms", "Olives"}, claudeVersions},
-	{"multi-select-ticked", "multi-select", 1, recognizers.KindQuestionnaire, []string{"Cheese", "Mushrooms", "Olives"}, claudeVersions},
-	{"bash-wrapped-80", "bash-long-80", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"edit", "edit-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"write-create", "write-create-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"write-overwrite", "write-overwrite-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"notebook-edit", "notebook-edit-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"web-fetch", "webfetch-approve", 0, recognizers.KindPermission, []string{"approve_once"}, claudeToolVersions},
-	{"mcp-tool", "mcp-tool-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"read-outside", "read-outside", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"plan", "plan-approve", 0, recognizers.KindPermission, []string{"approve_once"}, claudeToolVersions},
-	{"permission-light", "permission-approve-theme-light", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"permission-light-ansi", "permission-approve-theme-light-ansi", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"permission-w60", "permission-approve-w60", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"permission-w80", "permission-approve-w80", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"question-light", "question-digit-theme-light", 0, recognizers.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeToolVersions},
-	{"question-light-ansi", "question-digit-theme-light-ansi", 0, recognizers.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeToolVersions},
+	{"permission", "permission-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeVersions},
+	{"question", "question-digit", 0, contract.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeVersions},
+	{"second-of-two", "several-questions", 1, contract.KindQuestionnaire, []string{"Postgres", "SQLite", "Type something."}, claudeVersions},
+	{"editor", "type-something", 1, contract.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeVersions},
+	{"review", "several-questions", 2, contract.KindConfirmation, []string{"Submit answers", "Cancel"}, []string{"2.1.263", "2.1.266", "2.1.267"}},
+	{"multi-select", "multi-select", 0, contract.KindQuestionnaire, []string{"Cheese", "Mushrooms", "Olives"}, claudeVersions},
+	{"multi-select-ticked", "multi-select", 1, contract.KindQuestionnaire, []string{"Cheese", "Mushrooms", "Olives"}, claudeVersions},
+	{"bash-wrapped-80", "bash-long-80", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"edit", "edit-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"write-create", "write-create-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"write-overwrite", "write-overwrite-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"notebook-edit", "notebook-edit-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"web-fetch", "webfetch-approve", 0, contract.KindPermission, []string{"approve_once"}, claudeToolVersions},
+	{"mcp-tool", "mcp-tool-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"read-outside", "read-outside", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"plan", "plan-approve", 0, contract.KindPermission, []string{"approve_once"}, claudeToolVersions},
+	{"permission-light", "permission-approve-theme-light", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"permission-light-ansi", "permission-approve-theme-light-ansi", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"permission-w60", "permission-approve-w60", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"permission-w80", "permission-approve-w80", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
+	{"question-light", "question-digit-theme-light", 0, contract.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeToolVersions},
+	{"question-light-ansi", "question-digit-theme-light-ansi", 0, contract.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeToolVersions},
 }
 
 // claudeToolVersions record the dialogs of the tools besides Bash (and
@@ -64,20 +65,20 @@ var claudeSources = []source{
 var claudeToolVersions = []string{"2.1.267", "2.1.332"}
 
 var codexSources = []source{
-	{"permission", "permission-approve", 0, recognizers.KindPermission, []string{"approve_once"}, codexVersions},
-	{"question", "question-digit", 0, recognizers.KindQuestionnaire, []string{"Red (Recommended)", "Green", "Blue", "None of the above", "None of the above, with notes"}, codexVersions},
-	{"notes", "question-notes", 2, recognizers.KindFreeText, nil, codexVersions},
-	{"unanswered", "question-unanswered", 0, recognizers.KindConfirmation, []string{"Proceed", "Go back"}, codexVersions},
-	{"submit-all", "question-submit-all", 4, recognizers.KindQuestionnaire, []string{"Small", "Large", "None of the above", "None of the above, with notes"}, codexVersions},
-	{"async-expanded", "async-question", 1, recognizers.KindAsyncQuestion, []string{"Red", "Green", "Blue", "Other"}, []string{"0.154.0", "0.155.1", "0.171.0"}},
-	{"exec-wrapped", "exec-long", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"exec-wrapped-80", "exec-long-80", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"exec-multiline", "exec-multiline", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"apply-patch", "apply-patch-approve", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"network-grant", "network-approve", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"permission-bg-light", "permission-approve-bg-light", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"permission-w60", "permission-approve-w60", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"permission-w80", "permission-approve-w80", 0, recognizers.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"permission", "permission-approve", 0, contract.KindPermission, []string{"approve_once"}, codexVersions},
+	{"question", "question-digit", 0, contract.KindQuestionnaire, []string{"Red (Recommended)", "Green", "Blue", "None of the above", "None of the above, with notes"}, codexVersions},
+	{"notes", "question-notes", 2, contract.KindFreeText, nil, codexVersions},
+	{"unanswered", "question-unanswered", 0, contract.KindConfirmation, []string{"Proceed", "Go back"}, codexVersions},
+	{"submit-all", "question-submit-all", 4, contract.KindQuestionnaire, []string{"Small", "Large", "None of the above", "None of the above, with notes"}, codexVersions},
+	{"async-expanded", "async-question", 1, contract.KindAsyncQuestion, []string{"Red", "Green", "Blue", "Other"}, []string{"0.154.0", "0.155.1", "0.171.0"}},
+	{"exec-wrapped", "exec-long", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"exec-wrapped-80", "exec-long-80", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"exec-multiline", "exec-multiline", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"apply-patch", "apply-patch-approve", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"network-grant", "network-approve", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"permission-bg-light", "permission-approve-bg-light", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"permission-w60", "permission-approve-w60", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
+	{"permission-w80", "permission-approve-w80", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
 }
 
 // codexToolVersions record the tool dialogs besides a short exec (the
@@ -87,29 +88,29 @@ var codexToolVersions = []string{"0.155.1", "0.171.0"}
 var geminiVersions = []string{"0.61.0"}
 
 var geminiSources = []source{
-	{"permission", "permission-approve", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"write-file", "edit-approve", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"permission-colors256", "permission-approve-colors256", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"permission-w60", "permission-approve-w60", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"permission-w80", "permission-approve-w80", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"permission-w200", "permission-approve-w200", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"permission-h15", "permission-approve-h15", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"permission-cwd120", "permission-approve-cwd120", 0, recognizers.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission", "permission-approve", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"write-file", "edit-approve", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission-colors256", "permission-approve-colors256", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission-w60", "permission-approve-w60", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission-w80", "permission-approve-w80", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission-w200", "permission-approve-w200", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission-h15", "permission-approve-h15", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
+	{"permission-cwd120", "permission-approve-cwd120", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
 }
 
 var openCodeVersions = []string{"1.18.33"}
 
 var openCodeSources = []source{
-	{"permission", "permission-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"edit", "edit-approve", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-colors256", "permission-approve-colors256", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-w60", "permission-approve-w60", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-w80", "permission-approve-w80", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-w200", "permission-approve-w200", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-h15", "permission-approve-h15", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-cwd120", "permission-approve-cwd120", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-model-long", "permission-approve-model-long", 0, recognizers.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"question", "question-digit", 0, recognizers.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type your own answer"}, openCodeVersions},
+	{"permission", "permission-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"edit", "edit-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-colors256", "permission-approve-colors256", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-w60", "permission-approve-w60", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-w80", "permission-approve-w80", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-w200", "permission-approve-w200", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-h15", "permission-approve-h15", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-cwd120", "permission-approve-cwd120", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"permission-model-long", "permission-approve-model-long", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
+	{"question", "question-digit", 0, contract.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type your own answer"}, openCodeVersions},
 }
 
 // mutation changes a copy of a source screen; nil means it does not apply.
@@ -242,7 +243,7 @@ func TestAdversarialRecordedQuote(t *testing.T) {
 			switch {
 			case got.Interaction != nil || got.Actionable():
 				t.Errorf("%s: quoted prompt read as an interaction: %s %v", name, got.ScreenState, got.Interaction)
-			case got.ScreenState != recognizers.Idle || got.Composer != recognizers.ComposerEmpty:
+			case got.ScreenState != contract.ScreenIdle || got.Composer != contract.ComposerEmpty:
 				t.Errorf("%s: %s/%s, want idle/empty", name, got.ScreenState, got.Composer)
 			case !hasReason(got, recognizers.NotePromptInTranscript):
 				t.Errorf("%s: reasons %v, want %s", name, reasonCodes(got), recognizers.NotePromptInTranscript)
@@ -263,8 +264,10 @@ func assertActionable(t *testing.T, name string, r *recognizers.Recognition, src
 		t.Fatalf("%s: source not actionable as %s: %s %v %v", name, src.kind, r.ScreenState, r.Interaction, r.Reasons)
 	}
 	var got []string
-	if src.kind == recognizers.KindPermission {
-		got = r.Interaction.Decisions
+	if src.kind == contract.KindPermission {
+		for _, d := range r.Interaction.Decisions {
+			got = append(got, string(d))
+		}
 	} else if len(r.Interaction.Questions) > 0 {
 		for _, o := range r.Interaction.Questions[0].Options {
 			got = append(got, o.Label)
@@ -413,7 +416,7 @@ func footerRemoved(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.S
 }
 
 func topRemoved(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	if r.Region.Empty() || r.Interaction.Kind == recognizers.KindAsyncQuestion && r.ScreenState != recognizers.AsyncQuestion {
+	if r.Region.Empty() || r.Interaction.Kind == contract.KindAsyncQuestion && r.ScreenState != contract.ScreenAsyncQuestion {
 		return nil
 	}
 	blankRow(s, r.Region.Top)
@@ -513,11 +516,11 @@ func contentBelow(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Sc
 func resized(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
 	w, _ := s.Size()
 	switch {
-	case r.Agent == "claude" && r.Interaction.Kind != recognizers.KindFreeText && s.Cell(0, r.Region.Top).Text == "─":
+	case r.Agent == "claude" && r.Interaction.Kind != contract.KindFreeText && s.Cell(0, r.Region.Top).Text == "─":
 		for x := w - 10; x < w; x++ {
 			s.SetCell(x, r.Region.Top, vt.Cell{Text: " ", Width: 1})
 		}
-	case r.Agent == "codex" && r.Interaction.Kind == recognizers.KindPermission:
+	case r.Agent == "codex" && r.Interaction.Kind == contract.KindPermission:
 		for x := w - 10; x < w; x++ {
 			s.SetCell(x, r.Region.Bottom(), vt.Cell{Text: " ", Width: 1})
 		}
@@ -558,7 +561,7 @@ func quoted(s *vt.Screen, r *recognizers.Recognition, idle *vt.Screen) *vt.Scree
 
 func amend(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
 	opts := options(r)
-	if r.Agent != "claude" || r.Interaction.Kind != recognizers.KindPermission {
+	if r.Agent != "claude" || r.Interaction.Kind != contract.KindPermission {
 		return nil
 	}
 	y := opts[0].Row
@@ -572,7 +575,7 @@ func amend(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
 
 // persistentOnly deletes the one-time row and renumbers the rest.
 func persistentOnly(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	if r.Interaction.Kind != recognizers.KindPermission {
+	if r.Interaction.Kind != contract.KindPermission {
 		return nil
 	}
 	opts := options(r)
@@ -645,7 +648,7 @@ func insertRow(s *vt.Screen, y int) *vt.Screen {
 
 func questionKind(r *recognizers.Recognition) bool {
 	k := r.Interaction.Kind
-	return k == recognizers.KindQuestionnaire || k == recognizers.KindFreeText || k == recognizers.KindAsyncQuestion
+	return k == contract.KindQuestionnaire || k == contract.KindFreeText || k == contract.KindAsyncQuestion
 }
 
 // secretPrompt rewrites the question's first row to ask for a password.
@@ -686,7 +689,7 @@ func secretHeader(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Sc
 func freeTextLabel(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
 	opts := options(r)
 	k := r.Interaction.Kind
-	if len(opts) < 3 || k != recognizers.KindQuestionnaire && k != recognizers.KindAsyncQuestion ||
+	if len(opts) < 3 || k != contract.KindQuestionnaire && k != contract.KindAsyncQuestion ||
 		opts[1].Role != recognizers.RoleChoice || !replaceText(s, opts[1].Row, opts[1].Label, "Other") {
 		return nil
 	}
@@ -780,7 +783,7 @@ func TestAdversarialRecordedSecret(t *testing.T) {
 						return nil
 					}
 					markers++
-					if got.Interaction == nil || got.Interaction.State != recognizers.StateManualRequired ||
+					if got.Interaction == nil || got.Interaction.State != contract.StateManualRequired ||
 						!slices.Contains(got.Interaction.Reasons, recognizers.ReasonSecretInput) {
 						return fmt.Errorf("event %d (%s): interaction %v, want manual_required with secret_input", s.Index, s.Marker.State, got.Interaction)
 					}

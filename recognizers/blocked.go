@@ -3,6 +3,8 @@ package recognizers
 import (
 	"slices"
 	"strings"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // Block is what a blocked screen says about why the agent stopped: the
@@ -91,7 +93,7 @@ func startupScreen(g *grid, footers []string, x int, shapes []startupShape) (Blo
 // blockDialog makes a startup dialog's recognition: blocked, no composer,
 // the region from its title to its footer.
 func blockDialog(out *Recognition, b Block, top, bottom int) {
-	out.ScreenState, out.Composer = Blocked, ComposerAbsent
+	out.ScreenState, out.Composer = contract.ScreenBlocked, contract.ComposerAbsent
 	out.Blocked = &b
 	out.Region = Region{Top: top, Rows: bottom - top + 1}
 }
@@ -154,7 +156,7 @@ func matchShapes(shapes []apiErrorShape, text string) (Block, bool) {
 // composer stays as read (a person may type there), but nothing is
 // offered.
 func block(out *Recognition, b Block) {
-	out.ScreenState = Blocked
+	out.ScreenState = contract.ScreenBlocked
 	out.Blocked = &b
 	out.Clear = nil
 }

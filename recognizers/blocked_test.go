@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
@@ -45,7 +46,7 @@ func markedBlocked(t *testing.T, keep func(surface string) bool) (out []blockedS
 			if !ok {
 				break
 			}
-			if m.State == "blocked" {
+			if m.State == contract.ScreenBlocked {
 				out = append(out, blockedScreen{f, k, scr, m})
 			}
 		}
@@ -73,7 +74,7 @@ func TestBlockedZeroInput(t *testing.T) {
 		r := recognize(b.scr, b.f.Agent, b.f.Version)
 		got := r.Blocked
 		switch {
-		case r.ScreenState != recognizers.Blocked || got == nil:
+		case r.ScreenState != contract.ScreenBlocked || got == nil:
 			t.Errorf("%s marker %d: %s %v %v", name, b.k, r.ScreenState, got, r.Reasons)
 			continue
 		case got.Reason != want.Reason || got.Status != want.Status:
@@ -87,7 +88,7 @@ func TestBlockedZeroInput(t *testing.T) {
 			t.Errorf("%s: a blocked screen offers input: %+v", name, r)
 		}
 		if next, _, ok := screenAtOK(t, loadCast(t, b.f.Cast), b.k+1); ok {
-			if r := recognize(next, b.f.Agent, b.f.Version); r.ScreenState != recognizers.Idle || r.Blocked != nil {
+			if r := recognize(next, b.f.Agent, b.f.Version); r.ScreenState != contract.ScreenIdle || r.Blocked != nil {
 				t.Errorf("%s marker %d: after the next reply %s %v", name, b.k+1, r.ScreenState, r.Blocked)
 			}
 		}
@@ -113,9 +114,9 @@ func TestBlockedMutations(t *testing.T) {
 		for _, m := range []struct {
 			name  string
 			apply func(s *vt.Screen)
-			want  recognizers.ScreenState
+			want  contract.ScreenState
 		}{
-			{"text changed", func(s *vt.Screen) { setText(s, x, row, "X") }, map[string]recognizers.ScreenState{"claude": recognizers.Unknown, "codex": recognizers.Idle}[b.f.Agent]},
+			{"text changed", func(s *vt.Screen) { setText(s, x, row, "X") }, map[string]contract.ScreenState{"claude": contract.ScreenUnknown, "codex": contract.ScreenIdle}[b.f.Agent]},
 			{"colour removed", func(s *vt.Screen) {
 				for cx := 0; cx < w; cx++ {
 					c := s.Cell(cx, row)
@@ -124,7 +125,7 @@ func TestBlockedMutations(t *testing.T) {
 						s.SetCell(cx, row, c)
 					}
 				}
-			}, recognizers.Idle},
+			}, contract.ScreenIdle},
 			{"a reply below it", func(s *vt.Screen) {
 				y := row + 1
 				for y < h && !blankRowText(s, y) {
@@ -134,7 +135,7 @@ func TestBlockedMutations(t *testing.T) {
 				setText(s, 0, y, bullet)
 				setText(s, 2, y, "o")
 				setText(s, 3, y, "k")
-			}, recognizers.Idle},
+			}, contract.ScreenIdle},
 		} {
 			s := copyScreen(b.scr, 0, w, h)
 			m.apply(s)
@@ -142,7 +143,7 @@ func TestBlockedMutations(t *testing.T) {
 			if got.ScreenState != m.want || got.Blocked != nil {
 				t.Errorf("%s %s: %s %v %v, want %s", name, m.name, got.ScreenState, got.Blocked, got.Reasons, m.want)
 			}
-			if m.want == recognizers.Unknown && !hasReason(got, recognizers.NoteUnknownAPIError) {
+			if m.want == contract.ScreenUnknown && !hasReason(got, recognizers.NoteUnknownAPIError) {
 				t.Errorf("%s %s: reasons %v", name, m.name, got.Reasons)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -170,17 +171,17 @@ func (c *claude21) usageLimitAs(g *grid, u *claudeUsageLimit, out *Recognition) 
 	// composer reads it with that row for its footer (which it is not: its
 	// verdict on the footer is dropped).
 	saved := *out
-	if !c.composer(g, top, out) || out.Composer != ComposerEmpty || out.Stashed || out.DraftRestored ||
+	if !c.composer(g, top, out) || out.Composer != contract.ComposerEmpty || out.Stashed || out.DraftRestored ||
 		out.Activity.Spinner || out.Activity.InterruptHint {
 		*out = saved
 		return false
 	}
 	out.Reasons = append(saved.Reasons[:len(saved.Reasons):len(saved.Reasons)], withoutCode(out.Reasons[len(saved.Reasons):], NoteFooterUnknown)...)
 	out.Region.Rows = b - out.Region.Top + 1
-	out.ScreenState = Idle
+	out.ScreenState = contract.ScreenIdle
 	blk, ok := u.read(c, g, out.Region.Top-1, at)
 	if !ok {
-		out.ScreenState = Unknown
+		out.ScreenState = contract.ScreenUnknown
 		out.Clear = nil
 		out.Reasons = append(out.Reasons, reason(NoteUnknownAPIError, "row "+itoa(c.lastBlockEnd(g, out.Region.Top-1))))
 		return true
@@ -236,7 +237,7 @@ func (c *claude21) usageLimitUnread(g *grid, out *Recognition) bool {
 		!slices.ContainsFunc(c.usageLimitsOf(out), func(u *claudeUsageLimit) bool { return g.hasAt(end, 0, u.reached) }) {
 		return false
 	}
-	out.ScreenState = Unknown
+	out.ScreenState = contract.ScreenUnknown
 	out.Clear = nil
 	out.Reasons = append(out.Reasons, reason(NoteUnknownAPIError, "row "+itoa(end)))
 	return true

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -22,7 +23,7 @@ func TestBlockedUsageLimit(t *testing.T) {
 		name := b.f.Version + "/" + b.f.Surface
 		r := recognize(b.scr, b.f.Agent, b.f.Version)
 		got := r.Blocked
-		if r.ScreenState != recognizers.Blocked || got == nil {
+		if r.ScreenState != contract.ScreenBlocked || got == nil {
 			t.Errorf("%s: %s %v %v", name, r.ScreenState, got, r.Reasons)
 			continue
 		}
@@ -35,7 +36,7 @@ func TestBlockedUsageLimit(t *testing.T) {
 		if !printed(b.scr, "resets "+got.ResetsAt) {
 			t.Errorf("%s: resets_at %q is not the printed time", name, got.ResetsAt)
 		}
-		if r.Composer != recognizers.ComposerEmpty || !r.Exact || len(r.Reasons) != 0 {
+		if r.Composer != contract.ComposerEmpty || !r.Exact || len(r.Reasons) != 0 {
 			t.Errorf("%s: composer %s exact %v reasons %v", name, r.Composer, r.Exact, r.Reasons)
 		}
 		if r.Prompt != nil || r.Interaction != nil || r.Plan != nil || r.Clear != nil || r.Actionable() {
@@ -86,7 +87,7 @@ func TestBlockedUsageLimitMutations(t *testing.T) {
 			s := copyScreen(b.scr, 0, w, h)
 			m.apply(s)
 			got := recognize(s, b.f.Agent, b.f.Version)
-			if got.ScreenState != recognizers.Unknown || got.Blocked != nil || got.Actionable() {
+			if got.ScreenState != contract.ScreenUnknown || got.Blocked != nil || got.Actionable() {
 				t.Errorf("%s %s: %s %v %v, want unknown", name, m.name, got.ScreenState, got.Blocked, got.Reasons)
 			}
 			if m.why != "" && !hasReason(got, m.why) {
@@ -94,7 +95,7 @@ func TestBlockedUsageLimitMutations(t *testing.T) {
 			}
 		}
 		// The generic profile knows every recorded version's screen.
-		if g := recognize(b.scr, b.f.Agent, "2.1.999"); g.ScreenState != recognizers.Blocked || g.Blocked == nil ||
+		if g := recognize(b.scr, b.f.Agent, "2.1.999"); g.ScreenState != contract.ScreenBlocked || g.Blocked == nil ||
 			*g.Blocked != *r.Blocked || g.Exact || g.Actionable() {
 			t.Errorf("%s generic: %s %v %v", name, g.ScreenState, g.Blocked, g.Reasons)
 		}

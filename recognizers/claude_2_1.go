@@ -1,6 +1,9 @@
 package recognizers
 
-import "github.com/agent-knock-knock/akk/vt"
+import (
+	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/vt"
+)
 
 // claude21 is the grammar of Claude Code 2.1.x screens (the full-screen
 // Ink UI on the alternate screen). Every field is a fact of the recordings
@@ -153,17 +156,17 @@ func (c *claude21) recognize(g *grid, out *Recognition) {
 	defer g.enter("claude21.recognize")()
 	b := g.lastRow()
 	if b < 0 {
-		out.ScreenState, out.Composer = Starting, ComposerAbsent
+		out.ScreenState, out.Composer = contract.ScreenStarting, contract.ComposerAbsent
 		return
 	}
 	if c.composer(g, b, out) {
 		c.blocked(g, out)
-		if c.model != nil && out.ScreenState == Idle {
+		if c.model != nil && out.ScreenState == contract.ScreenIdle {
 			out.ModelNotice = claudeNotice(g, out.Region.Top)
 		}
 		return
 	}
-	out.Composer = ComposerAbsent
+	out.Composer = contract.ComposerAbsent
 	if claudeErrorsOf[c] != nil || !out.Exact {
 		// Startup screens are recorded on the versions whose errors are.
 		if c.startup(g, out) {
@@ -173,7 +176,7 @@ func (c *claude21) recognize(g *grid, out *Recognition) {
 	if c.statusPanel(g, b, out) || c.modelMenu(g, b, out) || c.resumePicker(g, b, out) || c.planDialog(g, b, out) || c.dialog(g, b, out) {
 		return
 	}
-	out.ScreenState = Unknown
+	out.ScreenState = contract.ScreenUnknown
 	out.Reasons = append(out.Reasons, c.lookalike(g, 0, b+1))
 }
 

@@ -3,6 +3,7 @@ package recognizers
 import (
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -72,12 +73,12 @@ func (c *claude21) blocked(g *grid, out *Recognition) {
 		// The generic profile: the newest recorded version's errors.
 		e = &claudeErrors2_1_332
 	}
-	if out.ScreenState != Idle || out.Stashed || out.DraftRestored {
+	if out.ScreenState != contract.ScreenIdle || out.Stashed || out.DraftRestored {
 		return
 	}
 	// Every recorded version (2.1.263 to 2.1.332) draws the interruption
 	// note the same way, after Esc and after a rejected tool.
-	if b, ok := c.interrupted(g, c.lastBlockEnd(g, out.Region.Top-1)); ok && out.Composer == ComposerEmpty {
+	if b, ok := c.interrupted(g, c.lastBlockEnd(g, out.Region.Top-1)); ok && out.Composer == contract.ComposerEmpty {
 		block(out, b)
 		return
 	}
@@ -87,11 +88,11 @@ func (c *claude21) blocked(g *grid, out *Recognition) {
 	if e == nil {
 		return
 	}
-	if p := out.Region.Top + 1; out.Composer == ComposerDraft && e.placeholder != "" && out.Draft == e.placeholder &&
+	if p := out.Region.Top + 1; out.Composer == contract.ComposerDraft && e.placeholder != "" && out.Draft == e.placeholder &&
 		g.style(2, p) == c.editorCursor && g.styled(p, 3, g.w, c.editorHint) && c.lastBlockEnd(g, out.Region.Top-1) >= 0 {
 		defer func() {
-			if out.ScreenState == Blocked {
-				out.Composer, out.Draft, out.DraftLen = ComposerEmpty, "", 0
+			if out.ScreenState == contract.ScreenBlocked {
+				out.Composer, out.Draft, out.DraftLen = contract.ComposerEmpty, "", 0
 			}
 		}()
 	}
@@ -120,7 +121,7 @@ func (c *claude21) blocked(g *grid, out *Recognition) {
 		block(out, b)
 		return
 	}
-	out.ScreenState = Unknown
+	out.ScreenState = contract.ScreenUnknown
 	out.Clear = nil
 	out.Reasons = append(out.Reasons, reason(NoteUnknownAPIError, "row "+itoa(top)))
 }

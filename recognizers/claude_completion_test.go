@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
 )
@@ -39,7 +39,7 @@ func restyleCols(s *vt.Screen, y, x0, x1 int, st vt.Style) {
 // each case of it (one change at a time) as "".
 func checkCompletion(t *testing.T, sh shot, want string, cases []pickerCase, others ...string) {
 	t.Helper()
-	if r := recognize(sh.screen(t), sh.agent, sh.version); r.ScreenState != recognizers.Idle || r.Draft != want || r.Completion != want {
+	if r := recognize(sh.screen(t), sh.agent, sh.version); r.ScreenState != contract.ScreenIdle || r.Draft != want || r.Completion != want {
 		t.Errorf("%s: %s draft %q completion %q, want idle, draft and completion %q", sh, r.ScreenState, r.Draft, r.Completion, want)
 	}
 	for _, c := range cases {
@@ -148,7 +148,7 @@ func TestCompletionWithArgument(t *testing.T) {
 		for _, k := range []int{4, 5} {
 			sh := shot{v.agent, v.version, "thread-resume-id", k, 0}
 			r := recognize(sh.screen(t), v.agent, v.version)
-			if r.ScreenState != recognizers.Idle || r.Composer != recognizers.ComposerDraft || !strings.HasPrefix(r.Draft, "/resume") || r.Completion != "" {
+			if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerDraft || !strings.HasPrefix(r.Draft, "/resume") || r.Completion != "" {
 				t.Errorf("%s: %s %s %q completion %q, want idle with a /resume draft and no completion", sh, r.ScreenState, r.Composer, r.Draft, r.Completion)
 			}
 		}

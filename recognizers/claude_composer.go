@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/gdamore/tcell/v2"
 )
 
@@ -38,13 +39,13 @@ func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
 		}
 	}
 	out.Region = Region{Top: upper, Rows: b - upper + 1}
-	out.Composer = ComposerEmpty
+	out.Composer = contract.ComposerEmpty
 	if draft := c.draft(g, p, lower); draft != "" {
-		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
+		out.Composer, out.Draft, out.DraftLen = contract.ComposerDraft, draft, len([]rune(draft))
 	}
 	var unsure bool
 	out.Stashed, out.DraftRestored, unsure = c.stashRow(g, upper-1)
-	if out.Composer == ComposerDraft && c.stashKey != nil && !out.Stashed && !unsure {
+	if out.Composer == contract.ComposerDraft && c.stashKey != nil && !out.Stashed && !unsure {
 		out.Clear = &Clear{Keys: c.stashKey, Stash: true}
 	}
 	interrupt, known := c.composerFooter(g, b)
@@ -53,14 +54,14 @@ func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
 	out.Activity.InterruptHint = interrupt
 	switch {
 	case !known:
-		out.ScreenState = Unknown
+		out.ScreenState = contract.ScreenUnknown
 		out.Reasons = append(out.Reasons, reason(NoteFooterUnknown, "row "+itoa(b)))
 	case interrupt || out.Activity.Spinner || queued:
-		out.ScreenState = Working
+		out.ScreenState = contract.ScreenWorking
 	default:
-		out.ScreenState = Idle
+		out.ScreenState = contract.ScreenIdle
 	}
-	if out.ScreenState == Idle && out.Composer == ComposerDraft && lower == p+1 && strings.HasPrefix(out.Draft, "/") {
+	if out.ScreenState == contract.ScreenIdle && out.Composer == contract.ComposerDraft && lower == p+1 && strings.HasPrefix(out.Draft, "/") {
 		if slashCommand(out.Draft) {
 			out.Completion = c.completion(g, upper, out.Draft)
 		}

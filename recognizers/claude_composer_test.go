@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
 )
@@ -13,8 +13,8 @@ var ctrlS = []byte{0x13}
 
 type stashCase struct {
 	shot
-	state             recognizers.ScreenState
-	composer          recognizers.Composer
+	state             contract.ScreenState
+	composer          contract.Composer
 	clear             bool
 	stashed, restored bool
 }
@@ -31,31 +31,31 @@ func TestClaudeStash(t *testing.T) {
 			chipDraft, workingChipDraft = 12.0, 4.51
 		}
 		cases = append(cases, []stashCase{
-			{shot{"claude", v, "draft", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, true, false, false},
+			{shot{"claude", v, "draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
 			// A draft; stashed (the chip, an empty composer); another draft
 			// typed under the chip; submitted: the stash is back with the
 			// notice while the turn runs; the turn over, no notice.
-			{shot{"claude", v, "stash-send", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, true, false, false},
-			{shot{"claude", v, "stash-send", 1, 0}, recognizers.Idle, recognizers.ComposerEmpty, false, true, false},
-			{shot{"claude", v, "stash-send", 0, chipDraft}, recognizers.Idle, recognizers.ComposerDraft, false, true, false},
-			{shot{"claude", v, "stash-send", 2, 0}, recognizers.Working, recognizers.ComposerDraft, true, false, true},
-			{shot{"claude", v, "stash-send", 3, 0}, recognizers.Idle, recognizers.ComposerDraft, true, false, false},
+			{shot{"claude", v, "stash-send", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
+			{shot{"claude", v, "stash-send", 1, 0}, contract.ScreenIdle, contract.ComposerEmpty, false, true, false},
+			{shot{"claude", v, "stash-send", 0, chipDraft}, contract.ScreenIdle, contract.ComposerDraft, false, true, false},
+			{shot{"claude", v, "stash-send", 2, 0}, contract.ScreenWorking, contract.ComposerDraft, true, false, true},
+			{shot{"claude", v, "stash-send", 3, 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
 			// ctrl+s on an empty composer brings the stash back (marker 2).
-			{shot{"claude", v, "stash-empty", 1, 0}, recognizers.Idle, recognizers.ComposerEmpty, false, true, false},
-			{shot{"claude", v, "stash-empty", 2, 0}, recognizers.Idle, recognizers.ComposerDraft, true, false, false},
+			{shot{"claude", v, "stash-empty", 1, 0}, contract.ScreenIdle, contract.ComposerEmpty, false, true, false},
+			{shot{"claude", v, "stash-empty", 2, 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
 			// Two rows stash whole.
-			{shot{"claude", v, "stash-multiline", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, true, false, false},
-			{shot{"claude", v, "stash-multiline", 1, 0}, recognizers.Idle, recognizers.ComposerEmpty, false, true, false},
+			{shot{"claude", v, "stash-multiline", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
+			{shot{"claude", v, "stash-multiline", 1, 0}, contract.ScreenIdle, contract.ComposerEmpty, false, true, false},
 			// While a turn runs.
-			{shot{"claude", v, "stash-working", 0, 0}, recognizers.Working, recognizers.ComposerDraft, true, false, false},
-			{shot{"claude", v, "stash-working", 1, 0}, recognizers.Working, recognizers.ComposerEmpty, false, true, false},
-			{shot{"claude", v, "stash-working", 0, workingChipDraft}, recognizers.Working, recognizers.ComposerDraft, false, true, false},
+			{shot{"claude", v, "stash-working", 0, 0}, contract.ScreenWorking, contract.ComposerDraft, true, false, false},
+			{shot{"claude", v, "stash-working", 1, 0}, contract.ScreenWorking, contract.ComposerEmpty, false, true, false},
+			{shot{"claude", v, "stash-working", 0, workingChipDraft}, contract.ScreenWorking, contract.ComposerDraft, false, true, false},
 		}...)
 	}
 	// Versions without a stash recording are offered no clear.
 	cases = append(cases, []stashCase{
-		{shot{"claude", "2.1.263", "draft", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, false, false, false},
-		{shot{"claude", "2.1.266", "draft", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, false, false, false},
+		{shot{"claude", "2.1.263", "draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, false, false, false},
+		{shot{"claude", "2.1.266", "draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, false, false, false},
 	}...)
 	for _, c := range cases {
 		t.Run(c.shot.String(), func(t *testing.T) {
@@ -87,7 +87,7 @@ func TestClaudeStashChipProven(t *testing.T) {
 	}{{"2.1.267", 12.4}, {"2.1.332", 12.0}} {
 		base := shot{"claude", c.version, "stash-send", 0, c.chipAt}.screen(t)
 		r := recognize(base, "claude", c.version)
-		if !r.Stashed || r.Composer != recognizers.ComposerDraft {
+		if !r.Stashed || r.Composer != contract.ComposerDraft {
 			t.Fatalf("%s: the base screen shows no chip over a draft", c.version)
 		}
 		chip := r.Region.Top - 1
@@ -128,7 +128,7 @@ func TestClaudeStashChipProven(t *testing.T) {
 		}
 	}
 	draft := shot{"claude", "2.1.267", "draft", 0, 0}.screen(t)
-	if r := recognize(draft, "claude", "2.1.999"); r.Composer != recognizers.ComposerDraft || r.Clear != nil {
+	if r := recognize(draft, "claude", "2.1.999"); r.Composer != contract.ComposerDraft || r.Clear != nil {
 		t.Errorf("generic profile: composer %s clear %v, want a draft and no clear", r.Composer, r.Clear != nil)
 	}
 }

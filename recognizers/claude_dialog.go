@@ -1,6 +1,10 @@
 package recognizers
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agent-knock-knock/akk/contract"
+)
 
 // A Claude dialog replaces the composer: a full-width rule, a header row
 // (the tool's name, a question's chip, or the questions' tabs), the body,
@@ -64,13 +68,13 @@ func (c *claude21) dialog(g *grid, b int, out *Recognition) bool {
 // gone. It is a prompt a person must handle, never an actionable one.
 func (c *claude21) frameless(g *grid, b int, out *Recognition) bool {
 	defer g.enter("claude21.frameless")()
-	kind := Kind("")
+	kind := contract.Kind("")
 	x := g.first(b)
 	switch {
 	case x == 1 && g.rowIs(b, 1, c.permFooter) && g.styled(b, 1, g.w, c.hint):
-		kind = KindPermission
+		kind = contract.KindPermission
 	case x == 0 && g.hasAt(b, 0, "Enter to select ·") && g.styled(b, 0, g.w, c.hint):
-		kind = KindQuestionnaire
+		kind = contract.KindQuestionnaire
 	}
 	header := false
 	for y := b; y >= 0; y-- {
@@ -79,9 +83,9 @@ func (c *claude21) frameless(g *grid, b int, out *Recognition) bool {
 		}
 		fx := g.first(y)
 		if kind == "" && fx <= 1 && g.ch(fx, y) == '❯' && g.style(fx, y) == c.highlight && numberAt(g, y, fx+2) > 0 {
-			kind = KindQuestionnaire
+			kind = contract.KindQuestionnaire
 			if fx == 1 {
-				kind = KindPermission
+				kind = contract.KindPermission
 			}
 		}
 		if fx == 1 && g.style(1, y) == c.permHeader || fx == 0 && (g.style(0, y) == c.chip || g.ch(0, y) == '←' && c.arrow(g.style(0, y))) {
@@ -91,9 +95,9 @@ func (c *claude21) frameless(g *grid, b int, out *Recognition) bool {
 	if kind == "" {
 		return false
 	}
-	out.ScreenState = Questionnaire
-	if kind == KindPermission {
-		out.ScreenState = AwaitingApproval
+	out.ScreenState = contract.ScreenQuestionnaire
+	if kind == contract.KindPermission {
+		out.ScreenState = contract.ScreenAwaitingApproval
 	}
 	out.Prompt = &Prompt{Kind: kind, Highlighted: -1}
 	code := ReasonClippedFrame

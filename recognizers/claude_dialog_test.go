@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 )
 
@@ -48,7 +49,7 @@ func TestClaudeWrappedLabel(t *testing.T) {
 		for rows := 1; rows <= proven+1; rows++ {
 			r := wrap(rows)
 			switch {
-			case rows <= proven && (!r.Actionable() || !slices.Equal(r.Interaction.Decisions, []string{recognizers.ApproveOnce, recognizers.Reject})):
+			case rows <= proven && (!r.Actionable() || !slices.Equal(r.Interaction.Decisions, []contract.Decision{contract.DecisionApproveOnce, contract.DecisionReject})):
 				t.Errorf("%s: the recorded wrap of the grant onto %d rows is not actionable: %v", v, rows, reasonCodes(r))
 			case rows > proven && (r.Actionable() || !hasReason(r, recognizers.ReasonWrappedLabel)):
 				t.Errorf("%s: %d wrapped rows: actionable %v, reasons %v, want wrapped_label", v, rows, r.Actionable(), reasonCodes(r))

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -122,7 +123,7 @@ func (m *claudeModel) picker(g *grid, b int, out *Recognition) bool {
 	if y == top+1 || y > top+3 || !g.blank(y) || !m.rows(g, y+1, e-1, menu) {
 		return false
 	}
-	out.ScreenState, out.Composer = MenuOrViewer, ComposerAbsent
+	out.ScreenState, out.Composer = contract.ScreenMenuOrViewer, contract.ComposerAbsent
 	out.ModelMenu = menu
 	return true
 }
@@ -256,7 +257,7 @@ func (m *claudeModel) confirm(g *grid, b int, out *Recognition) bool {
 	if hlNo {
 		menu.Highlight = 1
 	}
-	out.ScreenState, out.Composer = MenuOrViewer, ComposerAbsent
+	out.ScreenState, out.Composer = contract.ScreenMenuOrViewer, contract.ComposerAbsent
 	out.ModelMenu = menu
 	return true
 }

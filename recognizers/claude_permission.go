@@ -1,6 +1,10 @@
 package recognizers
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agent-knock-knock/akk/contract"
+)
 
 // A Claude permission dialog is known by its header (the tool's title).
 // Each header has its own question and its own closed menu, every row a
@@ -10,7 +14,7 @@ import "strings"
 // permDialog is one tool's permission dialog.
 type permDialog struct {
 	header string
-	tool   string // the projection's name for what it asks (ToolEdit, ...)
+	tool   contract.Tool // the projection's name for what it asks (ToolEdit, ...)
 	// The question is prefix + subject + suffix. A fixed question has no
 	// subject; otherwise the subject (a file name) is drawn in bold.
 	prefix, suffix string
@@ -62,7 +66,7 @@ var (
 // one-time Yes, a persistent grant, auto mode, No.
 func bashDialog(persistent []string, autoMode string) permDialog {
 	return permDialog{
-		header: "Bash command", tool: ToolShell, prefix: "Do you want to proceed?", footer: true,
+		header: "Bash command", tool: contract.ToolShell, prefix: "Do you want to proceed?", footer: true,
 		rows: []dialogRow{rowYes, {role: RolePersistent, labels: persistent, prefixed: true},
 			{role: RoleAutoMode, labels: []string{autoMode}}, rowNo},
 	}
@@ -72,19 +76,19 @@ func bashDialog(persistent []string, autoMode string) permDialog {
 // Code 2.1.267 and 2.1.332 show alike (recordings edit-*, write-*,
 // notebook-edit-approve, webfetch-*, mcp-tool-approve, read-outside).
 var toolDialogs = []permDialog{
-	{header: "Edit file", tool: ToolEdit, prefix: "Do you want to make this edit to ", suffix: "?", subject: true, footer: true,
+	{header: "Edit file", tool: contract.ToolEdit, prefix: "Do you want to make this edit to ", suffix: "?", subject: true, footer: true,
 		rows: []dialogRow{rowYes, rowAccept, rowNo}},
-	{header: "Create file", tool: ToolWrite, prefix: "Do you want to create ", suffix: "?", subject: true, footer: true,
+	{header: "Create file", tool: contract.ToolWrite, prefix: "Do you want to create ", suffix: "?", subject: true, footer: true,
 		rows: []dialogRow{rowYes, rowAccept, rowNo}},
-	{header: "Overwrite file", tool: ToolWrite, prefix: "Do you want to overwrite ", suffix: "?", subject: true, footer: true,
+	{header: "Overwrite file", tool: contract.ToolWrite, prefix: "Do you want to overwrite ", suffix: "?", subject: true, footer: true,
 		rows: []dialogRow{rowYes, rowAccept, rowNo}},
-	{header: "Edit notebook", tool: ToolNotebookEdit, prefix: "Do you want to make this edit to ", suffix: "?", subject: true, footer: true,
+	{header: "Edit notebook", tool: contract.ToolNotebookEdit, prefix: "Do you want to make this edit to ", suffix: "?", subject: true, footer: true,
 		rows: []dialogRow{rowYes, rowAccept, rowNo}},
-	{header: "Fetch", tool: ToolWebFetch, prefix: "Do you want to allow Claude to fetch this content?",
+	{header: "Fetch", tool: contract.ToolWebFetch, prefix: "Do you want to allow Claude to fetch this content?",
 		rows: []dialogRow{rowYes, rowDontAsk, rowNoEsc}},
-	{header: "Tool use", tool: ToolMCP, prefix: "Do you want to proceed?", footer: true,
+	{header: "Tool use", tool: contract.ToolMCP, prefix: "Do you want to proceed?", footer: true,
 		rows: []dialogRow{rowYes, rowDontAsk, rowNo}},
-	{header: "Read file", tool: ToolRead, prefix: "Do you want to proceed?", footer: true,
+	{header: "Read file", tool: contract.ToolRead, prefix: "Do you want to proceed?", footer: true,
 		rows: []dialogRow{rowYes, rowReadFrom, rowNo}},
 }
 
@@ -133,8 +137,8 @@ func (c *claude21) anyQuestion(g *grid, y int) (string, bool) {
 // permission parses a permission dialog whose rule is on row top.
 func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
 	defer g.enter("claude21.permission")()
-	out.ScreenState = AwaitingApproval
-	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
+	out.ScreenState = contract.ScreenAwaitingApproval
+	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: top, Rows: b - top + 1}
 	hdr := top + 1
@@ -226,17 +230,17 @@ func (c *claude21) rowStyled(g *grid, o Option, r dialogRow) bool {
 // proven shape reaches a plan: any reason above makes the interaction
 // manual.
 func (c *claude21) permChoices(pr *Prompt, opts []Option, out *Recognition) {
-	after := []ScreenState{Working, Idle, Blocked, AwaitingApproval, Questionnaire}
-	for _, d := range []string{ApproveOnce, Reject} {
+	after := []contract.ScreenState{contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire}
+	for _, d := range []contract.Decision{contract.DecisionApproveOnce, contract.DecisionReject} {
 		for i, o := range opts {
-			if o.Number != i+1 || d == ApproveOnce && o.Role != RoleApprove || d == Reject && o.Role != RoleReject {
+			if o.Number != i+1 || d == contract.DecisionApproveOnce && o.Role != RoleApprove || d == contract.DecisionReject && o.Role != RoleReject {
 				continue
 			}
 			// A rejected tool stops the turn: "Interrupted · What should
 			// Claude do instead?" above the composer.
 			exp := expect(-1, after...)
-			if d == Reject {
-				exp = expect(-1, Idle, Working, Blocked)
+			if d == contract.DecisionReject {
+				exp = expect(-1, contract.ScreenIdle, contract.ScreenWorking, contract.ScreenBlocked)
 			}
 			pr.Decisions = append(pr.Decisions, d)
 			out.specs = append(out.specs, choiceSpec{decision: d, option: i, steps: []PlanStep{{Keys: digitKey(o.Number), Expect: exp}}})

@@ -1,6 +1,10 @@
 package recognizers
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agent-knock-knock/akk/contract"
+)
 
 // claudePicker is Claude Code's session picker, opened by /resume
 // (recordings thread-resume; recordings/rig/threads.go), drawn at the
@@ -62,7 +66,7 @@ func (c *claude21) resumePicker(g *grid, b int, out *Recognition) bool {
 			if current != 1 || y > h-6 || !g.styled(y, p.x, g.w, claudePickerTitleStyle) || !c.pickerBox(g, y+1, p.x) || !pickerTopRule(g, y-1) {
 				return false
 			}
-			out.ScreenState, out.Composer = MenuOrViewer, ComposerAbsent
+			out.ScreenState, out.Composer = contract.ScreenMenuOrViewer, contract.ComposerAbsent
 			out.Picker = p.rows(g, y+4, h-1)
 			return true
 		case g.blank(y) || g.first(y) > p.x:

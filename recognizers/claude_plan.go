@@ -3,6 +3,7 @@ package recognizers
 import (
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -52,12 +53,12 @@ func claudePlanFrame(exitX int) *planFrame {
 		rule:   fg256(73).vt(),
 		footer: "ctrl+g to edit in Vim · ",
 		dialogs: []planDialog{
-			{permDialog: permDialog{header: "Ready to code?", tool: ToolPlan, prefix: "Claude has written up a plan and is ready to execute. Would you like to proceed?", footer: true,
+			{permDialog: permDialog{header: "Ready to code?", tool: contract.ToolPlan, prefix: "Claude has written up a plan and is ready to execute. Would you like to proceed?", footer: true,
 				rows: []dialogRow{{role: RoleAutoMode, labels: []string{"Yes, and use auto mode"}},
 					{role: RoleApprove, labels: []string{"Yes, manually approve edits"}},
 					{role: RoleChat, labels: []string{"Tell Claude what to change"}}}},
 				ruled: true, asked: fg256(246).vt(), x: 3, menu: planMenu(3)},
-			{permDialog: permDialog{header: "Exit plan mode?", tool: ToolExitPlan, prefix: "Claude wants to exit plan mode",
+			{permDialog: permDialog{header: "Exit plan mode?", tool: contract.ToolExitPlan, prefix: "Claude wants to exit plan mode",
 				rows: []dialogRow{{role: RolePersistent, labels: []string{"Yes, and switch to default (ask each time) for this session"}}, rowNo}},
 				asked: plain().vt(), x: exitX, menu: planMenu(exitX)},
 		},
@@ -126,8 +127,8 @@ func (c *claude21) planDialog(g *grid, b int, out *Recognition) bool {
 	if t < 0 || !f.innerRule(g, t+2) || g.first(hdr) != 3 || !g.styled(hdr, 0, g.w, c.permHeader) {
 		return false
 	}
-	out.ScreenState, out.Composer = AwaitingApproval, ComposerAbsent
-	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
+	out.ScreenState, out.Composer = contract.ScreenAwaitingApproval, contract.ComposerAbsent
+	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
 	q := Question{Header: g.trimmed(hdr)}

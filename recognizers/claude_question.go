@@ -3,6 +3,7 @@ package recognizers
 import (
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -13,8 +14,8 @@ import (
 // review (a confirmation).
 func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 	defer g.enter("claude21.questionnaire")()
-	out.ScreenState = Questionnaire
-	pr := &Prompt{Kind: KindQuestionnaire, Highlighted: -1}
+	out.ScreenState = contract.ScreenQuestionnaire
+	pr := &Prompt{Kind: contract.KindQuestionnaire, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: top, Rows: b - top + 1}
 	header, step, review, ok := c.tabs(g, top+1)
@@ -99,7 +100,7 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 // tabs reads the header row: one question's chip (" ☐ Color ") or the
 // tabs of several ("←  ☐ Language  ☐ Database  ✔ Submit  →") with the
 // current one in the chip style. review: the current tab is Submit.
-func (c *claude21) tabs(g *grid, y int) (header string, step Step, review, ok bool) {
+func (c *claude21) tabs(g *grid, y int) (header string, step contract.Step, review, ok bool) {
 	defer g.enter("claude21.tabs")()
 	s, e := -1, -1
 	for x := 0; x < g.w; x++ {
@@ -117,7 +118,7 @@ func (c *claude21) tabs(g *grid, y int) (header string, step Step, review, ok bo
 	}
 	cur := strings.TrimSpace(g.text(y, s, e))
 	if s == 0 {
-		return boxName(cur), Step{Index: 1, Total: 1}, false, e > g.last(y)
+		return boxName(cur), contract.Step{Index: 1, Total: 1}, false, e > g.last(y)
 	}
 	if g.ch(0, y) != '←' || g.ch(g.last(y), y) != '→' || !c.arrow(g.style(0, y)) || !c.arrow(g.style(g.last(y), y)) {
 		return "", step, false, false
@@ -129,9 +130,9 @@ func (c *claude21) tabs(g *grid, y int) (header string, step Step, review, ok bo
 		return "", step, false, false
 	}
 	if cur == "✔ Submit" {
-		return "", Step{}, true, true
+		return "", contract.Step{}, true, true
 	}
-	return boxName(cur), Step{Index: len(before) + 1, Total: len(all) - 1}, false, true
+	return boxName(cur), contract.Step{Index: len(before) + 1, Total: len(all) - 1}, false, true
 }
 
 // arrow: the tabs' arrows are grey when there is no tab that way, plain
@@ -266,7 +267,7 @@ func (c *claude21) questionChoices(opts []Option, h, ft int, out *Recognition) {
 		case i == ft && h >= 0 && h < ft && !c.qSingleOnly:
 			out.specs = append(out.specs, choiceSpec{option: i, freeText: true, maxText: c.maxFreeText,
 				steps: []PlanStep{
-					{Keys: repeatKey(keyDown, ft-h), Expect: expect(ft, Questionnaire)},
+					{Keys: repeatKey(keyDown, ft-h), Expect: expect(ft, contract.ScreenQuestionnaire)},
 					{Text: true, Keys: keyEnter, Expect: expect(-1, afterAnswer...)},
 				}})
 		case i == ft:
@@ -281,10 +282,10 @@ func (c *claude21) questionChoices(opts []Option, h, ft int, out *Recognition) {
 // freeTextStep is the editor holding a draft: the step is free text, and
 // the only proven action submits the draft as shown.
 func (c *claude21) freeTextStep(q Question, draft string, out *Recognition) {
-	out.ScreenState, out.Composer = FreeText, ComposerDraft
+	out.ScreenState, out.Composer = contract.ScreenFreeText, contract.ComposerDraft
 	out.Draft, out.DraftLen = draft, len([]rune(draft))
 	pr := out.Prompt
-	pr.Kind, pr.Highlighted = KindFreeText, -1
+	pr.Kind, pr.Highlighted = contract.KindFreeText, -1
 	pr.Questions = []Question{{Header: q.Header, Prompt: q.Prompt}}
 	out.specs = []choiceSpec{{option: -1, freeText: true, maxText: c.maxFreeText, require: draft,
 		steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}}}
@@ -331,7 +332,7 @@ func (c *claude21) multiSelect(g *grid, pr *Prompt, opts []Option, h, ft int, su
 		out.specs = append(out.specs, choiceSpec{option: i, toggle: digitKey(o.Number), unavailable: why != ""})
 	}
 	out.multi = &multiSpec{checked: checked, highlighted: h,
-		submit: []PlanStep{{Keys: keyTab, Expect: expect(-1, Confirmation)}}}
+		submit: []PlanStep{{Keys: keyTab, Expect: expect(-1, contract.ScreenConfirmation)}}}
 }
 
 // checkbox reads a multi-select row's box: "[ ]" in the default style or
@@ -352,9 +353,9 @@ func (c *claude21) checkbox(g *grid, y int) (checked, ok bool) {
 // "Ready to submit your answers?", "1. Submit answers", "2. Cancel".
 func (c *claude21) review(g *grid, top, y, b int, title string, out *Recognition) {
 	defer g.enter("claude21.review")()
-	out.ScreenState = Confirmation
+	out.ScreenState = contract.ScreenConfirmation
 	pr := out.Prompt
-	pr.Kind = KindConfirmation
+	pr.Kind = contract.KindConfirmation
 	q := Question{Header: title}
 	pr.Questions = []Question{q}
 	if title != c.reviewTitle {
@@ -400,7 +401,7 @@ func (c *claude21) review(g *grid, top, y, b int, title string, out *Recognition
 	// Enter on the current Submit is what the recordings prove; Cancel is
 	// its digit, as every row of Claude's select.
 	out.specs = []choiceSpec{
-		{option: 0, steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, Working, Idle, Blocked, AwaitingApproval)}}},
+		{option: 0, steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval)}}},
 		{option: 1, steps: []PlanStep{{Keys: digitKey(2), Expect: expect(-1, afterAnswer...)}}},
 	}
 }

@@ -1,6 +1,9 @@
 package recognizers
 
-import "github.com/agent-knock-knock/akk/vt"
+import (
+	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/vt"
+)
 
 // claudeStatus is the Status tab of Claude Code's settings panel, which
 // /status opens in the composer's place (recordings status and
@@ -105,7 +108,7 @@ func (c *claude21) statusPanel(g *grid, b int, out *Recognition) bool {
 	if full, _ := g.rule(top, '▔', claudeStatusRule); !full || !s.tabs(g, top+1) || !g.blank(top+2) {
 		return false
 	}
-	out.ScreenState, out.Composer = MenuOrViewer, ComposerAbsent
+	out.ScreenState, out.Composer = contract.ScreenMenuOrViewer, contract.ComposerAbsent
 	// Claude wraps a value at the pane's width less x.
 	out.Status = s.layout.parse(g, top+3, b-1, 0, g.w, g.w-s.x)
 	return true

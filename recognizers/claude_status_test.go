@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -56,7 +57,7 @@ func replaced(t *testing.T, y int, old, repl string) func(s *vt.Screen) *vt.Scre
 // and composer given, each case (one change at a time) as no status, and
 // the screen under the other versions (and the generic profile) as no
 // status.
-func checkStatus(t *testing.T, sh shot, state recognizers.ScreenState, composer recognizers.Composer,
+func checkStatus(t *testing.T, sh shot, state contract.ScreenState, composer contract.Composer,
 	want []recognizers.StatusField, cases []statusCase, others ...string) {
 	t.Helper()
 	r := recognize(sh.screen(t), sh.agent, sh.version)
@@ -211,7 +212,7 @@ func TestClaudeStatus(t *testing.T) {
 			{"a value in grey", func(s *vt.Screen) *vt.Screen { restyleCols(s, v.sid, v.vx, 120, grey); return s }},
 			{"a value bold", func(s *vt.Screen) *vt.Screen { restyleCols(s, v.model, v.vx, 120, fg256(153, true)); return s }},
 		}
-		checkStatus(t, shot{"claude", v.version, "status", 2, 0}, recognizers.MenuOrViewer, recognizers.ComposerAbsent,
+		checkStatus(t, shot{"claude", v.version, "status", 2, 0}, contract.ScreenMenuOrViewer, contract.ComposerAbsent,
 			v.want, cases, v.other, "2.1.263", "2.1.999")
 	}
 }
@@ -248,7 +249,7 @@ func TestClaudeStatusWrapped(t *testing.T) {
 				return s
 			}},
 		}
-		checkStatus(t, shot{"claude", v.version, "status-policy-error", 2, 0}, recognizers.MenuOrViewer, recognizers.ComposerAbsent,
+		checkStatus(t, shot{"claude", v.version, "status-policy-error", 2, 0}, contract.ScreenMenuOrViewer, contract.ComposerAbsent,
 			v.want, cases)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -44,7 +45,7 @@ func TestClaudeLightQuestionShapes(t *testing.T) {
 				t.Fatalf("%s %s@%d: the dark source is not actionable: %v", v, c.surface, c.marker, reasonCodes(dark))
 			}
 			r := recognize(lightPaint(markerScreen(t, "claude", v, c.surface, c.marker)), "claude", v)
-			if r.Actionable() || r.Interaction == nil || r.Interaction.State != recognizers.StateManualRequired {
+			if r.Actionable() || r.Interaction == nil || r.Interaction.State != contract.StateManualRequired {
 				t.Errorf("%s %s@%d repainted light: %s actionable=%v %v", v, c.surface, c.marker, r.ScreenState, r.Actionable(), reasonCodes(r))
 			}
 		}

@@ -3,6 +3,7 @@ package recognizers
 import (
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -190,17 +191,17 @@ func (c *codex0x) recognize(g *grid, out *Recognition) {
 	defer g.enter("codex0x.recognize")()
 	b := g.lastRow()
 	if b < 0 {
-		out.ScreenState, out.Composer = Starting, ComposerAbsent
+		out.ScreenState, out.Composer = contract.ScreenStarting, contract.ComposerAbsent
 		return
 	}
 	if c.composer(g, b, out) {
 		c.blocked(g, out)
-		if c.model != nil && out.ScreenState == Idle {
+		if c.model != nil && out.ScreenState == contract.ScreenIdle {
 			out.ModelNotice = codexNotice(g, out.Region.Top)
 		}
 		return
 	}
-	out.Composer = ComposerAbsent
+	out.Composer = contract.ComposerAbsent
 	if _, known := codexErrorsOf[c]; (known || !out.Exact) && c.startup(g, out) {
 		return
 	}
@@ -217,7 +218,7 @@ func (c *codex0x) recognize(g *grid, out *Recognition) {
 	if c.frameless(g, b, out) {
 		return
 	}
-	out.ScreenState = Unknown
+	out.ScreenState = contract.ScreenUnknown
 	out.Reasons = append(out.Reasons, c.lookalike(g, 0, b+1))
 }
 
@@ -331,9 +332,9 @@ func (c *codex0x) frameless(g *grid, b int, out *Recognition) bool {
 		if !perm && !question {
 			continue
 		}
-		out.ScreenState, out.Prompt = Questionnaire, &Prompt{Kind: KindQuestionnaire, Highlighted: -1}
+		out.ScreenState, out.Prompt = contract.ScreenQuestionnaire, &Prompt{Kind: contract.KindQuestionnaire, Highlighted: -1}
 		if perm {
-			out.ScreenState, out.Prompt.Kind = AwaitingApproval, KindPermission
+			out.ScreenState, out.Prompt.Kind = contract.ScreenAwaitingApproval, contract.KindPermission
 		}
 		out.Reasons = append(out.Reasons, reason(ReasonClippedFrame, "no title above row "+itoa(y)))
 		return true

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -97,7 +98,7 @@ func (c *codex0x) blocked(g *grid, out *Recognition) {
 	if !out.Exact {
 		es = codexErrorsGeneric
 	}
-	if out.ScreenState != Idle {
+	if out.ScreenState != contract.ScreenIdle {
 		return
 	}
 	if es == nil {

@@ -3,7 +3,7 @@ package recognizers_test
 import (
 	"testing"
 
-	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
 )
@@ -108,7 +108,7 @@ func TestCodexCompletionTwoRows(t *testing.T) {
 		}{{0, "/statu"}, {1, "/status"}} {
 			sh := shot{"codex", v, "status-completion", c.marker, 0}
 			r := recognize(sh.screen(t), "codex", v)
-			if r.ScreenState != recognizers.Idle || r.Composer != recognizers.ComposerDraft || r.Draft != c.draft || r.Completion != "" || r.NoCompletion {
+			if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerDraft || r.Draft != c.draft || r.Completion != "" || r.NoCompletion {
 				t.Errorf("%s: %s %s %q completion %q no completion %v, want idle, draft %q, no completion proven either way",
 					sh, r.ScreenState, r.Composer, r.Draft, r.Completion, r.NoCompletion, c.draft)
 			}

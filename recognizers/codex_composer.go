@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
 )
@@ -79,26 +80,26 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 		return false
 	}
 	out.Region = Region{Top: p, Rows: end - p + 1}
-	out.Composer = ComposerEmpty
+	out.Composer = contract.ComposerEmpty
 	if !empty {
 		rows := make([]string, 0, b-1-p)
 		for y := p; y < b-1; y++ {
 			rows = append(rows, strings.TrimRight(g.text(y, 2, g.w), " "))
 		}
 		draft := strings.TrimRight(strings.Join(rows, "\n"), "\n")
-		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
+		out.Composer, out.Draft, out.DraftLen = contract.ComposerDraft, draft, len([]rune(draft))
 		if command == "" && !pair {
 			out.Clear = c.clear(g, p, b-1) // unproven with the completion row open
 		}
 	}
-	out.ScreenState = Idle
+	out.ScreenState = contract.ScreenIdle
 	if working {
-		out.ScreenState = Working
+		out.ScreenState = contract.ScreenWorking
 	}
-	if out.Composer == ComposerEmpty && !working {
+	if out.Composer == contract.ComposerEmpty && !working {
 		out.Status = c.statusCard(g, p)
 	}
-	if out.Composer == ComposerDraft && !working && p == b-2 && strings.HasPrefix(out.Draft, "/") {
+	if out.Composer == contract.ComposerDraft && !working && p == b-2 && strings.HasPrefix(out.Draft, "/") {
 		if slashCommand(out.Draft) {
 			out.Completion = c.completion(g, p, b, command, pair, out.Draft)
 		}
@@ -469,8 +470,8 @@ func (c *codex0x) asyncSummary(g *grid, y int, out *Recognition) bool {
 		return false
 	}
 	q := Question{Prompt: c.printedQuestion(g, s)}
-	out.Prompt = &Prompt{Kind: KindAsyncQuestion, Highlighted: -1, Pending: n, Questions: []Question{q}}
-	out.specs = []choiceSpec{{option: -1, derived: "open", steps: []PlanStep{{Keys: c.asyncOpenKey, Expect: expect(-1, AsyncQuestion)}}}}
+	out.Prompt = &Prompt{Kind: contract.KindAsyncQuestion, Highlighted: -1, Pending: n, Questions: []Question{q}}
+	out.specs = []choiceSpec{{option: -1, derived: "open", steps: []PlanStep{{Keys: c.asyncOpenKey, Expect: expect(-1, contract.ScreenAsyncQuestion)}}}}
 	return true
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
@@ -46,42 +47,42 @@ var ctrlU = []byte{0x15}
 func TestCodexClear(t *testing.T) {
 	cases := []struct {
 		shot
-		state    recognizers.ScreenState
-		composer recognizers.Composer
+		state    contract.ScreenState
+		composer contract.Composer
 		clear    bool
 	}{
 		// The draft typed, the cursor at its end; ctrl+u then empties it
 		// (marker 1).
-		{shot{"codex", "0.155.1", "clear-draft", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, true},
-		{shot{"codex", "0.155.1", "clear-draft", 1, 0}, recognizers.Idle, recognizers.ComposerEmpty, false},
-		{shot{"codex", "0.171.0", "clear-draft", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, true},
-		{shot{"codex", "0.171.0", "clear-draft", 1, 0}, recognizers.Idle, recognizers.ComposerEmpty, false},
+		{shot{"codex", "0.155.1", "clear-draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{shot{"codex", "0.155.1", "clear-draft", 1, 0}, contract.ScreenIdle, contract.ComposerEmpty, false},
+		{shot{"codex", "0.171.0", "clear-draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{shot{"codex", "0.171.0", "clear-draft", 1, 0}, contract.ScreenIdle, contract.ComposerEmpty, false},
 		// The cursor moved four cells left: ctrl+u leaves "tail" (marker 1,
 		// the cursor at the line start).
-		{shot{"codex", "0.155.1", "clear-cursor-mid", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, true},
-		{shot{"codex", "0.155.1", "clear-cursor-mid", 0, 2.5}, recognizers.Idle, recognizers.ComposerDraft, false},
-		{shot{"codex", "0.155.1", "clear-cursor-mid", 1, 0}, recognizers.Idle, recognizers.ComposerDraft, false},
-		{shot{"codex", "0.171.0", "clear-cursor-mid", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, true},
-		{shot{"codex", "0.171.0", "clear-cursor-mid", 0, 2.8}, recognizers.Idle, recognizers.ComposerDraft, false},
-		{shot{"codex", "0.171.0", "clear-cursor-mid", 1, 0}, recognizers.Idle, recognizers.ComposerDraft, false},
+		{shot{"codex", "0.155.1", "clear-cursor-mid", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{shot{"codex", "0.155.1", "clear-cursor-mid", 0, 2.5}, contract.ScreenIdle, contract.ComposerDraft, false},
+		{shot{"codex", "0.155.1", "clear-cursor-mid", 1, 0}, contract.ScreenIdle, contract.ComposerDraft, false},
+		{shot{"codex", "0.171.0", "clear-cursor-mid", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{shot{"codex", "0.171.0", "clear-cursor-mid", 0, 2.8}, contract.ScreenIdle, contract.ComposerDraft, false},
+		{shot{"codex", "0.171.0", "clear-cursor-mid", 1, 0}, contract.ScreenIdle, contract.ComposerDraft, false},
 		// Two rows: ctrl+u kills the second only; the first left alone with
 		// the cursor at its end is one row again (marker 1).
-		{shot{"codex", "0.155.1", "clear-multiline", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, false},
-		{shot{"codex", "0.155.1", "clear-multiline", 1, 0}, recognizers.Idle, recognizers.ComposerDraft, true},
-		{shot{"codex", "0.171.0", "clear-multiline", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, false},
-		{shot{"codex", "0.171.0", "clear-multiline", 1, 0}, recognizers.Idle, recognizers.ComposerDraft, true},
+		{shot{"codex", "0.155.1", "clear-multiline", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, false},
+		{shot{"codex", "0.155.1", "clear-multiline", 1, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{shot{"codex", "0.171.0", "clear-multiline", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, false},
+		{shot{"codex", "0.171.0", "clear-multiline", 1, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
 		// An empty second row under the first (the cursor on it): no known
 		// shape at all.
-		{shot{"codex", "0.155.1", "clear-multiline", 0, 3.4}, recognizers.Unknown, recognizers.ComposerAbsent, false},
-		{shot{"codex", "0.171.0", "clear-multiline", 0, 2.6}, recognizers.Unknown, recognizers.ComposerAbsent, false},
+		{shot{"codex", "0.155.1", "clear-multiline", 0, 3.4}, contract.ScreenUnknown, contract.ComposerAbsent, false},
+		{shot{"codex", "0.171.0", "clear-multiline", 0, 2.6}, contract.ScreenUnknown, contract.ComposerAbsent, false},
 		// The other profiled versions' drafts.
-		{shot{"codex", "0.153.4", "draft", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, true},
-		{shot{"codex", "0.154.0", "draft", 0, 0}, recognizers.Idle, recognizers.ComposerDraft, true},
+		{shot{"codex", "0.153.4", "draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{shot{"codex", "0.154.0", "draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
 		// Drafts typed while a turn runs.
-		{shot{"codex", "0.155.1", "send-working", 0, 2.5}, recognizers.Working, recognizers.ComposerDraft, true},
-		{shot{"codex", "0.155.1", "send-working", 0, 3.9}, recognizers.Working, recognizers.ComposerDraft, true},
-		{shot{"codex", "0.171.0", "send-working", 0, 2.5}, recognizers.Working, recognizers.ComposerDraft, true},
-		{shot{"codex", "0.171.0", "send-working", 0, 4.5}, recognizers.Working, recognizers.ComposerDraft, true},
+		{shot{"codex", "0.155.1", "send-working", 0, 2.5}, contract.ScreenWorking, contract.ComposerDraft, true},
+		{shot{"codex", "0.155.1", "send-working", 0, 3.9}, contract.ScreenWorking, contract.ComposerDraft, true},
+		{shot{"codex", "0.171.0", "send-working", 0, 2.5}, contract.ScreenWorking, contract.ComposerDraft, true},
+		{shot{"codex", "0.171.0", "send-working", 0, 4.5}, contract.ScreenWorking, contract.ComposerDraft, true},
 	}
 	for _, c := range cases {
 		t.Run(c.shot.String(), func(t *testing.T) {
@@ -139,7 +140,7 @@ func TestCodexClearRefused(t *testing.T) {
 				t.Errorf("%s %s: clear offered (%s composer %s)", v, name, r.ScreenState, r.Composer)
 			}
 		}
-		if r := recognize(base, "codex", "0.999.0"); r.Composer != recognizers.ComposerDraft || r.Clear != nil {
+		if r := recognize(base, "codex", "0.999.0"); r.Composer != contract.ComposerDraft || r.Clear != nil {
 			t.Errorf("%s under the generic profile: composer %s clear %+v, want a draft and no clear", v, r.Composer, r.Clear)
 		}
 	}
@@ -155,7 +156,7 @@ func TestCodexWorkingDraft(t *testing.T) {
 	}{{"0.155.1", 2.5}, {"0.155.1", 3.2}, {"0.155.1", 3.9}, {"0.171.0", 2.5}, {"0.171.0", 3.8}, {"0.171.0", 4.5}} {
 		base := shot{"codex", c.version, "send-working", 0, c.at}.screen(t)
 		r := recognize(base, "codex", c.version)
-		if r.ScreenState != recognizers.Working || r.Composer != recognizers.ComposerDraft || !r.Activity.Spinner {
+		if r.ScreenState != contract.ScreenWorking || r.Composer != contract.ComposerDraft || !r.Activity.Spinner {
 			t.Fatalf("%s at %v: read %s composer %s, want working with a draft", c.version, c.at, r.ScreenState, r.Composer)
 		}
 		w, h := base.Size()
@@ -172,7 +173,7 @@ func TestCodexWorkingDraft(t *testing.T) {
 		for name, mutate := range cases {
 			s := copyScreen(base, 0, w, h)
 			mutate(s)
-			if r := recognize(s, "codex", c.version); r.ScreenState == recognizers.Working || r.Composer != recognizers.ComposerAbsent || r.Clear != nil {
+			if r := recognize(s, "codex", c.version); r.ScreenState == contract.ScreenWorking || r.Composer != contract.ComposerAbsent || r.Clear != nil {
 				t.Errorf("%s at %v, %s: read %s composer %s clear %v, want no composer", c.version, c.at, name, r.ScreenState, r.Composer, r.Clear != nil)
 			}
 		}
@@ -180,7 +181,7 @@ func TestCodexWorkingDraft(t *testing.T) {
 	// 0.154.0 has no recording of the queue row: its profile does not know
 	// it (0.155.1's screen under 0.154.0).
 	s := shot{"codex", "0.155.1", "send-working", 0, 2.5}.screen(t)
-	if r := recognize(s, "codex", "0.154.0"); r.ScreenState != recognizers.Unknown {
+	if r := recognize(s, "codex", "0.154.0"); r.ScreenState != contract.ScreenUnknown {
 		t.Errorf("0.154.0 read the queue row: %s composer %s", r.ScreenState, r.Composer)
 	}
 }
@@ -193,7 +194,7 @@ func TestCodexSendWorkingNeverAsks(t *testing.T) {
 		rec := loadCast(t, castPath("codex", v, "send-working"))
 		rz := recognizers.NewRecognizer(recognizers.Lookup("codex", v), recognizers.TestKey)
 		_, err := recordings.Replay(rec, vt.Options{}, func(s recordings.Step) error {
-			if r := rz.Recognize(s.Screen); r.ScreenState == recognizers.AsyncQuestion || r.Prompt != nil || r.Actionable() {
+			if r := rz.Recognize(s.Screen); r.ScreenState == contract.ScreenAsyncQuestion || r.Prompt != nil || r.Actionable() {
 				t.Errorf("%s event %d (%.3fs): read %s prompt %v", v, s.Index, rec.Events[s.Index].Time, r.ScreenState, r.Prompt != nil)
 			}
 			return nil
@@ -239,7 +240,7 @@ func TestCodexSlashCompletion(t *testing.T) {
 		{shot{"codex", "0.155.1", "thread-resume", 4, 0}, "/resume", 21, 19},
 	} {
 		r := recognize(c.screen(t), c.agent, c.version)
-		if r.ScreenState != recognizers.Idle || r.Composer != recognizers.ComposerDraft || r.Draft != c.draft || r.Clear != nil || r.Interaction != nil {
+		if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerDraft || r.Draft != c.draft || r.Clear != nil || r.Interaction != nil {
 			t.Errorf("%s: %s %s %q clear %v, want idle, draft %q, no clear", c.shot, r.ScreenState, r.Composer, r.Draft, r.Clear, c.draft)
 		}
 		for _, m := range []pickerCase{
@@ -256,7 +257,7 @@ func TestCodexSlashCompletion(t *testing.T) {
 			{"no blank row above it", written(2, c.row-1, "x")},
 		} {
 			r := recognize(m.mut(c.screen(t)), c.agent, c.version)
-			if r.ScreenState == recognizers.Idle || r.Interaction != nil {
+			if r.ScreenState == contract.ScreenIdle || r.Interaction != nil {
 				t.Errorf("%s, %s: %s %s %q, want not idle", c.shot, m.name, r.ScreenState, r.Composer, r.Draft)
 			}
 		}

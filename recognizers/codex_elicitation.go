@@ -1,6 +1,10 @@
 package recognizers
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agent-knock-knock/akk/contract"
+)
 
 // An MCP elicitation form: Codex asks before it calls an MCP server's
 // tool with a one-field form (mcp-tool-approve): "Field 1/1" in dim, the
@@ -47,17 +51,17 @@ func isToolAsk(q string) bool {
 // elicitation parses the form whose progress row is t.
 func (c *codex0x) elicitation(g *grid, t, b int, out *Recognition) {
 	defer g.enter("codex0x.elicitation")()
-	out.ScreenState = AwaitingApproval
-	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
+	out.ScreenState = contract.ScreenAwaitingApproval
+	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
 	ask := g.trimmed(t + 1)
 	if !g.rowIs(t, 2, codexFormField+"1/1") || g.first(t+1) != 2 || !isToolAsk(ask) || !g.styled(t+1, 2, g.w, plain().vt()) {
-		out.ScreenState, pr.Kind = Questionnaire, KindQuestionnaire
+		out.ScreenState, pr.Kind = contract.ScreenQuestionnaire, contract.KindQuestionnaire
 		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "form on row "+itoa(t)))
 		return
 	}
-	pr.Tool = ToolMCP
+	pr.Tool = contract.ToolMCP
 	y := t + 2
 	for y <= b {
 		if _, _, ok := c.qMenu.option(g, y); ok {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -113,7 +114,7 @@ func (c *codex0x) modelMenu(g *grid, b int, out *Recognition) bool {
 	if !g.styled(t, 2, g.w, plain().bold().vt()) || !slices.Contains(want, hints) || !m.rows(g, first, end, menu) {
 		return false
 	}
-	out.ScreenState, out.Composer = MenuOrViewer, ComposerAbsent
+	out.ScreenState, out.Composer = contract.ScreenMenuOrViewer, contract.ComposerAbsent
 	out.ModelMenu = menu
 	return true
 }

@@ -3,6 +3,8 @@ package recognizers
 import (
 	"slices"
 	"strings"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // A Codex approval overlay is known by its bold title. Each title has its
@@ -61,7 +63,7 @@ const (
 )
 
 // codexTools: what each title asks for.
-var codexTools = map[string]string{codexExecTitle: ToolShell, codexEditsTitle: ToolEdit, codexGrantTitle: ToolPermissions}
+var codexTools = map[string]contract.Tool{codexExecTitle: contract.ToolShell, codexEditsTitle: contract.ToolEdit, codexGrantTitle: contract.ToolPermissions}
 
 var (
 	codexProceed  = codexRow{role: RoleApprove, label: "Yes, proceed", key: "y"}
@@ -112,9 +114,9 @@ type permRow struct {
 // to the pane's last column.
 func (c *codex0x) permission(g *grid, t, b int, out *Recognition) {
 	defer g.enter("codex0x.permission")()
-	out.ScreenState = AwaitingApproval
+	out.ScreenState = contract.ScreenAwaitingApproval
 	title := g.trimmed(t)
-	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
+	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
 	perms := codexPermsOf[c]
@@ -123,7 +125,7 @@ func (c *codex0x) permission(g *grid, t, b int, out *Recognition) {
 	case strings.HasSuffix(title, c.verifySuffix):
 		// Platform user verification needs the person at the terminal
 		// (seed 000): blocked, never approvable.
-		out.ScreenState = Blocked
+		out.ScreenState = contract.ScreenBlocked
 		out.Reasons = append(out.Reasons, reason(ReasonUserVerification, ""))
 	case !known:
 		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "title on row "+itoa(t)))
@@ -164,9 +166,9 @@ func (c *codex0x) permission(g *grid, t, b int, out *Recognition) {
 		return
 	}
 	// The one-time row is the first and current: its own key approves.
-	pr.Decisions = []string{ApproveOnce}
-	out.specs = []choiceSpec{{decision: ApproveOnce, option: 0,
-		steps: []PlanStep{{Keys: []byte(d.rows[0].key), Expect: expect(-1, Working, Idle, Blocked, AwaitingApproval, Questionnaire)}}}}
+	pr.Decisions = []contract.Decision{contract.DecisionApproveOnce}
+	out.specs = []choiceSpec{{decision: contract.DecisionApproveOnce, option: 0,
+		steps: []PlanStep{{Keys: []byte(d.rows[0].key), Expect: expect(-1, contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire)}}}}
 }
 
 // permRows reads the option rows of the overlay's menu from y0, each

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 )
 
@@ -16,7 +17,7 @@ func TestCodexWrappedGrant(t *testing.T) {
 		scr := markerScreen(t, "codex", v, "exec-long", 0)
 		w, h := scr.Size()
 		r := recognize(copyScreen(scr, 0, w, h), "codex", v)
-		if !r.Actionable() || !slices.Equal(r.Interaction.Decisions, []string{recognizers.ApproveOnce}) {
+		if !r.Actionable() || !slices.Equal(r.Interaction.Decisions, []contract.Decision{contract.DecisionApproveOnce}) {
 			t.Fatalf("%s: exec-long not actionable: %v", v, r.Reasons)
 		}
 		foot := r.Region.Bottom()
@@ -53,7 +54,7 @@ func TestCodexBareHints(t *testing.T) {
 	rec := loadCast(t, castPath("codex", "0.171.0", "permission-bwrap"))
 	scr := screenAtTime(t, rec, 1.6)
 	r := recognize(scr, "codex", "0.171.0")
-	if r.ScreenState != recognizers.Idle || r.Composer != recognizers.ComposerDraft || r.Draft != "run-ls" {
+	if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerDraft || r.Draft != "run-ls" {
 		t.Fatalf("draft without hints: %s/%s %q %v", r.ScreenState, r.Composer, r.Draft, reasonCodes(r))
 	}
 	w, h := scr.Size()
@@ -64,11 +65,11 @@ func TestCodexBareHints(t *testing.T) {
 	for x := 0; x < w; x++ {
 		empty.SetCell(x, p, src.Cell(x, ip))
 	}
-	if got := recognize(empty, "codex", "0.171.0"); got.ScreenState == recognizers.Idle {
+	if got := recognize(empty, "codex", "0.171.0"); got.ScreenState == contract.ScreenIdle {
 		t.Errorf("placeholder over a blank hints row read as idle")
 	}
 	up := copyScreen(scr, 1, w, h) // everything one row up: two blank rows under the status line
-	if got := recognize(up, "codex", "0.171.0"); got.ScreenState == recognizers.Idle {
+	if got := recognize(up, "codex", "0.171.0"); got.ScreenState == contract.ScreenIdle {
 		t.Errorf("status line off the pane's second-last row read as idle")
 	}
 }
@@ -98,7 +99,7 @@ func TestCodexUserVerification(t *testing.T) {
 			t.Fatalf("%s: no title row", v)
 		}
 		r := recognize(scr, "codex", v)
-		if r.Actionable() || r.ScreenState != recognizers.Blocked || !hasReason(r, recognizers.ReasonUserVerification) || r.Plan != nil {
+		if r.Actionable() || r.ScreenState != contract.ScreenBlocked || !hasReason(r, recognizers.ReasonUserVerification) || r.Plan != nil {
 			t.Errorf("%s: retitled overlay: %s %v (plan %v), want blocked with %s", v, r.ScreenState, reasonCodes(r), r.Plan != nil, recognizers.ReasonUserVerification)
 		}
 	}

@@ -3,6 +3,7 @@ package recognizers
 import (
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
 )
@@ -74,7 +75,7 @@ func (c *codex0x) resumePicker(g *grid, b int, out *Recognition) bool {
 	if current != 1 {
 		return false
 	}
-	out.ScreenState, out.Composer = MenuOrViewer, ComposerAbsent
+	out.ScreenState, out.Composer = contract.ScreenMenuOrViewer, contract.ComposerAbsent
 	out.Picker = p.rows(g, top, b-2, pos, total)
 	return true
 }

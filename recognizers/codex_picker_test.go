@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
@@ -34,19 +35,19 @@ func restyled(y int, st vt.Style) func(s *vt.Screen) *vt.Screen {
 func checkPicker(t *testing.T, sh shot, cases []pickerCase, others ...string) {
 	t.Helper()
 	r := recognize(sh.screen(t), sh.agent, sh.version)
-	if r.ScreenState != recognizers.MenuOrViewer || r.Composer != recognizers.ComposerAbsent || r.Prompt != nil || r.Interaction != nil || r.Plan != nil {
+	if r.ScreenState != contract.ScreenMenuOrViewer || r.Composer != contract.ComposerAbsent || r.Prompt != nil || r.Interaction != nil || r.Plan != nil {
 		t.Errorf("%s: %s composer %s prompt %v interaction %v plan %v, want menu_or_viewer, absent, nothing to act on",
 			sh, r.ScreenState, r.Composer, r.Prompt, r.Interaction, r.Plan)
 	}
 	for _, c := range cases {
 		r := recognize(c.mut(sh.screen(t)), sh.agent, sh.version)
-		if r.ScreenState != recognizers.Unknown || r.Interaction != nil || r.Plan != nil {
+		if r.ScreenState != contract.ScreenUnknown || r.Interaction != nil || r.Plan != nil {
 			t.Errorf("%s, %s: %s %v, want unknown", sh, c.name, r.ScreenState, reasonCodes(r))
 		}
 	}
 	// Another version's picker is not this version's.
 	for _, v := range others {
-		if r := recognize(sh.screen(t), sh.agent, v); r.ScreenState != recognizers.Unknown {
+		if r := recognize(sh.screen(t), sh.agent, v); r.ScreenState != contract.ScreenUnknown {
 			t.Errorf("%s read by %s: %s, want unknown", sh, v, r.ScreenState)
 		}
 	}

@@ -3,6 +3,8 @@ package recognizers
 import (
 	"slices"
 	"strings"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // question parses a request_user_input overlay whose progress row
@@ -10,8 +12,8 @@ import (
 // "None of the above", the Notes composer when open, the footer.
 func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
 	defer g.enter("codex0x.question")()
-	out.ScreenState = Questionnaire
-	pr := &Prompt{Kind: KindQuestionnaire, Highlighted: -1}
+	out.ScreenState = contract.ScreenQuestionnaire
+	pr := &Prompt{Kind: contract.KindQuestionnaire, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
 	step, all := c.progressRow(g.textFrom(t, 2+len(c.progress)))
@@ -76,40 +78,40 @@ func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
 // 0.153.4 to 0.171.0 (question-submit-all: question 2 answered first,
 // then question 1, whose answer moves on to it), the one place that form
 // is recorded; on any other step it stays unproven.
-func (c *codex0x) progressRow(s string) (st Step, all bool) {
+func (c *codex0x) progressRow(s string) (st contract.Step, all bool) {
 	st = parseStep(s, "/")
 	step := itoa(st.Index) + "/" + itoa(st.Total)
 	switch {
 	case st.Index == 0:
-		return Step{}, false
+		return contract.Step{}, false
 	case s == step:
 		if st.Total > 1 && st.Index == st.Total {
 			return st, true
 		}
-		return Step{}, false
+		return contract.Step{}, false
 	}
 	count, ok := strings.CutPrefix(s, step+" (")
 	if !ok {
-		return Step{}, false
+		return contract.Step{}, false
 	}
 	count, ok = strings.CutSuffix(count, " unanswered)")
 	if n := leadingNumber(count); !ok || n < 1 || n > st.Total || itoa(n) != count {
-		return Step{}, false
+		return contract.Step{}, false
 	}
 	return st, false
 }
 
 // parseStep reads "1/2 ..." (sep "/") or "1 of 2" (sep " of ").
-func parseStep(s, sep string) Step {
+func parseStep(s, sep string) contract.Step {
 	a, rest, ok := strings.Cut(s, sep)
 	if !ok {
-		return Step{}
+		return contract.Step{}
 	}
 	i, j := leadingNumber(a), leadingNumber(rest)
 	if i < 1 || j < i || itoa(i) != a {
-		return Step{}
+		return contract.Step{}
 	}
-	return Step{Index: i, Total: j}
+	return contract.Step{Index: i, Total: j}
 }
 
 func leadingNumber(s string) int {
@@ -127,7 +129,7 @@ func leadingNumber(s string) int {
 // " | ", with the submit of the step ("enter to submit all" on the last of
 // several) and the question navigation exactly when there are several;
 // with Notes open, exactly the notes footer.
-func (c *codex0x) questionFooter(g *grid, end, f, b int, notes bool, st Step, out *Recognition) {
+func (c *codex0x) questionFooter(g *grid, end, f, b int, notes bool, st contract.Step, out *Recognition) {
 	defer g.enter("codex0x.questionFooter")()
 	text := g.textFrom(f, 2)
 	ok := g.blank(end+1) && g.first(f) == 2
@@ -169,10 +171,10 @@ func (c *codex0x) questionChoices(opts []Option, h, notes int, out *Recognition)
 	}
 	var steps []PlanStep
 	if h < notes {
-		steps = append(steps, PlanStep{Keys: repeatKey(keyDown, notes-h), Expect: expect(notes, Questionnaire)})
+		steps = append(steps, PlanStep{Keys: repeatKey(keyDown, notes-h), Expect: expect(notes, contract.ScreenQuestionnaire)})
 	}
 	steps = append(steps,
-		PlanStep{Keys: keyTab, Expect: expect(-1, FreeText)},
+		PlanStep{Keys: keyTab, Expect: expect(-1, contract.ScreenFreeText)},
 		PlanStep{Text: true, QuietMillis: c.pasteQuietMs, Keys: keyEnter, Expect: expect(-1, afterAnswer...)})
 	out.specs = append(out.specs, choiceSpec{option: -1, derived: c.derivedLabel, freeText: true, maxText: c.maxFreeText, steps: steps})
 }
@@ -181,16 +183,16 @@ func (c *codex0x) questionChoices(opts []Option, h, notes int, out *Recognition)
 // its dim placeholder shows.
 func (c *codex0x) notesStep(g *grid, y int, q Question, out *Recognition) {
 	defer g.enter("codex0x.notesStep")()
-	c.freeTextEditor(g, y, 4, c.notesHint, FreeText, KindFreeText, q, out)
+	c.freeTextEditor(g, y, 4, c.notesHint, contract.ScreenFreeText, contract.KindFreeText, q, out)
 }
 
 // freeTextEditor reads a one-row editor at column x of row y: the dim
 // placeholder (empty) or typed text (a draft), and plans its answer: the
 // text, the paste window, Enter; a draft is submitted only as it is.
-func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st ScreenState, kind Kind, q Question, out *Recognition) {
+func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st contract.ScreenState, kind contract.Kind, q Question, out *Recognition) {
 	defer g.enter("codex0x.freeTextEditor")()
 	out.ScreenState = st
-	out.Composer = ComposerEmpty
+	out.Composer = contract.ComposerEmpty
 	pr := out.Prompt
 	pr.Kind, pr.Highlighted = kind, -1
 	pr.Questions = []Question{{Header: q.Header, Prompt: q.Prompt}}
@@ -201,7 +203,7 @@ func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st ScreenState,
 	// closes or the next question opens, the answer waits under "Queued
 	// follow-up inputs", and starts a turn of its own after the running
 	// one); the typed text is verified first.
-	queue := kind == KindAsyncQuestion
+	queue := kind == contract.KindAsyncQuestion
 	if queue {
 		spec.queue = []PlanStep{{Text: true, QuietMillis: c.pasteQuietMs, VerifyText: true, Keys: keyTab, Expect: expect(-1, afterQueue...)}}
 	}
@@ -209,7 +211,7 @@ func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st ScreenState,
 	case g.hasAt(y, x, hint) && g.last(y) == x+displayWidth(hint)-1 && g.styled(y, x, g.w, c.placeholder):
 	case g.last(y) >= x && !g.styled(y, x, g.w, c.placeholder) && !c.litFrom(g, y, x):
 		draft := g.textFrom(y, x)
-		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
+		out.Composer, out.Draft, out.DraftLen = contract.ComposerDraft, draft, len([]rune(draft))
 		if strings.Trim(draft, string(c.secretMask)) == "" {
 			// Codex masks a question marked isSecret (question-secret):
 			// the request asked for a secret, whatever its words.
@@ -244,8 +246,8 @@ func (c *codex0x) litFrom(g *grid, y, x int) bool {
 // move the highlight here; Enter confirms the current row.
 func (c *codex0x) confirm(g *grid, t, b int, out *Recognition) {
 	defer g.enter("codex0x.confirm")()
-	out.ScreenState = Confirmation
-	pr := &Prompt{Kind: KindConfirmation, Highlighted: -1}
+	out.ScreenState = contract.ScreenConfirmation
+	pr := &Prompt{Kind: contract.KindConfirmation, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
 	q := Question{Prompt: c.confirmTitle}
@@ -269,11 +271,11 @@ func (c *codex0x) confirm(g *grid, t, b int, out *Recognition) {
 	}
 	out.Region = Region{Top: t, Rows: max(f, b) - t + 1}
 	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
-	next := [2][]ScreenState{{Working, Idle, Questionnaire}, {Questionnaire}}
+	next := [2][]contract.ScreenState{{contract.ScreenWorking, contract.ScreenIdle, contract.ScreenQuestionnaire}, {contract.ScreenQuestionnaire}}
 	for i := range opts {
 		var steps []PlanStep
 		if i != h {
-			steps = append(steps, PlanStep{Keys: digitKey(i + 1), Expect: expect(i, Confirmation)})
+			steps = append(steps, PlanStep{Keys: digitKey(i + 1), Expect: expect(i, contract.ScreenConfirmation)})
 		}
 		steps = append(steps, PlanStep{Keys: keyEnter, Expect: expect(-1, next[i]...)})
 		out.specs = append(out.specs, choiceSpec{option: i, steps: steps})
@@ -286,8 +288,8 @@ func (c *codex0x) confirm(g *grid, t, b int, out *Recognition) {
 // last "Other") or a text editor, the footer.
 func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
 	defer g.enter("codex0x.asyncEditor")()
-	out.ScreenState = AsyncQuestion
-	pr := &Prompt{Kind: KindAsyncQuestion, Highlighted: -1, Pending: 1}
+	out.ScreenState = contract.ScreenAsyncQuestion
+	pr := &Prompt{Kind: contract.KindAsyncQuestion, Highlighted: -1, Pending: 1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
 	y := t + 1 + c.asyncGap
@@ -314,7 +316,7 @@ func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
 	opts, glyphs, end := c.menu(g, c.qMenu, y+1, b, true)
 	if len(opts) == 0 {
 		end = y + 1
-		c.freeTextEditor(g, end, 2, c.asyncHint, AsyncQuestion, KindAsyncQuestion, q, out)
+		c.freeTextEditor(g, end, 2, c.asyncHint, contract.ScreenAsyncQuestion, contract.KindAsyncQuestion, q, out)
 	}
 	f := end + 2
 	c.asyncFooter(g, end, f, b, out)
@@ -335,9 +337,9 @@ func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
 	pr.Highlighted = h
 	out.Reasons = append(out.Reasons, rs...)
 	for i, o := range opts {
-		next := []ScreenState{Idle, Working, AsyncQuestion}
+		next := []contract.ScreenState{contract.ScreenIdle, contract.ScreenWorking, contract.ScreenAsyncQuestion}
 		if o.Role == RoleOther {
-			next = []ScreenState{AsyncQuestion}
+			next = []contract.ScreenState{contract.ScreenAsyncQuestion}
 		}
 		out.specs = append(out.specs, choiceSpec{option: i, steps: []PlanStep{{Keys: digitKey(o.Number), Expect: expect(-1, next...)}}})
 	}

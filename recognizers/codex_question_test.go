@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -102,7 +103,7 @@ func TestCodexMaskedNotes(t *testing.T) {
 	for _, v := range []string{"0.155.1", "0.171.0"} {
 		scr := markerScreen(t, "codex", v, "question-secret", 3)
 		r := recognize(scr, "codex", v)
-		if r.ScreenState != recognizers.FreeText || r.Composer != recognizers.ComposerDraft || strings.Trim(r.Draft, "*") != "" ||
+		if r.ScreenState != contract.ScreenFreeText || r.Composer != contract.ComposerDraft || strings.Trim(r.Draft, "*") != "" ||
 			!slices.Equal(reasonCodes(r), []string{recognizers.ReasonSecretInput, recognizers.ReasonSecretInput}) {
 			t.Fatalf("%s: %s/%s draft %q reasons %v", v, r.ScreenState, r.Composer, r.Draft, r.Reasons)
 		}
@@ -172,7 +173,7 @@ func TestCodexTypeSomethingOption(t *testing.T) {
 			}
 			want := slices.Clone(codexSources[1].expect)
 			want[tc.option] = tc.label
-			assertActionable(t, name, &got, source{kind: recognizers.KindQuestionnaire, expect: want})
+			assertActionable(t, name, &got, source{kind: contract.KindQuestionnaire, expect: want})
 		}
 	}
 	if seen == 0 {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -149,7 +150,7 @@ func TestCodexStatus(t *testing.T) {
 				}},
 				statusCase{"the box's bottom gone", blanked(v.composer - 3)})
 		}
-		checkStatus(t, v.sh, recognizers.Idle, recognizers.ComposerEmpty, v.want, cases, v.other, "0.154.0", "0.999.0")
+		checkStatus(t, v.sh, contract.ScreenIdle, contract.ComposerEmpty, v.want, cases, v.other, "0.154.0", "0.999.0")
 	}
 }
 
@@ -166,7 +167,7 @@ func TestCodexStatusDraft(t *testing.T) {
 			}
 		}
 		writeText(s, 2, y, "draft", vt.Style{})
-		if r := recognize(s, sh.agent, sh.version); r.ScreenState != recognizers.Idle || r.Composer != recognizers.ComposerDraft || r.Status != nil {
+		if r := recognize(s, sh.agent, sh.version); r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerDraft || r.Status != nil {
 			t.Errorf("%s with a draft: %s %s status %v, want idle, a draft, no status", sh, r.ScreenState, r.Composer, r.Status)
 		}
 	}

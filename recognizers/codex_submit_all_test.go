@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -18,7 +19,7 @@ func TestCodexSubmitAll(t *testing.T) {
 	for _, v := range codexVersions {
 		all := markerScreen(t, "codex", v, "question-submit-all", 4)
 		base := recognize(all, "codex", v)
-		if !base.Actionable() || base.Prompt.Step != (recognizers.Step{Index: 2, Total: 2}) || base.Prompt.Highlighted != 1 {
+		if !base.Actionable() || base.Prompt.Step != (contract.Step{Index: 2, Total: 2}) || base.Prompt.Highlighted != 1 {
 			t.Fatalf("%s: %s actionable %v step %+v highlighted %d %v", v, base.ScreenState, base.Actionable(),
 				base.Prompt.Step, base.Prompt.Highlighted, base.Reasons)
 		}

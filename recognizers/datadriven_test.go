@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
@@ -142,7 +143,7 @@ func runCommand(t *testing.T, f castFile, cmd string) string {
 func dump(r *recognizers.Recognition) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "profile %s state %s composer %s", r.Profile, r.ScreenState, r.Composer)
-	if r.Composer == recognizers.ComposerDraft {
+	if r.Composer == contract.ComposerDraft {
 		fmt.Fprintf(&b, " draft %q (%d)", r.Draft, r.DraftLen)
 	}
 	a := r.Activity
@@ -207,7 +208,7 @@ func dump(r *recognizers.Recognition) string {
 		for _, c := range r.Plan.Choices {
 			name := c.Decision
 			if name == "" {
-				name = c.OptionID
+				name = contract.Decision(c.OptionID)
 			}
 			fmt.Fprintf(&b, "\nplan %s free_text=%v max=%d require=%q", name, c.FreeText, c.MaxText, c.RequireText)
 			if c.Toggle != nil {

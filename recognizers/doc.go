@@ -2,7 +2,7 @@
 // closed, versioned profiles. It does no I/O and reads no clock.
 //
 // Recognize(profile, screen, key) returns a Recognition: the screen state
-// and composer (DESIGN.md's values), the draft's text for local renderings
+// and composer (package contract's values), the draft's text for local renderings
 // only, activity evidence (spinner, interrupt hint, timers), the isolated
 // prompt region and its styled fingerprint (vt.Fingerprint, taken before
 // any redaction), the public projection in seed 000's

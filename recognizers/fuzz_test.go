@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
@@ -97,7 +98,7 @@ func structuralCells(s *vt.Screen, r *recognizers.Recognition) []fuzzCell {
 	if !r.Region.Empty() {
 		row(r.Region.Top, claude)
 		switch {
-		case r.Interaction.Tool == recognizers.ToolPlan:
+		case r.Interaction.Tool == contract.ToolPlan:
 			// The plan's footer names its file: only the fixed start
 			// "ctrl+g to edit in Vim · " and the ".md" prove anything.
 			y, n := r.Region.Bottom(), utf8.RuneCountInString("   ctrl+g to edit in Vim · ")
@@ -106,7 +107,7 @@ func structuralCells(s *vt.Screen, r *recognizers.Recognition) []fuzzCell {
 					out = append(out, fuzzCell{x, y, true})
 				}
 			}
-		case r.Interaction.Kind != recognizers.KindConfirmation || !claude:
+		case r.Interaction.Kind != contract.KindConfirmation || !claude:
 			row(r.Region.Bottom(), claude)
 		}
 	}
@@ -117,7 +118,7 @@ func structuralCells(s *vt.Screen, r *recognizers.Recognition) []fuzzCell {
 		for x := 0; x <= nx+1; x++ {
 			out = append(out, fuzzCell{x, o.Row, claude || glyph && x == gx && o.Row == gy})
 		}
-		if r.Interaction.Kind == recognizers.KindPermission && (i == 0 || i == len(opts)-1) {
+		if r.Interaction.Kind == contract.KindPermission && (i == 0 || i == len(opts)-1) {
 			for x := nx + 3; x < nx+3+len(o.Label) && x < w; x++ {
 				out = append(out, fuzzCell{x, o.Row, false})
 			}

@@ -3,6 +3,7 @@ package recognizers
 import (
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -99,7 +100,7 @@ func (c *gemini0x) recognize(g *grid, out *Recognition) {
 	defer g.enter("gemini0x.recognize")()
 	b := g.lastRow()
 	if b < 0 {
-		out.ScreenState, out.Composer = Starting, ComposerAbsent
+		out.ScreenState, out.Composer = contract.ScreenStarting, contract.ComposerAbsent
 		return
 	}
 	for i := range c.palettes {
@@ -107,7 +108,7 @@ func (c *gemini0x) recognize(g *grid, out *Recognition) {
 			return
 		}
 	}
-	out.Composer = ComposerAbsent
+	out.Composer = contract.ComposerAbsent
 	for i := range c.palettes {
 		if c.dialog(g, b, &c.palettes[i], out) {
 			if r, stale := c.staleAbove(g, out.Region.Top); stale {
@@ -121,7 +122,7 @@ func (c *gemini0x) recognize(g *grid, out *Recognition) {
 			return
 		}
 	}
-	out.ScreenState = Unknown
+	out.ScreenState = contract.ScreenUnknown
 	out.Reasons = append(out.Reasons, c.lookalike(g, 0, b+1))
 }
 
@@ -160,12 +161,12 @@ func (c *gemini0x) composer(g *grid, b int, p *geminiPalette, out *Recognition) 
 	// The region is the pane from its rule down: the working row above it
 	// animates, and is read for the activity alone.
 	out.Region = Region{Top: hint - 1, Rows: b - hint + 2}
-	out.ScreenState, out.Composer = Idle, ComposerEmpty
+	out.ScreenState, out.Composer = contract.ScreenIdle, contract.ComposerEmpty
 	if working {
-		out.ScreenState = Working
+		out.ScreenState = contract.ScreenWorking
 	}
 	if draft != "" {
-		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
+		out.Composer, out.Draft, out.DraftLen = contract.ComposerDraft, draft, len([]rune(draft))
 	}
 	for y := 0; y < status; y++ {
 		if c.promptPhrase(g, y) {

@@ -1,6 +1,10 @@
 package recognizers
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agent-knock-knock/akk/contract"
+)
 
 // A Gemini CLI tool confirmation is a dialog framed from column 0 to the
 // pane's edge ("╭─…─╮", "│ … │", "╰─…─╯"), the screen's last rows: its
@@ -19,9 +23,9 @@ import "strings"
 
 // geminiDialog is one tool's confirmation.
 type geminiDialog struct {
-	tool     string // the title's tool name ("Shell")
-	kind     string // the projection's tool (ToolShell, ...)
-	question string // the question row, as drawn
+	tool     string        // the title's tool name ("Shell")
+	kind     contract.Tool // the projection's tool (ToolShell, ...)
+	question string        // the question row, as drawn
 	// bracket: the question names the tool as "[Tool]" in the title
 	// style ("Allow execution of [Shell]?").
 	bracket bool
@@ -44,9 +48,9 @@ var (
 // geminiDialogs0_61: Gemini CLI 0.61.0's run_shell_command (recordings
 // permission-*) and write_file (edit-approve, edit-reject).
 var geminiDialogs0_61 = []geminiDialog{
-	{tool: "Shell", kind: ToolShell, question: "Allow execution of [Shell]?", bracket: true,
+	{tool: "Shell", kind: contract.ToolShell, question: "Allow execution of [Shell]?", bracket: true,
 		rows: []geminiRow{geminiAllowOnce, geminiAllowSess, geminiNoEsc}},
-	{tool: "WriteFile", kind: ToolWrite, question: "Apply this change?",
+	{tool: "WriteFile", kind: contract.ToolWrite, question: "Apply this change?",
 		rows: []geminiRow{geminiAllowOnce, geminiAllowSess, geminiEditor, geminiNoEsc}},
 }
 
@@ -66,9 +70,9 @@ func (c *gemini0x) dialog(g *grid, b int, p *geminiPalette, out *Recognition) bo
 	if t < 0 || !c.frameRow(g, t, '╭', '╮', p) {
 		return false
 	}
-	out.ScreenState, out.Composer = AwaitingApproval, ComposerAbsent
+	out.ScreenState, out.Composer = contract.ScreenAwaitingApproval, contract.ComposerAbsent
 	out.Region = Region{Top: t, Rows: b - t + 1}
-	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
+	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
 	d := c.dialogTitle(g, t+1, p)
 	if d == nil {
@@ -109,9 +113,9 @@ func (c *gemini0x) dialog(g *grid, b int, p *geminiPalette, out *Recognition) bo
 	}
 	// "1" picks the one-time row, the current one (recordings
 	// permission-approve, edit-approve: the tool runs once).
-	pr.Decisions = []string{ApproveOnce}
-	out.specs = []choiceSpec{{decision: ApproveOnce, option: 0,
-		steps: []PlanStep{{Keys: digitKey(1), Expect: expect(-1, Working, Idle, Blocked, AwaitingApproval, Questionnaire)}}}}
+	pr.Decisions = []contract.Decision{contract.DecisionApproveOnce}
+	out.specs = []choiceSpec{{decision: contract.DecisionApproveOnce, option: 0,
+		steps: []PlanStep{{Keys: digitKey(1), Expect: expect(-1, contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire)}}}}
 	return true
 }
 
@@ -320,8 +324,8 @@ func (c *gemini0x) brokenDialog(g *grid, b int, p *geminiPalette, out *Recogniti
 	default:
 		return false
 	}
-	out.ScreenState, out.Composer = AwaitingApproval, ComposerAbsent
-	out.Prompt = &Prompt{Kind: KindPermission, Highlighted: -1}
+	out.ScreenState, out.Composer = contract.ScreenAwaitingApproval, contract.ComposerAbsent
+	out.Prompt = &Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Region = Region{Top: max(0, b-c.maxDialogRows), Rows: min(b+1, c.maxDialogRows+1)}
 	out.Reasons = append(out.Reasons, why)
 	return true

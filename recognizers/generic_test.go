@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
@@ -33,15 +34,15 @@ func TestGenericRelabelled(t *testing.T) {
 			got := r.Recognize(s.Screen)
 			m := s.Marker
 			switch {
-			case string(got.ScreenState) != m.State && known > 0:
+			case got.ScreenState != m.State && known > 0:
 				t.Logf("%s event %d: state %s, marker %s (a known marker problem of the exact profile too)", f.Cast, s.Index, got.ScreenState, m.State)
-			case string(got.ScreenState) != m.State:
+			case got.ScreenState != m.State:
 				t.Errorf("%s event %d: state %s, marker %s", f.Cast, s.Index, got.ScreenState, m.State)
 			case len(got.Warnings) == 0:
 				t.Errorf("%s event %d: no compatibility warning", f.Cast, s.Index)
 			case got.Actionable() || got.Plan != nil:
 				t.Errorf("%s event %d: actionable under the generic profile", f.Cast, s.Index)
-			case m.Expect.Kind != nil && (got.Interaction == nil || got.Interaction.State != recognizers.StateManualRequired ||
+			case m.Expect.Kind != nil && (got.Interaction == nil || got.Interaction.State != contract.StateManualRequired ||
 				!slices.Contains(got.Interaction.Reasons, recognizers.ReasonUnknownVersion)):
 				t.Errorf("%s event %d: interaction %v, want manual_required unknown_version", f.Cast, s.Index, got.Interaction)
 			}

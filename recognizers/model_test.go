@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -87,7 +88,7 @@ func TestModelMenus(t *testing.T) {
 		{shot{"codex", "0.171.0", "model-catalog", 34, 0}, `efforts for "GPT-5.5" |1 Low |*2 Medium (d) |3 High |4 Extra high s`},
 	} {
 		r := recognize(c.sh.screen(t), c.sh.agent, c.sh.version)
-		if got := menuSummary(r.ModelMenu); got != c.want || r.ScreenState != recognizers.MenuOrViewer || r.Interaction != nil || r.Plan != nil {
+		if got := menuSummary(r.ModelMenu); got != c.want || r.ScreenState != contract.ScreenMenuOrViewer || r.Interaction != nil || r.Plan != nil {
 			t.Errorf("%s: %s %s\n want menu_or_viewer %s", c.sh, r.ScreenState, got, c.want)
 		}
 		other := map[string]string{"2.1.267": "2.1.332", "2.1.332": "2.1.267", "0.155.1": "0.171.0", "0.171.0": "0.155.1"}[c.sh.version]
@@ -150,7 +151,7 @@ func TestModelNotice(t *testing.T) {
 		{shot{"codex", "0.171.0", "model-menu-session", 4, 0}, "Model changed to gpt-6-astra medium for this session only"},
 	} {
 		r := recognize(c.sh.screen(t), c.sh.agent, c.sh.version)
-		if r.ModelNotice != c.want || r.ScreenState != recognizers.Idle {
+		if r.ModelNotice != c.want || r.ScreenState != contract.ScreenIdle {
 			t.Errorf("%s: %s notice %q, want idle %q", c.sh, r.ScreenState, r.ModelNotice, c.want)
 		}
 	}

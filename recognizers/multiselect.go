@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // A multi-select question is answered in one call: the options named end
@@ -100,7 +102,7 @@ func (p *Plan) MultiSelect(questionID string, ids []string) ([]PlanStep, error) 
 			continue
 		}
 		cur[i] = want[i]
-		steps = append(steps, PlanStep{Keys: c.Toggle, Expect: Expect{States: []ScreenState{Questionnaire},
+		steps = append(steps, PlanStep{Keys: c.Toggle, Expect: Expect{States: []contract.ScreenState{contract.ScreenQuestionnaire},
 			Highlighted: m.Highlighted, Checked: slices.Clone(cur), SameQuestion: true}})
 	}
 	return append(steps, m.Submit...), nil

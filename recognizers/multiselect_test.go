@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 )
 
@@ -50,12 +51,12 @@ func TestMultiSelectSteps(t *testing.T) {
 			for i, w := range c.want {
 				s := steps[i]
 				if string(s.Keys) != w.keys || !slices.Equal(s.Expect.Checked, w.checked) || s.Expect.Highlighted != 0 ||
-					!slices.Equal(s.Expect.States, []recognizers.ScreenState{recognizers.Questionnaire}) {
+					!slices.Equal(s.Expect.States, []contract.ScreenState{contract.ScreenQuestionnaire}) {
 					t.Errorf("%s marker %d %v step %d: keys %q expect %+v, want %q %v", v, c.marker, c.pick, i, s.Keys, s.Expect, w.keys, w.checked)
 				}
 			}
 			last := steps[len(steps)-1]
-			if string(last.Keys) != "\t" || !slices.Equal(last.Expect.States, []recognizers.ScreenState{recognizers.Confirmation}) {
+			if string(last.Keys) != "\t" || !slices.Equal(last.Expect.States, []contract.ScreenState{contract.ScreenConfirmation}) {
 				t.Errorf("%s: last step %q %v, want Tab to the review", v, last.Keys, last.Expect.States)
 			}
 		}
@@ -87,7 +88,7 @@ func TestMultiSelectRefusals(t *testing.T) {
 	}
 }
 
-func byLabel(q recognizers.ProjectedQuestion) map[string]string {
+func byLabel(q contract.Question) map[string]string {
 	m := map[string]string{}
 	for _, o := range q.Options {
 		m[o.Label] = o.OptionID

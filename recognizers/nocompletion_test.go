@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -56,7 +56,7 @@ func checkNoCompletion(t *testing.T, sh shot, cases []pickerCase, others ...stri
 	t.Helper()
 	r := recognize(sh.screen(t), sh.agent, sh.version)
 	// Codex's draft has no trailing space ("/resume " reads "/resume").
-	if r.ScreenState != recognizers.Idle || r.Composer != recognizers.ComposerDraft || !strings.HasPrefix(r.Draft, "/resume") ||
+	if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerDraft || !strings.HasPrefix(r.Draft, "/resume") ||
 		strings.Contains(r.Draft, "\n") || r.Completion != "" || !r.NoCompletion {
 		t.Errorf("%s: %s %s %q completion %q no_completion=%v, want idle, a one-row /resume draft, no completion list proven",
 			sh, r.ScreenState, r.Composer, r.Draft, r.Completion, r.NoCompletion)

@@ -3,6 +3,7 @@ package recognizers
 import (
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/gdamore/tcell/v2"
 )
 
@@ -162,7 +163,7 @@ type openCodeBox struct {
 func (c *openCode1x) recognize(g *grid, out *Recognition) {
 	defer g.enter("openCode1x.recognize")()
 	if g.lastRow() < 0 {
-		out.ScreenState, out.Composer = Starting, ComposerAbsent
+		out.ScreenState, out.Composer = contract.ScreenStarting, contract.ComposerAbsent
 		return
 	}
 	ps := make([]openCodePalette, len(c.palettes))
@@ -174,13 +175,13 @@ func (c *openCode1x) recognize(g *grid, out *Recognition) {
 			return
 		}
 	}
-	out.Composer = ComposerAbsent
+	out.Composer = contract.ComposerAbsent
 	for i := range ps {
 		if c.dialog(g, &ps[i], out) {
 			return
 		}
 	}
-	out.ScreenState = Unknown
+	out.ScreenState = contract.ScreenUnknown
 	out.Reasons = append(out.Reasons, c.lookalike(g))
 }
 
@@ -390,12 +391,12 @@ func (c *openCode1x) hints(g *grid, y int, p *openCodePalette, b *openCodeBox) b
 func (c *openCode1x) atRest(g *grid, p *openCodePalette, b openCodeBox, draft string, out *Recognition) {
 	defer g.enter("openCode1x.atRest")()
 	out.Region = Region{Top: b.top, Rows: b.status - b.top + 1}
-	out.ScreenState, out.Composer = Idle, ComposerEmpty
+	out.ScreenState, out.Composer = contract.ScreenIdle, contract.ComposerEmpty
 	if !b.empty {
-		out.Composer, out.Draft, out.DraftLen = ComposerDraft, draft, len([]rune(draft))
+		out.Composer, out.Draft, out.DraftLen = contract.ComposerDraft, draft, len([]rune(draft))
 	}
 	if c.working(g, b.status, p, b, &out.Activity) {
-		out.ScreenState = Working
+		out.ScreenState = contract.ScreenWorking
 		return
 	}
 	for y := 0; y < b.top; y++ {

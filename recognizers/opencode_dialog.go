@@ -3,6 +3,7 @@ package recognizers
 import (
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/gdamore/tcell/v2"
 )
 
@@ -40,12 +41,12 @@ import (
 // openCodeTool is a permission title the profile knows.
 type openCodeTool struct {
 	icon, title string // the title row's icon and the title's start
-	kind        string
+	kind        contract.Tool
 }
 
 var openCodeTools = []openCodeTool{
-	{icon: "#", title: "Shell command", kind: ToolShell},
-	{icon: "→", title: "Edit ", kind: ToolEdit},
+	{icon: "#", title: "Shell command", kind: contract.ToolShell},
+	{icon: "→", title: "Edit ", kind: contract.ToolEdit},
 }
 
 // openCodeButtons are the permission's buttons, in screen order.
@@ -154,10 +155,10 @@ func (c *openCode1x) brokenPanel(g *grid, p *openCodePalette, e tcell.Color, out
 	if b < 0 {
 		return false
 	}
-	out.ScreenState, out.Composer = AwaitingApproval, ComposerAbsent
-	out.Prompt = &Prompt{Kind: KindPermission, Highlighted: -1}
+	out.ScreenState, out.Composer = contract.ScreenAwaitingApproval, contract.ComposerAbsent
+	out.Prompt = &Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	if e == p.accent {
-		out.ScreenState, out.Prompt.Kind = Questionnaire, KindQuestionnaire
+		out.ScreenState, out.Prompt.Kind = contract.ScreenQuestionnaire, contract.KindQuestionnaire
 	}
 	out.Region = Region{Top: b, Rows: 1}
 	out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "the panel ends on row "+itoa(b)+", not the second-last"))
@@ -175,9 +176,9 @@ func (c *openCode1x) header(g *grid, p *openCodePalette, d openCodePanel, title 
 // permission proves a permission's panel and plans it.
 func (c *openCode1x) permission(g *grid, p *openCodePalette, d openCodePanel, out *Recognition) {
 	defer g.enter("openCode1x.permission")()
-	out.ScreenState, out.Composer = AwaitingApproval, ComposerAbsent
+	out.ScreenState, out.Composer = contract.ScreenAwaitingApproval, contract.ComposerAbsent
 	out.Region = Region{Top: d.top, Rows: d.bottom - d.top + 1}
-	pr := &Prompt{Kind: KindPermission, Highlighted: -1}
+	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
 	if c.header(g, p, d, "Always allow") {
 		out.Reasons = append(out.Reasons, reason(ReasonPersistentOnly, "the Always allow stage"))
@@ -215,13 +216,13 @@ func (c *openCode1x) permission(g *grid, p *openCodePalette, d openCodePanel, ou
 	// Enter takes Allow once (permission-approve, edit-approve); ← wraps
 	// to Reject, proven selected before Enter (permission-reject,
 	// edit-reject).
-	after := []ScreenState{Working, Idle, Blocked, AwaitingApproval, Questionnaire}
-	pr.Decisions = []string{ApproveOnce, Reject}
+	after := []contract.ScreenState{contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire}
+	pr.Decisions = []contract.Decision{contract.DecisionApproveOnce, contract.DecisionReject}
 	out.specs = []choiceSpec{
-		{decision: ApproveOnce, option: 0, steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, after...)}}},
-		{decision: Reject, option: 2, steps: []PlanStep{
-			{Keys: keyLeft, Expect: expect(2, AwaitingApproval)},
-			{Keys: keyEnter, Expect: expect(-1, Idle, Working, Blocked)}}},
+		{decision: contract.DecisionApproveOnce, option: 0, steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, after...)}}},
+		{decision: contract.DecisionReject, option: 2, steps: []PlanStep{
+			{Keys: keyLeft, Expect: expect(2, contract.ScreenAwaitingApproval)},
+			{Keys: keyEnter, Expect: expect(-1, contract.ScreenIdle, contract.ScreenWorking, contract.ScreenBlocked)}}},
 	}
 }
 
@@ -336,9 +337,9 @@ func (c *openCode1x) hintsRow(g *grid, p *openCodePalette, y, h int) bool {
 // question proves a question's panel and plans its answers.
 func (c *openCode1x) question(g *grid, p *openCodePalette, d openCodePanel, out *Recognition) {
 	defer g.enter("openCode1x.question")()
-	out.ScreenState, out.Composer = Questionnaire, ComposerAbsent
+	out.ScreenState, out.Composer = contract.ScreenQuestionnaire, contract.ComposerAbsent
 	out.Region = Region{Top: d.top, Rows: d.bottom - d.top + 1}
-	pr := &Prompt{Kind: KindQuestionnaire, Highlighted: -1}
+	pr := &Prompt{Kind: contract.KindQuestionnaire, Highlighted: -1}
 	out.Prompt = pr
 	qy := d.top + 1
 	text := strings.TrimRight(g.text(qy, 5, p.w-2), " ")

@@ -3,6 +3,8 @@ package recognizers
 import (
 	"log/slog"
 	"strconv"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // Plan is the private key plan of one pending interaction: for each
@@ -21,7 +23,7 @@ type Plan struct {
 // Choice is one semantic choice: a permission decision, or an option of
 // the current question (by the ids of the projection).
 type Choice struct {
-	Decision   string // approve_once, reject; "" for an option
+	Decision   contract.Decision // approve_once, reject; "" for an option
 	QuestionID string
 	OptionID   string
 	// FreeText: the answer carries text, injected by the step marked Text.
@@ -59,7 +61,7 @@ type PlanStep struct {
 
 // Expect is what the recapture after a step must show.
 type Expect struct {
-	States []ScreenState
+	States []contract.ScreenState
 	// Highlighted is the row that must be highlighted, or -1.
 	Highlighted int
 	// Checked, when set, is every checkbox of the question as it must
@@ -87,7 +89,7 @@ func (p *Plan) Find(decisionOrOption string) (Choice, bool) {
 		return Choice{}, false
 	}
 	for _, c := range p.Choices {
-		if c.Decision != "" && c.Decision == decisionOrOption || c.OptionID != "" && c.OptionID == decisionOrOption {
+		if c.Decision != "" && string(c.Decision) == decisionOrOption || c.OptionID != "" && c.OptionID == decisionOrOption {
 			return c, true
 		}
 	}
@@ -111,7 +113,7 @@ const codexPasteQuietMillis = 121
 // choiceSpec is a profile's plan for one choice before ids exist (ids
 // come from the fingerprint and the key, after recognition).
 type choiceSpec struct {
-	decision string
+	decision contract.Decision
 	option   int    // index into the question's Options, -1 for none
 	derived  string // label of a choice without a row of its own
 	freeText bool
@@ -134,15 +136,17 @@ func repeatKey(k []byte, n int) []byte {
 	return out
 }
 
-func expect(h int, states ...ScreenState) Expect { return Expect{States: states, Highlighted: h} }
+func expect(h int, states ...contract.ScreenState) Expect {
+	return Expect{States: states, Highlighted: h}
+}
 
 // afterAnswer is what follows a question's last step: the agent runs
 // (working, idle), or shows the next step of the same flow.
 // The agent may also stop at once (blocked: an API error, or its
 // interruption note after a rejection).
-var afterAnswer = []ScreenState{Working, Idle, Blocked, Questionnaire, Confirmation, AwaitingApproval}
+var afterAnswer = []contract.ScreenState{contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenQuestionnaire, contract.ScreenConfirmation, contract.ScreenAwaitingApproval}
 
 // afterQueue is what an async answer queued for the next turn may show:
 // the running turn with the answer waiting, the summary, or the next
 // question's editor.
-var afterQueue = []ScreenState{Working, Idle, Blocked, AsyncQuestion}
+var afterQueue = []contract.ScreenState{contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAsyncQuestion}

@@ -1,6 +1,10 @@
 package recognizers
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/agent-knock-knock/akk/contract"
+)
 
 // Profile is one agent version's closed screen grammar. It is a value:
 // each exact version has its own, so an offer made under one version can
@@ -107,7 +111,7 @@ func readBest(g *grid, out *Recognition, grammars []grammar, section func(i int)
 		try := blank
 		gr.recognize(g, &try)
 		s := 0
-		if try.ScreenState != Unknown {
+		if try.ScreenState != contract.ScreenUnknown {
 			s = 1
 			if !manual(try.Reasons) {
 				s = 2

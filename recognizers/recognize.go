@@ -3,6 +3,7 @@ package recognizers
 import (
 	"sync"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -29,7 +30,7 @@ type fingerprinter func(Region) (fp [32]byte, ok bool)
 
 func recognizeGrid(p Profile, g *grid, scr *vt.Screen, key Key, cached fingerprinter) Recognition {
 	out := Recognition{Agent: p.Agent, Version: p.Version, Exact: p.Exact, Profile: p.ID(),
-		ScreenState: Unknown, Composer: ComposerAbsent}
+		ScreenState: contract.ScreenUnknown, Composer: contract.ComposerAbsent}
 	if p.grammar == nil {
 		out.Warnings = []string{"no profile for agent " + p.Agent}
 		return out

@@ -9,7 +9,7 @@ import "log/slog"
 
 // LogValue of a choice: what it chooses, never its keys or required text.
 func (c Choice) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("decision", c.Decision), slog.String("question_id", c.QuestionID),
+	return slog.GroupValue(slog.String("decision", string(c.Decision)), slog.String("question_id", c.QuestionID),
 		slog.String("option_id", c.OptionID), slog.Bool("free_text", c.FreeText), slog.Int("steps", len(c.Steps)))
 }
 

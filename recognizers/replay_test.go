@@ -108,7 +108,7 @@ func TestReplayIncrementalEqualsFresh(t *testing.T) {
 func summary(r *recognizers.Recognition) string {
 	id := ""
 	if r.Interaction != nil {
-		id = r.Interaction.InteractionID + " " + r.Interaction.State
+		id = r.Interaction.InteractionID + " " + string(r.Interaction.State)
 	}
 	clear := ""
 	if r.Clear != nil {

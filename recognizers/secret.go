@@ -3,6 +3,8 @@ package recognizers
 import (
 	"strings"
 	"unicode"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // Secret input (seed 000: no secret or password relay). A question whose
@@ -105,7 +107,7 @@ func hump(rs []rune, i int) bool {
 // secretReasons names each question of pr that asks for a secret (by its
 // number and field only: the text may be private).
 func secretReasons(pr *Prompt) []Reason {
-	if pr == nil || pr.Kind == KindPermission {
+	if pr == nil || pr.Kind == contract.KindPermission {
 		return nil
 	}
 	var out []Reason

@@ -3,6 +3,8 @@ package recognizers
 import (
 	"slices"
 	"testing"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // TestAsksSecret: both sides of the secret-word match. Every row on the
@@ -96,13 +98,13 @@ func TestSecretReasons(t *testing.T) {
 		want int
 	}{
 		{nil, 0},
-		{&Prompt{Kind: KindQuestionnaire, Questions: q("Password", "Which one?")}, 1},
-		{&Prompt{Kind: KindQuestionnaire, Questions: q("Color", "What is the database password?")}, 1},
-		{&Prompt{Kind: KindFreeText, Questions: q("", "What is the database password?")}, 1},
-		{&Prompt{Kind: KindAsyncQuestion, Questions: q("", "Paste the API key")}, 1},
-		{&Prompt{Kind: KindQuestionnaire, Questions: q("Color", "Which color?")}, 0},
-		{&Prompt{Kind: KindPermission, Questions: q("Bash command", "Do you want to proceed?")}, 0},
-		{&Prompt{Kind: KindPermission, Questions: q("Token", "Do you want to proceed?")}, 0},
+		{&Prompt{Kind: contract.KindQuestionnaire, Questions: q("Password", "Which one?")}, 1},
+		{&Prompt{Kind: contract.KindQuestionnaire, Questions: q("Color", "What is the database password?")}, 1},
+		{&Prompt{Kind: contract.KindFreeText, Questions: q("", "What is the database password?")}, 1},
+		{&Prompt{Kind: contract.KindAsyncQuestion, Questions: q("", "Paste the API key")}, 1},
+		{&Prompt{Kind: contract.KindQuestionnaire, Questions: q("Color", "Which color?")}, 0},
+		{&Prompt{Kind: contract.KindPermission, Questions: q("Bash command", "Do you want to proceed?")}, 0},
+		{&Prompt{Kind: contract.KindPermission, Questions: q("Token", "Do you want to proceed?")}, 0},
 	} {
 		got := secretReasons(tc.pr)
 		if len(got) != tc.want {

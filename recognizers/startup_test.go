@@ -3,6 +3,7 @@ package recognizers_test
 import (
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 )
 
@@ -29,12 +30,12 @@ func TestBlockedStartupAndInterrupted(t *testing.T) {
 		name := f.Agent + "/" + f.Version + "/" + f.Surface
 		r := recognize(scr, f.Agent, f.Version)
 		switch {
-		case r.ScreenState != recognizers.Blocked || r.Blocked == nil || r.Blocked.Reason != reason:
+		case r.ScreenState != contract.ScreenBlocked || r.Blocked == nil || r.Blocked.Reason != reason:
 			t.Errorf("%s marker %d: %s %+v %v, want blocked %s", name, k, r.ScreenState, r.Blocked, r.Reasons, reason)
 			continue
 		case r.Prompt != nil || r.Interaction != nil || r.Plan != nil || r.Clear != nil || r.Actionable():
 			t.Errorf("%s: a blocked screen offers input: %+v", name, r)
-		case string(r.Composer) != m.Expect.Composer:
+		case r.Composer != m.Expect.Composer:
 			t.Errorf("%s: composer %s, marker %s", name, r.Composer, m.Expect.Composer)
 		}
 		seen[reason]++
@@ -48,7 +49,7 @@ func TestBlockedStartupAndInterrupted(t *testing.T) {
 					break
 				}
 			}
-			if again := recognize(scr, f.Agent, f.Version); again.ScreenState == recognizers.Blocked {
+			if again := recognize(scr, f.Agent, f.Version); again.ScreenState == contract.ScreenBlocked {
 				t.Errorf("%s: still blocked with its title changed: %+v", name, again.Blocked)
 			}
 		}

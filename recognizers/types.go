@@ -1,68 +1,6 @@
 package recognizers
 
-// ScreenState is what the agent's screen shows (DESIGN.md, Contract
-// details).
-type ScreenState string
-
-// Screen states.
-const (
-	Idle             ScreenState = "idle"
-	Working          ScreenState = "working"
-	AwaitingApproval ScreenState = "awaiting_approval"
-	Questionnaire    ScreenState = "questionnaire"
-	FreeText         ScreenState = "free_text"
-	Confirmation     ScreenState = "confirmation"
-	// AsyncQuestion only while Codex's expanded async editor owns input; a
-	// collapsed summary is Idle or Working with an async_question
-	// interaction.
-	AsyncQuestion ScreenState = "async_question"
-	// Blocked: the agent stopped on something only time or a person can
-	// clear, and it gets zero input: an API error it gave up on (a rate
-	// or usage limit, an overload, a 5xx; Recognition.Blocked says which
-	// and what the screen prints), or Codex's platform user verification.
-	Blocked      ScreenState = "blocked"
-	MenuOrViewer ScreenState = "menu_or_viewer"
-	Starting     ScreenState = "starting"
-	Exited       ScreenState = "exited"
-	Unknown      ScreenState = "unknown"
-)
-
-// Composer is the state of the agent's input line.
-type Composer string
-
-// Composer states. The text of a draft never leaves through the public
-// contract: only "draft" and its length.
-const (
-	ComposerEmpty  Composer = "empty"
-	ComposerDraft  Composer = "draft"
-	ComposerAbsent Composer = "absent"
-)
-
-// Kind is the kind of an interaction (seed 000).
-type Kind string
-
-// Interaction kinds.
-const (
-	KindPermission    Kind = "permission"
-	KindQuestionnaire Kind = "questionnaire"
-	KindFreeText      Kind = "free_text"
-	KindConfirmation  Kind = "confirmation"
-	KindAsyncQuestion Kind = "async_question"
-)
-
-// Decisions a permission prompt may offer. Persistent grants ("always
-// allow", "don't ask again", "switch to auto mode") have no name here on
-// purpose: they are never offered.
-const (
-	ApproveOnce = "approve_once"
-	Reject      = "reject"
-)
-
-// Delivery modes of a Codex async answer (seed 000).
-const (
-	SteerCurrentTurn = "steer_current_turn"
-	QueueNextTurn    = "queue_next_turn"
-)
+import "github.com/agent-knock-knock/akk/contract"
 
 // Recognition is what a profile makes of one screen. It is a value;
 // slices in it may share memory with a Recognizer's cache and must not be
@@ -73,8 +11,8 @@ type Recognition struct {
 	Exact   bool   // an exact profile; false for the generic one
 	Profile string // "claude@2.1.267", or "claude@generic"
 
-	ScreenState ScreenState
-	Composer    Composer
+	ScreenState contract.ScreenState
+	Composer    contract.Composer
 	// Draft is the composer's (or a free-text editor's) text, for local
 	// renderings only (a person's own terminal, the popup): the public
 	// projection carries "draft" and DraftLen, never the text.
@@ -171,7 +109,7 @@ type Recognition struct {
 
 	// Interaction is the public projection (seed 000 terminal-interaction
 	// v1), or nil when the screen shows none.
-	Interaction *Interaction
+	Interaction *contract.Interaction
 	// Plan is the private key plan: for each semantic choice the exact keys
 	// and the expected next state. Nil unless the interaction is pending.
 	Plan *Plan
@@ -190,7 +128,7 @@ type Recognition struct {
 // Actionable reports whether a controller could act on the screen: an
 // interaction is shown and it is pending.
 func (r *Recognition) Actionable() bool {
-	return r.Interaction != nil && r.Interaction.State == StatePending
+	return r.Interaction != nil && r.Interaction.State == contract.StatePending
 }
 
 // Clear is a composer-clearing step: Keys, after which the composer must
@@ -279,9 +217,9 @@ type Activity struct {
 
 // Prompt is a recognized prompt with every native row as shown.
 type Prompt struct {
-	Kind Kind
+	Kind contract.Kind
 	// Step is the current step of a multi-step flow (1-based), or zero.
-	Step Step
+	Step contract.Step
 	// Questions are the questions on screen, one for every kind here
 	// (akk handles one step at a time).
 	Questions []Question
@@ -289,22 +227,17 @@ type Prompt struct {
 	// Questions[0].Options, or -1.
 	Highlighted int
 	// Decisions are the permission decisions the profile proves safe.
-	Decisions []string
+	Decisions []contract.Decision
 	// Tool names what a permission dialog asks for (ToolShell, ...), set
 	// only when the profile knows the dialog's title: a closed name,
 	// never screen text.
-	Tool string
+	Tool contract.Tool
 	// Pending is the number of queued Codex async questions (collapsed
 	// summary and expanded editor).
 	Pending int
 	// MultiSelect: the question's rows are checkboxes (Option.Checked);
 	// one answer toggles the rows it names and then moves to the review.
 	MultiSelect bool
-}
-
-// Step is a position in a multi-step flow.
-type Step struct {
-	Index, Total int
 }
 
 // Question is one question as the screen shows it.
@@ -316,20 +249,6 @@ type Question struct {
 	// about this").
 	Options []Option
 }
-
-// The tools a permission dialog asks for, as the projection names them.
-const (
-	ToolShell        = "shell"          // a shell command (Claude Bash, Codex exec)
-	ToolEdit         = "edit"           // a change to an existing file (Claude Edit, Codex apply_patch)
-	ToolWrite        = "write"          // a file created or overwritten whole (Claude Write)
-	ToolNotebookEdit = "notebook_edit"  // a notebook cell (Claude NotebookEdit)
-	ToolWebFetch     = "web_fetch"      // a URL fetched (Claude WebFetch)
-	ToolMCP          = "mcp_tool"       // an MCP server's tool
-	ToolRead         = "read"           // a file read outside the workspace (Claude Read)
-	ToolPlan         = "plan"           // plan mode's plan, to start coding (Claude ExitPlanMode)
-	ToolExitPlan     = "exit_plan_mode" // leaving plan mode without a plan
-	ToolPermissions  = "permissions"    // more sandbox permissions, e.g. network (Codex request_permissions)
-)
 
 // Role says what a native row does, which decides whether and how it is
 // offered.

@@ -4,23 +4,25 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // Marker is an m event: what the screen shows after every earlier event,
 // written from the scenario's own knowledge (the fake model's script, the
 // keys sent, the transcript or rollout), never from akk's recognizers.
 type Marker struct {
-	State  string      // screen_state: idle, working, awaiting_approval, questionnaire, ...
-	Expect MarkerState // the JSON part
+	State  contract.ScreenState // what the screen shows at the marker
+	Expect MarkerState          // the JSON part
 }
 
 // MarkerState is the JSON of a marker.
 type MarkerState struct {
-	Composer    string     `json:"composer"`    // empty, draft, absent
-	Kind        *string    `json:"kind"`        // interaction kind or null
-	Actionable  bool       `json:"actionable"`  // a controller could act on it
-	Questions   []Question `json:"questions"`   // the questions on screen
-	Highlighted *int       `json:"highlighted"` // 0-based highlighted option, or null
+	Composer    contract.Composer `json:"composer"`
+	Kind        *string           `json:"kind"`        // interaction kind or null
+	Actionable  bool              `json:"actionable"`  // a controller could act on it
+	Questions   []Question        `json:"questions"`   // the questions on screen
+	Highlighted *int              `json:"highlighted"` // 0-based highlighted option, or null
 }
 
 // Question is one question of a marker, as the screen shows it.
@@ -39,7 +41,7 @@ func (m Marker) String() string {
 		e.Questions = []Question{}
 	}
 	js, _ := json.Marshal(e) // strings, ints and bools: cannot fail
-	return markerPrefix + m.State + " " + string(js)
+	return markerPrefix + string(m.State) + " " + string(js)
 }
 
 // ParseMarker parses an m payload.
@@ -53,7 +55,7 @@ func ParseMarker(s string) (Marker, error) {
 	if !ok || state == "" {
 		return m, fmt.Errorf("%w: marker %q: want \"expect:<state> <json>\"", ErrFormat, s)
 	}
-	m.State = state
+	m.State = contract.ScreenState(state)
 	if err := json.Unmarshal([]byte(js), &m.Expect); err != nil {
 		return m, fmt.Errorf("%w: marker %q: %v", ErrFormat, s, err)
 	}

@@ -3,6 +3,8 @@ package store
 import (
 	"fmt"
 	"time"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // Binding is a terminal's attachment to a native session (a Codex rollout
@@ -10,15 +12,15 @@ import (
 // changes, so that anything decided under an older binding can be told
 // apart from the current one.
 type Binding struct {
-	V          int       `json:"v"`
-	TerminalID string    `json:"terminal_id"`
-	Generation uint64    `json:"generation"`
-	Agent      string    `json:"agent"`
-	State      string    `json:"state"` // native_identity_state
-	SessionID  string    `json:"session_id,omitempty"`
-	Path       string    `json:"path,omitempty"`
-	Reason     string    `json:"reason,omitempty"`
-	Since      time.Time `json:"since"`
+	V          int               `json:"v"`
+	TerminalID string            `json:"terminal_id"`
+	Generation uint64            `json:"generation"`
+	Agent      string            `json:"agent"`
+	State      contract.Identity `json:"state"` // native_identity_state
+	SessionID  string            `json:"session_id,omitempty"`
+	Path       string            `json:"path,omitempty"`
+	Reason     string            `json:"reason,omitempty"`
+	Since      time.Time         `json:"since"`
 	// Transition is the last native thread transition committed on the
 	// terminal: it names the conversation left (resume's "previous").
 	Transition *BindingTransition `json:"transition,omitempty"`

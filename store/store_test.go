@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 func openT(t *testing.T, dir string, opts *Options) *Store {
@@ -48,7 +50,7 @@ func TestOpenReopenKeepsSecretAndRecords(t *testing.T) {
 		t.Fatal("secret changed across reopen")
 	}
 	got, err := s2.Terminal("term_a")
-	if err != nil || got.Screen != "idle" || got.V != terminalSchema {
+	if err != nil || got.Screen != contract.ScreenIdle || got.V != terminalSchema {
 		t.Fatalf("terminal %+v %v", got, err)
 	}
 	b, err := s2.Binding("term_a")

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/port"
 )
 
@@ -101,7 +102,7 @@ func (a *asker) run(ctx context.Context) error {
 // opens a question, and a question whose interaction is no longer on the
 // screen is withdrawn. Called by the task manager (opMu held): it only
 // starts or cancels goroutines.
-func (a *asker) observed(spec TurnSpec, in *api.Interaction) {
+func (a *asker) observed(spec TurnSpec, in *contract.Interaction) {
 	if a.cfg.Policy != AskPerson {
 		return
 	}
@@ -115,7 +116,7 @@ func (a *asker) observed(spec TurnSpec, in *api.Interaction) {
 		q.cancel() // answered meanwhile, or another prompt: withdraw
 		delete(a.open, spec.TerminalID)
 	}
-	if in == nil || in.State != "pending" || in.Kind != api.AttentionPermission || a.ctx == nil || a.ctx.Err() != nil {
+	if in == nil || in.State != contract.StatePending || in.Kind != api.AttentionPermission || a.ctx == nil || a.ctx.Err() != nil {
 		return
 	}
 	ctx, cancel := context.WithCancel(a.ctx)
@@ -171,7 +172,7 @@ func (a *asker) ask(ctx context.Context, spec TurnSpec, interactionID string) {
 		pt.Notify("the prompt changed before your answer: nothing was sent")
 		return
 	}
-	res, err := s.Approve(ctx, api.ApproveRequest{TerminalID: spec.TerminalID, Decision: api.DecisionApproveOnce})
+	res, err := s.Approve(ctx, api.ApproveRequest{TerminalID: spec.TerminalID, Decision: contract.DecisionApproveOnce})
 	if err != nil {
 		lg.Warn("approve", "err", err)
 		pt.Notify("approve failed: " + err.Error())
@@ -183,5 +184,5 @@ func (a *asker) ask(ctx context.Context, spec TurnSpec, interactionID string) {
 
 func sameInteraction(st api.StatusResponse, id string) bool {
 	in := st.Terminal.Interaction
-	return in != nil && in.InteractionID == id && in.State == "pending"
+	return in != nil && in.InteractionID == id && in.State == contract.StatePending
 }

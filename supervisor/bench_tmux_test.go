@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -27,10 +28,10 @@ func stateRecognizer(_, _ string, scr *vt.Screen) terminal.Recognition {
 	for y := h - 1; y >= 0; y-- {
 		row := scr.PlainText(vt.Rect{X: 0, Y: y, W: 80, H: 1})
 		if i := strings.Index(row, "STATE:"); i >= 0 {
-			return terminal.Recognition{Screen: strings.Fields(row[i+6:] + " ")[0], Composer: "absent"}
+			return terminal.Recognition{Screen: contract.ScreenState(strings.Fields(row[i+6:] + " ")[0]), Composer: contract.ComposerAbsent}
 		}
 	}
-	return terminal.Recognition{Screen: api.ScreenUnknown, Composer: "absent"}
+	return terminal.Recognition{Screen: contract.ScreenUnknown, Composer: "absent"}
 }
 
 // catPane opens a window running `cat FIFO` and returns its pane and the
@@ -101,7 +102,7 @@ func BenchmarkTmuxByteToState(b *testing.B) {
 		t0 := time.Now()
 		fmt.Fprintf(w, "\r\x1b[KSTATE:%s", state)
 		for e := range evs {
-			if e.TerminalID == id && e.Attrs["screen_state"] == state {
+			if e.TerminalID == id && e.Attrs["screen_state"] == string(state) {
 				break
 			}
 		}
@@ -172,7 +173,7 @@ func cpuTime() time.Duration {
 
 // outputUntil returns the recording's output bytes before each marker
 // that says state.
-func outputUntil(t testing.TB, file, state string) []byte {
+func outputUntil(t testing.TB, file string, state contract.ScreenState) []byte {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -211,14 +212,14 @@ func BenchmarkTmuxByteToRecognizedState(b *testing.B) {
 	id := terminalOf(b, d, pane)
 	file := filepath.Join(corpusDir, "claude", "2.1.267", "permission-approve.cast")
 	reset := []byte("\x1b[!p\x1b[H\x1b[2J\x1b[3J") // soft reset, home, clear (and scrollback)
-	payload := map[string][]byte{
-		api.ScreenAwaitingApproval: append(append([]byte{}, reset...), outputUntil(b, file, api.ScreenAwaitingApproval)...),
-		api.ScreenIdle:             append(append([]byte{}, reset...), outputUntil(b, file, api.ScreenIdle)...),
+	payload := map[contract.ScreenState][]byte{
+		contract.ScreenAwaitingApproval: append(append([]byte{}, reset...), outputUntil(b, file, contract.ScreenAwaitingApproval)...),
+		contract.ScreenIdle:             append(append([]byte{}, reset...), outputUntil(b, file, contract.ScreenIdle)...),
 	}
 	var lat []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		state := [...]string{api.ScreenAwaitingApproval, api.ScreenIdle}[i%2]
+		state := [...]contract.ScreenState{contract.ScreenAwaitingApproval, contract.ScreenIdle}[i%2]
 		quiet(b)
 		t0 := time.Now()
 		w.Write(payload[state])
@@ -227,7 +228,7 @@ func BenchmarkTmuxByteToRecognizedState(b *testing.B) {
 		for {
 			select {
 			case e := <-evs:
-				if e.TerminalID == id && e.Attrs["screen_state"] == state {
+				if e.TerminalID == id && e.Attrs["screen_state"] == string(state) {
 					break wait
 				}
 			case <-timeout:

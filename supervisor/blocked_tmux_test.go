@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
@@ -60,7 +61,7 @@ func TestTmuxBlocked(t *testing.T) {
 	r.toMarker(0)
 	row := r.row()
 	b := row.Blocked
-	if row.ScreenState != api.ScreenBlocked || b == nil || b.Reason != "usage_limit" || b.ResetsAtShown != "8:01 AM" ||
+	if row.ScreenState != contract.ScreenBlocked || b == nil || b.Reason != "usage_limit" || b.ResetsAtShown != "8:01 AM" ||
 		!b.ResetsAt.Equal(at(8, 1, 0)) {
 		t.Fatalf("the blocked row: %s %+v, want usage_limit resetting at %v", row.ScreenState, b, at(8, 1, 0))
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 )
@@ -40,12 +41,12 @@ func TestTmuxCancel(t *testing.T) {
 			if err := os.WriteFile(c.fifo, []byte("go\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := awaitPaneState(ctx, d, c.pane, api.ScreenIdle); err != nil {
+			if _, _, err := awaitPaneState(ctx, d, c.pane, contract.ScreenIdle); err != nil {
 				t.Fatal(err)
 			}
 			row := awaitRow(t, d.cl, c.pane, 10*time.Second, func(r api.Terminal) string {
-				if r.Composer != "empty" {
-					return "composer " + r.Composer
+				if r.Composer != contract.ComposerEmpty {
+					return "composer " + string(r.Composer)
 				}
 				return ""
 			})
@@ -53,7 +54,7 @@ func TestTmuxCancel(t *testing.T) {
 			if err != nil || sent.TurnID == "" || sent.Outcome == api.OutcomeRejected {
 				t.Fatalf("send: %+v %v", sent, err)
 			}
-			if _, _, err := awaitPaneState(ctx, d, c.pane, api.ScreenWorking); err != nil {
+			if _, _, err := awaitPaneState(ctx, d, c.pane, contract.ScreenWorking); err != nil {
 				t.Fatal(err)
 			}
 			other := api.NewClient(d.sock)

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
@@ -52,7 +53,7 @@ func TestTmuxPaneChurn(t *testing.T) {
 		}
 	}
 	for _, c := range cases {
-		awaitState(t, d.cl, c.pane, api.ScreenIdle)
+		awaitState(t, d.cl, c.pane, contract.ScreenIdle)
 	}
 	settle := func() (int, uint64) {
 		// A measurement, not a wait for a state: goroutines that end with

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
@@ -82,8 +83,8 @@ func TestTmuxCommandDeadline(t *testing.T) {
 		if err != nil {
 			return err.Error()
 		}
-		if st.Terminal.ScreenState != api.ScreenAwaitingApproval {
-			return "the other terminal shows " + st.Terminal.ScreenState
+		if st.Terminal.ScreenState != contract.ScreenAwaitingApproval {
+			return "the other terminal shows " + string(st.Terminal.ScreenState)
 		}
 		return ""
 	})

@@ -15,13 +15,13 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
-	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
 // TestDispatchCrashChild is the daemon of TestTmuxDispatchCrash: it runs
@@ -149,11 +149,11 @@ func startCrashChild(t *testing.T, srv *tmuxtest.Server, point string, env ...st
 }
 
 // awaitRow waits for the child daemon to show the pane in screen state.
-func (c *crashChild) awaitRow(t *testing.T, ctx context.Context, pane, state string) api.Terminal {
+func (c *crashChild) awaitRow(t *testing.T, ctx context.Context, pane string, state contract.ScreenState) api.Terminal {
 	t.Helper()
 	return c.awaitRowFunc(t, ctx, pane, func(row api.Terminal) string {
 		if row.ScreenState != state {
-			return "the child daemon shows " + row.ScreenState
+			return "the child daemon shows " + string(row.ScreenState)
 		}
 		return ""
 	})
@@ -259,7 +259,7 @@ func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *c
 	r := &replicaDriver{t: t, ctx: ctx, client: client, c: rc, name: fmt.Sprintf("%s run %d", point, run)}
 	r.start()
 	r.toMarker(0) // the test types the task; the prompt is up
-	row := c.awaitRow(t, ctx, rc.pane, api.ScreenAwaitingApproval)
+	row := c.awaitRow(t, ctx, rc.pane, contract.ScreenAwaitingApproval)
 	if _, err := c.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID}); err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *c
 	d, final := c.restartUncertain(t, srv, r.name, rs)
 	// A fresh approve: accepted only when nothing was reserved before.
 	if !inputLanded {
-		if _, _, err := awaitPaneState(ctx, d, rc.pane, api.ScreenAwaitingApproval); err != nil {
+		if _, _, err := awaitPaneState(ctx, d, rc.pane, contract.ScreenAwaitingApproval); err != nil {
 			t.Fatal(err)
 		}
 		st, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID})
@@ -284,8 +284,8 @@ func crashRun(t *testing.T, ctx context.Context, srv *tmuxtest.Server, client *c
 		// A prompt whose answer may have landed shows so (seed 000), with
 		// nothing to approve.
 		if in := st.Terminal.Interaction; point == dispatch.FaultAfterReserve &&
-			(in == nil || in.State != terminal.StateResponseUncertain || len(in.Decisions) != 0) {
-			t.Fatalf("%s: after an uncertain reservation the prompt shows %+v, want %s", r.name, in, terminal.StateResponseUncertain)
+			(in == nil || in.State != contract.StateResponseUncertain || len(in.Decisions) != 0) {
+			t.Fatalf("%s: after an uncertain reservation the prompt shows %+v, want %s", r.name, in, contract.StateResponseUncertain)
 		}
 		res, err := d.cl.Approve(ctx, api.ApproveRequest{TerminalID: row.TerminalID})
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recognizers"
@@ -188,7 +189,7 @@ func driveDispatch(t *testing.T, ctx context.Context, d *daemon, client *control
 		return
 	}
 	evs := c.rec.Events[:len(c.rec.Events)-1] // the sentinel is sent below
-	want := "idle"                            // before any marker: the agent starts idle
+	want := contract.ScreenIdle               // before any marker: the agent starts idle
 	actionable := false
 	out := 0
 	for i := 0; i < len(evs); i++ {
@@ -253,8 +254,8 @@ func driveDispatch(t *testing.T, ctx context.Context, d *daemon, client *control
 // akk produces — a send of a typed task, or a response whose plan yields
 // exactly the recorded inputs — and if so performs it through the API.
 // It returns the number of recorded inputs akk sent (0: none) and the op.
-func dispatchInput(ctx context.Context, d *daemon, c *replicaCase, evs []recordings.Event, i int, want string, actionable bool) (int, string, error) {
-	m, row, err := awaitPaneState(ctx, d, c.pane, want)
+func dispatchInput(ctx context.Context, d *daemon, c *replicaCase, evs []recordings.Event, i int, want contract.ScreenState, actionable bool) (int, string, error) {
+	m, row, err := awaitPaneState(ctx, d, c.pane, contract.ScreenState(want))
 	if err != nil {
 		return 0, "", err
 	}
@@ -262,14 +263,14 @@ func dispatchInput(ctx context.Context, d *daemon, c *replicaCase, evs []recordi
 	v := m.View()
 	rec, turn := v.Rec, v.ActiveTurn
 	switch {
-	case rec.Plan != nil && rec.Interaction != nil && rec.Interaction.State == "pending":
+	case rec.Plan != nil && rec.Interaction != nil && rec.Interaction.State == contract.StatePending:
 		choice, text, n, delivery := matchChoice(rec.Plan, inputs)
 		var picked []string
 		if rec.Plan.Multi != nil {
 			picked, n = matchMulti(rec.Plan, inputs)
 		}
 		if n == 0 {
-			if why, ok := notAResponse[string(inputs[0])]; ok && (why != "enter" || rec.Interaction.Kind == "questionnaire") {
+			if why, ok := notAResponse[string(inputs[0])]; ok && (why != "enter" || rec.Interaction.Kind == contract.KindQuestionnaire) {
 				return 0, "", nil
 			}
 			if len(inputs) == 1 && printable(inputs[0]) {
@@ -302,7 +303,7 @@ func dispatchInput(ctx context.Context, d *daemon, c *replicaCase, evs []recordi
 				ans.SelectedOptionIDs = picked
 			}
 			req := api.RespondRequest{TerminalID: row.TerminalID, InteractionID: rec.Interaction.InteractionID, Answers: []api.Answer{ans},
-				DeliveryMode: delivery}
+				DeliveryMode: contract.DeliveryMode(delivery)}
 			if turn != "" {
 				req.TerminalID, req.TurnID = "", turn
 			}
@@ -315,7 +316,7 @@ func dispatchInput(ctx context.Context, d *daemon, c *replicaCase, evs []recordi
 			return 0, "", fmt.Errorf("%s: %s (%s)", op, res.Outcome, res.Reason)
 		}
 		return n, op, nil
-	case rec.Screen == api.ScreenIdle && rec.Composer == "empty" && len(inputs) >= 2 && printable(inputs[0]) &&
+	case rec.Screen == contract.ScreenIdle && rec.Composer == contract.ComposerEmpty && len(inputs) >= 2 && printable(inputs[0]) &&
 		bytes.Equal(inputs[1], []byte("\r")):
 		res, err := d.cl.Send(ctx, api.SendRequest{TerminalID: row.TerminalID, Request: string(inputs[0])})
 		if err != nil {
@@ -364,7 +365,7 @@ var notAResponse = map[string]string{"\x1b": "escape", "\x1d": "skip", "\r": "en
 // identity is read apart from its output, and a row taken before it
 // shows a pane that is still the shell which started the agent (a CI run
 // on a clean clone met that race).
-func awaitPaneState(ctx context.Context, d *daemon, pane, want string) (*terminal.Pane, api.Terminal, error) {
+func awaitPaneState(ctx context.Context, d *daemon, pane string, want contract.ScreenState) (*terminal.Pane, api.Terminal, error) {
 	p, _ := controlmode.ParsePaneID(pane)
 	if m := d.sv.monitor(p); m != nil {
 		if err := m.Barrier(ctx); err != nil {
@@ -435,7 +436,7 @@ func matchChoice(plan *recognizers.Plan, inputs [][]byte) (recognizers.Choice, s
 		for _, alt := range []struct {
 			steps    []recognizers.PlanStep
 			delivery string
-		}{{ch.Steps, ""}, {ch.Queue, api.DeliveryQueueNextTurn}} {
+		}{{ch.Steps, ""}, {ch.Queue, string(contract.DeliveryQueueNextTurn)}} {
 			if t, k, ok := matchSteps(alt.steps, inputs); ok && k > 0 {
 				if ch.RequireText != "" {
 					t = ""

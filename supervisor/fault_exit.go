@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
@@ -19,7 +20,7 @@ const FaultExitAtPrompt = "tmux.exit_at_prompt"
 // faultObserved runs the fault point on an observation. It is called
 // under the pane's lock: the client is told from a goroutine of its own.
 func (s *Supervisor) faultObserved(o terminal.Observation) {
-	if !fault.Enabled || o.Interaction == nil || o.Interaction.State != "pending" || o.Pane == nil ||
+	if !fault.Enabled || o.Interaction == nil || o.Interaction.State != contract.StatePending || o.Pane == nil ||
 		!fault.Hit(FaultExitAtPrompt) || !s.faultFired.CompareAndSwap(false, true) {
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/store"
@@ -70,7 +71,7 @@ func liveAnswer(t *testing.T, agent, version string, viaBinary bool) {
 	// past the Turn's end, and the answer is refused, nothing typed.
 	la.srv.MustRun("send-keys", "-t", la.pane, "-l", "typed by hand")
 	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
-		if r.Composer == "empty" {
+		if r.Composer == contract.ComposerEmpty {
 			return "the typed draft"
 		}
 		return ""
@@ -78,7 +79,7 @@ func liveAnswer(t *testing.T, agent, version string, viaBinary bool) {
 	time.Sleep(300 * time.Millisecond) // past Codex's paste-burst window (~120 ms): Enter submits, not a newline
 	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
 	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
-		if r.ScreenState == api.ScreenIdle && r.Composer == "empty" && len(sessionPrompts(t, la, agent)) == 3 {
+		if r.ScreenState == contract.ScreenIdle && r.Composer == contract.ComposerEmpty && len(sessionPrompts(t, la, agent)) == 3 {
 			return ""
 		}
 		return "the person's prompt answered"
@@ -101,10 +102,10 @@ func liveAnswer(t *testing.T, agent, version string, viaBinary bool) {
 	// Codex may redraw meanwhile (a CI run read one frame as unknown), so
 	// the check waits for the idle screen instead of comparing one frame.
 	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
-		if r.Composer == "draft" {
+		if r.Composer == contract.ComposerDraft {
 			t.Fatalf("a refused answer left a draft in the composer")
 		}
-		if r.ScreenState == api.ScreenIdle && r.Composer == "empty" {
+		if r.ScreenState == contract.ScreenIdle && r.Composer == contract.ComposerEmpty {
 			return ""
 		}
 		return "the idle screen with an empty composer"

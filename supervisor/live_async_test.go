@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
@@ -41,21 +43,21 @@ func TestLiveCodexAsync(t *testing.T) {
 	turn := ld.send("ask-async")
 
 	// status by turn_id until the collapsed questions show, pending; open them.
-	isSummary := func(in *api.Interaction) bool {
-		return in.Kind == "async_question" && len(in.Questions) == 1 && in.Questions[0].ResponseKind == "open"
+	isSummary := func(in *contract.Interaction) bool {
+		return in.Kind == contract.KindAsyncQuestion && len(in.Questions) == 1 && in.Questions[0].ResponseKind == contract.ResponseOpen
 	}
-	ld.accept(respondStep(t, ctx, d, turn, isSummary, func(in *api.Interaction) (api.Answer, string) {
+	ld.accept(respondStep(t, ctx, d, turn, isSummary, func(in *contract.Interaction) (api.Answer, contract.DeliveryMode) {
 		return api.Answer{QuestionID: in.Questions[0].QuestionID, ResponseKind: "open"}, ""
 	}))
 
 	// The first question: its options, steer (the default) with Green.
-	isOptions := func(in *api.Interaction) bool {
-		return in.Kind == "async_question" && len(in.Questions) == 1 && len(in.Questions[0].Options) > 1
+	isOptions := func(in *contract.Interaction) bool {
+		return in.Kind == contract.KindAsyncQuestion && len(in.Questions) == 1 && len(in.Questions[0].Options) > 1
 	}
-	var first *api.Interaction
-	ld.accept(respondStep(t, ctx, d, turn, isOptions, func(in *api.Interaction) (api.Answer, string) {
+	var first *contract.Interaction
+	ld.accept(respondStep(t, ctx, d, turn, isOptions, func(in *contract.Interaction) (api.Answer, contract.DeliveryMode) {
 		first = in
-		if len(in.DeliveryModes) != 1 || in.DeliveryModes[0] != api.DeliverySteer {
+		if len(in.DeliveryModes) != 1 || in.DeliveryModes[0] != contract.DeliverySteerCurrentTurn {
 			t.Errorf("an option question advertises %v, want only steer_current_turn", in.DeliveryModes)
 		}
 		q := in.Questions[0]
@@ -64,8 +66,8 @@ func TestLiveCodexAsync(t *testing.T) {
 
 	// The second question, typed. First the first question's ids again,
 	// on the changed screen: refused, nothing typed.
-	isTyped := func(in *api.Interaction) bool {
-		return in.Kind == "async_question" && len(in.Questions) == 1 && in.Questions[0].ResponseKind == "free_text"
+	isTyped := func(in *contract.Interaction) bool {
+		return in.Kind == contract.KindAsyncQuestion && len(in.Questions) == 1 && in.Questions[0].ResponseKind == contract.ResponseFreeText
 	}
 	awaitTaskInteraction(t, ctx, d, turn, isTyped)
 	before := ld.row()
@@ -79,12 +81,12 @@ func TestLiveCodexAsync(t *testing.T) {
 		t.Errorf("a refused answer changed the pane: %s/%s -> %s/%s", before.ScreenState, before.Composer, now.ScreenState, now.Composer)
 	}
 	// Queue it for the next turn.
-	ld.accept(respondStep(t, ctx, d, turn, isTyped, func(in *api.Interaction) (api.Answer, string) {
-		if !strings.Contains(strings.Join(in.DeliveryModes, " "), api.DeliveryQueueNextTurn) {
+	ld.accept(respondStep(t, ctx, d, turn, isTyped, func(in *contract.Interaction) (api.Answer, contract.DeliveryMode) {
+		if !slices.Contains(in.DeliveryModes, contract.DeliveryQueueNextTurn) {
 			t.Fatalf("the typed question advertises %v, want queue_next_turn too", in.DeliveryModes)
 		}
 		q := in.Questions[0]
-		return api.Answer{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind, Text: "Purple"}, api.DeliveryQueueNextTurn
+		return api.Answer{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind, Text: "Purple"}, contract.DeliveryQueueNextTurn
 	}))
 
 	// The slow reply ends the first turn; the queued answer runs as the next.
@@ -103,15 +105,15 @@ func TestLiveCodexAsync(t *testing.T) {
 
 // awaitTaskInteraction polls status by turn_id until its interaction is
 // pending, offered and ok.
-func awaitTaskInteraction(t *testing.T, ctx context.Context, d *daemon, turn string, ok func(*api.Interaction) bool) *api.Interaction {
+func awaitTaskInteraction(t *testing.T, ctx context.Context, d *daemon, turn string, ok func(*contract.Interaction) bool) *contract.Interaction {
 	t.Helper()
-	var in *api.Interaction
+	var in *contract.Interaction
 	tmuxtest.Await(t, 60*time.Second, func() string {
 		task, err := d.cl.TaskStatus(ctx, api.TaskRequest{TurnID: turn})
 		if err != nil {
 			return err.Error()
 		}
-		if in = task.Interaction; in == nil || in.State != "pending" || task.OfferExpiresAt == nil || !ok(in) {
+		if in = task.Interaction; in == nil || in.State != contract.StatePending || task.OfferExpiresAt == nil || !ok(in) {
 			return fmt.Sprintf("turn %s %s: interaction %+v", turn, task.State, in)
 		}
 		return ""
@@ -124,8 +126,8 @@ func awaitTaskInteraction(t *testing.T, ctx context.Context, d *daemon, turn str
 // screen changed since that status (the agent still drawing: its status
 // line renames the thread) sent nothing: it looks again, as a controller
 // told "call status again" does, at most three times.
-func respondStep(t *testing.T, ctx context.Context, d *daemon, turn string, ok func(*api.Interaction) bool,
-	answer func(*api.Interaction) (api.Answer, string)) api.ActionResult {
+func respondStep(t *testing.T, ctx context.Context, d *daemon, turn string, ok func(*contract.Interaction) bool,
+	answer func(*contract.Interaction) (api.Answer, contract.DeliveryMode)) api.ActionResult {
 	t.Helper()
 	var res api.ActionResult
 	for range 3 {
@@ -141,7 +143,7 @@ func respondStep(t *testing.T, ctx context.Context, d *daemon, turn string, ok f
 }
 
 // respondTurn answers one step of the Turn's interaction by turn_id.
-func respondTurn(t *testing.T, ctx context.Context, d *daemon, turn string, in *api.Interaction, ans api.Answer, delivery string) api.ActionResult {
+func respondTurn(t *testing.T, ctx context.Context, d *daemon, turn string, in *contract.Interaction, ans api.Answer, delivery contract.DeliveryMode) api.ActionResult {
 	t.Helper()
 	res, err := d.cl.Respond(ctx, api.RespondRequest{TurnID: turn, InteractionID: in.InteractionID,
 		Answers: []api.Answer{ans}, DeliveryMode: delivery})
@@ -151,7 +153,7 @@ func respondTurn(t *testing.T, ctx context.Context, d *daemon, turn string, in *
 	return res
 }
 
-func optionID(t *testing.T, q api.Question, label string) string {
+func optionID(t *testing.T, q contract.Question, label string) string {
 	t.Helper()
 	for _, o := range q.Options {
 		if o.Label == label {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/rig"
@@ -46,49 +47,49 @@ func runLiveDispatch(t *testing.T, agent, version string) {
 	tool := map[string]string{"claude": "run-touch", "codex": "run-ls"}[agent]
 	// Approve once, by the managed turn.
 	turn := ld.send(tool)
-	row := ld.awaitScreen(api.ScreenAwaitingApproval)
-	if !slices.Contains(row.AvailableActions["approve"].Decisions, api.DecisionApproveOnce) ||
+	row := ld.awaitScreen(contract.ScreenAwaitingApproval)
+	if !slices.Contains(row.AvailableActions["approve"].Decisions, contract.DecisionApproveOnce) ||
 		row.AvailableActions["approve"].Arguments["turn_id"] != turn {
 		t.Fatalf("approve not advertised by turn: %+v", row.AvailableActions)
 	}
-	ld.accept(ld.approve(turn, api.DecisionApproveOnce))
+	ld.accept(ld.approve(turn, contract.DecisionApproveOnce))
 	ld.idle()
 	ld.awaitSettled(turn)
 
 	// Reject: Claude's "No"; Codex offers none (its row 3 asks for
 	// instructions and Esc cancels), so it is refused with zero input.
 	turn = ld.send(tool)
-	row = ld.awaitScreen(api.ScreenAwaitingApproval)
+	row = ld.awaitScreen(contract.ScreenAwaitingApproval)
 	if agent == "claude" {
-		ld.accept(ld.approve(turn, api.DecisionReject))
+		ld.accept(ld.approve(turn, contract.DecisionReject))
 		// Claude says "Interrupted · What should Claude do instead?": blocked
 		// (interrupted), its composer taking the next send.
 		ld.resumable(recognizers.BlockedInterrupted)
 	} else {
-		if slices.Contains(row.Interaction.Decisions, api.DecisionReject) {
+		if slices.Contains(row.Interaction.Decisions, contract.DecisionReject) {
 			t.Fatalf("codex advertises reject: %+v", row.Interaction)
 		}
-		res := ld.approve(turn, api.DecisionReject)
+		res := ld.approve(turn, contract.DecisionReject)
 		if res.Outcome != api.OutcomeRejected {
 			t.Fatalf("codex reject: %+v", res)
 		}
-		if again := ld.row(); again.ScreenState != api.ScreenAwaitingApproval {
+		if again := ld.row(); again.ScreenState != contract.ScreenAwaitingApproval {
 			t.Fatalf("a refused reject changed the screen: %s", again.ScreenState)
 		}
-		ld.accept(ld.approve(turn, api.DecisionApproveOnce))
+		ld.accept(ld.approve(turn, contract.DecisionApproveOnce))
 		ld.idle()
 	}
 
 	// A single-select answer: the second color.
 	turn = ld.send("ask-color")
-	row = ld.awaitScreen(api.ScreenQuestionnaire)
-	ld.accept(ld.respond(turn, row, func(q api.Question) (int, string) { return 1, "" }))
+	row = ld.awaitScreen(contract.ScreenQuestionnaire)
+	ld.accept(ld.respond(turn, row, func(q contract.Question) (int, string) { return 1, "" }))
 	ld.idle()
 
 	// A typed answer: the option that carries text.
 	turn = ld.send("ask-color")
-	row = ld.awaitScreen(api.ScreenQuestionnaire)
-	ld.accept(ld.respond(turn, row, func(q api.Question) (int, string) {
+	row = ld.awaitScreen(contract.ScreenQuestionnaire)
+	ld.accept(ld.respond(turn, row, func(q contract.Question) (int, string) {
 		for i, o := range q.Options {
 			if o.FreeText {
 				return i, "Purple please"
@@ -102,14 +103,14 @@ func runLiveDispatch(t *testing.T, agent, version string) {
 	// Several questions, one step at a time, through the final review.
 	word := map[string]string{"claude": "ask-many", "codex": "ask-multi"}[agent]
 	turn = ld.send(word)
-	ld.awaitScreen(api.ScreenQuestionnaire)
+	ld.awaitScreen(contract.ScreenQuestionnaire)
 	steps := 0
 	for ; steps < 6; steps++ {
 		row = ld.row()
-		if row.ScreenState != api.ScreenQuestionnaire && row.ScreenState != api.ScreenConfirmation {
+		if row.ScreenState != contract.ScreenQuestionnaire && row.ScreenState != contract.ScreenConfirmation {
 			break
 		}
-		ld.accept(ld.respond(turn, row, func(q api.Question) (int, string) {
+		ld.accept(ld.respond(turn, row, func(q contract.Question) (int, string) {
 			for i, o := range q.Options {
 				if !o.FreeText {
 					return i, "" // the first plain option; in a review: submit / proceed
@@ -139,7 +140,7 @@ func (ld *liveDispatch) row() api.Terminal {
 func (ld *liveDispatch) idle() {
 	ld.t.Helper()
 	awaitRow(ld.t, ld.d.cl, ld.la.pane, 90*time.Second, func(r api.Terminal) string {
-		if r.ScreenState != api.ScreenIdle || r.Composer != "empty" || r.Profile != "exact" {
+		if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerEmpty || r.Profile != "exact" {
 			return "idle"
 		}
 		if _, ok := r.AvailableActions["send"]; !ok {
@@ -154,7 +155,7 @@ func (ld *liveDispatch) idle() {
 func (ld *liveDispatch) resumable(reason string) {
 	ld.t.Helper()
 	awaitRow(ld.t, ld.d.cl, ld.la.pane, 90*time.Second, func(r api.Terminal) string {
-		if r.ScreenState != api.ScreenBlocked || r.Blocked == nil || r.Blocked.Reason != reason || r.Composer != "empty" {
+		if r.ScreenState != contract.ScreenBlocked || r.Blocked == nil || r.Blocked.Reason != reason || r.Composer != contract.ComposerEmpty {
 			return "blocked " + reason
 		}
 		if _, ok := r.AvailableActions["send"]; !ok {
@@ -164,12 +165,12 @@ func (ld *liveDispatch) resumable(reason string) {
 	})
 }
 
-func (ld *liveDispatch) awaitScreen(state string) api.Terminal {
+func (ld *liveDispatch) awaitScreen(state contract.ScreenState) api.Terminal {
 	ld.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		r := ld.row()
-		if r.ScreenState == state && r.Interaction != nil && r.Interaction.State == "pending" {
+		if r.ScreenState == state && r.Interaction != nil && r.Interaction.State == contract.StatePending {
 			return r
 		}
 		if time.Now().After(deadline) {
@@ -196,7 +197,7 @@ func (ld *liveDispatch) send(text string) string {
 	return res.TurnID
 }
 
-func (ld *liveDispatch) approve(turn, decision string) api.ActionResult {
+func (ld *liveDispatch) approve(turn string, decision contract.Decision) api.ActionResult {
 	ld.t.Helper()
 	ld.status()
 	start := time.Now()
@@ -214,7 +215,7 @@ func (ld *liveDispatch) approve(turn, decision string) api.ActionResult {
 // pick chooses. A refusal because the screen changed since the status
 // (an agent still drawing its next step) sent nothing: it looks again, as
 // a controller told "call status again" does, at most three times.
-func (ld *liveDispatch) respond(turn string, row api.Terminal, pick func(api.Question) (int, string)) api.ActionResult {
+func (ld *liveDispatch) respond(turn string, row api.Terminal, pick func(contract.Question) (int, string)) api.ActionResult {
 	ld.t.Helper()
 	var res api.ActionResult
 	for range 3 {
@@ -230,7 +231,7 @@ func (ld *liveDispatch) respond(turn string, row api.Terminal, pick func(api.Que
 	return res
 }
 
-func (ld *liveDispatch) respondOnce(turn string, pick func(api.Question) (int, string)) api.ActionResult {
+func (ld *liveDispatch) respondOnce(turn string, pick func(contract.Question) (int, string)) api.ActionResult {
 	ld.t.Helper()
 	st := ld.status()
 	in := st.Terminal.Interaction
@@ -240,7 +241,7 @@ func (ld *liveDispatch) respondOnce(turn string, pick func(api.Question) (int, s
 	q := in.Questions[0]
 	k, text := pick(q)
 	ans := api.Answer{QuestionID: q.QuestionID, ResponseKind: q.ResponseKind, Text: text}
-	if q.ResponseKind == "single_select" {
+	if q.ResponseKind == contract.ResponseSingleSelect {
 		ans.SelectedOptionIDs = []string{q.Options[k].OptionID}
 	}
 	start := time.Now()

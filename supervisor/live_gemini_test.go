@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/supervisor/tasks"
@@ -34,7 +35,7 @@ func TestLiveGeminiDispatch(t *testing.T) {
 	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
 	ld.idle()
 	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
-		if r.Agent != agent || r.Version != version || r.Profile != "exact" || r.NativeIdentityState != "resolved" {
+		if r.Agent != agent || r.Version != version || r.Profile != "exact" || r.NativeIdentityState != contract.IdentityResolved {
 			return "gemini, exact, its chats file bound"
 		}
 		return ""
@@ -46,14 +47,14 @@ func TestLiveGeminiDispatch(t *testing.T) {
 
 	// 2. A shell command: reject refused (nothing typed), approved once.
 	turn := ld.send("run-touch please")
-	row := ld.awaitScreen(api.ScreenAwaitingApproval)
-	if ds := row.Interaction.Decisions; !slices.Equal(ds, []string{api.DecisionApproveOnce}) || row.Interaction.Tool != "shell" {
+	row := ld.awaitScreen(contract.ScreenAwaitingApproval)
+	if ds := row.Interaction.Decisions; !slices.Equal(ds, []contract.Decision{contract.DecisionApproveOnce}) || row.Interaction.Tool != contract.ToolShell {
 		t.Fatalf("the shell confirmation offers %v (tool %q), want approve_once alone", ds, row.Interaction.Tool)
 	}
-	if res := ld.approve(turn, api.DecisionReject); res.Outcome != api.OutcomeRejected {
+	if res := ld.approve(turn, contract.DecisionReject); res.Outcome != api.OutcomeRejected {
 		t.Fatalf("reject: %+v", res)
 	}
-	if again := ld.row(); again.ScreenState != api.ScreenAwaitingApproval {
+	if again := ld.row(); again.ScreenState != contract.ScreenAwaitingApproval {
 		t.Fatalf("a refused reject changed the screen: %s", again.ScreenState)
 	}
 	created := filepath.Join(la.work, "fake-created.txt")
@@ -63,7 +64,7 @@ func TestLiveGeminiDispatch(t *testing.T) {
 	if task, err := d.cl.TaskStatus(ctx, api.TaskRequest{TurnID: turn}); err != nil || task.State != tasks.TurnRunning {
 		t.Fatalf("the Turn at its confirmation: %+v %v", task, err)
 	}
-	ld.decide(turn, api.DecisionApproveOnce) // a refusal while the dialog still draws sent nothing: looked at again
+	ld.decide(turn, contract.DecisionApproveOnce) // a refusal while the dialog still draws sent nothing: looked at again
 	ld.awaitSettled(turn)
 	ld.idle()
 	if _, err := os.Stat(created); err != nil {
@@ -94,7 +95,7 @@ func TestLiveGeminiDispatch(t *testing.T) {
 func (ld *liveDispatch) awaitWorking() {
 	ld.t.Helper()
 	awaitRow(ld.t, ld.d.cl, ld.la.pane, 60*time.Second, func(r api.Terminal) string {
-		if r.ScreenState != api.ScreenWorking {
+		if r.ScreenState != contract.ScreenWorking {
 			return "working"
 		}
 		return ""

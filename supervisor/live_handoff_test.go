@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
@@ -33,20 +34,20 @@ func TestLiveClaudeHandoff(t *testing.T) {
 	ld := &liveDispatch{t: t, la: la, d: d, agent: "claude", ctx: ctx, lat: &latencies{}}
 	ld.idle()
 	turn := ld.send("run-touch")
-	ld.awaitScreen(api.ScreenAwaitingApproval)
+	ld.awaitScreen(contract.ScreenAwaitingApproval)
 
 	// The person: Esc on the permission prompt, then /clear and Enter.
 	la.srv.MustRun("send-keys", "-t", la.pane, "Escape")
 	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
-		if r.ScreenState == api.ScreenAwaitingApproval || r.Composer != "empty" {
-			return "the prompt dismissed, composer empty: " + r.ScreenState + "/" + r.Composer
+		if r.ScreenState == contract.ScreenAwaitingApproval || r.Composer != contract.ComposerEmpty {
+			return "the prompt dismissed, composer empty: " + string(r.ScreenState) + "/" + string(r.Composer)
 		}
 		return ""
 	})
 	la.srv.MustRun("send-keys", "-t", la.pane, "-l", "/clear")
 	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
-		if r.Composer != "draft" {
-			return "/clear in the composer: " + r.Composer
+		if r.Composer != contract.ComposerDraft {
+			return "/clear in the composer: " + string(r.Composer)
 		}
 		return ""
 	})
@@ -144,7 +145,7 @@ func TestLiveCodexReconcile(t *testing.T) {
 		st := ld.status()
 		b := st.Evidence.Binding
 		a, ok := st.Terminal.AvailableActions["reconcile_binding"]
-		if b == nil || b.State != "ambiguous" || !ok {
+		if b == nil || b.State != contract.IdentityAmbiguous || !ok {
 			return fmt.Sprintf("binding %+v, reconcile_binding %v", b, ok)
 		}
 		act = a
@@ -160,7 +161,7 @@ func TestLiveCodexReconcile(t *testing.T) {
 		t.Fatal(err)
 	}
 	ld.accept(res)
-	if f := res.ThreadFacts; f == nil || f.PreviousNativeThreadID != first.SessionID || f.NativeIdentityState != "resolved" ||
+	if f := res.ThreadFacts; f == nil || f.PreviousNativeThreadID != first.SessionID || f.NativeIdentityState != contract.IdentityResolved ||
 		f.NativeThreadID == "" || f.NativeThreadID == first.SessionID {
 		t.Fatalf("reconcile: %+v facts %+v (first %s)", res, res.ThreadFacts, first.SessionID)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
@@ -161,9 +162,9 @@ func hostChatRules() []fakemodel.Rule {
 		{Name: "wake", Prompt: chatWake, Call: hostStatus, Input: turn},
 		{Name: "recheck", Prompt: `^(yes|no)\b`, Call: hostStatus, From: hostStatus, Input: turn},
 		{Name: "approve", After: hostStatus, Prompt: `^yes\b`, When: permission, Call: hostApprove,
-			Input: map[string]any{"turn_id": "$.turn_id", "decision": api.DecisionApproveOnce}},
+			Input: map[string]any{"turn_id": "$.turn_id", "decision": contract.DecisionApproveOnce}},
 		{Name: "reject", After: hostStatus, Prompt: `^no\b`, When: permission, Call: hostApprove,
-			Input: map[string]any{"turn_id": "$.turn_id", "decision": api.DecisionReject}},
+			Input: map[string]any{"turn_id": "$.turn_id", "decision": contract.DecisionReject}},
 		{Name: "look-again", After: hostApprove, Max: 3, Call: hostStatus, From: hostStatus, Input: turn,
 			When: []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeRejected), fakemodel.Eq("$.do_not_retry", "false")}},
 		{Name: "ask", After: hostStatus, When: permission, Text: chatAsk},
@@ -187,7 +188,7 @@ func pendingOffer(more ...fakemodel.Cond) []fakemodel.Cond {
 // hostApproveRule approves once what the status showed.
 var hostApproveRule = fakemodel.Rule{Name: "approve", After: hostStatus, Call: hostApprove,
 	When:  pendingOffer(fakemodel.Eq("$.interaction.kind", "permission")),
-	Input: map[string]any{"turn_id": "$.turn_id", "decision": api.DecisionApproveOnce}}
+	Input: map[string]any{"turn_id": "$.turn_id", "decision": contract.DecisionApproveOnce}}
 
 // hostRespondRule answers the step the status showed with its first plain
 // option.
@@ -294,7 +295,7 @@ func TestLiveHostLoop(t *testing.T) {
 		t.Fatalf("the slow task: %+v %v", slow, err)
 	}
 	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
-		if _, ok := r.AvailableActions["send_user_explicit"]; !ok || r.ScreenState != api.ScreenWorking {
+		if _, ok := r.AvailableActions["send_user_explicit"]; !ok || r.ScreenState != contract.ScreenWorking {
 			return "working, with the user-explicit send advertised"
 		}
 		return ""
@@ -345,7 +346,7 @@ func checkChatApproved(t *testing.T, d *daemon, la *liveAgent, reqs []fakemodel.
 func awaitCodexIdle(t *testing.T, d *daemon, la *liveAgent) {
 	t.Helper()
 	awaitRow(t, d.cl, la.pane, 90*time.Second, func(r api.Terminal) string {
-		if r.Agent != "codex" || r.Profile != "exact" || r.ScreenState != api.ScreenIdle || r.Composer != "empty" {
+		if r.Agent != "codex" || r.Profile != "exact" || r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerEmpty {
 			return "idle"
 		}
 		if _, ok := r.AvailableActions["send"]; !ok {

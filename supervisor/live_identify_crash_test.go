@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
@@ -55,7 +56,7 @@ func identifyCrashRun(t *testing.T, version, point string) {
 	defer cancel()
 	// A person's first conversation, then /new and a second one: both
 	// rollouts open, the binding ambiguous (the armed daemon sent nothing).
-	row := c.awaitRow(t, ctx, la.pane, api.ScreenIdle)
+	row := c.awaitRow(t, ctx, la.pane, contract.ScreenIdle)
 	la.srv.MustRun("send-keys", "-t", la.pane, "-l", liveFirst)
 	time.Sleep(200 * time.Millisecond) // a person's pace: Codex's paste-burst window takes a fast Enter for a newline
 	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
@@ -95,7 +96,7 @@ func identifyCrashRun(t *testing.T, version, point string) {
 		})
 	}
 	awaitRowFor(t, ctx, d, la.pane, func(r api.Terminal) string {
-		if r.ScreenState != api.ScreenIdle || r.Composer != "empty" || r.Profile != "exact" {
+		if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerEmpty || r.Profile != "exact" {
 			return fmt.Sprintf("idle and empty: %s/%s", r.ScreenState, r.Composer)
 		}
 		return ""

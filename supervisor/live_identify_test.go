@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
@@ -77,7 +78,7 @@ func runLiveIdentify(t *testing.T, version string) {
 		res.TurnID != "" || res.ReceiptID != "" || p.ExpiresAt.Sub(p.ObservedAt) != api.ForegroundProofTTL {
 		t.Fatalf("identify_foreground: %+v proof %+v (second %s at %s)", res, p, second, secondPath)
 	}
-	if b := ld.binding(); b.State != "ambiguous" || b.Generation != amb.Generation {
+	if b := ld.binding(); b.State != contract.IdentityAmbiguous || b.Generation != amb.Generation {
 		t.Fatalf("the probe moved the binding: %+v (was %+v)", b, amb)
 	}
 	for _, r := range log.Requests()[requests:] {
@@ -102,7 +103,7 @@ func runLiveIdentify(t *testing.T, version string) {
 		t.Fatalf("the Turn %+v (%v), want the second conversation %s", turn, err, second)
 	}
 	b := ld.binding()
-	if b.State != "resolved" || b.SessionID != second || b.Path != secondPath || b.Generation != amb.Generation+1 ||
+	if b.State != contract.IdentityResolved || b.SessionID != second || b.Path != secondPath || b.Generation != amb.Generation+1 ||
 		turn.BindingGen != b.Generation || res.SessionID != ld.row().SessionID {
 		t.Fatalf("binding after identify_and_send: %+v, turn %+v, result session %s (ambiguous was %+v)", b, turn, res.SessionID, amb)
 	}
@@ -155,7 +156,7 @@ func personNewThread(t *testing.T, la *liveAgent, cl *api.Client, term string) a
 			return err.Error()
 		}
 		_, ok := st.Terminal.AvailableActions["identify_and_send"]
-		if st.Evidence.Binding == nil || st.Evidence.Binding.State != "ambiguous" || !ok {
+		if st.Evidence.Binding == nil || st.Evidence.Binding.State != contract.IdentityAmbiguous || !ok {
 			return fmt.Sprintf("binding %+v, %s/%s, actions %v", st.Evidence.Binding, st.Terminal.ScreenState, st.Terminal.Composer,
 				st.Terminal.AvailableActions)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // runLiveInspect reads the real agent's own status through native_inspect:
@@ -43,7 +44,7 @@ func runLiveInspect(t *testing.T, agent, version string) {
 	bind := ld.binding()
 	t.Logf("%s %s: %d fields in %s: %+v", agent, version, len(res.Status.Fields), took.Round(time.Millisecond), res.Status.Fields)
 	after := ld.row()
-	if after.ScreenState != api.ScreenIdle || after.Composer != "empty" {
+	if after.ScreenState != contract.ScreenIdle || after.Composer != contract.ComposerEmpty {
 		t.Fatalf("after the inspection the agent is %s/%s", after.ScreenState, after.Composer)
 	}
 	// No model turn (what /statusline would start); a title request for
@@ -69,8 +70,8 @@ func runLiveInspect(t *testing.T, agent, version string) {
 	// A draft refuses it with nothing typed.
 	la.srv.MustRun("send-keys", "-t", la.pane, "-l", "draft")
 	awaitRow(t, d.cl, la.pane, 20*time.Second, func(r api.Terminal) string {
-		if r.Composer != "draft" {
-			return "the draft: " + r.Composer
+		if r.Composer != contract.ComposerDraft {
+			return "the draft: " + string(r.Composer)
 		}
 		return ""
 	})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
@@ -80,7 +81,7 @@ func listMissing(l api.ListResponse, panes map[string][2]string) string {
 			return pane + ": no row"
 		case r.Agent != a[0] || r.Version != a[1]:
 			return fmt.Sprintf("%s: %s@%s, want %s@%s", pane, r.Agent, r.Version, a[0], a[1])
-		case pinned && (r.Profile != "exact" || r.ScreenState != api.ScreenIdle):
+		case pinned && (r.Profile != "exact" || r.ScreenState != contract.ScreenIdle):
 			return fmt.Sprintf("%s %s: %s profile, %s", pane, a[0], r.Profile, r.ScreenState)
 		case !pinned && r.Profile != "generic":
 			return fmt.Sprintf("%s %s@%s: %s profile, want generic", pane, a[0], a[1], r.Profile)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
@@ -49,7 +50,7 @@ func modelCrashRun(t *testing.T, agent, version, point string) {
 	defer cancel()
 	// A person's first prompt (Claude then asks before a switch), the
 	// conversation bound, model_options offered.
-	row := c.awaitRow(t, ctx, la.pane, api.ScreenIdle)
+	row := c.awaitRow(t, ctx, la.pane, contract.ScreenIdle)
 	personFirstPrompt(la, agent)
 	c.awaitOffered(t, ctx, row.TerminalID, "model_options")
 	opts := mustAction(t)(c.cl.ModelOptions(ctx, api.ModelOptionsRequest{TerminalID: row.TerminalID}))
@@ -73,10 +74,10 @@ func modelCrashRun(t *testing.T, agent, version, point string) {
 		switch {
 		case r.Profile != "exact":
 			return "an exact profile, not " + r.Profile
-		case (!set || agent == "claude") && r.ScreenState != api.ScreenMenuOrViewer:
-			return "the menu or confirmation left open, not " + r.ScreenState
-		case set && agent == "codex" && (r.ScreenState != api.ScreenIdle || r.Composer != "empty"):
-			return "idle and empty after the set: " + r.ScreenState + "/" + r.Composer
+		case (!set || agent == "claude") && r.ScreenState != contract.ScreenMenuOrViewer:
+			return "the menu or confirmation left open, not " + string(r.ScreenState)
+		case set && agent == "codex" && (r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerEmpty):
+			return "idle and empty after the set: " + string(r.ScreenState) + "/" + string(r.Composer)
 		}
 		return ""
 	})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 )
 
@@ -47,7 +48,7 @@ func runLiveModel(t *testing.T, agent, version string, pick func(api.ModelCatalo
 			t.Errorf("a model turn while reading the menu: %s %s", r.Method, r.Path)
 		}
 	}
-	if after := ld.row(); after.ScreenState != api.ScreenIdle || after.Composer != "empty" {
+	if after := ld.row(); after.ScreenState != contract.ScreenIdle || after.Composer != contract.ComposerEmpty {
 		t.Fatalf("after model_options the agent is %s/%s", after.ScreenState, after.Composer)
 	}
 	tuple := pick(*cat)
@@ -93,8 +94,8 @@ func runLiveModel(t *testing.T, agent, version string, pick func(api.ModelCatalo
 	// A draft refuses model_options with nothing typed.
 	ld.la.srv.MustRun("send-keys", "-t", la.pane, "-l", "draft")
 	awaitRow(t, d.cl, la.pane, 20*time.Second, func(r api.Terminal) string {
-		if r.Composer != "draft" {
-			return "the draft: " + r.Composer
+		if r.Composer != contract.ComposerDraft {
+			return "the draft: " + string(r.Composer)
 		}
 		return ""
 	})
@@ -154,10 +155,10 @@ func TestLiveCodexModel(t *testing.T) {
 		res.Outcome != api.OutcomeRejected || !strings.HasPrefix(res.Reason, api.ReasonNoResidue) {
 		t.Fatalf("repair with no residue: %+v %v", res, err)
 	}
-	advertised := func(name, screen string) {
+	advertised := func(name string, screen contract.ScreenState) {
 		awaitRow(t, cl, pane, 20*time.Second, func(r api.Terminal) string {
 			if _, ok := r.AvailableActions["repair_model_control"]; !ok || r.ScreenState != screen {
-				return name + ": repair_model_control not advertised (" + r.ScreenState + "/" + r.Composer + ")"
+				return name + ": repair_model_control not advertised (" + string(r.ScreenState) + "/" + string(r.Composer) + ")"
 			}
 			return ""
 		})
@@ -169,16 +170,16 @@ func TestLiveCodexModel(t *testing.T) {
 		// As a person types: the command, then (once the screen shows it,
 		// past Codex's paste window) Enter.
 		ld.la.srv.MustRun("send-keys", "-t", pane, "-l", "/model")
-		advertised(c.name, api.ScreenIdle)
+		advertised(c.name, contract.ScreenIdle)
 		if c.enter {
 			ld.la.srv.MustRun("send-keys", "-t", pane, "Enter")
-			advertised(c.name, api.ScreenMenuOrViewer)
+			advertised(c.name, contract.ScreenMenuOrViewer)
 		}
 		res, err := cl.RepairModelControl(ld.ctx, api.RepairModelControlRequest{TerminalID: term})
 		if err != nil || res.Outcome != api.OutcomeAccepted || res.ReceiptID != "" {
 			t.Fatalf("repair of %s: %+v %v", c.name, res, err)
 		}
-		if r := ld.row(); r.ScreenState != api.ScreenIdle || r.Composer != "empty" {
+		if r := ld.row(); r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerEmpty {
 			t.Fatalf("after the repair of %s: %s/%s", c.name, r.ScreenState, r.Composer)
 		}
 	}

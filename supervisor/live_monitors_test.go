@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/rig"
@@ -157,7 +158,7 @@ func runLiveMonitors(t *testing.T, agent, version string) {
 	// 2. A task that needs an approval, sent by akk and approved by turn.
 	tool := map[string]string{"claude": "run-touch", "codex": "run-ls"}[agent]
 	approved := ld.send(tool)
-	row := ld.awaitScreen(api.ScreenAwaitingApproval)
+	row := ld.awaitScreen(contract.ScreenAwaitingApproval)
 	prompt := row.Interaction.InteractionID
 	t.Logf("2. approval prompt %s", prompt)
 	// The wake-up reaches both routes before anyone acts on the prompt.
@@ -171,7 +172,7 @@ func runLiveMonitors(t *testing.T, agent, version string) {
 		return ""
 	})
 	t.Logf("2. approve at %s", time.Now().Format("15:04:05.000"))
-	ld.accept(ld.approve(approved, api.DecisionApproveOnce))
+	ld.accept(ld.approve(approved, contract.DecisionApproveOnce))
 	awaitDelivered(t, ctx, d.cl, api.TaskRequest{TurnID: approved}, settled(tasks.TurnCompleted))
 	ld.idle()
 	t.Logf("2. approved task: completed")
@@ -187,7 +188,7 @@ func runLiveMonitors(t *testing.T, agent, version string) {
 	la.srv.MustRun("send-keys", "-t", la.pane, "-l", tool)
 	time.Sleep(300 * time.Millisecond) // a paste-burst window: Enter apart from the text
 	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
-	row = ld.awaitScreen(api.ScreenAwaitingApproval)
+	row = ld.awaitScreen(contract.ScreenAwaitingApproval)
 	human := row.Interaction.InteractionID
 	tmuxtest.Await(t, 30*time.Second, func() string {
 		got := subjectCounts(sinks.delivered(t), w.WatchID)

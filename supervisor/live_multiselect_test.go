@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
@@ -31,10 +32,10 @@ func liveMultiSelect(t *testing.T, version string) {
 
 	for round, pick := range [][]string{{"Cheese", "Olives"}, {"Mushrooms"}} {
 		turn := ld.send("ask-multi")
-		ld.awaitScreen(api.ScreenQuestionnaire)
+		ld.awaitScreen(contract.ScreenQuestionnaire)
 		st := ld.status()
 		in := st.Terminal.Interaction
-		if in == nil || len(in.Questions) != 1 || in.Questions[0].ResponseKind != "multi_select" ||
+		if in == nil || len(in.Questions) != 1 || in.Questions[0].ResponseKind != contract.ResponseMultiSelect ||
 			in.Capabilities == nil || !in.Capabilities.MultiSelect {
 			t.Fatalf("round %d: not a multi-select projection: %+v", round, in)
 		}
@@ -67,11 +68,11 @@ func liveMultiSelect(t *testing.T, version string) {
 		}
 		ld.accept(res)
 		t.Logf("round %d: %d boxes and the move to the review proven in %.0f ms", round, len(sel), float64(time.Since(start).Microseconds())/1000)
-		if res.Next == nil || res.Next.Kind != "confirmation" {
+		if res.Next == nil || res.Next.Kind != contract.KindConfirmation {
 			t.Fatalf("round %d: after the toggles: %+v, want the review", round, res.Next)
 		}
-		row := ld.awaitScreen(api.ScreenConfirmation)
-		ld.accept(ld.respond(turn, row, func(q api.Question) (int, string) { return 0, "" })) // Submit answers
+		row := ld.awaitScreen(contract.ScreenConfirmation)
+		ld.accept(ld.respond(turn, row, func(q contract.Question) (int, string) { return 0, "" })) // Submit answers
 		ld.idle()
 		want := map[string]string{"Which toppings do you want on the pizza?": joinLabels(pick)}
 		awaitAnswers(t, filepath.Join(la.home, ".claude", "projects"), round+1, want)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
@@ -118,7 +119,7 @@ func TestLiveOpenClawHookCrash(t *testing.T) {
 func crashSend(t *testing.T, ctx context.Context, c *crashChild, la *liveAgent) string {
 	t.Helper()
 	row := c.awaitRowFunc(t, ctx, la.pane, func(r api.Terminal) string {
-		if _, ok := r.AvailableActions["send"]; !ok || r.Agent != "codex" || r.ScreenState != api.ScreenIdle {
+		if _, ok := r.AvailableActions["send"]; !ok || r.Agent != "codex" || r.ScreenState != contract.ScreenIdle {
 			return "codex idle with send advertised"
 		}
 		return ""

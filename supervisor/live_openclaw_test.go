@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/hosts"
@@ -390,7 +391,7 @@ func chatClaudeScript() fakemodel.Script {
 func awaitClaudeIdle(t *testing.T, d *daemon, la *liveAgent) {
 	t.Helper()
 	awaitRow(t, d.cl, la.pane, 90*time.Second, func(r api.Terminal) string {
-		if r.Agent != "claude" || r.ScreenState != api.ScreenIdle || r.Composer != "empty" {
+		if r.Agent != "claude" || r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerEmpty {
 			return "idle"
 		}
 		if _, ok := r.AvailableActions["send"]; !ok {
@@ -408,7 +409,7 @@ func checkChatRejected(t *testing.T, d *daemon, cl *liveAgent, reqs []fakemodel.
 	t.Helper()
 	turn := hostLoopSteps(t, reqs, hostApprove, `^list send sent status ask status approve acted( status cancelled){1,2}$`)
 	for _, r := range reqs {
-		if r.Kind == "main" && hostStep(r.Tool) == "approve" && !strings.Contains(string(r.ToolInput), `"decision":"`+api.DecisionReject+`"`) {
+		if r.Kind == "main" && hostStep(r.Tool) == "approve" && !strings.Contains(string(r.ToolInput), `"decision":"`+string(contract.DecisionReject)+`"`) {
 			t.Errorf("request %d: the host's act %s, want a reject", r.Seq, r.ToolInput)
 		}
 	}

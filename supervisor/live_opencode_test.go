@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/rig"
@@ -42,18 +43,18 @@ func TestLiveOpenCodeDispatch(t *testing.T) {
 	// 1. A first task: the session appears in the store with it.
 	ld.awaitSettled(ld.send("hello there"))
 	ld.idle()
-	if r := ld.row(); r.NativeIdentityState != "resolved" {
+	if r := ld.row(); r.NativeIdentityState != contract.IdentityResolved {
 		t.Fatalf("after the first prompt the session is %s", r.NativeIdentityState)
 	}
 
 	// 2. A shell command rejected: it does not run.
 	created := filepath.Join(la.work, "fake-created.txt")
 	turn := ld.send("run-touch please")
-	row = ld.awaitScreen(api.ScreenAwaitingApproval)
-	if ds := row.Interaction.Decisions; !slices.Equal(ds, []string{api.DecisionApproveOnce, api.DecisionReject}) {
+	row = ld.awaitScreen(contract.ScreenAwaitingApproval)
+	if ds := row.Interaction.Decisions; !slices.Equal(ds, []contract.Decision{contract.DecisionApproveOnce, contract.DecisionReject}) {
 		t.Fatalf("the permission offers %v, want approve_once and reject", ds)
 	}
-	ld.decide(turn, api.DecisionReject) // a refusal while the dialog still draws sent nothing: looked at again
+	ld.decide(turn, contract.DecisionReject) // a refusal while the dialog still draws sent nothing: looked at again
 	ld.idle()
 	if _, err := os.Stat(created); err == nil {
 		t.Fatal("a rejected command ran")
@@ -62,11 +63,11 @@ func TestLiveOpenCodeDispatch(t *testing.T) {
 
 	// 3. Approved once: it runs once, and the Turn completes.
 	turn = ld.send("run-touch again")
-	ld.awaitScreen(api.ScreenAwaitingApproval)
+	ld.awaitScreen(contract.ScreenAwaitingApproval)
 	if _, err := os.Stat(created); err == nil {
 		t.Fatal("the command ran before its approval")
 	}
-	ld.decide(turn, api.DecisionApproveOnce)
+	ld.decide(turn, contract.DecisionApproveOnce)
 	ld.awaitSettled(turn)
 	ld.idle()
 	if _, err := os.Stat(created); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
@@ -67,7 +68,7 @@ func privateCrashRun(t *testing.T, agent, version string, p privateOp, point str
 	defer cancel()
 	// A person's first prompt binds the conversation (Claude writes its
 	// transcript then); then the residue, where the operation needs one.
-	row := c.awaitRow(t, ctx, la.pane, api.ScreenIdle)
+	row := c.awaitRow(t, ctx, la.pane, contract.ScreenIdle)
 	personFirstPrompt(la, agent)
 	want := p.op
 	if p.residue != "" {
@@ -90,12 +91,12 @@ func privateCrashRun(t *testing.T, agent, version string, p privateOp, point str
 	typed := point == dispatch.FaultAfterInput && p.command != ""
 	l := awaitRowFor(t, ctx, d, la.pane, func(r api.Terminal) string {
 		switch {
-		case r.ScreenState != api.ScreenIdle || r.Profile != "exact":
-			return "idle " + r.ScreenState
-		case typed && r.Composer != "draft":
-			return "the typed command in the composer, composer " + r.Composer
-		case !typed && r.Composer != "empty":
-			return "an empty composer, composer " + r.Composer
+		case r.ScreenState != contract.ScreenIdle || r.Profile != "exact":
+			return "idle " + string(r.ScreenState)
+		case typed && r.Composer != contract.ComposerDraft:
+			return "the typed command in the composer, composer " + string(r.Composer)
+		case !typed && r.Composer != contract.ComposerEmpty:
+			return "an empty composer, composer " + string(r.Composer)
 		}
 		return ""
 	})

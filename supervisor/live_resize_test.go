@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
-	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 )
 
@@ -62,8 +62,8 @@ func liveResize(t *testing.T, agent, version string, tool *fakemodel.ToolCall) {
 	lap("idle at 120x40")
 
 	turn := ld.send("run-resize")
-	row := ld.awaitScreen(api.ScreenAwaitingApproval)
-	if row.Interaction.Tool != recognizers.ToolShell || !slices.Contains(row.Interaction.Decisions, api.DecisionApproveOnce) {
+	row := ld.awaitScreen(contract.ScreenAwaitingApproval)
+	if row.Interaction.Tool != contract.ToolShell || !slices.Contains(row.Interaction.Decisions, contract.DecisionApproveOnce) {
 		t.Fatalf("want the shell dialog with approve_once, got %+v", row.Interaction)
 	}
 	before := row.Interaction.InteractionID
@@ -97,10 +97,10 @@ func liveResize(t *testing.T, agent, version string, tool *fakemodel.ToolCall) {
 			return fmt.Sprintf("profile %q", r.Profile)
 		case slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, "screen re-seeding") }):
 			return fmt.Sprintf("warnings %v", r.Warnings)
-		case r.ScreenState != api.ScreenAwaitingApproval || r.ActivityState != "awaiting_approval":
+		case r.ScreenState != contract.ScreenAwaitingApproval || r.ActivityState != contract.ActivityAwaitingApproval:
 			return fmt.Sprintf("screen %s, activity %s", r.ScreenState, r.ActivityState)
-		case r.Interaction == nil || r.Interaction.State != "pending" || r.Interaction.Tool != recognizers.ToolShell ||
-			!slices.Contains(r.Interaction.Decisions, api.DecisionApproveOnce):
+		case r.Interaction == nil || r.Interaction.State != contract.StatePending || r.Interaction.Tool != contract.ToolShell ||
+			!slices.Contains(r.Interaction.Decisions, contract.DecisionApproveOnce):
 			return fmt.Sprintf("interaction %+v", r.Interaction)
 		case r.AvailableActions["approve"].Arguments["turn_id"] != turn:
 			return fmt.Sprintf("approve not advertised by turn: %+v", r.AvailableActions)
@@ -110,7 +110,7 @@ func liveResize(t *testing.T, agent, version string, tool *fakemodel.ToolCall) {
 	lap(fmt.Sprintf("the dialog again at %s after %d bytes of redraw (interaction %s, before the split %s)", size, redraw, last.Interaction.InteractionID, before))
 
 	// Status, then approve once.
-	ld.decide(turn, api.DecisionApproveOnce)
+	ld.decide(turn, contract.DecisionApproveOnce)
 	lap("approve once accepted")
 	ld.idle()
 	ld.awaitSettled(turn)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
@@ -52,7 +53,7 @@ func (c *crashChild) awaitOffered(t *testing.T, ctx context.Context, term, actio
 		if err != nil {
 			return err.Error() + "\n" + c.out.String()
 		}
-		if _, ok := st.Terminal.AvailableActions[action]; !ok || st.Evidence.Binding == nil || st.Evidence.Binding.State != "resolved" {
+		if _, ok := st.Terminal.AvailableActions[action]; !ok || st.Evidence.Binding == nil || st.Evidence.Binding.State != contract.IdentityResolved {
 			return fmt.Sprintf("%s not offered yet: %s/%s binding %+v", action, st.Terminal.ScreenState, st.Terminal.Composer, st.Evidence.Binding)
 		}
 		return ""

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
@@ -53,13 +54,13 @@ func TestLiveCodexSecretFlag(t *testing.T) {
 
 	turn := ld.send(flaggedWord)
 	row := awaitRow(t, d.cl, la.pane, 60*time.Second, func(r api.Terminal) string {
-		if r.ScreenState != api.ScreenQuestionnaire || r.Interaction == nil || !slices.Contains(r.Interaction.Reasons, recognizers.ReasonSecretInput) {
+		if r.ScreenState != contract.ScreenQuestionnaire || r.Interaction == nil || !slices.Contains(r.Interaction.Reasons, recognizers.ReasonSecretInput) {
 			return "the flagged question manual with secret_input"
 		}
 		return ""
 	})
 	in := row.Interaction
-	if in.State != "manual_required" || len(in.Questions) != 1 || in.Questions[0].Prompt != "Which colour should the banner be?" {
+	if in.State != contract.StateManualRequired || len(in.Questions) != 1 || in.Questions[0].Prompt != "Which colour should the banner be?" {
 		t.Fatalf("the flagged question: %+v", in)
 	}
 	if _, ok := row.AvailableActions["respond_interaction"]; ok {
@@ -79,17 +80,17 @@ func TestLiveCodexSecretFlag(t *testing.T) {
 	// The person declines it on the pane; the flag goes with its turn.
 	la.srv.MustRun("send-keys", "-t", la.pane, "Escape")
 	awaitRow(t, d.cl, la.pane, 60*time.Second, func(r api.Terminal) string {
-		if _, ok := r.AvailableActions["send"]; !ok || r.Interaction != nil && r.Interaction.Kind == "questionnaire" {
+		if _, ok := r.AvailableActions["send"]; !ok || r.Interaction != nil && r.Interaction.Kind == contract.KindQuestionnaire {
 			return "back to a sendable composer"
 		}
 		return ""
 	})
 	turn = ld.send("ask-banner")
-	row = ld.awaitScreen(api.ScreenQuestionnaire)
+	row = ld.awaitScreen(contract.ScreenQuestionnaire)
 	if row.Interaction.Questions[0].Prompt != "Which colour should the banner be?" {
 		t.Fatalf("the plain question: %+v", row.Interaction)
 	}
-	ld.accept(ld.respond(turn, row, func(q api.Question) (int, string) { return 1, "" })) // Blue
+	ld.accept(ld.respond(turn, row, func(q contract.Question) (int, string) { return 1, "" })) // Blue
 	ld.awaitSettled(turn)
 	if !rolloutHas(filepath.Join(la.home, ".codex", "sessions"), `"function_call_output"`, `Blue`) {
 		t.Errorf("the rollout has no answer Blue")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
@@ -246,12 +247,12 @@ func livePermission(t *testing.T, agent, version, prompt, approveKey string, scr
 		switch {
 		case r.Agent != agent || r.Version != version || r.Replica || r.Profile != "exact":
 			return "identity"
-		case r.ScreenState != api.ScreenIdle || r.Composer != "empty":
+		case r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerEmpty:
 			return "screen"
-		case r.ActivityState != "idle":
+		case r.ActivityState != contract.ActivityIdle:
 			return "activity"
-		case r.NativeIdentityState == "verified_absent" && r.DurableActivityState == "idle":
-		case agent == "codex" && r.NativeIdentityState == "unavailable" && r.DurableActivityState == "unavailable":
+		case r.NativeIdentityState == contract.IdentityVerifiedAbsent && r.DurableActivityState == contract.DurableIdle:
+		case agent == "codex" && r.NativeIdentityState == contract.IdentityUnavailable && r.DurableActivityState == contract.DurableUnavailable:
 			// watchers: a Codex without $CODEX_HOME/sessions yet (before
 			// its first prompt) is unavailable, not verified_absent.
 		default:
@@ -267,22 +268,22 @@ func livePermission(t *testing.T, agent, version, prompt, approveKey string, scr
 	la.srv.MustRun("send-keys", "-t", la.pane, "Enter")
 	row = awaitRow(t, d.cl, la.pane, 60*time.Second, func(r api.Terminal) string {
 		switch {
-		case r.ScreenState != api.ScreenAwaitingApproval || r.Interaction == nil || r.Interaction.Kind != "permission":
+		case r.ScreenState != contract.ScreenAwaitingApproval || r.Interaction == nil || r.Interaction.Kind != contract.KindPermission:
 			return "screen"
-		case r.NativeIdentityState != "resolved":
+		case r.NativeIdentityState != contract.IdentityResolved:
 			return "native session"
-		case r.DurableActivityState != "working" && r.DurableActivityState != "awaiting_input":
+		case r.DurableActivityState != contract.DurableWorking && r.DurableActivityState != contract.DurableAwaitingInput:
 			return "durable"
-		case r.ActivityState != "awaiting_approval":
+		case r.ActivityState != contract.ActivityAwaitingApproval:
 			return "activity"
 		}
 		return ""
 	})
-	if row.Interaction.State != "pending" || !slices.Contains(row.Interaction.Decisions, "approve_once") {
+	if row.Interaction.State != contract.StatePending || !slices.Contains(row.Interaction.Decisions, "approve_once") {
 		t.Errorf("permission interaction %+v", row.Interaction)
 	}
 	if a, ok := row.AvailableActions["approve"]; !ok || a.Arguments["terminal_id"] != row.TerminalID ||
-		!slices.Equal(a.Decisions, []string{"approve_once"}) {
+		!slices.Equal(a.Decisions, []contract.Decision{"approve_once"}) {
 		t.Errorf("a prompt a person started advertises %v, want approve_once by terminal_id", row.AvailableActions)
 	}
 	st, err := d.cl.Status(context.Background(), api.StatusRequest{TerminalID: row.TerminalID})
@@ -291,7 +292,7 @@ func livePermission(t *testing.T, agent, version, prompt, approveKey string, scr
 	}
 	la.srv.MustRun("send-keys", "-t", la.pane, "-l", approveKey)
 	awaitRow(t, d.cl, la.pane, 60*time.Second, func(r api.Terminal) string {
-		if r.ScreenState != api.ScreenIdle || r.DurableActivityState != "idle" || r.ActivityState != "idle" {
+		if r.ScreenState != contract.ScreenIdle || r.DurableActivityState != contract.DurableIdle || r.ActivityState != contract.ActivityIdle {
 			return "idle again"
 		}
 		return ""

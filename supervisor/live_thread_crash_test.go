@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
@@ -82,7 +83,7 @@ func resumeCrashRun(t *testing.T, agent, version, point string) {
 
 	c := startCrashChild(t, la.srv, point, "AKK_CRASH_CLAUDE_PROJECTS="+roots.claudeProjects, "AKK_CRASH_CODEX_SESSIONS="+roots.codexSessions,
 		"AKK_CRASH_DISPATCH_STORE="+prep.storeDir)
-	row := c.awaitRow(t, ctx, la.pane, api.ScreenIdle)
+	row := c.awaitRow(t, ctx, la.pane, contract.ScreenIdle)
 	tmuxtest.Await(t, 30*time.Second, func() string {
 		st, err := c.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID})
 		if err != nil {
@@ -106,10 +107,10 @@ func resumeCrashRun(t *testing.T, agent, version, point string) {
 	moved := point == dispatch.FaultBeforeReceipt
 	l := awaitRowFor(t, ctx, d, la.pane, func(r api.Terminal) string {
 		switch {
-		case r.ScreenState != api.ScreenIdle || r.Profile != "exact":
-			return "idle " + r.ScreenState
-		case typed && r.Composer != "draft":
-			return "the typed command in the composer, composer " + r.Composer
+		case r.ScreenState != contract.ScreenIdle || r.Profile != "exact":
+			return "idle " + string(r.ScreenState)
+		case typed && r.Composer != contract.ComposerDraft:
+			return "the typed command in the composer, composer " + string(r.Composer)
 		}
 		return ""
 	})
@@ -156,7 +157,7 @@ func threadCrashRun(t *testing.T, agent, version, point string) {
 	defer cancel()
 	// A person's first prompt (the armed daemon must reserve nothing before
 	// the transition), then the conversation bound and idle.
-	row := c.awaitRow(t, ctx, la.pane, api.ScreenIdle)
+	row := c.awaitRow(t, ctx, la.pane, contract.ScreenIdle)
 	la.srv.MustRun("send-keys", "-t", la.pane, "-l", liveFirst)
 	if agent == "codex" {
 		time.Sleep(200 * time.Millisecond) // Codex's paste-burst window: a fast Enter would be a newline
@@ -167,7 +168,7 @@ func threadCrashRun(t *testing.T, agent, version, point string) {
 		if err != nil {
 			return err.Error() + "\n" + c.out.String()
 		}
-		if _, ok := st.Terminal.AvailableActions["new_thread"]; !ok || st.Evidence.Binding == nil || st.Evidence.Binding.State != "resolved" {
+		if _, ok := st.Terminal.AvailableActions["new_thread"]; !ok || st.Evidence.Binding == nil || st.Evidence.Binding.State != contract.IdentityResolved {
 			return fmt.Sprintf("new_thread not offered yet: %s/%s binding %+v", st.Terminal.ScreenState, st.Terminal.Composer, st.Evidence.Binding)
 		}
 		return ""
@@ -190,11 +191,11 @@ func threadCrashRun(t *testing.T, agent, version, point string) {
 		t.Fatalf("the command shows %d times after the restart:\n%s", n, screen)
 	}
 	l := awaitRowFor(t, ctx, d, la.pane, func(r api.Terminal) string {
-		if r.ScreenState != api.ScreenIdle || r.Profile != "exact" {
-			return "idle " + r.ScreenState
+		if r.ScreenState != contract.ScreenIdle || r.Profile != "exact" {
+			return "idle " + string(r.ScreenState)
 		}
-		if typed && r.Composer != "draft" {
-			return "the typed command in the composer, composer " + r.Composer
+		if typed && r.Composer != contract.ComposerDraft {
+			return "the typed command in the composer, composer " + string(r.Composer)
 		}
 		return ""
 	})

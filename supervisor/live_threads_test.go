@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
@@ -60,7 +61,7 @@ func runLiveThreads(t *testing.T, agent, version string) {
 	ld.awaitSettled(first)
 	ld.idle()
 	before := ld.binding()
-	if before.State != "resolved" {
+	if before.State != contract.IdentityResolved {
 		t.Fatalf("binding after the first turn: %+v", before)
 	}
 	firstSession := ld.row().SessionID
@@ -90,7 +91,7 @@ func runLiveThreads(t *testing.T, agent, version string) {
 	ld.awaitSettled(second)
 	ld.idle()
 	mid := ld.binding()
-	if mid.State != "resolved" || mid.SessionID == before.SessionID {
+	if mid.State != contract.IdentityResolved || mid.SessionID == before.SessionID {
 		t.Fatalf("binding in the second conversation: %+v (first %s)", mid, before.SessionID)
 	}
 	if ld.row().SessionID == firstSession {

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
-	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
@@ -73,8 +73,8 @@ func TestLiveClaudeToolDialogs(t *testing.T) {
 				toolEnd("Edit")...)
 		})
 		turn := ld.send("edit-notes")
-		ld.awaitDialog(recognizers.ToolEdit, api.DecisionApproveOnce, api.DecisionReject)
-		ld.decide(turn, api.DecisionApproveOnce)
+		ld.awaitDialog(contract.ToolEdit, contract.DecisionApproveOnce, contract.DecisionReject)
+		ld.decide(turn, contract.DecisionApproveOnce)
 		ld.idle()
 		fileHolds(t, notes.abs(), "alpha\nbeta, edited\ngamma\n")
 		ld.toolResult("Edit", false)
@@ -87,8 +87,8 @@ func TestLiveClaudeToolDialogs(t *testing.T) {
 				toolEnd("Write")...)
 		})
 		turn := ld.send("write-create")
-		ld.awaitDialog(recognizers.ToolWrite, api.DecisionApproveOnce, api.DecisionReject)
-		ld.decide(turn, api.DecisionReject)
+		ld.awaitDialog(contract.ToolWrite, contract.DecisionApproveOnce, contract.DecisionReject)
+		ld.decide(turn, contract.DecisionReject)
 		// A rejected Write ends the turn: the composer is empty and takes
 		// the next send.
 		ld.idle()
@@ -108,11 +108,11 @@ func TestLiveClaudeToolDialogs(t *testing.T) {
 				toolEnd("ExitPlanMode")...)
 		})
 		turn := ld.send("plan-notes")
-		row := ld.awaitDialog(recognizers.ToolPlan, api.DecisionApproveOnce)
-		if slices.Contains(row.Interaction.Decisions, api.DecisionReject) {
+		row := ld.awaitDialog(contract.ToolPlan, contract.DecisionApproveOnce)
+		if slices.Contains(row.Interaction.Decisions, contract.DecisionReject) {
 			t.Errorf("the plan dialog offers reject: %v", row.Interaction.Decisions)
 		}
-		ld.decide(turn, api.DecisionApproveOnce)
+		ld.decide(turn, contract.DecisionApproveOnce)
 		ld.idle()
 		ld.toolResult("ExitPlanMode", false)
 		// "Yes, manually approve edits" leaves plan mode for the default
@@ -144,9 +144,9 @@ func startToolSession(t *testing.T, version, mode string, mk func(*liveAgent, *f
 
 // awaitDialog waits for the permission dialog for tool with exactly the
 // decisions want pending.
-func (ld *liveDispatch) awaitDialog(tool string, want ...string) api.Terminal {
+func (ld *liveDispatch) awaitDialog(tool contract.Tool, want ...contract.Decision) api.Terminal {
 	ld.t.Helper()
-	row := ld.awaitScreen(api.ScreenAwaitingApproval)
+	row := ld.awaitScreen(contract.ScreenAwaitingApproval)
 	in := row.Interaction
 	if in.Tool != tool || !slices.Equal(in.Decisions, want) {
 		ld.t.Fatalf("want the %s dialog with %v, got %+v", tool, want, in)
@@ -157,7 +157,7 @@ func (ld *liveDispatch) awaitDialog(tool string, want ...string) api.Terminal {
 // decide is approve with respond's patience: a refusal because the dialog
 // was still drawing since the status sent nothing, so it looks again, at
 // most three times.
-func (ld *liveDispatch) decide(turn, decision string) {
+func (ld *liveDispatch) decide(turn string, decision contract.Decision) {
 	ld.t.Helper()
 	var res api.ActionResult
 	for range 3 {
@@ -267,8 +267,8 @@ func TestLiveCodexApplyPatch(t *testing.T) {
 			ld := &liveDispatch{t: t, la: la, d: d, agent: "codex", ctx: ctx, lat: &latencies{}}
 			ld.idle()
 			turn := ld.send(rig.PatchWord)
-			ld.awaitDialog(recognizers.ToolEdit, api.DecisionApproveOnce)
-			ld.decide(turn, api.DecisionApproveOnce)
+			ld.awaitDialog(contract.ToolEdit, contract.DecisionApproveOnce)
+			ld.decide(turn, contract.DecisionApproveOnce)
 			ld.idle()
 			fileHolds(t, notes, rig.PatchAfter)
 			tmuxtest.Await(t, 15*time.Second, func() string {

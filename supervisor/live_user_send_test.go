@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
@@ -49,9 +50,9 @@ func liveUserSend(t *testing.T, agent, version string) {
 	ld.idle()
 
 	// A dialog owns the input: zero input, nothing reserved.
-	word, screen := "run-touch", api.ScreenAwaitingApproval
+	word, screen := "run-touch", contract.ScreenAwaitingApproval
 	if agent == "codex" {
-		word, screen = "ask-color", api.ScreenQuestionnaire
+		word, screen = "ask-color", contract.ScreenQuestionnaire
 	}
 	turn := ld.send(word)
 	row := ld.awaitScreen(screen)
@@ -64,9 +65,9 @@ func liveUserSend(t *testing.T, agent, version string) {
 		t.Fatalf("user-explicit send to a %s: %+v", screen, res)
 	}
 	if agent == "claude" {
-		ld.accept(ld.approve(turn, api.DecisionApproveOnce))
+		ld.accept(ld.approve(turn, contract.DecisionApproveOnce))
 	} else {
-		ld.accept(ld.respond(turn, ld.row(), func(q api.Question) (int, string) { return 0, "" }))
+		ld.accept(ld.respond(turn, ld.row(), func(q contract.Question) (int, string) { return 0, "" }))
 	}
 	ld.idle()
 	ld.awaitSettled(turn)
@@ -75,7 +76,9 @@ func liveUserSend(t *testing.T, agent, version string) {
 	if agent == "claude" {
 		// A person's draft in the composer.
 		la.srv.MustRun("send-keys", "-t", la.pane, "-l", userDraft)
-		row = ld.awaitUserSendable(func(r api.Terminal) bool { return r.Composer == "draft" && r.ScreenState == api.ScreenIdle })
+		row = ld.awaitUserSendable(func(r api.Terminal) bool {
+			return r.Composer == contract.ComposerDraft && r.ScreenState == contract.ScreenIdle
+		})
 		res = ld.userSend(row.TerminalID, userTask)
 		if !res.ClearedDraft || !res.DraftRestored {
 			t.Errorf("Claude's draft: cleared %v, restored %v, want both", res.ClearedDraft, res.DraftRestored)
@@ -84,7 +87,7 @@ func liveUserSend(t *testing.T, agent, version string) {
 	} else {
 		// A slow task runs; the person's task goes into the working agent.
 		slow := ld.send(userSlow)
-		row = ld.awaitUserSendable(func(r api.Terminal) bool { return r.ScreenState == api.ScreenWorking })
+		row = ld.awaitUserSendable(func(r api.Terminal) bool { return r.ScreenState == contract.ScreenWorking })
 		res = ld.userSend(row.TerminalID, userTask)
 		ld.awaitSettled(slow)
 	}

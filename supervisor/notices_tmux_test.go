@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/dbustest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
@@ -74,7 +75,7 @@ func TestTmuxPersonNotices(t *testing.T) {
 		t.Fatal(err)
 	}
 	in, row := st.Terminal.Interaction, st.Terminal
-	if in == nil || in.Kind != "permission" || in.Tool != "shell" {
+	if in == nil || in.Kind != contract.KindPermission || in.Tool != contract.ToolShell {
 		t.Fatalf("the replica shows no shell permission: %+v", in)
 	}
 	// A permission's notice names the tool, never the command.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch/refusaltest"
@@ -95,7 +96,7 @@ func paneModesCancel(t *testing.T, ctx context.Context, srv *tmuxtest.Server, ak
 		t.Fatal(err)
 	}
 	row := awaitRow(t, d.cl, c.pane, 10*time.Second, func(r api.Terminal) string {
-		if r.ScreenState != api.ScreenIdle || r.Composer != "empty" {
+		if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerEmpty {
 			return "not an idle empty composer"
 		}
 		return ""
@@ -104,7 +105,7 @@ func paneModesCancel(t *testing.T, ctx context.Context, srv *tmuxtest.Server, ak
 	if err != nil || sent.TurnID == "" || sent.Outcome == api.OutcomeRejected {
 		t.Fatalf("send: %+v %v", sent, err)
 	}
-	if _, _, err := awaitPaneState(ctx, d, c.pane, api.ScreenWorking); err != nil {
+	if _, _, err := awaitPaneState(ctx, d, c.pane, contract.ScreenWorking); err != nil {
 		t.Fatal(err)
 	}
 	r := &replicaDriver{t: t, ctx: ctx, d: d, client: client, c: c, name: "claude/2.1.267/working"}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
@@ -118,7 +119,7 @@ func TestTmuxRestartAfterKill9(t *testing.T) {
 	// there until A is dead; then let it finish.
 	gate := make(chan struct{})
 	var atFirst, wg sync.WaitGroup
-	last := map[string]string{} // pane -> last marker state
+	last := map[string]contract.ScreenState{} // pane -> last marker state
 	var mu sync.Mutex
 	for _, c := range cases {
 		wg.Add(1)
@@ -150,7 +151,7 @@ func TestTmuxRestartAfterKill9(t *testing.T) {
 
 	b := startProc(t, akk, srv, storeDir, sock)
 	for _, c := range cases {
-		awaitState(t, b.cl, c.pane, last[c.pane])
+		awaitState(t, b.cl, c.pane, contract.ScreenState(last[c.pane]))
 	}
 	after, err := b.cl.List(ctx)
 	if err != nil {
@@ -182,7 +183,7 @@ func TestTmuxRestartAfterKill9(t *testing.T) {
 }
 
 // awaitState waits until the pane's row shows state.
-func awaitState(t *testing.T, cl *api.Client, pane, state string) {
+func awaitState(t *testing.T, cl *api.Client, pane string, state contract.ScreenState) {
 	deadline := time.Now().Add(15 * time.Second)
 	var row api.Terminal
 	for time.Now().Before(deadline) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
@@ -84,8 +85,8 @@ func turnAtPrompt(t *testing.T, ctx context.Context, d *daemon, srv *tmuxtest.Se
 	r := newReplicaDriver(t, ctx, d, client, rc)
 	r.toInput()
 	row := awaitRow(t, d.cl, rc.pane, 10*time.Second, func(r api.Terminal) string {
-		if r.ScreenState != api.ScreenIdle || r.Composer != "empty" {
-			return r.ScreenState + "/" + r.Composer
+		if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerEmpty {
+			return string(r.ScreenState) + "/" + string(r.Composer)
 		}
 		return ""
 	})
@@ -104,8 +105,8 @@ func turnAtPrompt(t *testing.T, ctx context.Context, d *daemon, srv *tmuxtest.Se
 	r.toMarker(0)
 	r.d = d0
 	awaitRow(t, d.cl, rc.pane, 10*time.Second, func(r api.Terminal) string {
-		if r.ScreenState != api.ScreenAwaitingApproval {
-			return r.ScreenState
+		if r.ScreenState != contract.ScreenAwaitingApproval {
+			return string(r.ScreenState)
 		}
 		return ""
 	})
@@ -123,7 +124,7 @@ func turnAtPrompt(t *testing.T, ctx context.Context, d *daemon, srv *tmuxtest.Se
 	if turn, err := d.st.Turn(sent.TurnID); err != nil || turnSettled(turn.State) {
 		t.Fatalf("the Turn after the client's loss: %+v %v", turn, err)
 	}
-	if now := r.row(); now.TerminalID != row.TerminalID || now.ScreenState != api.ScreenAwaitingApproval {
+	if now := r.row(); now.TerminalID != row.TerminalID || now.ScreenState != contract.ScreenAwaitingApproval {
 		t.Fatalf("the row after the client's loss: %s %s, want %s awaiting_approval", now.TerminalID, now.ScreenState, row.TerminalID)
 	}
 	if _, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID}); err != nil {

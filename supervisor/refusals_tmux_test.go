@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
@@ -198,7 +199,7 @@ func tmuxFault(r *replicaDriver, c refusaltest.Case) {
 		m.Poke()
 		tmuxtest.Await(r.t, 5*time.Second, func() string {
 			row := r.row()
-			if in := row.Interaction; in == nil || in.State != "manual_required" || !slices.Contains(in.Reasons, terminal.ReasonRepeatedPrompt) {
+			if in := row.Interaction; in == nil || in.State != contract.StateManualRequired || !slices.Contains(in.Reasons, terminal.ReasonRepeatedPrompt) {
 				return fmt.Sprintf("a fenced prompt shows %+v", in)
 			}
 			return ""

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
@@ -126,7 +127,7 @@ func TestTmuxReplicaStates(t *testing.T) {
 	for _, c := range cases {
 		tmuxtest.Await(t, 10*time.Second, func() string {
 			l, _ = d.cl.List(ctx)
-			if r, _ := rowOf(l, c.pane); r.ScreenState != api.ScreenExited {
+			if r, _ := rowOf(l, c.pane); r.ScreenState != contract.ScreenExited {
 				return fmt.Sprintf("%s %s: screen_state %q after the replica ended", c.pane, c.surface, r.ScreenState)
 			}
 			return ""
@@ -246,7 +247,7 @@ func checkMarkerRow(t *testing.T, ctx context.Context, d *daemon, c *replicaCase
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if row.NativeIdentityState != "unavailable" || row.DurableActivityState != "unavailable" {
+	if row.NativeIdentityState != contract.IdentityUnavailable || row.DurableActivityState != contract.DurableUnavailable {
 		t.Errorf("%s: a replica's native axes are %s/%s, want unavailable", c.surface, row.NativeIdentityState, row.DurableActivityState)
 	}
 	if row.Composer != m.Expect.Composer {
@@ -255,7 +256,7 @@ func checkMarkerRow(t *testing.T, ctx context.Context, d *daemon, c *replicaCase
 	evs, at := evlog.snapshot()
 	for i := len(evs) - 1; i >= 0; i-- {
 		e := evs[i]
-		if e.TerminalID == row.TerminalID && e.Attrs["screen_state"] == m.State {
+		if e.TerminalID == row.TerminalID && e.Attrs["screen_state"] == string(m.State) {
 			if at[i].After(seen) {
 				lat.add(at[i].Sub(seen))
 			}

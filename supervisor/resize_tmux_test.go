@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
@@ -304,7 +305,7 @@ func replicaResize(t *testing.T, agent, version, how string) {
 	}
 	// What tmux shows at each marker: the recording replayed.
 	var markers []string
-	var states []string
+	var states []contract.ScreenState
 	if _, err := recordings.Replay(rec, vt.Options{}, func(st recordings.Step) error {
 		if st.Marker != nil {
 			markers = append(markers, st.Screen.PlainText(st.Screen.Bounds()))
@@ -314,7 +315,7 @@ func replicaResize(t *testing.T, agent, version, how string) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if len(markers) < 3 || states[0] != api.ScreenAwaitingApproval || states[1] != api.ScreenAwaitingApproval {
+	if len(markers) < 3 || states[0] != contract.ScreenAwaitingApproval || states[1] != contract.ScreenAwaitingApproval {
 		t.Fatalf("markers %v: want a dialog before and after the resize", states)
 	}
 	appendEvents(rec, sentinel) // the replica stays after its recording
@@ -405,14 +406,14 @@ func replicaResize(t *testing.T, agent, version, how string) {
 	if r.Profile != "exact" {
 		t.Errorf("profile %q before the redraw, want exact (never a looser one)", r.Profile)
 	}
-	if r.ScreenState == api.ScreenAwaitingApproval && (r.Interaction == nil || r.Interaction.State != "pending" && r.Interaction.State != "manual_required") {
+	if r.ScreenState == contract.ScreenAwaitingApproval && (r.Interaction == nil || r.Interaction.State != contract.StatePending && r.Interaction.State != contract.StateManualRequired) {
 		t.Errorf("interaction %+v on the resized dialog", r.Interaction)
 	}
 	if err := client.SendBytes(ctx, p, []byte(resizeGo)); err != nil {
 		t.Fatal(err)
 	}
 	tmuxtest.Await(t, 20*time.Second, atMarker(1))
-	if r := row(); r.Interaction == nil || r.Interaction.State != "pending" {
+	if r := row(); r.Interaction == nil || r.Interaction.State != contract.StatePending {
 		t.Fatalf("after the redraw: interaction %+v, want pending", r.Interaction)
 	}
 	if _, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: r.TerminalID}); err != nil {

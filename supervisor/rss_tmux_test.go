@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
@@ -43,7 +44,7 @@ func BenchmarkTmuxRSS50Panes(b *testing.B) {
 			}
 			idle := 0
 			for _, r := range l.Terminals {
-				if r.Replica && r.ScreenState == api.ScreenIdle {
+				if r.Replica && r.ScreenState == contract.ScreenIdle {
 					idle++
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 )
@@ -62,7 +63,7 @@ func BenchmarkTmuxScale200(b *testing.B) {
 		}
 		start := time.Now()
 		tmuxtest.Await(b, 5*time.Minute, func() string {
-			n := countRows(p.cl, func(r api.Terminal) bool { return r.Replica && r.ScreenState == api.ScreenIdle })
+			n := countRows(p.cl, func(r api.Terminal) bool { return r.Replica && r.ScreenState == contract.ScreenIdle })
 			if n != panes {
 				return fmt.Sprintf("%d of %d replicas idle", n, panes)
 			}
@@ -166,7 +167,7 @@ func scaleReplica(t testing.TB, dir, agent, version, surface string) string {
 // scaleProbe writes a Claude Code 2.1.267 replica that waits for "x", then
 // draws the recorded stream up to its permission prompt at once.
 func scaleProbe(t testing.TB, dir string) string {
-	out := outputUntil(t, filepath.Join(corpusDir, "claude", "2.1.267", "permission-approve.cast"), api.ScreenAwaitingApproval)
+	out := outputUntil(t, filepath.Join(corpusDir, "claude", "2.1.267", "permission-approve.cast"), contract.ScreenAwaitingApproval)
 	rec := &recordings.Recording{
 		Header: recordings.Header{Version: 2, Width: 120, Height: 40,
 			Akk: &recordings.Akk{Agent: api.AgentClaude, Version: "2.1.267", Scenario: "probe", Recorder: "akk-test/1"}},
@@ -201,7 +202,7 @@ func probeLatency(t testing.TB, srv *tmuxtest.Server, cl *api.Client, akk, probe
 		if err != nil {
 			return err.Error()
 		}
-		if r, _ := rowOf(l, pane); r.ScreenState != api.ScreenAwaitingApproval {
+		if r, _ := rowOf(l, pane); r.ScreenState != contract.ScreenAwaitingApproval {
 			return fmt.Sprintf("probe %d: %s", i, r.ScreenState)
 		}
 		return ""

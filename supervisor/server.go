@@ -89,12 +89,9 @@ func (s *Supervisor) Send(ctx context.Context, req api.SendRequest) (api.ActionR
 	return s.disp.Send(ctx, req)
 }
 
-// The daemon serves every action and task operation (a missing method
-// would turn them into unknown_operation at run time).
-var (
-	_ api.ActionHandler = (*Supervisor)(nil)
-	_ api.TaskHandler   = (*Supervisor)(nil)
-)
+// The daemon serves every operation of the contract (api.Handler is the
+// whole route table).
+var _ api.Handler = (*Supervisor)(nil)
 
 // Answer answers POST /v1/answer: a completed Turn continued.
 func (s *Supervisor) Answer(ctx context.Context, req api.AnswerRequest) (api.ActionResult, error) {

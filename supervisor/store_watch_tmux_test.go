@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/disktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
@@ -95,8 +96,8 @@ func TestTmuxStoreFull(t *testing.T) {
 	d2 := startDaemon(t, srv, opts)
 	r.d = d2
 	tmuxtest.Await(t, 10*time.Second, func() string {
-		if row := r.row(); row.ScreenState != "awaiting_approval" {
-			return "the restarted daemon does not show the prompt: " + row.ScreenState
+		if row := r.row(); row.ScreenState != contract.ScreenAwaitingApproval {
+			return "the restarted daemon does not show the prompt: " + string(row.ScreenState)
 		}
 		return ""
 	})

@@ -26,9 +26,7 @@ import (
 
 // Supervisor is the daemon. Build it with New, run it with Run (once).
 //
-// Lock order (DESIGN invariant 2): the terminal lock (terminal.Pane) ->
-// writeMu (the store writer) -> mu (the registry). A goroutine holding mu
-// never takes a pane's or the writer's lock.
+// Its locks keep the order written once in doc.go ("Lock order").
 type Supervisor struct {
 	cfg     Config
 	lg      *slog.Logger

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 	"github.com/agent-knock-knock/akk/supervisor/tasks"
 )
@@ -64,7 +65,7 @@ func (s *Supervisor) TaskStatus(ctx context.Context, req api.TaskRequest) (api.T
 	in := v.Rec.Interaction.Clone()
 	in.TurnID = req.TurnID
 	if !answers {
-		in.State = "manual_required"
+		in.State = contract.StateManualRequired
 		in.Reasons = append(in.Reasons, reasonActivityWatch)
 		in.Decisions = nil
 		task.Interaction = in

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
@@ -29,11 +30,11 @@ import (
 func TestTmuxUserSendCrash(t *testing.T) {
 	runStepCrash(t, stepCrash{
 		surface:  [3]string{"codex", "0.155.1", "clear-draft"},
-		state:    api.ScreenIdle,
+		state:    contract.ScreenIdle,
 		composer: "draft",
 		landed:   map[string]int{dispatch.FaultAfterInput: 1, dispatch.FaultBeforeReceipt: 3},
 		act: func(ctx context.Context, t *testing.T, cl *api.Client, row api.Terminal) error {
-			if _, ok := row.AvailableActions["send_user_explicit"]; !ok || row.Composer != "draft" {
+			if _, ok := row.AvailableActions["send_user_explicit"]; !ok || row.Composer != contract.ComposerDraft {
 				t.Fatalf("the draft row advertises %v (composer %s)", row.AvailableActions, row.Composer)
 			}
 			_, err := cl.Send(ctx, api.SendRequest{TerminalID: row.TerminalID, Mode: api.SendUserExplicit, Request: "hello there"})
@@ -58,7 +59,7 @@ func TestTmuxUserSendCrash(t *testing.T) {
 func TestTmuxMultiSelectCrash(t *testing.T) {
 	runStepCrash(t, stepCrash{
 		surface: [3]string{"claude", "2.1.267", "multi-select"},
-		state:   api.ScreenQuestionnaire,
+		state:   contract.ScreenQuestionnaire,
 		landed:  map[string]int{dispatch.FaultAfterInput: 1, dispatch.FaultBeforeReceipt: 3},
 		act: func(ctx context.Context, t *testing.T, cl *api.Client, row api.Terminal) error {
 			st, err := cl.Status(ctx, api.StatusRequest{TerminalID: row.TerminalID})
@@ -66,7 +67,7 @@ func TestTmuxMultiSelectCrash(t *testing.T) {
 				t.Fatal(err)
 			}
 			in := st.Terminal.Interaction
-			if in == nil || len(in.Questions) != 1 || in.Questions[0].ResponseKind != "multi_select" {
+			if in == nil || len(in.Questions) != 1 || in.Questions[0].ResponseKind != contract.ResponseMultiSelect {
 				t.Fatalf("not a multi-select: %+v", in)
 			}
 			q := in.Questions[0]
@@ -100,11 +101,11 @@ func TestTmuxMultiSelectCrash(t *testing.T) {
 // point, on a fresh strict replica of surface each run.
 type stepCrash struct {
 	surface [3]string
-	state   string // the row's screen state at the recording's first marker
+	state   contract.ScreenState // the row's screen state at the recording's first marker
 	// composer is the row's composer there ("": any): the screen reaches
 	// the marker's state before it finishes drawing what the marker shows
 	// (clear-draft reads idle and empty before its draft is drawn).
-	composer string
+	composer contract.Composer
 	landed   map[string]int // recorded inputs that reach the replica before each kill
 	// act makes the call the fault kills (it must return an error).
 	act func(ctx context.Context, t *testing.T, cl *api.Client, row api.Terminal) error

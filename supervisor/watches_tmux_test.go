@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
@@ -64,7 +65,7 @@ func TestTmuxWatchTerminalActivity(t *testing.T) {
 					return err.Error()
 				}
 				row, _ = rowOf(l, c.pane)
-				if row.Agent != c.agent || row.ScreenState == api.ScreenUnknown || row.ScreenState == "" {
+				if row.Agent != c.agent || row.ScreenState == contract.ScreenUnknown || row.ScreenState == "" {
 					return fmt.Sprintf("%s row %+v", c.surface, row)
 				}
 				return ""

@@ -3,7 +3,7 @@ package supervisor
 import (
 	"context"
 
-	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/store"
@@ -135,7 +135,7 @@ func (h taskHost) TurnSettled(terminalID, turnID string) {
 	}
 }
 
-func (h taskHost) Asked(spec tasks.TurnSpec, in *api.Interaction) { h.s.asks.observed(spec, in) }
+func (h taskHost) Asked(spec tasks.TurnSpec, in *contract.Interaction) { h.s.asks.observed(spec, in) }
 
 var (
 	_ dispatch.Terminal = (*terminal.Pane)(nil)

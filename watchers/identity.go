@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
 )
 
@@ -28,26 +29,10 @@ import (
 // cwd their records carry (never by the directory slug alone) and by
 // having been appended since the process started.
 
-// IdentityState is the native_identity_state of the list contract.
-type IdentityState string
-
-const (
-	// Resolved: exactly one native session, shown by its file.
-	Resolved IdentityState = "resolved"
-	// Ambiguous: several candidates fit; Candidates lists them.
-	Ambiguous IdentityState = "ambiguous"
-	// VerifiedAbsent: everything that could hold the session was read and
-	// none does (a fresh agent before its first prompt).
-	VerifiedAbsent IdentityState = "verified_absent"
-	// Unavailable: the evidence could not be read (process gone, /proc or
-	// files unreadable, a rollout deleted while open).
-	Unavailable IdentityState = "unavailable"
-)
-
 // NativeIdentity is the answer and its evidence. The session fields are
 // set when State is Resolved.
 type NativeIdentity struct {
-	State     IdentityState
+	State     contract.Identity
 	Agent     Agent
 	SessionID string
 	Cwd       string
@@ -103,7 +88,7 @@ func ResolveCodex(ctx context.Context, q CodexQuery) (NativeIdentity, error) {
 	}
 	root, err := filepath.EvalSymlinks(q.SessionsRoot)
 	if err != nil {
-		id.State, id.Reason = Unavailable, fmt.Sprintf("sessions root: %v", err)
+		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("sessions root: %v", err)
 		return id, nil
 	}
 	pids := procid.Descendants(q.PIDs)
@@ -120,7 +105,7 @@ func ResolveCodex(ctx context.Context, q CodexQuery) (NativeIdentity, error) {
 		alive++
 		id.Checked += n
 		if err != nil {
-			id.State, id.Reason = Unavailable, fmt.Sprintf("pid %d: %v", pid, err)
+			id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("pid %d: %v", pid, err)
 			return id, nil
 		}
 		for _, c := range cands {
@@ -144,18 +129,18 @@ func ResolveCodex(ctx context.Context, q CodexQuery) (NativeIdentity, error) {
 func decideCodex(id NativeIdentity, alive int) NativeIdentity {
 	switch {
 	case alive == 0:
-		id.State, id.Reason = Unavailable, "no process left"
+		id.State, id.Reason = contract.IdentityUnavailable, "no process left"
 	case len(id.Candidates) == 0:
-		id.State, id.Reason = VerifiedAbsent, fmt.Sprintf("%d descriptors of %d processes, no rollout open", id.Checked, alive)
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("%d descriptors of %d processes, no rollout open", id.Checked, alive)
 	case len(id.Candidates) > 1:
-		id.State, id.Reason = Ambiguous, fmt.Sprintf("%d rollouts open", len(id.Candidates))
+		id.State, id.Reason = contract.IdentityAmbiguous, fmt.Sprintf("%d rollouts open", len(id.Candidates))
 	case id.Candidates[0].Deleted:
-		id.State, id.Reason = Unavailable, "the open rollout was deleted"
+		id.State, id.Reason = contract.IdentityUnavailable, "the open rollout was deleted"
 	case id.Candidates[0].SessionID == "":
-		id.State, id.Reason = Unavailable, "the open rollout has no readable session_meta"
+		id.State, id.Reason = contract.IdentityUnavailable, "the open rollout has no readable session_meta"
 	default:
 		c := id.Candidates[0]
-		id.State, id.Reason = Resolved, fmt.Sprintf("pid %d holds the rollout open on fd %d", c.PID, c.FD)
+		id.State, id.Reason = contract.IdentityResolved, fmt.Sprintf("pid %d holds the rollout open on fd %d", c.PID, c.FD)
 		id.SessionID, id.Cwd, id.Version, id.Path, id.File = c.SessionID, c.Cwd, c.Version, c.Path, c.File
 	}
 	return id
@@ -283,11 +268,11 @@ func ResolveClaude(ctx context.Context, q ClaudeQuery) (NativeIdentity, error) {
 	id := NativeIdentity{Agent: Claude}
 	dirs, err := os.ReadDir(q.ProjectsRoot)
 	if errors.Is(err, fs.ErrNotExist) {
-		id.State, id.Reason = VerifiedAbsent, "no projects directory: no transcript was ever written"
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no projects directory: no transcript was ever written"
 		return id, nil
 	}
 	if err != nil {
-		id.State, id.Reason = Unavailable, fmt.Sprintf("projects root: %v", err)
+		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("projects root: %v", err)
 		return id, nil
 	}
 	cwd := filepath.Clean(q.Cwd)
@@ -358,16 +343,16 @@ func registeredSession(q ClaudeQuery) (claudeSessionRecord, int, bool) {
 func resolveRegistered(ctx context.Context, q ClaudeQuery, rec claudeSessionRecord, pid int) (NativeIdentity, error) {
 	id := NativeIdentity{Agent: Claude}
 	if !safeName(rec.SessionID) {
-		id.State, id.Reason = Unavailable, fmt.Sprintf("pid %d's session record names no usable session id", pid)
+		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("pid %d's session record names no usable session id", pid)
 		return id, nil
 	}
 	dirs, err := os.ReadDir(q.ProjectsRoot)
 	if errors.Is(err, fs.ErrNotExist) {
-		id.State, id.Reason = VerifiedAbsent, fmt.Sprintf("pid %d's session record names session %s; no projects directory yet", pid, rec.SessionID)
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("pid %d's session record names session %s; no projects directory yet", pid, rec.SessionID)
 		return id, nil
 	}
 	if err != nil {
-		id.State, id.Reason = Unavailable, fmt.Sprintf("projects root: %v", err)
+		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("projects root: %v", err)
 		return id, nil
 	}
 	// The transcript is <sessionId>.jsonl in its project's directory: only
@@ -398,9 +383,9 @@ func resolveRegistered(ctx context.Context, q ClaudeQuery, rec claudeSessionReco
 	}
 	id = decideClaude(id, unreadable)
 	switch id.State {
-	case Resolved:
+	case contract.IdentityResolved:
 		id.Reason = fmt.Sprintf("pid %d's session record names it, and its transcript carries its id and cwd", pid)
-	case VerifiedAbsent:
+	case contract.IdentityVerifiedAbsent:
 		id.Reason = fmt.Sprintf("pid %d's session record names session %s, which has no transcript yet", pid, rec.SessionID)
 	}
 	return id, nil
@@ -415,14 +400,14 @@ func decideClaude(id NativeIdentity, unreadable []string) NativeIdentity {
 	switch {
 	case len(id.Candidates) == 1 && len(unreadable) == 0:
 		c := id.Candidates[0]
-		id.State, id.Reason = Resolved, fmt.Sprintf("one transcript with this cwd appended since the process started (record at %d)", c.Offset)
+		id.State, id.Reason = contract.IdentityResolved, fmt.Sprintf("one transcript with this cwd appended since the process started (record at %d)", c.Offset)
 		id.SessionID, id.Cwd, id.Version, id.Path, id.File = c.SessionID, c.Cwd, c.Version, c.Path, c.File
 	case len(id.Candidates) > 0:
-		id.State, id.Reason = Ambiguous, fmt.Sprintf("%d transcripts fit, %d unreadable", len(id.Candidates), len(unreadable))
+		id.State, id.Reason = contract.IdentityAmbiguous, fmt.Sprintf("%d transcripts fit, %d unreadable", len(id.Candidates), len(unreadable))
 	case len(unreadable) > 0:
-		id.State, id.Reason = Unavailable, fmt.Sprintf("%d unreadable, e.g. %s", len(unreadable), unreadable[0])
+		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("%d unreadable, e.g. %s", len(unreadable), unreadable[0])
 	default:
-		id.State, id.Reason = VerifiedAbsent, fmt.Sprintf("%d transcripts read, none with this cwd appended since the process started", id.Checked)
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("%d transcripts read, none with this cwd appended since the process started", id.Checked)
 	}
 	return id
 }

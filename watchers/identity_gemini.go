@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // Gemini CLI keeps each conversation in
@@ -68,11 +70,11 @@ func ResolveGemini(ctx context.Context, q GeminiQuery) (NativeIdentity, error) {
 	id := NativeIdentity{Agent: Gemini}
 	projects, err := os.ReadDir(q.TmpRoot)
 	if errors.Is(err, fs.ErrNotExist) {
-		id.State, id.Reason = VerifiedAbsent, "no tmp directory: no conversation was ever written"
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no tmp directory: no conversation was ever written"
 		return id, nil
 	}
 	if err != nil {
-		id.State, id.Reason = Unavailable, fmt.Sprintf("tmp root: %v", err)
+		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("tmp root: %v", err)
 		return id, nil
 	}
 	hash := ProjectHash(q.Cwd)
@@ -153,14 +155,14 @@ func decideGemini(id NativeIdentity, cwd string, unreadable []string) NativeIden
 	switch {
 	case len(id.Candidates) == 1:
 		c := id.Candidates[0]
-		id.State, id.SessionID, id.Cwd, id.Path, id.File = Resolved, c.SessionID, c.Cwd, c.Path, c.File
+		id.State, id.SessionID, id.Cwd, id.Path, id.File = contract.IdentityResolved, c.SessionID, c.Cwd, c.Path, c.File
 		id.Reason = "the one main session of " + cwd + " started or appended since the process started"
 	case len(id.Candidates) > 1:
-		id.State, id.Reason = Ambiguous, fmt.Sprintf("%d sessions of %s started or appended since the process started", len(id.Candidates), cwd)
+		id.State, id.Reason = contract.IdentityAmbiguous, fmt.Sprintf("%d sessions of %s started or appended since the process started", len(id.Candidates), cwd)
 	case len(unreadable) > 0:
-		id.State, id.Reason = Unavailable, "unreadable: "+strings.Join(unreadable, ", ")
+		id.State, id.Reason = contract.IdentityUnavailable, "unreadable: "+strings.Join(unreadable, ", ")
 	default:
-		id.State, id.Reason = VerifiedAbsent, fmt.Sprintf("no main session of %s since the process started (%d files read)", cwd, id.Checked)
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("no main session of %s since the process started (%d files read)", cwd, id.Checked)
 	}
 	return id
 }

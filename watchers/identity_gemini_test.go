@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // TestProjectHash: the hash Gemini CLI 0.61.0 wrote for /tmp/gh/home/project
@@ -37,22 +39,22 @@ func TestResolveGemini(t *testing.T) {
 		name    string
 		files   []file
 		exclude []string
-		state   IdentityState
+		state   contract.Identity
 		session string
 	}{
-		{"a fresh session", []file{{"project", "session-a.jsonl", head("a", cwd, "main", after), after}}, nil, Resolved, "a"},
-		{"started within the clock's slack", []file{{"project", "session-a.jsonl", head("a", cwd, "main", start.Add(-300*time.Millisecond)), after}}, nil, Resolved, "a"},
-		{"a resumed session appended since", []file{{"project", "session-r.jsonl", head("r", cwd, "main", old), after}}, nil, Resolved, "r"},
-		{"an old session not touched since", []file{{"project", "session-o.jsonl", head("o", cwd, "main", old), old}}, nil, VerifiedAbsent, ""},
-		{"another project's session", []file{{"project", "session-x.jsonl", head("x", "/home/u/other", "main", after), after}}, nil, VerifiedAbsent, ""},
-		{"the directory name is not trusted", []file{{"other", "session-a.jsonl", head("a", cwd, "main", after), after}}, nil, Resolved, "a"},
-		{"a subagent's session", []file{{"project", "session-s.jsonl", head("s", cwd, "subagent", after), after}}, nil, VerifiedAbsent, ""},
-		{"a header not yet whole", []file{{"project", "session-t.jsonl", `{"sessionId":"t","projectHa`, after}}, nil, VerifiedAbsent, ""},
-		{"not a session file", []file{{"project", "notes.jsonl", head("n", cwd, "main", after), after}}, nil, VerifiedAbsent, ""},
+		{"a fresh session", []file{{"project", "session-a.jsonl", head("a", cwd, "main", after), after}}, nil, contract.IdentityResolved, "a"},
+		{"started within the clock's slack", []file{{"project", "session-a.jsonl", head("a", cwd, "main", start.Add(-300*time.Millisecond)), after}}, nil, contract.IdentityResolved, "a"},
+		{"a resumed session appended since", []file{{"project", "session-r.jsonl", head("r", cwd, "main", old), after}}, nil, contract.IdentityResolved, "r"},
+		{"an old session not touched since", []file{{"project", "session-o.jsonl", head("o", cwd, "main", old), old}}, nil, contract.IdentityVerifiedAbsent, ""},
+		{"another project's session", []file{{"project", "session-x.jsonl", head("x", "/home/u/other", "main", after), after}}, nil, contract.IdentityVerifiedAbsent, ""},
+		{"the directory name is not trusted", []file{{"other", "session-a.jsonl", head("a", cwd, "main", after), after}}, nil, contract.IdentityResolved, "a"},
+		{"a subagent's session", []file{{"project", "session-s.jsonl", head("s", cwd, "subagent", after), after}}, nil, contract.IdentityVerifiedAbsent, ""},
+		{"a header not yet whole", []file{{"project", "session-t.jsonl", `{"sessionId":"t","projectHa`, after}}, nil, contract.IdentityVerifiedAbsent, ""},
+		{"not a session file", []file{{"project", "notes.jsonl", head("n", cwd, "main", after), after}}, nil, contract.IdentityVerifiedAbsent, ""},
 		{"two sessions since", []file{{"project", "session-a.jsonl", head("a", cwd, "main", after), after},
-			{"project", "session-b.jsonl", head("b", cwd, "main", after), after}}, nil, Ambiguous, ""},
+			{"project", "session-b.jsonl", head("b", cwd, "main", after), after}}, nil, contract.IdentityAmbiguous, ""},
 		{"one of two excluded", []file{{"project", "session-a.jsonl", head("a", cwd, "main", after), after},
-			{"project", "session-b.jsonl", head("b", cwd, "main", after), after}}, []string{"a"}, Resolved, "b"},
+			{"project", "session-b.jsonl", head("b", cwd, "main", after), after}}, []string{"a"}, contract.IdentityResolved, "b"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +81,7 @@ func TestResolveGemini(t *testing.T) {
 		})
 	}
 	id, _ := ResolveGemini(context.Background(), GeminiQuery{TmpRoot: filepath.Join(t.TempDir(), "none"), Cwd: cwd, Since: start})
-	if id.State != VerifiedAbsent {
+	if id.State != contract.IdentityVerifiedAbsent {
 		t.Errorf("no tmp root: %s, want verified_absent", id.State)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
@@ -75,7 +76,7 @@ func TestResolveCodexResolvedThroughLauncher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id.State != Resolved || id.SessionID != "abc" || id.Cwd != "/src/app" || id.Version != "0.155.1" || id.Path != p {
+	if id.State != contract.IdentityResolved || id.SessionID != "abc" || id.Cwd != "/src/app" || id.Version != "0.155.1" || id.Path != p {
 		t.Fatalf("identity %+v", id)
 	}
 	if c := id.Candidates[0]; c.FD != 3 || c.File == (FileID{}) {
@@ -102,11 +103,11 @@ func TestResolveCodexStates(t *testing.T) {
 	}
 
 	two := holder(t, "exec sleep 60", a, b)
-	if id := resolve(two.Process.Pid); id.State != Ambiguous || len(id.Candidates) != 2 {
+	if id := resolve(two.Process.Pid); id.State != contract.IdentityAmbiguous || len(id.Candidates) != 2 {
 		t.Fatalf("two rollouts: %+v", id)
 	}
 	none := holder(t, "exec sleep 60", outside)
-	if id := resolve(none.Process.Pid); id.State != VerifiedAbsent || id.Checked == 0 {
+	if id := resolve(none.Process.Pid); id.State != contract.IdentityVerifiedAbsent || id.Checked == 0 {
 		t.Fatalf("no rollout: %+v", id)
 	}
 
@@ -114,7 +115,7 @@ func TestResolveCodexStates(t *testing.T) {
 	if err := gone.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if id := resolve(gone.Process.Pid); id.State != Unavailable {
+	if id := resolve(gone.Process.Pid); id.State != contract.IdentityUnavailable {
 		t.Fatalf("exited process: %+v", id)
 	}
 
@@ -122,18 +123,18 @@ func TestResolveCodexStates(t *testing.T) {
 	appendFile(t, c, metaLine("c", "/src", "0.155.1"))
 	del := holder(t, "exec sleep 60", c)
 	os.Remove(c)
-	if id := resolve(del.Process.Pid); id.State != Unavailable || !strings.Contains(id.Reason, "deleted") {
+	if id := resolve(del.Process.Pid); id.State != contract.IdentityUnavailable || !strings.Contains(id.Reason, "deleted") {
 		t.Fatalf("deleted rollout: %+v", id)
 	}
 
 	bad := filepath.Join(day, "rollout-bad.jsonl")
 	appendFile(t, bad, `{"type":"event_msg","payload":{"type":"task_started"}}`+"\n")
 	noMeta := holder(t, "exec sleep 60", bad)
-	if id := resolve(noMeta.Process.Pid); id.State != Unavailable {
+	if id := resolve(noMeta.Process.Pid); id.State != contract.IdentityUnavailable {
 		t.Fatalf("rollout without session_meta: %+v", id)
 	}
 
-	if id, err := ResolveCodex(ctx, CodexQuery{PIDs: []int{two.Process.Pid}, SessionsRoot: filepath.Join(root, "missing")}); err != nil || id.State != Unavailable {
+	if id, err := ResolveCodex(ctx, CodexQuery{PIDs: []int{two.Process.Pid}, SessionsRoot: filepath.Join(root, "missing")}); err != nil || id.State != contract.IdentityUnavailable {
 		t.Fatalf("missing root: %+v %v", id, err)
 	}
 	if _, err := ResolveCodex(ctx, CodexQuery{SessionsRoot: root}); err == nil {
@@ -173,22 +174,22 @@ func TestResolveClaude(t *testing.T) {
 		}
 		return id
 	}
-	if id := resolve(ClaudeQuery{Cwd: "/work/app"}); id.State != Ambiguous || len(id.Candidates) != 2 {
+	if id := resolve(ClaudeQuery{Cwd: "/work/app"}); id.State != contract.IdentityAmbiguous || len(id.Candidates) != 2 {
 		t.Fatalf("two transcripts: %+v", id)
 	}
-	if id := resolve(ClaudeQuery{Cwd: "/work/app", SessionID: "s2"}); id.State != Resolved || id.Path != s2 {
+	if id := resolve(ClaudeQuery{Cwd: "/work/app", SessionID: "s2"}); id.State != contract.IdentityResolved || id.Path != s2 {
 		t.Fatalf("by session id: %+v", id)
 	}
 	// The timing of appends: s1 was last written before the process began.
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(s1, old, old)
-	if id := resolve(ClaudeQuery{Cwd: "/work/app", Since: time.Now().Add(-time.Minute)}); id.State != Resolved || id.SessionID != "s2" {
+	if id := resolve(ClaudeQuery{Cwd: "/work/app", Since: time.Now().Add(-time.Minute)}); id.State != contract.IdentityResolved || id.SessionID != "s2" {
 		t.Fatalf("since: %+v", id)
 	}
-	if id := resolve(ClaudeQuery{Cwd: "/nowhere"}); id.State != VerifiedAbsent || id.Checked != 3 {
+	if id := resolve(ClaudeQuery{Cwd: "/nowhere"}); id.State != contract.IdentityVerifiedAbsent || id.Checked != 3 {
 		t.Fatalf("no transcript: %+v", id)
 	}
-	if id := resolve(ClaudeQuery{Cwd: "/work/app", ProjectsRoot: filepath.Join(root, "missing")}); id.State != VerifiedAbsent {
+	if id := resolve(ClaudeQuery{Cwd: "/work/app", ProjectsRoot: filepath.Join(root, "missing")}); id.State != contract.IdentityVerifiedAbsent {
 		t.Fatalf("missing root: %+v", id)
 	}
 }
@@ -209,7 +210,7 @@ func TestResolveClaudeReadsTailThenHead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id.State != Resolved || id.Candidates[0].Offset != int64(len(claudeLineFor("s", "/old", "u1", "first"))) {
+	if id.State != contract.IdentityResolved || id.Candidates[0].Offset != int64(len(claudeLineFor("s", "/old", "u1", "first"))) {
 		t.Fatalf("identity %+v", id)
 	}
 }
@@ -249,7 +250,7 @@ func TestResolveClaudeRecordedTranscript(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if id.State != Resolved || id.SessionID != want.SessionID || id.Version != f.Version {
+			if id.State != contract.IdentityResolved || id.SessionID != want.SessionID || id.Version != f.Version {
 				t.Fatalf("%s, tail %d: %+v", f.Journal, tail, id)
 			}
 		}
@@ -282,7 +283,7 @@ func TestResolveCodexRecordedRollouts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if id.State != Resolved || id.SessionID != want.SessionID || id.Cwd != want.Cwd || id.Version != f.Version || id.Path != p {
+		if id.State != contract.IdentityResolved || id.SessionID != want.SessionID || id.Cwd != want.Cwd || id.Version != f.Version || id.Path != p {
 			t.Fatalf("%s: %+v", f.Journal, id)
 		}
 		versions[f.Version] = true

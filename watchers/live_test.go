@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/rig"
@@ -80,7 +81,7 @@ func runLiveIdentity(t *testing.T, agent string, check func(t *testing.T, p rig.
 			return err
 		}
 		t.Logf("%s %s: %s %s (%s; %d checked)", agent, version, id.State, id.Path, id.Reason, id.Checked)
-		if id.State != Resolved || id.Path != p.Journal || id.Version != version {
+		if id.State != contract.IdentityResolved || id.Path != p.Journal || id.Version != version {
 			return fmt.Errorf("identity %+v, want resolved to %s (version %s)", id, p.Journal, version)
 		}
 		// The session the file itself names, and the prompt the scenario

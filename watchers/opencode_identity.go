@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // OpenCode keeps every session of every directory in one store,
@@ -45,11 +47,11 @@ func ResolveOpenCode(ctx context.Context, q OpenCodeQuery) (NativeIdentity, erro
 	id := NativeIdentity{Agent: OpenCode}
 	db, err := OpenOpenCodeDB(q.DB)
 	if errors.Is(err, fs.ErrNotExist) {
-		id.State, id.Reason = VerifiedAbsent, "no store: OpenCode never wrote a session"
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no store: OpenCode never wrote a session"
 		return id, nil
 	}
 	if err != nil {
-		id.State, id.Reason = Unavailable, err.Error()
+		id.State, id.Reason = contract.IdentityUnavailable, err.Error()
 		return id, nil
 	}
 	defer db.Close()
@@ -58,7 +60,7 @@ func ResolveOpenCode(ctx context.Context, q OpenCodeQuery) (NativeIdentity, erro
 		return id, err
 	}
 	if err != nil {
-		id.State, id.Reason = Unavailable, err.Error()
+		id.State, id.Reason = contract.IdentityUnavailable, err.Error()
 		return id, nil
 	}
 	cwd := filepath.Clean(q.Cwd)
@@ -72,12 +74,12 @@ func ResolveOpenCode(ctx context.Context, q OpenCodeQuery) (NativeIdentity, erro
 	switch {
 	case len(id.Candidates) == 1:
 		c := id.Candidates[0]
-		id.State, id.SessionID, id.Cwd, id.Version, id.Path, id.File = Resolved, c.SessionID, c.Cwd, c.Version, c.Path, c.File
+		id.State, id.SessionID, id.Cwd, id.Version, id.Path, id.File = contract.IdentityResolved, c.SessionID, c.Cwd, c.Version, c.Path, c.File
 		id.Reason = "the one main session of " + cwd + " created or updated since the process started"
 	case len(id.Candidates) > 1:
-		id.State, id.Reason = Ambiguous, fmt.Sprintf("%d sessions of %s created or updated since the process started", len(id.Candidates), cwd)
+		id.State, id.Reason = contract.IdentityAmbiguous, fmt.Sprintf("%d sessions of %s created or updated since the process started", len(id.Candidates), cwd)
 	default:
-		id.State, id.Reason = VerifiedAbsent, fmt.Sprintf("no main session of %s since the process started (%d sessions read)", cwd, id.Checked)
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("no main session of %s since the process started (%d sessions read)", cwd, id.Checked)
 	}
 	return id, nil
 }

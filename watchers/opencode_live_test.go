@@ -14,6 +14,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
@@ -146,7 +147,7 @@ func (f *ocLiveFollow) read(running bool) {
 	ctx := context.Background()
 	if f.session == "" {
 		id, err := ResolveOpenCode(ctx, OpenCodeQuery{DB: f.path, Cwd: f.cwd, Since: f.since})
-		if err != nil || id.State != Resolved {
+		if err != nil || id.State != contract.IdentityResolved {
 			return
 		}
 		f.session = id.SessionID

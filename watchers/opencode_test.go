@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // The OpenCode 1.18.33 stores in testdata/opencode (README.md there says
@@ -320,18 +322,18 @@ func TestResolveOpenCode(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		q       OpenCodeQuery
-		state   IdentityState
+		state   contract.Identity
 		session string
 	}{
-		{"two main sessions since", OpenCodeQuery{Since: ms(1796531348000)}, Ambiguous, ""},
-		{"any time", OpenCodeQuery{}, Ambiguous, ""},
-		{"the later one", OpenCodeQuery{Since: ms(1796531353000)}, Resolved, second},
-		{"the earlier excluded", OpenCodeQuery{Since: ms(1796531348000), Exclude: []string{first}}, Resolved, second},
-		{"the earlier quiet", OpenCodeQuery{Quiet: map[string]time.Time{first: ms(1796531350884)}}, Resolved, second},
-		{"the earlier, updated since quiet", OpenCodeQuery{Quiet: map[string]time.Time{second: ms(1796531355847), first: ms(1796531350000)}}, Resolved, first},
-		{"started after both", OpenCodeQuery{Since: ms(1796531360000)}, VerifiedAbsent, ""},
-		{"another cwd", OpenCodeQuery{Cwd: "/tmp/elsewhere"}, VerifiedAbsent, ""},
-		{"no store", OpenCodeQuery{DB: "testdata/opencode/none.db"}, VerifiedAbsent, ""},
+		{"two main sessions since", OpenCodeQuery{Since: ms(1796531348000)}, contract.IdentityAmbiguous, ""},
+		{"any time", OpenCodeQuery{}, contract.IdentityAmbiguous, ""},
+		{"the later one", OpenCodeQuery{Since: ms(1796531353000)}, contract.IdentityResolved, second},
+		{"the earlier excluded", OpenCodeQuery{Since: ms(1796531348000), Exclude: []string{first}}, contract.IdentityResolved, second},
+		{"the earlier quiet", OpenCodeQuery{Quiet: map[string]time.Time{first: ms(1796531350884)}}, contract.IdentityResolved, second},
+		{"the earlier, updated since quiet", OpenCodeQuery{Quiet: map[string]time.Time{second: ms(1796531355847), first: ms(1796531350000)}}, contract.IdentityResolved, first},
+		{"started after both", OpenCodeQuery{Since: ms(1796531360000)}, contract.IdentityVerifiedAbsent, ""},
+		{"another cwd", OpenCodeQuery{Cwd: "/tmp/elsewhere"}, contract.IdentityVerifiedAbsent, ""},
+		{"no store", OpenCodeQuery{DB: "testdata/opencode/none.db"}, contract.IdentityVerifiedAbsent, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := tc.q
@@ -348,7 +350,7 @@ func TestResolveOpenCode(t *testing.T) {
 			if id.State != tc.state || id.SessionID != tc.session || id.Agent != OpenCode {
 				t.Fatalf("got %s %q (%s), want %s %q", id.State, id.SessionID, id.Reason, tc.state, tc.session)
 			}
-			if id.State == Resolved && (id.Path != ocRunTask || id.Cwd != ocCwd || id.Version != "1.18.33" || id.File == (FileID{})) {
+			if id.State == contract.IdentityResolved && (id.Path != ocRunTask || id.Cwd != ocCwd || id.Version != "1.18.33" || id.File == (FileID{})) {
 				t.Fatalf("resolved: %+v", id)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
 )
 
@@ -44,15 +45,15 @@ func TestResolveClaudeRegistered(t *testing.T) {
 		name         string
 		session, cwd string
 		start        uint64
-		state        IdentityState
+		state        contract.Identity
 		want         string
 	}{
-		{"the record names the new conversation", second, "/work/app", st.StartTime, Resolved, second},
-		{"the record names the earlier one (a /resume)", first, "/work/app", st.StartTime, Resolved, first},
-		{"the record names a session with no transcript yet", fresh, "/work/app", st.StartTime, VerifiedAbsent, ""},
-		{"a record an earlier process left: the old rule", second, "/work/app", st.StartTime + 1, Ambiguous, ""},
-		{"a record of another cwd: the old rule", second, "/elsewhere", st.StartTime, Ambiguous, ""},
-		{"a record whose id names a path: unusable", "../x", "/work/app", st.StartTime, Unavailable, ""},
+		{"the record names the new conversation", second, "/work/app", st.StartTime, contract.IdentityResolved, second},
+		{"the record names the earlier one (a /resume)", first, "/work/app", st.StartTime, contract.IdentityResolved, first},
+		{"the record names a session with no transcript yet", fresh, "/work/app", st.StartTime, contract.IdentityVerifiedAbsent, ""},
+		{"a record an earlier process left: the old rule", second, "/work/app", st.StartTime + 1, contract.IdentityAmbiguous, ""},
+		{"a record of another cwd: the old rule", second, "/elsewhere", st.StartTime, contract.IdentityAmbiguous, ""},
+		{"a record whose id names a path: unusable", "../x", "/work/app", st.StartTime, contract.IdentityUnavailable, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			record(c.session, c.cwd, c.start)
@@ -88,17 +89,17 @@ func TestResolveCodexQuiet(t *testing.T) {
 		}
 		return id
 	}
-	if id := resolve(nil); id.State != Ambiguous {
+	if id := resolve(nil); id.State != contract.IdentityAmbiguous {
 		t.Fatalf("both open: %+v", id)
 	}
-	if id := resolve(map[string]int64{a: fi.Size()}); id.State != Resolved || id.Path != b {
+	if id := resolve(map[string]int64{a: fi.Size()}); id.State != contract.IdentityResolved || id.Path != b {
 		t.Fatalf("a left: %+v", id)
 	}
-	if id := resolve(map[string]int64{a: fi.Size(), b: 1 << 20}); id.State != VerifiedAbsent {
+	if id := resolve(map[string]int64{a: fi.Size(), b: 1 << 20}); id.State != contract.IdentityVerifiedAbsent {
 		t.Fatalf("both left (a new conversation before its first prompt): %+v", id)
 	}
 	appendFile(t, a, `{"type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}`+"\n")
-	if id := resolve(map[string]int64{a: fi.Size()}); id.State != Ambiguous {
+	if id := resolve(map[string]int64{a: fi.Size()}); id.State != contract.IdentityAmbiguous {
 		t.Fatalf("a grew again (a person's /resume): %+v", id)
 	}
 }
@@ -136,7 +137,7 @@ func BenchmarkResolveClaude(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				if id, err := ResolveClaude(ctx, c.q); err != nil || id.State != Resolved {
+				if id, err := ResolveClaude(ctx, c.q); err != nil || id.State != contract.IdentityResolved {
 					b.Fatalf("%+v %v", id, err)
 				}
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/akkbin"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
@@ -163,7 +164,7 @@ func (r *rig) row(t *testing.T, surface string) api.Terminal {
 }
 
 // awaitState waits until the surface's pane shows state.
-func (r *rig) awaitState(t *testing.T, surface, state string) api.Terminal {
+func (r *rig) awaitState(t *testing.T, surface string, state contract.ScreenState) api.Terminal {
 	t.Helper()
 	var row api.Terminal
 	tmuxtest.Await(t, 20*time.Second, func() string {
@@ -192,10 +193,10 @@ func TestTmuxMCPListStatus(t *testing.T) {
 	srv := New(Options{Socket: r.socket})
 	t.Cleanup(srv.closeSessions)
 	cs := connect(t, srv, nil)
-	r.awaitState(t, "send", api.ScreenIdle) // it waits for its task there
-	r.awaitState(t, "permission-approve", api.ScreenIdle)
+	r.awaitState(t, "send", contract.ScreenIdle) // it waits for its task there
+	r.awaitState(t, "permission-approve", contract.ScreenIdle)
 	r.typeTask("permission-approve", "run-touch")
-	perm := r.awaitState(t, "permission-approve", api.ScreenAwaitingApproval)
+	perm := r.awaitState(t, "permission-approve", contract.ScreenAwaitingApproval)
 
 	ctx := context.Background()
 	var viaMCP api.ListResponse
@@ -214,8 +215,8 @@ func TestTmuxMCPListStatus(t *testing.T) {
 	var st api.StatusResponse
 	callTool(t, cs, ToolStatus, map[string]any{"terminal_id": perm.TerminalID}, &st)
 	in := st.Terminal.Interaction
-	if st.V != 1 || st.Terminal.TerminalID != perm.TerminalID || st.Terminal.ScreenState != api.ScreenAwaitingApproval ||
-		in == nil || in.Kind != "permission" || in.State != "pending" || st.Evidence.Recognizer != "claude@2.1.267" ||
+	if st.V != 1 || st.Terminal.TerminalID != perm.TerminalID || st.Terminal.ScreenState != contract.ScreenAwaitingApproval ||
+		in == nil || in.Kind != contract.KindPermission || in.State != contract.StatePending || st.Evidence.Recognizer != "claude@2.1.267" ||
 		st.Prompt == nil || st.Prompt.ANSI != "" || st.Screen != "" {
 		t.Errorf("status through MCP: %s", mustJSON(t, st))
 	}
@@ -243,9 +244,9 @@ func TestTmuxMCPApproveOnce(t *testing.T) {
 	srv := New(Options{Socket: r.socket})
 	t.Cleanup(srv.closeSessions)
 	a, b := connect(t, srv, nil), connect(t, srv, nil)
-	r.awaitState(t, "permission-approve", api.ScreenIdle)
+	r.awaitState(t, "permission-approve", contract.ScreenIdle)
 	r.typeTask("permission-approve", "run-touch")
-	row := r.awaitState(t, "permission-approve", api.ScreenAwaitingApproval)
+	row := r.awaitState(t, "permission-approve", contract.ScreenAwaitingApproval)
 	args := map[string]any{"terminal_id": row.TerminalID}
 
 	var st api.StatusResponse
@@ -263,7 +264,7 @@ func TestTmuxMCPApproveOnce(t *testing.T) {
 	if ok.Outcome != api.OutcomeAccepted {
 		t.Fatalf("approve_once after status: %+v", ok)
 	}
-	r.awaitState(t, "permission-approve", api.ScreenIdle)
+	r.awaitState(t, "permission-approve", contract.ScreenIdle)
 	var again api.ActionResult
 	callTool(t, a, ToolApprove, args, &again)
 	if again.Outcome == api.OutcomeAccepted {
@@ -281,7 +282,7 @@ func TestTmuxMCPSendRespond(t *testing.T) {
 	srv := New(Options{Socket: r.socket})
 	t.Cleanup(srv.closeSessions)
 	a, b := connect(t, srv, nil), connect(t, srv, nil)
-	row := r.awaitState(t, "question-digit", api.ScreenIdle)
+	row := r.awaitState(t, "question-digit", contract.ScreenIdle)
 
 	var bad api.ActionResult
 	callTool(t, a, ToolSend, map[string]any{"terminal_id": row.TerminalID, "request": "ask-color\x1b[A"}, &bad)
@@ -293,7 +294,7 @@ func TestTmuxMCPSendRespond(t *testing.T) {
 	if res.IsError || sent.Outcome != api.OutcomeAccepted || !strings.HasPrefix(sent.TurnID, prefixTurn) {
 		t.Fatalf("send: error=%v %q %+v", res.IsError, errorText(res), sent)
 	}
-	r.awaitState(t, "question-digit", api.ScreenQuestionnaire)
+	r.awaitState(t, "question-digit", contract.ScreenQuestionnaire)
 	// Session b shows the step too (before a does): it still may not
 	// answer for a's Turn.
 	callTool(t, b, ToolStatus, map[string]any{"terminal_id": row.TerminalID}, nil)
@@ -339,7 +340,7 @@ func TestTmuxMCPSendRespond(t *testing.T) {
 			t.Errorf("%s: error=%v %q %+v, want %s %s", s.name, res.IsError, errorText(res), out, want, s.reason)
 		}
 	}
-	r.awaitState(t, "question-digit", api.ScreenIdle)
+	r.awaitState(t, "question-digit", contract.ScreenIdle)
 }
 
 func mustJSON(t *testing.T, v any) string {

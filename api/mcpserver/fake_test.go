@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // fakeDaemon is a recording fake of the daemon's handler, served by the
@@ -18,11 +19,12 @@ import (
 // DESIGN invariant 7 says, so that the MCP side's controller binding is
 // tested end to end through the real client and server.
 type fakeDaemon struct {
-	mu     sync.Mutex
-	offers map[string]string // terminal or turn id -> controller
-	calls  []fakeCall
-	events chan api.Event
-	seq    uint64
+	api.Unimplemented // what the MCP tools do not call
+	mu                sync.Mutex
+	offers            map[string]string // terminal or turn id -> controller
+	calls             []fakeCall
+	events            chan api.Event
+	seq               uint64
 	// listDelay is how long List takes: a reply still owed when a host
 	// has closed its input.
 	listDelay time.Duration
@@ -66,10 +68,10 @@ func (f *fakeDaemon) callsOf(op string) []fakeCall {
 }
 
 func (f *fakeDaemon) row() api.Terminal {
-	return api.Terminal{TerminalID: fakeTerm, Agent: "claude", Version: "2.1.267", ScreenState: api.ScreenQuestionnaire,
-		Composer: "absent", Interaction: &api.Interaction{Schema: api.InteractionSchema, Version: 1, InteractionID: fakeInt,
-			TurnID: fakeTurn, Kind: "questionnaire", State: "pending", Questions: []api.Question{{QuestionID: fakeQ,
-				Prompt: "Which colour?", ResponseKind: "single_select", Options: []api.Option{{OptionID: fakeOpt, Label: "Red"}}}}},
+	return api.Terminal{TerminalID: fakeTerm, Agent: "claude", Version: "2.1.267", ScreenState: contract.ScreenQuestionnaire,
+		Composer: "absent", Interaction: &contract.Interaction{Schema: contract.InteractionSchema, Version: 1, InteractionID: fakeInt,
+			TurnID: fakeTurn, Kind: "questionnaire", State: "pending", Questions: []contract.Question{{QuestionID: fakeQ,
+				Prompt: "Which colour?", ResponseKind: "single_select", Options: []contract.Option{{OptionID: fakeOpt, Label: "Red"}}}}},
 		AvailableActions: map[string]api.Action{
 			"respond":      {Tool: api.ToolRespond, Arguments: map[string]any{"turn_id": fakeTurn}},
 			"respond_here": {Tool: api.ToolRespond, Arguments: map[string]any{"terminal_id": fakeTerm}},
@@ -160,9 +162,7 @@ func (f *fakeDaemon) Answer(ctx context.Context, req api.AnswerRequest) (api.Act
 	return api.ActionResult{V: 1, Op: "answer", Outcome: api.OutcomeAccepted, TurnID: req.TurnID}, nil
 }
 
-// A method missing here would make the handler answer every action with
-// unknown_operation rather than fail to build.
-var _ api.ActionHandler = (*fakeDaemon)(nil)
+var _ api.Actions = (*fakeDaemon)(nil)
 
 func (f *fakeDaemon) Cancel(ctx context.Context, req api.CancelRequest) (api.ActionResult, error) {
 	f.record(ctx, "cancel", req)

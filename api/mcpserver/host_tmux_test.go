@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
@@ -62,10 +63,10 @@ func TestTmuxMCPHost(t *testing.T) {
 	tmuxtest.Require(t, hostTier, nodeErr == nil && statErr == nil,
 		"no MCP Inspector CLI in "+build+" (scripts/install-mcp-host) or no node")
 	r := startRig(t, "send", "permission-approve")
-	r.awaitState(t, "send", api.ScreenIdle)
-	r.awaitState(t, "permission-approve", api.ScreenIdle)
+	r.awaitState(t, "send", contract.ScreenIdle)
+	r.awaitState(t, "permission-approve", contract.ScreenIdle)
 	r.typeTask("permission-approve", "run-touch")
-	perm := r.awaitState(t, "permission-approve", api.ScreenAwaitingApproval)
+	perm := r.awaitState(t, "permission-approve", contract.ScreenAwaitingApproval)
 
 	var tools struct {
 		Tools []struct {
@@ -107,8 +108,8 @@ func TestTmuxMCPHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := st.StructuredContent
-	if st.IsError || s.Terminal.TerminalID != perm.TerminalID || s.Terminal.ScreenState != api.ScreenAwaitingApproval ||
-		s.Terminal.Interaction == nil || s.Terminal.Interaction.Kind != "permission" || s.Evidence.Recognizer != "claude@2.1.267" {
+	if st.IsError || s.Terminal.TerminalID != perm.TerminalID || s.Terminal.ScreenState != contract.ScreenAwaitingApproval ||
+		s.Terminal.Interaction == nil || s.Terminal.Interaction.Kind != contract.KindPermission || s.Evidence.Recognizer != "claude@2.1.267" {
 		t.Errorf("status through the host: %s", out)
 	}
 	var bad result[json.RawMessage]

@@ -25,7 +25,8 @@ var ErrNoToken = errors.New("mcpserver: HTTP needs a bearer token")
 // unix socket (DESIGN invariant 10), and each check fails closed:
 //   - ln must be a loopback listener, and Options.Token set;
 //   - every connection's other end must be a socket of this process's uid
-//     (api.OwnerOnlyTCP: the peer's row in /proc/net/tcp); another uid, or
+//     (api.OwnerOnlyTCP with Options.PeerUID: the peer's row in
+//     /proc/net/tcp; without PeerUID every connection is refused); another uid, or
 //     a socket that cannot be found, gets 403 and the connection closes;
 //   - every request must name a loopback Host (a DNS-rebound name is not)
 //     and, if it has an Origin, a loopback one (a web page of another
@@ -44,7 +45,7 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener) error {
 		ln.Close()
 		return ErrNoToken
 	}
-	ln = api.OwnerOnlyTCP(ln, os.Getuid(), func(peer int, err error) {
+	ln = api.OwnerOnlyTCP(ln, os.Getuid(), s.opts.PeerUID, func(peer int, err error) {
 		s.lg.Warn("mcp http: connection refused", "peer_uid", peer, "reason", err)
 	})
 	ctx, cancel := context.WithCancel(ctx)

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/procid"
 )
 
 // newHTTPFake is an MCP server of a fake daemon serving streamable HTTP
@@ -25,7 +26,7 @@ func newHTTPFake(t *testing.T) (*fakeDaemon, string, api.Token) {
 	t.Helper()
 	f, sock := startFake(t)
 	tok := newToken(t)
-	srv := New(Options{Socket: sock, Token: tok})
+	srv := New(Options{Socket: sock, Token: tok, PeerUID: procid.ConnPeerUID})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
@@ -21,7 +22,7 @@ func awaitTurnInteraction(t *testing.T, cs *mcp.ClientSession, turnID string) ap
 	tmuxtest.Await(t, 20*time.Second, func() string {
 		task = api.Task{}
 		callTool(t, cs, ToolStatus, map[string]any{"turn_id": turnID}, &task)
-		if in := task.Interaction; in == nil || in.State != "pending" {
+		if in := task.Interaction; in == nil || in.State != contract.StatePending {
 			return "the turn shows no pending interaction: " + mustJSONNoT(task)
 		}
 		return ""
@@ -64,7 +65,7 @@ func startHost(t *testing.T, sock, name string) (cs *mcp.ClientSession, stop fun
 func TestTmuxMCPTurnLoop(t *testing.T) {
 	r := startRig(t, "permission-approve")
 	a, stopFirst := startHost(t, r.socket, "host")
-	row := r.awaitState(t, "permission-approve", api.ScreenIdle)
+	row := r.awaitState(t, "permission-approve", contract.ScreenIdle)
 
 	var sent api.ActionResult
 	if res := callTool(t, a, ToolSend, map[string]any{"terminal_id": row.TerminalID, "request": "run-touch"}, &sent); res.IsError ||
@@ -72,7 +73,7 @@ func TestTmuxMCPTurnLoop(t *testing.T) {
 		t.Fatalf("send: error=%v %q %+v", res.IsError, errorText(res), sent)
 	}
 	task := awaitTurnInteraction(t, a, sent.TurnID)
-	if task.OfferExpiresAt == nil || task.Interaction.TurnID != sent.TurnID || task.Interaction.Kind != "permission" {
+	if task.OfferExpiresAt == nil || task.Interaction.TurnID != sent.TurnID || task.Interaction.Kind != contract.KindPermission {
 		t.Fatalf("status by turn_id made no offer for the Turn's prompt: %s", mustJSONNoT(task))
 	}
 
@@ -108,7 +109,7 @@ func TestTmuxMCPTurnLoop(t *testing.T) {
 	if res.Outcome != api.OutcomeAccepted || res.TurnID != sent.TurnID {
 		t.Fatalf("approve by turn_id after the restarted host's status: %+v", res)
 	}
-	r.awaitState(t, "permission-approve", api.ScreenIdle)
+	r.awaitState(t, "permission-approve", contract.ScreenIdle)
 	task = api.Task{}
 	callTool(t, b, ToolStatus, map[string]any{"turn_id": sent.TurnID}, &task)
 	if task.Interaction != nil || task.OfferExpiresAt != nil {
@@ -124,14 +125,14 @@ func TestTmuxMCPWatchStatus(t *testing.T) {
 	srv := New(Options{Socket: r.socket, Owner: "host"})
 	t.Cleanup(srv.closeSessions)
 	cs := connect(t, srv, nil)
-	row := r.awaitState(t, "permission-approve", api.ScreenIdle)
+	row := r.awaitState(t, "permission-approve", contract.ScreenIdle)
 	var w api.Task
 	if res := callTool(t, cs, ToolWatch, map[string]any{"terminal_id": row.TerminalID}, &w); res.IsError ||
 		w.WatchID == "" || w.WatchMode != api.WatchTerminalActivity {
 		t.Fatalf("watch: error=%v %q %+v", res.IsError, errorText(res), w)
 	}
 	r.typeTask("permission-approve", "run-touch") // the person at the pane
-	r.awaitState(t, "permission-approve", api.ScreenAwaitingApproval)
+	r.awaitState(t, "permission-approve", contract.ScreenAwaitingApproval)
 	var task api.Task
 	tmuxtest.Await(t, 20*time.Second, func() string {
 		task = api.Task{}
@@ -142,7 +143,7 @@ func TestTmuxMCPWatchStatus(t *testing.T) {
 		return ""
 	})
 	in := task.Interaction
-	if in.State != "manual_required" || len(in.Decisions) != 0 || task.OfferExpiresAt != nil ||
+	if in.State != contract.StateManualRequired || len(in.Decisions) != 0 || task.OfferExpiresAt != nil ||
 		!slices.Contains(in.Reasons, "terminal_activity_watch") {
 		t.Errorf("a terminal_activity Watch shows %s and offer %v, want manual_required (terminal_activity_watch) and none",
 			mustJSONNoT(in), task.OfferExpiresAt)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
@@ -70,7 +71,7 @@ routes = ["hook-b"]
 		srv := New(Options{Socket: r.socket, Owner: "host-" + host})
 		t.Cleanup(srv.closeSessions)
 		cs := connect(t, srv, nil)
-		row := r.awaitState(t, surface, api.ScreenIdle)
+		row := r.awaitState(t, surface, contract.ScreenIdle)
 		task := map[string]string{"permission-approve": "run-touch", "question-digit": "ask-color"}[surface]
 		var sent api.ActionResult
 		if res := callTool(t, cs, ToolSend, map[string]any{"terminal_id": row.TerminalID, "request": task}, &sent); res.IsError ||
@@ -79,8 +80,8 @@ routes = ["hook-b"]
 		}
 		turns[host] = sent.TurnID
 	}
-	r.awaitState(t, "permission-approve", api.ScreenAwaitingApproval)
-	r.awaitState(t, "question-digit", api.ScreenQuestionnaire)
+	r.awaitState(t, "permission-approve", contract.ScreenAwaitingApproval)
+	r.awaitState(t, "question-digit", contract.ScreenQuestionnaire)
 	tmuxtest.Await(t, 20*time.Second, func() string {
 		for host, h := range hooks {
 			if h.count(turns[host]) == 0 {

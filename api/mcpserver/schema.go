@@ -4,6 +4,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // The input schemas are written by hand, not derived from the Go types:
@@ -64,11 +65,11 @@ func id(p, desc string) *jsonschema.Schema {
 }
 
 // oneOf is a closed set of strings.
-func oneOf(desc string, values ...string) *jsonschema.Schema {
+func oneOf[S ~string](desc string, values ...S) *jsonschema.Schema {
 	enum := make([]any, len(values))
 	longest := 0
 	for i, v := range values {
-		enum[i] = v
+		enum[i] = string(v) // the validator compares with the decoded JSON string
 		longest = max(longest, len(v))
 	}
 	return &jsonschema.Schema{Type: "string", Description: desc, Enum: enum, MaxLength: ptr(longest)}
@@ -125,7 +126,7 @@ func approveInput() *jsonschema.Schema {
 	return closed("Exactly one of turn_id and terminal_id; decision defaults to approve_once.", map[string]*jsonschema.Schema{
 		"turn_id":     id(prefixTurn, descTurn+" By turn_id both approve_once and reject are possible."),
 		"terminal_id": id(prefixTerminal, descTerminal+" By terminal_id only approve_once is possible."),
-		"decision":    oneOf("approve_once (the one-time Yes) or reject (the native No; only with turn_id).", api.DecisionApproveOnce, api.DecisionReject),
+		"decision":    oneOf("approve_once (the one-time Yes) or reject (the native No; only with turn_id).", contract.DecisionApproveOnce, contract.DecisionReject),
 	})
 }
 
@@ -149,7 +150,7 @@ func respondInput() *jsonschema.Schema {
 		"answers": {Type: "array", Description: "One answer per question of the current step.", Items: answer,
 			MinItems: ptr(1), MaxItems: ptr(4)},
 		"delivery_mode": oneOf("Only for an async_question, and only a mode it advertises (default steer_current_turn).",
-			api.DeliverySteer, api.DeliveryQueueNextTurn),
+			contract.DeliverySteerCurrentTurn, contract.DeliveryQueueNextTurn),
 	}, "interaction_id", "answers")
 }
 

@@ -52,6 +52,9 @@ type Options struct {
 	// (api.ReadToken of the file the daemon made); ServeHTTP refuses to
 	// start without one. Unused on stdio, where the host owns the pipe.
 	Token api.Token
+	// PeerUID looks up the uid at the other end of an HTTP connection
+	// (procid.ConnPeerUID); nil refuses every connection.
+	PeerUID api.PeerLookup
 }
 
 // Server is the MCP server: one mcp.Server, one daemon client per MCP

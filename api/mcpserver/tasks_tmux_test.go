@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
@@ -156,7 +157,7 @@ func TestTmuxMCPWatch(t *testing.T) {
 	srv := New(Options{Socket: r.socket})
 	t.Cleanup(srv.closeSessions)
 	cs, sink := connectWakeups(t, srv)
-	row := r.awaitState(t, "permission-approve", api.ScreenIdle)
+	row := r.awaitState(t, "permission-approve", contract.ScreenIdle)
 	term := map[string]any{"terminal_id": row.TerminalID}
 
 	res := callTool(t, cs, ToolWatch, map[string]any{"terminal_id": "term_aaaaaaaaaaaaaaaaaaaaaaaaaa"}, nil)
@@ -192,7 +193,7 @@ func TestTmuxMCPWatch(t *testing.T) {
 	// interaction wakes the host, naming the Watch; the person answers
 	// in the TUI and the Watch settles once the pane is stably idle.
 	r.typeTask("permission-approve", "run-touch")
-	r.awaitState(t, "permission-approve", api.ScreenAwaitingApproval)
+	r.awaitState(t, "permission-approve", contract.ScreenAwaitingApproval)
 	ir := sink.awaitWake(t, WakeInteractionRequired, func(x Wakeup) bool { return x.TerminalID == row.TerminalID })
 	if ir.Fields["watch_id"] != w.WatchID || ir.Fields["interaction_kind"] != "permission" {
 		t.Errorf("interaction wake-up %+v, want watch %s and a permission", ir, w.WatchID)
@@ -246,7 +247,7 @@ func TestTmuxMCPTurnOps(t *testing.T) {
 	t.Cleanup(srv.closeSessions)
 	a, sink := connectWakeups(t, srv)
 	b := connect(t, srv, nil)
-	row := r.awaitState(t, "permission-approve", api.ScreenIdle)
+	row := r.awaitState(t, "permission-approve", contract.ScreenIdle)
 
 	send := map[string]any{"terminal_id": row.TerminalID, "request": "run-touch", "message_id": "task-7.a_1"}
 	var sent api.ActionResult
@@ -258,7 +259,7 @@ func TestTmuxMCPTurnOps(t *testing.T) {
 	if ir.Fields["turn_id"] != sent.TurnID || ir.Fields["interaction_kind"] != "permission" || ir.Fields["interaction_state"] != "pending" {
 		t.Errorf("interaction wake-up %+v, want turn %s and a pending permission", ir, sent.TurnID)
 	}
-	r.awaitState(t, "permission-approve", api.ScreenAwaitingApproval)
+	r.awaitState(t, "permission-approve", contract.ScreenAwaitingApproval)
 
 	// A retry of the same send: the first Turn, nothing typed (a replica
 	// exits on unrecorded input, and the prompt would be gone).
@@ -293,7 +294,7 @@ func TestTmuxMCPTurnOps(t *testing.T) {
 	if callTool(t, a, ToolApprove, tid, &ok); ok.Outcome != api.OutcomeAccepted {
 		t.Fatalf("approve by turn_id: %+v", ok)
 	}
-	r.awaitState(t, "permission-approve", api.ScreenIdle)
+	r.awaitState(t, "permission-approve", contract.ScreenIdle)
 
 	runSteps(t, a, []taskStep{
 		{"close", ToolClose, tid, "closed", ""},

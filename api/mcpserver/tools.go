@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // Tool names: api's advertised names where it has them, the same scheme
@@ -57,11 +58,11 @@ type (
 	// respondIn has no terminal_id: MCP never carries terminal-scoped
 	// response authority.
 	respondIn struct {
-		TurnID        string       `json:"turn_id"`
-		WatchID       string       `json:"watch_id"`
-		InteractionID string       `json:"interaction_id"`
-		Answers       []api.Answer `json:"answers"`
-		DeliveryMode  string       `json:"delivery_mode"`
+		TurnID        string                `json:"turn_id"`
+		WatchID       string                `json:"watch_id"`
+		InteractionID string                `json:"interaction_id"`
+		Answers       []api.Answer          `json:"answers"`
+		DeliveryMode  contract.DeliveryMode `json:"delivery_mode"`
 	}
 	sendIn struct {
 		SessionID  string `json:"session_id"`
@@ -300,7 +301,7 @@ func approve(ctx context.Context, se *session, in api.ApproveRequest) (any, erro
 	if err := exactlyOne("turn_id", in.TurnID, "terminal_id", in.TerminalID); err != nil {
 		return nil, err
 	}
-	if in.TerminalID != "" && in.Decision == api.DecisionReject {
+	if in.TerminalID != "" && in.Decision == contract.DecisionReject {
 		return nil, errors.New("bad_request: reject needs turn_id; by terminal_id only approve_once is possible")
 	}
 	return se.client.Approve(ctx, in)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // The mutating commands: approve, respond, send, cancel. Each prints the
@@ -34,9 +35,9 @@ func (c *ApproveCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout
 	if err := resolveInto(ctx, cl, &c.TerminalID); err != nil {
 		return err
 	}
-	req := api.ApproveRequest{TerminalID: c.TerminalID, TurnID: c.Turn, Decision: api.DecisionApproveOnce}
+	req := api.ApproveRequest{TerminalID: c.TerminalID, TurnID: c.Turn, Decision: contract.DecisionApproveOnce}
 	if c.Reject {
-		req.Decision = api.DecisionReject
+		req.Decision = contract.DecisionReject
 	}
 	res, err := cl.Approve(ctx, req)
 	return printResult(g, stdout, res, err)
@@ -65,20 +66,20 @@ func (c *RespondCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout
 	if err != nil {
 		return err
 	}
-	kind := c.Kind
+	kind := contract.ResponseKind(c.Kind)
 	if kind == "" {
 		switch len(c.Option) {
 		case 0:
-			kind = "free_text"
+			kind = contract.ResponseFreeText
 		case 1:
-			kind = "single_select"
+			kind = contract.ResponseSingleSelect
 		default:
-			kind = "multi_select"
+			kind = contract.ResponseMultiSelect
 		}
 	}
 	ans := api.Answer{QuestionID: c.Question, ResponseKind: kind, Text: text, SelectedOptionIDs: c.Option}
 	res, err := cl.Respond(ctx, api.RespondRequest{TerminalID: c.Terminal, TurnID: c.Turn, WatchID: c.Watch,
-		InteractionID: c.Interaction, Answers: []api.Answer{ans}, DeliveryMode: c.Delivery})
+		InteractionID: c.Interaction, Answers: []api.Answer{ans}, DeliveryMode: contract.DeliveryMode(c.Delivery)})
 	return printResult(g, stdout, res, err)
 }
 
@@ -188,7 +189,7 @@ func printResult(g *Globals, stdout io.Writer, res api.ActionResult, err error) 
 			line += "  turn " + res.TurnID
 		}
 		if res.ScreenState != "" {
-			line += "  now " + res.ScreenState
+			line += "  now " + string(res.ScreenState)
 		}
 		switch res.Outcome {
 		case api.OutcomeUncertain:

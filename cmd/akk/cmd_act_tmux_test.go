@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 )
@@ -82,7 +83,7 @@ func TestTmuxCLIActions(t *testing.T) {
 	if res := result(out); code != 0 || res.Outcome != api.OutcomeAccepted || res.TurnID == "" {
 		t.Fatalf("send: exit %d\n%s", code, out)
 	}
-	awaitCLIRow(t, run, pane, func(r api.Terminal) bool { return r.ScreenState == api.ScreenAwaitingApproval })
+	awaitCLIRow(t, run, pane, func(r api.Terminal) bool { return r.ScreenState == contract.ScreenAwaitingApproval })
 	if code, out := run("approve", row.TerminalID, "--json"); code != api.ExitRejected || !strings.HasPrefix(result(out).Reason, api.ReasonNoOffer) {
 		t.Errorf("approve before any status: exit %d\n%s", code, out)
 	}
@@ -103,7 +104,7 @@ func TestTmuxCLIActions(t *testing.T) {
 	if code, out := run("respond", "--interaction", "int_aaaaaaaaaaaaaaaaaaaaaaaaaa"); code != api.ExitUsage {
 		t.Errorf("respond without a subject: exit %d\n%s", code, out)
 	}
-	awaitCLIRow(t, run, pane, func(r api.Terminal) bool { return r.ScreenState == api.ScreenIdle })
+	awaitCLIRow(t, run, pane, func(r api.Terminal) bool { return r.ScreenState == contract.ScreenIdle })
 	// The strict replica took exactly the recorded input: it is alive at its
 	// final screen, waiting for the sentinel, with no divergence printed.
 	if screen := srv.MustRun("capture-pane", "-p", "-t", pane); bytes.Contains(screen, []byte("diverged")) || bytes.Contains(screen, []byte("Pane is dead")) {

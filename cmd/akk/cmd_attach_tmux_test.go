@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
@@ -49,7 +50,7 @@ func TestTmuxCLIDaemon(t *testing.T) {
 		code, out, errOut = run("list", "--json")
 		l = api.ListResponse{}
 		_ = json.Unmarshal([]byte(out), &l)
-		if code == 0 && len(l.Terminals) == 2 && l.Terminals[1].ScreenState == "idle" {
+		if code == 0 && len(l.Terminals) == 2 && l.Terminals[1].ScreenState == contract.ScreenIdle {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -59,7 +60,7 @@ func TestTmuxCLIDaemon(t *testing.T) {
 	}
 	row := l.Terminals[1]
 	if l.V != 1 || row.Agent != "claude" || row.Version != "2.1.267" || !row.Replica || row.Profile != "exact" ||
-		row.Composer != "empty" || row.AvailableActions == nil || row.Warnings == nil {
+		row.Composer != contract.ComposerEmpty || row.AvailableActions == nil || row.Warnings == nil {
 		t.Errorf("replica row %+v", row)
 	}
 	if !strings.Contains(out, `"interaction":null`) || !strings.Contains(out, `"available_actions":{}`) {

@@ -55,9 +55,9 @@ func printTable(w io.Writer, rows []api.Terminal) error {
 		if r.Replica {
 			agent += " replica"
 		}
-		state := r.ScreenState
+		state := string(r.ScreenState)
 		if r.Interaction != nil {
-			state += " (" + string(r.Interaction.Kind) + ", " + r.Interaction.State + ")"
+			state += " (" + string(r.Interaction.Kind) + ", " + string(r.Interaction.State) + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.TerminalID, r.Session, r.PaneID, agent,
 			state, r.ActivityState, r.Composer, r.NativeIdentityState, shortPath(r.Cwd))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/api/mcpserver"
+	"github.com/agent-knock-knock/akk/internal/procid"
 )
 
 // MCPCmd is `akk mcp`: the agent_knock_knock tools for an MCP host, as a
@@ -70,7 +71,7 @@ func (c *MCPCmd) Run(ctx context.Context, cl *api.Client, lg *slog.Logger, kctx 
 	if err != nil {
 		return err
 	}
-	opts.Token = tok
+	opts.Token, opts.PeerUID = tok, procid.ConnPeerUID
 	ln, err := net.Listen("tcp", c.HTTP)
 	if err != nil {
 		return fmt.Errorf("akk mcp: %w", err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recognizers/replaycheck"
 	"github.com/agent-knock-knock/akk/recordings"
@@ -187,18 +188,18 @@ func visibleWidth(l string) int {
 // "warnings"}) plus the activity evidence, the draft's length (never its
 // text) and notes on prompt-like text that is not a prompt.
 type recognizeView struct {
-	V           int                      `json:"v"`
-	T           *float64                 `json:"t,omitempty"`
-	ScreenState string                   `json:"screen_state"`
-	Composer    string                   `json:"composer"`
-	DraftLength int                      `json:"draft_length,omitempty"`
-	Profile     string                   `json:"profile"`
-	Agent       string                   `json:"agent"`
-	Version     string                   `json:"version"`
-	Activity    recognizers.Activity     `json:"activity"`
-	Interaction *recognizers.Interaction `json:"interaction"`
-	Warnings    []string                 `json:"warnings"`
-	Notes       []string                 `json:"notes,omitempty"`
+	V           int                   `json:"v"`
+	T           *float64              `json:"t,omitempty"`
+	ScreenState string                `json:"screen_state"`
+	Composer    string                `json:"composer"`
+	DraftLength int                   `json:"draft_length,omitempty"`
+	Profile     string                `json:"profile"`
+	Agent       string                `json:"agent"`
+	Version     string                `json:"version"`
+	Activity    recognizers.Activity  `json:"activity"`
+	Interaction *contract.Interaction `json:"interaction"`
+	Warnings    []string              `json:"warnings"`
+	Notes       []string              `json:"notes,omitempty"`
 }
 
 func publicView(r *recognizers.Recognition, t *float64) recognizeView {
@@ -229,7 +230,7 @@ func printRecognition(w io.Writer, asJSON bool, r *recognizers.Recognition, t *f
 		fmt.Fprintf(w, "%9.3f  ", *t)
 	}
 	fmt.Fprintf(w, "%s  %s  composer %s", r.Profile, r.ScreenState, r.Composer)
-	if r.Composer == recognizers.ComposerDraft {
+	if r.Composer == contract.ComposerDraft {
 		fmt.Fprintf(w, " %q", r.Draft)
 	}
 	fmt.Fprintln(w)
@@ -239,7 +240,7 @@ func printRecognition(w io.Writer, asJSON bool, r *recognizers.Recognition, t *f
 	if in := r.Interaction; in != nil {
 		fmt.Fprintf(w, "  %s %s", in.Kind, in.State)
 		if len(in.Decisions) > 0 {
-			fmt.Fprintf(w, ", decisions %s", strings.Join(in.Decisions, ", "))
+			fmt.Fprintf(w, ", decisions %s", contract.Join(in.Decisions, ", "))
 		}
 		fmt.Fprintln(w)
 		for _, q := range in.Questions {

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // StatusCmd is `akk status TERMINAL_ID`.
@@ -93,7 +93,7 @@ func (c *StatusCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout 
 			}
 		}
 		if len(i.Decisions) > 0 {
-			fmt.Fprintf(stdout, "  decisions: %s\n", strings.Join(i.Decisions, ", "))
+			fmt.Fprintf(stdout, "  decisions: %s\n", contract.Join(i.Decisions, ", "))
 		}
 	}
 	for name, a := range t.AvailableActions {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/shot"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -164,7 +165,7 @@ func TestTmuxPopupChangedScreen(t *testing.T) {
 		t.Fatal("the replica exited: it received input")
 	}
 	row := r.row()
-	if row.Interaction != nil && row.Interaction.State == "resolved" {
+	if row.Interaction != nil && row.Interaction.State == contract.StateResolved {
 		t.Errorf("the interaction was resolved: %+v", row.Interaction)
 	}
 	// g jumps to the pane on this very client (switch-client -c with the

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/shot"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/port"
@@ -86,7 +87,7 @@ func livePopup(t *testing.T, agent, version, word string) {
 
 	row := awaitLiveRow(t, ctx, cl, func(r api.Terminal) bool {
 		_, canSend := r.AvailableActions["send"]
-		return r.Agent == agent && r.ScreenState == api.ScreenIdle && r.Composer == "empty" && r.Profile == "exact" && canSend
+		return r.Agent == agent && r.ScreenState == contract.ScreenIdle && r.Composer == contract.ComposerEmpty && r.Profile == "exact" && canSend
 	})
 	res, err := cl.Send(ctx, api.SendRequest{TerminalID: row.TerminalID, Request: word})
 	if err != nil || res.Outcome != api.OutcomeAccepted {
@@ -100,7 +101,7 @@ func livePopup(t *testing.T, agent, version, word string) {
 	c.await("the request file", 10*time.Second, func() bool { r, _ := f.Pending(); return len(r) == 1 })
 	// Nothing answered by itself: the agent still waits.
 	time.Sleep(time.Second)
-	if r := liveRow(t, ctx, cl); r.ScreenState != api.ScreenAwaitingApproval || r.Interaction == nil || r.Interaction.State != "pending" {
+	if r := liveRow(t, ctx, cl); r.ScreenState != contract.ScreenAwaitingApproval || r.Interaction == nil || r.Interaction.State != contract.StatePending {
 		t.Fatalf("the prompt did not wait for the person: %+v", r)
 	}
 	if os.Getenv("AKK_UPDATE_SCREENSHOTS") == "1" {
@@ -122,7 +123,7 @@ func livePopup(t *testing.T, agent, version, word string) {
 	c.keys("y")
 	c.awaitGone("akk asks")
 	awaitLiveRow(t, ctx, cl, func(r api.Terminal) bool {
-		return r.ScreenState != api.ScreenAwaitingApproval
+		return r.ScreenState != contract.ScreenAwaitingApproval
 	})
 	t.Logf("figure: the prompt left the screen %v after the popup asked (incl. the test's 1 s wait and the screenshot)",
 		time.Since(askedAt).Round(time.Millisecond))

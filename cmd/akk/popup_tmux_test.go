@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
@@ -248,9 +249,9 @@ func (r *popupRig) hasDispatch() bool {
 // finish awaits the replica at its final screen (want), ends it with the
 // sentinel and requires a clean exit: it received every recorded input,
 // in order, and nothing else.
-func (r *popupRig) finish(want string) {
+func (r *popupRig) finish(want contract.ScreenState) {
 	r.t.Helper()
-	r.await("the replica's final screen "+want, 30*time.Second, func() bool { return r.row().ScreenState == want })
+	r.await("the replica's final screen "+string(want), 30*time.Second, func() bool { return r.row().ScreenState == want })
 	if err := r.ctl.SendBytes(context.Background(), r.pane, []byte(replicaSentinel)); err != nil {
 		r.t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/akkbin"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
@@ -50,10 +51,10 @@ func TestTmuxRemoteApproveCrash(t *testing.T) {
 	}
 	// The replica's idle screen first: typed before its terminal is raw,
 	// Enter would arrive as a newline.
-	awaitRemoteRow(t, cli, remote, api.ScreenIdle, rsrv)
+	awaitRemoteRow(t, cli, remote, contract.ScreenIdle, rsrv)
 	rsrv.MustRun("send-keys", "-t", "main", "-l", "run-touch")
 	rsrv.MustRun("send-keys", "-t", "main", "Enter")
-	row = awaitRemoteRow(t, cli, remote, api.ScreenAwaitingApproval, rsrv)
+	row = awaitRemoteRow(t, cli, remote, contract.ScreenAwaitingApproval, rsrv)
 	if code, _, errs := cli("--json", "status", row.TerminalID, "--host", remote); code != 0 {
 		t.Fatalf("status: %d %s", code, errs)
 	}
@@ -77,7 +78,7 @@ func TestTmuxRemoteApproveCrash(t *testing.T) {
 		t.Fatal("the faulted daemon did not exit")
 	}
 	startDaemonAs(t, rsrv, rakk, store, "")
-	row = awaitRemoteRow(t, cli, remote, api.ScreenIdle, rsrv)
+	row = awaitRemoteRow(t, cli, remote, contract.ScreenIdle, rsrv)
 	code, out, _ = cli("--json", "approve", row.TerminalID, "--host", remote)
 	if json.Unmarshal([]byte(out), &res) != nil || res.Outcome == api.OutcomeAccepted || code == 0 {
 		t.Errorf("a second approve after the drop: exit %d %s", code, out)
@@ -87,7 +88,7 @@ func TestTmuxRemoteApproveCrash(t *testing.T) {
 
 // awaitRemoteRow waits until the one remote row shows state ("" : any
 // agent row).
-func awaitRemoteRow(t *testing.T, cli func(args ...string) (int, string, string), host, state string, srv *tmuxtest.Server) api.Terminal {
+func awaitRemoteRow(t *testing.T, cli func(args ...string) (int, string, string), host string, state contract.ScreenState, srv *tmuxtest.Server) api.Terminal {
 	t.Helper()
 	var row api.Terminal
 	tmuxtest.Await(t, 30*time.Second, func() string {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/api/mcpserver"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 )
@@ -87,7 +88,7 @@ func TestTmuxRemoteHosts(t *testing.T) {
 		if why := list(); why != "" {
 			return why
 		}
-		if rows.Terminals[0].ScreenState != api.ScreenIdle || rows.Terminals[1].ScreenState != api.ScreenIdle {
+		if rows.Terminals[0].ScreenState != contract.ScreenIdle || rows.Terminals[1].ScreenState != contract.ScreenIdle {
 			r, _ := rsrv.Run("capture-pane", "-p", "-t", "main")
 			l, _ := lsrv.Run("capture-pane", "-p", "-t", "main")
 			return "rows: " + rowsOf(rows) + "\nremote pane:\n" + string(r) + "\nlocal pane:\n" + string(l)
@@ -112,7 +113,7 @@ func TestTmuxRemoteHosts(t *testing.T) {
 		if code, out, errs := cli("--json", "list", "--host", remote); code != 0 || json.Unmarshal([]byte(out), &l) != nil {
 			return "akk list: " + errs
 		}
-		if len(l.Terminals) != 1 || l.Terminals[0].ScreenState != api.ScreenAwaitingApproval {
+		if len(l.Terminals) != 1 || l.Terminals[0].ScreenState != contract.ScreenAwaitingApproval {
 			return "rows: " + rowsOf(l)
 		}
 		row = l.Terminals[0]
@@ -264,7 +265,7 @@ func approves(t *testing.T, cli func(args ...string) (int, string, string), wher
 func rowsOf(l api.ListResponse) string {
 	var b strings.Builder
 	for _, r := range l.Terminals {
-		b.WriteString(r.Host + " " + r.TerminalID + " " + r.Agent + " " + r.ScreenState + "; ")
+		b.WriteString(r.Host + " " + r.TerminalID + " " + r.Agent + " " + string(r.ScreenState) + "; ")
 	}
 	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // TestTmuxWebPermission: a phone pairs with `akk web`, sees the replica's
@@ -123,7 +124,7 @@ func (r *webRig) nothingSent() {
 	if dead, _ := r.paneDead(); dead {
 		r.t.Fatal("the replica exited: it received input")
 	}
-	if in := r.row().Interaction; in != nil && in.State == "resolved" {
+	if in := r.row().Interaction; in != nil && in.State == contract.StateResolved {
 		r.t.Errorf("the interaction was resolved: %+v", in)
 	}
 	if n := r.reservations(); n != 0 {

@@ -12,13 +12,14 @@ import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // Choice is one thing the person may answer.
 type Choice struct {
 	Label    string
-	Decision string // approve_once (a permission)
-	Question *api.Question
+	Decision contract.Decision // approve_once (a permission)
+	Question *contract.Question
 	OptionID string // "" for a free_text question
 	FreeText bool   // the answer carries typed text
 }
@@ -29,27 +30,27 @@ func Choices(t api.Terminal) (choices []Choice, manual string) {
 	in := t.Interaction
 	if in == nil {
 		switch t.ScreenState {
-		case api.ScreenExited:
+		case contract.ScreenExited:
 			return nil, "the agent exited"
-		case api.ScreenIdle:
+		case contract.ScreenIdle:
 			return nil, "the agent is idle: go to the pane to give it a task"
 		}
-		return nil, "nothing to answer here (" + t.ScreenState + "): go to the pane"
+		return nil, "nothing to answer here (" + string(t.ScreenState) + "): go to the pane"
 	}
 	switch in.State {
-	case "pending":
-	case "manual_required":
+	case contract.StatePending:
+	case contract.StateManualRequired:
 		return nil, "manual required: " + strings.Join(in.Reasons, ", ") + " — answer it in the pane"
-	case "response_uncertain":
+	case contract.StateResponseUncertain:
 		return nil, "an earlier answer may or may not have arrived: look at the pane (akk never retries)"
 	default:
-		return nil, "interaction " + in.State
+		return nil, "interaction " + string(in.State)
 	}
-	if in.Kind == api.AttentionPermission {
+	if in.Kind == contract.KindPermission {
 		// By terminal_id only approve_once (DESIGN invariant 9); a reject
 		// is made in the pane.
 		for _, d := range in.Decisions {
-			if d == api.DecisionApproveOnce {
+			if d == contract.DecisionApproveOnce {
 				return []Choice{{Label: "Approve once", Decision: d}}, ""
 			}
 		}
@@ -60,16 +61,16 @@ func Choices(t api.Terminal) (choices []Choice, manual string) {
 	}
 	q := &in.Questions[0]
 	switch q.ResponseKind {
-	case "single_select", "confirmation":
+	case contract.ResponseSingleSelect:
 		var cs []Choice
 		for _, o := range q.Options {
 			cs = append(cs, Choice{Label: o.Label, Question: q, OptionID: o.OptionID, FreeText: o.FreeText})
 		}
 		return cs, ""
-	case "free_text":
+	case contract.ResponseFreeText:
 		return []Choice{{Label: "Type an answer", Question: q, FreeText: true}}, ""
 	}
-	return nil, q.ResponseKind + " questions are answered in the pane"
+	return nil, string(q.ResponseKind) + " questions are answered in the pane"
 }
 
 // SameShown reports whether a fresh Status shows what the person saw: the

@@ -29,6 +29,7 @@ var Layers = [][]string{
 	{"internal/procid"},
 	{"controlmode"},
 	{"vt"},
+	{"contract"}, // the public contract's vocabulary: imports nothing of akk
 }
 
 // Leaves may be imported from any layer: build-tagged fault points and
@@ -46,8 +47,12 @@ const LeafAs = "internal/popup"
 // Only names the packages of akk a package may import, when that is
 // narrower than its layer allows.
 var Only = map[string][]string{
+	// The wire contract links no engine: a client (the MCP server, the
+	// popup, the web page, an outside Go program) gets the contract's
+	// vocabulary and nothing that reads a screen or /proc.
+	"api": {"contract"},
 	// The MCP server is a second face of the api contract.
-	"api/mcpserver": {"api"},
+	"api/mcpserver": {"api", "contract"},
 }
 
 // Exclusive names third-party (or standard) imports that only the listed
@@ -66,6 +71,8 @@ var Forbidden = map[string][]string{
 	// Pure: no I/O, no clock, no network (a recognizer is a function of a
 	// screen).
 	"recognizers": {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
+	// The contract is values: no I/O and no clock either.
+	"contract": {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
 }
 
 // MaxFileLines and MaxFuncLines are the health budget; generated files

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // The demo's acts: what a person does with akk, as the commands they
@@ -59,8 +60,8 @@ func (dm *Demo) Ready(ctx context.Context) error {
 
 // takeoverScreens is the screen each scene akk acts on shows at its
 // takeover point ("": a scene it only watches).
-var takeoverScreens = []string{api.ScreenAwaitingApproval, api.ScreenQuestionnaire, api.ScreenQuestionnaire, api.ScreenIdle, "",
-	api.ScreenIdle}
+var takeoverScreens = []contract.ScreenState{contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire, contract.ScreenQuestionnaire, contract.ScreenIdle, "",
+	contract.ScreenIdle}
 
 func (a *actor) ready() error {
 	for i, st := range takeoverScreens {
@@ -88,13 +89,13 @@ type actor struct {
 }
 
 // await waits for scene i's row in screen state want (30 s).
-func (a *actor) await(i int, want string) (api.Terminal, error) {
+func (a *actor) await(i int, want contract.ScreenState) (api.Terminal, error) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		l, err := a.cl.List(a.ctx)
 		if err == nil {
 			for _, r := range l.Terminals {
-				if r.PaneID == a.panes[i] && r.ScreenState == want && (want == api.ScreenIdle || r.Interaction != nil) {
+				if r.PaneID == a.panes[i] && r.ScreenState == want && (want == contract.ScreenIdle || r.Interaction != nil) {
 					if a.ids == nil {
 						a.ids = map[int]string{}
 					}
@@ -158,7 +159,7 @@ func (a *actor) status(i int) (api.StatusResponse, bool) {
 	id := a.ids[i]
 	fmt.Fprintf(a.w, "\n$ akk status %s        # %s %s\n", id, Scenes[i].Agent, Scenes[i].Version)
 	st, err := a.cl.Status(a.ctx, api.StatusRequest{TerminalID: id})
-	ok := err == nil && st.Terminal.Interaction != nil && st.Terminal.Interaction.State == "pending" && st.OfferExpiresAt != nil
+	ok := err == nil && st.Terminal.Interaction != nil && st.Terminal.Interaction.State == contract.StatePending && st.OfferExpiresAt != nil
 	step := Step{Command: "akk status " + id, Outcome: "shown", OK: ok}
 	if err != nil {
 		step.Outcome, step.Detail = "error", err.Error()
@@ -182,7 +183,7 @@ func (a *actor) status(i int) (api.StatusResponse, bool) {
 			}
 		}
 		if len(in.Decisions) > 0 {
-			fmt.Fprintf(a.w, "  decisions: %s\n", strings.Join(in.Decisions, ", "))
+			fmt.Fprintf(a.w, "  decisions: %s\n", contract.Join(in.Decisions, ", "))
 		}
 	}
 	if st.OfferExpiresAt != nil {
@@ -196,10 +197,10 @@ func screenOf(res api.ActionResult) string {
 	if res.Next != nil {
 		return fmt.Sprintf("%s, next: %s %q", res.ScreenState, res.Next.Kind, firstPrompt(res.Next))
 	}
-	return res.ScreenState + " (" + res.Evidence + ")"
+	return string(res.ScreenState) + " (" + res.Evidence + ")"
 }
 
-func firstPrompt(in *api.Interaction) string {
+func firstPrompt(in *contract.Interaction) string {
 	if len(in.Questions) == 0 {
 		return ""
 	}
@@ -218,7 +219,7 @@ func (a *actor) approve(i int) {
 }
 
 // answer picks option n of the status's first question.
-func (a *actor) answer(i int, st api.StatusResponse, n int, want string) (api.ActionResult, *api.Interaction) {
+func (a *actor) answer(i int, st api.StatusResponse, n int, want string) (api.ActionResult, *contract.Interaction) {
 	in := st.Terminal.Interaction
 	q := in.Questions[0]
 	if n >= len(q.Options) {

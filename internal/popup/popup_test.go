@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/answer"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -29,19 +30,19 @@ func promptANSI(t *testing.T, title string) (string, string) {
 func permissionStatus(t *testing.T, id, interaction, title string) api.StatusResponse {
 	ansi, text := promptANSI(t, title)
 	return api.StatusResponse{V: 1, Terminal: api.Terminal{TerminalID: id, Agent: "claude", Version: "2.1.267",
-		Session: "main", PaneID: "%1", ScreenState: api.ScreenAwaitingApproval, StateSince: t0.Add(-5 * time.Second),
-		Interaction: &api.Interaction{InteractionID: interaction, Kind: "permission", State: "pending",
-			Decisions: []string{"approve_once", "reject"}}},
+		Session: "main", PaneID: "%1", ScreenState: contract.ScreenAwaitingApproval, StateSince: t0.Add(-5 * time.Second),
+		Interaction: &contract.Interaction{InteractionID: interaction, Kind: "permission", State: "pending",
+			Decisions: []contract.Decision{"approve_once", "reject"}}},
 		Prompt: &api.PromptRegion{Top: 10, Bottom: 13, Text: text, ANSI: ansi}}
 }
 
 func questionStatus(id, interaction string) api.StatusResponse {
-	q := api.Question{QuestionID: "q_1", Prompt: "Which colour?", ResponseKind: "single_select",
-		Options: []api.Option{{OptionID: "opt_red", Label: "Red"}, {OptionID: "opt_blue", Label: "Blue"},
+	q := contract.Question{QuestionID: "q_1", Prompt: "Which colour?", ResponseKind: "single_select",
+		Options: []contract.Option{{OptionID: "opt_red", Label: "Red"}, {OptionID: "opt_blue", Label: "Blue"},
 			{OptionID: "opt_other", Label: "Type something", FreeText: true}}}
 	return api.StatusResponse{V: 1, Terminal: api.Terminal{TerminalID: id, Agent: "codex", Session: "main", PaneID: "%2",
-		ScreenState: api.ScreenQuestionnaire, Interaction: &api.Interaction{InteractionID: interaction,
-			Kind: "questionnaire", State: "pending", Questions: []api.Question{q}}},
+		ScreenState: contract.ScreenQuestionnaire, Interaction: &contract.Interaction{InteractionID: interaction,
+			Kind: "questionnaire", State: "pending", Questions: []contract.Question{q}}},
 		Prompt: &api.PromptRegion{Top: 0, Bottom: 0, Text: "Which colour?", ANSI: "Which colour?"}}
 }
 
@@ -303,7 +304,7 @@ func TestPopupQuestionnaire(t *testing.T) {
 	if first.TerminalID != "term_q" || first.InteractionID != "int_q" || first.Answers[0].SelectedOptionIDs[0] != "opt_blue" || first.Answers[0].Text != "" {
 		t.Errorf("first answer %+v", first)
 	}
-	if a := second.Answers[0]; a.SelectedOptionIDs[0] != "opt_other" || a.Text != "Green!" || a.QuestionID != "q_1" || a.ResponseKind != "single_select" {
+	if a := second.Answers[0]; a.SelectedOptionIDs[0] != "opt_other" || a.Text != "Green!" || a.QuestionID != "q_1" || a.ResponseKind != contract.ResponseSingleSelect {
 		t.Errorf("second answer %+v", second)
 	}
 }

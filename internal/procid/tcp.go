@@ -359,3 +359,14 @@ func clip(f []byte) []byte {
 	}
 	return f
 }
+
+// ConnPeerUID is TCPPeerUID of a connection's two ends: the uid that owns
+// the socket at the other end of a loopback TCP connection.
+func ConnPeerUID(c net.Conn) (int, error) {
+	local, ok1 := c.LocalAddr().(*net.TCPAddr)
+	remote, ok2 := c.RemoteAddr().(*net.TCPAddr)
+	if !ok1 || !ok2 {
+		return -1, fmt.Errorf("%w: %T is not a TCP connection", ErrNoTCPPeer, c)
+	}
+	return TCPPeerUID(local, remote)
+}

@@ -41,12 +41,7 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 }
 
 func lookupPeer(c net.Conn) peer {
-	local, ok1 := c.LocalAddr().(*net.TCPAddr)
-	remote, ok2 := c.RemoteAddr().(*net.TCPAddr)
-	if !ok1 || !ok2 {
-		return peer{uid: -1, err: fmt.Errorf("%T is not a TCP connection", c)}
-	}
-	uid, err := procid.TCPPeerUID(local, remote)
+	uid, err := procid.ConnPeerUID(c)
 	if err != nil {
 		return peer{uid: -1, err: err}
 	}

@@ -90,9 +90,9 @@ func age(now, t time.Time) string {
 // key is what the page compares to know that a terminal's prompt changed
 // (ids and states only, all public).
 func key(t api.Terminal) string {
-	k := t.TerminalID + "/" + t.ScreenState
+	k := t.TerminalID + "/" + string(t.ScreenState)
 	if in := t.Interaction; in != nil {
-		k += "/" + in.InteractionID + "/" + in.State
+		k += "/" + in.InteractionID + "/" + string(in.State)
 	}
 	return k
 }
@@ -123,7 +123,7 @@ const regionWidth = 512
 
 func newDetailView(st api.StatusResponse, shown string, csrf string) detailView {
 	t := st.Terminal
-	v := detailView{ID: t.TerminalID, Key: key(t), Where: where(t), State: t.ScreenState, Shown: shown, CSRF: csrf}
+	v := detailView{ID: t.TerminalID, Key: key(t), Where: where(t), State: string(t.ScreenState), Shown: shown, CSRF: csrf}
 	v.Title = t.Agent
 	if t.Version != "" {
 		v.Title += " " + t.Version
@@ -164,9 +164,9 @@ func newDetailView(st api.StatusResponse, shown string, csrf string) detailView 
 func digest(key []byte, st api.StatusResponse) string {
 	m := hmac.New(sha256.New, key)
 	t := st.Terminal
-	parts := []string{t.TerminalID, t.ScreenState}
+	parts := []string{t.TerminalID, string(t.ScreenState)}
 	if in := t.Interaction; in != nil {
-		parts = append(parts, in.InteractionID, in.State)
+		parts = append(parts, in.InteractionID, string(in.State))
 	} else {
 		parts = append(parts, "", "")
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -31,18 +32,18 @@ func promptANSI(title string) (string, string) {
 func permission(interaction, title string) api.StatusResponse {
 	ansi, text := promptANSI(title)
 	return api.StatusResponse{V: 1, Terminal: api.Terminal{TerminalID: "term_a", Agent: "claude", Version: "2.1.267",
-		Session: "main", PaneID: "%1", ScreenState: api.ScreenAwaitingApproval,
-		Interaction: &api.Interaction{InteractionID: interaction, Kind: "permission", State: "pending",
-			Decisions: []string{"approve_once", "reject"}}},
+		Session: "main", PaneID: "%1", ScreenState: contract.ScreenAwaitingApproval,
+		Interaction: &contract.Interaction{InteractionID: interaction, Kind: "permission", State: "pending",
+			Decisions: []contract.Decision{"approve_once", "reject"}}},
 		Prompt: &api.PromptRegion{Top: 10, Bottom: 13, Text: text, ANSI: ansi}}
 }
 
 func question() api.StatusResponse {
-	q := api.Question{QuestionID: "q_1", Prompt: "Which colour?", ResponseKind: "single_select", MaxLength: 10,
-		Options: []api.Option{{OptionID: "opt_red", Label: "Red"}, {OptionID: "opt_other", Label: "Type something", FreeText: true}}}
+	q := contract.Question{QuestionID: "q_1", Prompt: "Which colour?", ResponseKind: "single_select", MaxLength: 10,
+		Options: []contract.Option{{OptionID: "opt_red", Label: "Red"}, {OptionID: "opt_other", Label: "Type something", FreeText: true}}}
 	return api.StatusResponse{V: 1, Terminal: api.Terminal{TerminalID: "term_a", Agent: "codex", Session: "main", PaneID: "%2",
-		ScreenState: api.ScreenQuestionnaire, Interaction: &api.Interaction{InteractionID: "int_q",
-			Kind: "questionnaire", State: "pending", Questions: []api.Question{q}}},
+		ScreenState: contract.ScreenQuestionnaire, Interaction: &contract.Interaction{InteractionID: "int_q",
+			Kind: "questionnaire", State: "pending", Questions: []contract.Question{q}}},
 		Prompt: &api.PromptRegion{Top: 0, Bottom: 0, Text: "Which colour?", ANSI: "Which colour?"}}
 }
 
@@ -320,7 +321,7 @@ func TestAnswerApproves(t *testing.T) {
 	if len(a) != 1 {
 		t.Fatalf("sent %v", a)
 	}
-	if ap, ok := a[0].(api.ApproveRequest); !ok || ap.TerminalID != "term_a" || ap.Decision != api.DecisionApproveOnce {
+	if ap, ok := a[0].(api.ApproveRequest); !ok || ap.TerminalID != "term_a" || ap.Decision != contract.DecisionApproveOnce {
 		t.Fatalf("sent %+v", a[0])
 	}
 	// Every call was this browser's own controller.

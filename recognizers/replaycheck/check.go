@@ -58,10 +58,10 @@ func Compare(m recordings.Marker, r *recognizers.Recognition) []string {
 	diff := func(what string, want, got any) {
 		out = append(out, fmt.Sprintf("%s: marker %v, recognized %v", what, want, got))
 	}
-	if string(r.ScreenState) != m.State {
+	if r.ScreenState != m.State {
 		diff("screen_state", m.State, r.ScreenState)
 	}
-	if string(r.Composer) != m.Expect.Composer {
+	if r.Composer != m.Expect.Composer {
 		diff("composer", m.Expect.Composer, r.Composer)
 	}
 	kind := "null"

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 )
@@ -16,8 +17,8 @@ func TestCompareOptions(t *testing.T) {
 		{Number: 3, Label: "Type something.", Role: recognizers.RoleFreeText},
 		{Number: 4, Label: "Chat about this", Role: recognizers.RoleChat},
 	}
-	rec := &recognizers.Recognition{ScreenState: recognizers.Questionnaire, Composer: recognizers.ComposerAbsent,
-		Prompt: &recognizers.Prompt{Kind: recognizers.KindQuestionnaire, Highlighted: 0,
+	rec := &recognizers.Recognition{ScreenState: contract.ScreenQuestionnaire, Composer: contract.ComposerAbsent,
+		Prompt: &recognizers.Prompt{Kind: contract.KindQuestionnaire, Highlighted: 0,
 			Questions: []recognizers.Question{{Header: "Language", Prompt: "Which?", Options: rows}}}}
 	for _, tc := range []struct {
 		options []string

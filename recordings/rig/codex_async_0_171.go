@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings"
 )
 
@@ -87,7 +88,7 @@ func open171Marker() recordings.MarkerState {
 }
 
 func more171(composer string) recordings.MarkerState {
-	return recordings.MarkerState{Composer: composer, Kind: recordings.Kind("async_question"),
+	return recordings.MarkerState{Composer: contract.Composer(composer), Kind: recordings.Kind("async_question"),
 		Actionable: true, Questions: []recordings.Question{codexMore171}}
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
@@ -235,7 +236,7 @@ func (d *Driver) Mark(state string, e recordings.MarkerState) error {
 	if err != nil {
 		return err
 	}
-	d.rec.Insert(p, recordings.MarkerEv, []byte(recordings.Marker{State: state, Expect: e}.String()))
+	d.rec.Insert(p, recordings.MarkerEv, []byte(recordings.Marker{State: contract.ScreenState(state), Expect: e}.String()))
 	return nil
 }
 

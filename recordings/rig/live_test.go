@@ -39,7 +39,7 @@ func runLive(t *testing.T, agent, version, scenario string, wantMarkers []string
 	}
 	var got []string
 	for _, m := range ms {
-		got = append(got, m.State)
+		got = append(got, string(m.State))
 	}
 	if len(got) != len(wantMarkers) {
 		t.Fatalf("markers %v, want %v", got, wantMarkers)

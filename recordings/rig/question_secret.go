@@ -3,6 +3,7 @@ package rig
 import (
 	"strings"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 )
@@ -59,7 +60,7 @@ func secretMarker(header string, options []string, highlighted int) recordings.M
 
 // secretTextMarker is a marker of the free-text step (never actionable).
 func secretTextMarker(header, composer string) recordings.MarkerState {
-	return recordings.MarkerState{Composer: composer, Kind: recordings.Kind("free_text"),
+	return recordings.MarkerState{Composer: contract.Composer(composer), Kind: recordings.Kind("free_text"),
 		Questions: []recordings.Question{{Header: header, Prompt: secretQuestion}}}
 }
 

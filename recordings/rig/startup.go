@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings"
 )
 
@@ -75,7 +76,7 @@ func editCodexConfig(h *Home, edit func(toml string) string) error {
 }
 
 func blockedMark(d *Driver, composer string) error {
-	return d.Mark("blocked", recordings.MarkerState{Composer: composer})
+	return d.Mark("blocked", recordings.MarkerState{Composer: contract.Composer(composer)})
 }
 
 // probe waits for any of the anchors, lets the screen settle and marks

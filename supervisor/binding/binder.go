@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -70,6 +71,10 @@ type Binder struct {
 	transit map[string]terminal.Transition
 	// detach: sessions reconcile_binding detached, not yet recorded.
 	detach map[string][]store.BindingDetach
+	// seq orders the bindings handed to panes (terminal.Binding.Seq): a
+	// resolution and a bound file's event each read the state under mu
+	// and hand it on after, so they may arrive in the other order.
+	seq uint64
 }
 
 // follower is an agent's follower of its bound records: a Watcher of
@@ -240,7 +245,7 @@ func (b *Binder) resolve(ctx context.Context, m Pane, r bindRequest) {
 		for i := range ni.Candidates {
 			ni.Candidates[i].Path = watchers.RecordPath(b.cfg.OpenCodeDB, ni.Candidates[i].SessionID)
 		}
-		if ni.State == watchers.Resolved {
+		if ni.State == contract.IdentityResolved {
 			// A session of the store is a record of its own.
 			ni.Path = watchers.RecordPath(b.cfg.OpenCodeDB, ni.SessionID)
 			ni.File, _ = watchers.RecordID(watchers.OpenCode, ni.Path)
@@ -304,12 +309,12 @@ func leaving(left []store.BindingDetach, tr terminal.Transition) []store.Binding
 // no rollout for a new conversation until its first prompt.
 func transitionMet(tr terminal.Transition, ni watchers.NativeIdentity) bool {
 	if tr.Target != "" {
-		return ni.State == watchers.Resolved && ni.SessionID == tr.Target
+		return ni.State == contract.IdentityResolved && ni.SessionID == tr.Target
 	}
 	switch ni.State {
-	case watchers.Resolved:
+	case contract.IdentityResolved:
 		return ni.SessionID != tr.From.SessionID
-	case watchers.VerifiedAbsent:
+	case contract.IdentityVerifiedAbsent:
 		return ni.Agent == watchers.Codex
 	}
 	return false
@@ -357,14 +362,14 @@ func (b *Binder) Unexpect(id string) bool {
 func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.NativeIdentity, last *store.BindingTransition, left []store.BindingDetach) {
 	var st terminal.Binding
 	if ni.State != "" {
-		st = terminal.Binding{State: string(ni.State), SessionID: ni.SessionID, Path: ni.Path, Reason: ni.Reason}
+		st = terminal.Binding{State: ni.State, SessionID: ni.SessionID, Path: ni.Path, Reason: ni.Reason}
 	}
-	if ni.State == watchers.Ambiguous {
+	if ni.State == contract.IdentityAmbiguous {
 		for _, c := range ni.Candidates {
 			st.Candidates = append(st.Candidates, terminal.BindingCandidate{SessionID: c.SessionID, Path: c.Path})
 		}
 	}
-	kept := ni.State == watchers.Resolved && b.keep(r.id, watchers.Agent(r.ident.Agent), ni.Path)
+	kept := ni.State == contract.IdentityResolved && b.keep(r.id, watchers.Agent(r.ident.Agent), ni.Path)
 	if !kept {
 		b.unbind(r.id)
 	}
@@ -388,7 +393,7 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 	if last != nil {
 		st.Last = last
 	} else if l := prev.Last; l != nil && l.Next == "" && l.Incarnation == r.ident.Incarnation() && unbound(prev.State) &&
-		st.State == string(watchers.Resolved) && st.SessionID != l.Previous {
+		st.State == contract.IdentityResolved && st.SessionID != l.Previous {
 		// Codex writes a new conversation's rollout only at its first
 		// prompt: the first session this process resolves to after the
 		// transition is the one it entered. Between, the new rollout may
@@ -400,8 +405,8 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 		st.Last = &next
 	}
 	switch {
-	case st.State == string(watchers.Resolved):
-	case prev.State == string(watchers.Resolved):
+	case st.State == contract.IdentityResolved:
+	case prev.State == contract.IdentityResolved:
 		st.Left, st.LeftPath = prev.SessionID, prev.Path
 	default:
 		st.Left, st.LeftPath = prev.Left, prev.LeftPath
@@ -417,9 +422,16 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 		f := b.files[ni.Path]
 		f.m, f.state = m, st
 		f.durable.apply(&st)
+		st.Seq = b.nextSeq()
 		b.mu.Unlock()
-	case ni.State == watchers.Resolved:
-		b.bind(ctx, m, r.id, watchers.Agent(r.ident.Agent), ni, st).apply(&st)
+	case ni.State == contract.IdentityResolved:
+		d, seq := b.bind(ctx, m, r.id, watchers.Agent(r.ident.Agent), ni, st)
+		d.apply(&st)
+		st.Seq = seq
+	default:
+		b.mu.Lock()
+		st.Seq = b.nextSeq()
+		b.mu.Unlock()
 	}
 	m.SetBinding(st)
 }
@@ -439,7 +451,7 @@ func (b *Binder) recordBinding(id, agent string, st terminal.Binding) {
 		SessionID: st.SessionID, Path: st.Path, Reason: st.Reason, Since: b.cfg.Now(), Transition: st.Last,
 		Left: st.Left, LeftPath: st.LeftPath, Detached: st.Detached}
 	ev := store.Event{Type: api.EventBindingChanged, TerminalID: id, Attrs: map[string]string{
-		"generation": strconv.FormatUint(st.Generation, 10), "native_identity_state": st.State,
+		"generation": strconv.FormatUint(st.Generation, 10), "native_identity_state": string(st.State),
 		"native_session_id": st.SessionID}}
 	if err := b.host.Commit(store.Change{Bindings: []store.Binding{rec}, Events: []store.Event{ev}}); err != nil {
 		b.lg.Error("record binding", "terminal", id, "err", err)
@@ -460,12 +472,13 @@ func (b *Binder) unbind(id string) {
 // file from its start too (its parsers need the earlier lines to read
 // the later ones: the turn, the pending tools), and evidence drops what
 // the first parse already counted (same file, ending at or before it).
-func (b *Binder) bind(ctx context.Context, m Pane, termID string, agent watchers.Agent, ni watchers.NativeIdentity, st terminal.Binding) Durable {
+func (b *Binder) bind(ctx context.Context, m Pane, termID string, agent watchers.Agent, ni watchers.NativeIdentity, st terminal.Binding) (Durable, uint64) {
 	durable, fid, end := ParseDurable(agent, ni.Path)
 	b.mu.Lock()
 	b.files[ni.Path] = &boundFile{m: m, termID: termID, state: st, file: fid, end: end, durable: durable}
 	b.byTerm[termID] = ni.Path
 	w := b.watch[agent]
+	seq := b.nextSeq()
 	b.mu.Unlock()
 	switch w := w.(type) {
 	case nil:
@@ -474,7 +487,13 @@ func (b *Binder) bind(ctx context.Context, m Pane, termID string, agent watchers
 		w.Poke() // read the new record now: no commit may come soon
 	}
 	b.host.FileBound(termID, ni.Path)
-	return durable
+	return durable, seq
+}
+
+// nextSeq is the order of a binding read now. Called with mu held.
+func (b *Binder) nextSeq() uint64 {
+	b.seq++
+	return b.seq
 }
 
 func (b *Binder) startWatcher(ctx context.Context, agent watchers.Agent) {
@@ -556,6 +575,7 @@ func (b *Binder) evidence(ev watchers.Event) {
 	f.durable = next
 	st := f.state
 	next.apply(&st)
+	st.Seq = b.nextSeq()
 	m := f.m
 	b.mu.Unlock()
 	if changed {
@@ -566,6 +586,6 @@ func (b *Binder) evidence(ev watchers.Event) {
 
 // unbound: a binding state that names no session (none open yet, or not
 // readable yet).
-func unbound(state string) bool {
-	return state == string(watchers.VerifiedAbsent) || state == string(watchers.Unavailable)
+func unbound(state contract.Identity) bool {
+	return state == contract.IdentityVerifiedAbsent || state == contract.IdentityUnavailable
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
@@ -76,8 +77,8 @@ func TestBinderFollowsBoundFile(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
 	m := &testPane{}
-	durable := b.bind(ctx, m, "term_x", watchers.Claude, watchers.NativeIdentity{State: watchers.Resolved, Path: path}, terminal.Binding{State: "resolved"})
-	if durable.State != terminal.DurableWorking {
+	durable, _ := b.bind(ctx, m, "term_x", watchers.Claude, watchers.NativeIdentity{State: contract.IdentityResolved, Path: path}, terminal.Binding{State: "resolved"})
+	if durable.State != contract.DurableWorking {
 		t.Fatalf("durable after the first lines = %q", durable.State)
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
@@ -89,8 +90,8 @@ func TestBinderFollowsBoundFile(t *testing.T) {
 	tmuxtest.Await(t, 10*time.Second, func() string {
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		if m.bind.Durable != terminal.DurableIdle {
-			return "durable " + m.bind.Durable
+		if m.bind.Durable != contract.DurableIdle {
+			return "durable " + string(m.bind.Durable)
 		}
 		return ""
 	})
@@ -129,7 +130,7 @@ func TestRebindKeepsUnhandedEvidence(t *testing.T) {
 	defer b.closeWatchers()
 	// No Run: the watcher's events wait in b.events until handed on below.
 	m := &testPane{}
-	ni := watchers.NativeIdentity{State: watchers.Resolved, Path: path, SessionID: "s"}
+	ni := watchers.NativeIdentity{State: contract.IdentityResolved, Path: path, SessionID: "s"}
 	req := bindRequest{id: "term_x", ident: procid.Identity{Agent: "codex"}}
 	b.adopt(ctx, m, req, ni, nil, nil)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
@@ -163,7 +164,7 @@ func TestRebindKeepsUnhandedEvidence(t *testing.T) {
 	if !slices.Contains(kinds, "watchers.TurnCompleted") {
 		t.Errorf("evidence handed on %v: no TurnCompleted", kinds)
 	}
-	if m.bind.Durable != terminal.DurableIdle {
+	if m.bind.Durable != contract.DurableIdle {
 		t.Errorf("durable %q, want idle", m.bind.Durable)
 	}
 }
@@ -172,11 +173,11 @@ func TestParseDurableOnRecordedFiles(t *testing.T) {
 	for _, tc := range []struct {
 		agent watchers.Agent
 		file  string
-		want  string
+		want  contract.Durable
 	}{
-		{watchers.Claude, "claude/2.1.267/permission-approve.transcript.jsonl", terminal.DurableIdle},
-		{watchers.Codex, "codex/0.155.1/permission-approve.rollout.jsonl", terminal.DurableIdle},
-		{watchers.Codex, "codex/0.155.1/working.rollout.jsonl", terminal.DurableWorking},
+		{watchers.Claude, "claude/2.1.267/permission-approve.transcript.jsonl", contract.DurableIdle},
+		{watchers.Codex, "codex/0.155.1/permission-approve.rollout.jsonl", contract.DurableIdle},
+		{watchers.Codex, "codex/0.155.1/working.rollout.jsonl", contract.DurableWorking},
 	} {
 		path := filepath.Join(corpusDir, tc.file)
 		d, id, end := ParseDurable(tc.agent, path)
@@ -207,7 +208,7 @@ func TestFileBoundOnFreshBind(t *testing.T) {
 	defer b.closeWatchers()
 	m := &testPane{}
 	req := bindRequest{id: "term_x", ident: procid.Identity{Agent: "codex"}}
-	resolved := watchers.NativeIdentity{State: watchers.Resolved, Path: path, SessionID: "s"}
+	resolved := watchers.NativeIdentity{State: contract.IdentityResolved, Path: path, SessionID: "s"}
 	bound := func() int { host.mu.Lock(); defer host.mu.Unlock(); return host.bound }
 	for i, step := range []struct {
 		ni   watchers.NativeIdentity
@@ -215,7 +216,7 @@ func TestFileBoundOnFreshBind(t *testing.T) {
 	}{
 		{resolved, 1},
 		{resolved, 1}, // the same file found again
-		{watchers.NativeIdentity{State: watchers.Unavailable}, 1},
+		{watchers.NativeIdentity{State: contract.IdentityUnavailable}, 1},
 		{resolved, 2},
 	} {
 		b.adopt(ctx, m, req, step.ni, nil, nil)

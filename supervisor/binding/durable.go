@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
 )
@@ -14,7 +15,7 @@ import (
 // along knows.
 type Durable struct {
 	// State is durable_activity_state.
-	State string
+	State contract.Durable
 	// LastCall is the newest tool call id: the durable evidence that tells
 	// a new prompt from a byte-identical repeat (DESIGN invariant 6). It
 	// is read by the first parse too: a fence written before a restart
@@ -39,16 +40,16 @@ var questionTools = map[string]bool{"request_user_input": true, "request_user_in
 func (d Durable) Next(ev watchers.Event) Durable {
 	switch e := ev.(type) {
 	case watchers.TurnStarted:
-		d.State, d.Turn = terminal.DurableWorking, e.TurnID
+		d.State, d.Turn = contract.DurableWorking, e.TurnID
 	case watchers.QuestionAnswered:
-		d.State = terminal.DurableWorking
+		d.State = contract.DurableWorking
 	case watchers.PromptAccepted:
-		d.State = terminal.DurableWorking
+		d.State = contract.DurableWorking
 		if d.async {
 			d.SecretCall, d.async = "", false // the async question's answer arrived
 		}
 	case watchers.ToolPending:
-		d.State, d.LastCall = terminal.DurableWorking, e.CallID
+		d.State, d.LastCall = contract.DurableWorking, e.CallID
 		if questionTools[e.Name] {
 			// A newer question replaces the one on screen.
 			d.SecretCall, d.async = "", false
@@ -57,23 +58,23 @@ func (d Durable) Next(ev watchers.Event) Durable {
 			}
 		}
 	case watchers.ToolResult:
-		d.State = terminal.DurableWorking
+		d.State = contract.DurableWorking
 		if e.CallID == d.SecretCall && !d.async {
 			d.SecretCall = "" // answered or declined
 		}
 	case watchers.ApprovalRequested:
-		d.State = terminal.DurableAwaitingInput
+		d.State = contract.DurableAwaitingInput
 		if e.CallID != "" {
 			d.LastCall = e.CallID
 		}
 	case watchers.TurnCompleted, watchers.TurnAborted, watchers.TurnFailed:
-		d.State, d.Turn = terminal.DurableIdle, ""
+		d.State, d.Turn = contract.DurableIdle, ""
 		if !d.async {
 			d.SecretCall = ""
 		}
 	case watchers.SessionIdentity:
 		if d.State == "" {
-			d.State = terminal.DurableIdle
+			d.State = contract.DurableIdle
 		}
 	}
 	return d
@@ -93,7 +94,7 @@ func ParseDurable(agent watchers.Agent, path string) (d Durable, id watchers.Fil
 	if agent != watchers.OpenCode {
 		if fi, err := os.Stat(path); err == nil && fi.Size() > maxBoundParse {
 			id, _ = watchers.RecordID(agent, path)
-			return Durable{State: terminal.DurableUnknown}, id, 0
+			return Durable{State: contract.DurableUnknown}, id, 0
 		}
 	}
 	id, end, err := watchers.ReadRecord(context.Background(), agent, path, func(_ watchers.Where, ev watchers.Event) {

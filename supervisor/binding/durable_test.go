@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
 )
@@ -54,7 +55,7 @@ func TestDurableSecretRecorded(t *testing.T) {
 				}
 			}
 		})
-		if marked != 1 || d.SecretCall != "" || d.State != terminal.DurableIdle {
+		if marked != 1 || d.SecretCall != "" || d.State != contract.DurableIdle {
 			t.Errorf("%s: %d question calls, end %+v", v, marked, d)
 		}
 		foldFile(t, watchers.Codex, "codex/"+v+"/question-digit.rollout.jsonl", func(_ watchers.Event, d Durable) {
@@ -135,7 +136,7 @@ func TestDurableRunningTurn(t *testing.T) {
 			}
 		}
 	})
-	if started == "" || d.Turn != started || d.State != terminal.DurableWorking {
+	if started == "" || d.Turn != started || d.State != contract.DurableWorking {
 		t.Errorf("working: %+v, want turn %q running", d, started)
 	}
 	if d := foldFile(t, watchers.Codex, "codex/0.155.1/permission-approve.rollout.jsonl", func(watchers.Event, Durable) {}); d.Turn != "" {

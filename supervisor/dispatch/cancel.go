@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
@@ -45,7 +46,7 @@ func (d *Dispatcher) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 		switch {
 		case v.Ident == nil || v.Ident.Incarnation() != turn.Incarnation:
 			return reject(api.ReasonProcessChanged, "the agent process is not the one the turn was sent to")
-		case v.Rec.Screen != api.ScreenWorking:
+		case v.Rec.Screen != contract.ScreenWorking:
 			return reject(api.ReasonNotCancellable, "the agent is %s: only a working agent is interrupted (a dialog is answered, not cancelled)", v.Rec.Screen)
 		}
 		if key = interruptKey[v.Ident.Agent]; key == nil {
@@ -75,14 +76,14 @@ func (d *Dispatcher) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 		// The second key only on the armed screen; a turn that ended
 		// meanwhile takes none.
 		rec, ok = m.Await(ictx, before.Seq, stepTimeout, func(r terminal.Recognition) bool {
-			return r.Screen != api.ScreenWorking || r.InterruptArmed
+			return r.Screen != contract.ScreenWorking || r.InterruptArmed
 		})
-		if ok && rec.Screen == api.ScreenWorking {
+		if ok && rec.Screen == contract.ScreenWorking {
 			err = tx.keys(ictx, key)
 		}
 	}
 	if err == nil {
-		rec, ok = m.Await(ictx, before.Seq, stepTimeout, func(r terminal.Recognition) bool { return r.Screen != api.ScreenWorking })
+		rec, ok = m.Await(ictx, before.Seq, stepTimeout, func(r terminal.Recognition) bool { return r.Screen != contract.ScreenWorking })
 	}
 	if !ok {
 		reason := fmt.Sprintf("%s: the interrupt was sent but the agent still shows %s", api.ReasonPostcondition, rec.Screen)
@@ -93,7 +94,7 @@ func (d *Dispatcher) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 	}
 	t := *turn
 	t.State, t.Reason, t.Updated, t.Settled = store.TurnCancelled, "cancelled by its controller", d.cfg.Now(), d.cfg.Now()
-	out := tx.accept("screen:"+rec.Screen, rec.Screen, "", t)
+	out := tx.accept("screen:"+string(rec.Screen), rec.Screen, "", t)
 	if out.Outcome == api.OutcomeAccepted {
 		d.turnEvent(t, api.EventTurnState)
 	}

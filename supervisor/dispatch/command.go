@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
@@ -27,7 +28,7 @@ func (d *Dispatcher) enterCommand(ctx context.Context, tx *txn, cmd slashCommand
 	m := tx.t
 	sum := sha256.Sum256([]byte(cmd.line))
 	shows := func(r terminal.Recognition) bool {
-		return r.Exact && r.Screen == api.ScreenIdle && r.Composer == "draft" && r.DraftSum == sum && cmd.proven(r)
+		return r.Exact && r.Screen == contract.ScreenIdle && r.Composer == contract.ComposerDraft && r.DraftSum == sum && cmd.proven(r)
 	}
 	before := m.View()
 	if err := tx.text(ctx, cmd.line); err != nil {

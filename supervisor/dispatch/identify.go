@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
@@ -157,15 +158,15 @@ func identifyReady(v terminal.View) (recognizers.InspectProfile, *refusal) {
 	switch {
 	case v.Ident.Replica:
 		return p, reject(api.ReasonNotAnAgent, "a replica has no native session of its own")
-	case v.Rec.Screen != api.ScreenIdle:
+	case v.Rec.Screen != contract.ScreenIdle:
 		return p, reject(api.ReasonNotIdle, "the agent is %s, not idle", v.Rec.Screen)
-	case v.Rec.Composer != "empty":
+	case v.Rec.Composer != contract.ComposerEmpty:
 		return p, reject(api.ReasonComposerNotEmpty, "the composer is %s, not empty", v.Rec.Composer)
 	case terminal.NativeBusy(v):
 		return p, reject(api.ReasonNotIdle, "the agent's session file shows a turn in progress")
 	case v.ActiveTurn != "":
 		return p, reject(api.ReasonTurnActive, "turn %s is active on this terminal", v.ActiveTurn)
-	case v.Bind.State != string(watchers.Ambiguous):
+	case v.Bind.State != contract.IdentityAmbiguous:
 		return p, reject(api.ReasonNotAmbiguous, "the terminal's native session is %s, not ambiguous: there is nothing to identify", cmp.Or(v.Bind.State, "unresolved"))
 	case len(v.Bind.Candidates) < 2:
 		return p, reject(api.ReasonNotAmbiguous, "the ambiguous binding lists %d rollouts", len(v.Bind.Candidates))
@@ -192,7 +193,7 @@ func (d *Dispatcher) probe(ctx context.Context, tx *txn, pre identifyPre) (api.A
 	}
 	fault.Point(FaultIdentifyProbeEnter)
 	card := func(r terminal.Recognition) bool {
-		return r.Exact && r.Status != nil && r.Screen == api.ScreenIdle && r.Composer == "empty"
+		return r.Exact && r.Status != nil && r.Screen == contract.ScreenIdle && r.Composer == contract.ComposerEmpty
 	}
 	if shown, ok := m.Await(ictx, seq, stepTimeout, card); !ok {
 		return privateResult(tx.fail(fmt.Sprintf("%s: /status showed no status the profile reads (screen %s)", api.ReasonPostcondition, shown.Screen), shown.Screen, "")), nil
@@ -285,7 +286,7 @@ func (d *Dispatcher) sendIdentified(ctx context.Context, held *txn, pre identify
 	out := withFacts(d.deliver(ctx, tx, st, controller, turn, request, api.EventTurnCreated))
 	out.Foreground = proof
 	if out.Outcome == api.OutcomeAccepted {
-		out.ThreadFacts = &api.ThreadFacts{NativeThreadID: proof.NativeThreadID, NativeIdentityState: string(watchers.Resolved)}
+		out.ThreadFacts = &api.ThreadFacts{NativeThreadID: proof.NativeThreadID, NativeIdentityState: contract.IdentityResolved}
 		if b := tx.t.View().Bind; b.SessionID == proof.NativeThreadID {
 			out.ThreadFacts.BindingGeneration = b.Generation
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -66,7 +67,7 @@ func opened(anchors []watchers.Anchor, cur terminal.View, inc string) []watchers
 		return anchors
 	}
 	files := append([]terminal.BindingCandidate(nil), cur.Bind.Candidates...)
-	if cur.Bind.State == string(watchers.Resolved) && cur.Bind.Path != "" {
+	if cur.Bind.State == contract.IdentityResolved && cur.Bind.Path != "" {
 		files = append(files, terminal.BindingCandidate{SessionID: cur.Bind.SessionID, Path: cur.Bind.Path})
 	}
 	for _, c := range files {

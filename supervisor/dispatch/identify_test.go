@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // foregroundOf is the thread the status-ambiguous recording's /status
@@ -49,7 +49,7 @@ func ambiguousFixture(t *testing.T, version string, others ...string) *threadFix
 	t.Helper()
 	x := newThreadFixture(t, "codex", version, version, "status-ambiguous", 3, idFirst)
 	x.f.edit(func(v *terminal.View) {
-		v.Bind = terminal.Binding{Generation: 4, State: string(watchers.Ambiguous), Reason: "2 rollouts open"}
+		v.Bind = terminal.Binding{Generation: 4, State: contract.IdentityAmbiguous, Reason: "2 rollouts open"}
 		for _, id := range others {
 			v.Bind.Candidates = append(v.Bind.Candidates, terminal.BindingCandidate{SessionID: id, Path: "/files/" + id + ".jsonl"})
 		}
@@ -104,7 +104,7 @@ func TestIdentifyForeground(t *testing.T) {
 					t.Errorf("reason %q", res.Reason)
 				}
 				checkProbeOnly(t, x, v.ID)
-				if b := x.f.View().Bind; b.State != string(watchers.Ambiguous) || b.Generation != 4 || len(x.threads.expected) != 0 {
+				if b := x.f.View().Bind; b.State != contract.IdentityAmbiguous || b.Generation != 4 || len(x.threads.expected) != 0 {
 					t.Errorf("the probe moved the binding: %+v, expected %v", b, x.threads.expected)
 				}
 			})
@@ -209,14 +209,14 @@ func TestIdentifyRefusals(t *testing.T) {
 		{name: "not codex", reason: api.ReasonIdentifyUnsupported, fix: func(t *testing.T) *threadFixture {
 			x := newThreadFixture(t, "claude", "2.1.267", "2.1.267", "status", 0, idFirst)
 			x.f.edit(func(v *terminal.View) {
-				v.Bind.State, v.Bind.SessionID, v.Bind.Path = string(watchers.Ambiguous), "", ""
+				v.Bind.State, v.Bind.SessionID, v.Bind.Path = contract.IdentityAmbiguous, "", ""
 			})
 			return x
 		}},
 		{name: "no inspection profile", reason: api.ReasonUnknownVersion, fix: func(t *testing.T) *threadFixture {
 			x := newThreadFixture(t, "codex", "0.155.1", "9.9.9", "status-ambiguous", 3, idFirst)
 			x.f.edit(func(v *terminal.View) {
-				v.Bind = terminal.Binding{Generation: 4, State: string(watchers.Ambiguous),
+				v.Bind = terminal.Binding{Generation: 4, State: contract.IdentityAmbiguous,
 					Candidates: []terminal.BindingCandidate{{SessionID: idFirst}, {SessionID: fg}}}
 			})
 			return x

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -82,10 +83,10 @@ func (d *Dispatcher) NativeInspect(ctx context.Context, req api.NativeInspectReq
 		// The same composer as before, once any notice the panel's closing
 		// draws under it has gone.
 		after, ok = m.Await(ictx, view.Seq, inspectDismissed, func(r terminal.Recognition) bool {
-			return r.Exact && r.Screen == api.ScreenIdle && r.Composer == "empty" && r.Fingerprint == before.Rec.Fingerprint
+			return r.Exact && r.Screen == contract.ScreenIdle && r.Composer == contract.ComposerEmpty && r.Fingerprint == before.Rec.Fingerprint
 		})
 	} else {
-		ok = after.Screen == api.ScreenIdle && after.Composer == "empty"
+		ok = after.Screen == contract.ScreenIdle && after.Composer == contract.ComposerEmpty
 	}
 	if !ok || after.Fingerprint != before.Rec.Fingerprint {
 		return privateResult(tx.fail(fmt.Sprintf("%s: after the status the agent shows %s/%s, not the same idle empty composer", api.ReasonPostcondition,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
@@ -76,7 +77,7 @@ func (d *Dispatcher) ModelOptions(ctx context.Context, req api.ModelOptionsReque
 	if len(cat.Models) > api.MaxModelOptions {
 		cat.Models = cat.Models[:api.MaxModelOptions]
 	}
-	out = privateResult(tx.accept("screen:model_menu", api.ScreenIdle, ""))
+	out = privateResult(tx.accept("screen:model_menu", contract.ScreenIdle, ""))
 	if out.Outcome == api.OutcomeAccepted {
 		out.Catalog = &cat
 		d.models.put(ControllerOf(ctx), req.TerminalID, modelOffer{cat: cat, rows: list.Rows,
@@ -121,7 +122,7 @@ func (d *Dispatcher) SetModel(ctx context.Context, req api.SetModelRequest) (api
 	if err != nil {
 		return tx.fail(err.Error(), m.View().Rec.Screen, ""), nil
 	}
-	out = tx.accept("screen:model_notice", api.ScreenIdle, "")
+	out = tx.accept("screen:model_notice", contract.ScreenIdle, "")
 	if out.Outcome == api.OutcomeAccepted {
 		out.ModelSet = &api.ModelSet{ModelTuple: api.ModelTuple{Model: target.Model, ReasoningEffort: effort}, Scope: prof.Scope, Notice: clip(notice, 200)}
 	}
@@ -159,7 +160,7 @@ func (d *Dispatcher) runSetModel(ctx context.Context, tx *txn, prof recognizers.
 	// at once.
 	r, err := screenStepAt(ctx, tx, prof.Set, "set "+name, FaultModelSet, func(r terminal.Recognition) bool {
 		return r.ModelMenu != nil && r.ModelMenu.Kind == recognizers.SwitchConfirm ||
-			r.Screen == api.ScreenIdle && r.Composer == "empty" && prof.Applied(r.ModelNotice, "", effort)
+			r.Screen == contract.ScreenIdle && r.Composer == contract.ComposerEmpty && prof.Applied(r.ModelNotice, "", effort)
 	})
 	if err != nil {
 		return "", err
@@ -169,7 +170,7 @@ func (d *Dispatcher) runSetModel(ctx context.Context, tx *txn, prof recognizers.
 			return "", fmt.Errorf("%s: the confirmation does not highlight Yes", api.ReasonPostcondition)
 		}
 		if r, err = screenStep(ctx, tx, keyEnter, "confirm "+c.For, func(r terminal.Recognition) bool {
-			return r.Screen == api.ScreenIdle && r.Composer == "empty" && prof.Applied(r.ModelNotice, c.For, effort)
+			return r.Screen == contract.ScreenIdle && r.Composer == contract.ComposerEmpty && prof.Applied(r.ModelNotice, c.For, effort)
 		}); err != nil {
 			return "", err
 		}
@@ -209,7 +210,7 @@ func codexSet(ctx context.Context, tx *txn, prof recognizers.ModelControlProfile
 		}
 	}
 	r, err := screenStepAt(ctx, tx, prof.Set, "set "+name+" "+effort, FaultModelSet, func(r terminal.Recognition) bool {
-		return r.Screen == api.ScreenIdle && r.Composer == "empty" && prof.Applied(r.ModelNotice, name, effort)
+		return r.Screen == contract.ScreenIdle && r.Composer == contract.ComposerEmpty && prof.Applied(r.ModelNotice, name, effort)
 	})
 	return r.ModelNotice, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -65,13 +66,13 @@ func (d *Dispatcher) RepairModelControl(ctx context.Context, req api.RepairModel
 		_, err = closeMenu(ictx, tx, before.Rec.ModelMenu)
 	} else {
 		_, err = screenStep(ictx, tx, keyKill, "empty the composer", func(r terminal.Recognition) bool {
-			return r.Screen == api.ScreenIdle && r.Composer == "empty"
+			return r.Screen == contract.ScreenIdle && r.Composer == contract.ComposerEmpty
 		})
 	}
 	if err != nil {
 		return privateResult(tx.fail(err.Error(), m.View().Rec.Screen, "")), nil
 	}
-	return privateResult(tx.accept("screen:idle_empty", api.ScreenIdle, "")), nil
+	return privateResult(tx.accept("screen:idle_empty", contract.ScreenIdle, "")), nil
 }
 
 // repairReady proves a residue on the settled screen of a version whose

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -163,7 +164,7 @@ func TestRepairModelControl(t *testing.T) {
 				len(rs) != 1 || !rs[0].Private || rs[0].Stage != store.StageDone {
 				t.Fatalf("repair: %s (%s), %d inputs (want %d), %q besides, reservations %+v", res.Outcome, res.Reason, inputs, c.inputs, diverged, rs)
 			}
-			if now := x.f.View().Rec; now.Screen != api.ScreenIdle || now.Composer != "empty" {
+			if now := x.f.View().Rec; now.Screen != contract.ScreenIdle || now.Composer != contract.ComposerEmpty {
 				t.Errorf("after the repair: %s/%s", now.Screen, now.Composer)
 			}
 		})

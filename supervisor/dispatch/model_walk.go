@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -140,6 +141,6 @@ func closeMenu(ctx context.Context, tx *txn, m *recognizers.ModelMenu) (terminal
 		}
 	}
 	return screenStep(ctx, tx, keyEsc, "close the menu", func(r terminal.Recognition) bool {
-		return r.Screen == api.ScreenIdle && r.Composer == "empty"
+		return r.Screen == contract.ScreenIdle && r.Composer == contract.ComposerEmpty
 	})
 }

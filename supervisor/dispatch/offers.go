@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
@@ -32,7 +33,7 @@ type offer struct {
 	controller    string
 	terminalID    string
 	interactionID string
-	kind          string
+	kind          contract.Kind
 	fp            [32]byte
 	fence         string
 	plan          *recognizers.Plan
@@ -106,7 +107,7 @@ func (d *Dispatcher) MakeOffer(controller string, v terminal.View) (expires time
 	}
 	now := d.cfg.Now()
 	o := &offer{controller: controller, terminalID: v.ID, interactionID: r.Interaction.InteractionID,
-		kind: string(r.Interaction.Kind), fp: r.Fingerprint, fence: v.CurrentFence, plan: r.Plan,
+		kind: r.Interaction.Kind, fp: r.Fingerprint, fence: v.CurrentFence, plan: r.Plan,
 		incarnation: v.Ident.Incarnation(), generation: v.Bind.Generation, profileID: r.ProfileID,
 		cwd: v.Ident.Cwd, made: now, expires: now.Add(OfferTTL)}
 	d.offers.put(o)

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // TestSendPending: a send whose text and Enter the screen took, but whose
@@ -28,7 +28,7 @@ func TestSendPending(t *testing.T) {
 	}
 	f.edit(func(v *terminal.View) {
 		v.Ident.Replica = false
-		v.Bind = terminal.Binding{State: string(watchers.Resolved), SessionID: "s1", Path: rollout, Generation: 1}
+		v.Bind = terminal.Binding{State: contract.IdentityResolved, SessionID: "s1", Path: rollout, Generation: 1}
 	})
 	turns := &testTurns{terminalID: f.v.ID}
 	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),

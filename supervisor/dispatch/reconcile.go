@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // reconcile_binding (seed 003 "Human Handoff"): a person's /new or
@@ -68,7 +68,7 @@ func (d *Dispatcher) ReconcileBinding(ctx context.Context, req api.ReconcileBind
 	out := tx.accept("binding:detached "+det.SessionID, v.Rec.Screen, "")
 	out.ThreadFacts = &api.ThreadFacts{PreviousNativeThreadID: det.SessionID, NativeThreadID: bind.SessionID,
 		BindingGeneration: bind.Generation, NativeIdentityState: cmp.Or(bind.State, v.Bind.State)}
-	if bind.State == string(watchers.Resolved) {
+	if bind.State == contract.IdentityResolved {
 		out.SessionID = terminal.SessionID(d.cfg.Secret, v.Ident.Agent, bind.SessionID)
 	}
 	return out, nil
@@ -80,7 +80,7 @@ func (d *Dispatcher) staleBinding(ctx context.Context, v terminal.View, conflict
 	switch {
 	case v.Ident == nil || !api.IsAgent(v.Ident.Agent):
 		return store.BindingDetach{}, reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
-	case v.Bind.State == string(watchers.Resolved):
+	case v.Bind.State == contract.IdentityResolved:
 		return store.BindingDetach{}, reject(api.ReasonNotStale, "the binding names one conversation: nothing conflicts")
 	case v.Bind.Left == "" || terminal.SessionID(d.cfg.Secret, v.Ident.Agent, v.Bind.Left) != conflicting:
 		return store.BindingDetach{}, reject(api.ReasonNotStale, "%s is not the conversation this terminal was bound to", conflicting)

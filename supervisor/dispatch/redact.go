@@ -13,7 +13,7 @@ func (o *offer) LogValue() slog.Value {
 		return slog.StringValue("offer(none)")
 	}
 	return slog.GroupValue(slog.String("controller", o.controller), slog.String("terminal_id", o.terminalID),
-		slog.String("interaction_id", o.interactionID), slog.String("kind", o.kind),
+		slog.String("interaction_id", o.interactionID), slog.String("kind", string(o.kind)),
 		slog.Time("expires", o.expires), slog.Bool("plan", o.plan != nil))
 }
 
@@ -25,7 +25,7 @@ func (o *offer) String() string { return o.LogValue().String() }
 func (a action) LogValue() slog.Value {
 	attrs := []slog.Attr{slog.String("op", a.op), slog.String("controller", a.controller),
 		slog.String("turn_id", a.turnID), slog.String("watch_id", a.watchID), slog.String("terminal_id", a.terminalID),
-		slog.String("interaction_id", a.interactionID), slog.String("decision", a.decision)}
+		slog.String("interaction_id", a.interactionID), slog.String("decision", string(a.decision))}
 	if a.answer != nil {
 		attrs = append(attrs, slog.Any("answer", a.answer.LogValue()))
 	}

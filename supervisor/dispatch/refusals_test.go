@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch/refusaltest"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // person is the table's controller, a local person (refusaltest.Other
@@ -318,7 +318,7 @@ func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, tur
 		}
 		f.edit(func(v *terminal.View) {
 			v.Ident.Replica = false
-			v.Bind = terminal.Binding{Generation: 1, State: string(watchers.Resolved), SessionID: "s1",
+			v.Bind = terminal.Binding{Generation: 1, State: contract.IdentityResolved, SessionID: "s1",
 				Path: filepath.Join(notDir, "rollout.jsonl")}
 		})
 	case refusaltest.NotExactWatch:

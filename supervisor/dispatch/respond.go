@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -30,11 +31,11 @@ func checkID(field, id, prefix string) error {
 	return nil
 }
 
-func clip(s string, n int) string {
+func clip[S ~string](s S, n int) string {
 	if len(s) <= n {
-		return s
+		return string(s)
 	}
-	return s[:n] + "…"
+	return string(s[:n]) + "…"
 }
 
 // ControllerOf is the request's controller; an in-process caller (tests,
@@ -61,12 +62,12 @@ func (d *Dispatcher) Approve(ctx context.Context, req api.ApproveRequest) (api.A
 	}
 	decision := req.Decision
 	if decision == "" {
-		decision = api.DecisionApproveOnce
+		decision = contract.DecisionApproveOnce
 	}
-	if decision != api.DecisionApproveOnce && decision != api.DecisionReject {
+	if decision != contract.DecisionApproveOnce && decision != contract.DecisionReject {
 		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "decision %q: want approve_once or reject", clip(decision, 40))
 	}
-	if req.TerminalID != "" && decision != api.DecisionApproveOnce {
+	if req.TerminalID != "" && decision != contract.DecisionApproveOnce {
 		return reject(api.ReasonUnknownChoice, "approve by terminal_id is approve_once only; reject needs the managed turn_id").
 			result(op, req.TerminalID), nil
 	}
@@ -113,7 +114,7 @@ func (d *Dispatcher) Respond(ctx context.Context, req api.RespondRequest) (api.A
 			result(op, req.TerminalID), nil
 	}
 	switch req.DeliveryMode {
-	case "", api.DeliverySteer, api.DeliveryQueueNextTurn:
+	case "", contract.DeliverySteerCurrentTurn, contract.DeliveryQueueNextTurn:
 	default:
 		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "delivery_mode %q: want steer_current_turn or queue_next_turn", clip(req.DeliveryMode, 40))
 	}
@@ -136,9 +137,9 @@ type action struct {
 	controller                  string
 	turnID, watchID, terminalID string
 	interactionID               string
-	decision                    string
+	decision                    contract.Decision
 	answer                      *api.Answer
-	delivery                    string
+	delivery                    contract.DeliveryMode
 }
 
 // subject resolves the request's subject to the terminal and, for a
@@ -239,9 +240,9 @@ func (d *Dispatcher) offerFor(m Terminal, a action) (*offer, *refusal) {
 		return nil, reject(api.ReasonStaleInteraction, "interaction %s is not the one the last status showed", a.interactionID)
 	}
 	switch {
-	case a.op == "approve" && o.kind != string(recognizers.KindPermission):
+	case a.op == "approve" && o.kind != contract.KindPermission:
 		return nil, reject(api.ReasonNotActionable, "the terminal shows a %s, not a permission prompt: use respond_interaction", o.kind)
-	case a.op != "approve" && o.kind == string(recognizers.KindPermission):
+	case a.op != "approve" && o.kind == contract.KindPermission:
 		return nil, reject(api.ReasonNotActionable, "the terminal shows a permission prompt: use approve")
 	}
 	return o, nil
@@ -249,7 +250,7 @@ func (d *Dispatcher) offerFor(m Terminal, a action) (*offer, *refusal) {
 
 func choiceName(c recognizers.Choice) string {
 	if c.Decision != "" {
-		return c.Decision
+		return string(c.Decision)
 	}
 	if c.OptionID != "" {
 		return c.OptionID
@@ -283,7 +284,7 @@ func recheck(v terminal.View, o *offer, turn *store.Turn) *refusal {
 		return reject(api.ReasonPromptChanged, "the screen changed since the status: call status again")
 	case v.Fenced && v.FenceKey == o.fence:
 		return reject(api.ReasonFenced, "this prompt was already answered")
-	case r.Interaction.State != "pending" || r.Plan == nil:
+	case r.Interaction.State != contract.StatePending || r.Plan == nil:
 		return manual(api.ReasonManualRequired, "the prompt needs a person: %s", strings.Join(r.Interaction.Reasons, ", "))
 	}
 	return nil
@@ -294,7 +295,7 @@ func recheck(v terminal.View, o *offer, turn *store.Turn) *refusal {
 func resolveChoice(live terminal.Recognition, a action) (recognizers.Choice, string, *refusal) {
 	plan := live.Plan
 	if a.op == "approve" {
-		c, ok := plan.Find(a.decision)
+		c, ok := plan.Find(string(a.decision))
 		if !ok || c.Decision == "" {
 			return c, "", reject(api.ReasonUnknownChoice, "%s is not offered for this prompt", a.decision)
 		}
@@ -310,7 +311,7 @@ func resolveChoice(live terminal.Recognition, a action) (recognizers.Choice, str
 		return recognizers.Choice{}, "", reject(api.ReasonUnknownChoice, "response_kind %q: the question wants %q", clip(ans.ResponseKind, 30), q.ResponseKind)
 	}
 	if a.delivery != "" {
-		if in.Kind != recognizers.KindAsyncQuestion {
+		if in.Kind != contract.KindAsyncQuestion {
 			return recognizers.Choice{}, "", reject(api.ReasonUnknownChoice, "delivery_mode is only for an async_question")
 		}
 		if !slices.Contains(in.DeliveryModes, a.delivery) {
@@ -320,13 +321,13 @@ func resolveChoice(live terminal.Recognition, a action) (recognizers.Choice, str
 	var c recognizers.Choice
 	var found bool
 	switch q.ResponseKind {
-	case recognizers.ResponseSingleSelect:
+	case contract.ResponseSingleSelect:
 		if len(ans.SelectedOptionIDs) != 1 {
 			return c, "", reject(api.ReasonUnknownChoice, "single_select takes exactly one option id")
 		}
 		c, found = plan.Find(ans.SelectedOptionIDs[0])
 		found = found && c.QuestionID == q.QuestionID
-	case recognizers.ResponseMultiSelect:
+	case contract.ResponseMultiSelect:
 		steps, err := plan.MultiSelect(q.QuestionID, ans.SelectedOptionIDs)
 		if err != nil {
 			return c, "", reject(api.ReasonUnknownChoice, "multi_select: %v", err)
@@ -335,7 +336,7 @@ func resolveChoice(live terminal.Recognition, a action) (recognizers.Choice, str
 			return c, "", reject(api.ReasonBadText, "a multi-select answer takes no text")
 		}
 		return recognizers.Choice{QuestionID: q.QuestionID, OptionID: strings.Join(ans.SelectedOptionIDs, ","), Steps: steps}, "", nil
-	case recognizers.ResponseFreeText, recognizers.ResponseOpen:
+	case contract.ResponseFreeText, contract.ResponseOpen:
 		if len(ans.SelectedOptionIDs) != 0 {
 			return c, "", reject(api.ReasonUnknownChoice, "%s takes no option id", q.ResponseKind)
 		}
@@ -350,7 +351,7 @@ func resolveChoice(live terminal.Recognition, a action) (recognizers.Choice, str
 	if !found {
 		return c, "", reject(api.ReasonUnknownChoice, "the option is not offered for this question")
 	}
-	if a.delivery == api.DeliveryQueueNextTurn {
+	if a.delivery == contract.DeliveryQueueNextTurn {
 		if len(c.Queue) == 0 {
 			return c, "", reject(api.ReasonUnknownChoice, "this answer cannot be queued for the next turn (only typed text can): steer it")
 		}
@@ -433,7 +434,7 @@ func (d *Dispatcher) execute(ctx context.Context, tx *txn, o *offer, res store.R
 	if err != nil {
 		return tx.fail(err.Error(), rec.Screen, o.fence)
 	}
-	out := tx.accept("screen:"+rec.Screen, rec.Screen, o.fence)
+	out := tx.accept("screen:"+string(rec.Screen), rec.Screen, o.fence)
 	if out.Outcome != api.OutcomeAccepted {
 		return out
 	}

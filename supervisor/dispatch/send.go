@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -252,15 +253,15 @@ func sendReady(v terminal.View, req api.SendRequest) (sendState, *refusal) {
 		return st, ref
 	}
 	switch {
-	case r.Screen != api.ScreenIdle && r.Screen != api.ScreenBlocked:
+	case r.Screen != contract.ScreenIdle && r.Screen != contract.ScreenBlocked:
 		return st, reject(api.ReasonNotIdle, "the agent is %s, not idle", r.Screen)
-	case r.Composer != "empty":
+	case r.Composer != contract.ComposerEmpty:
 		return st, reject(api.ReasonComposerNotEmpty, "the composer is %s, not empty", r.Composer)
 	case !terminal.Ready(r):
 		return st, reject(api.ReasonNotIdle, "the agent is %s (%s) and takes no prompt now", r.Screen, blockReason(r))
 	case terminal.NativeBusy(v):
 		return st, reject(api.ReasonNotIdle, "the agent's session file shows a turn in progress (Codex hides its status line while it streams)")
-	case req.SessionID != "" && v.Bind.State != string(watchers.Resolved):
+	case req.SessionID != "" && v.Bind.State != contract.IdentityResolved:
 		return st, reject(api.ReasonBindingChanged, "the terminal's native session is %s", v.Bind.State)
 	}
 	if strings.Contains(req.Request, "\n") && !v.BracketedPaste {
@@ -302,7 +303,7 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 			return reject(api.ReasonAnchor, "cannot anchor the native session file before sending: %v", err).result(op, pre.terminalID)
 		}
 		a.SessionID = pre.bind.SessionID
-		if pre.agent == api.AgentCodex && pre.bind.Durable == terminal.DurableWorking {
+		if pre.agent == api.AgentCodex && pre.bind.Durable == contract.DurableWorking {
 			// Sent into a working Codex: a steered prompt is recorded in
 			// the running turn, started before this anchor.
 			a.Running = pre.bind.RunningTurn

@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // The user-explicit send (seed 003 "Managed Turn Flow", mode
@@ -50,11 +50,11 @@ func (d *Dispatcher) userSendReady(v terminal.View, req api.SendRequest) (sendSt
 	switch {
 	case r.Interaction != nil && !terminal.CollapsedAsync(r):
 		return st, reject(api.ReasonInputOwned, "the agent shows a %s: it owns the input (answer it, or approve, first)", r.Interaction.Kind)
-	case r.Screen != api.ScreenIdle && r.Screen != api.ScreenWorking:
+	case r.Screen != contract.ScreenIdle && r.Screen != contract.ScreenWorking:
 		return st, reject(api.ReasonInputOwned, "the agent's screen is %s, not its main composer", r.Screen)
-	case r.Composer == "draft" && r.Clear == nil:
+	case r.Composer == contract.ComposerDraft && r.Clear == nil:
 		return st, reject(api.ReasonDraftShape, "the composer's draft cannot be cleared exactly (%s)", draftShapeWhy(v.Ident.Agent, r))
-	case r.Composer != "empty" && r.Composer != "draft":
+	case r.Composer != contract.ComposerEmpty && r.Composer != contract.ComposerDraft:
 		return st, reject(api.ReasonComposerNotEmpty, "the composer is %s", r.Composer)
 	}
 	if strings.Contains(req.Request, "\n") && !v.BracketedPaste {
@@ -69,7 +69,7 @@ func (d *Dispatcher) userSendReady(v terminal.View, req api.SendRequest) (sendSt
 			return st, reject(api.ReasonKeysRemapped, "%s", why)
 		}
 	}
-	if r.Composer == "draft" {
+	if r.Composer == contract.ComposerDraft {
 		st.clear = r.Clear
 	}
 	st.agent, st.version, st.replica, st.incarnation = v.Ident.Agent, v.Ident.Version, v.Ident.Replica, v.Ident.Incarnation()
@@ -77,10 +77,10 @@ func (d *Dispatcher) userSendReady(v terminal.View, req api.SendRequest) (sendSt
 	// agent's send is managed with its resolved native session file, or
 	// when it verifiably has none yet (the first prompt makes it, and the
 	// binder finds it: the managed send's own path).
-	switch watchers.IdentityState(v.Bind.State) {
-	case watchers.Resolved:
+	switch contract.Identity(v.Bind.State) {
+	case contract.IdentityResolved:
 		st.managed = v.Bind.Path != ""
-	case watchers.VerifiedAbsent:
+	case contract.IdentityVerifiedAbsent:
 		st.managed = true
 	}
 	st.managed = st.managed || st.replica
@@ -112,8 +112,8 @@ func physicalSend(ctx context.Context, tx *txn, pre sendState, request string) (
 			return terminal.Recognition{}, nil, "clear the draft: " + err.Error()
 		}
 		rec, ok := m.Await(ctx, base, submitTimeout, func(r terminal.Recognition) bool {
-			return r.Exact && r.Interaction == nil && r.Composer == "empty" && (!c.Stash || r.Stashed) &&
-				(r.Screen == api.ScreenIdle || r.Screen == api.ScreenWorking)
+			return r.Exact && r.Interaction == nil && r.Composer == contract.ComposerEmpty && (!c.Stash || r.Stashed) &&
+				(r.Screen == contract.ScreenIdle || r.Screen == contract.ScreenWorking)
 		})
 		if !ok {
 			return rec, nil, fmt.Sprintf("%s: the draft's clear key was sent, but no empty composer was proven after it (screen %s, composer %s); "+
@@ -137,7 +137,7 @@ func physicalSend(ctx context.Context, tx *txn, pre sendState, request string) (
 	// never puts a draft back: a changed Codex draft is an Enter taken as
 	// a newline.
 	restored := func(r terminal.Recognition) bool {
-		return pre.agent == api.AgentClaude && r.Composer == "draft" && r.DraftSum != typed.Rec.DraftSum
+		return pre.agent == api.AgentClaude && r.Composer == contract.ComposerDraft && r.DraftSum != typed.Rec.DraftSum
 	}
 	// An agent that was not working (idle, or stopped on a resumable
 	// block such as Claude's "Interrupted") shows the submit by moving
@@ -145,12 +145,12 @@ func physicalSend(ctx context.Context, tx *txn, pre sendState, request string) (
 	// once, which may replace the composer before any pass saw it empty
 	// (Claude Code answering from its interrupted state with a question).
 	// Idle or blocked again, or a screen akk cannot read, proves nothing.
-	wasStopped := pre.before.Rec.Screen == api.ScreenIdle || pre.before.Rec.Screen == api.ScreenBlocked
+	wasStopped := pre.before.Rec.Screen == contract.ScreenIdle || pre.before.Rec.Screen == contract.ScreenBlocked
 	moved := func(r terminal.Recognition) bool {
-		return r.Screen != api.ScreenIdle && r.Screen != api.ScreenBlocked && r.Screen != api.ScreenUnknown
+		return r.Screen != contract.ScreenIdle && r.Screen != contract.ScreenBlocked && r.Screen != contract.ScreenUnknown
 	}
 	rec, ok := m.Await(ctx, typed.Seq, submitTimeout, func(r terminal.Recognition) bool {
-		return wasStopped && moved(r) || r.Composer == "empty" || restored(r)
+		return wasStopped && moved(r) || r.Composer == contract.ComposerEmpty || restored(r)
 	})
 	if !ok {
 		return rec, nil, fmt.Sprintf("%s: the request was typed and Enter pressed, but the composer never emptied (screen %s)", api.ReasonPostcondition, rec.Screen)

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // TestUserSendUnmanaged: a user-explicit send to an agent whose native
@@ -22,7 +22,7 @@ func TestUserSendUnmanaged(t *testing.T) {
 	st, f := storeAndFake(t, "codex", "0.155.1", "clear-draft", 0)
 	f.edit(func(v *terminal.View) {
 		v.Ident.Replica = false
-		v.Bind = terminal.Binding{Generation: 2, State: string(watchers.Ambiguous), Reason: "two rollouts fit"}
+		v.Bind = terminal.Binding{Generation: 2, State: contract.IdentityAmbiguous, Reason: "two rollouts fit"}
 	})
 	turns := &testTurns{terminalID: f.v.ID}
 	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
@@ -83,7 +83,7 @@ func TestUserSendCollapsedAsync(t *testing.T) {
 		if adv != c.want || (ref == nil) != c.want {
 			t.Errorf("marker %d (%s, %s): advertised %v, refusal %v; want sendable %v", c.marker, v.Rec.Screen, v.Rec.Composer, adv, ref, c.want)
 		}
-		if c.want && (v.Rec.Interaction == nil || v.Rec.Interaction.Kind != "async_question") {
+		if c.want && (v.Rec.Interaction == nil || v.Rec.Interaction.Kind != contract.KindAsyncQuestion) {
 			t.Errorf("marker %d shows no collapsed async summary: %+v", c.marker, v.Rec.Interaction)
 		}
 	}

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // settlingTurns is a Turn monitor that finds the Turn's end already in the
@@ -52,7 +52,7 @@ func TestSendSettledWhileAccepting(t *testing.T) {
 	}
 	f.edit(func(v *terminal.View) {
 		v.Ident.Replica = false
-		v.Bind = terminal.Binding{State: string(watchers.Resolved), SessionID: "s1", Path: rollout, Generation: 1}
+		v.Bind = terminal.Binding{State: contract.IdentityResolved, SessionID: "s1", Path: rollout, Generation: 1}
 	})
 	// The Enter (the second input) starts and ends the agent's turn.
 	inputs := 0

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // Native thread transitions (seed 003): new_thread and resume_thread move
@@ -174,7 +174,7 @@ func (d *Dispatcher) transition(ctx context.Context, op, terminalID string, targ
 	out := tx.accept("binding:generation "+strconv.FormatUint(bind.Generation, 10), rec.Screen, "")
 	out.ThreadFacts = &api.ThreadFacts{PreviousNativeThreadID: v.Bind.SessionID, NativeThreadID: bind.SessionID,
 		BindingGeneration: bind.Generation, NativeIdentityState: bind.State}
-	if bind.State == string(watchers.Resolved) {
+	if bind.State == contract.IdentityResolved {
 		out.SessionID = terminal.SessionID(d.cfg.Secret, v.Ident.Agent, bind.SessionID)
 	}
 	if out.Outcome == api.OutcomeAccepted {
@@ -268,15 +268,15 @@ func nativeReady(v terminal.View) *refusal {
 	switch {
 	case v.Ident.Replica:
 		return reject(api.ReasonNotAnAgent, "a replica has no native session of its own")
-	case v.Rec.Screen != api.ScreenIdle:
+	case v.Rec.Screen != contract.ScreenIdle:
 		return reject(api.ReasonNotIdle, "the agent is %s, not idle", v.Rec.Screen)
-	case v.Rec.Composer != "empty":
+	case v.Rec.Composer != contract.ComposerEmpty:
 		return reject(api.ReasonComposerNotEmpty, "the composer is %s, not empty", v.Rec.Composer)
 	case terminal.NativeBusy(v):
 		return reject(api.ReasonNotIdle, "the agent's session file shows a turn in progress")
 	case v.ActiveTurn != "":
 		return reject(api.ReasonTurnActive, "turn %s is active on this terminal", v.ActiveTurn)
-	case v.Bind.State != string(watchers.Resolved) && v.Bind.State != string(watchers.VerifiedAbsent):
+	case v.Bind.State != contract.IdentityResolved && v.Bind.State != contract.IdentityVerifiedAbsent:
 		return reject(api.ReasonBindingChanged, "the terminal's native session is %s: it must be known (reconcile_binding)", cmp.Or(v.Bind.State, "unresolved"))
 	}
 	return nil
@@ -297,7 +297,7 @@ func (d *Dispatcher) runTransition(ctx context.Context, tx *txn, pre transitionP
 		return tx.t.View().Rec, err
 	}
 	rec, ok := tx.t.Await(ctx, seq, transitionStep, func(r terminal.Recognition) bool {
-		return r.Exact && r.Screen == api.ScreenIdle && r.Composer == "empty"
+		return r.Exact && r.Screen == contract.ScreenIdle && r.Composer == contract.ComposerEmpty
 	})
 	if !ok {
 		return rec, fmt.Errorf("%s: after the command's Enter the agent shows %s, not its idle empty composer", api.ReasonPostcondition, rec.Screen)

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // Conversation ids of the fixtures: the one the pane runs, the earlier
@@ -57,7 +57,7 @@ func (ft *fakeThreads) Expect(id string, tr terminal.Transition) {
 		if next == "" {
 			next = idNew
 		}
-		v.Bind = terminal.Binding{Generation: v.Bind.Generation + 1, State: string(watchers.Resolved), SessionID: next,
+		v.Bind = terminal.Binding{Generation: v.Bind.Generation + 1, State: contract.IdentityResolved, SessionID: next,
 			Path: "/files/" + next + ".jsonl", Last: &store.BindingTransition{Op: tr.Op, Receipt: tr.Receipt,
 				Incarnation: tr.Incarnation, Previous: tr.From.SessionID, Next: next}}
 	}
@@ -91,7 +91,7 @@ func (ft *fakeThreads) Detach(id string, d store.BindingDetach) error {
 	ft.detached = append(ft.detached, d)
 	ft.mu.Unlock()
 	ft.f.edit(func(v *terminal.View) {
-		v.Bind = terminal.Binding{Generation: v.Bind.Generation + 1, State: string(watchers.Resolved), SessionID: idNew,
+		v.Bind = terminal.Binding{Generation: v.Bind.Generation + 1, State: contract.IdentityResolved, SessionID: idNew,
 			Path: "/files/new.jsonl", Detached: append(v.Bind.Detached, d)}
 	})
 	return nil
@@ -122,7 +122,7 @@ func newThreadFixture(t *testing.T, agent, version, shown, rec string, marker in
 	}
 	f.edit(func(v *terminal.View) {
 		v.Ident.Replica = false
-		v.Bind = terminal.Binding{Generation: 1, State: string(watchers.Resolved), SessionID: idCurrent, Path: "/files/current.jsonl"}
+		v.Bind = terminal.Binding{Generation: 1, State: contract.IdentityResolved, SessionID: idCurrent, Path: "/files/current.jsonl"}
 	})
 	ft := &fakeThreads{f: f, cands: []Candidate{{ID: first, Title: "first-thread please", Updated: time.Now()}}}
 	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
@@ -223,7 +223,7 @@ func TestThreadTransitions(t *testing.T) {
 		{name: "an ambiguous binding", agent: "claude", version: "2.1.267", rec: "thread-new", op: api.OpNewThread,
 			setup: func(t *testing.T, x *threadFixture) {
 				x.f.edit(func(v *terminal.View) {
-					v.Bind.State, v.Bind.SessionID, v.Bind.Path = string(watchers.Ambiguous), "", ""
+					v.Bind.State, v.Bind.SessionID, v.Bind.Path = contract.IdentityAmbiguous, "", ""
 				})
 			}, outcome: api.OutcomeRejected, reason: api.ReasonBindingChanged, noActionNewThread: true},
 		{name: "a thread from another workspace (not a candidate)", agent: "claude", version: "2.1.267", rec: "thread-resume-id", marker: 3,
@@ -411,19 +411,19 @@ func TestReconcileBinding(t *testing.T) {
 		outcome string
 		reason  string
 	}{
-		{name: "proven stale", agent: "claude", bind: terminal.Binding{Generation: 2, State: string(watchers.Ambiguous), Left: idCurrent,
+		{name: "proven stale", agent: "claude", bind: terminal.Binding{Generation: 2, State: contract.IdentityAmbiguous, Left: idCurrent,
 			LeftPath: "/files/current.jsonl"}, stale: proof, session: left, outcome: api.OutcomeAccepted},
-		{name: "not proven stale", agent: "claude", bind: terminal.Binding{Generation: 2, State: string(watchers.Ambiguous), Left: idCurrent,
+		{name: "not proven stale", agent: "claude", bind: terminal.Binding{Generation: 2, State: contract.IdentityAmbiguous, Left: idCurrent,
 			LeftPath: "/files/current.jsonl"}, session: left, outcome: api.OutcomeRejected, reason: api.ReasonNotStale},
 		{name: "a binding that names its conversation", agent: "claude", bind: terminal.Binding{Generation: 2,
-			State: string(watchers.Resolved), SessionID: idCurrent}, stale: proof, session: left, outcome: api.OutcomeRejected, reason: api.ReasonNotStale},
-		{name: "another session than the one left", agent: "claude", bind: terminal.Binding{Generation: 2, State: string(watchers.Ambiguous),
+			State: contract.IdentityResolved, SessionID: idCurrent}, stale: proof, session: left, outcome: api.OutcomeRejected, reason: api.ReasonNotStale},
+		{name: "another session than the one left", agent: "claude", bind: terminal.Binding{Generation: 2, State: contract.IdentityAmbiguous,
 			Left: idFirst}, stale: proof, session: left, outcome: api.OutcomeRejected, reason: api.ReasonNotStale},
-		{name: "codex proven stale", agent: "codex", bind: terminal.Binding{Generation: 2, State: string(watchers.Ambiguous), Left: idCurrent,
+		{name: "codex proven stale", agent: "codex", bind: terminal.Binding{Generation: 2, State: contract.IdentityAmbiguous, Left: idCurrent,
 			LeftPath: "/files/current.jsonl"}, stale: proof, session: terminal.SessionID([]byte("test secret"), "codex", idCurrent),
 			outcome: api.OutcomeAccepted},
 		{name: "codex: the claude session id of the same conversation", agent: "codex", bind: terminal.Binding{Generation: 2,
-			State: string(watchers.Ambiguous), Left: idCurrent}, stale: proof, session: left, outcome: api.OutcomeRejected, reason: api.ReasonNotStale},
+			State: contract.IdentityAmbiguous, Left: idCurrent}, stale: proof, session: left, outcome: api.OutcomeRejected, reason: api.ReasonNotStale},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			version := map[string]string{"claude": "2.1.267", "codex": "0.155.1"}[c.agent]
@@ -432,7 +432,7 @@ func TestReconcileBinding(t *testing.T) {
 			x.threads.stale = c.stale
 			ctx := api.WithController(context.Background(), person)
 			v := x.f.View()
-			if _, ok := terminal.Actions(v)["new_thread"]; ok && c.bind.State != string(watchers.Resolved) {
+			if _, ok := terminal.Actions(v)["new_thread"]; ok && c.bind.State != contract.IdentityResolved {
 				t.Errorf("new_thread advertised on a %s binding", c.bind.State)
 			}
 			res, err := x.d.ReconcileBinding(ctx, api.ReconcileBindingRequest{TerminalID: v.ID, ConflictingSessionID: c.session})

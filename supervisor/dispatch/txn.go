@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/recognizers"
@@ -278,7 +279,7 @@ func (tx *txn) timing() *api.Timing {
 // receipt that cannot be written leaves the reservation input_sent, read
 // as uncertain after a restart: the result says uncertain now rather than
 // claim a clean success.
-func (tx *txn) accept(evidence, screen, fence string, turns ...store.Turn) api.ActionResult {
+func (tx *txn) accept(evidence string, screen contract.ScreenState, fence string, turns ...store.Turn) api.ActionResult {
 	if err := tx.rec.advance(&tx.res, store.StageDone, "", evidence, fence, turns...); err != nil {
 		tx.out.Outcome, tx.out.Reason, tx.out.DoNotRetry = api.OutcomeUncertain, fmt.Sprintf("receipt not recorded: %v", err), true
 		return tx.out
@@ -290,7 +291,7 @@ func (tx *txn) accept(evidence, screen, fence string, turns ...store.Turn) api.A
 // submitted writes the receipt of input that went in whole (Enter
 // proven by the screen) while the agent's own acceptance is not yet
 // shown: the result is pending, never retried.
-func (tx *txn) submitted(evidence, screen string, turns ...store.Turn) api.ActionResult {
+func (tx *txn) submitted(evidence string, screen contract.ScreenState, turns ...store.Turn) api.ActionResult {
 	if err := tx.rec.advance(&tx.res, store.StageDone, "", evidence, "", turns...); err != nil {
 		tx.out.Outcome, tx.out.Reason, tx.out.DoNotRetry = api.OutcomeUncertain, fmt.Sprintf("receipt not recorded: %v", err), true
 		return tx.out
@@ -302,7 +303,7 @@ func (tx *txn) submitted(evidence, screen string, turns ...store.Turn) api.Actio
 // fail settles the reservation after a failure: rejected when nothing was
 // sent, otherwise uncertain with do_not_retry. fence is consumed unless
 // rejected (input that may have landed answered the prompt).
-func (tx *txn) fail(reason, screen, fence string, turns ...store.Turn) api.ActionResult {
+func (tx *txn) fail(reason string, screen contract.ScreenState, fence string, turns ...store.Turn) api.ActionResult {
 	stage, outcome := store.StageUncertain, api.OutcomeUncertain
 	if !tx.sent {
 		stage, outcome = store.StageRejected, api.OutcomeRejected
@@ -319,7 +320,7 @@ func (tx *txn) fail(reason, screen, fence string, turns ...store.Turn) api.Actio
 // states, the expected highlighted row, and a screen that moved on from
 // before (a new prompt, another state or another highlight).
 func expectHolds(before, now terminal.Recognition, want recognizers.Expect) bool {
-	if !slices.Contains(want.States, recognizers.ScreenState(now.Screen)) {
+	if !slices.Contains(want.States, contract.ScreenState(now.Screen)) {
 		return false
 	}
 	if want.Highlighted >= 0 && now.Highlighted != want.Highlighted {
@@ -336,7 +337,7 @@ func expectHolds(before, now terminal.Recognition, want recognizers.Expect) bool
 
 // sameQuestion: both show one question that reads the same, ids aside
 // (they follow the fingerprint, which a ticked box changes).
-func sameQuestion(a, b *api.Interaction) bool {
+func sameQuestion(a, b *contract.Interaction) bool {
 	if a == nil || b == nil || a.Kind != b.Kind || len(a.Questions) != 1 || len(b.Questions) != 1 {
 		return false
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch/refusaltest"
@@ -17,11 +18,11 @@ import (
 
 // toppings is a multi-select question as the projection shows it; edit
 // changes a copy.
-func toppings(edit func(in *api.Interaction)) *api.Interaction {
-	in := &api.Interaction{InteractionID: "int_a", Kind: recognizers.KindQuestionnaire, State: "pending",
-		Questions: []recognizers.ProjectedQuestion{{QuestionID: "q_a", Header: "Toppings",
-			Prompt: "Which toppings do you want on the pizza?", ResponseKind: recognizers.ResponseMultiSelect,
-			Options: []recognizers.ProjectedOption{
+func toppings(edit func(in *contract.Interaction)) *contract.Interaction {
+	in := &contract.Interaction{InteractionID: "int_a", Kind: contract.KindQuestionnaire, State: "pending",
+		Questions: []contract.Question{{QuestionID: "q_a", Header: "Toppings",
+			Prompt: "Which toppings do you want on the pizza?", ResponseKind: contract.ResponseMultiSelect,
+			Options: []contract.Option{
 				{OptionID: "opt_a", Label: "Cheese", Description: "Extra mozzarella"},
 				{OptionID: "opt_b", Label: "Mushrooms", Description: "Sliced champignons"},
 				{OptionID: "opt_c", Label: "Olives", Description: "Black olives"}}}}}
@@ -36,39 +37,39 @@ func toppings(edit func(in *api.Interaction)) *api.Interaction {
 // description, free text, in order) are the same; ids may differ (they
 // follow the fingerprint a ticked box changes).
 func TestSameQuestion(t *testing.T) {
-	opt := func(i int, fn func(o *recognizers.ProjectedOption)) func(*api.Interaction) {
-		return func(in *api.Interaction) { fn(&in.Questions[0].Options[i]) }
+	opt := func(i int, fn func(o *contract.Option)) func(*contract.Interaction) {
+		return func(in *contract.Interaction) { fn(&in.Questions[0].Options[i]) }
 	}
-	q := func(fn func(q *recognizers.ProjectedQuestion)) func(*api.Interaction) {
-		return func(in *api.Interaction) { fn(&in.Questions[0]) }
+	q := func(fn func(q *contract.Question)) func(*contract.Interaction) {
+		return func(in *contract.Interaction) { fn(&in.Questions[0]) }
 	}
 	for _, tc := range []struct {
 		name string
-		b    *api.Interaction
+		b    *contract.Interaction
 		want bool
 	}{
 		{"the same question", toppings(nil), true},
-		{"new ids only", toppings(func(in *api.Interaction) {
+		{"new ids only", toppings(func(in *contract.Interaction) {
 			in.InteractionID, in.Questions[0].QuestionID = "int_b", "q_b"
 			for i := range in.Questions[0].Options {
 				in.Questions[0].Options[i].OptionID += "x"
 			}
 		}), true},
 		{"no interaction", nil, false},
-		{"another kind", toppings(func(in *api.Interaction) { in.Kind = recognizers.KindConfirmation }), false},
-		{"two questions", toppings(func(in *api.Interaction) { in.Questions = append(in.Questions, in.Questions[0]) }), false},
-		{"no question", toppings(func(in *api.Interaction) { in.Questions = nil }), false},
-		{"another header", toppings(q(func(q *recognizers.ProjectedQuestion) { q.Header = "Crust" })), false},
-		{"another prompt", toppings(q(func(q *recognizers.ProjectedQuestion) { q.Prompt = "Which crust?" })), false},
-		{"another response kind", toppings(q(func(q *recognizers.ProjectedQuestion) { q.ResponseKind = recognizers.ResponseSingleSelect })), false},
-		{"one option fewer", toppings(q(func(q *recognizers.ProjectedQuestion) { q.Options = q.Options[:2] })), false},
-		{"one option more", toppings(q(func(q *recognizers.ProjectedQuestion) {
-			q.Options = append(q.Options, recognizers.ProjectedOption{OptionID: "opt_d", Label: "Basil"})
+		{"another kind", toppings(func(in *contract.Interaction) { in.Kind = contract.KindConfirmation }), false},
+		{"two questions", toppings(func(in *contract.Interaction) { in.Questions = append(in.Questions, in.Questions[0]) }), false},
+		{"no question", toppings(func(in *contract.Interaction) { in.Questions = nil }), false},
+		{"another header", toppings(q(func(q *contract.Question) { q.Header = "Crust" })), false},
+		{"another prompt", toppings(q(func(q *contract.Question) { q.Prompt = "Which crust?" })), false},
+		{"another response kind", toppings(q(func(q *contract.Question) { q.ResponseKind = contract.ResponseSingleSelect })), false},
+		{"one option fewer", toppings(q(func(q *contract.Question) { q.Options = q.Options[:2] })), false},
+		{"one option more", toppings(q(func(q *contract.Question) {
+			q.Options = append(q.Options, contract.Option{OptionID: "opt_d", Label: "Basil"})
 		})), false},
-		{"a relabelled option", toppings(opt(1, func(o *recognizers.ProjectedOption) { o.Label = "Pineapple" })), false},
-		{"another description", toppings(opt(2, func(o *recognizers.ProjectedOption) { o.Description = "Green olives" })), false},
-		{"an option turned free text", toppings(opt(2, func(o *recognizers.ProjectedOption) { o.FreeText = true })), false},
-		{"two options swapped", toppings(q(func(q *recognizers.ProjectedQuestion) { q.Options[0], q.Options[1] = q.Options[1], q.Options[0] })), false},
+		{"a relabelled option", toppings(opt(1, func(o *contract.Option) { o.Label = "Pineapple" })), false},
+		{"another description", toppings(opt(2, func(o *contract.Option) { o.Description = "Green olives" })), false},
+		{"an option turned free text", toppings(opt(2, func(o *contract.Option) { o.FreeText = true })), false},
+		{"two options swapped", toppings(q(func(q *contract.Question) { q.Options[0], q.Options[1] = q.Options[1], q.Options[0] })), false},
 	} {
 		a := toppings(nil)
 		if got := sameQuestion(a, tc.b); got != tc.want {
@@ -87,21 +88,21 @@ func TestSameQuestion(t *testing.T) {
 // moved on and shows one of its states, its highlighted row, exactly
 // its boxes and (when asked) the same question.
 func TestExpectHolds(t *testing.T) {
-	before := terminal.Recognition{Screen: string(recognizers.Questionnaire), Fingerprint: [32]byte{1}, Highlighted: 0,
+	before := terminal.Recognition{Screen: contract.ScreenQuestionnaire, Fingerprint: [32]byte{1}, Highlighted: 0,
 		Checked: []bool{false, false, false, false}, Interaction: toppings(nil)}
 	// The first toggle of Cheese: the box is ticked, nothing else changes.
-	toggle := recognizers.Expect{States: []recognizers.ScreenState{recognizers.Questionnaire}, Highlighted: 0,
+	toggle := recognizers.Expect{States: []contract.ScreenState{contract.ScreenQuestionnaire}, Highlighted: 0,
 		Checked: []bool{true, false, false, false}, SameQuestion: true}
 	ticked := before
 	ticked.Fingerprint, ticked.Checked = [32]byte{2}, []bool{true, false, false, false}
-	ticked.Interaction = toppings(func(in *api.Interaction) { in.InteractionID = "int_b" })
+	ticked.Interaction = toppings(func(in *contract.Interaction) { in.InteractionID = "int_b" })
 	now := func(fn func(r *terminal.Recognition)) terminal.Recognition {
 		r := ticked
 		r.Checked = slices.Clone(r.Checked)
 		fn(&r)
 		return r
 	}
-	review := recognizers.Expect{States: []recognizers.ScreenState{recognizers.Confirmation}, Highlighted: -1}
+	review := recognizers.Expect{States: []contract.ScreenState{contract.ScreenConfirmation}, Highlighted: -1}
 	for _, tc := range []struct {
 		name string
 		now  terminal.Recognition
@@ -109,7 +110,7 @@ func TestExpectHolds(t *testing.T) {
 		ok   bool
 	}{
 		{"the box ticked", ticked, toggle, true},
-		{"another state", now(func(r *terminal.Recognition) { r.Screen = string(recognizers.Confirmation) }), toggle, false},
+		{"another state", now(func(r *terminal.Recognition) { r.Screen = contract.ScreenConfirmation }), toggle, false},
 		{"the highlight moved", now(func(r *terminal.Recognition) { r.Highlighted = 1 }), toggle, false},
 		{"no row highlighted", now(func(r *terminal.Recognition) { r.Highlighted = -1 }), toggle, false},
 		{"the wrong box ticked", now(func(r *terminal.Recognition) { r.Checked = []bool{false, true, false, false} }), toggle, false},
@@ -118,26 +119,26 @@ func TestExpectHolds(t *testing.T) {
 		{"no boxes read", now(func(r *terminal.Recognition) { r.Checked = nil }), toggle, false},
 		{"one box fewer", now(func(r *terminal.Recognition) { r.Checked = []bool{true, false, false} }), toggle, false},
 		{"the question relabelled", now(func(r *terminal.Recognition) {
-			r.Interaction = toppings(func(in *api.Interaction) { in.Questions[0].Options[1].Label = "Pineapple" })
+			r.Interaction = toppings(func(in *contract.Interaction) { in.Questions[0].Options[1].Label = "Pineapple" })
 		}), toggle, false},
 		{"the question gone", now(func(r *terminal.Recognition) { r.Interaction = nil }), toggle, false},
 		{"nothing moved on", now(func(r *terminal.Recognition) { r.Fingerprint = before.Fingerprint }), toggle, false},
 		{"the same screen, nothing expected of it", before,
-			recognizers.Expect{States: []recognizers.ScreenState{recognizers.Questionnaire}, Highlighted: -1}, false},
+			recognizers.Expect{States: []contract.ScreenState{contract.ScreenQuestionnaire}, Highlighted: -1}, false},
 		// Without Checked or SameQuestion those are not looked at.
 		{"a box besides, boxes not asked", now(func(r *terminal.Recognition) { r.Checked = []bool{true, true, true, false} }),
 			recognizers.Expect{States: toggle.States, Highlighted: 0, SameQuestion: true}, true},
 		{"the question relabelled, not asked", now(func(r *terminal.Recognition) {
-			r.Interaction = toppings(func(in *api.Interaction) { in.Questions[0].Options[1].Label = "Pineapple" })
+			r.Interaction = toppings(func(in *contract.Interaction) { in.Questions[0].Options[1].Label = "Pineapple" })
 		}), recognizers.Expect{States: toggle.States, Highlighted: 0, Checked: toggle.Checked}, true},
 		// The review after Tab: another state and prompt, any highlight.
-		{"the review", terminal.Recognition{Screen: string(recognizers.Confirmation), Fingerprint: [32]byte{3}, Highlighted: 0,
-			Interaction: toppings(func(in *api.Interaction) { in.Kind = recognizers.KindConfirmation })}, review, true},
+		{"the review", terminal.Recognition{Screen: contract.ScreenConfirmation, Fingerprint: [32]byte{3}, Highlighted: 0,
+			Interaction: toppings(func(in *contract.Interaction) { in.Kind = contract.KindConfirmation })}, review, true},
 		{"moved on by the highlight alone", now(func(r *terminal.Recognition) {
 			r.Fingerprint, r.Highlighted, r.Checked = before.Fingerprint, 1, []bool{false, false, false, false}
 		}), recognizers.Expect{States: toggle.States, Highlighted: 1}, true},
 		{"moved on by the state alone", now(func(r *terminal.Recognition) {
-			r.Fingerprint, r.Screen = before.Fingerprint, string(recognizers.Confirmation)
+			r.Fingerprint, r.Screen = before.Fingerprint, contract.ScreenConfirmation
 		}), review, true},
 	} {
 		if got := expectHolds(before, tc.now, tc.want); got != tc.ok {
@@ -278,7 +279,7 @@ func TestMultiSelectDeviation(t *testing.T) {
 					labels = append(labels, o.Label)
 				}
 			}
-			if now.Screen != string(recognizers.Questionnaire) || !slices.Equal(now.Checked, tc.checked) || !slices.Equal(labels, tc.labels) {
+			if now.Screen != contract.ScreenQuestionnaire || !slices.Equal(now.Checked, tc.checked) || !slices.Equal(labels, tc.labels) {
 				t.Errorf("the screen at the end: %s, boxes %v, options %q; want questionnaire, %v, %q",
 					now.Screen, now.Checked, labels, tc.checked, tc.labels)
 			}

@@ -7,7 +7,7 @@ import (
 	"unicode"
 
 	"github.com/agent-knock-knock/akk/api"
-	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 )
 
@@ -100,12 +100,12 @@ func agentName(agent string) string {
 func titleOf(env api.CallbackEnvelope) string {
 	if in := env.Interaction; in != nil && env.Type == api.CallbackBlocked {
 		switch in.Kind {
-		case "permission":
+		case contract.KindPermission:
 			if what, ok := toolAsks[in.Tool]; ok {
 				return "asks permission to " + what
 			}
 			return "asks permission"
-		case "confirmation":
+		case contract.KindConfirmation:
 			return "asks you to confirm"
 		}
 		return "asks you a question"
@@ -124,12 +124,12 @@ func titleOf(env api.CallbackEnvelope) string {
 // toolAsks says what a permission is for, from the profile's closed tool
 // name: a permission's projection carries no screen text (the command, a
 // file's name), and neither does its notice.
-var toolAsks = map[string]string{
-	recognizers.ToolShell: "run a shell command", recognizers.ToolEdit: "edit a file",
-	recognizers.ToolWrite: "write a file", recognizers.ToolNotebookEdit: "edit a notebook",
-	recognizers.ToolWebFetch: "fetch a web page", recognizers.ToolMCP: "use an MCP tool",
-	recognizers.ToolRead: "read a file outside the project", recognizers.ToolPlan: "start on its plan",
-	recognizers.ToolExitPlan: "leave plan mode", recognizers.ToolPermissions: "widen its sandbox",
+var toolAsks = map[contract.Tool]string{
+	contract.ToolShell: "run a shell command", contract.ToolEdit: "edit a file",
+	contract.ToolWrite: "write a file", contract.ToolNotebookEdit: "edit a notebook",
+	contract.ToolWebFetch: "fetch a web page", contract.ToolMCP: "use an MCP tool",
+	contract.ToolRead: "read a file outside the project", contract.ToolPlan: "start on its plan",
+	contract.ToolExitPlan: "leave plan mode", contract.ToolPermissions: "widen its sandbox",
 }
 
 // placeLine: "main:2 · ~/project".

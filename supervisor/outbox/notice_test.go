@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/dbustest"
-	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 )
 
@@ -34,8 +34,8 @@ func noticeOf(t *testing.T, env api.CallbackEnvelope) *store.Notification {
 
 // bashPrompt is a permission as the projection has it: a closed tool
 // name, no screen text.
-var bashPrompt = &api.Interaction{Kind: "permission", Tool: "shell", State: "pending", Agent: "claude",
-	Decisions: []string{"approve_once", "reject"}}
+var bashPrompt = &contract.Interaction{Kind: "permission", Tool: "shell", State: "pending", Agent: "claude",
+	Decisions: []contract.Decision{"approve_once", "reject"}}
 
 // TestNoticeOf: what a person reads names the agent, its place and what
 // it asks, in plain bounded text.
@@ -51,7 +51,7 @@ func TestNoticeOf(t *testing.T) {
 			here, Notice{Title: "Claude Code asks permission to run a shell command", Body: "main:2 · ~/project",
 				Link: "https://box.ts.net/?t=term_x"}},
 		{"a questionnaire of two", api.CallbackEnvelope{Type: api.CallbackBlocked, Event: api.CallbackInteractionRequired,
-			Interaction: &api.Interaction{Kind: "questionnaire", Questions: []recognizers.ProjectedQuestion{
+			Interaction: &contract.Interaction{Kind: "questionnaire", Questions: []contract.Question{
 				{Header: "Colour", Prompt: "Which colour?"}, {Prompt: "Which size?"}}}},
 			places{p: Place{Agent: "codex", Session: "work", Window: "0"}}, Notice{Title: "Codex asks you a question",
 				Body: "work:0\nColour: Which colour? (+1 more)"}},
@@ -64,8 +64,8 @@ func TestNoticeOf(t *testing.T) {
 		{"a Turn's end", api.CallbackEnvelope{Type: api.CallbackDone, Event: api.CallbackCompleted}, here,
 			Notice{Title: "Claude Code finished", Body: "main:2 · ~/project", Link: here.link}},
 		{"control characters and a long question", api.CallbackEnvelope{Type: api.CallbackBlocked,
-			Event: api.CallbackInteractionRequired, Interaction: &api.Interaction{Kind: "free_text",
-				Questions: []recognizers.ProjectedQuestion{{Prompt: "say\x1b]9;evil\a\nthis " + strings.Repeat("x", 300)}}}},
+			Event: api.CallbackInteractionRequired, Interaction: &contract.Interaction{Kind: "free_text",
+				Questions: []contract.Question{{Prompt: "say\x1b]9;evil\a\nthis " + strings.Repeat("x", 300)}}}},
 			places{p: Place{Agent: "codex", Session: "a\x1bb"}}, Notice{Title: "Codex asks you a question",
 				Body: "a b\nsay ]9;evil this " + strings.Repeat("x", 159-len("say ]9;evil this ")) + "…"}},
 	} {
@@ -106,7 +106,7 @@ func TestDesktopRoute(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	n := noticeOf(t, api.CallbackEnvelope{Type: api.CallbackBlocked, Event: api.CallbackInteractionRequired,
-		Interaction: &api.Interaction{Kind: "questionnaire", Questions: []recognizers.ProjectedQuestion{
+		Interaction: &contract.Interaction{Kind: "questionnaire", Questions: []contract.Question{
 			{Header: "Edit <main.go>", Prompt: "Apply this edit?"}}}})
 	at := places{p: Place{Agent: "claude", Session: "main", Window: "1", Cwd: "~/p & q"}, link: "http://127.0.0.1:7717/?t=term_x"}
 	route := func(bus string) desktopRoute {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -33,7 +34,7 @@ type blockState struct {
 // still due is not announced.
 func (t *Manager) blockSeen(subject string, o terminal.Observation, fire func(b *api.Blocked, event string)) {
 	b := o.Blocked
-	if o.Screen != api.ScreenBlocked || b == nil {
+	if o.Screen != contract.ScreenBlocked || b == nil {
 		delete(t.blocks, subject)
 		return
 	}

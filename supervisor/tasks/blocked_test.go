@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
@@ -35,16 +36,16 @@ func TestTurnBlocked(t *testing.T) {
 	r.m.MonitorTurn(spec)
 	count := func(event string) int { return strings.Count(strings.Join(r.events(t, spec.TurnID), " "), "/"+event) }
 	see := func(screen string, b *api.Blocked) {
-		r.m.Observe(terminal.Observation{TerminalID: spec.TerminalID, At: r.clock.Now(), Screen: screen,
+		r.m.Observe(terminal.Observation{TerminalID: spec.TerminalID, At: r.clock.Now(), Screen: contract.ScreenState(screen),
 			Incarnation: spec.Incarnation, Blocked: b})
 		r.m.process()
 	}
 	reset := start.Add(90 * time.Minute)
 	limit := &api.Blocked{Reason: "usage_limit", HTTPStatus: 429, ResetsAtShown: "7pm", ResetsAt: reset}
-	see(api.ScreenBlocked, limit)
+	see(string(contract.ScreenBlocked), limit)
 	for range 3 {
 		r.clock.advance(time.Minute)
-		see(api.ScreenBlocked, limit.Clone())
+		see(string(contract.ScreenBlocked), limit.Clone())
 	}
 	if n := count(api.CallbackAgentBlocked); n != 1 {
 		t.Fatalf("%d agent_blocked wake-ups for one block, want 1: %v", n, r.events(t, spec.TurnID))
@@ -59,7 +60,7 @@ func TestTurnBlocked(t *testing.T) {
 	r.clock.advance(time.Second)
 	r.m.process()
 	r.clock.advance(time.Minute)
-	see(api.ScreenBlocked, limit.Clone()) // the same screen, after its reset
+	see(string(contract.ScreenBlocked), limit.Clone()) // the same screen, after its reset
 	r.m.process()
 	if n := count(api.CallbackLimitReset); n != 1 {
 		t.Fatalf("%d limit_reset wake-ups, want 1: %v", n, r.events(t, spec.TurnID))
@@ -67,11 +68,11 @@ func TestTurnBlocked(t *testing.T) {
 
 	// Another block (an overload with no reset time) wakes again; left
 	// before any reset, it is forgotten.
-	see(api.ScreenBlocked, &api.Blocked{Reason: "overloaded", HTTPStatus: 529})
-	see(api.ScreenWorking, nil)
-	see(api.ScreenBlocked, &api.Blocked{Reason: "rate_limited", HTTPStatus: 429, ResetsAtShown: "in 5 minutes",
+	see(string(contract.ScreenBlocked), &api.Blocked{Reason: "overloaded", HTTPStatus: 529})
+	see(string(contract.ScreenWorking), nil)
+	see(string(contract.ScreenBlocked), &api.Blocked{Reason: "rate_limited", HTTPStatus: 429, ResetsAtShown: "in 5 minutes",
 		ResetsAt: r.clock.Now().Add(5 * time.Minute)})
-	see(api.ScreenIdle, nil)
+	see(string(contract.ScreenIdle), nil)
 	r.clock.advance(10 * time.Minute)
 	r.m.process()
 	if n, l := count(api.CallbackAgentBlocked), count(api.CallbackLimitReset); n != 3 || l != 1 {
@@ -143,7 +144,7 @@ func TestLimitResetRoutes(t *testing.T) {
 				m.SetTurnLedger(ledger)
 
 				reset := clk.Now().Add(90 * time.Minute)
-				blocked := terminal.Observation{TerminalID: "term_limit", At: clk.Now(), Screen: api.ScreenBlocked,
+				blocked := terminal.Observation{TerminalID: "term_limit", At: clk.Now(), Screen: contract.ScreenBlocked,
 					Incarnation: "1/1/claude", Agent: "claude", Cwd: "/project",
 					Blocked: &api.Blocked{Reason: "usage_limit", HTTPStatus: 429, ResetsAtShown: "7pm", ResetsAt: reset}}
 				host.obs[blocked.TerminalID] = blocked
@@ -267,14 +268,14 @@ func TestOwnInterruptNotBlocked(t *testing.T) {
 			Created: r.clock.Now(), Routes: []string{"a"}}
 		r.ledger.specs[spec.TurnID], r.ledger.state[spec.TurnID] = spec, TurnRunning
 		if c.reject {
-			res := store.Reservation{ID: "rcpt_" + c.turn, Op: "approve", Choice: api.DecisionReject, TurnID: c.turn,
+			res := store.Reservation{ID: "rcpt_" + c.turn, Op: "approve", Choice: string(contract.DecisionReject), TurnID: c.turn,
 				TerminalID: spec.TerminalID, Stage: store.StageDone, Created: r.clock.Now()}
 			if _, err := r.st.Apply(store.Change{Reservations: []store.Reservation{res}}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		r.m.MonitorTurn(spec)
-		r.m.Observe(terminal.Observation{TerminalID: spec.TerminalID, At: r.clock.Now(), Screen: api.ScreenBlocked,
+		r.m.Observe(terminal.Observation{TerminalID: spec.TerminalID, At: r.clock.Now(), Screen: contract.ScreenBlocked,
 			Incarnation: spec.Incarnation, Blocked: interrupted})
 		r.m.process()
 		if n := strings.Count(strings.Join(r.events(t, c.turn), " "), "/"+api.CallbackAgentBlocked); n != c.want {

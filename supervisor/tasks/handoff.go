@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -53,9 +54,9 @@ func switchedAway(sp TurnSpec, b terminal.Binding) bool {
 		return false
 	}
 	switch b.State {
-	case string(watchers.Resolved):
+	case contract.IdentityResolved:
 		return b.Path != sp.Path
-	case string(watchers.Ambiguous):
+	case contract.IdentityAmbiguous:
 		return !slices.ContainsFunc(b.Candidates, func(c terminal.BindingCandidate) bool { return c.Path == sp.Path })
 	}
 	return false
@@ -104,7 +105,7 @@ func (t *Manager) akkInterrupted(turnID string) bool {
 	}
 	for _, r := range rs {
 		if r.TurnID == turnID && r.Stage != store.StageRejected &&
-			(r.Op == "cancel" || r.Op == "approve" && r.Choice == api.DecisionReject) {
+			(r.Op == "cancel" || r.Op == "approve" && r.Choice == string(contract.DecisionReject)) {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -25,8 +26,8 @@ func TestTurnHandoff(t *testing.T) {
 			NativeTurnID: "native-1", Path: "/files/first.jsonl", File: file}
 	}
 	at := watchers.Where{Path: "/files/first.jsonl", File: file, Offset: 100, End: 200}
-	moved := terminal.Binding{Generation: 4, State: string(watchers.Resolved), SessionID: "second", Path: "/files/second.jsonl"}
-	same := terminal.Binding{Generation: 3, State: string(watchers.Resolved), SessionID: "first", Path: "/files/first.jsonl"}
+	moved := terminal.Binding{Generation: 4, State: contract.IdentityResolved, SessionID: "second", Path: "/files/second.jsonl"}
+	same := terminal.Binding{Generation: 3, State: contract.IdentityResolved, SessionID: "first", Path: "/files/first.jsonl"}
 	ctx := context.Background()
 
 	for _, c := range []struct {
@@ -46,9 +47,9 @@ func TestTurnHandoff(t *testing.T) {
 			closeErr: api.CodeConflict},
 		{name: "akk's cancel", akkOp: "cancel", abort: true, bind: same, wantState: TurnCancelled, wantReason: ReasonAborted,
 			closeErr: api.CodeConflict},
-		{name: "akk's reject", akkOp: "approve", akkChoice: api.DecisionReject, abort: true, bind: same, wantState: TurnCancelled,
+		{name: "akk's reject", akkOp: "approve", akkChoice: string(contract.DecisionReject), abort: true, bind: same, wantState: TurnCancelled,
 			wantReason: ReasonAborted, closeErr: api.CodeConflict},
-		{name: "an approve_once does not count as akk's interrupt", akkOp: "approve", akkChoice: api.DecisionApproveOnce, abort: true,
+		{name: "an approve_once does not count as akk's interrupt", akkOp: "approve", akkChoice: string(contract.DecisionApproveOnce), abort: true,
 			bind: same, wantState: TurnHandoff, wantReason: ReasonHumanInterrupt, closeErr: api.CodeConflict},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -68,7 +69,7 @@ func TestTurnHandoff(t *testing.T) {
 				r.m.Evidence(sp.TerminalID, sp.BindingGen, watchers.TurnAborted{Where: at, TurnID: "native-1", Reason: "interrupted"})
 				r.m.process()
 			}
-			o := terminal.Observation{TerminalID: sp.TerminalID, At: r.clock.Now(), Screen: api.ScreenIdle, Incarnation: sp.Incarnation, Bind: c.bind}
+			o := terminal.Observation{TerminalID: sp.TerminalID, At: r.clock.Now(), Screen: contract.ScreenIdle, Incarnation: sp.Incarnation, Bind: c.bind}
 			r.host.obs[sp.TerminalID] = o
 			if _, open := r.m.turns[sp.TurnID]; open {
 				r.m.Observe(o)
@@ -132,17 +133,17 @@ func TestActivityFromSessionFile(t *testing.T) {
 	r.m.watches[rec.ID] = &watchState{rec: rec, outAt: now}
 	look := func(b terminal.Binding) {
 		r.clock.advance(3 * time.Second)
-		r.m.Observe(terminal.Observation{TerminalID: "term_f", At: r.clock.Now(), Screen: api.ScreenIdle, Incarnation: rec.Incarnation, Bind: b})
+		r.m.Observe(terminal.Observation{TerminalID: "term_f", At: r.clock.Now(), Screen: contract.ScreenIdle, Incarnation: rec.Incarnation, Bind: b})
 		r.m.process()
 	}
-	absent := terminal.Binding{Generation: 1, State: string(watchers.VerifiedAbsent)}
+	absent := terminal.Binding{Generation: 1, State: contract.IdentityVerifiedAbsent}
 	look(absent)
 	look(absent)
-	look(terminal.Binding{Generation: 2, State: string(watchers.Ambiguous)})
+	look(terminal.Binding{Generation: 2, State: contract.IdentityAmbiguous})
 	if w := r.m.watches[rec.ID]; w == nil || w.rec.SawActivity {
 		t.Fatalf("idle, or a binding it cannot name, counted as activity: %+v", w)
 	}
-	filed := terminal.Binding{Generation: 3, State: string(watchers.Resolved), SessionID: "s1", Path: "/files/s1.jsonl"}
+	filed := terminal.Binding{Generation: 3, State: contract.IdentityResolved, SessionID: "s1", Path: "/files/s1.jsonl"}
 	look(filed)
 	if w := r.m.watches[rec.ID]; w == nil || !w.rec.SawActivity {
 		t.Fatalf("the session file's appearing is not activity: %+v", w)
@@ -164,7 +165,7 @@ func TestActivityFromSessionFile(t *testing.T) {
 func TestAmbiguousIsNoSwitch(t *testing.T) {
 	sp := TurnSpec{TurnID: "turn_a", BindingGen: 3, Path: "/files/mine.jsonl", File: watchers.FileID{Dev: 1, Ino: 7}}
 	amb := func(paths ...string) terminal.Binding {
-		b := terminal.Binding{Generation: 4, State: string(watchers.Ambiguous)}
+		b := terminal.Binding{Generation: 4, State: contract.IdentityAmbiguous}
 		for _, p := range paths {
 			b.Candidates = append(b.Candidates, terminal.BindingCandidate{Path: p})
 		}
@@ -184,7 +185,7 @@ func TestAmbiguousIsNoSwitch(t *testing.T) {
 // generation is still its conversation: its end settles the Turn (a
 // loaded CI run of TestLiveHostLoop handed a plain Codex Turn off).
 func TestTransientBindingIsNoSwitch(t *testing.T) {
-	for _, state := range []watchers.IdentityState{watchers.VerifiedAbsent, watchers.Unavailable} {
+	for _, state := range []contract.Identity{contract.IdentityVerifiedAbsent, contract.IdentityUnavailable} {
 		t.Run(string(state), func(t *testing.T) {
 			r := newTimerRig(t, Config{})
 			file := watchers.FileID{Dev: 1, Ino: 42}
@@ -194,12 +195,12 @@ func TestTransientBindingIsNoSwitch(t *testing.T) {
 			r.ledger.specs[sp.TurnID], r.ledger.state[sp.TurnID] = sp, TurnRunning
 			r.m.MonitorTurn(sp)
 			see := func(b terminal.Binding) {
-				r.m.Observe(terminal.Observation{TerminalID: sp.TerminalID, At: r.clock.Now(), Screen: api.ScreenWorking,
+				r.m.Observe(terminal.Observation{TerminalID: sp.TerminalID, At: r.clock.Now(), Screen: contract.ScreenWorking,
 					Incarnation: sp.Incarnation, Bind: b})
 				r.m.process()
 			}
-			see(terminal.Binding{Generation: 4, State: string(state)})
-			see(terminal.Binding{Generation: 5, State: string(watchers.Resolved), SessionID: "s", Path: sp.Path})
+			see(terminal.Binding{Generation: 4, State: contract.Identity(string(state))})
+			see(terminal.Binding{Generation: 5, State: contract.IdentityResolved, SessionID: "s", Path: sp.Path})
 			r.m.Evidence(sp.TerminalID, 5, watchers.TurnCompleted{Where: watchers.Where{Path: sp.Path, File: file, Offset: 100, End: 200},
 				TurnID: "native-1"})
 			r.m.process()

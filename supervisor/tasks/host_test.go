@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -29,8 +29,8 @@ func (h testHost) CommitTasks(ch store.TaskChange) ([]store.Notification, error)
 func (testHost) Observation(string) (terminal.Observation, bool) {
 	return terminal.Observation{}, false
 }
-func (testHost) TurnSettled(string, string)       {}
-func (testHost) Asked(TurnSpec, *api.Interaction) {}
+func (testHost) TurnSettled(string, string)            {}
+func (testHost) Asked(TurnSpec, *contract.Interaction) {}
 
 func testLogger(t testing.TB) *slog.Logger {
 	if os.Getenv("AKK_TEST_LOG") != "" {

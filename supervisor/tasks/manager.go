@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -41,7 +42,7 @@ type Host interface {
 	TurnSettled(terminalID, turnID string)
 	// Asked: a managed Turn shows interaction in (nil: none any more, or
 	// the Turn ended); a person may be asked (ask.go).
-	Asked(spec TurnSpec, in *api.Interaction)
+	Asked(spec TurnSpec, in *contract.Interaction)
 }
 
 // Options is what a Manager is built from.
@@ -61,9 +62,8 @@ type Options struct {
 // one goroutine, fed by the pane monitors' passes and the binder's
 // evidence, and owns the outbox.
 //
-// Lock order: opMu is taken before any terminal lock (operations read a
-// pane's state under it); mu is a leaf (the pane goroutines take it under
-// their terminal lock to queue an observation).
+// Its locks keep the daemon's order (supervisor/doc.go, "Lock order"):
+// opMu before any terminal lock, mu a leaf.
 type Manager struct {
 	cfg    Config
 	st     *store.Store
@@ -111,23 +111,23 @@ const manualSettle = 250 * time.Millisecond
 // heldInteraction is a manual_required interaction not yet notified.
 type heldInteraction struct {
 	terminalID string
-	in         *api.Interaction
+	in         *contract.Interaction
 	since      time.Time
 	fired      bool
-	fire       func(in *api.Interaction, at time.Time)
+	fire       func(in *contract.Interaction, at time.Time)
 }
 
 // interactionSeen wakes the controller of subject for the observation's
 // interaction: at once when it is pending, after manualSettle of the same
 // interaction otherwise (heldTimer fires it on a quiet screen). The store
 // enqueues each (subject, interaction) once, whatever calls fire.
-func (t *Manager) interactionSeen(subject string, o terminal.Observation, fire func(in *api.Interaction, at time.Time)) {
+func (t *Manager) interactionSeen(subject string, o terminal.Observation, fire func(in *contract.Interaction, at time.Time)) {
 	in := o.Interaction
 	h := t.held[subject]
 	switch {
 	case in == nil:
 		delete(t.held, subject)
-	case in.State == "pending":
+	case in.State == contract.StatePending:
 		delete(t.held, subject)
 		fire(in, o.At)
 	case h == nil || h.in.InteractionID != in.InteractionID:

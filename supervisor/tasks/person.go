@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
@@ -67,9 +68,9 @@ func (t *Manager) personObserved(o terminal.Observation) {
 		}
 		delete(t.quiet, subject)
 	}
-	t.interactionSeen(subject, o, func(in *api.Interaction, at time.Time) {
+	t.interactionSeen(subject, o, func(in *contract.Interaction, at time.Time) {
 		event := api.CallbackInteractionManual
-		if in.State == "pending" {
+		if in.State == contract.StatePending {
 			event = api.CallbackInteractionRequired
 		}
 		env := personEnvelope(subject, api.CallbackBlocked, event, "", at)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -22,11 +23,11 @@ func TestPersonNotices(t *testing.T) {
 	r := newTimerRig(t, Config{StallAfter: 24 * time.Hour, HardTimeout: 48 * time.Hour},
 		outbox.RouteConfig{Name: "phone", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/p", Person: true})
 	const term = "term_person"
-	prompt := func(id, state string) *api.Interaction {
-		return &api.Interaction{InteractionID: id, Kind: "permission", State: state, Tool: "shell"}
+	prompt := func(id, state string) *contract.Interaction {
+		return &contract.Interaction{InteractionID: id, Kind: "permission", State: contract.InteractionState(state), Tool: "shell"}
 	}
-	see := func(screen string, in *api.Interaction, b *api.Blocked) {
-		r.m.Observe(terminal.Observation{TerminalID: term, At: r.clock.Now(), Screen: screen, Incarnation: "1/1/claude",
+	see := func(screen string, in *contract.Interaction, b *api.Blocked) {
+		r.m.Observe(terminal.Observation{TerminalID: term, At: r.clock.Now(), Screen: contract.ScreenState(screen), Incarnation: "1/1/claude",
 			Interaction: in, Blocked: b})
 		r.m.process()
 	}
@@ -43,14 +44,14 @@ func TestPersonNotices(t *testing.T) {
 		return out
 	}
 
-	see(api.ScreenAwaitingApproval, prompt("int_a", "pending"), nil)
-	see(api.ScreenAwaitingApproval, prompt("int_a", "pending"), nil)
+	see(string(contract.ScreenAwaitingApproval), prompt("int_a", "pending"), nil)
+	see(string(contract.ScreenAwaitingApproval), prompt("int_a", "pending"), nil)
 	if got := routes(); !slices.Equal(got, []string{"phone:interaction:int_a"}) {
 		t.Fatalf("one prompt: %v, want one notice on the person's route", got)
 	}
 
 	// A manual_required prompt waits out its settle time, then notifies.
-	see(api.ScreenAwaitingApproval, prompt("int_b", "manual_required"), nil)
+	see(string(contract.ScreenAwaitingApproval), prompt("int_b", "manual_required"), nil)
 	if n := len(routes()); n != 1 {
 		t.Fatalf("a manual prompt notified before it settled: %v", routes())
 	}
@@ -60,8 +61,8 @@ func TestPersonNotices(t *testing.T) {
 		t.Fatalf("a settled manual prompt: %v, want its notice", routes())
 	}
 
-	see(api.ScreenBlocked, nil, &api.Blocked{Reason: "overloaded", HTTPStatus: 529})
-	see(api.ScreenBlocked, nil, &api.Blocked{Reason: "overloaded", HTTPStatus: 529})
+	see(string(contract.ScreenBlocked), nil, &api.Blocked{Reason: "overloaded", HTTPStatus: 529})
+	see(string(contract.ScreenBlocked), nil, &api.Blocked{Reason: "overloaded", HTTPStatus: 529})
 	if n := len(routes()); n != 3 {
 		t.Fatalf("one block: %v, want one more notice", routes())
 	}
@@ -71,16 +72,16 @@ func TestPersonNotices(t *testing.T) {
 		Created: r.clock.Now(), Routes: []string{"a", "phone"}}
 	r.ledger.specs[spec.TurnID], r.ledger.state[spec.TurnID] = spec, TurnRunning
 	r.m.MonitorTurn(spec)
-	see(api.ScreenAwaitingApproval, prompt("int_c", "pending"), nil)
+	see(string(contract.ScreenAwaitingApproval), prompt("int_c", "pending"), nil)
 	if n := len(routes()); n != 3 {
 		t.Errorf("a followed terminal's prompt also notified as the terminal's: %v", routes())
 	}
 	r.m.Drop(spec.TurnID)
-	see(api.ScreenAwaitingApproval, prompt("int_c", "pending"), nil)
+	see(string(contract.ScreenAwaitingApproval), prompt("int_c", "pending"), nil)
 	if n := len(routes()); n != 3 {
 		t.Errorf("the Turn's prompt, still on screen after it ended, notified again: %v", routes())
 	}
-	see(api.ScreenAwaitingApproval, prompt("int_d", "pending"), nil)
+	see(string(contract.ScreenAwaitingApproval), prompt("int_d", "pending"), nil)
 	if got := routes(); len(got) != 4 || !slices.Contains(got, "phone:interaction:int_d") {
 		t.Errorf("a new prompt after the Turn: %v, want its notice", got)
 	}

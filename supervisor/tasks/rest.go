@@ -3,7 +3,7 @@ package tasks
 import (
 	"time"
 
-	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
 )
@@ -31,7 +31,7 @@ type restingReply struct {
 // settles before the file is read).
 func (t *Manager) restAfter(terminalID string, ev watchers.ReplyEnded, now time.Time) *restingReply {
 	r := &restingReply{end: ev.At(), text: ev.Text}
-	if last, ok := t.lastObs[terminalID]; ok && last.Screen == api.ScreenIdle {
+	if last, ok := t.lastObs[terminalID]; ok && last.Screen == contract.ScreenIdle {
 		r.since, r.outBytes = now, last.OutBytes
 	}
 	return r
@@ -45,7 +45,7 @@ func (r *restingReply) observe(o terminal.Observation) {
 		return
 	}
 	switch {
-	case o.Screen != api.ScreenIdle:
+	case o.Screen != contract.ScreenIdle:
 		r.since = time.Time{}
 	case r.since.IsZero() || o.OutBytes != r.outBytes:
 		r.since = o.At

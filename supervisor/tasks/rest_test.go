@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -68,12 +69,12 @@ func TestReplyRest(t *testing.T) {
 				var out int64
 				for _, s := range tc.steps {
 					if s.obs != "" {
-						screen := map[string]string{"idle": api.ScreenIdle, "output": api.ScreenIdle, "working": api.ScreenWorking,
-							"approval": api.ScreenAwaitingApproval}[s.obs]
+						screen := map[string]string{"idle": string(contract.ScreenIdle), "output": string(contract.ScreenIdle), "working": string(contract.ScreenWorking),
+							"approval": string(contract.ScreenAwaitingApproval)}[s.obs]
 						if s.obs != "idle" {
 							out += 100
 						}
-						r.m.Observe(terminal.Observation{TerminalID: term, At: r.clock.Now(), Screen: screen, Incarnation: inc,
+						r.m.Observe(terminal.Observation{TerminalID: term, At: r.clock.Now(), Screen: contract.ScreenState(screen), Incarnation: inc,
 							Bind: terminal.Binding{Generation: 1}, OutBytes: out})
 					}
 					if s.ev != nil {
@@ -115,11 +116,11 @@ func TestTaskAnchorAfterReply(t *testing.T) {
 	for _, tc := range []struct {
 		screen, want string
 	}{
-		{api.ScreenIdle, ""},
-		{api.ScreenWorking, "u1"},
+		{string(contract.ScreenIdle), ""},
+		{string(contract.ScreenWorking), "u1"},
 	} {
-		o := terminal.Observation{Agent: "gemini", Screen: tc.screen,
-			Bind: terminal.Binding{State: string(watchers.Resolved), Path: path, Generation: 1}}
+		o := terminal.Observation{Agent: "gemini", Screen: contract.ScreenState(tc.screen),
+			Bind: terminal.Binding{State: contract.IdentityResolved, Path: path, Generation: 1}}
 		a, why := taskAnchor(o)
 		if a == nil {
 			t.Fatalf("%s: no anchor: %s", tc.screen, why)

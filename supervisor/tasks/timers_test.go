@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
@@ -121,7 +122,7 @@ func TestTurnTimers(t *testing.T) {
 		t.Fatalf("%d stall notifications in one quiet spell, want 1: %v", n, r.events(t, spec.TurnID))
 	}
 	// Output: a new spell, and a second stall ten quiet minutes later.
-	r.m.Observe(terminal.Observation{TerminalID: "term_t", At: r.clock.Now(), Screen: api.ScreenWorking,
+	r.m.Observe(terminal.Observation{TerminalID: "term_t", At: r.clock.Now(), Screen: contract.ScreenWorking,
 		Incarnation: spec.Incarnation, OutBytes: 100})
 	r.m.process()
 	r.clock.advance(10 * time.Minute)
@@ -154,7 +155,7 @@ func TestWatchExpiryAndRenew(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.m.watches[rec.ID] = &watchState{rec: rec, outAt: now}
-	r.host.obs["term_w"] = terminal.Observation{TerminalID: "term_w", Incarnation: rec.Incarnation, Screen: api.ScreenWorking}
+	r.host.obs["term_w"] = terminal.Observation{TerminalID: "term_w", Incarnation: rec.Incarnation, Screen: contract.ScreenWorking}
 	ctx := context.Background()
 	deadline := func() time.Time {
 		t.Helper()
@@ -201,7 +202,7 @@ func TestWatchExpiryAndRenew(t *testing.T) {
 		!task.Deadline.Equal(r.clock.Now().Add(30*time.Minute)) {
 		t.Fatalf("renew of an expired Watch: %+v %v", task, err)
 	}
-	r.host.obs["term_w"] = terminal.Observation{TerminalID: "term_w", Incarnation: "2/2/claude", Screen: api.ScreenIdle}
+	r.host.obs["term_w"] = terminal.Observation{TerminalID: "term_w", Incarnation: "2/2/claude", Screen: contract.ScreenIdle}
 	if _, err := r.m.Renew(ctx, api.RenewRequest{WatchID: rec.ID, Minutes: 30}); !api.IsCode(err, api.CodeConflict) {
 		t.Errorf("renew after the process changed: %v, want conflict", err)
 	}

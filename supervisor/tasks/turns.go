@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -219,7 +220,7 @@ func (t *Manager) rebound(terminalID, path string) {
 
 func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 	switch {
-	case o.Screen == api.ScreenExited:
+	case o.Screen == contract.ScreenExited:
 		t.endTurn(tr, TurnFailed, api.CallbackError, api.CallbackFailed, ReasonExited, o.At)
 		return
 	case o.Incarnation != tr.spec.Incarnation:
@@ -238,9 +239,9 @@ func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 	t.host.Asked(tr.spec, o.Interaction)
 	// A managed Turn wakes its controller for every distinct prompt:
 	// approvals included (approve by turn_id), manual ones as such.
-	t.interactionSeen(tr.spec.TurnID, o, func(in *api.Interaction, at time.Time) {
+	t.interactionSeen(tr.spec.TurnID, o, func(in *contract.Interaction, at time.Time) {
 		event := api.CallbackInteractionManual
-		if in.State == "pending" {
+		if in.State == contract.StatePending {
 			event = api.CallbackInteractionRequired
 		}
 		env := t.turnEnvelope(tr, api.CallbackBlocked, event, "", at)

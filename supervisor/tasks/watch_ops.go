@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -27,7 +28,7 @@ func (t *Manager) Watch(ctx context.Context, req api.WatchRequest) (api.Task, er
 	if o.Incarnation == "" {
 		return api.Task{}, api.Errorf(api.CodeConflict, "terminal %s: its process is not identified yet", req.TerminalID)
 	}
-	if o.Screen == api.ScreenExited {
+	if o.Screen == contract.ScreenExited {
 		return api.Task{}, api.Errorf(api.CodeConflict, "terminal %s: its process has exited", req.TerminalID)
 	}
 	for _, w := range t.watches {
@@ -83,7 +84,7 @@ func taskAnchor(o terminal.Observation) (*store.TaskAnchor, string) {
 	if !api.IsAgent(o.Agent) {
 		return nil, "no coding agent identified: observing terminal activity"
 	}
-	if o.Bind.State != string(watchers.Resolved) || o.Bind.Path == "" {
+	if o.Bind.State != contract.IdentityResolved || o.Bind.Path == "" {
 		return nil, "native session not resolved (" + stateOr(o.Bind.State, "unavailable") + "): observing terminal activity"
 	}
 	scan, err := scanTask(watchers.Agent(o.Agent), o.Bind.Path)
@@ -92,7 +93,7 @@ func taskAnchor(o terminal.Observation) (*store.TaskAnchor, string) {
 	}
 	a := &store.TaskAnchor{Agent: o.Agent, SessionID: o.Bind.SessionID, Path: o.Bind.Path, FileDev: scan.file.Dev,
 		FileIno: scan.file.Ino, Generation: o.Bind.Generation, Start: scan.end}
-	if scan.running != "" && !(scan.replied && o.Screen == api.ScreenIdle) {
+	if scan.running != "" && !(scan.replied && o.Screen == contract.ScreenIdle) {
 		// The task running now: from its first line on is the task. (A
 		// turn whose last record is a reply that may end it, on an idle
 		// screen, ended: restingReply.)
@@ -101,11 +102,11 @@ func taskAnchor(o terminal.Observation) (*store.TaskAnchor, string) {
 	return a, ""
 }
 
-func stateOr(s, def string) string {
+func stateOr[S ~string](s S, def string) string {
 	if s == "" {
 		return def
 	}
-	return s
+	return string(s)
 }
 
 // taskScan is what a bound file says of its latest native turn.
@@ -215,7 +216,7 @@ func (t *Manager) Renew(ctx context.Context, req api.RenewRequest) (api.Task, er
 		return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s is %s (%s); create a new Watch", rec.ID, rec.State, rec.Reason)
 	}
 	o, ok := t.host.Observation(rec.TerminalID)
-	if !ok || o.Incarnation != rec.Incarnation || o.Screen == api.ScreenExited ||
+	if !ok || o.Incarnation != rec.Incarnation || o.Screen == contract.ScreenExited ||
 		(rec.Anchor != nil && o.Bind.Generation != rec.Anchor.Generation) {
 		return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s: its terminal, process or native task changed", rec.ID)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -55,15 +56,15 @@ type watchState struct {
 
 // isActivity reports whether a screen state is activity for a
 // terminal_activity Watch (seed 003: working or awaiting_approval).
-func isActivity(screen string) bool {
+func isActivity(screen contract.ScreenState) bool {
 	a := terminal.ScreenActivity(screen)
-	return a == terminal.ActivityWorking || a == terminal.ActivityAwaitingApproval
+	return a == contract.ActivityWorking || a == contract.ActivityAwaitingApproval
 }
 
 // watchObserved folds one observation of the Watch's terminal.
 func (t *Manager) watchObserved(w *watchState, o terminal.Observation) {
 	switch {
-	case o.Screen == api.ScreenExited:
+	case o.Screen == contract.ScreenExited:
 		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonExited, o.At)
 		return
 	case o.Incarnation != w.rec.Incarnation:
@@ -85,7 +86,7 @@ func (t *Manager) watchObserved(w *watchState, o terminal.Observation) {
 	// A session file that appeared (or moved) since the Watch began is
 	// the agent's own record of a prompt taken: activity, even when its
 	// screen went from idle to idle between two looks (a fast model).
-	filed := o.Bind.Generation != w.rec.BindingGen && o.Bind.State == string(watchers.Resolved)
+	filed := o.Bind.Generation != w.rec.BindingGen && o.Bind.State == contract.IdentityResolved
 	switch {
 	case isActivity(o.Screen) || filed && !w.rec.SawActivity:
 		w.firstIdle = time.Time{}
@@ -95,7 +96,7 @@ func (t *Manager) watchObserved(w *watchState, o terminal.Observation) {
 			t.saveWatch(w)
 		}
 		w.rec.LastActivity = o.At
-	case o.Screen == api.ScreenIdle && w.rec.SawActivity:
+	case o.Screen == contract.ScreenIdle && w.rec.SawActivity:
 		if w.firstIdle.IsZero() {
 			w.firstIdle = o.At
 		}
@@ -120,9 +121,9 @@ func (t *Manager) checkStableIdle(w *watchState, at time.Time) {
 // exact Watch's pending questionnaire step is interaction_required (a
 // same-controller Status may then offer the narrow response lease).
 func (t *Manager) watchInteraction(w *watchState, o terminal.Observation) {
-	t.interactionSeen(w.rec.ID, o, func(in *api.Interaction, at time.Time) {
+	t.interactionSeen(w.rec.ID, o, func(in *contract.Interaction, at time.Time) {
 		event := api.CallbackInteractionManual
-		if w.rec.Mode == api.WatchExactTask && in.State == "pending" && in.Kind != "permission" {
+		if w.rec.Mode == api.WatchExactTask && in.State == contract.StatePending && in.Kind != contract.KindPermission {
 			event = api.CallbackInteractionRequired
 		}
 		env := t.watchEnvelope(w, api.CallbackBlocked, event, "", at)

@@ -2,8 +2,8 @@ package terminal
 
 import (
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // availableActions is Actions of the pane now. Called with mu held, for
@@ -20,7 +20,7 @@ func (m *Pane) availableActions() map[string]api.Action {
 // sessionID is the AKK session id of the pane's resolved native session,
 // or "". Called with mu held.
 func (m *Pane) sessionID() string {
-	if m.bind.State != string(watchers.Resolved) || m.bind.SessionID == "" || m.ident.Replica {
+	if m.bind.State != contract.IdentityResolved || m.bind.SessionID == "" || m.ident.Replica {
 		return ""
 	}
 	return SessionID(m.env.Secret, m.ident.Agent, m.bind.SessionID)
@@ -29,7 +29,7 @@ func (m *Pane) sessionID() string {
 // leftSessionID is the AKK session of the conversation the terminal was
 // bound to while its binding names none, or "". Called with mu held.
 func (m *Pane) leftSessionID() string {
-	if m.bind.State == string(watchers.Resolved) || m.bind.Left == "" || m.ident.Replica {
+	if m.bind.State == contract.IdentityResolved || m.bind.Left == "" || m.ident.Replica {
 		return ""
 	}
 	return SessionID(m.env.Secret, m.ident.Agent, m.bind.Left)
@@ -46,11 +46,11 @@ func Actions(v View) map[string]api.Action {
 		return out
 	}
 	turn := v.ActiveTurn
-	if in := r.Interaction; in != nil && in.State == "pending" && r.Plan != nil {
-		if in.Kind == recognizers.KindPermission {
-			var decisions []string
+	if in := r.Interaction; in != nil && in.State == contract.StatePending && r.Plan != nil {
+		if in.Kind == contract.KindPermission {
+			var decisions []contract.Decision
 			for _, c := range r.Plan.Choices {
-				if c.Decision != "" && (turn != "" || c.Decision == recognizers.ApproveOnce) {
+				if c.Decision != "" && (turn != "" || c.Decision == contract.DecisionApproveOnce) {
 					decisions = append(decisions, c.Decision)
 				}
 			}
@@ -83,7 +83,7 @@ func Actions(v View) map[string]api.Action {
 		// anchored, else terminal_activity): a Watch never types.
 		out["watch"] = api.Action{Tool: api.ToolWatch, Arguments: map[string]any{"terminal_id": v.ID}}
 	}
-	if turn != "" && r.Screen == api.ScreenWorking {
+	if turn != "" && r.Screen == contract.ScreenWorking {
 		out["cancel"] = api.Action{Tool: api.ToolCancel, Arguments: map[string]any{"turn_id": turn}}
 	}
 	if ThreadReady(v) {
@@ -129,10 +129,10 @@ func InspectReady(v View) bool {
 // none yet): what a native command needs besides its profile.
 func nativeReady(v View) bool {
 	r := v.Rec
-	if v.Ident == nil || v.Ident.Replica || v.ActiveTurn != "" || !r.Exact || r.Screen != api.ScreenIdle || r.Composer != "empty" || NativeBusy(v) {
+	if v.Ident == nil || v.Ident.Replica || v.ActiveTurn != "" || !r.Exact || r.Screen != contract.ScreenIdle || r.Composer != contract.ComposerEmpty || NativeBusy(v) {
 		return false
 	}
-	return v.Bind.State == string(watchers.Resolved) || v.Bind.State == string(watchers.VerifiedAbsent)
+	return v.Bind.State == contract.IdentityResolved || v.Bind.State == contract.IdentityVerifiedAbsent
 }
 
 // Ready says whether r takes a managed send: an exact profile's idle
@@ -142,8 +142,8 @@ func nativeReady(v View) bool {
 // own, and the controller resumes with a normal send when it decides to
 // (after limit_reset).
 func Ready(r Recognition) bool {
-	return r.Exact && r.Composer == "empty" &&
-		(r.Screen == api.ScreenIdle || r.Screen == api.ScreenBlocked && r.Blocked != nil && Resumable(r.Blocked.Reason) &&
+	return r.Exact && r.Composer == contract.ComposerEmpty &&
+		(r.Screen == contract.ScreenIdle || r.Screen == contract.ScreenBlocked && r.Blocked != nil && Resumable(r.Blocked.Reason) &&
 			!r.Blocked.AutoContinue)
 }
 
@@ -167,7 +167,7 @@ func Resumable(reason string) bool {
 // task_started without its end. Claude Code shows its spinner while it
 // streams (and writes its transcript out of order on some versions).
 func NativeBusy(v View) bool {
-	return v.Ident != nil && v.Ident.Agent == api.AgentCodex && v.Bind.DurableState(v.Ident) == DurableWorking
+	return v.Ident != nil && v.Ident.Agent == api.AgentCodex && v.Bind.DurableState(v.Ident) == contract.DurableWorking
 }
 
 // UserSendable says whether r allows a person's user-explicit send (seed
@@ -179,10 +179,10 @@ func UserSendable(r Recognition) bool {
 	switch {
 	case !r.Exact || r.Interaction != nil && !CollapsedAsync(r):
 		return false
-	case r.Screen != api.ScreenIdle && r.Screen != api.ScreenWorking:
+	case r.Screen != contract.ScreenIdle && r.Screen != contract.ScreenWorking:
 		return false
 	}
-	return r.Composer == "empty" || r.Composer == "draft" && r.Clear != nil
+	return r.Composer == contract.ComposerEmpty || r.Composer == contract.ComposerDraft && r.Clear != nil
 }
 
 // CollapsedAsync: the screen is Codex's main composer under a collapsed
@@ -190,6 +190,6 @@ func UserSendable(r Recognition) bool {
 // the main composer owns (seed 003: sendable); its expanded editor is an
 // async_question screen instead, which owns the input.
 func CollapsedAsync(r Recognition) bool {
-	return r.Interaction != nil && r.Interaction.Kind == recognizers.KindAsyncQuestion &&
-		(r.Screen == api.ScreenIdle || r.Screen == api.ScreenWorking) && r.Composer != "absent"
+	return r.Interaction != nil && r.Interaction.Kind == contract.KindAsyncQuestion &&
+		(r.Screen == contract.ScreenIdle || r.Screen == contract.ScreenWorking) && r.Composer != contract.ComposerAbsent
 }

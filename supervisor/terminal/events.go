@@ -25,7 +25,7 @@ func StateEvents(old, now store.Terminal, isNew bool) []store.Event {
 	}
 	if stateChanged(old, now) {
 		a := stateAttrs(now)
-		a["from_screen_state"] = old.Screen
+		a["from_screen_state"] = string(old.Screen)
 		evs = append(evs, store.Event{Type: api.EventTerminalState, TerminalID: now.ID, Attrs: a})
 	}
 	return evs
@@ -45,10 +45,10 @@ func processAttrsChanged(a, b store.Terminal) bool {
 }
 
 func stateAttrs(t store.Terminal) map[string]string {
-	m := map[string]string{"screen_state": t.Screen, "composer": t.Composer,
-		"native_identity_state": t.Identity, "durable_activity_state": t.Durable, "activity_state": t.Activity}
+	m := map[string]string{"screen_state": string(t.Screen), "composer": string(t.Composer),
+		"native_identity_state": string(t.Identity), "durable_activity_state": string(t.Durable), "activity_state": string(t.Activity)}
 	if t.Interact != "" {
-		m["interaction_kind"], m["interaction_state"] = t.Interact, t.InterState
+		m["interaction_kind"], m["interaction_state"] = string(t.Interact), string(t.InterState)
 	}
 	return m
 }

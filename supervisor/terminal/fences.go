@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // Fences (DESIGN invariant 6): a prompt akk answered is never answered
@@ -17,13 +19,10 @@ import (
 // ReasonRepeatedPrompt is the manual_required reason of a fenced prompt.
 const ReasonRepeatedPrompt = "repeated_prompt_unproven"
 
-// StateResponseUncertain is the interaction state of a prompt whose answer
-// may have landed without proof (seed 000: input may have occurred, so
-// nothing is sent again); ReasonInputMayHaveLanded its reason.
-const (
-	StateResponseUncertain   = "response_uncertain"
-	ReasonInputMayHaveLanded = "input_may_have_landed"
-)
+// ReasonInputMayHaveLanded is the reason of a prompt whose answer may have
+// landed without proof (contract.StateResponseUncertain; seed 000: input
+// may have occurred, so nothing is sent again).
+const ReasonInputMayHaveLanded = "input_may_have_landed"
 
 // FenceState is what the store says of a prompt's fence key.
 type FenceState struct {
@@ -57,7 +56,7 @@ func (m *Pane) currentFenceKey() string {
 // with mu held.
 func (m *Pane) applyFence() {
 	in := m.rec.Interaction
-	if in == nil || in.State != "pending" {
+	if in == nil || in.State != contract.StatePending {
 		return
 	}
 	key := m.currentFenceKey()
@@ -79,13 +78,13 @@ func (m *Pane) applyFence() {
 // response_uncertain when the answer may have landed.
 func Fence(r Recognition, uncertain bool) Recognition {
 	in := r.Interaction
-	if in == nil || in.State != "pending" {
+	if in == nil || in.State != contract.StatePending {
 		return r
 	}
 	cp := *in
-	cp.State, cp.Reasons = "manual_required", append(append([]string(nil), in.Reasons...), ReasonRepeatedPrompt)
+	cp.State, cp.Reasons = contract.StateManualRequired, append(append([]string(nil), in.Reasons...), ReasonRepeatedPrompt)
 	if uncertain {
-		cp.State, cp.Reasons = StateResponseUncertain, append(append([]string(nil), in.Reasons...), ReasonInputMayHaveLanded)
+		cp.State, cp.Reasons = contract.StateResponseUncertain, append(append([]string(nil), in.Reasons...), ReasonInputMayHaveLanded)
 	}
 	cp.Decisions = nil
 	r.Interaction = &cp

@@ -2,8 +2,8 @@ package terminal
 
 import (
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // IdentifyReady says whether v allows foreground identification
@@ -14,7 +14,7 @@ import (
 func IdentifyReady(v View) bool {
 	r := v.Rec
 	if v.Ident == nil || v.Ident.Agent != api.AgentCodex || v.Ident.Replica || v.ActiveTurn != "" || !r.Exact ||
-		r.Screen != api.ScreenIdle || r.Composer != "empty" || NativeBusy(v) || v.Bind.State != string(watchers.Ambiguous) {
+		r.Screen != contract.ScreenIdle || r.Composer != contract.ComposerEmpty || NativeBusy(v) || v.Bind.State != contract.IdentityAmbiguous {
 		return false
 	}
 	_, ok := recognizers.Inspect(v.Ident.Agent, v.Ident.Version)

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 )
 
@@ -35,6 +36,6 @@ func ModelResidue(r Recognition, command string) bool {
 	if m := r.ModelMenu; m != nil {
 		return m.Kind == recognizers.ModelList || m.Kind == recognizers.EffortList
 	}
-	return r.Screen == api.ScreenIdle && r.Composer == "draft" && r.DraftSum == sha256.Sum256([]byte(command)) &&
+	return r.Screen == contract.ScreenIdle && r.Composer == contract.ComposerDraft && r.DraftSum == sha256.Sum256([]byte(command)) &&
 		(r.Completion == command || r.NoCompletion)
 }

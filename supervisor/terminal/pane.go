@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/vt"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // Host is what a pane needs of the daemon: the registry of stored
@@ -240,6 +240,10 @@ func (m *Pane) Recorded() (store.Terminal, bool) {
 // SetBinding installs a binding result and asks for a pass to record it.
 func (m *Pane) SetBinding(b Binding) {
 	m.mu.Lock()
+	if b.Seq != 0 && b.Seq < m.bind.Seq {
+		m.mu.Unlock()
+		return // read before the one the pane has
+	}
 	m.bind = b
 	m.mu.Unlock()
 	m.Poke()
@@ -410,14 +414,14 @@ func (m *Pane) pass(poked bool) (gone bool, wait time.Duration) {
 // resolved again whenever its screen state changes, a resolved one when it
 // comes back to idle; never more often than the gaps below (a
 // resolution scans the agent's files). tick is the monotonic now.
-func (m *Pane) wantsResolve(prevScreen string, tick time.Time) bool {
+func (m *Pane) wantsResolve(prevScreen contract.ScreenState, tick time.Time) bool {
 	if m.ident == nil || m.ident.Agent == api.AgentNone || m.ident.Replica || m.rec.Screen == prevScreen {
 		return false
 	}
-	if m.bind.State != string(watchers.Resolved) {
+	if m.bind.State != contract.IdentityResolved {
 		return tick.Sub(m.lastResolve) >= time.Second
 	}
-	return m.rec.Screen == api.ScreenIdle && tick.Sub(m.lastResolve) >= 5*time.Second
+	return m.rec.Screen == contract.ScreenIdle && tick.Sub(m.lastResolve) >= 5*time.Second
 }
 
 // ID is the terminal id of the pane's current process ("" before Run

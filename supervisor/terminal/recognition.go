@@ -7,17 +7,18 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
 // Recognition is what a pane keeps of one recognizer pass.
 type Recognition struct {
-	Screen      string
-	Composer    string
+	Screen      contract.ScreenState
+	Composer    contract.Composer
 	Profile     string // "exact", "generic", or "" for no agent
 	DraftLen    int
-	Interaction *api.Interaction
+	Interaction *contract.Interaction
 	// PromptTop/PromptRows locate the prompt region (rows 0 when none).
 	PromptTop, PromptRows int
 	Warnings              []string
@@ -96,7 +97,7 @@ type paneRecognizer struct {
 func (pr *paneRecognizer) recognize(key recognizers.Key, agent, version string, scr *vt.Screen) Recognition {
 	if agent == api.AgentNone || agent == "" {
 		pr.r = nil
-		return Recognition{Screen: api.ScreenUnknown, Composer: string(recognizers.ComposerAbsent), Recognizer: "none"}
+		return Recognition{Screen: contract.ScreenUnknown, Composer: contract.ComposerAbsent, Recognizer: "none"}
 	}
 	if pr.r == nil || pr.agent != agent || pr.version != version {
 		pr.agent, pr.version = agent, version
@@ -141,7 +142,7 @@ func failedRules(agent, version string, scr *vt.Screen) []api.FailedRule {
 // FromRecognition keeps what the contract shows of a recognition: never
 // the draft's text, the fingerprint or the key plan.
 func FromRecognition(r recognizers.Recognition) Recognition {
-	out := Recognition{Screen: string(r.ScreenState), Composer: string(r.Composer), DraftLen: r.DraftLen,
+	out := Recognition{Screen: r.ScreenState, Composer: r.Composer, DraftLen: r.DraftLen,
 		Profile: "generic", Recognizer: r.Profile, Warnings: append([]string(nil), r.Warnings...),
 		Exact: r.Exact, ProfileID: r.Profile, Fingerprint: r.Fingerprint, Plan: r.Plan, Highlighted: -1,
 		Clear: r.Clear, Stashed: r.Stashed, Completion: r.Completion, NoCompletion: r.NoCompletion, Picker: r.Picker,
@@ -161,7 +162,7 @@ func FromRecognition(r recognizers.Recognition) Recognition {
 	if r.Interaction != nil {
 		out.Interaction = r.Interaction.Clone() // kept past the recognition that made it
 	}
-	if b := r.Blocked; b != nil && r.ScreenState == recognizers.Blocked {
+	if b := r.Blocked; b != nil && r.ScreenState == contract.ScreenBlocked {
 		out.Blocked = &api.Blocked{Reason: b.Reason, HTTPStatus: b.Status, ResetsAtShown: b.ResetsAt, AutoContinue: b.AutoContinue}
 	}
 	return out
@@ -192,7 +193,7 @@ func (r Recognition) LogValue() slog.Value {
 	if r.Interaction != nil {
 		kind = string(r.Interaction.Kind)
 	}
-	return slog.GroupValue(slog.String("screen", r.Screen), slog.String("composer", r.Composer),
+	return slog.GroupValue(slog.String("screen", string(r.Screen)), slog.String("composer", string(r.Composer)),
 		slog.Int("draft_len", r.DraftLen), slog.String("interaction", kind), slog.String("recognizer", r.Recognizer))
 }
 

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
-	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -63,15 +63,15 @@ func (m *Pane) build(now time.Time) store.Terminal {
 	}
 	r := m.rec
 	if r.Screen == "" {
-		r = Recognition{Screen: api.ScreenUnknown, Composer: "absent"}
+		r = Recognition{Screen: contract.ScreenUnknown, Composer: contract.ComposerAbsent}
 	}
 	t.Screen, t.Composer = r.Screen, r.Composer
 	if m.dead { // a dead pane kept by remain-on-exit
-		t.Screen, t.Composer = api.ScreenExited, "absent"
+		t.Screen, t.Composer = contract.ScreenExited, "absent"
 	}
 	t.Interact, t.InterState = "", ""
 	if r.Interaction != nil {
-		t.Interact, t.InterState = string(r.Interaction.Kind), r.Interaction.State
+		t.Interact, t.InterState = r.Interaction.Kind, r.Interaction.State
 	}
 	t.Identity, t.Durable = m.bind.IdentityState(id), m.bind.DurableState(id)
 	t.Activity = ActivityState(t.Screen, t.Durable)
@@ -118,7 +118,7 @@ func (m *Pane) row() api.Terminal {
 // turnInteraction is the interaction on screen with the turn_id of the
 // managed Turn the terminal runs (seed 000's projection carries it), or
 // as recognized when none. Called with mu held.
-func (m *Pane) turnInteraction() *api.Interaction {
+func (m *Pane) turnInteraction() *contract.Interaction {
 	in := m.rec.Interaction
 	if in == nil || m.activeTurn == "" {
 		return in
@@ -160,10 +160,10 @@ func (m *Pane) status(req api.StatusRequest) api.StatusResponse {
 	if scr == nil {
 		return out
 	}
-	if m.ident != nil && (m.rec.Screen == api.ScreenUnknown || m.rec.Interaction != nil && m.rec.Interaction.State == recognizers.StateManualRequired) {
+	if m.ident != nil && (m.rec.Screen == contract.ScreenUnknown || m.rec.Interaction != nil && m.rec.Interaction.State == contract.StateManualRequired) {
 		ev.Rules = failedRules(m.ident.Agent, m.ident.Version, scr)
 	}
-	hasDraft := m.rec.Composer == "draft"
+	hasDraft := m.rec.Composer == contract.ComposerDraft
 	if m.rec.PromptRows > 0 && !(hasDraft && m.rec.Interaction == nil) {
 		w, _ := scr.Size()
 		r := vt.Rect{X: 0, Y: m.rec.PromptTop, W: w, H: m.rec.PromptRows}
@@ -192,8 +192,8 @@ type Observation struct {
 	Pane        *Pane
 	TerminalID  string
 	At          time.Time
-	Screen      string
-	Interaction *api.Interaction
+	Screen      contract.ScreenState
+	Interaction *contract.Interaction
 	Incarnation string
 	Agent, Cwd  string
 	Bind        Binding

@@ -1,6 +1,9 @@
 package terminal
 
-import "github.com/agent-knock-knock/akk/recognizers"
+import (
+	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
+)
 
 // applySecret makes a question the agent's own file marks secret manual
 // (seed 000: no secret relay): Codex draws a question with isSecret like
@@ -18,7 +21,7 @@ func (m *Pane) applySecret() {
 // file marks a question secret, every question on the pane is manual.
 func SecretAsked(r Recognition) Recognition {
 	in := r.Interaction
-	if in == nil || in.State != "pending" || in.Kind == recognizers.KindPermission {
+	if in == nil || in.State != contract.StatePending || in.Kind == contract.KindPermission {
 		return r
 	}
 	cp := *in

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 )
 
@@ -13,23 +13,23 @@ import (
 // plan; a permission prompt and a prompt that was not pending are kept.
 func TestSecretAsked(t *testing.T) {
 	for _, tc := range []struct {
-		kind        recognizers.Kind
-		state, want string
+		kind        contract.Kind
+		state, want contract.InteractionState
 	}{
-		{recognizers.KindQuestionnaire, "pending", "manual_required"},
-		{recognizers.KindFreeText, "pending", "manual_required"},
-		{recognizers.KindAsyncQuestion, "pending", "manual_required"},
-		{recognizers.KindConfirmation, "pending", "manual_required"},
-		{recognizers.KindPermission, "pending", "pending"},
-		{recognizers.KindQuestionnaire, "manual_required", "manual_required"},
+		{contract.KindQuestionnaire, "pending", "manual_required"},
+		{contract.KindFreeText, "pending", "manual_required"},
+		{contract.KindAsyncQuestion, "pending", "manual_required"},
+		{contract.KindConfirmation, "pending", "manual_required"},
+		{contract.KindPermission, "pending", "pending"},
+		{contract.KindQuestionnaire, "manual_required", "manual_required"},
 	} {
-		r := Recognition{Interaction: &api.Interaction{Kind: tc.kind, State: tc.state, Decisions: []string{"approve_once"}}, Plan: &recognizers.Plan{}}
+		r := Recognition{Interaction: &contract.Interaction{Kind: tc.kind, State: tc.state, Decisions: []contract.Decision{"approve_once"}}, Plan: &recognizers.Plan{}}
 		got := SecretAsked(r)
 		in := got.Interaction
 		if in.State != tc.want {
 			t.Errorf("%s %s: %s, want %s", tc.kind, tc.state, in.State, tc.want)
 		}
-		changed := tc.state == "pending" && tc.want == "manual_required"
+		changed := tc.state == contract.StatePending && tc.want == contract.StateManualRequired
 		if changed != slices.Contains(in.Reasons, recognizers.ReasonSecretInput) || changed != (got.Plan == nil) || changed != (in.Decisions == nil) {
 			t.Errorf("%s %s: reasons %v, plan %v, decisions %v", tc.kind, tc.state, in.Reasons, got.Plan, in.Decisions)
 		}
@@ -37,7 +37,7 @@ func TestSecretAsked(t *testing.T) {
 			t.Fatal("SecretAsked changed the recognition it was given")
 		}
 	}
-	if r := SecretAsked(Recognition{Screen: api.ScreenIdle}); r.Interaction != nil {
+	if r := SecretAsked(Recognition{Screen: contract.ScreenIdle}); r.Interaction != nil {
 		t.Errorf("no interaction: %+v", r.Interaction)
 	}
 }

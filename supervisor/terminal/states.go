@@ -4,41 +4,24 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/store"
-	"github.com/agent-knock-knock/akk/watchers"
-)
-
-// Durable activity states (DESIGN "Contract details").
-const (
-	DurableWorking       = "working"
-	DurableIdle          = "idle"
-	DurableAwaitingInput = "awaiting_input"
-	DurableUnknown       = "unknown"
-	DurableUnavailable   = "unavailable"
-)
-
-// Activity states.
-const (
-	ActivityAwaitingApproval = "awaiting_approval"
-	ActivityWorking          = "working"
-	ActivityIdle             = "idle"
-	ActivityUnknown          = "unknown"
 )
 
 // ScreenActivity is what a screen state alone says of activity: a prompt
 // that waits for a person counts as awaiting_approval.
-func ScreenActivity(screen string) string {
+func ScreenActivity(screen contract.ScreenState) contract.Activity {
 	switch screen {
-	case api.ScreenAwaitingApproval, api.ScreenQuestionnaire, api.ScreenFreeText,
-		api.ScreenConfirmation, api.ScreenAsyncQuestion:
-		return ActivityAwaitingApproval
-	case api.ScreenWorking:
-		return ActivityWorking
-	case api.ScreenIdle:
-		return ActivityIdle
+	case contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire, contract.ScreenFreeText,
+		contract.ScreenConfirmation, contract.ScreenAsyncQuestion:
+		return contract.ActivityAwaitingApproval
+	case contract.ScreenWorking:
+		return contract.ActivityWorking
+	case contract.ScreenIdle:
+		return contract.ActivityIdle
 	}
-	return ActivityUnknown
+	return contract.ActivityUnknown
 }
 
 // ActivityState combines the screen and durable axes conservatively: the
@@ -46,38 +29,43 @@ func ScreenActivity(screen string) string {
 // conservative; it is never mutation authority). A durable axis that
 // cannot be known (unavailable: a replica, files unreadable) leaves the
 // screen's word.
-func ActivityState(screen, durable string) string {
+func ActivityState(screen contract.ScreenState, durable contract.Durable) contract.Activity {
 	a := ScreenActivity(screen)
 	switch durable {
-	case DurableUnavailable:
+	case contract.DurableUnavailable:
 		return a
-	case DurableUnknown, "":
-		return ActivityUnknown
-	case DurableWorking:
-		if a == ActivityWorking || a == ActivityAwaitingApproval {
+	case contract.DurableUnknown, "":
+		return contract.ActivityUnknown
+	case contract.DurableWorking:
+		if a == contract.ActivityWorking || a == contract.ActivityAwaitingApproval {
 			return a // a pending tool shows as working in the file
 		}
-	case DurableAwaitingInput:
-		if a == ActivityAwaitingApproval {
+	case contract.DurableAwaitingInput:
+		if a == contract.ActivityAwaitingApproval {
 			return a
 		}
-	case DurableIdle:
-		if a == ActivityIdle {
+	case contract.DurableIdle:
+		if a == contract.ActivityIdle {
 			return a
 		}
 	}
-	return ActivityUnknown
+	return contract.ActivityUnknown
 }
 
 // Binding is what a pane knows of its terminal's native session (the
 // binding package resolves it and follows the bound file).
 type Binding struct {
+	// Seq is the binder's order of this value: a pane keeps the newest
+	// (a resolution and a bound file's event are handed on from two
+	// goroutines; an older one arriving late would bring back an older
+	// tool call and fence a new prompt for good). 0: unordered.
+	Seq        uint64
 	Generation uint64
-	State      string // watchers.IdentityState; "" until resolved once
+	State      contract.Identity // "" until resolved once
 	SessionID  string
 	Path       string
 	Reason     string
-	Durable    string // durable_activity_state from the bound file
+	Durable    contract.Durable // durable_activity_state from the bound file
 	// LastCall is the newest tool_use id (Claude) or call_id (Codex) the
 	// bound file announced: the durable evidence that tells a new prompt
 	// from a byte-identical repeat (DESIGN invariant 6).
@@ -142,9 +130,9 @@ type Transition struct {
 }
 
 // IdentityState is native_identity_state for the process id runs.
-func (b Binding) IdentityState(id *procid.Identity) string {
+func (b Binding) IdentityState(id *procid.Identity) contract.Identity {
 	if id.Agent == api.AgentNone || id.Replica || b.State == "" {
-		return string(watchers.Unavailable)
+		return contract.IdentityUnavailable
 	}
 	return b.State
 }
@@ -152,20 +140,20 @@ func (b Binding) IdentityState(id *procid.Identity) string {
 // DurableState is durable_activity_state: the bound file's word, idle
 // when the agent verifiably has no session file yet (before its first
 // prompt), unknown when several files fit, unavailable otherwise.
-func (b Binding) DurableState(id *procid.Identity) string {
+func (b Binding) DurableState(id *procid.Identity) contract.Durable {
 	if id.Agent == api.AgentNone || id.Replica {
-		return DurableUnavailable
+		return contract.DurableUnavailable
 	}
-	switch watchers.IdentityState(b.State) {
-	case watchers.Resolved:
+	switch contract.Identity(b.State) {
+	case contract.IdentityResolved:
 		if b.Durable == "" {
-			return DurableUnknown
+			return contract.DurableUnknown
 		}
 		return b.Durable
-	case watchers.VerifiedAbsent:
-		return DurableIdle
-	case watchers.Ambiguous:
-		return DurableUnknown
+	case contract.IdentityVerifiedAbsent:
+		return contract.DurableIdle
+	case contract.IdentityAmbiguous:
+		return contract.DurableUnknown
 	}
-	return DurableUnavailable
+	return contract.DurableUnavailable
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
@@ -34,7 +35,7 @@ func TestFailedRules(t *testing.T) {
 	for x := range w {
 		scr.SetCell(x, h-1, vt.Cell{Text: " ", Width: 1})
 	}
-	if r := recognizers.Recognize(recognizers.Lookup("claude", "2.1.267"), scr, recognizers.TestKey); r.ScreenState != recognizers.Unknown {
+	if r := recognizers.Recognize(recognizers.Lookup("claude", "2.1.267"), scr, recognizers.TestKey); r.ScreenState != contract.ScreenUnknown {
 		t.Fatalf("the mutated screen reads %s", r.ScreenState)
 	}
 	rules := failedRules("claude", "2.1.267", scr)
@@ -64,7 +65,7 @@ func TestFailedRules(t *testing.T) {
 // (Claude's "Continuing automatically at …") takes no send, since a prompt
 // would cancel the continuation; the same block without it does.
 func TestReadyRefusesAutoContinue(t *testing.T) {
-	r := Recognition{Exact: true, Composer: "empty", Screen: api.ScreenBlocked,
+	r := Recognition{Exact: true, Composer: "empty", Screen: contract.ScreenBlocked,
 		Blocked: &api.Blocked{Reason: recognizers.BlockedUsageLimit, ResetsAtShown: "9:36pm (UTC)"}}
 	if !Ready(r) {
 		t.Fatal("a usage limit above an empty composer takes no send")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/recognizers"
@@ -15,7 +16,11 @@ import (
 )
 
 func TestActivityState(t *testing.T) {
-	for _, tc := range []struct{ screen, durable, want string }{
+	for _, tc := range []struct {
+		screen  contract.ScreenState
+		durable contract.Durable
+		want    contract.Activity
+	}{
 		{"working", "working", "working"},
 		{"idle", "idle", "idle"},
 		{"awaiting_approval", "working", "awaiting_approval"},
@@ -93,24 +98,25 @@ func TestFenceKey(t *testing.T) {
 // TestFenceStates: a consumed prompt is manual_required with no plan and
 // no decisions; one whose answer may have landed is response_uncertain.
 func TestFenceStates(t *testing.T) {
-	pending := Recognition{Interaction: &api.Interaction{State: "pending", Decisions: []string{"approve_once"}}, Plan: &recognizers.Plan{}}
+	pending := Recognition{Interaction: &contract.Interaction{State: "pending", Decisions: []contract.Decision{"approve_once"}}, Plan: &recognizers.Plan{}}
 	for _, tc := range []struct {
-		uncertain     bool
-		state, reason string
+		uncertain bool
+		state     contract.InteractionState
+		reason    string
 	}{
 		{false, "manual_required", ReasonRepeatedPrompt},
-		{true, StateResponseUncertain, ReasonInputMayHaveLanded},
+		{true, contract.StateResponseUncertain, ReasonInputMayHaveLanded},
 	} {
 		r := Fence(pending, tc.uncertain)
 		in := r.Interaction
 		if in.State != tc.state || len(in.Reasons) != 1 || in.Reasons[0] != tc.reason || in.Decisions != nil || r.Plan != nil {
 			t.Errorf("uncertain %v: %+v plan %v", tc.uncertain, in, r.Plan)
 		}
-		if pending.Interaction.State != "pending" || pending.Plan == nil {
+		if pending.Interaction.State != contract.StatePending || pending.Plan == nil {
 			t.Fatal("Fence changed the recognition it was given")
 		}
 	}
-	if r := Fence(Recognition{Interaction: &api.Interaction{State: "manual_required"}}, true); r.Interaction.State != "manual_required" {
+	if r := Fence(Recognition{Interaction: &contract.Interaction{State: "manual_required"}}, true); r.Interaction.State != contract.StateManualRequired {
 		t.Errorf("a prompt that was not pending became %s", r.Interaction.State)
 	}
 }
@@ -139,29 +145,29 @@ func TestPaneBeforeRun(t *testing.T) {
 // permission prompt of a managed Turn is approved by the turn_id.
 func TestActions(t *testing.T) {
 	agent := &procid.Identity{Agent: "claude", Version: "2.1.267"}
-	perm := &api.Interaction{Kind: recognizers.KindPermission, State: "pending"}
-	plan := &recognizers.Plan{Choices: []recognizers.Choice{{Decision: recognizers.ApproveOnce}, {Decision: "reject"}}}
+	perm := &contract.Interaction{Kind: contract.KindPermission, State: "pending"}
+	plan := &recognizers.Plan{Choices: []recognizers.Choice{{Decision: contract.DecisionApproveOnce}, {Decision: "reject"}}}
 	for _, tc := range []struct {
 		name string
 		v    View
 		want []string
 	}{
-		{"idle agent", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "empty"}},
+		{"idle agent", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: contract.ScreenIdle, Composer: "empty"}},
 			[]string{"send", "send_user_explicit", "watch"}},
 		{"idle agent in a known session", View{ID: "term_a", Ident: agent, SessionID: "ses_a",
-			Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "empty"}}, []string{"send", "send_session", "send_user_explicit", "watch"}},
-		{"a clearable draft", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "draft",
+			Rec: Recognition{Exact: true, Screen: contract.ScreenIdle, Composer: "empty"}}, []string{"send", "send_session", "send_user_explicit", "watch"}},
+		{"a clearable draft", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: contract.ScreenIdle, Composer: "draft",
 			Clear: &recognizers.Clear{Keys: []byte{0x13}, Stash: true}}}, []string{"send_user_explicit", "watch"}},
-		{"a draft of unproven shape", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "draft"}},
+		{"a draft of unproven shape", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: contract.ScreenIdle, Composer: "draft"}},
 			[]string{"watch"}},
-		{"working", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: api.ScreenWorking, Composer: "empty"}},
+		{"working", View{ID: "term_a", Ident: agent, Rec: Recognition{Exact: true, Screen: contract.ScreenWorking, Composer: "empty"}},
 			[]string{"send_user_explicit", "watch"}},
-		{"generic profile", View{ID: "term_a", Ident: agent, Rec: Recognition{Screen: api.ScreenIdle, Composer: "empty"}}, []string{"watch"}},
-		{"shell", View{ID: "term_a", Ident: &procid.Identity{Agent: api.AgentNone}, Rec: Recognition{Screen: api.ScreenUnknown}}, nil},
-		{"dead", View{ID: "term_a", Ident: agent, Dead: true, Rec: Recognition{Exact: true, Screen: api.ScreenIdle, Composer: "empty"}}, nil},
+		{"generic profile", View{ID: "term_a", Ident: agent, Rec: Recognition{Screen: contract.ScreenIdle, Composer: "empty"}}, []string{"watch"}},
+		{"shell", View{ID: "term_a", Ident: &procid.Identity{Agent: api.AgentNone}, Rec: Recognition{Screen: contract.ScreenUnknown}}, nil},
+		{"dead", View{ID: "term_a", Ident: agent, Dead: true, Rec: Recognition{Exact: true, Screen: contract.ScreenIdle, Composer: "empty"}}, nil},
 		{"not identified", View{ID: "term_a"}, nil},
 		{"managed permission", View{ID: "term_a", Ident: agent, ActiveTurn: "turn_x", Rec: Recognition{Exact: true,
-			Screen: api.ScreenAwaitingApproval, Interaction: perm, Plan: plan}}, []string{"approve", "watch"}},
+			Screen: contract.ScreenAwaitingApproval, Interaction: perm, Plan: plan}}, []string{"approve", "watch"}},
 	} {
 		got := Actions(tc.v)
 		var names []string
@@ -191,7 +197,7 @@ func TestActions(t *testing.T) {
 // managed Turn the terminal runs (seed 000's projection), on a copy: the
 // recognition shared with offers and the tasks keeps none.
 func TestTurnInteraction(t *testing.T) {
-	in := &api.Interaction{InteractionID: "int_x", State: "pending"}
+	in := &contract.Interaction{InteractionID: "int_x", State: "pending"}
 	m := &Pane{rec: Recognition{Interaction: in}}
 	if got := m.turnInteraction(); got != in || got.TurnID != "" {
 		t.Errorf("no Turn: %+v", got)

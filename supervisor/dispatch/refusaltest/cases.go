@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // Fault is what changes between the status and the call.
@@ -131,9 +132,9 @@ type Case struct {
 	Select []int
 	Text   string
 	// Kind overrides the response_kind sent ("": the question's).
-	Kind string
+	Kind contract.ResponseKind
 	// Delivery is the delivery_mode of an async answer ("": the default).
-	Delivery string
+	Delivery contract.DeliveryMode
 	Turn     Turn
 	// Outcome and Reason are what the call gets with the fault.
 	Outcome, Reason string
@@ -273,10 +274,10 @@ var Cases = []Case{
 		Call: AnswerTurn, Turn: AnswerableTurn, Text: "hello there", Outcome: api.OutcomeRejected, Reason: api.ReasonNotIdle,
 		FaultOnly: true, UnitOnly: unitTurn},
 	{Name: "queue a typed async answer while the working row redraws", Agent: "codex", Version: "0.155.1", Recording: "async-queue-text",
-		Fault: Tick, Call: RespondFreeText, Text: "Purple", Delivery: api.DeliveryQueueNextTurn, Outcome: api.OutcomeAccepted,
+		Fault: Tick, Call: RespondFreeText, Text: "Purple", Delivery: contract.DeliveryQueueNextTurn, Outcome: api.OutcomeAccepted,
 		FaultOnly: true, Inputs: 2, UnitOnly: unitTick},
 	{Name: "queue an async option answer", Agent: "codex", Version: "0.155.1", Recording: "async-working", Marker: 1,
-		Call: RespondOption, Option: 1, Delivery: api.DeliveryQueueNextTurn, Outcome: api.OutcomeRejected, Reason: api.ReasonUnknownChoice, FaultOnly: true},
+		Call: RespondOption, Option: 1, Delivery: contract.DeliveryQueueNextTurn, Outcome: api.OutcomeRejected, Reason: api.ReasonUnknownChoice, FaultOnly: true},
 	{Name: "an async question changed between status and respond", Agent: "codex", Version: "0.154.0", Recording: "async-working", Marker: 1,
 		Fault: MoveOn, Markers: 2, Call: RespondOption, Option: 1, Outcome: api.OutcomeRejected, Reason: api.ReasonPromptChanged},
 	{Name: "send to a prompt", Agent: "claude", Version: "2.1.267", Recording: "permission-approve",
@@ -435,7 +436,7 @@ func RedrawBytes(rows []string, rs []Redraw) ([]byte, error) {
 // CheckRedrawn says how now is not what the case's Redraw makes of the
 // question before: the same header, prompt and response kind, pending,
 // with the case's Redrawn options.
-func (c Case) CheckRedrawn(before, now *api.Interaction) error {
+func (c Case) CheckRedrawn(before, now *contract.Interaction) error {
 	if before == nil || now == nil || len(before.Questions) != 1 || len(now.Questions) != 1 {
 		return fmt.Errorf("redraw: one question before and after, got %+v and %+v", before, now)
 	}
@@ -445,7 +446,7 @@ func (c Case) CheckRedrawn(before, now *api.Interaction) error {
 		got = append(got, o.Label)
 	}
 	switch {
-	case now.State != "pending" || qn.Header != qb.Header || qn.Prompt != qb.Prompt || qn.ResponseKind != qb.ResponseKind:
+	case now.State != contract.StatePending || qn.Header != qb.Header || qn.Prompt != qb.Prompt || qn.ResponseKind != qb.ResponseKind:
 		return fmt.Errorf("redraw: the question is %s %q %q %s now, want pending %q %q %s",
 			now.State, qn.Header, qn.Prompt, qn.ResponseKind, qb.Header, qb.Prompt, qb.ResponseKind)
 	case !slices.Equal(got, c.Redrawn):

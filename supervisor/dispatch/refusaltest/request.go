@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/contract"
 )
 
 // Other is the controller of ApproveAsOther and RespondAsMCP.
@@ -25,13 +26,13 @@ type Request struct {
 // Build makes the case's request from what the status showed: the
 // terminal id and its interaction; turnID is the case's Turn. Ids that
 // must exist nowhere are derived from the case's name.
-func Build(c Case, terminalID string, in *api.Interaction, turnID string) (Request, error) {
+func Build(c Case, terminalID string, in *contract.Interaction, turnID string) (Request, error) {
 	id := func(prefix string) string { return prefix + made(c.Name+"/"+prefix) }
 	switch c.Call {
 	case ApproveTerminal:
 		return Request{Approve: &api.ApproveRequest{TerminalID: terminalID}}, nil
 	case RejectTerminal:
-		return Request{Approve: &api.ApproveRequest{TerminalID: terminalID, Decision: api.DecisionReject}}, nil
+		return Request{Approve: &api.ApproveRequest{TerminalID: terminalID, Decision: contract.DecisionReject}}, nil
 	case ApproveAsOther:
 		return Request{Controller: Other, Approve: &api.ApproveRequest{TerminalID: terminalID}}, nil
 	case ApproveUnknown:
@@ -77,7 +78,7 @@ func Build(c Case, terminalID string, in *api.Interaction, turnID string) (Reque
 
 // answer is the respond_interaction of option c.Option (or the free_text
 // option) of the current question, with c.Text.
-func answer(c Case, terminalID string, in *api.Interaction, id func(string) string) (api.RespondRequest, error) {
+func answer(c Case, terminalID string, in *contract.Interaction, id func(string) string) (api.RespondRequest, error) {
 	if in != nil && len(in.Questions) == 0 { // a permission prompt: ids of no question
 		return api.RespondRequest{TerminalID: terminalID, InteractionID: in.InteractionID, Answers: []api.Answer{{
 			QuestionID: id("q_"), ResponseKind: "single_select", SelectedOptionIDs: []string{id("opt_")}}}}, nil
