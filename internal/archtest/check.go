@@ -24,12 +24,20 @@ type Rules struct {
 	MaxFileLines int
 	MaxFuncLines int
 	LongFuncs    map[string]string
+	// AgentNames are the agents' names; an identifier or string literal
+	// of production code that contains one (case-insensitively) outside
+	// AgentHome counts as a mention, and more than MaxAgentMentions is a
+	// violation: the engines name no agent (a ratchet toward 0).
+	AgentNames       []string
+	AgentHome        []string
+	MaxAgentMentions int
 }
 
 // Default is akk's rules (rules.go).
 func Default() Rules {
 	return Rules{Layers: Layers, Leaves: Leaves, Only: Only, Exclusive: Exclusive, Forbidden: Forbidden,
-		MaxFileLines: MaxFileLines, MaxFuncLines: MaxFuncLines, LongFuncs: LongFuncs}
+		MaxFileLines: MaxFileLines, MaxFuncLines: MaxFuncLines, LongFuncs: LongFuncs,
+		AgentNames: AgentNames, AgentHome: AgentHome, MaxAgentMentions: MaxAgentMentions}
 }
 
 // Report is what Check found: the violations and the dashboard's figures.
@@ -42,6 +50,10 @@ type Report struct {
 	// Largest are the largest files and functions, biggest first.
 	LargestFiles []Sized
 	LargestFuncs []Sized
+	// AgentMentions counts agents named outside their home, and by
+	// package (see Rules.AgentNames).
+	AgentMentions      int
+	AgentMentionsByPkg map[string]int
 }
 
 // Sized is a file or function with its length in lines.
@@ -95,6 +107,10 @@ func Check(root, modPath string, r Rules) (Report, error) {
 		}
 	}
 	rep.Packages = len(pkgs)
+	if rep.AgentMentions > r.MaxAgentMentions {
+		rep.Violations = append(rep.Violations, fmt.Sprintf("%d mentions of an agent's name outside %s (budget %d): an engine names no agent",
+			rep.AgentMentions, strings.Join(r.AgentHome, ", "), r.MaxAgentMentions))
+	}
 	sortSized(rep.LargestFiles)
 	sortSized(rep.LargestFuncs)
 	rep.LargestFiles = top(rep.LargestFiles, 5)
@@ -141,6 +157,15 @@ func checkFile(path, rel, pkg, modPath string, r Rules, rep *Report, usedLong ma
 			rep.Violations = append(rep.Violations, rel+": "+v)
 		}
 	}
+	if !ast.IsGenerated(f) && !matchAny(r.AgentHome, pkg) {
+		if n := agentMentions(f, r.AgentNames); n > 0 {
+			if rep.AgentMentionsByPkg == nil {
+				rep.AgentMentionsByPkg = map[string]int{}
+			}
+			rep.AgentMentions += n
+			rep.AgentMentionsByPkg[pkg] += n
+		}
+	}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok {
@@ -161,6 +186,37 @@ func checkFile(path, rel, pkg, modPath string, r Rules, rep *Report, usedLong ma
 		rep.Violations = append(rep.Violations, fmt.Sprintf("%s: %s is %d lines (budget %d)", rel, name, n, r.MaxFuncLines))
 	}
 	return nil
+}
+
+// agentMentions counts the identifiers and string literals of f that
+// contain an agent's name; comments and import paths do not count.
+func agentMentions(f *ast.File, names []string) int {
+	n := 0
+	has := func(s string) bool {
+		s = strings.ToLower(s)
+		for _, a := range names {
+			if strings.Contains(s, a) {
+				return true
+			}
+		}
+		return false
+	}
+	ast.Inspect(f, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.ImportSpec:
+			return false
+		case *ast.Ident:
+			if has(x.Name) {
+				n++
+			}
+		case *ast.BasicLit:
+			if x.Kind == token.STRING && has(x.Value) {
+				n++
+			}
+		}
+		return true
+	})
+	return n
 }
 
 // importViolation says why package pkg may not import ip ("" if it may).
@@ -275,6 +331,18 @@ func (rep Report) Dashboard() string {
 	b.WriteString("\nlargest functions:")
 	for _, s := range rep.LargestFuncs {
 		fmt.Fprintf(&b, " %s (%d)", s.Name, s.Lines)
+	}
+	fmt.Fprintf(&b, "\nagents named outside their folders: %d", rep.AgentMentions)
+	pkgs := make([]string, 0, len(rep.AgentMentionsByPkg))
+	for p := range rep.AgentMentionsByPkg {
+		pkgs = append(pkgs, p)
+	}
+	sort.Slice(pkgs, func(i, j int) bool { return rep.AgentMentionsByPkg[pkgs[i]] > rep.AgentMentionsByPkg[pkgs[j]] })
+	for i, p := range pkgs {
+		if i == 8 {
+			break
+		}
+		fmt.Fprintf(&b, " %s (%d)", p, rep.AgentMentionsByPkg[p])
 	}
 	b.WriteString("\n")
 	for _, v := range rep.Violations {

@@ -6,6 +6,10 @@ package archtest
 var Layers = [][]string{
 	{"cmd/akk", "vt/internal/widthgen"}, // commands: the CLI, a table generator
 	{"internal/demo"},                   // orchestration the CLI runs
+	// Each agent's native knowledge, one folder per agent, and the
+	// registry that lists them (issue 40): above the engines it fills in,
+	// below the commands that hand it to the daemon.
+	{"agents/..."},
 	{"supervisor"},
 	{"supervisor/dispatch"},
 	{"supervisor/tasks"},
@@ -74,6 +78,18 @@ var Forbidden = map[string][]string{
 	// The contract is values: no I/O and no clock either.
 	"contract": {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
 }
+
+// AgentNames are the agents akk knows; AgentHome is where their names
+// belong (an agent's own folder and the registry). MaxAgentMentions is the
+// ratchet: the count of names outside, lowered as each agent moves into
+// its folder (issue 40), to 0.
+var (
+	AgentNames = []string{"claude", "codex", "gemini", "opencode"}
+	AgentHome  = []string{"agents/..."}
+)
+
+// MaxAgentMentions: measured when the rule came (after 59a9dd6): 3409.
+const MaxAgentMentions = 3409
 
 // MaxFileLines and MaxFuncLines are the health budget; generated files
 // ("Code generated ... DO NOT EDIT.") are exempt from the first.
