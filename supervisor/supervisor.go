@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	agentreg "github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/procid"
@@ -72,7 +73,7 @@ func New(cfg Config) (*Supervisor, error) {
 	}
 	s := &Supervisor{
 		cfg: cfg, lg: cfg.Logger, st: cfg.Store, secret: secret,
-		ident:     procid.NewClassifier(procid.Options{AllowReplicas: cfg.AllowReplicas, ReadReplica: readCastHeader}),
+		ident:     procid.NewClassifier(procid.Options{Rules: agentreg.ProcessRules(), AllowReplicas: cfg.AllowReplicas, ReadReplica: readCastHeader}),
 		sessions:  map[controlmode.SessionID]*session{},
 		panes:     map[controlmode.PaneID]*terminal.Pane{},
 		followers: map[chan struct{}]struct{}{},

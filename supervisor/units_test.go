@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	agentreg "github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
@@ -33,7 +34,7 @@ func TestReplicaNeedsAllowReplicas(t *testing.T) {
 	})
 	fg := procid.Foreground{PGID: pr.Stat.PID, Leader: pr, Members: []procid.Process{pr}}
 	classifier := func(allow bool) *procid.Classifier {
-		return procid.NewClassifier(procid.Options{AllowReplicas: allow, ReadReplica: readCastHeader})
+		return procid.NewClassifier(procid.Options{Rules: agentreg.ProcessRules(), AllowReplicas: allow, ReadReplica: readCastHeader})
 	}
 	if p := classifier(false).Classify(fg); p.Agent != api.AgentNone || p.Replica {
 		t.Errorf("without allowReplicas: %+v", p)

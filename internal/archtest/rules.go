@@ -6,16 +6,18 @@ package archtest
 var Layers = [][]string{
 	{"cmd/akk", "vt/internal/widthgen"}, // commands: the CLI, a table generator
 	{"internal/demo"},                   // orchestration the CLI runs
-	// Each agent's native knowledge, one folder per agent, and the
-	// registry that lists them (issue 40): above the engines it fills in,
-	// below the commands that hand it to the daemon.
-	{"agents/..."},
 	{"supervisor"},
 	{"supervisor/dispatch"},
 	{"supervisor/tasks"},
 	{"supervisor/outbox"},
 	{"supervisor/binding"},
 	{"supervisor/terminal"},
+	// Each agent's native knowledge, one folder per agent, and the
+	// registry that lists them (issue 40): the daemon's engines above call
+	// the registry; the pure engines below (recognizers, watchers, procid,
+	// the rig's driver) are handed the agents' values and name none.
+	{"agents/registry"},
+	{"agents/..."}, // agents, and one folder per agent (none imports another)
 	{"internal/popup", "internal/web", "internal/remote"},
 	{"internal/answer"}, // what a person's face may answer
 	{"api/mcpserver"},
@@ -88,8 +90,9 @@ var (
 	AgentHome  = []string{"agents/..."}
 )
 
-// MaxAgentMentions: measured when the rule came (after 59a9dd6): 3409.
-const MaxAgentMentions = 3409
+// MaxAgentMentions: 3409 when the rule came (after 59a9dd6); 3365 with the
+// process identity rules in the agents' folders.
+const MaxAgentMentions = 3365
 
 // MaxFileLines and MaxFuncLines are the health budget; generated files
 // ("Code generated ... DO NOT EDIT.") are exempt from the first.

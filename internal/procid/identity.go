@@ -19,14 +19,45 @@ import (
 // records it: how a replica's /proc/<pid>/exe is proven to be akk.
 const akkMainPath = "github.com/agent-knock-knock/akk/cmd/akk"
 
-// Agents, as the public contract names them (api.Agent*).
-const (
-	AgentClaude   = "claude"
-	AgentCodex    = "codex"
-	AgentGemini   = "gemini"
-	AgentOpenCode = "opencode"
-	AgentNone     = "none"
-)
+// AgentNone is Identity.Agent of a group that runs no agent.
+const AgentNone = "none"
+
+// Rule says how one agent's process is recognised, from its own
+// installation's facts: its executable's name and the package.json above
+// it, a Node script's package, or a native installer's layout. Each agent's
+// folder declares its own (agents/*); this package names no agent.
+type Rule struct {
+	// Agent is the contract's name of the agent the rule recognises.
+	Agent string
+	// Exes are the executable names that may be the agent, and Packages
+	// the package.json names that prove one is and give its version (a
+	// name ending in "*" is a prefix; a platform tail such as
+	// "-linux-x64" is cut from the version). An executable of Exes with
+	// no such package above it is still the agent, its version unknown.
+	Exes     []string
+	Packages []string
+	// NodePackage: the agent is a Node script of this package (node's
+	// first operand, resolved through npm's .bin link); the version is the
+	// package's.
+	NodePackage string
+	// InstallDir: a native installer keeps each version as an executable
+	// .../<InstallDir>/versions/<x.y.z>.
+	InstallDir string
+	// Relaunches: a child running the same agent is the agent itself (it
+	// restarts itself, with a larger heap say, and the child draws the
+	// screen and writes the records), followed down.
+	Relaunches bool
+}
+
+// matchPackage reports whether a package.json name is one of pats.
+func matchPackage(pats []string, name string) bool {
+	for _, p := range pats {
+		if pre, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(name, pre) || p == name {
+			return true
+		}
+	}
+	return false
+}
 
 // Identity is what runs in a pane: its foreground process group and what
 // akk makes of it (DESIGN "Identity").
@@ -60,6 +91,7 @@ func (p *Identity) Incarnation() string {
 // path and modification time, so a look at a pane reads /proc and stats
 // files but never spawns a process or re-reads an unchanged file.
 type Classifier struct {
+	rules         []Rule
 	allowReplicas bool
 	readReplica   func(path string) (Replica, error)
 
@@ -79,6 +111,9 @@ type Replica struct{ Agent, Version string }
 
 // Options configure a Classifier.
 type Options struct {
+	// Rules recognise the agents (each agent's folder has its own); a
+	// process no rule matches is no agent.
+	Rules []Rule
 	// AllowReplicas makes `akk replica FILE` an agent (tests, akk demo).
 	AllowReplicas bool
 	// ReadReplica reads a recording's header (the recordings codec lives
@@ -88,7 +123,7 @@ type Options struct {
 
 // NewClassifier returns a classifier with an empty fact cache.
 func NewClassifier(o Options) *Classifier {
-	return &Classifier{allowReplicas: o.AllowReplicas, readReplica: o.ReadReplica, cache: map[string]cachedFact{}}
+	return &Classifier{rules: o.Rules, allowReplicas: o.AllowReplicas, readReplica: o.ReadReplica, cache: map[string]cachedFact{}}
 }
 
 // Identify reads the foreground group of the terminal panePID runs on.
@@ -102,8 +137,8 @@ func (id *Classifier) Identify(panePID int) (Identity, error) {
 
 // Classify decides what a foreground group is. A replica is an akk binary
 // whose argv[1] is "replica" (only with allowReplicas); an agent is the
-// native Claude Code or Codex binary among the members (the npm codex is a
-// Node launcher whose child is the native binary).
+// first member a Rule recognises (an npm package's Node launcher is no
+// agent itself: its child, the native binary, is).
 func (id *Classifier) Classify(fg Foreground) Identity {
 	p := Identity{PGID: fg.PGID, Members: fg.Members, Agent: AgentNone}
 	sort.Slice(p.Members, func(i, j int) bool { return p.Members[i].Stat.PID < p.Members[j].Stat.PID })
@@ -124,10 +159,10 @@ func (id *Classifier) Classify(fg Foreground) Identity {
 		} else if why != "" {
 			p.Why = why
 		}
-		if agent, version, why := id.agentOf(m); agent != "" {
-			p.Agent, p.Version, p.Why = agent, version, why
+		if rule, version, why := id.agentOf(m); rule != nil {
+			p.Agent, p.Version, p.Why = rule.Agent, version, why
 			p.AgentPID, p.AgentStart, p.Cwd = m.Stat.PID, m.Stat.StartTime, m.Cwd
-			if r, ok := id.relaunched(p.Members, m, agent); ok && relaunches[agent] {
+			if r, ok := id.relaunched(p.Members, m, rule.Agent); ok && rule.Relaunches {
 				p.AgentPID, p.AgentStart, p.Cwd = r.Stat.PID, r.Stat.StartTime, r.Cwd
 				p.Why += " (relaunched as " + strconv.Itoa(r.Stat.PID) + ")"
 			}
@@ -137,18 +172,12 @@ func (id *Classifier) Classify(fg Foreground) Identity {
 	return p
 }
 
-// relaunches names the agents whose child running the same agent is the
-// agent itself. Only Gemini CLI restarts itself so. Codex runs helpers
-// from its own binary in its foreground group (codex-linux-sandbox ...
-// --codex-run-as-fs-helper, measured on 0.155.1 at an edit's approval):
-// taken for a relaunch, each made the agent's incarnation change and
-// failed the managed Turn (process_changed), the CI failure of
-// TestLiveCodexApplyPatch.
-var relaunches = map[string]bool{AgentGemini: true}
-
-// relaunched finds the child of m that runs the same agent again: Gemini
-// CLI restarts itself in a child node with a larger heap, and the child
-// draws the screen and writes the chats. It follows the chain down.
+// relaunched finds the child of m that runs the same agent again
+// (Rule.Relaunches). It follows the chain down. Only an agent whose rule
+// says so is followed: another agent's helpers from its own binary in its
+// foreground group (a sandbox helper at an edit's approval) taken for a
+// relaunch would change the agent's incarnation and fail its managed Turn
+// (process_changed).
 func (id *Classifier) relaunched(members []Process, m Process, agent string) (Process, bool) {
 	found := false
 	// At most one step per member: parent links read at different moments
@@ -158,8 +187,8 @@ func (id *Classifier) relaunched(members []Process, m Process, agent string) (Pr
 			if c.Stat.PPID != m.Stat.PID || c.Stat.PID == m.Stat.PID {
 				return false
 			}
-			a, _, _ := id.agentOf(c)
-			return a == agent
+			r, _, _ := id.agentOf(c)
+			return r != nil && r.Agent == agent
 		})
 		if next < 0 {
 			break
@@ -173,61 +202,60 @@ func (id *Classifier) relaunched(members []Process, m Process, agent string) (Pr
 // appends when the file was removed (a `go run` binary).
 func exePath(m Process) string { return strings.TrimSuffix(m.Exe, " (deleted)") }
 
-// agentOf recognises a native agent binary by its name and the nearest
-// package.json (the npm packages), or by the native installer's layout
-// (~/.local/share/claude/versions/<version>).
-func (id *Classifier) agentOf(m Process) (agent, version, why string) {
+// agentOf finds the rule that recognises m, with the version it proves
+// and why (nil: no agent).
+func (id *Classifier) agentOf(m Process) (rule *Rule, version, why string) {
 	exe := exePath(m)
 	if exe == "" {
-		return "", "", ""
+		return nil, "", ""
 	}
 	base := filepath.Base(exe)
-	switch base {
-	case "node", "nodejs":
+	if base == "node" || base == "nodejs" {
 		return id.nodeAgentOf(m)
-	case "opencode", "opencode.exe":
-		return id.opencodeOf(exe)
-	case "codex", "claude", "claude.exe":
-	default:
-		if filepath.Base(filepath.Dir(exe)) == "versions" && filepath.Base(filepath.Dir(filepath.Dir(exe))) == "claude" && semver.MatchString(base) {
-			return AgentClaude, base, "native Claude Code install " + exe
+	}
+	for i := range id.rules {
+		r := &id.rules[i]
+		if r.InstallDir != "" && semver.MatchString(base) && filepath.Base(filepath.Dir(exe)) == "versions" &&
+			filepath.Base(filepath.Dir(filepath.Dir(exe))) == r.InstallDir {
+			return r, base, "native install " + exe
 		}
-		return "", "", ""
+		if !slices.Contains(r.Exes, base) {
+			continue
+		}
+		if pkg, ok := id.nearestPackage(filepath.Dir(exe)); ok && matchPackage(r.Packages, pkg.Name) {
+			return r, stripPlatform(pkg.Version), base + " binary " + exe + " in " + pkg.Name
+		}
+		return r, "", base + " binary " + exe + " without its package.json (version unknown)"
 	}
-	pkg, ok := id.nearestPackage(filepath.Dir(exe))
-	switch {
-	case ok && base == "codex" && strings.HasPrefix(pkg.Name, "@openai/codex"):
-		return AgentCodex, stripPlatform(pkg.Version), "codex binary " + exe + " in " + pkg.Name
-	case ok && base != "codex" && strings.HasPrefix(pkg.Name, "@anthropic-ai/claude-code"):
-		return AgentClaude, stripPlatform(pkg.Version), "claude binary " + exe + " in " + pkg.Name
-	case base == "codex":
-		return AgentCodex, "", "codex binary " + exe + " without a package.json (version unknown)"
-	default:
-		return AgentClaude, "", "claude binary " + exe + " without a package.json (version unknown)"
-	}
+	return nil, "", ""
 }
 
-// nodeAgentOf recognises an agent that is a Node script (Gemini CLI):
-// node's first operand, the script, resolved through its symlinks (npm's
-// .bin link) must lie in the agent's package; the version is that
-// package's. Any other script is no agent.
-func (id *Classifier) nodeAgentOf(m Process) (agent, version, why string) {
+// nodeAgentOf recognises an agent that is a Node script: node's first
+// operand, the script, resolved through its symlinks (npm's .bin link)
+// must lie in a rule's NodePackage; the version is that package's. Any
+// other script is no agent.
+func (id *Classifier) nodeAgentOf(m Process) (rule *Rule, version, why string) {
 	script := nodeScript(m.Argv)
 	if script == "" {
-		return "", "", ""
+		return nil, "", ""
 	}
 	if !filepath.IsAbs(script) {
 		script = filepath.Join(m.Cwd, script)
 	}
 	real, err := filepath.EvalSymlinks(script)
 	if err != nil {
-		return "", "", ""
+		return nil, "", ""
 	}
 	pkg, ok := id.nearestPackage(filepath.Dir(real))
-	if !ok || pkg.Name != "@google/gemini-cli" {
-		return "", "", ""
+	if !ok {
+		return nil, "", ""
 	}
-	return AgentGemini, pkg.Version, "node script " + real + " in " + pkg.Name
+	for i := range id.rules {
+		if r := &id.rules[i]; r.NodePackage != "" && r.NodePackage == pkg.Name {
+			return r, pkg.Version, "node script " + real + " in " + pkg.Name
+		}
+	}
+	return nil, "", ""
 }
 
 // nodeScript is the script node runs: its first argument that is not an
@@ -251,17 +279,6 @@ func nodeScript(argv []string) string {
 		}
 	}
 	return ""
-}
-
-// opencodeOf recognises OpenCode's native binary: npm's opencode-ai
-// package holds it as bin/opencode.exe, its platform package
-// (opencode-linux-x64, …) as bin/opencode.
-func (id *Classifier) opencodeOf(exe string) (agent, version, why string) {
-	pkg, ok := id.nearestPackage(filepath.Dir(exe))
-	if !ok || !(pkg.Name == "opencode-ai" || strings.HasPrefix(pkg.Name, "opencode-")) {
-		return AgentOpenCode, "", "opencode binary " + exe + " without its package.json (version unknown)"
-	}
-	return AgentOpenCode, stripPlatform(pkg.Version), "opencode binary " + exe + " in " + pkg.Name
 }
 
 var (
@@ -367,8 +384,7 @@ func (id *Classifier) replicaOf(m Process) (agent, version, why string, ok bool)
 		return "", "", "akk replica of an unreadable recording " + file, false
 	}
 	h := v.(Replica)
-	switch h.Agent {
-	case AgentClaude, AgentCodex, AgentGemini, AgentOpenCode:
+	if slices.ContainsFunc(id.rules, func(r Rule) bool { return r.Agent == h.Agent }) {
 		return h.Agent, h.Version, "akk replica of " + file, true
 	}
 	return "", "", "akk replica of a recording of no agent", false

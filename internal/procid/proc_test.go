@@ -121,7 +121,7 @@ func TestIdentityInconclusive(t *testing.T) {
 		p    Identity
 		want string
 	}{
-		{"an agent found", nil, groupOf(AgentCodex, member(20, "node", "node", "codex"), member(21, "codex", "codex")), ""},
+		{"an agent found", nil, groupOf("codex", member(20, "node", "node", "codex"), member(21, "codex", "codex")), ""},
 		{"the pane's first read", nil, shell, InconclusiveNewGroup},
 		{"the same shell again", &shell, shell, ""},
 		// The exec has given the process its new name, but
@@ -199,6 +199,16 @@ func procIn(pid int, comm, exe, cwd string, argv ...string) Process {
 	return p
 }
 
+// testRules are rules of the shapes the agents' folders declare (each
+// agent's own are tested in agents/registry): the engine's cases below
+// exercise every field.
+var testRules = []Rule{
+	{Agent: "claude", Exes: []string{"claude", "claude.exe"}, Packages: []string{"@anthropic-ai/claude-code*"}, InstallDir: "claude"},
+	{Agent: "codex", Exes: []string{"codex"}, Packages: []string{"@openai/codex*"}},
+	{Agent: "gemini", NodePackage: "@google/gemini-cli", Relaunches: true},
+	{Agent: "opencode", Exes: []string{"opencode", "opencode.exe"}, Packages: []string{"opencode-ai", "opencode-*"}},
+}
+
 func TestClassify(t *testing.T) {
 	dir := t.TempDir()
 	codex := fakeInstall(t, filepath.Join(dir, "node_modules/@openai/codex-linux-x64"), "@openai/codex", "0.155.1-linux-x64",
@@ -216,7 +226,7 @@ func TestClassify(t *testing.T) {
 	otherScript := fakeInstall(t, filepath.Join(dir, "node_modules/some-tool"), "some-tool", "1.0.0", "index.js")
 	opencode := fakeInstall(t, filepath.Join(dir, "node_modules/opencode-ai"), "opencode-ai", "1.18.33", "bin/opencode.exe")
 	opencodePlatform := fakeInstall(t, filepath.Join(dir, "node_modules/opencode-linux-x64"), "opencode-linux-x64", "1.18.33", "bin/opencode")
-	id := NewClassifier(Options{})
+	id := NewClassifier(Options{Rules: testRules})
 	for _, tc := range []struct {
 		name           string
 		fg             Foreground
@@ -277,7 +287,7 @@ func TestClassify(t *testing.T) {
 func TestVersionCachedByPathAndMtime(t *testing.T) {
 	dir := t.TempDir()
 	exe := fakeInstall(t, dir, "@anthropic-ai/claude-code", "2.1.263", "bin/claude")
-	id := NewClassifier(Options{})
+	id := NewClassifier(Options{Rules: testRules})
 	reads := 0
 	read := func(p string) (any, error) { reads++; return readPackage(p) }
 	pj := filepath.Join(dir, "package.json")

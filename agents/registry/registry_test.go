@@ -1,0 +1,60 @@
+package registry
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agent-knock-knock/akk/internal/procid"
+)
+
+// TestProcessRules: each agent's own rule recognises its installation as
+// the registry hands it to the daemon: the npm packages' binaries and
+// their platform packages, Claude Code's native installer, Gemini CLI's
+// Node script through npm's .bin link; another package's binary of the
+// same name is the agent with its version unknown, and a node script of
+// another package is no agent.
+func TestProcessRules(t *testing.T) {
+	dir := t.TempDir()
+	install := func(pkgDir, name, version, bin string) string {
+		t.Helper()
+		full := filepath.Join(dir, pkgDir)
+		if err := os.MkdirAll(filepath.Join(full, filepath.Dir(bin)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if name != "" {
+			os.WriteFile(filepath.Join(full, "package.json"), []byte(`{"name":"`+name+`","version":"`+version+`"}`), 0o644)
+		}
+		exe := filepath.Join(full, bin)
+		os.WriteFile(exe, []byte("ELF"), 0o755)
+		return exe
+	}
+	gemini := install("node_modules/@google/gemini-cli", "@google/gemini-cli", "0.61.0", "bundle/gemini.js")
+	other := install("node_modules/some-tool", "some-tool", "1.0.0", "index.js")
+	id := procid.NewClassifier(procid.Options{Rules: ProcessRules()})
+	for _, tc := range []struct {
+		name, exe      string
+		argv           []string
+		agent, version string
+	}{
+		{"claude npm", install("node_modules/@anthropic-ai/claude-code", "@anthropic-ai/claude-code", "2.1.267", "bin/claude.exe"), nil, "claude", "2.1.267"},
+		{"claude native", install(".local/share/claude/versions", "", "", "2.1.332"), nil, "claude", "2.1.332"},
+		{"codex platform package", install("node_modules/@openai/codex-linux-x64", "@openai/codex", "0.171.0-linux-x64", "vendor/bin/codex"), nil, "codex", "0.171.0"},
+		{"codex elsewhere", install("opt", "", "", "codex"), nil, "codex", ""},
+		{"opencode npm", install("node_modules/opencode-ai", "opencode-ai", "1.18.33", "bin/opencode.exe"), nil, "opencode", "1.18.33"},
+		{"opencode platform package", install("node_modules/opencode-linux-x64", "opencode-linux-x64", "1.18.33", "bin/opencode"), nil, "opencode", "1.18.33"},
+		{"gemini node script", "/usr/bin/node", []string{"node", gemini}, "gemini", "0.61.0"},
+		{"another node script", "/usr/bin/node", []string{"node", other}, procid.AgentNone, ""},
+	} {
+		m := procid.Process{Stat: procid.ProcStat{PID: 100, PGRP: 100, Comm: filepath.Base(tc.exe)}, Exe: tc.exe, Argv: tc.argv, Cwd: dir}
+		p := id.Classify(procid.Foreground{PGID: 100, Leader: m, Members: []procid.Process{m}})
+		if p.Agent != tc.agent || p.Version != tc.version {
+			t.Errorf("%s: agent %q version %q (%s); want %q %q", tc.name, p.Agent, p.Version, p.Why, tc.agent, tc.version)
+		}
+	}
+	for _, a := range All {
+		if got, ok := Lookup(a.Name()); !ok || got.Display() == "" {
+			t.Errorf("%s: lookup %v %v", a.Name(), got, ok)
+		}
+	}
+}
