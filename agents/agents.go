@@ -23,4 +23,15 @@ type Agent interface {
 	// Process says how its process is recognised among a pane's
 	// foreground group (procid.Classify).
 	Process() procid.Rule
+	// Interrupt is how its user stops a working turn.
+	Interrupt() Interrupt
+}
+
+// Interrupt is the keys that stop a working turn, as the agent's user
+// types them.
+type Interrupt struct {
+	Key []byte
+	// Twice: the key is pressed twice, the second only once the screen
+	// shows the first armed the interrupt ("esc again to interrupt").
+	Twice bool
 }

@@ -20,16 +20,6 @@ const (
 	AgentNone     = "none"
 )
 
-// IsAgent reports whether agent names a coding agent akk supervises (not
-// AgentNone, not empty).
-func IsAgent(agent string) bool {
-	switch agent {
-	case AgentClaude, AgentCodex, AgentGemini, AgentOpenCode:
-		return true
-	}
-	return false
-}
-
 // ListResponse is `akk list --json` and POST /v1/list.
 type ListResponse struct {
 	V         int        `json:"v"`

@@ -2,7 +2,10 @@
 // terminal agent): how its process is recognised and what people call it.
 package claude
 
-import "github.com/agent-knock-knock/akk/internal/procid"
+import (
+	"github.com/agent-knock-knock/akk/agents"
+	"github.com/agent-knock-knock/akk/internal/procid"
+)
 
 // Name is Claude Code's value in the contract.
 const Name = "claude"
@@ -22,3 +25,6 @@ func (agent) Process() procid.Rule {
 	return procid.Rule{Agent: Name, Exes: []string{"claude", "claude.exe"},
 		Packages: []string{"@anthropic-ai/claude-code*"}, InstallDir: "claude"}
 }
+
+// Interrupt: Escape ("esc to interrupt" on its working row).
+func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x1b}} }

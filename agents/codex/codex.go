@@ -2,7 +2,10 @@
 // agent): how its process is recognised and what people call it.
 package codex
 
-import "github.com/agent-knock-knock/akk/internal/procid"
+import (
+	"github.com/agent-knock-knock/akk/agents"
+	"github.com/agent-knock-knock/akk/internal/procid"
+)
 
 // Name is Codex's value in the contract.
 const Name = "codex"
@@ -22,3 +25,6 @@ func (agent) Display() string { return "Codex" }
 func (agent) Process() procid.Rule {
 	return procid.Rule{Agent: Name, Exes: []string{"codex"}, Packages: []string{"@openai/codex*"}}
 }
+
+// Interrupt: C-c, as its user stops a turn (recording cancel).
+func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x03}} }

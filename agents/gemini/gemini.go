@@ -2,7 +2,10 @@
 // terminal agent): how its process is recognised and what people call it.
 package gemini
 
-import "github.com/agent-knock-knock/akk/internal/procid"
+import (
+	"github.com/agent-knock-knock/akk/agents"
+	"github.com/agent-knock-knock/akk/internal/procid"
+)
 
 // Name is Gemini CLI's value in the contract.
 const Name = "gemini"
@@ -21,3 +24,6 @@ func (agent) Display() string { return "Gemini CLI" }
 func (agent) Process() procid.Rule {
 	return procid.Rule{Agent: Name, NodePackage: "@google/gemini-cli", Relaunches: true}
 }
+
+// Interrupt: Escape ("esc to cancel" on its working row).
+func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x1b}} }

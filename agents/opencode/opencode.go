@@ -2,7 +2,10 @@
 // is recognised and what people call it.
 package opencode
 
-import "github.com/agent-knock-knock/akk/internal/procid"
+import (
+	"github.com/agent-knock-knock/akk/agents"
+	"github.com/agent-knock-knock/akk/internal/procid"
+)
 
 // Name is OpenCode's value in the contract.
 const Name = "opencode"
@@ -20,3 +23,6 @@ func (agent) Display() string { return "OpenCode" }
 func (agent) Process() procid.Rule {
 	return procid.Rule{Agent: Name, Exes: []string{"opencode", "opencode.exe"}, Packages: []string{"opencode-ai", "opencode-*"}}
 }
+
+// Interrupt: Escape twice: the first arms it ("esc again to interrupt").
+func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x1b}, Twice: true} }

@@ -30,6 +30,12 @@ func Lookup(name string) (agents.Agent, bool) {
 	return nil, false
 }
 
+// Known reports whether name is an agent akk knows (not "none", not "").
+func Known(name string) bool {
+	_, ok := Lookup(name)
+	return ok
+}
+
 // ProcessRules are every agent's process identity rules.
 func ProcessRules() []procid.Rule {
 	rules := make([]procid.Rule, len(All))

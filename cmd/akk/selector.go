@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 )
 
@@ -73,8 +74,8 @@ func selectTerminal(rows []api.Terminal, sel string, paneOf paneOfFunc) (string,
 	case strings.HasPrefix(sel, "term_"):
 		return sel, nil
 	case sel == "only":
-		match = func(r api.Terminal) bool { return api.IsAgent(r.Agent) }
-	case api.IsAgent(sel):
+		match = func(r api.Terminal) bool { return registry.Known(r.Agent) }
+	case registry.Known(sel):
 		match = func(r api.Terminal) bool { return r.Agent == sel }
 	case strings.HasPrefix(sel, "@"):
 		prefix := "term_" + strings.TrimPrefix(sel[1:], "term_")
@@ -95,7 +96,7 @@ func selectTerminal(rows []api.Terminal, sel string, paneOf paneOfFunc) (string,
 		return found[0].TerminalID, nil
 	case 0:
 		what := "terminal"
-		if sel == "only" || api.IsAgent(sel) {
+		if sel == "only" || registry.Known(sel) {
 			what = "agent terminal"
 		}
 		return "", api.Errorf(api.CodeNotFound, "no %s matches %q (akk list shows them)", what, sel)
@@ -113,7 +114,7 @@ func selectTerminal(rows []api.Terminal, sel string, paneOf paneOfFunc) (string,
 // checkSelector refuses a word of no selector form: a usage error.
 func checkSelector(sel string) error {
 	switch {
-	case strings.HasPrefix(sel, "term_"), sel == "only", api.IsAgent(sel), strings.HasPrefix(sel, "%"), strings.Contains(sel, ":"):
+	case strings.HasPrefix(sel, "term_"), sel == "only", registry.Known(sel), strings.HasPrefix(sel, "%"), strings.Contains(sel, ":"):
 		return nil
 	case strings.HasPrefix(sel, "@") && strings.TrimPrefix(sel[1:], "term_") != "":
 		return nil

@@ -258,7 +258,14 @@ func (r Rules) importViolation(pkg, ip, modPath string) string {
 	return ""
 }
 
+// layer is pkg's layer: a layer naming it exactly, else the first whose
+// pattern covers it.
 func (r Rules) layer(pkg string) int {
+	for i, l := range r.Layers {
+		if contains(l, pkg) {
+			return i
+		}
+	}
 	for i, l := range r.Layers {
 		if matchAny(l, pkg) {
 			return i

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
@@ -378,7 +379,7 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 	// Resolved panes too: a new file under the agent's root may be a
 	// person's /clear or /resume in it (its screen stays idle throughout,
 	// so the pane asks for no resolution of its own).
-	if !m.Gone() && api.IsAgent(r.ident.Agent) && !r.ident.Replica {
+	if !m.Gone() && registry.Known(r.ident.Agent) && !r.ident.Replica {
 		b.followed[m] = r
 	}
 	b.mu.Unlock()

@@ -4,26 +4,19 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
-// cancel interrupts a managed Turn the way its agent's user would: Codex
-// takes C-c, Claude Code and Gemini CLI Escape ("esc to cancel" on its
-// working row: recording cancel), OpenCode Escape twice (the first arms
-// the interrupt: "esc again to interrupt"). Only a working agent is
+// cancel interrupts a managed Turn the way its agent's user would (the
+// agent's Interrupt: a key, or a key twice, the second once the screen
+// shows the first armed it). Only a working agent is
 // interrupted: with a permission prompt or a question up, Escape would
 // cancel that dialog (not reject it) and C-c could quit Codex, so cancel
 // is refused then.
-
-var interruptKey = map[string][]byte{api.AgentCodex: {0x03}, api.AgentClaude: {0x1b}, api.AgentGemini: {0x1b},
-	api.AgentOpenCode: {0x1b}}
-
-// armFirst: agents whose interrupt is the key twice, the second only
-// once the screen shows the first armed it.
-var armFirst = map[string]bool{api.AgentOpenCode: true}
 
 // Cancel answers POST /v1/cancel.
 func (d *Dispatcher) Cancel(ctx context.Context, req api.CancelRequest) (api.ActionResult, error) {
@@ -49,10 +42,11 @@ func (d *Dispatcher) Cancel(ctx context.Context, req api.CancelRequest) (api.Act
 		case v.Rec.Screen != contract.ScreenWorking:
 			return reject(api.ReasonNotCancellable, "the agent is %s: only a working agent is interrupted (a dialog is answered, not cancelled)", v.Rec.Screen)
 		}
-		if key = interruptKey[v.Ident.Agent]; key == nil {
+		a, ok := registry.Lookup(v.Ident.Agent)
+		if !ok || len(a.Interrupt().Key) == 0 {
 			return reject(api.ReasonNotCancellable, "no interrupt key for %s", v.Ident.Agent)
 		}
-		arm = armFirst[v.Ident.Agent]
+		key, arm = a.Interrupt().Key, a.Interrupt().Twice
 		before = v
 		return nil
 	}})

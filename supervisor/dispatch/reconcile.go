@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
@@ -78,7 +79,7 @@ func (d *Dispatcher) ReconcileBinding(ctx context.Context, req api.ReconcileBind
 // the one it left is the conflicting session, and akk proves it stale.
 func (d *Dispatcher) staleBinding(ctx context.Context, v terminal.View, conflicting string) (store.BindingDetach, *refusal) {
 	switch {
-	case v.Ident == nil || !api.IsAgent(v.Ident.Agent):
+	case v.Ident == nil || !registry.Known(v.Ident.Agent):
 		return store.BindingDetach{}, reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
 	case v.Bind.State == contract.IdentityResolved:
 		return store.BindingDetach{}, reject(api.ReasonNotStale, "the binding names one conversation: nothing conflicts")

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
@@ -233,7 +234,7 @@ type sendState struct {
 // agent reads now: every send's first checks.
 func provenAgent(v terminal.View) *refusal {
 	switch {
-	case v.Ident == nil || !api.IsAgent(v.Ident.Agent):
+	case v.Ident == nil || !registry.Known(v.Ident.Agent):
 		return reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
 	case !v.Rec.Exact:
 		return reject(api.ReasonUnknownVersion, "%s %s has no exact profile: nothing on its screen can be proven", v.Ident.Agent, v.Ident.Version)

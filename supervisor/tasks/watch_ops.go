@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
@@ -81,7 +82,7 @@ func (t *Manager) WatchSent(ctx context.Context, terminalID, controller string) 
 // taskAnchor finds a unique native task anchor for an observation, or says
 // why there is none.
 func taskAnchor(o terminal.Observation) (*store.TaskAnchor, string) {
-	if !api.IsAgent(o.Agent) {
+	if !registry.Known(o.Agent) {
 		return nil, "no coding agent identified: observing terminal activity"
 	}
 	if o.Bind.State != contract.IdentityResolved || o.Bind.Path == "" {
