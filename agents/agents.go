@@ -11,7 +11,13 @@
 // agents' names still outside these folders.
 package agents
 
-import "github.com/agent-knock-knock/akk/internal/procid"
+import (
+	"context"
+	"time"
+
+	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/watchers"
+)
 
 // Agent is one agent's native knowledge.
 type Agent interface {
@@ -25,6 +31,51 @@ type Agent interface {
 	Process() procid.Rule
 	// Interrupt is how its user stops a working turn.
 	Interrupt() Interrupt
+	// Records says how its native records lie under its root, for the
+	// watchers that follow them.
+	Records() Records
+	// Root is where its records are on this machine, given the user's
+	// home and environment ("": none it can name).
+	Root(home string, getenv func(string) string) string
+	// Resolve answers which native session a pane's process writes, from
+	// the agent's own records under root.
+	Resolve(ctx context.Context, root string, q SessionQuery) watchers.NativeIdentity
+}
+
+// Records is how an agent keeps its native records.
+type Records struct {
+	// Format is the watchers' reader of its records.
+	Format watchers.Agent
+	// Depth is how far below the root a session's file lies.
+	Depth int
+	// Store: the root is one database file holding every session (each
+	// session a record of its own), watched as its directory.
+	Store bool
+}
+
+// SessionQuery is what a resolution knows of a pane's agent process.
+type SessionQuery struct {
+	// PIDs are the pane's agent processes (a launcher, the native binary).
+	PIDs []int
+	// Cwd is the process's working directory.
+	Cwd string
+	// Since is when the process started.
+	Since time.Time
+	// Quiet are the files the process left (a thread transition,
+	// reconcile_binding), by their size then: no candidates while they do
+	// not grow.
+	Quiet map[string]int64
+	// Transition is set while a native thread transition runs.
+	Transition *Transition
+}
+
+// Transition is a native thread transition in progress.
+type Transition struct {
+	// Since is the wall clock just before its Enter.
+	Since time.Time
+	// Target is the session it resumes, when it names one; Left the one
+	// it leaves.
+	Target, Left string
 }
 
 // Interrupt is the keys that stop a working turn, as the agent's user

@@ -6,10 +6,14 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/claude"
+	"github.com/agent-knock-knock/akk/agents/codex"
+	"github.com/agent-knock-knock/akk/agents/gemini"
+	"github.com/agent-knock-knock/akk/agents/opencode"
+	agentreg "github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
@@ -79,26 +83,11 @@ func (c *Config) ensureDefaults() {
 	}
 	c.Callbacks.EnsureDefaults()
 	home, _ := os.UserHomeDir()
-	if c.ClaudeProjects == "" && home != "" {
-		c.ClaudeProjects = filepath.Join(home, ".claude", "projects")
-	}
-	if c.GeminiTmp == "" && home != "" {
-		c.GeminiTmp = filepath.Join(home, ".gemini", "tmp")
-	}
-	if c.OpenCodeDB == "" {
-		data := os.Getenv("XDG_DATA_HOME")
-		if data == "" && home != "" {
-			data = filepath.Join(home, ".local", "share")
-		}
-		if data != "" {
-			c.OpenCodeDB = filepath.Join(data, "opencode", "opencode.db")
-		}
-	}
-	if c.CodexSessions == "" {
-		if ch := os.Getenv("CODEX_HOME"); ch != "" {
-			c.CodexSessions = filepath.Join(ch, "sessions")
-		} else if home != "" {
-			c.CodexSessions = filepath.Join(home, ".codex", "sessions")
+	given := map[string]*string{claude.Name: &c.ClaudeProjects, codex.Name: &c.CodexSessions,
+		gemini.Name: &c.GeminiTmp, opencode.Name: &c.OpenCodeDB}
+	for _, a := range agentreg.All {
+		if p := given[a.Name()]; p != nil && *p == "" {
+			*p = a.Root(home, os.Getenv)
 		}
 	}
 	if c.TmuxEnv == nil {
@@ -135,4 +124,10 @@ func (c *Config) validate() error {
 	}
 	errs = append(errs, c.Callbacks.Validate(), c.Ask.validate())
 	return errors.Join(errs...)
+}
+
+// roots are the agents' record roots by agent (the binder's Config.Roots).
+func (c *Config) roots() map[string]string {
+	return map[string]string{claude.Name: c.ClaudeProjects, codex.Name: c.CodexSessions,
+		gemini.Name: c.GeminiTmp, opencode.Name: c.OpenCodeDB}
 }

@@ -80,8 +80,7 @@ func New(cfg Config) (*Supervisor, error) {
 		rescan:    make(chan struct{}, 1),
 		watch:     serverWatch{ask: make(chan chan struct{})},
 	}
-	s.binds = binding.New(binding.Config{ClaudeProjects: cfg.ClaudeProjects, CodexSessions: cfg.CodexSessions, GeminiTmp: cfg.GeminiTmp, OpenCodeDB: cfg.OpenCodeDB,
-		Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
+	s.binds = binding.New(binding.Config{Roots: cfg.roots(), Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
 	s.tasks = tasks.New(tasks.Options{Config: cfg.Tasks, Callbacks: cfg.Callbacks, Store: cfg.Store, Secret: secret,
 		Now: cfg.Now, Logger: cfg.Logger, Host: taskHost{journal{s}}, Sessions: s, Places: s})
 	s.asks = newAsker(cfg.Ask, cfg.Logger, s)

@@ -3,8 +3,12 @@
 package claude
 
 import (
+	"context"
+	"path/filepath"
+
 	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // Name is Claude Code's value in the contract.
@@ -28,3 +32,33 @@ func (agent) Process() procid.Rule {
 
 // Interrupt: Escape ("esc to interrupt" on its working row).
 func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x1b}} }
+
+// Records: transcripts under ~/.claude/projects, one directory per
+// project.
+func (agent) Records() agents.Records { return agents.Records{Format: watchers.Claude, Depth: 1} }
+
+// Resolve: the process's session record names its session exactly
+// (2.1.267 and later); without one, the transcripts of its cwd appended
+// since it started (in a transition: since its Enter, the session it
+// resumes, or any but the one it leaves).
+func (agent) Resolve(ctx context.Context, root string, q agents.SessionQuery) watchers.NativeIdentity {
+	cq := watchers.ClaudeQuery{ProjectsRoot: root, Cwd: q.Cwd, Since: q.Since, PIDs: q.PIDs, Quiet: q.Quiet}
+	if tr := q.Transition; tr != nil {
+		cq.Since = tr.Since
+		if tr.Target != "" {
+			cq.SessionID = tr.Target
+		} else if tr.Left != "" {
+			cq.Exclude = []string{tr.Left}
+		}
+	}
+	ni, _ := watchers.ResolveClaude(ctx, cq)
+	return ni
+}
+
+// Root: ~/.claude/projects.
+func (agent) Root(home string, _ func(string) string) string {
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".claude", "projects")
+}

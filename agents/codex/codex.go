@@ -3,8 +3,12 @@
 package codex
 
 import (
+	"context"
+	"path/filepath"
+
 	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // Name is Codex's value in the contract.
@@ -28,3 +32,24 @@ func (agent) Process() procid.Rule {
 
 // Interrupt: C-c, as its user stops a turn (recording cancel).
 func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x03}} }
+
+// Records: rollouts under $CODEX_HOME/sessions/YYYY/MM/DD.
+func (agent) Records() agents.Records { return agents.Records{Format: watchers.Codex, Depth: 3} }
+
+// Resolve: the rollouts the processes hold open (Codex keeps every one it
+// wrote open until it exits; the ones it left are quiet).
+func (agent) Resolve(ctx context.Context, root string, q agents.SessionQuery) watchers.NativeIdentity {
+	ni, _ := watchers.ResolveCodex(ctx, watchers.CodexQuery{PIDs: q.PIDs, SessionsRoot: root, Quiet: q.Quiet})
+	return ni
+}
+
+// Root: $CODEX_HOME/sessions, ~/.codex/sessions by default.
+func (agent) Root(home string, getenv func(string) string) string {
+	if ch := getenv("CODEX_HOME"); ch != "" {
+		return filepath.Join(ch, "sessions")
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".codex", "sessions")
+}

@@ -3,8 +3,12 @@
 package gemini
 
 import (
+	"context"
+	"path/filepath"
+
 	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // Name is Gemini CLI's value in the contract.
@@ -27,3 +31,20 @@ func (agent) Process() procid.Rule {
 
 // Interrupt: Escape ("esc to cancel" on its working row).
 func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x1b}} }
+
+// Records: conversations under ~/.gemini/tmp/<project>/chats.
+func (agent) Records() agents.Records { return agents.Records{Format: watchers.Gemini, Depth: 2} }
+
+// Resolve: the conversations of its project started since the process.
+func (agent) Resolve(ctx context.Context, root string, q agents.SessionQuery) watchers.NativeIdentity {
+	ni, _ := watchers.ResolveGemini(ctx, watchers.GeminiQuery{TmpRoot: root, Cwd: q.Cwd, Since: q.Since, Quiet: q.Quiet})
+	return ni
+}
+
+// Root: ~/.gemini/tmp.
+func (agent) Root(home string, _ func(string) string) string {
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".gemini", "tmp")
+}

@@ -3,8 +3,13 @@
 package opencode
 
 import (
+	"context"
+	"path/filepath"
+
 	"github.com/agent-knock-knock/akk/agents"
+	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // Name is OpenCode's value in the contract.
@@ -26,3 +31,36 @@ func (agent) Process() procid.Rule {
 
 // Interrupt: Escape twice: the first arms it ("esc again to interrupt").
 func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x1b}, Twice: true} }
+
+// Records: every session of every directory in one store
+// (~/.local/share/opencode/opencode.db); it grows at each commit (its -wal
+// file).
+func (agent) Records() agents.Records { return agents.Records{Format: watchers.OpenCode, Store: true} }
+
+// Resolve: the store's sessions of its directory updated since the
+// process started. A session of the store is a record of its own, named
+// by a path of its own. No thread transition or reconcile_binding is
+// offered for OpenCode: there are no quiet sessions to keep.
+func (agent) Resolve(ctx context.Context, root string, q agents.SessionQuery) watchers.NativeIdentity {
+	ni, _ := watchers.ResolveOpenCode(ctx, watchers.OpenCodeQuery{DB: root, Cwd: q.Cwd, Since: q.Since})
+	for i := range ni.Candidates {
+		ni.Candidates[i].Path = watchers.RecordPath(root, ni.Candidates[i].SessionID)
+	}
+	if ni.State == contract.IdentityResolved {
+		ni.Path = watchers.RecordPath(root, ni.SessionID)
+		ni.File, _ = watchers.RecordID(watchers.OpenCode, ni.Path)
+	}
+	return ni
+}
+
+// Root: $XDG_DATA_HOME/opencode/opencode.db, ~/.local/share by default.
+func (agent) Root(home string, getenv func(string) string) string {
+	data := getenv("XDG_DATA_HOME")
+	if data == "" && home != "" {
+		data = filepath.Join(home, ".local", "share")
+	}
+	if data == "" {
+		return ""
+	}
+	return filepath.Join(data, "opencode", "opencode.db")
+}

@@ -58,3 +58,25 @@ func TestProcessRules(t *testing.T) {
 		}
 	}
 }
+
+// TestRoots: each agent's records root on a machine, from the home and
+// the environment the daemon has (the defaults of `akk attach`).
+func TestRoots(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		home string
+		want map[string]string
+	}{
+		{nil, "/h", map[string]string{"claude": "/h/.claude/projects", "codex": "/h/.codex/sessions",
+			"gemini": "/h/.gemini/tmp", "opencode": "/h/.local/share/opencode/opencode.db"}},
+		{map[string]string{"CODEX_HOME": "/ch", "XDG_DATA_HOME": "/data"}, "/h", map[string]string{"claude": "/h/.claude/projects",
+			"codex": "/ch/sessions", "gemini": "/h/.gemini/tmp", "opencode": "/data/opencode/opencode.db"}},
+		{nil, "", map[string]string{"claude": "", "codex": "", "gemini": "", "opencode": ""}},
+	} {
+		for _, a := range All {
+			if got := a.Root(tc.home, func(k string) string { return tc.env[k] }); got != tc.want[a.Name()] {
+				t.Errorf("%s, home %q env %v: root %q, want %q", a.Name(), tc.home, tc.env, got, tc.want[a.Name()])
+			}
+		}
+	}
+}

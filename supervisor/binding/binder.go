@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
@@ -41,12 +42,11 @@ type Host interface {
 
 // Config is the binder's part of the daemon's configuration.
 type Config struct {
-	ClaudeProjects, CodexSessions string // the agents' file roots
-	GeminiTmp                     string
-	// OpenCodeDB is OpenCode's store (~/.local/share/opencode/opencode.db).
-	OpenCodeDB string
-	Now        func() time.Time
-	Logger     *slog.Logger
+	// Roots are the agents' record roots, by agent (agents.Agent.Records
+	// says what each holds); an agent with none is not resolved.
+	Roots  map[string]string
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 // Binder resolves native sessions off the pane goroutines (the file scans
@@ -126,13 +126,17 @@ func (b *Binder) Run(ctx context.Context) error {
 	roots := make(chan struct{})
 	go func() {
 		defer close(roots)
-		specs := []watchers.RootSpec{{Path: b.cfg.ClaudeProjects, Agent: watchers.Claude, Depth: 1},
-			{Path: b.cfg.CodexSessions, Agent: watchers.Codex, Depth: 3},
-			{Path: b.cfg.GeminiTmp, Agent: watchers.Gemini, Depth: 2}}
-		if b.cfg.OpenCodeDB != "" {
-			// Every session of every directory is in the one store: it
-			// grows at each commit (its -wal file).
-			specs = append(specs, watchers.RootSpec{Path: filepath.Dir(b.cfg.OpenCodeDB), Agent: watchers.OpenCode})
+		var specs []watchers.RootSpec
+		for _, a := range registry.All {
+			root, rec := b.cfg.Roots[a.Name()], a.Records()
+			switch {
+			case root == "":
+			case rec.Store:
+				// A store grows at each commit (its -wal file).
+				specs = append(specs, watchers.RootSpec{Path: filepath.Dir(root), Agent: rec.Format})
+			default:
+				specs = append(specs, watchers.RootSpec{Path: root, Agent: rec.Format, Depth: rec.Depth})
+			}
 		}
 		watchers.WatchRoots(ctx, specs, b.lg, func(a watchers.Agent) { b.retryFollowed(string(a)) })
 	}()
@@ -217,40 +221,12 @@ func (b *Binder) resolve(ctx context.Context, m Pane, r bindRequest) {
 		pids = append(pids, p.Stat.PID)
 	}
 	var ni watchers.NativeIdentity
-	switch {
-	case r.ident.Agent == api.AgentCodex && !r.ident.Replica && b.cfg.CodexSessions != "":
-		ni, _ = watchers.ResolveCodex(ctx, watchers.CodexQuery{PIDs: pids, SessionsRoot: b.cfg.CodexSessions, Quiet: quiet})
-	case r.ident.Agent == api.AgentClaude && !r.ident.Replica && b.cfg.ClaudeProjects != "":
-		// The process's session record names its session exactly (2.1.267
-		// and later); without one, the transcripts of its cwd appended
-		// since it started (in a transition: since its Enter).
-		q := watchers.ClaudeQuery{ProjectsRoot: b.cfg.ClaudeProjects, Cwd: r.ident.Cwd, Since: procid.StartWall(r.ident.AgentStart),
-			PIDs: pids, Quiet: quiet}
+	if a, ok := registry.Lookup(r.ident.Agent); ok && !r.ident.Replica && b.cfg.Roots[a.Name()] != "" {
+		q := agents.SessionQuery{PIDs: pids, Cwd: r.ident.Cwd, Since: procid.StartWall(r.ident.AgentStart), Quiet: quiet}
 		if inTransit {
-			q.Since = tr.Since
-			if tr.Target != "" {
-				q.SessionID = tr.Target
-			} else if tr.From.SessionID != "" {
-				q.Exclude = []string{tr.From.SessionID}
-			}
+			q.Transition = &agents.Transition{Since: tr.Since, Target: tr.Target, Left: tr.From.SessionID}
 		}
-		ni, _ = watchers.ResolveClaude(ctx, q)
-	case r.ident.Agent == api.AgentGemini && !r.ident.Replica && b.cfg.GeminiTmp != "":
-		ni, _ = watchers.ResolveGemini(ctx, watchers.GeminiQuery{TmpRoot: b.cfg.GeminiTmp, Cwd: r.ident.Cwd,
-			Since: procid.StartWall(r.ident.AgentStart), Quiet: quiet})
-	case r.ident.Agent == api.AgentOpenCode && !r.ident.Replica && b.cfg.OpenCodeDB != "":
-		// No thread transition or reconcile_binding is offered for
-		// OpenCode: no detached sessions to keep quiet.
-		ni, _ = watchers.ResolveOpenCode(ctx, watchers.OpenCodeQuery{DB: b.cfg.OpenCodeDB, Cwd: r.ident.Cwd,
-			Since: procid.StartWall(r.ident.AgentStart)})
-		for i := range ni.Candidates {
-			ni.Candidates[i].Path = watchers.RecordPath(b.cfg.OpenCodeDB, ni.Candidates[i].SessionID)
-		}
-		if ni.State == contract.IdentityResolved {
-			// A session of the store is a record of its own.
-			ni.Path = watchers.RecordPath(b.cfg.OpenCodeDB, ni.SessionID)
-			ni.File, _ = watchers.RecordID(watchers.OpenCode, ni.Path)
-		}
+		ni = a.Resolve(ctx, b.cfg.Roots[a.Name()], q)
 	}
 	b.lg.Debug("native session", "terminal", r.id, "agent", r.ident.Agent, "state", ni.State, "reason", ni.Reason, "path", ni.Path, "transition", inTransit)
 	if inTransit && !transitionMet(tr, ni) {
@@ -498,8 +474,13 @@ func (b *Binder) nextSeq() uint64 {
 }
 
 func (b *Binder) startWatcher(ctx context.Context, agent watchers.Agent) {
-	if agent == watchers.OpenCode {
-		f, err := watchers.NewStoreFollower(b.cfg.OpenCodeDB, func(rec string) bool {
+	a, ok := registry.Lookup(string(agent))
+	if !ok {
+		return
+	}
+	rec, root := a.Records(), b.cfg.Roots[a.Name()]
+	if rec.Store {
+		f, err := watchers.NewStoreFollower(root, func(rec string) bool {
 			b.mu.Lock()
 			defer b.mu.Unlock()
 			return b.files[rec] != nil
@@ -511,14 +492,7 @@ func (b *Binder) startWatcher(ctx context.Context, agent watchers.Agent) {
 		b.follow(ctx, agent, f)
 		return
 	}
-	opts := watchers.CodexOptions()
-	root := b.cfg.CodexSessions
-	switch agent {
-	case watchers.Claude:
-		opts, root = watchers.ClaudeOptions(), b.cfg.ClaudeProjects
-	case watchers.Gemini:
-		opts, root = watchers.GeminiOptions(), b.cfg.GeminiTmp
-	}
+	opts := watchers.Options{Agent: rec.Format, Depth: rec.Depth}
 	// Only bound files are followed: the roots hold every past session.
 	opts.Match = func(name string) bool {
 		b.mu.Lock()

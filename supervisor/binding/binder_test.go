@@ -60,7 +60,7 @@ func (h *testHost) Evidence(_ string, _ uint64, ev watchers.Event) {
 func TestBinderFollowsBoundFile(t *testing.T) {
 	projects := t.TempDir()
 	host := &testHost{}
-	b := New(Config{ClaudeProjects: projects, CodexSessions: t.TempDir(), Now: time.Now, Logger: slog.New(slog.DiscardHandler)}, host)
+	b := New(Config{Roots: map[string]string{"claude": projects, "codex": t.TempDir()}, Now: time.Now, Logger: slog.New(slog.DiscardHandler)}, host)
 	data, err := os.ReadFile(filepath.Join(corpusDir, "claude/2.1.267/permission-approve.transcript.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +114,7 @@ func TestBinderFollowsBoundFile(t *testing.T) {
 func TestRebindKeepsUnhandedEvidence(t *testing.T) {
 	sessions := t.TempDir()
 	host := &testHost{}
-	b := New(Config{ClaudeProjects: t.TempDir(), CodexSessions: sessions, Now: time.Now, Logger: slog.New(slog.DiscardHandler)}, host)
+	b := New(Config{Roots: map[string]string{"claude": t.TempDir(), "codex": sessions}, Now: time.Now, Logger: slog.New(slog.DiscardHandler)}, host)
 	data, err := os.ReadFile(filepath.Join(corpusDir, "codex/0.155.1/permission-approve.rollout.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +197,7 @@ func TestParseDurableOnRecordedFiles(t *testing.T) {
 func TestFileBoundOnFreshBind(t *testing.T) {
 	sessions := t.TempDir()
 	host := &testHost{}
-	b := New(Config{ClaudeProjects: t.TempDir(), CodexSessions: sessions, Now: time.Now, Logger: slog.New(slog.DiscardHandler)}, host)
+	b := New(Config{Roots: map[string]string{"claude": t.TempDir(), "codex": sessions}, Now: time.Now, Logger: slog.New(slog.DiscardHandler)}, host)
 	path := filepath.Join(sessions, "2026", "12", "02", "rollout-x.jsonl")
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	if err := os.WriteFile(path, []byte(`{"type":"session_meta","payload":{"id":"s","cwd":"/w"}}`+"\n"), 0o644); err != nil {
