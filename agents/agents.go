@@ -40,6 +40,45 @@ type Agent interface {
 	// Resolve answers which native session a pane's process writes, from
 	// the agent's own records under root.
 	Resolve(ctx context.Context, root string, q SessionQuery) watchers.NativeIdentity
+	// Threads is its conversations as akk's thread operations see them
+	// (nil: akk runs none on this agent).
+	Threads() Threads
+	// Traits are the facts of its behaviour the engines act on.
+	Traits() Traits
+}
+
+// Traits are facts of an agent's behaviour, each measured on its
+// recordings, that change what the engines may conclude or do.
+type Traits struct {
+	// HidesWorking: its working row vanishes while it streams a reply,
+	// so an idle screen proves nothing while its record shows a turn
+	// running.
+	HidesWorking bool
+	// Steers: a prompt sent into a working turn is recorded in that
+	// running turn (the anchor carries the turn).
+	Steers bool
+	// Stashes: it stashes a draft (ctrl+s) and puts a stashed draft back
+	// the moment a prompt is submitted.
+	Stashes bool
+	// Identifies: several of its records may be open at once, and its
+	// own status names the foreground one (identify_foreground,
+	// identify_and_send).
+	Identifies bool
+	// NewThreadUnwritten: a new thread writes no record until its first
+	// prompt, so a binding verified absent meets a new_thread.
+	NewThreadUnwritten bool
+}
+
+// Threads is an agent's native conversations for the thread operations
+// (resume_thread's candidates, reconcile_binding's proof).
+type Threads interface {
+	// Candidates are the conversations a resume may open: q with the
+	// agent's own fields (its format, root, archive) filled in.
+	Candidates(ctx context.Context, root string, q watchers.ThreadQuery) ([]watchers.Thread, error)
+	// Written is every record the process wrote since it started, as
+	// candidates: reconcile_binding proves a conversation left by another
+	// written after it.
+	Written(ctx context.Context, root string, q SessionQuery) (watchers.NativeIdentity, error)
 }
 
 // Records is how an agent keeps its native records.

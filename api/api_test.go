@@ -28,7 +28,7 @@ type fakeHandler struct {
 }
 
 func (f *fakeHandler) List(context.Context) (ListResponse, error) {
-	return ListResponse{V: 1, Terminals: []Terminal{{TerminalID: "term_a", Agent: AgentClaude, ScreenState: contract.ScreenIdle}}}, nil
+	return ListResponse{V: 1, Terminals: []Terminal{{TerminalID: "term_a", Agent: "claude", ScreenState: contract.ScreenIdle}}}, nil
 }
 
 func (f *fakeHandler) Status(_ context.Context, req StatusRequest) (StatusResponse, error) {

@@ -10,7 +10,7 @@ import (
 func TestAttention(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	row := func(screen string, inter *contract.Interaction, since time.Duration) Terminal {
-		return Terminal{Agent: AgentClaude, ScreenState: contract.ScreenState(screen), Interaction: inter, StateSince: now.Add(-since)}
+		return Terminal{Agent: "claude", ScreenState: contract.ScreenState(screen), Interaction: inter, StateSince: now.Add(-since)}
 	}
 	q := &contract.Interaction{Kind: "questionnaire", State: "pending"}
 	manual := &contract.Interaction{Kind: "permission", State: "manual_required", Reasons: []string{"unknown_version"}}

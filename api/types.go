@@ -10,15 +10,10 @@ import (
 // SchemaVersion is the "v" of every top-level response.
 const SchemaVersion = 1
 
-// Agents. A pane whose foreground process is no coding agent (a shell, an
-// editor) is listed with AgentNone.
-const (
-	AgentClaude   = "claude"
-	AgentCodex    = "codex"
-	AgentGemini   = "gemini"   // Gemini CLI
-	AgentOpenCode = "opencode" // OpenCode
-	AgentNone     = "none"
-)
+// AgentNone is the agent of a pane whose foreground process is no coding
+// agent (a shell, an editor). The agents' own names are their folders'
+// (agents/*, a terminal row's "agent" value).
+const AgentNone = "none"
 
 // ListResponse is `akk list --json` and POST /v1/list.
 type ListResponse struct {

@@ -57,7 +57,7 @@ func reportIdentity(t testing.TB, what string, l *latencies) {
 func quietReplica(t testing.TB, dir string) string {
 	rec := &recordings.Recording{
 		Header: recordings.Header{Version: 2, Width: 80, Height: 24,
-			Akk: &recordings.Akk{Agent: api.AgentCodex, Version: "0.155.1", Scenario: "quiet", Recorder: "akk-test/1"}},
+			Akk: &recordings.Akk{Agent: "codex", Version: "0.155.1", Scenario: "quiet", Recorder: "akk-test/1"}},
 		Events: []recordings.Event{{Time: 0, Code: recordings.Input, Data: []byte("x")},
 			{Time: 0.01, Code: recordings.Output, Data: []byte("bye\r\n")}},
 	}
@@ -112,7 +112,7 @@ func (d *daemon) releaseIdentified(fifo, pane string, lat *latencies) error {
 		return err
 	}
 	err := tmuxtest.Poll(context.Background(), identityDeadline, func() string {
-		return d.identified(pane, api.AgentCodex, "0.155.1", true)
+		return d.identified(pane, "codex", "0.155.1", true)
 	})
 	lat.add(time.Since(release))
 	return err
@@ -217,7 +217,7 @@ func TestTmuxIdentityWrapperScript(t *testing.T) {
 func drawingReplica(t testing.TB, dir string) string {
 	rec := &recordings.Recording{
 		Header: recordings.Header{Version: 2, Width: 80, Height: 24,
-			Akk: &recordings.Akk{Agent: api.AgentCodex, Version: "0.155.1", Scenario: "drawing", Recorder: "akk-test/1"}},
+			Akk: &recordings.Akk{Agent: "codex", Version: "0.155.1", Scenario: "drawing", Recorder: "akk-test/1"}},
 		Events: []recordings.Event{{Time: 0, Code: recordings.Output, Data: []byte("agent started\r\n")},
 			{Time: 0.01, Code: recordings.Input, Data: []byte("x")},
 			{Time: 0.02, Code: recordings.Output, Data: []byte("bye\r\n")}},

@@ -170,7 +170,7 @@ func scaleProbe(t testing.TB, dir string) string {
 	out := outputUntil(t, filepath.Join(corpusDir, "claude", "2.1.267", "permission-approve.cast"), contract.ScreenAwaitingApproval)
 	rec := &recordings.Recording{
 		Header: recordings.Header{Version: 2, Width: 120, Height: 40,
-			Akk: &recordings.Akk{Agent: api.AgentClaude, Version: "2.1.267", Scenario: "probe", Recorder: "akk-test/1"}},
+			Akk: &recordings.Akk{Agent: "claude", Version: "2.1.267", Scenario: "probe", Recorder: "akk-test/1"}},
 		Events: []recordings.Event{{Time: 0, Code: recordings.Input, Data: []byte("x")},
 			{Time: 0.001, Code: recordings.Output, Data: out},
 			{Time: 0.002, Code: recordings.Input, Data: []byte(sentinel)}},

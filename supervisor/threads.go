@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
+	"github.com/agent-knock-knock/akk/agents"
+	agentreg "github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/store"
@@ -31,15 +32,11 @@ func (t threads) Candidates(ctx context.Context, v terminal.View) ([]dispatch.Ca
 	for _, p := range v.Ident.Members {
 		q.Self = append(q.Self, p.Stat.PID)
 	}
-	switch v.Ident.Agent {
-	case api.AgentClaude:
-		q.Agent, q.Root = watchers.Claude, t.s.cfg.ClaudeProjects
-	case api.AgentCodex:
-		q.Agent, q.Root, q.ArchivedRoot = watchers.Codex, t.s.cfg.CodexSessions, archivedRoot(t.s.cfg.CodexSessions)
-	default:
+	a, ok := agentreg.Lookup(v.Ident.Agent)
+	if !ok || a.Threads() == nil {
 		return nil, nil
 	}
-	found, err := watchers.Threads(ctx, q)
+	found, err := a.Threads().Candidates(ctx, t.s.cfg.roots()[a.Name()], q)
 	if err != nil {
 		return nil, err
 	}
@@ -53,14 +50,6 @@ func (t threads) Candidates(ctx context.Context, v terminal.View) ([]dispatch.Ca
 	return out, nil
 }
 
-// archivedRoot is where Codex keeps archived rollouts, beside sessions/.
-func archivedRoot(sessions string) string {
-	if sessions == "" {
-		return ""
-	}
-	return filepath.Join(filepath.Dir(sessions), "archived_sessions")
-}
-
 // Stale proves that the process in v left the conversation its terminal
 // was bound to (Bind.Left): among the files it wrote since it started
 // (Claude: the transcripts of its workspace; Codex: the rollouts it holds
@@ -71,21 +60,16 @@ func (t threads) Stale(ctx context.Context, v terminal.View) (store.BindingDetac
 		return store.BindingDetach{}, errors.New("no conversation to detach")
 	}
 	inc := v.Ident.Incarnation()
-	var ni watchers.NativeIdentity
-	var err error
-	switch v.Ident.Agent {
-	case api.AgentClaude:
-		ni, err = watchers.ResolveClaude(ctx, watchers.ClaudeQuery{ProjectsRoot: t.s.cfg.ClaudeProjects, Cwd: v.Ident.Cwd,
-			Since: procid.StartWall(v.Ident.AgentStart), Quiet: v.Bind.Quiet(inc)})
-	case api.AgentCodex:
-		var pids []int
-		for _, p := range v.Ident.Members {
-			pids = append(pids, p.Stat.PID)
-		}
-		ni, err = watchers.ResolveCodex(ctx, watchers.CodexQuery{PIDs: pids, SessionsRoot: t.s.cfg.CodexSessions, Quiet: v.Bind.Quiet(inc)})
-	default:
+	a, ok := agentreg.Lookup(v.Ident.Agent)
+	if !ok || a.Threads() == nil {
 		return store.BindingDetach{}, errors.New("no coding agent")
 	}
+	var pids []int
+	for _, p := range v.Ident.Members {
+		pids = append(pids, p.Stat.PID)
+	}
+	ni, err := a.Threads().Written(ctx, t.s.cfg.roots()[a.Name()], agents.SessionQuery{PIDs: pids, Cwd: v.Ident.Cwd,
+		Since: procid.StartWall(v.Ident.AgentStart), Quiet: v.Bind.Quiet(inc)})
 	if err != nil {
 		return store.BindingDetach{}, err
 	}

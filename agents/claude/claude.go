@@ -62,3 +62,22 @@ func (agent) Root(home string, _ func(string) string) string {
 	}
 	return filepath.Join(home, ".claude", "projects")
 }
+
+// Threads: resume_thread and new_thread run on Claude Code.
+func (agent) Threads() agents.Threads { return threads{} }
+
+type threads struct{}
+
+func (threads) Candidates(ctx context.Context, root string, q watchers.ThreadQuery) ([]watchers.Thread, error) {
+	q.Agent, q.Root = watchers.Claude, root
+	return watchers.Threads(ctx, q)
+}
+
+// Written: the transcripts of its workspace appended since it started
+// (not its session record, which names only the current one).
+func (threads) Written(ctx context.Context, root string, q agents.SessionQuery) (watchers.NativeIdentity, error) {
+	return watchers.ResolveClaude(ctx, watchers.ClaudeQuery{ProjectsRoot: root, Cwd: q.Cwd, Since: q.Since, Quiet: q.Quiet})
+}
+
+// Traits: it stashes drafts (ctrl+s) and puts them back at a submit.
+func (agent) Traits() agents.Traits { return agents.Traits{Stashes: true} }

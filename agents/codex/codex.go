@@ -53,3 +53,31 @@ func (agent) Root(home string, getenv func(string) string) string {
 	}
 	return filepath.Join(home, ".codex", "sessions")
 }
+
+// Threads: resume_thread and new_thread run on Codex.
+func (agent) Threads() agents.Threads { return threads{} }
+
+type threads struct{}
+
+// Candidates: its rollouts, and the archived ones beside sessions/.
+func (threads) Candidates(ctx context.Context, root string, q watchers.ThreadQuery) ([]watchers.Thread, error) {
+	q.Agent, q.Root = watchers.Codex, root
+	if root != "" {
+		q.ArchivedRoot = filepath.Join(filepath.Dir(root), "archived_sessions")
+	}
+	return watchers.Threads(ctx, q)
+}
+
+// Written: every rollout it holds open (it keeps each one it wrote open).
+func (threads) Written(ctx context.Context, root string, q agents.SessionQuery) (watchers.NativeIdentity, error) {
+	return watchers.ResolveCodex(ctx, watchers.CodexQuery{PIDs: q.PIDs, SessionsRoot: root, Quiet: q.Quiet})
+}
+
+// Traits: its status line vanishes while it streams a reply (recording
+// interrupted, 0.155.1 and 0.171.0); a steered prompt is recorded in the
+// running turn; it keeps every rollout it wrote open, and its /status
+// names the foreground thread; a new thread has no rollout until its
+// first prompt.
+func (agent) Traits() agents.Traits {
+	return agents.Traits{HidesWorking: true, Steers: true, Identifies: true, NewThreadUnwritten: true}
+}

@@ -48,3 +48,9 @@ func (agent) Root(home string, _ func(string) string) string {
 	}
 	return filepath.Join(home, ".gemini", "tmp")
 }
+
+// Threads: akk runs no thread operation on it yet.
+func (agent) Threads() agents.Threads { return nil }
+
+// Traits: none the engines act on.
+func (agent) Traits() agents.Traits { return agents.Traits{} }

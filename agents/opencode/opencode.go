@@ -64,3 +64,9 @@ func (agent) Root(home string, getenv func(string) string) string {
 	}
 	return filepath.Join(data, "opencode", "opencode.db")
 }
+
+// Threads: akk runs no thread operation on it yet.
+func (agent) Threads() agents.Threads { return nil }
+
+// Traits: none the engines act on.
+func (agent) Traits() agents.Traits { return agents.Traits{} }

@@ -15,10 +15,10 @@ func TestSelectTerminal(t *testing.T) {
 	const sock = "/tmp/tmux-1000/default"
 	rows := []api.Terminal{
 		{TerminalID: "term_shellaaaa", Agent: api.AgentNone, PaneID: "%0", Session: "main", Window: "@0", TmuxSocket: sock},
-		{TerminalID: "term_claudeone", Agent: api.AgentClaude, PaneID: "%3", Session: "main", Window: "@2", TmuxSocket: sock},
-		{TerminalID: "term_claudetwo", Agent: api.AgentClaude, PaneID: "%5", Session: "work", Window: "@4", TmuxSocket: sock},
-		{TerminalID: "term_codexaaaa", Agent: api.AgentCodex, PaneID: "%7", Session: "work", Window: "@5", TmuxSocket: sock},
-		{TerminalID: "term_geminiaaa", Agent: api.AgentGemini, PaneID: "%3", Session: "main", Window: "@1", TmuxSocket: sock, Host: "box"},
+		{TerminalID: "term_claudeone", Agent: "claude", PaneID: "%3", Session: "main", Window: "@2", TmuxSocket: sock},
+		{TerminalID: "term_claudetwo", Agent: "claude", PaneID: "%5", Session: "work", Window: "@4", TmuxSocket: sock},
+		{TerminalID: "term_codexaaaa", Agent: "codex", PaneID: "%7", Session: "work", Window: "@5", TmuxSocket: sock},
+		{TerminalID: "term_geminiaaa", Agent: "gemini", PaneID: "%3", Session: "main", Window: "@1", TmuxSocket: sock, Host: "box"},
 	}
 	// The tmux server of the rows knows these targets.
 	paneOf := func(socket, target string) (string, error) {

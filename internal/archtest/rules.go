@@ -94,8 +94,9 @@ var (
 // MaxAgentMentions: 3409 when the rule came (after 59a9dd6); 3365 with the
 // process identity rules in the agents' folders; 3356 with their interrupt
 // keys and the registry's Known; 3303 with their record roots, formats and
-// session resolution (the binder names no agent).
-const MaxAgentMentions = 3303
+// session resolution (the binder names no agent); 3270 with their thread
+// candidates and traits (api names no agent).
+const MaxAgentMentions = 3270
 
 // MaxFileLines and MaxFuncLines are the health budget; generated files
 // ("Code generated ... DO NOT EDIT.") are exempt from the first.

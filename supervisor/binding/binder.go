@@ -292,7 +292,8 @@ func transitionMet(tr terminal.Transition, ni watchers.NativeIdentity) bool {
 	case contract.IdentityResolved:
 		return ni.SessionID != tr.From.SessionID
 	case contract.IdentityVerifiedAbsent:
-		return ni.Agent == watchers.Codex
+		a, ok := registry.Lookup(string(ni.Agent))
+		return ok && a.Traits().NewThreadUnwritten
 	}
 	return false
 }

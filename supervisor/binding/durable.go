@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -89,9 +90,10 @@ func (d Durable) apply(st *terminal.Binding) {
 const maxBoundParse = 64 << 20
 
 // ParseDurable reads a bound record's complete entries once (a line
-// file's lines, an OpenCode session's log).
+// file's lines, a store session's log). A line file past maxBoundParse is
+// not read (unknown); a store's session is read whole.
 func ParseDurable(agent watchers.Agent, path string) (d Durable, id watchers.FileID, end int64) {
-	if agent != watchers.OpenCode {
+	if a, ok := registry.Lookup(string(agent)); !ok || !a.Records().Store {
 		if fi, err := os.Stat(path); err == nil && fi.Size() > maxBoundParse {
 			id, _ = watchers.RecordID(agent, path)
 			return Durable{State: contract.DurableUnknown}, id, 0

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
@@ -148,8 +149,8 @@ func identifyReady(v terminal.View) (recognizers.InspectProfile, *refusal) {
 	if ref := provenAgent(v); ref != nil {
 		return recognizers.InspectProfile{}, ref
 	}
-	if v.Ident.Agent != api.AgentCodex {
-		return recognizers.InspectProfile{}, reject(api.ReasonIdentifyUnsupported, "foreground identification is for Codex: %s names its session exactly", v.Ident.Agent)
+	if a, ok := registry.Lookup(v.Ident.Agent); !ok || !a.Traits().Identifies {
+		return recognizers.InspectProfile{}, reject(api.ReasonIdentifyUnsupported, "foreground identification is not offered for %s: it names its session exactly", v.Ident.Agent)
 	}
 	p, ok := recognizers.Inspect(v.Ident.Agent, v.Ident.Version)
 	if !ok {

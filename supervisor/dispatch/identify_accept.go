@@ -122,6 +122,6 @@ func (d *Dispatcher) adoptAccepted(ctx context.Context, tx *txn, v terminal.View
 	}
 	turn.NativeSession, turn.NativePath, turn.BindingGen = won.SessionID, won.Path, bind.Generation
 	turn.Anchor, turn.FileDev, turn.FileIno, turn.NativeTurn = won.Offset, at.File.Dev, at.File.Ino, match.TurnID
-	turn.SessionID = terminal.SessionID(d.cfg.Secret, api.AgentCodex, won.SessionID)
+	turn.SessionID = terminal.SessionID(d.cfg.Secret, v.Ident.Agent, won.SessionID)
 	return "transcript:request_hash", "", false
 }

@@ -304,7 +304,7 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 			return reject(api.ReasonAnchor, "cannot anchor the native session file before sending: %v", err).result(op, pre.terminalID)
 		}
 		a.SessionID = pre.bind.SessionID
-		if pre.agent == api.AgentCodex && pre.bind.Durable == contract.DurableWorking {
+		if ag, ok := registry.Lookup(pre.agent); ok && ag.Traits().Steers && pre.bind.Durable == contract.DurableWorking {
 			// Sent into a working Codex: a steered prompt is recorded in
 			// the running turn, started before this anchor.
 			a.Running = pre.bind.RunningTurn

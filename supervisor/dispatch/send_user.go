@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
@@ -89,7 +90,7 @@ func (d *Dispatcher) userSendReady(v terminal.View, req api.SendRequest) (sendSt
 
 // draftShapeWhy says what the profile could not prove of the draft.
 func draftShapeWhy(agent string, r terminal.Recognition) string {
-	if agent == api.AgentClaude {
+	if a, ok := registry.Lookup(agent); ok && a.Traits().Stashes {
 		if r.Stashed {
 			return "a stashed draft is waiting: another ctrl+s would replace it"
 		}
@@ -137,7 +138,7 @@ func physicalSend(ctx context.Context, tx *txn, pre sendState, request string) (
 	// never puts a draft back: a changed Codex draft is an Enter taken as
 	// a newline.
 	restored := func(r terminal.Recognition) bool {
-		return pre.agent == api.AgentClaude && r.Composer == contract.ComposerDraft && r.DraftSum != typed.Rec.DraftSum
+		return stashes(pre.agent) && r.Composer == contract.ComposerDraft && r.DraftSum != typed.Rec.DraftSum
 	}
 	// An agent that was not working (idle, or stopped on a resumable
 	// block such as Claude's "Interrupted") shows the submit by moving
@@ -189,4 +190,11 @@ func (d *Dispatcher) sendUnmanaged(ctx context.Context, tx *txn, pre sendState, 
 	out.SendFacts = facts
 	d.lg.Info(tx.op, "terminal", pre.terminalID, "mode", api.SendUserExplicit, "request_len", res.TextLen, "watch", facts.WatchID)
 	return out
+}
+
+// stashes reports whether agent puts a stashed draft back at a submit
+// (Traits.Stashes).
+func stashes(agent string) bool {
+	a, ok := registry.Lookup(agent)
+	return ok && a.Traits().Stashes
 }

@@ -1,6 +1,7 @@
 package terminal
 
 import (
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
@@ -161,13 +162,17 @@ func Resumable(reason string) bool {
 }
 
 // NativeBusy: the agent's own session file shows a turn in progress
-// while its screen reads idle. Codex hides its status line while it
-// streams a reply (recording interrupted, 0.155.1 and 0.171.0), so for
-// Codex an idle screen alone proves nothing while the rollout has a
-// task_started without its end. Claude Code shows its spinner while it
-// streams (and writes its transcript out of order on some versions).
+// while its screen reads idle, for an agent that hides its working row
+// while it streams a reply (Traits.HidesWorking): there an idle screen
+// alone proves nothing while the record has a turn without its end. An
+// agent that shows its spinner while it streams is read by its screen
+// (Claude Code also writes its transcript out of order on some versions).
 func NativeBusy(v View) bool {
-	return v.Ident != nil && v.Ident.Agent == api.AgentCodex && v.Bind.DurableState(v.Ident) == contract.DurableWorking
+	if v.Ident == nil {
+		return false
+	}
+	a, ok := registry.Lookup(v.Ident.Agent)
+	return ok && a.Traits().HidesWorking && v.Bind.DurableState(v.Ident) == contract.DurableWorking
 }
 
 // UserSendable says whether r allows a person's user-explicit send (seed

@@ -1,6 +1,7 @@
 package terminal
 
 import (
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
@@ -13,7 +14,7 @@ import (
 // resolved binding the probe would tell nothing new: it is not offered.
 func IdentifyReady(v View) bool {
 	r := v.Rec
-	if v.Ident == nil || v.Ident.Agent != api.AgentCodex || v.Ident.Replica || v.ActiveTurn != "" || !r.Exact ||
+	if v.Ident == nil || !identifies(v.Ident.Agent) || v.Ident.Replica || v.ActiveTurn != "" || !r.Exact ||
 		r.Screen != contract.ScreenIdle || r.Composer != contract.ComposerEmpty || NativeBusy(v) || v.Bind.State != contract.IdentityAmbiguous {
 		return false
 	}
@@ -28,4 +29,11 @@ func identifyActions(v View, out map[string]api.Action) {
 	}
 	out["identify_foreground"] = api.Action{Tool: api.ToolIdentifyForeground, Arguments: map[string]any{"terminal_id": v.ID}}
 	out["identify_and_send"] = api.Action{Tool: api.ToolIdentifyAndSend, Arguments: map[string]any{"terminal_id": v.ID}}
+}
+
+// identifies reports whether agent's own status names its foreground
+// thread (Traits.Identifies).
+func identifies(agent string) bool {
+	a, ok := registry.Lookup(agent)
+	return ok && a.Traits().Identifies
 }
