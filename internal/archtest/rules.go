@@ -95,8 +95,9 @@ var (
 // process identity rules in the agents' folders; 3356 with their interrupt
 // keys and the registry's Known; 3303 with their record roots, formats and
 // session resolution (the binder names no agent); 3270 with their thread
-// candidates and traits (api names no agent).
-const MaxAgentMentions = 3270
+// candidates and traits (api names no agent); 3258 with dispatch's model
+// walks named for their mechanism (the effort row, the effort popup).
+const MaxAgentMentions = 3258
 
 // MaxFileLines and MaxFuncLines are the health budget; generated files
 // ("Code generated ... DO NOT EDIT.") are exempt from the first.

@@ -268,7 +268,7 @@ func (d *Dispatcher) sendIdentified(ctx context.Context, held *txn, pre identify
 	}
 	anchors := make([]watchers.Anchor, 0, len(now.Bind.Candidates))
 	for _, c := range now.Bind.Candidates {
-		a, err := takeAnchor(ctx, watchers.Codex, c.Path)
+		a, err := takeAnchor(ctx, watchers.Agent(now.Ident.Agent), c.Path)
 		if err != nil {
 			probe := api.ActionResult{TerminalID: was.ID, Foreground: proof}
 			return stopped(probe, api.OutcomeRejected, fmt.Sprintf("%s: cannot anchor rollout %s before sending: %v", api.ReasonAnchor, c.SessionID, err))

@@ -76,7 +76,7 @@ func opened(anchors []watchers.Anchor, cur terminal.View, inc string) []watchers
 			known = known || a.Path == c.Path
 		}
 		if !known {
-			anchors = append(anchors, watchers.Anchor{Agent: watchers.Codex, Path: c.Path, Absent: true, SessionID: c.SessionID})
+			anchors = append(anchors, watchers.Anchor{Agent: watchers.Agent(cur.Ident.Agent), Path: c.Path, Absent: true, SessionID: c.SessionID})
 		}
 	}
 	return anchors

@@ -60,9 +60,9 @@ func (d *Dispatcher) ModelOptions(ctx context.Context, req api.ModelOptionsReque
 	if err != nil {
 		return privateResult(tx.fail(err.Error(), m.View().Rec.Screen, "")), nil
 	}
-	walk := claudeCatalog
+	walk := rowCatalog
 	if prof.EffortPopup {
-		walk = codexCatalog
+		walk = popupCatalog
 	}
 	w, err := walk(ictx, tx, prof, list)
 	if err == nil {
@@ -149,7 +149,7 @@ func (d *Dispatcher) runSetModel(ctx context.Context, tx *txn, prof recognizers.
 	}
 	name := list.Rows[row].Label
 	if prof.EffortPopup {
-		return codexSet(ctx, tx, prof, list, offer.cat.Models[i], effort)
+		return popupSet(ctx, tx, prof, list, offer.cat.Models[i], effort)
 	}
 	if effort != "" {
 		if list, err = setEffort(ctx, tx, prof, list, effort); err != nil {
@@ -178,9 +178,9 @@ func (d *Dispatcher) runSetModel(ctx context.Context, tx *txn, prof recognizers.
 	return r.ModelNotice, nil
 }
 
-// codexSet opens the model's effort popup, proves its efforts the
+// popupSet opens the model's effort popup, proves its efforts the
 // offer's, and sets the effort with Enter.
-func codexSet(ctx context.Context, tx *txn, prof recognizers.ModelControlProfile, list *recognizers.ModelMenu, opt api.ModelOption, effort string) (string, error) {
+func popupSet(ctx context.Context, tx *txn, prof recognizers.ModelControlProfile, list *recognizers.ModelMenu, opt api.ModelOption, effort string) (string, error) {
 	name := opt.Model
 	e, err := menuStep(ctx, tx, keyEnter, "the efforts of "+name, func(x *recognizers.ModelMenu) bool {
 		return x.Kind == recognizers.EffortList && x.For == name

@@ -21,17 +21,17 @@ type catalogWalk struct {
 	last     *recognizers.ModelMenu // the menu as the walk left it
 }
 
-// claudeCatalog reads Claude Code's picker: the efforts once on the row
+// rowCatalog reads Claude Code's picker: the efforts once on the row
 // it opens on (the effort row is the picker's, one for every model:
 // model-catalog), then each model, whose effort row says whether it
 // takes one.
-func claudeCatalog(ctx context.Context, tx *txn, prof recognizers.ModelControlProfile, m *recognizers.ModelMenu) (catalogWalk, error) {
+func rowCatalog(ctx context.Context, tx *txn, prof recognizers.ModelControlProfile, m *recognizers.ModelMenu) (catalogWalk, error) {
 	var w catalogWalk
 	start, startDefault := m.Effort, m.EffortDefault
 	if start == "" {
 		return w, fmt.Errorf("%s: the picker opens on a model without effort; its levels cannot be read", api.ReasonPostcondition)
 	}
-	levels, def, m, err := claudeLevels(ctx, tx, prof, m)
+	levels, def, m, err := rowLevels(ctx, tx, prof, m)
 	if err != nil {
 		return w, err
 	}
@@ -55,11 +55,11 @@ func claudeCatalog(ctx context.Context, tx *txn, prof recognizers.ModelControlPr
 	return w, nil
 }
 
-// claudeLevels walks the effort row through every level: round a ring
+// rowLevels walks the effort row through every level: round a ring
 // once, or along a line to its right end and back to its left, each
 // press proven to show the profile's next level. It returns the levels
 // and the one marked default.
-func claudeLevels(ctx context.Context, tx *txn, prof recognizers.ModelControlProfile, m *recognizers.ModelMenu) ([]string, string, *recognizers.ModelMenu, error) {
+func rowLevels(ctx context.Context, tx *txn, prof recognizers.ModelControlProfile, m *recognizers.ModelMenu) ([]string, string, *recognizers.ModelMenu, error) {
 	n := len(prof.Efforts)
 	at := slices.Index(prof.Efforts, m.Effort)
 	if at < 0 {
@@ -103,9 +103,9 @@ func claudeLevels(ctx context.Context, tx *txn, prof recognizers.ModelControlPro
 	return slices.Clone(prof.Efforts), def, m, nil
 }
 
-// codexCatalog reads Codex's list, then each model's effort popup (Enter
+// popupCatalog reads Codex's list, then each model's effort popup (Enter
 // on a model the profile records as opening one; Esc back to the list).
-func codexCatalog(ctx context.Context, tx *txn, prof recognizers.ModelControlProfile, m *recognizers.ModelMenu) (catalogWalk, error) {
+func popupCatalog(ctx context.Context, tx *txn, prof recognizers.ModelControlProfile, m *recognizers.ModelMenu) (catalogWalk, error) {
 	var w catalogWalk
 	rows := m.Rows
 	for i, r := range rows {

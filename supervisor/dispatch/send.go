@@ -261,7 +261,7 @@ func sendReady(v terminal.View, req api.SendRequest) (sendState, *refusal) {
 	case !terminal.Ready(r):
 		return st, reject(api.ReasonNotIdle, "the agent is %s (%s) and takes no prompt now", r.Screen, blockReason(r))
 	case terminal.NativeBusy(v):
-		return st, reject(api.ReasonNotIdle, "the agent's session file shows a turn in progress (Codex hides its status line while it streams)")
+		return st, reject(api.ReasonNotIdle, "the agent's session file shows a turn in progress (its working row hides while it streams)")
 	case req.SessionID != "" && v.Bind.State != contract.IdentityResolved:
 		return st, reject(api.ReasonBindingChanged, "the terminal's native session is %s", v.Bind.State)
 	}

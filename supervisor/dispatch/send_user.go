@@ -96,7 +96,7 @@ func draftShapeWhy(agent string, r terminal.Recognition) string {
 		}
 		return "the composer is not one the profile reads whole"
 	}
-	return "Codex's ctrl+u clears only one line with the cursor at its end"
+	return "the native clear is proven only for a one-line draft with the cursor at its end"
 }
 
 // physicalSend is the one physical send of request after the
