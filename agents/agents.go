@@ -26,6 +26,8 @@ type Agent interface {
 	Name() string
 	// Display is the agent's name for people ("Claude Code").
 	Display() string
+	// Command is the command its user runs to start it.
+	Command() string
 	// Process says how its process is recognised among a pane's
 	// foreground group (procid.Classify).
 	Process() procid.Rule

@@ -20,6 +20,7 @@ var Agent agent
 type agent struct{}
 
 func (agent) Name() string    { return Name }
+func (agent) Command() string { return Name }
 func (agent) Display() string { return "Codex" }
 
 // Process: the native binary of @openai/codex's platform package (the

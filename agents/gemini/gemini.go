@@ -20,6 +20,7 @@ var Agent agent
 type agent struct{}
 
 func (agent) Name() string    { return Name }
+func (agent) Command() string { return Name }
 func (agent) Display() string { return "Gemini CLI" }
 
 // Process: a Node script of @google/gemini-cli. It restarts itself in a

@@ -21,6 +21,7 @@ var Agent agent
 type agent struct{}
 
 func (agent) Name() string    { return Name }
+func (agent) Command() string { return Name }
 func (agent) Display() string { return "OpenCode" }
 
 // Process: its native binary, bin/opencode.exe of npm's opencode-ai, or

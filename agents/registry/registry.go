@@ -4,6 +4,8 @@
 package registry
 
 import (
+	"strings"
+
 	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/agents/claude"
 	"github.com/agent-knock-knock/akk/agents/codex"
@@ -34,6 +36,30 @@ func Lookup(name string) (agents.Agent, bool) {
 func Known(name string) bool {
 	_, ok := Lookup(name)
 	return ok
+}
+
+// Names are every agent's contract value, joined by sep.
+func Names(sep string) string {
+	var b strings.Builder
+	for i, a := range All {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(a.Name())
+	}
+	return b.String()
+}
+
+// Displays are the display names of the agents keep says, joined by
+// ", " (every agent's with keep nil).
+func Displays(keep func(agents.Agent) bool) string {
+	var out []string
+	for _, a := range All {
+		if keep == nil || keep(a) {
+			out = append(out, a.Display())
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // ProcessRules are every agent's process identity rules.

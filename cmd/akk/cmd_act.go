@@ -86,7 +86,7 @@ func (c *RespondCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout
 // SendCmd is `akk send`.
 type SendCmd struct {
 	DaemonFlags
-	Target  string `arg:"" help:"A terminal (a term_… id, or a selector: claude|codex|gemini|opencode, @REF, %PANE or session:window.pane), an AKK session (ses_…), or 'only': the one terminal ready for a send (refused unless exactly one is)."`
+	Target  string `arg:"" help:"A terminal (a term_… id, or a selector: ${agent_selectors}, @REF, %PANE or session:window.pane), an AKK session (ses_…), or 'only': the one terminal ready for a send (refused unless exactly one is)."`
 	Request string `arg:"" help:"The task text; - reads stdin. A first line starting with / is refused."`
 	Mode    string `enum:",session_exact,terminal_follow_current,terminal_user_explicit" default:"" help:"session_exact (a ses_ target), terminal_follow_current (a term_ target, the default) or terminal_user_explicit: your own send to the terminal you chose, into a working agent or over a draft (Codex's draft is deleted with ctrl+u, Claude Code's stashed with ctrl+s and put back after); a dialog still refuses it."`
 	// User is --mode terminal_user_explicit.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
@@ -211,7 +212,8 @@ func checkStoreFiles(dir string) check {
 // on PATH (found by name; nothing is run).
 func checkAgents(h *api.Health) check {
 	var found []string
-	for _, name := range []string{"claude", "codex", "gemini", "opencode"} {
+	for _, a := range registry.All {
+		name := a.Command()
 		if p, err := exec.LookPath(name); err == nil {
 			real, _ := filepath.EvalSymlinks(p)
 			found = append(found, name+" at "+real)

@@ -18,7 +18,7 @@ import (
 // IdentifyForegroundCmd is `akk identify-foreground TERMINAL_ID`.
 type IdentifyForegroundCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The Codex terminal whose binding is ambiguous: ${terminal}."`
+	TerminalID string `arg:"" help:"The terminal whose binding is ambiguous (${identify_agents}): ${terminal}."`
 }
 
 // Run probes the foreground thread.
@@ -33,7 +33,7 @@ func (c *IdentifyForegroundCmd) Run(ctx context.Context, cl *api.Client, g *Glob
 // IdentifyAndSendCmd is `akk identify-and-send TERMINAL_ID REQUEST`.
 type IdentifyAndSendCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The Codex terminal whose binding is ambiguous: ${terminal}."`
+	TerminalID string `arg:"" help:"The terminal whose binding is ambiguous (${identify_agents}): ${terminal}."`
 	Request    string `arg:"" help:"The task text; - reads stdin. A first line starting with / is refused."`
 }
 

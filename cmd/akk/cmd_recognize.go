@@ -22,7 +22,7 @@ import (
 // recognizers.TestKey, a fixed public key, so they authorize nothing.
 type RecognizeCmd struct {
 	File     string `arg:"" type:"existingfile" help:"A recording (.cast), a screen in the seed format (NAME.final.txt), or tmux capture-pane -p -e output."`
-	Agent    string `help:"The agent (claude, codex); default: the recording's."`
+	Agent    string `help:"The agent (${agents}); default: the recording's."`
 	Version  string `help:"The agent's exact version; default: the recording's."`
 	Timeline bool   `help:"For a recording: one object per change of the recognition, with its time t (NDJSON with --json)."`
 	Size     string `help:"For a capture-pane dump: the pane's size WxH (default: the widest line by the number of lines)."`

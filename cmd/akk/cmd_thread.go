@@ -19,7 +19,7 @@ import (
 // NewThreadCmd is `akk new-thread TERMINAL_ID`.
 type NewThreadCmd struct {
 	DaemonFlags
-	TerminalID string `arg:"" help:"The terminal whose agent starts a new conversation (Claude Code /clear, Codex /new): ${terminal}."`
+	TerminalID string `arg:"" help:"The terminal whose agent starts a new conversation (${thread_agents}): ${terminal}."`
 }
 
 // Run starts a new conversation.

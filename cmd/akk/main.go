@@ -16,6 +16,8 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/agent-knock-knock/akk/agents"
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 )
 
@@ -44,21 +46,21 @@ type CLI struct {
 	Cancel  CancelCmd  `cmd:"" help:"Interrupt a managed turn's working agent."`
 
 	// Native thread transitions (cmd_thread.go).
-	NewThread        NewThreadCmd          `cmd:"" name:"new-thread" help:"Start a new conversation in a terminal's idle agent (Claude Code /clear, Codex /new)."`
+	NewThread        NewThreadCmd          `cmd:"" name:"new-thread" help:"Start a new conversation in a terminal's idle agent (its own command for it; ${thread_agents})."`
 	ResumeThread     ResumeThreadCmd       `cmd:"" name:"resume-thread" help:"Resume an earlier conversation in a terminal's idle agent (--list shows them)."`
 	ReconcileBinding ReconcileBindingCmd   `cmd:"" name:"reconcile-binding" help:"Detach a terminal's binding to a conversation a person left (no input)."`
 	NativeInspect    NativeInspectCmd      `cmd:"" name:"native-inspect" help:"Read a terminal's agent's own status panel (its /status), then dismiss it."`
 	ModelOptions     ModelOptionsCmd       `cmd:"" name:"model-options" help:"List the models and efforts of a terminal's agent (its /model menu, closed again)."`
 	SetModel         SetModelCmd           `cmd:"" name:"set-model" help:"Set one model and effort from model-options through the agent's own menu."`
-	RepairModelCtl   RepairModelControlCmd `cmd:"" name:"repair-model-control" help:"Codex: close a /model popup or clear a bare /model a failed change left."`
+	RepairModelCtl   RepairModelControlCmd `cmd:"" name:"repair-model-control" help:"Close a /model popup or clear a bare /model a failed model change left (agents whose profile records the residue)."`
 
 	// The controller hosts (cmd_hosts.go).
 	OpenClaw OpenClawCmd `cmd:"" name:"openclaw" help:"Set akk up in OpenClaw (MCP server, wake-up hook, skill)."`
 	Pi       PiCmd       `cmd:"" name:"pi" help:"Set akk up in Pi (MCP server)."`
 
 	// Foreground identification of an ambiguous Codex pane (cmd_identify.go).
-	IdentifyForeground IdentifyForegroundCmd `cmd:"" name:"identify-foreground" help:"Read which conversation an ambiguous Codex terminal runs (its /status, once): a diagnostic, no authority."`
-	IdentifyAndSend    IdentifyAndSendCmd    `cmd:"" name:"identify-and-send" help:"Probe an ambiguous Codex terminal's conversation, then send a task there as a managed turn."`
+	IdentifyForeground IdentifyForegroundCmd `cmd:"" name:"identify-foreground" help:"Read which conversation an ambiguous terminal runs (its /status, once; ${identify_agents}): a diagnostic, no authority."`
+	IdentifyAndSend    IdentifyAndSendCmd    `cmd:"" name:"identify-and-send" help:"Probe an ambiguous terminal's conversation (${identify_agents}), then send a task there as a managed turn."`
 
 	Doctor DoctorCmd `cmd:"" help:"Check tmux, the server, the daemon, the store and the agents."`
 	Demo   DemoCmd   `cmd:"" help:"Supervise replica agents on a private tmux server, with a live table of their states."`
@@ -103,10 +105,15 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	// and let Parse return.
 	exited := -1
 	parser, err := kong.New(&cli, kong.Name("akk"),
-		kong.Description("akk supervises coding agents (Claude Code, Codex) running in tmux panes."),
+		kong.Description("akk supervises coding agents ("+registry.Displays(nil)+") running in tmux panes."),
 		kong.Writers(stdout, stderr),
 		kong.Help(helpWithExitCodes),
-		kong.Vars{"terminal": "a term_… id, or a selector: only, claude|codex|gemini|opencode, @REF (an id's prefix), %PANE or session:window.pane"},
+		kong.Vars{"terminal": "a term_… id, or a selector: only, " + registry.Names("|") + ", @REF (an id's prefix), %PANE or session:window.pane",
+			"agents":          registry.Names(", "),
+			"agent_selectors": registry.Names("|"),
+			"thread_agents":   registry.Displays(func(a agents.Agent) bool { return a.Threads() != nil }),
+			"identify_agents": registry.Displays(func(a agents.Agent) bool { return a.Traits().Identifies }),
+		},
 		kong.Exit(func(c int) {
 			if exited < 0 {
 				exited = c

@@ -119,7 +119,7 @@ func checkSelector(sel string) error {
 	case strings.HasPrefix(sel, "@") && strings.TrimPrefix(sel[1:], "term_") != "":
 		return nil
 	}
-	return fmt.Errorf("%w: %q names no terminal: give term_…, only, an agent (claude, codex, gemini, opencode), @REF (a prefix of a terminal id), a pane %%N or session:window.pane", errUsage, sel)
+	return fmt.Errorf("%w: %q names no terminal: give term_…, only, an agent (%s), @REF (a prefix of a terminal id), a pane %%N or session:window.pane", errUsage, sel, registry.Names(", "))
 }
 
 // tmuxTargetMatch asks each tmux server of this machine's rows which pane
