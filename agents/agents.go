@@ -47,6 +47,10 @@ type Agent interface {
 	Threads() Threads
 	// Traits are the facts of its behaviour the engines act on.
 	Traits() Traits
+	// Remapped says why the user's own keybindings (beside its records
+	// root) may change what the keys akk presses do ("" when they cannot);
+	// a file that cannot be read or parsed is an error.
+	Remapped(root string) (string, error)
 }
 
 // Traits are facts of an agent's behaviour, each measured on its

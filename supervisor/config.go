@@ -4,15 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"strings"
 	"time"
 
-	"github.com/agent-knock-knock/akk/agents/claude"
-	"github.com/agent-knock-knock/akk/agents/codex"
-	"github.com/agent-knock-knock/akk/agents/gemini"
-	"github.com/agent-knock-knock/akk/agents/opencode"
 	agentreg "github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/store"
@@ -41,14 +38,10 @@ type Config struct {
 	Now func() time.Time
 	// AllowReplicas makes `akk replica` panes agents (tests, akk demo).
 	AllowReplicas bool
-	// ClaudeProjects and CodexSessions are the agents' file roots
-	// ("": ~/.claude/projects and $CODEX_HOME/sessions or ~/.codex/sessions).
-	ClaudeProjects, CodexSessions string
-	// GeminiTmp is Gemini CLI's root of conversations ("": ~/.gemini/tmp).
-	GeminiTmp string
-	// OpenCodeDB is OpenCode's store of sessions ("":
-	// $XDG_DATA_HOME/opencode/opencode.db, ~/.local/share by default).
-	OpenCodeDB string
+	// Roots are the agents' record roots, by agent; an agent with none
+	// given gets its own default from the home and environment
+	// (agents.Agent.Root: ~/.claude/projects, $CODEX_HOME/sessions, ...).
+	Roots map[string]string
 	// PauseAfter is the control clients' pause-after (0: 10 s).
 	PauseAfter time.Duration
 
@@ -83,13 +76,16 @@ func (c *Config) ensureDefaults() {
 	}
 	c.Callbacks.EnsureDefaults()
 	home, _ := os.UserHomeDir()
-	given := map[string]*string{claude.Name: &c.ClaudeProjects, codex.Name: &c.CodexSessions,
-		gemini.Name: &c.GeminiTmp, opencode.Name: &c.OpenCodeDB}
+	roots := maps.Clone(c.Roots)
+	if roots == nil {
+		roots = map[string]string{}
+	}
 	for _, a := range agentreg.All {
-		if p := given[a.Name()]; p != nil && *p == "" {
-			*p = a.Root(home, os.Getenv)
+		if roots[a.Name()] == "" {
+			roots[a.Name()] = a.Root(home, os.Getenv)
 		}
 	}
+	c.Roots = roots
 	if c.TmuxEnv == nil {
 		for _, kv := range os.Environ() {
 			if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
@@ -127,7 +123,4 @@ func (c *Config) validate() error {
 }
 
 // roots are the agents' record roots by agent (the binder's Config.Roots).
-func (c *Config) roots() map[string]string {
-	return map[string]string{claude.Name: c.ClaudeProjects, codex.Name: c.CodexSessions,
-		gemini.Name: c.GeminiTmp, opencode.Name: c.OpenCodeDB}
-}
+func (c *Config) roots() map[string]string { return c.Roots }

@@ -51,7 +51,7 @@ func TestDispatchCrashChild(t *testing.T) {
 		}
 	}
 	sv, err := New(Config{Store: st, TmuxSocket: os.Getenv("AKK_CRASH_DISPATCH_TMUX"), Listener: ln, AllowReplicas: true,
-		ClaudeProjects: projects, CodexSessions: sessions, Logger: testLogger(t), Callbacks: callbacks})
+		Roots: map[string]string{"claude": projects, "codex": sessions}, Logger: testLogger(t), Callbacks: callbacks})
 	if err != nil {
 		t.Fatal(err)
 	}

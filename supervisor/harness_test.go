@@ -104,7 +104,7 @@ func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
 		o.codexSessions = t.TempDir()
 	}
 	cfg := Config{Logger: lg, Store: st, TmuxSocket: srv.Socket, TmuxEnv: srv.Env, Listener: ln, AllowReplicas: true,
-		ClaudeProjects: o.claudeProjects, CodexSessions: o.codexSessions, GeminiTmp: o.geminiTmp, OpenCodeDB: o.openCodeDB}
+		Roots: map[string]string{"claude": o.claudeProjects, "codex": o.codexSessions, "gemini": o.geminiTmp, "opencode": o.openCodeDB}}
 	cfg.recognize, cfg.onCommand = o.recognize, o.onCommand
 	cfg.Callbacks, cfg.Tasks, cfg.Now, cfg.Restart = o.callbacks, o.tasks, o.now, o.restart
 	sv, err := New(cfg)

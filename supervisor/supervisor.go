@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,7 +21,6 @@ import (
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 	"github.com/agent-knock-knock/akk/supervisor/tasks"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // Supervisor is the daemon. Build it with New, run it with Run (once).
@@ -86,7 +84,7 @@ func New(cfg Config) (*Supervisor, error) {
 	s.asks = newAsker(cfg.Ask, cfg.Logger, s)
 	s.disp = dispatch.New(dispatch.Config{Secret: secret, Now: cfg.Now, Logger: cfg.Logger,
 		Terminals: registry{s}, Turns: s.tasks, Store: cfg.Store, Journal: journal{s}, Threads: threads{s},
-		Keymaps: watchers.Keymap{ClaudeDir: dirOf(cfg.ClaudeProjects), CodexHome: dirOf(cfg.CodexSessions)}})
+		Keymaps: keymaps(cfg.roots())})
 	return s, nil
 }
 
@@ -156,11 +154,14 @@ func (s *Supervisor) poke() {
 	}
 }
 
-// dirOf is the directory holding root ("" for none): the agent's config
-// directory above its session files.
-func dirOf(root string) string {
-	if root == "" {
-		return ""
+// keymaps is dispatch.Keymaps: each agent's own keybindings, beside its
+// records root.
+type keymaps map[string]string
+
+func (k keymaps) Remapped(agent string) (string, error) {
+	a, ok := agentreg.Lookup(agent)
+	if !ok {
+		return "", nil
 	}
-	return filepath.Dir(root)
+	return a.Remapped(k[agent])
 }

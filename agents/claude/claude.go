@@ -82,3 +82,17 @@ func (threads) Written(ctx context.Context, root string, q agents.SessionQuery) 
 
 // Traits: it stashes drafts (ctrl+s) and puts them back at a submit.
 func (agent) Traits() agents.Traits { return agents.Traits{Stashes: true} }
+
+// Remapped: keybindings.json in its config directory (~/.claude, the
+// records root's parent), re-read while it runs.
+func (agent) Remapped(root string) (string, error) {
+	return watchers.Keymap{ClaudeDir: parentOf(root)}.Remapped(Name)
+}
+
+// parentOf is the directory holding root ("" for none).
+func parentOf(root string) string {
+	if root == "" {
+		return ""
+	}
+	return filepath.Dir(root)
+}

@@ -82,3 +82,13 @@ func (threads) Written(ctx context.Context, root string, q agents.SessionQuery) 
 func (agent) Traits() agents.Traits {
 	return agents.Traits{HidesWorking: true, Steers: true, Identifies: true, NewThreadUnwritten: true}
 }
+
+// Remapped: config.toml's [tui.keymap] (or its vim mode) in $CODEX_HOME,
+// the records root's parent.
+func (agent) Remapped(root string) (string, error) {
+	home := ""
+	if root != "" {
+		home = filepath.Dir(root)
+	}
+	return watchers.Keymap{CodexHome: home}.Remapped(Name)
+}

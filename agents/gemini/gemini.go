@@ -55,3 +55,6 @@ func (agent) Threads() agents.Threads { return nil }
 
 // Traits: none the engines act on.
 func (agent) Traits() agents.Traits { return agents.Traits{} }
+
+// Remapped: no keybinding of its user's is known to change akk's keys.
+func (agent) Remapped(string) (string, error) { return "", nil }

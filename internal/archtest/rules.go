@@ -97,8 +97,9 @@ var (
 // session resolution (the binder names no agent); 3270 with their thread
 // candidates and traits (api names no agent); 3258 with dispatch's model
 // walks named for their mechanism (the effort row, the effort popup); 3242
-// with the CLI's help and checks built from the registry.
-const MaxAgentMentions = 3242
+// with the CLI's help and checks built from the registry; 3210 with the
+// daemon's roots and keymaps by agent (supervisor names no agent).
+const MaxAgentMentions = 3210
 
 // MaxFileLines and MaxFuncLines are the health budget; generated files
 // ("Code generated ... DO NOT EDIT.") are exempt from the first.

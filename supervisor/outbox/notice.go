@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
@@ -79,19 +80,14 @@ func NoticeOf(n *store.Notification, places Places) Notice {
 	return Notice{Title: clean(agentName(p.Agent)+" "+titleOf(env), maxTitle), Body: strings.Join(lines, "\n"), Link: link}
 }
 
-// agentName is the agent as its users call it.
+// agentName is the agent as its users call it (the registry's display
+// name; an agent akk does not know by its contract value).
 func agentName(agent string) string {
-	switch agent {
-	case "claude":
-		return "Claude Code"
-	case "codex":
-		return "Codex"
-	case "gemini":
-		return "Gemini CLI"
-	case "opencode":
-		return "OpenCode"
-	case "":
+	if agent == "" {
 		return "An agent"
+	}
+	if a, ok := registry.Lookup(agent); ok {
+		return a.Display()
 	}
 	return agent
 }
