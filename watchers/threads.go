@@ -194,7 +194,7 @@ func Threads(ctx context.Context, q ThreadQuery) ([]Thread, error) {
 	}
 	threads := slices.Collect(maps.Values(byID))
 	if len(threads) > 0 {
-		procs := &procView{root: cmp.Or(q.Procfs, "/proc")}
+		procs := &procid.Table{Root: q.Procfs}
 		if q.Agent == Codex {
 			markCodexLive(threads, procs, q.Self)
 		} else {
@@ -583,72 +583,6 @@ func readBounded(path string, limit int64) ([]byte, error) {
 	return buf, nil
 }
 
-// procView reads the process table of a proc file system once.
-type procView struct {
-	root   string
-	stats  map[int]procid.ProcStat
-	loaded bool
-}
-
-func (v *procView) table() map[int]procid.ProcStat {
-	if v.loaded {
-		return v.stats
-	}
-	v.loaded = true
-	v.stats = map[int]procid.ProcStat{}
-	ents, err := os.ReadDir(v.root)
-	if err != nil {
-		return v.stats
-	}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid <= 0 {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(v.root, e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		if st, err := procid.ParseStat(b); err == nil && st.PID == pid {
-			v.stats[pid] = st
-		}
-	}
-	return v.stats
-}
-
-// pids is the table's pids in order.
-func (v *procView) pids() []int {
-	return slices.Sorted(maps.Keys(v.table()))
-}
-
-// selfSet is pids and their descendants.
-func (v *procView) selfSet(pids []int) map[int]bool {
-	children := map[int][]int{}
-	for pid, st := range v.table() {
-		children[st.PPID] = append(children[st.PPID], pid)
-	}
-	self := map[int]bool{}
-	queue := slices.Clone(pids)
-	for len(queue) > 0 {
-		pid := queue[0]
-		queue = queue[1:]
-		if pid <= 0 || self[pid] {
-			continue
-		}
-		self[pid] = true
-		queue = append(queue, children[pid]...)
-	}
-	return self
-}
-
-func (v *procView) link(pid int, name string) string {
-	s, err := os.Readlink(filepath.Join(v.root, strconv.Itoa(pid), name))
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSuffix(s, " (deleted)")
-}
-
 // fdHolder is a process holding a file open.
 type fdHolder struct {
 	pid, fd int
@@ -656,20 +590,22 @@ type fdHolder struct {
 }
 
 // markCodexLive flags the rollouts a process other than self holds open.
-func markCodexLive(threads []Thread, v *procView, self []int) {
+func markCodexLive(threads []Thread, v *procid.Table, self []int) {
 	want := map[FileID]bool{}
 	for _, t := range threads {
 		want[t.File] = true
 	}
-	mine := v.selfSet(self)
+	mine := v.SelfSet(self)
 	held := map[FileID]fdHolder{}
 	read, unreadable := 0, 0
-	for _, pid := range v.pids() {
+	isRollout := func(name string) bool {
+		return strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl")
+	}
+	for _, pid := range v.PIDs() {
 		if mine[pid] {
 			continue
 		}
-		dir := filepath.Join(v.root, strconv.Itoa(pid), "fd")
-		ents, err := os.ReadDir(dir)
+		files, err := v.Files(pid, isRollout)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				unreadable++
@@ -677,21 +613,10 @@ func markCodexLive(threads []Thread, v *procView, self []int) {
 			continue
 		}
 		read++
-		for _, e := range ents {
-			p := filepath.Join(dir, e.Name())
-			target, err := os.Readlink(p)
-			name := filepath.Base(strings.TrimSuffix(target, " (deleted)"))
-			if err != nil || !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
-				continue
-			}
-			fi, err := os.Stat(p)
-			if err != nil {
-				continue // closed meanwhile
-			}
-			id := statOf(fi).ID
+		for _, f := range files {
+			id := statOf(f.Info).ID
 			if _, seen := held[id]; want[id] && !seen {
-				fd, _ := strconv.Atoi(e.Name())
-				held[id] = fdHolder{pid: pid, fd: fd, comm: v.table()[pid].Comm}
+				held[id] = fdHolder{pid: pid, fd: f.FD, comm: v.Stats()[pid].Comm}
 			}
 		}
 	}
@@ -726,13 +651,13 @@ type claudeSessionRecord struct {
 // process other than the pane's has registered, and, while a claude of
 // the same cwd runs unregistered, those appended in the last
 // claudeRecent.
-func markClaudeLive(threads []Thread, v *procView, q ThreadQuery, now time.Time) {
-	mine := v.selfSet(q.Self)
+func markClaudeLive(threads []Thread, v *procid.Table, q ThreadQuery, now time.Time) {
+	mine := v.SelfSet(q.Self)
 	live := map[string]string{} // session -> why
 	registered := map[int]bool{}
 	dir := filepath.Join(filepath.Dir(q.Root), "sessions")
 	ents, _ := os.ReadDir(dir)
-	ns, _ := os.Readlink(filepath.Join(v.root, "self", "ns", "pid")) // "pid:[4026531836]"
+	ns := v.PIDNamespace()
 	for _, e := range ents {
 		pid, err := strconv.Atoi(strings.TrimSuffix(e.Name(), ".json"))
 		if err != nil || !strings.HasSuffix(e.Name(), ".json") || mine[pid] {
@@ -746,7 +671,7 @@ func markClaudeLive(threads []Thread, v *procView, q ThreadQuery, now time.Time)
 			live[rec.SessionID] = fmt.Sprintf("registered by pid %d of another pid namespace (%s): not checkable", pid, rec.PIDDomain)
 			continue
 		}
-		st, alive := v.table()[pid]
+		st, alive := v.Stats()[pid]
 		if !alive || rec.ProcStart != "" && rec.ProcStart != strconv.FormatUint(st.StartTime, 10) {
 			continue // left by a process that is gone
 		}
@@ -754,8 +679,8 @@ func markClaudeLive(threads []Thread, v *procView, q ThreadQuery, now time.Time)
 		live[rec.SessionID] = fmt.Sprintf("live in pid %d (%s)", pid, filepath.Join(dir, e.Name()))
 	}
 	unregistered := 0
-	for _, pid := range v.pids() {
-		if !mine[pid] && !registered[pid] && isClaudeExe(v.link(pid, "exe")) && filepath.Clean(v.link(pid, "cwd")) == q.Cwd {
+	for _, pid := range v.PIDs() {
+		if !mine[pid] && !registered[pid] && isClaudeExe(v.Link(pid, "exe")) && filepath.Clean(v.Link(pid, "cwd")) == q.Cwd {
 			unregistered = pid
 			break
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/logcap"
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor"
 )
@@ -165,7 +166,7 @@ func (c *AttachCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout
 // is close-on-exec: the store's locks and the API socket go with the old
 // image, and the new one takes them afresh.
 func reexec() error {
-	return syscall.Exec("/proc/self/exe", os.Args, os.Environ())
+	return syscall.Exec(procid.SelfExe(), os.Args, os.Environ())
 }
 
 // shutdownLimit bounds a stop: a daemon whose store failed may have a call

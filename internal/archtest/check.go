@@ -31,13 +31,19 @@ type Rules struct {
 	AgentNames       []string
 	AgentHome        []string
 	MaxAgentMentions int
+	// ProcOnly are the packages whose production code may name /proc
+	// (a string literal holding "/proc"); ProcAllowed the others that
+	// may, each with its reason.
+	ProcOnly    []string
+	ProcAllowed map[string]string
 }
 
 // Default is akk's rules (rules.go).
 func Default() Rules {
 	return Rules{Layers: Layers, Leaves: Leaves, Only: Only, Exclusive: Exclusive, Forbidden: Forbidden,
 		MaxFileLines: MaxFileLines, MaxFuncLines: MaxFuncLines, LongFuncs: LongFuncs,
-		AgentNames: AgentNames, AgentHome: AgentHome, MaxAgentMentions: MaxAgentMentions}
+		AgentNames: AgentNames, AgentHome: AgentHome, MaxAgentMentions: MaxAgentMentions,
+		ProcOnly: ProcOnly, ProcAllowed: ProcAllowed}
 }
 
 // Report is what Check found: the violations and the dashboard's figures.
@@ -157,6 +163,11 @@ func checkFile(path, rel, pkg, modPath string, r Rules, rep *Report, usedLong ma
 			rep.Violations = append(rep.Violations, rel+": "+v)
 		}
 	}
+	if len(r.ProcOnly) > 0 && !matchAny(r.ProcOnly, pkg) && r.ProcAllowed[pkg] == "" {
+		for _, line := range procLiterals(fset, f) {
+			rep.Violations = append(rep.Violations, fmt.Sprintf("%s:%d: names /proc, which only %s reads", rel, line, strings.Join(r.ProcOnly, ", ")))
+		}
+	}
 	if !ast.IsGenerated(f) && !matchAny(r.AgentHome, pkg) {
 		if n := agentMentions(f, r.AgentNames); n > 0 {
 			if rep.AgentMentionsByPkg == nil {
@@ -186,6 +197,20 @@ func checkFile(path, rel, pkg, modPath string, r Rules, rep *Report, usedLong ma
 		rep.Violations = append(rep.Violations, fmt.Sprintf("%s: %s is %d lines (budget %d)", rel, name, n, r.MaxFuncLines))
 	}
 	return nil
+}
+
+// procLiterals are the lines of f's string literals that hold "/proc".
+func procLiterals(fset *token.FileSet, f *ast.File) []int {
+	var lines []int
+	ast.Inspect(f, func(x ast.Node) bool {
+		if bl, ok := x.(*ast.BasicLit); ok && bl.Kind == token.STRING {
+			if v, err := strconv.Unquote(bl.Value); err == nil && (v == "/proc" || strings.HasPrefix(v, "/proc/")) {
+				lines = append(lines, fset.Position(bl.Pos()).Line)
+			}
+		}
+		return true
+	})
+	return lines
 }
 
 // agentMentions counts the identifiers and string literals of f that

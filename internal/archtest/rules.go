@@ -101,6 +101,17 @@ var (
 // daemon's roots and keymaps by agent (supervisor names no agent).
 const MaxAgentMentions = 3210
 
+// ProcOnly: the process file system is read in one package, so that every
+// reading of it is one parser with its fuzz target and its fake root.
+var (
+	ProcOnly    = []string{"internal/procid"}
+	ProcAllowed = map[string]string{
+		// procid's own tests use it: it cannot import procid.
+		"internal/tmuxtest": "the test servers' end: a test helper procid's tests import",
+		"internal/archtest": "the rule itself",
+	}
+)
+
 // MaxFileLines and MaxFuncLines are the health budget; generated files
 // ("Code generated ... DO NOT EDIT.") are exempt from the first.
 const (

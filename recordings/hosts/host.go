@@ -9,10 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"time"
 
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
@@ -117,21 +117,13 @@ func killLeftOver(home string) error {
 		if time.Now().After(deadline) {
 			var desc []string
 			for _, pid := range pids {
-				comm, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
-				desc = append(desc, fmt.Sprintf("%d (%s)", pid, string(trimNL(comm))))
+				desc = append(desc, fmt.Sprintf("%d (%s)", pid, procid.Comm(pid)))
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 			}
 			return fmt.Errorf("%w: %v (now killed)", ErrLeftOver, desc)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-func trimNL(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
 // sleepCtx waits d or until ctx is done (false).

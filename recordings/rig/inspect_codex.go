@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
@@ -450,13 +451,12 @@ func (s *sticky) codexComposerEmpty(a threadAgent) {
 // codexOpenRollouts lists the rollout files the run's processes hold open.
 func codexOpenRollouts(home string) []string {
 	var out []string
+	var table procid.Table
 	for _, pid := range processesOf(home) {
-		dir := fmt.Sprintf("/proc/%d/fd", pid)
-		ents, _ := os.ReadDir(dir)
-		for _, e := range ents {
-			t, err := os.Readlink(filepath.Join(dir, e.Name()))
-			if err == nil && strings.HasPrefix(filepath.Base(t), "rollout-") && !slices.Contains(out, t) {
-				out = append(out, t)
+		files, _ := table.Files(pid, func(base string) bool { return strings.HasPrefix(base, "rollout-") })
+		for _, f := range files {
+			if !slices.Contains(out, f.Target) {
+				out = append(out, f.Target)
 			}
 		}
 	}

@@ -1,39 +1,17 @@
 package rig
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/agent-knock-knock/akk/internal/procid"
 )
 
 // processesOf lists the processes whose environment has HOME=home: the
 // processes of one run (the agent and anything it started).
-func processesOf(home string) []int {
-	want := []byte("HOME=" + home + "\x00")
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil {
-			continue
-		}
-		if bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...)) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+func processesOf(home string) []int { return procid.WithEnv("HOME=" + home) }
 
 // checkNoneLeft waits up to 5 s for the run's processes to exit. After
 // the first second it sends those still there SIGHUP once, as a user's
@@ -62,8 +40,7 @@ func checkNoneLeft(ctx context.Context, home string) error {
 		case <-ctx.Done():
 			var desc []string
 			for _, pid := range pids {
-				comm, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
-				desc = append(desc, fmt.Sprintf("%d (%s)", pid, bytes.TrimSpace(comm)))
+				desc = append(desc, fmt.Sprintf("%d (%s)", pid, procid.Comm(pid)))
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 			}
 			return fmt.Errorf("rig: processes of the run's HOME left after its tmux server was killed (now killed): %v", desc)
