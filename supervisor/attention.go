@@ -2,10 +2,10 @@ package supervisor
 
 import (
 	"context"
-	"os/exec"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
 )
 
 // AttentionOption is the tmux user option the daemon keeps current: how
@@ -81,7 +81,7 @@ func (s *Supervisor) setAttention(ctx context.Context, v string) error {
 func (s *Supervisor) clearAttention() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "tmux", "-u", "-S", s.cfg.TmuxSocket, "set-option", "-gu", AttentionOption)
+	cmd := controlmode.Command(ctx, s.cfg.TmuxSocket, "set-option", "-gu", AttentionOption)
 	cmd.Env = s.cfg.TmuxEnv
 	_ = cmd.Run()
 }

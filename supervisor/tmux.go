@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +34,7 @@ const sessionsFormat = "#{pid}\t#{version}\t#{session_id}\t#{session_name}"
 // listSessions runs tmux list-sessions once (at start, and when no control
 // client is attached to ask through).
 func (s *Supervisor) listSessions(ctx context.Context) (tmuxServer, []sessionInfo, error) {
-	cmd := exec.CommandContext(ctx, "tmux", "-u", "-S", s.cfg.TmuxSocket, "list-sessions", "-F", sessionsFormat)
+	cmd := controlmode.Command(ctx, s.cfg.TmuxSocket, "list-sessions", "-F", sessionsFormat)
 	cmd.Env = s.cfg.TmuxEnv
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -91,7 +90,7 @@ func parseSessions(socket, out string) (tmuxServer, []sessionInfo, error) {
 // another session). A new server on the same socket numbers its panes
 // from %0 again: its %0 is not the old server's.
 func (s *Supervisor) paneExists(ctx context.Context, pane controlmode.PaneID, serverPID int) bool {
-	cmd := exec.CommandContext(ctx, "tmux", "-u", "-S", s.cfg.TmuxSocket, "display-message", "-p", "-t", pane.String(), "#{pane_id} #{pid}")
+	cmd := controlmode.Command(ctx, s.cfg.TmuxSocket, "display-message", "-p", "-t", pane.String(), "#{pane_id} #{pid}")
 	cmd.Env = s.cfg.TmuxEnv
 	out, err := cmd.Output()
 	return err == nil && strings.TrimSpace(string(out)) == fmt.Sprintf("%s %d", pane, serverPID)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/store"
 )
@@ -119,7 +120,7 @@ func (c *DoctorCmd) checkServer(h *api.Health, daemon check) (ch check, tmuxGone
 		return check{Name: "server", Detail: "the daemon's tmux server does not answer",
 			Fix: "start that tmux server again, or stop akk attach and attach to another (-L NAME / -S PATH)"}, true
 	}
-	out, err := exec.Command("tmux", "-u", "-S", sock, "list-sessions", "-F", "#{session_name}").Output()
+	out, err := controlmode.Command(context.Background(), sock, "list-sessions", "-F", "#{session_name}").Output()
 	if err != nil {
 		if whose != "" {
 			return check{Name: "server", Detail: "no tmux server on " + sock + " (the daemon's)",

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/popup"
 	"github.com/agent-knock-knock/akk/port"
 )
@@ -94,7 +94,7 @@ func currentClientTTY(ctx context.Context) string {
 	if os.Getenv("TMUX") == "" {
 		return ""
 	}
-	out, err := exec.CommandContext(ctx, "tmux", "display-message", "-p", "#{client_tty}").Output()
+	out, err := controlmode.Command(ctx, "", "display-message", "-p", "#{client_tty}").Output()
 	if err != nil {
 		return ""
 	}

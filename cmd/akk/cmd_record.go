@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -39,7 +38,7 @@ func (c *RecordCmd) Run(ctx context.Context, lg *slog.Logger) error {
 	if socket == "" {
 		return fmt.Errorf("%w: no --socket and no $TMUX", errUsage)
 	}
-	out, err := exec.CommandContext(ctx, "tmux", "-u", "-S", socket, "display-message", "-p", "-t", pane.String(),
+	out, err := controlmode.Command(ctx, socket, "display-message", "-p", "-t", pane.String(),
 		"#{session_id} #{pane_width} #{pane_height}").Output()
 	if err != nil {
 		return fmt.Errorf("record: pane %v on %s: %w", pane, socket, err)

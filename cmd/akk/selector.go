@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
 )
 
 // A terminal selector is how a person names a terminal on the command
@@ -57,10 +57,10 @@ type paneOfFunc func(socket, target string) (string, error)
 // falls back to the current pane), so list-panes, which does, checks the
 // target first.
 func tmuxPaneOf(socket, target string) (string, error) {
-	if err := exec.Command("tmux", "-u", "-S", socket, "list-panes", "-t", target).Run(); err != nil {
+	if err := controlmode.Command(context.Background(), socket, "list-panes", "-t", target).Run(); err != nil {
 		return "", err
 	}
-	out, err := exec.Command("tmux", "-u", "-S", socket, "display-message", "-p", "-t", target, "#{pane_id}").Output()
+	out, err := controlmode.Command(context.Background(), socket, "display-message", "-p", "-t", target, "#{pane_id}").Output()
 	return strings.TrimSpace(string(out)), err
 }
 

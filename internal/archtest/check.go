@@ -36,6 +36,11 @@ type Rules struct {
 	// may, each with its reason.
 	ProcOnly    []string
 	ProcAllowed map[string]string
+	// TmuxOnly are the packages that may exec tmux (exec.Command or
+	// CommandContext with the literal "tmux"); TmuxAllowed the others
+	// that may, each with its reason.
+	TmuxOnly    []string
+	TmuxAllowed map[string]string
 }
 
 // Default is akk's rules (rules.go).
@@ -43,7 +48,7 @@ func Default() Rules {
 	return Rules{Layers: Layers, Leaves: Leaves, Only: Only, Exclusive: Exclusive, Forbidden: Forbidden,
 		MaxFileLines: MaxFileLines, MaxFuncLines: MaxFuncLines, LongFuncs: LongFuncs,
 		AgentNames: AgentNames, AgentHome: AgentHome, MaxAgentMentions: MaxAgentMentions,
-		ProcOnly: ProcOnly, ProcAllowed: ProcAllowed}
+		ProcOnly: ProcOnly, ProcAllowed: ProcAllowed, TmuxOnly: TmuxOnly, TmuxAllowed: TmuxAllowed}
 }
 
 // Report is what Check found: the violations and the dashboard's figures.
@@ -168,6 +173,11 @@ func checkFile(path, rel, pkg, modPath string, r Rules, rep *Report, usedLong ma
 			rep.Violations = append(rep.Violations, fmt.Sprintf("%s:%d: names /proc, which only %s reads", rel, line, strings.Join(r.ProcOnly, ", ")))
 		}
 	}
+	if len(r.TmuxOnly) > 0 && !matchAny(r.TmuxOnly, pkg) && r.TmuxAllowed[pkg] == "" {
+		for _, line := range tmuxExecs(fset, f) {
+			rep.Violations = append(rep.Violations, fmt.Sprintf("%s:%d: execs tmux, which only %s does", rel, line, strings.Join(r.TmuxOnly, ", ")))
+		}
+	}
 	if !ast.IsGenerated(f) && !matchAny(r.AgentHome, pkg) {
 		if n := agentMentions(f, r.AgentNames); n > 0 {
 			if rep.AgentMentionsByPkg == nil {
@@ -197,6 +207,38 @@ func checkFile(path, rel, pkg, modPath string, r Rules, rep *Report, usedLong ma
 		rep.Violations = append(rep.Violations, fmt.Sprintf("%s: %s is %d lines (budget %d)", rel, name, n, r.MaxFuncLines))
 	}
 	return nil
+}
+
+// tmuxExecs are the lines of f's exec.Command and exec.CommandContext
+// calls whose program is the literal "tmux".
+func tmuxExecs(fset *token.FileSet, f *ast.File) []int {
+	var lines []int
+	ast.Inspect(f, func(x ast.Node) bool {
+		call, ok := x.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || !isIdent(sel.X, "exec") || (sel.Sel.Name != "Command" && sel.Sel.Name != "CommandContext") {
+			return true
+		}
+		i := 0
+		if sel.Sel.Name == "CommandContext" {
+			i = 1
+		}
+		if len(call.Args) > i {
+			if bl, ok := call.Args[i].(*ast.BasicLit); ok && bl.Value == `"tmux"` {
+				lines = append(lines, fset.Position(call.Pos()).Line)
+			}
+		}
+		return true
+	})
+	return lines
+}
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
 }
 
 // procLiterals are the lines of f's string literals that hold "/proc".

@@ -112,6 +112,16 @@ var (
 	}
 )
 
+// TmuxOnly: akk runs tmux in one package, its control clients and its
+// one-shot commands (controlmode.Command: -u, the socket, the errors).
+var (
+	TmuxOnly    = []string{"controlmode"}
+	TmuxAllowed = map[string]string{
+		// controlmode's own tests use it: it cannot import controlmode.
+		"internal/tmuxtest": "the test servers: a test helper controlmode's tests import",
+	}
+)
+
 // MaxFileLines and MaxFuncLines are the health budget; generated files
 // ("Code generated ... DO NOT EDIT.") are exempt from the first.
 const (

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor"
@@ -143,7 +144,7 @@ type demo struct {
 }
 
 func (d *demo) tmux(args ...string) ([]byte, error) {
-	cmd := exec.Command("tmux", append([]string{"-S", d.sock}, args...)...)
+	cmd := controlmode.Command(context.Background(), d.sock, args...)
 	cmd.Env = demoEnv()
 	out, err := cmd.CombinedOutput()
 	if err != nil {

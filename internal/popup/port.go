@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/port"
 )
 
@@ -53,7 +54,7 @@ type Port struct {
 // NewPort returns a popup port on the tmux server at socket.
 func NewPort(dir, akk, socket string, env []string, client func(context.Context) (string, error), lg *slog.Logger) *Port {
 	mk := func(args ...string) *exec.Cmd {
-		c := exec.Command("tmux", append([]string{"-S", socket}, args...)...)
+		c := controlmode.Command(context.Background(), socket, args...)
 		c.Env = env
 		return c
 	}

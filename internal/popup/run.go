@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/answer"
 )
 
@@ -184,7 +184,7 @@ func (b APIBackend) Jump(ctx context.Context, session, pane string) error {
 	if b.Tmux != nil {
 		return b.Tmux(ctx, args...)
 	}
-	out, err := exec.CommandContext(ctx, "tmux", args...).CombinedOutput()
+	out, err := controlmode.Command(ctx, "", args...).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
 	}

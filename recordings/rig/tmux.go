@@ -5,10 +5,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agent-knock-knock/akk/controlmode"
 )
 
 // tmuxServer is the run's own tmux server: its socket lives in the run's
@@ -54,7 +55,7 @@ func startTmux(ctx context.Context, dir string, width, height int, argv []string
 }
 
 func (t *tmuxServer) run(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-S", t.Socket}, args...)...)
+	cmd := controlmode.Command(ctx, t.Socket, args...)
 	cmd.Env = t.env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
