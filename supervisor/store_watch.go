@@ -84,7 +84,7 @@ func (s *Supervisor) tellDegraded(ctx context.Context) {
 			break
 		}
 	}
-	s.tasks.Outbox().Tell(ctx, terminal, d.State, d.Detail)
+	s.out.Tell(ctx, terminal, d.State, d.Detail)
 }
 
 // degraded says why the daemon cannot act (nil: it can).

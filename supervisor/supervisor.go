@@ -19,6 +19,7 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/binding"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/tasks"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
@@ -34,7 +35,8 @@ type Supervisor struct {
 	ident   *procid.Classifier
 	started time.Time
 	binds   *binding.Binder
-	tasks   *tasks.Manager // Watches, managed Turn monitors, the outbox
+	tasks   *tasks.Manager // Watches, managed Turn monitors, a person's notices
+	out     *outbox.Outbox // callback delivery of what the tasks notify
 	disp    *dispatch.Dispatcher
 	asks    *asker // questions put to a person (ask.go)
 	// env is what every pane shares (set by Run, once the server is known).
@@ -79,8 +81,9 @@ func New(cfg Config) (*Supervisor, error) {
 		watch:     serverWatch{ask: make(chan chan struct{})},
 	}
 	s.binds = binding.New(binding.Config{Roots: cfg.roots(), Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
-	s.tasks = tasks.New(tasks.Options{Config: cfg.Tasks, Callbacks: cfg.Callbacks, Store: cfg.Store, Secret: secret,
-		Now: cfg.Now, Logger: cfg.Logger, Host: taskHost{journal{s}}, Sessions: s, Places: s})
+	s.out = outbox.New(outbox.Options{Config: cfg.Callbacks, Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Sessions: s, Places: s})
+	s.tasks = tasks.New(tasks.Options{Config: cfg.Tasks, Callbacks: cfg.Callbacks, Store: cfg.Store, Secret: secret, Outbox: s.out,
+		Now: cfg.Now, Logger: cfg.Logger, Host: taskHost{journal{s}}})
 	s.asks = newAsker(cfg.Ask, cfg.Logger, s)
 	s.disp = dispatch.New(dispatch.Config{Secret: secret, Now: cfg.Now, Logger: cfg.Logger,
 		Terminals: registry{s}, Turns: s.tasks, Store: cfg.Store, Journal: journal{s}, Threads: threads{s},
@@ -120,6 +123,14 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	g.Go(func() error { return s.watchServer(gctx) })
 	g.Go(func() error { return s.binds.Run(gctx) })
 	g.Go(func() error { return s.tasks.Run(gctx) })
+	g.Go(func() error {
+		// An outbox that cannot start (its store refused) does not end
+		// the daemon: the notifications wait in the store, and its error
+		// is reported at shutdown, as when the tasks ran it.
+		err := s.out.Run(gctx)
+		<-gctx.Done()
+		return err
+	})
 	g.Go(func() error { return s.keepAttention(gctx) })
 	g.Go(func() error { return s.asks.run(gctx) })
 	g.Go(func() error { return s.watchStore(gctx) })

@@ -138,8 +138,9 @@ func TestLimitResetRoutes(t *testing.T) {
 				clk := &clock{now: time.Unix(1_800_000_000, 0)}
 				host := &liveHost{testHost: testHost{st}, obs: map[string]terminal.Observation{}}
 				tmux := &paneTmux{}
+				ob := outbox.New(outbox.Options{Config: cb, Store: st, Logger: testLogger(t), Now: clk.Now, Sessions: tmux})
 				m := New(Options{Config: Config{StallAfter: 24 * time.Hour, HardTimeout: 48 * time.Hour}, Callbacks: cb,
-					Store: st, Secret: []byte("test secret"), Now: clk.Now, Logger: testLogger(t), Host: host, Sessions: tmux})
+					Store: st, Secret: []byte("test secret"), Now: clk.Now, Logger: testLogger(t), Host: host, Outbox: ob})
 				ledger := &memLedger{specs: map[string]TurnSpec{}, state: map[string]string{}}
 				m.SetTurnLedger(ledger)
 
@@ -185,7 +186,7 @@ func TestLimitResetRoutes(t *testing.T) {
 					t.Fatalf("limit_reset wake-ups by route %v, want %v (the owner's routes and every person route, once)", got, want)
 				}
 
-				deliverLimitResets(t, m, tmux, want)
+				deliverLimitResets(t, ob, tmux, want)
 			})
 		}
 	}
@@ -215,11 +216,11 @@ func limitResetsByRoute(t *testing.T, st *store.Store, subject string) map[strin
 // delivered as want says (accepted, by route) and requires the person
 // routes to have shown their message on the attached client and done
 // nothing else in tmux.
-func deliverLimitResets(t *testing.T, m *Manager, tmux *paneTmux, want map[string]int) {
+func deliverLimitResets(t *testing.T, ob *outbox.Outbox, tmux *paneTmux, want map[string]int) {
 	t.Helper()
 	var mu sync.Mutex
 	shown := map[string]int{}
-	m.Outbox().Observe(func(n store.Notification) {
+	ob.Observe(func(n store.Notification) {
 		mu.Lock()
 		if n.State == store.NtfAccepted && strings.Contains(n.Event, api.CallbackLimitReset+":") {
 			shown[n.Route]++
@@ -228,7 +229,7 @@ func deliverLimitResets(t *testing.T, m *Manager, tmux *paneTmux, want map[strin
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); m.Outbox().Run(ctx) }()
+	go func() { defer close(done); ob.Run(ctx) }()
 	stop := func() { cancel(); <-done }
 	defer stop()
 	tmuxtest.Await(t, 10*time.Second, func() string {

@@ -50,11 +50,12 @@ func BenchmarkEvidenceToCallback(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	sv := newTestManager(b, st, outbox.Config{Routes: []outbox.RouteConfig{{Name: "hook", Kind: outbox.RouteWebhook, URL: rcv.URL}}})
+	sv, ob := newTestManager(b, st, outbox.Config{Routes: []outbox.RouteConfig{{Name: "hook", Kind: outbox.RouteWebhook, URL: rcv.URL}}})
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
+	done := make(chan error, 2)
 	go func() { done <- sv.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	go func() { done <- ob.Run(ctx) }()
+	defer func() { cancel(); <-done; <-done }()
 	opts := watchers.CodexOptions()
 	opts.Depth = 3
 	w, err := watchers.New(opts)

@@ -39,15 +39,17 @@ func testLogger(t testing.TB) *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-// newTestManager is a Manager over st with callbacks' routes.
-func newTestManager(t testing.TB, st *store.Store, callbacks outbox.Config) *Manager {
+// newTestManager is a Manager over st with callbacks' routes, and the
+// outbox it notifies (not running: a test that wants deliveries runs it).
+func newTestManager(t testing.TB, st *store.Store, callbacks outbox.Config) (*Manager, *outbox.Outbox) {
 	t.Helper()
 	if err := callbacks.Validate(); err != nil { // as supervisor.New does
 		t.Fatal(err)
 	}
 	callbacks.EnsureDefaults()
+	ob := outbox.New(outbox.Options{Config: callbacks, Store: st, Logger: testLogger(t), Now: time.Now, Sessions: noSessions{}})
 	return New(Options{Callbacks: callbacks, Store: st, Secret: []byte("test secret"), Now: time.Now,
-		Logger: testLogger(t), Host: testHost{st}, Sessions: noSessions{}})
+		Logger: testLogger(t), Host: testHost{st}, Outbox: ob}), ob
 }
 
 type noSessions struct{}

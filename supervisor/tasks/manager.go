@@ -54,13 +54,19 @@ type Options struct {
 	Now       func() time.Time
 	Logger    *slog.Logger
 	Host      Host
-	Sessions  outbox.Sessions // where the tmux route shows its message
-	Places    outbox.Places   // what a person's notice names
+	// Outbox takes what a commit enqueued for delivery: the outbox, which
+	// the root builds and runs beside the Manager.
+	Outbox Scheduler
+}
+
+// Scheduler delivers notifications the store holds (outbox.Outbox).
+type Scheduler interface {
+	Schedule(ns ...store.Notification)
 }
 
 // Manager runs the managed Turn monitors and the Terminal Watches in
 // one goroutine, fed by the pane monitors' passes and the binder's
-// evidence, and owns the outbox.
+// evidence; what it notifies goes to its Scheduler.
 //
 // Its locks keep the daemon's order (supervisor/doc.go, "Lock order"):
 // opMu before any terminal lock, mu a leaf.
@@ -74,7 +80,7 @@ type Manager struct {
 	// (person.go).
 	personRoutes []string
 	host         Host
-	out          *outbox.Outbox
+	out          Scheduler
 	lg           *slog.Logger
 	wake         chan struct{}
 	// ledger is the managed Turns' durable side (nil: no managed Turns).
@@ -167,18 +173,14 @@ func New(o Options) *Manager {
 	o.Config.ensureDefaults()
 	t := &Manager{cfg: o.Config, st: o.Store, secret: o.Secret, now: o.Now, routes: o.Callbacks.RoutesFor, host: o.Host,
 		personRoutes: o.Callbacks.PersonRoutes(),
-		out: outbox.New(outbox.Options{Config: o.Callbacks, Store: o.Store, Logger: o.Logger, Now: o.Now, Sessions: o.Sessions,
-			Places: o.Places}),
-		lg:   o.Logger.With("component", "tasks"),
-		wake: make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},
+		out:          o.Outbox,
+		lg:           o.Logger.With("component", "tasks"),
+		wake:         make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},
 		lastObs: map[string]terminal.Observation{}, held: map[string]*heldInteraction{}, blocks: map[string]*blockState{},
 		quiet: map[string]string{}}
 	t.ledger = storeLedger{t}
 	return t
 }
-
-// Outbox is the Manager's outbox (delivery of what the tasks enqueue).
-func (t *Manager) Outbox() *outbox.Outbox { return t.out }
 
 // commit writes a change of the tasks and schedules what it enqueued.
 func (t *Manager) commit(ch store.TaskChange) ([]store.Notification, error) {
@@ -234,13 +236,11 @@ type fileBound struct{ where watchers.Where }
 func (f fileBound) At() watchers.Where { return f.where }
 
 // Run loads the active Watches and Turns and processes observations,
-// evidence and timers until ctx ends; the outbox runs beside it.
+// evidence and timers until ctx ends.
 func (t *Manager) Run(ctx context.Context) error {
 	if err := t.load(); err != nil {
 		return err
 	}
-	outDone := make(chan error, 1)
-	go func() { outDone <- t.out.Run(ctx) }()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -252,7 +252,7 @@ func (t *Manager) Run(ctx context.Context) error {
 		timer.Reset(wait)
 		select {
 		case <-ctx.Done():
-			return <-outDone
+			return nil
 		case <-t.wake:
 		case <-timer.C:
 		}

@@ -72,7 +72,7 @@ func TestRecoveryOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	sv := newTestManager(t, st, outbox.Config{Routes: []outbox.RouteConfig{{Name: "a", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/x"},
+	sv, _ := newTestManager(t, st, outbox.Config{Routes: []outbox.RouteConfig{{Name: "a", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/x"},
 		{Name: "b", Kind: outbox.RouteWebhook, URL: "http://127.0.0.1:9/y"}}})
 	ledger := &memLedger{specs: map[string]TurnSpec{}, state: map[string]string{}}
 	sv.SetTurnLedger(ledger)

@@ -73,7 +73,7 @@ func newTimerRig(t *testing.T, cfg Config, more ...outbox.RouteConfig) *timerRig
 		ledger: &memLedger{specs: map[string]TurnSpec{}, state: map[string]string{}},
 		host:   &liveHost{testHost: testHost{st}, obs: map[string]terminal.Observation{}}}
 	r.m = New(Options{Config: cfg, Callbacks: cb, Store: st, Secret: []byte("test secret"), Now: r.clock.Now,
-		Logger: testLogger(t), Host: r.host, Sessions: noSessions{}})
+		Logger: testLogger(t), Host: r.host, Outbox: outbox.New(outbox.Options{Config: cb, Store: st, Logger: testLogger(t), Now: r.clock.Now, Sessions: noSessions{}})})
 	r.m.SetTurnLedger(r.ledger)
 	return r
 }
