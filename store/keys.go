@@ -9,7 +9,7 @@ import (
 
 // keys.go is the only place that builds or parses keys. A key is
 // "<kind>/<id>[/<sub>]". Kinds used so far: meta, terminal, binding, event,
-// outbox, watch.
+// outbox, watch, reservation, fence, turn, qualification.
 // Event ids are 8-byte big-endian sequence numbers so that keys sort in
 // append order.
 
@@ -22,6 +22,8 @@ const (
 	kindReservation = "reservation"
 	kindFence       = "fence"
 	kindTurn        = "turn"
+
+	kindQualification = "qualification"
 )
 
 func key(kind, id string) []byte { return []byte(kind + "/" + id) }
@@ -33,6 +35,11 @@ func bindingKey(id string) []byte  { return key(kindBinding, id) }
 func reservationKey(id string) []byte { return key(kindReservation, id) }
 func fenceKey(k string) []byte        { return key(kindFence, k) }
 func turnKey(id string) []byte        { return key(kindTurn, id) }
+
+// qualificationKey: an agent's binary by its identity hash.
+func qualificationKey(agent, identity string) []byte {
+	return key(kindQualification, agent+"@"+identity)
+}
 
 // prefix is every key of a kind: [prefix, prefixEnd) bounds an iterator.
 func prefix(kind string) []byte { return []byte(kind + "/") }

@@ -3,6 +3,7 @@ package registry
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/agent-knock-knock/akk/internal/procid"
@@ -50,6 +51,18 @@ func TestProcessRules(t *testing.T) {
 		p := id.Classify(procid.Foreground{PGID: 100, Leader: m, Members: []procid.Process{m}})
 		if p.Agent != tc.agent || p.Version != tc.version {
 			t.Errorf("%s: agent %q version %q (%s); want %q %q", tc.name, p.Agent, p.Version, p.Why, tc.agent, tc.version)
+		}
+		// What its identity hash is taken of: the running image, or a
+		// Node agent's package.json and entry script.
+		want := []string{procid.ExeFile(100)}
+		switch {
+		case tc.agent == procid.AgentNone:
+			want = nil
+		case tc.agent == "gemini":
+			want = []string{filepath.Join(filepath.Dir(filepath.Dir(gemini)), "package.json"), gemini}
+		}
+		if !slices.Equal(p.Files, want) {
+			t.Errorf("%s: identity files %q, want %q", tc.name, p.Files, want)
 		}
 	}
 	for _, a := range All {

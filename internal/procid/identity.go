@@ -78,6 +78,11 @@ type Identity struct {
 	LeaderScript bool
 	// Why says how the agent was recognised (or why not), for status.
 	Why string
+	// Files are what make the agent's binary, for its identity hash
+	// (Hasher.Identity): its running image (/proc/<pid>/exe), or a Node
+	// agent's package.json and entry script. Nil for no agent or a
+	// replica.
+	Files []string
 }
 
 // Incarnation is the identity's comparable part: a change of any of these
@@ -166,6 +171,7 @@ func (id *Classifier) Classify(fg Foreground) Identity {
 				p.AgentPID, p.AgentStart, p.Cwd = r.Stat.PID, r.Stat.StartTime, r.Cwd
 				p.Why += " (relaunched as " + strconv.Itoa(r.Stat.PID) + ")"
 			}
+			p.Files = id.identityFiles(m)
 			return p
 		}
 	}
@@ -258,6 +264,26 @@ func (id *Classifier) nodeAgentOf(m Process) (rule *Rule, version, why string) {
 	return nil, "", ""
 }
 
+// identityFiles are the files that make m's agent binary: a Node
+// agent's package.json and its entry script, else the running image.
+func (id *Classifier) identityFiles(m Process) []string {
+	if base := filepath.Base(exePath(m)); base != "node" && base != "nodejs" {
+		return []string{ExeFile(m.Stat.PID)}
+	}
+	script := nodeScript(m.Argv)
+	if !filepath.IsAbs(script) {
+		script = filepath.Join(m.Cwd, script)
+	}
+	real, err := filepath.EvalSymlinks(script)
+	if err != nil {
+		return nil
+	}
+	if pj, ok := id.nearestPackagePath(filepath.Dir(real)); ok {
+		return []string{pj, real}
+	}
+	return []string{real}
+}
+
 // nodeScript is the script node runs: its first argument that is not an
 // option ("" for node -e, a REPL, or an option with a separate value).
 func nodeScript(argv []string) string {
@@ -297,10 +323,20 @@ type packageJSON struct {
 // nearestPackage finds the package.json closest above dir (at most six
 // levels: npm layouts put the binary a few directories below it).
 func (id *Classifier) nearestPackage(dir string) (packageJSON, bool) {
+	path, ok := id.nearestPackagePath(dir)
+	if !ok {
+		return packageJSON{}, false
+	}
+	v, _ := id.fact(path, readPackage)
+	return v.(packageJSON), true
+}
+
+// nearestPackagePath is the path of the package.json nearestPackage reads.
+func (id *Classifier) nearestPackagePath(dir string) (string, bool) {
 	for range 6 {
 		path := filepath.Join(dir, "package.json")
-		if v, ok := id.fact(path, readPackage); ok {
-			return v.(packageJSON), true
+		if _, ok := id.fact(path, readPackage); ok {
+			return path, true
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -308,7 +344,7 @@ func (id *Classifier) nearestPackage(dir string) (packageJSON, bool) {
 		}
 		dir = parent
 	}
-	return packageJSON{}, false
+	return "", false
 }
 
 func readPackage(path string) (any, error) {
