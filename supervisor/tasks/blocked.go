@@ -72,9 +72,9 @@ func (t *Manager) turnBlock(tr *turnState) func(b *api.Blocked, event string) {
 		if b.Reason == recognizers.BlockedInterrupted && t.akkInterrupted(tr.spec.TurnID) {
 			return
 		}
-		env := t.turnEnvelope(tr, api.CallbackBlocked, api.CallbackAgentBlocked, b.Reason, t.now())
+		env := tr.envelope(api.CallbackBlocked, api.CallbackAgentBlocked, b.Reason, t.now())
 		if strings.HasPrefix(event, "limit_reset:") {
-			env = t.turnEnvelope(tr, api.CallbackProgress, api.CallbackLimitReset, b.Reason, t.now())
+			env = tr.envelope(api.CallbackProgress, api.CallbackLimitReset, b.Reason, t.now())
 		}
 		env.Blocked = b
 		t.notify(env, tr.event(event), tr.spec.Routes, store.TaskChange{})
@@ -84,9 +84,9 @@ func (t *Manager) turnBlock(tr *turnState) func(b *api.Blocked, event string) {
 // watchBlock is the wake-ups of a Watch's blocks.
 func (t *Manager) watchBlock(w *watchState) func(b *api.Blocked, event string) {
 	return func(b *api.Blocked, event string) {
-		env := t.watchEnvelope(w, api.CallbackBlocked, api.CallbackAgentBlocked, b.Reason, t.now())
+		env := w.envelope(api.CallbackBlocked, api.CallbackAgentBlocked, b.Reason, t.now())
 		if strings.HasPrefix(event, "limit_reset:") {
-			env = t.watchEnvelope(w, api.CallbackProgress, api.CallbackLimitReset, b.Reason, t.now())
+			env = w.envelope(api.CallbackProgress, api.CallbackLimitReset, b.Reason, t.now())
 		}
 		env.Blocked = b
 		t.notify(env, event, w.rec.Routes, store.TaskChange{})

@@ -80,7 +80,7 @@ func (t *Manager) handoff(tr *turnState, why string, now time.Time) {
 		return
 	}
 	t.host.Asked(tr.spec, nil)
-	env := t.turnEnvelope(tr, api.CallbackBlocked, api.CallbackHandoff, why, now)
+	env := tr.envelope(api.CallbackBlocked, api.CallbackHandoff, why, now)
 	t.notify(env, tr.event("handoff"), tr.spec.Routes, store.TaskChange{Events: []store.Event{ev}})
 }
 

@@ -244,7 +244,7 @@ func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 		if in.State == contract.StatePending {
 			event = api.CallbackInteractionRequired
 		}
-		env := t.turnEnvelope(tr, api.CallbackBlocked, event, "", at)
+		env := tr.envelope(api.CallbackBlocked, event, "", at)
 		env.Interaction = in
 		t.notify(env, tr.event("interaction:"+in.InteractionID), tr.spec.Routes, store.TaskChange{})
 	})
@@ -344,7 +344,7 @@ func (t *Manager) turnTimers(tr *turnState, now time.Time) time.Time {
 	if !tr.stalled && !now.Before(stallAt) {
 		tr.stalled = true
 		tr.stalls++
-		env := t.turnEnvelope(tr, api.CallbackProgress, api.CallbackStalled, "no_activity", now)
+		env := tr.envelope(api.CallbackProgress, api.CallbackStalled, "no_activity", now)
 		t.notify(env, tr.event("stalled:"+strconv.Itoa(tr.stalls)), tr.spec.Routes, store.TaskChange{})
 	}
 	next := tr.spec.Deadline
@@ -372,12 +372,13 @@ func (t *Manager) endTurn(tr *turnState, state, typ, event, reason string, now t
 	}
 	ev := store.Event{Type: api.EventTurnSettled, TerminalID: tr.spec.TerminalID,
 		Attrs: map[string]string{"turn_id": tr.spec.TurnID, "state": state, "reason": reason}}
-	env := t.turnEnvelope(tr, typ, event, reason, now)
+	env := tr.envelope(typ, event, reason, now)
 	env.Answerable = tr.endedWithText
 	t.notify(env, tr.event("settled"), tr.spec.Routes, store.TaskChange{Events: []store.Event{ev}})
 }
 
-func (t *Manager) turnEnvelope(tr *turnState, typ, event, reason string, now time.Time) api.CallbackEnvelope {
+// envelope is the callback envelope of one of the Turn's notifications.
+func (tr *turnState) envelope(typ, event, reason string, now time.Time) api.CallbackEnvelope {
 	return api.CallbackEnvelope{Type: typ, Event: event, Reason: reason, Confidence: api.ConfidenceExact,
 		TaskKind: TaskManagedTurn, TurnID: tr.spec.TurnID, SessionID: tr.spec.SessionID,
 		TerminalID: tr.spec.TerminalID, Time: now}

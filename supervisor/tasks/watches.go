@@ -126,7 +126,7 @@ func (t *Manager) watchInteraction(w *watchState, o terminal.Observation) {
 		if w.rec.Mode == api.WatchExactTask && in.State == contract.StatePending && in.Kind != contract.KindPermission {
 			event = api.CallbackInteractionRequired
 		}
-		env := t.watchEnvelope(w, api.CallbackBlocked, event, "", at)
+		env := w.envelope(api.CallbackBlocked, event, "", at)
 		env.Interaction = in
 		t.notify(env, "interaction:"+in.InteractionID, w.rec.Routes, store.TaskChange{})
 	})
@@ -251,7 +251,7 @@ func (t *Manager) endWatch(w *watchState, state, typ, event, reason string, now 
 	ev := store.Event{Type: api.EventWatchSettled, TerminalID: w.rec.TerminalID,
 		Attrs: map[string]string{"watch_id": w.rec.ID, "state": state, "reason": reason, "confidence": w.rec.Confidence}}
 	ch := store.TaskChange{Watches: []store.Watch{w.rec}, Events: []store.Event{ev}}
-	t.notify(t.watchEnvelope(w, typ, event, reason, now), "settled", w.rec.Routes, ch)
+	t.notify(w.envelope(typ, event, reason, now), "settled", w.rec.Routes, ch)
 }
 
 // expireWatch ends observation at the deadline. Its notification belongs
@@ -265,7 +265,7 @@ func (t *Manager) expireWatch(w *watchState, now time.Time) {
 	ev := store.Event{Type: api.EventWatchSettled, TerminalID: w.rec.TerminalID,
 		Attrs: map[string]string{"watch_id": w.rec.ID, "state": WatchExpired, "reason": ReasonExpired}}
 	ch := store.TaskChange{Watches: []store.Watch{w.rec}, Events: []store.Event{ev}}
-	env := t.watchEnvelope(w, api.CallbackControl, api.CallbackTimeout, ReasonExpired, now)
+	env := w.envelope(api.CallbackControl, api.CallbackTimeout, ReasonExpired, now)
 	t.notify(env, "expired:"+strconv.FormatInt(w.rec.Deadline.UnixNano(), 10), w.rec.Routes, ch)
 }
 
@@ -275,7 +275,8 @@ func (t *Manager) saveWatch(w *watchState) {
 	}
 }
 
-func (t *Manager) watchEnvelope(w *watchState, typ, event, reason string, now time.Time) api.CallbackEnvelope {
+// envelope is the callback envelope of one of the Watch's notifications.
+func (w *watchState) envelope(typ, event, reason string, now time.Time) api.CallbackEnvelope {
 	return api.CallbackEnvelope{Type: typ, Event: event, Reason: reason, Confidence: w.rec.Confidence,
 		TaskKind: TaskWatch, WatchID: w.rec.ID, TerminalID: w.rec.TerminalID, Time: now}
 }
