@@ -1,5 +1,8 @@
 // Package claude is akk's native knowledge of Claude Code (Anthropic's
-// terminal agent): how its process is recognised and what people call it.
+// terminal agent), as agents.Agent: its names, how its process is
+// recognised, where its records are and how its session is resolved, its
+// resume candidates, its interrupt, its user's keybindings and the traits
+// the engines act on.
 package claude
 
 import (

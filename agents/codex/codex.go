@@ -1,5 +1,7 @@
 // Package codex is akk's native knowledge of Codex (OpenAI's terminal
-// agent): how its process is recognised and what people call it.
+// agent), as agents.Agent: its names, how its process is recognised, where
+// its records are and how its session is resolved, its resume candidates,
+// its interrupt, its user's keybindings and the traits the engines act on.
 package codex
 
 import (

@@ -1,5 +1,7 @@
-// Package gemini is akk's native knowledge of Gemini CLI (Google's
-// terminal agent): how its process is recognised and what people call it.
+// Package gemini is akk's native knowledge of Gemini CLI (Google's terminal
+// agent), as agents.Agent: its names, how its process is recognised, where
+// its records are and how its session is resolved, its resume candidates,
+// its interrupt, its user's keybindings and the traits the engines act on.
 package gemini
 
 import (
