@@ -13,6 +13,7 @@ package agents
 
 import (
 	"context"
+	"path/filepath"
 	"time"
 
 	"github.com/agent-knock-knock/akk/internal/procid"
@@ -85,6 +86,15 @@ type Threads interface {
 	// candidates: reconcile_binding proves a conversation left by another
 	// written after it.
 	Written(ctx context.Context, root string, q SessionQuery) (watchers.NativeIdentity, error)
+}
+
+// ConfigDir is the directory holding a records root, where agents keep
+// their configuration beside their records ("" for no root).
+func ConfigDir(root string) string {
+	if root == "" {
+		return ""
+	}
+	return filepath.Dir(root)
 }
 
 // Records is how an agent keeps its native records.

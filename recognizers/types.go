@@ -128,7 +128,7 @@ type Recognition struct {
 // Actionable reports whether a controller could act on the screen: an
 // interaction is shown and it is pending.
 func (r *Recognition) Actionable() bool {
-	return r.Interaction != nil && r.Interaction.State == contract.StatePending
+	return r.Interaction.Pending()
 }
 
 // Clear is a composer-clearing step: Keys, after which the composer must

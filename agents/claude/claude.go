@@ -89,13 +89,5 @@ func (agent) Traits() agents.Traits { return agents.Traits{Stashes: true} }
 // Remapped: keybindings.json in its config directory (~/.claude, the
 // records root's parent), re-read while it runs.
 func (agent) Remapped(root string) (string, error) {
-	return watchers.Keymap{ClaudeDir: parentOf(root)}.Remapped(Name)
-}
-
-// parentOf is the directory holding root ("" for none).
-func parentOf(root string) string {
-	if root == "" {
-		return ""
-	}
-	return filepath.Dir(root)
+	return watchers.Keymap{ClaudeDir: agents.ConfigDir(root)}.Remapped(Name)
 }

@@ -88,9 +88,5 @@ func (agent) Traits() agents.Traits {
 // Remapped: config.toml's [tui.keymap] (or its vim mode) in $CODEX_HOME,
 // the records root's parent.
 func (agent) Remapped(root string) (string, error) {
-	home := ""
-	if root != "" {
-		home = filepath.Dir(root)
-	}
-	return watchers.Keymap{CodexHome: home}.Remapped(Name)
+	return watchers.Keymap{CodexHome: agents.ConfigDir(root)}.Remapped(Name)
 }

@@ -61,8 +61,8 @@ func TestProcessRules(t *testing.T) {
 		case tc.agent == "gemini":
 			want = []string{filepath.Join(filepath.Dir(filepath.Dir(gemini)), "package.json"), gemini}
 		}
-		if !slices.Equal(p.Files, want) {
-			t.Errorf("%s: identity files %q, want %q", tc.name, p.Files, want)
+		if got := id.IdentityFiles(p); !slices.Equal(got, want) {
+			t.Errorf("%s: identity files %q, want %q", tc.name, got, want)
 		}
 	}
 	for _, a := range All {

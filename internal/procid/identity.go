@@ -78,11 +78,6 @@ type Identity struct {
 	LeaderScript bool
 	// Why says how the agent was recognised (or why not), for status.
 	Why string
-	// Files are what make the agent's binary, for its identity hash
-	// (Hasher.Identity): its running image (/proc/<pid>/exe), or a Node
-	// agent's package.json and entry script. Nil for no agent or a
-	// replica.
-	Files []string
 }
 
 // Incarnation is the identity's comparable part: a change of any of these
@@ -171,7 +166,6 @@ func (id *Classifier) Classify(fg Foreground) Identity {
 				p.AgentPID, p.AgentStart, p.Cwd = r.Stat.PID, r.Stat.StartTime, r.Cwd
 				p.Why += " (relaunched as " + strconv.Itoa(r.Stat.PID) + ")"
 			}
-			p.Files = id.identityFiles(m)
 			return p
 		}
 	}
@@ -264,8 +258,22 @@ func (id *Classifier) nodeAgentOf(m Process) (rule *Rule, version, why string) {
 	return nil, "", ""
 }
 
-// identityFiles are the files that make m's agent binary: a Node
-// agent's package.json and its entry script, else the running image.
+// IdentityFiles are the files that make p's agent binary, for its
+// identity hash (Hasher.Identity): a Node agent's package.json and entry
+// script, else its running image (/proc/<pid>/exe). Nil for no agent or a
+// replica. Computed when asked (a qualification), not on every
+// classification.
+func (id *Classifier) IdentityFiles(p Identity) []string {
+	if p.Agent == AgentNone || p.Replica {
+		return nil
+	}
+	i := slices.IndexFunc(p.Members, func(m Process) bool { return m.Stat.PID == p.AgentPID })
+	if i < 0 {
+		return nil
+	}
+	return id.identityFiles(p.Members[i])
+}
+
 func (id *Classifier) identityFiles(m Process) []string {
 	if base := filepath.Base(exePath(m)); base != "node" && base != "nodejs" {
 		return []string{ExeFile(m.Stat.PID)}

@@ -1,6 +1,7 @@
 package procid
 
 import (
+	"bytes"
 	"io/fs"
 	"maps"
 	"os"
@@ -155,11 +156,10 @@ func WithEnv(kv string) []int {
 	return pids
 }
 
+// hasEnv reports whether a NUL-separated environment holds want (one
+// entry with its NUL).
 func hasEnv(env, want []byte) bool {
-	if len(env) >= len(want) && string(env[:len(want)]) == string(want) {
-		return true
-	}
-	return strings.Contains(string(env), "\x00"+string(want))
+	return bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...))
 }
 
 // Comm is a process's command name ("" when it is gone).

@@ -12,13 +12,12 @@ import (
 // ScreenActivity is what a screen state alone says of activity: a prompt
 // that waits for a person counts as awaiting_approval.
 func ScreenActivity(screen contract.ScreenState) contract.Activity {
-	switch screen {
-	case contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire, contract.ScreenFreeText,
-		contract.ScreenConfirmation, contract.ScreenAsyncQuestion:
+	switch {
+	case screen.Prompting():
 		return contract.ActivityAwaitingApproval
-	case contract.ScreenWorking:
+	case screen == contract.ScreenWorking:
 		return contract.ActivityWorking
-	case contract.ScreenIdle:
+	case screen == contract.ScreenIdle:
 		return contract.ActivityIdle
 	}
 	return contract.ActivityUnknown
