@@ -121,6 +121,3 @@ func (c *Config) validate() error {
 	errs = append(errs, c.Callbacks.Validate(), c.Ask.validate())
 	return errors.Join(errs...)
 }
-
-// roots are the agents' record roots by agent (the binder's Config.Roots).
-func (c *Config) roots() map[string]string { return c.Roots }

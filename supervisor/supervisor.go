@@ -80,14 +80,14 @@ func New(cfg Config) (*Supervisor, error) {
 		rescan:    make(chan struct{}, 1),
 		watch:     serverWatch{ask: make(chan chan struct{})},
 	}
-	s.binds = binding.New(binding.Config{Roots: cfg.roots(), Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
+	s.binds = binding.New(binding.Config{Roots: cfg.Roots, Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
 	s.out = outbox.New(outbox.Options{Config: cfg.Callbacks, Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Sessions: s, Places: s})
 	s.tasks = tasks.New(tasks.Options{Config: cfg.Tasks, Callbacks: cfg.Callbacks, Store: cfg.Store, Secret: secret, Outbox: s.out,
 		Now: cfg.Now, Logger: cfg.Logger, Host: taskHost{journal{s}}})
 	s.asks = newAsker(cfg.Ask, cfg.Logger, s)
 	s.disp = dispatch.New(dispatch.Config{Secret: secret, Now: cfg.Now, Logger: cfg.Logger,
 		Terminals: registry{s}, Turns: s.tasks, Store: cfg.Store, Journal: journal{s}, Threads: threads{s},
-		Keymaps: keymaps(cfg.roots())})
+		Keymaps: keymaps(cfg.Roots)})
 	return s, nil
 }
 

@@ -36,7 +36,7 @@ func (t threads) Candidates(ctx context.Context, v terminal.View) ([]dispatch.Ca
 	if !ok || a.Threads() == nil {
 		return nil, nil
 	}
-	found, err := a.Threads().Candidates(ctx, t.s.cfg.roots()[a.Name()], q)
+	found, err := a.Threads().Candidates(ctx, t.s.cfg.Roots[a.Name()], q)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func (t threads) Stale(ctx context.Context, v terminal.View) (store.BindingDetac
 	for _, p := range v.Ident.Members {
 		pids = append(pids, p.Stat.PID)
 	}
-	ni, err := a.Threads().Written(ctx, t.s.cfg.roots()[a.Name()], agents.SessionQuery{PIDs: pids, Cwd: v.Ident.Cwd,
+	ni, err := a.Threads().Written(ctx, t.s.cfg.Roots[a.Name()], agents.SessionQuery{PIDs: pids, Cwd: v.Ident.Cwd,
 		Since: procid.StartWall(v.Ident.AgentStart), Quiet: v.Bind.Quiet(inc)})
 	if err != nil {
 		return store.BindingDetach{}, err

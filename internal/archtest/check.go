@@ -31,16 +31,20 @@ type Rules struct {
 	AgentNames       []string
 	AgentHome        []string
 	MaxAgentMentions int
-	// ProcOnly are the packages whose production code may name /proc
-	// (a string literal holding "/proc"); ProcAllowed the others that
-	// may, each with its reason.
-	ProcOnly    []string
-	ProcAllowed map[string]string
-	// TmuxOnly are the packages that may exec tmux (exec.Command or
-	// CommandContext with the literal "tmux"); TmuxAllowed the others
-	// that may, each with its reason.
-	TmuxOnly    []string
-	TmuxAllowed map[string]string
+	// Places are the things only some packages may do (read /proc, run
+	// tmux): one row each.
+	Places []Place
+}
+
+// Place is a thing only the Only packages' production code may do, and
+// the Allowed others (each with its reason). Find gives the lines of a
+// file that do it; the violation reads "<file>:<line>: <Does>, which
+// only <Only> <Verb>".
+type Place struct {
+	Does, Verb string
+	Only       []string
+	Allowed    map[string]string
+	Find       func(*token.FileSet, *ast.File) []int
 }
 
 // Default is akk's rules (rules.go).
@@ -48,7 +52,7 @@ func Default() Rules {
 	return Rules{Layers: Layers, Leaves: Leaves, Only: Only, Exclusive: Exclusive, Forbidden: Forbidden,
 		MaxFileLines: MaxFileLines, MaxFuncLines: MaxFuncLines, LongFuncs: LongFuncs,
 		AgentNames: AgentNames, AgentHome: AgentHome, MaxAgentMentions: MaxAgentMentions,
-		ProcOnly: ProcOnly, ProcAllowed: ProcAllowed, TmuxOnly: TmuxOnly, TmuxAllowed: TmuxAllowed}
+		Places: Places}
 }
 
 // Report is what Check found: the violations and the dashboard's figures.
@@ -168,14 +172,12 @@ func checkFile(path, rel, pkg, modPath string, r Rules, rep *Report, usedLong ma
 			rep.Violations = append(rep.Violations, rel+": "+v)
 		}
 	}
-	if len(r.ProcOnly) > 0 && !matchAny(r.ProcOnly, pkg) && r.ProcAllowed[pkg] == "" {
-		for _, line := range procLiterals(fset, f) {
-			rep.Violations = append(rep.Violations, fmt.Sprintf("%s:%d: names /proc, which only %s reads", rel, line, strings.Join(r.ProcOnly, ", ")))
+	for _, pl := range r.Places {
+		if matchAny(pl.Only, pkg) || pl.Allowed[pkg] != "" {
+			continue
 		}
-	}
-	if len(r.TmuxOnly) > 0 && !matchAny(r.TmuxOnly, pkg) && r.TmuxAllowed[pkg] == "" {
-		for _, line := range tmuxExecs(fset, f) {
-			rep.Violations = append(rep.Violations, fmt.Sprintf("%s:%d: execs tmux, which only %s does", rel, line, strings.Join(r.TmuxOnly, ", ")))
+		for _, line := range pl.Find(fset, f) {
+			rep.Violations = append(rep.Violations, fmt.Sprintf("%s:%d: %s, which only %s %s", rel, line, pl.Does, strings.Join(pl.Only, ", "), pl.Verb))
 		}
 	}
 	if !ast.IsGenerated(f) && !matchAny(r.AgentHome, pkg) {

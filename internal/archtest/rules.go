@@ -101,26 +101,23 @@ var (
 // daemon's roots and keymaps by agent (supervisor names no agent).
 const MaxAgentMentions = 3210
 
-// ProcOnly: the process file system is read in one package, so that every
-// reading of it is one parser with its fuzz target and its fake root.
-var (
-	ProcOnly    = []string{"internal/procid"}
-	ProcAllowed = map[string]string{
-		// procid's own tests use it: it cannot import procid.
-		"internal/tmuxtest": "the test servers' end: a test helper procid's tests import",
-		"internal/archtest": "the rule itself",
-	}
-)
-
-// TmuxOnly: akk runs tmux in one package, its control clients and its
-// one-shot commands (controlmode.Command: -u, the socket, the errors).
-var (
-	TmuxOnly    = []string{"controlmode"}
-	TmuxAllowed = map[string]string{
-		// controlmode's own tests use it: it cannot import controlmode.
-		"internal/tmuxtest": "the test servers: a test helper controlmode's tests import",
-	}
-)
+// Places: the process file system is read in one package, so that every
+// reading of it is one parser with its fuzz target and its fake root; akk
+// runs tmux in one package, its control clients and its one-shot commands
+// (controlmode.Command: -u, the socket, the errors).
+var Places = []Place{
+	{Does: "names /proc", Verb: "reads", Only: []string{"internal/procid"}, Find: procLiterals,
+		Allowed: map[string]string{
+			// procid's own tests use it: it cannot import procid.
+			"internal/tmuxtest": "the test servers' end: a test helper procid's tests import",
+			"internal/archtest": "the rule itself",
+		}},
+	{Does: "execs tmux", Verb: "does", Only: []string{"controlmode"}, Find: tmuxExecs,
+		Allowed: map[string]string{
+			// controlmode's own tests use it: it cannot import controlmode.
+			"internal/tmuxtest": "the test servers: a test helper controlmode's tests import",
+		}},
+}
 
 // MaxFileLines and MaxFuncLines are the health budget; generated files
 // ("Code generated ... DO NOT EDIT.") are exempt from the first.
