@@ -130,7 +130,10 @@ func startCrashChild(t *testing.T, srv *tmuxtest.Server, point string, env ...st
 	sock := filepath.Join(dir, "api", api.SocketName)
 	c.cmd = exec.Command(os.Args[0], "-test.run", "^TestDispatchCrashChild$", "-test.count=1")
 	c.cmd.Env = append(os.Environ(), "AKK_CRASH_DISPATCH_STORE="+c.storeDir, "AKK_CRASH_DISPATCH_SOCK="+sock,
-		"AKK_CRASH_DISPATCH_TMUX="+srv.Socket, "AKK_FAULT="+point, "AKK_FAULT_MARK="+filepath.Join(dir, "mark"))
+		"AKK_CRASH_DISPATCH_TMUX="+srv.Socket, "AKK_FAULT="+point, "AKK_FAULT_MARK="+filepath.Join(dir, "mark"),
+		// The child dies by SIGKILL, before its own t.TempDir cleanup: its
+		// temporary directories live under ours, which this test removes.
+		"TMPDIR="+dir)
 	c.cmd.Env = append(c.cmd.Env, env...)
 	c.cmd.Stdout, c.cmd.Stderr = c.out, c.out
 	if err := c.cmd.Start(); err != nil {
