@@ -18,6 +18,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Agent is one agent's native knowledge.
@@ -100,7 +101,7 @@ func ConfigDir(root string) string {
 // Records is how an agent keeps its native records.
 type Records struct {
 	// Format is the watchers' reader of its records.
-	Format watchers.Agent
+	Format evidence.Agent
 	// Depth is how far below the root a session's file lies.
 	Depth int
 	// Store: the root is one database file holding every session (each

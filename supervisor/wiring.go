@@ -10,7 +10,7 @@ import (
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 	"github.com/agent-knock-knock/akk/supervisor/tasks"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // The faces the composition root shows its sub-packages: each is the
@@ -89,7 +89,7 @@ func (o paneObserver) Observe(ob terminal.Observation) {
 // bindingHost is binding.Host: the journal and the tasks' evidence.
 type bindingHost struct{ journal }
 
-func (h bindingHost) Evidence(terminalID string, generation uint64, ev watchers.Event) {
+func (h bindingHost) Evidence(terminalID string, generation uint64, ev evidence.Event) {
 	h.s.tasks.Evidence(terminalID, generation, ev) // exact Watches and Turn monitors
 }
 

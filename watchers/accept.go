@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Request-hash acceptance proves that an exact prompt sent by akk was
@@ -37,9 +39,9 @@ const (
 
 // Anchor is a pre-send position in one candidate file.
 type Anchor struct {
-	Agent Agent
+	Agent evidence.Agent
 	Path  string
-	File  FileID
+	File  evidence.FileID
 	// Offset is the file's size when anchored: a line boundary.
 	Offset int64
 	// Guard holds the bytes just before Offset (up to 64). Reading checks
@@ -64,12 +66,12 @@ const anchorGuard = 64
 
 // TakeAnchor anchors path at its current end. A file that ends inside a
 // line (the agent is writing) cannot be anchored: ErrAnchor, try again.
-func TakeAnchor(ctx context.Context, agent Agent, path string) (Anchor, error) {
+func TakeAnchor(ctx context.Context, agent evidence.Agent, path string) (Anchor, error) {
 	if err := ctx.Err(); err != nil {
 		return Anchor{}, err
 	}
 	a := Anchor{Agent: agent, Path: path}
-	if agent == OpenCode {
+	if agent == evidence.OpenCode {
 		return takeRecordAnchor(ctx, a)
 	}
 	f, st, err := openStat(path)
@@ -100,9 +102,9 @@ type Acceptance struct {
 	Verdict Verdict
 	Reason  string
 	// Match is the accepting record when Verdict is Accepted.
-	Match *PromptAccepted
+	Match *evidence.PromptAccepted
 	// Matches lists every matching record (two or more: Uncertain).
-	Matches []PromptAccepted
+	Matches []evidence.PromptAccepted
 }
 
 // Acceptor decides acceptance from evidence events. It is pure: feed it
@@ -111,7 +113,7 @@ type Acceptance struct {
 type Acceptor struct {
 	hash    [32]byte
 	anchors []anchorState
-	matches []PromptAccepted
+	matches []evidence.PromptAccepted
 	broken  string
 	// brokenAfter: how many matches were held when authority broke; a
 	// unique match held before then stands.
@@ -120,15 +122,15 @@ type Acceptor struct {
 
 type anchorState struct {
 	Anchor
-	started map[string]int // Codex turn_id -> task_started seen after the anchor
-	file    FileID         // an Absent anchor's file, once seen
-	session string         // the new file's session_meta (Absent, Codex)
+	started map[string]int  // Codex turn_id -> task_started seen after the anchor
+	file    evidence.FileID // an Absent anchor's file, once seen
+	session string          // the new file's session_meta (Absent, Codex)
 }
 
 // NewAcceptor starts deciding for prompt (hashed as PromptHash) over the
 // anchored candidates.
 func NewAcceptor(prompt string, anchors ...Anchor) *Acceptor {
-	a := &Acceptor{hash: PromptHash(prompt)}
+	a := &Acceptor{hash: evidence.PromptHash(prompt)}
 	for _, an := range anchors {
 		a.anchors = append(a.anchors, anchorState{Anchor: an, started: map[string]int{}})
 	}
@@ -137,14 +139,14 @@ func NewAcceptor(prompt string, anchors ...Anchor) *Acceptor {
 
 // Observe takes one event; events of files that are not anchored, or that
 // lie before an anchor, are ignored.
-func (a *Acceptor) Observe(ev Event) {
+func (a *Acceptor) Observe(ev evidence.Event) {
 	at := ev.At()
 	for i := range a.anchors {
 		s := &a.anchors[i]
 		if s.Path != at.Path {
 			continue
 		}
-		if fe, ok := ev.(FileEvent); ok {
+		if fe, ok := ev.(evidence.FileEvent); ok {
 			a.fileEvent(s, fe)
 			continue
 		}
@@ -152,14 +154,14 @@ func (a *Acceptor) Observe(ev Event) {
 			continue
 		}
 		switch e := ev.(type) {
-		case SessionIdentity:
+		case evidence.SessionIdentity:
 			s.session = e.SessionID
-		case TurnStarted:
+		case evidence.TurnStarted:
 			s.started[e.TurnID]++
 			if s.started[e.TurnID] > 1 {
 				a.breakWith(fmt.Sprintf("turn %s started twice after the anchor", e.TurnID))
 			}
-		case PromptAccepted:
+		case evidence.PromptAccepted:
 			if e.SHA256 == a.hash && s.accepts(e) {
 				a.matches = append(a.matches, e)
 			}
@@ -169,9 +171,9 @@ func (a *Acceptor) Observe(ev Event) {
 
 // covers says whether an event of the anchored path lies after the anchor
 // in the anchored file.
-func (s *anchorState) covers(at Where) bool {
+func (s *anchorState) covers(at evidence.Where) bool {
 	if s.Absent {
-		if s.file == (FileID{}) {
+		if s.file == (evidence.FileID{}) {
 			s.file = at.File
 		}
 		return at.File == s.file
@@ -179,15 +181,15 @@ func (s *anchorState) covers(at Where) bool {
 	return at.File == s.File && at.Offset >= s.Offset
 }
 
-func (s *anchorState) accepts(e PromptAccepted) bool {
+func (s *anchorState) accepts(e evidence.PromptAccepted) bool {
 	switch s.Agent {
-	case Codex:
+	case evidence.Codex:
 		steered := e.TurnID == s.Running && s.started[e.TurnID] == 0
 		if e.TurnID == "" || s.started[e.TurnID] != 1 && !steered {
 			return false
 		}
 		return !s.Absent || s.SessionID == "" || s.session == s.SessionID
-	case Gemini:
+	case evidence.Gemini:
 		// A chats file holds one session, named in its header alone (its
 		// records carry no sessionId, so a parse from the anchor knows
 		// none): the anchored file is the session, bound by that header.
@@ -197,18 +199,18 @@ func (s *anchorState) accepts(e PromptAccepted) bool {
 	}
 }
 
-func (a *Acceptor) fileEvent(s *anchorState, fe FileEvent) {
+func (a *Acceptor) fileEvent(s *anchorState, fe evidence.FileEvent) {
 	switch {
-	case fe.Change == FileAppeared && s.Absent && s.file == (FileID{}):
+	case fe.Change == evidence.FileAppeared && s.Absent && s.file == (evidence.FileID{}):
 		s.file = fe.File
-	case fe.Change == FileAppeared, fe.Change == FileRenamed:
-	case s.Absent && s.file == (FileID{}):
+	case fe.Change == evidence.FileAppeared, fe.Change == evidence.FileRenamed:
+	case s.Absent && s.file == (evidence.FileID{}):
 	case fe.OldFile == s.fileID():
 		a.breakWith(fmt.Sprintf("anchored file %s %s", s.Path, fe.Change))
 	}
 }
 
-func (s *anchorState) fileID() FileID {
+func (s *anchorState) fileID() evidence.FileID {
 	if s.Absent {
 		return s.file
 	}
@@ -224,7 +226,7 @@ func (a *Acceptor) breakWith(reason string) {
 // Result is the verdict over the events observed so far. Accepted holds
 // until a second match arrives (then Uncertain, for good).
 func (a *Acceptor) Result() Acceptance {
-	r := Acceptance{Matches: append([]PromptAccepted(nil), a.matches...)}
+	r := Acceptance{Matches: append([]evidence.PromptAccepted(nil), a.matches...)}
 	switch {
 	case len(a.matches) > 1:
 		r.Verdict, r.Reason = Uncertain, fmt.Sprintf("%d records match the request hash", len(a.matches))
@@ -272,7 +274,7 @@ func guardHolds(f io.ReaderAt, an Anchor) bool {
 // it returns a reason when the file no longer holds the anchor or the
 // bound was reached.
 func scanAnchor(acc *Acceptor, an Anchor, limit int64) (string, error) {
-	if an.Agent == OpenCode {
+	if an.Agent == evidence.OpenCode {
 		return scanRecordAnchor(acc, an)
 	}
 	f, st, err := openStat(an.Path)
@@ -305,7 +307,7 @@ func scanAnchor(acc *Acceptor, an Anchor, limit int64) (string, error) {
 	}
 	end := min(st.Size, start+limit)
 	buf := make([]byte, DefaultMaxRead)
-	var evs []Event
+	var evs []evidence.Event
 	for {
 		step := tl.Next(Stat{Exists: true, ID: st.ID, Size: end})
 		if step.ReadLen == 0 {
@@ -316,7 +318,7 @@ func scanAnchor(acc *Acceptor, an Anchor, limit int64) (string, error) {
 			return "", fmt.Errorf("watchers: accept: read %s: %w", an.Path, err)
 		}
 		if ch := tl.Feed(buf[:n], func(l Line) {
-			at := Where{Agent: an.Agent, Path: an.Path, File: st.ID, Offset: l.Offset, End: l.End()}
+			at := evidence.Where{Agent: an.Agent, Path: an.Path, File: st.ID, Offset: l.Offset, End: l.End()}
 			if !l.TooLong {
 				evs = p.Parse(at, l.Data, evs[:0])
 				for _, ev := range evs {

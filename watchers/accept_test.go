@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Lines of the documented shapes (agents-offline.md, akk-reference.md §4).
@@ -39,7 +41,7 @@ func claudePrompt(session, cwd, uuid, text string) string {
 		jsonString(text) + `},"uuid":"` + uuid + `","timestamp":"2026-11-30T10:00:00.000Z"}` + "\n"
 }
 
-func anchor(t *testing.T, agent Agent, path string) Anchor {
+func anchor(t *testing.T, agent evidence.Agent, path string) Anchor {
 	t.Helper()
 	a, err := TakeAnchor(context.Background(), agent, path)
 	if err != nil {
@@ -64,7 +66,7 @@ func TestAcceptCodex(t *testing.T) {
 	p := filepath.Join(dir, "rollout-a.jsonl")
 	// The same prompt before the anchor does not count.
 	appendFile(t, p, metaLine("sess", "/src", "0.155.1")+codexTurn("t1", prompt))
-	a := anchor(t, Codex, p)
+	a := anchor(t, evidence.Codex, p)
 	if r := accept(t, prompt, a); r.Verdict != Pending {
 		t.Fatalf("before: %+v", r)
 	}
@@ -91,7 +93,7 @@ func TestAcceptCodexTurnBoundaries(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "rollout-a.jsonl")
 	appendFile(t, p, metaLine("sess", "/src", "0.155.1")+codexTurnStarted("t1"))
-	a := anchor(t, Codex, p)
+	a := anchor(t, evidence.Codex, p)
 	appendFile(t, p, codexUserPrompt("t1", prompt))
 	if r := accept(t, prompt, a); r.Verdict != Pending {
 		t.Fatalf("turn started before the anchor: %+v", r)
@@ -109,7 +111,7 @@ func TestAcceptCodexSteered(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "rollout-a.jsonl")
 	appendFile(t, p, metaLine("sess", "/src", "0.155.1")+codexTurn("t1", "slow task")+codexTurnStarted("t2")+codexUserPrompt("t2", "another"))
-	a := anchor(t, Codex, p)
+	a := anchor(t, evidence.Codex, p)
 	a.Running = "t2"
 	if r := accept(t, prompt, a); r.Verdict != Pending {
 		t.Fatalf("before the steer: %+v", r)
@@ -137,7 +139,7 @@ func TestAcceptCandidateSet(t *testing.T) {
 	p3 := filepath.Join(dir, "rollout-3.jsonl") // opened after the send
 	appendFile(t, p1, metaLine("s1", "/src", "0.155.1"))
 	appendFile(t, p2, metaLine("s2", "/src", "0.155.1"))
-	a1, a2, a3 := anchor(t, Codex, p1), anchor(t, Codex, p2), anchor(t, Codex, p3)
+	a1, a2, a3 := anchor(t, evidence.Codex, p1), anchor(t, evidence.Codex, p2), anchor(t, evidence.Codex, p3)
 	if !a3.Absent {
 		t.Fatal("missing file not anchored as absent")
 	}
@@ -161,7 +163,7 @@ func TestAcceptFileAuthorityChanged(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "rollout-a.jsonl")
 	appendFile(t, p, metaLine("s", "/src", "0.155.1")+codexTurn("t1", "x"))
-	a := anchor(t, Codex, p)
+	a := anchor(t, evidence.Codex, p)
 	os.Truncate(p, 10)
 	if r := accept(t, prompt, a); r.Verdict != Uncertain {
 		t.Fatalf("truncated: %+v", r)
@@ -182,7 +184,7 @@ func TestAcceptScanLimit(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "rollout-a.jsonl")
 	appendFile(t, p, metaLine("s", "/src", "0.155.1"))
-	a := anchor(t, Codex, p)
+	a := anchor(t, evidence.Codex, p)
 	for i := range 100 {
 		appendFile(t, p, codexTurn("t"+itoa(int64(i)), "other"))
 	}
@@ -196,7 +198,7 @@ func TestAcceptScanLimit(t *testing.T) {
 func TestTakeAnchorInsideLine(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "s.jsonl")
 	appendFile(t, p, `{"type":"user"`)
-	if _, err := TakeAnchor(context.Background(), Claude, p); !errors.Is(err, ErrAnchor) {
+	if _, err := TakeAnchor(context.Background(), evidence.Claude, p); !errors.Is(err, ErrAnchor) {
 		t.Fatalf("torn end: %v", err)
 	}
 }
@@ -205,7 +207,7 @@ func TestAcceptClaude(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "s1.jsonl")
 	appendFile(t, p, claudePrompt("s1", "/work/app", "u1", prompt))
-	a := anchor(t, Claude, p)
+	a := anchor(t, evidence.Claude, p)
 	a.SessionID, a.Cwd = "s1", "/work/app"
 	appendFile(t, p, claudePrompt("s2", "/work/app", "u2", prompt)) // another session's record
 	appendFile(t, p, claudePrompt("s1", "/elsewhere", "u3", prompt))
@@ -228,12 +230,12 @@ func TestAcceptLive(t *testing.T) {
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
 	}
-	c.wait(t, "history", func(evs []Event) bool { return countTurns(evs) == 1 })
-	a := anchor(t, Codex, p)
+	c.wait(t, "history", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
+	a := anchor(t, evidence.Codex, p)
 	appendFile(t, p, codexTurn("t2", prompt))
-	evs := c.wait(t, "the prompt", func(evs []Event) bool {
+	evs := c.wait(t, "the prompt", func(evs []evidence.Event) bool {
 		for _, ev := range evs {
-			if p, ok := ev.(PromptAccepted); ok && p.TurnID == "t2" {
+			if p, ok := ev.(evidence.PromptAccepted); ok && p.TurnID == "t2" {
 				return true
 			}
 		}
@@ -247,7 +249,7 @@ func TestAcceptLive(t *testing.T) {
 		t.Fatalf("live: %+v", r)
 	}
 	os.Remove(p)
-	evs = c.wait(t, "deletion", func(evs []Event) bool { return len(fileEvents(evs)) == 2 })
+	evs = c.wait(t, "deletion", func(evs []evidence.Event) bool { return len(fileEvents(evs)) == 2 })
 	acc.Observe(evs[len(evs)-1])
 	if r := acc.Result(); r.Verdict != Accepted {
 		t.Fatalf("after deletion: %+v", r)
@@ -281,7 +283,7 @@ func TestPrompted(t *testing.T) {
 	if err := os.WriteFile(path, []byte(head), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	an, err := TakeAnchor(ctx, Codex, path)
+	an, err := TakeAnchor(ctx, evidence.Codex, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +330,7 @@ func TestPromptedClaudeOutOfOrder(t *testing.T) {
 	if err := os.WriteFile(path, []byte(end), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	an, err := TakeAnchor(ctx, Claude, path)
+	an, err := TakeAnchor(ctx, evidence.Claude, path)
 	if err != nil {
 		t.Fatal(err)
 	}

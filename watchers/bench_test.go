@@ -7,12 +7,14 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // BenchmarkParse parses the recorded journals of each agent (real files
 // from the rig) and reports lines/s beside MB/s.
 func BenchmarkParse(b *testing.B) {
-	for _, agent := range []Agent{Claude, Codex} {
+	for _, agent := range []evidence.Agent{evidence.Claude, evidence.Codex} {
 		b.Run(string(agent), func(b *testing.B) {
 			var files [][]byte
 			total, lines := 0, 0
@@ -29,7 +31,7 @@ func BenchmarkParse(b *testing.B) {
 				b.Skipf("no %s journal recorded yet", agent)
 			}
 			p := NewParser(agent)
-			var evs []Event
+			var evs []evidence.Event
 			b.SetBytes(int64(total))
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -38,7 +40,7 @@ func BenchmarkParse(b *testing.B) {
 					p.Reset()
 					for len(data) > 0 {
 						i := bytes.IndexByte(data, '\n')
-						evs = p.Parse(Where{}, data[:i], evs[:0])
+						evs = p.Parse(evidence.Where{}, data[:i], evs[:0])
 						data = data[i+1:]
 					}
 				}
@@ -53,7 +55,7 @@ func BenchmarkParse(b *testing.B) {
 // appends, and reports p50, p99 and the maximum in milliseconds.
 func BenchmarkAppendLatency(b *testing.B) {
 	dir := b.TempDir()
-	w, err := New(Options{Agent: Codex})
+	w, err := New(Options{Agent: evidence.Codex})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -76,7 +78,7 @@ func BenchmarkAppendLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 		for ev := range w.Evidence() {
-			if ts, ok := ev.(TurnStarted); ok {
+			if ts, ok := ev.(evidence.TurnStarted); ok {
 				if ts.TurnID != "t"+itoa(int64(i)) {
 					b.Fatalf("event %s for append %d", ts.TurnID, i)
 				}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Claude transcript lines are records with a "type" and, for the
@@ -85,7 +87,7 @@ type claudeBlock struct {
 // and events come in conversation order, each with its own line's offset.
 // A prompt is never held: it starts its own turn.
 type ClaudeParser struct {
-	stats                 ParseStats
+	stats                 evidence.ParseStats
 	session, cwd, version string
 	identitySeen          bool
 	turn                  string                 // the turn of the record being read
@@ -105,7 +107,7 @@ type claudeTurn struct {
 }
 
 type heldRecord struct {
-	where Where
+	where evidence.Where
 	rec   claudeLine
 }
 
@@ -130,10 +132,10 @@ func (p *ClaudeParser) Reset() {
 }
 
 // Stats returns the parser's counters.
-func (p *ClaudeParser) Stats() *ParseStats { return &p.stats }
+func (p *ClaudeParser) Stats() *evidence.ParseStats { return &p.stats }
 
 // Flush reads every held record, in file order.
-func (p *ClaudeParser) Flush(out []Event) []Event {
+func (p *ClaudeParser) Flush(out []evidence.Event) []evidence.Event {
 	n := len(out)
 	out = p.letGo(out)
 	p.stats.Events += int64(len(out) - n)
@@ -141,18 +143,18 @@ func (p *ClaudeParser) Flush(out []Event) []Event {
 }
 
 // Parse reads one transcript line.
-func (p *ClaudeParser) Parse(where Where, line []byte, out []Event) []Event {
-	if !lineStart(&p.stats, line) {
+func (p *ClaudeParser) Parse(where evidence.Where, line []byte, out []evidence.Event) []evidence.Event {
+	if !evidence.LineStart(&p.stats, line) {
 		return out
 	}
 	var rec claudeLine
-	if err := decode(line, &rec); err != nil {
-		return malformed(&p.stats, where, out, err)
+	if err := evidence.Decode(line, &rec); err != nil {
+		return evidence.MalformedLine(&p.stats, where, out, err)
 	}
 	if rec.Type == "" {
-		return malformed(&p.stats, where, out, errors.New("no record type"))
+		return evidence.MalformedLine(&p.stats, where, out, errors.New("no record type"))
 	}
-	where.Time = recordTime(rec.Timestamp)
+	where.Time = evidence.RecordTime(rec.Timestamp)
 	n := len(out)
 	if p.mustHold(&rec) {
 		p.held[rec.ParentUUID] = append(p.held[rec.ParentUUID], heldRecord{where, rec})
@@ -193,7 +195,7 @@ func (p *ClaudeParser) mustHold(rec *claudeLine) bool {
 }
 
 // release reads the records held for uuid, and those held for them.
-func (p *ClaudeParser) release(out []Event, uuid string) []Event {
+func (p *ClaudeParser) release(out []evidence.Event, uuid string) []evidence.Event {
 	queue := []string{uuid}
 	for len(queue) > 0 {
 		u := queue[0]
@@ -213,7 +215,7 @@ func (p *ClaudeParser) release(out []Event, uuid string) []Event {
 }
 
 // letGo reads every held record in file order: their parents did not come.
-func (p *ClaudeParser) letGo(out []Event) []Event {
+func (p *ClaudeParser) letGo(out []evidence.Event) []evidence.Event {
 	var all []heldRecord
 	for _, hs := range p.held {
 		all = append(all, hs...)
@@ -228,7 +230,7 @@ func (p *ClaudeParser) letGo(out []Event) []Event {
 }
 
 // record reads one record in conversation order.
-func (p *ClaudeParser) record(where Where, rec *claudeLine, out []Event) []Event {
+func (p *ClaudeParser) record(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
 	if t, ok := p.turnOf[rec.ParentUUID]; ok && t != "" {
 		p.turn = t
 	}
@@ -257,7 +259,7 @@ func (p *ClaudeParser) record(where Where, rec *claudeLine, out []Event) []Event
 		"cost-state":
 		p.stats.Ignored++
 	default:
-		p.stats.unknown(rec.Type)
+		p.stats.CountUnknown(rec.Type)
 	}
 	if rec.UUID != "" {
 		p.turnOf[rec.UUID] = p.turn
@@ -282,7 +284,7 @@ func isPromptText(text string) bool {
 		!strings.HasPrefix(text, "<local-command-") && !strings.HasPrefix(text, "<command-")
 }
 
-func (p *ClaudeParser) identity(where Where, rec *claudeLine, out []Event) []Event {
+func (p *ClaudeParser) identity(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
 	if rec.SessionID == "" || rec.IsSidechain || rec.AgentID != "" {
 		return out
 	}
@@ -297,36 +299,36 @@ func (p *ClaudeParser) identity(where Where, rec *claudeLine, out []Event) []Eve
 	}
 	p.identitySeen = true
 	p.session, p.cwd, p.version = rec.SessionID, cwd, version
-	return append(out, SessionIdentity{Where: where, SessionID: rec.SessionID, Cwd: cwd, Version: version})
+	return append(out, evidence.SessionIdentity{Where: where, SessionID: rec.SessionID, Cwd: cwd, Version: version})
 }
 
 // content decodes a message's content: a plain string, or blocks.
 func (p *ClaudeParser) content(rec *claudeLine) (text string, blocks []claudeBlock, ok bool) {
 	var m claudeMessage
-	if decode(rec.Message, &m) != nil {
+	if evidence.Decode(rec.Message, &m) != nil {
 		return "", nil, false
 	}
 	p.stop = m.StopReason
-	if s, isStr := rawString(m.Content); isStr {
+	if s, isStr := evidence.RawString(m.Content); isStr {
 		return s, nil, true
 	}
 	// Decoding reuses the slice's elements without zeroing them.
 	clear(p.blocks[:cap(p.blocks)])
 	p.blocks = p.blocks[:0]
-	if decode(m.Content, &p.blocks) != nil {
+	if evidence.Decode(m.Content, &p.blocks) != nil {
 		return "", nil, false
 	}
 	return "", p.blocks, true
 }
 
-func (p *ClaudeParser) user(where Where, rec *claudeLine, out []Event) []Event {
+func (p *ClaudeParser) user(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
 	if rec.IsSidechain || rec.AgentID != "" {
 		p.stats.Ignored++
 		return out
 	}
 	text, blocks, ok := p.content(rec)
 	if !ok {
-		p.stats.unknown("user/content")
+		p.stats.CountUnknown("user/content")
 		return out
 	}
 	if blocks == nil {
@@ -358,14 +360,14 @@ func (p *ClaudeParser) user(where Where, rec *claudeLine, out []Event) []Event {
 
 // userText handles the text a user record carries: an interruption
 // marker, a local command's echo, or a prompt.
-func (p *ClaudeParser) userText(where Where, rec *claudeLine, text string, out []Event) []Event {
+func (p *ClaudeParser) userText(where evidence.Where, rec *claudeLine, text string, out []evidence.Event) []evidence.Event {
 	switch {
 	case text == claudeInterrupted:
 		p.cur().ended = true
-		return append(out, TurnAborted{Where: where, TurnID: p.turn, Reason: "interrupted"})
+		return append(out, evidence.TurnAborted{Where: where, TurnID: p.turn, Reason: "interrupted"})
 	case text == claudeInterruptedTool:
 		p.cur().ended = true
-		return append(out, TurnAborted{Where: where, TurnID: p.turn, Reason: "interrupted_tool_use"})
+		return append(out, evidence.TurnAborted{Where: where, TurnID: p.turn, Reason: "interrupted_tool_use"})
 	case rec.IsMeta, !isPromptText(text):
 		p.stats.Ignored++
 		return out
@@ -373,42 +375,42 @@ func (p *ClaudeParser) userText(where Where, rec *claudeLine, text string, out [
 	p.turn = rec.UUID
 	p.turns[rec.UUID] = &claudeTurn{}
 	return append(out,
-		TurnStarted{Where: where, TurnID: rec.UUID},
-		PromptAccepted{Where: where, SessionID: rec.SessionID, Cwd: rec.Cwd, TurnID: rec.UUID, SHA256: PromptHash(text), Len: len(text)})
+		evidence.TurnStarted{Where: where, TurnID: rec.UUID},
+		evidence.PromptAccepted{Where: where, SessionID: rec.SessionID, Cwd: rec.Cwd, TurnID: rec.UUID, SHA256: evidence.PromptHash(text), Len: len(text)})
 }
 
-func (p *ClaudeParser) toolResult(where Where, rec *claudeLine, b *claudeBlock, out []Event) []Event {
+func (p *ClaudeParser) toolResult(where evidence.Where, rec *claudeLine, b *claudeBlock, out []evidence.Event) []evidence.Event {
 	name := p.tools[b.ToolUseID]
 	delete(p.tools, b.ToolUseID)
 	rejected := false
 	if b.IsError {
-		s, _ := rawString(rec.ToolUseResult)
+		s, _ := evidence.RawString(rec.ToolUseResult)
 		rejected = strings.Contains(s, claudeRejected) || strings.Contains(string(b.Content), "tool use was rejected")
 	}
-	out = append(out, ToolResult{Where: where, TurnID: p.turn, CallID: b.ToolUseID, Name: name, IsError: b.IsError, Rejected: rejected})
+	out = append(out, evidence.ToolResult{Where: where, TurnID: p.turn, CallID: b.ToolUseID, Name: name, IsError: b.IsError, Rejected: rejected})
 	if name == "AskUserQuestion" && !b.IsError {
-		q, a := countAnswers(rec.ToolUseResult)
-		out = append(out, QuestionAnswered{Where: where, TurnID: p.turn, CallID: b.ToolUseID, Questions: q, Answered: a})
+		q, a := evidence.CountAnswers(rec.ToolUseResult)
+		out = append(out, evidence.QuestionAnswered{Where: where, TurnID: p.turn, CallID: b.ToolUseID, Questions: q, Answered: a})
 	}
 	return out
 }
 
-func (p *ClaudeParser) assistant(where Where, rec *claudeLine, out []Event) []Event {
+func (p *ClaudeParser) assistant(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
 	if rec.IsSidechain || rec.AgentID != "" {
 		p.stats.Ignored++
 		return out
 	}
 	if rec.IsAPIError {
-		reason, ok := rawString(rec.Error)
+		reason, ok := evidence.RawString(rec.Error)
 		if !ok {
 			reason = strings.Trim(string(rec.Error), `"`)
 		}
 		p.cur().ended = true
-		return append(out, TurnFailed{Where: where, TurnID: p.turn, Reason: reason})
+		return append(out, evidence.TurnFailed{Where: where, TurnID: p.turn, Reason: reason})
 	}
 	_, blocks, ok := p.content(rec)
 	if !ok {
-		p.stats.unknown("assistant/content")
+		p.stats.CountUnknown("assistant/content")
 		return out
 	}
 	t := p.cur()
@@ -424,7 +426,7 @@ func (p *ClaudeParser) assistant(where Where, rec *claudeLine, out []Event) []Ev
 		}
 		t.lastText = false
 		p.tools[b.ID] = b.Name
-		out = append(out, ToolPending{Where: where, TurnID: p.turn, CallID: b.ID, Name: b.Name, InputSHA256: digest(b.Input)})
+		out = append(out, evidence.ToolPending{Where: where, TurnID: p.turn, CallID: b.ID, Name: b.Name, InputSHA256: evidence.Digest(b.Input)})
 	}
 	if len(out) == n {
 		p.stats.Ignored++
@@ -432,7 +434,7 @@ func (p *ClaudeParser) assistant(where Where, rec *claudeLine, out []Event) []Ev
 	return out
 }
 
-func (p *ClaudeParser) system(where Where, rec *claudeLine, out []Event) []Event {
+func (p *ClaudeParser) system(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
 	switch rec.Subtype {
 	case "turn_duration":
 		t := p.cur()
@@ -445,13 +447,13 @@ func (p *ClaudeParser) system(where Where, rec *claudeLine, out []Event) []Event
 			d = time.Duration(ms * float64(time.Millisecond))
 		}
 		t.ended = true
-		return append(out, TurnCompleted{Where: where, TurnID: p.turn, Duration: d, StopReason: t.lastStop,
+		return append(out, evidence.TurnCompleted{Where: where, TurnID: p.turn, Duration: d, StopReason: t.lastStop,
 			EndedWithText: t.lastText && t.lastStop == "end_turn"})
 	case "api_error", "compact_boundary", "local_command", "stop_hook_summary", "informational",
 		"microcompact_boundary", "away_summary":
 		p.stats.Ignored++
 	default:
-		p.stats.unknown("system/" + rec.Subtype)
+		p.stats.CountUnknown("system/" + rec.Subtype)
 	}
 	return out
 }

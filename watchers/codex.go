@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Codex rollout lines are {"timestamp","type","payload"}. The records read
@@ -96,7 +98,7 @@ type codexItem struct {
 
 // CodexParser parses Codex rollout lines.
 type CodexParser struct {
-	stats    ParseStats
+	stats    evidence.ParseStats
 	session  string
 	cwd      string
 	turn     string
@@ -120,32 +122,32 @@ func (p *CodexParser) Reset() {
 }
 
 // Stats returns the parser's counters.
-func (p *CodexParser) Stats() *ParseStats { return &p.stats }
+func (p *CodexParser) Stats() *evidence.ParseStats { return &p.stats }
 
 // Flush has nothing to do: Codex records are read in file order.
-func (p *CodexParser) Flush(out []Event) []Event { return out }
+func (p *CodexParser) Flush(out []evidence.Event) []evidence.Event { return out }
 
 // Parse reads one rollout line.
-func (p *CodexParser) Parse(where Where, line []byte, out []Event) []Event {
-	if !lineStart(&p.stats, line) {
+func (p *CodexParser) Parse(where evidence.Where, line []byte, out []evidence.Event) []evidence.Event {
+	if !evidence.LineStart(&p.stats, line) {
 		return out
 	}
 	var rec codexLine
-	if err := decode(line, &rec); err != nil {
-		return malformed(&p.stats, where, out, err)
+	if err := evidence.Decode(line, &rec); err != nil {
+		return evidence.MalformedLine(&p.stats, where, out, err)
 	}
 	if rec.Type == "" {
-		return malformed(&p.stats, where, out, errors.New("no record type"))
+		return evidence.MalformedLine(&p.stats, where, out, errors.New("no record type"))
 	}
-	where.Time = recordTime(rec.Timestamp)
+	where.Time = evidence.RecordTime(rec.Timestamp)
 	n := len(out)
 	pl := &rec.Payload
 	switch rec.Type {
 	case "session_meta":
 		p.session, p.cwd = pl.ID, pl.Cwd
-		out = append(out, SessionIdentity{Where: where, SessionID: pl.ID, Cwd: pl.Cwd, Version: pl.CLIVersion})
+		out = append(out, evidence.SessionIdentity{Where: where, SessionID: pl.ID, Cwd: pl.Cwd, Version: pl.CLIVersion})
 	case "turn_context":
-		if s, ok := rawString(pl.ApprovalPolicy); ok {
+		if s, ok := evidence.RawString(pl.ApprovalPolicy); ok {
 			p.policy = s
 		}
 		p.cwd = cmp.Or(pl.Cwd, p.cwd)
@@ -157,49 +159,49 @@ func (p *CodexParser) Parse(where Where, line []byte, out []Event) []Event {
 	case "compacted", "world_state", "token_usage_record", "retained_context":
 		p.stats.Ignored++
 	default:
-		p.stats.unknown(rec.Type)
+		p.stats.CountUnknown(rec.Type)
 	}
 	p.stats.Events += int64(len(out) - n)
 	return out
 }
 
-func (p *CodexParser) event(where Where, pl *codexPayload, out []Event) []Event {
+func (p *CodexParser) event(where evidence.Where, pl *codexPayload, out []evidence.Event) []evidence.Event {
 	switch pl.Type {
 	case "task_started", "turn_started":
 		p.turn = pl.TurnID
 		clear(p.prompted)
-		return append(out, TurnStarted{Where: where, TurnID: pl.TurnID})
+		return append(out, evidence.TurnStarted{Where: where, TurnID: pl.TurnID})
 	case "task_complete", "turn_complete":
 		var d time.Duration
 		if ms, err := json.Number(strings.TrimSpace(string(pl.DurationMs))).Int64(); err == nil {
 			d = time.Duration(ms) * time.Millisecond
 		}
-		last, _ := rawString(pl.LastAgentMsg)
-		return append(out, TurnCompleted{Where: where, TurnID: p.turnOf(pl.TurnID), Duration: d,
+		last, _ := evidence.RawString(pl.LastAgentMsg)
+		return append(out, evidence.TurnCompleted{Where: where, TurnID: p.turnOf(pl.TurnID), Duration: d,
 			EndedWithText: strings.TrimSpace(last) != ""})
 	case "turn_aborted":
-		reason, _ := rawString(pl.Reason)
-		return append(out, TurnAborted{Where: where, TurnID: p.turnOf(pl.TurnID), Reason: reason})
+		reason, _ := evidence.RawString(pl.Reason)
+		return append(out, evidence.TurnAborted{Where: where, TurnID: p.turnOf(pl.TurnID), Reason: reason})
 	case "error":
-		msg, _ := rawString(pl.Message)
-		return append(out, TurnFailed{Where: where, TurnID: p.turnOf(pl.TurnID), Reason: msg})
+		msg, _ := evidence.RawString(pl.Message)
+		return append(out, evidence.TurnFailed{Where: where, TurnID: p.turnOf(pl.TurnID), Reason: msg})
 	case "user_message":
-		msg, _ := rawString(pl.Message)
+		msg, _ := evidence.RawString(pl.Message)
 		return p.prompt(where, p.turnOf(pl.TurnID), msg, out)
 	case "item_completed":
 		var item codexItem
-		if decode(pl.Item, &item) != nil || item.Type != "UserMessage" {
+		if evidence.Decode(pl.Item, &item) != nil || item.Type != "UserMessage" {
 			p.stats.Ignored++
 			return out
 		}
 		text, ok := codexText(item.Content)
 		if !ok {
-			p.stats.unknown("event_msg/item_completed/UserMessage")
+			p.stats.CountUnknown("event_msg/item_completed/UserMessage")
 			return out
 		}
 		return p.prompt(where, p.turnOf(pl.TurnID), text, out)
 	case "exec_approval_request", "apply_patch_approval_request":
-		return append(out, ApprovalRequested{Where: where, TurnID: p.turnOf(pl.TurnID), CallID: pl.CallID, Reason: pl.Type})
+		return append(out, evidence.ApprovalRequested{Where: where, TurnID: p.turnOf(pl.TurnID), CallID: pl.CallID, Reason: pl.Type})
 	case "token_count", "agent_message", "agent_reasoning", "agent_reasoning_raw_content",
 		"item_started", "exec_command_begin", "thread_settings_applied", "exec_command_end",
 		"patch_apply_begin", "patch_apply_end", "mcp_tool_call_begin", "mcp_tool_call_end",
@@ -207,12 +209,12 @@ func (p *CodexParser) event(where Where, pl *codexPayload, out []Event) []Event 
 		"entered_review_mode", "exited_review_mode", "undo_started", "undo_completed", "warning":
 		p.stats.Ignored++
 	default:
-		p.stats.unknown("event_msg/" + pl.Type)
+		p.stats.CountUnknown("event_msg/" + pl.Type)
 	}
 	return out
 }
 
-func (p *CodexParser) item(where Where, pl *codexPayload, out []Event) []Event {
+func (p *CodexParser) item(where evidence.Where, pl *codexPayload, out []evidence.Event) []evidence.Event {
 	switch pl.Type {
 	case "message":
 		if pl.Role != "user" || pl.Meta == nil || pl.Meta.TurnID == "" {
@@ -234,40 +236,40 @@ func (p *CodexParser) item(where Where, pl *codexPayload, out []Event) []Event {
 		}
 		p.tools[pl.CallID] = pl.Name
 		secret := (pl.Name == "request_user_input" || pl.Name == "request_user_input_async") && asksSecret(pl.Arguments)
-		out = append(out, ToolPending{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: pl.Name, InputSHA256: digest(input),
+		out = append(out, evidence.ToolPending{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: pl.Name, InputSHA256: evidence.Digest(input),
 			SecretQuestion: secret})
 		if reason := p.escalation(pl.Type == "custom_tool_call" && pl.Name == "exec", input); reason != "" {
-			out = append(out, ApprovalRequested{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: pl.Name, Reason: reason})
+			out = append(out, evidence.ApprovalRequested{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: pl.Name, Reason: reason})
 		}
 		return out
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 		name := p.tools[pl.CallID]
 		delete(p.tools, pl.CallID)
 		doc, isErr, rejected := codexOutput(pl.Output)
-		out = append(out, ToolResult{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: name, IsError: isErr || rejected, Rejected: rejected})
+		out = append(out, evidence.ToolResult{Where: where, TurnID: p.turn, CallID: pl.CallID, Name: name, IsError: isErr || rejected, Rejected: rejected})
 		if name == "request_user_input" && !rejected {
-			q, a := countAnswers(doc)
-			out = append(out, QuestionAnswered{Where: where, TurnID: p.turn, CallID: pl.CallID, Questions: q, Answered: a})
+			q, a := evidence.CountAnswers(doc)
+			out = append(out, evidence.QuestionAnswered{Where: where, TurnID: p.turn, CallID: pl.CallID, Questions: q, Answered: a})
 		}
 		return out
 	case "reasoning", "web_search_call", "image_generation_call", "compaction", "ghost_snapshot", "tool_search_call", "tool_search_output",
 		"additional_tools":
 		p.stats.Ignored++
 	default:
-		p.stats.unknown("response_item/" + pl.Type)
+		p.stats.CountUnknown("response_item/" + pl.Type)
 	}
 	return out
 }
 
 // prompt reports a user prompt once per turn.
-func (p *CodexParser) prompt(where Where, turn, text string, out []Event) []Event {
-	h := PromptHash(text)
+func (p *CodexParser) prompt(where evidence.Where, turn, text string, out []evidence.Event) []evidence.Event {
+	h := evidence.PromptHash(text)
 	if seen, ok := p.prompted[h]; ok && seen == turn {
 		p.stats.Ignored++
 		return out
 	}
 	p.prompted[h] = turn
-	return append(out, PromptAccepted{Where: where, SessionID: p.session, Cwd: p.cwd, TurnID: turn, SHA256: h, Len: len(text)})
+	return append(out, evidence.PromptAccepted{Where: where, SessionID: p.session, Cwd: p.cwd, TurnID: turn, SHA256: h, Len: len(text)})
 }
 
 func (p *CodexParser) turnOf(id string) string {
@@ -283,7 +285,7 @@ func (p *CodexParser) turnOf(id string) string {
 // user" (0.155.1: "Wall time: 1.1 seconds\naborted by user", "aborted by
 // user after 0.3s").
 func codexOutput(raw json.RawMessage) (doc []byte, isErr, rejected bool) {
-	if s, ok := rawString(raw); ok {
+	if s, ok := evidence.RawString(raw); ok {
 		doc = []byte(s)
 	} else if t, ok := itemsText(raw); ok {
 		doc = []byte(t)
@@ -293,9 +295,9 @@ func codexOutput(raw json.RawMessage) (doc []byte, isErr, rejected bool) {
 			Success *bool           `json:"success"`
 		}
 		doc = raw
-		if decode(raw, &o) == nil {
+		if evidence.Decode(raw, &o) == nil {
 			isErr = o.Success != nil && !*o.Success
-			if s, ok := rawString(o.Content); ok {
+			if s, ok := evidence.RawString(o.Content); ok {
 				doc = []byte(s)
 			}
 		}
@@ -347,7 +349,7 @@ func (p *CodexParser) escalation(codeMode bool, input json.RawMessage) string {
 		return ""
 	}
 	doc := []byte(input)
-	if s, ok := rawString(input); ok {
+	if s, ok := evidence.RawString(input); ok {
 		doc = []byte(s)
 	}
 	var args escalationArgs

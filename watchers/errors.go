@@ -7,9 +7,6 @@ import "errors"
 var (
 	// ErrClosed: the Watcher was closed.
 	ErrClosed = errors.New("watchers: closed")
-	// ErrMalformed: a complete line is not a JSON object of the agent's
-	// format (reported in a Malformed event with its file and offset).
-	ErrMalformed = errors.New("watchers: malformed line")
 	// ErrLineTooLong: a line exceeded the configured maximum; its bytes
 	// were skipped up to its newline.
 	ErrLineTooLong = errors.New("watchers: line too long")

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // The fixtures are the real transcripts and rollouts the live rig recorded
@@ -61,34 +62,34 @@ func fixtureLines(tb testing.TB, kind string) [][]byte {
 	return out
 }
 
-func agentOfFile(f recordings.CorpusFile) Agent {
+func agentOfFile(f recordings.CorpusFile) evidence.Agent {
 	switch f.Agent {
 	case "codex":
-		return Codex
+		return evidence.Codex
 	case "gemini":
-		return Gemini
+		return evidence.Gemini
 	case "opencode":
-		return OpenCode
+		return evidence.OpenCode
 	}
-	return Claude
+	return evidence.Claude
 }
 
 // parseFile parses a whole journal as the Watcher would (an OpenCode log
 // as OpenCodeDB.Events reads the store).
-func parseFile(tb testing.TB, agent Agent, path string, data []byte) ([]Event, *ParseStats) {
+func parseFile(tb testing.TB, agent evidence.Agent, path string, data []byte) ([]evidence.Event, *evidence.ParseStats) {
 	tb.Helper()
-	if agent == OpenCode {
+	if agent == evidence.OpenCode {
 		return parseLog(tb, path, data)
 	}
 	p := NewParser(agent)
-	var evs []Event
+	var evs []evidence.Event
 	off := int64(0)
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
 			tb.Fatalf("%s ends inside a line", path)
 		}
-		evs = p.Parse(Where{Agent: agent, Path: path, Offset: off, End: off + int64(i) + 1}, data[:i], evs)
+		evs = p.Parse(evidence.Where{Agent: agent, Path: path, Offset: off, End: off + int64(i) + 1}, data[:i], evs)
 		data, off = data[i+1:], off+int64(i)+1
 	}
 	return evs, p.Stats()
@@ -97,10 +98,10 @@ func parseFile(tb testing.TB, agent Agent, path string, data []byte) ([]Event, *
 // parseLog parses the rig's dump of an OpenCode store (one event row a
 // line: {"session", "seq", "type", "data"}), each session with a parser
 // of its own and its events in its own record (RecordPath).
-func parseLog(tb testing.TB, path string, data []byte) ([]Event, *ParseStats) {
+func parseLog(tb testing.TB, path string, data []byte) ([]evidence.Event, *evidence.ParseStats) {
 	tb.Helper()
 	parsers := map[string]*OpenCodeParser{}
-	var evs []Event
+	var evs []evidence.Event
 	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 		if len(line) == 0 {
 			continue // no session was written (idle, draft)
@@ -119,12 +120,12 @@ func parseLog(tb testing.TB, path string, data []byte) ([]Event, *ParseStats) {
 			p = NewOpenCodeParser()
 			parsers[row.Session] = p
 		}
-		w := Where{Agent: OpenCode, Path: RecordPath(path, row.Session), Offset: row.Seq, End: row.Seq + 1}
+		w := evidence.Where{Agent: evidence.OpenCode, Path: RecordPath(path, row.Session), Offset: row.Seq, End: row.Seq + 1}
 		evs = p.Parse(w, row.Type, row.Data, evs)
 	}
-	st := &ParseStats{}
+	st := &evidence.ParseStats{}
 	for _, p := range parsers {
-		st.add(p.Stats())
+		st.Add(p.Stats())
 	}
 	return evs, st
 }
@@ -225,9 +226,9 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 		version := f.Agent + " " + f.Version
 		recorded[version] = true
 		evs, _ := parseFile(t, agentOfFile(f), f.Journal, data)
-		var first *PromptAccepted
+		var first *evidence.PromptAccepted
 		for _, ev := range evs {
-			if p, ok := ev.(PromptAccepted); ok {
+			if p, ok := ev.(evidence.PromptAccepted); ok {
 				first = &p
 				break
 			}
@@ -242,11 +243,11 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 		// The journal did not exist before the first prompt (Claude creates
 		// it then) or held only what precedes the prompt's turn.
 		an := Anchor{Agent: agentOfFile(f), Path: f.Journal, Absent: true, SessionID: first.SessionID}
-		if an.Agent == Claude {
+		if an.Agent == evidence.Claude {
 			an.Cwd = first.Cwd
 		}
 		accept := func(prompt string) (Acceptance, error) { return Accept(context.Background(), prompt, 0, an) }
-		if an.Agent == OpenCode {
+		if an.Agent == evidence.OpenCode {
 			// A dump of the store, not the store: its events, through
 			// the acceptor Accept runs over a record.
 			an.Path = first.Path
@@ -270,7 +271,7 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 		}
 		checked++
 		accepted[version] = true
-		if an.Agent == OpenCode {
+		if an.Agent == evidence.OpenCode {
 			continue // its records are not files: two of them are not read together here
 		}
 		an.SessionID, an.Cwd = "", ""
@@ -305,7 +306,7 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 // exactly the events of parsing the whole file: each once, in order, at
 // its offset.
 func TestFixturesLive(t *testing.T) {
-	for _, agent := range []Agent{Claude, Codex} {
+	for _, agent := range []evidence.Agent{evidence.Claude, evidence.Codex} {
 		var files []recordings.CorpusFile
 		for _, f := range journals(t) {
 			if b, err := os.ReadFile(f.Journal); err == nil && len(b) > 0 && agentOfFile(f) == agent {
@@ -320,7 +321,7 @@ func TestFixturesLive(t *testing.T) {
 	}
 }
 
-func liveReplay(t *testing.T, agent Agent, files []recordings.CorpusFile) {
+func liveReplay(t *testing.T, agent evidence.Agent, files []recordings.CorpusFile) {
 	dir := t.TempDir()
 	opts := Options{Agent: agent}
 	w, c := newWatcher(t, opts)
@@ -343,17 +344,17 @@ func liveReplay(t *testing.T, agent Agent, files []recordings.CorpusFile) {
 			data = data[n:]
 		}
 	}
-	evs := c.wait(t, "every journal's events", func(evs []Event) bool { return len(evs) >= want })
+	evs := c.wait(t, "every journal's events", func(evs []evidence.Event) bool { return len(evs) >= want })
 	if len(evs) != want {
 		t.Fatalf("%d events, want %d", len(evs), want)
 	}
 	for i, f := range files {
 		data, _ := os.ReadFile(f.Journal)
 		exp, _ := parseFile(t, agent, paths[i], data)
-		var got []Event
+		var got []evidence.Event
 		for _, ev := range evs {
 			if ev.At().Path == paths[i] {
-				if _, ok := ev.(FileEvent); !ok {
+				if _, ok := ev.(evidence.FileEvent); !ok {
 					got = append(got, ev)
 				}
 			}

@@ -6,16 +6,18 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // fuzzLines runs every line of data through one parser (so state built by
 // earlier lines is exercised) and checks what any line may produce.
-func fuzzLines(t *testing.T, p Parser, data []byte) {
+func fuzzLines(t *testing.T, p evidence.Parser, data []byte) {
 	lines := bytes.Split(data, []byte("\n"))
 	off := int64(0)
-	seen := map[int64]Where{} // lines so far: a held Claude record's events come later
+	seen := map[int64]evidence.Where{} // lines so far: a held Claude record's events come later
 	for _, line := range lines {
-		where := Where{Path: "/f.jsonl", File: FileID{1, 2}, Gen: 3, Offset: off, End: off + int64(len(line)) + 1}
+		where := evidence.Where{Path: "/f.jsonl", File: evidence.FileID{Dev: 1, Ino: 2}, Gen: 3, Offset: off, End: off + int64(len(line)) + 1}
 		seen[off] = where
 		before := *p.Stats()
 		evs := p.Parse(where, line, nil)
@@ -31,12 +33,12 @@ func fuzzLines(t *testing.T, p Parser, data []byte) {
 				t.Fatalf("%T at %+v: not a line read so far (now at %+v)", ev, at, where)
 			}
 			switch e := ev.(type) {
-			case Malformed:
+			case evidence.Malformed:
 				malformed++
 				if e.Err == nil {
 					t.Fatal("malformed without error")
 				}
-			case PromptAccepted:
+			case evidence.PromptAccepted:
 				if e.SHA256 == ([32]byte{}) {
 					t.Fatal("prompt without hash")
 				}
@@ -53,21 +55,21 @@ func fuzzLines(t *testing.T, p Parser, data []byte) {
 	// The same lines through a fresh parser say the same.
 	a, b := NewParser(agentOf(p)), NewParser(agentOf(p))
 	for _, line := range lines {
-		x, y := a.Parse(Where{}, line, nil), b.Parse(Where{}, line, nil)
+		x, y := a.Parse(evidence.Where{}, line, nil), b.Parse(evidence.Where{}, line, nil)
 		if fmt.Sprint(x) != fmt.Sprint(y) {
 			t.Fatalf("not deterministic: %v vs %v", x, y)
 		}
 	}
 }
 
-func agentOf(p Parser) Agent {
+func agentOf(p evidence.Parser) evidence.Agent {
 	switch p.(type) {
 	case *ClaudeParser:
-		return Claude
+		return evidence.Claude
 	case *GeminiParser:
-		return Gemini
+		return evidence.Gemini
 	}
-	return Codex
+	return evidence.Codex
 }
 
 func FuzzCodexLine(f *testing.F) {
@@ -118,7 +120,7 @@ func FuzzTail(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data, cuts []byte, maxLine uint8) {
 		ml := int(maxLine) + 1
 		tl := NewTail(ml, 0)
-		f := &simFile{exists: true, id: FileID{1, 1}}
+		f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 1}}
 		var got []string
 		emit := func(l Line) {
 			if l.TooLong {
@@ -135,7 +137,7 @@ func FuzzTail(f *testing.F) {
 			f.data = data[:len(f.data)+n]
 			for {
 				s := tl.Next(f.stat())
-				if s.Change != nil && s.Change.Change != FileAppeared {
+				if s.Change != nil && s.Change.Change != evidence.FileAppeared {
 					t.Fatalf("change %v on an append-only file", s.Change.Change)
 				}
 				if s.ReadLen == 0 {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Gemini CLI 0.61.0 records a conversation in
@@ -202,7 +204,7 @@ func readGeminiContent(raw json.RawMessage) (c geminiContent, ok bool) {
 	if !present(raw) {
 		return c, true
 	}
-	if s, isStr := rawString(raw); isStr {
+	if s, isStr := evidence.RawString(raw); isStr {
 		c.str, c.texts = true, []string{s}
 		return c, true
 	}
@@ -213,12 +215,12 @@ func readGeminiContent(raw json.RawMessage) (c geminiContent, ok bool) {
 		return c, false
 	}
 	for _, it := range items {
-		if s, isStr := rawString(it); isStr {
+		if s, isStr := evidence.RawString(it); isStr {
 			c.texts = append(c.texts, s)
 			continue
 		}
 		var p geminiPart
-		if len(it) == 0 || it[0] != '{' || decode(it, &p) != nil {
+		if len(it) == 0 || it[0] != '{' || evidence.Decode(it, &p) != nil {
 			return c, false
 		}
 		switch {
@@ -264,8 +266,8 @@ type geminiTurn struct {
 	start time.Time
 	open  bool // a prompt started it; no end reported yet
 	state geminiState
-	reply Where // the reply's line while replied
-	text  bool  // that reply is text that was not cut short
+	reply evidence.Where // the reply's line while replied
+	text  bool           // that reply is text that was not cut short
 }
 
 // Tool call progress, by call id.
@@ -276,7 +278,7 @@ const (
 
 // GeminiParser parses Gemini CLI conversation records (chats/*.jsonl).
 type GeminiParser struct {
-	stats    ParseStats
+	stats    evidence.ParseStats
 	session  string
 	subagent bool
 	turn     geminiTurn
@@ -307,32 +309,32 @@ func (p *GeminiParser) Reset() {
 }
 
 // Stats returns the parser's counters.
-func (p *GeminiParser) Stats() *ParseStats { return &p.stats }
+func (p *GeminiParser) Stats() *evidence.ParseStats { return &p.stats }
 
 // Flush has nothing to do: a turn whose end the file has not shown yet is
 // not reported ended.
-func (p *GeminiParser) Flush(out []Event) []Event { return out }
+func (p *GeminiParser) Flush(out []evidence.Event) []evidence.Event { return out }
 
 // Parse reads one record.
-func (p *GeminiParser) Parse(where Where, line []byte, out []Event) []Event {
-	if !lineStart(&p.stats, line) {
+func (p *GeminiParser) Parse(where evidence.Where, line []byte, out []evidence.Event) []evidence.Event {
+	if !evidence.LineStart(&p.stats, line) {
 		return out
 	}
 	var rec geminiLine
-	if err := decode(line, &rec); err != nil {
-		return malformed(&p.stats, where, out, err)
+	if err := evidence.Decode(line, &rec); err != nil {
+		return evidence.MalformedLine(&p.stats, where, out, err)
 	}
 	n := len(out)
 	switch {
 	case rec.RewindTo != "":
 		p.rewind(rec.RewindTo)
 	case rec.ID != "":
-		where.Time = recordTime(rec.Timestamp)
+		where.Time = evidence.RecordTime(rec.Timestamp)
 		out = p.message(where, &rec, out)
 	case rec.Set != nil:
 		out = p.patch(where, rec.Set, out)
 	case rec.SessionID != "" && rec.ProjectHash != "":
-		where.Time = recordTime(rec.StartTime)
+		where.Time = evidence.RecordTime(rec.StartTime)
 		p.subagent = rec.Kind == "subagent"
 		if p.subagent {
 			p.stats.Ignored++
@@ -340,19 +342,19 @@ func (p *GeminiParser) Parse(where Where, line []byte, out []Event) []Event {
 			out = p.identity(where, rec.SessionID, out)
 		}
 	default:
-		return malformed(&p.stats, where, out, errors.New("no record kind"))
+		return evidence.MalformedLine(&p.stats, where, out, errors.New("no record kind"))
 	}
 	p.stats.Events += int64(len(out) - n)
 	return out
 }
 
-func (p *GeminiParser) identity(where Where, id string, out []Event) []Event {
+func (p *GeminiParser) identity(where evidence.Where, id string, out []evidence.Event) []evidence.Event {
 	if id == p.session {
 		p.stats.Ignored++
 		return out
 	}
 	p.session = id
-	return append(out, SessionIdentity{Where: where, SessionID: id})
+	return append(out, evidence.SessionIdentity{Where: where, SessionID: id})
 }
 
 // rewind cuts the list before id (the $set messages that follows names
@@ -377,19 +379,19 @@ func (p *GeminiParser) setList(ids []string, first geminiFirst) {
 
 // patch reads a $set: the message list replaced (a rewrite's end), the
 // session named again.
-func (p *GeminiParser) patch(where Where, set map[string]json.RawMessage, out []Event) []Event {
+func (p *GeminiParser) patch(where evidence.Where, set map[string]json.RawMessage, out []evidence.Event) []evidence.Event {
 	n := len(out)
 	for k := range set {
 		switch k {
 		case "lastUpdated", "messages", "sessionId", "summary", "memoryScratchpad", "directories":
 		default:
-			p.stats.unknown("$set/" + k)
+			p.stats.CountUnknown("$set/" + k)
 		}
 	}
 	if raw, ok := set["messages"]; ok {
 		p.messages(raw)
 	}
-	if id, ok := rawString(set["sessionId"]); ok && id != "" && !p.subagent {
+	if id, ok := evidence.RawString(set["sessionId"]); ok && id != "" && !p.subagent {
 		out = p.identity(where, id, out)
 	} else if len(out) == n {
 		p.stats.Ignored++
@@ -404,7 +406,7 @@ func (p *GeminiParser) messages(raw json.RawMessage) {
 		Type    string          `json:"type"`
 		Content json.RawMessage `json:"content"`
 	}
-	decode(raw, &msgs)
+	evidence.Decode(raw, &msgs)
 	ids := make([]string, 0, len(msgs))
 	var first geminiFirst
 	for _, m := range msgs {
@@ -423,7 +425,7 @@ func (p *GeminiParser) messages(raw json.RawMessage) {
 }
 
 // message reads a message record.
-func (p *GeminiParser) message(where Where, rec *geminiLine, out []Event) []Event {
+func (p *GeminiParser) message(where evidence.Where, rec *geminiLine, out []evidence.Event) []evidence.Event {
 	again := p.seen[rec.ID]
 	p.seen[rec.ID] = true
 	c, ok := readGeminiContent(rec.Content)
@@ -431,7 +433,7 @@ func (p *GeminiParser) message(where Where, rec *geminiLine, out []Event) []Even
 	case p.subagent:
 		p.stats.Ignored++
 	case (rec.Type == "user" || rec.Type == "gemini") && !ok:
-		p.stats.unknown(rec.Type + "/content")
+		p.stats.CountUnknown(rec.Type + "/content")
 	case rec.Type == "user":
 		out = p.user(where, rec, &c, again, out)
 	case rec.Type == "gemini":
@@ -444,7 +446,7 @@ func (p *GeminiParser) message(where Where, rec *geminiLine, out []Event) []Even
 		p.rewrite = false
 		p.stats.Ignored++
 	default:
-		p.stats.unknown("message/" + rec.Type)
+		p.stats.CountUnknown("message/" + rec.Type)
 	}
 	if !p.inList[rec.ID] {
 		p.inList[rec.ID] = true
@@ -457,7 +459,7 @@ func (p *GeminiParser) message(where Where, rec *geminiLine, out []Event) []Even
 }
 
 // user reads a user message.
-func (p *GeminiParser) user(where Where, rec *geminiLine, c *geminiContent, again bool, out []Event) []Event {
+func (p *GeminiParser) user(where evidence.Where, rec *geminiLine, c *geminiContent, again bool, out []evidence.Event) []evidence.Event {
 	switch {
 	case again:
 		p.stats.Ignored++
@@ -490,8 +492,8 @@ func (p *GeminiParser) user(where Where, rec *geminiLine, c *geminiContent, agai
 	out = p.complete(out)
 	p.turn = geminiTurn{id: rec.ID, start: where.Time, open: true, state: geminiAsked}
 	return append(out,
-		TurnStarted{Where: where, TurnID: rec.ID},
-		PromptAccepted{Where: where, SessionID: p.session, TurnID: rec.ID, SHA256: PromptHash(text), Len: len(text)})
+		evidence.TurnStarted{Where: where, TurnID: rec.ID},
+		evidence.PromptAccepted{Where: where, SessionID: p.session, TurnID: rec.ID, SHA256: evidence.PromptHash(text), Len: len(text)})
 }
 
 // rewrites says whether a message of type typ with these text parts
@@ -515,7 +517,7 @@ func (p *GeminiParser) ask() {
 
 // complete reports the open turn completed when its last reply had no
 // calls: another prompt follows it.
-func (p *GeminiParser) complete(out []Event) []Event {
+func (p *GeminiParser) complete(out []evidence.Event) []evidence.Event {
 	t := &p.turn
 	if !t.open || t.state != geminiReplied {
 		return out
@@ -525,12 +527,12 @@ func (p *GeminiParser) complete(out []Event) []Event {
 	if !t.start.IsZero() && t.reply.Time.After(t.start) {
 		d = t.reply.Time.Sub(t.start)
 	}
-	return append(out, TurnCompleted{Where: t.reply, TurnID: t.id, Duration: d, EndedWithText: t.text})
+	return append(out, evidence.TurnCompleted{Where: t.reply, TurnID: t.id, Duration: d, EndedWithText: t.text})
 }
 
 // reply reads a gemini message: a reply when its id is new, its calls
 // once they ended.
-func (p *GeminiParser) reply(where Where, rec *geminiLine, c *geminiContent, again bool, out []Event) []Event {
+func (p *GeminiParser) reply(where evidence.Where, rec *geminiLine, c *geminiContent, again bool, out []evidence.Event) []evidence.Event {
 	if !c.str && len(rec.ToolCalls) == 0 && (p.rewrite || !again && p.rewrites("gemini", c.texts)) {
 		p.rewrite = true
 		p.stats.Ignored++ // a reply of the history written again
@@ -552,7 +554,7 @@ func (p *GeminiParser) reply(where Where, rec *geminiLine, c *geminiContent, aga
 			t.state, t.reply, t.text = geminiReplied, where, true
 		}
 		if t.state == geminiReplied && len(rec.ToolCalls) == 0 {
-			out = append(out, ReplyEnded{Where: where, TurnID: t.id, Text: t.text})
+			out = append(out, evidence.ReplyEnded{Where: where, TurnID: t.id, Text: t.text})
 		}
 	}
 	n := len(out)
@@ -565,7 +567,7 @@ func (p *GeminiParser) reply(where Where, rec *geminiLine, c *geminiContent, aga
 
 // toolCalls reports the calls not reported yet. Calls that ended send
 // their results back: the turn waits for the model again.
-func (p *GeminiParser) toolCalls(where Where, calls []geminiToolCall, out []Event) []Event {
+func (p *GeminiParser) toolCalls(where evidence.Where, calls []geminiToolCall, out []evidence.Event) []evidence.Event {
 	ended := false
 	for i := range calls {
 		tc := &calls[i]
@@ -574,28 +576,28 @@ func (p *GeminiParser) toolCalls(where Where, calls []geminiToolCall, out []Even
 		}
 		if p.calls[tc.ID] == 0 {
 			p.calls[tc.ID] = geminiCallPending
-			out = append(out, ToolPending{Where: where, TurnID: p.turn.id, CallID: tc.ID, Name: tc.Name, InputSHA256: digest(tc.Args)})
+			out = append(out, evidence.ToolPending{Where: where, TurnID: p.turn.id, CallID: tc.ID, Name: tc.Name, InputSHA256: evidence.Digest(tc.Args)})
 		}
 		switch tc.Status {
 		case "success", "error", "cancelled":
 		case "validating", "scheduled", "executing", "awaiting_approval":
 			continue
 		default:
-			p.stats.unknown("toolCall/" + tc.Status)
+			p.stats.CountUnknown("toolCall/" + tc.Status)
 			continue
 		}
 		p.calls[tc.ID], ended = geminiCallDone, true
 		at := where
-		if t := recordTime(tc.Timestamp); !t.IsZero() {
+		if t := evidence.RecordTime(tc.Timestamp); !t.IsZero() {
 			at.Time = t
 		}
 		rejected := tc.Status == "cancelled" && bytes.Contains(tc.Result, []byte(geminiDenied))
-		out = append(out, ToolResult{Where: at, TurnID: p.turn.id, CallID: tc.ID, Name: tc.Name,
+		out = append(out, evidence.ToolResult{Where: at, TurnID: p.turn.id, CallID: tc.ID, Name: tc.Name,
 			IsError: tc.Status != "success", Rejected: rejected})
 		if tc.Name == geminiAskUser && tc.Status == "success" {
-			q, a := countAnswers(geminiOutput(tc.Result))
-			out = append(out, QuestionAnswered{Where: at, TurnID: p.turn.id, CallID: tc.ID,
-				Questions: max(q, countQuestions(tc.Args)), Answered: a})
+			q, a := evidence.CountAnswers(geminiOutput(tc.Result))
+			out = append(out, evidence.QuestionAnswered{Where: at, TurnID: p.turn.id, CallID: tc.ID,
+				Questions: max(q, evidence.CountQuestions(tc.Args)), Answered: a})
 		}
 	}
 	if ended {
@@ -608,7 +610,7 @@ func (p *GeminiParser) toolCalls(where Where, calls []geminiToolCall, out []Even
 // response ([{"functionResponse":{"response":{"output":"..."}}}]), or the
 // result itself when it is a string.
 func geminiOutput(raw json.RawMessage) []byte {
-	if s, ok := rawString(raw); ok {
+	if s, ok := evidence.RawString(raw); ok {
 		return []byte(s)
 	}
 	var parts []struct {
@@ -618,41 +620,30 @@ func geminiOutput(raw json.RawMessage) []byte {
 			} `json:"response"`
 		} `json:"functionResponse"`
 	}
-	if decode(raw, &parts) != nil {
+	if evidence.Decode(raw, &parts) != nil {
 		return nil
 	}
 	for _, pt := range parts {
-		if s, ok := rawString(pt.FunctionResponse.Response.Output); ok {
+		if s, ok := evidence.RawString(pt.FunctionResponse.Response.Output); ok {
 			return []byte(s)
 		}
 	}
 	return nil
 }
 
-// countQuestions counts the questions of an ask_user call's arguments.
-func countQuestions(args json.RawMessage) int {
-	var v struct {
-		Questions []json.RawMessage `json:"questions"`
-	}
-	if decode(args, &v) != nil {
-		return 0
-	}
-	return len(v.Questions)
-}
-
 // info reads an info message: a cancellation ends the open turn; a reply
 // cut short is no end with text.
-func (p *GeminiParser) info(where Where, rec *geminiLine, out []Event) []Event {
+func (p *GeminiParser) info(where evidence.Where, rec *geminiLine, out []evidence.Event) []evidence.Event {
 	p.rewrite = false
-	s, _ := rawString(rec.Content)
+	s, _ := evidence.RawString(rec.Content)
 	t := &p.turn
 	switch {
 	case (s == geminiCancelled || s == geminiUserCancelled) && t.open:
 		t.open = false
-		return append(out, TurnAborted{Where: where, TurnID: t.id, Reason: "interrupted"})
+		return append(out, evidence.TurnAborted{Where: where, TurnID: t.id, Reason: "interrupted"})
 	case strings.HasPrefix(s, geminiShortReply) && t.open && t.state == geminiReplied:
 		t.text = false
-		return append(out, ReplyEnded{Where: where, TurnID: t.id})
+		return append(out, evidence.ReplyEnded{Where: where, TurnID: t.id})
 	}
 	p.stats.Ignored++
 	return out
@@ -660,7 +651,7 @@ func (p *GeminiParser) info(where Where, rec *geminiLine, out []Event) []Event {
 
 // failure reads an error message: the open turn failed, unless its last
 // reply may have ended it (no request is in flight then).
-func (p *GeminiParser) failure(where Where, rec *geminiLine, out []Event) []Event {
+func (p *GeminiParser) failure(where evidence.Where, rec *geminiLine, out []evidence.Event) []evidence.Event {
 	p.rewrite = false
 	t := &p.turn
 	if !t.open || t.state == geminiReplied {
@@ -668,6 +659,6 @@ func (p *GeminiParser) failure(where Where, rec *geminiLine, out []Event) []Even
 		return out
 	}
 	t.open = false
-	reason, _ := rawString(rec.Content)
-	return append(out, TurnFailed{Where: where, TurnID: t.id, Reason: reason})
+	reason, _ := evidence.RawString(rec.Content)
+	return append(out, evidence.TurnFailed{Where: where, TurnID: t.id, Reason: reason})
 }

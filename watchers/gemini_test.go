@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // The Gemini CLI 0.61.0 chats files in testdata/gemini (README.md there
@@ -29,17 +31,17 @@ func briefCall(id string) string {
 	return id
 }
 
-func geminiBrief(ev Event) string {
+func geminiBrief(ev evidence.Event) string {
 	switch e := ev.(type) {
-	case SessionIdentity:
+	case evidence.SessionIdentity:
 		return "session " + briefID(e.SessionID)
-	case TurnStarted:
+	case evidence.TurnStarted:
 		return "started " + briefID(e.TurnID)
-	case PromptAccepted:
+	case evidence.PromptAccepted:
 		return fmt.Sprintf("prompt %s %x %d", briefID(e.TurnID), e.SHA256[:4], e.Len)
-	case ToolPending:
+	case evidence.ToolPending:
 		return fmt.Sprintf("pending %s %s", e.Name, briefCall(e.CallID))
-	case ToolResult:
+	case evidence.ToolResult:
 		how := "ok"
 		switch {
 		case e.Rejected:
@@ -48,25 +50,25 @@ func geminiBrief(ev Event) string {
 			how = "error"
 		}
 		return fmt.Sprintf("result %s %s %s", e.Name, briefCall(e.CallID), how)
-	case QuestionAnswered:
+	case evidence.QuestionAnswered:
 		return fmt.Sprintf("answered %s %d/%d", briefCall(e.CallID), e.Answered, e.Questions)
-	case TurnCompleted:
+	case evidence.TurnCompleted:
 		how := "notext"
 		if e.EndedWithText {
 			how = "text"
 		}
 		return fmt.Sprintf("completed %s %s %v", briefID(e.TurnID), how, e.Duration)
-	case ReplyEnded:
+	case evidence.ReplyEnded:
 		how := "notext"
 		if e.Text {
 			how = "text"
 		}
 		return fmt.Sprintf("reply %s %s", briefID(e.TurnID), how)
-	case TurnAborted:
+	case evidence.TurnAborted:
 		return fmt.Sprintf("aborted %s %s", briefID(e.TurnID), e.Reason)
-	case TurnFailed:
+	case evidence.TurnFailed:
 		return "failed " + briefID(e.TurnID)
-	case Malformed:
+	case evidence.Malformed:
 		return "malformed"
 	}
 	return fmt.Sprintf("%T", ev)
@@ -80,7 +82,7 @@ func geminiPrompt(id, text string) string {
 // geminiBriefs parses data line by line (a last line without its newline
 // is held back, as the tail does) and lists brief events by line number.
 // Every event must lie on a line read so far.
-func geminiBriefs(t *testing.T, p Parser, data []byte) []string {
+func geminiBriefs(t *testing.T, p evidence.Parser, data []byte) []string {
 	t.Helper()
 	var out []string
 	lineNo := map[int64]int{}
@@ -92,7 +94,7 @@ func geminiBriefs(t *testing.T, p Parser, data []byte) []string {
 			break
 		}
 		lineNo[off], ends[off] = n, off+int64(i)+1
-		for _, ev := range p.Parse(Where{Agent: Gemini, Path: "chats.jsonl", Offset: off, End: off + int64(i) + 1}, data[:i], nil) {
+		for _, ev := range p.Parse(evidence.Where{Agent: evidence.Gemini, Path: "chats.jsonl", Offset: off, End: off + int64(i) + 1}, data[:i], nil) {
 			at := ev.At()
 			if lineNo[at.Offset] == 0 || ends[at.Offset] != at.End {
 				t.Fatalf("%s at %d-%d: not a line read so far", geminiBrief(ev), at.Offset, at.End)
@@ -484,8 +486,8 @@ func TestGeminiParserGarbage(t *testing.T) {
 		s.Unknown["message/hologram"] != 1 || s.Unknown["user/content"] != 1 || s.Unknown["$set/brandNew"] != 1 || s.Unknown["toolCall/paused"] != 1 || len(s.Unknown) != 4 {
 		t.Fatalf("stats %+v", s)
 	}
-	evs := NewGeminiParser().Parse(Where{Path: "/x/chats/session.jsonl", Offset: 1234}, []byte("{nope"), nil)
-	if m, ok := evs[0].(Malformed); !ok || !errors.Is(m.Err, ErrMalformed) || m.Offset != 1234 || !strings.Contains(m.Err.Error(), "/x/chats/session.jsonl:1234") {
+	evs := NewGeminiParser().Parse(evidence.Where{Path: "/x/chats/session.jsonl", Offset: 1234}, []byte("{nope"), nil)
+	if m, ok := evs[0].(evidence.Malformed); !ok || !errors.Is(m.Err, evidence.ErrMalformed) || m.Offset != 1234 || !strings.Contains(m.Err.Error(), "/x/chats/session.jsonl:1234") {
 		t.Fatalf("%+v", evs)
 	}
 	p.Reset()
@@ -531,15 +533,15 @@ func TestGeminiParserTimes(t *testing.T) {
 	p := NewGeminiParser()
 	var got []string
 	for i, l := range lines {
-		for _, ev := range p.Parse(Where{Offset: int64(i)}, []byte(l), nil) {
+		for _, ev := range p.Parse(evidence.Where{Offset: int64(i)}, []byte(l), nil) {
 			got = append(got, fmt.Sprintf("%T@%d %s", ev, ev.At().Offset, ev.At().Time.Format("05.000")))
-			if c, ok := ev.(TurnCompleted); ok && c.Duration != 5500*time.Millisecond {
+			if c, ok := ev.(evidence.TurnCompleted); ok && c.Duration != 5500*time.Millisecond {
 				t.Errorf("duration %v", c.Duration)
 			}
 		}
 	}
-	want := "watchers.TurnStarted@0 01.000|watchers.PromptAccepted@0 01.000|watchers.ToolPending@1 02.000|watchers.ToolResult@1 05.000|" +
-		"watchers.ReplyEnded@2 06.500|watchers.TurnCompleted@2 06.500|watchers.TurnStarted@3 09.000|watchers.PromptAccepted@3 09.000"
+	want := "evidence.TurnStarted@0 01.000|evidence.PromptAccepted@0 01.000|evidence.ToolPending@1 02.000|evidence.ToolResult@1 05.000|" +
+		"evidence.ReplyEnded@2 06.500|evidence.TurnCompleted@2 06.500|evidence.TurnStarted@3 09.000|evidence.PromptAccepted@3 09.000"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("got  %s\nwant %s", strings.Join(got, "|"), want)
 	}

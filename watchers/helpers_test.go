@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"go.uber.org/goleak"
 )
 
@@ -21,7 +22,7 @@ const waitLimit = 20 * time.Second
 // collector drains a Watcher's evidence into a list tests can wait on.
 type collector struct {
 	mu      sync.Mutex
-	evs     []Event
+	evs     []evidence.Event
 	changed chan struct{}
 	done    chan struct{}
 }
@@ -43,13 +44,13 @@ func collect(w *Watcher) *collector {
 
 // wait blocks until cond holds over the events so far, or fails the test
 // at the deadline with what it saw.
-func (c *collector) wait(t *testing.T, what string, cond func([]Event) bool) []Event {
+func (c *collector) wait(t *testing.T, what string, cond func([]evidence.Event) bool) []evidence.Event {
 	t.Helper()
 	deadline := time.NewTimer(waitLimit)
 	defer deadline.Stop()
 	for {
 		c.mu.Lock()
-		evs := append([]Event(nil), c.evs...)
+		evs := append([]evidence.Event(nil), c.evs...)
 		ch := c.changed
 		c.mu.Unlock()
 		if cond(evs) {
@@ -63,10 +64,10 @@ func (c *collector) wait(t *testing.T, what string, cond func([]Event) bool) []E
 	}
 }
 
-func (c *collector) snapshot() []Event {
+func (c *collector) snapshot() []evidence.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]Event(nil), c.evs...)
+	return append([]evidence.Event(nil), c.evs...)
 }
 
 // newWatcher starts a Watcher closed at the end of the test.
@@ -90,10 +91,10 @@ func turnLine(i int) string {
 }
 
 // turns lists "path@gen+offset:turn" for every TurnStarted, in order.
-func turns(evs []Event) []string {
+func turns(evs []evidence.Event) []string {
 	var out []string
 	for _, ev := range evs {
-		if ts, ok := ev.(TurnStarted); ok {
+		if ts, ok := ev.(evidence.TurnStarted); ok {
 			out = append(out, fmt.Sprintf("%s@%d+%d:%s", filepath.Base(ts.Path), ts.Gen, ts.Offset, ts.TurnID))
 		}
 	}
@@ -111,19 +112,19 @@ func expectTurns(name string, gen uint64, off int64, first, last int) []string {
 	return out
 }
 
-func fileEvents(evs []Event) []string {
+func fileEvents(evs []evidence.Event) []string {
 	var out []string
 	for _, ev := range evs {
-		if fe, ok := ev.(FileEvent); ok {
+		if fe, ok := ev.(evidence.FileEvent); ok {
 			out = append(out, fmt.Sprintf("%s:%s@%d", filepath.Base(fe.Path), fe.Change, fe.Gen))
 		}
 	}
 	return out
 }
 
-func countTurns(evs []Event) int { return len(turns(evs)) }
+func countTurns(evs []evidence.Event) int { return len(turns(evs)) }
 
-func dump(evs []Event) string {
+func dump(evs []evidence.Event) string {
 	var b strings.Builder
 	for _, ev := range evs {
 		fmt.Fprintf(&b, "  %T %+v\n", ev, ev)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Native identity answers "which native session is this pane's agent
@@ -33,12 +34,12 @@ import (
 // set when State is Resolved.
 type NativeIdentity struct {
 	State     contract.Identity
-	Agent     Agent
+	Agent     evidence.Agent
 	SessionID string
 	Cwd       string
 	Version   string
 	Path      string
-	File      FileID
+	File      evidence.FileID
 	// Reason says in words why the state holds.
 	Reason string
 	// Candidates are the files considered that fit (for Resolved, the
@@ -51,7 +52,7 @@ type NativeIdentity struct {
 // Candidate is one file that may hold the native session.
 type Candidate struct {
 	Path      string
-	File      FileID
+	File      evidence.FileID
 	Size      int64
 	ModTime   time.Time
 	SessionID string
@@ -82,7 +83,7 @@ type CodexQuery struct {
 // only for a cancelled ctx or a query without PIDs; everything else is a
 // state.
 func ResolveCodex(ctx context.Context, q CodexQuery) (NativeIdentity, error) {
-	id := NativeIdentity{Agent: Codex}
+	id := NativeIdentity{Agent: evidence.Codex}
 	if len(q.PIDs) == 0 {
 		return id, fmt.Errorf("watchers: resolve codex: no pids: %w", ErrProc)
 	}
@@ -93,7 +94,7 @@ func ResolveCodex(ctx context.Context, q CodexQuery) (NativeIdentity, error) {
 	}
 	pids := procid.Descendants(q.PIDs)
 	alive, left := 0, 0
-	seen := map[FileID]bool{}
+	seen := map[evidence.FileID]bool{}
 	for _, pid := range pids {
 		if err := ctx.Err(); err != nil {
 			return id, err
@@ -203,13 +204,13 @@ func codexMeta(fdPath string, c *Candidate) error {
 	if err != nil {
 		return err
 	}
-	for _, ev := range NewCodexParser().Parse(Where{Agent: Codex, Path: c.Path, File: c.File}, line, nil) {
-		if si, ok := ev.(SessionIdentity); ok {
+	for _, ev := range NewCodexParser().Parse(evidence.Where{Agent: evidence.Codex, Path: c.Path, File: c.File}, line, nil) {
+		if si, ok := ev.(evidence.SessionIdentity); ok {
 			c.SessionID, c.Cwd, c.Version = si.SessionID, si.Cwd, si.Version
 			return nil
 		}
 	}
-	return fmt.Errorf("%s: first line is not session_meta: %w", c.Path, ErrMalformed)
+	return fmt.Errorf("%s: first line is not session_meta: %w", c.Path, evidence.ErrMalformed)
 }
 
 // firstLine reads the first line (at most limit bytes). A line longer than
@@ -265,7 +266,7 @@ func ResolveClaude(ctx context.Context, q ClaudeQuery) (NativeIdentity, error) {
 	if rec, pid, ok := registeredSession(q); ok && (q.SessionID == "" || q.SessionID == rec.SessionID) {
 		return resolveRegistered(ctx, q, rec, pid)
 	}
-	id := NativeIdentity{Agent: Claude}
+	id := NativeIdentity{Agent: evidence.Claude}
 	dirs, err := os.ReadDir(q.ProjectsRoot)
 	if errors.Is(err, fs.ErrNotExist) {
 		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no projects directory: no transcript was ever written"
@@ -341,7 +342,7 @@ func registeredSession(q ClaudeQuery) (claudeSessionRecord, int, bool) {
 // record names: resolved when exactly one carries its id and cwd,
 // verified absent before its first record is written.
 func resolveRegistered(ctx context.Context, q ClaudeQuery, rec claudeSessionRecord, pid int) (NativeIdentity, error) {
-	id := NativeIdentity{Agent: Claude}
+	id := NativeIdentity{Agent: evidence.Claude}
 	if !safeName(rec.SessionID) {
 		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("pid %d's session record names no usable session id", pid)
 		return id, nil
@@ -460,19 +461,19 @@ func lastClaudeIdentity(f *os.File, from, to int64, c *Candidate) (bool, error) 
 		buf, off = buf[i+1:], from+int64(i)+1
 	}
 	p := NewClaudeParser()
-	var evs []Event
+	var evs []evidence.Event
 	for len(buf) > 0 {
 		i := bytes.IndexByte(buf, '\n')
 		if i < 0 {
 			break
 		}
-		evs = p.Parse(Where{Agent: Claude, Path: c.Path, File: c.File, Offset: off}, buf[:i], evs)
+		evs = p.Parse(evidence.Where{Agent: evidence.Claude, Path: c.Path, File: c.File, Offset: off}, buf[:i], evs)
 		buf, off = buf[i+1:], off+int64(i)+1
 	}
 	// Records whose parents lie before the window are held: let them go.
 	found := false
 	for _, ev := range p.Flush(evs) {
-		if si, ok := ev.(SessionIdentity); ok && si.Cwd != "" && si.Offset >= c.Offset {
+		if si, ok := ev.(evidence.SessionIdentity); ok && si.Cwd != "" && si.Offset >= c.Offset {
 			c.SessionID, c.Cwd, c.Version, c.Offset = si.SessionID, si.Cwd, si.Version, si.Offset
 			found = true
 		}

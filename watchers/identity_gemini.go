@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Gemini CLI keeps each conversation in
@@ -67,7 +68,7 @@ func ProjectHash(dir string) string {
 // ResolveGemini finds the chats file of the process the query names. The
 // error is only for a cancelled ctx; everything else is a state.
 func ResolveGemini(ctx context.Context, q GeminiQuery) (NativeIdentity, error) {
-	id := NativeIdentity{Agent: Gemini}
+	id := NativeIdentity{Agent: evidence.Gemini}
 	projects, err := os.ReadDir(q.TmpRoot)
 	if errors.Is(err, fs.ErrNotExist) {
 		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no tmp directory: no conversation was ever written"

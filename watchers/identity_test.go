@@ -13,6 +13,7 @@ import (
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // metaLine is a session_meta line of the documented shape (agents-offline.md).
@@ -79,7 +80,7 @@ func TestResolveCodexResolvedThroughLauncher(t *testing.T) {
 	if id.State != contract.IdentityResolved || id.SessionID != "abc" || id.Cwd != "/src/app" || id.Version != "0.155.1" || id.Path != p {
 		t.Fatalf("identity %+v", id)
 	}
-	if c := id.Candidates[0]; c.FD != 3 || c.File == (FileID{}) {
+	if c := id.Candidates[0]; c.FD != 3 || c.File == (evidence.FileID{}) {
 		t.Fatalf("candidate %+v", c)
 	}
 }
@@ -234,10 +235,10 @@ func TestResolveClaudeRecordedTranscript(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		evs, _ := parseFile(t, Claude, f.Journal, data)
-		var want SessionIdentity
+		evs, _ := parseFile(t, evidence.Claude, f.Journal, data)
+		var want evidence.SessionIdentity
 		for _, ev := range evs {
-			if si, ok := ev.(SessionIdentity); ok && si.Cwd != "" {
+			if si, ok := ev.(evidence.SessionIdentity); ok && si.Cwd != "" {
 				want = si
 			}
 		}
@@ -270,8 +271,8 @@ func TestResolveCodexRecordedRollouts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		evs, _ := parseFile(t, Codex, f.Journal, data)
-		want, ok := evs[0].(SessionIdentity)
+		evs, _ := parseFile(t, evidence.Codex, f.Journal, data)
+		want, ok := evs[0].(evidence.SessionIdentity)
 		if !ok {
 			t.Fatalf("%s: first event %s", f.Journal, describe(evs[0]))
 		}
@@ -318,7 +319,7 @@ func TestRolloutCandidateClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, ok := rolloutCandidate(42, procid.FD{N: 8, Target: a, Path: open}, root)
-	if !ok || c.SessionID != "a" || c.File == (FileID{}) {
+	if !ok || c.SessionID != "a" || c.File == (evidence.FileID{}) {
 		t.Fatalf("the open rollout: %+v %v", c, ok)
 	}
 	bad := filepath.Join(day, "rollout-bad.jsonl")

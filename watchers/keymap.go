@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Keymap reads the agents' own keybinding configuration, which decides
@@ -33,10 +34,10 @@ const maxKeymapFile = 1 << 20
 // user-explicit send presses ("" when they cannot). A file that cannot
 // be read or parsed is an error: the caller refuses.
 func (k Keymap) Remapped(agent string) (string, error) {
-	switch Agent(agent) {
-	case Claude:
+	switch evidence.Agent(agent) {
+	case evidence.Claude:
 		return claudeRemapped(filepath.Join(k.ClaudeDir, "keybindings.json"))
-	case Codex:
+	case evidence.Codex:
 		return codexRemapped(filepath.Join(k.CodexHome, "config.toml"))
 	}
 	return "", nil

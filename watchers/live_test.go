@@ -16,6 +16,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/rig"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // The live tier: a real pinned agent, installed in the rig's cache, runs
@@ -93,7 +94,7 @@ func runLiveIdentity(t *testing.T, agent string, check func(t *testing.T, p rig.
 		evs, _ := parseFile(t, agentOfFile(recordings.CorpusFile{Agent: agent}), p.Journal, data[:lastNewline(data)])
 		var session string
 		for _, ev := range evs {
-			if s, ok := ev.(SessionIdentity); ok && s.Version != "" {
+			if s, ok := ev.(evidence.SessionIdentity); ok && s.Version != "" {
 				session = s.SessionID
 			}
 		}

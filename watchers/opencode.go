@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // OpenCode 1.18.33 keeps its sessions in SQLite,
@@ -204,8 +206,8 @@ type ocTurn struct {
 // OpenCodeParser maps one session's event rows, in seq order, to
 // evidence. It is a pure function of the rows read so far.
 type OpenCodeParser struct {
-	stats    ParseStats
-	session  SessionIdentity // the last one reported
+	stats    evidence.ParseStats
+	session  evidence.SessionIdentity // the last one reported
 	subagent bool
 	msgs     map[string]*ocMessage
 	turns    map[string]*ocTurn
@@ -223,22 +225,22 @@ func NewOpenCodeParser() *OpenCodeParser {
 
 // Reset forgets everything learnt from earlier rows.
 func (p *OpenCodeParser) Reset() {
-	p.session, p.subagent = SessionIdentity{}, false
+	p.session, p.subagent = evidence.SessionIdentity{}, false
 	p.msgs, p.turns, p.calls = map[string]*ocMessage{}, map[string]*ocTurn{}, map[string]uint8{}
 }
 
 // Stats returns the parser's counters (a row counts as a line).
-func (p *OpenCodeParser) Stats() *ParseStats { return &p.stats }
+func (p *OpenCodeParser) Stats() *evidence.ParseStats { return &p.stats }
 
 // Parse reads one event row: its type (session.created.1, …) and data.
 // where locates the row (Offset its seq); events get the row's own time.
-func (p *OpenCodeParser) Parse(where Where, rowType string, data []byte, out []Event) []Event {
-	if !lineStart(&p.stats, data) {
+func (p *OpenCodeParser) Parse(where evidence.Where, rowType string, data []byte, out []evidence.Event) []evidence.Event {
+	if !evidence.LineStart(&p.stats, data) {
 		return out
 	}
 	var row openCodeRow
-	if err := decode(data, &row); err != nil {
-		return malformed(&p.stats, where, out, err)
+	if err := evidence.Decode(data, &row); err != nil {
+		return evidence.MalformedLine(&p.stats, where, out, err)
 	}
 	n := len(out)
 	switch rowType {
@@ -252,10 +254,10 @@ func (p *OpenCodeParser) Parse(where Where, rowType string, data []byte, out []E
 	case "message.removed.1", "message.part.removed.1", "session.deleted.1":
 		p.stats.Ignored++
 	default:
-		p.stats.unknown(rowType)
+		p.stats.CountUnknown(rowType)
 	}
 	for _, ev := range out[n:] {
-		if _, bad := ev.(Malformed); !bad {
+		if _, bad := ev.(evidence.Malformed); !bad {
 			p.stats.Events++
 		}
 	}
@@ -271,22 +273,22 @@ func msTime(ms int64) time.Time {
 
 // readInfo decodes an info object; ok is false when it is not one.
 func readInfo(raw json.RawMessage) (info openCodeInfo, ok bool) {
-	if len(raw) == 0 || raw[0] != '{' || decode(raw, &info) != nil || info.ID == "" {
+	if len(raw) == 0 || raw[0] != '{' || evidence.Decode(raw, &info) != nil || info.ID == "" {
 		return info, false
 	}
 	return info, true
 }
 
-func (p *OpenCodeParser) sessionRow(where Where, raw json.RawMessage, out []Event) []Event {
+func (p *OpenCodeParser) sessionRow(where evidence.Where, raw json.RawMessage, out []evidence.Event) []evidence.Event {
 	info, ok := readInfo(raw)
 	if !ok {
-		return malformed(&p.stats, where, out, errors.New("session row without info"))
+		return evidence.MalformedLine(&p.stats, where, out, errors.New("session row without info"))
 	}
 	where.Time = msTime(max(info.Time.Updated, info.Time.Created))
 	if info.ParentID != "" {
 		p.subagent = true
 	}
-	id := SessionIdentity{Where: where, SessionID: info.ID, Cwd: info.Directory, Version: info.Version}
+	id := evidence.SessionIdentity{Where: where, SessionID: info.ID, Cwd: info.Directory, Version: info.Version}
 	if p.subagent || id.SessionID == p.session.SessionID && id.Cwd == p.session.Cwd && id.Version == p.session.Version {
 		p.stats.Ignored++
 		return out
@@ -295,10 +297,10 @@ func (p *OpenCodeParser) sessionRow(where Where, raw json.RawMessage, out []Even
 	return append(out, id)
 }
 
-func (p *OpenCodeParser) messageRow(where Where, raw json.RawMessage, out []Event) []Event {
+func (p *OpenCodeParser) messageRow(where evidence.Where, raw json.RawMessage, out []evidence.Event) []evidence.Event {
 	info, ok := readInfo(raw)
 	if !ok {
-		return malformed(&p.stats, where, out, errors.New("message row without info"))
+		return evidence.MalformedLine(&p.stats, where, out, errors.New("message row without info"))
 	}
 	where.Time = msTime(max(info.Time.Completed, info.Time.Created))
 	m := p.msgs[info.ID]
@@ -317,7 +319,7 @@ func (p *OpenCodeParser) messageRow(where Where, raw json.RawMessage, out []Even
 		return out
 	}
 	if info.Role != "assistant" {
-		p.stats.unknown("message/" + info.Role)
+		p.stats.CountUnknown("message/" + info.Role)
 		return out
 	}
 	m.ended = true
@@ -326,7 +328,7 @@ func (p *OpenCodeParser) messageRow(where Where, raw json.RawMessage, out []Even
 
 // requestEnded reads an assistant message's completion: the end of its
 // turn, or nothing when the turn goes on.
-func (p *OpenCodeParser) requestEnded(where Where, m *ocMessage, info *openCodeInfo, out []Event) []Event {
+func (p *OpenCodeParser) requestEnded(where evidence.Where, m *ocMessage, info *openCodeInfo, out []evidence.Event) []evidence.Event {
 	t := p.turns[m.turn]
 	if t == nil || !t.open {
 		p.stats.Ignored++ // a turn no prompt opened (compaction), or ended
@@ -334,23 +336,23 @@ func (p *OpenCodeParser) requestEnded(where Where, m *ocMessage, info *openCodeI
 	}
 	switch {
 	case info.Error != nil && info.Error.Name == ocAborted:
-		out = append(out, TurnAborted{Where: where, TurnID: m.turn, Reason: "interrupted"})
+		out = append(out, evidence.TurnAborted{Where: where, TurnID: m.turn, Reason: "interrupted"})
 	case info.Error != nil:
-		out = append(out, TurnFailed{Where: where, TurnID: m.turn, Reason: cmpStr(info.Error.Name, "error")})
+		out = append(out, evidence.TurnFailed{Where: where, TurnID: m.turn, Reason: cmpStr(info.Error.Name, "error")})
 	case info.Finish == "tool-calls" || info.Finish == "unknown":
 		if !m.rejected {
 			p.stats.Ignored++
 			return out
 		}
-		out = append(out, TurnAborted{Where: where, TurnID: m.turn, Reason: "rejected"})
+		out = append(out, evidence.TurnAborted{Where: where, TurnID: m.turn, Reason: "rejected"})
 	case info.Finish == "":
-		out = append(out, TurnAborted{Where: where, TurnID: m.turn, Reason: "interrupted"})
+		out = append(out, evidence.TurnAborted{Where: where, TurnID: m.turn, Reason: "interrupted"})
 	default:
 		var d time.Duration
 		if !t.start.IsZero() && where.Time.After(t.start) {
 			d = where.Time.Sub(t.start)
 		}
-		out = append(out, TurnCompleted{Where: where, TurnID: m.turn, Duration: d, StopReason: info.Finish,
+		out = append(out, evidence.TurnCompleted{Where: where, TurnID: m.turn, Duration: d, StopReason: info.Finish,
 			EndedWithText: info.Finish == "stop" && m.text})
 	}
 	t.open = false
@@ -364,10 +366,10 @@ func cmpStr(s, def string) string {
 	return s
 }
 
-func (p *OpenCodeParser) partRow(where Where, raw json.RawMessage, out []Event) []Event {
+func (p *OpenCodeParser) partRow(where evidence.Where, raw json.RawMessage, out []evidence.Event) []evidence.Event {
 	var part openCodePart
-	if len(raw) == 0 || raw[0] != '{' || decode(raw, &part) != nil || part.MessageID == "" {
-		return malformed(&p.stats, where, out, errors.New("part row without part"))
+	if len(raw) == 0 || raw[0] != '{' || evidence.Decode(raw, &part) != nil || part.MessageID == "" {
+		return evidence.MalformedLine(&p.stats, where, out, errors.New("part row without part"))
 	}
 	m := p.msgs[part.MessageID]
 	if m == nil || p.subagent {
@@ -382,12 +384,12 @@ func (p *OpenCodeParser) partRow(where Where, raw json.RawMessage, out []Event) 
 	case "step-start", "step-finish", "reasoning", "patch", "file", "snapshot", "agent", "subtask", "compaction", "retry":
 		p.stats.Ignored++
 	default:
-		p.stats.unknown("part/" + part.Type)
+		p.stats.CountUnknown("part/" + part.Type)
 	}
 	return out
 }
 
-func (p *OpenCodeParser) textPart(where Where, id string, m *ocMessage, part *openCodePart, out []Event) []Event {
+func (p *OpenCodeParser) textPart(where evidence.Where, id string, m *ocMessage, part *openCodePart, out []evidence.Event) []evidence.Event {
 	switch {
 	case !m.user:
 		m.text = m.text || strings.TrimSpace(part.Text) != ""
@@ -397,33 +399,33 @@ func (p *OpenCodeParser) textPart(where Where, id string, m *ocMessage, part *op
 		t := p.turns[id]
 		t.open = true
 		return append(out,
-			TurnStarted{Where: where, TurnID: id},
-			PromptAccepted{Where: where, SessionID: p.session.SessionID, Cwd: p.session.Cwd, TurnID: id,
-				SHA256: PromptHash(part.Text), Len: len(part.Text)})
+			evidence.TurnStarted{Where: where, TurnID: id},
+			evidence.PromptAccepted{Where: where, SessionID: p.session.SessionID, Cwd: p.session.Cwd, TurnID: id,
+				SHA256: evidence.PromptHash(part.Text), Len: len(part.Text)})
 	}
 	p.stats.Ignored++
 	return out
 }
 
-func (p *OpenCodeParser) toolPart(where Where, m *ocMessage, part *openCodePart, out []Event) []Event {
+func (p *OpenCodeParser) toolPart(where evidence.Where, m *ocMessage, part *openCodePart, out []evidence.Event) []evidence.Event {
 	st := &part.State
 	key := cmpStr(part.ID, part.CallID)
 	ended := st.Status == "completed" || st.Status == "error"
 	switch {
 	case part.CallID == "" || m.user:
-		p.stats.unknown("part/tool")
+		p.stats.CountUnknown("part/tool")
 		return out
 	case st.Status == "pending" || p.calls[key] == geminiCallDone:
 		p.stats.Ignored++
 		return out
 	case st.Status != "running" && !ended:
-		p.stats.unknown("tool/" + st.Status)
+		p.stats.CountUnknown("tool/" + st.Status)
 		return out
 	}
 	turn := m.turn
 	if p.calls[key] == 0 {
 		p.calls[key] = geminiCallPending
-		out = append(out, ToolPending{Where: where, TurnID: turn, CallID: part.CallID, Name: part.Tool, InputSHA256: digest(st.Input)})
+		out = append(out, evidence.ToolPending{Where: where, TurnID: turn, CallID: part.CallID, Name: part.Tool, InputSHA256: evidence.Digest(st.Input)})
 	}
 	if !ended {
 		return out
@@ -431,12 +433,12 @@ func (p *OpenCodeParser) toolPart(where Where, m *ocMessage, part *openCodePart,
 	p.calls[key] = geminiCallDone
 	rejected := st.Status == "error" && (strings.Contains(st.Error, ocRejected) || strings.Contains(st.Error, ocDismissed))
 	m.rejected = m.rejected || rejected
-	out = append(out, ToolResult{Where: where, TurnID: turn, CallID: part.CallID, Name: part.Tool,
+	out = append(out, evidence.ToolResult{Where: where, TurnID: turn, CallID: part.CallID, Name: part.Tool,
 		IsError: st.Status == "error", Rejected: rejected})
 	if part.Tool == ocQuestionTool && st.Status == "completed" {
 		q, a := openCodeAnswers(st.Metadata)
-		out = append(out, QuestionAnswered{Where: where, TurnID: turn, CallID: part.CallID,
-			Questions: max(q, countQuestions(st.Input)), Answered: a})
+		out = append(out, evidence.QuestionAnswered{Where: where, TurnID: turn, CallID: part.CallID,
+			Questions: max(q, evidence.CountQuestions(st.Input)), Answered: a})
 	}
 	return out
 }
@@ -447,7 +449,7 @@ func openCodeAnswers(raw json.RawMessage) (questions, answered int) {
 	var md struct {
 		Answers [][]string `json:"answers"`
 	}
-	if decode(raw, &md) != nil {
+	if evidence.Decode(raw, &md) != nil {
 		return 0, 0
 	}
 	for _, a := range md.Answers {

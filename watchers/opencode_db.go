@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 	_ "modernc.org/sqlite" // database/sql driver "sqlite": pure Go, no cgo
 )
 
@@ -27,7 +28,7 @@ import (
 // calls Events owns them; calls are serialised by a mutex).
 type OpenCodeDB struct {
 	path string
-	file FileID
+	file evidence.FileID
 	db   *sql.DB
 
 	mu      sync.Mutex
@@ -82,7 +83,7 @@ func OpenOpenCodeDB(path string) (*OpenCodeDB, error) {
 func (db *OpenCodeDB) Path() string { return db.path }
 
 // File is the store's identity when it was opened.
-func (db *OpenCodeDB) File() FileID { return db.file }
+func (db *OpenCodeDB) File() evidence.FileID { return db.file }
 
 // Close closes the connection.
 func (db *OpenCodeDB) Close() error { return db.db.Close() }
@@ -127,7 +128,7 @@ type ocEventRow struct {
 // else, it reads the log again from its start to rebuild the parser's
 // state and emits only what lies after afterSeq. emit runs with no query
 // open.
-func (db *OpenCodeDB) Events(ctx context.Context, sessionID string, afterSeq int64, emit func(Event)) (int64, error) {
+func (db *OpenCodeDB) Events(ctx context.Context, sessionID string, afterSeq int64, emit func(evidence.Event)) (int64, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	f := db.follows[sessionID]
@@ -138,14 +139,14 @@ func (db *OpenCodeDB) Events(ctx context.Context, sessionID string, afterSeq int
 	last := afterSeq
 	// Each session is a record of its own (record.go).
 	rec, file := RecordPath(db.path, sessionID), sessionFile(db.file, sessionID)
-	var out []Event
+	var out []evidence.Event
 	for {
 		page, err := db.eventPage(ctx, sessionID, f.seq)
 		if err != nil {
 			return last, err
 		}
 		for _, r := range page {
-			where := Where{Agent: OpenCode, Path: rec, File: file, Offset: r.seq, End: r.seq + 1}
+			where := evidence.Where{Agent: evidence.OpenCode, Path: rec, File: file, Offset: r.seq, End: r.seq + 1}
 			out = f.parser.Parse(where, r.typ, r.data, out[:0])
 			f.seq = r.seq
 			if r.seq <= afterSeq {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // OpenCode keeps every session of every directory in one store,
@@ -44,7 +45,7 @@ const openCodeSlack = time.Second
 // ResolveOpenCode finds the session of the process the query names. The
 // error is only for a cancelled ctx; everything else is a state.
 func ResolveOpenCode(ctx context.Context, q OpenCodeQuery) (NativeIdentity, error) {
-	id := NativeIdentity{Agent: OpenCode}
+	id := NativeIdentity{Agent: evidence.OpenCode}
 	db, err := OpenOpenCodeDB(q.DB)
 	if errors.Is(err, fs.ErrNotExist) {
 		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no store: OpenCode never wrote a session"

@@ -18,6 +18,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // TestLiveOpenCodeStore: the real OpenCode 1.18.33 (`opencode run`)
@@ -117,8 +118,8 @@ func TestLiveOpenCodeStore(t *testing.T) {
 	if !slices.Equal(f.kinds, want) {
 		t.Fatalf("events %v, want %v", f.kinds, want)
 	}
-	if f.hash != PromptHash(prompt) || f.whileRunning < len(want) {
-		t.Fatalf("prompt hash %x (want %x); %d events read while OpenCode ran", f.hash[:4], PromptHash(prompt), f.whileRunning)
+	if f.hash != evidence.PromptHash(prompt) || f.whileRunning < len(want) {
+		t.Fatalf("prompt hash %x (want %x); %d events read while OpenCode ran", f.hash[:4], evidence.PromptHash(prompt), f.whileRunning)
 	}
 	files, _ := os.ReadDir(data)
 	for _, e := range files {
@@ -159,9 +160,9 @@ func (f *ocLiveFollow) read(running bool) {
 		}
 		f.db = db
 	}
-	last, err := f.db.Events(ctx, f.session, f.last, func(ev Event) {
+	last, err := f.db.Events(ctx, f.session, f.last, func(ev evidence.Event) {
 		f.kinds = append(f.kinds, ocKind(ev))
-		if p, ok := ev.(PromptAccepted); ok {
+		if p, ok := ev.(evidence.PromptAccepted); ok {
 			f.hash = p.SHA256
 		}
 		if running {
@@ -182,22 +183,22 @@ func (f *ocLiveFollow) close() {
 }
 
 // ocKind is an event's kind, with what the live test checks of it.
-func ocKind(ev Event) string {
+func ocKind(ev evidence.Event) string {
 	switch e := ev.(type) {
-	case SessionIdentity:
+	case evidence.SessionIdentity:
 		return "session"
-	case TurnStarted:
+	case evidence.TurnStarted:
 		return "started"
-	case PromptAccepted:
+	case evidence.PromptAccepted:
 		return "prompt"
-	case ToolPending:
+	case evidence.ToolPending:
 		return "pending " + e.Name
-	case ToolResult:
+	case evidence.ToolResult:
 		if e.IsError {
 			return "result " + e.Name + " error"
 		}
 		return "result " + e.Name + " ok"
-	case TurnCompleted:
+	case evidence.TurnCompleted:
 		if e.EndedWithText {
 			return "completed " + e.StopReason + " text"
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Rows written by hand, for what the recordings do not show: each case is
@@ -59,7 +61,7 @@ func ocParse(rows string) []string {
 	var out []string
 	for i, line := range strings.Split(rows, "\n") {
 		typ, data, _ := strings.Cut(line, "\t")
-		for _, ev := range p.Parse(Where{Agent: OpenCode, Offset: int64(i), End: int64(i) + 1}, typ, []byte(data), nil) {
+		for _, ev := range p.Parse(evidence.Where{Agent: evidence.OpenCode, Offset: int64(i), End: int64(i) + 1}, typ, []byte(data), nil) {
 			out = append(out, ocBrief(ev))
 		}
 	}
@@ -207,7 +209,7 @@ func FuzzOpenCodeRow(f *testing.F) {
 		p := NewOpenCodeParser()
 		for i, line := range lines {
 			typ, row, _ := bytes.Cut(line, []byte("\t"))
-			where := Where{Agent: OpenCode, Path: "/o.db", File: FileID{1, 2}, Offset: int64(i), End: int64(i) + 1}
+			where := evidence.Where{Agent: evidence.OpenCode, Path: "/o.db", File: evidence.FileID{Dev: 1, Ino: 2}, Offset: int64(i), End: int64(i) + 1}
 			before := *p.Stats()
 			evs := p.Parse(where, string(typ), row, nil)
 			after := p.Stats()
@@ -222,16 +224,16 @@ func FuzzOpenCodeRow(f *testing.F) {
 					t.Fatalf("%T at %+v, not the row's %+v", ev, at, where)
 				}
 				switch e := ev.(type) {
-				case Malformed:
+				case evidence.Malformed:
 					malformed++
 					if e.Err == nil {
 						t.Fatal("malformed without error")
 					}
-				case PromptAccepted:
+				case evidence.PromptAccepted:
 					if e.SHA256 == ([32]byte{}) || e.TurnID == "" {
 						t.Fatal("prompt without hash or turn")
 					}
-				case TurnCompleted:
+				case evidence.TurnCompleted:
 					if e.Duration < 0 {
 						t.Fatal("negative duration")
 					}
@@ -248,7 +250,7 @@ func FuzzOpenCodeRow(f *testing.F) {
 		a, b := NewOpenCodeParser(), NewOpenCodeParser()
 		for i, line := range lines {
 			typ, row, _ := bytes.Cut(line, []byte("\t"))
-			w := Where{Offset: int64(i)}
+			w := evidence.Where{Offset: int64(i)}
 			if x, y := a.Parse(w, string(typ), row, nil), b.Parse(w, string(typ), row, nil); fmt.Sprint(x) != fmt.Sprint(y) {
 				t.Fatalf("not deterministic: %v vs %v", x, y)
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // The OpenCode 1.18.33 stores in testdata/opencode (README.md there says
@@ -23,28 +24,28 @@ import (
 
 func ocID(id string) string { return id[max(0, len(id)-6):] }
 
-func ocBrief(ev Event) string {
+func ocBrief(ev evidence.Event) string {
 	var s string
 	switch e := ev.(type) {
-	case SessionIdentity:
+	case evidence.SessionIdentity:
 		s = fmt.Sprintf("session %s %s %s", ocID(e.SessionID), e.Cwd, e.Version)
-	case TurnStarted:
+	case evidence.TurnStarted:
 		s = "started " + ocID(e.TurnID)
-	case PromptAccepted:
+	case evidence.PromptAccepted:
 		s = fmt.Sprintf("prompt %s %x %d", ocID(e.TurnID), e.SHA256[:4], e.Len)
-	case TurnCompleted:
+	case evidence.TurnCompleted:
 		how := "notext"
 		if e.EndedWithText {
 			how = "text"
 		}
 		s = fmt.Sprintf("completed %s %s %s %v", ocID(e.TurnID), e.StopReason, how, e.Duration)
-	case TurnAborted:
+	case evidence.TurnAborted:
 		s = fmt.Sprintf("aborted %s %s", ocID(e.TurnID), e.Reason)
-	case TurnFailed:
+	case evidence.TurnFailed:
 		s = fmt.Sprintf("failed %s %s", ocID(e.TurnID), e.Reason)
-	case ToolPending:
+	case evidence.ToolPending:
 		s = fmt.Sprintf("pending %s %s %s", ocID(e.TurnID), e.Name, e.CallID)
-	case ToolResult:
+	case evidence.ToolResult:
 		how := "ok"
 		switch {
 		case e.Rejected:
@@ -53,7 +54,7 @@ func ocBrief(ev Event) string {
 			how = "error"
 		}
 		s = fmt.Sprintf("result %s %s %s %s", ocID(e.TurnID), e.Name, e.CallID, how)
-	case QuestionAnswered:
+	case evidence.QuestionAnswered:
 		s = fmt.Sprintf("answered %s %d/%d", e.CallID, e.Answered, e.Questions)
 	default:
 		s = geminiBrief(ev)
@@ -67,21 +68,21 @@ func ocPrompt(seq int, turn, text string) string {
 }
 
 // ocEvents reads every event of a session of the store at path.
-func ocEvents(t *testing.T, path, session string) []Event {
+func ocEvents(t *testing.T, path, session string) []evidence.Event {
 	t.Helper()
 	db, err := OpenOpenCodeDB(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var got []Event
-	if _, err := db.Events(context.Background(), session, -1, func(ev Event) { got = append(got, ev) }); err != nil {
+	var got []evidence.Event
+	if _, err := db.Events(context.Background(), session, -1, func(ev evidence.Event) { got = append(got, ev) }); err != nil {
 		t.Fatal(err)
 	}
 	return got
 }
 
-func ocBriefs(evs []Event) []string {
+func ocBriefs(evs []evidence.Event) []string {
 	var out []string
 	for _, ev := range evs {
 		out = append(out, ocBrief(ev))
@@ -225,7 +226,7 @@ func TestOpenCodeRecorded(t *testing.T) {
 			}
 			for _, ev := range evs {
 				w := ev.At()
-				if w.Agent != OpenCode || w.Path != RecordPath(tc.path, tc.session) || w.File != sessionFile(statOf(fi).ID, tc.session) || w.End != w.Offset+1 || w.Time.IsZero() {
+				if w.Agent != evidence.OpenCode || w.Path != RecordPath(tc.path, tc.session) || w.File != sessionFile(statOf(fi).ID, tc.session) || w.End != w.Offset+1 || w.Time.IsZero() {
 					t.Fatalf("%s: where %+v", ocBrief(ev), w)
 				}
 			}
@@ -246,7 +247,7 @@ func TestOpenCodeEventsResume(t *testing.T) {
 	ctx := context.Background()
 	for _, after := range []int64{-1, 0, 2, 3, 50, 150, 206, 207, 500} {
 		var got []string
-		last, err := db.Events(ctx, session, after, func(ev Event) { got = append(got, ocBrief(ev)) })
+		last, err := db.Events(ctx, session, after, func(ev evidence.Event) { got = append(got, ocBrief(ev)) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +270,7 @@ func TestOpenCodeEventsResume(t *testing.T) {
 	var got []string
 	last := int64(-1)
 	for range 3 {
-		l, err := db.Events(ctx, session, last, func(ev Event) { got = append(got, ocBrief(ev)) })
+		l, err := db.Events(ctx, session, last, func(ev evidence.Event) { got = append(got, ocBrief(ev)) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +279,7 @@ func TestOpenCodeEventsResume(t *testing.T) {
 	if !slices.Equal(got, all) {
 		t.Errorf("in steps: got %d events, want %d", len(got), len(all))
 	}
-	if _, err := db.Events(ctx, "ses_none", -1, func(Event) { t.Fatal("an event of no session") }); err != nil {
+	if _, err := db.Events(ctx, "ses_none", -1, func(evidence.Event) { t.Fatal("an event of no session") }); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -347,10 +348,10 @@ func TestResolveOpenCode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if id.State != tc.state || id.SessionID != tc.session || id.Agent != OpenCode {
+			if id.State != tc.state || id.SessionID != tc.session || id.Agent != evidence.OpenCode {
 				t.Fatalf("got %s %q (%s), want %s %q", id.State, id.SessionID, id.Reason, tc.state, tc.session)
 			}
-			if id.State == contract.IdentityResolved && (id.Path != ocRunTask || id.Cwd != ocCwd || id.Version != "1.18.33" || id.File == (FileID{})) {
+			if id.State == contract.IdentityResolved && (id.Path != ocRunTask || id.Cwd != ocCwd || id.Version != "1.18.33" || id.File == (evidence.FileID{})) {
 				t.Fatalf("resolved: %+v", id)
 			}
 		})

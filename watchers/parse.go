@@ -1,141 +1,17 @@
 package watchers
 
 import (
-	"bytes"
-	"crypto/sha256"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"time"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
-
-// Parser turns complete lines of one file into evidence. It keeps the
-// state a line's meaning depends on (the current turn, pending tools), so
-// one Parser follows one file generation; Reset starts over.
-type Parser interface {
-	// Parse appends the events of one line (no newline) to out. where
-	// locates the line; every event gets it (with the record's time).
-	// Unknown records add nothing; a line that is not a record adds a
-	// Malformed event.
-	Parse(where Where, line []byte, out []Event) []Event
-	// Flush appends the events of records still held for a parent that
-	// has not come (Claude); a reader of part of a file calls it at the
-	// end. The live Watcher does not: the parent may yet be written.
-	Flush(out []Event) []Event
-	Reset()
-	// Stats are the parser's counters; the caller may zero them.
-	Stats() *ParseStats
-}
-
-// ParseStats count lines by what became of them.
-type ParseStats struct {
-	Lines     int64 // complete lines seen
-	Blank     int64 // empty or white space only
-	Events    int64 // evidence events produced (Malformed not included)
-	Malformed int64 // lines that were not records (too long included)
-	Ignored   int64 // known records that carry no evidence
-	// Unknown counts records of types the parser does not know, by type
-	// ("event_msg/xyz"); they are skipped, never an error.
-	Unknown map[string]int64
-}
-
-func (s *ParseStats) unknown(kind string) {
-	if s.Unknown == nil {
-		s.Unknown = map[string]int64{}
-	}
-	s.Unknown[kind]++
-}
-
-func (s *ParseStats) add(o *ParseStats) {
-	s.Lines += o.Lines
-	s.Blank += o.Blank
-	s.Events += o.Events
-	s.Malformed += o.Malformed
-	s.Ignored += o.Ignored
-	for k, v := range o.Unknown {
-		if s.Unknown == nil {
-			s.Unknown = map[string]int64{}
-		}
-		s.Unknown[k] += v
-	}
-}
-
-func (s *ParseStats) reset() {
-	u := s.Unknown
-	clear(u)
-	*s = ParseStats{Unknown: u}
-}
-
-// lineStart does the bookkeeping common to both parsers: it counts the
-// line and says whether it is blank.
-func lineStart(s *ParseStats, line []byte) bool {
-	s.Lines++
-	if len(bytes.TrimSpace(line)) == 0 {
-		s.Blank++
-		return false
-	}
-	return true
-}
-
-func malformed(s *ParseStats, where Where, out []Event, err error) []Event {
-	s.Malformed++
-	return append(out, Malformed{Where: where, Err: fmt.Errorf("%w: %s:%d: %w", ErrMalformed, where.Path, where.Offset, err)})
-}
-
-// recordTime reads a record's RFC 3339 timestamp (zero when absent or
-// unreadable: a timestamp is a detail, never a reason to drop evidence).
-func recordTime(ts string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
-
-// rawString reads a JSON string value ("" when raw is not a string).
-func rawString(raw json.RawMessage) (string, bool) {
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-func digest(raw []byte) [32]byte { return sha256.Sum256(raw) }
-
-// countAnswers reads a question tool's result document: how many
-// questions it has answers for, and how many have at least one non-empty
-// answer. Codex: {"answers":{"<id>":{"answers":["Green"]}}}; Claude:
-// {"questions":[...],"answers":{"<question>":"Green"}}.
-func countAnswers(doc []byte) (questions, answered int) {
-	var v struct {
-		Questions []json.RawMessage          `json:"questions"`
-		Answers   map[string]json.RawMessage `json:"answers"`
-	}
-	if decode(doc, &v) != nil {
-		return 0, 0
-	}
-	for _, a := range v.Answers {
-		var codex struct {
-			Answers []string `json:"answers"`
-		}
-		s, isStr := rawString(a)
-		if (isStr && s != "") || (!isStr && decode(a, &codex) == nil && len(codex.Answers) > 0) {
-			answered++
-		}
-	}
-	return max(len(v.Questions), len(v.Answers)), answered
-}
 
 // asksSecret reads a Codex question call's arguments (a JSON string
 // holding {"questions":[{"isSecret":true,...}]}) and reports whether any
 // question is marked secret. Arguments it cannot read are not secret:
 // the screen's own words still make such a question manual.
 func asksSecret(raw json.RawMessage) bool {
-	args, ok := rawString(raw)
+	args, ok := evidence.RawString(raw)
 	if !ok {
 		return false
 	}
@@ -144,7 +20,7 @@ func asksSecret(raw json.RawMessage) bool {
 			IsSecret bool `json:"isSecret"`
 		} `json:"questions"`
 	}
-	if decode([]byte(args), &v) != nil {
+	if evidence.Decode([]byte(args), &v) != nil {
 		return false
 	}
 	for _, q := range v.Questions {
@@ -153,19 +29,4 @@ func asksSecret(raw json.RawMessage) bool {
 		}
 	}
 	return false
-}
-
-// decode reads one JSON record into v. A field whose JSON type differs
-// from the one expected (a newer agent version changed it) is left empty
-// and the rest is read: encoding/json completes the decode and reports
-// only an *UnmarshalTypeError, which is not a malformed line.
-func decode(data []byte, v any) error {
-	err := json.Unmarshal(data, v)
-	if err == nil {
-		return nil
-	}
-	if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-		return nil
-	}
-	return err
 }

@@ -6,49 +6,51 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // describe prints an event without its location: the parser tables below
 // compare these.
-func describe(ev Event) string {
+func describe(ev evidence.Event) string {
 	switch e := ev.(type) {
-	case SessionIdentity:
+	case evidence.SessionIdentity:
 		return fmt.Sprintf("session %s cwd=%s version=%s", e.SessionID, e.Cwd, e.Version)
-	case PromptAccepted:
+	case evidence.PromptAccepted:
 		return fmt.Sprintf("prompt turn=%s session=%s len=%d sha=%s", e.TurnID, e.SessionID, e.Len, hex.EncodeToString(e.SHA256[:4]))
-	case TurnStarted:
+	case evidence.TurnStarted:
 		return "turn_started " + e.TurnID
-	case TurnCompleted:
+	case evidence.TurnCompleted:
 		d := fmt.Sprintf("turn_completed %s %v stop=%s", e.TurnID, e.Duration, e.StopReason)
 		if e.EndedWithText {
 			d += " text"
 		}
 		return d
-	case ReplyEnded:
+	case evidence.ReplyEnded:
 		return fmt.Sprintf("reply_ended %s text=%v", e.TurnID, e.Text)
-	case TurnAborted:
+	case evidence.TurnAborted:
 		return fmt.Sprintf("turn_aborted %s %s", e.TurnID, e.Reason)
-	case TurnFailed:
+	case evidence.TurnFailed:
 		return fmt.Sprintf("turn_failed %s %s", e.TurnID, e.Reason)
-	case ToolPending:
+	case evidence.ToolPending:
 		d := fmt.Sprintf("tool_pending %s %s turn=%s", e.CallID, e.Name, e.TurnID)
 		if e.SecretQuestion {
 			d += " secret"
 		}
 		return d
-	case ToolResult:
+	case evidence.ToolResult:
 		return fmt.Sprintf("tool_result %s %s error=%v rejected=%v", e.CallID, e.Name, e.IsError, e.Rejected)
-	case QuestionAnswered:
+	case evidence.QuestionAnswered:
 		return fmt.Sprintf("question_answered %s answered=%d/%d", e.CallID, e.Answered, e.Questions)
-	case ApprovalRequested:
+	case evidence.ApprovalRequested:
 		return fmt.Sprintf("approval_requested %s %s %s", e.CallID, e.Name, e.Reason)
-	case Malformed:
+	case evidence.Malformed:
 		return "malformed"
 	}
 	return fmt.Sprintf("%T", ev)
 }
 
-func parseAll(p Parser, text string) []string {
+func parseAll(p evidence.Parser, text string) []string {
 	var out []string
 	off := int64(0)
 	ends := map[int64]int64{}
@@ -58,7 +60,7 @@ func parseAll(p Parser, text string) []string {
 		}
 		line := strings.TrimSuffix(l, "\n")
 		ends[off] = off + int64(len(l))
-		for _, ev := range p.Parse(Where{Offset: off, End: off + int64(len(l))}, []byte(line), nil) {
+		for _, ev := range p.Parse(evidence.Where{Offset: off, End: off + int64(len(l))}, []byte(line), nil) {
 			if at := ev.At(); ends[at.Offset] != at.End {
 				panic("event not at a line read so far")
 			}
@@ -70,7 +72,7 @@ func parseAll(p Parser, text string) []string {
 }
 
 func shaPrefix(text string) string {
-	h := PromptHash(text)
+	h := evidence.PromptHash(text)
 	return hex.EncodeToString(h[:4])
 }
 
@@ -222,17 +224,17 @@ func TestClaudeParserMergedRejectionAndPrompt(t *testing.T) {
 }
 
 func TestMalformedCarriesFileAndOffset(t *testing.T) {
-	for _, p := range []Parser{NewCodexParser(), NewClaudeParser()} {
-		evs := p.Parse(Where{Path: "/x/f.jsonl", Offset: 1234}, []byte("{nope"), nil)
-		m, ok := evs[0].(Malformed)
-		if !ok || !errors.Is(m.Err, ErrMalformed) || m.Offset != 1234 || !strings.Contains(m.Err.Error(), "/x/f.jsonl:1234") {
+	for _, p := range []evidence.Parser{NewCodexParser(), NewClaudeParser()} {
+		evs := p.Parse(evidence.Where{Path: "/x/f.jsonl", Offset: 1234}, []byte("{nope"), nil)
+		m, ok := evs[0].(evidence.Malformed)
+		if !ok || !errors.Is(m.Err, evidence.ErrMalformed) || m.Offset != 1234 || !strings.Contains(m.Err.Error(), "/x/f.jsonl:1234") {
 			t.Fatalf("%T: %+v", p, evs)
 		}
 	}
 }
 
 func TestPromptHashTrimsTrailingSpace(t *testing.T) {
-	if PromptHash("abc \n\t") != PromptHash("abc") || PromptHash(" abc") == PromptHash("abc") {
+	if evidence.PromptHash("abc \n\t") != evidence.PromptHash("abc") || evidence.PromptHash(" abc") == evidence.PromptHash("abc") {
 		t.Fatal("PromptHash")
 	}
 }
@@ -308,15 +310,15 @@ func TestClaudeParserOutOfOrder(t *testing.T) {
 // many are held.
 func TestClaudeParserLetsGo(t *testing.T) {
 	p := NewClaudeParser()
-	var evs []Event
+	var evs []evidence.Event
 	for i := range maxHeld + 1 {
 		line := `{"type":"assistant","sessionId":"s","uuid":"a` + fmt.Sprint(i) + `","parentUuid":"missing` + fmt.Sprint(i) +
 			`","message":{"content":[{"type":"tool_use","id":"t` + fmt.Sprint(i) + `","name":"Bash","input":{}}]}}`
-		evs = p.Parse(Where{Offset: int64(i)}, []byte(line), evs)
+		evs = p.Parse(evidence.Where{Offset: int64(i)}, []byte(line), evs)
 	}
 	var offs []int64
 	for _, ev := range evs {
-		if _, ok := ev.(ToolPending); ok {
+		if _, ok := ev.(evidence.ToolPending); ok {
 			offs = append(offs, ev.At().Offset)
 		}
 	}
@@ -443,30 +445,30 @@ func TestEndedWithText(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		agent Agent
+		agent evidence.Agent
 		lines string
 		want  bool
 	}{
-		{"claude text at end_turn", Claude, claudePrompt("s1", "/w", "u1", "which?") +
+		{"claude text at end_turn", evidence.Claude, claudePrompt("s1", "/w", "u1", "which?") +
 			claude(`"type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"text","text":"Which file?"}],"stop_reason":"end_turn"}`) + done, true},
-		{"claude tool call last", Claude, claudePrompt("s1", "/w", "u1", "go") +
+		{"claude tool call last", evidence.Claude, claudePrompt("s1", "/w", "u1", "go") +
 			claude(`"type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"toolu_1","name":"Bash","input":{}}],"stop_reason":"tool_use"}`) +
 			claude(`"type":"user","uuid":"u2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"x"}]}`) + done, false},
-		{"claude text cut at max_tokens", Claude, claudePrompt("s1", "/w", "u1", "go") +
+		{"claude text cut at max_tokens", evidence.Claude, claudePrompt("s1", "/w", "u1", "go") +
 			claude(`"type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"text","text":"Which"}],"stop_reason":"max_tokens"}`) + done, false},
-		{"claude blank text", Claude, claudePrompt("s1", "/w", "u1", "go") +
+		{"claude blank text", evidence.Claude, claudePrompt("s1", "/w", "u1", "go") +
 			claude(`"type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"text","text":"  "}],"stop_reason":"end_turn"}`) + done, false},
-		{"codex last message", Codex, codex(`,"last_agent_message":"Which file?"`), true},
-		{"codex no last message", Codex, codex(`,"last_agent_message":null`), false},
-		{"codex blank last message", Codex, codex(`,"last_agent_message":" \n"`), false},
-		{"codex absent last message", Codex, codex(``), false},
+		{"codex last message", evidence.Codex, codex(`,"last_agent_message":"Which file?"`), true},
+		{"codex no last message", evidence.Codex, codex(`,"last_agent_message":null`), false},
+		{"codex blank last message", evidence.Codex, codex(`,"last_agent_message":" \n"`), false},
+		{"codex absent last message", evidence.Codex, codex(``), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []bool
 			p := NewParser(tc.agent)
 			for _, l := range strings.Split(strings.TrimSuffix(tc.lines, "\n"), "\n") {
-				for _, ev := range p.Parse(Where{}, []byte(l), nil) {
-					if c, ok := ev.(TurnCompleted); ok {
+				for _, ev := range p.Parse(evidence.Where{}, []byte(l), nil) {
+					if c, ok := ev.(evidence.TurnCompleted); ok {
 						got = append(got, c.EndedWithText)
 					}
 				}

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // A record is what an agent durably writes of one conversation: a JSONL
@@ -36,29 +38,29 @@ func SplitRecord(path string) (db, session string, ok bool) {
 
 // sessionFile is the identity of a session's log in the store whose
 // identity is db.
-func sessionFile(db FileID, session string) FileID {
+func sessionFile(db evidence.FileID, session string) evidence.FileID {
 	h := fnv.New64a()
 	h.Write([]byte(session))
-	return FileID{Dev: db.Dev, Ino: db.Ino ^ h.Sum64()}
+	return evidence.FileID{Dev: db.Dev, Ino: db.Ino ^ h.Sum64()}
 }
 
 // RecordID is the identity of the record at path now; a record that does
 // not exist is an error wrapping fs.ErrNotExist.
-func RecordID(agent Agent, path string) (FileID, error) {
-	if agent != OpenCode {
+func RecordID(agent evidence.Agent, path string) (evidence.FileID, error) {
+	if agent != evidence.OpenCode {
 		fi, err := os.Stat(path)
 		if err != nil {
-			return FileID{}, err
+			return evidence.FileID{}, err
 		}
 		return statOf(fi).ID, nil
 	}
 	db, session, ok := SplitRecord(path)
 	if !ok {
-		return FileID{}, fmt.Errorf("watchers: %q names no OpenCode session: %w", path, fs.ErrNotExist)
+		return evidence.FileID{}, fmt.Errorf("watchers: %q names no OpenCode session: %w", path, fs.ErrNotExist)
 	}
 	fi, err := os.Stat(db)
 	if err != nil {
-		return FileID{}, err
+		return evidence.FileID{}, err
 	}
 	return sessionFile(statOf(fi).ID, session), nil
 }
@@ -66,21 +68,21 @@ func RecordID(agent Agent, path string) (FileID, error) {
 // ReadRecord parses a record's complete entries from its start and hands
 // each event to fn; it returns the record's identity and the end of the
 // last complete entry. The identity is taken from what was read.
-func ReadRecord(ctx context.Context, agent Agent, path string, fn func(Where, Event)) (FileID, int64, error) {
-	if agent != OpenCode {
+func ReadRecord(ctx context.Context, agent evidence.Agent, path string, fn func(evidence.Where, evidence.Event)) (evidence.FileID, int64, error) {
+	if agent != evidence.OpenCode {
 		return readLines(agent, path, fn)
 	}
 	dbPath, session, ok := SplitRecord(path)
 	if !ok {
-		return FileID{}, 0, fmt.Errorf("watchers: %q names no OpenCode session: %w", path, fs.ErrNotExist)
+		return evidence.FileID{}, 0, fmt.Errorf("watchers: %q names no OpenCode session: %w", path, fs.ErrNotExist)
 	}
 	db, err := OpenOpenCodeDB(dbPath)
 	if err != nil {
-		return FileID{}, 0, err
+		return evidence.FileID{}, 0, err
 	}
 	defer db.Close()
 	// The store's events name their session's record (OpenCodeDB.Events).
-	last, err := db.Events(ctx, session, -1, func(ev Event) { fn(ev.At(), ev) })
+	last, err := db.Events(ctx, session, -1, func(ev evidence.Event) { fn(ev.At(), ev) })
 	file := sessionFile(db.File(), session)
 	if err != nil {
 		return file, 0, err
@@ -89,13 +91,13 @@ func ReadRecord(ctx context.Context, agent Agent, path string, fn func(Where, Ev
 }
 
 // readLines parses a line file's complete lines from its start.
-func readLines(agent Agent, path string, fn func(Where, Event)) (FileID, int64, error) {
+func readLines(agent evidence.Agent, path string, fn func(evidence.Where, evidence.Event)) (evidence.FileID, int64, error) {
 	f, st, err := openStat(path)
 	if err != nil {
-		return FileID{}, 0, err
+		return evidence.FileID{}, 0, err
 	}
 	if f == nil {
-		return FileID{}, 0, fmt.Errorf("watchers: read %s: %w", path, fs.ErrNotExist)
+		return evidence.FileID{}, 0, fmt.Errorf("watchers: read %s: %w", path, fs.ErrNotExist)
 	}
 	defer f.Close()
 	data := make([]byte, st.Size)
@@ -104,14 +106,14 @@ func readLines(agent Agent, path string, fn func(Where, Event)) (FileID, int64, 
 		return st.ID, 0, fmt.Errorf("watchers: read %s: %w", path, err)
 	}
 	p := NewParser(agent)
-	var evs []Event
+	var evs []evidence.Event
 	end := int64(0)
 	for off := int64(0); off < int64(n); {
 		i := bytes.IndexByte(data[off:n], '\n')
 		if i < 0 {
 			break
 		}
-		w := Where{Agent: agent, Path: path, File: st.ID, Offset: off, End: off + int64(i) + 1}
+		w := evidence.Where{Agent: agent, Path: path, File: st.ID, Offset: off, End: off + int64(i) + 1}
 		evs = p.Parse(w, data[off:off+int64(i)], evs[:0])
 		for _, ev := range evs {
 			fn(w, ev)
@@ -126,7 +128,7 @@ func readLines(agent Agent, path string, fn func(Where, Event)) (FileID, int64, 
 // next seq). A session not in the store yet is Absent: read from its
 // start once it appears.
 func takeRecordAnchor(ctx context.Context, a Anchor) (Anchor, error) {
-	file, end, err := ReadRecord(ctx, a.Agent, a.Path, func(Where, Event) {})
+	file, end, err := ReadRecord(ctx, a.Agent, a.Path, func(evidence.Where, evidence.Event) {})
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		a.Absent = true
@@ -145,7 +147,7 @@ func takeRecordAnchor(ctx context.Context, a Anchor) (Anchor, error) {
 // scanRecordAnchor feeds the acceptor an OpenCode record's entries after
 // the anchor (the whole log is read: its parser needs every entry).
 func scanRecordAnchor(acc *Acceptor, an Anchor) (string, error) {
-	file, end, err := ReadRecord(context.Background(), an.Agent, an.Path, func(_ Where, ev Event) { acc.Observe(ev) })
+	file, end, err := ReadRecord(context.Background(), an.Agent, an.Path, func(_ evidence.Where, ev evidence.Event) { acc.Observe(ev) })
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && an.Absent:
 		return "", nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -21,7 +22,7 @@ type StoreFollower struct {
 	db    string
 	match func(record string) bool
 	lg    *slog.Logger
-	out   chan Event
+	out   chan evidence.Event
 	kick  chan struct{}
 	stop  context.CancelFunc
 	done  chan struct{}
@@ -46,7 +47,7 @@ func NewStoreFollower(db string, match func(record string) bool, lg *slog.Logger
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	f := &StoreFollower{db: db, match: match, lg: lg, out: make(chan Event, 256), kick: make(chan struct{}, 1),
+	f := &StoreFollower{db: db, match: match, lg: lg, out: make(chan evidence.Event, 256), kick: make(chan struct{}, 1),
 		stop: cancel, done: make(chan struct{}), last: map[string]int64{}}
 	go f.run(ctx, w)
 	f.Poke()
@@ -54,7 +55,7 @@ func NewStoreFollower(db string, match func(record string) bool, lg *slog.Logger
 }
 
 // Evidence is the followed records' events, in each record's order.
-func (f *StoreFollower) Evidence() <-chan Event { return f.out }
+func (f *StoreFollower) Evidence() <-chan evidence.Event { return f.out }
 
 // Poke asks for a read now (a record just started to be followed).
 func (f *StoreFollower) Poke() {
@@ -139,7 +140,7 @@ func (f *StoreFollower) read(ctx context.Context) {
 		if !ok {
 			after = -1
 		}
-		last, err := f.store.Events(ctx, s.ID, after, func(ev Event) {
+		last, err := f.store.Events(ctx, s.ID, after, func(ev evidence.Event) {
 			select {
 			case f.out <- ev:
 			case <-ctx.Done():

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -15,7 +16,7 @@ import (
 // that hold its files (Claude projects: 1; Codex sessions/YYYY/MM/DD: 3).
 type RootSpec struct {
 	Path  string
-	Agent Agent
+	Agent evidence.Agent
 	Depth int
 }
 
@@ -28,15 +29,15 @@ type RootSpec struct {
 // written, instead of polling. A root that does not exist yet is waited
 // for through its nearest existing parent. It returns at once (logging
 // why) if no watch can be made.
-func WatchRoots(ctx context.Context, specs []RootSpec, lg *slog.Logger, changed func(Agent)) {
+func WatchRoots(ctx context.Context, specs []RootSpec, lg *slog.Logger, changed func(evidence.Agent)) {
 	rw, err := newRootWatch(specs)
 	if err != nil {
 		lg.Warn("watch agent roots", "err", err)
 		return
 	}
 	defer rw.w.Close()
-	last := map[Agent]time.Time{} // the last report
-	due := map[Agent]time.Time{}  // a report owed at this time
+	last := map[evidence.Agent]time.Time{} // the last report
+	due := map[evidence.Agent]time.Time{}  // a report owed at this time
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
@@ -51,7 +52,7 @@ func WatchRoots(ctx context.Context, specs []RootSpec, lg *slog.Logger, changed 
 			timer.Reset(max(time.Until(first), time.Millisecond))
 		}
 	}
-	owe := func(a Agent, at time.Time) {
+	owe := func(a evidence.Agent, at time.Time) {
 		if at.After(due[a]) {
 			due[a] = at
 		}
@@ -178,7 +179,7 @@ func (rw *rootWatch) addTree(dir string, depth int) {
 
 // onEvent returns the agent whose root the event concerns (ok false if
 // none), after watching new directories; newDir says the event made one.
-func (rw *rootWatch) onEvent(ev fsnotify.Event) (agent Agent, newDir, ok bool) {
+func (rw *rootWatch) onEvent(ev fsnotify.Event) (agent evidence.Agent, newDir, ok bool) {
 	if ev.Op&^fsnotify.Chmod == 0 {
 		// A change of mode or owner says nothing of a session. SQLite
 		// (OpenCode's store) changes the owner of the files every reader

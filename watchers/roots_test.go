@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -25,20 +26,20 @@ func TestWatchRoots(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	seen := map[Agent]int{}
+	seen := map[evidence.Agent]int{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		WatchRoots(ctx, []RootSpec{{Path: claude, Agent: Claude, Depth: 1}, {Path: codex, Agent: Codex, Depth: 3}},
-			slog.New(slog.DiscardHandler), func(a Agent) { mu.Lock(); seen[a]++; mu.Unlock() })
+		WatchRoots(ctx, []RootSpec{{Path: claude, Agent: evidence.Claude, Depth: 1}, {Path: codex, Agent: evidence.Codex, Depth: 3}},
+			slog.New(slog.DiscardHandler), func(a evidence.Agent) { mu.Lock(); seen[a]++; mu.Unlock() })
 	}()
 	defer func() { cancel(); <-done }()
-	count := func(a Agent) int { mu.Lock(); defer mu.Unlock(); return seen[a] }
+	count := func(a evidence.Agent) int { mu.Lock(); defer mu.Unlock(); return seen[a] }
 	// Write, and write again until reported: the watch starts in its own
 	// goroutine, and a write before it is not reported (nor needs to be:
 	// the daemon resolves at start).
-	writeUntil := func(path string, a Agent) {
+	writeUntil := func(path string, a evidence.Agent) {
 		tmuxtest.Await(t, 10*time.Second, func() string {
 			if count(a) > 0 {
 				return ""
@@ -55,11 +56,11 @@ func TestWatchRoots(t *testing.T) {
 			return "no change reported for " + string(a)
 		})
 	}
-	writeUntil(filepath.Join(claude, "-work", "s1.jsonl"), Claude)
-	if n := count(Codex); n != 0 {
+	writeUntil(filepath.Join(claude, "-work", "s1.jsonl"), evidence.Claude)
+	if n := count(evidence.Codex); n != 0 {
 		t.Errorf("a Claude transcript reported codex %d times", n)
 	}
-	writeUntil(filepath.Join(codex, "2026", "12", "01", "rollout-x.jsonl"), Codex)
+	writeUntil(filepath.Join(codex, "2026", "12", "01", "rollout-x.jsonl"), evidence.Codex)
 }
 
 // TestWatchRootsTrailing: a new directory is reported again a gap after
@@ -80,8 +81,8 @@ func TestWatchRootsTrailing(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		WatchRoots(ctx, []RootSpec{{Path: claude, Agent: Claude, Depth: 1}}, slog.New(slog.DiscardHandler),
-			func(Agent) { mu.Lock(); calls = append(calls, time.Now()); mu.Unlock() })
+		WatchRoots(ctx, []RootSpec{{Path: claude, Agent: evidence.Claude, Depth: 1}}, slog.New(slog.DiscardHandler),
+			func(evidence.Agent) { mu.Lock(); calls = append(calls, time.Now()); mu.Unlock() })
 	}()
 	defer func() { cancel(); <-done }()
 	last := func() (time.Time, int) {
@@ -126,7 +127,7 @@ func TestWatchRootsTrailing(t *testing.T) {
 // store and so reports itself again.
 func TestRootsIgnoreChmod(t *testing.T) {
 	root := t.TempDir()
-	rw, err := newRootWatch([]RootSpec{{Path: root, Agent: OpenCode}})
+	rw, err := newRootWatch([]RootSpec{{Path: root, Agent: evidence.OpenCode}})
 	if err != nil {
 		t.Fatal(err)
 	}

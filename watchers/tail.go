@@ -1,6 +1,10 @@
 package watchers
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
+)
 
 // The tail core follows one path's byte stream without doing any I/O. The
 // shell observes the path (Stat), asks the Tail what to read (Next), reads
@@ -27,14 +31,14 @@ const (
 // Stat is one observation of a path.
 type Stat struct {
 	Exists bool
-	ID     FileID
+	ID     evidence.FileID
 	Size   int64
 }
 
 // Step is what the Tail wants done after an observation: report Change (if
 // any), then read ReadLen bytes at ReadAt (none when ReadLen is 0).
 type Step struct {
-	Change  *FileEvent
+	Change  *evidence.FileEvent
 	ReadAt  int64
 	ReadLen int
 }
@@ -59,7 +63,7 @@ type Tail struct {
 	maxRead int
 
 	have bool // the path's file is known
-	id   FileID
+	id   evidence.FileID
 	gen  uint64
 	seen bool // some file was ever seen (later ones get a new gen)
 
@@ -70,7 +74,7 @@ type Tail struct {
 	guard   [guardLen]byte
 	guardN  int // valid bytes in guard: the stream's bytes just before off
 
-	resumeID  FileID
+	resumeID  evidence.FileID
 	resumeOff int64
 	resume    bool
 }
@@ -92,7 +96,7 @@ func NewTail(maxLine, maxRead int) *Tail {
 // Resume makes the first observation of file id start at off instead of 0.
 // off must be a line boundary of that file (an End the caller kept). A
 // different file, or one shorter than off, starts at 0 as usual.
-func (t *Tail) Resume(id FileID, off int64) {
+func (t *Tail) Resume(id evidence.FileID, off int64) {
 	t.resumeID, t.resumeOff, t.resume = id, off, true
 }
 
@@ -103,7 +107,7 @@ func (t *Tail) Offset() int64 { return t.off }
 func (t *Tail) Gen() uint64 { return t.gen }
 
 // ID is the identity of the file being followed (zero when none).
-func (t *Tail) ID() FileID { return t.id }
+func (t *Tail) ID() evidence.FileID { return t.id }
 
 // Following says whether the path's file is known (seen and not deleted
 // since).
@@ -119,28 +123,28 @@ func (t *Tail) Held() int {
 
 // Next takes an observation of the path and says what to do.
 func (t *Tail) Next(st Stat) Step {
-	var ch *FileEvent
+	var ch *evidence.FileEvent
 	switch {
 	case !st.Exists && !t.have:
 		return Step{}
 	case !st.Exists:
-		ch = &FileEvent{Change: FileDeleted, OldFile: t.id, OldGen: t.gen, OldOffset: t.off,
-			Dropped: t.Held(), Where: Where{Gen: t.gen}}
-		t.have, t.id = false, FileID{}
+		ch = &evidence.FileEvent{Change: evidence.FileDeleted, OldFile: t.id, OldGen: t.gen, OldOffset: t.off,
+			Dropped: t.Held(), Where: evidence.Where{Gen: t.gen}}
+		t.have, t.id = false, evidence.FileID{}
 		t.off, t.pendOff, t.guardN = 0, 0, 0
 		t.pend, t.skip = t.pend[:0], false
 		return Step{Change: ch}
 	case !t.have:
 		ch = t.appear(st)
 	case st.ID != t.id:
-		ch = t.restart(FileReplaced, st.ID, st.Size)
+		ch = t.restart(evidence.FileReplaced, st.ID, st.Size)
 	case st.Size < t.off:
-		ch = t.restart(FileTruncated, st.ID, st.Size)
+		ch = t.restart(evidence.FileTruncated, st.ID, st.Size)
 	}
 	return t.plan(st, ch)
 }
 
-func (t *Tail) appear(st Stat) *FileEvent {
+func (t *Tail) appear(st Stat) *evidence.FileEvent {
 	if t.seen {
 		t.gen++
 	}
@@ -150,23 +154,23 @@ func (t *Tail) appear(st Stat) *FileEvent {
 		t.off, t.pendOff = t.resumeOff, t.resumeOff
 	}
 	t.resume = false
-	return &FileEvent{Change: FileAppeared, Size: st.Size,
-		Where: Where{File: st.ID, Gen: t.gen, Offset: t.off, End: t.off}}
+	return &evidence.FileEvent{Change: evidence.FileAppeared, Size: st.Size,
+		Where: evidence.Where{File: st.ID, Gen: t.gen, Offset: t.off, End: t.off}}
 }
 
 // restart ends the current stream and begins a new generation at 0.
-func (t *Tail) restart(c FileChange, id FileID, size int64) *FileEvent {
-	ev := &FileEvent{Change: c, OldFile: t.id, OldGen: t.gen, OldOffset: t.off,
+func (t *Tail) restart(c evidence.FileChange, id evidence.FileID, size int64) *evidence.FileEvent {
+	ev := &evidence.FileEvent{Change: c, OldFile: t.id, OldGen: t.gen, OldOffset: t.off,
 		Size: size, Dropped: t.Held()}
 	t.gen++
 	t.id = id
 	t.off, t.pendOff, t.guardN = 0, 0, 0
 	t.pend, t.skip = t.pend[:0], false
-	ev.Where = Where{File: id, Gen: t.gen}
+	ev.Where = evidence.Where{File: id, Gen: t.gen}
 	return ev
 }
 
-func (t *Tail) plan(st Stat, ch *FileEvent) Step {
+func (t *Tail) plan(st Stat, ch *evidence.FileEvent) Step {
 	s := Step{Change: ch}
 	if st.Size <= t.off {
 		return s
@@ -185,10 +189,10 @@ func (t *Tail) plan(st Stat, ch *FileEvent) Step {
 // bytes before the offset no longer match, the stream was rewritten: Feed
 // returns a truncation change, emits nothing, and the next Step reads
 // from 0.
-func (t *Tail) Feed(p []byte, emit func(Line)) *FileEvent {
+func (t *Tail) Feed(p []byte, emit func(Line)) *evidence.FileEvent {
 	g := t.guardN
 	if len(p) < g || !bytes.Equal(p[:g], t.guard[:g]) {
-		return t.restart(FileTruncated, t.id, -1) // size unknown: a rewrite
+		return t.restart(evidence.FileTruncated, t.id, -1) // size unknown: a rewrite
 	}
 	p = p[g:]
 	base := t.off

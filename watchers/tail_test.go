@@ -5,12 +5,14 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // simFile is a file as the tail core sees it: an identity and its bytes.
 type simFile struct {
 	exists bool
-	id     FileID
+	id     evidence.FileID
 	data   []byte
 }
 
@@ -57,7 +59,7 @@ func TestTailTornLinesEverySplit(t *testing.T) {
 	want := []string{"!appeared@0", `0:{"a":1}`, `8:{"b":22}`, "17:", `18:{"c":333}`}
 	for i := 0; i <= len(text); i++ {
 		for j := i; j <= len(text); j++ {
-			f := &simFile{exists: true, id: FileID{1, 1}}
+			f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 1}}
 			tl := NewTail(0, 0)
 			var got []string
 			for _, cut := range []int{i, j, len(text)} {
@@ -90,7 +92,7 @@ func TestTailRandomChunks(t *testing.T) {
 		if maxRead < 2*guardLen {
 			maxRead = 2 * guardLen
 		}
-		f := &simFile{exists: true, id: FileID{3, 9}}
+		f := &simFile{exists: true, id: evidence.FileID{Dev: 3, Ino: 9}}
 		got := []string{}
 		for len(f.data) < len(text) {
 			n := len(f.data) + 1 + r.IntN(120)
@@ -111,7 +113,7 @@ func TestTailRandomChunks(t *testing.T) {
 }
 
 func TestTailTruncate(t *testing.T) {
-	f := &simFile{exists: true, id: FileID{1, 2}, data: []byte("one\ntwo\nthr")}
+	f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 2}, data: []byte("one\ntwo\nthr")}
 	tl := NewTail(0, 0)
 	got := drive(t, tl, f, 0)
 	f.data = []byte("x\n")
@@ -123,13 +125,13 @@ func TestTailTruncate(t *testing.T) {
 }
 
 func TestTailTruncateReportsDroppedAndOldOffset(t *testing.T) {
-	f := &simFile{exists: true, id: FileID{1, 2}, data: []byte("one\ntwo\nthr")}
+	f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 2}, data: []byte("one\ntwo\nthr")}
 	tl := NewTail(0, 0)
 	drive(t, tl, f, 0)
 	f.data = f.data[:2]
 	s := tl.Next(f.stat())
 	c := s.Change
-	if c == nil || c.Change != FileTruncated || c.OldOffset != 11 || c.Dropped != 3 || c.Size != 2 || c.OldGen != 0 || c.Gen != 1 {
+	if c == nil || c.Change != evidence.FileTruncated || c.OldOffset != 11 || c.Dropped != 3 || c.Size != 2 || c.OldGen != 0 || c.Gen != 1 {
 		t.Fatalf("change %+v", c)
 	}
 	if s.ReadAt != 0 || s.ReadLen != 2 {
@@ -140,7 +142,7 @@ func TestTailTruncateReportsDroppedAndOldOffset(t *testing.T) {
 // A file rewritten in place to a size at least the old offset is caught
 // by the guard bytes, not by its size.
 func TestTailRewriteInPlace(t *testing.T) {
-	f := &simFile{exists: true, id: FileID{1, 2}, data: []byte("aaaa\nbbbb\n")}
+	f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 2}, data: []byte("aaaa\nbbbb\n")}
 	tl := NewTail(0, 0)
 	got := drive(t, tl, f, 0)
 	f.data = []byte("cccc\ndddd\neeee\n")
@@ -152,15 +154,15 @@ func TestTailRewriteInPlace(t *testing.T) {
 }
 
 func TestTailReplaceDeleteRecreate(t *testing.T) {
-	f := &simFile{exists: true, id: FileID{1, 2}, data: []byte("a\nb")}
+	f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 2}, data: []byte("a\nb")}
 	tl := NewTail(0, 0)
 	got := drive(t, tl, f, 0)
-	f.id, f.data = FileID{1, 3}, []byte("c\n")
+	f.id, f.data = evidence.FileID{Dev: 1, Ino: 3}, []byte("c\n")
 	got = append(got, drive(t, tl, f, 0)...)
 	f.exists = false
 	got = append(got, drive(t, tl, f, 0)...)
 	got = append(got, drive(t, tl, f, 0)...) // still gone: nothing new
-	f.exists, f.id, f.data = true, FileID{1, 4}, []byte("d\n")
+	f.exists, f.id, f.data = true, evidence.FileID{Dev: 1, Ino: 4}, []byte("d\n")
 	got = append(got, drive(t, tl, f, 0)...)
 	want := "!appeared@0|0:a|!replaced@1|0:c|!deleted@1|!appeared@2|0:d"
 	if strings.Join(got, "|") != want {
@@ -173,7 +175,7 @@ func TestTailLongLines(t *testing.T) {
 	text := "ok\n" + long + "\n" + "fine\n" + long + long + "\nend\n"
 	want := "!appeared@0|0:ok|3:LONG(25)|29:fine|34:LONG(50)|85:end"
 	for step := 1; step <= len(text); step++ {
-		f := &simFile{exists: true, id: FileID{1, 1}}
+		f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 1}}
 		tl := NewTail(10, 0)
 		var got []string
 		for n := step; ; n += step {
@@ -193,7 +195,7 @@ func TestTailLongLines(t *testing.T) {
 }
 
 func TestTailHeldIsBounded(t *testing.T) {
-	f := &simFile{exists: true, id: FileID{1, 1}}
+	f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 1}}
 	tl := NewTail(64, 0)
 	for range 100 {
 		f.data = append(f.data, strings.Repeat("y", 50)...)
@@ -210,28 +212,28 @@ func TestTailHeldIsBounded(t *testing.T) {
 }
 
 func TestTailResume(t *testing.T) {
-	f := &simFile{exists: true, id: FileID{1, 1}, data: []byte("a\nb\nc\n")}
+	f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 1}, data: []byte("a\nb\nc\n")}
 	tl := NewTail(0, 0)
-	tl.Resume(FileID{1, 1}, 4)
+	tl.Resume(evidence.FileID{Dev: 1, Ino: 1}, 4)
 	if got := strings.Join(drive(t, tl, f, 0), "|"); got != "!appeared@0|4:c" {
 		t.Fatalf("got %q", got)
 	}
 	other := NewTail(0, 0)
-	other.Resume(FileID{1, 9}, 4) // another file: from 0
+	other.Resume(evidence.FileID{Dev: 1, Ino: 9}, 4) // another file: from 0
 	if got := strings.Join(drive(t, other, f, 0), "|"); got != "!appeared@0|0:a|2:b|4:c" {
 		t.Fatalf("got %q", got)
 	}
 }
 
 func TestTailShortReadIsTruncation(t *testing.T) {
-	f := &simFile{exists: true, id: FileID{1, 1}, data: []byte("aaaaaaaaaaaaaaaaaaaa\n")}
+	f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 1}, data: []byte("aaaaaaaaaaaaaaaaaaaa\n")}
 	tl := NewTail(0, 0)
 	drive(t, tl, f, 0)
 	f.data = append(f.data, "b\n"...)
 	s := tl.Next(f.stat())
 	// The file shrank between the stat and the read: fewer bytes than the
 	// guard come back.
-	if ch := tl.Feed(f.data[s.ReadAt:s.ReadAt+3], func(Line) { t.Fatal("line") }); ch == nil || ch.Change != FileTruncated {
+	if ch := tl.Feed(f.data[s.ReadAt:s.ReadAt+3], func(Line) { t.Fatal("line") }); ch == nil || ch.Change != evidence.FileTruncated {
 		t.Fatalf("change %+v", ch)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Threads lists the earlier conversations a controller may resume in a
@@ -86,7 +87,7 @@ import (
 
 // ThreadQuery says whose conversations to list.
 type ThreadQuery struct {
-	Agent Agent
+	Agent evidence.Agent
 	// Root is ~/.claude/projects (Claude) or $CODEX_HOME/sessions (Codex).
 	// Claude's registry is read from Root's sibling "sessions", Codex's
 	// thread names from Root's sibling "session_index.jsonl".
@@ -117,7 +118,7 @@ type Thread struct {
 	Path  string
 	// File, Size and ModTime are the file as it was read; Unchanged says
 	// whether it still is.
-	File    FileID
+	File    evidence.FileID
 	Size    int64
 	ModTime time.Time
 	// Updated is the last record's timestamp, or ModTime.
@@ -165,7 +166,7 @@ const (
 // for a bad query, a cancelled ctx or a Root that cannot be read; a
 // missing Root lists nothing.
 func Threads(ctx context.Context, q ThreadQuery) ([]Thread, error) {
-	if q.Agent != Claude && q.Agent != Codex || q.Root == "" || q.Cwd == "" {
+	if q.Agent != evidence.Claude && q.Agent != evidence.Codex || q.Root == "" || q.Cwd == "" {
 		return nil, fmt.Errorf("watchers: threads: agent %q, root %q, cwd %q: %w", q.Agent, q.Root, q.Cwd, ErrOptions)
 	}
 	q.Cwd = filepath.Clean(q.Cwd)
@@ -175,7 +176,7 @@ func Threads(ctx context.Context, q ThreadQuery) ([]Thread, error) {
 		return nil, err
 	}
 	var names map[string]string
-	if q.Agent == Codex {
+	if q.Agent == evidence.Codex {
 		names = codexThreadNames(filepath.Join(filepath.Dir(q.Root), "session_index.jsonl"))
 	}
 	byID := map[string]Thread{}
@@ -195,7 +196,7 @@ func Threads(ctx context.Context, q ThreadQuery) ([]Thread, error) {
 	threads := slices.Collect(maps.Values(byID))
 	if len(threads) > 0 {
 		procs := &procid.Table{Root: q.Procfs}
-		if q.Agent == Codex {
+		if q.Agent == evidence.Codex {
 			markCodexLive(threads, procs, q.Self)
 		} else {
 			markClaudeLive(threads, procs, q, time.Now())
@@ -232,19 +233,19 @@ func threadFiles(q ThreadQuery) ([]threadFile, error) {
 	add := func(root string, depth int, archived bool) error {
 		return walkDepth(root, depth, func(path string) {
 			name := filepath.Base(path)
-			if strings.HasSuffix(name, ".jsonl") && (q.Agent == Claude || strings.HasPrefix(name, "rollout-")) {
+			if strings.HasSuffix(name, ".jsonl") && (q.Agent == evidence.Claude || strings.HasPrefix(name, "rollout-")) {
 				out = append(out, threadFile{path, archived})
 			}
 		})
 	}
 	depth := 1
-	if q.Agent == Codex {
+	if q.Agent == evidence.Codex {
 		depth = 3
 	}
 	if err := add(q.Root, depth, false); err != nil {
 		return nil, fmt.Errorf("watchers: threads: %w", err)
 	}
-	if q.Agent == Codex && q.ArchivedRoot != "" {
+	if q.Agent == evidence.Codex && q.ArchivedRoot != "" {
 		if err := add(q.ArchivedRoot, 0, true); err != nil {
 			return nil, fmt.Errorf("watchers: threads: %w", err)
 		}
@@ -278,7 +279,7 @@ func walkDepth(root string, depth int, file func(string)) error {
 // readThread reads one journal's identity, title and last timestamp from
 // its head and tail. ok is false for a file that gives no thread (see
 // Threads), or one of another cwd.
-func readThread(agent Agent, path, cwd string, names map[string]string) (Thread, bool) {
+func readThread(agent evidence.Agent, path, cwd string, names map[string]string) (Thread, bool) {
 	f, st, err := openStat(path)
 	if err != nil || f == nil {
 		return Thread{}, false
@@ -308,7 +309,7 @@ func readThread(agent Agent, path, cwd string, names map[string]string) (Thread,
 		}
 	}
 	base := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	if torn || !(base == acc.id || agent == Codex && strings.HasSuffix(base, "-"+acc.id)) {
+	if torn || !(base == acc.id || agent == evidence.Codex && strings.HasSuffix(base, "-"+acc.id)) {
 		return Thread{}, false
 	}
 	t.ID = acc.id
@@ -375,17 +376,17 @@ type claudeThreadRecord struct {
 
 // parseThreadLine reads one line of agent's journal; a line that is not
 // a record says nothing.
-func parseThreadLine(agent Agent, line []byte) threadLine {
+func parseThreadLine(agent evidence.Agent, line []byte) threadLine {
 	var tl threadLine
 	if len(bytes.TrimSpace(line)) == 0 {
 		return tl
 	}
-	if agent == Codex {
+	if agent == evidence.Codex {
 		var rec codexLine
-		if decode(line, &rec) != nil {
+		if evidence.Decode(line, &rec) != nil {
 			return tl
 		}
-		tl.Time = recordTime(rec.Timestamp)
+		tl.Time = evidence.RecordTime(rec.Timestamp)
 		pl := &rec.Payload
 		switch {
 		case rec.Type == "session_meta":
@@ -402,20 +403,20 @@ func parseThreadLine(agent Agent, line []byte) threadLine {
 				tl.Prompt = text
 			}
 		case rec.Type == "event_msg" && pl.Type == "user_message":
-			tl.Prompt, _ = rawString(pl.Message)
+			tl.Prompt, _ = evidence.RawString(pl.Message)
 		case rec.Type == "event_msg" && pl.Type == "item_completed":
 			var item codexItem
-			if decode(pl.Item, &item) == nil && item.Type == "UserMessage" {
+			if evidence.Decode(pl.Item, &item) == nil && item.Type == "UserMessage" {
 				tl.Prompt, _ = codexText(item.Content)
 			}
 		}
 		return tl
 	}
 	var rec claudeThreadRecord
-	if decode(line, &rec) != nil || rec.IsSidechain || rec.AgentID != "" {
+	if evidence.Decode(line, &rec) != nil || rec.IsSidechain || rec.AgentID != "" {
 		return tl
 	}
-	tl.Time = recordTime(rec.Timestamp)
+	tl.Time = evidence.RecordTime(rec.Timestamp)
 	if rec.SessionID != "" && rec.Cwd != "" {
 		tl.ID, tl.Cwd = rec.SessionID, rec.Cwd
 	}
@@ -443,14 +444,14 @@ func parseThreadLine(agent Agent, line []byte) threadLine {
 // (false when it holds a tool result).
 func claudeUserText(raw json.RawMessage) (string, bool) {
 	var m claudeMessage
-	if decode(raw, &m) != nil {
+	if evidence.Decode(raw, &m) != nil {
 		return "", false
 	}
-	if s, ok := rawString(m.Content); ok {
+	if s, ok := evidence.RawString(m.Content); ok {
 		return s, true
 	}
 	var blocks []claudeBlock
-	if decode(m.Content, &blocks) != nil {
+	if evidence.Decode(m.Content, &blocks) != nil {
 		return "", false
 	}
 	var texts []string
@@ -485,7 +486,7 @@ func commandName(text string) string {
 
 // threadAcc gathers a journal's lines, in file order.
 type threadAcc struct {
-	agent                            Agent
+	agent                            evidence.Agent
 	id, cwd                          string
 	firstPrompt, firstCommand        string
 	customTitle, aiTitle, lastPrompt string
@@ -513,7 +514,7 @@ func (a *threadAcc) add(tl threadLine) {
 // title is what the agent's picker shows (see Threads); name is Codex's
 // session index name.
 func (a *threadAcc) title(name string) string {
-	if a.agent == Codex {
+	if a.agent == evidence.Codex {
 		return boundTitle(cmp.Or(boundTitle(name), a.firstPrompt))
 	}
 	for _, s := range []string{a.customTitle, a.aiTitle, a.lastPrompt, a.firstPrompt, a.firstCommand} {
@@ -553,7 +554,7 @@ func codexThreadNames(path string) map[string]string {
 			ID   string `json:"id"`
 			Name string `json:"thread_name"`
 		}
-		if bytes.HasSuffix(line, []byte("\n")) && decode(line, &e) == nil && e.ID != "" && e.Name != "" {
+		if bytes.HasSuffix(line, []byte("\n")) && evidence.Decode(line, &e) == nil && e.ID != "" && e.Name != "" {
 			names[e.ID] = e.Name
 		}
 	}
@@ -591,12 +592,12 @@ type fdHolder struct {
 
 // markCodexLive flags the rollouts a process other than self holds open.
 func markCodexLive(threads []Thread, v *procid.Table, self []int) {
-	want := map[FileID]bool{}
+	want := map[evidence.FileID]bool{}
 	for _, t := range threads {
 		want[t.File] = true
 	}
 	mine := v.SelfSet(self)
-	held := map[FileID]fdHolder{}
+	held := map[evidence.FileID]fdHolder{}
 	read, unreadable := 0, 0
 	isRollout := func(name string) bool {
 		return strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl")
@@ -707,7 +708,7 @@ func markClaudeLive(threads []Thread, v *procid.Table, q ThreadQuery, now time.T
 func readSessionRecord(path string) (claudeSessionRecord, bool) {
 	var rec claudeSessionRecord
 	data, err := readBounded(path, 64<<10)
-	return rec, err == nil && decode(data, &rec) == nil
+	return rec, err == nil && evidence.Decode(data, &rec) == nil
 }
 
 // isClaudeExe recognises Claude Code's native binary as procid does: the

@@ -21,6 +21,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/rig"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // The thread listing is tested over journals the rig recorded
@@ -32,16 +33,16 @@ import (
 
 // journal is one recorded journal and the ids it carries.
 type journal struct {
-	agent   Agent
+	agent   evidence.Agent
 	version string
 	data    []byte
 	id, cwd string
 }
 
-func loadJournal(t testing.TB, agent Agent, version, scenario string) journal {
+func loadJournal(t testing.TB, agent evidence.Agent, version, scenario string) journal {
 	t.Helper()
 	kind := "transcript"
-	if agent == Codex {
+	if agent == evidence.Codex {
 		kind = "rollout"
 	}
 	data, err := os.ReadFile(filepath.Join(corpusDir, string(agent), version, scenario+"."+kind+".jsonl"))
@@ -61,11 +62,11 @@ func loadJournal(t testing.TB, agent Agent, version, scenario string) journal {
 		if json.Unmarshal(line, &m) != nil {
 			continue
 		}
-		if agent == Codex && m.Payload.ID != "" {
+		if agent == evidence.Codex && m.Payload.ID != "" {
 			j.id, j.cwd = m.Payload.ID, m.Payload.Cwd
 			break
 		}
-		if agent == Claude && m.SessionID != "" && m.Cwd != "" {
+		if agent == evidence.Claude && m.SessionID != "" && m.Cwd != "" {
 			j.id, j.cwd = m.SessionID, m.Cwd
 			break
 		}
@@ -88,14 +89,14 @@ func (j journal) as(id, cwd string, day int) journal {
 // file system.
 type threadWorld struct {
 	t                    *testing.T
-	agent                Agent
+	agent                evidence.Agent
 	home, root, archived string
 	procfs               string
 }
 
-func newThreadWorld(t *testing.T, agent Agent) *threadWorld {
+func newThreadWorld(t *testing.T, agent evidence.Agent) *threadWorld {
 	w := &threadWorld{t: t, agent: agent, home: t.TempDir(), procfs: t.TempDir()}
-	if agent == Codex {
+	if agent == evidence.Codex {
 		w.root = filepath.Join(w.home, ".codex", "sessions")
 		w.archived = filepath.Join(w.home, ".codex", "archived_sessions")
 	} else {
@@ -110,7 +111,7 @@ var slugChars = regexp.MustCompile(`[^a-zA-Z0-9]`)
 // Codex sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl (or flat under
 // archived_sessions).
 func (w *threadWorld) path(j journal, archived bool) string {
-	if w.agent == Claude {
+	if w.agent == evidence.Claude {
 		return filepath.Join(w.root, slugChars.ReplaceAllString(j.cwd, "-"), j.id+".jsonl")
 	}
 	name := "rollout-2026-12-03T14-35-01-" + j.id + ".jsonl"
@@ -196,17 +197,17 @@ const (
 // firstTitle is what each version's picker showed for the rig's first
 // conversation (recordings/rig/threads.go): 2.1.267 the AI title, the
 // others the first prompt.
-func firstTitle(agent Agent, version string) string {
-	if agent == Claude && version == "2.1.267" {
+func firstTitle(agent evidence.Agent, version string) string {
+	if agent == evidence.Claude && version == "2.1.267" {
 		return "Fake session"
 	}
 	return "first-thread please"
 }
 
 var threadVersions = []struct {
-	agent   Agent
+	agent   evidence.Agent
 	version string
-}{{Claude, "2.1.267"}, {Claude, "2.1.332"}, {Codex, "0.155.1"}, {Codex, "0.171.0"}}
+}{{evidence.Claude, "2.1.267"}, {evidence.Claude, "2.1.332"}, {evidence.Codex, "0.155.1"}, {evidence.Codex, "0.171.0"}}
 
 // TestThreads: the rules over each version's real journals.
 func TestThreads(t *testing.T) {
@@ -218,7 +219,7 @@ func TestThreads(t *testing.T) {
 		// only the command, shown as "/clear"; Codex's is a first
 		// conversation.
 		twoTitle := firstTitle(v.agent, v.version)
-		if v.agent == Claude {
+		if v.agent == evidence.Claude {
 			twoTitle = "/clear"
 		}
 		title := firstTitle(v.agent, v.version)
@@ -306,7 +307,7 @@ func TestThreads(t *testing.T) {
 			},
 			want: []brief{{"00000005-1111-4111-8111-111111111111", title, false, false}, {"00000004-1111-4111-8111-111111111111", title, false, false}},
 		}}
-		if v.agent == Codex {
+		if v.agent == evidence.Codex {
 			cases = append(cases, []struct {
 				name  string
 				setup func(w *threadWorld, q *ThreadQuery)
@@ -419,7 +420,7 @@ func TestThreads(t *testing.T) {
 				want: []brief{{idOne, title, false, false}},
 			}}...)
 		}
-		if v.agent == Claude && v.version == "2.1.332" {
+		if v.agent == evidence.Claude && v.version == "2.1.332" {
 			cases = append(cases, struct {
 				name  string
 				setup func(w *threadWorld, q *ThreadQuery)
@@ -508,9 +509,9 @@ func indexID(t *testing.T, index []byte) string {
 // the pane's) holds a rollout open through an inherited descriptor, read
 // from /proc; listed as the pane's own when the test process is Self.
 func TestThreadsHeldByRealProcess(t *testing.T) {
-	w := newThreadWorld(t, Codex)
+	w := newThreadWorld(t, evidence.Codex)
 	w.procfs = ""
-	j := loadJournal(t, Codex, "0.171.0", "thread-resume")
+	j := loadJournal(t, evidence.Codex, "0.171.0", "thread-resume")
 	one, two := j.as(idOne, cwdA, 3), j.as(idTwo, cwdA, 4)
 	w.put(one, false)
 	cmd := holder(t, "sleep 60", w.put(two, false))
@@ -535,9 +536,9 @@ func TestThreadsHeldByRealProcess(t *testing.T) {
 // assistant's text is never one.
 func TestThreadTitles(t *testing.T) {
 	long := strings.Repeat("ünïcödé wörds ", 20)
-	j := loadJournal(t, Codex, "0.155.1", "thread-resume").as(idOne, cwdA, 3)
+	j := loadJournal(t, evidence.Codex, "0.155.1", "thread-resume").as(idOne, cwdA, 3)
 	j.data = bytes.ReplaceAll(j.data, []byte("first-thread please"), []byte(`line one\n\t\u001b[31mred\u001b[0m `+long))
-	w := newThreadWorld(t, Codex)
+	w := newThreadWorld(t, evidence.Codex)
 	w.put(j, false)
 	got := w.list(w.query(cwdA))
 	if len(got) != 1 {
@@ -581,8 +582,8 @@ func TestThreadTitles(t *testing.T) {
 
 // TestThreadUnchanged: a thread's file, appended to, replaced or moved.
 func TestThreadUnchanged(t *testing.T) {
-	w := newThreadWorld(t, Codex)
-	p := w.put(loadJournal(t, Codex, "0.171.0", "thread-resume").as(idOne, cwdA, 3), false)
+	w := newThreadWorld(t, evidence.Codex)
+	p := w.put(loadJournal(t, evidence.Codex, "0.171.0", "thread-resume").as(idOne, cwdA, 3), false)
 	got := w.list(w.query(cwdA))
 	if len(got) != 1 || !got[0].Unchanged() || !got[0].SameFile() {
 		t.Fatalf("got %+v", got)
@@ -630,17 +631,17 @@ func TestThreadUnchanged(t *testing.T) {
 // TestThreadsQuery: a bad query is an error, a missing root lists
 // nothing, a cancelled context stops.
 func TestThreadsQuery(t *testing.T) {
-	for _, q := range []ThreadQuery{{Agent: "vim", Root: "/r", Cwd: "/c"}, {Agent: Codex, Cwd: "/c"}, {Agent: Claude, Root: "/r"}} {
+	for _, q := range []ThreadQuery{{Agent: "vim", Root: "/r", Cwd: "/c"}, {Agent: evidence.Codex, Cwd: "/c"}, {Agent: evidence.Claude, Root: "/r"}} {
 		if _, err := Threads(context.Background(), q); !errors.Is(err, ErrOptions) {
 			t.Errorf("%+v: err %v, want ErrOptions", q, err)
 		}
 	}
-	got, err := Threads(context.Background(), ThreadQuery{Agent: Claude, Root: filepath.Join(t.TempDir(), "none"), Cwd: cwdA})
+	got, err := Threads(context.Background(), ThreadQuery{Agent: evidence.Claude, Root: filepath.Join(t.TempDir(), "none"), Cwd: cwdA})
 	if err != nil || len(got) != 0 {
 		t.Fatalf("missing root: %v %v", got, err)
 	}
-	w := newThreadWorld(t, Claude)
-	w.put(loadJournal(t, Claude, "2.1.332", "thread-resume").as(idOne, cwdA, 3), false)
+	w := newThreadWorld(t, evidence.Claude)
+	w.put(loadJournal(t, evidence.Claude, "2.1.332", "thread-resume").as(idOne, cwdA, 3), false)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Threads(ctx, w.query(cwdA)); !errors.Is(err, context.Canceled) {
@@ -667,7 +668,7 @@ func FuzzThreadLine(f *testing.F) {
 	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, line []byte) {
-		for _, agent := range []Agent{Claude, Codex} {
+		for _, agent := range []evidence.Agent{evidence.Claude, evidence.Codex} {
 			acc := threadAcc{agent: agent}
 			tl := parseThreadLine(agent, line)
 			acc.add(tl)
@@ -701,7 +702,7 @@ func FuzzThreadLine(f *testing.F) {
 // the session its record names (the first), Codex in both rollouts it
 // keeps open.
 func TestLiveThreads(t *testing.T) {
-	for _, agent := range []Agent{Claude, Codex} {
+	for _, agent := range []evidence.Agent{evidence.Claude, evidence.Codex} {
 		t.Run(string(agent), func(t *testing.T) {
 			version := newestPinned(t, string(agent))
 			_, err := rig.Lookup(string(agent), version)
@@ -713,7 +714,7 @@ func TestLiveThreads(t *testing.T) {
 			_, err = rig.RunProbe(ctx, rig.Config{Agent: string(agent), Version: version, Scenario: "thread-resume"}, func(p rig.Probe) error {
 				q := ThreadQuery{Agent: agent, Cwd: p.Home.Work, Self: []int{p.PanePID}}
 				current := strings.TrimSuffix(filepath.Base(p.Journal), ".jsonl")
-				if agent == Codex {
+				if agent == evidence.Codex {
 					q.Root, q.ArchivedRoot = filepath.Join(p.Home.Home, ".codex", "sessions"), filepath.Join(p.Home.Home, ".codex", "archived_sessions")
 					current = current[max(0, len(current)-36):]
 				} else {
@@ -734,7 +735,7 @@ func TestLiveThreads(t *testing.T) {
 					return err
 				}
 				t.Logf("%s %s, from another pane:\n%s", agent, version, whys(got))
-				want := map[string]bool{current: true, second: agent == Codex}
+				want := map[string]bool{current: true, second: agent == evidence.Codex}
 				if len(got) != 2 {
 					return fmt.Errorf("from another pane %+v, want both", briefs(got))
 				}

@@ -14,13 +14,14 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"github.com/fsnotify/fsnotify"
 )
 
 // Options configure a Watcher.
 type Options struct {
 	// Agent picks the line parser (Codex rollouts or Claude transcripts).
-	Agent Agent
+	Agent evidence.Agent
 	// Depth is how many directory levels below an added directory files
 	// live in (0: directly in it). Every directory down to Depth is
 	// watched, including ones created later. CodexOptions and
@@ -47,32 +48,32 @@ type Options struct {
 
 // CodexOptions are the Options for $CODEX_HOME/sessions: rollouts live in
 // YYYY/MM/DD directories that appear over time.
-func CodexOptions() Options { return Options{Agent: Codex, Depth: 3} }
+func CodexOptions() Options { return Options{Agent: evidence.Codex, Depth: 3} }
 
 // ClaudeOptions are the Options for ~/.claude/projects: transcripts live
 // one level down, in a directory per project.
-func ClaudeOptions() Options { return Options{Agent: Claude, Depth: 1} }
+func ClaudeOptions() Options { return Options{Agent: evidence.Claude, Depth: 1} }
 
 // GeminiOptions are the Options for ~/.gemini/tmp: conversations live in
 // <project>/chats, two levels down.
-func GeminiOptions() Options { return Options{Agent: Gemini, Depth: 2} }
+func GeminiOptions() Options { return Options{Agent: evidence.Gemini, Depth: 2} }
 
 // NewParser returns the line parser for an agent.
-func NewParser(a Agent) Parser {
+func NewParser(a evidence.Agent) evidence.Parser {
 	switch a {
-	case Claude:
+	case evidence.Claude:
 		return NewClaudeParser()
-	case Gemini:
+	case evidence.Gemini:
 		return NewGeminiParser()
 	}
 	return NewCodexParser()
 }
 
-func defaultMatch(a Agent) func(string) bool {
+func defaultMatch(a evidence.Agent) func(string) bool {
 	switch a {
-	case Claude:
+	case evidence.Claude:
 		return func(n string) bool { return strings.HasSuffix(n, ".jsonl") }
-	case Gemini:
+	case evidence.Gemini:
 		return func(n string) bool { return strings.HasPrefix(n, "session-") && strings.HasSuffix(n, ".jsonl") }
 	}
 	return func(n string) bool { return strings.HasPrefix(n, "rollout-") && strings.HasSuffix(n, ".jsonl") }
@@ -84,7 +85,7 @@ type Watcher struct {
 	opts Options
 	log  *slog.Logger
 	fsw  *fsnotify.Watcher
-	out  chan Event
+	out  chan evidence.Event
 	done chan struct{}
 	wake chan struct{}
 	wg   sync.WaitGroup
@@ -101,13 +102,13 @@ type Watcher struct {
 	goneDirs []string
 	rescan   error
 	errs     []error
-	stats    ParseStats
+	stats    evidence.ParseStats
 
 	// Owned by the worker goroutine.
 	files   map[string]*followed
-	byID    map[FileID]*followed
+	byID    map[evidence.FileID]*followed
 	buf     []byte
-	scratch []Event
+	scratch []evidence.Event
 	stopped bool
 }
 
@@ -115,12 +116,12 @@ type Watcher struct {
 type followed struct {
 	path   string
 	tail   *Tail
-	parser Parser
+	parser evidence.Parser
 }
 
 // New starts a Watcher. It watches nothing until Add.
 func New(opts Options) (*Watcher, error) {
-	if opts.Agent != Codex && opts.Agent != Claude && opts.Agent != Gemini {
+	if opts.Agent != evidence.Codex && opts.Agent != evidence.Claude && opts.Agent != evidence.Gemini {
 		return nil, fmt.Errorf("%w: unknown agent %q", ErrOptions, opts.Agent)
 	}
 	if opts.Depth < 0 {
@@ -140,9 +141,9 @@ func New(opts Options) (*Watcher, error) {
 		return nil, fmt.Errorf("watchers: new fsnotify watcher: %w", err)
 	}
 	w := &Watcher{opts: opts, log: opts.Logger, fsw: fsw,
-		out: make(chan Event, opts.Buffer), done: make(chan struct{}), wake: make(chan struct{}, 1),
+		out: make(chan evidence.Event, opts.Buffer), done: make(chan struct{}), wake: make(chan struct{}, 1),
 		dirs: map[string]int{}, dirty: map[string]struct{}{}, removed: map[string]struct{}{}, newDirs: map[string]int{},
-		files: map[string]*followed{}, byID: map[FileID]*followed{},
+		files: map[string]*followed{}, byID: map[evidence.FileID]*followed{},
 		buf: make([]byte, max(opts.MaxRead, DefaultMaxRead))}
 	w.stats.Unknown = map[string]int64{}
 	w.wg.Add(2)
@@ -152,7 +153,7 @@ func New(opts Options) (*Watcher, error) {
 }
 
 // Evidence is the stream of events. It is closed by Close.
-func (w *Watcher) Evidence() <-chan Event { return w.out }
+func (w *Watcher) Evidence() <-chan evidence.Event { return w.out }
 
 // Add watches dir and the directories below it down to Options.Depth, and
 // follows every matching file already there from its start.
@@ -203,7 +204,7 @@ func (w *Watcher) Close() error {
 }
 
 // Stats returns the parse counters summed over every file so far.
-func (w *Watcher) Stats() ParseStats {
+func (w *Watcher) Stats() evidence.ParseStats {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	s := w.stats
@@ -345,14 +346,14 @@ func (w *Watcher) drain() bool {
 	w.mu.Unlock()
 	for _, err := range errs {
 		w.log.Warn("watchers: fsnotify error", "err", err)
-		w.send(WatchError{Err: err})
+		w.send(evidence.WatchError{Err: err})
 	}
 	if rescan != nil {
 		w.rescanAll(rescan)
 	}
 	for dir, d := range newDirs {
 		if err := w.watchTree(dir, d); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			w.send(WatchError{Err: fmt.Errorf("watchers: %w", err)})
+			w.send(evidence.WatchError{Err: fmt.Errorf("watchers: %w", err)})
 		}
 	}
 	for _, dir := range gone {
@@ -387,13 +388,13 @@ func (w *Watcher) rescanAll(why error) {
 	w.mu.Unlock()
 	for _, r := range roots {
 		if err := w.watchTree(r, 0); err != nil {
-			w.send(WatchError{Err: fmt.Errorf("watchers: rescan: %w", err)})
+			w.send(evidence.WatchError{Err: fmt.Errorf("watchers: rescan: %w", err)})
 		}
 	}
 	for p := range w.files {
 		w.markDirty(p)
 	}
-	w.send(Rescanned{Where: Where{Agent: w.opts.Agent}, Err: why})
+	w.send(evidence.Rescanned{Where: evidence.Where{Agent: w.opts.Agent}, Err: why})
 }
 
 // forgetDir drops a removed directory (and those below it) and re-checks
@@ -415,7 +416,7 @@ func (w *Watcher) forgetDir(dir string) {
 }
 
 // send delivers one event unless the Watcher is closing.
-func (w *Watcher) send(ev Event) {
+func (w *Watcher) send(ev evidence.Event) {
 	if w.stopped {
 		return
 	}
@@ -433,7 +434,7 @@ func (w *Watcher) send(ev Event) {
 func (w *Watcher) sync(path string, removed bool) {
 	f, st, err := openStat(path)
 	if err != nil {
-		w.send(WatchError{Where: Where{Agent: w.opts.Agent, Path: path}, Err: fmt.Errorf("watchers: open %s: %w", path, err)})
+		w.send(evidence.WatchError{Where: evidence.Where{Agent: w.opts.Agent, Path: path}, Err: fmt.Errorf("watchers: open %s: %w", path, err)})
 		return
 	}
 	if f != nil {
@@ -487,21 +488,21 @@ func (w *Watcher) pump(fl *followed, f *os.File, st Stat) {
 		n, err := f.ReadAt(w.buf[:step.ReadLen], step.ReadAt)
 		read += n
 		if err != nil && !errors.Is(err, io.EOF) {
-			w.send(WatchError{Where: fl.where(w.opts.Agent), Err: fmt.Errorf("watchers: read %s: %w", fl.path, err)})
+			w.send(evidence.WatchError{Where: fl.where(w.opts.Agent), Err: fmt.Errorf("watchers: read %s: %w", fl.path, err)})
 			return
 		}
 		w.change(fl, fl.tail.Feed(w.buf[:n], func(l Line) { w.line(fl, l) }))
 		if step.ReadAt+int64(n) >= st.Size {
 			if st, err = fstat(f); err != nil {
-				w.send(WatchError{Where: fl.where(w.opts.Agent), Err: fmt.Errorf("watchers: stat %s: %w", fl.path, err)})
+				w.send(evidence.WatchError{Where: fl.where(w.opts.Agent), Err: fmt.Errorf("watchers: stat %s: %w", fl.path, err)})
 				return
 			}
 		}
 	}
 }
 
-func (fl *followed) where(a Agent) Where {
-	return Where{Agent: a, Path: fl.path, File: fl.tail.ID(), Gen: fl.tail.Gen()}
+func (fl *followed) where(a evidence.Agent) evidence.Where {
+	return evidence.Where{Agent: a, Path: fl.path, File: fl.tail.ID(), Gen: fl.tail.Gen()}
 }
 
 func (w *Watcher) follow(path string, st Stat) *followed {
@@ -517,17 +518,17 @@ func (w *Watcher) follow(path string, st Stat) *followed {
 
 // change reports a FileEvent and keeps the identity index and the parser
 // in step with the tail.
-func (w *Watcher) change(fl *followed, ev *FileEvent) {
+func (w *Watcher) change(fl *followed, ev *evidence.FileEvent) {
 	if ev == nil {
 		return
 	}
-	if ev.OldFile != (FileID{}) && w.byID[ev.OldFile] == fl {
+	if ev.OldFile != (evidence.FileID{}) && w.byID[ev.OldFile] == fl {
 		delete(w.byID, ev.OldFile)
 	}
-	if ev.File != (FileID{}) {
+	if ev.File != (evidence.FileID{}) {
 		w.byID[ev.File] = fl
 	}
-	if ev.Change != FileAppeared || ev.Gen > 0 {
+	if ev.Change != evidence.FileAppeared || ev.Gen > 0 {
 		fl.parser.Reset()
 	}
 	ev.Agent, ev.Path = w.opts.Agent, fl.path
@@ -536,10 +537,10 @@ func (w *Watcher) change(fl *followed, ev *FileEvent) {
 
 // line parses one complete line and sends its events.
 func (w *Watcher) line(fl *followed, l Line) {
-	at := Where{Agent: w.opts.Agent, Path: fl.path, File: fl.tail.ID(), Gen: fl.tail.Gen(), Offset: l.Offset, End: l.End()}
+	at := evidence.Where{Agent: w.opts.Agent, Path: fl.path, File: fl.tail.ID(), Gen: fl.tail.Gen(), Offset: l.Offset, End: l.End()}
 	if l.TooLong {
 		fl.parser.Stats().Malformed++
-		w.send(Malformed{Where: at, Err: fmt.Errorf("%w: %d bytes at %s:%d", ErrLineTooLong, l.Len, fl.path, l.Offset)})
+		w.send(evidence.Malformed{Where: at, Err: fmt.Errorf("%w: %d bytes at %s:%d", ErrLineTooLong, l.Len, fl.path, l.Offset)})
 		return
 	}
 	w.scratch = fl.parser.Parse(at, l.Data, w.scratch[:0])
@@ -557,14 +558,14 @@ func (w *Watcher) mergeStats(path string) {
 	}
 	s := fl.parser.Stats()
 	w.mu.Lock()
-	w.stats.add(s)
+	w.stats.Add(s)
 	w.mu.Unlock()
-	s.reset()
+	s.Reset()
 }
 
 // renamedTo finds a followed file that moved to path: same identity, and
 // its old path no longer names it.
-func (w *Watcher) renamedTo(path string, id FileID) *followed {
+func (w *Watcher) renamedTo(path string, id evidence.FileID) *followed {
 	fl := w.byID[id]
 	if fl == nil || fl.path == path {
 		return nil
@@ -577,7 +578,7 @@ func (w *Watcher) renamedTo(path string, id FileID) *followed {
 }
 
 // findMoved looks in path's directory for the file id under another name.
-func (w *Watcher) findMoved(path string, id FileID) string {
+func (w *Watcher) findMoved(path string, id evidence.FileID) string {
 	dir := filepath.Dir(path)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -601,8 +602,8 @@ func (w *Watcher) move(fl *followed, to string) {
 	fl.path = to
 	w.files[to] = fl
 	off := fl.tail.Offset()
-	w.send(FileEvent{Change: FileRenamed, OldPath: from, OldFile: fl.tail.ID(), OldGen: fl.tail.Gen(), OldOffset: off,
-		Where: Where{Agent: w.opts.Agent, Path: to, File: fl.tail.ID(), Gen: fl.tail.Gen(), Offset: off, End: off}})
+	w.send(evidence.FileEvent{Change: evidence.FileRenamed, OldPath: from, OldFile: fl.tail.ID(), OldGen: fl.tail.Gen(), OldOffset: off,
+		Where: evidence.Where{Agent: w.opts.Agent, Path: to, File: fl.tail.ID(), Gen: fl.tail.Gen(), Offset: off, End: off}})
 }
 
 // openStat opens path for reading without following a symlink and stats
@@ -645,7 +646,7 @@ func lstat(path string) (Stat, error) {
 func statOf(fi fs.FileInfo) Stat {
 	st := Stat{Exists: true, Size: fi.Size()}
 	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.ID = FileID{Dev: uint64(sys.Dev), Ino: sys.Ino}
+		st.ID = evidence.FileID{Dev: uint64(sys.Dev), Ino: sys.Ino}
 	}
 	return st
 }

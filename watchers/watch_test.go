@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
-func flatCodex() Options { return Options{Agent: Codex} }
+func flatCodex() Options { return Options{Agent: evidence.Codex} }
 
 func TestWatchTornAppends(t *testing.T) {
 	dir := t.TempDir()
@@ -33,7 +35,7 @@ func TestWatchTornAppends(t *testing.T) {
 		appendFile(t, path, all[written:cut])
 		written = cut
 		complete := strings.Count(all[:cut], "\n")
-		c.wait(t, "complete lines", func(evs []Event) bool { return countTurns(evs) >= complete })
+		c.wait(t, "complete lines", func(evs []evidence.Event) bool { return countTurns(evs) >= complete })
 	}
 	got := turns(c.snapshot())
 	if want := expectTurns("rollout-a.jsonl", 0, 0, 0, 19); !equalStrings(got, want) {
@@ -43,10 +45,10 @@ func TestWatchTornAppends(t *testing.T) {
 }
 
 // checkEnds: every line event's End is its Offset plus the line and newline.
-func checkEnds(t *testing.T, evs []Event) {
+func checkEnds(t *testing.T, evs []evidence.Event) {
 	t.Helper()
 	for _, ev := range evs {
-		if ts, ok := ev.(TurnStarted); ok {
+		if ts, ok := ev.(evidence.TurnStarted); ok {
 			var i int
 			if _, err := fmtSscan(ts.TurnID, &i); err != nil {
 				t.Fatal(err)
@@ -66,13 +68,13 @@ func TestWatchTruncate(t *testing.T) {
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
 	}
-	c.wait(t, "two lines", func(evs []Event) bool { return countTurns(evs) == 2 })
+	c.wait(t, "two lines", func(evs []evidence.Event) bool { return countTurns(evs) == 2 })
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
-	c.wait(t, "truncation", func(evs []Event) bool { return len(fileEvents(evs)) == 2 })
+	c.wait(t, "truncation", func(evs []evidence.Event) bool { return len(fileEvents(evs)) == 2 })
 	appendFile(t, path, turnLine(2)+turnLine(3))
-	evs := c.wait(t, "lines after truncation", func(evs []Event) bool { return countTurns(evs) == 4 })
+	evs := c.wait(t, "lines after truncation", func(evs []evidence.Event) bool { return countTurns(evs) == 4 })
 	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 1), expectTurns("rollout-a.jsonl", 1, 0, 2, 3)...)
 	if got := turns(evs); !equalStrings(got, want) {
 		t.Fatalf("got %q want %q", got, want)
@@ -81,7 +83,7 @@ func TestWatchTruncate(t *testing.T) {
 		t.Fatalf("file events %q", got)
 	}
 	for _, ev := range evs {
-		if fe, ok := ev.(FileEvent); ok && fe.Change == FileTruncated {
+		if fe, ok := ev.(evidence.FileEvent); ok && fe.Change == evidence.FileTruncated {
 			if fe.OldOffset != int64(len(turnLine(0)+turnLine(1))+6) || fe.Dropped != 6 {
 				t.Fatalf("truncation %+v", fe)
 			}
@@ -97,13 +99,13 @@ func TestWatchReplaceByRename(t *testing.T) {
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
 	}
-	c.wait(t, "two lines", func(evs []Event) bool { return countTurns(evs) == 2 })
+	c.wait(t, "two lines", func(evs []evidence.Event) bool { return countTurns(evs) == 2 })
 	tmp := filepath.Join(dir, "rollout-a.jsonl.tmp")
 	appendFile(t, tmp, turnLine(5)+turnLine(6)+turnLine(7))
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
-	evs := c.wait(t, "replacement", func(evs []Event) bool { return countTurns(evs) == 5 })
+	evs := c.wait(t, "replacement", func(evs []evidence.Event) bool { return countTurns(evs) == 5 })
 	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 1), expectTurns("rollout-a.jsonl", 1, 0, 5, 7)...)
 	if got := turns(evs); !equalStrings(got, want) {
 		t.Fatalf("got %q want %q", got, want)
@@ -128,14 +130,14 @@ func TestWatchRenameFollows(t *testing.T) {
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
 	}
-	c.wait(t, "first line", func(evs []Event) bool { return countTurns(evs) == 1 })
+	c.wait(t, "first line", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
 	to := filepath.Join(dir, "rollout-b.jsonl")
 	if err := os.Rename(path, to); err != nil {
 		t.Fatal(err)
 	}
-	c.wait(t, "rename", func(evs []Event) bool { return len(fileEvents(evs)) == 2 })
+	c.wait(t, "rename", func(evs []evidence.Event) bool { return len(fileEvents(evs)) == 2 })
 	f.WriteString(turnLine(1))
-	evs := c.wait(t, "line after rename", func(evs []Event) bool { return countTurns(evs) == 2 })
+	evs := c.wait(t, "line after rename", func(evs []evidence.Event) bool { return countTurns(evs) == 2 })
 	off := int64(len(turnLine(0)))
 	want := []string{"rollout-a.jsonl@0+0:t0", "rollout-b.jsonl@0+" + itoa(off) + ":t1"}
 	if got := turns(evs); !equalStrings(got, want) {
@@ -154,13 +156,13 @@ func TestWatchDeleteRecreate(t *testing.T) {
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
 	}
-	c.wait(t, "first line", func(evs []Event) bool { return countTurns(evs) == 1 })
+	c.wait(t, "first line", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	c.wait(t, "deletion", func(evs []Event) bool { return len(fileEvents(evs)) == 2 })
+	c.wait(t, "deletion", func(evs []evidence.Event) bool { return len(fileEvents(evs)) == 2 })
 	appendFile(t, path, turnLine(1)+turnLine(2))
-	evs := c.wait(t, "recreated lines", func(evs []Event) bool { return countTurns(evs) == 3 })
+	evs := c.wait(t, "recreated lines", func(evs []evidence.Event) bool { return countTurns(evs) == 3 })
 	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 0), expectTurns("rollout-a.jsonl", 1, 0, 1, 2)...)
 	if got := turns(evs); !equalStrings(got, want) {
 		t.Fatalf("got %q want %q", got, want)
@@ -184,7 +186,7 @@ func TestWatchNewDayDirectory(t *testing.T) {
 	if err := w.Add(root); err != nil {
 		t.Fatal(err)
 	}
-	c.wait(t, "existing rollout", func(evs []Event) bool { return countTurns(evs) == 1 })
+	c.wait(t, "existing rollout", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
 	for i, day := range []string{"2026/11/30", "2026/12/01", "2027/01/01"} {
 		d := filepath.Join(root, filepath.FromSlash(day))
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -192,9 +194,9 @@ func TestWatchNewDayDirectory(t *testing.T) {
 		}
 		p := filepath.Join(d, "rollout-new.jsonl")
 		appendFile(t, p, turnLine(10*i+1))
-		c.wait(t, "rollout in "+day, func(evs []Event) bool { return countTurns(evs) == 2*i+2 })
+		c.wait(t, "rollout in "+day, func(evs []evidence.Event) bool { return countTurns(evs) == 2*i+2 })
 		appendFile(t, p, turnLine(10*i+2))
-		c.wait(t, "append in "+day, func(evs []Event) bool { return countTurns(evs) == 2*i+3 })
+		c.wait(t, "append in "+day, func(evs []evidence.Event) bool { return countTurns(evs) == 2*i+3 })
 	}
 	// Files too deep or not named like rollouts are not followed.
 	deep := filepath.Join(root, "2027", "01", "01", "x")
@@ -202,7 +204,7 @@ func TestWatchNewDayDirectory(t *testing.T) {
 	appendFile(t, filepath.Join(deep, "rollout-deep.jsonl"), turnLine(99))
 	appendFile(t, filepath.Join(root, "2027", "01", "01", "notes.jsonl"), turnLine(98))
 	appendFile(t, filepath.Join(root, "2027", "01", "01", "rollout-new.jsonl"), turnLine(97))
-	evs := c.wait(t, "last line", func(evs []Event) bool { return countTurns(evs) == 8 })
+	evs := c.wait(t, "last line", func(evs []evidence.Event) bool { return countTurns(evs) == 8 })
 	for _, s := range turns(evs) {
 		if strings.HasSuffix(s, ":t99") || strings.HasSuffix(s, ":t98") {
 			t.Fatalf("followed a file it should not: %s", s)
@@ -220,8 +222,8 @@ func TestWatchFilesCreatedWhileStopped(t *testing.T) {
 	if err := w1.Add(dir); err != nil {
 		t.Fatal(err)
 	}
-	evs := c1.wait(t, "first run", func(evs []Event) bool { return countTurns(evs) == 2 })
-	last := evs[len(evs)-1].(TurnStarted)
+	evs := c1.wait(t, "first run", func(evs []evidence.Event) bool { return countTurns(evs) == 2 })
+	last := evs[len(evs)-1].(evidence.TurnStarted)
 	w1.Close()
 	<-c1.done
 
@@ -238,7 +240,7 @@ func TestWatchFilesCreatedWhileStopped(t *testing.T) {
 	if err := w2.Add(dir); err != nil {
 		t.Fatal(err)
 	}
-	evs = c2.wait(t, "second run", func(evs []Event) bool { return countTurns(evs) == 3 })
+	evs = c2.wait(t, "second run", func(evs []evidence.Event) bool { return countTurns(evs) == 3 })
 	want := append(expectTurns("rollout-a.jsonl", 0, last.End, 2, 2), expectTurns("rollout-b.jsonl", 0, 0, 3, 4)...)
 	if got := turns(evs); !equalStrings(got, want) {
 		t.Fatalf("got %q want %q", got, want)
@@ -266,7 +268,7 @@ func TestWatchBurst(t *testing.T) {
 		}
 	}
 	f.Close()
-	evs := c.wait(t, "10,000 lines", func(evs []Event) bool { return countTurns(evs) >= n })
+	evs := c.wait(t, "10,000 lines", func(evs []evidence.Event) bool { return countTurns(evs) >= n })
 	t.Logf("10,000 lines written and delivered in %v", time.Since(start))
 	if got, want := turns(evs), expectTurns("rollout-burst.jsonl", 0, 0, 0, n-1); !equalStrings(got, want) {
 		t.Fatalf("burst: %d events, first difference at %d", len(got), firstDiff(got, want))
@@ -289,7 +291,7 @@ func TestWatchOverflowRescan(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The worker reads files found by Add without the reader's help.
-	c.wait(t, "first line", func(evs []Event) bool { return countTurns(evs) == 1 })
+	c.wait(t, "first line", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
 	limit := 16384
 	if b, err := os.ReadFile("/proc/sys/fs/inotify/max_queued_events"); err == nil {
 		if _, err := fmtSscan(strings.TrimSpace(string(b)), &limit); err != nil {
@@ -308,10 +310,10 @@ func TestWatchOverflowRescan(t *testing.T) {
 	appendFile(t, a, turnLine(1))
 	appendFile(t, filepath.Join(dir, "rollout-b.jsonl"), turnLine(2))
 	close(pause)
-	evs := c.wait(t, "lines found by the rescan", func(evs []Event) bool { return countTurns(evs) == 3 })
+	evs := c.wait(t, "lines found by the rescan", func(evs []evidence.Event) bool { return countTurns(evs) == 3 })
 	rescans := 0
 	for _, ev := range evs {
-		if r, ok := ev.(Rescanned); ok {
+		if r, ok := ev.(evidence.Rescanned); ok {
 			rescans++
 			if !errors.Is(r.Err, ErrOverflow) {
 				t.Fatalf("rescan error %v", r.Err)
@@ -364,7 +366,7 @@ func TestWatchCloseWithUnreadEvidence(t *testing.T) {
 		text.WriteString(turnLine(i))
 	}
 	appendFile(t, filepath.Join(dir, "rollout-a.jsonl"), text.String())
-	w, err := New(Options{Agent: Codex, Buffer: 1})
+	w, err := New(Options{Agent: evidence.Codex, Buffer: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,12 +388,12 @@ func TestWatchDeleteRecreateSameBytes(t *testing.T) {
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
 	}
-	c.wait(t, "first line", func(evs []Event) bool { return countTurns(evs) == 1 })
+	c.wait(t, "first line", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
 	appendFile(t, path, turnLine(0)+turnLine(1))
-	evs := c.wait(t, "recreated lines", func(evs []Event) bool { return countTurns(evs) == 3 })
+	evs := c.wait(t, "recreated lines", func(evs []evidence.Event) bool { return countTurns(evs) == 3 })
 	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 0), expectTurns("rollout-a.jsonl", 1, 0, 0, 1)...)
 	if got := turns(evs); !equalStrings(got, want) {
 		t.Fatalf("got %q want %q", got, want)
@@ -416,19 +418,19 @@ func TestWatchRotation(t *testing.T) {
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
 	}
-	evs := c.wait(t, "first line", func(evs []Event) bool { return countTurns(evs) == 1 })
-	first := evs[len(evs)-1].(TurnStarted)
+	evs := c.wait(t, "first line", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
+	first := evs[len(evs)-1].(evidence.TurnStarted)
 	old := filepath.Join(dir, "rollout-a.1.jsonl")
 	if err := os.Rename(path, old); err != nil {
 		t.Fatal(err)
 	}
 	appendFile(t, path, turnLine(1))
 	appendFile(t, old, turnLine(2))
-	evs = c.wait(t, "both files and the rename", func(evs []Event) bool {
+	evs = c.wait(t, "both files and the rename", func(evs []evidence.Event) bool {
 		return countTurns(evs) == 3 && strings.Contains(strings.Join(fileEvents(evs), " "), "rollout-a.1.jsonl:renamed@0")
 	})
 	for _, ev := range evs {
-		ts, ok := ev.(TurnStarted)
+		ts, ok := ev.(evidence.TurnStarted)
 		if !ok {
 			continue
 		}
@@ -476,11 +478,11 @@ func TestWatchClaudeProjects(t *testing.T) {
 	for i := 0; i < len(real); i += 1000 {
 		appendFile(t, path, string(real[i:min(i+1000, len(real))]))
 	}
-	want, _ := parseFile(t, Claude, path, real)
-	evs := c.wait(t, "the transcript's events", func(evs []Event) bool {
+	want, _ := parseFile(t, evidence.Claude, path, real)
+	evs := c.wait(t, "the transcript's events", func(evs []evidence.Event) bool {
 		n := 0
 		for _, ev := range evs {
-			if _, ok := ev.(TurnCompleted); ok {
+			if _, ok := ev.(evidence.TurnCompleted); ok {
 				n++
 			}
 		}
@@ -488,7 +490,7 @@ func TestWatchClaudeProjects(t *testing.T) {
 	})
 	var got []string
 	for _, ev := range evs {
-		if _, ok := ev.(FileEvent); ok {
+		if _, ok := ev.(evidence.FileEvent); ok {
 			continue
 		}
 		if ev.At().Path != path {

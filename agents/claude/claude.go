@@ -12,6 +12,7 @@ import (
 	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Name is Claude Code's value in the contract.
@@ -39,7 +40,7 @@ func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{
 
 // Records: transcripts under ~/.claude/projects, one directory per
 // project.
-func (agent) Records() agents.Records { return agents.Records{Format: watchers.Claude, Depth: 1} }
+func (agent) Records() agents.Records { return agents.Records{Format: evidence.Claude, Depth: 1} }
 
 // Resolve: the process's session record names its session exactly
 // (2.1.267 and later); without one, the transcripts of its cwd appended
@@ -73,7 +74,7 @@ func (agent) Threads() agents.Threads { return threads{} }
 type threads struct{}
 
 func (threads) Candidates(ctx context.Context, root string, q watchers.ThreadQuery) ([]watchers.Thread, error) {
-	q.Agent, q.Root = watchers.Claude, root
+	q.Agent, q.Root = evidence.Claude, root
 	return watchers.Threads(ctx, q)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Name is Codex's value in the contract.
@@ -37,7 +38,7 @@ func (agent) Process() procid.Rule {
 func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x03}} }
 
 // Records: rollouts under $CODEX_HOME/sessions/YYYY/MM/DD.
-func (agent) Records() agents.Records { return agents.Records{Format: watchers.Codex, Depth: 3} }
+func (agent) Records() agents.Records { return agents.Records{Format: evidence.Codex, Depth: 3} }
 
 // Resolve: the rollouts the processes hold open (Codex keeps every one it
 // wrote open until it exits; the ones it left are quiet).
@@ -64,7 +65,7 @@ type threads struct{}
 
 // Candidates: its rollouts, and the archived ones beside sessions/.
 func (threads) Candidates(ctx context.Context, root string, q watchers.ThreadQuery) ([]watchers.Thread, error) {
-	q.Agent, q.Root = watchers.Codex, root
+	q.Agent, q.Root = evidence.Codex, root
 	if root != "" {
 		q.ArchivedRoot = filepath.Join(filepath.Dir(root), "archived_sessions")
 	}

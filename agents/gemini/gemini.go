@@ -11,6 +11,7 @@ import (
 	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Name is Gemini CLI's value in the contract.
@@ -36,7 +37,7 @@ func (agent) Process() procid.Rule {
 func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x1b}} }
 
 // Records: conversations under ~/.gemini/tmp/<project>/chats.
-func (agent) Records() agents.Records { return agents.Records{Format: watchers.Gemini, Depth: 2} }
+func (agent) Records() agents.Records { return agents.Records{Format: evidence.Gemini, Depth: 2} }
 
 // Resolve: the conversations of its project started since the process.
 func (agent) Resolve(ctx context.Context, root string, q agents.SessionQuery) watchers.NativeIdentity {

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Name is OpenCode's value in the contract.
@@ -38,7 +39,7 @@ func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{
 // Records: every session of every directory in one store
 // (~/.local/share/opencode/opencode.db); it grows at each commit (its -wal
 // file).
-func (agent) Records() agents.Records { return agents.Records{Format: watchers.OpenCode, Store: true} }
+func (agent) Records() agents.Records { return agents.Records{Format: evidence.OpenCode, Store: true} }
 
 // Resolve: the store's sessions of its directory updated since the
 // process started. A session of the store is a record of its own, named
@@ -51,7 +52,7 @@ func (agent) Resolve(ctx context.Context, root string, q agents.SessionQuery) wa
 	}
 	if ni.State == contract.IdentityResolved {
 		ni.Path = watchers.RecordPath(root, ni.SessionID)
-		ni.File, _ = watchers.RecordID(watchers.OpenCode, ni.Path)
+		ni.File, _ = watchers.RecordID(evidence.OpenCode, ni.Path)
 	}
 	return ni
 }

@@ -27,6 +27,9 @@ var Layers = [][]string{
 	{"recognizers/replaycheck"},
 	{"recognizers"},
 	{"watchers"},
+	// The evidence an agent's record parser gives (agents/<x>'s formats
+	// import it, the watchers' engine follows it): values and the parse kit.
+	{"watchers/evidence"},
 	{"store"},
 	{"recordings/cmd/..."},
 	{"recordings/hosts"},

@@ -18,6 +18,7 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Pane is the monitor the binder hands its results to (terminal.Pane).
@@ -33,7 +34,7 @@ type Host interface {
 	StoredBinding(terminalID string) terminal.Binding
 	// Evidence hands one event of a terminal's bound file to the exact
 	// Watches and Turn monitors.
-	Evidence(terminalID string, generation uint64, ev watchers.Event)
+	Evidence(terminalID string, generation uint64, ev evidence.Event)
 	// FileBound says a terminal's file was bound afresh: the watcher hands
 	// on only what is written after this, so the monitors read what it
 	// already holds (a turn can end while its file is briefly unbound).
@@ -65,8 +66,8 @@ type Binder struct {
 	followed map[Pane]bindRequest
 	files    map[string]*boundFile // by path
 	byTerm   map[string]string     // terminal id -> bound path
-	watch    map[watchers.Agent]follower
-	events   chan watchers.Event
+	watch    map[evidence.Agent]follower
+	events   chan evidence.Event
 	// transit: the native thread transitions in progress, by terminal id
 	// (Expect).
 	transit map[string]terminal.Transition
@@ -81,7 +82,7 @@ type Binder struct {
 // follower is an agent's follower of its bound records: a Watcher of
 // line files, or a StoreFollower of OpenCode's store.
 type follower interface {
-	Evidence() <-chan watchers.Event
+	Evidence() <-chan evidence.Event
 	Close() error
 }
 
@@ -95,7 +96,7 @@ type boundFile struct {
 	m       Pane
 	termID  string // the terminal bound to it
 	state   terminal.Binding
-	file    watchers.FileID
+	file    evidence.FileID
 	end     int64 // parsed up to here (a line boundary)
 	durable Durable
 }
@@ -103,8 +104,8 @@ type boundFile struct {
 // New prepares a binder; Run runs it.
 func New(cfg Config, host Host) *Binder {
 	return &Binder{cfg: cfg, host: host, lg: cfg.Logger, wake: make(chan struct{}, 1), pending: map[Pane]bindRequest{}, followed: map[Pane]bindRequest{},
-		files: map[string]*boundFile{}, byTerm: map[string]string{}, watch: map[watchers.Agent]follower{},
-		events: make(chan watchers.Event, 256), transit: map[string]terminal.Transition{},
+		files: map[string]*boundFile{}, byTerm: map[string]string{}, watch: map[evidence.Agent]follower{},
+		events: make(chan evidence.Event, 256), transit: map[string]terminal.Transition{},
 		detach: map[string][]store.BindingDetach{}}
 }
 
@@ -138,7 +139,7 @@ func (b *Binder) Run(ctx context.Context) error {
 				specs = append(specs, watchers.RootSpec{Path: root, Agent: rec.Format, Depth: rec.Depth})
 			}
 		}
-		watchers.WatchRoots(ctx, specs, b.lg, func(a watchers.Agent) { b.retryFollowed(string(a)) })
+		watchers.WatchRoots(ctx, specs, b.lg, func(a evidence.Agent) { b.retryFollowed(string(a)) })
 	}()
 	defer func() { <-roots }()
 	for {
@@ -179,7 +180,7 @@ func (b *Binder) retryFollowed(agent string) {
 func (b *Binder) closeWatchers() {
 	b.mu.Lock()
 	ws := b.watch
-	b.watch = map[watchers.Agent]follower{}
+	b.watch = map[evidence.Agent]follower{}
 	b.mu.Unlock()
 	for _, w := range ws {
 		w.Close()
@@ -347,7 +348,7 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 			st.Candidates = append(st.Candidates, terminal.BindingCandidate{SessionID: c.SessionID, Path: c.Path})
 		}
 	}
-	kept := ni.State == contract.IdentityResolved && b.keep(r.id, watchers.Agent(r.ident.Agent), ni.Path)
+	kept := ni.State == contract.IdentityResolved && b.keep(r.id, evidence.Agent(r.ident.Agent), ni.Path)
 	if !kept {
 		b.unbind(r.id)
 	}
@@ -403,7 +404,7 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 		st.Seq = b.nextSeq()
 		b.mu.Unlock()
 	case ni.State == contract.IdentityResolved:
-		d, seq := b.bind(ctx, m, r.id, watchers.Agent(r.ident.Agent), ni, st)
+		d, seq := b.bind(ctx, m, r.id, evidence.Agent(r.ident.Agent), ni, st)
 		d.apply(&st)
 		st.Seq = seq
 	default:
@@ -416,7 +417,7 @@ func (b *Binder) adopt(ctx context.Context, m Pane, r bindRequest, ni watchers.N
 
 // keep says whether terminal id is bound to path already, and path is
 // still the file it was bound to (not replaced by another).
-func (b *Binder) keep(id string, agent watchers.Agent, path string) bool {
+func (b *Binder) keep(id string, agent evidence.Agent, path string) bool {
 	cur, _ := watchers.RecordID(agent, path)
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -450,7 +451,7 @@ func (b *Binder) unbind(id string) {
 // file from its start too (its parsers need the earlier lines to read
 // the later ones: the turn, the pending tools), and evidence drops what
 // the first parse already counted (same file, ending at or before it).
-func (b *Binder) bind(ctx context.Context, m Pane, termID string, agent watchers.Agent, ni watchers.NativeIdentity, st terminal.Binding) (Durable, uint64) {
+func (b *Binder) bind(ctx context.Context, m Pane, termID string, agent evidence.Agent, ni watchers.NativeIdentity, st terminal.Binding) (Durable, uint64) {
 	durable, fid, end := ParseDurable(agent, ni.Path)
 	b.mu.Lock()
 	b.files[ni.Path] = &boundFile{m: m, termID: termID, state: st, file: fid, end: end, durable: durable}
@@ -474,7 +475,7 @@ func (b *Binder) nextSeq() uint64 {
 	return b.seq
 }
 
-func (b *Binder) startWatcher(ctx context.Context, agent watchers.Agent) {
+func (b *Binder) startWatcher(ctx context.Context, agent evidence.Agent) {
 	a, ok := registry.Lookup(string(agent))
 	if !ok {
 		return
@@ -520,7 +521,7 @@ func (b *Binder) startWatcher(ctx context.Context, agent watchers.Agent) {
 }
 
 // follow hands the follower's evidence on to Run.
-func (b *Binder) follow(ctx context.Context, agent watchers.Agent, w follower) {
+func (b *Binder) follow(ctx context.Context, agent evidence.Agent, w follower) {
 	b.mu.Lock()
 	b.watch[agent] = w
 	b.mu.Unlock()
@@ -535,7 +536,7 @@ func (b *Binder) follow(ctx context.Context, agent watchers.Agent, w follower) {
 }
 
 // evidence folds one event of a bound file into its durable state.
-func (b *Binder) evidence(ev watchers.Event) {
+func (b *Binder) evidence(ev evidence.Event) {
 	at := ev.At()
 	b.mu.Lock()
 	f := b.files[at.Path]

@@ -18,6 +18,7 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 const corpusDir = "../../recordings/testdata"
@@ -47,7 +48,7 @@ func (h *testHost) FileBound(string, string) {
 
 func (h *testHost) Commit(store.Change) error             { return nil }
 func (h *testHost) StoredBinding(string) terminal.Binding { return terminal.Binding{} }
-func (h *testHost) Evidence(_ string, _ uint64, ev watchers.Event) {
+func (h *testHost) Evidence(_ string, _ uint64, ev evidence.Event) {
 	h.mu.Lock()
 	h.evidence++
 	h.kinds = append(h.kinds, fmt.Sprintf("%T", ev))
@@ -77,7 +78,7 @@ func TestBinderFollowsBoundFile(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
 	m := &testPane{}
-	durable, _ := b.bind(ctx, m, "term_x", watchers.Claude, watchers.NativeIdentity{State: contract.IdentityResolved, Path: path}, terminal.Binding{State: "resolved"})
+	durable, _ := b.bind(ctx, m, "term_x", evidence.Claude, watchers.NativeIdentity{State: contract.IdentityResolved, Path: path}, terminal.Binding{State: "resolved"})
 	if durable.State != contract.DurableWorking {
 		t.Fatalf("durable after the first lines = %q", durable.State)
 	}
@@ -139,13 +140,13 @@ func TestRebindKeepsUnhandedEvidence(t *testing.T) {
 	}
 	f.WriteString(strings.Join(lines[len(lines)/2:], ""))
 	f.Close()
-	var read []watchers.Event
+	var read []evidence.Event
 	tmuxtest.Await(t, 10*time.Second, func() string {
 		for {
 			select {
 			case ev := <-b.events:
 				read = append(read, ev)
-				if _, ok := ev.(watchers.TurnCompleted); ok {
+				if _, ok := ev.(evidence.TurnCompleted); ok {
 					return ""
 				}
 				continue
@@ -161,7 +162,7 @@ func TestRebindKeepsUnhandedEvidence(t *testing.T) {
 	host.mu.Lock()
 	kinds := host.kinds
 	host.mu.Unlock()
-	if !slices.Contains(kinds, "watchers.TurnCompleted") {
+	if !slices.Contains(kinds, "evidence.TurnCompleted") {
 		t.Errorf("evidence handed on %v: no TurnCompleted", kinds)
 	}
 	if m.bind.Durable != contract.DurableIdle {
@@ -171,13 +172,13 @@ func TestRebindKeepsUnhandedEvidence(t *testing.T) {
 
 func TestParseDurableOnRecordedFiles(t *testing.T) {
 	for _, tc := range []struct {
-		agent watchers.Agent
+		agent evidence.Agent
 		file  string
 		want  contract.Durable
 	}{
-		{watchers.Claude, "claude/2.1.267/permission-approve.transcript.jsonl", contract.DurableIdle},
-		{watchers.Codex, "codex/0.155.1/permission-approve.rollout.jsonl", contract.DurableIdle},
-		{watchers.Codex, "codex/0.155.1/working.rollout.jsonl", contract.DurableWorking},
+		{evidence.Claude, "claude/2.1.267/permission-approve.transcript.jsonl", contract.DurableIdle},
+		{evidence.Codex, "codex/0.155.1/permission-approve.rollout.jsonl", contract.DurableIdle},
+		{evidence.Codex, "codex/0.155.1/working.rollout.jsonl", contract.DurableWorking},
 	} {
 		path := filepath.Join(corpusDir, tc.file)
 		d, id, end := ParseDurable(tc.agent, path)

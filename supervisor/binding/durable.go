@@ -8,6 +8,7 @@ import (
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Durable is what a bound file says of its agent, folded event by event
@@ -38,18 +39,18 @@ type Durable struct {
 var questionTools = map[string]bool{"request_user_input": true, "request_user_input_async": true, "AskUserQuestion": true}
 
 // Next is d after one event.
-func (d Durable) Next(ev watchers.Event) Durable {
+func (d Durable) Next(ev evidence.Event) Durable {
 	switch e := ev.(type) {
-	case watchers.TurnStarted:
+	case evidence.TurnStarted:
 		d.State, d.Turn = contract.DurableWorking, e.TurnID
-	case watchers.QuestionAnswered:
+	case evidence.QuestionAnswered:
 		d.State = contract.DurableWorking
-	case watchers.PromptAccepted:
+	case evidence.PromptAccepted:
 		d.State = contract.DurableWorking
 		if d.async {
 			d.SecretCall, d.async = "", false // the async question's answer arrived
 		}
-	case watchers.ToolPending:
+	case evidence.ToolPending:
 		d.State, d.LastCall = contract.DurableWorking, e.CallID
 		if questionTools[e.Name] {
 			// A newer question replaces the one on screen.
@@ -58,22 +59,22 @@ func (d Durable) Next(ev watchers.Event) Durable {
 				d.SecretCall, d.async = e.CallID, e.Name == "request_user_input_async"
 			}
 		}
-	case watchers.ToolResult:
+	case evidence.ToolResult:
 		d.State = contract.DurableWorking
 		if e.CallID == d.SecretCall && !d.async {
 			d.SecretCall = "" // answered or declined
 		}
-	case watchers.ApprovalRequested:
+	case evidence.ApprovalRequested:
 		d.State = contract.DurableAwaitingInput
 		if e.CallID != "" {
 			d.LastCall = e.CallID
 		}
-	case watchers.TurnCompleted, watchers.TurnAborted, watchers.TurnFailed:
+	case evidence.TurnCompleted, evidence.TurnAborted, evidence.TurnFailed:
 		d.State, d.Turn = contract.DurableIdle, ""
 		if !d.async {
 			d.SecretCall = ""
 		}
-	case watchers.SessionIdentity:
+	case evidence.SessionIdentity:
 		if d.State == "" {
 			d.State = contract.DurableIdle
 		}
@@ -92,14 +93,14 @@ const maxBoundParse = 64 << 20
 // ParseDurable reads a bound record's complete entries once (a line
 // file's lines, a store session's log). A line file past maxBoundParse is
 // not read (unknown); a store's session is read whole.
-func ParseDurable(agent watchers.Agent, path string) (d Durable, id watchers.FileID, end int64) {
+func ParseDurable(agent evidence.Agent, path string) (d Durable, id evidence.FileID, end int64) {
 	if a, ok := registry.Lookup(string(agent)); !ok || !a.Records().Store {
 		if fi, err := os.Stat(path); err == nil && fi.Size() > maxBoundParse {
 			id, _ = watchers.RecordID(agent, path)
 			return Durable{State: contract.DurableUnknown}, id, 0
 		}
 	}
-	id, end, err := watchers.ReadRecord(context.Background(), agent, path, func(_ watchers.Where, ev watchers.Event) {
+	id, end, err := watchers.ReadRecord(context.Background(), agent, path, func(_ evidence.Where, ev evidence.Event) {
 		d = d.Next(ev)
 	})
 	if err != nil {

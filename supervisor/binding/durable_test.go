@@ -9,11 +9,12 @@ import (
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // foldFile folds a recorded journal line by line, calling each after
 // every event with the fold so far.
-func foldFile(t *testing.T, agent watchers.Agent, file string, each func(watchers.Event, Durable)) Durable {
+func foldFile(t *testing.T, agent evidence.Agent, file string, each func(evidence.Event, Durable)) Durable {
 	t.Helper()
 	f, err := os.Open(filepath.Join(corpusDir, file))
 	if err != nil {
@@ -25,7 +26,7 @@ func foldFile(t *testing.T, agent watchers.Agent, file string, each func(watcher
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 16<<20)
 	for off := int64(0); sc.Scan(); off += int64(len(sc.Bytes())) + 1 {
-		for _, ev := range p.Parse(watchers.Where{Agent: agent, Offset: off, End: off + int64(len(sc.Bytes())) + 1}, sc.Bytes(), nil) {
+		for _, ev := range p.Parse(evidence.Where{Agent: agent, Offset: off, End: off + int64(len(sc.Bytes())) + 1}, sc.Bytes(), nil) {
 			d = d.Next(ev)
 			each(ev, d)
 		}
@@ -42,14 +43,14 @@ func foldFile(t *testing.T, agent watchers.Agent, file string, each func(watcher
 func TestDurableSecretRecorded(t *testing.T) {
 	for _, v := range []string{"0.155.1", "0.171.0"} {
 		marked := 0
-		d := foldFile(t, watchers.Codex, "codex/"+v+"/question-secret.rollout.jsonl", func(ev watchers.Event, d Durable) {
+		d := foldFile(t, evidence.Codex, "codex/"+v+"/question-secret.rollout.jsonl", func(ev evidence.Event, d Durable) {
 			switch e := ev.(type) {
-			case watchers.ToolPending:
+			case evidence.ToolPending:
 				if e.Name == "request_user_input" && d.SecretCall != e.CallID {
 					t.Errorf("%s: the secret question %s is not marked: %+v", v, e.CallID, d)
 				}
 				marked++
-			case watchers.ToolResult:
+			case evidence.ToolResult:
 				if d.SecretCall != "" {
 					t.Errorf("%s: still marked after its answer: %+v", v, d)
 				}
@@ -58,7 +59,7 @@ func TestDurableSecretRecorded(t *testing.T) {
 		if marked != 1 || d.SecretCall != "" || d.State != contract.DurableIdle {
 			t.Errorf("%s: %d question calls, end %+v", v, marked, d)
 		}
-		foldFile(t, watchers.Codex, "codex/"+v+"/question-digit.rollout.jsonl", func(_ watchers.Event, d Durable) {
+		foldFile(t, evidence.Codex, "codex/"+v+"/question-digit.rollout.jsonl", func(_ evidence.Event, d Durable) {
 			if d.SecretCall != "" {
 				t.Fatalf("%s: an ordinary question marked secret", v)
 			}
@@ -71,19 +72,19 @@ func TestDurableSecretRecorded(t *testing.T) {
 // until the answer arrives as a prompt. A newer question replaces it.
 func TestDurableSecretAsync(t *testing.T) {
 	steps := []struct {
-		ev     watchers.Event
+		ev     evidence.Event
 		secret string
 	}{
-		{watchers.TurnStarted{TurnID: "t1"}, ""},
-		{watchers.ToolPending{CallID: "c1", Name: "request_user_input_async", SecretQuestion: true}, "c1"},
-		{watchers.ToolResult{CallID: "c1", Name: "request_user_input_async"}, "c1"},
-		{watchers.TurnCompleted{TurnID: "t1"}, "c1"},
-		{watchers.PromptAccepted{TurnID: "t2"}, ""},
-		{watchers.ToolPending{CallID: "c2", Name: "request_user_input", SecretQuestion: true}, "c2"},
-		{watchers.ToolPending{CallID: "c3", Name: "exec_command"}, "c2"}, // not a question
-		{watchers.ToolPending{CallID: "c4", Name: "request_user_input"}, ""},
-		{watchers.ToolPending{CallID: "c5", Name: "request_user_input", SecretQuestion: true}, "c5"},
-		{watchers.TurnAborted{TurnID: "t2"}, ""},
+		{evidence.TurnStarted{TurnID: "t1"}, ""},
+		{evidence.ToolPending{CallID: "c1", Name: "request_user_input_async", SecretQuestion: true}, "c1"},
+		{evidence.ToolResult{CallID: "c1", Name: "request_user_input_async"}, "c1"},
+		{evidence.TurnCompleted{TurnID: "t1"}, "c1"},
+		{evidence.PromptAccepted{TurnID: "t2"}, ""},
+		{evidence.ToolPending{CallID: "c2", Name: "request_user_input", SecretQuestion: true}, "c2"},
+		{evidence.ToolPending{CallID: "c3", Name: "exec_command"}, "c2"}, // not a question
+		{evidence.ToolPending{CallID: "c4", Name: "request_user_input"}, ""},
+		{evidence.ToolPending{CallID: "c5", Name: "request_user_input", SecretQuestion: true}, "c5"},
+		{evidence.TurnAborted{TurnID: "t2"}, ""},
 	}
 	var d Durable
 	for i, s := range steps {
@@ -104,15 +105,15 @@ func TestDurableSecretAsync(t *testing.T) {
 // restart still matches the prompt on screen after it.
 func TestParseDurableLastCall(t *testing.T) {
 	for _, tc := range []struct {
-		agent watchers.Agent
+		agent evidence.Agent
 		file  string
 	}{
-		{watchers.Claude, "claude/2.1.267/permission-approve.transcript.jsonl"},
-		{watchers.Codex, "codex/0.155.1/permission-approve.rollout.jsonl"},
+		{evidence.Claude, "claude/2.1.267/permission-approve.transcript.jsonl"},
+		{evidence.Codex, "codex/0.155.1/permission-approve.rollout.jsonl"},
 	} {
 		var last string
-		foldFile(t, tc.agent, tc.file, func(ev watchers.Event, _ Durable) {
-			if e, ok := ev.(watchers.ToolPending); ok {
+		foldFile(t, tc.agent, tc.file, func(ev evidence.Event, _ Durable) {
+			if e, ok := ev.(evidence.ToolPending); ok {
 				last = e.CallID
 			}
 		})
@@ -128,8 +129,8 @@ func TestParseDurableLastCall(t *testing.T) {
 // ends) and a finished one.
 func TestDurableRunningTurn(t *testing.T) {
 	var started string
-	d := foldFile(t, watchers.Codex, "codex/0.155.1/working.rollout.jsonl", func(ev watchers.Event, d Durable) {
-		if e, ok := ev.(watchers.TurnStarted); ok {
+	d := foldFile(t, evidence.Codex, "codex/0.155.1/working.rollout.jsonl", func(ev evidence.Event, d Durable) {
+		if e, ok := ev.(evidence.TurnStarted); ok {
 			started = e.TurnID
 			if d.Turn != e.TurnID {
 				t.Errorf("after task_started %s: running %q", e.TurnID, d.Turn)
@@ -139,7 +140,7 @@ func TestDurableRunningTurn(t *testing.T) {
 	if started == "" || d.Turn != started || d.State != contract.DurableWorking {
 		t.Errorf("working: %+v, want turn %q running", d, started)
 	}
-	if d := foldFile(t, watchers.Codex, "codex/0.155.1/permission-approve.rollout.jsonl", func(watchers.Event, Durable) {}); d.Turn != "" {
+	if d := foldFile(t, evidence.Codex, "codex/0.155.1/permission-approve.rollout.jsonl", func(evidence.Event, Durable) {}); d.Turn != "" {
 		t.Errorf("a finished rollout: running %q", d.Turn)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // answer: the controller answers a managed Turn whose agent ended its
@@ -95,8 +96,8 @@ func promptedSince(ctx context.Context, t store.Turn) *refusal {
 	if t.NativePath == "" || t.SettledEnd <= 0 || t.FileIno == 0 {
 		return reject(api.ReasonNotAnswerable, "turn %s has no position in the agent's own file to answer after", t.ID)
 	}
-	an := watchers.Anchor{Agent: watchers.Agent(t.Agent), Path: t.NativePath,
-		File: watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, Offset: t.SettledEnd}
+	an := watchers.Anchor{Agent: evidence.Agent(t.Agent), Path: t.NativePath,
+		File: evidence.FileID{Dev: t.FileDev, Ino: t.FileIno}, Offset: t.SettledEnd}
 	prompted, why, err := watchers.Prompted(ctx, an, t.NativeTurn)
 	switch {
 	case err != nil:

@@ -15,6 +15,7 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Foreground identification (seed 003, issue 22): a Codex process holding
@@ -268,7 +269,7 @@ func (d *Dispatcher) sendIdentified(ctx context.Context, held *txn, pre identify
 	}
 	anchors := make([]watchers.Anchor, 0, len(now.Bind.Candidates))
 	for _, c := range now.Bind.Candidates {
-		a, err := takeAnchor(ctx, watchers.Agent(now.Ident.Agent), c.Path)
+		a, err := takeAnchor(ctx, evidence.Agent(now.Ident.Agent), c.Path)
 		if err != nil {
 			probe := api.ActionResult{TerminalID: was.ID, Foreground: proof}
 			return stopped(probe, api.OutcomeRejected, fmt.Sprintf("%s: cannot anchor rollout %s before sending: %v", api.ReasonAnchor, c.SessionID, err))

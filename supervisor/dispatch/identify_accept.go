@@ -13,6 +13,7 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // acceptAmong proves identify_and_send's request from the rollouts: the
@@ -76,7 +77,7 @@ func opened(anchors []watchers.Anchor, cur terminal.View, inc string) []watchers
 			known = known || a.Path == c.Path
 		}
 		if !known {
-			anchors = append(anchors, watchers.Anchor{Agent: watchers.Agent(cur.Ident.Agent), Path: c.Path, Absent: true, SessionID: c.SessionID})
+			anchors = append(anchors, watchers.Anchor{Agent: evidence.Agent(cur.Ident.Agent), Path: c.Path, Absent: true, SessionID: c.SessionID})
 		}
 	}
 	return anchors
@@ -88,7 +89,7 @@ func opened(anchors []watchers.Anchor, cur terminal.View, inc string) []watchers
 // detached at their pre-send size: no candidates again until they grow).
 // A rollout other than the /status thread is uncertain.
 func (d *Dispatcher) adoptAccepted(ctx context.Context, tx *txn, v terminal.View, proof *api.ForegroundProof, anchors []watchers.Anchor,
-	match *watchers.PromptAccepted, turn *store.Turn) (evidence, reason string, pending bool) {
+	match *evidence.PromptAccepted, turn *store.Turn) (evidence, reason string, pending bool) {
 	at := match.At()
 	inc := v.Ident.Incarnation()
 	var won watchers.Anchor

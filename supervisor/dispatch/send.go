@@ -18,6 +18,7 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // send: a managed Turn (seed 003). The agent must be idle with an exactly
@@ -227,7 +228,7 @@ type sendState struct {
 	// prove, when set, proves acceptance instead of the bound file's
 	// anchor (identify_and_send: among the ambiguous binding's rollouts,
 	// anchored before the reservation).
-	prove func(ctx context.Context, turn *store.Turn) (evidence, reason string, pending bool)
+	prove func(ctx context.Context, turn *store.Turn) (proof, reason string, pending bool)
 }
 
 // provenAgent refuses a view whose screen no exact profile of a coding
@@ -291,7 +292,7 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 	op := tx.op
 	m := tx.t
 	now := d.cfg.Now()
-	sum := watchers.PromptHash(request)
+	sum := evidence.PromptHash(request)
 	turn.RequestHash, turn.RequestLen = hex.EncodeToString(sum[:]), utf8.RuneCountInString(request)
 	turn.BindingGen, turn.NativeSession, turn.NativePath = pre.bind.Generation, pre.bind.SessionID, pre.bind.Path
 	turn.NativeTurn, turn.Anchor, turn.FileDev, turn.FileIno = "", 0, 0, 0
@@ -299,7 +300,7 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 	turn.SessionID = terminal.SessionID(d.cfg.Secret, pre.agent, pre.bind.SessionID)
 	var anchor *watchers.Anchor
 	if pre.bind.Path != "" && pre.prove == nil {
-		a, err := takeAnchor(ctx, watchers.Agent(pre.agent), pre.bind.Path)
+		a, err := takeAnchor(ctx, evidence.Agent(pre.agent), pre.bind.Path)
 		if err != nil {
 			return reject(api.ReasonAnchor, "cannot anchor the native session file before sending: %v", err).result(op, pre.terminalID)
 		}
@@ -346,7 +347,7 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 			return d.proveAccepted(ctx, m, pre, anchor, request, turn)
 		}
 	}
-	evidence, reason, pending := prove(ictx, &turn)
+	proof, reason, pending := prove(ictx, &turn)
 	var out api.ActionResult
 	switch {
 	case pending:
@@ -355,11 +356,11 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 		// when the agent's file shows the request, or ends it unproven
 		// after the inactivity window. Never sent again.
 		out = tx.submitted("screen:submitted; "+reason, rec.Screen, turn)
-	case evidence == "":
+	case proof == "":
 		return fail(reason)
 	default:
 		turn.State, turn.Accepted, turn.Updated = store.TurnAccepted, d.cfg.Now(), d.cfg.Now()
-		out = tx.accept(evidence, rec.Screen, "", turn)
+		out = tx.accept(proof, rec.Screen, "", turn)
 	}
 	if out.Outcome != api.OutcomePending && out.Outcome != api.OutcomeAccepted {
 		d.cfg.Turns.Drop(turn.ID)
@@ -377,13 +378,13 @@ func (d *Dispatcher) deliver(ctx context.Context, tx *txn, pre sendState, contro
 	// activeTurn.
 	d.cfg.Turns.Monitor(turn)
 	d.cfg.Turns.Accepted(turn)
-	d.lg.Info(op, "terminal", pre.terminalID, "turn", turn.ID, "round", turn.Round, "request_len", turn.RequestLen, "evidence", evidence)
+	d.lg.Info(op, "terminal", pre.terminalID, "turn", turn.ID, "round", turn.Round, "request_len", turn.RequestLen, "evidence", proof)
 	return out
 }
 
 // takeAnchor anchors path, retrying briefly while the agent is in the
 // middle of writing a line.
-func takeAnchor(ctx context.Context, agent watchers.Agent, path string) (watchers.Anchor, error) {
+func takeAnchor(ctx context.Context, agent evidence.Agent, path string) (watchers.Anchor, error) {
 	var err error
 	for range 20 {
 		var a watchers.Anchor
@@ -403,7 +404,7 @@ func takeAnchor(ctx context.Context, agent watchers.Agent, path string) (watcher
 // replica has no native file: its evidence is the screen alone, and says
 // so. A Claude session with no transcript yet is anchored when the binder
 // finds the new file (read from its start: it holds this session only).
-func (d *Dispatcher) proveAccepted(ctx context.Context, m Terminal, pre sendState, anchor *watchers.Anchor, request string, turn *store.Turn) (evidence, reason string, pending bool) {
+func (d *Dispatcher) proveAccepted(ctx context.Context, m Terminal, pre sendState, anchor *watchers.Anchor, request string, turn *store.Turn) (proof, reason string, pending bool) {
 	if pre.replica {
 		return "screen:submitted (replica: no transcript)", "", false
 	}
@@ -413,7 +414,7 @@ func (d *Dispatcher) proveAccepted(ctx context.Context, m Terminal, pre sendStat
 		v, ch := m.Next()
 		bind := v.Bind
 		if anchor == nil && bind.Path != "" && bind.Generation != pre.bind.Generation {
-			anchor = &watchers.Anchor{Agent: watchers.Agent(pre.agent), Path: bind.Path, Absent: true, SessionID: bind.SessionID}
+			anchor = &watchers.Anchor{Agent: evidence.Agent(pre.agent), Path: bind.Path, Absent: true, SessionID: bind.SessionID}
 			turn.NativeSession, turn.NativePath, turn.BindingGen = bind.SessionID, bind.Path, bind.Generation
 			turn.SessionID = terminal.SessionID(d.cfg.Secret, pre.agent, bind.SessionID)
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Human handoff (seed 003 "Human Handoff"): a person took a managed Turn
@@ -50,7 +50,7 @@ const (
 // /new in a running Codex shows as the Turn's abort; Claude's /clear as a
 // transcript resolved elsewhere.
 func switchedAway(sp TurnSpec, b terminal.Binding) bool {
-	if sp.Path == "" || sp.File == (watchers.FileID{}) || b.Generation == sp.BindingGen {
+	if sp.Path == "" || sp.File == (evidence.FileID{}) || b.Generation == sp.BindingGen {
 		return false
 	}
 	switch b.State {

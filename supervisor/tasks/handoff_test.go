@@ -10,7 +10,7 @@ import (
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // TestTurnHandoff: a managed Turn a person takes over in the pane is not
@@ -20,12 +20,12 @@ import (
 // reason settles it once, only after a switch. An abort akk caused (its
 // cancel, its reject) settles the Turn as before.
 func TestTurnHandoff(t *testing.T) {
-	file := watchers.FileID{Dev: 1, Ino: 42}
+	file := evidence.FileID{Dev: 1, Ino: 42}
 	spec := func(id string) TurnSpec {
 		return TurnSpec{TurnID: id, TerminalID: "term_h", Controller: "mcp:host", Incarnation: "1/1/claude", BindingGen: 3,
 			NativeTurnID: "native-1", Path: "/files/first.jsonl", File: file}
 	}
-	at := watchers.Where{Path: "/files/first.jsonl", File: file, Offset: 100, End: 200}
+	at := evidence.Where{Path: "/files/first.jsonl", File: file, Offset: 100, End: 200}
 	moved := terminal.Binding{Generation: 4, State: contract.IdentityResolved, SessionID: "second", Path: "/files/second.jsonl"}
 	same := terminal.Binding{Generation: 3, State: contract.IdentityResolved, SessionID: "first", Path: "/files/first.jsonl"}
 	ctx := context.Background()
@@ -66,7 +66,7 @@ func TestTurnHandoff(t *testing.T) {
 				}
 			}
 			if c.abort {
-				r.m.Evidence(sp.TerminalID, sp.BindingGen, watchers.TurnAborted{Where: at, TurnID: "native-1", Reason: "interrupted"})
+				r.m.Evidence(sp.TerminalID, sp.BindingGen, evidence.TurnAborted{Where: at, TurnID: "native-1", Reason: "interrupted"})
 				r.m.process()
 			}
 			o := terminal.Observation{TerminalID: sp.TerminalID, At: r.clock.Now(), Screen: contract.ScreenIdle, Incarnation: sp.Incarnation, Bind: c.bind}
@@ -163,7 +163,7 @@ func TestActivityFromSessionFile(t *testing.T) {
 // file among its candidates hands nothing off; one whose candidates do
 // not include it does.
 func TestAmbiguousIsNoSwitch(t *testing.T) {
-	sp := TurnSpec{TurnID: "turn_a", BindingGen: 3, Path: "/files/mine.jsonl", File: watchers.FileID{Dev: 1, Ino: 7}}
+	sp := TurnSpec{TurnID: "turn_a", BindingGen: 3, Path: "/files/mine.jsonl", File: evidence.FileID{Dev: 1, Ino: 7}}
 	amb := func(paths ...string) terminal.Binding {
 		b := terminal.Binding{Generation: 4, State: contract.IdentityAmbiguous}
 		for _, p := range paths {
@@ -188,7 +188,7 @@ func TestTransientBindingIsNoSwitch(t *testing.T) {
 	for _, state := range []contract.Identity{contract.IdentityVerifiedAbsent, contract.IdentityUnavailable} {
 		t.Run(string(state), func(t *testing.T) {
 			r := newTimerRig(t, Config{})
-			file := watchers.FileID{Dev: 1, Ino: 42}
+			file := evidence.FileID{Dev: 1, Ino: 42}
 			sp := TurnSpec{TurnID: "turn_t", TerminalID: "term_t", Controller: "mcp:host", Incarnation: "1/1/codex", BindingGen: 3,
 				NativeTurnID: "native-1", Path: "/files/rollout.jsonl", File: file, Created: r.clock.Now(),
 				Deadline: r.clock.Now().Add(24 * time.Hour)}
@@ -201,7 +201,7 @@ func TestTransientBindingIsNoSwitch(t *testing.T) {
 			}
 			see(terminal.Binding{Generation: 4, State: contract.Identity(string(state))})
 			see(terminal.Binding{Generation: 5, State: contract.IdentityResolved, SessionID: "s", Path: sp.Path})
-			r.m.Evidence(sp.TerminalID, 5, watchers.TurnCompleted{Where: watchers.Where{Path: sp.Path, File: file, Offset: 100, End: 200},
+			r.m.Evidence(sp.TerminalID, 5, evidence.TurnCompleted{Where: evidence.Where{Path: sp.Path, File: file, Offset: 100, End: 200},
 				TurnID: "native-1"})
 			r.m.process()
 			task, err := r.m.TaskStatus(context.Background(), api.TaskRequest{TurnID: sp.TurnID})

@@ -8,7 +8,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
-	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // storeLedger is the managed Turn monitor's durable side: the dispatch
@@ -20,7 +20,7 @@ type storeLedger struct{ t *Manager }
 func SpecOf(t store.Turn) TurnSpec {
 	sp := TurnSpec{TurnID: t.ID, SessionID: t.SessionID, TerminalID: t.TerminalID, Controller: t.Controller,
 		Agent: t.Agent, Incarnation: t.Incarnation, BindingGen: t.BindingGen, NativeTurnID: t.NativeTurn,
-		Path: t.NativePath, File: watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, Start: t.Anchor, Created: t.Created, Reason: t.Reason,
+		Path: t.NativePath, File: evidence.FileID{Dev: t.FileDev, Ino: t.FileIno}, Start: t.Anchor, Created: t.Created, Reason: t.Reason,
 		EndedWithText: t.EndedWithText, Round: t.Round, Resumed: t.Resumed}
 	if h, err := hex.DecodeString(t.RequestHash); err == nil && len(h) == 32 {
 		copy(sp.PromptSHA256[:], h)
@@ -160,7 +160,7 @@ func (tm *Manager) Accepted(t store.Turn) {
 		if tr.spec.NativeTurnID == "" {
 			tr.spec.NativeTurnID = t.NativeTurn
 		}
-		tr.spec.File, tr.spec.Path = watchers.FileID{Dev: t.FileDev, Ino: t.FileIno}, t.NativePath
+		tr.spec.File, tr.spec.Path = evidence.FileID{Dev: t.FileDev, Ino: t.FileIno}, t.NativePath
 		tr.spec.Start, tr.spec.BindingGen = t.Anchor, t.BindingGen
 		// The turn may have ended before the monitor knew its file.
 		tm.catchUp(tr)

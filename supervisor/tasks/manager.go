@@ -11,7 +11,7 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Task kinds as the contract shows them.
@@ -24,7 +24,7 @@ const (
 type boundEvidence struct {
 	terminalID string
 	gen        uint64
-	ev         watchers.Event
+	ev         evidence.Event
 }
 
 // Host is what the tasks need of the daemon: the journal, the followed
@@ -213,7 +213,7 @@ func (t *Manager) Observe(o terminal.Observation) {
 }
 
 // Evidence queues a bound file's event. It never blocks.
-func (t *Manager) Evidence(terminalID string, gen uint64, ev watchers.Event) {
+func (t *Manager) Evidence(terminalID string, gen uint64, ev evidence.Event) {
 	t.mu.Lock()
 	if len(t.evs) >= maxQueued {
 		t.evs = t.evs[1:]
@@ -227,13 +227,13 @@ func (t *Manager) Evidence(terminalID string, gen uint64, ev watchers.Event) {
 // Watches read what the file already holds (catchUp), in order with the
 // evidence that follows. It never blocks.
 func (t *Manager) FileBound(terminalID, path string) {
-	t.Evidence(terminalID, 0, fileBound{where: watchers.Where{Path: path}})
+	t.Evidence(terminalID, 0, fileBound{where: evidence.Where{Path: path}})
 }
 
 // fileBound is FileBound's place in the evidence queue.
-type fileBound struct{ where watchers.Where }
+type fileBound struct{ where evidence.Where }
 
-func (f fileBound) At() watchers.Where { return f.where }
+func (f fileBound) At() evidence.Where { return f.where }
 
 // Run loads the active Watches and Turns and processes observations,
 // evidence and timers until ctx ends.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // restingReply is a reply that ends its native turn if the screen rests
@@ -18,7 +18,7 @@ import (
 // idle and the pane takes no output for the rest window, and no record of
 // the turn follows in the file (any such record drops the rest).
 type restingReply struct {
-	end  watchers.Where
+	end  evidence.Where
 	text bool
 	// since: idle and quiet since then (zero: not resting); outBytes: the
 	// pane's output count it was quiet at.
@@ -29,7 +29,7 @@ type restingReply struct {
 // restAfter is the rest of a reply of the terminal's turn, started at now
 // when the terminal's last observation is already idle (the screen often
 // settles before the file is read).
-func (t *Manager) restAfter(terminalID string, ev watchers.ReplyEnded, now time.Time) *restingReply {
+func (t *Manager) restAfter(terminalID string, ev evidence.ReplyEnded, now time.Time) *restingReply {
 	r := &restingReply{end: ev.At(), text: ev.Text}
 	if last, ok := t.lastObs[terminalID]; ok && last.Screen == contract.ScreenIdle {
 		r.since, r.outBytes = now, last.OutBytes

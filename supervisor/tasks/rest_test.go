@@ -10,7 +10,7 @@ import (
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // TestReplyRest: for an agent whose file writes no end of turn (Gemini
@@ -20,16 +20,16 @@ import (
 // and any later record of the turn (a call, a result) drops the reply.
 func TestReplyRest(t *testing.T) {
 	const rest = time.Second
-	file := watchers.FileID{Dev: 3, Ino: 4}
-	at := func(off int64) watchers.Where {
-		return watchers.Where{Agent: watchers.Gemini, Path: "/chats/session.jsonl", File: file, Offset: off, End: off + 10}
+	file := evidence.FileID{Dev: 3, Ino: 4}
+	at := func(off int64) evidence.Where {
+		return evidence.Where{Agent: evidence.Gemini, Path: "/chats/session.jsonl", File: file, Offset: off, End: off + 10}
 	}
 	type step struct {
 		obs     string // idle, working, output (idle with new output), "": none
-		ev      watchers.Event
+		ev      evidence.Event
 		advance time.Duration
 	}
-	reply := watchers.ReplyEnded{Where: at(200), TurnID: "native-1", Text: true}
+	reply := evidence.ReplyEnded{Where: at(200), TurnID: "native-1", Text: true}
 	for _, tc := range []struct {
 		name  string
 		steps []step
@@ -42,8 +42,8 @@ func TestReplyRest(t *testing.T) {
 		{"output, then a whole quiet window", []step{{ev: reply}, {obs: "idle", advance: rest / 2}, {obs: "output", advance: rest}}, true},
 		{"a dialog stops it", []step{{ev: reply}, {obs: "idle", advance: rest / 2}, {obs: "approval", advance: 10 * rest}}, false},
 		{"a call of the turn after the reply drops it", []step{{ev: reply}, {obs: "idle"},
-			{ev: watchers.ToolPending{Where: at(300), TurnID: "native-1", CallID: "c1", Name: "run_shell_command"}, advance: 10 * rest}}, false},
-		{"a reply of another turn", []step{{ev: watchers.ReplyEnded{Where: at(200), TurnID: "native-0", Text: true}}, {obs: "idle", advance: 10 * rest}}, false},
+			{ev: evidence.ToolPending{Where: at(300), TurnID: "native-1", CallID: "c1", Name: "run_shell_command"}, advance: 10 * rest}}, false},
+		{"a reply of another turn", []step{{ev: evidence.ReplyEnded{Where: at(200), TurnID: "native-0", Text: true}}, {obs: "idle", advance: 10 * rest}}, false},
 		{"no reply: idle alone settles nothing", []step{{obs: "idle", advance: 10 * rest}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

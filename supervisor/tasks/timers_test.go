@@ -16,7 +16,7 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // clock is a test's time: it moves only when the test says.
@@ -214,17 +214,17 @@ func TestWatchExpiryAndRenew(t *testing.T) {
 // it ends unproven, once, and is never sent again (seed 003).
 func TestPendingTurn(t *testing.T) {
 	r := newTimerRig(t, Config{StallAfter: 10 * time.Minute, HardTimeout: time.Hour})
-	file := watchers.FileID{Dev: 1, Ino: 2}
+	file := evidence.FileID{Dev: 1, Ino: 2}
 	pending := func(id string) TurnSpec {
 		sp := TurnSpec{TurnID: id, TerminalID: "term_p", Controller: "mcp:host", Incarnation: "1/1/codex", Created: r.clock.Now(),
 			Agent: "codex", Path: "/sessions/rollout.jsonl", File: file, Start: 100, BindingGen: 1,
-			PromptSHA256: watchers.PromptHash("the task")}
+			PromptSHA256: evidence.PromptHash("the task")}
 		r.ledger.specs[id], r.ledger.state[id] = sp, TurnRunning
 		r.m.MonitorTurn(sp)
 		return sp
 	}
-	at := func(off int64) watchers.Where {
-		return watchers.Where{Agent: watchers.Codex, Path: "/sessions/rollout.jsonl", File: file, Offset: off, End: off + 10}
+	at := func(off int64) evidence.Where {
+		return evidence.Where{Agent: evidence.Codex, Path: "/sessions/rollout.jsonl", File: file, Offset: off, End: off + 10}
 	}
 
 	quiet := pending("turn_quiet")
@@ -243,7 +243,7 @@ func TestPendingTurn(t *testing.T) {
 	}
 
 	taken := pending("turn_taken")
-	r.m.Evidence("term_p", 1, watchers.PromptAccepted{Where: at(200), TurnID: "native-1", SHA256: watchers.PromptHash("the task")})
+	r.m.Evidence("term_p", 1, evidence.PromptAccepted{Where: at(200), TurnID: "native-1", SHA256: evidence.PromptHash("the task")})
 	r.m.process()
 	if sp := r.ledger.specs[taken.TurnID]; sp.NativeTurnID != "native-1" {
 		t.Fatalf("the request's record did not promote the turn: %+v", sp)
@@ -253,7 +253,7 @@ func TestPendingTurn(t *testing.T) {
 	if st := r.ledger.state[taken.TurnID]; st != TurnRunning {
 		t.Fatalf("a promoted turn ended %s when quiet", st)
 	}
-	r.m.Evidence("term_p", 1, watchers.TurnCompleted{Where: at(300), TurnID: "native-1", EndedWithText: true})
+	r.m.Evidence("term_p", 1, evidence.TurnCompleted{Where: at(300), TurnID: "native-1", EndedWithText: true})
 	r.m.process()
 	if st := r.ledger.state[taken.TurnID]; st != TurnCompleted {
 		t.Fatalf("after its end: %s, want completed", st)
@@ -284,7 +284,7 @@ func TestCatchUpFirstFile(t *testing.T) {
 		{"turn_other", "another task", TurnRunning}, // its prompt is not in the file
 	} {
 		sp := TurnSpec{TurnID: tc.id, TerminalID: "term_c", Controller: "mcp:host", Incarnation: "1/1/claude", Created: r.clock.Now(),
-			Agent: "claude", Path: path, BindingGen: 2, PromptSHA256: watchers.PromptHash(tc.prompt)}
+			Agent: "claude", Path: path, BindingGen: 2, PromptSHA256: evidence.PromptHash(tc.prompt)}
 		r.ledger.specs[tc.id], r.ledger.state[tc.id] = sp, TurnRunning
 		r.m.MonitorTurn(sp)
 		r.m.Accepted(store.Turn{ID: tc.id, NativePath: path, BindingGen: 2})
@@ -309,13 +309,13 @@ func TestFileBoundCatchUp(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fileOf := func(p string) watchers.FileID {
+	fileOf := func(p string) evidence.FileID {
 		fi, err := os.Stat(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		st := fi.Sys().(*syscall.Stat_t)
-		return watchers.FileID{Dev: uint64(st.Dev), Ino: st.Ino}
+		return evidence.FileID{Dev: uint64(st.Dev), Ino: st.Ino}
 	}
 	for _, id := range []string{"turn_a", "turn_b"} {
 		p := map[string]string{"turn_a": path, "turn_b": other}[id]

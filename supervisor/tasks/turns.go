@@ -10,7 +10,7 @@ import (
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // TurnSpec is what the send path hands the managed Turn monitor once a
@@ -30,7 +30,7 @@ type TurnSpec struct {
 	NativeTurnID string
 	// Path is the bound file's path (for catching up on its lines).
 	Path    string
-	File    watchers.FileID
+	File    evidence.FileID
 	Start   int64
 	Created time.Time
 	// Deadline is the hard timeout (zero: Created + Config.HardTimeout).
@@ -182,14 +182,14 @@ func (t *Manager) catchUp(tr *turnState) {
 		return
 	}
 	sp := tr.spec
-	var evs []watchers.Event
-	file, _, err := readEvidence(watchers.Agent(sp.Agent), sp.Path, func(_ watchers.Where, ev watchers.Event) {
+	var evs []evidence.Event
+	file, _, err := readEvidence(evidence.Agent(sp.Agent), sp.Path, func(_ evidence.Where, ev evidence.Event) {
 		evs = append(evs, ev)
 	})
 	switch {
 	case err != nil:
 		return
-	case sp.File == (watchers.FileID{}) && sp.NativeTurnID == "":
+	case sp.File == (evidence.FileID{}) && sp.NativeTurnID == "":
 		tr.spec.File, tr.spec.Start = file, 0
 	case file != sp.File:
 		return // another file now: the stream's binding change decides
@@ -257,13 +257,13 @@ func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 	at := e.ev.At()
 	now := t.now()
-	if e.gen != tr.spec.BindingGen && tr.spec.File != (watchers.FileID{}) && at.File == tr.spec.File {
+	if e.gen != tr.spec.BindingGen && tr.spec.File != (evidence.FileID{}) && at.File == tr.spec.File {
 		// The Turn's own file under a later binding (bound again after a
 		// moment that named none): the same conversation.
 		tr.spec.BindingGen = e.gen
 	}
 	if e.gen != tr.spec.BindingGen {
-		if tr.spec.File != (watchers.FileID{}) || tr.spec.NativeTurnID != "" {
+		if tr.spec.File != (evidence.FileID{}) || tr.spec.NativeTurnID != "" {
 			// Evidence of another file: the person switched the
 			// conversation (a transition by akk waits for no Turn).
 			t.handoff(tr, ReasonHumanContextSwitch, now)
@@ -282,11 +282,11 @@ func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 	native := tr.spec.NativeTurnID
 	tr.rest = nil // the file moved on past the reply
 	switch ev := e.ev.(type) {
-	case watchers.ReplyEnded:
+	case evidence.ReplyEnded:
 		if native != "" && ev.TurnID == native {
 			tr.rest = t.restAfter(tr.spec.TerminalID, ev, now)
 		}
-	case watchers.PromptAccepted:
+	case evidence.PromptAccepted:
 		if native == "" && ev.SHA256 == tr.spec.PromptSHA256 {
 			tr.spec.NativeTurnID = ev.TurnID
 			if t.ledger != nil {
@@ -295,12 +295,12 @@ func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 				}
 			}
 		}
-	case watchers.TurnCompleted:
+	case evidence.TurnCompleted:
 		if native != "" && ev.TurnID == native {
 			tr.endedWithText, tr.endOffset = ev.EndedWithText, at.End
 			t.endTurn(tr, TurnCompleted, api.CallbackDone, api.CallbackCompleted, ReasonCompleted, now)
 		}
-	case watchers.TurnAborted:
+	case evidence.TurnAborted:
 		if native != "" && ev.TurnID == native {
 			if !t.akkInterrupted(tr.spec.TurnID) {
 				// A person interrupted the Turn in the pane (Esc): they took
@@ -310,7 +310,7 @@ func (t *Manager) turnEvidence(tr *turnState, e boundEvidence) {
 			}
 			t.endTurn(tr, TurnCancelled, api.CallbackControl, api.CallbackAborted, ReasonAborted, now)
 		}
-	case watchers.TurnFailed:
+	case evidence.TurnFailed:
 		if native != "" && ev.TurnID == native {
 			t.endTurn(tr, TurnFailed, api.CallbackError, api.CallbackFailed, ReasonFailed, now)
 		}

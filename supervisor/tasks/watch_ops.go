@@ -11,6 +11,7 @@ import (
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Watch answers POST /v1/watch: observe one exact terminal. It never
@@ -88,7 +89,7 @@ func taskAnchor(o terminal.Observation) (*store.TaskAnchor, string) {
 	if o.Bind.State != contract.IdentityResolved || o.Bind.Path == "" {
 		return nil, "native session not resolved (" + stateOr(o.Bind.State, "unavailable") + "): observing terminal activity"
 	}
-	scan, err := scanTask(watchers.Agent(o.Agent), o.Bind.Path)
+	scan, err := scanTask(evidence.Agent(o.Agent), o.Bind.Path)
 	if err != nil {
 		return nil, "native session file unreadable: observing terminal activity"
 	}
@@ -112,7 +113,7 @@ func stateOr[S ~string](s S, def string) string {
 
 // taskScan is what a bound file says of its latest native turn.
 type taskScan struct {
-	file      watchers.FileID
+	file      evidence.FileID
 	end       int64  // the last complete line's end
 	running   string // the turn started and not ended, if any
 	runningAt int64  // the offset of its first line
@@ -122,22 +123,22 @@ type taskScan struct {
 }
 
 // scanTask reads a bound file's complete lines for its latest turn.
-func scanTask(agent watchers.Agent, path string) (taskScan, error) {
+func scanTask(agent evidence.Agent, path string) (taskScan, error) {
 	var out taskScan
-	file, end, err := readEvidence(agent, path, func(w watchers.Where, ev watchers.Event) {
+	file, end, err := readEvidence(agent, path, func(w evidence.Where, ev evidence.Event) {
 		out.replied = false
 		switch ev := ev.(type) {
-		case watchers.ReplyEnded:
+		case evidence.ReplyEnded:
 			out.replied = ev.TurnID == out.running
-		case watchers.TurnStarted:
+		case evidence.TurnStarted:
 			if out.running != ev.TurnID {
 				out.running, out.runningAt = ev.TurnID, w.Offset
 			}
-		case watchers.PromptAccepted:
+		case evidence.PromptAccepted:
 			if out.running == "" || out.running != ev.TurnID {
 				out.running, out.runningAt = ev.TurnID, w.Offset
 			}
-		case watchers.TurnCompleted, watchers.TurnAborted, watchers.TurnFailed:
+		case evidence.TurnCompleted, evidence.TurnAborted, evidence.TurnFailed:
 			out.running = ""
 		}
 	})
@@ -148,7 +149,7 @@ func scanTask(agent watchers.Agent, path string) (taskScan, error) {
 // readEvidence parses a native record's complete entries and hands each
 // event to fn; it returns the record's identity and the last complete
 // entry's end. The identity is taken from what was read.
-func readEvidence(agent watchers.Agent, path string, fn func(watchers.Where, watchers.Event)) (watchers.FileID, int64, error) {
+func readEvidence(agent evidence.Agent, path string, fn func(evidence.Where, evidence.Event)) (evidence.FileID, int64, error) {
 	return watchers.ReadRecord(context.Background(), agent, path, fn)
 }
 
@@ -296,9 +297,9 @@ func (t *Manager) Recover(ctx context.Context, req api.RecoverRequest) (api.Task
 // anchored turn already written wins; a replaced file invalidates.
 func (t *Manager) reconcileAnchor(w *watchState) {
 	a := w.rec.Anchor
-	scan, err := scanTask(watchers.Agent(a.Agent), a.Path)
+	scan, err := scanTask(evidence.Agent(a.Agent), a.Path)
 	now := t.now()
-	if err != nil || scan.file != (watchers.FileID{Dev: a.FileDev, Ino: a.FileIno}) || scan.end < a.Start {
+	if err != nil || scan.file != (evidence.FileID{Dev: a.FileDev, Ino: a.FileIno}) || scan.end < a.Start {
 		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
 		return
 	}
@@ -316,7 +317,7 @@ func (t *Manager) replayAnchor(w *watchState, scan taskScan) {
 	// anchor are evidence (watchEvidence skips the others).
 	// A record gone since the scan brings no events; one replaced brings
 	// another identity, which invalidates the Watch.
-	readEvidence(watchers.Agent(a.Agent), a.Path, func(wh watchers.Where, ev watchers.Event) {
+	readEvidence(evidence.Agent(a.Agent), a.Path, func(wh evidence.Where, ev evidence.Event) {
 		if t.watches[w.rec.ID] != nil && wh.End <= scan.end {
 			t.watchEvidence(w, boundEvidence{terminalID: w.rec.TerminalID, gen: a.Generation, ev: ev})
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // Watch lifecycle states.
@@ -143,14 +143,14 @@ func (t *Manager) watchEvidence(w *watchState, e boundEvidence) {
 		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonBindingChanged, now)
 		return
 	}
-	if fe, ok := e.ev.(watchers.FileEvent); ok {
+	if fe, ok := e.ev.(evidence.FileEvent); ok {
 		switch fe.Change {
-		case watchers.FileTruncated, watchers.FileReplaced, watchers.FileDeleted:
+		case evidence.FileTruncated, evidence.FileReplaced, evidence.FileDeleted:
 			t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
 		}
 		return
 	}
-	if at.File != (watchers.FileID{Dev: a.FileDev, Ino: a.FileIno}) {
+	if at.File != (evidence.FileID{Dev: a.FileDev, Ino: a.FileIno}) {
 		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
 		return
 	}
@@ -160,23 +160,23 @@ func (t *Manager) watchEvidence(w *watchState, e boundEvidence) {
 	t.lastEvidence(w, now)
 	w.rest = nil // the file moved on past the reply
 	switch ev := e.ev.(type) {
-	case watchers.ReplyEnded:
+	case evidence.ReplyEnded:
 		if a.TurnID != "" && ev.TurnID == a.TurnID {
 			w.rest = t.restAfter(w.rec.TerminalID, ev, now)
 		}
-	case watchers.TurnStarted:
+	case evidence.TurnStarted:
 		t.anchorTurn(w, ev.TurnID, now)
-	case watchers.PromptAccepted:
+	case evidence.PromptAccepted:
 		t.anchorTurn(w, ev.TurnID, now)
-	case watchers.TurnCompleted:
+	case evidence.TurnCompleted:
 		if a.TurnID != "" && ev.TurnID == a.TurnID {
 			t.endWatch(w, WatchSettled, api.CallbackDone, api.CallbackCompleted, ReasonCompleted, now)
 		}
-	case watchers.TurnAborted:
+	case evidence.TurnAborted:
 		if a.TurnID != "" && ev.TurnID == a.TurnID {
 			t.endWatch(w, WatchSettled, api.CallbackControl, api.CallbackAborted, ReasonAborted, now)
 		}
-	case watchers.TurnFailed:
+	case evidence.TurnFailed:
 		if a.TurnID != "" && ev.TurnID == a.TurnID {
 			t.endWatch(w, WatchSettled, api.CallbackError, api.CallbackFailed, ReasonFailed, now)
 		}

@@ -1,4 +1,4 @@
-package watchers
+package evidence
 
 import (
 	"crypto/sha256"
