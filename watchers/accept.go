@@ -71,7 +71,7 @@ func TakeAnchor(ctx context.Context, agent evidence.Agent, path string) (Anchor,
 		return Anchor{}, err
 	}
 	a := Anchor{Agent: agent, Path: path}
-	if agent == evidence.OpenCode {
+	if inStore(agent) {
 		return takeRecordAnchor(ctx, a)
 	}
 	f, st, err := openStat(path)
@@ -122,9 +122,10 @@ type Acceptor struct {
 
 type anchorState struct {
 	Anchor
-	started map[string]int  // Codex turn_id -> task_started seen after the anchor
-	file    evidence.FileID // an Absent anchor's file, once seen
-	session string          // the new file's session_meta (Absent, Codex)
+	rule    evidence.Acceptance // the anchored agent's format's
+	started map[string]int      // turn id -> its starts seen after the anchor
+	file    evidence.FileID     // an Absent anchor's file, once seen
+	session string              // the new file's session_meta (Absent, Codex)
 }
 
 // NewAcceptor starts deciding for prompt (hashed as PromptHash) over the
@@ -132,7 +133,8 @@ type anchorState struct {
 func NewAcceptor(prompt string, anchors ...Anchor) *Acceptor {
 	a := &Acceptor{hash: evidence.PromptHash(prompt)}
 	for _, an := range anchors {
-		a.anchors = append(a.anchors, anchorState{Anchor: an, started: map[string]int{}})
+		f, _ := FormatOf(an.Agent)
+		a.anchors = append(a.anchors, anchorState{Anchor: an, rule: f.Accept, started: map[string]int{}})
 	}
 	return a
 }
@@ -182,17 +184,17 @@ func (s *anchorState) covers(at evidence.Where) bool {
 }
 
 func (s *anchorState) accepts(e evidence.PromptAccepted) bool {
-	switch s.Agent {
-	case evidence.Codex:
+	switch s.rule {
+	case evidence.AcceptStartedTurn:
 		steered := e.TurnID == s.Running && s.started[e.TurnID] == 0
 		if e.TurnID == "" || s.started[e.TurnID] != 1 && !steered {
 			return false
 		}
 		return !s.Absent || s.SessionID == "" || s.session == s.SessionID
-	case evidence.Gemini:
-		// A chats file holds one session, named in its header alone (its
-		// records carry no sessionId, so a parse from the anchor knows
-		// none): the anchored file is the session, bound by that header.
+	case evidence.AcceptFileSession:
+		// The file's prompts carry no session (a parse from the anchor
+		// knows none): the anchored file is the session, bound by its
+		// header.
 		return e.SessionID == "" || s.SessionID == "" || e.SessionID == s.SessionID
 	default:
 		return (s.SessionID == "" || e.SessionID == s.SessionID) && (s.Cwd == "" || e.Cwd == s.Cwd)
@@ -274,8 +276,12 @@ func guardHolds(f io.ReaderAt, an Anchor) bool {
 // it returns a reason when the file no longer holds the anchor or the
 // bound was reached.
 func scanAnchor(acc *Acceptor, an Anchor, limit int64) (string, error) {
-	if an.Agent == evidence.OpenCode {
-		return scanRecordAnchor(acc, an)
+	format, err := lineFormat(an.Agent)
+	if err != nil {
+		if inStore(an.Agent) {
+			return scanRecordAnchor(acc, an)
+		}
+		return "", fmt.Errorf("watchers: accept: %w", err)
 	}
 	f, st, err := openStat(an.Path)
 	if err != nil {
@@ -300,7 +306,7 @@ func scanAnchor(acc *Acceptor, an Anchor, limit int64) (string, error) {
 	if !an.Absent {
 		tl.Resume(an.File, an.Offset)
 	}
-	p := NewParser(an.Agent)
+	p := format.NewParser()
 	start := an.Offset
 	if an.Absent {
 		start = 0

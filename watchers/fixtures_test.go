@@ -120,7 +120,7 @@ func parseLog(tb testing.TB, path string, data []byte) ([]evidence.Event, *evide
 			p = NewOpenCodeParser()
 			parsers[row.Session] = p
 		}
-		w := evidence.Where{Agent: evidence.OpenCode, Path: RecordPath(path, row.Session), Offset: row.Seq, End: row.Seq + 1}
+		w := evidence.Where{Agent: evidence.OpenCode, Path: evidence.RecordPath(path, row.Session), Offset: row.Seq, End: row.Seq + 1}
 		evs = p.Parse(w, row.Type, row.Data, evs)
 	}
 	st := &evidence.ParseStats{}

@@ -160,3 +160,12 @@ func firstDiff(a, b []string) int {
 	}
 	return min(len(a), len(b))
 }
+
+// NewParser is the registered format's line parser of an agent.
+func NewParser(a evidence.Agent) evidence.Parser {
+	f, ok := FormatOf(a)
+	if !ok || f.NewParser == nil {
+		panic("no line format for " + string(a))
+	}
+	return f.NewParser()
+}

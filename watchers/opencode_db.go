@@ -112,6 +112,16 @@ func (db *OpenCodeDB) Sessions(ctx context.Context) ([]OpenCodeSession, error) {
 	return out, nil
 }
 
+// Records are the ids of its sessions, oldest first (evidence.Store).
+func (db *OpenCodeDB) Records(ctx context.Context) ([]string, error) {
+	sessions, err := db.Sessions(ctx)
+	ids := make([]string, len(sessions))
+	for i, s := range sessions {
+		ids[i] = s.ID
+	}
+	return ids, err
+}
+
 // ocEventRow is one row of the event table.
 type ocEventRow struct {
 	seq  int64
@@ -138,7 +148,7 @@ func (db *OpenCodeDB) Events(ctx context.Context, sessionID string, afterSeq int
 	}
 	last := afterSeq
 	// Each session is a record of its own (record.go).
-	rec, file := RecordPath(db.path, sessionID), sessionFile(db.file, sessionID)
+	rec, file := evidence.RecordPath(db.path, sessionID), evidence.SessionFile(db.file, sessionID)
 	var out []evidence.Event
 	for {
 		page, err := db.eventPage(ctx, sessionID, f.seq)

@@ -226,7 +226,7 @@ func TestOpenCodeRecorded(t *testing.T) {
 			}
 			for _, ev := range evs {
 				w := ev.At()
-				if w.Agent != evidence.OpenCode || w.Path != RecordPath(tc.path, tc.session) || w.File != sessionFile(statOf(fi).ID, tc.session) || w.End != w.Offset+1 || w.Time.IsZero() {
+				if w.Agent != evidence.OpenCode || w.Path != evidence.RecordPath(tc.path, tc.session) || w.File != evidence.SessionFile(statOf(fi).ID, tc.session) || w.End != w.Offset+1 || w.Time.IsZero() {
 					t.Fatalf("%s: where %+v", ocBrief(ev), w)
 				}
 			}

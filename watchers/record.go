@@ -5,10 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
@@ -24,66 +22,50 @@ import (
 // new identity for all of them. Its offsets are the log's seq (an entry
 // is [seq, seq+1)), which only grow as lines' byte offsets do.
 
-// recordSep separates an OpenCode store's path from a session id.
-const recordSep = "#session="
-
-// RecordPath is the record path of an OpenCode session in store db.
-func RecordPath(db, session string) string { return db + recordSep + session }
-
-// SplitRecord is the store and session of an OpenCode record path.
-func SplitRecord(path string) (db, session string, ok bool) {
-	db, session, ok = strings.Cut(path, recordSep)
-	return db, session, ok && db != "" && session != ""
-}
-
-// sessionFile is the identity of a session's log in the store whose
-// identity is db.
-func sessionFile(db evidence.FileID, session string) evidence.FileID {
-	h := fnv.New64a()
-	h.Write([]byte(session))
-	return evidence.FileID{Dev: db.Dev, Ino: db.Ino ^ h.Sum64()}
-}
-
 // RecordID is the identity of the record at path now; a record that does
 // not exist is an error wrapping fs.ErrNotExist.
 func RecordID(agent evidence.Agent, path string) (evidence.FileID, error) {
-	if agent != evidence.OpenCode {
+	if !inStore(agent) {
 		fi, err := os.Stat(path)
 		if err != nil {
 			return evidence.FileID{}, err
 		}
 		return statOf(fi).ID, nil
 	}
-	db, session, ok := SplitRecord(path)
+	db, session, ok := evidence.SplitRecord(path)
 	if !ok {
-		return evidence.FileID{}, fmt.Errorf("watchers: %q names no OpenCode session: %w", path, fs.ErrNotExist)
+		return evidence.FileID{}, fmt.Errorf("watchers: %q names no session of a store: %w", path, fs.ErrNotExist)
 	}
 	fi, err := os.Stat(db)
 	if err != nil {
 		return evidence.FileID{}, err
 	}
-	return sessionFile(statOf(fi).ID, session), nil
+	return evidence.SessionFile(statOf(fi).ID, session), nil
 }
 
 // ReadRecord parses a record's complete entries from its start and hands
 // each event to fn; it returns the record's identity and the end of the
 // last complete entry. The identity is taken from what was read.
 func ReadRecord(ctx context.Context, agent evidence.Agent, path string, fn func(evidence.Where, evidence.Event)) (evidence.FileID, int64, error) {
-	if agent != evidence.OpenCode {
-		return readLines(agent, path, fn)
-	}
-	dbPath, session, ok := SplitRecord(path)
+	f, ok := FormatOf(agent)
 	if !ok {
-		return evidence.FileID{}, 0, fmt.Errorf("watchers: %q names no OpenCode session: %w", path, fs.ErrNotExist)
+		return evidence.FileID{}, 0, fmt.Errorf("%w: unknown agent %q", ErrOptions, agent)
 	}
-	db, err := OpenOpenCodeDB(dbPath)
+	if f.OpenStore == nil {
+		return readLines(f, path, fn)
+	}
+	dbPath, session, ok := evidence.SplitRecord(path)
+	if !ok {
+		return evidence.FileID{}, 0, fmt.Errorf("watchers: %q names no session of a store: %w", path, fs.ErrNotExist)
+	}
+	db, err := f.OpenStore(dbPath)
 	if err != nil {
 		return evidence.FileID{}, 0, err
 	}
 	defer db.Close()
-	// The store's events name their session's record (OpenCodeDB.Events).
+	// The store's events name their session's record (Store.Events).
 	last, err := db.Events(ctx, session, -1, func(ev evidence.Event) { fn(ev.At(), ev) })
-	file := sessionFile(db.File(), session)
+	file := evidence.SessionFile(db.File(), session)
 	if err != nil {
 		return file, 0, err
 	}
@@ -91,7 +73,7 @@ func ReadRecord(ctx context.Context, agent evidence.Agent, path string, fn func(
 }
 
 // readLines parses a line file's complete lines from its start.
-func readLines(agent evidence.Agent, path string, fn func(evidence.Where, evidence.Event)) (evidence.FileID, int64, error) {
+func readLines(format evidence.Format, path string, fn func(evidence.Where, evidence.Event)) (evidence.FileID, int64, error) {
 	f, st, err := openStat(path)
 	if err != nil {
 		return evidence.FileID{}, 0, err
@@ -105,7 +87,7 @@ func readLines(agent evidence.Agent, path string, fn func(evidence.Where, eviden
 	if err != nil && n < len(data) {
 		return st.ID, 0, fmt.Errorf("watchers: read %s: %w", path, err)
 	}
-	p := NewParser(agent)
+	p := format.NewParser()
 	var evs []evidence.Event
 	end := int64(0)
 	for off := int64(0); off < int64(n); {
@@ -113,7 +95,7 @@ func readLines(agent evidence.Agent, path string, fn func(evidence.Where, eviden
 		if i < 0 {
 			break
 		}
-		w := evidence.Where{Agent: agent, Path: path, File: st.ID, Offset: off, End: off + int64(i) + 1}
+		w := evidence.Where{Agent: format.Agent, Path: path, File: st.ID, Offset: off, End: off + int64(i) + 1}
 		evs = p.Parse(w, data[off:off+int64(i)], evs[:0])
 		for _, ev := range evs {
 			fn(w, ev)
@@ -124,7 +106,13 @@ func readLines(agent evidence.Agent, path string, fn func(evidence.Where, eviden
 	return st.ID, end, nil
 }
 
-// takeRecordAnchor anchors an OpenCode record after its last entry (the
+// inStore says whether an agent's records are sessions of a store.
+func inStore(agent evidence.Agent) bool {
+	f, _ := FormatOf(agent)
+	return f.OpenStore != nil
+}
+
+// takeRecordAnchor anchors a store's record after its last entry (the
 // next seq). A session not in the store yet is Absent: read from its
 // start once it appears.
 func takeRecordAnchor(ctx context.Context, a Anchor) (Anchor, error) {
@@ -144,7 +132,7 @@ func takeRecordAnchor(ctx context.Context, a Anchor) (Anchor, error) {
 	return a, nil
 }
 
-// scanRecordAnchor feeds the acceptor an OpenCode record's entries after
+// scanRecordAnchor feeds the acceptor a store record's entries after
 // the anchor (the whole log is read: its parser needs every entry).
 func scanRecordAnchor(acc *Acceptor, an Anchor) (string, error) {
 	file, end, err := ReadRecord(context.Background(), an.Agent, an.Path, func(_ evidence.Where, ev evidence.Event) { acc.Observe(ev) })

@@ -3,6 +3,7 @@ package watchers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"path/filepath"
@@ -13,12 +14,13 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// StoreFollower follows the records of an OpenCode store: each session
+// StoreFollower follows the records of an agent's store: each session
 // Match accepts, from the start of its log, then its new entries as they
 // are committed, in order, on Evidence (as a Watcher follows line files).
-// OpenCode commits into the store's -wal file, so a write under the
-// store's directory says when to read; the store says what.
+// A SQLite store in WAL mode is committed into its -wal file, so a write
+// under the store's directory says when to read; the store says what.
 type StoreFollower struct {
+	open  func(path string) (evidence.Store, error)
 	db    string
 	match func(record string) bool
 	lg    *slog.Logger
@@ -29,15 +31,20 @@ type StoreFollower struct {
 
 	// last is each followed record's last seq handed on (owned by run).
 	last  map[string]int64
-	store *OpenCodeDB
+	store evidence.Store
 }
 
 // storeSafety bounds how long a missed notification can delay a read.
 const storeSafety = 2 * time.Second
 
-// NewStoreFollower follows the store at db. match says which records
+// NewStoreFollower follows the store at db of an agent whose format keeps
+// its records in one (evidence.Format.OpenStore). match says which records
 // (RecordPath) are followed; it is asked again at every read.
-func NewStoreFollower(db string, match func(record string) bool, lg *slog.Logger) (*StoreFollower, error) {
+func NewStoreFollower(agent evidence.Agent, db string, match func(record string) bool, lg *slog.Logger) (*StoreFollower, error) {
+	format, ok := FormatOf(agent)
+	if !ok || format.OpenStore == nil {
+		return nil, fmt.Errorf("%w: %q keeps no store of records", ErrOptions, agent)
+	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
@@ -47,7 +54,7 @@ func NewStoreFollower(db string, match func(record string) bool, lg *slog.Logger
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	f := &StoreFollower{db: db, match: match, lg: lg, out: make(chan evidence.Event, 256), kick: make(chan struct{}, 1),
+	f := &StoreFollower{open: format.OpenStore, db: db, match: match, lg: lg, out: make(chan evidence.Event, 256), kick: make(chan struct{}, 1),
 		stop: cancel, done: make(chan struct{}), last: map[string]int64{}}
 	go f.run(ctx, w)
 	f.Poke()
@@ -102,7 +109,7 @@ func (f *StoreFollower) run(ctx context.Context, w *fsnotify.Watcher) {
 			if !ok {
 				return
 			}
-			f.lg.Warn("opencode store watch", "err", err)
+			f.lg.Warn("store watch", "err", err)
 		case <-f.kick:
 		case <-safety.C:
 		}
@@ -113,25 +120,25 @@ func (f *StoreFollower) run(ctx context.Context, w *fsnotify.Watcher) {
 // read hands on the new entries of every followed record.
 func (f *StoreFollower) read(ctx context.Context) {
 	if f.store == nil {
-		s, err := OpenOpenCodeDB(f.db)
+		s, err := f.open(f.db)
 		if errors.Is(err, fs.ErrNotExist) {
 			return // no session written yet
 		}
 		if err != nil {
-			f.lg.Warn("opencode store", "err", err)
+			f.lg.Warn("record store", "err", err)
 			return
 		}
 		f.store = s
 	}
-	sessions, err := f.store.Sessions(ctx)
+	sessions, err := f.store.Records(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
-			f.lg.Warn("opencode sessions", "err", err)
+			f.lg.Warn("store sessions", "err", err)
 		}
 		return
 	}
-	for _, s := range sessions {
-		rec := RecordPath(f.db, s.ID)
+	for _, id := range sessions {
+		rec := evidence.RecordPath(f.db, id)
 		if !f.match(rec) {
 			delete(f.last, rec)
 			continue
@@ -140,7 +147,7 @@ func (f *StoreFollower) read(ctx context.Context) {
 		if !ok {
 			after = -1
 		}
-		last, err := f.store.Events(ctx, s.ID, after, func(ev evidence.Event) {
+		last, err := f.store.Events(ctx, id, after, func(ev evidence.Event) {
 			select {
 			case f.out <- ev:
 			case <-ctx.Done():
@@ -148,7 +155,7 @@ func (f *StoreFollower) read(ctx context.Context) {
 		})
 		if err != nil {
 			if ctx.Err() == nil {
-				f.lg.Warn("opencode events", "session", s.ID, "err", err)
+				f.lg.Warn("store events", "session", id, "err", err)
 			}
 			continue
 		}

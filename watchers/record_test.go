@@ -18,21 +18,21 @@ import (
 func TestOpenCodeRecord(t *testing.T) {
 	ctx := context.Background()
 	const session, other = "ses_db66857f4ffe9PumYZ1qM1zewH", "ses_db668948dffeJ2hRVkpYw77me4"
-	rec := RecordPath(ocTUI, session)
-	if db, s, ok := SplitRecord(rec); !ok || db != ocTUI || s != session {
-		t.Fatalf("SplitRecord(%q) = %q %q %v", rec, db, s, ok)
+	rec := evidence.RecordPath(ocTUI, session)
+	if db, s, ok := evidence.SplitRecord(rec); !ok || db != ocTUI || s != session {
+		t.Fatalf("evidence.SplitRecord(%q) = %q %q %v", rec, db, s, ok)
 	}
-	if _, _, ok := SplitRecord(ocTUI); ok {
+	if _, _, ok := evidence.SplitRecord(ocTUI); ok {
 		t.Fatal("a plain path split as a record")
 	}
 	id, err := RecordID(evidence.OpenCode, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if oid, _ := RecordID(evidence.OpenCode, RecordPath(ocTUI, other)); oid == id {
+	if oid, _ := RecordID(evidence.OpenCode, evidence.RecordPath(ocTUI, other)); oid == id {
 		t.Fatal("two sessions of one store share an identity")
 	}
-	if _, err := RecordID(evidence.OpenCode, RecordPath("testdata/opencode/none.db", session)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := RecordID(evidence.OpenCode, evidence.RecordPath("testdata/opencode/none.db", session)); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("a missing store: %v", err)
 	}
 
@@ -61,7 +61,7 @@ func TestOpenCodeRecord(t *testing.T) {
 	}{
 		{"anchored before the prompt", 30, rec, Accepted},
 		{"anchored after it", 32, rec, Pending},
-		{"another session of the store", 0, RecordPath(ocTUI, other), Pending},
+		{"another session of the store", 0, evidence.RecordPath(ocTUI, other), Pending},
 	} {
 		an := Anchor{Agent: evidence.OpenCode, Path: tc.path, File: id, Offset: tc.offset, SessionID: session}
 		if tc.path != rec {
@@ -78,7 +78,7 @@ func TestOpenCodeRecord(t *testing.T) {
 		t.Errorf("a replaced store: %s (%s), want uncertain", acc.Verdict, acc.Reason)
 	}
 	// A session not in the store: an Absent anchor, read from its start.
-	if a, err := TakeAnchor(ctx, evidence.OpenCode, RecordPath(ocTUI, "ses_none")); err != nil || !a.Absent {
+	if a, err := TakeAnchor(ctx, evidence.OpenCode, evidence.RecordPath(ocTUI, "ses_none")); err != nil || !a.Absent {
 		t.Errorf("a session not written yet: %+v %v, want absent", a, err)
 	}
 }

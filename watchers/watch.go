@@ -20,15 +20,15 @@ import (
 
 // Options configure a Watcher.
 type Options struct {
-	// Agent picks the line parser (Codex rollouts or Claude transcripts).
+	// Agent picks the registered line format (Register) whose files are
+	// followed and parsed.
 	Agent evidence.Agent
 	// Depth is how many directory levels below an added directory files
 	// live in (0: directly in it). Every directory down to Depth is
-	// watched, including ones created later. CodexOptions and
-	// ClaudeOptions set it for the agents' roots.
+	// watched, including ones created later. OptionsFor sets the
+	// format's own, for the agent's root.
 	Depth int
-	// Match says which file names to follow (nil: the agent's default,
-	// rollout-*.jsonl for Codex, *.jsonl for Claude).
+	// Match says which file names to follow (nil: the format's records).
 	Match func(name string) bool
 	// Start gives the offset to start a newly followed file at (nil: 0).
 	// It must be 0 or a line boundary of that file (an End kept from an
@@ -46,51 +46,26 @@ type Options struct {
 	testPause chan struct{}
 }
 
-// CodexOptions are the Options for $CODEX_HOME/sessions: rollouts live in
-// YYYY/MM/DD directories that appear over time.
-func CodexOptions() Options { return Options{Agent: evidence.Codex, Depth: 3} }
-
-// ClaudeOptions are the Options for ~/.claude/projects: transcripts live
-// one level down, in a directory per project.
-func ClaudeOptions() Options { return Options{Agent: evidence.Claude, Depth: 1} }
-
-// GeminiOptions are the Options for ~/.gemini/tmp: conversations live in
-// <project>/chats, two levels down.
-func GeminiOptions() Options { return Options{Agent: evidence.Gemini, Depth: 2} }
-
-// NewParser returns the line parser for an agent.
-func NewParser(a evidence.Agent) evidence.Parser {
-	switch a {
-	case evidence.Claude:
-		return NewClaudeParser()
-	case evidence.Gemini:
-		return NewGeminiParser()
-	}
-	return NewCodexParser()
-}
-
-func defaultMatch(a evidence.Agent) func(string) bool {
-	switch a {
-	case evidence.Claude:
-		return func(n string) bool { return strings.HasSuffix(n, ".jsonl") }
-	case evidence.Gemini:
-		return func(n string) bool { return strings.HasPrefix(n, "session-") && strings.HasSuffix(n, ".jsonl") }
-	}
-	return func(n string) bool { return strings.HasPrefix(n, "rollout-") && strings.HasSuffix(n, ".jsonl") }
+// OptionsFor are the Options that follow a registered format's records
+// under its agent's root.
+func OptionsFor(a evidence.Agent) Options {
+	f, _ := FormatOf(a)
+	return Options{Agent: a, Depth: f.Depth}
 }
 
 // Watcher follows every matching file under its directories and sends the
 // evidence parsed from their complete lines, in file order, on Evidence.
 type Watcher struct {
-	opts Options
-	log  *slog.Logger
-	fsw  *fsnotify.Watcher
-	out  chan evidence.Event
-	done chan struct{}
-	wake chan struct{}
-	wg   sync.WaitGroup
-	once sync.Once
-	cerr error // Close's result
+	opts      Options
+	newParser func() evidence.Parser // the format's
+	log       *slog.Logger
+	fsw       *fsnotify.Watcher
+	out       chan evidence.Event
+	done      chan struct{}
+	wake      chan struct{}
+	wg        sync.WaitGroup
+	once      sync.Once
+	cerr      error // Close's result
 
 	mu       sync.Mutex // guards the fields below
 	closed   bool
@@ -121,14 +96,15 @@ type followed struct {
 
 // New starts a Watcher. It watches nothing until Add.
 func New(opts Options) (*Watcher, error) {
-	if opts.Agent != evidence.Codex && opts.Agent != evidence.Claude && opts.Agent != evidence.Gemini {
-		return nil, fmt.Errorf("%w: unknown agent %q", ErrOptions, opts.Agent)
+	format, err := lineFormat(opts.Agent)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Depth < 0 {
 		return nil, fmt.Errorf("%w: negative depth %d", ErrOptions, opts.Depth)
 	}
 	if opts.Match == nil {
-		opts.Match = defaultMatch(opts.Agent)
+		opts.Match = format.Match
 	}
 	if opts.Buffer <= 0 {
 		opts.Buffer = 1024
@@ -140,7 +116,7 @@ func New(opts Options) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watchers: new fsnotify watcher: %w", err)
 	}
-	w := &Watcher{opts: opts, log: opts.Logger, fsw: fsw,
+	w := &Watcher{opts: opts, newParser: format.NewParser, log: opts.Logger, fsw: fsw,
 		out: make(chan evidence.Event, opts.Buffer), done: make(chan struct{}), wake: make(chan struct{}, 1),
 		dirs: map[string]int{}, dirty: map[string]struct{}{}, removed: map[string]struct{}{}, newDirs: map[string]int{},
 		files: map[string]*followed{}, byID: map[evidence.FileID]*followed{},
@@ -506,7 +482,7 @@ func (fl *followed) where(a evidence.Agent) evidence.Where {
 }
 
 func (w *Watcher) follow(path string, st Stat) *followed {
-	fl := &followed{path: path, tail: NewTail(w.opts.MaxLine, w.opts.MaxRead), parser: NewParser(w.opts.Agent)}
+	fl := &followed{path: path, tail: NewTail(w.opts.MaxLine, w.opts.MaxRead), parser: w.newParser()}
 	if w.opts.Start != nil {
 		if off := w.opts.Start(path, st); off > 0 {
 			fl.tail.Resume(st.ID, off)

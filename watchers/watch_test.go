@@ -182,7 +182,7 @@ func TestWatchNewDayDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	appendFile(t, filepath.Join(old, "rollout-old.jsonl"), turnLine(0))
-	w, c := newWatcher(t, CodexOptions())
+	w, c := newWatcher(t, OptionsFor(evidence.Codex))
 	if err := w.Add(root); err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +465,7 @@ func TestWatchClaudeProjects(t *testing.T) {
 		t.Fatal("no recorded Claude send transcript")
 	}
 	root := t.TempDir()
-	w, c := newWatcher(t, ClaudeOptions())
+	w, c := newWatcher(t, OptionsFor(evidence.Claude))
 	if err := w.Add(root); err != nil {
 		t.Fatal(err)
 	}

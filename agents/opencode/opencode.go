@@ -48,10 +48,10 @@ func (agent) Records() agents.Records { return agents.Records{Format: evidence.O
 func (agent) Resolve(ctx context.Context, root string, q agents.SessionQuery) watchers.NativeIdentity {
 	ni, _ := watchers.ResolveOpenCode(ctx, watchers.OpenCodeQuery{DB: root, Cwd: q.Cwd, Since: q.Since})
 	for i := range ni.Candidates {
-		ni.Candidates[i].Path = watchers.RecordPath(root, ni.Candidates[i].SessionID)
+		ni.Candidates[i].Path = evidence.RecordPath(root, ni.Candidates[i].SessionID)
 	}
 	if ni.State == contract.IdentityResolved {
-		ni.Path = watchers.RecordPath(root, ni.SessionID)
+		ni.Path = evidence.RecordPath(root, ni.SessionID)
 		ni.File, _ = watchers.RecordID(evidence.OpenCode, ni.Path)
 	}
 	return ni

@@ -482,7 +482,7 @@ func (b *Binder) startWatcher(ctx context.Context, agent evidence.Agent) {
 	}
 	rec, root := a.Records(), b.cfg.Roots[a.Name()]
 	if rec.Store {
-		f, err := watchers.NewStoreFollower(root, func(rec string) bool {
+		f, err := watchers.NewStoreFollower(agent, root, func(rec string) bool {
 			b.mu.Lock()
 			defer b.mu.Unlock()
 			return b.files[rec] != nil

@@ -21,7 +21,11 @@ func foldFile(t *testing.T, agent evidence.Agent, file string, each func(evidenc
 		t.Fatal(err)
 	}
 	defer f.Close()
-	p := watchers.NewParser(agent)
+	format, ok := watchers.FormatOf(agent)
+	if !ok {
+		t.Fatalf("no format of %s", agent)
+	}
+	p := format.NewParser()
 	var d Durable
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 16<<20)

@@ -18,6 +18,7 @@ import (
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // BenchmarkEvidenceToCallback measures the time from a durable evidence
@@ -56,7 +57,7 @@ func BenchmarkEvidenceToCallback(b *testing.B) {
 	go func() { done <- sv.Run(ctx) }()
 	go func() { done <- ob.Run(ctx) }()
 	defer func() { cancel(); <-done; <-done }()
-	opts := watchers.CodexOptions()
+	opts := watchers.OptionsFor(evidence.Codex)
 	opts.Depth = 3
 	w, err := watchers.New(opts)
 	if err != nil {
