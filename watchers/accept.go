@@ -133,7 +133,7 @@ type anchorState struct {
 func NewAcceptor(prompt string, anchors ...Anchor) *Acceptor {
 	a := &Acceptor{hash: evidence.PromptHash(prompt)}
 	for _, an := range anchors {
-		f, _ := FormatOf(an.Agent)
+		f, _ := evidence.FormatOf(an.Agent)
 		a.anchors = append(a.anchors, anchorState{Anchor: an, rule: f.Accept, started: map[string]int{}})
 	}
 	return a

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/watchers/evidence"
+	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
 
 // BenchmarkParse parses the recorded journals of each agent (real files
@@ -18,7 +19,7 @@ func BenchmarkParse(b *testing.B) {
 		b.Run(string(agent), func(b *testing.B) {
 			var files [][]byte
 			total, lines := 0, 0
-			for _, f := range journals(b) {
+			for _, f := range evidencetest.Journals(b) {
 				data, err := os.ReadFile(f.Journal)
 				if err != nil || len(data) == 0 || agentOfFile(f) != agent {
 					continue

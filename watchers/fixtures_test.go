@@ -14,6 +14,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
+	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
 
 // The fixtures are the real transcripts and rollouts the live rig recorded
@@ -21,46 +22,6 @@ import (
 // corpus.json). They are read in place, never copied here.
 
 var update = flag.Bool("update", false, "rewrite testdata/fixtures/*.events from the parsers")
-
-const corpusDir = "../recordings/testdata"
-
-// journals lists every surface's journal of the corpus.
-func journals(tb testing.TB) []recordings.CorpusFile {
-	tb.Helper()
-	c, err := recordings.LoadCorpus(corpusDir)
-	if err != nil {
-		tb.Fatalf("the recorded corpus is missing: %v", err)
-	}
-	files := c.Files(corpusDir)
-	if len(files) == 0 {
-		tb.Fatal("the corpus lists no surface")
-	}
-	return files
-}
-
-// fixtureLines returns the recorded journals of one kind ("rollout" or
-// "transcript") in runs of a few lines, as fuzz seeds (whole files make
-// each execution and each minimisation slow).
-func fixtureLines(tb testing.TB, kind string) [][]byte {
-	const run = 4
-	var out [][]byte
-	for _, f := range journals(tb) {
-		if !strings.HasSuffix(f.Journal, "."+kind+".jsonl") {
-			continue
-		}
-		b, err := os.ReadFile(f.Journal)
-		if err != nil {
-			continue
-		}
-		lines := bytes.SplitAfter(b, []byte("\n"))
-		for i := 0; i < len(lines); i += run {
-			if seed := bytes.Join(lines[i:min(i+run, len(lines))], nil); len(seed) > 0 {
-				out = append(out, seed)
-			}
-		}
-	}
-	return out
-}
 
 func agentOfFile(f recordings.CorpusFile) evidence.Agent {
 	switch f.Agent {
@@ -142,7 +103,7 @@ func goldenPath(f recordings.CorpusFile) string {
 // go test ./watchers -run TestFixturesParse -update and review the diff
 // against the journal.
 func TestFixturesParse(t *testing.T) {
-	for _, f := range journals(t) {
+	for _, f := range evidencetest.Journals(t) {
 		name := filepath.Join(f.Agent, f.Version, f.Surface)
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(f.Journal)
@@ -218,7 +179,7 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 	byPrompt := map[string][]Anchor{}
 	checked := 0
 	recorded, accepted := map[string]bool{}, map[string]bool{}
-	for _, f := range journals(t) {
+	for _, f := range evidencetest.Journals(t) {
 		data, err := os.ReadFile(f.Journal)
 		if err != nil || len(data) == 0 {
 			continue
@@ -308,7 +269,7 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 func TestFixturesLive(t *testing.T) {
 	for _, agent := range []evidence.Agent{evidence.Claude, evidence.Codex} {
 		var files []recordings.CorpusFile
-		for _, f := range journals(t) {
+		for _, f := range evidencetest.Journals(t) {
 			if b, err := os.ReadFile(f.Journal); err == nil && len(b) > 0 && agentOfFile(f) == agent {
 				files = append(files, f)
 			}

@@ -12,13 +12,13 @@ func init() {
 	jsonl := func(prefix string) func(string) bool {
 		return func(n string) bool { return strings.HasPrefix(n, prefix) && strings.HasSuffix(n, ".jsonl") }
 	}
-	Register(evidence.Format{Agent: evidence.Codex, Depth: 3, Match: jsonl("rollout-"),
+	evidence.Register(evidence.Format{Agent: evidence.Codex, Depth: 3, Match: jsonl("rollout-"),
 		NewParser: func() evidence.Parser { return NewCodexParser() }, Accept: evidence.AcceptStartedTurn})
-	Register(evidence.Format{Agent: evidence.Claude, Depth: 1, Match: jsonl(""),
+	evidence.Register(evidence.Format{Agent: evidence.Claude, Depth: 1, Match: jsonl(""),
 		NewParser: func() evidence.Parser { return NewClaudeParser() }, Accept: evidence.AcceptSession})
-	Register(evidence.Format{Agent: evidence.Gemini, Depth: 2, Match: jsonl("session-"),
+	evidence.Register(evidence.Format{Agent: evidence.Gemini, Depth: 2, Match: jsonl("session-"),
 		NewParser: func() evidence.Parser { return NewGeminiParser() }, Accept: evidence.AcceptFileSession})
-	Register(evidence.Format{Agent: evidence.OpenCode, Match: func(string) bool { return false },
+	evidence.Register(evidence.Format{Agent: evidence.OpenCode, Match: func(string) bool { return false },
 		OpenStore: openOpenCodeStore, Accept: evidence.AcceptSession})
 }
 

@@ -5,72 +5,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-knock-knock/akk/watchers/evidence"
+	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
-
-// fuzzLines runs every line of data through one parser (so state built by
-// earlier lines is exercised) and checks what any line may produce.
-func fuzzLines(t *testing.T, p evidence.Parser, data []byte) {
-	lines := bytes.Split(data, []byte("\n"))
-	off := int64(0)
-	seen := map[int64]evidence.Where{} // lines so far: a held Claude record's events come later
-	for _, line := range lines {
-		where := evidence.Where{Path: "/f.jsonl", File: evidence.FileID{Dev: 1, Ino: 2}, Gen: 3, Offset: off, End: off + int64(len(line)) + 1}
-		seen[off] = where
-		before := *p.Stats()
-		evs := p.Parse(where, line, nil)
-		after := p.Stats()
-		if after.Lines != before.Lines+1 {
-			t.Fatalf("line not counted: %+v -> %+v", before, after)
-		}
-		malformed := 0
-		for _, ev := range evs {
-			at := ev.At()
-			at.Time = time.Time{}
-			if at != seen[at.Offset] {
-				t.Fatalf("%T at %+v: not a line read so far (now at %+v)", ev, at, where)
-			}
-			switch e := ev.(type) {
-			case evidence.Malformed:
-				malformed++
-				if e.Err == nil {
-					t.Fatal("malformed without error")
-				}
-			case evidence.PromptAccepted:
-				if e.SHA256 == ([32]byte{}) {
-					t.Fatal("prompt without hash")
-				}
-			}
-		}
-		if malformed > 1 || (malformed == 1 && len(evs) != 1) {
-			t.Fatalf("malformed line produced %d events", len(evs))
-		}
-		if int64(len(evs)-malformed) != after.Events-before.Events {
-			t.Fatalf("%d events, counted %d", len(evs), after.Events-before.Events)
-		}
-		off += int64(len(line)) + 1
-	}
-	// The same lines through a fresh parser say the same.
-	a, b := NewParser(agentOf(p)), NewParser(agentOf(p))
-	for _, line := range lines {
-		x, y := a.Parse(evidence.Where{}, line, nil), b.Parse(evidence.Where{}, line, nil)
-		if fmt.Sprint(x) != fmt.Sprint(y) {
-			t.Fatalf("not deterministic: %v vs %v", x, y)
-		}
-	}
-}
-
-func agentOf(p evidence.Parser) evidence.Agent {
-	switch p.(type) {
-	case *ClaudeParser:
-		return evidence.Claude
-	case *GeminiParser:
-		return evidence.Gemini
-	}
-	return evidence.Codex
-}
 
 func FuzzCodexLine(f *testing.F) {
 	f.Add([]byte(metaLine("s", "/src", "0.155.1") + codexTurn("t1", "hello") + codexTurnStarted("t2")))
@@ -79,10 +17,12 @@ func FuzzCodexLine(f *testing.F) {
 	f.Add([]byte(`{"type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted","turn_id":7}}`))
 	f.Add([]byte(`{"type":"event_msg","payload":{"type":"task_complete","duration_ms":1e400}}`))
 	f.Add([]byte("{}\n[]\nnull\n\"x\"\n"))
-	for _, s := range fixtureLines(f, "rollout") {
+	for _, s := range evidencetest.CorpusLines(f, "rollout") {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzLines(t, NewCodexParser(), data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		evidencetest.Lines(t, func() evidence.Parser { return NewCodexParser() }, data)
+	})
 }
 
 func FuzzClaudeLine(f *testing.F) {
@@ -92,10 +32,12 @@ func FuzzClaudeLine(f *testing.F) {
 	f.Add([]byte(`{"type":"system","subtype":"turn_duration","durationMs":"12"}`))
 	f.Add([]byte(`{"type":"user","message":"not an object"}` + "\n" + `{"type":"user","message":{"content":[{"type":"text","text":1}]}}`))
 	f.Add([]byte(`{"type":"assistant","isApiErrorMessage":true,"error":{"type":"overloaded"}}`))
-	for _, s := range fixtureLines(f, "transcript") {
+	for _, s := range evidencetest.CorpusLines(f, "transcript") {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzLines(t, NewClaudeParser(), data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		evidencetest.Lines(t, func() evidence.Parser { return NewClaudeParser() }, data)
+	})
 }
 
 func FuzzGeminiLine(f *testing.F) {
@@ -103,13 +45,15 @@ func FuzzGeminiLine(f *testing.F) {
 	f.Add([]byte(strings.Join([]string{gUser("u1", "go"), gReply("r1", "", gCall("c_1_0", "write_file", "cancelled", `{}`, gDenied)),
 		gNote("i1", "info", "Request cancelled."), gUser("x1", gContext, "go"), gList(gUser("x1", gContext, "go")), `{"$rewindTo":"x1"}`}, "\n")))
 	f.Add([]byte("{}\n[]\nnull\n\"x\"\n{\"$set\":null}\n{\"id\":\"a\",\"type\":\"gemini\",\"content\":[\"t\",{\"text\":1}]}"))
-	for _, s := range fixtureLines(f, "chats") {
+	for _, s := range evidencetest.CorpusLines(f, "chats") {
 		f.Add(s)
 	}
 	for _, s := range geminiSeeds(f) {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzLines(t, NewGeminiParser(), data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		evidencetest.Lines(t, func() evidence.Parser { return NewGeminiParser() }, data)
+	})
 }
 
 // FuzzTail cuts a byte stream into reads of fuzzed sizes and checks the

@@ -163,7 +163,7 @@ func firstDiff(a, b []string) int {
 
 // NewParser is the registered format's line parser of an agent.
 func NewParser(a evidence.Agent) evidence.Parser {
-	f, ok := FormatOf(a)
+	f, ok := evidence.FormatOf(a)
 	if !ok || f.NewParser == nil {
 		panic("no line format for " + string(a))
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
+	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
 
 // metaLine is a session_meta line of the documented shape (agents-offline.md).
@@ -227,7 +228,7 @@ func cmpOrString(a, b string) string {
 // carry, also when the window read at its end starts in mid-chain (its
 // first records' parents lie before the window).
 func TestResolveClaudeRecordedTranscript(t *testing.T) {
-	for _, f := range journals(t) {
+	for _, f := range evidencetest.Journals(t) {
 		if f.Agent != "claude" || f.Surface != "permission-approve" {
 			continue
 		}
@@ -263,7 +264,7 @@ func TestResolveClaudeRecordedTranscript(t *testing.T) {
 // buffer).
 func TestResolveCodexRecordedRollouts(t *testing.T) {
 	versions := map[string]bool{}
-	for _, f := range journals(t) {
+	for _, f := range evidencetest.Journals(t) {
 		if f.Agent != "codex" || f.Surface != "send" {
 			continue
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
+	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
 
 // The live tier: a real pinned agent, installed in the rig's cache, runs
@@ -29,7 +30,7 @@ import (
 // newestPinned is the newest version of agent in the recorded corpus.
 func newestPinned(t *testing.T, agent string) string {
 	t.Helper()
-	c, err := recordings.LoadCorpus(corpusDir)
+	c, err := recordings.LoadCorpus(evidencetest.CorpusDir())
 	if err != nil {
 		t.Fatal(err)
 	}

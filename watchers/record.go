@@ -47,7 +47,7 @@ func RecordID(agent evidence.Agent, path string) (evidence.FileID, error) {
 // each event to fn; it returns the record's identity and the end of the
 // last complete entry. The identity is taken from what was read.
 func ReadRecord(ctx context.Context, agent evidence.Agent, path string, fn func(evidence.Where, evidence.Event)) (evidence.FileID, int64, error) {
-	f, ok := FormatOf(agent)
+	f, ok := evidence.FormatOf(agent)
 	if !ok {
 		return evidence.FileID{}, 0, fmt.Errorf("%w: unknown agent %q", ErrOptions, agent)
 	}
@@ -108,7 +108,7 @@ func readLines(format evidence.Format, path string, fn func(evidence.Where, evid
 
 // inStore says whether an agent's records are sessions of a store.
 func inStore(agent evidence.Agent) bool {
-	f, _ := FormatOf(agent)
+	f, _ := evidence.FormatOf(agent)
 	return f.OpenStore != nil
 }
 

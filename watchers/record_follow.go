@@ -41,7 +41,7 @@ const storeSafety = 2 * time.Second
 // its records in one (evidence.Format.OpenStore). match says which records
 // (RecordPath) are followed; it is asked again at every read.
 func NewStoreFollower(agent evidence.Agent, db string, match func(record string) bool, lg *slog.Logger) (*StoreFollower, error) {
-	format, ok := FormatOf(agent)
+	format, ok := evidence.FormatOf(agent)
 	if !ok || format.OpenStore == nil {
 		return nil, fmt.Errorf("%w: %q keeps no store of records", ErrOptions, agent)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
+	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
 
 // The thread listing is tested over journals the rig recorded
@@ -45,7 +46,7 @@ func loadJournal(t testing.TB, agent evidence.Agent, version, scenario string) j
 	if agent == evidence.Codex {
 		kind = "rollout"
 	}
-	data, err := os.ReadFile(filepath.Join(corpusDir, string(agent), version, scenario+"."+kind+".jsonl"))
+	data, err := os.ReadFile(filepath.Join(evidencetest.CorpusDir(), string(agent), version, scenario+"."+kind+".jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ type Options struct {
 // OptionsFor are the Options that follow a registered format's records
 // under its agent's root.
 func OptionsFor(a evidence.Agent) Options {
-	f, _ := FormatOf(a)
+	f, _ := evidence.FormatOf(a)
 	return Options{Agent: a, Depth: f.Depth}
 }
 

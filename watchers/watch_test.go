@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/watchers/evidence"
+	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
 
 func flatCodex() Options { return Options{Agent: evidence.Codex} }
@@ -452,7 +453,7 @@ func TestWatchRotation(t *testing.T) {
 // subagent transcripts one level further down are not followed.
 func TestWatchClaudeProjects(t *testing.T) {
 	var real []byte
-	for _, f := range journals(t) {
+	for _, f := range evidencetest.Journals(t) {
 		if f.Agent == "claude" && f.Surface == "send" {
 			b, err := os.ReadFile(f.Journal)
 			if err != nil {

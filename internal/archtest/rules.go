@@ -48,6 +48,7 @@ var Leaves = []string{
 	"internal/fault", "internal/shot", "internal/benchinput", "internal/streamgen",
 	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest", "internal/dbustest", "internal/uidtest", "internal/disktest",
 	"internal/logcap",                 // a slog handler that bounds repeated warnings
+	"watchers/evidence/evidencetest",  // a record parser's invariants, for every format's fuzz targets
 	"supervisor/dispatch/refusaltest", // the refusal table both tiers run
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
-	"github.com/agent-knock-knock/akk/watchers"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
@@ -21,7 +20,7 @@ func foldFile(t *testing.T, agent evidence.Agent, file string, each func(evidenc
 		t.Fatal(err)
 	}
 	defer f.Close()
-	format, ok := watchers.FormatOf(agent)
+	format, ok := evidence.FormatOf(agent)
 	if !ok {
 		t.Fatalf("no format of %s", agent)
 	}

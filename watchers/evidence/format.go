@@ -1,11 +1,15 @@
 package evidence
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"sync"
+)
 
 // Format is how one agent keeps its native records: all the watchers'
 // engine needs to follow them, read them whole and prove a prompt taken
 // in them. An agent's folder defines its Format beside its parser and
-// registers it (watchers.Register); the engine names no agent.
+// registers it (Register); the engine names no agent.
 type Format struct {
 	// Agent names the agent in its evidence (Where.Agent).
 	Agent Agent
@@ -56,4 +60,38 @@ type Store interface {
 	// session's record (RecordPath) with the entry's [seq, seq+1).
 	Events(ctx context.Context, session string, afterSeq int64, emit func(Event)) (int64, error)
 	Close() error
+}
+
+// The formats known, by agent: each agent's format package registers its
+// own from its init (as database/sql drivers do), so the watchers' engine
+// follows, reads and accepts a record naming no agent.
+var formats struct {
+	sync.RWMutex
+	by map[Agent]Format
+}
+
+// Register makes an agent's record format known. It panics on a format
+// without a name or a reader, or a second format of one agent: both are
+// programming errors in an agent's folder, found at start.
+func Register(f Format) {
+	if f.Agent == "" || (f.NewParser == nil) == (f.OpenStore == nil) {
+		panic(fmt.Sprintf("evidence: format %q needs a name and exactly one of NewParser, OpenStore", f.Agent))
+	}
+	formats.Lock()
+	defer formats.Unlock()
+	if _, dup := formats.by[f.Agent]; dup {
+		panic(fmt.Sprintf("evidence: format %q registered twice", f.Agent))
+	}
+	if formats.by == nil {
+		formats.by = map[Agent]Format{}
+	}
+	formats.by[f.Agent] = f
+}
+
+// FormatOf is the registered format of an agent's records.
+func FormatOf(a Agent) (Format, bool) {
+	formats.RLock()
+	defer formats.RUnlock()
+	f, ok := formats.by[a]
+	return f, ok
 }
