@@ -35,9 +35,9 @@ type Agent interface {
 	Process() procid.Rule
 	// Interrupt is how its user stops a working turn.
 	Interrupt() Interrupt
-	// Records says how its native records lie under its root, for the
-	// watchers that follow them.
-	Records() Records
+	// Records is the format of its native records (how they lie under its
+	// root, how they are parsed), for the watchers that follow them.
+	Records() evidence.Format
 	// Root is where its records are on this machine, given the user's
 	// home and environment ("": none it can name).
 	Root(home string, getenv func(string) string) string
@@ -96,17 +96,6 @@ func ConfigDir(root string) string {
 		return ""
 	}
 	return filepath.Dir(root)
-}
-
-// Records is how an agent keeps its native records.
-type Records struct {
-	// Format is the watchers' reader of its records.
-	Format evidence.Agent
-	// Depth is how far below the root a session's file lies.
-	Depth int
-	// Store: the root is one database file holding every session (each
-	// session a record of its own), watched as its directory.
-	Store bool
 }
 
 // SessionQuery is what a resolution knows of a pane's agent process.

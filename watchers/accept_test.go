@@ -2,7 +2,6 @@ package watchers
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,14 +9,10 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/watchers/evidence"
+	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
 
 // Lines of the documented shapes (agents-offline.md, akk-reference.md §4).
-
-func jsonString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
 
 func codexTurnStarted(turn string) string {
 	return `{"timestamp":"2026-11-30T10:00:01.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"` + turn + `"}}` + "\n"
@@ -25,11 +20,11 @@ func codexTurnStarted(turn string) string {
 
 func codexUserPrompt(turn, text string) string {
 	return `{"timestamp":"2026-11-30T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":` +
-		jsonString(text) + `}],"internal_chat_message_metadata_passthrough":{"turn_id":"` + turn + `"}}}` + "\n"
+		evidencetest.JSON(text) + `}],"internal_chat_message_metadata_passthrough":{"turn_id":"` + turn + `"}}}` + "\n"
 }
 
 func codexUserEvent(text string) string {
-	return `{"timestamp":"2026-11-30T10:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":` + jsonString(text) + `}}` + "\n"
+	return `{"timestamp":"2026-11-30T10:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":` + evidencetest.JSON(text) + `}}` + "\n"
 }
 
 func codexTurn(turn, text string) string {
@@ -38,7 +33,7 @@ func codexTurn(turn, text string) string {
 
 func claudePrompt(session, cwd, uuid, text string) string {
 	return `{"parentUuid":null,"isSidechain":false,"cwd":"` + cwd + `","sessionId":"` + session + `","version":"2.1.267","type":"user","message":{"role":"user","content":` +
-		jsonString(text) + `},"uuid":"` + uuid + `","timestamp":"2026-11-30T10:00:00.000Z"}` + "\n"
+		evidencetest.JSON(text) + `},"uuid":"` + uuid + `","timestamp":"2026-11-30T10:00:00.000Z"}` + "\n"
 }
 
 func anchor(t *testing.T, agent evidence.Agent, path string) Anchor {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/agents/gemini/chats"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
@@ -28,7 +29,7 @@ func agentOfFile(f recordings.CorpusFile) evidence.Agent {
 	case "codex":
 		return evidence.Codex
 	case "gemini":
-		return evidence.Gemini
+		return chats.Agent
 	case "opencode":
 		return evidence.OpenCode
 	}

@@ -16,8 +16,6 @@ func init() {
 		NewParser: func() evidence.Parser { return NewCodexParser() }, Accept: evidence.AcceptStartedTurn})
 	evidence.Register(evidence.Format{Agent: evidence.Claude, Depth: 1, Match: jsonl(""),
 		NewParser: func() evidence.Parser { return NewClaudeParser() }, Accept: evidence.AcceptSession})
-	evidence.Register(evidence.Format{Agent: evidence.Gemini, Depth: 2, Match: jsonl("session-"),
-		NewParser: func() evidence.Parser { return NewGeminiParser() }, Accept: evidence.AcceptFileSession})
 	evidence.Register(evidence.Format{Agent: evidence.OpenCode, Match: func(string) bool { return false },
 		OpenStore: openOpenCodeStore, Accept: evidence.AcceptSession})
 }

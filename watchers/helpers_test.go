@@ -152,15 +152,6 @@ func fmtSscan(s string, i *int) (int, error) { return fmt.Sscan(strings.TrimPref
 
 func itoa(i int64) string { return fmt.Sprint(i) }
 
-func firstDiff(a, b []string) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
-}
-
 // NewParser is the registered format's line parser of an agent.
 func NewParser(a evidence.Agent) evidence.Parser {
 	f, ok := evidence.FormatOf(a)

@@ -407,6 +407,12 @@ func (p *OpenCodeParser) textPart(where evidence.Where, id string, m *ocMessage,
 	return out
 }
 
+// A tool call's progress, by call id.
+const (
+	ocCallPending = 1 // ToolPending reported
+	ocCallDone    = 2 // ToolResult reported
+)
+
 func (p *OpenCodeParser) toolPart(where evidence.Where, m *ocMessage, part *openCodePart, out []evidence.Event) []evidence.Event {
 	st := &part.State
 	key := cmpStr(part.ID, part.CallID)
@@ -415,7 +421,7 @@ func (p *OpenCodeParser) toolPart(where evidence.Where, m *ocMessage, part *open
 	case part.CallID == "" || m.user:
 		p.stats.CountUnknown("part/tool")
 		return out
-	case st.Status == "pending" || p.calls[key] == geminiCallDone:
+	case st.Status == "pending" || p.calls[key] == ocCallDone:
 		p.stats.Ignored++
 		return out
 	case st.Status != "running" && !ended:
@@ -424,13 +430,13 @@ func (p *OpenCodeParser) toolPart(where evidence.Where, m *ocMessage, part *open
 	}
 	turn := m.turn
 	if p.calls[key] == 0 {
-		p.calls[key] = geminiCallPending
+		p.calls[key] = ocCallPending
 		out = append(out, evidence.ToolPending{Where: where, TurnID: turn, CallID: part.CallID, Name: part.Tool, InputSHA256: evidence.Digest(st.Input)})
 	}
 	if !ended {
 		return out
 	}
-	p.calls[key] = geminiCallDone
+	p.calls[key] = ocCallDone
 	rejected := st.Status == "error" && (strings.Contains(st.Error, ocRejected) || strings.Contains(st.Error, ocDismissed))
 	m.rejected = m.rejected || rejected
 	out = append(out, evidence.ToolResult{Where: where, TurnID: turn, CallID: part.CallID, Name: part.Tool,

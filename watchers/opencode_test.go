@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
+	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
 
 // The OpenCode 1.18.33 stores in testdata/opencode (README.md there says
@@ -57,14 +58,14 @@ func ocBrief(ev evidence.Event) string {
 	case evidence.QuestionAnswered:
 		s = fmt.Sprintf("answered %s %d/%d", e.CallID, e.Answered, e.Questions)
 	default:
-		s = geminiBrief(ev)
+		s = evidencetest.Brief(ev)
 	}
 	return fmt.Sprintf("%d %s", ev.At().Offset, s)
 }
 
 // ocPrompt is ocBrief's line for the prompt text accepted at seq as turn.
 func ocPrompt(seq int, turn, text string) string {
-	return fmt.Sprintf("%d prompt %s %s %d", seq, turn, shaPrefix(text), len(text))
+	return fmt.Sprintf("%d prompt %s %s %d", seq, turn, evidencetest.HashPrefix(text), len(text))
 }
 
 // ocEvents reads every event of a session of the store at path.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/watchers/evidence"
+	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
 
 // describe prints an event without its location: the parser tables below
@@ -71,11 +72,6 @@ func parseAll(p evidence.Parser, text string) []string {
 	return out
 }
 
-func shaPrefix(text string) string {
-	h := evidence.PromptHash(text)
-	return hex.EncodeToString(h[:4])
-}
-
 // Lines of the shapes documented in agents-offline.md and
 // akk-reference.md §4.1, written here, not recorded; the real rollouts are
 // checked in fixtures_test.go.
@@ -102,7 +98,7 @@ func TestCodexParser(t *testing.T) {
 	want := []string{
 		"session s1 cwd=/src version=0.155.1",
 		"turn_started t1",
-		"prompt turn=t1 session=s1 len=10 sha=" + shaPrefix("list files"),
+		"prompt turn=t1 session=s1 len=10 sha=" + evidencetest.HashPrefix("list files"),
 		"tool_pending c1 exec_command turn=t1",
 		"approval_requested c1 exec_command require_escalated",
 		"tool_result c1 exec_command error=false rejected=false",
@@ -133,7 +129,7 @@ func TestParsersTolerateFieldTypes(t *testing.T) {
 		t.Fatalf("codex: %q", got)
 	}
 	got = parseAll(NewClaudeParser(), `{"type":"user","uuid":"u","isMeta":"no","sessionId":5,"message":{"role":"user","content":"hi"}}`+"\n")
-	if strings.Join(got, "|") != "turn_started u|prompt turn=u session= len=2 sha="+shaPrefix("hi") {
+	if strings.Join(got, "|") != "turn_started u|prompt turn=u session= len=2 sha="+evidencetest.HashPrefix("hi") {
 		t.Fatalf("claude: %q", got)
 	}
 }
@@ -176,23 +172,23 @@ func TestClaudeParser(t *testing.T) {
 	want := []string{
 		"session s1 cwd=/w version=2.1.267",
 		"turn_started u1",
-		"prompt turn=u1 session=s1 len=11 sha=" + shaPrefix("make a file"),
+		"prompt turn=u1 session=s1 len=11 sha=" + evidencetest.HashPrefix("make a file"),
 		"tool_pending toolu_1 Bash turn=u1",
 		"tool_result toolu_1 Bash error=true rejected=true",
 		"turn_aborted u1 interrupted_tool_use",
 		"turn_started u5",
-		"prompt turn=u5 session=s1 len=6 sha=" + shaPrefix("ask me"),
+		"prompt turn=u5 session=s1 len=6 sha=" + evidencetest.HashPrefix("ask me"),
 		"tool_pending toolu_2 AskUserQuestion turn=u5",
 		"tool_result toolu_2 AskUserQuestion error=false rejected=false",
 		"question_answered toolu_2 answered=2/2",
 		"turn_completed u5 1.5s stop=end_turn text",
 		"turn_started u12",
-		"prompt turn=u12 session=s1 len=5 sha=" + shaPrefix("again"),
+		"prompt turn=u12 session=s1 len=5 sha=" + evidencetest.HashPrefix("again"),
 		"turn_failed u12 rate_limit",
 		"turn_aborted u12 interrupted",
 		"session s1 cwd=/w2 version=2.1.267",
 		"turn_started u15",
-		"prompt turn=u15 session=s1 len=5 sha=" + shaPrefix("moved"),
+		"prompt turn=u15 session=s1 len=5 sha=" + evidencetest.HashPrefix("moved"),
 		"session s1 cwd=/w version=2.1.267", // the later records say /w again
 		"malformed",
 	}
@@ -216,7 +212,7 @@ func TestClaudeParserMergedRejectionAndPrompt(t *testing.T) {
 		"tool_result toolu_1  error=true rejected=true",
 		"turn_aborted  interrupted_tool_use",
 		"turn_started u9",
-		"prompt turn=u9 session=s len=17 sha=" + shaPrefix("do it differently"),
+		"prompt turn=u9 session=s len=17 sha=" + evidencetest.HashPrefix("do it differently"),
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s", strings.Join(got, "\n"))
@@ -264,7 +260,7 @@ func TestCodexParserObservedShapes(t *testing.T) {
 	want := []string{
 		"session s cwd=/p version=0.155.1",
 		"turn_started t1",
-		"prompt turn=t1 session=s len=9 sha=" + shaPrefix("ask-async"),
+		"prompt turn=t1 session=s len=9 sha=" + evidencetest.HashPrefix("ask-async"),
 		"tool_pending c1 request_user_input_async turn=t1",
 		"tool_result c1 request_user_input_async error=false rejected=false",
 		"turn_completed t1 1.053s stop=",
@@ -296,10 +292,10 @@ func TestClaudeParserOutOfOrder(t *testing.T) {
 		"session s cwd= version=",
 		"session s cwd=/w version=2.1.263",
 		"turn_started u1",
-		"prompt turn=u1 session=s len=5 sha=" + shaPrefix("hello"),
+		"prompt turn=u1 session=s len=5 sha=" + evidencetest.HashPrefix("hello"),
 		"turn_completed u1 10ms stop=end_turn text",
 		"turn_started u2",
-		"prompt turn=u2 session=s len=4 sha=" + shaPrefix("next"),
+		"prompt turn=u2 session=s len=4 sha=" + evidencetest.HashPrefix("next"),
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s", strings.Join(got, "\n"))
@@ -340,7 +336,7 @@ func TestClaudeParserLetsGo(t *testing.T) {
 // description teaches.
 func TestCodexParserCodeMode(t *testing.T) {
 	custom := func(call, name, input string) string {
-		return `{"type":"response_item","payload":{"type":"custom_tool_call","status":"completed","call_id":"` + call + `","name":"` + name + `","input":` + jsonString(input) + `}}` + "\n"
+		return `{"type":"response_item","payload":{"type":"custom_tool_call","status":"completed","call_id":"` + call + `","name":"` + name + `","input":` + evidencetest.JSON(input) + `}}` + "\n"
 	}
 	output := func(call, out string) string {
 		return `{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"` + call + `","output":` + out + `}}` + "\n"
@@ -422,7 +418,7 @@ func TestClaudeParserAPIRequestRecords(t *testing.T) {
 		"session s1 cwd= version=",
 		"session s1 cwd=/w version=2.1.267",
 		"turn_started u1",
-		"prompt turn=u1 session=s1 len=11 sha=" + shaPrefix("hello there"),
+		"prompt turn=u1 session=s1 len=11 sha=" + evidencetest.HashPrefix("hello there"),
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

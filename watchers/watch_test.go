@@ -272,7 +272,7 @@ func TestWatchBurst(t *testing.T) {
 	evs := c.wait(t, "10,000 lines", func(evs []evidence.Event) bool { return countTurns(evs) >= n })
 	t.Logf("10,000 lines written and delivered in %v", time.Since(start))
 	if got, want := turns(evs), expectTurns("rollout-burst.jsonl", 0, 0, 0, n-1); !equalStrings(got, want) {
-		t.Fatalf("burst: %d events, first difference at %d", len(got), firstDiff(got, want))
+		t.Fatalf("burst: %d events, first difference at %d", len(got), evidencetest.FirstDiff(got, want))
 	}
 	checkEnds(t, evs)
 }

@@ -40,7 +40,10 @@ func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{
 
 // Records: transcripts under ~/.claude/projects, one directory per
 // project.
-func (agent) Records() agents.Records { return agents.Records{Format: evidence.Claude, Depth: 1} }
+func (agent) Records() evidence.Format {
+	f, _ := evidence.FormatOf(evidence.Claude) // registered by the watchers until its parser moves here
+	return f
+}
 
 // Resolve: the process's session record names its session exactly
 // (2.1.267 and later); without one, the transcripts of its cwd appended

@@ -38,7 +38,10 @@ func (agent) Process() procid.Rule {
 func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x03}} }
 
 // Records: rollouts under $CODEX_HOME/sessions/YYYY/MM/DD.
-func (agent) Records() agents.Records { return agents.Records{Format: evidence.Codex, Depth: 3} }
+func (agent) Records() evidence.Format {
+	f, _ := evidence.FormatOf(evidence.Codex) // registered by the watchers until its parser moves here
+	return f
+}
 
 // Resolve: the rollouts the processes hold open (Codex keeps every one it
 // wrote open until it exits; the ones it left are quiet).

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/agent-knock-knock/akk/agents"
+	"github.com/agent-knock-knock/akk/agents/gemini/chats"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/watchers"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
@@ -37,11 +38,11 @@ func (agent) Process() procid.Rule {
 func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x1b}} }
 
 // Records: conversations under ~/.gemini/tmp/<project>/chats.
-func (agent) Records() agents.Records { return agents.Records{Format: evidence.Gemini, Depth: 2} }
+func (agent) Records() evidence.Format { return chats.Format }
 
 // Resolve: the conversations of its project started since the process.
 func (agent) Resolve(ctx context.Context, root string, q agents.SessionQuery) watchers.NativeIdentity {
-	ni, _ := watchers.ResolveGemini(ctx, watchers.GeminiQuery{TmpRoot: root, Cwd: q.Cwd, Since: q.Since, Quiet: q.Quiet})
+	ni, _ := resolve(ctx, query{TmpRoot: root, Cwd: q.Cwd, Since: q.Since, Quiet: q.Quiet})
 	return ni
 }
 

@@ -39,7 +39,10 @@ func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{
 // Records: every session of every directory in one store
 // (~/.local/share/opencode/opencode.db); it grows at each commit (its -wal
 // file).
-func (agent) Records() agents.Records { return agents.Records{Format: evidence.OpenCode, Store: true} }
+func (agent) Records() evidence.Format {
+	f, _ := evidence.FormatOf(evidence.OpenCode) // registered by the watchers until its parser moves here
+	return f
+}
 
 // Resolve: the store's sessions of its directory updated since the
 // process started. A session of the store is a record of its own, named

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -349,6 +350,9 @@ func matchAny(patterns []string, pkg string) bool {
 			return true
 		}
 		if base, ok := strings.CutSuffix(p, "/..."); ok && (pkg == base || strings.HasPrefix(pkg, base+"/")) {
+			return true
+		}
+		if ok, _ := path.Match(p, pkg); ok && strings.Contains(p, "*") {
 			return true
 		}
 	}

@@ -2,7 +2,8 @@ package archtest
 
 // Layers lists akk's packages from the top down (DESIGN.md "Layout"): a
 // package may import only packages in later layers, and the leaves.
-// A path ending in "/..." covers a package and everything below it.
+// A path ending in "/..." covers a package and everything below it; a "*"
+// stands for one element of a path.
 var Layers = [][]string{
 	{"cmd/akk", "vt/internal/widthgen"}, // commands: the CLI, a table generator
 	{"internal/demo"},                   // orchestration the CLI runs
@@ -17,8 +18,11 @@ var Layers = [][]string{
 	// the registry; the pure engines below (recognizers, watchers, procid,
 	// the rig's driver) are handed the agents' values and name none.
 	{"agents/registry"},
-	{"agents/..."}, // one folder per agent (none imports another)
-	{"agents"},     // the interface every folder implements
+	{"agents/*"}, // one folder per agent (none imports another)
+	// An agent's own parts its folder uses: its record format, its screen
+	// grammars (pure), its rig scenarios (test tooling).
+	{"agents/*/*"},
+	{"agents"}, // the interface every folder implements
 	{"internal/popup", "internal/web", "internal/remote"},
 	{"internal/answer"}, // what a person's face may answer
 	{"api/mcpserver"},

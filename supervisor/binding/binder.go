@@ -132,11 +132,11 @@ func (b *Binder) Run(ctx context.Context) error {
 			root, rec := b.cfg.Roots[a.Name()], a.Records()
 			switch {
 			case root == "":
-			case rec.Store:
+			case rec.OpenStore != nil:
 				// A store grows at each commit (its -wal file).
-				specs = append(specs, watchers.RootSpec{Path: filepath.Dir(root), Agent: rec.Format})
+				specs = append(specs, watchers.RootSpec{Path: filepath.Dir(root), Agent: rec.Agent})
 			default:
-				specs = append(specs, watchers.RootSpec{Path: root, Agent: rec.Format, Depth: rec.Depth})
+				specs = append(specs, watchers.RootSpec{Path: root, Agent: rec.Agent, Depth: rec.Depth})
 			}
 		}
 		watchers.WatchRoots(ctx, specs, b.lg, func(a evidence.Agent) { b.retryFollowed(string(a)) })
@@ -481,7 +481,7 @@ func (b *Binder) startWatcher(ctx context.Context, agent evidence.Agent) {
 		return
 	}
 	rec, root := a.Records(), b.cfg.Roots[a.Name()]
-	if rec.Store {
+	if rec.OpenStore != nil {
 		f, err := watchers.NewStoreFollower(agent, root, func(rec string) bool {
 			b.mu.Lock()
 			defer b.mu.Unlock()
@@ -494,7 +494,7 @@ func (b *Binder) startWatcher(ctx context.Context, agent evidence.Agent) {
 		b.follow(ctx, agent, f)
 		return
 	}
-	opts := watchers.Options{Agent: rec.Format, Depth: rec.Depth}
+	opts := watchers.Options{Agent: rec.Agent, Depth: rec.Depth}
 	// Only bound files are followed: the roots hold every past session.
 	opts.Match = func(name string) bool {
 		b.mu.Lock()

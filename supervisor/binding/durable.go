@@ -94,7 +94,7 @@ const maxBoundParse = 64 << 20
 // file's lines, a store session's log). A line file past maxBoundParse is
 // not read (unknown); a store's session is read whole.
 func ParseDurable(agent evidence.Agent, path string) (d Durable, id evidence.FileID, end int64) {
-	if a, ok := registry.Lookup(string(agent)); !ok || !a.Records().Store {
+	if a, ok := registry.Lookup(string(agent)); !ok || a.Records().OpenStore == nil {
 		if fi, err := os.Stat(path); err == nil && fi.Size() > maxBoundParse {
 			id, _ = watchers.RecordID(agent, path)
 			return Durable{State: contract.DurableUnknown}, id, 0

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/gemini/chats"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
@@ -22,7 +23,7 @@ func TestReplyRest(t *testing.T) {
 	const rest = time.Second
 	file := evidence.FileID{Dev: 3, Ino: 4}
 	at := func(off int64) evidence.Where {
-		return evidence.Where{Agent: evidence.Gemini, Path: "/chats/session.jsonl", File: file, Offset: off, End: off + 10}
+		return evidence.Where{Agent: chats.Agent, Path: "/chats/session.jsonl", File: file, Offset: off, End: off + 10}
 	}
 	type step struct {
 		obs     string // idle, working, output (idle with new output), "": none

@@ -3,7 +3,9 @@ package evidence
 import (
 	"crypto/sha256"
 	"fmt"
+	"io/fs"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -13,7 +15,6 @@ type Agent string
 const (
 	Codex  Agent = "codex"
 	Claude Agent = "claude"
-	Gemini Agent = "gemini"
 	// OpenCode's evidence is rows of its SQLite store, not lines of a
 	// file (OpenCodeDB).
 	OpenCode Agent = "opencode"
@@ -249,4 +250,13 @@ type WatchError struct {
 // the file.
 func PromptHash(text string) [32]byte {
 	return sha256.Sum256([]byte(strings.TrimRight(text, " \t\r\n")))
+}
+
+// FileIDOf is the identity of the file fi describes (zero when the file
+// system gives none).
+func FileIDOf(fi fs.FileInfo) FileID {
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return FileID{Dev: uint64(sys.Dev), Ino: sys.Ino}
+	}
+	return FileID{}
 }

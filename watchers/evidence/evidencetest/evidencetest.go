@@ -5,6 +5,8 @@ package evidencetest
 
 import (
 	"bytes"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -117,4 +119,94 @@ func CorpusLines(tb testing.TB, kind string) [][]byte {
 		}
 	}
 	return out
+}
+
+// JSON is s as a JSON string, for records written in tests.
+func JSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// HashPrefix is the first 4 bytes of a prompt's hash in hex, as tests
+// brief a PromptAccepted.
+func HashPrefix(text string) string {
+	h := evidence.PromptHash(text)
+	return hex.EncodeToString(h[:4])
+}
+
+// FirstDiff is the index of the first line where a and b differ.
+func FirstDiff(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// BriefID cuts a message id (a UUID) to its first 8 characters.
+func BriefID(id string) string { return id[:min(8, len(id))] }
+
+// BriefCall cuts a tool call id (name__name_<ms>_<n>) to <ms>_<n>.
+func BriefCall(id string) string {
+	if i := strings.LastIndex(id, "_"); i > 0 {
+		if j := strings.LastIndex(id[:i], "_"); j >= 0 {
+			return id[j+1:]
+		}
+	}
+	return id
+}
+
+// Brief is an event in brief, one line: its kind, ids cut (BriefID,
+// BriefCall), hash prefixes and counts.
+func Brief(ev evidence.Event) string {
+	switch e := ev.(type) {
+	case evidence.SessionIdentity:
+		return "session " + BriefID(e.SessionID)
+	case evidence.TurnStarted:
+		return "started " + BriefID(e.TurnID)
+	case evidence.PromptAccepted:
+		return fmt.Sprintf("prompt %s %x %d", BriefID(e.TurnID), e.SHA256[:4], e.Len)
+	case evidence.ToolPending:
+		return fmt.Sprintf("pending %s %s", e.Name, BriefCall(e.CallID))
+	case evidence.ToolResult:
+		how := "ok"
+		switch {
+		case e.Rejected:
+			how = "rejected"
+		case e.IsError:
+			how = "error"
+		}
+		return fmt.Sprintf("result %s %s %s", e.Name, BriefCall(e.CallID), how)
+	case evidence.QuestionAnswered:
+		return fmt.Sprintf("answered %s %d/%d", BriefCall(e.CallID), e.Answered, e.Questions)
+	case evidence.TurnCompleted:
+		how := "notext"
+		if e.EndedWithText {
+			how = "text"
+		}
+		return fmt.Sprintf("completed %s %s %v", BriefID(e.TurnID), how, e.Duration)
+	case evidence.ReplyEnded:
+		how := "notext"
+		if e.Text {
+			how = "text"
+		}
+		return fmt.Sprintf("reply %s %s", BriefID(e.TurnID), how)
+	case evidence.TurnAborted:
+		return fmt.Sprintf("aborted %s %s", BriefID(e.TurnID), e.Reason)
+	case evidence.TurnFailed:
+		return "failed " + BriefID(e.TurnID)
+	case evidence.Malformed:
+		return "malformed"
+	}
+	return fmt.Sprintf("%T", ev)
+}
+
+// CheckBriefs fails t at the first brief that differs.
+func CheckBriefs(t *testing.T, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		i := FirstDiff(got, want)
+		t.Fatalf("first difference at event %d\ngot\n%s\nwant\n%s", i, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }

@@ -1,4 +1,4 @@
-package watchers
+package gemini
 
 import (
 	"context"
@@ -19,10 +19,10 @@ func TestProjectHash(t *testing.T) {
 	}
 }
 
-// TestResolveGemini: a process's conversation is the one main session of
+// Testresolve: a process's conversation is the one main session of
 // its cwd that started or grew since it started; anything else is
 // absent, ambiguous or unavailable, never a guess.
-func TestResolveGemini(t *testing.T) {
+func TestResolve(t *testing.T) {
 	start := time.Date(2026, 12, 6, 2, 0, 0, 0, time.UTC)
 	const cwd = "/home/u/project"
 	type file struct {
@@ -71,7 +71,7 @@ func TestResolveGemini(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			id, err := ResolveGemini(context.Background(), GeminiQuery{TmpRoot: root, Cwd: cwd, Since: start, Exclude: tc.exclude})
+			id, err := resolve(context.Background(), query{TmpRoot: root, Cwd: cwd, Since: start, Exclude: tc.exclude})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func TestResolveGemini(t *testing.T) {
 			}
 		})
 	}
-	id, _ := ResolveGemini(context.Background(), GeminiQuery{TmpRoot: filepath.Join(t.TempDir(), "none"), Cwd: cwd, Since: start})
+	id, _ := resolve(context.Background(), query{TmpRoot: filepath.Join(t.TempDir(), "none"), Cwd: cwd, Since: start})
 	if id.State != contract.IdentityVerifiedAbsent {
 		t.Errorf("no tmp root: %s, want verified_absent", id.State)
 	}

@@ -1,4 +1,4 @@
-package watchers
+package chats
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/watchers/evidence"
+	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
 
 // The Gemini CLI 0.61.0 chats files in testdata/gemini (README.md there
@@ -18,65 +19,9 @@ import (
 // number (1-based) of the event's record, then the event in brief (ids cut
 // to their first 8 characters, tool call ids to their last part).
 
-// briefID cuts a message id (a UUID) to its first 8 characters.
-func briefID(id string) string { return id[:min(8, len(id))] }
-
-// briefCall cuts a tool call id (name__name_<ms>_<n>) to <ms>_<n>.
-func briefCall(id string) string {
-	if i := strings.LastIndex(id, "_"); i > 0 {
-		if j := strings.LastIndex(id[:i], "_"); j >= 0 {
-			return id[j+1:]
-		}
-	}
-	return id
-}
-
-func geminiBrief(ev evidence.Event) string {
-	switch e := ev.(type) {
-	case evidence.SessionIdentity:
-		return "session " + briefID(e.SessionID)
-	case evidence.TurnStarted:
-		return "started " + briefID(e.TurnID)
-	case evidence.PromptAccepted:
-		return fmt.Sprintf("prompt %s %x %d", briefID(e.TurnID), e.SHA256[:4], e.Len)
-	case evidence.ToolPending:
-		return fmt.Sprintf("pending %s %s", e.Name, briefCall(e.CallID))
-	case evidence.ToolResult:
-		how := "ok"
-		switch {
-		case e.Rejected:
-			how = "rejected"
-		case e.IsError:
-			how = "error"
-		}
-		return fmt.Sprintf("result %s %s %s", e.Name, briefCall(e.CallID), how)
-	case evidence.QuestionAnswered:
-		return fmt.Sprintf("answered %s %d/%d", briefCall(e.CallID), e.Answered, e.Questions)
-	case evidence.TurnCompleted:
-		how := "notext"
-		if e.EndedWithText {
-			how = "text"
-		}
-		return fmt.Sprintf("completed %s %s %v", briefID(e.TurnID), how, e.Duration)
-	case evidence.ReplyEnded:
-		how := "notext"
-		if e.Text {
-			how = "text"
-		}
-		return fmt.Sprintf("reply %s %s", briefID(e.TurnID), how)
-	case evidence.TurnAborted:
-		return fmt.Sprintf("aborted %s %s", briefID(e.TurnID), e.Reason)
-	case evidence.TurnFailed:
-		return "failed " + briefID(e.TurnID)
-	case evidence.Malformed:
-		return "malformed"
-	}
-	return fmt.Sprintf("%T", ev)
-}
-
 // geminiPrompt is geminiBrief's line for the prompt text accepted as turn id.
 func geminiPrompt(id, text string) string {
-	return fmt.Sprintf("prompt %s %s %d", id, shaPrefix(text), len(text))
+	return fmt.Sprintf("prompt %s %s %d", id, evidencetest.HashPrefix(text), len(text))
 }
 
 // geminiBriefs parses data line by line (a last line without its newline
@@ -94,24 +39,16 @@ func geminiBriefs(t *testing.T, p evidence.Parser, data []byte) []string {
 			break
 		}
 		lineNo[off], ends[off] = n, off+int64(i)+1
-		for _, ev := range p.Parse(evidence.Where{Agent: evidence.Gemini, Path: "chats.jsonl", Offset: off, End: off + int64(i) + 1}, data[:i], nil) {
+		for _, ev := range p.Parse(evidence.Where{Agent: Agent, Path: "chats.jsonl", Offset: off, End: off + int64(i) + 1}, data[:i], nil) {
 			at := ev.At()
 			if lineNo[at.Offset] == 0 || ends[at.Offset] != at.End {
-				t.Fatalf("%s at %d-%d: not a line read so far", geminiBrief(ev), at.Offset, at.End)
+				t.Fatalf("%s at %d-%d: not a line read so far", evidencetest.Brief(ev), at.Offset, at.End)
 			}
-			out = append(out, fmt.Sprintf("L%d %s", lineNo[at.Offset], geminiBrief(ev)))
+			out = append(out, fmt.Sprintf("L%d %s", lineNo[at.Offset], evidencetest.Brief(ev)))
 		}
 		data, off = data[i+1:], off+int64(i)+1
 	}
 	return out
-}
-
-func checkBriefs(t *testing.T, got, want []string) {
-	t.Helper()
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		i := firstDiff(got, want)
-		t.Fatalf("first difference at event %d\ngot\n%s\nwant\n%s", i, strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
 }
 
 // TestGeminiParserRecorded: the events of the recorded files, reviewed
@@ -119,12 +56,12 @@ func checkBriefs(t *testing.T, got, want []string) {
 func TestGeminiParserRecorded(t *testing.T) {
 	for _, tc := range geminiRecorded {
 		t.Run(tc.file, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("testdata", "gemini", tc.file))
+			data, err := os.ReadFile(filepath.Join("testdata", "chats", tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := NewGeminiParser()
-			checkBriefs(t, geminiBriefs(t, p, data), tc.want)
+			p := NewParser()
+			evidencetest.CheckBriefs(t, geminiBriefs(t, p, data), tc.want)
 			if s := p.Stats(); s.Malformed != 0 || len(s.Unknown) != 0 || s.Lines != int64(bytes.Count(data, []byte("\n"))) {
 				t.Fatalf("stats %+v", s)
 			}
@@ -305,7 +242,7 @@ func gHeader(session, kind string) string {
 func gParts(texts ...string) string {
 	parts := make([]string, len(texts))
 	for i, t := range texts {
-		parts[i] = `{"text":` + jsonString(t) + `}`
+		parts[i] = `{"text":` + evidencetest.JSON(t) + `}`
 	}
 	return "[" + strings.Join(parts, ",") + "]"
 }
@@ -326,7 +263,7 @@ func gReply(id, text string, calls ...string) string {
 	if len(calls) > 0 {
 		tc = `,"toolCalls":[` + strings.Join(calls, ",") + `]`
 	}
-	return `{"id":"` + id + `",` + gTime + `,"type":"gemini","content":` + jsonString(text) +
+	return `{"id":"` + id + `",` + gTime + `,"type":"gemini","content":` + evidencetest.JSON(text) +
 		`,"thoughts":[],"tokens":{"input":100,"output":20,"cached":0,"thoughts":0,"tool":0,"total":120},"model":"m"` + tc + `}`
 }
 
@@ -343,7 +280,7 @@ func gCall(id, name, status, args, response string) string {
 }
 
 func gNote(id, typ, text string) string {
-	return `{"id":"` + id + `",` + gTime + `,"type":"` + typ + `","content":` + jsonString(text) + `}`
+	return `{"id":"` + id + `",` + gTime + `,"type":"` + typ + `","content":` + evidencetest.JSON(text) + `}`
 }
 
 const (
@@ -451,8 +388,8 @@ func TestGeminiParserShapes(t *testing.T) {
 			[]string{"L1 session s1", "L5 started u1", "L5 " + geminiPrompt("u1", "go"), "L6 session s2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := NewGeminiParser()
-			checkBriefs(t, geminiBriefs(t, p, []byte(strings.Join(tc.lines, "\n")+"\n")), tc.want)
+			p := NewParser()
+			evidencetest.CheckBriefs(t, geminiBriefs(t, p, []byte(strings.Join(tc.lines, "\n")+"\n")), tc.want)
 			if s := p.Stats(); s.Malformed != 0 || len(s.Unknown) != 0 {
 				t.Fatalf("stats %+v", s)
 			}
@@ -476,17 +413,17 @@ func TestGeminiParserGarbage(t *testing.T) {
 		gReply("r1", "", gCall("c_1_0", "t", "paused", `{}`, `{}`)),
 		gUser("u2", "still read"),
 	}
-	p := NewGeminiParser()
+	p := NewParser()
 	got := geminiBriefs(t, p, []byte(strings.Join(lines, "\n")+"\n"))
 	want := []string{"L1 session s1", "L2 malformed", "L3 malformed", "L4 malformed", "L5 malformed", "L6 malformed", "L7 malformed", "L8 malformed",
 		"L14 pending t 1_0", "L15 started u2", "L15 " + geminiPrompt("u2", "still read")}
-	checkBriefs(t, got, want)
+	evidencetest.CheckBriefs(t, got, want)
 	s := p.Stats()
 	if s.Lines != 15 || s.Blank != 1 || s.Malformed != 7 || s.Events != 4 ||
 		s.Unknown["message/hologram"] != 1 || s.Unknown["user/content"] != 1 || s.Unknown["$set/brandNew"] != 1 || s.Unknown["toolCall/paused"] != 1 || len(s.Unknown) != 4 {
 		t.Fatalf("stats %+v", s)
 	}
-	evs := NewGeminiParser().Parse(evidence.Where{Path: "/x/chats/session.jsonl", Offset: 1234}, []byte("{nope"), nil)
+	evs := NewParser().Parse(evidence.Where{Path: "/x/chats/session.jsonl", Offset: 1234}, []byte("{nope"), nil)
 	if m, ok := evs[0].(evidence.Malformed); !ok || !errors.Is(m.Err, evidence.ErrMalformed) || m.Offset != 1234 || !strings.Contains(m.Err.Error(), "/x/chats/session.jsonl:1234") {
 		t.Fatalf("%+v", evs)
 	}
@@ -500,7 +437,7 @@ func TestGeminiParserGarbage(t *testing.T) {
 // as fuzz seeds.
 func geminiSeeds(tb testing.TB) [][]byte {
 	const run = 6
-	files, err := filepath.Glob(filepath.Join("testdata", "gemini", "*.jsonl"))
+	files, err := filepath.Glob(filepath.Join("testdata", "chats", "*.jsonl"))
 	if err != nil || len(files) == 0 {
 		tb.Fatalf("no gemini testdata: %v", err)
 	}
@@ -530,7 +467,7 @@ func TestGeminiParserTimes(t *testing.T) {
 		`{"id":"r2",` + at("6.500") + `,"type":"gemini","content":"Done."}`,
 		`{"id":"u2",` + at("9.000") + `,"type":"user","content":[{"text":"next"}]}`,
 	}
-	p := NewGeminiParser()
+	p := NewParser()
 	var got []string
 	for i, l := range lines {
 		for _, ev := range p.Parse(evidence.Where{Offset: int64(i)}, []byte(l), nil) {

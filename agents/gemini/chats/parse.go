@@ -1,4 +1,4 @@
-package watchers
+package chats
 
 import (
 	"bytes"
@@ -276,8 +276,8 @@ const (
 	geminiCallDone    = 2 // ToolResult reported
 )
 
-// GeminiParser parses Gemini CLI conversation records (chats/*.jsonl).
-type GeminiParser struct {
+// Parser parses Gemini CLI conversation records (chats/*.jsonl).
+type Parser struct {
 	stats    evidence.ParseStats
 	session  string
 	subagent bool
@@ -294,29 +294,29 @@ type GeminiParser struct {
 	rewrite bool
 }
 
-// NewGeminiParser returns a parser for one conversation file.
-func NewGeminiParser() *GeminiParser {
-	p := &GeminiParser{}
+// NewParser returns a parser for one conversation file.
+func NewParser() *Parser {
+	p := &Parser{}
 	p.Reset()
 	return p
 }
 
 // Reset forgets everything learnt from earlier lines.
-func (p *GeminiParser) Reset() {
+func (p *Parser) Reset() {
 	p.session, p.subagent, p.turn, p.rewrite = "", false, geminiTurn{}, false
 	p.seen, p.calls, p.inList = map[string]bool{}, map[string]uint8{}, map[string]bool{}
 	p.list, p.first = nil, geminiFirst{}
 }
 
 // Stats returns the parser's counters.
-func (p *GeminiParser) Stats() *evidence.ParseStats { return &p.stats }
+func (p *Parser) Stats() *evidence.ParseStats { return &p.stats }
 
 // Flush has nothing to do: a turn whose end the file has not shown yet is
 // not reported ended.
-func (p *GeminiParser) Flush(out []evidence.Event) []evidence.Event { return out }
+func (p *Parser) Flush(out []evidence.Event) []evidence.Event { return out }
 
 // Parse reads one record.
-func (p *GeminiParser) Parse(where evidence.Where, line []byte, out []evidence.Event) []evidence.Event {
+func (p *Parser) Parse(where evidence.Where, line []byte, out []evidence.Event) []evidence.Event {
 	if !evidence.LineStart(&p.stats, line) {
 		return out
 	}
@@ -348,7 +348,7 @@ func (p *GeminiParser) Parse(where evidence.Where, line []byte, out []evidence.E
 	return out
 }
 
-func (p *GeminiParser) identity(where evidence.Where, id string, out []evidence.Event) []evidence.Event {
+func (p *Parser) identity(where evidence.Where, id string, out []evidence.Event) []evidence.Event {
 	if id == p.session {
 		p.stats.Ignored++
 		return out
@@ -359,7 +359,7 @@ func (p *GeminiParser) identity(where evidence.Where, id string, out []evidence.
 
 // rewind cuts the list before id (the $set messages that follows names
 // what the CLI kept).
-func (p *GeminiParser) rewind(id string) {
+func (p *Parser) rewind(id string) {
 	p.stats.Ignored++
 	switch i := slices.Index(p.list, id); {
 	case i == 0:
@@ -369,7 +369,7 @@ func (p *GeminiParser) rewind(id string) {
 	}
 }
 
-func (p *GeminiParser) setList(ids []string, first geminiFirst) {
+func (p *Parser) setList(ids []string, first geminiFirst) {
 	p.list, p.first = slices.Clone(ids), first
 	clear(p.inList)
 	for _, id := range p.list {
@@ -379,7 +379,7 @@ func (p *GeminiParser) setList(ids []string, first geminiFirst) {
 
 // patch reads a $set: the message list replaced (a rewrite's end), the
 // session named again.
-func (p *GeminiParser) patch(where evidence.Where, set map[string]json.RawMessage, out []evidence.Event) []evidence.Event {
+func (p *Parser) patch(where evidence.Where, set map[string]json.RawMessage, out []evidence.Event) []evidence.Event {
 	n := len(out)
 	for k := range set {
 		switch k {
@@ -400,7 +400,7 @@ func (p *GeminiParser) patch(where evidence.Where, set map[string]json.RawMessag
 }
 
 // messages takes the whole list from a $set messages.
-func (p *GeminiParser) messages(raw json.RawMessage) {
+func (p *Parser) messages(raw json.RawMessage) {
 	var msgs []struct {
 		ID      string          `json:"id"`
 		Type    string          `json:"type"`
@@ -425,7 +425,7 @@ func (p *GeminiParser) messages(raw json.RawMessage) {
 }
 
 // message reads a message record.
-func (p *GeminiParser) message(where evidence.Where, rec *geminiLine, out []evidence.Event) []evidence.Event {
+func (p *Parser) message(where evidence.Where, rec *geminiLine, out []evidence.Event) []evidence.Event {
 	again := p.seen[rec.ID]
 	p.seen[rec.ID] = true
 	c, ok := readGeminiContent(rec.Content)
@@ -459,7 +459,7 @@ func (p *GeminiParser) message(where evidence.Where, rec *geminiLine, out []evid
 }
 
 // user reads a user message.
-func (p *GeminiParser) user(where evidence.Where, rec *geminiLine, c *geminiContent, again bool, out []evidence.Event) []evidence.Event {
+func (p *Parser) user(where evidence.Where, rec *geminiLine, c *geminiContent, again bool, out []evidence.Event) []evidence.Event {
 	switch {
 	case again:
 		p.stats.Ignored++
@@ -500,7 +500,7 @@ func (p *GeminiParser) user(where evidence.Where, rec *geminiLine, c *geminiCont
 // begins a history written again: user text that is the CLI's context,
 // or the list's first message (with the next ones merged into it when of
 // the same role).
-func (p *GeminiParser) rewrites(typ string, texts []string) bool {
+func (p *Parser) rewrites(typ string, texts []string) bool {
 	if typ == "user" && len(texts) > 0 && strings.HasPrefix(strings.TrimSpace(texts[0]), geminiContext) {
 		return true
 	}
@@ -509,7 +509,7 @@ func (p *GeminiParser) rewrites(typ string, texts []string) bool {
 }
 
 // ask: the open turn waits for the model again.
-func (p *GeminiParser) ask() {
+func (p *Parser) ask() {
 	if p.turn.open {
 		p.turn.state = geminiAsked
 	}
@@ -517,7 +517,7 @@ func (p *GeminiParser) ask() {
 
 // complete reports the open turn completed when its last reply had no
 // calls: another prompt follows it.
-func (p *GeminiParser) complete(out []evidence.Event) []evidence.Event {
+func (p *Parser) complete(out []evidence.Event) []evidence.Event {
 	t := &p.turn
 	if !t.open || t.state != geminiReplied {
 		return out
@@ -532,7 +532,7 @@ func (p *GeminiParser) complete(out []evidence.Event) []evidence.Event {
 
 // reply reads a gemini message: a reply when its id is new, its calls
 // once they ended.
-func (p *GeminiParser) reply(where evidence.Where, rec *geminiLine, c *geminiContent, again bool, out []evidence.Event) []evidence.Event {
+func (p *Parser) reply(where evidence.Where, rec *geminiLine, c *geminiContent, again bool, out []evidence.Event) []evidence.Event {
 	if !c.str && len(rec.ToolCalls) == 0 && (p.rewrite || !again && p.rewrites("gemini", c.texts)) {
 		p.rewrite = true
 		p.stats.Ignored++ // a reply of the history written again
@@ -567,7 +567,7 @@ func (p *GeminiParser) reply(where evidence.Where, rec *geminiLine, c *geminiCon
 
 // toolCalls reports the calls not reported yet. Calls that ended send
 // their results back: the turn waits for the model again.
-func (p *GeminiParser) toolCalls(where evidence.Where, calls []geminiToolCall, out []evidence.Event) []evidence.Event {
+func (p *Parser) toolCalls(where evidence.Where, calls []geminiToolCall, out []evidence.Event) []evidence.Event {
 	ended := false
 	for i := range calls {
 		tc := &calls[i]
@@ -633,7 +633,7 @@ func geminiOutput(raw json.RawMessage) []byte {
 
 // info reads an info message: a cancellation ends the open turn; a reply
 // cut short is no end with text.
-func (p *GeminiParser) info(where evidence.Where, rec *geminiLine, out []evidence.Event) []evidence.Event {
+func (p *Parser) info(where evidence.Where, rec *geminiLine, out []evidence.Event) []evidence.Event {
 	p.rewrite = false
 	s, _ := evidence.RawString(rec.Content)
 	t := &p.turn
@@ -651,7 +651,7 @@ func (p *GeminiParser) info(where evidence.Where, rec *geminiLine, out []evidenc
 
 // failure reads an error message: the open turn failed, unless its last
 // reply may have ended it (no request is in flight then).
-func (p *GeminiParser) failure(where evidence.Where, rec *geminiLine, out []evidence.Event) []evidence.Event {
+func (p *Parser) failure(where evidence.Where, rec *geminiLine, out []evidence.Event) []evidence.Event {
 	p.rewrite = false
 	t := &p.turn
 	if !t.open || t.state == geminiReplied {

@@ -1,4 +1,4 @@
-package watchers
+package gemini
 
 import (
 	"bufio"
@@ -15,7 +15,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/gemini/chats"
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/watchers"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
@@ -30,8 +32,8 @@ import (
 // since the process did, or that it has appended to since (a resumed
 // one); the <project> directory's name is never trusted.
 
-// GeminiQuery names what a Gemini CLI process's conversation is found by.
-type GeminiQuery struct {
+// query names what a Gemini CLI process's conversation is found by.
+type query struct {
 	// TmpRoot is ~/.gemini/tmp.
 	TmpRoot string
 	// Cwd is the process's project directory.
@@ -65,10 +67,10 @@ func ProjectHash(dir string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// ResolveGemini finds the chats file of the process the query names. The
+// resolve finds the chats file of the process the query names. The
 // error is only for a cancelled ctx; everything else is a state.
-func ResolveGemini(ctx context.Context, q GeminiQuery) (NativeIdentity, error) {
-	id := NativeIdentity{Agent: evidence.Gemini}
+func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
+	id := watchers.NativeIdentity{Agent: chats.Agent}
 	projects, err := os.ReadDir(q.TmpRoot)
 	if errors.Is(err, fs.ErrNotExist) {
 		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no tmp directory: no conversation was ever written"
@@ -97,7 +99,7 @@ func ResolveGemini(ctx context.Context, q GeminiQuery) (NativeIdentity, error) {
 			if err := ctx.Err(); err != nil {
 				return id, err
 			}
-			if f.IsDir() || !strings.HasPrefix(f.Name(), "session-") || !strings.HasSuffix(f.Name(), ".jsonl") {
+			if f.IsDir() || !chats.IsRecord(f.Name()) {
 				continue
 			}
 			path := filepath.Join(dir, f.Name())
@@ -111,32 +113,32 @@ func ResolveGemini(ctx context.Context, q GeminiQuery) (NativeIdentity, error) {
 			}
 		}
 	}
-	slices.SortFunc(id.Candidates, func(a, b Candidate) int { return b.ModTime.Compare(a.ModTime) })
+	slices.SortFunc(id.Candidates, func(a, b watchers.Candidate) int { return b.ModTime.Compare(a.ModTime) })
 	return decideGemini(id, q.Cwd, unreadable), nil
 }
 
 // geminiCandidate reads path's header: a candidate when it is a main
 // session of the project hash that started or grew since the process
 // started, and is neither excluded nor quiet.
-func geminiCandidate(path, hash string, q GeminiQuery) (Candidate, bool, error) {
+func geminiCandidate(path, hash string, q query) (watchers.Candidate, bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Candidate{}, false, err
+		return watchers.Candidate{}, false, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return Candidate{}, false, err
+		return watchers.Candidate{}, false, err
 	}
 	line, err := bufio.NewReaderSize(f, 4096).ReadSlice('\n')
 	if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
-		return Candidate{}, false, nil // no whole header yet: not a session to bind
+		return watchers.Candidate{}, false, nil // no whole header yet: not a session to bind
 	}
 	var h geminiHeader
 	if json.Unmarshal(line, &h) != nil || h.SessionID == "" || h.ProjectHash != hash || h.Kind != "main" {
-		return Candidate{}, false, nil
+		return watchers.Candidate{}, false, nil
 	}
-	c := Candidate{Path: path, File: statOf(fi).ID, Size: fi.Size(), ModTime: fi.ModTime(), SessionID: h.SessionID, Cwd: q.Cwd}
+	c := watchers.Candidate{Path: path, File: evidence.FileIDOf(fi), Size: fi.Size(), ModTime: fi.ModTime(), SessionID: h.SessionID, Cwd: q.Cwd}
 	if slices.Contains(q.Exclude, h.SessionID) {
 		return c, false, nil
 	}
@@ -152,7 +154,7 @@ func geminiCandidate(path, hash string, q GeminiQuery) (Candidate, bool, error) 
 }
 
 // decideGemini turns the candidates into a state.
-func decideGemini(id NativeIdentity, cwd string, unreadable []string) NativeIdentity {
+func decideGemini(id watchers.NativeIdentity, cwd string, unreadable []string) watchers.NativeIdentity {
 	switch {
 	case len(id.Candidates) == 1:
 		c := id.Candidates[0]
