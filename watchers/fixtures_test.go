@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/agents/gemini/chats"
+	"github.com/agent-knock-knock/akk/agents/opencode/sessiondb"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
@@ -31,7 +32,7 @@ func agentOfFile(f recordings.CorpusFile) evidence.Agent {
 	case "gemini":
 		return chats.Agent
 	case "opencode":
-		return evidence.OpenCode
+		return sessiondb.Agent
 	}
 	return evidence.Claude
 }
@@ -40,7 +41,7 @@ func agentOfFile(f recordings.CorpusFile) evidence.Agent {
 // as OpenCodeDB.Events reads the store).
 func parseFile(tb testing.TB, agent evidence.Agent, path string, data []byte) ([]evidence.Event, *evidence.ParseStats) {
 	tb.Helper()
-	if agent == evidence.OpenCode {
+	if agent == sessiondb.Agent {
 		return parseLog(tb, path, data)
 	}
 	p := NewParser(agent)
@@ -62,7 +63,7 @@ func parseFile(tb testing.TB, agent evidence.Agent, path string, data []byte) ([
 // of its own and its events in its own record (RecordPath).
 func parseLog(tb testing.TB, path string, data []byte) ([]evidence.Event, *evidence.ParseStats) {
 	tb.Helper()
-	parsers := map[string]*OpenCodeParser{}
+	parsers := map[string]*sessiondb.Parser{}
 	var evs []evidence.Event
 	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 		if len(line) == 0 {
@@ -79,10 +80,10 @@ func parseLog(tb testing.TB, path string, data []byte) ([]evidence.Event, *evide
 		}
 		p := parsers[row.Session]
 		if p == nil {
-			p = NewOpenCodeParser()
+			p = sessiondb.NewParser()
 			parsers[row.Session] = p
 		}
-		w := evidence.Where{Agent: evidence.OpenCode, Path: evidence.RecordPath(path, row.Session), Offset: row.Seq, End: row.Seq + 1}
+		w := evidence.Where{Agent: sessiondb.Agent, Path: evidence.RecordPath(path, row.Session), Offset: row.Seq, End: row.Seq + 1}
 		evs = p.Parse(w, row.Type, row.Data, evs)
 	}
 	st := &evidence.ParseStats{}
@@ -209,7 +210,7 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 			an.Cwd = first.Cwd
 		}
 		accept := func(prompt string) (Acceptance, error) { return Accept(context.Background(), prompt, 0, an) }
-		if an.Agent == evidence.OpenCode {
+		if an.Agent == sessiondb.Agent {
 			// A dump of the store, not the store: its events, through
 			// the acceptor Accept runs over a record.
 			an.Path = first.Path
@@ -233,7 +234,7 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 		}
 		checked++
 		accepted[version] = true
-		if an.Agent == evidence.OpenCode {
+		if an.Agent == sessiondb.Agent {
 			continue // its records are not files: two of them are not read together here
 		}
 		an.SessionID, an.Cwd = "", ""

@@ -16,14 +16,4 @@ func init() {
 		NewParser: func() evidence.Parser { return NewCodexParser() }, Accept: evidence.AcceptStartedTurn})
 	evidence.Register(evidence.Format{Agent: evidence.Claude, Depth: 1, Match: jsonl(""),
 		NewParser: func() evidence.Parser { return NewClaudeParser() }, Accept: evidence.AcceptSession})
-	evidence.Register(evidence.Format{Agent: evidence.OpenCode, Match: func(string) bool { return false },
-		OpenStore: openOpenCodeStore, Accept: evidence.AcceptSession})
-}
-
-func openOpenCodeStore(path string) (evidence.Store, error) {
-	db, err := OpenOpenCodeDB(path)
-	if err != nil {
-		return nil, err // not a typed nil in the interface
-	}
-	return db, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/agents/opencode/sessiondb"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
@@ -16,6 +17,7 @@ import (
 // line file: a prompt after the anchor is accepted once, one before it or
 // in another session is not.
 func TestOpenCodeRecord(t *testing.T) {
+	const ocTUI = "../agents/opencode/sessiondb/testdata/tui.db"
 	ctx := context.Background()
 	const session, other = "ses_db66857f4ffe9PumYZ1qM1zewH", "ses_db668948dffeJ2hRVkpYw77me4"
 	rec := evidence.RecordPath(ocTUI, session)
@@ -25,19 +27,19 @@ func TestOpenCodeRecord(t *testing.T) {
 	if _, _, ok := evidence.SplitRecord(ocTUI); ok {
 		t.Fatal("a plain path split as a record")
 	}
-	id, err := RecordID(evidence.OpenCode, rec)
+	id, err := RecordID(sessiondb.Agent, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if oid, _ := RecordID(evidence.OpenCode, evidence.RecordPath(ocTUI, other)); oid == id {
+	if oid, _ := RecordID(sessiondb.Agent, evidence.RecordPath(ocTUI, other)); oid == id {
 		t.Fatal("two sessions of one store share an identity")
 	}
-	if _, err := RecordID(evidence.OpenCode, evidence.RecordPath("testdata/opencode/none.db", session)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := RecordID(sessiondb.Agent, evidence.RecordPath("../agents/opencode/sessiondb/testdata/none.db", session)); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("a missing store: %v", err)
 	}
 
 	var n int
-	file, end, err := ReadRecord(ctx, evidence.OpenCode, rec, func(w evidence.Where, ev evidence.Event) {
+	file, end, err := ReadRecord(ctx, sessiondb.Agent, rec, func(w evidence.Where, ev evidence.Event) {
 		n++
 		if w.Path != rec || w.File != id || ev.At() != w {
 			t.Fatalf("where %+v, want the record %s %v", w, rec, id)
@@ -49,7 +51,7 @@ func TestOpenCodeRecord(t *testing.T) {
 
 	// The anchor after the last entry; acceptance of the second prompt
 	// (seq 31) from an anchor before it, and not from one after it.
-	a, err := TakeAnchor(ctx, evidence.OpenCode, rec)
+	a, err := TakeAnchor(ctx, sessiondb.Agent, rec)
 	if err != nil || a.Absent || a.File != id || a.Offset != end {
 		t.Fatalf("TakeAnchor: %+v %v, want offset %d", a, err, end)
 	}
@@ -63,9 +65,9 @@ func TestOpenCodeRecord(t *testing.T) {
 		{"anchored after it", 32, rec, Pending},
 		{"another session of the store", 0, evidence.RecordPath(ocTUI, other), Pending},
 	} {
-		an := Anchor{Agent: evidence.OpenCode, Path: tc.path, File: id, Offset: tc.offset, SessionID: session}
+		an := Anchor{Agent: sessiondb.Agent, Path: tc.path, File: id, Offset: tc.offset, SessionID: session}
 		if tc.path != rec {
-			an.File, _ = RecordID(evidence.OpenCode, tc.path)
+			an.File, _ = RecordID(sessiondb.Agent, tc.path)
 		}
 		acc, err := Accept(ctx, "please run-other", 0, an)
 		if err != nil || acc.Verdict != tc.want {
@@ -73,12 +75,12 @@ func TestOpenCodeRecord(t *testing.T) {
 		}
 	}
 	// A store replaced under the record: another identity, uncertain.
-	an := Anchor{Agent: evidence.OpenCode, Path: rec, File: evidence.FileID{Dev: 1, Ino: 2}, Offset: 30}
+	an := Anchor{Agent: sessiondb.Agent, Path: rec, File: evidence.FileID{Dev: 1, Ino: 2}, Offset: 30}
 	if acc, _ := Accept(ctx, "please run-other", 0, an); acc.Verdict != Uncertain {
 		t.Errorf("a replaced store: %s (%s), want uncertain", acc.Verdict, acc.Reason)
 	}
 	// A session not in the store: an Absent anchor, read from its start.
-	if a, err := TakeAnchor(ctx, evidence.OpenCode, evidence.RecordPath(ocTUI, "ses_none")); err != nil || !a.Absent {
+	if a, err := TakeAnchor(ctx, sessiondb.Agent, evidence.RecordPath(ocTUI, "ses_none")); err != nil || !a.Absent {
 		t.Errorf("a session not written yet: %+v %v, want absent", a, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/opencode/sessiondb"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"github.com/fsnotify/fsnotify"
@@ -127,7 +128,7 @@ func TestWatchRootsTrailing(t *testing.T) {
 // store and so reports itself again.
 func TestRootsIgnoreChmod(t *testing.T) {
 	root := t.TempDir()
-	rw, err := newRootWatch([]RootSpec{{Path: root, Agent: evidence.OpenCode}})
+	rw, err := newRootWatch([]RootSpec{{Path: root, Agent: sessiondb.Agent}})
 	if err != nil {
 		t.Fatal(err)
 	}

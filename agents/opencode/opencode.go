@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/agent-knock-knock/akk/agents"
+	"github.com/agent-knock-knock/akk/agents/opencode/sessiondb"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/watchers"
@@ -39,23 +40,20 @@ func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{
 // Records: every session of every directory in one store
 // (~/.local/share/opencode/opencode.db); it grows at each commit (its -wal
 // file).
-func (agent) Records() evidence.Format {
-	f, _ := evidence.FormatOf(evidence.OpenCode) // registered by the watchers until its parser moves here
-	return f
-}
+func (agent) Records() evidence.Format { return sessiondb.Format }
 
 // Resolve: the store's sessions of its directory updated since the
 // process started. A session of the store is a record of its own, named
 // by a path of its own. No thread transition or reconcile_binding is
 // offered for OpenCode: there are no quiet sessions to keep.
 func (agent) Resolve(ctx context.Context, root string, q agents.SessionQuery) watchers.NativeIdentity {
-	ni, _ := watchers.ResolveOpenCode(ctx, watchers.OpenCodeQuery{DB: root, Cwd: q.Cwd, Since: q.Since})
+	ni, _ := resolve(ctx, query{DB: root, Cwd: q.Cwd, Since: q.Since})
 	for i := range ni.Candidates {
 		ni.Candidates[i].Path = evidence.RecordPath(root, ni.Candidates[i].SessionID)
 	}
 	if ni.State == contract.IdentityResolved {
 		ni.Path = evidence.RecordPath(root, ni.SessionID)
-		ni.File, _ = watchers.RecordID(evidence.OpenCode, ni.Path)
+		ni.File, _ = watchers.RecordID(sessiondb.Agent, ni.Path)
 	}
 	return ni
 }

@@ -77,7 +77,7 @@ var Exclusive = map[string][]string{
 	"github.com/cockroachdb/pebble":    {"store"},
 	"github.com/fsnotify/fsnotify":     {"watchers"},
 	// OpenCode's store is read in one place, read-only.
-	"modernc.org/sqlite":        {"watchers"},
+	"modernc.org/sqlite":        {"agents/opencode/sessiondb"},
 	"github.com/godbus/dbus/v5": {"supervisor/outbox", "internal/dbustest"},
 }
 

@@ -15,9 +15,6 @@ type Agent string
 const (
 	Codex  Agent = "codex"
 	Claude Agent = "claude"
-	// OpenCode's evidence is rows of its SQLite store, not lines of a
-	// file (OpenCodeDB).
-	OpenCode Agent = "opencode"
 )
 
 // FileID is a file's identity: device and inode. A path whose FileID

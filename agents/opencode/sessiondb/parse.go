@@ -1,4 +1,4 @@
-package watchers
+package sessiondb
 
 import (
 	"encoding/json"
@@ -120,7 +120,7 @@ import (
 // or its rejected error.
 //
 // A session's log read from its start builds the state its rows need
-// (the role of the message a part belongs to); OpenCodeDB.Events replays
+// (the role of the message a part belongs to); DB.Events replays
 // the log from seq 0 when asked to start anywhere else than where it
 // stopped.
 
@@ -203,9 +203,9 @@ type ocTurn struct {
 	open  bool
 }
 
-// OpenCodeParser maps one session's event rows, in seq order, to
+// Parser maps one session's event rows, in seq order, to
 // evidence. It is a pure function of the rows read so far.
-type OpenCodeParser struct {
+type Parser struct {
 	stats    evidence.ParseStats
 	session  evidence.SessionIdentity // the last one reported
 	subagent bool
@@ -216,25 +216,25 @@ type OpenCodeParser struct {
 	calls map[string]uint8
 }
 
-// NewOpenCodeParser returns a parser for one session's log.
-func NewOpenCodeParser() *OpenCodeParser {
-	p := &OpenCodeParser{}
+// NewParser returns a parser for one session's log.
+func NewParser() *Parser {
+	p := &Parser{}
 	p.Reset()
 	return p
 }
 
 // Reset forgets everything learnt from earlier rows.
-func (p *OpenCodeParser) Reset() {
+func (p *Parser) Reset() {
 	p.session, p.subagent = evidence.SessionIdentity{}, false
 	p.msgs, p.turns, p.calls = map[string]*ocMessage{}, map[string]*ocTurn{}, map[string]uint8{}
 }
 
 // Stats returns the parser's counters (a row counts as a line).
-func (p *OpenCodeParser) Stats() *evidence.ParseStats { return &p.stats }
+func (p *Parser) Stats() *evidence.ParseStats { return &p.stats }
 
 // Parse reads one event row: its type (session.created.1, …) and data.
 // where locates the row (Offset its seq); events get the row's own time.
-func (p *OpenCodeParser) Parse(where evidence.Where, rowType string, data []byte, out []evidence.Event) []evidence.Event {
+func (p *Parser) Parse(where evidence.Where, rowType string, data []byte, out []evidence.Event) []evidence.Event {
 	if !evidence.LineStart(&p.stats, data) {
 		return out
 	}
@@ -279,7 +279,7 @@ func readInfo(raw json.RawMessage) (info openCodeInfo, ok bool) {
 	return info, true
 }
 
-func (p *OpenCodeParser) sessionRow(where evidence.Where, raw json.RawMessage, out []evidence.Event) []evidence.Event {
+func (p *Parser) sessionRow(where evidence.Where, raw json.RawMessage, out []evidence.Event) []evidence.Event {
 	info, ok := readInfo(raw)
 	if !ok {
 		return evidence.MalformedLine(&p.stats, where, out, errors.New("session row without info"))
@@ -297,7 +297,7 @@ func (p *OpenCodeParser) sessionRow(where evidence.Where, raw json.RawMessage, o
 	return append(out, id)
 }
 
-func (p *OpenCodeParser) messageRow(where evidence.Where, raw json.RawMessage, out []evidence.Event) []evidence.Event {
+func (p *Parser) messageRow(where evidence.Where, raw json.RawMessage, out []evidence.Event) []evidence.Event {
 	info, ok := readInfo(raw)
 	if !ok {
 		return evidence.MalformedLine(&p.stats, where, out, errors.New("message row without info"))
@@ -328,7 +328,7 @@ func (p *OpenCodeParser) messageRow(where evidence.Where, raw json.RawMessage, o
 
 // requestEnded reads an assistant message's completion: the end of its
 // turn, or nothing when the turn goes on.
-func (p *OpenCodeParser) requestEnded(where evidence.Where, m *ocMessage, info *openCodeInfo, out []evidence.Event) []evidence.Event {
+func (p *Parser) requestEnded(where evidence.Where, m *ocMessage, info *openCodeInfo, out []evidence.Event) []evidence.Event {
 	t := p.turns[m.turn]
 	if t == nil || !t.open {
 		p.stats.Ignored++ // a turn no prompt opened (compaction), or ended
@@ -366,7 +366,7 @@ func cmpStr(s, def string) string {
 	return s
 }
 
-func (p *OpenCodeParser) partRow(where evidence.Where, raw json.RawMessage, out []evidence.Event) []evidence.Event {
+func (p *Parser) partRow(where evidence.Where, raw json.RawMessage, out []evidence.Event) []evidence.Event {
 	var part openCodePart
 	if len(raw) == 0 || raw[0] != '{' || evidence.Decode(raw, &part) != nil || part.MessageID == "" {
 		return evidence.MalformedLine(&p.stats, where, out, errors.New("part row without part"))
@@ -389,7 +389,7 @@ func (p *OpenCodeParser) partRow(where evidence.Where, raw json.RawMessage, out 
 	return out
 }
 
-func (p *OpenCodeParser) textPart(where evidence.Where, id string, m *ocMessage, part *openCodePart, out []evidence.Event) []evidence.Event {
+func (p *Parser) textPart(where evidence.Where, id string, m *ocMessage, part *openCodePart, out []evidence.Event) []evidence.Event {
 	switch {
 	case !m.user:
 		m.text = m.text || strings.TrimSpace(part.Text) != ""
@@ -413,7 +413,7 @@ const (
 	ocCallDone    = 2 // ToolResult reported
 )
 
-func (p *OpenCodeParser) toolPart(where evidence.Where, m *ocMessage, part *openCodePart, out []evidence.Event) []evidence.Event {
+func (p *Parser) toolPart(where evidence.Where, m *ocMessage, part *openCodePart, out []evidence.Event) []evidence.Event {
 	st := &part.State
 	key := cmpStr(part.ID, part.CallID)
 	ended := st.Status == "completed" || st.Status == "error"

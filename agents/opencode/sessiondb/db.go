@@ -1,4 +1,4 @@
-package watchers
+package sessiondb
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	_ "modernc.org/sqlite" // database/sql driver "sqlite": pure Go, no cgo
 )
 
-// OpenCodeDB reads OpenCode's store read-only: the connection is opened
+// DB reads OpenCode's store read-only: the connection is opened
 // with mode=ro and query_only, so it never writes, and SQLite's WAL lets
 // it read while OpenCode writes without blocking it (a reader only holds
 // back a checkpoint past its snapshot; each query here is one short
@@ -26,7 +26,7 @@ import (
 //
 // It keeps one parser per session it was asked about (the goroutine that
 // calls Events owns them; calls are serialised by a mutex).
-type OpenCodeDB struct {
+type DB struct {
 	path string
 	file evidence.FileID
 	db   *sql.DB
@@ -37,13 +37,13 @@ type OpenCodeDB struct {
 
 // ocFollow is a session's parser and the last seq it read.
 type ocFollow struct {
-	parser *OpenCodeParser
+	parser *Parser
 	seq    int64
 }
 
-// OpenCodeSession is one row of the session table (the title, the
+// Session is one row of the session table (the title, the
 // prompt's first words, is not read).
-type OpenCodeSession struct {
+type Session struct {
 	ID        string
 	ParentID  string // set for a subagent's session (the task tool's)
 	Directory string // the cwd OpenCode ran in
@@ -56,10 +56,10 @@ type OpenCodeSession struct {
 // its own; the log is append-only, so pages by seq are consistent).
 const ocPage = 500
 
-// OpenOpenCodeDB opens the store at path read-only. A missing file is an
+// Open opens the store at path read-only. A missing file is an
 // error wrapping fs.ErrNotExist (the driver would otherwise report it
 // only at the first query).
-func OpenOpenCodeDB(path string) (*OpenCodeDB, error) {
+func Open(path string) (*DB, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("watchers: opencode db: %w", err)
@@ -76,29 +76,29 @@ func OpenOpenCodeDB(path string) (*OpenCodeDB, error) {
 	// would only hold a second -shm mapping.
 	db.SetMaxOpenConns(1)
 	db.SetConnMaxIdleTime(time.Minute)
-	return &OpenCodeDB{path: path, file: statOf(fi).ID, db: db, follows: map[string]*ocFollow{}}, nil
+	return &DB{path: path, file: evidence.FileIDOf(fi), db: db, follows: map[string]*ocFollow{}}, nil
 }
 
 // Path is the store's path.
-func (db *OpenCodeDB) Path() string { return db.path }
+func (db *DB) Path() string { return db.path }
 
 // File is the store's identity when it was opened.
-func (db *OpenCodeDB) File() evidence.FileID { return db.file }
+func (db *DB) File() evidence.FileID { return db.file }
 
 // Close closes the connection.
-func (db *OpenCodeDB) Close() error { return db.db.Close() }
+func (db *DB) Close() error { return db.db.Close() }
 
 // Sessions lists every session, oldest first.
-func (db *OpenCodeDB) Sessions(ctx context.Context) ([]OpenCodeSession, error) {
+func (db *DB) Sessions(ctx context.Context) ([]Session, error) {
 	rows, err := db.db.QueryContext(ctx, `SELECT id, coalesce(parent_id, ''), directory, version, time_created, time_updated
 		FROM session ORDER BY time_created, id`)
 	if err != nil {
 		return nil, fmt.Errorf("watchers: opencode sessions: %w", err)
 	}
 	defer rows.Close()
-	var out []OpenCodeSession
+	var out []Session
 	for rows.Next() {
-		var s OpenCodeSession
+		var s Session
 		var created, updated int64
 		if err := rows.Scan(&s.ID, &s.ParentID, &s.Directory, &s.Version, &created, &updated); err != nil {
 			return nil, fmt.Errorf("watchers: opencode sessions: %w", err)
@@ -113,7 +113,7 @@ func (db *OpenCodeDB) Sessions(ctx context.Context) ([]OpenCodeSession, error) {
 }
 
 // Records are the ids of its sessions, oldest first (evidence.Store).
-func (db *OpenCodeDB) Records(ctx context.Context) ([]string, error) {
+func (db *DB) Records(ctx context.Context) ([]string, error) {
 	sessions, err := db.Sessions(ctx)
 	ids := make([]string, len(sessions))
 	for i, s := range sessions {
@@ -138,12 +138,12 @@ type ocEventRow struct {
 // else, it reads the log again from its start to rebuild the parser's
 // state and emits only what lies after afterSeq. emit runs with no query
 // open.
-func (db *OpenCodeDB) Events(ctx context.Context, sessionID string, afterSeq int64, emit func(evidence.Event)) (int64, error) {
+func (db *DB) Events(ctx context.Context, sessionID string, afterSeq int64, emit func(evidence.Event)) (int64, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	f := db.follows[sessionID]
 	if f == nil || f.seq != afterSeq {
-		f = &ocFollow{parser: NewOpenCodeParser(), seq: -1}
+		f = &ocFollow{parser: NewParser(), seq: -1}
 		db.follows[sessionID] = f
 	}
 	last := afterSeq
@@ -156,7 +156,7 @@ func (db *OpenCodeDB) Events(ctx context.Context, sessionID string, afterSeq int
 			return last, err
 		}
 		for _, r := range page {
-			where := evidence.Where{Agent: evidence.OpenCode, Path: rec, File: file, Offset: r.seq, End: r.seq + 1}
+			where := evidence.Where{Agent: Agent, Path: rec, File: file, Offset: r.seq, End: r.seq + 1}
 			out = f.parser.Parse(where, r.typ, r.data, out[:0])
 			f.seq = r.seq
 			if r.seq <= afterSeq {
@@ -174,7 +174,7 @@ func (db *OpenCodeDB) Events(ctx context.Context, sessionID string, afterSeq int
 }
 
 // eventPage reads up to ocPage rows after seq.
-func (db *OpenCodeDB) eventPage(ctx context.Context, sessionID string, after int64) ([]ocEventRow, error) {
+func (db *DB) eventPage(ctx context.Context, sessionID string, after int64) ([]ocEventRow, error) {
 	rows, err := db.db.QueryContext(ctx, `SELECT seq, type, data FROM event
 		WHERE aggregate_id = ? AND seq > ? ORDER BY seq LIMIT ?`, sessionID, after, ocPage)
 	if err != nil {

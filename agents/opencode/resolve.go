@@ -1,4 +1,4 @@
-package watchers
+package opencode
 
 import (
 	"context"
@@ -9,8 +9,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/opencode/sessiondb"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/watchers/evidence"
+	"github.com/agent-knock-knock/akk/watchers"
 )
 
 // OpenCode keeps every session of every directory in one store,
@@ -22,8 +23,8 @@ import (
 // updated since (one it resumed with --continue or --session); that a
 // session lives in the same store says nothing more.
 
-// OpenCodeQuery names what an OpenCode process's session is found by.
-type OpenCodeQuery struct {
+// query names what an OpenCode process's session is found by.
+type query struct {
 	// DB is the store's path (~/.local/share/opencode/opencode.db).
 	DB string
 	// Cwd is the process's directory.
@@ -42,11 +43,11 @@ type OpenCodeQuery struct {
 // the store's milliseconds.
 const openCodeSlack = time.Second
 
-// ResolveOpenCode finds the session of the process the query names. The
+// resolve finds the session of the process the query names. The
 // error is only for a cancelled ctx; everything else is a state.
-func ResolveOpenCode(ctx context.Context, q OpenCodeQuery) (NativeIdentity, error) {
-	id := NativeIdentity{Agent: evidence.OpenCode}
-	db, err := OpenOpenCodeDB(q.DB)
+func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
+	id := watchers.NativeIdentity{Agent: sessiondb.Agent}
+	db, err := sessiondb.Open(q.DB)
 	if errors.Is(err, fs.ErrNotExist) {
 		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no store: OpenCode never wrote a session"
 		return id, nil
@@ -71,7 +72,7 @@ func ResolveOpenCode(ctx context.Context, q OpenCodeQuery) (NativeIdentity, erro
 			id.Candidates = append(id.Candidates, c)
 		}
 	}
-	slices.SortFunc(id.Candidates, func(a, b Candidate) int { return b.ModTime.Compare(a.ModTime) })
+	slices.SortFunc(id.Candidates, func(a, b watchers.Candidate) int { return b.ModTime.Compare(a.ModTime) })
 	switch {
 	case len(id.Candidates) == 1:
 		c := id.Candidates[0]
@@ -88,14 +89,14 @@ func ResolveOpenCode(ctx context.Context, q OpenCodeQuery) (NativeIdentity, erro
 // openCodeCandidate says whether s is a candidate: a main session of cwd,
 // created or updated since the process started, neither excluded nor
 // quiet.
-func openCodeCandidate(s OpenCodeSession, cwd string, db *OpenCodeDB, q OpenCodeQuery) (Candidate, bool) {
+func openCodeCandidate(s sessiondb.Session, cwd string, db *sessiondb.DB, q query) (watchers.Candidate, bool) {
 	if s.ParentID != "" || filepath.Clean(s.Directory) != cwd || slices.Contains(q.Exclude, s.ID) {
-		return Candidate{}, false
+		return watchers.Candidate{}, false
 	}
 	if t, quiet := q.Quiet[s.ID]; quiet && !s.Updated.After(t) {
-		return Candidate{}, false
+		return watchers.Candidate{}, false
 	}
-	c := Candidate{Path: db.Path(), File: db.File(), ModTime: s.Updated, SessionID: s.ID, Cwd: s.Directory, Version: s.Version}
+	c := watchers.Candidate{Path: db.Path(), File: db.File(), ModTime: s.Updated, SessionID: s.ID, Cwd: s.Directory, Version: s.Version}
 	if q.Since.IsZero() {
 		return c, true
 	}

@@ -1,4 +1,4 @@
-package watchers
+package opencode
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/agent-knock-knock/akk/agents/opencode/sessiondb"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
@@ -135,7 +136,7 @@ type ocLiveFollow struct {
 	t            *testing.T
 	path, cwd    string
 	since        time.Time
-	db           *OpenCodeDB
+	db           *sessiondb.DB
 	session      string
 	last         int64
 	wal, reads   int
@@ -147,14 +148,14 @@ type ocLiveFollow struct {
 func (f *ocLiveFollow) read(running bool) {
 	ctx := context.Background()
 	if f.session == "" {
-		id, err := ResolveOpenCode(ctx, OpenCodeQuery{DB: f.path, Cwd: f.cwd, Since: f.since})
+		id, err := resolve(ctx, query{DB: f.path, Cwd: f.cwd, Since: f.since})
 		if err != nil || id.State != contract.IdentityResolved {
 			return
 		}
 		f.session = id.SessionID
 	}
 	if f.db == nil {
-		db, err := OpenOpenCodeDB(f.path)
+		db, err := sessiondb.Open(f.path)
 		if err != nil {
 			f.t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package watchers
+package sessiondb
 
 import (
 	"context"
@@ -11,9 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
@@ -71,7 +69,7 @@ func ocPrompt(seq int, turn, text string) string {
 // ocEvents reads every event of a session of the store at path.
 func ocEvents(t *testing.T, path, session string) []evidence.Event {
 	t.Helper()
-	db, err := OpenOpenCodeDB(path)
+	db, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,9 +90,9 @@ func ocBriefs(evs []evidence.Event) []string {
 }
 
 const (
-	ocTUI      = "testdata/opencode/tui.db"
-	ocRunTask  = "testdata/opencode/run-task.db"
-	ocQuestion = "testdata/opencode/question.db"
+	ocTUI      = "testdata/tui.db"
+	ocRunTask  = "testdata/run-task.db"
+	ocQuestion = "testdata/question.db"
 	ocCwd      = "/tmp/oc-home/work"
 )
 
@@ -227,7 +225,7 @@ func TestOpenCodeRecorded(t *testing.T) {
 			}
 			for _, ev := range evs {
 				w := ev.At()
-				if w.Agent != evidence.OpenCode || w.Path != evidence.RecordPath(tc.path, tc.session) || w.File != evidence.SessionFile(statOf(fi).ID, tc.session) || w.End != w.Offset+1 || w.Time.IsZero() {
+				if w.Agent != Agent || w.Path != evidence.RecordPath(tc.path, tc.session) || w.File != evidence.SessionFile(evidence.FileIDOf(fi), tc.session) || w.End != w.Offset+1 || w.Time.IsZero() {
 					t.Fatalf("%s: where %+v", ocBrief(ev), w)
 				}
 			}
@@ -240,7 +238,7 @@ func TestOpenCodeRecorded(t *testing.T) {
 func TestOpenCodeEventsResume(t *testing.T) {
 	const session = "ses_db66857f4ffe9PumYZ1qM1zewH"
 	all := ocBriefs(ocEvents(t, ocTUI, session))
-	db, err := OpenOpenCodeDB(ocTUI)
+	db, err := Open(ocTUI)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +290,7 @@ func ocSeq(brief string) int64 {
 }
 
 func TestOpenCodeSessions(t *testing.T) {
-	db, err := OpenOpenCodeDB(ocRunTask)
+	db, err := Open(ocRunTask)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,54 +311,8 @@ func TestOpenCodeSessions(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if _, err := OpenOpenCodeDB(filepath.Join(t.TempDir(), "none.db")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := Open(filepath.Join(t.TempDir(), "none.db")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing store: %v", err)
-	}
-}
-
-func TestResolveOpenCode(t *testing.T) {
-	ms := func(n int64) time.Time { return time.UnixMilli(n) }
-	const first, second = "ses_db6631c93ffettAvkBlgg82toA", "ses_db6630993ffe4GdbI7XRSND7jq"
-	for _, tc := range []struct {
-		name    string
-		q       OpenCodeQuery
-		state   contract.Identity
-		session string
-	}{
-		{"two main sessions since", OpenCodeQuery{Since: ms(1796531348000)}, contract.IdentityAmbiguous, ""},
-		{"any time", OpenCodeQuery{}, contract.IdentityAmbiguous, ""},
-		{"the later one", OpenCodeQuery{Since: ms(1796531353000)}, contract.IdentityResolved, second},
-		{"the earlier excluded", OpenCodeQuery{Since: ms(1796531348000), Exclude: []string{first}}, contract.IdentityResolved, second},
-		{"the earlier quiet", OpenCodeQuery{Quiet: map[string]time.Time{first: ms(1796531350884)}}, contract.IdentityResolved, second},
-		{"the earlier, updated since quiet", OpenCodeQuery{Quiet: map[string]time.Time{second: ms(1796531355847), first: ms(1796531350000)}}, contract.IdentityResolved, first},
-		{"started after both", OpenCodeQuery{Since: ms(1796531360000)}, contract.IdentityVerifiedAbsent, ""},
-		{"another cwd", OpenCodeQuery{Cwd: "/tmp/elsewhere"}, contract.IdentityVerifiedAbsent, ""},
-		{"no store", OpenCodeQuery{DB: "testdata/opencode/none.db"}, contract.IdentityVerifiedAbsent, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			q := tc.q
-			if q.DB == "" {
-				q.DB = ocRunTask
-			}
-			if q.Cwd == "" {
-				q.Cwd = ocCwd + "/"
-			}
-			id, err := ResolveOpenCode(context.Background(), q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if id.State != tc.state || id.SessionID != tc.session || id.Agent != evidence.OpenCode {
-				t.Fatalf("got %s %q (%s), want %s %q", id.State, id.SessionID, id.Reason, tc.state, tc.session)
-			}
-			if id.State == contract.IdentityResolved && (id.Path != ocRunTask || id.Cwd != ocCwd || id.Version != "1.18.33" || id.File == (evidence.FileID{})) {
-				t.Fatalf("resolved: %+v", id)
-			}
-		})
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := ResolveOpenCode(ctx, OpenCodeQuery{DB: ocRunTask, Cwd: ocCwd}); err == nil {
-		t.Error("a cancelled ctx: no error")
 	}
 }
 

@@ -1,4 +1,4 @@
-package watchers
+package sessiondb
 
 import (
 	"bytes"
@@ -57,11 +57,11 @@ func ocRow(typ, data string) string { return typ + "\t" + data }
 
 // ocParse runs the rows through one parser.
 func ocParse(rows string) []string {
-	p := NewOpenCodeParser()
+	p := NewParser()
 	var out []string
 	for i, line := range strings.Split(rows, "\n") {
 		typ, data, _ := strings.Cut(line, "\t")
-		for _, ev := range p.Parse(evidence.Where{Agent: evidence.OpenCode, Offset: int64(i), End: int64(i) + 1}, typ, []byte(data), nil) {
+		for _, ev := range p.Parse(evidence.Where{Agent: Agent, Offset: int64(i), End: int64(i) + 1}, typ, []byte(data), nil) {
 			out = append(out, ocBrief(ev))
 		}
 	}
@@ -143,7 +143,7 @@ func TestOpenCodeParserPrompts(t *testing.T) {
 // cut to the fields the parser reads: the fuzzer minimises an input it
 // finds interesting, which takes minutes over a whole session's 100 KB.
 func ocSeeds(t testing.TB, path, session string) [][]byte {
-	db, err := OpenOpenCodeDB(path)
+	db, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,10 +206,10 @@ func FuzzOpenCodeRow(f *testing.F) {
 		ocRow(ocMU, ocAsstEnd("tool-calls", "")), ocRow(ocMU, ocAsstEnd("", "APIError")))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := bytes.Split(data, []byte("\n"))
-		p := NewOpenCodeParser()
+		p := NewParser()
 		for i, line := range lines {
 			typ, row, _ := bytes.Cut(line, []byte("\t"))
-			where := evidence.Where{Agent: evidence.OpenCode, Path: "/o.db", File: evidence.FileID{Dev: 1, Ino: 2}, Offset: int64(i), End: int64(i) + 1}
+			where := evidence.Where{Agent: Agent, Path: "/o.db", File: evidence.FileID{Dev: 1, Ino: 2}, Offset: int64(i), End: int64(i) + 1}
 			before := *p.Stats()
 			evs := p.Parse(where, string(typ), row, nil)
 			after := p.Stats()
@@ -247,7 +247,7 @@ func FuzzOpenCodeRow(f *testing.F) {
 			}
 		}
 		// A fresh parser says the same.
-		a, b := NewOpenCodeParser(), NewOpenCodeParser()
+		a, b := NewParser(), NewParser()
 		for i, line := range lines {
 			typ, row, _ := bytes.Cut(line, []byte("\t"))
 			w := evidence.Where{Offset: int64(i)}
