@@ -13,6 +13,11 @@ package agents
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -130,4 +135,29 @@ type Interrupt struct {
 	// Twice: the key is pressed twice, the second only once the screen
 	// shows the first armed the interrupt ("esc again to interrupt").
 	Twice bool
+}
+
+// maxConfigFile bounds what is read of a configuration file.
+const maxConfigFile = 1 << 20
+
+// ReadConfig reads a small configuration file; absent is no remapping.
+func ReadConfig(path string) ([]byte, bool, error) {
+	if path == "" || filepath.Dir(path) == "." {
+		return nil, false, nil
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	} else if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
+	if err != nil {
+		return nil, false, err
+	}
+	if len(b) > maxConfigFile {
+		return nil, false, fmt.Errorf("%s: over %d bytes", path, maxConfigFile)
+	}
+	return b, true, nil
 }

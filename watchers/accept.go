@@ -74,7 +74,7 @@ func TakeAnchor(ctx context.Context, agent evidence.Agent, path string) (Anchor,
 	if inStore(agent) {
 		return takeRecordAnchor(ctx, a)
 	}
-	f, st, err := openStat(path)
+	f, st, err := OpenStat(path)
 	if err != nil {
 		return a, fmt.Errorf("watchers: anchor %s: %w", path, err)
 	}
@@ -283,7 +283,7 @@ func scanAnchor(acc *Acceptor, an Anchor, limit int64) (string, error) {
 		}
 		return "", fmt.Errorf("watchers: accept: %w", err)
 	}
-	f, st, err := openStat(an.Path)
+	f, st, err := OpenStat(an.Path)
 	if err != nil {
 		return "", fmt.Errorf("watchers: accept: %w", err)
 	}

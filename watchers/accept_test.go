@@ -8,33 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/agents/agenttest"
+	"github.com/agent-knock-knock/akk/agents/claude/transcript"
+	"github.com/agent-knock-knock/akk/agents/codex/rollout"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
-	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
 
 // Lines of the documented shapes (agents-offline.md, akk-reference.md §4).
-
-func codexTurnStarted(turn string) string {
-	return `{"timestamp":"2026-11-30T10:00:01.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"` + turn + `"}}` + "\n"
-}
-
-func codexUserPrompt(turn, text string) string {
-	return `{"timestamp":"2026-11-30T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":` +
-		evidencetest.JSON(text) + `}],"internal_chat_message_metadata_passthrough":{"turn_id":"` + turn + `"}}}` + "\n"
-}
-
-func codexUserEvent(text string) string {
-	return `{"timestamp":"2026-11-30T10:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":` + evidencetest.JSON(text) + `}}` + "\n"
-}
-
-func codexTurn(turn, text string) string {
-	return codexTurnStarted(turn) + codexUserPrompt(turn, text) + codexUserEvent(text)
-}
-
-func claudePrompt(session, cwd, uuid, text string) string {
-	return `{"parentUuid":null,"isSidechain":false,"cwd":"` + cwd + `","sessionId":"` + session + `","version":"2.1.267","type":"user","message":{"role":"user","content":` +
-		evidencetest.JSON(text) + `},"uuid":"` + uuid + `","timestamp":"2026-11-30T10:00:00.000Z"}` + "\n"
-}
 
 func anchor(t *testing.T, agent evidence.Agent, path string) Anchor {
 	t.Helper()
@@ -60,23 +40,23 @@ func TestAcceptCodex(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "rollout-a.jsonl")
 	// The same prompt before the anchor does not count.
-	appendFile(t, p, metaLine("sess", "/src", "0.155.1")+codexTurn("t1", prompt))
-	a := anchor(t, evidence.Codex, p)
+	agenttest.AppendFile(t, p, agenttest.RolloutMeta("sess", "/src", "0.155.1")+agenttest.RolloutTurn("t1", prompt))
+	a := anchor(t, rollout.Agent, p)
 	if r := accept(t, prompt, a); r.Verdict != Pending {
 		t.Fatalf("before: %+v", r)
 	}
-	appendFile(t, p, codexTurn("t2", "something else"))
+	agenttest.AppendFile(t, p, agenttest.RolloutTurn("t2", "something else"))
 	if r := accept(t, prompt, a); r.Verdict != Pending {
 		t.Fatalf("other prompt: %+v", r)
 	}
 	at := fileSize(t, p)
-	appendFile(t, p, codexTurn("t3", prompt))
+	agenttest.AppendFile(t, p, agenttest.RolloutTurn("t3", prompt))
 	r := accept(t, prompt, a)
-	if r.Verdict != Accepted || r.Match.TurnID != "t3" || r.Match.Offset != at+int64(len(codexTurnStarted("t3"))) || r.Match.SessionID != "" {
+	if r.Verdict != Accepted || r.Match.TurnID != "t3" || r.Match.Offset != at+int64(len(agenttest.RolloutTurnStarted("t3"))) || r.Match.SessionID != "" {
 		t.Fatalf("accepted: %+v", r)
 	}
 	// The same prompt accepted again later: two records match.
-	appendFile(t, p, codexTurn("t4", prompt))
+	agenttest.AppendFile(t, p, agenttest.RolloutTurn("t4", prompt))
 	if r := accept(t, prompt, a); r.Verdict != Uncertain || len(r.Matches) != 2 {
 		t.Fatalf("twice: %+v", r)
 	}
@@ -87,13 +67,13 @@ func TestAcceptCodex(t *testing.T) {
 func TestAcceptCodexTurnBoundaries(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "rollout-a.jsonl")
-	appendFile(t, p, metaLine("sess", "/src", "0.155.1")+codexTurnStarted("t1"))
-	a := anchor(t, evidence.Codex, p)
-	appendFile(t, p, codexUserPrompt("t1", prompt))
+	agenttest.AppendFile(t, p, agenttest.RolloutMeta("sess", "/src", "0.155.1")+agenttest.RolloutTurnStarted("t1"))
+	a := anchor(t, rollout.Agent, p)
+	agenttest.AppendFile(t, p, agenttest.RolloutUserPrompt("t1", prompt))
 	if r := accept(t, prompt, a); r.Verdict != Pending {
 		t.Fatalf("turn started before the anchor: %+v", r)
 	}
-	appendFile(t, p, codexTurnStarted("t2")+codexTurnStarted("t2")+codexUserPrompt("t2", prompt))
+	agenttest.AppendFile(t, p, agenttest.RolloutTurnStarted("t2")+agenttest.RolloutTurnStarted("t2")+agenttest.RolloutUserPrompt("t2", prompt))
 	if r := accept(t, prompt, a); r.Verdict != Uncertain {
 		t.Fatalf("turn started twice: %+v", r)
 	}
@@ -105,17 +85,17 @@ func TestAcceptCodexTurnBoundaries(t *testing.T) {
 func TestAcceptCodexSteered(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "rollout-a.jsonl")
-	appendFile(t, p, metaLine("sess", "/src", "0.155.1")+codexTurn("t1", "slow task")+codexTurnStarted("t2")+codexUserPrompt("t2", "another"))
-	a := anchor(t, evidence.Codex, p)
+	agenttest.AppendFile(t, p, agenttest.RolloutMeta("sess", "/src", "0.155.1")+agenttest.RolloutTurn("t1", "slow task")+agenttest.RolloutTurnStarted("t2")+agenttest.RolloutUserPrompt("t2", "another"))
+	a := anchor(t, rollout.Agent, p)
 	a.Running = "t2"
 	if r := accept(t, prompt, a); r.Verdict != Pending {
 		t.Fatalf("before the steer: %+v", r)
 	}
-	appendFile(t, p, codexUserPrompt("t1", prompt)) // an old turn's id: not ours
+	agenttest.AppendFile(t, p, agenttest.RolloutUserPrompt("t1", prompt)) // an old turn's id: not ours
 	if r := accept(t, prompt, a); r.Verdict != Pending {
 		t.Fatalf("under a turn neither running nor started after the anchor: %+v", r)
 	}
-	appendFile(t, p, codexUserPrompt("t2", prompt)+codexUserEvent(prompt))
+	agenttest.AppendFile(t, p, agenttest.RolloutUserPrompt("t2", prompt)+agenttest.RolloutUserEvent(prompt))
 	if r := accept(t, prompt, a); r.Verdict != Accepted || r.Match.TurnID != "t2" {
 		t.Fatalf("steered into the running turn: %+v", r)
 	}
@@ -132,18 +112,18 @@ func TestAcceptCandidateSet(t *testing.T) {
 	dir := t.TempDir()
 	p1, p2 := filepath.Join(dir, "rollout-1.jsonl"), filepath.Join(dir, "rollout-2.jsonl")
 	p3 := filepath.Join(dir, "rollout-3.jsonl") // opened after the send
-	appendFile(t, p1, metaLine("s1", "/src", "0.155.1"))
-	appendFile(t, p2, metaLine("s2", "/src", "0.155.1"))
-	a1, a2, a3 := anchor(t, evidence.Codex, p1), anchor(t, evidence.Codex, p2), anchor(t, evidence.Codex, p3)
+	agenttest.AppendFile(t, p1, agenttest.RolloutMeta("s1", "/src", "0.155.1"))
+	agenttest.AppendFile(t, p2, agenttest.RolloutMeta("s2", "/src", "0.155.1"))
+	a1, a2, a3 := anchor(t, rollout.Agent, p1), anchor(t, rollout.Agent, p2), anchor(t, rollout.Agent, p3)
 	if !a3.Absent {
 		t.Fatal("missing file not anchored as absent")
 	}
 	a3.SessionID = "s3"
-	appendFile(t, p3, metaLine("s3", "/src", "0.155.1")+codexTurn("n1", prompt))
+	agenttest.AppendFile(t, p3, agenttest.RolloutMeta("s3", "/src", "0.155.1")+agenttest.RolloutTurn("n1", prompt))
 	if r := accept(t, prompt, a1, a2, a3); r.Verdict != Accepted || r.Match.Path != p3 {
 		t.Fatalf("new rollout: %+v", r)
 	}
-	appendFile(t, p2, codexTurn("x1", prompt))
+	agenttest.AppendFile(t, p2, agenttest.RolloutTurn("x1", prompt))
 	if r := accept(t, prompt, a1, a2, a3); r.Verdict != Uncertain || len(r.Matches) != 2 {
 		t.Fatalf("two candidates: %+v", r)
 	}
@@ -157,8 +137,8 @@ func TestAcceptCandidateSet(t *testing.T) {
 func TestAcceptFileAuthorityChanged(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "rollout-a.jsonl")
-	appendFile(t, p, metaLine("s", "/src", "0.155.1")+codexTurn("t1", "x"))
-	a := anchor(t, evidence.Codex, p)
+	agenttest.AppendFile(t, p, agenttest.RolloutMeta("s", "/src", "0.155.1")+agenttest.RolloutTurn("t1", "x"))
+	a := anchor(t, rollout.Agent, p)
 	os.Truncate(p, 10)
 	if r := accept(t, prompt, a); r.Verdict != Uncertain {
 		t.Fatalf("truncated: %+v", r)
@@ -169,7 +149,7 @@ func TestAcceptFileAuthorityChanged(t *testing.T) {
 	}
 	// Recreated (the inode number may well be reused): other bytes before
 	// the anchor.
-	appendFile(t, p, metaLine("s2", "/src", "0.155.1")+codexTurn("t1", "y")+codexTurn("t2", prompt))
+	agenttest.AppendFile(t, p, agenttest.RolloutMeta("s2", "/src", "0.155.1")+agenttest.RolloutTurn("t1", "y")+agenttest.RolloutTurn("t2", prompt))
 	if r := accept(t, prompt, a); r.Verdict != Uncertain {
 		t.Fatalf("replaced: %+v", r)
 	}
@@ -178,12 +158,12 @@ func TestAcceptFileAuthorityChanged(t *testing.T) {
 func TestAcceptScanLimit(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "rollout-a.jsonl")
-	appendFile(t, p, metaLine("s", "/src", "0.155.1"))
-	a := anchor(t, evidence.Codex, p)
+	agenttest.AppendFile(t, p, agenttest.RolloutMeta("s", "/src", "0.155.1"))
+	a := anchor(t, rollout.Agent, p)
 	for i := range 100 {
-		appendFile(t, p, codexTurn("t"+itoa(int64(i)), "other"))
+		agenttest.AppendFile(t, p, agenttest.RolloutTurn("t"+itoa(int64(i)), "other"))
 	}
-	appendFile(t, p, codexTurn("last", prompt))
+	agenttest.AppendFile(t, p, agenttest.RolloutTurn("last", prompt))
 	r, err := Accept(context.Background(), prompt, 4096, a)
 	if err != nil || r.Verdict != Uncertain {
 		t.Fatalf("bounded scan: %+v %v", r, err)
@@ -192,8 +172,8 @@ func TestAcceptScanLimit(t *testing.T) {
 
 func TestTakeAnchorInsideLine(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "s.jsonl")
-	appendFile(t, p, `{"type":"user"`)
-	if _, err := TakeAnchor(context.Background(), evidence.Claude, p); !errors.Is(err, ErrAnchor) {
+	agenttest.AppendFile(t, p, `{"type":"user"`)
+	if _, err := TakeAnchor(context.Background(), transcript.Agent, p); !errors.Is(err, ErrAnchor) {
 		t.Fatalf("torn end: %v", err)
 	}
 }
@@ -201,15 +181,15 @@ func TestTakeAnchorInsideLine(t *testing.T) {
 func TestAcceptClaude(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "s1.jsonl")
-	appendFile(t, p, claudePrompt("s1", "/work/app", "u1", prompt))
-	a := anchor(t, evidence.Claude, p)
+	agenttest.AppendFile(t, p, agenttest.TranscriptPrompt("s1", "/work/app", "u1", prompt))
+	a := anchor(t, transcript.Agent, p)
 	a.SessionID, a.Cwd = "s1", "/work/app"
-	appendFile(t, p, claudePrompt("s2", "/work/app", "u2", prompt)) // another session's record
-	appendFile(t, p, claudePrompt("s1", "/elsewhere", "u3", prompt))
+	agenttest.AppendFile(t, p, agenttest.TranscriptPrompt("s2", "/work/app", "u2", prompt)) // another session's record
+	agenttest.AppendFile(t, p, agenttest.TranscriptPrompt("s1", "/elsewhere", "u3", prompt))
 	if r := accept(t, prompt, a); r.Verdict != Pending {
 		t.Fatalf("other session or cwd: %+v", r)
 	}
-	appendFile(t, p, claudePrompt("s1", "/work/app", "u4", prompt+"  \n"))
+	agenttest.AppendFile(t, p, agenttest.TranscriptPrompt("s1", "/work/app", "u4", prompt+"  \n"))
 	if r := accept(t, prompt, a); r.Verdict != Accepted || r.Match.TurnID != "u4" {
 		t.Fatalf("accepted: %+v", r)
 	}
@@ -220,14 +200,14 @@ func TestAcceptClaude(t *testing.T) {
 func TestAcceptLive(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "rollout-a.jsonl")
-	appendFile(t, p, metaLine("s", "/src", "0.155.1")+codexTurn("t1", prompt))
+	agenttest.AppendFile(t, p, agenttest.RolloutMeta("s", "/src", "0.155.1")+agenttest.RolloutTurn("t1", prompt))
 	w, c := newWatcher(t, flatCodex())
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
 	}
 	c.wait(t, "history", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
-	a := anchor(t, evidence.Codex, p)
-	appendFile(t, p, codexTurn("t2", prompt))
+	a := anchor(t, rollout.Agent, p)
+	agenttest.AppendFile(t, p, agenttest.RolloutTurn("t2", prompt))
 	evs := c.wait(t, "the prompt", func(evs []evidence.Event) bool {
 		for _, ev := range evs {
 			if p, ok := ev.(evidence.PromptAccepted); ok && p.TurnID == "t2" {
@@ -278,7 +258,7 @@ func TestPrompted(t *testing.T) {
 	if err := os.WriteFile(path, []byte(head), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	an, err := TakeAnchor(ctx, evidence.Codex, path)
+	an, err := TakeAnchor(ctx, rollout.Agent, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,17 +266,17 @@ func TestPrompted(t *testing.T) {
 	if p, why, err := Prompted(ctx, an, "t1"); p || err != nil {
 		t.Fatalf("nothing after the anchor: prompted %v (%s) %v", p, why, err)
 	}
-	appendFile(t, path, `{"type":"event_msg","payload":{"type":"token_count"}}`+"\n")
+	agenttest.AppendFile(t, path, `{"type":"event_msg","payload":{"type":"token_count"}}`+"\n")
 	if p, why, err := Prompted(ctx, an, "t1"); p || err != nil {
 		t.Fatalf("bookkeeping after the anchor: prompted %v (%s) %v", p, why, err)
 	}
 	// The ended turn's own start written after its end (Claude writes out
 	// of order) is no new prompt.
-	appendFile(t, path, `{"type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`+"\n")
+	agenttest.AppendFile(t, path, `{"type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`+"\n")
 	if p, why, err := Prompted(ctx, an, "t1"); p || err != nil {
 		t.Fatalf("the own turn's late start: prompted %v (%s) %v", p, why, err)
 	}
-	appendFile(t, path, `{"type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}`+"\n")
+	agenttest.AppendFile(t, path, `{"type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}`+"\n")
 	if p, why, err := Prompted(ctx, an, "t1"); !p || err != nil || !strings.Contains(why, "t2") {
 		t.Fatalf("a turn after the anchor: prompted %v (%s) %v", p, why, err)
 	}
@@ -325,15 +305,15 @@ func TestPromptedClaudeOutOfOrder(t *testing.T) {
 	if err := os.WriteFile(path, []byte(end), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	an, err := TakeAnchor(ctx, evidence.Claude, path)
+	an, err := TakeAnchor(ctx, transcript.Agent, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	appendFile(t, path, claudePrompt("s1", "/w", "u1", "fix-the-bug"))
+	agenttest.AppendFile(t, path, agenttest.TranscriptPrompt("s1", "/w", "u1", "fix-the-bug"))
 	if p, why, err := Prompted(ctx, an, "u1"); p || err != nil {
 		t.Fatalf("the ended turn's own prompt record, written late: prompted %v (%s) %v", p, why, err)
 	}
-	appendFile(t, path, claudePrompt("s1", "/w", "u2", "typed by hand"))
+	agenttest.AppendFile(t, path, agenttest.TranscriptPrompt("s1", "/w", "u2", "typed by hand"))
 	if p, why, err := Prompted(ctx, an, "u1"); !p || err != nil || !strings.Contains(why, "u2") {
 		t.Fatalf("a later prompt: prompted %v (%s) %v", p, why, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/claude/transcript"
+	"github.com/agent-knock-knock/akk/agents/codex/rollout"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
@@ -15,7 +17,7 @@ import (
 // BenchmarkParse parses the recorded journals of each agent (real files
 // from the rig) and reports lines/s beside MB/s.
 func BenchmarkParse(b *testing.B) {
-	for _, agent := range []evidence.Agent{evidence.Claude, evidence.Codex} {
+	for _, agent := range []evidence.Agent{transcript.Agent, rollout.Agent} {
 		b.Run(string(agent), func(b *testing.B) {
 			var files [][]byte
 			total, lines := 0, 0
@@ -56,7 +58,7 @@ func BenchmarkParse(b *testing.B) {
 // appends, and reports p50, p99 and the maximum in milliseconds.
 func BenchmarkAppendLatency(b *testing.B) {
 	dir := b.TempDir()
-	w, err := New(Options{Agent: evidence.Codex})
+	w, err := New(Options{Agent: rollout.Agent})
 	if err != nil {
 		b.Fatal(err)
 	}

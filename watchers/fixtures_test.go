@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/agents/agenttest"
+	"github.com/agent-knock-knock/akk/agents/claude/transcript"
+	"github.com/agent-knock-knock/akk/agents/codex/rollout"
 	"github.com/agent-knock-knock/akk/agents/gemini/chats"
 	"github.com/agent-knock-knock/akk/agents/opencode/sessiondb"
 	"github.com/agent-knock-knock/akk/recordings"
@@ -28,13 +31,13 @@ var update = flag.Bool("update", false, "rewrite testdata/fixtures/*.events from
 func agentOfFile(f recordings.CorpusFile) evidence.Agent {
 	switch f.Agent {
 	case "codex":
-		return evidence.Codex
+		return rollout.Agent
 	case "gemini":
 		return chats.Agent
 	case "opencode":
 		return sessiondb.Agent
 	}
-	return evidence.Claude
+	return transcript.Agent
 }
 
 // parseFile parses a whole journal as the Watcher would (an OpenCode log
@@ -44,18 +47,8 @@ func parseFile(tb testing.TB, agent evidence.Agent, path string, data []byte) ([
 	if agent == sessiondb.Agent {
 		return parseLog(tb, path, data)
 	}
-	p := NewParser(agent)
-	var evs []evidence.Event
-	off := int64(0)
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			tb.Fatalf("%s ends inside a line", path)
-		}
-		evs = p.Parse(evidence.Where{Agent: agent, Path: path, Offset: off, End: off + int64(i) + 1}, data[:i], evs)
-		data, off = data[i+1:], off+int64(i)+1
-	}
-	return evs, p.Stats()
+	f, _ := evidence.FormatOf(agent)
+	return evidencetest.ParseFile(tb, f, path, data)
 }
 
 // parseLog parses the rig's dump of an OpenCode store (one event row a
@@ -118,7 +111,7 @@ func TestFixturesParse(t *testing.T) {
 			}
 			var b strings.Builder
 			for _, ev := range evs {
-				fmt.Fprintf(&b, "%d %s\n", ev.At().Offset, describe(ev))
+				fmt.Fprintf(&b, "%d %s\n", ev.At().Offset, evidencetest.Describe(ev))
 			}
 			golden := goldenPath(f)
 			if *update {
@@ -206,7 +199,7 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 		// The journal did not exist before the first prompt (Claude creates
 		// it then) or held only what precedes the prompt's turn.
 		an := Anchor{Agent: agentOfFile(f), Path: f.Journal, Absent: true, SessionID: first.SessionID}
-		if an.Agent == evidence.Claude {
+		if an.Agent == transcript.Agent {
 			an.Cwd = first.Cwd
 		}
 		accept := func(prompt string) (Acceptance, error) { return Accept(context.Background(), prompt, 0, an) }
@@ -269,7 +262,7 @@ func TestFixturesAcceptTypedPrompt(t *testing.T) {
 // exactly the events of parsing the whole file: each once, in order, at
 // its offset.
 func TestFixturesLive(t *testing.T) {
-	for _, agent := range []evidence.Agent{evidence.Claude, evidence.Codex} {
+	for _, agent := range []evidence.Agent{transcript.Agent, rollout.Agent} {
 		var files []recordings.CorpusFile
 		for _, f := range evidencetest.Journals(t) {
 			if b, err := os.ReadFile(f.Journal); err == nil && len(b) > 0 && agentOfFile(f) == agent {
@@ -303,7 +296,7 @@ func liveReplay(t *testing.T, agent evidence.Agent, files []recordings.CorpusFil
 		want += len(exp) + 1 // and the file's appearance
 		for len(data) > 0 {
 			n := min(len(data), 1+r.IntN(700))
-			appendFile(t, path, string(data[:n]))
+			agenttest.AppendFile(t, path, string(data[:n]))
 			data = data[n:]
 		}
 	}
@@ -327,8 +320,8 @@ func liveReplay(t *testing.T, agent evidence.Agent, files []recordings.CorpusFil
 		}
 		for j := range exp {
 			g, e := got[j].At(), exp[j].At()
-			if describe(got[j]) != describe(exp[j]) || g.Offset != e.Offset || g.End != e.End || g.Gen != 0 {
-				t.Fatalf("%s event %d: live %s at %+v, parsed %s at %+v", f.Journal, j, describe(got[j]), g, describe(exp[j]), e)
+			if evidencetest.Describe(got[j]) != evidencetest.Describe(exp[j]) || g.Offset != e.Offset || g.End != e.End || g.Gen != 0 {
+				t.Fatalf("%s event %d: live %s at %+v, parsed %s at %+v", f.Journal, j, evidencetest.Describe(got[j]), g, evidencetest.Describe(exp[j]), e)
 			}
 		}
 	}

@@ -6,38 +6,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/watchers/evidence"
-	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
-
-func FuzzCodexLine(f *testing.F) {
-	f.Add([]byte(metaLine("s", "/src", "0.155.1") + codexTurn("t1", "hello") + codexTurnStarted("t2")))
-	f.Add([]byte(`{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"sandbox_permissions\":\"require_escalated\"}","call_id":"c1"}}` + "\n" +
-		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":{"content":"x"}}}`))
-	f.Add([]byte(`{"type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted","turn_id":7}}`))
-	f.Add([]byte(`{"type":"event_msg","payload":{"type":"task_complete","duration_ms":1e400}}`))
-	f.Add([]byte("{}\n[]\nnull\n\"x\"\n"))
-	for _, s := range evidencetest.CorpusLines(f, "rollout") {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		evidencetest.Lines(t, func() evidence.Parser { return NewCodexParser() }, data)
-	})
-}
-
-func FuzzClaudeLine(f *testing.F) {
-	f.Add([]byte(claudePrompt("s", "/w", "u1", "hi") +
-		`{"type":"assistant","sessionId":"s","message":{"content":[{"type":"tool_use","id":"t","name":"AskUserQuestion","input":{}}]}}` + "\n" +
-		`{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t"}]},"toolUseResult":{"answers":{"a":"b"}}}`))
-	f.Add([]byte(`{"type":"system","subtype":"turn_duration","durationMs":"12"}`))
-	f.Add([]byte(`{"type":"user","message":"not an object"}` + "\n" + `{"type":"user","message":{"content":[{"type":"text","text":1}]}}`))
-	f.Add([]byte(`{"type":"assistant","isApiErrorMessage":true,"error":{"type":"overloaded"}}`))
-	for _, s := range evidencetest.CorpusLines(f, "transcript") {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		evidencetest.Lines(t, func() evidence.Parser { return NewClaudeParser() }, data)
-	})
-}
 
 // FuzzTail cuts a byte stream into reads of fuzzed sizes and checks the
 // tail returns exactly the stream's lines at their offsets.

@@ -2,7 +2,6 @@ package watchers
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -130,20 +129,6 @@ func dump(evs []evidence.Event) string {
 		fmt.Fprintf(&b, "  %T %+v\n", ev, ev)
 	}
 	return b.String()
-}
-
-func appendFile(t *testing.T, path, s string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString(s); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func equalStrings(a, b []string) bool { return strings.Join(a, "\n") == strings.Join(b, "\n") }

@@ -74,7 +74,7 @@ func ReadRecord(ctx context.Context, agent evidence.Agent, path string, fn func(
 
 // readLines parses a line file's complete lines from its start.
 func readLines(format evidence.Format, path string, fn func(evidence.Where, evidence.Event)) (evidence.FileID, int64, error) {
-	f, st, err := openStat(path)
+	f, st, err := OpenStat(path)
 	if err != nil {
 		return evidence.FileID{}, 0, err
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/claude/transcript"
+	"github.com/agent-knock-knock/akk/agents/codex/rollout"
 	"github.com/agent-knock-knock/akk/agents/opencode/sessiondb"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
@@ -32,7 +34,7 @@ func TestWatchRoots(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		WatchRoots(ctx, []RootSpec{{Path: claude, Agent: evidence.Claude, Depth: 1}, {Path: codex, Agent: evidence.Codex, Depth: 3}},
+		WatchRoots(ctx, []RootSpec{{Path: claude, Agent: transcript.Agent, Depth: 1}, {Path: codex, Agent: rollout.Agent, Depth: 3}},
 			slog.New(slog.DiscardHandler), func(a evidence.Agent) { mu.Lock(); seen[a]++; mu.Unlock() })
 	}()
 	defer func() { cancel(); <-done }()
@@ -57,11 +59,11 @@ func TestWatchRoots(t *testing.T) {
 			return "no change reported for " + string(a)
 		})
 	}
-	writeUntil(filepath.Join(claude, "-work", "s1.jsonl"), evidence.Claude)
-	if n := count(evidence.Codex); n != 0 {
+	writeUntil(filepath.Join(claude, "-work", "s1.jsonl"), transcript.Agent)
+	if n := count(rollout.Agent); n != 0 {
 		t.Errorf("a Claude transcript reported codex %d times", n)
 	}
-	writeUntil(filepath.Join(codex, "2026", "12", "01", "rollout-x.jsonl"), evidence.Codex)
+	writeUntil(filepath.Join(codex, "2026", "12", "01", "rollout-x.jsonl"), rollout.Agent)
 }
 
 // TestWatchRootsTrailing: a new directory is reported again a gap after
@@ -82,7 +84,7 @@ func TestWatchRootsTrailing(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		WatchRoots(ctx, []RootSpec{{Path: claude, Agent: evidence.Claude, Depth: 1}}, slog.New(slog.DiscardHandler),
+		WatchRoots(ctx, []RootSpec{{Path: claude, Agent: transcript.Agent, Depth: 1}}, slog.New(slog.DiscardHandler),
 			func(evidence.Agent) { mu.Lock(); calls = append(calls, time.Now()); mu.Unlock() })
 	}()
 	defer func() { cancel(); <-done }()

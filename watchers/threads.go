@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -62,7 +60,7 @@ import (
 //     file's mtime), at most Limit.
 //
 // The Title is what the agent's own picker shows, trimmed, on one line,
-// at most titleRunes runes, never the assistant's text. Claude: the last
+// at most MaxTitleRunes runes, never the assistant's text. Claude: the last
 // custom-title (/rename), else the last ai-title (2.1.267 asks the model
 // for one), else the last last-prompt record's lastPrompt (2.1.332 writes
 // it once, after the first turn: the first meaningful prompt), else the
@@ -84,6 +82,32 @@ import (
 // Codex's (exec and sub-agent threads) are not applied; Codex's state DB
 // (state_5.sqlite: archived flag, title, name) is not read, its files
 // and session index are.
+
+// ThreadFormat is an agent's conversations as Threads reads them: where
+// its record files lie, what a line says, and who else is live in one.
+// Each agent's folder implements it; the listing names no agent.
+type ThreadFormat interface {
+	// Files lists its record files under q's roots, those archived marked.
+	Files(q ThreadQuery) ([]ThreadFile, error)
+	// Line reads one record line (never a blank one); a line that is not
+	// a record says nothing.
+	Line(line []byte) evidence.ThreadLine
+	// Owns says whether a record file's base name (without .jsonl) is the
+	// one of session id: a file whose name is another's gives no thread.
+	Owns(base, id string) bool
+	// Names are the names the agent keeps of its conversations outside
+	// their records, by id (nil: none); a name comes before any title.
+	Names(q ThreadQuery) map[string]string
+	// MarkLive flags the threads another process than q.Self is live in
+	// and says, of each, what the answer rests on (Thread.Why).
+	MarkLive(threads []Thread, procs *procid.Table, q ThreadQuery, now time.Time)
+}
+
+// ThreadFile is one record file a ThreadFormat lists.
+type ThreadFile struct {
+	Path     string
+	Archived bool
+}
 
 // ThreadQuery says whose conversations to list.
 type ThreadQuery struct {
@@ -152,8 +176,8 @@ func (t Thread) SameFile() bool {
 
 const (
 	defaultThreadLimit = 20
-	// titleRunes bounds a Title.
-	titleRunes = 80
+	// MaxTitleRunes bounds a Title.
+	MaxTitleRunes = 80
 	// threadHead and threadTail bound what is read of each file.
 	threadHead = 1 << 20
 	threadTail = 256 << 10
@@ -162,45 +186,37 @@ const (
 	claudeRecent = 5 * time.Second
 )
 
-// Threads lists q.Agent's resumable conversations of q.Cwd. The error is
-// for a bad query, a cancelled ctx or a Root that cannot be read; a
-// missing Root lists nothing.
-func Threads(ctx context.Context, q ThreadQuery) ([]Thread, error) {
-	if q.Agent != evidence.Claude && q.Agent != evidence.Codex || q.Root == "" || q.Cwd == "" {
+// Threads lists q.Agent's resumable conversations of q.Cwd, read in its
+// format f. The error is for a bad query, a cancelled ctx or a Root that
+// cannot be read; a missing Root lists nothing.
+func Threads(ctx context.Context, q ThreadQuery, f ThreadFormat) ([]Thread, error) {
+	if f == nil || q.Root == "" || q.Cwd == "" {
 		return nil, fmt.Errorf("watchers: threads: agent %q, root %q, cwd %q: %w", q.Agent, q.Root, q.Cwd, ErrOptions)
 	}
 	q.Cwd = filepath.Clean(q.Cwd)
 	q.Limit = cmp.Or(max(q.Limit, 0), defaultThreadLimit)
-	files, err := threadFiles(q)
+	files, err := f.Files(q)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("watchers: threads: %w", err)
 	}
-	var names map[string]string
-	if q.Agent == evidence.Codex {
-		names = codexThreadNames(filepath.Join(filepath.Dir(q.Root), "session_index.jsonl"))
-	}
+	names := f.Names(q)
 	byID := map[string]Thread{}
-	for _, f := range files {
+	for _, file := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		t, ok := readThread(q.Agent, f.path, q.Cwd, names)
+		t, ok := readThread(f, file.Path, q.Cwd, names)
 		if !ok || t.ID == q.Exclude {
 			continue
 		}
-		t.Archived = f.archived
+		t.Archived = file.Archived
 		if old, dup := byID[t.ID]; !dup || preferred(t, old) {
 			byID[t.ID] = t
 		}
 	}
 	threads := slices.Collect(maps.Values(byID))
 	if len(threads) > 0 {
-		procs := &procid.Table{Root: q.Procfs}
-		if q.Agent == evidence.Codex {
-			markCodexLive(threads, procs, q.Self)
-		} else {
-			markClaudeLive(threads, procs, q, time.Now())
-		}
+		f.MarkLive(threads, &procid.Table{Root: q.Procfs}, q, time.Now())
 	}
 	threads = slices.DeleteFunc(threads, func(t Thread) bool {
 		return !q.Unresumable && (t.Archived || t.ActiveElsewhere)
@@ -220,43 +236,10 @@ func preferred(a, b Thread) bool {
 	return a.Updated.After(b.Updated)
 }
 
-type threadFile struct {
-	path     string
-	archived bool
-}
-
-// threadFiles lists the journals under the roots: Claude's
-// projects/<slug>/*.jsonl, Codex's sessions/YYYY/MM/DD/rollout-*.jsonl
-// and archived_sessions/rollout-*.jsonl.
-func threadFiles(q ThreadQuery) ([]threadFile, error) {
-	var out []threadFile
-	add := func(root string, depth int, archived bool) error {
-		return walkDepth(root, depth, func(path string) {
-			name := filepath.Base(path)
-			if strings.HasSuffix(name, ".jsonl") && (q.Agent == evidence.Claude || strings.HasPrefix(name, "rollout-")) {
-				out = append(out, threadFile{path, archived})
-			}
-		})
-	}
-	depth := 1
-	if q.Agent == evidence.Codex {
-		depth = 3
-	}
-	if err := add(q.Root, depth, false); err != nil {
-		return nil, fmt.Errorf("watchers: threads: %w", err)
-	}
-	if q.Agent == evidence.Codex && q.ArchivedRoot != "" {
-		if err := add(q.ArchivedRoot, 0, true); err != nil {
-			return nil, fmt.Errorf("watchers: threads: %w", err)
-		}
-	}
-	return out, nil
-}
-
-// walkDepth calls file for every non-directory entry depth directories
+// WalkDepth calls file for every non-directory entry depth directories
 // below root. A missing root is empty; an unreadable one an error; an
 // unreadable directory below it is skipped.
-func walkDepth(root string, depth int, file func(string)) error {
+func WalkDepth(root string, depth int, file func(string)) error {
 	ents, err := os.ReadDir(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -268,7 +251,7 @@ func walkDepth(root string, depth int, file func(string)) error {
 		p := filepath.Join(root, e.Name())
 		switch {
 		case e.IsDir() && depth > 0:
-			_ = walkDepth(p, depth-1, file)
+			_ = WalkDepth(p, depth-1, file)
 		case !e.IsDir() && depth == 0:
 			file(p)
 		}
@@ -279,8 +262,8 @@ func walkDepth(root string, depth int, file func(string)) error {
 // readThread reads one journal's identity, title and last timestamp from
 // its head and tail. ok is false for a file that gives no thread (see
 // Threads), or one of another cwd.
-func readThread(agent evidence.Agent, path, cwd string, names map[string]string) (Thread, bool) {
-	f, st, err := openStat(path)
+func readThread(format ThreadFormat, path, cwd string, names map[string]string) (Thread, bool) {
+	f, st, err := OpenStat(path)
 	if err != nil || f == nil {
 		return Thread{}, false
 	}
@@ -290,10 +273,10 @@ func readThread(agent evidence.Agent, path, cwd string, names map[string]string)
 		return Thread{}, false
 	}
 	t := Thread{Path: path, File: st.ID, Size: st.Size, ModTime: fi.ModTime()}
-	acc := threadAcc{agent: agent}
+	var acc threadAcc
 	head := min(st.Size, threadHead)
 	torn, err := scanLines(f, 0, head, func(line []byte) bool {
-		acc.add(parseThreadLine(agent, line))
+		acc.add(format, line)
 		return acc.cwd == "" || filepath.Clean(acc.cwd) == cwd
 	})
 	if err != nil || acc.id == "" || filepath.Clean(acc.cwd) != cwd {
@@ -301,7 +284,7 @@ func readThread(agent evidence.Agent, path, cwd string, names map[string]string)
 	}
 	if head < st.Size {
 		torn, err = scanLines(f, max(head, st.Size-threadTail), st.Size, func(line []byte) bool {
-			acc.add(parseThreadLine(agent, line))
+			acc.add(format, line)
 			return true
 		})
 		if err != nil {
@@ -309,7 +292,7 @@ func readThread(agent evidence.Agent, path, cwd string, names map[string]string)
 		}
 	}
 	base := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	if torn || !(base == acc.id || agent == evidence.Codex && strings.HasSuffix(base, "-"+acc.id)) {
+	if torn || !format.Owns(base, acc.id) {
 		return Thread{}, false
 	}
 	t.ID = acc.id
@@ -355,145 +338,19 @@ func scanLines(f io.ReaderAt, from, to int64, line func([]byte) bool) (torn bool
 	}
 }
 
-// threadLine is what one journal line says about its conversation.
-type threadLine struct {
-	ID, Cwd string // the session and its cwd, from a record with both
-	Time    time.Time
-	// Prompt is the user's own text; Command a slash command the user
-	// ran ("/clear"), from its <command-name> echo.
-	Prompt, Command string
-	// Claude's bookkeeping: custom-title, ai-title, last-prompt.
-	CustomTitle, AITitle, LastPrompt string
-}
-
-// claudeThreadRecord adds the title records' fields to claudeLine.
-type claudeThreadRecord struct {
-	claudeLine
-	CustomTitle string `json:"customTitle"`
-	AITitle     string `json:"aiTitle"`
-	LastPrompt  string `json:"lastPrompt"`
-}
-
-// parseThreadLine reads one line of agent's journal; a line that is not
-// a record says nothing.
-func parseThreadLine(agent evidence.Agent, line []byte) threadLine {
-	var tl threadLine
-	if len(bytes.TrimSpace(line)) == 0 {
-		return tl
-	}
-	if agent == evidence.Codex {
-		var rec codexLine
-		if evidence.Decode(line, &rec) != nil {
-			return tl
-		}
-		tl.Time = evidence.RecordTime(rec.Timestamp)
-		pl := &rec.Payload
-		switch {
-		case rec.Type == "session_meta":
-			if pl.ID != "" && pl.Cwd != "" {
-				tl.ID, tl.Cwd = pl.ID, pl.Cwd
-			}
-		case rec.Type == "response_item" && pl.Type == "message" && pl.Role == "user":
-			text, ok := codexText(pl.Content)
-			var kinds []string
-			if pl.Meta != nil {
-				kinds = pl.Meta.Kinds
-			}
-			if ok && userText(kinds, text) {
-				tl.Prompt = text
-			}
-		case rec.Type == "event_msg" && pl.Type == "user_message":
-			tl.Prompt, _ = evidence.RawString(pl.Message)
-		case rec.Type == "event_msg" && pl.Type == "item_completed":
-			var item codexItem
-			if evidence.Decode(pl.Item, &item) == nil && item.Type == "UserMessage" {
-				tl.Prompt, _ = codexText(item.Content)
-			}
-		}
-		return tl
-	}
-	var rec claudeThreadRecord
-	if evidence.Decode(line, &rec) != nil || rec.IsSidechain || rec.AgentID != "" {
-		return tl
-	}
-	tl.Time = evidence.RecordTime(rec.Timestamp)
-	if rec.SessionID != "" && rec.Cwd != "" {
-		tl.ID, tl.Cwd = rec.SessionID, rec.Cwd
-	}
-	switch rec.Type {
-	case "custom-title":
-		tl.CustomTitle = rec.CustomTitle
-	case "ai-title":
-		tl.AITitle = rec.AITitle
-	case "last-prompt":
-		tl.LastPrompt = rec.LastPrompt
-	case "user":
-		text, ok := claudeUserText(rec.Message)
-		switch {
-		case !ok || rec.IsMeta:
-		case isPromptText(text):
-			tl.Prompt = text
-		default:
-			tl.Command = commandName(text)
-		}
-	}
-	return tl
-}
-
-// claudeUserText is a user message's text: a string, or its text blocks
-// (false when it holds a tool result).
-func claudeUserText(raw json.RawMessage) (string, bool) {
-	var m claudeMessage
-	if evidence.Decode(raw, &m) != nil {
-		return "", false
-	}
-	if s, ok := evidence.RawString(m.Content); ok {
-		return s, true
-	}
-	var blocks []claudeBlock
-	if evidence.Decode(m.Content, &blocks) != nil {
-		return "", false
-	}
-	var texts []string
-	for _, b := range blocks {
-		switch b.Type {
-		case "text":
-			texts = append(texts, b.Text)
-		case "tool_result":
-			return "", false
-		}
-	}
-	return strings.Join(texts, "\n"), len(texts) > 0
-}
-
-// commandName reads "/clear" (and its arguments) from a slash command's
-// echo, "<command-name>/clear</command-name> ... <command-args>x</command-args>".
-func commandName(text string) string {
-	between := func(tag string) string {
-		_, rest, ok := strings.Cut(text, "<"+tag+">")
-		v, _, ok2 := strings.Cut(rest, "</"+tag+">")
-		if !ok || !ok2 {
-			return ""
-		}
-		return strings.TrimSpace(v)
-	}
-	name := between("command-name")
-	if !strings.HasPrefix(name, "/") {
-		return ""
-	}
-	return strings.TrimSpace(name + " " + between("command-args"))
-}
-
 // threadAcc gathers a journal's lines, in file order.
 type threadAcc struct {
-	agent                            evidence.Agent
-	id, cwd                          string
-	firstPrompt, firstCommand        string
-	customTitle, aiTitle, lastPrompt string
-	updated                          time.Time
+	id, cwd                   string
+	firstPrompt, firstCommand string
+	titles                    [evidence.TitleRanks]string // the last of each rank
+	updated                   time.Time
 }
 
-func (a *threadAcc) add(tl threadLine) {
+func (a *threadAcc) add(format ThreadFormat, line []byte) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	tl := format.Line(line)
 	if a.id == "" && tl.ID != "" {
 		a.id, a.cwd = tl.ID, tl.Cwd
 	}
@@ -506,18 +363,16 @@ func (a *threadAcc) add(tl threadLine) {
 	if a.firstCommand == "" {
 		a.firstCommand = tl.Command
 	}
-	a.customTitle = cmp.Or(tl.CustomTitle, a.customTitle)
-	a.aiTitle = cmp.Or(tl.AITitle, a.aiTitle)
-	a.lastPrompt = cmp.Or(tl.LastPrompt, a.lastPrompt)
+	if tl.Title != "" && tl.TitleRank >= 0 && tl.TitleRank < evidence.TitleRanks {
+		a.titles[tl.TitleRank] = tl.Title
+	}
 }
 
-// title is what the agent's picker shows (see Threads); name is Codex's
-// session index name.
+// title is what the agent's picker shows (see Threads): its name kept
+// outside the record, else its best title, else its first prompt, else
+// its first command.
 func (a *threadAcc) title(name string) string {
-	if a.agent == evidence.Codex {
-		return boundTitle(cmp.Or(boundTitle(name), a.firstPrompt))
-	}
-	for _, s := range []string{a.customTitle, a.aiTitle, a.lastPrompt, a.firstPrompt, a.firstCommand} {
+	for _, s := range append(append([]string{name}, a.titles[:]...), a.firstPrompt, a.firstCommand) {
 		if t := boundTitle(s); t != "" {
 			return t
 		}
@@ -525,46 +380,24 @@ func (a *threadAcc) title(name string) string {
 	return ""
 }
 
-// boundTitle puts s on one line of at most titleRunes runes: invalid
+// boundTitle puts s on one line of at most MaxTitleRunes runes: invalid
 // UTF-8 and control characters become spaces, runs of space one, the
 // ends trimmed, and a cut marked with "…".
 func boundTitle(s string) string {
 	s = strings.Join(strings.FieldsFunc(strings.ToValidUTF8(s, " "), func(r rune) bool {
 		return unicode.IsSpace(r) || unicode.IsControl(r) || r == utf8.RuneError
 	}), " ")
-	if utf8.RuneCountInString(s) <= titleRunes {
+	if utf8.RuneCountInString(s) <= MaxTitleRunes {
 		return s
 	}
-	r := []rune(s)[:titleRunes-1]
+	r := []rune(s)[:MaxTitleRunes-1]
 	return strings.TrimRightFunc(string(r), unicode.IsSpace) + "…"
 }
 
-// codexThreadNames reads $CODEX_HOME/session_index.jsonl,
-// {"id","thread_name","updated_at"} per line, appended at each naming:
-// the last name of an id holds. A missing or unreadable index names
-// nothing.
-func codexThreadNames(path string) map[string]string {
-	data, err := readBounded(path, threadHead)
-	if err != nil {
-		return nil
-	}
-	names := map[string]string{}
-	for line := range bytes.Lines(data) {
-		var e struct {
-			ID   string `json:"id"`
-			Name string `json:"thread_name"`
-		}
-		if bytes.HasSuffix(line, []byte("\n")) && evidence.Decode(line, &e) == nil && e.ID != "" && e.Name != "" {
-			names[e.ID] = e.Name
-		}
-	}
-	return names
-}
-
-// readBounded reads a regular file's last limit bytes (the whole file when
+// ReadBounded reads a regular file's last limit bytes (the whole file when
 // smaller), without following a symlink.
-func readBounded(path string, limit int64) ([]byte, error) {
-	f, st, err := openStat(path)
+func ReadBounded(path string, limit int64) ([]byte, error) {
+	f, st, err := OpenStat(path)
 	if err != nil || f == nil {
 		return nil, cmp.Or(err, fs.ErrNotExist)
 	}
@@ -582,139 +415,4 @@ func readBounded(path string, limit int64) ([]byte, error) {
 		}
 	}
 	return buf, nil
-}
-
-// fdHolder is a process holding a file open.
-type fdHolder struct {
-	pid, fd int
-	comm    string
-}
-
-// markCodexLive flags the rollouts a process other than self holds open.
-func markCodexLive(threads []Thread, v *procid.Table, self []int) {
-	want := map[evidence.FileID]bool{}
-	for _, t := range threads {
-		want[t.File] = true
-	}
-	mine := v.SelfSet(self)
-	held := map[evidence.FileID]fdHolder{}
-	read, unreadable := 0, 0
-	isRollout := func(name string) bool {
-		return strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl")
-	}
-	for _, pid := range v.PIDs() {
-		if mine[pid] {
-			continue
-		}
-		files, err := v.Files(pid, isRollout)
-		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
-				unreadable++
-			}
-			continue
-		}
-		read++
-		for _, f := range files {
-			id := statOf(f.Info).ID
-			if _, seen := held[id]; want[id] && !seen {
-				held[id] = fdHolder{pid: pid, fd: f.FD, comm: v.Stats()[pid].Comm}
-			}
-		}
-	}
-	for i := range threads {
-		t := &threads[i]
-		switch h, ok := held[t.File]; {
-		case ok:
-			t.ActiveElsewhere = true
-			t.Why = fmt.Sprintf("open in pid %d (%s) on fd %d, not the pane's", h.pid, h.comm, h.fd)
-		case t.Archived:
-			t.Why = "archived: under archived_sessions"
-		default:
-			t.Why = fmt.Sprintf("same cwd; no other process holds it open (%d processes read", read)
-			if unreadable > 0 {
-				t.Why += fmt.Sprintf(", %d unreadable", unreadable)
-			}
-			t.Why += ")"
-		}
-	}
-}
-
-// claudeSessionRecord is a ~/.claude/sessions/<pid>.json record.
-type claudeSessionRecord struct {
-	PID       int    `json:"pid"`
-	SessionID string `json:"sessionId"`
-	Cwd       string `json:"cwd"`
-	ProcStart string `json:"procStart"`
-	PIDDomain string `json:"pidDomain"`
-}
-
-// markClaudeLive flags the transcripts whose session a live claude
-// process other than the pane's has registered, and, while a claude of
-// the same cwd runs unregistered, those appended in the last
-// claudeRecent.
-func markClaudeLive(threads []Thread, v *procid.Table, q ThreadQuery, now time.Time) {
-	mine := v.SelfSet(q.Self)
-	live := map[string]string{} // session -> why
-	registered := map[int]bool{}
-	dir := filepath.Join(filepath.Dir(q.Root), "sessions")
-	ents, _ := os.ReadDir(dir)
-	ns := v.PIDNamespace()
-	for _, e := range ents {
-		pid, err := strconv.Atoi(strings.TrimSuffix(e.Name(), ".json"))
-		if err != nil || !strings.HasSuffix(e.Name(), ".json") || mine[pid] {
-			continue
-		}
-		rec, ok := readSessionRecord(filepath.Join(dir, e.Name()))
-		if !ok || rec.PID != pid || rec.SessionID == "" {
-			continue
-		}
-		if ns != "" && rec.PIDDomain != "" && !strings.HasSuffix(rec.PIDDomain, ":"+ns) {
-			live[rec.SessionID] = fmt.Sprintf("registered by pid %d of another pid namespace (%s): not checkable", pid, rec.PIDDomain)
-			continue
-		}
-		st, alive := v.Stats()[pid]
-		if !alive || rec.ProcStart != "" && rec.ProcStart != strconv.FormatUint(st.StartTime, 10) {
-			continue // left by a process that is gone
-		}
-		registered[pid] = true
-		live[rec.SessionID] = fmt.Sprintf("live in pid %d (%s)", pid, filepath.Join(dir, e.Name()))
-	}
-	unregistered := 0
-	for _, pid := range v.PIDs() {
-		if !mine[pid] && !registered[pid] && isClaudeExe(v.Link(pid, "exe")) && filepath.Clean(v.Link(pid, "cwd")) == q.Cwd {
-			unregistered = pid
-			break
-		}
-	}
-	for i := range threads {
-		t := &threads[i]
-		why, ok := live[t.ID]
-		switch {
-		case ok:
-			t.ActiveElsewhere, t.Why = true, why
-		case unregistered != 0 && now.Sub(t.ModTime) < claudeRecent:
-			t.ActiveElsewhere = true
-			t.Why = fmt.Sprintf("appended %s ago while pid %d, a claude of this cwd without a session record, runs",
-				now.Sub(t.ModTime).Round(time.Millisecond), unregistered)
-		default:
-			t.Why = "same cwd; no live claude registers it"
-			if unregistered != 0 {
-				t.Why += fmt.Sprintf(", and it is older than %s (pid %d runs unregistered)", claudeRecent, unregistered)
-			}
-		}
-	}
-}
-
-func readSessionRecord(path string) (claudeSessionRecord, bool) {
-	var rec claudeSessionRecord
-	data, err := readBounded(path, 64<<10)
-	return rec, err == nil && evidence.Decode(data, &rec) == nil
-}
-
-// isClaudeExe recognises Claude Code's native binary as procid does: the
-// npm package's claude or claude.exe, or ~/.local/share/claude/versions/<v>.
-func isClaudeExe(exe string) bool {
-	base := filepath.Base(exe)
-	return base == "claude" || base == "claude.exe" ||
-		filepath.Base(filepath.Dir(exe)) == "versions" && filepath.Base(filepath.Dir(filepath.Dir(exe))) == "claude"
 }

@@ -408,7 +408,7 @@ func (w *Watcher) send(ev evidence.Event) {
 // removed or renamed away since the last sync: a file there now is
 // another one even if the file system reused its inode number.
 func (w *Watcher) sync(path string, removed bool) {
-	f, st, err := openStat(path)
+	f, st, err := OpenStat(path)
 	if err != nil {
 		w.send(evidence.WatchError{Where: evidence.Where{Agent: w.opts.Agent, Path: path}, Err: fmt.Errorf("watchers: open %s: %w", path, err)})
 		return
@@ -582,9 +582,9 @@ func (w *Watcher) move(fl *followed, to string) {
 		Where: evidence.Where{Agent: w.opts.Agent, Path: to, File: fl.tail.ID(), Gen: fl.tail.Gen(), Offset: off, End: off}})
 }
 
-// openStat opens path for reading without following a symlink and stats
+// OpenStat opens path for reading without following a symlink and stats
 // the open file; a missing path is Stat{} with no error.
-func openStat(path string) (*os.File, Stat, error) {
+func OpenStat(path string) (*os.File, Stat, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, Stat{}, nil

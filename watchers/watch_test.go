@@ -10,11 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/agenttest"
+	"github.com/agent-knock-knock/akk/agents/claude/transcript"
+	"github.com/agent-knock-knock/akk/agents/codex/rollout"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
 
-func flatCodex() Options { return Options{Agent: evidence.Codex} }
+func flatCodex() Options { return Options{Agent: rollout.Agent} }
 
 func TestWatchTornAppends(t *testing.T) {
 	dir := t.TempDir()
@@ -33,7 +36,7 @@ func TestWatchTornAppends(t *testing.T) {
 	written := 0
 	for _, cut := range []int{5, 60, 61, 150, 400, 401, 402, 900, 1500, len(all)} {
 		cut = min(cut, len(all))
-		appendFile(t, path, all[written:cut])
+		agenttest.AppendFile(t, path, all[written:cut])
 		written = cut
 		complete := strings.Count(all[:cut], "\n")
 		c.wait(t, "complete lines", func(evs []evidence.Event) bool { return countTurns(evs) >= complete })
@@ -64,7 +67,7 @@ func checkEnds(t *testing.T, evs []evidence.Event) {
 func TestWatchTruncate(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "rollout-a.jsonl")
-	appendFile(t, path, turnLine(0)+turnLine(1)+`{"torn`)
+	agenttest.AppendFile(t, path, turnLine(0)+turnLine(1)+`{"torn`)
 	w, c := newWatcher(t, flatCodex())
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
@@ -74,7 +77,7 @@ func TestWatchTruncate(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.wait(t, "truncation", func(evs []evidence.Event) bool { return len(fileEvents(evs)) == 2 })
-	appendFile(t, path, turnLine(2)+turnLine(3))
+	agenttest.AppendFile(t, path, turnLine(2)+turnLine(3))
 	evs := c.wait(t, "lines after truncation", func(evs []evidence.Event) bool { return countTurns(evs) == 4 })
 	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 1), expectTurns("rollout-a.jsonl", 1, 0, 2, 3)...)
 	if got := turns(evs); !equalStrings(got, want) {
@@ -95,14 +98,14 @@ func TestWatchTruncate(t *testing.T) {
 func TestWatchReplaceByRename(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "rollout-a.jsonl")
-	appendFile(t, path, turnLine(0)+turnLine(1))
+	agenttest.AppendFile(t, path, turnLine(0)+turnLine(1))
 	w, c := newWatcher(t, flatCodex())
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
 	}
 	c.wait(t, "two lines", func(evs []evidence.Event) bool { return countTurns(evs) == 2 })
 	tmp := filepath.Join(dir, "rollout-a.jsonl.tmp")
-	appendFile(t, tmp, turnLine(5)+turnLine(6)+turnLine(7))
+	agenttest.AppendFile(t, tmp, turnLine(5)+turnLine(6)+turnLine(7))
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +155,7 @@ func TestWatchRenameFollows(t *testing.T) {
 func TestWatchDeleteRecreate(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "rollout-a.jsonl")
-	appendFile(t, path, turnLine(0))
+	agenttest.AppendFile(t, path, turnLine(0))
 	w, c := newWatcher(t, flatCodex())
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
@@ -162,7 +165,7 @@ func TestWatchDeleteRecreate(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.wait(t, "deletion", func(evs []evidence.Event) bool { return len(fileEvents(evs)) == 2 })
-	appendFile(t, path, turnLine(1)+turnLine(2))
+	agenttest.AppendFile(t, path, turnLine(1)+turnLine(2))
 	evs := c.wait(t, "recreated lines", func(evs []evidence.Event) bool { return countTurns(evs) == 3 })
 	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 0), expectTurns("rollout-a.jsonl", 1, 0, 1, 2)...)
 	if got := turns(evs); !equalStrings(got, want) {
@@ -182,8 +185,8 @@ func TestWatchNewDayDirectory(t *testing.T) {
 	if err := os.MkdirAll(old, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	appendFile(t, filepath.Join(old, "rollout-old.jsonl"), turnLine(0))
-	w, c := newWatcher(t, OptionsFor(evidence.Codex))
+	agenttest.AppendFile(t, filepath.Join(old, "rollout-old.jsonl"), turnLine(0))
+	w, c := newWatcher(t, OptionsFor(rollout.Agent))
 	if err := w.Add(root); err != nil {
 		t.Fatal(err)
 	}
@@ -194,17 +197,17 @@ func TestWatchNewDayDirectory(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := filepath.Join(d, "rollout-new.jsonl")
-		appendFile(t, p, turnLine(10*i+1))
+		agenttest.AppendFile(t, p, turnLine(10*i+1))
 		c.wait(t, "rollout in "+day, func(evs []evidence.Event) bool { return countTurns(evs) == 2*i+2 })
-		appendFile(t, p, turnLine(10*i+2))
+		agenttest.AppendFile(t, p, turnLine(10*i+2))
 		c.wait(t, "append in "+day, func(evs []evidence.Event) bool { return countTurns(evs) == 2*i+3 })
 	}
 	// Files too deep or not named like rollouts are not followed.
 	deep := filepath.Join(root, "2027", "01", "01", "x")
 	os.MkdirAll(deep, 0o700)
-	appendFile(t, filepath.Join(deep, "rollout-deep.jsonl"), turnLine(99))
-	appendFile(t, filepath.Join(root, "2027", "01", "01", "notes.jsonl"), turnLine(98))
-	appendFile(t, filepath.Join(root, "2027", "01", "01", "rollout-new.jsonl"), turnLine(97))
+	agenttest.AppendFile(t, filepath.Join(deep, "rollout-deep.jsonl"), turnLine(99))
+	agenttest.AppendFile(t, filepath.Join(root, "2027", "01", "01", "notes.jsonl"), turnLine(98))
+	agenttest.AppendFile(t, filepath.Join(root, "2027", "01", "01", "rollout-new.jsonl"), turnLine(97))
 	evs := c.wait(t, "last line", func(evs []evidence.Event) bool { return countTurns(evs) == 8 })
 	for _, s := range turns(evs) {
 		if strings.HasSuffix(s, ":t99") || strings.HasSuffix(s, ":t98") {
@@ -218,7 +221,7 @@ func TestWatchNewDayDirectory(t *testing.T) {
 func TestWatchFilesCreatedWhileStopped(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "rollout-a.jsonl")
-	appendFile(t, a, turnLine(0)+turnLine(1))
+	agenttest.AppendFile(t, a, turnLine(0)+turnLine(1))
 	w1, c1 := newWatcher(t, flatCodex())
 	if err := w1.Add(dir); err != nil {
 		t.Fatal(err)
@@ -228,8 +231,8 @@ func TestWatchFilesCreatedWhileStopped(t *testing.T) {
 	w1.Close()
 	<-c1.done
 
-	appendFile(t, a, turnLine(2))
-	appendFile(t, filepath.Join(dir, "rollout-b.jsonl"), turnLine(3)+turnLine(4))
+	agenttest.AppendFile(t, a, turnLine(2))
+	agenttest.AppendFile(t, filepath.Join(dir, "rollout-b.jsonl"), turnLine(3)+turnLine(4))
 	opts := flatCodex()
 	opts.Start = func(path string, st Stat) int64 {
 		if path == last.Path && st.ID == last.File {
@@ -283,7 +286,7 @@ func TestWatchBurst(t *testing.T) {
 func TestWatchOverflowRescan(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "rollout-a.jsonl")
-	appendFile(t, a, turnLine(0))
+	agenttest.AppendFile(t, a, turnLine(0))
 	pause := make(chan struct{})
 	opts := flatCodex()
 	opts.testPause = pause
@@ -308,8 +311,8 @@ func TestWatchOverflowRescan(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	appendFile(t, a, turnLine(1))
-	appendFile(t, filepath.Join(dir, "rollout-b.jsonl"), turnLine(2))
+	agenttest.AppendFile(t, a, turnLine(1))
+	agenttest.AppendFile(t, filepath.Join(dir, "rollout-b.jsonl"), turnLine(2))
 	close(pause)
 	evs := c.wait(t, "lines found by the rescan", func(evs []evidence.Event) bool { return countTurns(evs) == 3 })
 	rescans := 0
@@ -366,8 +369,8 @@ func TestWatchCloseWithUnreadEvidence(t *testing.T) {
 	for i := range 100 {
 		text.WriteString(turnLine(i))
 	}
-	appendFile(t, filepath.Join(dir, "rollout-a.jsonl"), text.String())
-	w, err := New(Options{Agent: evidence.Codex, Buffer: 1})
+	agenttest.AppendFile(t, filepath.Join(dir, "rollout-a.jsonl"), text.String())
+	w, err := New(Options{Agent: rollout.Agent, Buffer: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +387,7 @@ func TestWatchCloseWithUnreadEvidence(t *testing.T) {
 func TestWatchDeleteRecreateSameBytes(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "rollout-a.jsonl")
-	appendFile(t, path, turnLine(0))
+	agenttest.AppendFile(t, path, turnLine(0))
 	w, c := newWatcher(t, flatCodex())
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
@@ -393,7 +396,7 @@ func TestWatchDeleteRecreateSameBytes(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	appendFile(t, path, turnLine(0)+turnLine(1))
+	agenttest.AppendFile(t, path, turnLine(0)+turnLine(1))
 	evs := c.wait(t, "recreated lines", func(evs []evidence.Event) bool { return countTurns(evs) == 3 })
 	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 0), expectTurns("rollout-a.jsonl", 1, 0, 0, 1)...)
 	if got := turns(evs); !equalStrings(got, want) {
@@ -414,7 +417,7 @@ func TestWatchDeleteRecreateSameBytes(t *testing.T) {
 func TestWatchRotation(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "rollout-a.jsonl")
-	appendFile(t, path, turnLine(0))
+	agenttest.AppendFile(t, path, turnLine(0))
 	w, c := newWatcher(t, flatCodex())
 	if err := w.Add(dir); err != nil {
 		t.Fatal(err)
@@ -425,8 +428,8 @@ func TestWatchRotation(t *testing.T) {
 	if err := os.Rename(path, old); err != nil {
 		t.Fatal(err)
 	}
-	appendFile(t, path, turnLine(1))
-	appendFile(t, old, turnLine(2))
+	agenttest.AppendFile(t, path, turnLine(1))
+	agenttest.AppendFile(t, old, turnLine(2))
 	evs = c.wait(t, "both files and the rename", func(evs []evidence.Event) bool {
 		return countTurns(evs) == 3 && strings.Contains(strings.Join(fileEvents(evs), " "), "rollout-a.1.jsonl:renamed@0")
 	})
@@ -466,7 +469,7 @@ func TestWatchClaudeProjects(t *testing.T) {
 		t.Fatal("no recorded Claude send transcript")
 	}
 	root := t.TempDir()
-	w, c := newWatcher(t, OptionsFor(evidence.Claude))
+	w, c := newWatcher(t, OptionsFor(transcript.Agent))
 	if err := w.Add(root); err != nil {
 		t.Fatal(err)
 	}
@@ -474,12 +477,12 @@ func TestWatchClaudeProjects(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(proj, "e35d3123", "subagents"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	appendFile(t, filepath.Join(proj, "e35d3123", "subagents", "agent-1.jsonl"), string(real))
+	agenttest.AppendFile(t, filepath.Join(proj, "e35d3123", "subagents", "agent-1.jsonl"), string(real))
 	path := filepath.Join(proj, "e35d3123.jsonl")
 	for i := 0; i < len(real); i += 1000 {
-		appendFile(t, path, string(real[i:min(i+1000, len(real))]))
+		agenttest.AppendFile(t, path, string(real[i:min(i+1000, len(real))]))
 	}
-	want, _ := parseFile(t, evidence.Claude, path, real)
+	want, _ := parseFile(t, transcript.Agent, path, real)
 	evs := c.wait(t, "the transcript's events", func(evs []evidence.Event) bool {
 		n := 0
 		for _, ev := range evs {
@@ -497,11 +500,11 @@ func TestWatchClaudeProjects(t *testing.T) {
 		if ev.At().Path != path {
 			t.Fatalf("event from another file: %+v", ev)
 		}
-		got = append(got, fmt.Sprintf("%d %s", ev.At().Offset, describe(ev)))
+		got = append(got, fmt.Sprintf("%d %s", ev.At().Offset, evidencetest.Describe(ev)))
 	}
 	var exp []string
 	for _, ev := range want {
-		exp = append(exp, fmt.Sprintf("%d %s", ev.At().Offset, describe(ev)))
+		exp = append(exp, fmt.Sprintf("%d %s", ev.At().Offset, evidencetest.Describe(ev)))
 	}
 	if !equalStrings(got, exp) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(exp, "\n"))

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/agent-knock-knock/akk/agents"
+	"github.com/agent-knock-knock/akk/agents/claude/transcript"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/watchers"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
@@ -40,17 +41,14 @@ func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{
 
 // Records: transcripts under ~/.claude/projects, one directory per
 // project.
-func (agent) Records() evidence.Format {
-	f, _ := evidence.FormatOf(evidence.Claude) // registered by the watchers until its parser moves here
-	return f
-}
+func (agent) Records() evidence.Format { return transcript.Format }
 
 // Resolve: the process's session record names its session exactly
 // (2.1.267 and later); without one, the transcripts of its cwd appended
 // since it started (in a transition: since its Enter, the session it
 // resumes, or any but the one it leaves).
 func (agent) Resolve(ctx context.Context, root string, q agents.SessionQuery) watchers.NativeIdentity {
-	cq := watchers.ClaudeQuery{ProjectsRoot: root, Cwd: q.Cwd, Since: q.Since, PIDs: q.PIDs, Quiet: q.Quiet}
+	cq := query{ProjectsRoot: root, Cwd: q.Cwd, Since: q.Since, PIDs: q.PIDs, Quiet: q.Quiet}
 	if tr := q.Transition; tr != nil {
 		cq.Since = tr.Since
 		if tr.Target != "" {
@@ -59,7 +57,7 @@ func (agent) Resolve(ctx context.Context, root string, q agents.SessionQuery) wa
 			cq.Exclude = []string{tr.Left}
 		}
 	}
-	ni, _ := watchers.ResolveClaude(ctx, cq)
+	ni, _ := resolve(ctx, cq)
 	return ni
 }
 
@@ -77,14 +75,14 @@ func (agent) Threads() agents.Threads { return threads{} }
 type threads struct{}
 
 func (threads) Candidates(ctx context.Context, root string, q watchers.ThreadQuery) ([]watchers.Thread, error) {
-	q.Agent, q.Root = evidence.Claude, root
-	return watchers.Threads(ctx, q)
+	q.Agent, q.Root = transcript.Agent, root
+	return watchers.Threads(ctx, q, threadFormat{})
 }
 
 // Written: the transcripts of its workspace appended since it started
 // (not its session record, which names only the current one).
 func (threads) Written(ctx context.Context, root string, q agents.SessionQuery) (watchers.NativeIdentity, error) {
-	return watchers.ResolveClaude(ctx, watchers.ClaudeQuery{ProjectsRoot: root, Cwd: q.Cwd, Since: q.Since, Quiet: q.Quiet})
+	return resolve(ctx, query{ProjectsRoot: root, Cwd: q.Cwd, Since: q.Since, Quiet: q.Quiet})
 }
 
 // Traits: it stashes drafts (ctrl+s) and puts them back at a submit.
@@ -93,5 +91,5 @@ func (agent) Traits() agents.Traits { return agents.Traits{Stashes: true} }
 // Remapped: keybindings.json in its config directory (~/.claude, the
 // records root's parent), re-read while it runs.
 func (agent) Remapped(root string) (string, error) {
-	return watchers.Keymap{ClaudeDir: agents.ConfigDir(root)}.Remapped(Name)
+	return remapped(filepath.Join(agents.ConfigDir(root), "keybindings.json"))
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/agent-knock-knock/akk/agents"
+	"github.com/agent-knock-knock/akk/agents/codex/rollout"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/watchers"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
@@ -38,15 +39,12 @@ func (agent) Process() procid.Rule {
 func (agent) Interrupt() agents.Interrupt { return agents.Interrupt{Key: []byte{0x03}} }
 
 // Records: rollouts under $CODEX_HOME/sessions/YYYY/MM/DD.
-func (agent) Records() evidence.Format {
-	f, _ := evidence.FormatOf(evidence.Codex) // registered by the watchers until its parser moves here
-	return f
-}
+func (agent) Records() evidence.Format { return rollout.Format }
 
 // Resolve: the rollouts the processes hold open (Codex keeps every one it
 // wrote open until it exits; the ones it left are quiet).
 func (agent) Resolve(ctx context.Context, root string, q agents.SessionQuery) watchers.NativeIdentity {
-	ni, _ := watchers.ResolveCodex(ctx, watchers.CodexQuery{PIDs: q.PIDs, SessionsRoot: root, Quiet: q.Quiet})
+	ni, _ := resolve(ctx, query{PIDs: q.PIDs, SessionsRoot: root, Quiet: q.Quiet})
 	return ni
 }
 
@@ -68,16 +66,16 @@ type threads struct{}
 
 // Candidates: its rollouts, and the archived ones beside sessions/.
 func (threads) Candidates(ctx context.Context, root string, q watchers.ThreadQuery) ([]watchers.Thread, error) {
-	q.Agent, q.Root = evidence.Codex, root
+	q.Agent, q.Root = rollout.Agent, root
 	if root != "" {
 		q.ArchivedRoot = filepath.Join(filepath.Dir(root), "archived_sessions")
 	}
-	return watchers.Threads(ctx, q)
+	return watchers.Threads(ctx, q, threadFormat{})
 }
 
 // Written: every rollout it holds open (it keeps each one it wrote open).
 func (threads) Written(ctx context.Context, root string, q agents.SessionQuery) (watchers.NativeIdentity, error) {
-	return watchers.ResolveCodex(ctx, watchers.CodexQuery{PIDs: q.PIDs, SessionsRoot: root, Quiet: q.Quiet})
+	return resolve(ctx, query{PIDs: q.PIDs, SessionsRoot: root, Quiet: q.Quiet})
 }
 
 // Traits: its status line vanishes while it streams a reply (recording
@@ -92,5 +90,5 @@ func (agent) Traits() agents.Traits {
 // Remapped: config.toml's [tui.keymap] (or its vim mode) in $CODEX_HOME,
 // the records root's parent.
 func (agent) Remapped(root string) (string, error) {
-	return watchers.Keymap{CodexHome: agents.ConfigDir(root)}.Remapped(Name)
+	return remapped(filepath.Join(agents.ConfigDir(root), "config.toml"))
 }

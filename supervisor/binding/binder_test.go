@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/claude/transcript"
+	"github.com/agent-knock-knock/akk/agents/codex/rollout"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
@@ -78,7 +80,7 @@ func TestBinderFollowsBoundFile(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
 	m := &testPane{}
-	durable, _ := b.bind(ctx, m, "term_x", evidence.Claude, watchers.NativeIdentity{State: contract.IdentityResolved, Path: path}, terminal.Binding{State: "resolved"})
+	durable, _ := b.bind(ctx, m, "term_x", transcript.Agent, watchers.NativeIdentity{State: contract.IdentityResolved, Path: path}, terminal.Binding{State: "resolved"})
 	if durable.State != contract.DurableWorking {
 		t.Fatalf("durable after the first lines = %q", durable.State)
 	}
@@ -176,9 +178,9 @@ func TestParseDurableOnRecordedFiles(t *testing.T) {
 		file  string
 		want  contract.Durable
 	}{
-		{evidence.Claude, "claude/2.1.267/permission-approve.transcript.jsonl", contract.DurableIdle},
-		{evidence.Codex, "codex/0.155.1/permission-approve.rollout.jsonl", contract.DurableIdle},
-		{evidence.Codex, "codex/0.155.1/working.rollout.jsonl", contract.DurableWorking},
+		{transcript.Agent, "claude/2.1.267/permission-approve.transcript.jsonl", contract.DurableIdle},
+		{rollout.Agent, "codex/0.155.1/permission-approve.rollout.jsonl", contract.DurableIdle},
+		{rollout.Agent, "codex/0.155.1/working.rollout.jsonl", contract.DurableWorking},
 	} {
 		path := filepath.Join(corpusDir, tc.file)
 		d, id, end := ParseDurable(tc.agent, path)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/agents/claude/transcript"
+	"github.com/agent-knock-knock/akk/agents/codex/rollout"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
@@ -46,7 +48,7 @@ func foldFile(t *testing.T, agent evidence.Agent, file string, each func(evidenc
 func TestDurableSecretRecorded(t *testing.T) {
 	for _, v := range []string{"0.155.1", "0.171.0"} {
 		marked := 0
-		d := foldFile(t, evidence.Codex, "codex/"+v+"/question-secret.rollout.jsonl", func(ev evidence.Event, d Durable) {
+		d := foldFile(t, rollout.Agent, "codex/"+v+"/question-secret.rollout.jsonl", func(ev evidence.Event, d Durable) {
 			switch e := ev.(type) {
 			case evidence.ToolPending:
 				if e.Name == "request_user_input" && d.SecretCall != e.CallID {
@@ -62,7 +64,7 @@ func TestDurableSecretRecorded(t *testing.T) {
 		if marked != 1 || d.SecretCall != "" || d.State != contract.DurableIdle {
 			t.Errorf("%s: %d question calls, end %+v", v, marked, d)
 		}
-		foldFile(t, evidence.Codex, "codex/"+v+"/question-digit.rollout.jsonl", func(_ evidence.Event, d Durable) {
+		foldFile(t, rollout.Agent, "codex/"+v+"/question-digit.rollout.jsonl", func(_ evidence.Event, d Durable) {
 			if d.SecretCall != "" {
 				t.Fatalf("%s: an ordinary question marked secret", v)
 			}
@@ -111,8 +113,8 @@ func TestParseDurableLastCall(t *testing.T) {
 		agent evidence.Agent
 		file  string
 	}{
-		{evidence.Claude, "claude/2.1.267/permission-approve.transcript.jsonl"},
-		{evidence.Codex, "codex/0.155.1/permission-approve.rollout.jsonl"},
+		{transcript.Agent, "claude/2.1.267/permission-approve.transcript.jsonl"},
+		{rollout.Agent, "codex/0.155.1/permission-approve.rollout.jsonl"},
 	} {
 		var last string
 		foldFile(t, tc.agent, tc.file, func(ev evidence.Event, _ Durable) {
@@ -132,7 +134,7 @@ func TestParseDurableLastCall(t *testing.T) {
 // ends) and a finished one.
 func TestDurableRunningTurn(t *testing.T) {
 	var started string
-	d := foldFile(t, evidence.Codex, "codex/0.155.1/working.rollout.jsonl", func(ev evidence.Event, d Durable) {
+	d := foldFile(t, rollout.Agent, "codex/0.155.1/working.rollout.jsonl", func(ev evidence.Event, d Durable) {
 		if e, ok := ev.(evidence.TurnStarted); ok {
 			started = e.TurnID
 			if d.Turn != e.TurnID {
@@ -143,7 +145,7 @@ func TestDurableRunningTurn(t *testing.T) {
 	if started == "" || d.Turn != started || d.State != contract.DurableWorking {
 		t.Errorf("working: %+v, want turn %q running", d, started)
 	}
-	if d := foldFile(t, evidence.Codex, "codex/0.155.1/permission-approve.rollout.jsonl", func(evidence.Event, Durable) {}); d.Turn != "" {
+	if d := foldFile(t, rollout.Agent, "codex/0.155.1/permission-approve.rollout.jsonl", func(evidence.Event, Durable) {}); d.Turn != "" {
 		t.Errorf("a finished rollout: running %q", d.Turn)
 	}
 }

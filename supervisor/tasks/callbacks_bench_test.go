@@ -12,13 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/codex/rollout"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 	"github.com/agent-knock-knock/akk/watchers"
-	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
 
 // BenchmarkEvidenceToCallback measures the time from a durable evidence
@@ -57,7 +57,7 @@ func BenchmarkEvidenceToCallback(b *testing.B) {
 	go func() { done <- sv.Run(ctx) }()
 	go func() { done <- ob.Run(ctx) }()
 	defer func() { cancel(); <-done; <-done }()
-	opts := watchers.OptionsFor(evidence.Codex)
+	opts := watchers.OptionsFor(rollout.Agent)
 	opts.Depth = 3
 	w, err := watchers.New(opts)
 	if err != nil {

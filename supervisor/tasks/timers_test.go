@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/codex/rollout"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
@@ -224,7 +225,7 @@ func TestPendingTurn(t *testing.T) {
 		return sp
 	}
 	at := func(off int64) evidence.Where {
-		return evidence.Where{Agent: evidence.Codex, Path: "/sessions/rollout.jsonl", File: file, Offset: off, End: off + 10}
+		return evidence.Where{Agent: rollout.Agent, Path: "/sessions/rollout.jsonl", File: file, Offset: off, End: off + 10}
 	}
 
 	quiet := pending("turn_quiet")

@@ -12,11 +12,6 @@ import (
 // Agent names the coding agent whose file a line came from.
 type Agent string
 
-const (
-	Codex  Agent = "codex"
-	Claude Agent = "claude"
-)
-
 // FileID is a file's identity: device and inode. A path whose FileID
 // changed is another file.
 type FileID struct {

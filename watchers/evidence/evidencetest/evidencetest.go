@@ -210,3 +210,84 @@ func CheckBriefs(t *testing.T, got, want []string) {
 		t.Fatalf("first difference at event %d\ngot\n%s\nwant\n%s", i, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Describe prints an event without its location: the parser tables below
+// compare these.
+func Describe(ev evidence.Event) string {
+	switch e := ev.(type) {
+	case evidence.SessionIdentity:
+		return fmt.Sprintf("session %s cwd=%s version=%s", e.SessionID, e.Cwd, e.Version)
+	case evidence.PromptAccepted:
+		return fmt.Sprintf("prompt turn=%s session=%s len=%d sha=%s", e.TurnID, e.SessionID, e.Len, hex.EncodeToString(e.SHA256[:4]))
+	case evidence.TurnStarted:
+		return "turn_started " + e.TurnID
+	case evidence.TurnCompleted:
+		d := fmt.Sprintf("turn_completed %s %v stop=%s", e.TurnID, e.Duration, e.StopReason)
+		if e.EndedWithText {
+			d += " text"
+		}
+		return d
+	case evidence.ReplyEnded:
+		return fmt.Sprintf("reply_ended %s text=%v", e.TurnID, e.Text)
+	case evidence.TurnAborted:
+		return fmt.Sprintf("turn_aborted %s %s", e.TurnID, e.Reason)
+	case evidence.TurnFailed:
+		return fmt.Sprintf("turn_failed %s %s", e.TurnID, e.Reason)
+	case evidence.ToolPending:
+		d := fmt.Sprintf("tool_pending %s %s turn=%s", e.CallID, e.Name, e.TurnID)
+		if e.SecretQuestion {
+			d += " secret"
+		}
+		return d
+	case evidence.ToolResult:
+		return fmt.Sprintf("tool_result %s %s error=%v rejected=%v", e.CallID, e.Name, e.IsError, e.Rejected)
+	case evidence.QuestionAnswered:
+		return fmt.Sprintf("question_answered %s answered=%d/%d", e.CallID, e.Answered, e.Questions)
+	case evidence.ApprovalRequested:
+		return fmt.Sprintf("approval_requested %s %s %s", e.CallID, e.Name, e.Reason)
+	case evidence.Malformed:
+		return "malformed"
+	}
+	return fmt.Sprintf("%T", ev)
+}
+
+// ParseAll parses text's lines with p and describes their events (every
+// event must lie on a line read so far).
+func ParseAll(p evidence.Parser, text string) []string {
+	var out []string
+	off := int64(0)
+	ends := map[int64]int64{}
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l == "" {
+			continue
+		}
+		line := strings.TrimSuffix(l, "\n")
+		ends[off] = off + int64(len(l))
+		for _, ev := range p.Parse(evidence.Where{Offset: off, End: off + int64(len(l))}, []byte(line), nil) {
+			if at := ev.At(); ends[at.Offset] != at.End {
+				panic("event not at a line read so far")
+			}
+			out = append(out, Describe(ev))
+		}
+		off += int64(len(l))
+	}
+	return out
+}
+
+// ParseFile parses a whole line file's records with a fresh parser of
+// format f, as the watchers would, each event at its line.
+func ParseFile(tb testing.TB, f evidence.Format, path string, data []byte) ([]evidence.Event, *evidence.ParseStats) {
+	tb.Helper()
+	p := f.NewParser()
+	var evs []evidence.Event
+	off := int64(0)
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			tb.Fatalf("%s ends inside a line", path)
+		}
+		evs = p.Parse(evidence.Where{Agent: f.Agent, Path: path, Offset: off, End: off + int64(i) + 1}, data[:i], evs)
+		data, off = data[i+1:], off+int64(i)+1
+	}
+	return evs, p.Stats()
+}

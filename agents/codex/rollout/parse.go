@@ -1,4 +1,4 @@
-package watchers
+package rollout
 
 import (
 	"bytes"
@@ -96,8 +96,8 @@ type codexItem struct {
 	Content json.RawMessage `json:"content"`
 }
 
-// CodexParser parses Codex rollout lines.
-type CodexParser struct {
+// Parser parses Codex rollout lines.
+type Parser struct {
 	stats    evidence.ParseStats
 	session  string
 	cwd      string
@@ -107,28 +107,28 @@ type CodexParser struct {
 	prompted map[[32]byte]string
 }
 
-// NewCodexParser returns a parser for one rollout.
-func NewCodexParser() *CodexParser {
-	p := &CodexParser{}
+// NewParser returns a parser for one rollout.
+func NewParser() *Parser {
+	p := &Parser{}
 	p.Reset()
 	return p
 }
 
 // Reset forgets everything learnt from earlier lines.
-func (p *CodexParser) Reset() {
+func (p *Parser) Reset() {
 	p.session, p.cwd, p.turn, p.policy = "", "", "", ""
 	p.tools = map[string]string{}
 	p.prompted = map[[32]byte]string{}
 }
 
 // Stats returns the parser's counters.
-func (p *CodexParser) Stats() *evidence.ParseStats { return &p.stats }
+func (p *Parser) Stats() *evidence.ParseStats { return &p.stats }
 
 // Flush has nothing to do: Codex records are read in file order.
-func (p *CodexParser) Flush(out []evidence.Event) []evidence.Event { return out }
+func (p *Parser) Flush(out []evidence.Event) []evidence.Event { return out }
 
 // Parse reads one rollout line.
-func (p *CodexParser) Parse(where evidence.Where, line []byte, out []evidence.Event) []evidence.Event {
+func (p *Parser) Parse(where evidence.Where, line []byte, out []evidence.Event) []evidence.Event {
 	if !evidence.LineStart(&p.stats, line) {
 		return out
 	}
@@ -165,7 +165,7 @@ func (p *CodexParser) Parse(where evidence.Where, line []byte, out []evidence.Ev
 	return out
 }
 
-func (p *CodexParser) event(where evidence.Where, pl *codexPayload, out []evidence.Event) []evidence.Event {
+func (p *Parser) event(where evidence.Where, pl *codexPayload, out []evidence.Event) []evidence.Event {
 	switch pl.Type {
 	case "task_started", "turn_started":
 		p.turn = pl.TurnID
@@ -214,7 +214,7 @@ func (p *CodexParser) event(where evidence.Where, pl *codexPayload, out []eviden
 	return out
 }
 
-func (p *CodexParser) item(where evidence.Where, pl *codexPayload, out []evidence.Event) []evidence.Event {
+func (p *Parser) item(where evidence.Where, pl *codexPayload, out []evidence.Event) []evidence.Event {
 	switch pl.Type {
 	case "message":
 		if pl.Role != "user" || pl.Meta == nil || pl.Meta.TurnID == "" {
@@ -262,7 +262,7 @@ func (p *CodexParser) item(where evidence.Where, pl *codexPayload, out []evidenc
 }
 
 // prompt reports a user prompt once per turn.
-func (p *CodexParser) prompt(where evidence.Where, turn, text string, out []evidence.Event) []evidence.Event {
+func (p *Parser) prompt(where evidence.Where, turn, text string, out []evidence.Event) []evidence.Event {
 	h := evidence.PromptHash(text)
 	if seen, ok := p.prompted[h]; ok && seen == turn {
 		p.stats.Ignored++
@@ -272,7 +272,7 @@ func (p *CodexParser) prompt(where evidence.Where, turn, text string, out []evid
 	return append(out, evidence.PromptAccepted{Where: where, SessionID: p.session, Cwd: p.cwd, TurnID: turn, SHA256: h, Len: len(text)})
 }
 
-func (p *CodexParser) turnOf(id string) string {
+func (p *Parser) turnOf(id string) string {
 	if id != "" {
 		return id
 	}
@@ -344,7 +344,7 @@ func (a *escalationArgs) escalated() bool {
 // that asks ("on-request", "untrusted"; not "never"). The input is the
 // call's JSON arguments or, for 0.171's freeform exec tool (codeMode),
 // JavaScript whose nested tool calls carry them.
-func (p *CodexParser) escalation(codeMode bool, input json.RawMessage) string {
+func (p *Parser) escalation(codeMode bool, input json.RawMessage) string {
 	if p.policy == "never" {
 		return ""
 	}
@@ -442,4 +442,29 @@ func codexText(raw json.RawMessage) (string, bool) {
 		b.WriteString(it.Text)
 	}
 	return b.String(), true
+}
+
+// asksSecret reads a Codex question call's arguments (a JSON string
+// holding {"questions":[{"isSecret":true,...}]}) and reports whether any
+// question is marked secret. Arguments it cannot read are not secret:
+// the screen's own words still make such a question manual.
+func asksSecret(raw json.RawMessage) bool {
+	args, ok := evidence.RawString(raw)
+	if !ok {
+		return false
+	}
+	var v struct {
+		Questions []struct {
+			IsSecret bool `json:"isSecret"`
+		} `json:"questions"`
+	}
+	if evidence.Decode([]byte(args), &v) != nil {
+		return false
+	}
+	for _, q := range v.Questions {
+		if q.IsSecret {
+			return true
+		}
+	}
+	return false
 }

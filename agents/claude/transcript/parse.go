@@ -1,4 +1,4 @@
-package watchers
+package transcript
 
 import (
 	"cmp"
@@ -77,7 +77,7 @@ type claudeBlock struct {
 	Content   json.RawMessage `json:"content"`
 }
 
-// ClaudeParser parses Claude Code transcript lines.
+// Parser parses Claude Code transcript lines.
 //
 // Claude Code does not always write records in conversation order: 2.1.263
 // and 2.1.266 were seen writing the assistant reply and turn_duration
@@ -86,7 +86,7 @@ type claudeBlock struct {
 // is (at most maxHeld records; past that they are let go in file order)
 // and events come in conversation order, each with its own line's offset.
 // A prompt is never held: it starts its own turn.
-type ClaudeParser struct {
+type Parser struct {
 	stats                 evidence.ParseStats
 	session, cwd, version string
 	identitySeen          bool
@@ -113,15 +113,15 @@ type heldRecord struct {
 
 const maxHeld = 1024
 
-// NewClaudeParser returns a parser for one transcript.
-func NewClaudeParser() *ClaudeParser {
-	p := &ClaudeParser{}
+// NewParser returns a parser for one transcript.
+func NewParser() *Parser {
+	p := &Parser{}
 	p.Reset()
 	return p
 }
 
 // Reset forgets everything learnt from earlier lines.
-func (p *ClaudeParser) Reset() {
+func (p *Parser) Reset() {
 	p.session, p.cwd, p.version, p.turn = "", "", "", ""
 	p.identitySeen = false
 	p.turns = map[string]*claudeTurn{}
@@ -132,10 +132,10 @@ func (p *ClaudeParser) Reset() {
 }
 
 // Stats returns the parser's counters.
-func (p *ClaudeParser) Stats() *evidence.ParseStats { return &p.stats }
+func (p *Parser) Stats() *evidence.ParseStats { return &p.stats }
 
 // Flush reads every held record, in file order.
-func (p *ClaudeParser) Flush(out []evidence.Event) []evidence.Event {
+func (p *Parser) Flush(out []evidence.Event) []evidence.Event {
 	n := len(out)
 	out = p.letGo(out)
 	p.stats.Events += int64(len(out) - n)
@@ -143,7 +143,7 @@ func (p *ClaudeParser) Flush(out []evidence.Event) []evidence.Event {
 }
 
 // Parse reads one transcript line.
-func (p *ClaudeParser) Parse(where evidence.Where, line []byte, out []evidence.Event) []evidence.Event {
+func (p *Parser) Parse(where evidence.Where, line []byte, out []evidence.Event) []evidence.Event {
 	if !evidence.LineStart(&p.stats, line) {
 		return out
 	}
@@ -169,7 +169,7 @@ func (p *ClaudeParser) Parse(where evidence.Where, line []byte, out []evidence.E
 }
 
 // mustHold: the record descends from one not seen yet (and is no prompt).
-func (p *ClaudeParser) mustHold(rec *claudeLine) bool {
+func (p *Parser) mustHold(rec *claudeLine) bool {
 	if rec.ParentUUID == "" || rec.IsSidechain || rec.AgentID != "" {
 		return false
 	}
@@ -195,7 +195,7 @@ func (p *ClaudeParser) mustHold(rec *claudeLine) bool {
 }
 
 // release reads the records held for uuid, and those held for them.
-func (p *ClaudeParser) release(out []evidence.Event, uuid string) []evidence.Event {
+func (p *Parser) release(out []evidence.Event, uuid string) []evidence.Event {
 	queue := []string{uuid}
 	for len(queue) > 0 {
 		u := queue[0]
@@ -215,7 +215,7 @@ func (p *ClaudeParser) release(out []evidence.Event, uuid string) []evidence.Eve
 }
 
 // letGo reads every held record in file order: their parents did not come.
-func (p *ClaudeParser) letGo(out []evidence.Event) []evidence.Event {
+func (p *Parser) letGo(out []evidence.Event) []evidence.Event {
 	var all []heldRecord
 	for _, hs := range p.held {
 		all = append(all, hs...)
@@ -230,7 +230,7 @@ func (p *ClaudeParser) letGo(out []evidence.Event) []evidence.Event {
 }
 
 // record reads one record in conversation order.
-func (p *ClaudeParser) record(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
+func (p *Parser) record(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
 	if t, ok := p.turnOf[rec.ParentUUID]; ok && t != "" {
 		p.turn = t
 	}
@@ -268,7 +268,7 @@ func (p *ClaudeParser) record(where evidence.Where, rec *claudeLine, out []evide
 }
 
 // cur is the state of the current turn.
-func (p *ClaudeParser) cur() *claudeTurn {
+func (p *Parser) cur() *claudeTurn {
 	t := p.turns[p.turn]
 	if t == nil {
 		t = &claudeTurn{}
@@ -284,7 +284,7 @@ func isPromptText(text string) bool {
 		!strings.HasPrefix(text, "<local-command-") && !strings.HasPrefix(text, "<command-")
 }
 
-func (p *ClaudeParser) identity(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
+func (p *Parser) identity(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
 	if rec.SessionID == "" || rec.IsSidechain || rec.AgentID != "" {
 		return out
 	}
@@ -303,7 +303,7 @@ func (p *ClaudeParser) identity(where evidence.Where, rec *claudeLine, out []evi
 }
 
 // content decodes a message's content: a plain string, or blocks.
-func (p *ClaudeParser) content(rec *claudeLine) (text string, blocks []claudeBlock, ok bool) {
+func (p *Parser) content(rec *claudeLine) (text string, blocks []claudeBlock, ok bool) {
 	var m claudeMessage
 	if evidence.Decode(rec.Message, &m) != nil {
 		return "", nil, false
@@ -321,7 +321,7 @@ func (p *ClaudeParser) content(rec *claudeLine) (text string, blocks []claudeBlo
 	return "", p.blocks, true
 }
 
-func (p *ClaudeParser) user(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
+func (p *Parser) user(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
 	if rec.IsSidechain || rec.AgentID != "" {
 		p.stats.Ignored++
 		return out
@@ -360,7 +360,7 @@ func (p *ClaudeParser) user(where evidence.Where, rec *claudeLine, out []evidenc
 
 // userText handles the text a user record carries: an interruption
 // marker, a local command's echo, or a prompt.
-func (p *ClaudeParser) userText(where evidence.Where, rec *claudeLine, text string, out []evidence.Event) []evidence.Event {
+func (p *Parser) userText(where evidence.Where, rec *claudeLine, text string, out []evidence.Event) []evidence.Event {
 	switch {
 	case text == claudeInterrupted:
 		p.cur().ended = true
@@ -379,7 +379,7 @@ func (p *ClaudeParser) userText(where evidence.Where, rec *claudeLine, text stri
 		evidence.PromptAccepted{Where: where, SessionID: rec.SessionID, Cwd: rec.Cwd, TurnID: rec.UUID, SHA256: evidence.PromptHash(text), Len: len(text)})
 }
 
-func (p *ClaudeParser) toolResult(where evidence.Where, rec *claudeLine, b *claudeBlock, out []evidence.Event) []evidence.Event {
+func (p *Parser) toolResult(where evidence.Where, rec *claudeLine, b *claudeBlock, out []evidence.Event) []evidence.Event {
 	name := p.tools[b.ToolUseID]
 	delete(p.tools, b.ToolUseID)
 	rejected := false
@@ -395,7 +395,7 @@ func (p *ClaudeParser) toolResult(where evidence.Where, rec *claudeLine, b *clau
 	return out
 }
 
-func (p *ClaudeParser) assistant(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
+func (p *Parser) assistant(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
 	if rec.IsSidechain || rec.AgentID != "" {
 		p.stats.Ignored++
 		return out
@@ -434,7 +434,7 @@ func (p *ClaudeParser) assistant(where evidence.Where, rec *claudeLine, out []ev
 	return out
 }
 
-func (p *ClaudeParser) system(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
+func (p *Parser) system(where evidence.Where, rec *claudeLine, out []evidence.Event) []evidence.Event {
 	switch rec.Subtype {
 	case "turn_duration":
 		t := p.cur()

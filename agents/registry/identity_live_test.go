@@ -1,4 +1,4 @@
-package watchers
+package registry
 
 import (
 	"bytes"
@@ -7,15 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents"
+	"github.com/agent-knock-knock/akk/agents/agenttest"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
-	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/rig"
+	"github.com/agent-knock-knock/akk/watchers"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
 )
@@ -27,44 +27,8 @@ import (
 // accepted there by its request hash. Skipped without the installed agent
 // unless AKK_REQUIRE names "live".
 
-// newestPinned is the newest version of agent in the recorded corpus.
-func newestPinned(t *testing.T, agent string) string {
-	t.Helper()
-	c, err := recordings.LoadCorpus(evidencetest.CorpusDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	best := ""
-	for _, v := range c.Versions {
-		if v.Agent == agent && (best == "" || versionLess(best, v.Version)) {
-			best = v.Version
-		}
-	}
-	if best == "" {
-		t.Fatalf("no %s version in the corpus", agent)
-	}
-	return best
-}
-
-func versionLess(a, b string) bool {
-	x, y := strings.Split(a, "."), strings.Split(b, ".")
-	for i := range max(len(x), len(y)) {
-		var m, n int
-		if i < len(x) {
-			m, _ = strconv.Atoi(x[i])
-		}
-		if i < len(y) {
-			n, _ = strconv.Atoi(y[i])
-		}
-		if m != n {
-			return m < n
-		}
-	}
-	return false
-}
-
-func runLiveIdentity(t *testing.T, agent string, check func(t *testing.T, p rig.Probe, since time.Time) (NativeIdentity, error)) {
-	version := newestPinned(t, agent)
+func runLiveIdentity(t *testing.T, agent string, check func(t *testing.T, p rig.Probe, since time.Time) (watchers.NativeIdentity, error)) {
+	version := agenttest.NewestPinned(t, agent)
 	_, err := rig.Lookup(agent, version)
 	tmuxtest.Require(t, "live", err == nil, fmt.Sprintf("%s@%s not installed (go run ./recordings/cmd/rig -install %s@%s): %v", agent, version, agent, version, err))
 	_, err = exec.LookPath("tmux")
@@ -92,7 +56,8 @@ func runLiveIdentity(t *testing.T, agent string, check func(t *testing.T, p rig.
 		if err != nil {
 			return err
 		}
-		evs, _ := parseFile(t, agentOfFile(recordings.CorpusFile{Agent: agent}), p.Journal, data[:lastNewline(data)])
+		a, _ := Lookup(agent)
+		evs, _ := evidencetest.ParseFile(t, a.Records(), p.Journal, data[:lastNewline(data)])
 		var session string
 		for _, ev := range evs {
 			if s, ok := ev.(evidence.SessionIdentity); ok && s.Version != "" {
@@ -102,8 +67,8 @@ func runLiveIdentity(t *testing.T, agent string, check func(t *testing.T, p rig.
 		if session == "" || id.SessionID != session {
 			return fmt.Errorf("resolved session %q, the file says %q", id.SessionID, session)
 		}
-		r, err := Accept(ctx, "hello there", 0, Anchor{Agent: agentOfFile(recordings.CorpusFile{Agent: agent}), Path: p.Journal, Absent: true, SessionID: session})
-		if err != nil || r.Verdict != Accepted {
+		r, err := watchers.Accept(ctx, "hello there", 0, watchers.Anchor{Agent: a.Records().Agent, Path: p.Journal, Absent: true, SessionID: session})
+		if err != nil || r.Verdict != watchers.Accepted {
 			return fmt.Errorf("prompt not accepted: %+v %v", r, err)
 		}
 		return nil
@@ -125,24 +90,24 @@ func lastNewline(data []byte) int {
 // TestLiveCodexIdentity: the rollout the native codex process (a child
 // of the pane's launcher) holds open is the rig's rollout.
 func TestLiveCodexIdentity(t *testing.T) {
-	runLiveIdentity(t, "codex", func(t *testing.T, p rig.Probe, _ time.Time) (NativeIdentity, error) {
-		return ResolveCodex(context.Background(), CodexQuery{PIDs: []int{p.PanePID},
-			SessionsRoot: filepath.Join(p.Home.Home, ".codex", "sessions")})
+	runLiveIdentity(t, "codex", func(t *testing.T, p rig.Probe, _ time.Time) (watchers.NativeIdentity, error) {
+		a, _ := Lookup("codex")
+		return a.Resolve(context.Background(), filepath.Join(p.Home.Home, ".codex", "sessions"), agents.SessionQuery{PIDs: []int{p.PanePID}}), nil
 	})
 }
 
 // TestLiveClaudeIdentity: the transcript whose records carry the agent's
 // cwd, appended since it started, is the rig's transcript.
 func TestLiveClaudeIdentity(t *testing.T) {
-	runLiveIdentity(t, "claude", func(t *testing.T, p rig.Probe, since time.Time) (NativeIdentity, error) {
+	runLiveIdentity(t, "claude", func(t *testing.T, p rig.Probe, since time.Time) (watchers.NativeIdentity, error) {
 		cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", p.PanePID))
 		if err != nil {
-			return NativeIdentity{}, err
+			return watchers.NativeIdentity{}, err
 		}
 		if cwd != p.Home.Work {
-			return NativeIdentity{}, fmt.Errorf("the agent runs in %s, not %s", cwd, p.Home.Work)
+			return watchers.NativeIdentity{}, fmt.Errorf("the agent runs in %s, not %s", cwd, p.Home.Work)
 		}
-		return ResolveClaude(context.Background(), ClaudeQuery{ProjectsRoot: filepath.Join(p.Home.Home, ".claude", "projects"),
-			Cwd: cwd, Since: since})
+		a, _ := Lookup("claude")
+		return a.Resolve(context.Background(), filepath.Join(p.Home.Home, ".claude", "projects"), agents.SessionQuery{Cwd: cwd, Since: since}), nil
 	})
 }

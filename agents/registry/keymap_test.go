@@ -1,4 +1,4 @@
-package watchers
+package registry
 
 import (
 	"os"
@@ -47,7 +47,7 @@ func TestKeymapRemapped(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			why, err := Keymap{ClaudeDir: dir, CodexHome: dir}.Remapped(c.agent)
+			why, err := remapped(dir, c.agent)
 			switch {
 			case c.want == "error":
 				if err == nil {
@@ -81,11 +81,20 @@ func FuzzKeymap(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		k := Keymap{ClaudeDir: dir, CodexHome: dir}
 		for _, agent := range []string{"claude", "codex"} {
-			if why, err := k.Remapped(agent); err != nil && why != "" {
+			if why, err := remapped(dir, agent); err != nil && why != "" {
 				t.Fatalf("%s: both a reason %q and an error %v", agent, why, err)
 			}
 		}
 	})
+}
+
+// remapped asks agent (none: "") about the keybinding files in dir, the
+// directory that holds its records root.
+func remapped(dir, agent string) (string, error) {
+	a, ok := Lookup(agent)
+	if !ok {
+		return "", nil
+	}
+	return a.Remapped(filepath.Join(dir, "records"))
 }
