@@ -85,7 +85,7 @@ func BenchmarkRecognize(b *testing.B) {
 // included), and vt.Fingerprint of the prompt region.
 func BenchmarkRecognizeParts(b *testing.B) {
 	eachBenchScreen(b, func(b *testing.B, p Profile, scr *vt.Screen) {
-		var g grid
+		var g Grid
 		g.load(scr, true)
 		r := Recognize(p, scr, TestKey)
 		w, _ := scr.Size()
@@ -100,7 +100,7 @@ func BenchmarkRecognizeParts(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				out := Recognition{Agent: p.Agent, Version: p.Version}
-				p.grammar.recognize(&g, &out)
+				p.grammar.Recognize(&g, &out)
 				if out.Prompt != nil {
 					out.project(ids{key: TestKey, profile: []byte(p.ID()), fp: r.Fingerprint[:]})
 				}
@@ -243,13 +243,13 @@ func BenchmarkRecognizeStatus(b *testing.B) {
 		if r.Status == nil {
 			b.Fatalf("%s: no status", p.ID())
 		}
-		g := new(grid)
+		g := new(Grid)
 		g.load(scr, true)
 		var parse func() bool
 		switch gr := p.grammar.(type) {
 		case *themed:
 			c := gr.variants[0].(*claude21)
-			parse = func() bool { var out Recognition; return c.statusPanel(g, g.lastRow(), &out) && out.Status != nil }
+			parse = func() bool { var out Recognition; return c.statusPanel(g, g.LastRow(), &out) && out.Status != nil }
 		case *codex0x:
 			parse = func() bool { return gr.statusCard(g, r.Region.Top) != nil }
 		}

@@ -1,6 +1,8 @@
 package recognizers
 
 import (
+	"strconv"
+
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -31,8 +33,8 @@ type claude21 struct {
 
 	// Menus: "❯" and the current row's label in the highlight colour.
 	highlight vt.Style
-	permMenu  menuLayout
-	qMenu     menuLayout
+	permMenu  MenuLayout
+	qMenu     MenuLayout
 	// wrapProven: labels (by prefix) whose wrap onto one continuation row
 	// a recording of the version shows; any other wrap is wrapped_label.
 	wrapProven []string
@@ -109,39 +111,39 @@ var claudePersistent = []string{"Yes, and always allow access to ", "Yes, and do
 // (their recordings differ only in the logo's animation frame). Each
 // version still gets its own Profile value in registry.go.
 var claude21Base = claude21{
-	composerRule:    fg256(244).vt(),
-	composerGlyphs:  []vt.Style{plain().vt(), fg256(246).vt()},
-	footer:          fg256(246).vt(),
+	composerRule:    Fg256(244).Style(),
+	composerGlyphs:  []vt.Style{Plain().Style(), Fg256(246).Style()},
+	footer:          Fg256(246).Style(),
 	footerModes:     []footerMode{{mode: "⏸ manual mode on"}},
 	footerHints:     []string{"? for shortcuts", "← for agents", "esc to interrupt"},
 	interruptHint:   "esc to interrupt",
 	spinnerGlyphs:   "✻✽✢✶✳*·",
-	spinner:         fg256(174).vt(),
-	hint:            fg256(246).vt(),
-	highlight:       fg256(153).vt(),
-	permMenu:        menuLayout{glyph: '❯', glyphX: 1, numX: 3, labelX: 6},
-	qMenu:           menuLayout{glyph: '❯', glyphX: 0, numX: 2, labelX: 5},
-	permRule:        fg256(153).vt(),
-	permHeader:      fg256(153).bold().vt(),
+	spinner:         Fg256(174).Style(),
+	hint:            Fg256(246).Style(),
+	highlight:       Fg256(153).Style(),
+	permMenu:        MenuLayout{Glyph: '❯', GlyphX: 1, NumX: 3, LabelX: 6},
+	qMenu:           MenuLayout{Glyph: '❯', GlyphX: 0, NumX: 2, LabelX: 5},
+	permRule:        Fg256(153).Style(),
+	permHeader:      Fg256(153).Bold().Style(),
 	permDialogs:     []permDialog{bashDialog(claudePersistent, "Yes, and switch to auto mode")},
 	permFooter:      "Esc to cancel · Tab to amend",
-	tip:             plain().bold().vt(),
+	tip:             Plain().Bold().Style(),
 	tipPrefix:       "Tip: ",
 	amendLabel:      "Yes, and tell Claude what to do next",
-	qRule:           fg256(246).vt(),
-	chip:            fg256(16).bg256(153).vt(),
-	question:        fg256(231).bold().vt(),
+	qRule:           Fg256(246).Style(),
+	chip:            Fg256(16).Bg256(153).Style(),
+	question:        Fg256(231).Bold().Style(),
 	qFooters:        []string{"Enter to select · ↑/↓ to navigate · Esc to cancel", "Enter to select · Tab/Arrow keys to navigate · Esc to cancel"},
 	editorFooters:   []string{"Enter to select · ↑/↓ to navigate · ctrl+g to edit in Vim · Esc to cancel", "Enter to select · Tab/Arrow keys to navigate · ctrl+g to edit in Vim · Esc to cancel"},
 	freeTextLabel:   "Type something.",
 	multiFreeText:   "Type something",
 	chatLabel:       "Chat about this",
 	freeTextLabels:  []string{"Type something.", "Chat about this", "Other"},
-	editorCursor:    plain().reverse().vt(),
-	editorHint:      plain().dim().vt(),
+	editorCursor:    Plain().Reverse().Style(),
+	editorHint:      Plain().Dim().Style(),
 	multiSubmit:     "Submit",
-	multiSubmitSty:  plain().bold().vt(),
-	tick:            fg256(114).vt(),
+	multiSubmitSty:  Plain().Bold().Style(),
+	tick:            Fg256(114).Style(),
 	reviewTitle:     "Review your answers",
 	reviewPrompt:    "Ready to submit your answers?",
 	reviewSubmit:    "Submit answers",
@@ -150,11 +152,11 @@ var claude21Base = claude21{
 	composerFooterX: 2,
 }
 
-// recognize tries the composer frame (idle, working), then a dialog, and
+// Recognize tries the composer frame (idle, working), then a dialog, and
 // says why when neither holds.
-func (c *claude21) recognize(g *grid, out *Recognition) {
-	defer g.enter("claude21.recognize")()
-	b := g.lastRow()
+func (c *claude21) Recognize(g *Grid, out *Recognition) {
+	defer g.Enter("claude21.recognize")()
+	b := g.LastRow()
 	if b < 0 {
 		out.ScreenState, out.Composer = contract.ScreenStarting, contract.ComposerAbsent
 		return
@@ -182,53 +184,53 @@ func (c *claude21) recognize(g *grid, out *Recognition) {
 
 // lookalike explains a screen with neither composer nor dialog: prompt
 // text without the profile's styles, or nothing known.
-func (c *claude21) lookalike(g *grid, top, end int) Reason {
-	defer g.enter("claude21.lookalike")()
+func (c *claude21) lookalike(g *Grid, top, end int) Reason {
+	defer g.Enter("claude21.lookalike")()
 	for y := top; y < end; y++ {
 		if c.promptPhrase(g, y, true) {
-			return reason(NoteUnstyledLookalike, "row "+itoa(y))
+			return NewReason(NoteUnstyledLookalike, "row "+strconv.Itoa(y))
 		}
 	}
-	return reason(NoteUnrecognized, "")
+	return NewReason(NoteUnrecognized, "")
 }
 
 // promptPhrase reports whether row y shows one of the dialogs' phrases,
 // whatever its style, or with menuRows a "❯ 1." menu row.
-func (c *claude21) promptPhrase(g *grid, y int, menuRows bool) bool {
-	defer g.enter("claude21.promptPhrase")()
-	if g.blank(y) {
+func (c *claude21) promptPhrase(g *Grid, y int, menuRows bool) bool {
+	defer g.Enter("claude21.promptPhrase")()
+	if g.Blank(y) {
 		return false
 	}
-	x := g.first(y)
+	x := g.First(y)
 	for i := range c.permDialogs {
-		if g.hasAt(y, x, c.permDialogs[i].prefix) {
+		if g.HasAt(y, x, c.permDialogs[i].prefix) {
 			return true
 		}
 	}
 	if c.plan != nil && c.plan.phrase(g, y, x) {
 		return true
 	}
-	if g.hasAt(y, x, c.permFooter) || g.hasAt(y, x, "Enter to select ·") ||
-		c.reviewPrompt != "" && g.hasAt(y, x, c.reviewPrompt) {
+	if g.HasAt(y, x, c.permFooter) || g.HasAt(y, x, "Enter to select ·") ||
+		c.reviewPrompt != "" && g.HasAt(y, x, c.reviewPrompt) {
 		return true
 	}
 	// "❯ 1." in either menu layout. Not for stale prompts: a person's
 	// earlier message "❯ 1. fix it" looks the same in the transcript.
-	return menuRows && (x == 0 || x == 1) && g.ch(x, y) == '❯' && numberAt(g, y, x+2) > 0
+	return menuRows && (x == 0 || x == 1) && g.Rune(x, y) == '❯' && NumberAt(g, y, x+2) > 0
 }
 
 // staleAbove reports a prompt above row top: a dialog's phrase, a
 // highlighted menu row, or another dialog frame.
-func (c *claude21) staleAbove(g *grid, top int) (Reason, bool) {
-	defer g.enter("claude21.staleAbove")()
+func (c *claude21) staleAbove(g *Grid, top int) (Reason, bool) {
+	defer g.Enter("claude21.staleAbove")()
 	for y := 0; y < top; y++ {
-		if g.blank(y) {
+		if g.Blank(y) {
 			continue
 		}
-		x := g.first(y)
-		if (x == 0 || x == 1 || c.plan != nil && (x == 3 || x == 4)) && g.ch(x, y) == '❯' && g.style(x, y) == c.highlight ||
+		x := g.First(y)
+		if (x == 0 || x == 1 || c.plan != nil && (x == 3 || x == 4)) && g.Rune(x, y) == '❯' && g.StyleAt(x, y) == c.highlight ||
 			c.promptPhrase(g, y, false) || c.dialogTop(g, y) || c.plan != nil && c.planTop(g, y) {
-			return reason(ReasonStalePrompt, "row "+itoa(y)), true
+			return NewReason(ReasonStalePrompt, "row "+strconv.Itoa(y)), true
 		}
 	}
 	return Reason{}, false

@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -20,7 +21,7 @@ type claudeErrors struct {
 	indent int // the column the text starts at, on every row
 	style  vt.Style
 	prefix string // every API error's text starts with it
-	shapes []apiErrorShape
+	shapes []APIErrorShape
 	// placeholder is the composer's hint under a transient error, its
 	// first letter under the drawn cursor and the rest dim: the composer
 	// is empty ("" where no recording shows one).
@@ -35,14 +36,14 @@ type claudeErrors struct {
 var claudeErrors2_1 = claudeErrors{
 	bullet: '●',
 	indent: 2,
-	style:  fg256(220).vt(),
+	style:  Fg256(220).Style(),
 	prefix: "API Error: ",
-	shapes: []apiErrorShape{
-		{prefix: "API Error: Request rejected (429) · ", reason: BlockedRateLimited, status: 429},
-		{prefix: "API Error: Repeated 529 Overloaded errors. The API is at capacity — this is usually temporary. Try again in a moment.",
-			reason: BlockedOverloaded, status: 529},
-		{prefix: "API Error: 500 ", has: []string{"This is a server-side issue, usually temporary — try again in a moment."},
-			reason: BlockedAPIError, status: 500},
+	shapes: []APIErrorShape{
+		{Prefix: "API Error: Request rejected (429) · ", Reason: BlockedRateLimited, Status: 429},
+		{Prefix: "API Error: Repeated 529 Overloaded errors. The API is at capacity — this is usually temporary. Try again in a moment.",
+			Reason: BlockedOverloaded, Status: 529},
+		{Prefix: "API Error: 500 ", Has: []string{"This is a server-side issue, usually temporary — try again in a moment."},
+			Reason: BlockedAPIError, Status: 500},
 	},
 }
 
@@ -67,7 +68,7 @@ var claudeErrorsOf = map[*claude21]*claudeErrors{
 // error (Blocked with the error's reason, or Unknown when the error is
 // of a shape the profile does not know), in a person's interruption
 // (interrupted), or that says it is not logged in (login_required).
-func (c *claude21) blocked(g *grid, out *Recognition) {
+func (c *claude21) blocked(g *Grid, out *Recognition) {
 	e := claudeErrorsOf[c]
 	if !out.Exact {
 		// The generic profile: the newest recorded version's errors.
@@ -79,7 +80,7 @@ func (c *claude21) blocked(g *grid, out *Recognition) {
 	// Every recorded version (2.1.263 to 2.1.332) draws the interruption
 	// note the same way, after Esc and after a rejected tool.
 	if b, ok := c.interrupted(g, c.lastBlockEnd(g, out.Region.Top-1)); ok && out.Composer == contract.ComposerEmpty {
-		block(out, b)
+		BlockComposer(out, b)
 		return
 	}
 	if c.usageLimitUnread(g, out) {
@@ -89,7 +90,7 @@ func (c *claude21) blocked(g *grid, out *Recognition) {
 		return
 	}
 	if p := out.Region.Top + 1; out.Composer == contract.ComposerDraft && e.placeholder != "" && out.Draft == e.placeholder &&
-		g.style(2, p) == c.editorCursor && g.styled(p, 3, g.w, c.editorHint) && c.lastBlockEnd(g, out.Region.Top-1) >= 0 {
+		g.StyleAt(2, p) == c.editorCursor && g.Styled(p, 3, g.Width(), c.editorHint) && c.lastBlockEnd(g, out.Region.Top-1) >= 0 {
 		defer func() {
 			if out.ScreenState == contract.ScreenBlocked {
 				out.Composer, out.Draft, out.DraftLen = contract.ComposerEmpty, "", 0
@@ -97,60 +98,49 @@ func (c *claude21) blocked(g *grid, out *Recognition) {
 		}()
 	}
 	if y := out.Region.Top - 1; c.notLoggedIn(g, y) {
-		block(out, Block{Reason: BlockedLogin, Row: y})
+		BlockComposer(out, Block{Reason: BlockedLogin, Row: y})
 		return
 	}
 	end := c.lastBlockEnd(g, out.Region.Top-1)
 	top := end
-	for top >= 0 && !g.blank(top) && g.first(top) == e.indent {
+	for top >= 0 && !g.Blank(top) && g.First(top) == e.indent {
 		top--
 	}
-	if top < 0 || g.blank(top) || g.first(top) != 0 || g.ch(0, top) != e.bullet || !g.space(1, top) ||
-		!g.hasAt(top, e.indent, e.prefix) {
+	if top < 0 || g.Blank(top) || g.First(top) != 0 || g.Rune(0, top) != e.bullet || !g.SpaceAt(1, top) ||
+		!g.HasAt(top, e.indent, e.prefix) {
 		return
 	}
 	rows := make([]string, 0, end-top+1)
 	for y := top; y <= end; y++ {
-		if !styledLinked(g, y, e.style) {
+		if !g.StyledLinked(y, e.style) {
 			return // not in the error colour: text that reads like an error
 		}
-		rows = append(rows, g.textFrom(y, e.indent))
+		rows = append(rows, g.TextFrom(y, e.indent))
 	}
-	if b, found := matchShapes(e.shapes, strings.Join(rows, " ")); found {
+	if b, found := MatchShapes(e.shapes, strings.Join(rows, " ")); found {
 		b.Row = top
-		block(out, b)
+		BlockComposer(out, b)
 		return
 	}
 	out.ScreenState = contract.ScreenUnknown
 	out.Clear = nil
-	out.Reasons = append(out.Reasons, reason(NoteUnknownAPIError, "row "+itoa(top)))
+	out.Reasons = append(out.Reasons, NewReason(NoteUnknownAPIError, "row "+strconv.Itoa(top)))
 }
 
 // lastBlockEnd is the last row of the transcript's last block at or
 // above y: past blank rows, right-aligned notices (the effort chip) and
 // the finished line ("✻ Churned for 0s · done 5:40 AM", in the hint
 // colour).
-func (c *claude21) lastBlockEnd(g *grid, y int) int {
+func (c *claude21) lastBlockEnd(g *Grid, y int) int {
 	done := false
 	for ; y >= 0; y-- {
 		switch {
-		case g.blank(y) || g.first(y) >= g.w/3:
-		case !done && strings.ContainsRune(c.spinnerGlyphs, g.ch(0, y)) && g.space(1, y) && g.style(0, y) == c.hint:
+		case g.Blank(y) || g.First(y) >= g.Width()/3:
+		case !done && strings.ContainsRune(c.spinnerGlyphs, g.Rune(0, y)) && g.SpaceAt(1, y) && g.StyleAt(0, y) == c.hint:
 			done = true
 		default:
 			return y
 		}
 	}
 	return -1
-}
-
-// styledLinked reports whether every non-blank cell of row y has style s,
-// an OSC 8 link or not (an error's URLs are links on 2.1.332).
-func styledLinked(g *grid, y int, s vt.Style) bool {
-	for x := 0; x < g.w; x++ {
-		if c := g.cell(x, y); !g.blankCell(c) && g.styleOf(c).WithoutLink() != s {
-			return false
-		}
-	}
-	return true
 }

@@ -2,8 +2,6 @@ package recognizers
 
 import (
 	"strings"
-
-	"github.com/agent-knock-knock/akk/vt"
 )
 
 // claudeCompletion is Claude Code's completion list for a slash command
@@ -25,28 +23,25 @@ type claudeCompletion struct {
 
 // The completion list's styles, as the dark theme draws them.
 var (
-	claudeCompletionLit  = fg256(153).vt()
-	claudeCompletionName = fg256(153).bold().vt()
-	claudeCompletionGrey = fg256(246).vt()
-	claudeCompletionWord = plain().bold().vt()
+	claudeCompletionLit  = Fg256(153).Style()
+	claudeCompletionName = Fg256(153).Bold().Style()
+	claudeCompletionGrey = Fg256(246).Style()
+	claudeCompletionWord = Plain().Bold().Style()
 )
-
-// maxCompletionRows bounds the search for the blank row over the list.
-const maxCompletionRows = 16
 
 // completion returns the command the list ending on row upper-1
 // highlights for draft, a one-row slash command, or "" unless the whole
 // list is proven: the entries one under the other up to a blank row,
 // exactly one highlighted, the first, naming draft.
-func (c *claude21) completion(g *grid, upper int, draft string) string {
-	defer g.enter("claude21.completion")()
+func (c *claude21) completion(g *Grid, upper int, draft string) string {
+	defer g.Enter("claude21.completion")()
 	l := c.completionList
 	if l == nil {
 		return ""
 	}
 	top := upper - 1
-	for ; top >= 0 && !g.blank(top); top-- {
-		if upper-top > maxCompletionRows {
+	for ; top >= 0 && !g.Blank(top); top-- {
+		if upper-top > MaxCompletionRows {
 			return ""
 		}
 	}
@@ -64,10 +59,10 @@ func (c *claude21) completion(g *grid, upper int, draft string) string {
 			found = cmd
 		}
 		rows := 1
-		if y+1 < upper && g.first(y+1) == l.descX {
+		if y+1 < upper && g.First(y+1) == l.descX {
 			rows = 2
 		}
-		if !l.entryStyled(g, y, rows, displayWidth(cmd), lit) {
+		if !l.entryStyled(g, y, rows, DisplayWidth(cmd), lit) {
 			return ""
 		}
 		y += rows
@@ -88,14 +83,14 @@ func (c *claude21) completion(g *grid, upper int, draft string) string {
 // blank one (at most maxCompletionRows) starting right of descX (the
 // right-aligned "● high · /effort" line, the stash chip, a notice),
 // whatever their styles (a list's columns are the same in every theme).
-func (c *claude21) noCompletion(g *grid, upper int) bool {
-	defer g.enter("claude21.noCompletion")()
+func (c *claude21) noCompletion(g *Grid, upper int) bool {
+	defer g.Enter("claude21.noCompletion")()
 	l := c.completionList
 	if l == nil {
 		return false
 	}
-	for y := upper - 1; !g.blank(y); y-- {
-		if upper-y > maxCompletionRows || g.first(y) <= l.descX {
+	for y := upper - 1; !g.Blank(y); y-- {
+		if upper-y > MaxCompletionRows || g.First(y) <= l.descX {
 			return false
 		}
 	}
@@ -106,7 +101,7 @@ func (c *claude21) noCompletion(g *grid, upper int) bool {
 // a slash command typed with a space (thread-resume-id: "/resume " shows
 // "[conversation id or search term]" on 2.1.267, "[session ID or search
 // term]" on 2.1.332), as the dark theme draws it.
-var claudeArgHint = fg256(246).vt()
+var claudeArgHint = Fg256(246).Style()
 
 // argHint reads a command's argument hint on the one-row draft y, in its
 // recorded shape: the typed text from column 2, a slash command and one
@@ -114,22 +109,22 @@ var claudeArgHint = fg256(246).vt()
 // column x; then "[...]" in claudeArgHint, the row's last cells. It
 // returns x, where the typed text ends. Only versions whose completion
 // list is recorded read it; any other shape is not a hint.
-func (c *claude21) argHint(g *grid, y int) (x int, ok bool) {
-	defer g.enter("claude21.argHint")()
-	last := g.last(y)
-	if c.completionList == nil || last < 4 || g.ch(last, y) != ']' || g.style(last, y) != claudeArgHint {
+func (c *claude21) argHint(g *Grid, y int) (x int, ok bool) {
+	defer g.Enter("claude21.argHint")()
+	last := g.Last(y)
+	if c.completionList == nil || last < 4 || g.Rune(last, y) != ']' || g.StyleAt(last, y) != claudeArgHint {
 		return 0, false
 	}
 	h := last
-	for h > 3 && g.style(h-1, y) == claudeArgHint {
+	for h > 3 && g.StyleAt(h-1, y) == claudeArgHint {
 		h--
 	}
 	x = h - 1
-	if g.ch(h, y) != '[' || !g.space(x, y) || g.style(x, y) != c.editorCursor {
+	if g.Rune(h, y) != '[' || !g.SpaceAt(x, y) || g.StyleAt(x, y) != c.editorCursor {
 		return 0, false
 	}
-	cmd, ok := strings.CutSuffix(g.text(y, 2, x), " ")
-	if !ok || !slashCommand(cmd) {
+	cmd, ok := strings.CutSuffix(g.Text(y, 2, x), " ")
+	if !ok || !SlashCommand(cmd) {
 		return 0, false
 	}
 	return x, true
@@ -139,19 +134,19 @@ func (c *claude21) argHint(g *grid, y int) (x int, ok bool) {
 // glyph at column 2 when lit and glyph), then spaces to descX and the
 // description there. lit: the entry is in the highlight colour (its
 // first cell).
-func (l *claudeCompletion) entryHead(g *grid, y int) (cmd string, lit, ok bool) {
-	defer g.enter("claudeCompletion.entryHead")()
-	first, glyph := l.cmdX, l.glyph && g.first(y) == 2
+func (l *claudeCompletion) entryHead(g *Grid, y int) (cmd string, lit, ok bool) {
+	defer g.Enter("claudeCompletion.entryHead")()
+	first, glyph := l.cmdX, l.glyph && g.First(y) == 2
 	if glyph {
-		if g.ch(2, y) != '❯' || !g.space(3, y) {
+		if g.Rune(2, y) != '❯' || !g.SpaceAt(3, y) {
 			return "", false, false
 		}
 		first = 2
 	}
-	if g.first(y) != first || g.ch(l.cmdX, y) != '/' || g.space(l.descX, y) || !g.space(l.descX-1, y) {
+	if g.First(y) != first || g.Rune(l.cmdX, y) != '/' || g.SpaceAt(l.descX, y) || !g.SpaceAt(l.descX-1, y) {
 		return "", false, false
 	}
-	head := g.text(y, l.cmdX, l.descX)
+	head := g.Text(y, l.cmdX, l.descX)
 	end := 0
 	for end < len(head) && head[end] != ' ' {
 		end++
@@ -160,7 +155,7 @@ func (l *claudeCompletion) entryHead(g *grid, y int) (cmd string, lit, ok bool) 
 	if len(cmd) < 2 || strings.Trim(head[end:], " ") != "" {
 		return "", false, false
 	}
-	lit = g.style(first, y) == claudeCompletionLit
+	lit = g.StyleAt(first, y) == claudeCompletionLit
 	if glyph != (l.glyph && lit) {
 		return "", false, false // with glyph, drawn on the highlighted entry alone
 	}
@@ -171,43 +166,16 @@ func (l *claudeCompletion) entryHead(g *grid, y int) (cmd string, lit, ok bool) 
 // command is width columns wide: lit, the glyph and "/" in the highlight
 // colour, the command's name in bold highlight, the description in
 // either; otherwise every cell grey or bold default.
-func (l *claudeCompletion) entryStyled(g *grid, y, rows, width int, lit bool) bool {
-	defer g.enter("claudeCompletion.entryStyled")()
+func (l *claudeCompletion) entryStyled(g *Grid, y, rows, width int, lit bool) bool {
+	defer g.Enter("claudeCompletion.entryStyled")()
 	a, b, from := claudeCompletionGrey, claudeCompletionWord, 0
 	if lit {
 		end := l.cmdX + width
-		if !g.styled(y, 0, l.cmdX+1, claudeCompletionLit) || !g.styled(y, l.cmdX+1, end, claudeCompletionName) ||
-			!g.styled(y, end, l.descX, claudeCompletionLit) {
+		if !g.Styled(y, 0, l.cmdX+1, claudeCompletionLit) || !g.Styled(y, l.cmdX+1, end, claudeCompletionName) ||
+			!g.Styled(y, end, l.descX, claudeCompletionLit) {
 			return false
 		}
 		a, b, from = claudeCompletionLit, claudeCompletionName, l.descX
 	}
-	return styledEither(g, y, from, a, b) && (rows == 1 || styledEither(g, y+1, 0, a, b))
-}
-
-// styledEither reports whether every non-blank cell of row y from column
-// x0 has style a or b. Cells come in runs of one style handle: each run's
-// style is looked up once.
-func styledEither(g *grid, y, x0 int, a, b vt.Style) bool {
-	if y < 0 || y >= g.h {
-		return true
-	}
-	ma, mb := g.match(a), g.match(b)
-	var handle vt.StyleID
-	in, paints, seen := false, false, false
-	for x := max(x0, 0); x <= g.rows[y].last; x++ {
-		c := g.rows[y].cells[x]
-		if c.DefaultSpace() {
-			continue
-		}
-		if !seen || c.Style() != handle {
-			handle, seen = c.Style(), true
-			in = g.is(&ma, c) || g.is(&mb, c)
-			paints = handle != 0 && g.styles[g.sid(c)].paints
-		}
-		if !in && (paints || !isSpaceCell(c)) {
-			return false
-		}
-	}
-	return true
+	return g.StyledEither(y, from, a, b) && (rows == 1 || g.StyledEither(y+1, 0, a, b))
 }

@@ -2,39 +2,36 @@ package recognizers
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/gdamore/tcell/v2"
 )
 
-// maxComposerRows bounds the search for the composer's upper rule: a
-// draft of more rows than this is not recognized (fail closed).
-const maxComposerRows = 24
-
 // composer recognizes Claude's composer frame ending at row b: the footer
 // on b, a full-width rule above it, the "❯" rows, a full-width rule. It
 // sets idle or working, the composer and the activity evidence.
-func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
-	defer g.enter("claude21.composer")()
+func (c *claude21) composer(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("claude21.composer")()
 	lower := b - 1
-	if full, _ := g.rule(lower, '─', c.composerRule); !full {
+	if full, _ := g.Rule(lower, '─', c.composerRule); !full {
 		return false
 	}
 	upper := -1
-	for y := lower - 1; y >= max(0, lower-maxComposerRows-1); y-- {
-		if full, _ := g.rule(y, '─', c.composerRule); full {
+	for y := lower - 1; y >= max(0, lower-MaxComposerRows-1); y-- {
+		if full, _ := g.Rule(y, '─', c.composerRule); full {
 			upper = y
 			break
 		}
 	}
 	p := upper + 1
-	if upper < 0 || p == lower || g.ch(0, p) != '❯' || !slices.Contains(c.composerGlyphs, g.style(0, p)) ||
-		!g.space(1, p) {
+	if upper < 0 || p == lower || g.Rune(0, p) != '❯' || !slices.Contains(c.composerGlyphs, g.StyleAt(0, p)) ||
+		!g.SpaceAt(1, p) {
 		return false
 	}
 	for y := p + 1; y < lower; y++ {
-		if !g.blankCell(g.cell(0, y)) || !g.blankCell(g.cell(1, y)) {
+		if !g.BlankCell(g.Cell(0, y)) || !g.BlankCell(g.Cell(1, y)) {
 			return false
 		}
 	}
@@ -55,21 +52,21 @@ func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
 	switch {
 	case !known:
 		out.ScreenState = contract.ScreenUnknown
-		out.Reasons = append(out.Reasons, reason(NoteFooterUnknown, "row "+itoa(b)))
+		out.Reasons = append(out.Reasons, NewReason(NoteFooterUnknown, "row "+strconv.Itoa(b)))
 	case interrupt || out.Activity.Spinner || queued:
 		out.ScreenState = contract.ScreenWorking
 	default:
 		out.ScreenState = contract.ScreenIdle
 	}
 	if out.ScreenState == contract.ScreenIdle && out.Composer == contract.ComposerDraft && lower == p+1 && strings.HasPrefix(out.Draft, "/") {
-		if slashCommand(out.Draft) {
+		if SlashCommand(out.Draft) {
 			out.Completion = c.completion(g, upper, out.Draft)
 		}
 		out.NoCompletion = out.Completion == "" && c.noCompletion(g, upper)
 	}
 	for y := 0; y < upper; y++ {
 		if c.promptPhrase(g, y, true) {
-			out.Reasons = append(out.Reasons, reason(NotePromptInTranscript, "row "+itoa(y)))
+			out.Reasons = append(out.Reasons, NewReason(NotePromptInTranscript, "row "+strconv.Itoa(y)))
 			break
 		}
 	}
@@ -80,11 +77,11 @@ func (c *claude21) composer(g *grid, b int, out *Recognition) bool {
 // right-trimmed, joined by newlines; "" when every cell is blank. A
 // one-row draft showing a command's argument hint is the text typed
 // before the hint, its trailing space kept (argHint).
-func (c *claude21) draft(g *grid, p, lower int) string {
-	defer g.enter("claude21.draft")()
+func (c *claude21) draft(g *Grid, p, lower int) string {
+	defer g.Enter("claude21.draft")()
 	blank := true
 	for y := p; y < lower; y++ {
-		if g.last(y) >= 2 {
+		if g.Last(y) >= 2 {
 			blank = false
 		}
 	}
@@ -93,12 +90,12 @@ func (c *claude21) draft(g *grid, p, lower int) string {
 	}
 	if lower == p+1 {
 		if x, ok := c.argHint(g, p); ok {
-			return g.text(p, 2, x)
+			return g.Text(p, 2, x)
 		}
 	}
 	var rows []string
 	for y := p; y < lower; y++ {
-		rows = append(rows, strings.TrimRight(g.text(y, 2, g.w), " "))
+		rows = append(rows, strings.TrimRight(g.Text(y, 2, g.Width()), " "))
 	}
 	return strings.TrimRight(strings.Join(rows, "\n"), "\n")
 }
@@ -108,14 +105,14 @@ func (c *claude21) draft(g *grid, p, lower int) string {
 // row's first third) and every cell in the notice style, alone or after
 // " · ". unsure: the row names a stash in another shape (a chip akk cannot
 // prove absent), so no ctrl+s may be offered.
-func (c *claude21) stashRow(g *grid, y int) (stashed, restored, unsure bool) {
-	defer g.enter("claude21.stashRow")()
-	if c.stashChip == "" || g.blank(y) {
+func (c *claude21) stashRow(g *Grid, y int) (stashed, restored, unsure bool) {
+	defer g.Enter("claude21.stashRow")()
+	if c.stashChip == "" || g.Blank(y) {
 		return false, false, false
 	}
-	text := g.textFrom(y, g.first(y))
+	text := g.TextFrom(y, g.First(y))
 	is := func(s string) bool { return text == s || strings.HasSuffix(text, " · "+s) }
-	if g.first(y) >= g.w/3 && g.styled(y, 0, g.w, c.notice) {
+	if g.First(y) >= g.Width()/3 && g.Styled(y, 0, g.Width(), c.notice) {
 		switch {
 		case is(c.stashChip):
 			return true, false, false
@@ -128,19 +125,19 @@ func (c *claude21) stashRow(g *grid, y int) (stashed, restored, unsure bool) {
 
 // composerFooter reads the footer under the composer: the mode, then
 // known hints separated by " · ", all in the footer style.
-func (c *claude21) composerFooter(g *grid, b int) (interrupt, known bool) {
-	defer g.enter("claude21.composerFooter")()
+func (c *claude21) composerFooter(g *Grid, b int) (interrupt, known bool) {
+	defer g.Enter("claude21.composerFooter")()
 	x := c.composerFooterX
-	if g.first(b) != x {
+	if g.First(b) != x {
 		return false, false
 	}
-	segs := strings.Split(g.textFrom(b, x), " · ")
+	segs := strings.Split(g.TextFrom(b, x), " · ")
 	i := slices.IndexFunc(c.footerModes, func(m footerMode) bool { return m.mode == segs[0] })
 	if i < 0 {
 		return false, false
 	}
-	lit := x + displayWidth(c.footerModes[i].lit)
-	if !g.styled(b, x, lit, c.footerModes[i].accent) || !g.styled(b, lit, g.w, c.footer) {
+	lit := x + DisplayWidth(c.footerModes[i].lit)
+	if !g.Styled(b, x, lit, c.footerModes[i].accent) || !g.Styled(b, lit, g.Width(), c.footer) {
 		return false, false
 	}
 	for _, s := range segs[1:] {
@@ -159,21 +156,21 @@ func (c *claude21) composerFooter(g *grid, b int) (interrupt, known bool) {
 // and shape are read. queued: a prompt waits for the running turn
 // ("  ❯ text" on a background box, measured on 2.1.267), which only a
 // working agent shows.
-func (c *claude21) activity(g *grid, upper int) (a Activity, queued bool) {
-	defer g.enter("claude21.activity")()
+func (c *claude21) activity(g *Grid, upper int) (a Activity, queued bool) {
+	defer g.Enter("claude21.activity")()
 	y := upper - 1
 	for ; y >= 0; y-- {
 		if c.queuedPrompt(g, y) {
 			queued = true
-		} else if !g.blank(y) && g.first(y) < g.w/3 {
+		} else if !g.Blank(y) && g.First(y) < g.Width()/3 {
 			break
 		}
 	}
-	if y < 0 || !strings.ContainsRune(c.spinnerGlyphs, g.ch(0, y)) || !g.space(1, y) {
+	if y < 0 || !strings.ContainsRune(c.spinnerGlyphs, g.Rune(0, y)) || !g.SpaceAt(1, y) {
 		return a, queued
 	}
-	text := g.textFrom(y, 2)
-	switch st := g.style(0, y); {
+	text := g.TextFrom(y, 2)
+	switch st := g.StyleAt(0, y); {
 	case st == c.spinner && strings.Contains(text, "…"):
 		a.Spinner = true
 		if i := strings.LastIndex(text, "("); i >= 0 && strings.HasSuffix(text, ")") {
@@ -191,11 +188,11 @@ func (c *claude21) activity(g *grid, upper int) (a Activity, queued bool) {
 // queuedPrompt: row y is a prompt queued for the running turn: "❯ " at
 // column 2 on a background (the transcript's own prompts start at column
 // 0 on none).
-func (c *claude21) queuedPrompt(g *grid, y int) bool {
-	defer g.enter("claude21.queuedPrompt")()
-	if g.first(y) != 2 || !g.hasAt(y, 2, "❯ ") {
+func (c *claude21) queuedPrompt(g *Grid, y int) bool {
+	defer g.Enter("claude21.queuedPrompt")()
+	if g.First(y) != 2 || !g.HasAt(y, 2, "❯ ") {
 		return false
 	}
-	_, bg, _ := g.style(2, y).Decompose()
+	_, bg, _ := g.StyleAt(2, y).Decompose()
 	return bg != tcell.ColorDefault
 }

@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -14,31 +15,31 @@ import (
 // dialogTop reports whether row y is the top of a dialog: a rule of a
 // dialog's style at least 8 columns long, and a header row under it.
 // resized says the rule does not span the pane.
-func (c *claude21) dialogTop(g *grid, y int) bool {
-	defer g.enter("claude21.dialogTop")()
+func (c *claude21) dialogTop(g *Grid, y int) bool {
+	defer g.Enter("claude21.dialogTop")()
 	ok, _ := c.dialogTopRule(g, y)
 	return ok
 }
 
-func (c *claude21) dialogTopRule(g *grid, y int) (ok, resized bool) {
-	defer g.enter("claude21.dialogTopRule")()
-	if y+1 >= g.h || g.blank(y+1) || g.ch(0, y) != '─' {
+func (c *claude21) dialogTopRule(g *Grid, y int) (ok, resized bool) {
+	defer g.Enter("claude21.dialogTopRule")()
+	if y+1 >= g.Height() || g.Blank(y+1) || g.Rune(0, y) != '─' {
 		return false, false
 	}
 	var full bool
 	var n int
 	switch h := y + 1; {
-	case g.first(h) == 1 && g.style(1, h) == c.permHeader:
-		full, n = g.rule(y, '─', c.permRule)
-	case g.first(h) == 0 && (g.style(0, h) == c.chip || g.ch(0, h) == '←' && c.arrow(g.style(0, h))):
-		full, n = g.rule(y, '─', c.qRule)
+	case g.First(h) == 1 && g.StyleAt(1, h) == c.permHeader:
+		full, n = g.Rule(y, '─', c.permRule)
+	case g.First(h) == 0 && (g.StyleAt(0, h) == c.chip || g.Rune(0, h) == '←' && c.arrow(g.StyleAt(0, h))):
+		full, n = g.Rule(y, '─', c.qRule)
 	}
 	return n >= 8, n >= 8 && !full
 }
 
 // dialog recognizes a dialog ending at or above row b.
-func (c *claude21) dialog(g *grid, b int, out *Recognition) bool {
-	defer g.enter("claude21.dialog")()
+func (c *claude21) dialog(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("claude21.dialog")()
 	top := -1
 	for y := b - 1; y >= 0; y-- {
 		if c.dialogTop(g, y) {
@@ -49,13 +50,13 @@ func (c *claude21) dialog(g *grid, b int, out *Recognition) bool {
 	if top < 0 {
 		return c.frameless(g, b, out)
 	}
-	if g.first(top+1) == 1 {
+	if g.First(top+1) == 1 {
 		c.permission(g, top, b, out)
 	} else {
 		c.questionnaire(g, top, b, out)
 	}
 	if _, resized := c.dialogTopRule(g, top); resized {
-		out.Reasons = append(out.Reasons, reason(ReasonResizedFrame, "rule on row "+itoa(top)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonResizedFrame, "rule on row "+strconv.Itoa(top)))
 	}
 	if r, stale := c.staleAbove(g, top); stale {
 		out.Reasons = append(out.Reasons, r)
@@ -66,29 +67,29 @@ func (c *claude21) dialog(g *grid, b int, out *Recognition) bool {
 // frameless handles a dialog's styled rows (its footer, a highlighted
 // menu row) without its top: the pane cut it off (clipped) or the rule is
 // gone. It is a prompt a person must handle, never an actionable one.
-func (c *claude21) frameless(g *grid, b int, out *Recognition) bool {
-	defer g.enter("claude21.frameless")()
+func (c *claude21) frameless(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("claude21.frameless")()
 	kind := contract.Kind("")
-	x := g.first(b)
+	x := g.First(b)
 	switch {
-	case x == 1 && g.rowIs(b, 1, c.permFooter) && g.styled(b, 1, g.w, c.hint):
+	case x == 1 && g.RowIs(b, 1, c.permFooter) && g.Styled(b, 1, g.Width(), c.hint):
 		kind = contract.KindPermission
-	case x == 0 && g.hasAt(b, 0, "Enter to select ·") && g.styled(b, 0, g.w, c.hint):
+	case x == 0 && g.HasAt(b, 0, "Enter to select ·") && g.Styled(b, 0, g.Width(), c.hint):
 		kind = contract.KindQuestionnaire
 	}
 	header := false
 	for y := b; y >= 0; y-- {
-		if g.blank(y) {
+		if g.Blank(y) {
 			continue
 		}
-		fx := g.first(y)
-		if kind == "" && fx <= 1 && g.ch(fx, y) == '❯' && g.style(fx, y) == c.highlight && numberAt(g, y, fx+2) > 0 {
+		fx := g.First(y)
+		if kind == "" && fx <= 1 && g.Rune(fx, y) == '❯' && g.StyleAt(fx, y) == c.highlight && NumberAt(g, y, fx+2) > 0 {
 			kind = contract.KindQuestionnaire
 			if fx == 1 {
 				kind = contract.KindPermission
 			}
 		}
-		if fx == 1 && g.style(1, y) == c.permHeader || fx == 0 && (g.style(0, y) == c.chip || g.ch(0, y) == '←' && c.arrow(g.style(0, y))) {
+		if fx == 1 && g.StyleAt(1, y) == c.permHeader || fx == 0 && (g.StyleAt(0, y) == c.chip || g.Rune(0, y) == '←' && c.arrow(g.StyleAt(0, y))) {
 			header = true
 		}
 	}
@@ -104,7 +105,7 @@ func (c *claude21) frameless(g *grid, b int, out *Recognition) bool {
 	if header {
 		code = ReasonFrameMissing
 	}
-	out.Reasons = append(out.Reasons, reason(code, "no dialog rule and header above row "+itoa(b)))
+	out.Reasons = append(out.Reasons, NewReason(code, "no dialog rule and header above row "+strconv.Itoa(b)))
 	return true
 }
 
@@ -115,55 +116,55 @@ func (c *claude21) frameless(g *grid, b int, out *Recognition) bool {
 // a wrapped_label reason for each wrap no recording proves.
 // Description rows start anywhere from column 2 to the label's column
 // after a checkbox (versions differ).
-func (c *claude21) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) ([]Option, []bool, int, []Reason) {
-	defer g.enter("claude21.menu")()
+func (c *claude21) menu(g *Grid, lay MenuLayout, y0, b int, descriptions bool) ([]Option, []bool, int, []Reason) {
+	defer g.Enter("claude21.menu")()
 	var opts []Option
 	var glyphs []bool
 	var rs []Reason
 	wraps := 0 // continuation rows of the last option
 	y := y0
 	for ; y <= b; y++ {
-		if num, glyph, ok := lay.option(g, y); ok {
-			label, desc := c.splitLabel(g, y, lay.labelX+checkboxWidth(g, y, lay.labelX))
+		if num, glyph, ok := lay.OptionAt(g, y); ok {
+			label, desc := c.splitLabel(g, y, lay.LabelX+checkboxWidth(g, y, lay.LabelX))
 			opts = append(opts, Option{Number: num, Label: label, Description: desc, Row: y})
 			glyphs = append(glyphs, glyph)
 			wraps = 0
 			continue
 		}
-		if len(opts) == 0 || g.blank(y) {
+		if len(opts) == 0 || g.Blank(y) {
 			break
 		}
 		o := &opts[len(opts)-1]
-		fx := g.first(y)
+		fx := g.First(y)
 		switch {
-		case descriptions && fx >= 2 && fx <= lay.labelX+4 && g.styled(y, 0, g.w, c.hint):
-			o.Description = strings.TrimSpace(o.Description + " " + g.trimmed(y))
-		case !descriptions && lay.continuation(g, y):
+		case descriptions && fx >= 2 && fx <= lay.LabelX+4 && g.Styled(y, 0, g.Width(), c.hint):
+			o.Description = strings.TrimSpace(o.Description + " " + g.Trimmed(y))
+		case !descriptions && lay.Continuation(g, y):
 			wraps++
 			if wraps > max(c.maxWraps, 1) || !hasAnyPrefix(o.Label+" ", c.wrapProven) {
-				rs = append(rs, reason(ReasonWrappedLabel, "row "+itoa(y)))
+				rs = append(rs, NewReason(ReasonWrappedLabel, "row "+strconv.Itoa(y)))
 			}
-			if o.Description != "" && g.styled(y, 0, g.w, c.hint) {
+			if o.Description != "" && g.Styled(y, 0, g.Width(), c.hint) {
 				// The grey description after " · " went on.
-				o.Description = strings.TrimSpace(o.Description + " " + g.trimmed(y))
+				o.Description = strings.TrimSpace(o.Description + " " + g.Trimmed(y))
 				continue
 			}
-			label, desc := c.splitLabel(g, y, lay.labelX)
+			label, desc := c.splitLabel(g, y, lay.LabelX)
 			// A word longer than a whole row (a path) is broken at the
 			// pane's edge, its rest on the next row without a space; any
 			// other wrap falls between words.
 			sep := " "
-			if o.Description == "" && brokenWord(g, y-1, y, lay.labelX) {
+			if o.Description == "" && brokenWord(g, y-1, y, lay.LabelX) {
 				sep = ""
 			}
 			o.Label = strings.TrimSpace(o.Label + sep + label)
 			o.Description = strings.TrimSpace(o.Description + " " + desc)
-		case descriptions && o.Description == "" && fx == lay.labelX+checkboxWidth(g, o.Row, lay.labelX) &&
-			!g.rowIs(y, lay.labelX, c.multiSubmit):
+		case descriptions && o.Description == "" && fx == lay.LabelX+checkboxWidth(g, o.Row, lay.LabelX) &&
+			!g.RowIs(y, lay.LabelX, c.multiSubmit):
 			// Text at the label's column right under its row, not grey and
 			// not multi-select's Submit: the label wrapped (no recording
 			// shows a questionnaire's label wrap). The menu ends here.
-			rs = append(rs, reason(ReasonWrappedLabel, "row "+itoa(y)))
+			rs = append(rs, NewReason(ReasonWrappedLabel, "row "+strconv.Itoa(y)))
 			return opts, glyphs, y - 1, rs
 		default:
 			return opts, glyphs, y - 1, rs
@@ -175,33 +176,33 @@ func (c *claude21) menu(g *grid, lay menuLayout, y0, b int, descriptions bool) (
 // brokenWord reports whether the word ending row prev and the one
 // starting row next are one word broken at the edge: together they are
 // longer than a row holds from column x.
-func brokenWord(g *grid, prev, next, x int) bool {
-	p := g.last(prev)
-	if p < g.w-2 {
+func brokenWord(g *Grid, prev, next, x int) bool {
+	p := g.Last(prev)
+	if p < g.Width()-2 {
 		return false
 	}
-	before := g.text(prev, x, p+1)
-	after := g.textFrom(next, g.first(next))
+	before := g.Text(prev, x, p+1)
+	after := g.TextFrom(next, g.First(next))
 	tail := before[strings.LastIndex(before, " ")+1:]
 	head, _, _ := strings.Cut(after, " ")
-	return displayWidth(tail)+displayWidth(head) > g.w-1-x
+	return DisplayWidth(tail)+DisplayWidth(head) > g.Width()-1-x
 }
 
 // splitLabel splits an option row at its first grey non-blank cell: the
 // label before it, a description after (" · auto mode handles these
 // prompts for you"). A row grey from its start is all label ("Type
 // something.").
-func (c *claude21) splitLabel(g *grid, y, x0 int) (label, desc string) {
-	end := g.last(y) + 1
+func (c *claude21) splitLabel(g *Grid, y, x0 int) (label, desc string) {
+	end := g.Last(y) + 1
 	cut := end
 	lead := true
-	hint := g.match(c.hint) // by style index: a Style compare per cell is most of the cost
+	hint := g.Match(c.hint) // by style index: a Style compare per cell is most of the cost
 	for x := x0; x < end; x++ {
-		cl := g.cell(x, y)
-		if g.blankCell(cl) {
+		cl := g.Cell(x, y)
+		if g.BlankCell(cl) {
 			continue
 		}
-		grey := g.is(&hint, cl)
+		grey := g.Matches(&hint, cl)
 		if grey && !lead {
 			cut = x
 			break
@@ -210,8 +211,8 @@ func (c *claude21) splitLabel(g *grid, y, x0 int) (label, desc string) {
 			lead = false
 		}
 	}
-	label = strings.TrimSpace(g.text(y, x0, cut))
-	desc = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(g.text(y, cut, end)), "·"))
+	label = strings.TrimSpace(g.Text(y, x0, cut))
+	desc = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(g.Text(y, cut, end)), "·"))
 	return label, desc
 }
 
@@ -219,49 +220,33 @@ func (c *claude21) splitLabel(g *grid, y, x0 int) (label, desc string) {
 // drawn in the highlight colour on one row only, that row's label in the
 // highlight colour and no other's (but the editor row ed, whose label is
 // its text), and every number in grey.
-func (c *claude21) highlightProof(g *grid, lay menuLayout, labelX int, opts []Option, glyphs []bool, ed int) (int, []Reason) {
-	defer g.enter("claude21.highlightProof")()
+func (c *claude21) highlightProof(g *Grid, lay MenuLayout, labelX int, opts []Option, glyphs []bool, ed int) (int, []Reason) {
+	defer g.Enter("claude21.highlightProof")()
 	h := -1
 	var out []Reason
 	for i, o := range opts {
-		if g.style(lay.numX, o.Row) != c.hint || g.style(lay.numX+1, o.Row) != c.hint {
-			out = append(out, reason(ReasonChangedMenuShape, "number style on row "+itoa(o.Row)))
+		if g.StyleAt(lay.NumX, o.Row) != c.hint || g.StyleAt(lay.NumX+1, o.Row) != c.hint {
+			out = append(out, NewReason(ReasonChangedMenuShape, "number style on row "+strconv.Itoa(o.Row)))
 		}
-		labelLit := g.style(labelX, o.Row) == c.highlight
+		labelLit := g.StyleAt(labelX, o.Row) == c.highlight
 		switch {
-		case glyphs[i] && g.style(lay.glyphX, o.Row) != c.highlight:
-			out = append(out, reason(ReasonHighlightUnproven, "glyph without highlight on row "+itoa(o.Row)))
+		case glyphs[i] && g.StyleAt(lay.GlyphX, o.Row) != c.highlight:
+			out = append(out, NewReason(ReasonHighlightUnproven, "glyph without highlight on row "+strconv.Itoa(o.Row)))
 		case glyphs[i] && h >= 0:
-			out = append(out, reason(ReasonHighlightUnproven, "second highlighted row "+itoa(o.Row)))
+			out = append(out, NewReason(ReasonHighlightUnproven, "second highlighted row "+strconv.Itoa(o.Row)))
 		case glyphs[i]:
 			h = i
 			if !labelLit && i != ed {
-				out = append(out, reason(ReasonHighlightUnproven, "label not highlighted on row "+itoa(o.Row)))
+				out = append(out, NewReason(ReasonHighlightUnproven, "label not highlighted on row "+strconv.Itoa(o.Row)))
 			}
 		case labelLit:
-			out = append(out, reason(ReasonHighlightUnproven, "highlighted label without glyph on row "+itoa(o.Row)))
+			out = append(out, NewReason(ReasonHighlightUnproven, "highlighted label without glyph on row "+strconv.Itoa(o.Row)))
 		}
 	}
 	if h < 0 && len(out) == 0 && len(opts) > 0 {
-		out = append(out, reason(ReasonHighlightUnproven, "no highlighted row"))
+		out = append(out, NewReason(ReasonHighlightUnproven, "no highlighted row"))
 	}
 	return h, out
-}
-
-func numbersOf(opts []Option) []int {
-	out := make([]int, len(opts))
-	for i, o := range opts {
-		out[i] = o.Number
-	}
-	return out
-}
-
-func rowsOf(opts []Option) []int {
-	out := make([]int, len(opts))
-	for i, o := range opts {
-		out[i] = o.Row
-	}
-	return out
 }
 
 func hasAnyPrefix(s string, prefixes []string) bool {
@@ -275,8 +260,8 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 
 // checkboxWidth is 4 when row y shows a multi-select checkbox ("[ ] ",
 // "[✔] ") at column x, else 0.
-func checkboxWidth(g *grid, y, x int) int {
-	if g.ch(x, y) == '[' && g.ch(x+2, y) == ']' && g.space(x+3, y) {
+func checkboxWidth(g *Grid, y, x int) int {
+	if g.Rune(x, y) == '[' && g.Rune(x+2, y) == ']' && g.SpaceAt(x+3, y) {
 		return 4
 	}
 	return 0

@@ -66,48 +66,45 @@ const (
 	claudeEffortAdjust = " ←/→ to adjust"
 	claudeCurrentMark  = " ✔"
 	claudeNoEffort     = "Effort not supported for "
-	// maxModelRows bounds the rows of a model menu between its title and
-	// its hints.
-	maxModelRows = 40
 )
 
 var (
-	claudeModelGreen   = fg256(114).vt()
-	claudeConfirmStyle = fg256(220).bold().vt()
-	claudeEffortGlyph  = fg256(174).vt()
+	claudeModelGreen   = Fg256(114).Style()
+	claudeConfirmStyle = Fg256(220).Bold().Style()
+	claudeEffortGlyph  = Fg256(174).Style()
 )
 
 // modelMenu proves the picker or its confirmation ending on row b, the
 // screen's last non-blank row.
-func (c *claude21) modelMenu(g *grid, b int, out *Recognition) bool {
-	defer g.enter("claude21.modelMenu")()
+func (c *claude21) modelMenu(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("claude21.modelMenu")()
 	m := c.model
-	if m == nil || g.first(b) != m.x && g.first(b) != m.x+2 {
+	if m == nil || g.First(b) != m.x && g.First(b) != m.x+2 {
 		return false // untraced: neither hints nor a confirmation's last row
 	}
-	if g.rowIs(b, m.x, m.hints) && g.styled(b, m.x, g.w, m.hintStyle) {
+	if g.RowIs(b, m.x, m.hints) && g.Styled(b, m.x, g.Width(), m.hintStyle) {
 		return m.picker(g, b, out)
 	}
 	return m.confirm(g, b, out)
 }
 
 // picker proves the picker whose hint row is b.
-func (m *claudeModel) picker(g *grid, b int, out *Recognition) bool {
-	defer g.enter("claudeModel.picker")()
+func (m *claudeModel) picker(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("claudeModel.picker")()
 	menu := &ModelMenu{Kind: ModelList, Session: true}
 	// The effort row, over the blank row above the hints; Max draws a
 	// grey warning under it, Ultracode a blank row (model-catalog).
 	e := b - 2
-	if !g.blank(b - 1) {
+	if !g.Blank(b - 1) {
 		return false
 	}
 	if !m.effortRow(g, e, menu) {
 		e = b - 3
-		if !g.blank(b-2) && (g.first(b-2) != m.x || !g.styled(b-2, m.x, g.w, m.note)) || !m.effortRow(g, e, menu) {
+		if !g.Blank(b-2) && (g.First(b-2) != m.x || !g.Styled(b-2, m.x, g.Width(), m.note)) || !m.effortRow(g, e, menu) {
 			return false
 		}
 	}
-	if !g.blank(e - 1) {
+	if !g.Blank(e - 1) {
 		return false
 	}
 	top := m.head(g, e-2, claudeModelTitle, claudePickerTitleStyle)
@@ -115,12 +112,12 @@ func (m *claudeModel) picker(g *grid, b int, out *Recognition) bool {
 		return false
 	}
 	y := top + 1
-	for ; y < e-1 && !g.blank(y); y++ {
-		if g.first(y) != m.x || !g.styled(y, m.x, g.w, claudePickerGrey) {
+	for ; y < e-1 && !g.Blank(y); y++ {
+		if g.First(y) != m.x || !g.Styled(y, m.x, g.Width(), claudePickerGrey) {
 			return false
 		}
 	}
-	if y == top+1 || y > top+3 || !g.blank(y) || !m.rows(g, y+1, e-1, menu) {
+	if y == top+1 || y > top+3 || !g.Blank(y) || !m.rows(g, y+1, e-1, menu) {
 		return false
 	}
 	out.ScreenState, out.Composer = contract.ScreenMenuOrViewer, contract.ComposerAbsent
@@ -130,11 +127,11 @@ func (m *claudeModel) picker(g *grid, b int, out *Recognition) bool {
 
 // head finds, at most maxModelRows above row from, the title at column x
 // in style st under the full-width rule, and returns its row (-1: none).
-func (m *claudeModel) head(g *grid, from int, title string, st vt.Style) int {
-	for y := from; y >= 1 && y >= from-maxModelRows; y-- {
-		if g.blank(y) || g.first(y) >= m.x {
-			if g.rowIs(y, m.x, title) {
-				if full, _ := g.rule(y-1, '▔', claudeStatusRule); !full || !g.styled(y, m.x, g.w, st) {
+func (m *claudeModel) head(g *Grid, from int, title string, st vt.Style) int {
+	for y := from; y >= 1 && y >= from-MaxModelRows; y-- {
+		if g.Blank(y) || g.First(y) >= m.x {
+			if g.RowIs(y, m.x, title) {
+				if full, _ := g.Rule(y-1, '▔', claudeStatusRule); !full || !g.Styled(y, m.x, g.Width(), st) {
 					return -1
 				}
 				return y
@@ -148,22 +145,22 @@ func (m *claudeModel) head(g *grid, from int, title string, st vt.Style) int {
 
 // effortRow reads the effort row on row y: its glyph, then "<Level>
 // effort[ (default)] ←/→ to adjust", or the row of a model without one.
-func (m *claudeModel) effortRow(g *grid, y int, menu *ModelMenu) bool {
-	defer g.enter("claudeModel.effortRow")()
-	if g.first(y) != m.x {
+func (m *claudeModel) effortRow(g *Grid, y int, menu *ModelMenu) bool {
+	defer g.Enter("claudeModel.effortRow")()
+	if g.First(y) != m.x {
 		return false
 	}
-	if strings.HasPrefix(g.textFrom(y, m.x+2), claudeNoEffort) && g.space(m.x+1, y) {
-		return g.styled(y, m.x, g.w, m.note) // Effort "": the highlighted model has none
+	if strings.HasPrefix(g.TextFrom(y, m.x+2), claudeNoEffort) && g.SpaceAt(m.x+1, y) {
+		return g.Styled(y, m.x, g.Width(), m.note) // Effort "": the highlighted model has none
 	}
-	if g.style(m.x, y) != claudeEffortGlyph || !g.space(m.x+1, y) {
+	if g.StyleAt(m.x, y) != claudeEffortGlyph || !g.SpaceAt(m.x+1, y) {
 		return false
 	}
-	t, ok := strings.CutSuffix(g.textFrom(y, m.x+2), claudeEffortAdjust)
+	t, ok := strings.CutSuffix(g.TextFrom(y, m.x+2), claudeEffortAdjust)
 	if !ok {
 		return false
 	}
-	t, menu.EffortDefault = cutMark(t, " (default)")
+	t, menu.EffortDefault = CutMark(t, " (default)")
 	level, ok := strings.CutSuffix(t, " effort")
 	if !ok || !slices.Contains(m.efforts, level) {
 		return false
@@ -173,13 +170,13 @@ func (m *claudeModel) effortRow(g *grid, y int, menu *ModelMenu) bool {
 }
 
 // rows reads the model rows from row top to the blank row end.
-func (m *claudeModel) rows(g *grid, top, end int, menu *ModelMenu) bool {
-	defer g.enter("claudeModel.rows")()
+func (m *claudeModel) rows(g *Grid, top, end int, menu *ModelMenu) bool {
+	defer g.Enter("claudeModel.rows")()
 	menu.Highlight = -1
 	for y := top; y < end; y++ {
-		if g.first(y) == m.descX && len(menu.Rows) > 0 {
+		if g.First(y) == m.descX && len(menu.Rows) > 0 {
 			r := &menu.Rows[len(menu.Rows)-1]
-			r.Desc += " " + g.textFrom(y, m.descX)
+			r.Desc += " " + g.TextFrom(y, m.descX)
 			continue
 		}
 		row, hl, ok := m.row(g, y)
@@ -196,21 +193,21 @@ func (m *claudeModel) rows(g *grid, top, end int, menu *ModelMenu) bool {
 
 // row reads one option row: the glyph or spaces, "N. ", the label, and
 // the description from descX.
-func (m *claudeModel) row(g *grid, y int) (ModelRow, bool, bool) {
+func (m *claudeModel) row(g *Grid, y int) (ModelRow, bool, bool) {
 	x := m.x
-	hl := g.ch(x, y) == '❯'
+	hl := g.Rune(x, y) == '❯'
 	switch {
-	case hl && (g.style(x, y) != claudePickerGlyph || !g.space(x+1, y)):
+	case hl && (g.StyleAt(x, y) != claudePickerGlyph || !g.SpaceAt(x+1, y)):
 		return ModelRow{}, false, false
-	case !hl && g.first(y) != x+2:
-		return ModelRow{}, false, false
-	}
-	n := numberAt(g, y, x+2)
-	if n == 0 || !g.styled(y, x+2, x+5, claudePickerGrey) || g.space(x+5, y) {
+	case !hl && g.First(y) != x+2:
 		return ModelRow{}, false, false
 	}
-	label := strings.TrimRight(g.text(y, x+5, m.descX), " ")
-	label, current := cutMark(label, claudeCurrentMark)
+	n := NumberAt(g, y, x+2)
+	if n == 0 || !g.Styled(y, x+2, x+5, claudePickerGrey) || g.SpaceAt(x+5, y) {
+		return ModelRow{}, false, false
+	}
+	label := strings.TrimRight(g.Text(y, x+5, m.descX), " ")
+	label, current := CutMark(label, claudeCurrentMark)
 	var want vt.Style
 	switch {
 	case current:
@@ -218,20 +215,20 @@ func (m *claudeModel) row(g *grid, y int) (ModelRow, bool, bool) {
 	case hl:
 		want = claudePickerGlyph
 	default:
-		want = plain().vt()
+		want = Plain().Style()
 	}
-	if label == "" || !g.styled(y, x+5, x+5+displayWidth(label), want) || !g.space(m.descX-1, y) || g.space(m.descX, y) {
+	if label == "" || !g.Styled(y, x+5, x+5+DisplayWidth(label), want) || !g.SpaceAt(m.descX-1, y) || g.SpaceAt(m.descX, y) {
 		return ModelRow{}, false, false
 	}
-	return ModelRow{Number: n, Label: label, Current: current, Desc: g.textFrom(y, m.descX)}, hl, true
+	return ModelRow{Number: n, Label: label, Current: current, Desc: g.TextFrom(y, m.descX)}, hl, true
 }
 
 // confirm proves the switch confirmation ending on row b.
-func (m *claudeModel) confirm(g *grid, b int, out *Recognition) bool {
-	defer g.enter("claudeModel.confirm")()
+func (m *claudeModel) confirm(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("claudeModel.confirm")()
 	no := b
 	if m.confirmHint != "" {
-		if !g.rowIs(b, m.x, m.confirmHint) || !g.styled(b, m.x, g.w, m.hintStyle) || !g.blank(b-1) {
+		if !g.RowIs(b, m.x, m.confirmHint) || !g.Styled(b, m.x, g.Width(), m.hintStyle) || !g.Blank(b-1) {
 			return false
 		}
 		no = b - 2
@@ -240,15 +237,15 @@ func (m *claudeModel) confirm(g *grid, b int, out *Recognition) bool {
 	yesRow, hlYes, ok1 := m.row2(g, yes)
 	noRow, hlNo, ok2 := m.row2(g, no)
 	if !ok1 || !ok2 || yesRow.Number != 1 || noRow.Number != 2 || hlYes == hlNo || noRow.Label != claudeConfirmNo ||
-		!strings.HasPrefix(yesRow.Label, claudeConfirmYes) || !g.blank(yes-1) {
+		!strings.HasPrefix(yesRow.Label, claudeConfirmYes) || !g.Blank(yes-1) {
 		return false
 	}
 	top := m.head(g, yes-2, claudeConfirmTitle, claudeConfirmStyle)
-	if top < 0 || g.first(top+1) != m.x || !g.styled(top+1, m.x, g.w, claudePickerGrey) || !g.blank(top+2) {
+	if top < 0 || g.First(top+1) != m.x || !g.Styled(top+1, m.x, g.Width(), claudePickerGrey) || !g.Blank(top+2) {
 		return false
 	}
 	for y := top + 3; y < yes-1; y++ {
-		if g.blank(y) || g.first(y) != m.x {
+		if g.Blank(y) || g.First(y) != m.x {
 			return false
 		}
 	}
@@ -264,21 +261,21 @@ func (m *claudeModel) confirm(g *grid, b int, out *Recognition) bool {
 
 // row2 reads a confirmation row: the layout of the picker's rows, the
 // label running to the row's end.
-func (m *claudeModel) row2(g *grid, y int) (ModelRow, bool, bool) {
+func (m *claudeModel) row2(g *Grid, y int) (ModelRow, bool, bool) {
 	x := m.x
-	hl := g.ch(x, y) == '❯'
-	if hl && (g.style(x, y) != claudePickerGlyph || !g.space(x+1, y)) || !hl && g.first(y) != x+2 {
+	hl := g.Rune(x, y) == '❯'
+	if hl && (g.StyleAt(x, y) != claudePickerGlyph || !g.SpaceAt(x+1, y)) || !hl && g.First(y) != x+2 {
 		return ModelRow{}, false, false
 	}
-	n := numberAt(g, y, x+2)
-	want := plain().vt()
+	n := NumberAt(g, y, x+2)
+	want := Plain().Style()
 	if hl {
 		want = claudePickerGlyph
 	}
-	if n == 0 || !g.styled(y, x+2, x+5, claudePickerGrey) || !g.styled(y, x+5, g.w, want) {
+	if n == 0 || !g.Styled(y, x+2, x+5, claudePickerGrey) || !g.Styled(y, x+5, g.Width(), want) {
 		return ModelRow{}, false, false
 	}
-	return ModelRow{Number: n, Label: g.textFrom(y, x+5)}, hl, true
+	return ModelRow{Number: n, Label: g.TextFrom(y, x+5)}, hl, true
 }
 
 // The effort levels the effort row names, Left to Right (model-catalog).
@@ -286,3 +283,44 @@ var (
 	claudeEfforts267 = []string{"Low", "Medium", "High", "xHigh", "Max", "Ultracode"}
 	claudeEfforts332 = []string{"Low", "Medium", "High", "xHigh", "Max"}
 )
+
+// The model notice: what Claude Code prints into its history when /model
+// ends (recordings model-menu, model-session, model-abandon).
+const (
+	claudeNoticeCmd  = "❯ /model"
+	claudeNoticeMark = "  ⎿  "
+)
+
+// The notices are read with untraced cell reads: --explain of an idle
+// screen shows no check of them.
+
+// claudeNotice reads, over the composer whose upper rule is row top, the
+// last history rows when they are "❯ /model" and its "⎿  " result; the
+// right-aligned effort line right above the rule is skipped.
+func claudeNotice(g *Grid, top int) string {
+	y := top - 1
+	if !g.Blank(y) && g.First(y) > g.Width()/2 {
+		y--
+	}
+	for ; y > 0 && y > top-MaxNoticeGap && g.Blank(y); y-- {
+	}
+	if y < 1 || g.Text(y, 0, DisplayWidth(claudeNoticeMark)) != claudeNoticeMark || g.Trimmed(y-1) != claudeNoticeCmd || g.First(y-1) != 0 {
+		return ""
+	}
+	return g.TextFrom(y, DisplayWidth(claudeNoticeMark))
+}
+
+// claudeApplied proves "Set model to <name> for this session only[ with
+// <effort> effort]" (model-session).
+func claudeApplied(notice, name, effort string) bool {
+	rest, ok := strings.CutPrefix(notice, "Set model to ")
+	if !ok {
+		return false
+	}
+	tail := " for this session only"
+	if effort != "" {
+		tail += " with " + strings.ToLower(effort) + " effort"
+	}
+	got, ok := strings.CutSuffix(rest, tail)
+	return ok && got != "" && (name == "" || got == name)
+}

@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -103,20 +104,20 @@ func (c *claude21) permDialog(header string) *permDialog {
 
 // permQuestion reports whether row y is d's question: its text at column 1,
 // plain but for the bold subject.
-func (c *claude21) permQuestion(g *grid, y int, d *permDialog) (string, bool) {
-	defer g.enter("claude21.permQuestion")()
-	if g.first(y) != 1 || !g.hasAt(y, 1, d.prefix) {
+func (c *claude21) permQuestion(g *Grid, y int, d *permDialog) (string, bool) {
+	defer g.Enter("claude21.permQuestion")()
+	if g.First(y) != 1 || !g.HasAt(y, 1, d.prefix) {
 		return "", false
 	}
-	text := g.trimmed(y)
+	text := g.Trimmed(y)
 	subject, ok := strings.CutSuffix(strings.TrimPrefix(text, d.prefix), d.suffix)
 	if !ok || (subject != "") != d.subject || strings.TrimSpace(subject) != subject {
 		return "", false
 	}
-	x0 := 1 + displayWidth(d.prefix)
-	x1 := x0 + displayWidth(subject)
-	if !g.styled(y, 0, x0, plain().vt()) || !g.styled(y, x1, g.w, plain().vt()) ||
-		!g.styled(y, x0, x1, plain().bold().vt()) {
+	x0 := 1 + DisplayWidth(d.prefix)
+	x1 := x0 + DisplayWidth(subject)
+	if !g.Styled(y, 0, x0, Plain().Style()) || !g.Styled(y, x1, g.Width(), Plain().Style()) ||
+		!g.Styled(y, x0, x1, Plain().Bold().Style()) {
 		return "", false
 	}
 	return text, true
@@ -124,8 +125,8 @@ func (c *claude21) permQuestion(g *grid, y int, d *permDialog) (string, bool) {
 
 // anyQuestion is the dialog whose question is on row y, for a header no
 // dialog has (the menu is still read and shown, never actionable).
-func (c *claude21) anyQuestion(g *grid, y int) (string, bool) {
-	defer g.enter("claude21.anyQuestion")()
+func (c *claude21) anyQuestion(g *Grid, y int) (string, bool) {
+	defer g.Enter("claude21.anyQuestion")()
 	for i := range c.permDialogs {
 		if q, ok := c.permQuestion(g, y, &c.permDialogs[i]); ok {
 			return q, true
@@ -135,24 +136,24 @@ func (c *claude21) anyQuestion(g *grid, y int) (string, bool) {
 }
 
 // permission parses a permission dialog whose rule is on row top.
-func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
-	defer g.enter("claude21.permission")()
+func (c *claude21) permission(g *Grid, top, b int, out *Recognition) {
+	defer g.Enter("claude21.permission")()
 	out.ScreenState = contract.ScreenAwaitingApproval
 	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: top, Rows: b - top + 1}
 	hdr := top + 1
-	q := Question{Header: g.trimmed(hdr)}
+	q := Question{Header: g.Trimmed(hdr)}
 	d := c.permDialog(q.Header)
-	if !g.styled(hdr, 1, g.w, c.permHeader) || d == nil {
-		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "header on row "+itoa(hdr)))
+	if !g.Styled(hdr, 1, g.Width(), c.permHeader) || d == nil {
+		out.Reasons = append(out.Reasons, NewReason(ReasonUnsupportedShape, "header on row "+strconv.Itoa(hdr)))
 		d = nil
 	} else {
 		pr.Tool = d.tool
 	}
 	p := -1
 	for y := hdr + 1; y <= b && p < 0; y++ {
-		if _, _, ok := c.permMenu.option(g, y); ok {
+		if _, _, ok := c.permMenu.OptionAt(g, y); ok {
 			break
 		}
 		var ok bool
@@ -168,7 +169,7 @@ func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
 	if p < 0 || p == hdr+1 {
 		q.Prompt = ""
 		pr.Questions = []Question{q}
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no question below a request"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no question below a request"))
 		return
 	}
 	opts, glyphs, end, wrapped := c.menu(g, c.permMenu, p+1, b, false)
@@ -177,15 +178,15 @@ func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
 	pr.Questions = []Question{q}
 	last := c.permEnd(g, d, opts, end, b, out)
 	out.Region = Region{Top: top, Rows: max(last, b) - top + 1}
-	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
-	h, rs := c.highlightProof(g, c.permMenu, c.permMenu.labelX, opts, glyphs, -1)
+	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
+	h, rs := c.highlightProof(g, c.permMenu, c.permMenu.LabelX, opts, glyphs, -1)
 	pr.Highlighted = h
 	out.Reasons = append(out.Reasons, rs...)
 	if d != nil {
 		out.Reasons = append(out.Reasons, c.permShape(d, opts)...)
 	}
 	if h > 0 {
-		out.Reasons = append(out.Reasons, reason(ReasonHighlightMoved, "row "+itoa(opts[h].Row)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonHighlightMoved, "row "+strconv.Itoa(opts[h].Row)))
 	}
 	c.permChoices(pr, opts, out)
 }
@@ -193,36 +194,36 @@ func (c *claude21) permission(g *grid, top, b int, out *Recognition) {
 // permEnd checks what closes the menu ending on row end: the footer a
 // blank row below it, or for a dialog without one, nothing. It returns
 // the dialog's last row.
-func (c *claude21) permEnd(g *grid, d *permDialog, opts []Option, end, b int, out *Recognition) int {
-	defer g.enter("claude21.permEnd")()
+func (c *claude21) permEnd(g *Grid, d *permDialog, opts []Option, end, b int, out *Recognition) int {
+	defer g.Enter("claude21.permEnd")()
 	f := end + 2
 	switch {
 	case len(opts) == 0:
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no options"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no options"))
 	case d != nil && !d.footer:
 		if end < b {
-			out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(end+1)))
+			out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(end+1)))
 		}
 		if last := opts[len(opts)-1]; len(opts) == len(d.rows) && !c.rowStyled(g, last, d.rows[len(opts)-1]) {
-			out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "row "+itoa(last.Row)+" is not in its styles"))
+			out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "row "+strconv.Itoa(last.Row)+" is not in its styles"))
 		}
 		return end
-	case !g.blank(end+1) || !g.rowIs(f, 1, c.permFooter) || !g.styled(f, 1, g.w, c.hint):
-		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+	case !g.Blank(end+1) || !g.RowIs(f, 1, c.permFooter) || !g.Styled(f, 1, g.Width(), c.hint):
+		out.Reasons = append(out.Reasons, NewReason(ReasonFooterMissing, "row "+strconv.Itoa(f)))
 	case f < b:
-		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(f+1)))
 	}
 	return f
 }
 
 // rowStyled reports whether option o's label is drawn as row r is: plain
 // but for its bold end.
-func (c *claude21) rowStyled(g *grid, o Option, r dialogRow) bool {
-	defer g.enter("claude21.rowStyled")()
-	x0 := c.permMenu.labelX
-	x1 := x0 + displayWidth(o.Label) - displayWidth(r.bold)
-	return strings.HasSuffix(o.Label, r.bold) && g.styled(o.Row, x0, x1, plain().vt()) &&
-		g.styled(o.Row, x1, x1+displayWidth(r.bold), plain().bold().vt()) && g.last(o.Row) == x1+displayWidth(r.bold)-1
+func (c *claude21) rowStyled(g *Grid, o Option, r dialogRow) bool {
+	defer g.Enter("claude21.rowStyled")()
+	x0 := c.permMenu.LabelX
+	x1 := x0 + DisplayWidth(o.Label) - DisplayWidth(r.bold)
+	return strings.HasSuffix(o.Label, r.bold) && g.Styled(o.Row, x0, x1, Plain().Style()) &&
+		g.Styled(o.Row, x1, x1+DisplayWidth(r.bold), Plain().Bold().Style()) && g.Last(o.Row) == x1+DisplayWidth(r.bold)-1
 }
 
 // permChoices offers approve_once (the digit of the one-time row) and
@@ -238,12 +239,12 @@ func (c *claude21) permChoices(pr *Prompt, opts []Option, out *Recognition) {
 			}
 			// A rejected tool stops the turn: "Interrupted · What should
 			// Claude do instead?" above the composer.
-			exp := expect(-1, after...)
+			exp := NewExpect(-1, after...)
 			if d == contract.DecisionReject {
-				exp = expect(-1, contract.ScreenIdle, contract.ScreenWorking, contract.ScreenBlocked)
+				exp = NewExpect(-1, contract.ScreenIdle, contract.ScreenWorking, contract.ScreenBlocked)
 			}
 			pr.Decisions = append(pr.Decisions, d)
-			out.specs = append(out.specs, choiceSpec{decision: d, option: i, steps: []PlanStep{{Keys: digitKey(o.Number), Expect: exp}}})
+			out.Specs = append(out.Specs, ChoiceSpec{Decision: d, Option: i, Steps: []PlanStep{{Keys: DigitKey(o.Number), Expect: exp}}})
 			break
 		}
 	}
@@ -277,13 +278,13 @@ func (c *claude21) permShape(d *permDialog, opts []Option) []Reason {
 	switch {
 	case exact && !approve:
 		// Exit plan mode's only yes switches the session's mode.
-		return []Reason{reason(ReasonPersistentOnly, "")}
+		return []Reason{NewReason(ReasonPersistentOnly, "")}
 	case exact:
 		return nil
 	case amend:
-		return []Reason{reason(ReasonTabToAmend, "")}
+		return []Reason{NewReason(ReasonTabToAmend, "")}
 	case persistent && !approve:
-		return []Reason{reason(ReasonPersistentOnly, "")}
+		return []Reason{NewReason(ReasonPersistentOnly, "")}
 	}
-	return []Reason{reason(ReasonChangedMenuShape, itoa(len(opts))+" rows")}
+	return []Reason{NewReason(ReasonChangedMenuShape, strconv.Itoa(len(opts))+" rows")}
 }

@@ -25,9 +25,9 @@ type claudePicker struct {
 // The picker's title (the dialogs' header style) and current-row glyph
 // (the highlight colour), as the dark theme draws them.
 var (
-	claudePickerTitleStyle = fg256(153).bold().vt()
-	claudePickerGlyph      = fg256(153).vt()
-	claudePickerGrey       = fg256(246).vt()
+	claudePickerTitleStyle = Fg256(153).Bold().Style()
+	claudePickerGlyph      = Fg256(153).Style()
+	claudePickerGrey       = Fg256(246).Style()
 )
 
 const claudePickerTitle = "Resume session"
@@ -37,24 +37,24 @@ const maxPickerRows = 32
 
 // resumePicker proves the picker ending on row b, the screen's last
 // non-blank row; a screen that matches only part of it is not read.
-func (c *claude21) resumePicker(g *grid, b int, out *Recognition) bool {
-	defer g.enter("claude21.resumePicker")()
+func (c *claude21) resumePicker(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("claude21.resumePicker")()
 	p := c.picker
 	if p == nil {
 		return false
 	}
 	h := b
-	for ; h > 0 && !g.blank(h-1); h-- {
-		if g.first(h) != p.hintX {
+	for ; h > 0 && !g.Blank(h-1); h-- {
+		if g.First(h) != p.hintX {
 			return false
 		}
 	}
-	if g.first(h) != p.hintX {
+	if g.First(h) != p.hintX {
 		return false
 	}
 	rows := make([]string, 0, b-h+1)
 	for y := h; y <= b; y++ {
-		rows = append(rows, g.trimmed(y))
+		rows = append(rows, g.Trimmed(y))
 	}
 	if strings.Join(rows, " ") != p.hints {
 		return false
@@ -62,17 +62,17 @@ func (c *claude21) resumePicker(g *grid, b int, out *Recognition) bool {
 	current := 0
 	for y := h - 2; y >= 0 && y >= h-2-maxPickerRows; y-- {
 		switch {
-		case g.rowIs(y, p.x, claudePickerTitle):
-			if current != 1 || y > h-6 || !g.styled(y, p.x, g.w, claudePickerTitleStyle) || !c.pickerBox(g, y+1, p.x) || !pickerTopRule(g, y-1) {
+		case g.RowIs(y, p.x, claudePickerTitle):
+			if current != 1 || y > h-6 || !g.Styled(y, p.x, g.Width(), claudePickerTitleStyle) || !c.pickerBox(g, y+1, p.x) || !pickerTopRule(g, y-1) {
 				return false
 			}
 			out.ScreenState, out.Composer = contract.ScreenMenuOrViewer, contract.ComposerAbsent
 			out.Picker = p.rows(g, y+4, h-1)
 			return true
-		case g.blank(y) || g.first(y) > p.x:
-		case g.first(y) == p.x && g.ch(p.x, y) == '❯' && g.style(p.x, y) == claudePickerGlyph && g.space(p.x+1, y):
+		case g.Blank(y) || g.First(y) > p.x:
+		case g.First(y) == p.x && g.Rune(p.x, y) == '❯' && g.StyleAt(p.x, y) == claudePickerGlyph && g.SpaceAt(p.x+1, y):
 			current++
-		case g.first(y) == p.x && (g.ch(p.x, y) == '╰' || g.ch(p.x, y) == '│' || g.ch(p.x, y) == '╭'):
+		case g.First(y) == p.x && (g.Rune(p.x, y) == '╰' || g.Rune(p.x, y) == '│' || g.Rune(p.x, y) == '╭'):
 			// the search box, proven with the title
 		default:
 			return false
@@ -89,15 +89,15 @@ func (c *claude21) resumePicker(g *grid, b int, out *Recognition) bool {
 // 12.7KB"). No recording shows a session that is not current (the
 // conversation in the pane is left out of the list), so a list with
 // more rows, or any other, gives nil.
-func (p *claudePicker) rows(g *grid, top, end int) *Picker {
-	defer g.enter("claudePicker.rows")()
+func (p *claudePicker) rows(g *Grid, top, end int) *Picker {
+	defer g.Enter("claudePicker.rows")()
 	x, cur, det := p.x, top+2, top+3
-	if end-top != 4 || g.first(top) != x+2 || !g.styled(top, 0, g.w, claudePickerGrey) || !g.blank(top+1) ||
-		g.first(cur) != x || g.ch(x, cur) != '❯' || !g.space(x+1, cur) || g.space(x+2, cur) || !g.styled(cur, 0, g.w, claudePickerGlyph) ||
-		g.first(det) != x+2 || !g.styled(det, 0, g.w, claudePickerGrey) {
+	if end-top != 4 || g.First(top) != x+2 || !g.Styled(top, 0, g.Width(), claudePickerGrey) || !g.Blank(top+1) ||
+		g.First(cur) != x || g.Rune(x, cur) != '❯' || !g.SpaceAt(x+1, cur) || g.SpaceAt(x+2, cur) || !g.Styled(cur, 0, g.Width(), claudePickerGlyph) ||
+		g.First(det) != x+2 || !g.Styled(det, 0, g.Width(), claudePickerGrey) {
 		return nil
 	}
-	title, detail := g.textFrom(cur, x+2), g.textFrom(det, x+2)
+	title, detail := g.TextFrom(cur, x+2), g.TextFrom(det, x+2)
 	if !strings.Contains(detail, " ago · ") {
 		return nil
 	}
@@ -106,17 +106,17 @@ func (p *claudePicker) rows(g *grid, top, end int) *Picker {
 
 // pickerBox proves the search box from row y: three rows from column x to
 // the pane's last column less x, "╭─…─╮", "│ ⌕ … │", "╰─…─╯".
-func (c *claude21) pickerBox(g *grid, y, x int) bool {
-	r := g.w - 1 - x
+func (c *claude21) pickerBox(g *Grid, y, x int) bool {
+	r := g.Width() - 1 - x
 	for i, ends := range [3][2]rune{{'╭', '╮'}, {'│', '│'}, {'╰', '╯'}} {
-		if g.first(y+i) != x || g.last(y+i) != r || g.ch(x, y+i) != ends[0] || g.ch(r, y+i) != ends[1] {
+		if g.First(y+i) != x || g.Last(y+i) != r || g.Rune(x, y+i) != ends[0] || g.Rune(r, y+i) != ends[1] {
 			return false
 		}
 	}
-	return g.hasAt(y+1, x+2, "⌕ ") && strings.Trim(g.text(y, x+1, r), "─") == "" && strings.Trim(g.text(y+2, x+1, r), "─") == ""
+	return g.HasAt(y+1, x+2, "⌕ ") && strings.Trim(g.Text(y, x+1, r), "─") == "" && strings.Trim(g.Text(y+2, x+1, r), "─") == ""
 }
 
 // pickerTopRule proves the full-width rule of '▔' over the picker.
-func pickerTopRule(g *grid, y int) bool {
-	return g.first(y) == 0 && g.last(y) == g.w-1 && strings.Trim(g.trimmed(y), "▔") == ""
+func pickerTopRule(g *Grid, y int) bool {
+	return g.First(y) == 0 && g.Last(y) == g.Width()-1 && strings.Trim(g.Trimmed(y), "▔") == ""
 }

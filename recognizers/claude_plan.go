@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -20,7 +21,7 @@ import (
 // stays manual (persistent_permission_only).
 
 // claudePlanMode is plan mode's footer, under the idle composer.
-var claudePlanMode = footerMode{mode: "⏸ plan mode on (shift+tab to cycle)", lit: "⏸ plan mode on", accent: fg256(73).vt()}
+var claudePlanMode = footerMode{mode: "⏸ plan mode on (shift+tab to cycle)", lit: "⏸ plan mode on", accent: Fg256(73).Style()}
 
 // planFrame is the frame of plan mode's dialogs.
 type planFrame struct {
@@ -38,11 +39,11 @@ type planDialog struct {
 	ruled bool
 	asked vt.Style   // the question's style
 	x     int        // the question's column
-	menu  menuLayout // glyph at x, number x+2, label x+5
+	menu  MenuLayout // glyph at x, number x+2, label x+5
 }
 
-func planMenu(x int) menuLayout {
-	return menuLayout{glyph: '❯', glyphX: x, numX: x + 2, labelX: x + 5}
+func planMenu(x int) MenuLayout {
+	return MenuLayout{Glyph: '❯', GlyphX: x, NumX: x + 2, LabelX: x + 5}
 }
 
 // claudePlanFrame is the frame of 2.1.267 and 2.1.332; exitX is the
@@ -50,60 +51,60 @@ func planMenu(x int) menuLayout {
 // 2.1.332).
 func claudePlanFrame(exitX int) *planFrame {
 	return &planFrame{
-		rule:   fg256(73).vt(),
+		rule:   Fg256(73).Style(),
 		footer: "ctrl+g to edit in Vim · ",
 		dialogs: []planDialog{
 			{permDialog: permDialog{header: "Ready to code?", tool: contract.ToolPlan, prefix: "Claude has written up a plan and is ready to execute. Would you like to proceed?", footer: true,
 				rows: []dialogRow{{role: RoleAutoMode, labels: []string{"Yes, and use auto mode"}},
 					{role: RoleApprove, labels: []string{"Yes, manually approve edits"}},
 					{role: RoleChat, labels: []string{"Tell Claude what to change"}}}},
-				ruled: true, asked: fg256(246).vt(), x: 3, menu: planMenu(3)},
+				ruled: true, asked: Fg256(246).Style(), x: 3, menu: planMenu(3)},
 			{permDialog: permDialog{header: "Exit plan mode?", tool: contract.ToolExitPlan, prefix: "Claude wants to exit plan mode",
 				rows: []dialogRow{{role: RolePersistent, labels: []string{"Yes, and switch to default (ask each time) for this session"}}, rowNo}},
-				asked: plain().vt(), x: exitX, menu: planMenu(exitX)},
+				asked: Plain().Style(), x: exitX, menu: planMenu(exitX)},
 		},
 	}
 }
 
 // phrase reports whether row y shows, from column x, a plan dialog's
 // question or footer, whatever its style.
-func (f *planFrame) phrase(g *grid, y, x int) bool {
-	defer g.enter("planFrame.phrase")()
+func (f *planFrame) phrase(g *Grid, y, x int) bool {
+	defer g.Enter("planFrame.phrase")()
 	for i := range f.dialogs {
-		if g.hasAt(y, x, f.dialogs[i].prefix) {
+		if g.HasAt(y, x, f.dialogs[i].prefix) {
 			return true
 		}
 	}
-	return g.hasAt(y, x, f.footer)
+	return g.HasAt(y, x, f.footer)
 }
 
 // footerRow reports whether row y is the footer: its fixed start, then
 // the plan file's path (where the user's settings keep plans), a ".md".
-func (f *planFrame) footerRow(g *grid, y int) bool {
-	defer g.enter("planFrame.footerRow")()
-	text := g.trimmed(y)
-	return g.first(y) == 3 && g.hasAt(y, 3, f.footer) && strings.HasSuffix(text, ".md") &&
+func (f *planFrame) footerRow(g *Grid, y int) bool {
+	defer g.Enter("planFrame.footerRow")()
+	text := g.Trimmed(y)
+	return g.First(y) == 3 && g.HasAt(y, 3, f.footer) && strings.HasSuffix(text, ".md") &&
 		len(text) > len(f.footer)+len(".md") && !strings.Contains(text[len(f.footer):], " ")
 }
 
 // planTop reports whether row y is a plan dialog's top: the full-width
 // "▔" rule in the dialog colour.
-func (c *claude21) planTop(g *grid, y int) bool {
-	defer g.enter("claude21.planTop")()
-	full, _ := g.rule(y, '▔', c.permRule)
+func (c *claude21) planTop(g *Grid, y int) bool {
+	defer g.Enter("claude21.planTop")()
+	full, _ := g.Rule(y, '▔', c.permRule)
 	return full
 }
 
 // innerRule reports whether row y is the frame's inner rule: "─" from
 // column 2 to two columns before the pane's edge.
-func (f *planFrame) innerRule(g *grid, y int) bool {
-	defer g.enter("planFrame.innerRule")()
-	if y < 0 || y >= g.h || g.first(y) != 2 || g.last(y) != g.w-3 {
+func (f *planFrame) innerRule(g *Grid, y int) bool {
+	defer g.Enter("planFrame.innerRule")()
+	if y < 0 || y >= g.Height() || g.First(y) != 2 || g.Last(y) != g.Width()-3 {
 		return false
 	}
-	m := g.match(f.rule)
-	for x := 2; x < g.w-2; x++ {
-		if c := g.cell(x, y); c.Rune() != '─' || !g.is(&m, c) {
+	m := g.Match(f.rule)
+	for x := 2; x < g.Width()-2; x++ {
+		if c := g.Cell(x, y); c.Rune() != '─' || !g.Matches(&m, c) {
 			return false
 		}
 	}
@@ -111,8 +112,8 @@ func (f *planFrame) innerRule(g *grid, y int) bool {
 }
 
 // planDialog recognizes a plan-mode dialog ending on row b.
-func (c *claude21) planDialog(g *grid, b int, out *Recognition) bool {
-	defer g.enter("claude21.planDialog")()
+func (c *claude21) planDialog(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("claude21.planDialog")()
 	f := c.plan
 	if f == nil {
 		return false
@@ -124,14 +125,14 @@ func (c *claude21) planDialog(g *grid, b int, out *Recognition) bool {
 		}
 	}
 	hdr := t + 3
-	if t < 0 || !f.innerRule(g, t+2) || g.first(hdr) != 3 || !g.styled(hdr, 0, g.w, c.permHeader) {
+	if t < 0 || !f.innerRule(g, t+2) || g.First(hdr) != 3 || !g.Styled(hdr, 0, g.Width(), c.permHeader) {
 		return false
 	}
 	out.ScreenState, out.Composer = contract.ScreenAwaitingApproval, contract.ComposerAbsent
 	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
-	q := Question{Header: g.trimmed(hdr)}
+	q := Question{Header: g.Trimmed(hdr)}
 	pr.Questions = []Question{q}
 	var d *planDialog
 	for i := range f.dialogs {
@@ -140,13 +141,13 @@ func (c *claude21) planDialog(g *grid, b int, out *Recognition) bool {
 		}
 	}
 	if d == nil {
-		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "title on row "+itoa(hdr)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonUnsupportedShape, "title on row "+strconv.Itoa(hdr)))
 		return true
 	}
 	pr.Tool = d.tool
 	p := f.questionRow(g, d, hdr, b)
 	if p < 0 {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no question below the plan"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no question below the plan"))
 		return true
 	}
 	q.Prompt = d.prefix
@@ -155,21 +156,21 @@ func (c *claude21) planDialog(g *grid, b int, out *Recognition) bool {
 	q.Options = opts
 	pr.Questions = []Question{q}
 	switch {
-	case len(opts) == 0 || !g.blank(p+1):
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no menu under the question"))
+	case len(opts) == 0 || !g.Blank(p+1):
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no menu under the question"))
 		return true
-	case d.footer && (!g.blank(end+1) || !f.footerRow(g, end+2) || !g.styled(end+2, 0, g.w, c.hint)):
-		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(end+2)))
+	case d.footer && (!g.Blank(end+1) || !f.footerRow(g, end+2) || !g.Styled(end+2, 0, g.Width(), c.hint)):
+		out.Reasons = append(out.Reasons, NewReason(ReasonFooterMissing, "row "+strconv.Itoa(end+2)))
 	case d.footer && end+2 < b || !d.footer && end < b:
-		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(b)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(b)))
 	}
-	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
-	h, rs := c.highlightProof(g, d.menu, d.menu.labelX, opts, glyphs, -1)
+	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
+	h, rs := c.highlightProof(g, d.menu, d.menu.LabelX, opts, glyphs, -1)
 	pr.Highlighted = h
 	out.Reasons = append(out.Reasons, rs...)
 	out.Reasons = append(out.Reasons, c.permShape(&d.permDialog, opts)...)
 	if h > 0 {
-		out.Reasons = append(out.Reasons, reason(ReasonHighlightMoved, "row "+itoa(opts[h].Row)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonHighlightMoved, "row "+strconv.Itoa(opts[h].Row)))
 	}
 	if r, stale := c.staleAbove(g, t); stale {
 		out.Reasons = append(out.Reasons, r)
@@ -181,13 +182,13 @@ func (c *claude21) planDialog(g *grid, b int, out *Recognition) bool {
 // questionRow finds d's question under the title on row hdr: the
 // bottom-most exact row right under an inner rule for a ruled dialog (a
 // plan may hold any text above it), else two rows under the title.
-func (f *planFrame) questionRow(g *grid, d *planDialog, hdr, b int) int {
-	defer g.enter("planFrame.questionRow")()
+func (f *planFrame) questionRow(g *Grid, d *planDialog, hdr, b int) int {
+	defer g.Enter("planFrame.questionRow")()
 	is := func(y int) bool {
-		return g.rowIs(y, d.x, d.prefix) && g.styled(y, 0, g.w, d.asked)
+		return g.RowIs(y, d.x, d.prefix) && g.Styled(y, 0, g.Width(), d.asked)
 	}
 	if !d.ruled {
-		if g.blank(hdr+1) && is(hdr+2) {
+		if g.Blank(hdr+1) && is(hdr+2) {
 			return hdr + 2
 		}
 		return -1

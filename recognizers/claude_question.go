@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -12,24 +13,24 @@ import (
 // question, the menu with "Type something." as its editor row, a rule,
 // "Chat about this", the footer. The tabs' "✔ Submit" leads to the
 // review (a confirmation).
-func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
-	defer g.enter("claude21.questionnaire")()
+func (c *claude21) questionnaire(g *Grid, top, b int, out *Recognition) {
+	defer g.Enter("claude21.questionnaire")()
 	out.ScreenState = contract.ScreenQuestionnaire
 	pr := &Prompt{Kind: contract.KindQuestionnaire, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: top, Rows: b - top + 1}
 	header, step, review, ok := c.tabs(g, top+1)
-	if !ok || !g.blank(top+2) {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "header on row "+itoa(top+1)))
+	if !ok || !g.Blank(top+2) {
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "header on row "+strconv.Itoa(top+1)))
 		return
 	}
 	if c.qSingleOnly && (review || step.Total > 1) {
-		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "several questions (not recorded in this theme)"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonUnsupportedShape, "several questions (not recorded in this theme)"))
 	}
 	y := top + 3
 	var rows []string
-	for ; y <= b && !g.blank(y) && g.first(y) == 0 && g.styled(y, 0, g.w, c.question); y++ {
-		rows = append(rows, g.trimmed(y))
+	for ; y <= b && !g.Blank(y) && g.First(y) == 0 && g.Styled(y, 0, g.Width(), c.question); y++ {
+		rows = append(rows, g.Trimmed(y))
 	}
 	text := strings.Join(rows, " ")
 	if review {
@@ -38,19 +39,19 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 	}
 	pr.Step = step
 	q := Question{Header: header, Prompt: text}
-	if len(rows) == 0 || !g.blank(y) {
+	if len(rows) == 0 || !g.Blank(y) {
 		pr.Questions = []Question{q}
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "question on row "+itoa(top+3)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "question on row "+strconv.Itoa(top+3)))
 		return
 	}
 	opts, glyphs, end, wrapped := c.menu(g, c.qMenu, y+1, b, true)
 	out.Reasons = append(out.Reasons, wrapped...)
-	pr.MultiSelect = len(opts) > 0 && checkboxWidth(g, opts[0].Row, c.qMenu.labelX) > 0
+	pr.MultiSelect = len(opts) > 0 && checkboxWidth(g, opts[0].Row, c.qMenu.LabelX) > 0
 	if c.qSingleOnly && pr.MultiSelect {
-		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "multi-select (not recorded in this theme)"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonUnsupportedShape, "multi-select (not recorded in this theme)"))
 	}
 	submitRow := false
-	if pr.MultiSelect && g.rowIs(end+1, c.qMenu.labelX, c.multiSubmit) && g.styled(end+1, 0, g.w, c.multiSubmitSty) {
+	if pr.MultiSelect && g.RowIs(end+1, c.qMenu.LabelX, c.multiSubmit) && g.Styled(end+1, 0, g.Width(), c.multiSubmitSty) {
 		end++
 		submitRow = true
 	}
@@ -64,26 +65,26 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 	out.Region = Region{Top: top, Rows: max(f, b) - top + 1}
 	ft := c.freeTextRow(opts, chat != nil)
 	if ft < 0 {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no \"Type something\" row"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no \"Type something\" row"))
 		return
 	}
-	out.Reasons = append(out.Reasons, freeTextLookalikes(opts[:ft], c.freeTextLabels)...)
-	labelX := c.qMenu.labelX
+	out.Reasons = append(out.Reasons, FreeTextLookalikes(opts[:ft], c.freeTextLabels)...)
+	labelX := c.qMenu.LabelX
 	if pr.MultiSelect {
 		labelX += 4
 	}
-	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
 	// "Chat about this" sits below the rule in the default style: the
 	// proof covers the menu above it (chatAndFooter refused a glyph on it).
 	h, rs := c.highlightProof(g, c.qMenu, labelX, opts[:menu], glyphs, ft)
 	out.Reasons = append(out.Reasons, rs...)
 	pr.Highlighted = h
 	if c.qSingleOnly && h == ft {
-		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "the editor row (not recorded in this theme)"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonUnsupportedShape, "the editor row (not recorded in this theme)"))
 	}
 	editor, draft := c.editorRow(g, opts[ft], h == ft, labelX, pr.MultiSelect)
 	if !editor {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "\"Type something\" row "+itoa(opts[ft].Row)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "\"Type something\" row "+strconv.Itoa(opts[ft].Row)))
 	}
 	c.checkFooter(g, f, h == ft, step.Total > 1, out)
 	if pr.MultiSelect {
@@ -100,11 +101,11 @@ func (c *claude21) questionnaire(g *grid, top, b int, out *Recognition) {
 // tabs reads the header row: one question's chip (" ☐ Color ") or the
 // tabs of several ("←  ☐ Language  ☐ Database  ✔ Submit  →") with the
 // current one in the chip style. review: the current tab is Submit.
-func (c *claude21) tabs(g *grid, y int) (header string, step contract.Step, review, ok bool) {
-	defer g.enter("claude21.tabs")()
+func (c *claude21) tabs(g *Grid, y int) (header string, step contract.Step, review, ok bool) {
+	defer g.Enter("claude21.tabs")()
 	s, e := -1, -1
-	for x := 0; x < g.w; x++ {
-		if g.style(x, y) == c.chip {
+	for x := 0; x < g.Width(); x++ {
+		if g.StyleAt(x, y) == c.chip {
 			if s < 0 {
 				s = x
 			}
@@ -116,15 +117,15 @@ func (c *claude21) tabs(g *grid, y int) (header string, step contract.Step, revi
 	if s < 0 {
 		return "", step, false, false
 	}
-	cur := strings.TrimSpace(g.text(y, s, e))
+	cur := strings.TrimSpace(g.Text(y, s, e))
 	if s == 0 {
-		return boxName(cur), contract.Step{Index: 1, Total: 1}, false, e > g.last(y)
+		return boxName(cur), contract.Step{Index: 1, Total: 1}, false, e > g.Last(y)
 	}
-	if g.ch(0, y) != '←' || g.ch(g.last(y), y) != '→' || !c.arrow(g.style(0, y)) || !c.arrow(g.style(g.last(y), y)) {
+	if g.Rune(0, y) != '←' || g.Rune(g.Last(y), y) != '→' || !c.arrow(g.StyleAt(0, y)) || !c.arrow(g.StyleAt(g.Last(y), y)) {
 		return "", step, false, false
 	}
-	before := tabNames(g.text(y, 1, s))
-	after := tabNames(g.text(y, e, g.last(y)))
+	before := tabNames(g.Text(y, 1, s))
+	after := tabNames(g.Text(y, e, g.Last(y)))
 	all := append(append(before, cur), after...)
 	if len(all) < 2 || all[len(all)-1] != "✔ Submit" {
 		return "", step, false, false
@@ -137,7 +138,7 @@ func (c *claude21) tabs(g *grid, y int) (header string, step contract.Step, revi
 
 // arrow: the tabs' arrows are grey when there is no tab that way, plain
 // when there is.
-func (c *claude21) arrow(s vt.Style) bool { return s == c.hint || s == plain().vt() }
+func (c *claude21) arrow(s vt.Style) bool { return s == c.hint || s == Plain().Style() }
 
 func tabNames(s string) []string {
 	var out []string
@@ -162,35 +163,35 @@ func boxName(s string) string {
 // chatAndFooter reads what follows the menu: a full-width rule, "N. Chat
 // about this", a blank row and the footer. It returns the chat row and
 // the footer's row.
-func (c *claude21) chatAndFooter(g *grid, r, b int, out *Recognition) (*Option, int) {
-	defer g.enter("claude21.chatAndFooter")()
-	full, n := g.rule(r, '─', c.qRule)
+func (c *claude21) chatAndFooter(g *Grid, r, b int, out *Recognition) (*Option, int) {
+	defer g.Enter("claude21.chatAndFooter")()
+	full, n := g.Rule(r, '─', c.qRule)
 	if !full {
 		code := ReasonFrameMissing
 		if n >= 8 {
 			code = ReasonResizedFrame
 		}
-		out.Reasons = append(out.Reasons, reason(code, "rule on row "+itoa(r)))
+		out.Reasons = append(out.Reasons, NewReason(code, "rule on row "+strconv.Itoa(r)))
 		return nil, r
 	}
 	var chat *Option
-	if num, glyph, ok := c.qMenu.option(g, r+1); ok && !glyph {
-		label, _ := c.splitLabel(g, r+1, c.qMenu.labelX)
+	if num, glyph, ok := c.qMenu.OptionAt(g, r+1); ok && !glyph {
+		label, _ := c.splitLabel(g, r+1, c.qMenu.LabelX)
 		if label == c.chatLabel {
 			chat = &Option{Number: num, Label: label, Role: RoleChat, Row: r + 1}
 		}
 	}
 	if chat == nil {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "row "+itoa(r+1)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "row "+strconv.Itoa(r+1)))
 		return nil, r + 1
 	}
 	f := r + 3
-	if !g.blank(r+2) || f > b {
-		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+	if !g.Blank(r+2) || f > b {
+		out.Reasons = append(out.Reasons, NewReason(ReasonFooterMissing, "row "+strconv.Itoa(f)))
 		return chat, min(f, b)
 	}
 	if f < b {
-		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(f+1)))
 	}
 	return chat, f
 }
@@ -198,8 +199,8 @@ func (c *claude21) chatAndFooter(g *grid, r, b int, out *Recognition) (*Option, 
 // checkFooter proves the select footer: the editor's variant when the
 // editor row is current, the tabs' navigation when there are several
 // questions.
-func (c *claude21) checkFooter(g *grid, f int, editor, several bool, out *Recognition) {
-	defer g.enter("claude21.checkFooter")()
+func (c *claude21) checkFooter(g *Grid, f int, editor, several bool, out *Recognition) {
+	defer g.Enter("claude21.checkFooter")()
 	want := c.qFooters
 	if editor {
 		want = c.editorFooters
@@ -208,8 +209,8 @@ func (c *claude21) checkFooter(g *grid, f int, editor, several bool, out *Recogn
 	if several {
 		i = 1
 	}
-	if g.first(f) != 0 || !g.styled(f, 0, g.w, c.hint) || g.trimmed(f) != want[i] {
-		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+	if g.First(f) != 0 || !g.Styled(f, 0, g.Width(), c.hint) || g.Trimmed(f) != want[i] {
+		out.Reasons = append(out.Reasons, NewReason(ReasonFooterMissing, "row "+strconv.Itoa(f)))
 	}
 }
 
@@ -230,22 +231,22 @@ func (c *claude21) freeTextRow(opts []Option, chat bool) int {
 // editorRow proves the "Type something" row: grey with its label when not
 // current; when current, the editor: the placeholder dim behind a drawn
 // cursor (empty), or text followed by the drawn cursor (a draft).
-func (c *claude21) editorRow(g *grid, o Option, current bool, labelX int, multi bool) (ok bool, draft string) {
-	defer g.enter("claude21.editorRow")()
+func (c *claude21) editorRow(g *Grid, o Option, current bool, labelX int, multi bool) (ok bool, draft string) {
+	defer g.Enter("claude21.editorRow")()
 	want := c.freeTextLabel
 	if multi {
 		want = c.multiFreeText
 	}
-	y, last := o.Row, g.last(o.Row)
+	y, last := o.Row, g.Last(o.Row)
 	if !current {
-		return o.Label == want && g.styled(y, labelX, g.w, c.hint), ""
+		return o.Label == want && g.Styled(y, labelX, g.Width(), c.hint), ""
 	}
-	if g.style(labelX, y) == c.editorCursor && g.styled(y, labelX+1, g.w, c.editorHint) && o.Label == want {
+	if g.StyleAt(labelX, y) == c.editorCursor && g.Styled(y, labelX+1, g.Width(), c.editorHint) && o.Label == want {
 		return true, ""
 	}
-	if last > labelX && g.style(last, y) == c.editorCursor && g.space(last, y) &&
-		g.styled(y, labelX, last, plain().vt()) {
-		return true, strings.TrimRight(g.text(y, labelX, last), " ")
+	if last > labelX && g.StyleAt(last, y) == c.editorCursor && g.SpaceAt(last, y) &&
+		g.Styled(y, labelX, last, Plain().Style()) {
+		return true, strings.TrimRight(g.Text(y, labelX, last), " ")
 	}
 	return false, ""
 }
@@ -262,19 +263,19 @@ func (c *claude21) questionChoices(opts []Option, h, ft int, out *Recognition) {
 		case o.Role == RoleChat:
 			continue
 		case i == ft && h == ft:
-			out.specs = append(out.specs, choiceSpec{option: i, freeText: true, maxText: c.maxFreeText,
-				steps: []PlanStep{{Text: true, Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}})
+			out.Specs = append(out.Specs, ChoiceSpec{Option: i, FreeText: true, MaxText: c.maxFreeText,
+				Steps: []PlanStep{{Text: true, Keys: KeyEnter, Expect: NewExpect(-1, AfterAnswer...)}}})
 		case i == ft && h >= 0 && h < ft && !c.qSingleOnly:
-			out.specs = append(out.specs, choiceSpec{option: i, freeText: true, maxText: c.maxFreeText,
-				steps: []PlanStep{
-					{Keys: repeatKey(keyDown, ft-h), Expect: expect(ft, contract.ScreenQuestionnaire)},
-					{Text: true, Keys: keyEnter, Expect: expect(-1, afterAnswer...)},
+			out.Specs = append(out.Specs, ChoiceSpec{Option: i, FreeText: true, MaxText: c.maxFreeText,
+				Steps: []PlanStep{
+					{Keys: RepeatKey(KeyDown, ft-h), Expect: NewExpect(ft, contract.ScreenQuestionnaire)},
+					{Text: true, Keys: KeyEnter, Expect: NewExpect(-1, AfterAnswer...)},
 				}})
 		case i == ft:
-			out.specs = append(out.specs, choiceSpec{option: i, freeText: true, unavailable: true})
+			out.Specs = append(out.Specs, ChoiceSpec{Option: i, FreeText: true, Unavailable: true})
 		default:
-			out.specs = append(out.specs, choiceSpec{option: i, unavailable: h == ft,
-				steps: []PlanStep{{Keys: digitKey(o.Number), Expect: expect(-1, afterAnswer...)}}})
+			out.Specs = append(out.Specs, ChoiceSpec{Option: i, Unavailable: h == ft,
+				Steps: []PlanStep{{Keys: DigitKey(o.Number), Expect: NewExpect(-1, AfterAnswer...)}}})
 		}
 	}
 }
@@ -287,8 +288,8 @@ func (c *claude21) freeTextStep(q Question, draft string, out *Recognition) {
 	pr := out.Prompt
 	pr.Kind, pr.Highlighted = contract.KindFreeText, -1
 	pr.Questions = []Question{{Header: q.Header, Prompt: q.Prompt}}
-	out.specs = []choiceSpec{{option: -1, freeText: true, maxText: c.maxFreeText, require: draft,
-		steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}}}
+	out.Specs = []ChoiceSpec{{Option: -1, FreeText: true, MaxText: c.maxFreeText, Require: draft,
+		Steps: []PlanStep{{Keys: KeyEnter, Expect: NewExpect(-1, AfterAnswer...)}}}}
 }
 
 // multiSelect plans a multi-select question (opts: its menu rows, the
@@ -300,13 +301,13 @@ func (c *claude21) freeTextStep(q Question, draft string, out *Recognition) {
 // cursor on "Type something" (digits would be typed into its editor),
 // with that row ticked (a person's own text is part of the answer), or
 // without the Submit row.
-func (c *claude21) multiSelect(g *grid, pr *Prompt, opts []Option, h, ft int, submitRow bool, out *Recognition) {
-	defer g.enter("claude21.multiSelect")()
+func (c *claude21) multiSelect(g *Grid, pr *Prompt, opts []Option, h, ft int, submitRow bool, out *Recognition) {
+	defer g.Enter("claude21.multiSelect")()
 	for i := range opts {
 		o := &opts[i]
 		tick, ok := c.checkbox(g, o.Row)
 		if !ok {
-			out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "checkbox on row "+itoa(o.Row)))
+			out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "checkbox on row "+strconv.Itoa(o.Row)))
 		}
 		o.Checked = tick
 	}
@@ -323,57 +324,57 @@ func (c *claude21) multiSelect(g *grid, pr *Prompt, opts []Option, h, ft int, su
 		why = "the free-text row is ticked"
 	}
 	if why != "" {
-		out.Reasons = append(out.Reasons, reason(ReasonMultiSelect, why))
+		out.Reasons = append(out.Reasons, NewReason(ReasonMultiSelect, why))
 	}
 	for i, o := range opts {
 		if i == ft || o.Role != RoleChoice {
 			continue
 		}
-		out.specs = append(out.specs, choiceSpec{option: i, toggle: digitKey(o.Number), unavailable: why != ""})
+		out.Specs = append(out.Specs, ChoiceSpec{Option: i, Toggle: DigitKey(o.Number), Unavailable: why != ""})
 	}
-	out.multi = &multiSpec{checked: checked, highlighted: h,
-		submit: []PlanStep{{Keys: keyTab, Expect: expect(-1, contract.ScreenConfirmation)}}}
+	out.Multi = &MultiSpec{Checked: checked, Highlighted: h,
+		Submit: []PlanStep{{Keys: KeyTab, Expect: NewExpect(-1, contract.ScreenConfirmation)}}}
 }
 
 // checkbox reads a multi-select row's box: "[ ]" in the default style or
 // "[✔]" in the tick colour.
-func (c *claude21) checkbox(g *grid, y int) (checked, ok bool) {
-	defer g.enter("claude21.checkbox")()
-	x := c.qMenu.labelX
+func (c *claude21) checkbox(g *Grid, y int) (checked, ok bool) {
+	defer g.Enter("claude21.checkbox")()
+	x := c.qMenu.LabelX
 	switch {
-	case g.ch(x+1, y) == ' ' && g.styled(y, x, x+3, plain().vt()):
-		return false, g.ch(x, y) == '[' && g.ch(x+2, y) == ']'
-	case g.ch(x+1, y) == '✔' && g.styled(y, x, x+3, c.tick):
-		return true, g.ch(x, y) == '[' && g.ch(x+2, y) == ']'
+	case g.Rune(x+1, y) == ' ' && g.Styled(y, x, x+3, Plain().Style()):
+		return false, g.Rune(x, y) == '[' && g.Rune(x+2, y) == ']'
+	case g.Rune(x+1, y) == '✔' && g.Styled(y, x, x+3, c.tick):
+		return true, g.Rune(x, y) == '[' && g.Rune(x+2, y) == ']'
 	}
 	return false, false
 }
 
 // review parses the final review: "Review your answers", the answers,
 // "Ready to submit your answers?", "1. Submit answers", "2. Cancel".
-func (c *claude21) review(g *grid, top, y, b int, title string, out *Recognition) {
-	defer g.enter("claude21.review")()
+func (c *claude21) review(g *Grid, top, y, b int, title string, out *Recognition) {
+	defer g.Enter("claude21.review")()
 	out.ScreenState = contract.ScreenConfirmation
 	pr := out.Prompt
 	pr.Kind = contract.KindConfirmation
 	q := Question{Header: title}
 	pr.Questions = []Question{q}
 	if title != c.reviewTitle {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "review title"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "review title"))
 		return
 	}
 	p := y
 	for ; p <= b; p++ {
-		if c.reviewPrompt != "" && g.rowIs(p, 0, c.reviewPrompt) && g.styled(p, 0, g.w, c.hint) {
+		if c.reviewPrompt != "" && g.RowIs(p, 0, c.reviewPrompt) && g.Styled(p, 0, g.Width(), c.hint) {
 			break
 		}
-		if _, _, ok := c.qMenu.option(g, p); ok {
+		if _, _, ok := c.qMenu.OptionAt(g, p); ok {
 			break
 		}
 	}
 	if c.reviewPrompt != "" {
-		if p > b || !g.rowIs(p, 0, c.reviewPrompt) || !g.blank(p+1) {
-			out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no \""+c.reviewPrompt+"\""))
+		if p > b || !g.RowIs(p, 0, c.reviewPrompt) || !g.Blank(p+1) {
+			out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no \""+c.reviewPrompt+"\""))
 			return
 		}
 		q.Prompt = c.reviewPrompt
@@ -384,24 +385,24 @@ func (c *claude21) review(g *grid, top, y, b int, title string, out *Recognition
 	q.Options = opts
 	pr.Questions = []Question{q}
 	if end < b {
-		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(end+1)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(end+1)))
 	}
 	if len(opts) != 2 || opts[0].Label != c.reviewSubmit || opts[1].Label != c.reviewCancel {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, itoa(len(opts))+" rows"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, strconv.Itoa(len(opts))+" rows"))
 		return
 	}
 	opts[0].Role, opts[1].Role = RoleSubmit, RoleCancel
-	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
-	h, rs := c.highlightProof(g, c.qMenu, c.qMenu.labelX, opts, glyphs, -1)
+	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
+	h, rs := c.highlightProof(g, c.qMenu, c.qMenu.LabelX, opts, glyphs, -1)
 	pr.Highlighted = h
 	out.Reasons = append(out.Reasons, rs...)
 	if h > 0 {
-		out.Reasons = append(out.Reasons, reason(ReasonHighlightMoved, "row "+itoa(opts[h].Row)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonHighlightMoved, "row "+strconv.Itoa(opts[h].Row)))
 	}
 	// Enter on the current Submit is what the recordings prove; Cancel is
 	// its digit, as every row of Claude's select.
-	out.specs = []choiceSpec{
-		{option: 0, steps: []PlanStep{{Keys: keyEnter, Expect: expect(-1, contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval)}}},
-		{option: 1, steps: []PlanStep{{Keys: digitKey(2), Expect: expect(-1, afterAnswer...)}}},
+	out.Specs = []ChoiceSpec{
+		{Option: 0, Steps: []PlanStep{{Keys: KeyEnter, Expect: NewExpect(-1, contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval)}}},
+		{Option: 1, Steps: []PlanStep{{Keys: DigitKey(2), Expect: NewExpect(-1, AfterAnswer...)}}},
 	}
 }

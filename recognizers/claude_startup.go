@@ -19,51 +19,51 @@ import (
 
 var (
 	claudeStartupFooters = []string{"Enter to confirm · Esc to cancel"}
-	claudeStartupShapes  = []startupShape{
-		{title: "Accessing workspace:", reason: BlockedTrust},
-		{title: "Detected a custom API key in your environment", reason: BlockedLogin},
+	claudeStartupShapes  = []StartupShape{
+		{Title: "Accessing workspace:", Reason: BlockedTrust},
+		{Title: "Detected a custom API key in your environment", Reason: BlockedLogin},
 	}
-	claudeStartupRule  = fg256(220).vt()
-	claudeStartupTitle = fg256(220).bold().vt()
-	claudeWelcome      = fg256(174).vt()
+	claudeStartupRule  = Fg256(220).Style()
+	claudeStartupTitle = Fg256(220).Bold().Style()
+	claudeWelcome      = Fg256(174).Style()
 )
 
 // claudeOnboardingTitle is the theme picker's question, bold.
 const claudeOnboardingTitle = "Choose the text style that looks best with your terminal"
 
 // startup reads a startup screen as blocked; false when it is none.
-func (c *claude21) startup(g *grid, out *Recognition) bool {
-	defer g.enter("claude21.startup")()
+func (c *claude21) startup(g *Grid, out *Recognition) bool {
+	defer g.Enter("claude21.startup")()
 	if c.usageLimit(g, out) { // not a startup screen: the composer with notices under it
 		return true
 	}
-	if b, bottom, ok := startupScreen(g, claudeStartupFooters, -1, claudeStartupShapes); ok {
-		y, x := b.Row, g.first(b.Row)
-		if full, _ := g.rule(y-1, '─', claudeStartupRule); !full || !g.styled(y, x, g.last(y)+1, claudeStartupTitle) ||
+	if b, bottom, ok := StartupScreen(g, claudeStartupFooters, -1, claudeStartupShapes); ok {
+		y, x := b.Row, g.First(b.Row)
+		if full, _ := g.Rule(y-1, '─', claudeStartupRule); !full || !g.Styled(y, x, g.Last(y)+1, claudeStartupTitle) ||
 			!styledAny(g, bottom, c.hint, c.hintItalic()) {
 			return false
 		}
-		blockDialog(out, b, y-1, bottom)
+		BlockDialog(out, b, y-1, bottom)
 		return true
 	}
-	if !g.hasAt(0, 0, "Welcome to Claude Code v") || g.style(0, 0) != claudeWelcome {
+	if !g.HasAt(0, 0, "Welcome to Claude Code v") || g.StyleAt(0, 0) != claudeWelcome {
 		return false
 	}
-	for y := 1; y < g.h; y++ {
-		if x := g.first(y); !g.blank(y) && g.trimmed(y) == claudeOnboardingTitle && g.style(x, y) == plain().bold().vt() {
-			blockDialog(out, Block{Reason: BlockedOnboarding, Row: y}, 0, g.lastRow())
+	for y := 1; y < g.Height(); y++ {
+		if x := g.First(y); !g.Blank(y) && g.Trimmed(y) == claudeOnboardingTitle && g.StyleAt(x, y) == Plain().Bold().Style() {
+			BlockDialog(out, Block{Reason: BlockedOnboarding, Row: y}, 0, g.LastRow())
 			return true
 		}
 	}
 	return false
 }
 
-func (c *claude21) hintItalic() vt.Style { return fg256(246).italic().vt() }
+func (c *claude21) hintItalic() vt.Style { return Fg256(246).Italic().Style() }
 
 // styledAny: every non-blank cell of row y has one of the styles.
-func styledAny(g *grid, y int, styles ...vt.Style) bool {
+func styledAny(g *Grid, y int, styles ...vt.Style) bool {
 	for _, s := range styles {
-		if g.styled(y, 0, g.w, s) {
+		if g.Styled(y, 0, g.Width(), s) {
 			return true
 		}
 	}
@@ -77,12 +77,12 @@ const claudeInterrupted = "Interrupted · What should Claude do instead?"
 
 // interrupted reads the transcript's last block ending at row end as the
 // interruption note.
-func (c *claude21) interrupted(g *grid, end int) (Block, bool) {
-	defer g.enter("claude21.interrupted")()
-	if end < 0 || g.first(end) != 2 || g.ch(2, end) != '⎿' || !g.styled(end, 0, g.w, c.hint) {
+func (c *claude21) interrupted(g *Grid, end int) (Block, bool) {
+	defer g.Enter("claude21.interrupted")()
+	if end < 0 || g.First(end) != 2 || g.Rune(2, end) != '⎿' || !g.Styled(end, 0, g.Width(), c.hint) {
 		return Block{}, false
 	}
-	text := strings.TrimSpace(strings.ReplaceAll(g.textFrom(end, 3), "\u00a0", " "))
+	text := strings.TrimSpace(strings.ReplaceAll(g.TextFrom(end, 3), "\u00a0", " "))
 	if text != claudeInterrupted {
 		return Block{}, false
 	}
@@ -93,18 +93,18 @@ func (c *claude21) interrupted(g *grid, end int) (Block, bool) {
 // Claude Code has no login (2.1.332 writes "run /login"), in colour 211.
 var (
 	claudeNotLoggedIn      = []string{"Not logged in · Run /login", "Not logged in · run /login"}
-	claudeNotLoggedInStyle = fg256(211).vt()
+	claudeNotLoggedInStyle = Fg256(211).Style()
 )
 
 // notLoggedIn reports the notice on row y.
-func (c *claude21) notLoggedIn(g *grid, y int) bool {
-	defer g.enter("claude21.notLoggedIn")()
-	if y < 0 || g.blank(y) || g.first(y) < g.w/3 {
+func (c *claude21) notLoggedIn(g *Grid, y int) bool {
+	defer g.Enter("claude21.notLoggedIn")()
+	if y < 0 || g.Blank(y) || g.First(y) < g.Width()/3 {
 		return false
 	}
-	t := g.trimmed(y)
+	t := g.Trimmed(y)
 	for _, n := range claudeNotLoggedIn {
-		if t == n && g.styled(y, 0, g.w, claudeNotLoggedInStyle) {
+		if t == n && g.Styled(y, 0, g.Width(), claudeNotLoggedInStyle) {
 			return true
 		}
 	}

@@ -30,7 +30,7 @@ type claudeStatus struct {
 	x         int // the tabs', names' and hint's column
 	hint      string
 	hintStyle vt.Style
-	layout    statusLayout
+	layout    StatusLayout
 }
 
 // The tabs row as drawn with the Status tab selected: its text, and the
@@ -46,8 +46,8 @@ const (
 )
 
 var (
-	claudeStatusRule = fg256(153).vt()
-	claudeStatusTab  = fg256(16).bg256(153).bold().vt()
+	claudeStatusRule = Fg256(153).Style()
+	claudeStatusTab  = Fg256(16).Bg256(153).Bold().Style()
 )
 
 // claudeStatusRows are the rows both recorded versions show, in their
@@ -65,66 +65,66 @@ var (
 // Proxy is shown only when a proxy is set (status-policy-error); Claude
 // Code 2.1.267 leaves out "Managed settings (remote)" when the policy
 // fetch failed (status-policy-error), 2.1.332 does not.
-func claudeStatusRows(managedOptional bool) []statusRow {
-	return []statusRow{
-		{name: "Version"},
-		{name: "Session name", placeholder: claudeStatusUnnamed},
-		{name: "Session ID"},
-		{name: "Session kind"},
-		{name: "Peer address", path: true},
-		{name: "cwd", path: true},
-		{name: "Auth token", carry: carryOneOf("none")},
-		{name: "API key", carry: carryOneOf("ANTHROPIC_API_KEY")},
-		{name: "Anthropic base URL", carry: carryOrigin},
-		{name: "Proxy", optional: true, carry: carryOrigin},
-		{name: "Model", group: 1},
-		{name: "Setting sources", group: 1},
-		{name: "Managed settings (remote)", group: 1, optional: managedOptional},
-		{name: "Organization policy", group: 1, wraps: true, carry: carryNever},
+func claudeStatusRows(managedOptional bool) []StatusRow {
+	return []StatusRow{
+		{Name: "Version"},
+		{Name: "Session name", Placeholder: claudeStatusUnnamed},
+		{Name: "Session ID"},
+		{Name: "Session kind"},
+		{Name: "Peer address", Path: true},
+		{Name: "cwd", Path: true},
+		{Name: "Auth token", Carry: CarryOneOf("none")},
+		{Name: "API key", Carry: CarryOneOf("ANTHROPIC_API_KEY")},
+		{Name: "Anthropic base URL", Carry: CarryOrigin},
+		{Name: "Proxy", Optional: true, Carry: CarryOrigin},
+		{Name: "Model", Group: 1},
+		{Name: "Setting sources", Group: 1},
+		{Name: "Managed settings (remote)", Group: 1, Optional: managedOptional},
+		{Name: "Organization policy", Group: 1, Wraps: true, Carry: CarryNever},
 	}
 }
 
 // claudeStatusLayout: names bold from column x, values plain (an unnamed
 // session's placeholder grey) two columns past the longest name's colon.
-func claudeStatusLayout(x int, rows []statusRow) statusLayout {
-	return statusLayout{rows: rows, nameX: x, gap: 2, name: plain().bold().vt(),
-		values: []vt.Style{plain().vt()}, placeholder: fg256(246).vt()}
+func claudeStatusLayout(x int, rows []StatusRow) StatusLayout {
+	return StatusLayout{Rows: rows, NameX: x, Gap: 2, Name: Plain().Bold().Style(),
+		Values: []vt.Style{Plain().Style()}, Placeholder: Fg256(246).Style()}
 }
 
 // statusPanel proves the panel ending on row b, the screen's last
 // non-blank row.
-func (c *claude21) statusPanel(g *grid, b int, out *Recognition) bool {
-	defer g.enter("claude21.statusPanel")()
+func (c *claude21) statusPanel(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("claude21.statusPanel")()
 	s := c.status
-	if s == nil || g.first(b) != s.x || g.last(b) != s.x+displayWidth(s.hint)-1 {
+	if s == nil || g.First(b) != s.x || g.Last(b) != s.x+DisplayWidth(s.hint)-1 {
 		return false // untraced: --explain shows nothing of a screen without the hint
 	}
-	if hint, _, _ := g.textAt(b, s.x, s.hint); !hint || !g.styled(b, s.x, g.w, s.hintStyle) || !g.blank(b-1) {
+	if hint, _, _ := g.TextAt(b, s.x, s.hint); !hint || !g.Styled(b, s.x, g.Width(), s.hintStyle) || !g.Blank(b-1) {
 		return false
 	}
 	top := b - 2
-	for ; top >= 0 && top >= b-maxStatusRows && (g.blank(top) || g.first(top) >= s.x); top-- {
+	for ; top >= 0 && top >= b-MaxStatusRows && (g.Blank(top) || g.First(top) >= s.x); top-- {
 	}
-	if full, _ := g.rule(top, '▔', claudeStatusRule); !full || !s.tabs(g, top+1) || !g.blank(top+2) {
+	if full, _ := g.Rule(top, '▔', claudeStatusRule); !full || !s.tabs(g, top+1) || !g.Blank(top+2) {
 		return false
 	}
 	out.ScreenState, out.Composer = contract.ScreenMenuOrViewer, contract.ComposerAbsent
 	// Claude wraps a value at the pane's width less x.
-	out.Status = s.layout.parse(g, top+3, b-1, 0, g.w, g.w-s.x)
+	out.Status = s.layout.Parse(g, top+3, b-1, 0, g.Width(), g.Width()-s.x)
 	return true
 }
 
 // tabs proves the tabs row on row y with the Status tab selected.
-func (s *claudeStatus) tabs(g *grid, y int) bool {
-	defer g.enter("claudeStatus.tabs")()
+func (s *claudeStatus) tabs(g *Grid, y int) bool {
+	defer g.Enter("claudeStatus.tabs")()
 	x := s.x
-	if !g.rowIs(y, x, claudeStatusTabs) || !g.styled(y, x, x+claudeStatusTitleCols, claudePickerTitleStyle) ||
-		!g.styled(y, x+claudeStatusTitleCols, x+claudeStatusSelFrom, plain().vt()) ||
-		!g.styled(y, x+claudeStatusSelTo, g.w, plain().vt()) {
+	if !g.RowIs(y, x, claudeStatusTabs) || !g.Styled(y, x, x+claudeStatusTitleCols, claudePickerTitleStyle) ||
+		!g.Styled(y, x+claudeStatusTitleCols, x+claudeStatusSelFrom, Plain().Style()) ||
+		!g.Styled(y, x+claudeStatusSelTo, g.Width(), Plain().Style()) {
 		return false
 	}
 	for i := x + claudeStatusSelFrom; i < x+claudeStatusSelTo; i++ {
-		if g.style(i, y) != claudeStatusTab {
+		if g.StyleAt(i, y) != claudeStatusTab {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -59,8 +60,8 @@ type codex0x struct {
 	highlight vt.Style
 	rowLit    []vt.Style
 	dim       vt.Style
-	permMenu  menuLayout
-	qMenu     menuLayout
+	permMenu  MenuLayout
+	qMenu     MenuLayout
 
 	// Approval overlay.
 	title vt.Style // bold
@@ -129,24 +130,24 @@ type codex0x struct {
 // other versions start from it and change what their recordings show
 // differently.
 var codex0xBase = codex0x{
-	composerGlyph:  plain().bold().vt(),
-	placeholder:    plain().dim().vt(),
-	statusModel:    fgRGB(0xf6, 0xe2, 0xb7).vt(),
+	composerGlyph:  Plain().Bold().Style(),
+	placeholder:    Plain().Dim().Style(),
+	statusModel:    FgRGB(0xf6, 0xe2, 0xb7).Style(),
 	bullets:        "•◦",
 	interruptHint:  "esc to interrupt)",
 	clearKeys:      []byte{0x15},
-	highlight:      fgIdx(6).bold().vt(),
-	rowLit:         []vt.Style{fgIdx(6).bold().vt()},
-	dim:            plain().dim().vt(),
-	permMenu:       menuLayout{glyph: '›', glyphX: 0, numX: 2, labelX: 5},
-	qMenu:          menuLayout{glyph: '›', glyphX: 2, numX: 4, labelX: 7},
-	title:          plain().bold().vt(),
+	highlight:      FgIdx(6).Bold().Style(),
+	rowLit:         []vt.Style{FgIdx(6).Bold().Style()},
+	dim:            Plain().Dim().Style(),
+	permMenu:       MenuLayout{Glyph: '›', GlyphX: 0, NumX: 2, LabelX: 5},
+	qMenu:          MenuLayout{Glyph: '›', GlyphX: 2, NumX: 4, LabelX: 7},
+	title:          Plain().Bold().Style(),
 	permTitles:     []string{codexExecTitle, codexEditsTitle, codexGrantTitle},
 	verifySuffix:   " needs your approval.",
 	permFooter:     "Press enter to confirm or esc to cancel",
 	progress:       "Question ",
-	qPrompt:        fgIdx(6).vt(),
-	qAnswered:      plain().vt(),
+	qPrompt:        FgIdx(6).Style(),
+	qAnswered:      Plain().Style(),
 	qFooterSegs:    []string{"tab to add notes", "enter to submit answer", "enter to submit all", "←/→ to navigate questions", "esc to interrupt"},
 	qSubmits:       []string{"enter to submit answer", "enter to submit all"},
 	qNavigate:      "←/→ to navigate questions",
@@ -170,26 +171,26 @@ var codex0xBase = codex0x{
 	asyncGap:       1,
 	asyncOf:        " of ",
 	asyncSubmit:    "enter submit",
-	asyncKey:       fgIdx(6).bold().vt(),
+	asyncKey:       FgIdx(6).Bold().Style(),
 	asyncSegs:      []string{"ctrl + ] skip", "alt + ↓ main prompt", "alt + ↑ next question", "alt + ↑ queued messages"},
 	asyncOther:     "Other",
 	asyncHint:      "Type your answer",
-	asyncPrompt:    fgIdx(6).bold().vt(),
+	asyncPrompt:    FgIdx(6).Bold().Style(),
 	asyncQuestion:  " question",
-	asyncCount:     fgIdx(6).bold().vt(),
-	asyncOpenRow:   []styledRun{{"alt + ↑ to answer", plain().dim().vt()}},
-	asyncOpenKey:   keyAltUp,
+	asyncCount:     FgIdx(6).Bold().Style(),
+	asyncOpenRow:   []styledRun{{"alt + ↑ to answer", Plain().Dim().Style()}},
+	asyncOpenKey:   KeyAltUp,
 	printedMark:    "• ",
 	printedItem:    "- ",
 	steerHeader:    "• Messages to be submitted after next tool call",
 }
 
-// recognize tries the bottom pane at rest (idle, working), then an
+// Recognize tries the bottom pane at rest (idle, working), then an
 // overlay (approval, question, confirmation, async editor) from its
 // title, then a frameless overlay, and says why when none holds.
-func (c *codex0x) recognize(g *grid, out *Recognition) {
-	defer g.enter("codex0x.recognize")()
-	b := g.lastRow()
+func (c *codex0x) Recognize(g *Grid, out *Recognition) {
+	defer g.Enter("codex0x.recognize")()
+	b := g.LastRow()
 	if b < 0 {
 		out.ScreenState, out.Composer = contract.ScreenStarting, contract.ComposerAbsent
 		return
@@ -232,8 +233,8 @@ const (
 )
 
 // overlayTop finds the bottom-most overlay title at or above row b.
-func (c *codex0x) overlayTop(g *grid, b int) (int, int) {
-	defer g.enter("codex0x.overlayTop")()
+func (c *codex0x) overlayTop(g *Grid, b int) (int, int) {
+	defer g.Enter("codex0x.overlayTop")()
 	for y := b; y >= 0; y-- {
 		if k := c.overlayKind(g, y); k != 0 {
 			return y, k
@@ -242,22 +243,22 @@ func (c *codex0x) overlayTop(g *grid, b int) (int, int) {
 	return -1, 0
 }
 
-func (c *codex0x) overlayKind(g *grid, y int) int {
-	defer g.enter("codex0x.overlayKind")()
-	if g.blank(y) {
+func (c *codex0x) overlayKind(g *Grid, y int) int {
+	defer g.Enter("codex0x.overlayKind")()
+	if g.Blank(y) {
 		return 0
 	}
-	x := g.first(y)
+	x := g.First(y)
 	switch {
-	case x == 2 && g.styled(y, 2, g.w, c.title) && c.isPermTitle(g.trimmed(y)):
+	case x == 2 && g.Styled(y, 2, g.Width(), c.title) && c.isPermTitle(g.Trimmed(y)):
 		return ovPermission
-	case x == 2 && g.hasAt(y, 2, c.progress) && g.styled(y, 2, g.w, c.dim) && numberAt(g, y, 2+len(c.progress)) == 0 &&
-		g.ch(2+len(c.progress), y) >= '1' && g.ch(2+len(c.progress), y) <= '9':
+	case x == 2 && g.HasAt(y, 2, c.progress) && g.Styled(y, 2, g.Width(), c.dim) && NumberAt(g, y, 2+len(c.progress)) == 0 &&
+		g.Rune(2+len(c.progress), y) >= '1' && g.Rune(2+len(c.progress), y) <= '9':
 		return ovQuestion // its text is proven by question's progress()
-	case x == 2 && g.rowIs(y, 2, c.confirmTitle) && g.styled(y, 2, g.w, c.title):
+	case x == 2 && g.RowIs(y, 2, c.confirmTitle) && g.Styled(y, 2, g.Width(), c.title):
 		return ovConfirm
-	case c.asyncSupported && x == 0 && g.rowIs(y, 0, c.asyncHeader) && g.style(0, y) == c.dim &&
-		(c.gapBelow(g, y) || g.hasAt(y+1, 2, queuedEntry)): // expanded; the collapsed summary follows at once
+	case c.asyncSupported && x == 0 && g.RowIs(y, 0, c.asyncHeader) && g.StyleAt(0, y) == c.dim &&
+		(c.gapBelow(g, y) || g.HasAt(y+1, 2, queuedEntry)): // expanded; the collapsed summary follows at once
 		return ovAsync
 	case x == 2 && c.isForm(g, y):
 		return ovForm
@@ -267,13 +268,13 @@ func (c *codex0x) overlayKind(g *grid, y int) int {
 
 // gapBelow reports exactly asyncGap blank rows under row y, then a row
 // that is not (the open async editor under its header).
-func (c *codex0x) gapBelow(g *grid, y int) bool {
+func (c *codex0x) gapBelow(g *Grid, y int) bool {
 	for i := 1; i <= c.asyncGap; i++ {
-		if !g.blank(y + i) {
+		if !g.Blank(y + i) {
 			return false
 		}
 	}
-	return !g.blank(y + c.asyncGap + 1)
+	return !g.Blank(y + c.asyncGap + 1)
 }
 
 func (c *codex0x) isPermTitle(t string) bool {
@@ -285,8 +286,8 @@ func (c *codex0x) isPermTitle(t string) bool {
 	return strings.HasSuffix(t, c.verifySuffix)
 }
 
-func (c *codex0x) overlay(g *grid, t, kind, b int, out *Recognition) {
-	defer g.enter("codex0x.overlay")()
+func (c *codex0x) overlay(g *Grid, t, kind, b int, out *Recognition) {
+	defer g.Enter("codex0x.overlay")()
 	switch kind {
 	case ovPermission:
 		c.permission(g, t, b, out)
@@ -303,14 +304,14 @@ func (c *codex0x) overlay(g *grid, t, kind, b int, out *Recognition) {
 
 // highlightRow reports whether row y draws the glyph at x and every
 // non-blank cell from it in a row highlight style.
-func (c *codex0x) highlightRow(g *grid, y, x int) bool {
-	defer g.enter("codex0x.highlightRow")()
-	if g.ch(x, y) != '›' || g.style(x, y) != c.rowLit[0] {
+func (c *codex0x) highlightRow(g *Grid, y, x int) bool {
+	defer g.Enter("codex0x.highlightRow")()
+	if g.Rune(x, y) != '›' || g.StyleAt(x, y) != c.rowLit[0] {
 		return false
 	}
-	m := newStyleSet(c.rowLit)
-	for ; x < g.w; x++ {
-		if cl := g.cell(x, y); !g.blankCell(cl) && !g.inSet(&m, cl) {
+	m := NewStyleSet(c.rowLit)
+	for ; x < g.Width(); x++ {
+		if cl := g.Cell(x, y); !g.BlankCell(cl) && !g.InSet(&m, cl) {
 			return false
 		}
 	}
@@ -319,16 +320,16 @@ func (c *codex0x) highlightRow(g *grid, y, x int) bool {
 
 // frameless handles overlay rows (a highlighted option, an approval
 // footer) without their title: a short pane cut the top off.
-func (c *codex0x) frameless(g *grid, b int, out *Recognition) bool {
-	defer g.enter("codex0x.frameless")()
+func (c *codex0x) frameless(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("codex0x.frameless")()
 	for y := b; y >= 0; y-- {
-		if g.blank(y) {
+		if g.Blank(y) {
 			continue
 		}
-		x := g.first(y)
-		perm := x == 0 && c.highlightRow(g, y, 0) && numberAt(g, y, 2) > 0 ||
-			x == 2 && g.hasAt(y, 2, c.permFooter) && g.style(2, y) == c.dim
-		question := x == 2 && c.highlightRow(g, y, 2) && numberAt(g, y, 4) > 0
+		x := g.First(y)
+		perm := x == 0 && c.highlightRow(g, y, 0) && NumberAt(g, y, 2) > 0 ||
+			x == 2 && g.HasAt(y, 2, c.permFooter) && g.StyleAt(2, y) == c.dim
+		question := x == 2 && c.highlightRow(g, y, 2) && NumberAt(g, y, 4) > 0
 		if !perm && !question {
 			continue
 		}
@@ -336,51 +337,58 @@ func (c *codex0x) frameless(g *grid, b int, out *Recognition) bool {
 		if perm {
 			out.ScreenState, out.Prompt.Kind = contract.ScreenAwaitingApproval, contract.KindPermission
 		}
-		out.Reasons = append(out.Reasons, reason(ReasonClippedFrame, "no title above row "+itoa(y)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonClippedFrame, "no title above row "+strconv.Itoa(y)))
 		return true
 	}
 	return false
 }
 
 // lookalike explains a screen with neither bottom pane nor overlay.
-func (c *codex0x) lookalike(g *grid, top, end int) Reason {
-	defer g.enter("codex0x.lookalike")()
+func (c *codex0x) lookalike(g *Grid, top, end int) Reason {
+	defer g.Enter("codex0x.lookalike")()
 	for y := top; y < end; y++ {
 		if c.promptPhrase(g, y) {
-			return reason(NoteUnstyledLookalike, "row "+itoa(y))
+			return NewReason(NoteUnstyledLookalike, "row "+strconv.Itoa(y))
 		}
 	}
-	return reason(NoteUnrecognized, "")
+	return NewReason(NoteUnrecognized, "")
 }
 
 // promptPhrase reports an overlay's phrase on row y, whatever its style.
-func (c *codex0x) promptPhrase(g *grid, y int) bool {
-	defer g.enter("codex0x.promptPhrase")()
-	if g.blank(y) {
+func (c *codex0x) promptPhrase(g *Grid, y int) bool {
+	defer g.Enter("codex0x.promptPhrase")()
+	if g.Blank(y) {
 		return false
 	}
-	x := g.first(y)
+	x := g.First(y)
 	for _, s := range c.permTitles {
-		if g.hasAt(y, x, s) {
+		if g.HasAt(y, x, s) {
 			return true
 		}
 	}
-	return g.hasAt(y, x, c.permFooter) || g.hasAt(y, x, c.confirmTitle) || g.hasAt(y, x, c.asyncSubmit+"   ") ||
-		g.hasAt(y, x, c.progress) && g.ch(x+len(c.progress), y) >= '1' && g.ch(x+len(c.progress), y) <= '9'
+	return g.HasAt(y, x, c.permFooter) || g.HasAt(y, x, c.confirmTitle) || g.HasAt(y, x, c.asyncSubmit+"   ") ||
+		g.HasAt(y, x, c.progress) && g.Rune(x+len(c.progress), y) >= '1' && g.Rune(x+len(c.progress), y) <= '9'
 }
 
 // staleAbove reports another overlay's title or a highlighted menu row
 // above the live overlay's top t.
-func (c *codex0x) staleAbove(g *grid, t int) (Reason, bool) {
-	defer g.enter("codex0x.staleAbove")()
+func (c *codex0x) staleAbove(g *Grid, t int) (Reason, bool) {
+	defer g.Enter("codex0x.staleAbove")()
 	for y := 0; y < t; y++ {
-		if g.blank(y) {
+		if g.Blank(y) {
 			continue
 		}
-		x := g.first(y)
-		if c.overlayKind(g, y) != 0 || (x == 0 || x == 2) && c.highlightRow(g, y, x) && numberAt(g, y, x+2) > 0 {
-			return reason(ReasonStalePrompt, "row "+itoa(y)), true
+		x := g.First(y)
+		if c.overlayKind(g, y) != 0 || (x == 0 || x == 2) && c.highlightRow(g, y, x) && NumberAt(g, y, x+2) > 0 {
+			return NewReason(ReasonStalePrompt, "row "+strconv.Itoa(y)), true
 		}
 	}
 	return Reason{}, false
 }
+
+// codexPasteQuietMillis crosses Codex's paste-burst window (Enter within
+// 120 ms of typed text is a newline; seed 000 measured 121 ms).
+const codexPasteQuietMillis = 121
+
+// keyShiftLeft opens 0.171.0's async questions.
+var keyShiftLeft = []byte("\x1b[1;2D")

@@ -22,59 +22,59 @@ type codexErrors []codexErrorLine
 type codexErrorLine struct {
 	bullet string
 	style  vt.Style
-	shapes []apiErrorShape
+	shapes []APIErrorShape
 }
 
 var (
-	codexRateLimit = apiErrorShape{prefix: "exceeded retry limit, last status: 429 Too Many Requests",
-		reason: BlockedRateLimited, status: 429}
-	codexOverloaded = apiErrorShape{prefix: "Selected model is at capacity. Please try a different model.",
-		reason: BlockedOverloaded}
+	codexRateLimit = APIErrorShape{Prefix: "exceeded retry limit, last status: 429 Too Many Requests",
+		Reason: BlockedRateLimited, Status: 429}
+	codexOverloaded = APIErrorShape{Prefix: "Selected model is at capacity. Please try a different model.",
+		Reason: BlockedOverloaded}
 	// An HTTP 500 after Codex's retries.
-	codexHighDemand = apiErrorShape{prefix: "We’re currently experiencing high demand, which may cause temporary errors.",
-		reason: BlockedAPIError}
+	codexHighDemand = APIErrorShape{Prefix: "We’re currently experiencing high demand, which may cause temporary errors.",
+		Reason: BlockedAPIError}
 	// usage_limit_reached with resets_at: "... or try again at 8:01 AM."
-	codexUsageLimit = apiErrorShape{prefix: "You’ve hit your usage limit.", reason: BlockedUsageLimit, status: 429,
-		resets: "try again at ", resetsEnd: []string{"."}}
+	codexUsageLimit = APIErrorShape{Prefix: "You’ve hit your usage limit.", Reason: BlockedUsageLimit, Status: 429,
+		Resets: "try again at ", ResetsEnd: []string{"."}}
 )
 
 // A person's Esc in the running turn (recording interrupted; also after
 // a rejected patch, apply-patch-reject): red on 0.155.1, plain on 0.171.0.
 var (
-	codexInterrupted0_155 = apiErrorShape{prefix: "Conversation interrupted - tell the model what to do differently.",
-		reason: BlockedInterrupted}
-	codexInterrupted0_171 = apiErrorShape{prefix: "Conversation interrupted - use /feedback if something went wrong",
-		reason: BlockedInterrupted}
+	codexInterrupted0_155 = APIErrorShape{Prefix: "Conversation interrupted - tell the model what to do differently.",
+		Reason: BlockedInterrupted}
+	codexInterrupted0_171 = APIErrorShape{Prefix: "Conversation interrupted - use /feedback if something went wrong",
+		Reason: BlockedInterrupted}
 )
 
 // codexInterruptions is the note of 0.153.4 to 0.155.1 alone (red).
-var codexInterruptions = codexErrors{{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexInterrupted0_155}}}
+var codexInterruptions = codexErrors{{bullet: "■ ", style: FgIdx(1).Style(), shapes: []APIErrorShape{codexInterrupted0_155}}}
 
 // codexErrors0_155_1: Codex 0.155.1 (recordings api-error-429,
 // api-error-overloaded, api-error-overloaded-stream, api-usage-limit,
 // api-error-500, interrupted); the overload is a yellow warning.
 var codexErrors0_155_1 = codexErrors{
-	{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand, codexInterrupted0_155}},
-	{bullet: "⚠ ", style: fgIdx(3).vt(), shapes: []apiErrorShape{codexOverloaded}},
+	{bullet: "■ ", style: FgIdx(1).Style(), shapes: []APIErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand, codexInterrupted0_155}},
+	{bullet: "⚠ ", style: FgIdx(3).Style(), shapes: []APIErrorShape{codexOverloaded}},
 }
 
 // codexErrors0_154_0: Codex 0.154.0 as 0.155.1, with straight
 // apostrophes ("You've hit your usage limit.", "We're currently ...").
 var codexErrors0_154_0 = func() codexErrors {
 	usage, demand := codexUsageLimit, codexHighDemand
-	usage.prefix = "You've hit your usage limit."
-	demand.prefix = "We're currently experiencing high demand, which may cause temporary errors."
+	usage.Prefix = "You've hit your usage limit."
+	demand.Prefix = "We're currently experiencing high demand, which may cause temporary errors."
 	return codexErrors{
-		{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexRateLimit, usage, demand, codexInterrupted0_155}},
-		{bullet: "⚠ ", style: fgIdx(3).vt(), shapes: []apiErrorShape{codexOverloaded}},
+		{bullet: "■ ", style: FgIdx(1).Style(), shapes: []APIErrorShape{codexRateLimit, usage, demand, codexInterrupted0_155}},
+		{bullet: "⚠ ", style: FgIdx(3).Style(), shapes: []APIErrorShape{codexOverloaded}},
 	}
 }()
 
 // codexErrors0_171_0: Codex 0.171.0 prints every one of them as a red
 // error, the overload too.
 var codexErrors0_171_0 = codexErrors{
-	{bullet: "■ ", style: fgIdx(1).vt(), shapes: []apiErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand, codexOverloaded}},
-	{bullet: "■ ", style: plain().vt(), shapes: []apiErrorShape{codexInterrupted0_171}},
+	{bullet: "■ ", style: FgIdx(1).Style(), shapes: []APIErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand, codexOverloaded}},
+	{bullet: "■ ", style: Plain().Style(), shapes: []APIErrorShape{codexInterrupted0_171}},
 }
 
 // codexErrorsOf are the profiles whose error shapes are recorded (by
@@ -92,8 +92,8 @@ var codexErrorsGeneric = slices.Concat(codexErrors0_171_0, codexErrors0_155_1, c
 
 // blocked reads an idle composer screen whose history ends in an API
 // error of a known shape as Blocked.
-func (c *codex0x) blocked(g *grid, out *Recognition) {
-	defer g.enter("codex0x.blocked")()
+func (c *codex0x) blocked(g *Grid, out *Recognition) {
+	defer g.Enter("codex0x.blocked")()
 	es := codexErrorsOf[c]
 	if !out.Exact {
 		es = codexErrorsGeneric
@@ -106,31 +106,31 @@ func (c *codex0x) blocked(g *grid, out *Recognition) {
 		es = codexInterruptions
 	}
 	end := out.Region.Top - 1
-	for end >= 0 && g.blank(end) {
+	for end >= 0 && g.Blank(end) {
 		end--
 	}
 	for _, e := range es {
 		top := end
-		for top >= 0 && !g.blank(top) && !g.hasAt(top, 0, e.bullet) {
+		for top >= 0 && !g.Blank(top) && !g.HasAt(top, 0, e.bullet) {
 			top--
 		}
-		if top < 0 || g.blank(top) || g.first(top) != 0 || !g.hasAt(top, 0, e.bullet) {
+		if top < 0 || g.Blank(top) || g.First(top) != 0 || !g.HasAt(top, 0, e.bullet) {
 			continue
 		}
-		rows := []string{g.textFrom(top, displayWidth(e.bullet))}
+		rows := []string{g.TextFrom(top, DisplayWidth(e.bullet))}
 		styled := true
 		for y := top; y <= end && styled; y++ {
-			styled = styledLinked(g, y, e.style)
+			styled = g.StyledLinked(y, e.style)
 			if y > top {
-				rows = append(rows, g.textFrom(y, 0))
+				rows = append(rows, g.TextFrom(y, 0))
 			}
 		}
 		if !styled {
 			continue
 		}
-		if b, ok := matchShapes(e.shapes, strings.Join(rows, " ")); ok {
+		if b, ok := MatchShapes(e.shapes, strings.Join(rows, " ")); ok {
 			b.Row = top
-			block(out, b)
+			BlockComposer(out, b)
 			return
 		}
 	}

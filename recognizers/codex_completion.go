@@ -26,21 +26,21 @@ import "strings"
 // slashPair proves the two-row completion list of the one-row slash
 // command draft on rows y and y+1 and returns the index of its
 // highlighted row (0 or 1) and its commands.
-func (c *codex0x) slashPair(g *grid, y int, draft string) (lit int, cmds [2]string, ok bool) {
-	defer g.enter("codex0x.slashPair")()
-	if !slashCommand(draft) || !c.slashPopup && c.slashAbove == nil {
+func (c *codex0x) slashPair(g *Grid, y int, draft string) (lit int, cmds [2]string, ok bool) {
+	defer g.Enter("codex0x.slashPair")()
+	if !SlashCommand(draft) || !c.slashPopup && c.slashAbove == nil {
 		return 0, cmds, false
 	}
 	var desc [2]int
 	for i := range 2 {
-		cmd, rest, found := strings.Cut(g.textFrom(y+i, 2), "  ")
-		if !found || !slashCommand(cmd) || !strings.HasPrefix(cmd, draft) || strings.TrimSpace(rest) == "" {
+		cmd, rest, found := strings.Cut(g.TextFrom(y+i, 2), "  ")
+		if !found || !SlashCommand(cmd) || !strings.HasPrefix(cmd, draft) || strings.TrimSpace(rest) == "" {
 			return 0, cmds, false
 		}
 		cmds[i] = cmd
-		desc[i] = 2 + displayWidth(cmd) + 2 + len(rest) - len(strings.TrimLeft(rest, " "))
+		desc[i] = 2 + DisplayWidth(cmd) + 2 + len(rest) - len(strings.TrimLeft(rest, " "))
 	}
-	descX := 2 + max(displayWidth(cmds[0]), displayWidth(cmds[1])) + 2
+	descX := 2 + max(DisplayWidth(cmds[0]), DisplayWidth(cmds[1])) + 2
 	if cmds[0] == cmds[1] || desc[0] != descX || desc[1] != descX {
 		return 0, cmds, false
 	}
@@ -58,21 +58,21 @@ func (c *codex0x) slashPair(g *grid, y int, draft string) (lit int, cmds [2]stri
 }
 
 // pairLit proves the highlighted row of the two-row list on row y.
-func (c *codex0x) pairLit(g *grid, y int, cmd string, descX int) bool {
-	defer g.enter("codex0x.pairLit")()
+func (c *codex0x) pairLit(g *Grid, y int, cmd string, descX int) bool {
+	defer g.Enter("codex0x.pairLit")()
 	if c.slashAbove != nil {
 		return c.slashAbove.rowAt(g, y, cmd, descX)
 	}
-	return g.first(y) == 2 && g.hasAt(y, 2, cmd) && !g.space(descX, y) && g.styled(y, 2, g.w, c.highlight)
+	return g.First(y) == 2 && g.HasAt(y, 2, cmd) && !g.SpaceAt(descX, y) && g.Styled(y, 2, g.Width(), c.highlight)
 }
 
 // pairPlain proves the other row of the two-row list on row y: "/" plain,
 // the draft's name bold, the rest plain, the description dim from descX.
-func (c *codex0x) pairPlain(g *grid, y int, draft string, descX int) bool {
-	defer g.enter("codex0x.pairPlain")()
-	x := 2 + displayWidth(draft)
-	bold := plain().bold().vt()
-	return g.first(y) == 2 && g.ch(2, y) == '/' && !g.space(descX, y) &&
-		g.style(2, y) == plain().vt() && g.styled(y, 3, x, bold) && !g.space(x-1, y) && g.style(x-1, y) == bold &&
-		g.styled(y, x, descX, plain().vt()) && g.styled(y, descX, g.w, c.dim)
+func (c *codex0x) pairPlain(g *Grid, y int, draft string, descX int) bool {
+	defer g.Enter("codex0x.pairPlain")()
+	x := 2 + DisplayWidth(draft)
+	bold := Plain().Bold().Style()
+	return g.First(y) == 2 && g.Rune(2, y) == '/' && !g.SpaceAt(descX, y) &&
+		g.StyleAt(2, y) == Plain().Style() && g.Styled(y, 3, x, bold) && !g.SpaceAt(x-1, y) && g.StyleAt(x-1, y) == bold &&
+		g.Styled(y, x, descX, Plain().Style()) && g.Styled(y, descX, g.Width(), c.dim)
 }

@@ -1,12 +1,13 @@
 package recognizers
 
 import (
+	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/vt"
-	"github.com/gdamore/tcell/v2"
 )
 
 // composer recognizes Codex's bottom pane at rest, ending at row b: the
@@ -16,8 +17,8 @@ import (
 // line and a collapsed async question summary. A draft typed while a
 // turn runs shows the queue row in place of the status line or the hints
 // row: only under the working line.
-func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
-	defer g.enter("codex0x.composer")()
+func (c *codex0x) composer(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("codex0x.composer")()
 	end := b
 	queueing, bare := false, false
 	if c.hintsRow {
@@ -40,36 +41,36 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 		queueing = true
 	} else if cmd, ok := c.completionRow(g, b); ok {
 		command = cmd
-	} else if c.slashPopup && b == g.lastRow() && g.first(b-1) == 2 && g.ch(2, b-1) == '/' && g.ch(2, b) == '/' {
+	} else if c.slashPopup && b == g.LastRow() && g.First(b-1) == 2 && g.Rune(2, b-1) == '/' && g.Rune(2, b) == '/' {
 		pair, b = true, b-1 // the two-row list (codex_completion.go), proven once the draft is read
-	} else if g.first(b) != 2 || g.style(2, b) != c.statusModel {
+	} else if g.First(b) != 2 || g.StyleAt(2, b) != c.statusModel {
 		return false
 	}
-	if !g.blank(b - 1) {
+	if !g.Blank(b - 1) {
 		return false
 	}
 	p := -1
-	for y := b - 2; y >= max(0, b-2-maxComposerRows); y-- {
-		if g.blank(y) && c.draftBlankRows && y < b-2 && !g.blank(y+1) {
+	for y := b - 2; y >= max(0, b-2-MaxComposerRows); y-- {
+		if g.Blank(y) && c.draftBlankRows && y < b-2 && !g.Blank(y+1) {
 			continue // an empty line of the draft
 		}
-		if g.blank(y) || g.first(y) < 2 && g.ch(0, y) != '›' {
+		if g.Blank(y) || g.First(y) < 2 && g.Rune(0, y) != '›' {
 			break
 		}
-		if g.ch(0, y) == '›' {
+		if g.Rune(0, y) == '›' {
 			p = y
 			break
 		}
 	}
-	if p < 0 || g.style(0, p) != c.composerGlyph || !g.space(1, p) || p > 0 && !g.blank(p-1) {
+	if p < 0 || g.StyleAt(0, p) != c.composerGlyph || !g.SpaceAt(1, p) || p > 0 && !g.Blank(p-1) {
 		return false
 	}
 	empty := c.placeholderOnly(g, p, b-1)
-	if (queueing || bare) && empty || command != "" && (p != b-2 || g.textFrom(p, 2) != command) {
+	if (queueing || bare) && empty || command != "" && (p != b-2 || g.TextFrom(p, 2) != command) {
 		return false // a completion row completes the one-row draft it names
 	}
 	if pair {
-		if _, _, ok := c.slashPair(g, b, g.textFrom(p, 2)); empty || p != b-2 || !ok {
+		if _, _, ok := c.slashPair(g, b, g.TextFrom(p, 2)); empty || p != b-2 || !ok {
 			return false // the two-row list completes the one-row draft both its commands start with
 		}
 	}
@@ -84,7 +85,7 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 	if !empty {
 		rows := make([]string, 0, b-1-p)
 		for y := p; y < b-1; y++ {
-			rows = append(rows, strings.TrimRight(g.text(y, 2, g.w), " "))
+			rows = append(rows, strings.TrimRight(g.Text(y, 2, g.Width()), " "))
 		}
 		draft := strings.TrimRight(strings.Join(rows, "\n"), "\n")
 		out.Composer, out.Draft, out.DraftLen = contract.ComposerDraft, draft, len([]rune(draft))
@@ -100,14 +101,14 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 		out.Status = c.statusCard(g, p)
 	}
 	if out.Composer == contract.ComposerDraft && !working && p == b-2 && strings.HasPrefix(out.Draft, "/") {
-		if slashCommand(out.Draft) {
+		if SlashCommand(out.Draft) {
 			out.Completion = c.completion(g, p, b, command, pair, out.Draft)
 		}
 		out.NoCompletion = out.Completion == "" && !queueing && !pair && c.noCompletion(g, p, b, command)
 	}
 	for y := 0; y < p; y++ {
 		if c.promptPhrase(g, y) {
-			out.Reasons = append(out.Reasons, reason(NotePromptInTranscript, "row "+itoa(y)))
+			out.Reasons = append(out.Reasons, NewReason(NotePromptInTranscript, "row "+strconv.Itoa(y)))
 			break
 		}
 	}
@@ -119,12 +120,12 @@ func (c *codex0x) composer(g *grid, b int, out *Recognition) bool {
 // description from column 2, the whole row in the highlight style, and
 // returns the command. Only the single row recorded is read: a draft that
 // several commands complete stays unknown.
-func (c *codex0x) completionRow(g *grid, y int) (string, bool) {
-	defer g.enter("codex0x.completionRow")()
-	if !c.slashPopup || g.first(y) != 2 || g.ch(2, y) != '/' || !g.styled(y, 2, g.w, c.highlight) || g.first(y-2) != 0 {
+func (c *codex0x) completionRow(g *Grid, y int) (string, bool) {
+	defer g.Enter("codex0x.completionRow")()
+	if !c.slashPopup || g.First(y) != 2 || g.Rune(2, y) != '/' || !g.Styled(y, 2, g.Width(), c.highlight) || g.First(y-2) != 0 {
 		return "", false
 	}
-	cmd, desc, ok := strings.Cut(g.textFrom(y, 2), "  ")
+	cmd, desc, ok := strings.Cut(g.TextFrom(y, 2), "  ")
 	if !ok || len(cmd) < 2 || strings.ContainsRune(cmd, ' ') || strings.TrimSpace(desc) == "" {
 		return "", false
 	}
@@ -140,22 +141,22 @@ func (c *codex0x) completionRow(g *grid, y int) (string, bool) {
 // 0.155.1, rows b and b+1; rows p-3 and p-2 on 0.171.0, blank rows around
 // them: codex_completion.go) names the draft only with its first row
 // highlighted, that row's command being the draft.
-func (c *codex0x) completion(g *grid, p, b int, command string, pair bool, draft string) string {
-	defer g.enter("codex0x.completion")()
+func (c *codex0x) completion(g *Grid, p, b int, command string, pair bool, draft string) string {
+	defer g.Enter("codex0x.completion")()
 	switch {
 	case pair:
 		if lit, cmds, ok := c.slashPair(g, b, draft); ok && lit == 0 && cmds[0] == draft {
 			return draft
 		}
 	case command != "":
-		if command == draft && g.hasAt(b, 2, command+"  ") && !g.space(2+displayWidth(command)+2, b) {
+		if command == draft && g.HasAt(b, 2, command+"  ") && !g.SpaceAt(2+DisplayWidth(command)+2, b) {
 			return command
 		}
 	case c.slashAbove != nil:
-		if c.slashAbove.row(g, p-2, draft) && g.blank(p-1) && g.blank(p-3) {
+		if c.slashAbove.row(g, p-2, draft) && g.Blank(p-1) && g.Blank(p-3) {
 			return draft
 		}
-		if lit, cmds, ok := c.slashPair(g, p-3, draft); ok && lit == 0 && cmds[0] == draft && g.blank(p-1) && g.blank(p-4) {
+		if lit, cmds, ok := c.slashPair(g, p-3, draft); ok && lit == 0 && cmds[0] == draft && g.Blank(p-1) && g.Blank(p-4) {
 			return draft
 		}
 	}
@@ -174,43 +175,18 @@ func (c *codex0x) completion(g *grid, p, b int, command string, pair bool, draft
 //     reverse video.
 //
 // Any other version has no recorded list, and nothing is proven.
-func (c *codex0x) noCompletion(g *grid, p, b int, command string) bool {
-	defer g.enter("codex0x.noCompletion")()
+func (c *codex0x) noCompletion(g *Grid, p, b int, command string) bool {
+	defer g.Enter("codex0x.noCompletion")()
 	switch {
 	case c.slashPopup:
-		return command == "" && b == g.lastRow() && g.first(b) == 2 && g.style(2, b) == c.statusModel
+		return command == "" && b == g.LastRow() && g.First(b) == 2 && g.StyleAt(2, b) == c.statusModel
 	case c.slashAbove != nil:
-		for y := p - 2; y >= max(0, p-1-maxCompletionRows); y-- {
-			if reverseCell(g, y) {
+		for y := p - 2; y >= max(0, p-1-MaxCompletionRows); y-- {
+			if g.HasReverse(y) {
 				return false
 			}
 		}
 		return true
-	}
-	return false
-}
-
-// reverseCell reports whether a cell of row y is in reverse video. Cells
-// come in runs of one style handle: each run's style is looked up once.
-func reverseCell(g *grid, y int) bool {
-	if g.blank(y) {
-		return false
-	}
-	var handle vt.StyleID
-	seen, rev := false, false
-	for x := g.rows[y].first; x <= g.rows[y].last; x++ {
-		c := g.rows[y].cells[x]
-		if c.Style() == 0 {
-			continue
-		}
-		if !seen || c.Style() != handle {
-			handle, seen = c.Style(), true
-			_, _, attr := g.styleOf(c).Decompose()
-			rev = attr&tcell.AttrReverse != 0
-		}
-		if rev {
-			return true
-		}
 	}
 	return false
 }
@@ -223,57 +199,51 @@ type codexSlashRow struct {
 }
 
 // row proves the completion row of command on row y.
-func (r *codexSlashRow) row(g *grid, y int, command string) bool {
-	return r.rowAt(g, y, command, 2+displayWidth(command)+2)
+func (r *codexSlashRow) row(g *Grid, y int, command string) bool {
+	return r.rowAt(g, y, command, 2+DisplayWidth(command)+2)
 }
 
 // rowAt proves the completion row of command on row y, its description
 // at column x0 (the command padded with spaces up to it).
-func (r *codexSlashRow) rowAt(g *grid, y int, command string, x0 int) bool {
-	defer g.enter("codexSlashRow.row")()
+func (r *codexSlashRow) rowAt(g *Grid, y int, command string, x0 int) bool {
+	defer g.Enter("codexSlashRow.row")()
 	lead := "› " + command
-	if x0 < displayWidth(lead)+2 || g.first(y) != 0 || g.last(y) != g.w-1 || !g.hasAt(y, 0, lead) ||
-		strings.TrimSpace(g.text(y, displayWidth(lead), x0)) != "" || !g.styled(y, 0, x0, r.head) || g.space(x0, y) {
+	if x0 < DisplayWidth(lead)+2 || g.First(y) != 0 || g.Last(y) != g.Width()-1 || !g.HasAt(y, 0, lead) ||
+		strings.TrimSpace(g.Text(y, DisplayWidth(lead), x0)) != "" || !g.Styled(y, 0, x0, r.head) || g.SpaceAt(x0, y) {
 		return false
 	}
-	x, m := x0, g.match(r.desc)
-	for x < g.w && g.is(&m, g.rows[y].cells[x]) {
+	x, m := x0, g.Match(r.desc)
+	for x < g.Width() && g.Matches(&m, g.Cell(x, y)) {
 		x++
 	}
-	return x > x0 && !g.space(x-1, y) && g.styled(y, x, g.w, r.head) && strings.TrimSpace(g.text(y, x, g.w)) == ""
-}
-
-// slashCommand reports a draft that is one slash command: "/" and a name
-// without spaces.
-func slashCommand(s string) bool {
-	return len(s) > 1 && s[0] == '/' && !strings.ContainsAny(s, " \t\n\u00a0")
+	return x > x0 && !g.SpaceAt(x-1, y) && g.Styled(y, x, g.Width(), r.head) && strings.TrimSpace(g.Text(y, x, g.Width())) == ""
 }
 
 // statusWrapped reports whether row b continues the status line above it:
 // the status line's own row (the model in its colour at column 2), then
 // "· <segment>" at column 2 (permission-approve-cwd120: the thread's
 // title after a 120-character cwd).
-func (c *codex0x) statusWrapped(g *grid, b int) bool {
-	defer g.enter("codex0x.statusWrapped")()
-	return g.first(b) == 2 && g.hasAt(b, 2, "· ") && g.styled(b, 0, 4, plain().vt()) &&
-		g.first(b-1) == 2 && g.style(2, b-1) == c.statusModel
+func (c *codex0x) statusWrapped(g *Grid, b int) bool {
+	defer g.Enter("codex0x.statusWrapped")()
+	return g.First(b) == 2 && g.HasAt(b, 2, "· ") && g.Styled(b, 0, 4, Plain().Style()) &&
+		g.First(b-1) == 2 && g.StyleAt(2, b-1) == c.statusModel
 }
 
 // clear returns the clearing step of the draft on composer rows p to
 // end-1, or nil: clearKeys kill to the line start, so the draft must be
 // the "›" row alone with the visible cursor right after its last cell.
-func (c *codex0x) clear(g *grid, p, end int) *Clear {
-	defer g.enter("codex0x.clear")()
+func (c *codex0x) clear(g *Grid, p, end int) *Clear {
+	defer g.Enter("codex0x.clear")()
 	if c.clearKeys == nil {
 		return nil
 	}
 	for y := p + 1; y < end; y++ {
-		if !g.blank(y) {
+		if !g.Blank(y) {
 			return nil
 		}
 	}
-	x := g.last(p)
-	if x < 2 || !g.cursor.Visible || g.cursor.Y != p || g.cursor.X != x+max(g.cell(x, p).Width(), 1) {
+	x := g.Last(p)
+	if x < 2 || !g.Cursor().Visible || g.Cursor().Y != p || g.Cursor().X != x+max(g.Cell(x, p).Width(), 1) {
 		return nil
 	}
 	return &Clear{Keys: c.clearKeys}
@@ -285,12 +255,19 @@ type styledRun struct {
 	style vt.Style
 }
 
+// LogValue of a profile's styled run: its length (the text is the
+// profile's own, but a run is compared with screen text).
+func (r styledRun) LogValue() slog.Value { return slog.IntValue(len(r.text)) }
+
+// String is LogValue as text.
+func (r styledRun) String() string { return r.LogValue().String() }
+
 // queueRowAt proves the queue row on row y: the runs of queueRow from
 // column 2, then nothing, or with queueContext only "NN% context left"
 // dim, right-aligned at the row's end.
-func (c *codex0x) queueRowAt(g *grid, y int) bool {
-	defer g.enter("codex0x.queueRowAt")()
-	if len(c.queueRow) == 0 || g.first(y) != 2 {
+func (c *codex0x) queueRowAt(g *Grid, y int) bool {
+	defer g.Enter("codex0x.queueRowAt")()
+	if len(c.queueRow) == 0 || g.First(y) != 2 {
 		return false
 	}
 	if !runsAt(g, y, 2, c.queueRow, c.queueContext == "") {
@@ -301,11 +278,11 @@ func (c *codex0x) queueRowAt(g *grid, y int) bool {
 	}
 	x := 2
 	for _, r := range c.queueRow {
-		x += displayWidth(r.text)
+		x += DisplayWidth(r.text)
 	}
-	rest := g.textFrom(y, x)
+	rest := g.TextFrom(y, x)
 	n := len(rest) - len(strings.TrimLeft(rest, " "))
-	if n < 3 || !g.styled(y, x, g.w, c.dim) {
+	if n < 3 || !g.Styled(y, x, g.Width(), c.dim) {
 		return false
 	}
 	digits, ok := strings.CutSuffix(rest[n:], c.queueContext)
@@ -314,12 +291,12 @@ func (c *codex0x) queueRowAt(g *grid, y int) bool {
 
 // hintRow proves the key hints under the status line (Codex 0.171.0):
 // segments, three or more spaces apart, each ending in a known hint.
-func (c *codex0x) hintRow(g *grid, y int) bool {
-	defer g.enter("codex0x.hintRow")()
-	if g.blank(y) || g.first(y) < 2 {
+func (c *codex0x) hintRow(g *Grid, y int) bool {
+	defer g.Enter("codex0x.hintRow")()
+	if g.Blank(y) || g.First(y) < 2 {
 		return false
 	}
-	for _, seg := range strings.Split(g.trimmed(y), "   ") {
+	for _, seg := range strings.Split(g.Trimmed(y), "   ") {
 		if seg = strings.TrimSpace(seg); seg != "" && !slices.ContainsFunc(c.hints, func(h string) bool { return strings.HasSuffix(seg, h) }) {
 			return false
 		}
@@ -332,21 +309,21 @@ func (c *codex0x) hintRow(g *grid, y int) bool {
 // with no warning to show there (bubblewrap on PATH) the row is empty
 // (permission-bwrap, while "run-ls" is typed). composer takes it only
 // under a draft and no running turn, as recorded.
-func (c *codex0x) bareHints(g *grid, b int) bool {
-	defer g.enter("codex0x.bareHints")()
-	return b == g.h-2 && g.first(b) == 2 && g.style(2, b) == c.statusModel
+func (c *codex0x) bareHints(g *Grid, b int) bool {
+	defer g.Enter("codex0x.bareHints")()
+	return b == g.Height()-2 && g.First(b) == 2 && g.StyleAt(2, b) == c.statusModel
 }
 
 // placeholderOnly proves an empty composer by style: every non-blank cell
 // after "› " is the dim placeholder (typed text never is), on the first
 // row only.
-func (c *codex0x) placeholderOnly(g *grid, p, end int) bool {
-	defer g.enter("codex0x.placeholderOnly")()
-	if g.last(p) < 2 || !g.styled(p, 2, g.w, c.placeholder) {
+func (c *codex0x) placeholderOnly(g *Grid, p, end int) bool {
+	defer g.Enter("codex0x.placeholderOnly")()
+	if g.Last(p) < 2 || !g.Styled(p, 2, g.Width(), c.placeholder) {
 		return false
 	}
 	for y := p + 1; y < end; y++ {
-		if !g.blank(y) {
+		if !g.Blank(y) {
 			return false
 		}
 	}
@@ -359,10 +336,10 @@ func (c *codex0x) placeholderOnly(g *grid, p, end int) bool {
 // answer", and the blocks of input waiting for the running turn (steered
 // or queued answers and messages), which it passes over. pending: such a
 // block is there, which only a running turn shows.
-func (c *codex0x) above(g *grid, p int, out *Recognition) (pending bool) {
-	defer g.enter("codex0x.above")()
+func (c *codex0x) above(g *Grid, p int, out *Recognition) (pending bool) {
+	defer g.Enter("codex0x.above")()
 	for y, seen := p-1, 0; y >= 0 && seen < 2; y-- {
-		if g.blank(y) {
+		if g.Blank(y) {
 			continue
 		}
 		if top, ok := c.pendingBlock(g, y); ok {
@@ -391,18 +368,18 @@ const maxPendingRows = 24
 // inputs" for input queued for the next turn), indented rows with at
 // least one "↳ " entry. It returns the header's row. The collapsed async
 // summary (no entry, a "? N questions" row) is not one.
-func (c *codex0x) pendingBlock(g *grid, y int) (int, bool) {
-	defer g.enter("codex0x.pendingBlock")()
+func (c *codex0x) pendingBlock(g *Grid, y int) (int, bool) {
+	defer g.Enter("codex0x.pendingBlock")()
 	entries := 0
 	for r := y; r >= 0 && y-r <= maxPendingRows; r-- {
 		switch {
-		case g.blank(r):
-		case g.first(r) == 0:
-			ok := entries > 0 && g.style(0, r) == c.dim && (g.hasAt(r, 0, c.steerHeader) || g.rowIs(r, 0, c.asyncHeader))
+		case g.Blank(r):
+		case g.First(r) == 0:
+			ok := entries > 0 && g.StyleAt(0, r) == c.dim && (g.HasAt(r, 0, c.steerHeader) || g.RowIs(r, 0, c.asyncHeader))
 			return r, ok
-		case g.first(r) < 2:
+		case g.First(r) < 2:
 			return 0, false
-		case g.hasAt(r, 2, "↳ "):
+		case g.HasAt(r, 2, "↳ "):
 			entries++
 		}
 	}
@@ -411,12 +388,12 @@ func (c *codex0x) pendingBlock(g *grid, y int) (int, bool) {
 
 // doneLine reads the dim line closing a finished turn: "done 3:48 AM"
 // (0.15x) or "Worked for 1s • 04:12" (0.171.0).
-func (c *codex0x) doneLine(g *grid, y int, a *Activity) {
-	defer g.enter("codex0x.doneLine")()
-	if g.first(y) != 2 || !g.styled(y, 2, g.w, c.dim) {
+func (c *codex0x) doneLine(g *Grid, y int, a *Activity) {
+	defer g.Enter("codex0x.doneLine")()
+	if g.First(y) != 2 || !g.Styled(y, 2, g.Width(), c.dim) {
 		return
 	}
-	text := g.textFrom(y, 2)
+	text := g.TextFrom(y, 2)
 	if rest, ok := strings.CutPrefix(text, "Worked for "); ok {
 		a.Done = true
 		a.DoneElapsed, _, _ = strings.Cut(rest, " • ")
@@ -428,12 +405,12 @@ func (c *codex0x) doneLine(g *grid, y int, a *Activity) {
 // workingLine reads the status line of a running turn. Its header text
 // varies (reasoning summaries replace "Working"): only the bullet, the
 // timer and the interrupt hint are read.
-func (c *codex0x) workingLine(g *grid, y int, a *Activity) bool {
-	defer g.enter("codex0x.workingLine")()
-	if g.first(y) != 0 || !strings.ContainsRune(c.bullets, g.ch(0, y)) || !g.space(1, y) {
+func (c *codex0x) workingLine(g *Grid, y int, a *Activity) bool {
+	defer g.Enter("codex0x.workingLine")()
+	if g.First(y) != 0 || !strings.ContainsRune(c.bullets, g.Rune(0, y)) || !g.SpaceAt(1, y) {
 		return false
 	}
-	text := g.textFrom(y, 2)
+	text := g.TextFrom(y, 2)
 	if !strings.HasSuffix(text, c.interruptHint) {
 		return false
 	}
@@ -450,14 +427,14 @@ func (c *codex0x) workingLine(g *grid, y int, a *Activity) bool {
 // questions themselves are not in it: the prompt shown is the nearest
 // printed question above (presentation only; answering first expands
 // the editor, whose question is parsed exactly).
-func (c *codex0x) asyncSummary(g *grid, y int, out *Recognition) bool {
-	defer g.enter("codex0x.asyncSummary")()
+func (c *codex0x) asyncSummary(g *Grid, y int, out *Recognition) bool {
+	defer g.Enter("codex0x.asyncSummary")()
 	s := y - 2
-	if s < 0 || g.first(y) != 4 || !runsAt(g, y, 4, c.asyncOpenRow, true) ||
-		!g.rowIs(s, 0, c.asyncHeader) || g.style(0, s) != c.dim || !g.hasAt(s+1, 2, "? ") || g.first(s+1) != 2 {
+	if s < 0 || g.First(y) != 4 || !runsAt(g, y, 4, c.asyncOpenRow, true) ||
+		!g.RowIs(s, 0, c.asyncHeader) || g.StyleAt(0, s) != c.dim || !g.HasAt(s+1, 2, "? ") || g.First(s+1) != 2 {
 		return false
 	}
-	count, _, ok := strings.Cut(g.textFrom(s+1, 4), c.asyncQuestion)
+	count, _, ok := strings.Cut(g.TextFrom(s+1, 4), c.asyncQuestion)
 	n := 0
 	for _, d := range count {
 		if d < '0' || d > '9' {
@@ -466,43 +443,43 @@ func (c *codex0x) asyncSummary(g *grid, y int, out *Recognition) bool {
 		}
 		n = n*10 + int(d-'0')
 	}
-	if !ok || n == 0 || g.style(4, s+1) != c.asyncCount {
+	if !ok || n == 0 || g.StyleAt(4, s+1) != c.asyncCount {
 		return false
 	}
 	q := Question{Prompt: c.printedQuestion(g, s)}
 	out.Prompt = &Prompt{Kind: contract.KindAsyncQuestion, Highlighted: -1, Pending: n, Questions: []Question{q}}
-	out.specs = []choiceSpec{{option: -1, derived: "open", steps: []PlanStep{{Keys: c.asyncOpenKey, Expect: expect(-1, contract.ScreenAsyncQuestion)}}}}
+	out.Specs = []ChoiceSpec{{Option: -1, Derived: "open", Steps: []PlanStep{{Keys: c.asyncOpenKey, Expect: NewExpect(-1, contract.ScreenAsyncQuestion)}}}}
 	return true
 }
 
 // runsAt proves the runs of rs from column x of row y, each in its style;
 // alone: nothing after them.
-func runsAt(g *grid, y, x int, rs []styledRun, alone bool) bool {
+func runsAt(g *Grid, y, x int, rs []styledRun, alone bool) bool {
 	for _, r := range rs {
-		w := displayWidth(r.text)
-		if !g.hasAt(y, x, r.text) || !g.styled(y, x, x+w, r.style) {
+		w := DisplayWidth(r.text)
+		if !g.HasAt(y, x, r.text) || !g.Styled(y, x, x+w, r.style) {
 			return false
 		}
 		x += w
 	}
-	return !alone || g.last(y) < x
+	return !alone || g.Last(y) < x
 }
 
 // printedQuestion finds the async question Codex printed into the history
 // above row s: printedMark and the question at column 0 ("• <question>"
 // with a bullet of bullets on 0.15x, "? <question>" on 0.171.0), a blank
 // row and "  <printedItem><option>" rows.
-func (c *codex0x) printedQuestion(g *grid, s int) string {
-	defer g.enter("codex0x.printedQuestion")()
+func (c *codex0x) printedQuestion(g *Grid, s int) string {
+	defer g.Enter("codex0x.printedQuestion")()
 	mark := func(y int) bool {
 		if c.printedMark == "• " {
-			return strings.ContainsRune(c.bullets, g.ch(0, y)) && g.space(1, y)
+			return strings.ContainsRune(c.bullets, g.Rune(0, y)) && g.SpaceAt(1, y)
 		}
-		return g.hasAt(y, 0, c.printedMark)
+		return g.HasAt(y, 0, c.printedMark)
 	}
 	for y := s - 1; y >= 1; y-- {
-		if g.first(y) == 0 && mark(y) && g.blank(y+1) && g.hasAt(y+2, 2, c.printedItem) {
-			return g.textFrom(y, 2)
+		if g.First(y) == 0 && mark(y) && g.Blank(y+1) && g.HasAt(y+2, 2, c.printedItem) {
+			return g.TextFrom(y, 2)
 		}
 	}
 	return ""

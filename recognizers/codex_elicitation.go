@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -35,11 +36,11 @@ var codexToolRows = []codexRow{
 
 // isForm reports a form's progress row on y: "Field N/M" in dim at
 // column 2, on a version whose recordings show the form.
-func (c *codex0x) isForm(g *grid, y int) bool {
-	defer g.enter("codex0x.isForm")()
+func (c *codex0x) isForm(g *Grid, y int) bool {
+	defer g.Enter("codex0x.isForm")()
 	x := 2 + len(codexFormField)
-	return codexPermsOf[c].elicitation && g.first(y) == 2 && g.hasAt(y, 2, codexFormField) &&
-		g.styled(y, 2, g.w, c.dim) && g.ch(x, y) >= '1' && g.ch(x, y) <= '9'
+	return codexPermsOf[c].elicitation && g.First(y) == 2 && g.HasAt(y, 2, codexFormField) &&
+		g.Styled(y, 2, g.Width(), c.dim) && g.Rune(x, y) >= '1' && g.Rune(x, y) <= '9'
 }
 
 // isToolAsk reports the tool approval's question.
@@ -49,41 +50,41 @@ func isToolAsk(q string) bool {
 }
 
 // elicitation parses the form whose progress row is t.
-func (c *codex0x) elicitation(g *grid, t, b int, out *Recognition) {
-	defer g.enter("codex0x.elicitation")()
+func (c *codex0x) elicitation(g *Grid, t, b int, out *Recognition) {
+	defer g.Enter("codex0x.elicitation")()
 	out.ScreenState = contract.ScreenAwaitingApproval
 	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
-	ask := g.trimmed(t + 1)
-	if !g.rowIs(t, 2, codexFormField+"1/1") || g.first(t+1) != 2 || !isToolAsk(ask) || !g.styled(t+1, 2, g.w, plain().vt()) {
+	ask := g.Trimmed(t + 1)
+	if !g.RowIs(t, 2, codexFormField+"1/1") || g.First(t+1) != 2 || !isToolAsk(ask) || !g.Styled(t+1, 2, g.Width(), Plain().Style()) {
 		out.ScreenState, pr.Kind = contract.ScreenQuestionnaire, contract.KindQuestionnaire
-		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "form on row "+itoa(t)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonUnsupportedShape, "form on row "+strconv.Itoa(t)))
 		return
 	}
 	pr.Tool = contract.ToolMCP
 	y := t + 2
 	for y <= b {
-		if _, _, ok := c.qMenu.option(g, y); ok {
+		if _, _, ok := c.qMenu.OptionAt(g, y); ok {
 			break
 		}
 		y++
 	}
 	opts, glyphs, end := c.menu(g, c.qMenu, y, b, true)
 	pr.Questions = []Question{{Prompt: ask, Options: opts}}
-	if len(opts) == 0 || !g.blank(y-1) {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no options"))
+	if len(opts) == 0 || !g.Blank(y-1) {
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no options"))
 		return
 	}
 	f := end + 1
 	switch {
-	case !g.rowIs(f, 2, codexFormFooter):
-		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+	case !g.RowIs(f, 2, codexFormFooter):
+		out.Reasons = append(out.Reasons, NewReason(ReasonFooterMissing, "row "+strconv.Itoa(f)))
 	case f < b:
-		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(f+1)))
 	}
 	out.Region = Region{Top: t, Rows: max(f, b) - t + 1}
-	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
 	h, rs := c.highlightProof(g, c.qMenu, opts, glyphs)
 	pr.Highlighted = h
 	out.Reasons = append(out.Reasons, rs...)
@@ -97,9 +98,9 @@ func (c *codex0x) elicitation(g *grid, t, b int, out *Recognition) {
 	}
 	switch {
 	case !exact:
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, itoa(len(opts))+" rows"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, strconv.Itoa(len(opts))+" rows"))
 	case h > 0:
-		out.Reasons = append(out.Reasons, reason(ReasonHighlightMoved, "row "+itoa(opts[h].Row)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonHighlightMoved, "row "+strconv.Itoa(opts[h].Row)))
 	}
-	out.Reasons = append(out.Reasons, reason(ReasonApprovalScopeUnproven, ""))
+	out.Reasons = append(out.Reasons, NewReason(ReasonApprovalScopeUnproven, ""))
 }

@@ -51,24 +51,24 @@ const (
 )
 
 // modelMenu proves a /model popup ending on row b.
-func (c *codex0x) modelMenu(g *grid, b int, out *Recognition) bool {
-	defer g.enter("codex0x.modelMenu")()
+func (c *codex0x) modelMenu(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("codex0x.modelMenu")()
 	m := c.model
-	if m == nil || g.first(b) != 2 {
+	if m == nil || g.First(b) != 2 {
 		return false
 	}
-	hints := g.textFrom(b, 2)
+	hints := g.TextFrom(b, 2)
 	menu := &ModelMenu{Highlight: -1, Session: hints == m.sessionHint}
 	end := b - 1 // the row under the last entry
-	if !g.blank(end) {
-		if g.ch(0, end) != '↓' || g.last(end) != 0 || g.style(0, end) != m.scroll {
+	if !g.Blank(end) {
+		if g.Rune(0, end) != '↓' || g.Last(end) != 0 || g.StyleAt(0, end) != m.scroll {
 			return false
 		}
 		menu.Below = true
 	}
-	up := func(y int) bool { return g.ch(0, y) == '↑' && g.last(y) == 0 && g.style(0, y) == m.scroll }
+	up := func(y int) bool { return g.Rune(0, y) == '↑' && g.Last(y) == 0 && g.StyleAt(0, y) == m.scroll }
 	top := end - 1
-	for ; top >= 0 && top > end-maxModelRows && !g.blank(top) && !up(top); top-- {
+	for ; top >= 0 && top > end-MaxModelRows && !g.Blank(top) && !up(top); top-- {
 	}
 	first := top + 1
 	if top >= 0 && up(top) {
@@ -83,21 +83,21 @@ func (c *codex0x) modelMenu(g *grid, b int, out *Recognition) bool {
 	}
 	t := top - gap + 1
 	for y := t; y <= top; y++ {
-		if !g.blank(y) {
+		if !g.Blank(y) {
 			return false
 		}
 	}
 	t--
-	if t >= 1 && m.subtitle != "" && g.rowIs(t, 2, m.subtitle) && g.styled(t, 2, g.w, plain().dim().vt()) {
+	if t >= 1 && m.subtitle != "" && g.RowIs(t, 2, m.subtitle) && g.Styled(t, 2, g.Width(), Plain().Dim().Style()) {
 		t--
-		if !g.rowIs(t, 2, codexModelTitle) {
+		if !g.RowIs(t, 2, codexModelTitle) {
 			return false
 		}
 		menu.Kind = ModelList
 	} else {
-		title := g.textFrom(t, 2)
+		title := g.TextFrom(t, 2)
 		switch model, ok := strings.CutPrefix(title, codexEffortTitle); {
-		case g.first(t) != 2:
+		case g.First(t) != 2:
 			return false
 		case title == codexModelTitle && m.subtitle == "":
 			menu.Kind = ModelList
@@ -111,7 +111,7 @@ func (c *codex0x) modelMenu(g *grid, b int, out *Recognition) bool {
 	if menu.Kind == EffortList {
 		want = m.effortHints
 	}
-	if !g.styled(t, 2, g.w, plain().bold().vt()) || !slices.Contains(want, hints) || !m.rows(g, first, end, menu) {
+	if !g.Styled(t, 2, g.Width(), Plain().Bold().Style()) || !slices.Contains(want, hints) || !m.rows(g, first, end, menu) {
 		return false
 	}
 	out.ScreenState, out.Composer = contract.ScreenMenuOrViewer, contract.ComposerAbsent
@@ -121,8 +121,8 @@ func (c *codex0x) modelMenu(g *grid, b int, out *Recognition) bool {
 
 // rows reads the entries from row first to the row end, exactly one
 // highlighted, every description from the same column.
-func (m *codexModel) rows(g *grid, first, end int, menu *ModelMenu) bool {
-	defer g.enter("codexModel.rows")()
+func (m *codexModel) rows(g *Grid, first, end int, menu *ModelMenu) bool {
+	defer g.Enter("codexModel.rows")()
 	descX := -1
 	for y := first; y < end; y++ {
 		row, hl, x, ok := m.row(g, y)
@@ -139,40 +139,40 @@ func (m *codexModel) rows(g *grid, first, end int, menu *ModelMenu) bool {
 }
 
 // row reads entry row y and returns its description's column.
-func (m *codexModel) row(g *grid, y int) (ModelRow, bool, int, bool) {
-	hl := g.ch(0, y) == codexModelGlyph
-	if !hl && g.first(y) != 2 && (!m.unnumbered || g.first(y) != 6) || hl && !g.space(1, y) {
+func (m *codexModel) row(g *Grid, y int) (ModelRow, bool, int, bool) {
+	hl := g.Rune(0, y) == codexModelGlyph
+	if !hl && g.First(y) != 2 && (!m.unnumbered || g.First(y) != 6) || hl && !g.SpaceAt(1, y) {
 		return ModelRow{}, false, 0, false
 	}
-	n, at := numberAt(g, y, 2), 5
+	n, at := NumberAt(g, y, 2), 5
 	if n == 0 {
 		// 0.171.0 numbers nine rows; the rest have spaces in its place
 		// and the label a column further (model-catalog).
-		if !m.unnumbered || !g.space(2, y) || !g.space(3, y) || !g.space(4, y) || !g.space(5, y) || g.space(6, y) {
+		if !m.unnumbered || !g.SpaceAt(2, y) || !g.SpaceAt(3, y) || !g.SpaceAt(4, y) || !g.SpaceAt(5, y) || g.SpaceAt(6, y) {
 			return ModelRow{}, false, 0, false
 		}
 		at = 6
 	}
-	rest := g.textFrom(y, at)
+	rest := g.TextFrom(y, at)
 	label, desc, ok := strings.Cut(rest, "  ")
 	desc = strings.TrimLeft(desc, " ")
 	if !ok || label == "" || desc == "" {
 		return ModelRow{}, false, 0, false
 	}
-	descX := at + displayWidth(rest) - displayWidth(desc)
-	descEnd := descX + displayWidth(desc)
-	labelSty, descSty := plain().vt(), plain().dim().vt()
+	descX := at + DisplayWidth(rest) - DisplayWidth(desc)
+	descEnd := descX + DisplayWidth(desc)
+	labelSty, descSty := Plain().Style(), Plain().Dim().Style()
 	if hl {
 		labelSty, descSty = m.hlLabel, m.hlDesc
 	}
-	if !g.styled(y, 0, descX, labelSty) || !g.styled(y, descX, descEnd, descSty) || !g.styled(y, descEnd, g.w, labelSty) {
+	if !g.Styled(y, 0, descX, labelSty) || !g.Styled(y, descX, descEnd, descSty) || !g.Styled(y, descEnd, g.Width(), labelSty) {
 		return ModelRow{}, false, 0, false
 	}
 	row := ModelRow{Number: n, Desc: desc}
 	for {
 		var cur, def bool
-		label, cur = cutMark(label, " (current)")
-		label, def = cutMark(label, " (default)")
+		label, cur = CutMark(label, " (current)")
+		label, def = CutMark(label, " (default)")
 		row.Current, row.Default = row.Current || cur, row.Default || def
 		if !cur && !def {
 			break
@@ -184,3 +184,39 @@ func (m *codexModel) row(g *grid, y int) (ModelRow, bool, int, bool) {
 
 // codexModelHint155 is Codex 0.155.1's hint under both popups.
 const codexModelHint155 = "Press enter to confirm or esc to go back"
+
+// The model notice: what Codex prints into its history when /model ends
+// (recordings model-menu, model-catalog).
+const (
+	codexNoticeMark = "• "
+	codexNoticeText = "Model changed to "
+)
+
+// The notices are read with untraced cell reads: --explain of an idle
+// screen shows no check of them.
+
+// codexNotice reads the last history row over the composer at row top
+// when it is "• Model changed to …".
+func codexNotice(g *Grid, top int) string {
+	y := top - 1
+	for ; y >= 0 && y > top-MaxNoticeGap && g.Blank(y); y-- {
+	}
+	if y < 0 || g.First(y) != 0 || !strings.HasPrefix(g.TextFrom(y, 0), codexNoticeMark+codexNoticeText) {
+		return ""
+	}
+	return g.TextFrom(y, 2)
+}
+
+// codexApplied proves "Model changed to <slug> <effort>[ suffix]": the
+// slug is the row's label lower-cased, spaces as dashes (0.171.0 lists
+// display names), the effort lower-cased ("Extra high": "xhigh").
+func codexApplied(suffix string) func(string, string, string) bool {
+	return func(notice, name, effort string) bool {
+		slug := strings.ToLower(strings.ReplaceAll(name, " ", "-"))
+		e := strings.ToLower(effort)
+		if e == "extra high" {
+			e = "xhigh"
+		}
+		return notice == codexNoticeText+slug+" "+e+suffix
+	}
+}

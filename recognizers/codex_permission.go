@@ -2,6 +2,7 @@ package recognizers
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -112,10 +113,10 @@ type permRow struct {
 // (environment, reason, "$ command", a patch's description and
 // destination), the menu after a blank row, and the footer padded in dim
 // to the pane's last column.
-func (c *codex0x) permission(g *grid, t, b int, out *Recognition) {
-	defer g.enter("codex0x.permission")()
+func (c *codex0x) permission(g *Grid, t, b int, out *Recognition) {
+	defer g.Enter("codex0x.permission")()
 	out.ScreenState = contract.ScreenAwaitingApproval
-	title := g.trimmed(t)
+	title := g.Trimmed(t)
 	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
@@ -126,29 +127,29 @@ func (c *codex0x) permission(g *grid, t, b int, out *Recognition) {
 		// Platform user verification needs the person at the terminal
 		// (seed 000): blocked, never approvable.
 		out.ScreenState = contract.ScreenBlocked
-		out.Reasons = append(out.Reasons, reason(ReasonUserVerification, ""))
+		out.Reasons = append(out.Reasons, NewReason(ReasonUserVerification, ""))
 	case !known:
-		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "title on row "+itoa(t)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonUnsupportedShape, "title on row "+strconv.Itoa(t)))
 	default:
 		pr.Tool = codexTools[title]
 	}
 	y := t + 1
 	for y <= b {
-		if _, _, ok := c.permMenu.option(g, y); ok {
+		if _, _, ok := c.permMenu.OptionAt(g, y); ok {
 			break
 		}
 		y++
 	}
 	opts, rows, end := c.permRows(g, y, b)
 	pr.Questions = []Question{{Prompt: title, Options: opts}}
-	if len(opts) == 0 || y == t+1 || !g.blank(y-1) {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no request or no options"))
+	if len(opts) == 0 || y == t+1 || !g.Blank(y-1) {
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no request or no options"))
 		return
 	}
 	f := end + 2
 	c.footer(g, end, f, b, c.permFooter, true, out)
 	out.Region = Region{Top: t, Rows: max(f, b) - t + 1}
-	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
 	glyphs := make([]bool, len(rows))
 	for i, r := range rows {
 		glyphs[i] = r.glyph
@@ -157,43 +158,43 @@ func (c *codex0x) permission(g *grid, t, b int, out *Recognition) {
 	pr.Highlighted = h
 	out.Reasons = append(out.Reasons, rs...)
 	out.Reasons = append(out.Reasons, c.continuationLit(g, opts, rows)...)
-	d, rs := perms.shape(g.w, title, opts, rows)
+	d, rs := perms.shape(g.Width(), title, opts, rows)
 	out.Reasons = append(out.Reasons, rs...)
 	if h > 0 {
-		out.Reasons = append(out.Reasons, reason(ReasonHighlightMoved, "row "+itoa(opts[h].Row)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonHighlightMoved, "row "+strconv.Itoa(opts[h].Row)))
 	}
 	if d == nil || !known {
 		return
 	}
 	// The one-time row is the first and current: its own key approves.
 	pr.Decisions = []contract.Decision{contract.DecisionApproveOnce}
-	out.specs = []choiceSpec{{decision: contract.DecisionApproveOnce, option: 0,
-		steps: []PlanStep{{Keys: []byte(d.rows[0].key), Expect: expect(-1, contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire)}}}}
+	out.Specs = []ChoiceSpec{{Decision: contract.DecisionApproveOnce, Option: 0,
+		Steps: []PlanStep{{Keys: []byte(d.rows[0].key), Expect: NewExpect(-1, contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire)}}}}
 }
 
 // permRows reads the option rows of the overlay's menu from y0, each
 // followed by the continuation rows of its wrapped label (blank up to
 // the label column, text at it): the label is its rows' text joined by
 // single spaces, without the shortcut that ends it.
-func (c *codex0x) permRows(g *grid, y0, b int) ([]Option, []permRow, int) {
-	defer g.enter("codex0x.permRows")()
+func (c *codex0x) permRows(g *Grid, y0, b int) ([]Option, []permRow, int) {
+	defer g.Enter("codex0x.permRows")()
 	var opts []Option
 	var rows []permRow
 	lay := c.permMenu
 	y := y0
 	for ; y <= b; y++ {
-		num, glyph, ok := lay.option(g, y)
+		num, glyph, ok := lay.OptionAt(g, y)
 		if !ok {
 			break
 		}
 		o, r := Option{Number: num, Row: y}, permRow{glyph: glyph}
-		parts := []string{strings.TrimSpace(g.text(y, lay.labelX, g.last(y)+1))}
-		for y < b && lay.continuation(g, y+1) {
+		parts := []string{strings.TrimSpace(g.Text(y, lay.LabelX, g.Last(y)+1))}
+		for y < b && lay.Continuation(g, y+1) {
 			y++
 			r.wrapped++
-			parts = append(parts, strings.TrimSpace(g.text(y, lay.labelX, g.last(y)+1)))
+			parts = append(parts, strings.TrimSpace(g.Text(y, lay.LabelX, g.Last(y)+1)))
 		}
-		o.Label, r.key = cutShortcut(strings.Join(parts, " "))
+		o.Label, r.key = CutShortcut(strings.Join(parts, " "))
 		opts, rows = append(opts, o), append(rows, r)
 	}
 	return opts, rows, y - 1
@@ -201,14 +202,14 @@ func (c *codex0x) permRows(g *grid, y0, b int) ([]Option, []permRow, int) {
 
 // continuationLit refuses a highlight style on the continuation rows of
 // a row that is not current.
-func (c *codex0x) continuationLit(g *grid, opts []Option, rows []permRow) []Reason {
-	defer g.enter("codex0x.continuationLit")()
-	m := newStyleSet(c.rowLit)
+func (c *codex0x) continuationLit(g *Grid, opts []Option, rows []permRow) []Reason {
+	defer g.Enter("codex0x.continuationLit")()
+	m := NewStyleSet(c.rowLit)
 	for i, r := range rows {
 		for y := opts[i].Row + 1; y <= opts[i].Row+r.wrapped && !r.glyph; y++ {
-			for x := 0; x <= g.last(y); x++ {
-				if cl := g.cell(x, y); !g.blankCell(cl) && g.inSet(&m, cl) {
-					return []Reason{reason(ReasonHighlightUnproven, "highlight style on continuation row "+itoa(y))}
+			for x := 0; x <= g.Last(y); x++ {
+				if cl := g.Cell(x, y); !g.BlankCell(cl) && g.InSet(&m, cl) {
+					return []Reason{NewReason(ReasonHighlightUnproven, "highlight style on continuation row "+strconv.Itoa(y))}
 				}
 			}
 		}
@@ -238,7 +239,7 @@ func (p *codexPerms) shape(w int, title string, opts []Option, rows []permRow) (
 	}
 	for i, r := range rows {
 		if r.wrapped > 0 && (match == nil || !match.rows[i].wraps || !slices.Contains(p.wrapWidths, w)) {
-			out = append(out, reason(ReasonWrappedLabel, "row "+itoa(opts[i].Row+1)))
+			out = append(out, NewReason(ReasonWrappedLabel, "row "+strconv.Itoa(opts[i].Row+1)))
 		}
 	}
 	if match != nil {
@@ -249,9 +250,9 @@ func (p *codexPerms) shape(w int, title string, opts []Option, rows []permRow) (
 		roles[i] = opts[i].Role
 	}
 	if slices.Contains(roles, RolePersistent) && !slices.Contains(roles, RoleApprove) {
-		return nil, append(out, reason(ReasonPersistentOnly, ""))
+		return nil, append(out, NewReason(ReasonPersistentOnly, ""))
 	}
-	return nil, append(out, reason(ReasonChangedMenuShape, itoa(len(opts))+" rows"))
+	return nil, append(out, NewReason(ReasonChangedMenuShape, strconv.Itoa(len(opts))+" rows"))
 }
 
 // fits reports whether the rows are exactly d's menu: each label and key.

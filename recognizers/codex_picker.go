@@ -45,30 +45,30 @@ const codexPickerTitleX = 16
 
 // resumePicker proves the picker on a screen whose last non-blank row is
 // b; a screen that matches only part of it is not read.
-func (c *codex0x) resumePicker(g *grid, b int, out *Recognition) bool {
-	defer g.enter("codex0x.resumePicker")()
+func (c *codex0x) resumePicker(g *Grid, b int, out *Recognition) bool {
+	defer g.Enter("codex0x.resumePicker")()
 	p := c.picker
-	if p == nil || b != g.h-2 || !g.rowIs(0, 1, p.title) || !g.styled(0, 1, g.w, p.titleStyle) || !g.blank(1) {
+	if p == nil || b != g.Height()-2 || !g.RowIs(0, 1, p.title) || !g.Styled(0, 1, g.Width(), p.titleStyle) || !g.Blank(1) {
 		return false
 	}
 	y := 2
 	for _, h := range p.header {
-		if !g.rowIs(y, 1, h) || !g.blank(y+1) {
+		if !g.RowIs(y, 1, h) || !g.Blank(y+1) {
 			return false
 		}
 		y += 2
 	}
 	pos, total, ok := pickerRule(g, b-2)
-	if !g.rowIs(b-1, 1, p.hints[0]) || !g.rowIs(b, 1, p.hints[1]) || !ok {
+	if !g.RowIs(b-1, 1, p.hints[0]) || !g.RowIs(b, 1, p.hints[1]) || !ok {
 		return false
 	}
 	top, current := y, 0
 	for ; y < b-2; y++ {
 		switch {
-		case g.blank(y):
-		case g.first(y) == 2 && g.ch(2, y) == p.glyph && g.space(3, y):
+		case g.Blank(y):
+		case g.First(y) == 2 && g.Rune(2, y) == p.glyph && g.SpaceAt(3, y):
 			current++
-		case g.first(y) != 4:
+		case g.First(y) != 4:
 			return false
 		}
 	}
@@ -85,12 +85,12 @@ func (c *codex0x) resumePicker(g *grid, b int, out *Recognition) bool {
 // rows one under the other from top, then only blank rows, exactly one
 // current, N naming it (the list starts at the first session; a
 // scrolled list is not recorded). Anything else is nil.
-func (p *codexPicker) rows(g *grid, top, end, pos, total int) *Picker {
-	defer g.enter("codexPicker.rows")()
+func (p *codexPicker) rows(g *Grid, top, end, pos, total int) *Picker {
+	defer g.Enter("codexPicker.rows")()
 	out := &Picker{Current: -1}
 	y := top
-	for ; y < end && !g.blank(y); y++ {
-		cur := g.first(y) == 2
+	for ; y < end && !g.Blank(y); y++ {
+		cur := g.First(y) == 2
 		row, ok := p.row(g, y, cur)
 		if !ok || cur && out.Current >= 0 {
 			return nil
@@ -101,7 +101,7 @@ func (p *codexPicker) rows(g *grid, top, end, pos, total int) *Picker {
 		out.Rows = append(out.Rows, row)
 	}
 	for ; y < end; y++ {
-		if !g.blank(y) {
+		if !g.Blank(y) {
 			return nil
 		}
 	}
@@ -114,21 +114,21 @@ func (p *codexPicker) rows(g *grid, top, end, pos, total int) *Picker {
 
 // row reads session row y: the current one (the glyph proven by the
 // caller's walk) or another, each in its styles.
-func (p *codexPicker) row(g *grid, y int, cur bool) (PickerRow, bool) {
-	defer g.enter("codexPicker.row")()
+func (p *codexPicker) row(g *Grid, y int, cur bool) (PickerRow, bool) {
+	defer g.Enter("codexPicker.row")()
 	const ageX, titleX = 4, codexPickerTitleX
-	age := strings.TrimRight(g.text(y, ageX, titleX), " ")
-	if !pickerAge(age) || g.space(titleX, y) {
+	age := strings.TrimRight(g.Text(y, ageX, titleX), " ")
+	if !pickerAge(age) || g.SpaceAt(titleX, y) {
 		return PickerRow{}, false
 	}
-	title := g.textFrom(y, titleX)
+	title := g.TextFrom(y, titleX)
 	if cur {
-		if g.ch(2, y) != p.glyph || !g.styled(y, 2, ageX, p.curGlyph) || !g.styled(y, ageX, titleX, p.curAge) ||
-			!g.styled(y, titleX, g.w, p.curTitle) || p.curPadded && g.last(y) != g.w-3 {
+		if g.Rune(2, y) != p.glyph || !g.Styled(y, 2, ageX, p.curGlyph) || !g.Styled(y, ageX, titleX, p.curAge) ||
+			!g.Styled(y, titleX, g.Width(), p.curTitle) || p.curPadded && g.Last(y) != g.Width()-3 {
 			return PickerRow{}, false
 		}
 	} else {
-		if g.first(y) != ageX || !g.styled(y, ageX, titleX, p.age) || !p.otherTitle(g, y, titleX) {
+		if g.First(y) != ageX || !g.Styled(y, ageX, titleX, p.age) || !p.otherTitle(g, y, titleX) {
 			return PickerRow{}, false
 		}
 	}
@@ -137,14 +137,14 @@ func (p *codexPicker) row(g *grid, y int, cur bool) (PickerRow, bool) {
 
 // otherTitle proves a row's title that is not current: plain, or with
 // titleColoured one foreground colour and nothing else.
-func (p *codexPicker) otherTitle(g *grid, y, x int) bool {
+func (p *codexPicker) otherTitle(g *Grid, y, x int) bool {
 	if !p.titleColoured {
-		return g.styled(y, x, g.w, plain().vt())
+		return g.Styled(y, x, g.Width(), Plain().Style())
 	}
-	st := g.style(x, y)
+	st := g.StyleAt(x, y)
 	fg, bg, attr := st.Decompose()
 	return fg != tcell.ColorDefault && bg == tcell.ColorDefault && attr == tcell.AttrNone && st.Ext == 0 &&
-		st.GetUnderlineStyle() == tcell.UnderlineStyleNone && g.styled(y, x, g.w, st)
+		st.GetUnderlineStyle() == tcell.UnderlineStyleNone && g.Styled(y, x, g.Width(), st)
 }
 
 // pickerAge reports an age as the pickers draw it: a number, a unit
@@ -158,11 +158,11 @@ func pickerAge(s string) bool {
 
 // pickerRule proves the picker's rule on row y: '─' from column 0, then
 // " N / M · P% ─" ending at the pane's last column, and returns N and M.
-func pickerRule(g *grid, y int) (n, m int, ok bool) {
-	if g.first(y) != 0 || g.last(y) != g.w-1 {
+func pickerRule(g *Grid, y int) (n, m int, ok bool) {
+	if g.First(y) != 0 || g.Last(y) != g.Width()-1 {
 		return 0, 0, false
 	}
-	t := strings.TrimLeft(g.trimmed(y), "─")
+	t := strings.TrimLeft(g.Trimmed(y), "─")
 	t, ok = strings.CutSuffix(t, "% ─")
 	if !ok || !strings.HasPrefix(t, " ") {
 		return 0, 0, false

@@ -2,6 +2,7 @@ package recognizers
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -10,13 +11,13 @@ import (
 // question parses a request_user_input overlay whose progress row
 // ("Question 1/2 (2 unanswered)") is t: the question, the menu ending in
 // "None of the above", the Notes composer when open, the footer.
-func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
-	defer g.enter("codex0x.question")()
+func (c *codex0x) question(g *Grid, t, b int, out *Recognition) {
+	defer g.Enter("codex0x.question")()
 	out.ScreenState = contract.ScreenQuestionnaire
 	pr := &Prompt{Kind: contract.KindQuestionnaire, Highlighted: -1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
-	step, all := c.progressRow(g.textFrom(t, 2+len(c.progress)))
+	step, all := c.progressRow(g.TextFrom(t, 2+len(c.progress)))
 	pr.Step = step
 	// The prompt of the question shown is in qPrompt's colour while it is
 	// unanswered, in the default colours once answered (question-submit-
@@ -27,43 +28,43 @@ func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
 	}
 	y := t + 1
 	var rows []string
-	for ; y <= b && !g.blank(y) && g.first(y) == 2 && g.styled(y, 2, g.w, prompt); y++ {
-		rows = append(rows, g.trimmed(y))
+	for ; y <= b && !g.Blank(y) && g.First(y) == 2 && g.Styled(y, 2, g.Width(), prompt); y++ {
+		rows = append(rows, g.Trimmed(y))
 	}
 	q := Question{Prompt: strings.Join(rows, " ")}
 	opts, glyphs, end := c.menu(g, c.qMenu, y+1, b, true)
 	q.Options = opts
 	pr.Questions = []Question{q}
-	if len(rows) == 0 || !g.blank(y) || len(opts) < 2 || pr.Step.Index == 0 {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "question on row "+itoa(t+1)))
+	if len(rows) == 0 || !g.Blank(y) || len(opts) < 2 || pr.Step.Index == 0 {
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "question on row "+strconv.Itoa(t+1)))
 		return
 	}
 	notes := len(opts) - 1
 	if opts[notes].Label != c.notesLabel {
 		// A model row drawn over it (a duplicate) is named as well.
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no \""+c.notesLabel+"\" row"))
-		out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no \""+c.notesLabel+"\" row"))
+		out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
 		return
 	}
 	opts[notes].Role = RoleNotes
 	if notes < c.minOptions || notes > c.maxOptions || pr.Step.Total > c.maxQuestions {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape,
-			itoa(notes)+" options, "+itoa(pr.Step.Total)+" questions"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape,
+			strconv.Itoa(notes)+" options, "+strconv.Itoa(pr.Step.Total)+" questions"))
 	}
-	out.Reasons = append(out.Reasons, freeTextLookalikes(opts[:notes], c.freeTextLabels)...)
+	out.Reasons = append(out.Reasons, FreeTextLookalikes(opts[:notes], c.freeTextLabels)...)
 	f, editor := end+2, -1
-	if g.first(f) == 2 && g.ch(2, f) == '›' && g.style(2, f) == c.composerGlyph && g.blank(f+1) {
+	if g.First(f) == 2 && g.Rune(2, f) == '›' && g.StyleAt(2, f) == c.composerGlyph && g.Blank(f+1) {
 		editor, f = f, f+2
 	}
 	c.questionFooter(g, end, f, b, editor >= 0, pr.Step, out)
 	out.Region = Region{Top: t, Rows: max(f, b) - t + 1}
-	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
 	h, rs := c.highlightProof(g, c.qMenu, opts, glyphs)
 	pr.Highlighted = h
 	out.Reasons = append(out.Reasons, rs...)
 	if editor >= 0 {
 		if h != notes {
-			out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "notes open off \""+c.notesLabel+"\""))
+			out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "notes open off \""+c.notesLabel+"\""))
 		}
 		c.notesStep(g, editor, q, out)
 		return
@@ -80,7 +81,7 @@ func (c *codex0x) question(g *grid, t, b int, out *Recognition) {
 // is recorded; on any other step it stays unproven.
 func (c *codex0x) progressRow(s string) (st contract.Step, all bool) {
 	st = parseStep(s, "/")
-	step := itoa(st.Index) + "/" + itoa(st.Total)
+	step := strconv.Itoa(st.Index) + "/" + strconv.Itoa(st.Total)
 	switch {
 	case st.Index == 0:
 		return contract.Step{}, false
@@ -95,7 +96,7 @@ func (c *codex0x) progressRow(s string) (st contract.Step, all bool) {
 		return contract.Step{}, false
 	}
 	count, ok = strings.CutSuffix(count, " unanswered)")
-	if n := leadingNumber(count); !ok || n < 1 || n > st.Total || itoa(n) != count {
+	if n := leadingNumber(count); !ok || n < 1 || n > st.Total || strconv.Itoa(n) != count {
 		return contract.Step{}, false
 	}
 	return st, false
@@ -108,7 +109,7 @@ func parseStep(s, sep string) contract.Step {
 		return contract.Step{}
 	}
 	i, j := leadingNumber(a), leadingNumber(rest)
-	if i < 1 || j < i || itoa(i) != a {
+	if i < 1 || j < i || strconv.Itoa(i) != a {
 		return contract.Step{}
 	}
 	return contract.Step{Index: i, Total: j}
@@ -129,10 +130,10 @@ func leadingNumber(s string) int {
 // " | ", with the submit of the step ("enter to submit all" on the last of
 // several) and the question navigation exactly when there are several;
 // with Notes open, exactly the notes footer.
-func (c *codex0x) questionFooter(g *grid, end, f, b int, notes bool, st contract.Step, out *Recognition) {
-	defer g.enter("codex0x.questionFooter")()
-	text := g.textFrom(f, 2)
-	ok := g.blank(end+1) && g.first(f) == 2
+func (c *codex0x) questionFooter(g *Grid, end, f, b int, notes bool, st contract.Step, out *Recognition) {
+	defer g.Enter("codex0x.questionFooter")()
+	text := g.TextFrom(f, 2)
+	ok := g.Blank(end+1) && g.First(f) == 2
 	if notes {
 		// Recorded with one question only: the footer of Notes among
 		// several is unproven, so it stays manual.
@@ -150,9 +151,9 @@ func (c *codex0x) questionFooter(g *grid, end, f, b int, notes bool, st contract
 	}
 	switch {
 	case !ok:
-		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonFooterMissing, "row "+strconv.Itoa(f)))
 	case f < b:
-		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(f+1)))
 	}
 }
 
@@ -163,41 +164,41 @@ func (c *codex0x) questionFooter(g *grid, end, f, b int, notes bool, st contract
 // window and one Enter (seed 000).
 func (c *codex0x) questionChoices(opts []Option, h, notes int, out *Recognition) {
 	for i, o := range opts {
-		out.specs = append(out.specs, choiceSpec{option: i,
-			steps: []PlanStep{{Keys: digitKey(o.Number), Expect: expect(-1, afterAnswer...)}}})
+		out.Specs = append(out.Specs, ChoiceSpec{Option: i,
+			Steps: []PlanStep{{Keys: DigitKey(o.Number), Expect: NewExpect(-1, AfterAnswer...)}}})
 	}
 	if h < 0 || h > notes {
 		return
 	}
 	var steps []PlanStep
 	if h < notes {
-		steps = append(steps, PlanStep{Keys: repeatKey(keyDown, notes-h), Expect: expect(notes, contract.ScreenQuestionnaire)})
+		steps = append(steps, PlanStep{Keys: RepeatKey(KeyDown, notes-h), Expect: NewExpect(notes, contract.ScreenQuestionnaire)})
 	}
 	steps = append(steps,
-		PlanStep{Keys: keyTab, Expect: expect(-1, contract.ScreenFreeText)},
-		PlanStep{Text: true, QuietMillis: c.pasteQuietMs, Keys: keyEnter, Expect: expect(-1, afterAnswer...)})
-	out.specs = append(out.specs, choiceSpec{option: -1, derived: c.derivedLabel, freeText: true, maxText: c.maxFreeText, steps: steps})
+		PlanStep{Keys: KeyTab, Expect: NewExpect(-1, contract.ScreenFreeText)},
+		PlanStep{Text: true, QuietMillis: c.pasteQuietMs, Keys: KeyEnter, Expect: NewExpect(-1, AfterAnswer...)})
+	out.Specs = append(out.Specs, ChoiceSpec{Option: -1, Derived: c.derivedLabel, FreeText: true, MaxText: c.maxFreeText, Steps: steps})
 }
 
 // notesStep is the open Notes composer: a free-text step, empty when only
 // its dim placeholder shows.
-func (c *codex0x) notesStep(g *grid, y int, q Question, out *Recognition) {
-	defer g.enter("codex0x.notesStep")()
+func (c *codex0x) notesStep(g *Grid, y int, q Question, out *Recognition) {
+	defer g.Enter("codex0x.notesStep")()
 	c.freeTextEditor(g, y, 4, c.notesHint, contract.ScreenFreeText, contract.KindFreeText, q, out)
 }
 
 // freeTextEditor reads a one-row editor at column x of row y: the dim
 // placeholder (empty) or typed text (a draft), and plans its answer: the
 // text, the paste window, Enter; a draft is submitted only as it is.
-func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st contract.ScreenState, kind contract.Kind, q Question, out *Recognition) {
-	defer g.enter("codex0x.freeTextEditor")()
+func (c *codex0x) freeTextEditor(g *Grid, y, x int, hint string, st contract.ScreenState, kind contract.Kind, q Question, out *Recognition) {
+	defer g.Enter("codex0x.freeTextEditor")()
 	out.ScreenState = st
 	out.Composer = contract.ComposerEmpty
 	pr := out.Prompt
 	pr.Kind, pr.Highlighted = kind, -1
 	pr.Questions = []Question{{Header: q.Header, Prompt: q.Prompt}}
-	spec := choiceSpec{option: -1, freeText: true, maxText: c.maxFreeText,
-		steps: []PlanStep{{Text: true, QuietMillis: c.pasteQuietMs, Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}}
+	spec := ChoiceSpec{Option: -1, FreeText: true, MaxText: c.maxFreeText,
+		Steps: []PlanStep{{Text: true, QuietMillis: c.pasteQuietMs, Keys: KeyEnter, Expect: NewExpect(-1, AfterAnswer...)}}}
 	// An async answer typed into this editor is queued for the next turn
 	// by Tab instead of Enter (measured on 0.154.0/0.155.1: the editor
 	// closes or the next question opens, the answer waits under "Queued
@@ -205,36 +206,36 @@ func (c *codex0x) freeTextEditor(g *grid, y, x int, hint string, st contract.Scr
 	// one); the typed text is verified first.
 	queue := kind == contract.KindAsyncQuestion
 	if queue {
-		spec.queue = []PlanStep{{Text: true, QuietMillis: c.pasteQuietMs, VerifyText: true, Keys: keyTab, Expect: expect(-1, afterQueue...)}}
+		spec.Queue = []PlanStep{{Text: true, QuietMillis: c.pasteQuietMs, VerifyText: true, Keys: KeyTab, Expect: NewExpect(-1, AfterQueue...)}}
 	}
 	switch {
-	case g.hasAt(y, x, hint) && g.last(y) == x+displayWidth(hint)-1 && g.styled(y, x, g.w, c.placeholder):
-	case g.last(y) >= x && !g.styled(y, x, g.w, c.placeholder) && !c.litFrom(g, y, x):
-		draft := g.textFrom(y, x)
+	case g.HasAt(y, x, hint) && g.Last(y) == x+DisplayWidth(hint)-1 && g.Styled(y, x, g.Width(), c.placeholder):
+	case g.Last(y) >= x && !g.Styled(y, x, g.Width(), c.placeholder) && !c.litFrom(g, y, x):
+		draft := g.TextFrom(y, x)
 		out.Composer, out.Draft, out.DraftLen = contract.ComposerDraft, draft, len([]rune(draft))
 		if strings.Trim(draft, string(c.secretMask)) == "" {
 			// Codex masks a question marked isSecret (question-secret):
 			// the request asked for a secret, whatever its words.
-			out.Reasons = append(out.Reasons, reason(ReasonSecretInput, "masked editor on row "+itoa(y)))
+			out.Reasons = append(out.Reasons, NewReason(ReasonSecretInput, "masked editor on row "+strconv.Itoa(y)))
 		}
-		spec.require = draft
-		spec.steps = []PlanStep{{Keys: keyEnter, Expect: expect(-1, afterAnswer...)}}
+		spec.Require = draft
+		spec.Steps = []PlanStep{{Keys: KeyEnter, Expect: NewExpect(-1, AfterAnswer...)}}
 		if queue {
-			spec.queue = []PlanStep{{Keys: keyTab, Expect: expect(-1, afterQueue...)}}
+			spec.Queue = []PlanStep{{Keys: KeyTab, Expect: NewExpect(-1, AfterQueue...)}}
 		}
 	default:
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "editor on row "+itoa(y)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "editor on row "+strconv.Itoa(y)))
 	}
-	out.specs = []choiceSpec{spec}
+	out.Specs = []ChoiceSpec{spec}
 }
 
 // litFrom reports a cell in a row highlight style on row y from column
 // x: a menu row, never typed text (a typed draft is plain).
-func (c *codex0x) litFrom(g *grid, y, x int) bool {
-	defer g.enter("codex0x.litFrom")()
-	m := newStyleSet(c.rowLit)
-	for ; x <= g.last(y); x++ {
-		if cl := g.cell(x, y); !g.blankCell(cl) && g.inSet(&m, cl) {
+func (c *codex0x) litFrom(g *Grid, y, x int) bool {
+	defer g.Enter("codex0x.litFrom")()
+	m := NewStyleSet(c.rowLit)
+	for ; x <= g.Last(y); x++ {
+		if cl := g.Cell(x, y); !g.BlankCell(cl) && g.InSet(&m, cl) {
 			return true
 		}
 	}
@@ -244,8 +245,8 @@ func (c *codex0x) litFrom(g *grid, y, x int) bool {
 // confirm parses "Submit with unanswered questions?": the count, "1.
 // Proceed" and "2. Go back" with descriptions, the footer. Digits only
 // move the highlight here; Enter confirms the current row.
-func (c *codex0x) confirm(g *grid, t, b int, out *Recognition) {
-	defer g.enter("codex0x.confirm")()
+func (c *codex0x) confirm(g *Grid, t, b int, out *Recognition) {
+	defer g.Enter("codex0x.confirm")()
 	out.ScreenState = contract.ScreenConfirmation
 	pr := &Prompt{Kind: contract.KindConfirmation, Highlighted: -1}
 	out.Prompt = pr
@@ -257,28 +258,28 @@ func (c *codex0x) confirm(g *grid, t, b int, out *Recognition) {
 	h, rs := c.highlightProof(g, c.qMenu, opts, glyphs)
 	pr.Highlighted = h
 	out.Reasons = append(out.Reasons, rs...)
-	if g.first(t+1) != 2 || !g.styled(t+1, 2, g.w, c.dim) || !g.blank(t+2) || len(opts) != 2 ||
+	if g.First(t+1) != 2 || !g.Styled(t+1, 2, g.Width(), c.dim) || !g.Blank(t+2) || len(opts) != 2 ||
 		opts[0].Label != c.proceedLabel || opts[1].Label != c.goBackLabel {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "confirmation on row "+itoa(t)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "confirmation on row "+strconv.Itoa(t)))
 		return
 	}
 	opts[0].Role, opts[1].Role = RoleSubmit, RoleCancel
 	f := end + 2
-	if !g.blank(end+1) || !g.rowIs(f, 2, c.confirmFooter) {
-		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+	if !g.Blank(end+1) || !g.RowIs(f, 2, c.confirmFooter) {
+		out.Reasons = append(out.Reasons, NewReason(ReasonFooterMissing, "row "+strconv.Itoa(f)))
 	} else if f < b {
-		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(f+1)))
 	}
 	out.Region = Region{Top: t, Rows: max(f, b) - t + 1}
-	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
 	next := [2][]contract.ScreenState{{contract.ScreenWorking, contract.ScreenIdle, contract.ScreenQuestionnaire}, {contract.ScreenQuestionnaire}}
 	for i := range opts {
 		var steps []PlanStep
 		if i != h {
-			steps = append(steps, PlanStep{Keys: digitKey(i + 1), Expect: expect(i, contract.ScreenConfirmation)})
+			steps = append(steps, PlanStep{Keys: DigitKey(i + 1), Expect: NewExpect(i, contract.ScreenConfirmation)})
 		}
-		steps = append(steps, PlanStep{Keys: keyEnter, Expect: expect(-1, next[i]...)})
-		out.specs = append(out.specs, choiceSpec{option: i, steps: steps})
+		steps = append(steps, PlanStep{Keys: KeyEnter, Expect: NewExpect(-1, next[i]...)})
+		out.Specs = append(out.Specs, ChoiceSpec{Option: i, Steps: steps})
 	}
 }
 
@@ -286,31 +287,31 @@ func (c *codex0x) confirm(g *grid, t, b int, out *Recognition) {
 // on row t: asyncGap blank rows (or the entries queued for the next
 // turn), "1 of 2" when more are queued, the question, its options (the
 // last "Other") or a text editor, the footer.
-func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
-	defer g.enter("codex0x.asyncEditor")()
+func (c *codex0x) asyncEditor(g *Grid, t, b int, out *Recognition) {
+	defer g.Enter("codex0x.asyncEditor")()
 	out.ScreenState = contract.ScreenAsyncQuestion
 	pr := &Prompt{Kind: contract.KindAsyncQuestion, Highlighted: -1, Pending: 1}
 	out.Prompt = pr
 	out.Region = Region{Top: t, Rows: b - t + 1}
 	y := t + 1 + c.asyncGap
-	if g.hasAt(t+1, 2, queuedEntry) {
+	if g.HasAt(t+1, 2, queuedEntry) {
 		if y = pastQueued(g, t+1, b); y < 0 {
-			out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "queued inputs under row "+itoa(t)))
+			out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "queued inputs under row "+strconv.Itoa(t)))
 			return
 		}
 	}
-	if st := parseStep(g.textFrom(y, 2), c.asyncOf); st.Index > 0 && g.first(y) == 2 && g.styled(y, 2, g.w, c.dim) {
+	if st := parseStep(g.TextFrom(y, 2), c.asyncOf); st.Index > 0 && g.First(y) == 2 && g.Styled(y, 2, g.Width(), c.dim) {
 		pr.Step, pr.Pending = st, st.Total-st.Index+1
 		y++
 	}
 	var rows []string
-	for ; y <= b && !g.blank(y) && g.first(y) == 2 && g.styled(y, 2, g.w, c.asyncPrompt); y++ {
-		rows = append(rows, g.trimmed(y))
+	for ; y <= b && !g.Blank(y) && g.First(y) == 2 && g.Styled(y, 2, g.Width(), c.asyncPrompt); y++ {
+		rows = append(rows, g.Trimmed(y))
 	}
 	q := Question{Prompt: strings.Join(rows, " ")}
 	pr.Questions = []Question{q}
-	if len(rows) == 0 || !g.blank(y) || g.blank(y+1) {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "question on row "+itoa(t+1+c.asyncGap)))
+	if len(rows) == 0 || !g.Blank(y) || g.Blank(y+1) {
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "question on row "+strconv.Itoa(t+1+c.asyncGap)))
 		return
 	}
 	opts, glyphs, end := c.menu(g, c.qMenu, y+1, b, true)
@@ -331,8 +332,8 @@ func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
 		opts[len(opts)-1].Role = RoleOther
 		model = opts[:len(opts)-1]
 	}
-	out.Reasons = append(out.Reasons, freeTextLookalikes(model, c.freeTextLabels)...)
-	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	out.Reasons = append(out.Reasons, FreeTextLookalikes(model, c.freeTextLabels)...)
+	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
 	h, rs := c.highlightProof(g, c.qMenu, opts, glyphs)
 	pr.Highlighted = h
 	out.Reasons = append(out.Reasons, rs...)
@@ -341,7 +342,7 @@ func (c *codex0x) asyncEditor(g *grid, t, b int, out *Recognition) {
 		if o.Role == RoleOther {
 			next = []contract.ScreenState{contract.ScreenAsyncQuestion}
 		}
-		out.specs = append(out.specs, choiceSpec{option: i, steps: []PlanStep{{Keys: digitKey(o.Number), Expect: expect(-1, next...)}}})
+		out.Specs = append(out.Specs, ChoiceSpec{Option: i, Steps: []PlanStep{{Keys: DigitKey(o.Number), Expect: NewExpect(-1, next...)}}})
 	}
 }
 
@@ -354,13 +355,13 @@ const queuedEntry = "↳ "
 // <question>", a blank row, the answer at column 4) and returns the row
 // of the next question, after a blank row; -1 when the rows have another
 // shape.
-func pastQueued(g *grid, r, b int) int {
+func pastQueued(g *Grid, r, b int) int {
 	for ; r <= b; r++ {
 		switch {
-		case g.first(r) == 2 && g.hasAt(r, 2, queuedEntry):
-		case g.blank(r):
-		case g.first(r) >= 4:
-		case g.first(r) == 2 && g.blank(r-1):
+		case g.First(r) == 2 && g.HasAt(r, 2, queuedEntry):
+		case g.Blank(r):
+		case g.First(r) >= 4:
+		case g.First(r) == 2 && g.Blank(r-1):
 			return r
 		default:
 			return -1
@@ -371,11 +372,11 @@ func pastQueued(g *grid, r, b int) int {
 
 // asyncFooter proves "enter submit", its first cell in asyncKey's style,
 // followed by known hints, three spaces apart.
-func (c *codex0x) asyncFooter(g *grid, end, f, b int, out *Recognition) {
-	defer g.enter("codex0x.asyncFooter")()
-	ok := g.blank(end+1) && g.first(f) == 2 && g.hasAt(f, 2, c.asyncSubmit) && g.style(2, f) == c.asyncKey
+func (c *codex0x) asyncFooter(g *Grid, end, f, b int, out *Recognition) {
+	defer g.Enter("codex0x.asyncFooter")()
+	ok := g.Blank(end+1) && g.First(f) == 2 && g.HasAt(f, 2, c.asyncSubmit) && g.StyleAt(2, f) == c.asyncKey
 	if ok {
-		for _, s := range strings.Split(g.textFrom(f, 2+len(c.asyncSubmit)), "   ") {
+		for _, s := range strings.Split(g.TextFrom(f, 2+len(c.asyncSubmit)), "   ") {
 			if s = strings.TrimSpace(s); s != "" && !slices.Contains(c.asyncSegs, s) {
 				ok = false
 			}
@@ -383,8 +384,8 @@ func (c *codex0x) asyncFooter(g *grid, end, f, b int, out *Recognition) {
 	}
 	switch {
 	case !ok:
-		out.Reasons = append(out.Reasons, reason(ReasonFooterMissing, "row "+itoa(f)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonFooterMissing, "row "+strconv.Itoa(f)))
 	case f < b:
-		out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(f+1)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(f+1)))
 	}
 }

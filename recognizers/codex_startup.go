@@ -10,25 +10,25 @@ package recognizers
 
 var (
 	codexStartupFooters = []string{"Press enter to continue", "enter continue · esc skip", "enter/esc confirm · ^c quit"}
-	codexStartupShapes  = []startupShape{
-		{title: "Do you trust the contents of this directory?", reason: BlockedTrust},
-		{title: "Sign in with ChatGPT to use Codex", reason: BlockedLogin},
-		{title: "Choose how you want to use Codex.", reason: BlockedLogin}, // 0.171.0
-		{title: "✨\u200aUpdate available!", reason: BlockedUpdate},         // a hair space after the sparkles
-		{title: "Update available · ", reason: BlockedUpdate},              // 0.171.0
+	codexStartupShapes  = []StartupShape{
+		{Title: "Do you trust the contents of this directory?", Reason: BlockedTrust},
+		{Title: "Sign in with ChatGPT to use Codex", Reason: BlockedLogin},
+		{Title: "Choose how you want to use Codex.", Reason: BlockedLogin}, // 0.171.0
+		{Title: "✨\u200aUpdate available!", Reason: BlockedUpdate},         // a hair space after the sparkles
+		{Title: "Update available · ", Reason: BlockedUpdate},              // 0.171.0
 		// 0.171.0 offers its newest model to a user of an older one
 		// (startup-model-nudge): Enter switches the model.
-		{title: "Meet GPT-6 Sol", reason: BlockedOnboarding},
+		{Title: "Meet GPT-6 Sol", Reason: BlockedOnboarding},
 	}
 )
 
 // startup reads a startup screen as blocked; false when it is none.
-func (c *codex0x) startup(g *grid, out *Recognition) bool {
-	defer g.enter("codex0x.startup")()
-	b, bottom, ok := startupScreen(g, codexStartupFooters, 2, codexStartupShapes)
+func (c *codex0x) startup(g *Grid, out *Recognition) bool {
+	defer g.Enter("codex0x.startup")()
+	b, bottom, ok := StartupScreen(g, codexStartupFooters, 2, codexStartupShapes)
 	if !ok {
 		return false
 	}
-	blockDialog(out, b, b.Row, bottom)
+	BlockDialog(out, b, b.Row, bottom)
 	return true
 }

@@ -28,13 +28,13 @@ type codexStatus struct {
 	boxed  bool
 	header string   // ">_ OpenAI Codex (v<version>)"
 	glyph  vt.Style // the header's ">_"
-	layout statusLayout
+	layout StatusLayout
 }
 
 // The echoed command and its style.
 const codexStatusEcho = "/status"
 
-var codexStatusEchoStyle = fgIdx(5).vt()
+var codexStatusEchoStyle = FgIdx(5).Style()
 
 // codexStatusRows are the rows the recorded versions show, in their
 // order: the session's group, the blank row, usage. Context window is
@@ -42,76 +42,76 @@ var codexStatusEchoStyle = fgIdx(5).vt()
 // name once the thread has a prompt (status-ambiguous). Every value is
 // carried: none of them is a credential (no Account row is recorded: an
 // API-key provider has none).
-func codexStatusRows(threadName bool) []statusRow {
-	rows := []statusRow{
-		{name: "Model"},
-		{name: "Model provider"},
-		{name: "Directory"},
-		{name: "Permissions"},
-		{name: "Agents.md"},
+func codexStatusRows(threadName bool) []StatusRow {
+	rows := []StatusRow{
+		{Name: "Model"},
+		{Name: "Model provider"},
+		{Name: "Directory"},
+		{Name: "Permissions"},
+		{Name: "Agents.md"},
 	}
 	if threadName {
-		rows = append(rows, statusRow{name: "Thread name", optional: true})
+		rows = append(rows, StatusRow{Name: "Thread name", Optional: true})
 	}
 	return append(rows,
-		statusRow{name: "Collaboration mode"},
-		statusRow{name: "Session"},
-		statusRow{name: "Token usage", group: 1},
-		statusRow{name: "Context window", group: 1, optional: true},
-		statusRow{name: "Limits", group: 1})
+		StatusRow{Name: "Collaboration mode"},
+		StatusRow{Name: "Session"},
+		StatusRow{Name: "Token usage", Group: 1},
+		StatusRow{Name: "Context window", Group: 1, Optional: true},
+		StatusRow{Name: "Limits", Group: 1})
 }
 
 // codexStatusLayout: names dim at column x, values gap columns past the
 // longest name's colon.
-func codexStatusLayout(x, gap int, rows []statusRow) statusLayout {
-	return statusLayout{rows: rows, nameX: x, gap: gap, name: plain().dim().vt(),
-		values: []vt.Style{plain().vt(), plain().dim().vt()}}
+func codexStatusLayout(x, gap int, rows []StatusRow) StatusLayout {
+	return StatusLayout{Rows: rows, NameX: x, Gap: gap, Name: Plain().Dim().Style(),
+		Values: []vt.Style{Plain().Style(), Plain().Dim().Style()}}
 }
 
 // statusCard reads the card ending on the last non-blank row above the
 // composer's first row p, or nil.
-func (c *codex0x) statusCard(g *grid, p int) *StatusPanel {
-	defer g.enter("codex0x.statusCard")()
+func (c *codex0x) statusCard(g *Grid, p int) *StatusPanel {
+	defer g.Enter("codex0x.statusCard")()
 	s := c.status
 	if s == nil {
 		return nil
 	}
 	end := p - 1
-	for ; end >= 0 && g.blank(end); end-- {
+	for ; end >= 0 && g.Blank(end); end-- {
 	}
 	// The echo is the first row up from there that starts at column 0
 	// and is not the box's.
 	e := end
-	for ; e >= 0 && e >= end-maxStatusRows && (g.blank(e) || g.first(e) > 0 || s.boxed && s.boxRow(g, e)); e-- {
+	for ; e >= 0 && e >= end-MaxStatusRows && (g.Blank(e) || g.First(e) > 0 || s.boxed && s.boxRow(g, e)); e-- {
 	}
-	if e < 0 || g.first(e) != 0 || g.last(e) != len(codexStatusEcho)-1 {
+	if e < 0 || g.First(e) != 0 || g.Last(e) != len(codexStatusEcho)-1 {
 		return nil // untraced: --explain shows nothing of a screen without the echo
 	}
-	if echo, _, _ := g.textAt(e, 0, codexStatusEcho); !echo || !g.styled(e, 0, g.w, codexStatusEchoStyle) || !g.blank(e-1) || !g.blank(e+1) {
+	if echo, _, _ := g.TextAt(e, 0, codexStatusEcho); !echo || !g.Styled(e, 0, g.Width(), codexStatusEchoStyle) || !g.Blank(e-1) || !g.Blank(e+1) {
 		return nil
 	}
-	y, left, right, limit := e+2, 0, g.w, g.w
+	y, left, right, limit := e+2, 0, g.Width(), g.Width()
 	if s.boxed {
-		r := g.last(y)
+		r := g.Last(y)
 		if !s.box(g, y, end, r) {
 			return nil
 		}
 		// Inside the box; a value ends a column before its right side.
 		y, end, left, right, limit = y+1, end-1, 1, r, r-1
 	}
-	x := s.layout.nameX
-	if firstIn(g, y, left, right) != x || !g.hasAt(y, x, s.header) || lastIn(g, y, left, right) != x+displayWidth(s.header)-1 ||
-		!g.styled(y, x, x+2, s.glyph) || !g.styled(y, x+3, x+15, plain().bold().vt()) || !g.styled(y, x+15, right, plain().dim().vt()) ||
-		firstIn(g, y+1, left, right) >= 0 {
+	x := s.layout.NameX
+	if FirstIn(g, y, left, right) != x || !g.HasAt(y, x, s.header) || LastIn(g, y, left, right) != x+DisplayWidth(s.header)-1 ||
+		!g.Styled(y, x, x+2, s.glyph) || !g.Styled(y, x+3, x+15, Plain().Bold().Style()) || !g.Styled(y, x+15, right, Plain().Dim().Style()) ||
+		FirstIn(g, y+1, left, right) >= 0 {
 		return nil
 	}
-	return s.layout.parse(g, y+2, end+1, left, right, limit)
+	return s.layout.Parse(g, y+2, end+1, left, right, limit)
 }
 
 // boxRow reports whether row y starts with one of the box's left-side
 // characters.
-func (s *codexStatus) boxRow(g *grid, y int) bool {
-	switch g.ch(0, y) {
+func (s *codexStatus) boxRow(g *Grid, y int) bool {
+	switch g.Rune(0, y) {
 	case '╭', '│', '╰':
 		return true
 	}
@@ -120,9 +120,9 @@ func (s *codexStatus) boxRow(g *grid, y int) bool {
 
 // box proves the dim box from row top to row bottom, its right side on
 // column r: "╭─…─╮", rows "│ … │", "╰─…─╯", nothing outside it.
-func (s *codexStatus) box(g *grid, top, bottom, r int) bool {
-	defer g.enter("codexStatus.box")()
-	dim := plain().dim().vt()
+func (s *codexStatus) box(g *Grid, top, bottom, r int) bool {
+	defer g.Enter("codexStatus.box")()
+	dim := Plain().Dim().Style()
 	if bottom-top < 3 || r < 2 {
 		return false
 	}
@@ -134,11 +134,11 @@ func (s *codexStatus) box(g *grid, top, bottom, r int) bool {
 		case bottom:
 			ends = [2]rune{'╰', '╯'}
 		}
-		if g.first(y) != 0 || g.last(y) != r || g.ch(0, y) != ends[0] || g.ch(r, y) != ends[1] ||
-			g.style(0, y) != dim || g.style(r, y) != dim {
+		if g.First(y) != 0 || g.Last(y) != r || g.Rune(0, y) != ends[0] || g.Rune(r, y) != ends[1] ||
+			g.StyleAt(0, y) != dim || g.StyleAt(r, y) != dim {
 			return false
 		}
-		if (y == top || y == bottom) && (!g.styled(y, 0, r+1, dim) || strings.Trim(g.text(y, 1, r), "─") != "") {
+		if (y == top || y == bottom) && (!g.Styled(y, 0, r+1, dim) || strings.Trim(g.Text(y, 1, r), "─") != "") {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -68,16 +69,16 @@ type geminiPalette struct {
 // gemini0xBase is what Gemini CLI 0.61.0 shows.
 var gemini0xBase = gemini0x{
 	palettes: []geminiPalette{
-		{hint: fgRGB(0xaf, 0xaf, 0xaf).vt(), rule: fgRGB(0x87, 0x87, 0x87).dim().vt(), box: plain().bgRGB(0x5f, 0x5f, 0x5f).vt(),
-			glyph: fgRGB(0xd7, 0xaf, 0xff).bgRGB(0x5f, 0x5f, 0x5f).vt(), place: fgRGB(0xaf, 0xaf, 0xaf).bgRGB(0x5f, 0x5f, 0x5f).vt(),
-			draft: fgRGB(0xff, 0xff, 0xff).bgRGB(0x5f, 0x5f, 0x5f).vt(), halfBlocks: true, padFg: fgRGB(0x5f, 0x5f, 0x5f).vt(),
-			spin: fgRGB(0xd7, 0xaf, 0xff).vt(), note: fgRGB(0xff, 0xff, 0xaf).vt(), err: fgRGB(0xff, 0x87, 0xaf).vt(), frame: fgRGB(0x87, 0x87, 0x87).vt(),
-			title: fgRGB(0xff, 0xff, 0xaf).bold().vt(), text: fgRGB(0xff, 0xff, 0xff).vt(),
-			lit: fgRGB(0xd7, 0xff, 0xd7).bgRGB(0x00, 0x5f, 0x00).vt(), litPad: plain().bgRGB(0x00, 0x5f, 0x00).vt()},
-		{hint: fg256(248).vt(), rule: fg256(244).dim().vt(), box: plain().bg256(240).vt(),
-			glyph: fg256(183).bg256(240).vt(), place: fg256(248).bg256(240).vt(), draft: fg256(231).bg256(240).vt(),
-			spin: fg256(183).vt(), note: fg256(229).vt(), err: fg256(217).vt(), frame: fg256(244).vt(), title: fg256(229).bold().vt(),
-			text: fg256(231).vt(), lit: fg256(194).bg256(28).vt(), litPad: plain().bg256(28).vt()},
+		{hint: FgRGB(0xaf, 0xaf, 0xaf).Style(), rule: FgRGB(0x87, 0x87, 0x87).Dim().Style(), box: Plain().BgRGB(0x5f, 0x5f, 0x5f).Style(),
+			glyph: FgRGB(0xd7, 0xaf, 0xff).BgRGB(0x5f, 0x5f, 0x5f).Style(), place: FgRGB(0xaf, 0xaf, 0xaf).BgRGB(0x5f, 0x5f, 0x5f).Style(),
+			draft: FgRGB(0xff, 0xff, 0xff).BgRGB(0x5f, 0x5f, 0x5f).Style(), halfBlocks: true, padFg: FgRGB(0x5f, 0x5f, 0x5f).Style(),
+			spin: FgRGB(0xd7, 0xaf, 0xff).Style(), note: FgRGB(0xff, 0xff, 0xaf).Style(), err: FgRGB(0xff, 0x87, 0xaf).Style(), frame: FgRGB(0x87, 0x87, 0x87).Style(),
+			title: FgRGB(0xff, 0xff, 0xaf).Bold().Style(), text: FgRGB(0xff, 0xff, 0xff).Style(),
+			lit: FgRGB(0xd7, 0xff, 0xd7).BgRGB(0x00, 0x5f, 0x00).Style(), litPad: Plain().BgRGB(0x00, 0x5f, 0x00).Style()},
+		{hint: Fg256(248).Style(), rule: Fg256(244).Dim().Style(), box: Plain().Bg256(240).Style(),
+			glyph: Fg256(183).Bg256(240).Style(), place: Fg256(248).Bg256(240).Style(), draft: Fg256(231).Bg256(240).Style(),
+			spin: Fg256(183).Style(), note: Fg256(229).Style(), err: Fg256(217).Style(), frame: Fg256(244).Style(), title: Fg256(229).Bold().Style(),
+			text: Fg256(231).Style(), lit: Fg256(194).Bg256(28).Style(), litPad: Plain().Bg256(28).Style()},
 	},
 	placeholder:   "Type your message or @path/to/file",
 	shortcuts:     "? for shortcuts",
@@ -94,11 +95,11 @@ var gemini0xBase = gemini0x{
 	narrowBelow:   80,
 }
 
-// recognize tries the bottom pane at rest (idle, working), then a tool's
+// Recognize tries the bottom pane at rest (idle, working), then a tool's
 // confirmation dialog, and says why when neither holds.
-func (c *gemini0x) recognize(g *grid, out *Recognition) {
-	defer g.enter("gemini0x.recognize")()
-	b := g.lastRow()
+func (c *gemini0x) Recognize(g *Grid, out *Recognition) {
+	defer g.Enter("gemini0x.recognize")()
+	b := g.LastRow()
 	if b < 0 {
 		out.ScreenState, out.Composer = contract.ScreenStarting, contract.ComposerAbsent
 		return
@@ -129,8 +130,8 @@ func (c *gemini0x) recognize(g *grid, out *Recognition) {
 // composer proves the bottom pane at rest in palette p from the footer
 // on rows b-1 and b up, and reads the state: idle or working, the
 // composer empty or its draft, an interruption note above.
-func (c *gemini0x) composer(g *grid, b int, p *geminiPalette, out *Recognition) bool {
-	defer g.enter("gemini0x.composer")()
+func (c *gemini0x) composer(g *Grid, b int, p *geminiPalette, out *Recognition) bool {
+	defer g.Enter("gemini0x.composer")()
 	if !c.footer(g, b, p) {
 		return false
 	}
@@ -139,18 +140,18 @@ func (c *gemini0x) composer(g *grid, b int, p *geminiPalette, out *Recognition) 
 		return false
 	}
 	top, draft, ok := c.box(g, bottom, p)
-	narrow := g.w < c.narrowBelow
+	narrow := g.Width() < c.narrowBelow
 	hint := top - 1
 	if narrow {
-		if !g.blank(hint) {
+		if !g.Blank(hint) {
 			return false
 		}
 		hint--
 	}
-	if !ok || !g.rowIs(hint, 1, c.modeHint) || !g.styled(hint, 0, g.w, p.hint) {
+	if !ok || !g.RowIs(hint, 1, c.modeHint) || !g.Styled(hint, 0, g.Width(), p.hint) {
 		return false
 	}
-	if full, _ := g.rule(hint-1, '─', p.rule); !full {
+	if full, _ := g.Rule(hint-1, '─', p.rule); !full {
 		return false
 	}
 	status := hint - 2
@@ -170,7 +171,7 @@ func (c *gemini0x) composer(g *grid, b int, p *geminiPalette, out *Recognition) 
 	}
 	for y := 0; y < status; y++ {
 		if c.promptPhrase(g, y) {
-			out.Reasons = append(out.Reasons, reason(NotePromptInTranscript, "row "+itoa(y)))
+			out.Reasons = append(out.Reasons, NewReason(NotePromptInTranscript, "row "+strconv.Itoa(y)))
 			break
 		}
 	}
@@ -183,45 +184,45 @@ func (c *gemini0x) composer(g *grid, b int, p *geminiPalette, out *Recognition) 
 // footer proves the footer: its labels row (each label in the hint
 // colour, "/model" ending one column before the pane's edge) over a row
 // of values.
-func (c *gemini0x) footer(g *grid, b int, p *geminiPalette) bool {
-	defer g.enter("gemini0x.footer")()
+func (c *gemini0x) footer(g *Grid, b int, p *geminiPalette) bool {
+	defer g.Enter("gemini0x.footer")()
 	l := b - 1
-	if l < 0 || g.blank(b) || g.first(b) != 1 || !g.hasAt(l, 1, c.footerLabels[0]) || !g.styled(l, 0, g.w, p.hint) {
+	if l < 0 || g.Blank(b) || g.First(b) != 1 || !g.HasAt(l, 1, c.footerLabels[0]) || !g.Styled(l, 0, g.Width(), p.hint) {
 		return false
 	}
 	last := c.footerLabels[len(c.footerLabels)-1]
-	if g.last(l) != g.w-2 || !strings.HasSuffix(g.trimmed(l), last) {
+	if g.Last(l) != g.Width()-2 || !strings.HasSuffix(g.Trimmed(l), last) {
 		return false
 	}
 	x := 1
 	for _, lab := range c.footerLabels {
-		i := strings.Index(g.textFrom(l, x), lab)
+		i := strings.Index(g.TextFrom(l, x), lab)
 		if i < 0 {
 			return false
 		}
-		x += i + displayWidth(lab)
+		x += i + DisplayWidth(lab)
 	}
 	return true
 }
 
 // pad proves one of the composer box's pad rows: a full row of ch in the
 // box colour (true colour) or of spaces painted with it.
-func (c *gemini0x) pad(g *grid, y int, ch rune, p *geminiPalette) bool {
+func (c *gemini0x) pad(g *Grid, y int, ch rune, p *geminiPalette) bool {
 	if p.halfBlocks {
-		full, _ := g.rule(y, ch, p.padFg)
+		full, _ := g.Rule(y, ch, p.padFg)
 		return full
 	}
-	return c.painted(g, y, 0, g.w, p)
+	return c.painted(g, y, 0, g.Width(), p)
 }
 
 // painted reports every cell of row y in [x0, x1) a space painted with
 // the box's background.
-func (c *gemini0x) painted(g *grid, y, x0, x1 int, p *geminiPalette) bool {
-	if y < 0 || y >= g.h {
+func (c *gemini0x) painted(g *Grid, y, x0, x1 int, p *geminiPalette) bool {
+	if y < 0 || y >= g.Height() {
 		return false
 	}
 	for x := x0; x < x1; x++ {
-		if !g.space(x, y) || g.style(x, y) != p.box {
+		if !g.SpaceAt(x, y) || g.StyleAt(x, y) != p.box {
 			return false
 		}
 	}
@@ -232,11 +233,11 @@ func (c *gemini0x) painted(g *grid, y, x0, x1 int, p *geminiPalette) bool {
 // " > " and the placeholder (empty) or the draft's first line, then
 // continuation rows indented under it, then the top pad row. It returns
 // the top pad row and the draft ("" for empty).
-func (c *gemini0x) box(g *grid, bottom int, p *geminiPalette) (int, string, bool) {
-	defer g.enter("gemini0x.box")()
+func (c *gemini0x) box(g *Grid, bottom int, p *geminiPalette) (int, string, bool) {
+	defer g.Enter("gemini0x.box")()
 	first := -1
 	for y := bottom - 1; y >= max(0, bottom-c.maxDraftRows); y-- {
-		if g.hasAt(y, 1, "> ") && g.style(1, y) == p.glyph && g.style(2, y) == p.glyph && g.space(0, y) && g.style(0, y) == p.box {
+		if g.HasAt(y, 1, "> ") && g.StyleAt(1, y) == p.glyph && g.StyleAt(2, y) == p.glyph && g.SpaceAt(0, y) && g.StyleAt(0, y) == p.box {
 			first = y
 			break
 		}
@@ -255,7 +256,7 @@ func (c *gemini0x) box(g *grid, bottom int, p *geminiPalette) (int, string, bool
 		if !c.draftRow(g, y, p) {
 			return 0, "", false
 		}
-		rows = append(rows, strings.TrimRight(g.text(y, 3, g.w), " "))
+		rows = append(rows, strings.TrimRight(g.Text(y, 3, g.Width()), " "))
 	}
 	draft := strings.TrimRight(strings.Join(rows, "\n"), "\n")
 	return first - 1, draft, draft != ""
@@ -263,18 +264,18 @@ func (c *gemini0x) box(g *grid, bottom int, p *geminiPalette) (int, string, bool
 
 // placeholderRow: the cursor's cell (reverse video) at column 3, then
 // the placeholder in its colour, the rest painted.
-func (c *gemini0x) placeholderRow(g *grid, y int, p *geminiPalette) bool {
-	x := 4 + displayWidth(" "+c.placeholder)
-	return g.space(3, y) && g.style(3, y) == reversed(p.box) && g.hasAt(y, 4, " "+c.placeholder) &&
-		g.styled(y, 4, x, p.place) && c.painted(g, y, x, g.w, p)
+func (c *gemini0x) placeholderRow(g *Grid, y int, p *geminiPalette) bool {
+	x := 4 + DisplayWidth(" "+c.placeholder)
+	return g.SpaceAt(3, y) && g.StyleAt(3, y) == Reversed(p.box) && g.HasAt(y, 4, " "+c.placeholder) &&
+		g.Styled(y, 4, x, p.place) && c.painted(g, y, x, g.Width(), p)
 }
 
 // draftRow: text in the draft colour from column 3 on the box, the
 // cursor's cell in reverse video anywhere in it.
-func (c *gemini0x) draftRow(g *grid, y int, p *geminiPalette) bool {
-	for x := 3; x < g.w; x++ {
-		s := g.style(x, y)
-		if s != p.draft && s != p.box && s != reversed(p.box) && s != reversed(p.draft) {
+func (c *gemini0x) draftRow(g *Grid, y int, p *geminiPalette) bool {
+	for x := 3; x < g.Width(); x++ {
+		s := g.StyleAt(x, y)
+		if s != p.draft && s != p.box && s != Reversed(p.box) && s != Reversed(p.draft) {
 			return false
 		}
 	}
@@ -284,28 +285,28 @@ func (c *gemini0x) draftRow(g *grid, y int, p *geminiPalette) bool {
 // statusRow reads the row over the rule: blank, "? for shortcuts" at its
 // right end, or the working row from column 1 (a spinner glyph, a phrase,
 // "(esc to cancel, Ns)"), which may share the row with the hint.
-func (c *gemini0x) statusRow(g *grid, y int, p *geminiPalette, a *Activity) (working, ok bool) {
-	defer g.enter("gemini0x.statusRow")()
+func (c *gemini0x) statusRow(g *Grid, y int, p *geminiPalette, a *Activity) (working, ok bool) {
+	defer g.Enter("gemini0x.statusRow")()
 	if y < 0 {
 		return false, false
 	}
-	end := g.w
+	end := g.Width()
 	if c.atRest(g, y, p) {
-		end = g.w - 1 - displayWidth(c.shortcuts)
+		end = g.Width() - 1 - DisplayWidth(c.shortcuts)
 	}
-	if g.blank(y) || g.first(y) >= end {
+	if g.Blank(y) || g.First(y) >= end {
 		return false, true
 	}
-	if g.first(y) != 1 || !strings.ContainsRune(c.spinner, g.ch(1, y)) || g.style(1, y) != p.spin || !g.space(2, y) {
+	if g.First(y) != 1 || !strings.ContainsRune(c.spinner, g.Rune(1, y)) || g.StyleAt(1, y) != p.spin || !g.SpaceAt(2, y) {
 		return false, false
 	}
-	row := strings.TrimRight(g.text(y, 3, end), " ")
+	row := strings.TrimRight(g.Text(y, 3, end), " ")
 	i := strings.LastIndex(row, c.busyHint)
 	if i < 0 || !strings.HasSuffix(row, ")") {
 		return false, false
 	}
-	hx := 3 + displayWidth(row[:i])
-	if !g.styled(y, hx, hx+displayWidth(row[i:]), p.hint) {
+	hx := 3 + DisplayWidth(row[:i])
+	if !g.Styled(y, hx, hx+DisplayWidth(row[i:]), p.hint) {
 		return false, false
 	}
 	a.Spinner, a.InterruptHint, a.Elapsed = true, true, strings.TrimSuffix(row[i+len(c.busyHint):], ")")
@@ -314,9 +315,9 @@ func (c *gemini0x) statusRow(g *grid, y int, p *geminiPalette, a *Activity) (wor
 
 // atRest reports "? for shortcuts" in the hint colour ending one column
 // before the pane's edge on row y.
-func (c *gemini0x) atRest(g *grid, y int, p *geminiPalette) bool {
-	x := g.w - 1 - displayWidth(c.shortcuts)
-	return y >= 0 && x > 0 && g.hasAt(y, x, c.shortcuts) && g.last(y) == g.w-2 && g.styled(y, x, g.w, p.hint)
+func (c *gemini0x) atRest(g *Grid, y int, p *geminiPalette) bool {
+	x := g.Width() - 1 - DisplayWidth(c.shortcuts)
+	return y >= 0 && x > 0 && g.HasAt(y, x, c.shortcuts) && g.Last(y) == g.Width()-2 && g.Styled(y, x, g.Width(), p.hint)
 }
 
 // blocked reads an idle screen whose history ends in the interruption
@@ -324,57 +325,57 @@ func (c *gemini0x) atRest(g *grid, y int, p *geminiPalette) bool {
 // that ends in the failure note under an API error row (the error its
 // retries could not get past, or one it does not retry) as blocked,
 // api_error.
-func (c *gemini0x) blocked(g *grid, status int, p *geminiPalette, out *Recognition) {
-	defer g.enter("gemini0x.blocked")()
+func (c *gemini0x) blocked(g *Grid, status int, p *geminiPalette, out *Recognition) {
+	defer g.Enter("gemini0x.blocked")()
 	y := c.above(g, status)
 	switch {
 	case y < 0:
-	case g.first(y) == 0 && g.rowIs(y, 0, c.interrupted) && g.styled(y, 0, g.w, p.note):
-		block(out, Block{Reason: BlockedInterrupted, Row: y})
+	case g.First(y) == 0 && g.RowIs(y, 0, c.interrupted) && g.Styled(y, 0, g.Width(), p.note):
+		BlockComposer(out, Block{Reason: BlockedInterrupted, Row: y})
 	default:
 		// The failure note wraps: its later rows are indented by two.
-		for y > 0 && g.first(y) == 2 && g.styled(y, 2, g.w, p.note) {
+		for y > 0 && g.First(y) == 2 && g.Styled(y, 2, g.Width(), p.note) {
 			y--
 		}
-		if g.first(y) != 0 || !g.hasAt(y, 0, c.failed) || !g.styled(y, 0, g.w, p.note) {
+		if g.First(y) != 0 || !g.HasAt(y, 0, c.failed) || !g.Styled(y, 0, g.Width(), p.note) {
 			return
 		}
 		e := c.above(g, y)
-		for e > 0 && g.first(e) == 2 && g.styled(e, 2, g.w, p.err) {
+		for e > 0 && g.First(e) == 2 && g.Styled(e, 2, g.Width(), p.err) {
 			e--
 		}
-		if e >= 0 && g.first(e) == 0 && g.hasAt(e, 0, c.apiError) && g.styled(e, 0, g.w, p.err) {
-			block(out, Block{Reason: BlockedAPIError, Row: e})
+		if e >= 0 && g.First(e) == 0 && g.HasAt(e, 0, c.apiError) && g.Styled(e, 0, g.Width(), p.err) {
+			BlockComposer(out, Block{Reason: BlockedAPIError, Row: e})
 		}
 	}
 }
 
 // above is the last row with text above row y (-1: none).
-func (c *gemini0x) above(g *grid, y int) int {
+func (c *gemini0x) above(g *Grid, y int) int {
 	y--
-	for y >= 0 && g.blank(y) {
+	for y >= 0 && g.Blank(y) {
 		y--
 	}
 	return y
 }
 
 // lookalike explains a screen with neither bottom pane nor dialog.
-func (c *gemini0x) lookalike(g *grid, top, end int) Reason {
-	defer g.enter("gemini0x.lookalike")()
+func (c *gemini0x) lookalike(g *Grid, top, end int) Reason {
+	defer g.Enter("gemini0x.lookalike")()
 	for y := top; y < end; y++ {
 		if c.promptPhrase(g, y) {
-			return reason(NoteUnstyledLookalike, "row "+itoa(y))
+			return NewReason(NoteUnstyledLookalike, "row "+strconv.Itoa(y))
 		}
 	}
-	return reason(NoteUnrecognized, "")
+	return NewReason(NoteUnrecognized, "")
 }
 
 // promptPhrase reports a dialog's question on row y, whatever its style.
-func (c *gemini0x) promptPhrase(g *grid, y int) bool {
-	if g.blank(y) {
+func (c *gemini0x) promptPhrase(g *Grid, y int) bool {
+	if g.Blank(y) {
 		return false
 	}
-	t := g.trimmed(y)
+	t := g.Trimmed(y)
 	for _, d := range c.dialogs {
 		if strings.Contains(t, d.question) {
 			return true

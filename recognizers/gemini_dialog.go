@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -56,11 +57,11 @@ var geminiDialogs0_61 = []geminiDialog{
 
 // geminiMenu is where the menu's columns are: the current row's glyph,
 // the number, the label.
-var geminiMenu = menuLayout{glyph: '●', glyphX: 2, numX: 4, labelX: 7}
+var geminiMenu = MenuLayout{Glyph: '●', GlyphX: 2, NumX: 4, LabelX: 7}
 
 // dialog proves a confirmation dialog ending on row b in palette p.
-func (c *gemini0x) dialog(g *grid, b int, p *geminiPalette, out *Recognition) bool {
-	defer g.enter("gemini0x.dialog")()
+func (c *gemini0x) dialog(g *Grid, b int, p *geminiPalette, out *Recognition) bool {
+	defer g.Enter("gemini0x.dialog")()
 	if !c.frameRow(g, b, '╰', '╯', p) {
 		return false
 	}
@@ -76,7 +77,7 @@ func (c *gemini0x) dialog(g *grid, b int, p *geminiPalette, out *Recognition) bo
 	out.Prompt = pr
 	d := c.dialogTitle(g, t+1, p)
 	if d == nil {
-		out.Reasons = append(out.Reasons, reason(ReasonUnsupportedShape, "title on row "+itoa(t+1)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonUnsupportedShape, "title on row "+strconv.Itoa(t+1)))
 		return true
 	}
 	q := -1
@@ -87,46 +88,46 @@ func (c *gemini0x) dialog(g *grid, b int, p *geminiPalette, out *Recognition) bo
 	}
 	if q < 0 || !c.questionStyled(g, q, d, p) || !c.blankInside(g, q+1) {
 		pr.Questions = []Question{{Header: d.tool, Prompt: d.question}}
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "no question over the menu"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no question over the menu"))
 		return true
 	}
 	opts, lit := c.menu(g, q+2, b-1, p)
 	pr.Questions = []Question{{Header: d.tool, Prompt: d.question, Options: opts}}
 	if len(opts) == 0 || opts[len(opts)-1].Row != b-1 {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "the menu does not end the dialog"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "the menu does not end the dialog"))
 		return true
 	}
-	out.Reasons = append(out.Reasons, checkNumbers(numbersOf(opts), rowsOf(opts))...)
+	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
 	if lit < 0 {
-		out.Reasons = append(out.Reasons, reason(ReasonHighlightUnproven, "no single current row"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonHighlightUnproven, "no single current row"))
 		return true
 	}
 	pr.Highlighted = lit
 	if !c.rolesOf(d, opts) {
-		out.Reasons = append(out.Reasons, reason(ReasonChangedMenuShape, "rows of no recorded "+d.tool+" menu"))
+		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "rows of no recorded "+d.tool+" menu"))
 		return true
 	}
 	pr.Tool = d.kind
 	if pr.Highlighted != 0 {
-		out.Reasons = append(out.Reasons, reason(ReasonHighlightMoved, "row "+itoa(opts[pr.Highlighted].Row)))
+		out.Reasons = append(out.Reasons, NewReason(ReasonHighlightMoved, "row "+strconv.Itoa(opts[pr.Highlighted].Row)))
 		return true
 	}
 	// "1" picks the one-time row, the current one (recordings
 	// permission-approve, edit-approve: the tool runs once).
 	pr.Decisions = []contract.Decision{contract.DecisionApproveOnce}
-	out.specs = []choiceSpec{{decision: contract.DecisionApproveOnce, option: 0,
-		steps: []PlanStep{{Keys: digitKey(1), Expect: expect(-1, contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire)}}}}
+	out.Specs = []ChoiceSpec{{Decision: contract.DecisionApproveOnce, Option: 0,
+		Steps: []PlanStep{{Keys: DigitKey(1), Expect: NewExpect(-1, contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire)}}}}
 	return true
 }
 
 // frameRow proves row y is the frame's top or bottom: l, then '─' to
 // the column before the pane's edge, then r, all in the frame colour.
-func (c *gemini0x) frameRow(g *grid, y int, l, r rune, p *geminiPalette) bool {
-	if y < 0 || g.ch(0, y) != l || g.ch(g.w-1, y) != r || !g.styled(y, 0, g.w, p.frame) {
+func (c *gemini0x) frameRow(g *Grid, y int, l, r rune, p *geminiPalette) bool {
+	if y < 0 || g.Rune(0, y) != l || g.Rune(g.Width()-1, y) != r || !g.Styled(y, 0, g.Width(), p.frame) {
 		return false
 	}
-	for x := 1; x < g.w-1; x++ {
-		if g.ch(x, y) != '─' {
+	for x := 1; x < g.Width()-1; x++ {
+		if g.Rune(x, y) != '─' {
 			return false
 		}
 	}
@@ -134,19 +135,19 @@ func (c *gemini0x) frameRow(g *grid, y int, l, r rune, p *geminiPalette) bool {
 }
 
 // framed reports a row inside the frame: '│' at both edges in its colour.
-func (c *gemini0x) framed(g *grid, y int, p *geminiPalette) bool {
-	return g.ch(0, y) == '│' && g.ch(g.w-1, y) == '│' && g.style(0, y) == p.frame && g.style(g.w-1, y) == p.frame
+func (c *gemini0x) framed(g *Grid, y int, p *geminiPalette) bool {
+	return g.Rune(0, y) == '│' && g.Rune(g.Width()-1, y) == '│' && g.StyleAt(0, y) == p.frame && g.StyleAt(g.Width()-1, y) == p.frame
 }
 
 // insideIs reports a framed row whose text between the edges is exactly
 // s from column 2.
-func (c *gemini0x) insideIs(g *grid, y int, text string) bool {
-	end := 2 + displayWidth(text)
-	if !g.space(1, y) || !g.hasAt(y, 2, text) {
+func (c *gemini0x) insideIs(g *Grid, y int, text string) bool {
+	end := 2 + DisplayWidth(text)
+	if !g.SpaceAt(1, y) || !g.HasAt(y, 2, text) {
 		return false
 	}
-	for x := end; x < g.w-1; x++ {
-		if !g.space(x, y) {
+	for x := end; x < g.Width()-1; x++ {
+		if !g.SpaceAt(x, y) {
 			return false
 		}
 	}
@@ -154,9 +155,9 @@ func (c *gemini0x) insideIs(g *grid, y int, text string) bool {
 }
 
 // blankInside reports a framed row with nothing between its edges.
-func (c *gemini0x) blankInside(g *grid, y int) bool {
-	for x := 1; x < g.w-1; x++ {
-		if !g.space(x, y) {
+func (c *gemini0x) blankInside(g *Grid, y int) bool {
+	for x := 1; x < g.Width()-1; x++ {
+		if !g.SpaceAt(x, y) {
 			return false
 		}
 	}
@@ -165,13 +166,13 @@ func (c *gemini0x) blankInside(g *grid, y int) bool {
 
 // dialogTitle reads the title row: "? <Tool>  " in the title style at
 // column 2, then the subject in plain text up to the frame.
-func (c *gemini0x) dialogTitle(g *grid, y int, p *geminiPalette) *geminiDialog {
-	defer g.enter("gemini0x.dialogTitle")()
+func (c *gemini0x) dialogTitle(g *Grid, y int, p *geminiPalette) *geminiDialog {
+	defer g.Enter("gemini0x.dialogTitle")()
 	for i := range c.dialogs {
 		d := &c.dialogs[i]
 		head := "? " + d.tool + "  "
-		x := 2 + displayWidth(head)
-		if g.hasAt(y, 2, head) && g.styled(y, 2, x, p.title) && !g.space(x, y) && g.styled(y, x, g.w-1, p.text) {
+		x := 2 + DisplayWidth(head)
+		if g.HasAt(y, 2, head) && g.Styled(y, 2, x, p.title) && !g.SpaceAt(x, y) && g.Styled(y, x, g.Width()-1, p.text) {
 			return d
 		}
 	}
@@ -180,41 +181,41 @@ func (c *gemini0x) dialogTitle(g *grid, y int, p *geminiPalette) *geminiDialog {
 
 // questionStyled: the question in the dialog's text colour, or, when it
 // names its tool as "[Tool]" in the title style, in the terminal's own.
-func (c *gemini0x) questionStyled(g *grid, y int, d *geminiDialog, p *geminiPalette) bool {
-	end := 2 + displayWidth(d.question)
+func (c *gemini0x) questionStyled(g *Grid, y int, d *geminiDialog, p *geminiPalette) bool {
+	end := 2 + DisplayWidth(d.question)
 	if !d.bracket {
-		return g.styled(y, 2, end, p.text)
+		return g.Styled(y, 2, end, p.text)
 	}
 	// Around its "[Tool]" the question is in the terminal's own colours.
 	tag := "[" + d.tool + "]"
-	i := 2 + displayWidth(d.question[:strings.Index(d.question, tag)])
-	j := i + displayWidth(tag)
-	return g.styled(y, 1, i, plain().vt()) && g.styled(y, i, j, p.title) && g.styled(y, j, g.w-1, plain().vt())
+	i := 2 + DisplayWidth(d.question[:strings.Index(d.question, tag)])
+	j := i + DisplayWidth(tag)
+	return g.Styled(y, 1, i, Plain().Style()) && g.Styled(y, i, j, p.title) && g.Styled(y, j, g.Width()-1, Plain().Style())
 }
 
 // menu reads the option rows from y0 to y1 ("N. label" at geminiMenu's
 // columns) and the current one: the only row with the glyph, painted in
 // the lit style from the glyph through its label, every other row plain
 // (-1 when that is not so).
-func (c *gemini0x) menu(g *grid, y0, y1 int, p *geminiPalette) ([]Option, int) {
-	defer g.enter("gemini0x.menu")()
+func (c *gemini0x) menu(g *Grid, y0, y1 int, p *geminiPalette) ([]Option, int) {
+	defer g.Enter("gemini0x.menu")()
 	var opts []Option
 	lit, proven := -1, true
 	for y := y0; y <= y1; y++ {
-		num := numberAt(g, y, geminiMenu.numX)
+		num := NumberAt(g, y, geminiMenu.NumX)
 		if num == 0 {
 			break
 		}
-		glyph := g.ch(geminiMenu.glyphX, y) == geminiMenu.glyph
-		if !glyph && !g.space(geminiMenu.glyphX, y) || !g.space(geminiMenu.glyphX+1, y) {
+		glyph := g.Rune(geminiMenu.GlyphX, y) == geminiMenu.Glyph
+		if !glyph && !g.SpaceAt(geminiMenu.GlyphX, y) || !g.SpaceAt(geminiMenu.GlyphX+1, y) {
 			break
 		}
-		label := strings.TrimSpace(g.text(y, geminiMenu.labelX, g.w-1))
-		end := geminiMenu.labelX + displayWidth(label)
+		label := strings.TrimSpace(g.Text(y, geminiMenu.LabelX, g.Width()-1))
+		end := geminiMenu.LabelX + DisplayWidth(label)
 		switch {
 		case glyph && lit < 0 && c.lit(g, y, end, p):
 			lit = len(opts)
-		case glyph || !g.styled(y, geminiMenu.numX, end, p.text):
+		case glyph || !g.Styled(y, geminiMenu.NumX, end, p.text):
 			proven = false // a second glyph, one without the paint, or a row in another style
 		}
 		opts = append(opts, Option{Number: num, Label: label, Row: y})
@@ -227,10 +228,10 @@ func (c *gemini0x) menu(g *grid, y0, y1 int, p *geminiPalette) ([]Option, int) {
 
 // lit reports row y painted from the glyph to end: its text in the lit
 // style, its spaces in the lit background.
-func (c *gemini0x) lit(g *grid, y, end int, p *geminiPalette) bool {
-	for x := geminiMenu.glyphX; x < end; x++ {
-		s := g.style(x, y)
-		if s != p.lit && !(g.space(x, y) && s == p.litPad) {
+func (c *gemini0x) lit(g *Grid, y, end int, p *geminiPalette) bool {
+	for x := geminiMenu.GlyphX; x < end; x++ {
+		s := g.StyleAt(x, y)
+		if s != p.lit && !(g.SpaceAt(x, y) && s == p.litPad) {
 			return false
 		}
 	}
@@ -254,11 +255,11 @@ func (c *gemini0x) rolesOf(d *geminiDialog, opts []Option) bool {
 
 // staleAbove reports another dialog's question or title above the live
 // dialog's top t (a dialog the screen did not erase).
-func (c *gemini0x) staleAbove(g *grid, t int) (Reason, bool) {
-	defer g.enter("gemini0x.staleAbove")()
+func (c *gemini0x) staleAbove(g *Grid, t int) (Reason, bool) {
+	defer g.Enter("gemini0x.staleAbove")()
 	for y := 0; y < t; y++ {
 		if c.promptPhrase(g, y) || c.titlePhrase(g, y) {
-			return reason(ReasonStalePrompt, "row "+itoa(y)), true
+			return NewReason(ReasonStalePrompt, "row "+strconv.Itoa(y)), true
 		}
 	}
 	return Reason{}, false
@@ -266,8 +267,8 @@ func (c *gemini0x) staleAbove(g *grid, t int) (Reason, bool) {
 
 // titlePhrase reports a dialog title's "? Tool  " on row y, whatever its
 // style or column.
-func (c *gemini0x) titlePhrase(g *grid, y int) bool {
-	t := g.trimmed(y)
+func (c *gemini0x) titlePhrase(g *Grid, y int) bool {
+	t := g.Trimmed(y)
 	for _, d := range c.dialogs {
 		if strings.Contains(t, "? "+d.tool+"  ") {
 			return true
@@ -284,15 +285,15 @@ func (c *gemini0x) titlePhrase(g *grid, y int) bool {
 // missing); a frame whose menu lost its last row, leaving only persistent
 // grants (persistent only) or another menu (changed shape); a menu row
 // going on over a row without the frame (a wrapped label).
-func (c *gemini0x) brokenDialog(g *grid, b int, p *geminiPalette, out *Recognition) bool {
-	defer g.enter("gemini0x.brokenDialog")()
+func (c *gemini0x) brokenDialog(g *Grid, b int, p *geminiPalette, out *Recognition) bool {
+	defer g.Enter("gemini0x.brokenDialog")()
 	for y := b - 1; y >= 0; y-- {
 		if !c.frameRow(g, y, '╰', '╯', p) {
 			continue
 		}
 		saved := *out
 		if c.dialog(g, y, p, out) {
-			out.Reasons = append(out.Reasons, reason(ReasonContentBelow, "row "+itoa(y+1)))
+			out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(y+1)))
 			return true
 		}
 		*out = saved
@@ -301,7 +302,7 @@ func (c *gemini0x) brokenDialog(g *grid, b int, p *geminiPalette, out *Recogniti
 	var why Reason
 	switch {
 	case c.framed(g, b, p) && c.dialogPart(g, b, p):
-		why = reason(ReasonFooterMissing, "the dialog's frame does not close")
+		why = NewReason(ReasonFooterMissing, "the dialog's frame does not close")
 	case c.frameRow(g, b, '╰', '╯', p):
 		y := b - 1
 		for y >= 0 && c.framed(g, y, p) {
@@ -309,15 +310,15 @@ func (c *gemini0x) brokenDialog(g *grid, b int, p *geminiPalette, out *Recogniti
 		}
 		switch {
 		case y < 0:
-			why = reason(ReasonClippedFrame, "the frame runs off the top")
-		case g.blank(y) && y == b-1 && c.dialogPart(g, y-1, p):
+			why = NewReason(ReasonClippedFrame, "the frame runs off the top")
+		case g.Blank(y) && y == b-1 && c.dialogPart(g, y-1, p):
 			why = c.menuLeft(g, y-1, p)
-		case g.blank(y) && c.dialogPart(g, y+1, p):
-			why = reason(ReasonFrameMissing, "no frame top over row "+itoa(y+1))
-		case !g.blank(y) && c.menuRow(g, y-1) && c.dialogPart(g, y+1, p):
+		case g.Blank(y) && c.dialogPart(g, y+1, p):
+			why = NewReason(ReasonFrameMissing, "no frame top over row "+strconv.Itoa(y+1))
+		case !g.Blank(y) && c.menuRow(g, y-1) && c.dialogPart(g, y+1, p):
 			// No recording wraps a label: a menu row going on over a row
 			// of its own is a shape no version shows.
-			why = reason(ReasonWrappedLabel, "row "+itoa(y))
+			why = NewReason(ReasonWrappedLabel, "row "+strconv.Itoa(y))
 		default:
 			return false
 		}
@@ -333,7 +334,7 @@ func (c *gemini0x) brokenDialog(g *grid, b int, p *geminiPalette, out *Recogniti
 
 // dialogPart reports a framed row of the dialog from row y up to its
 // frame: a menu row, or a question, with the frame above it.
-func (c *gemini0x) dialogPart(g *grid, y int, p *geminiPalette) bool {
+func (c *gemini0x) dialogPart(g *Grid, y int, p *geminiPalette) bool {
 	for ; y >= 0 && c.framed(g, y, p); y-- {
 		if c.menuRow(g, y) || c.promptPhrase(g, y) {
 			return true
@@ -344,10 +345,10 @@ func (c *gemini0x) dialogPart(g *grid, y int, p *geminiPalette) bool {
 
 // menuLeft reads the option rows ending on row y (the menu's last row
 // gone): only persistent grants, or another menu.
-func (c *gemini0x) menuLeft(g *grid, y int, p *geminiPalette) Reason {
+func (c *gemini0x) menuLeft(g *Grid, y int, p *geminiPalette) Reason {
 	var labels []string
 	for ; y >= 0 && c.framed(g, y, p) && c.menuRow(g, y); y-- {
-		labels = append(labels, strings.TrimSpace(g.text(y, geminiMenu.labelX, g.w-1)))
+		labels = append(labels, strings.TrimSpace(g.Text(y, geminiMenu.LabelX, g.Width()-1)))
 	}
 	once, grant := false, false
 	for _, l := range labels {
@@ -355,10 +356,10 @@ func (c *gemini0x) menuLeft(g *grid, y int, p *geminiPalette) Reason {
 		grant = grant || l == geminiAllowSess.label
 	}
 	if grant && !once {
-		return reason(ReasonPersistentOnly, "")
+		return NewReason(ReasonPersistentOnly, "")
 	}
-	return reason(ReasonChangedMenuShape, "the menu lost its last row")
+	return NewReason(ReasonChangedMenuShape, "the menu lost its last row")
 }
 
 // menuRow reports an option row of the dialog's menu on row y.
-func (c *gemini0x) menuRow(g *grid, y int) bool { return numberAt(g, y, geminiMenu.numX) > 0 }
+func (c *gemini0x) menuRow(g *Grid, y int) bool { return NumberAt(g, y, geminiMenu.NumX) > 0 }

@@ -1,6 +1,7 @@
 package recognizers
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -88,21 +89,21 @@ var openCode1xBase = openCode1x{
 func rgb(r, g, b int32) tcell.Color { return tcell.NewRGBColor(r, g, b) }
 
 // colours returns the cell's foreground and background.
-func colours(g *grid, x, y int) (tcell.Color, tcell.Color) {
-	fg, bg, _ := g.style(x, y).Decompose()
+func colours(g *Grid, x, y int) (tcell.Color, tcell.Color) {
+	fg, bg, _ := g.StyleAt(x, y).Decompose()
 	return fg, bg
 }
 
 // paintedAs reports every cell of [x0, x1) on row y in bg, each but the
 // spaces in fg (a space's foreground shows nothing: OpenCode leaves the
 // run's colour on the spaces inside a run, white on the others).
-func (p *openCodePalette) paintedAs(g *grid, y, x0, x1 int, fg, bg tcell.Color) bool {
-	if y < 0 || y >= g.h || x0 < 0 || x1 > g.w {
+func (p *openCodePalette) paintedAs(g *Grid, y, x0, x1 int, fg, bg tcell.Color) bool {
+	if y < 0 || y >= g.Height() || x0 < 0 || x1 > g.Width() {
 		return false
 	}
 	for x := x0; x < x1; x++ {
 		f, b := colours(g, x, y)
-		if b != bg || !g.space(x, y) && f != fg {
+		if b != bg || !g.SpaceAt(x, y) && f != fg {
 			return false
 		}
 	}
@@ -110,8 +111,8 @@ func (p *openCodePalette) paintedAs(g *grid, y, x0, x1 int, fg, bg tcell.Color) 
 }
 
 // onBg reports every cell of [x0, x1) on row y on bg.
-func (p *openCodePalette) onBg(g *grid, y, x0, x1 int, bg tcell.Color) bool {
-	if y < 0 || y >= g.h || x0 < 0 || x1 > g.w {
+func (p *openCodePalette) onBg(g *Grid, y, x0, x1 int, bg tcell.Color) bool {
+	if y < 0 || y >= g.Height() || x0 < 0 || x1 > g.Width() {
 		return false
 	}
 	for x := x0; x < x1; x++ {
@@ -123,12 +124,12 @@ func (p *openCodePalette) onBg(g *grid, y, x0, x1 int, bg tcell.Color) bool {
 }
 
 // empty reports [x0, x1) of row y all spaces on bg.
-func (p *openCodePalette) empty(g *grid, y, x0, x1 int, bg tcell.Color) bool {
-	if y < 0 || y >= g.h {
+func (p *openCodePalette) empty(g *Grid, y, x0, x1 int, bg tcell.Color) bool {
+	if y < 0 || y >= g.Height() {
 		return false
 	}
-	for x := max(x0, 0); x < min(x1, g.w); x++ {
-		if !g.space(x, y) {
+	for x := max(x0, 0); x < min(x1, g.Width()); x++ {
+		if !g.SpaceAt(x, y) {
 			return false
 		}
 		if _, b := colours(g, x, y); b != bg {
@@ -139,14 +140,14 @@ func (p *openCodePalette) empty(g *grid, y, x0, x1 int, bg tcell.Color) bool {
 }
 
 // word reports s at x on row y in fg on bg.
-func (p *openCodePalette) word(g *grid, y, x int, s string, fg, bg tcell.Color) bool {
-	return g.hasAt(y, x, s) && p.paintedAs(g, y, x, x+displayWidth(s), fg, bg)
+func (p *openCodePalette) word(g *Grid, y, x int, s string, fg, bg tcell.Color) bool {
+	return g.HasAt(y, x, s) && p.paintedAs(g, y, x, x+DisplayWidth(s), fg, bg)
 }
 
 // edge reports the cell at x, y: ch in fg on bg.
-func edge(g *grid, x, y int, ch rune, fg, bg tcell.Color) bool {
+func edge(g *Grid, x, y int, ch rune, fg, bg tcell.Color) bool {
 	f, b := colours(g, x, y)
-	return g.ch(x, y) == ch && f == fg && b == bg
+	return g.Rune(x, y) == ch && f == fg && b == bg
 }
 
 // openCodeBox is the composer as read: its columns and rows.
@@ -158,11 +159,11 @@ type openCodeBox struct {
 	empty  bool
 }
 
-// recognize tries the composer at rest, then a dialog, and says why when
+// Recognize tries the composer at rest, then a dialog, and says why when
 // neither holds.
-func (c *openCode1x) recognize(g *grid, out *Recognition) {
-	defer g.enter("openCode1x.recognize")()
-	if g.lastRow() < 0 {
+func (c *openCode1x) Recognize(g *Grid, out *Recognition) {
+	defer g.Enter("openCode1x.recognize")()
+	if g.LastRow() < 0 {
 		out.ScreenState, out.Composer = contract.ScreenStarting, contract.ComposerAbsent
 		return
 	}
@@ -189,32 +190,32 @@ func (c *openCode1x) recognize(g *grid, out *Recognition) {
 // panel colour at the right edge of the first and the last row, a column
 // of the screen's background left of it there (the rows between are
 // the sidebar's own).
-func (p *openCodePalette) mainWidth(g *grid) int {
-	s := g.w
-	for s > 0 && g.space(s-1, 0) && bgOf(g, s-1, 0) == p.panel {
+func (p *openCodePalette) mainWidth(g *Grid) int {
+	s := g.Width()
+	for s > 0 && g.SpaceAt(s-1, 0) && bgOf(g, s-1, 0) == p.panel {
 		s--
 	}
-	if s == g.w || s < 2 {
-		return g.w
+	if s == g.Width() || s < 2 {
+		return g.Width()
 	}
-	for _, y := range []int{0, g.h - 1} {
-		if bgOf(g, s-1, y) != p.bg || !p.empty(g, y, s, g.w, p.panel) {
-			return g.w
+	for _, y := range []int{0, g.Height() - 1} {
+		if bgOf(g, s-1, y) != p.bg || !p.empty(g, y, s, g.Width(), p.panel) {
+			return g.Width()
 		}
 	}
 	return s
 }
 
-func bgOf(g *grid, x, y int) tcell.Color {
+func bgOf(g *Grid, x, y int) tcell.Color {
 	_, b := colours(g, x, y)
 	return b
 }
 
 // composer finds the composer's bottom edge, the lowest on the screen,
 // and proves the box over it and the rows under it.
-func (c *openCode1x) composer(g *grid, p *openCodePalette) (openCodeBox, string, bool) {
-	defer g.enter("openCode1x.composer")()
-	for y := g.h - 1; y >= 1; y-- {
+func (c *openCode1x) composer(g *Grid, p *openCodePalette) (openCodeBox, string, bool) {
+	defer g.Enter("openCode1x.composer")()
+	for y := g.Height() - 1; y >= 1; y-- {
 		x0, x1 := c.edgeRow(g, y, p)
 		if x0 < 0 {
 			continue
@@ -229,9 +230,9 @@ func (c *openCode1x) composer(g *grid, p *openCodePalette) (openCodeBox, string,
 // edgeRow returns the columns of a bottom edge "╹▀…▀" on row y (its
 // "╹", its last "▀"), spaces on the screen's background either side, or
 // -1.
-func (c *openCode1x) edgeRow(g *grid, y int, p *openCodePalette) (int, int) {
+func (c *openCode1x) edgeRow(g *Grid, y int, p *openCodePalette) (int, int) {
 	x0 := 0
-	for x0 < p.w && g.space(x0, y) {
+	for x0 < p.w && g.SpaceAt(x0, y) {
 		x0++
 	}
 	if x0 < 2 || x0 >= p.w || !edge(g, x0, y, '╹', p.agent, p.bg) || !p.empty(g, y, 0, x0, p.bg) {
@@ -249,15 +250,15 @@ func (c *openCode1x) edgeRow(g *grid, y int, p *openCodePalette) (int, int) {
 
 // boxRow reports row y a row of the composer's box: the left edge, the
 // box's background to its last column, the screen's either side.
-func (c *openCode1x) boxRow(g *grid, y int, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) boxRow(g *Grid, y int, p *openCodePalette, b *openCodeBox) bool {
 	return y >= 0 && edge(g, b.x0, y, '┃', p.agent, p.bg) && p.empty(g, y, 0, b.x0, p.bg) && p.empty(g, y, b.x1+1, p.w, p.bg) &&
 		p.onBg(g, y, b.x0+1, b.x1+1, p.element)
 }
 
 // box proves the box over the bottom edge: the agent row, a pad row, the
 // text rows and the top pad row; it returns the draft ("" for empty).
-func (c *openCode1x) box(g *grid, p *openCodePalette, b *openCodeBox) (string, bool) {
-	defer g.enter("openCode1x.box")()
+func (c *openCode1x) box(g *Grid, p *openCodePalette, b *openCodeBox) (string, bool) {
+	defer g.Enter("openCode1x.box")()
 	m := b.bottom - 1
 	if !c.agentRow(g, m, p, b) || !c.boxRow(g, m-1, p, b) || !p.empty(g, m-1, b.x0+1, b.x1+1, p.element) {
 		return "", false
@@ -274,7 +275,7 @@ func (c *openCode1x) box(g *grid, p *openCodePalette, b *openCodeBox) (string, b
 		if !p.empty(g, y, b.x0+1, b.x0+3, p.element) {
 			return "", false
 		}
-		rows = append(rows, strings.TrimRight(g.text(y, b.x0+3, b.x1+1), " "))
+		rows = append(rows, strings.TrimRight(g.Text(y, b.x0+3, b.x1+1), " "))
 	}
 	if len(rows) == 1 && rows[0] == "" {
 		b.empty = true
@@ -295,16 +296,16 @@ func (c *openCode1x) box(g *grid, p *openCodePalette, b *openCodeBox) (string, b
 
 // agentRow proves the row "Build · <model> <provider>": the agent's name
 // in its colour, a muted "·", the rest in the text or the muted colour.
-func (c *openCode1x) agentRow(g *grid, y int, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) agentRow(g *Grid, y int, p *openCodePalette, b *openCodeBox) bool {
 	x := b.x0 + 3
-	n := x + displayWidth(c.agent)
+	n := x + DisplayWidth(c.agent)
 	if !c.boxRow(g, y, p, b) || !p.empty(g, y, b.x0+1, x, p.element) || !p.word(g, y, x, c.agent, p.agent, p.element) ||
 		!p.empty(g, y, n, n+1, p.element) || !p.word(g, y, n+1, "·", p.muted, p.element) || !p.empty(g, y, n+2, n+3, p.element) ||
-		g.space(n+3, y) {
+		g.SpaceAt(n+3, y) {
 		return false
 	}
 	for x := n + 3; x <= b.x1; x++ {
-		if f, _ := colours(g, x, y); !g.space(x, y) && f != p.text && f != p.muted {
+		if f, _ := colours(g, x, y); !g.SpaceAt(x, y) && f != p.text && f != p.muted {
 			return false
 		}
 	}
@@ -313,10 +314,10 @@ func (c *openCode1x) agentRow(g *grid, y int, p *openCodePalette, b *openCodeBox
 
 // placeholder proves the home screen's `Ask anything… "<example>"` in
 // the muted colour, one of the version's examples.
-func (c *openCode1x) placeholder(g *grid, y int, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) placeholder(g *Grid, y int, p *openCodePalette, b *openCodeBox) bool {
 	for _, ex := range c.examples {
 		s := "Ask anything… \"" + ex + "\""
-		end := b.x0 + 3 + displayWidth(s)
+		end := b.x0 + 3 + DisplayWidth(s)
 		if end <= b.x1+1 && p.word(g, y, b.x0+3, s, p.muted, p.element) && p.empty(g, y, end, b.x1+1, p.element) {
 			return true
 		}
@@ -329,16 +330,16 @@ func (c *openCode1x) placeholder(g *grid, y int, p *openCodePalette, b *openCode
 // statusHints), a second status row where a long directory wraps
 // (permission-approve-cwd120), then nothing but, on the home screen, its
 // footer on the second-last row.
-func (c *openCode1x) below(g *grid, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) below(g *Grid, p *openCodePalette, b *openCodeBox) bool {
 	s := b.status
-	if s >= g.h || !c.statusHints(g, s, p, b) && !c.retrying(g, s, p, b) {
+	if s >= g.Height() || !c.statusHints(g, s, p, b) && !c.retrying(g, s, p, b) {
 		return false
 	}
-	for y := s; y < g.h; y++ {
+	for y := s; y < g.Height(); y++ {
 		switch {
 		case p.empty(g, y, 0, p.w, p.bg):
 		case y == s || y == s+1 && p.onBg(g, y, 0, p.w, p.bg) && p.empty(g, y, 0, b.x0+1, p.bg):
-		case y == g.h-2 && c.homeFooter(g, y, p):
+		case y == g.Height()-2 && c.homeFooter(g, y, p):
 		default:
 			return false
 		}
@@ -349,7 +350,7 @@ func (c *openCode1x) below(g *grid, p *openCodePalette, b *openCodeBox) bool {
 // statusHints proves the status row's key hints: "ctrl+p commands" at
 // its right end, or "ctrl+p" there and "commands" under it where a long
 // directory wraps the row.
-func (c *openCode1x) statusHints(g *grid, y int, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) statusHints(g *Grid, y int, p *openCodePalette, b *openCodeBox) bool {
 	if !p.onBg(g, y, 0, p.w, p.bg) || !p.empty(g, y, 0, b.x0+1, p.bg) {
 		return false
 	}
@@ -357,27 +358,27 @@ func (c *openCode1x) statusHints(g *grid, y int, p *openCodePalette, b *openCode
 		return true
 	}
 	k := strings.Index(c.hint, " ")
-	t := strings.TrimRight(g.text(y, 0, p.w), " ")
-	x := displayWidth(t) - k
+	t := strings.TrimRight(g.Text(y, 0, p.w), " ")
+	x := DisplayWidth(t) - k
 	return strings.HasSuffix(t, " "+c.hint[:k]) && p.word(g, y, x, c.hint[:k], p.text, p.bg) &&
-		p.word(g, y+1, x, c.hint[k+1:], p.muted, p.bg) && p.empty(g, y+1, x+displayWidth(c.hint[k+1:]), p.w, p.bg)
+		p.word(g, y+1, x, c.hint[k+1:], p.muted, p.bg) && p.empty(g, y+1, x+DisplayWidth(c.hint[k+1:]), p.w, p.bg)
 }
 
 // homeFooter reports the home screen's last row: the directory from
 // column 2 and the version at the right end, both muted.
-func (c *openCode1x) homeFooter(g *grid, y int, p *openCodePalette) bool {
-	v := p.w - 2 - displayWidth(c.version)
-	return v > 4 && p.empty(g, y, 0, 2, p.bg) && !g.space(2, y) && p.word(g, y, v, c.version, p.muted, p.bg) &&
-		p.empty(g, y, p.w-2, p.w, p.bg) && g.space(v-1, y)
+func (c *openCode1x) homeFooter(g *Grid, y int, p *openCodePalette) bool {
+	v := p.w - 2 - DisplayWidth(c.version)
+	return v > 4 && p.empty(g, y, 0, 2, p.bg) && !g.SpaceAt(2, y) && p.word(g, y, v, c.version, p.muted, p.bg) &&
+		p.empty(g, y, p.w-2, p.w, p.bg) && g.SpaceAt(v-1, y)
 }
 
 // hints reports the status row's key hints "… ctrl+p commands" ending at
 // the box's last column, or one before it where the directory fills the
 // row (idle-w60 after a reply).
-func (c *openCode1x) hints(g *grid, y int, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) hints(g *Grid, y int, p *openCodePalette, b *openCodeBox) bool {
 	k := strings.Index(c.hint, " ")
 	for _, end := range []int{b.x1 + 1, b.x1} {
-		x := end - displayWidth(c.hint)
+		x := end - DisplayWidth(c.hint)
 		if x > b.x0 && p.word(g, y, x, c.hint[:k], p.text, p.bg) && p.word(g, y, x+k+1, c.hint[k+1:], p.muted, p.bg) &&
 			p.empty(g, y, end, p.w, p.bg) {
 			return true
@@ -388,8 +389,8 @@ func (c *openCode1x) hints(g *grid, y int, p *openCodePalette, b *openCodeBox) b
 
 // atRest reads the proven composer: idle or working, the draft, a
 // blocked turn above it.
-func (c *openCode1x) atRest(g *grid, p *openCodePalette, b openCodeBox, draft string, out *Recognition) {
-	defer g.enter("openCode1x.atRest")()
+func (c *openCode1x) atRest(g *Grid, p *openCodePalette, b openCodeBox, draft string, out *Recognition) {
+	defer g.Enter("openCode1x.atRest")()
 	out.Region = Region{Top: b.top, Rows: b.status - b.top + 1}
 	out.ScreenState, out.Composer = contract.ScreenIdle, contract.ComposerEmpty
 	if !b.empty {
@@ -401,7 +402,7 @@ func (c *openCode1x) atRest(g *grid, p *openCodePalette, b openCodeBox, draft st
 	}
 	for y := 0; y < b.top; y++ {
 		if c.dialogPhrase(g, y) {
-			out.Reasons = append(out.Reasons, reason(NotePromptInTranscript, "row "+itoa(y)))
+			out.Reasons = append(out.Reasons, NewReason(NotePromptInTranscript, "row "+strconv.Itoa(y)))
 			break
 		}
 	}
@@ -416,35 +417,35 @@ const openCodeSpinner = "■⬝"
 // request (api-retry-429): the spinner, then the error in the error
 // colour ending "[retrying in Ns attempt #N]", wrapped onto the next row
 // at the same column; no key hints.
-func (c *openCode1x) retrying(g *grid, y int, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) retrying(g *Grid, y int, p *openCodePalette, b *openCodeBox) bool {
 	x := b.x0 + 1
 	n := 0
-	for n < 8 && strings.ContainsRune(openCodeSpinner, g.ch(x+n, y)) {
+	for n < 8 && strings.ContainsRune(openCodeSpinner, g.Rune(x+n, y)) {
 		n++
 	}
 	t := x + n
-	if n == 0 || !p.empty(g, y, 0, x, p.bg) || g.space(t, y) || !p.paintedAs(g, y, t, p.w, p.errorC, p.bg) {
+	if n == 0 || !p.empty(g, y, 0, x, p.bg) || g.SpaceAt(t, y) || !p.paintedAs(g, y, t, p.w, p.errorC, p.bg) {
 		return false
 	}
-	text := strings.TrimRight(g.text(y, t, p.w), " ")
+	text := strings.TrimRight(g.Text(y, t, p.w), " ")
 	if strings.Contains(text, "attempt #") && strings.HasSuffix(text, "]") {
 		return true
 	}
-	next := strings.TrimRight(g.text(y+1, t, p.w), " ")
+	next := strings.TrimRight(g.Text(y+1, t, p.w), " ")
 	return strings.Contains(text, "[retrying") && strings.HasPrefix(next, "attempt #") && strings.HasSuffix(next, "]") &&
 		p.empty(g, y+1, 0, t, p.bg) && p.paintedAs(g, y+1, t, p.w, p.errorC, p.bg)
 }
 
 // working reads the status row's left part: the spinner, then "esc
 // interrupt" or "esc again to interrupt"; or the retry notice.
-func (c *openCode1x) working(g *grid, y int, p *openCodePalette, b openCodeBox, a *Activity) bool {
+func (c *openCode1x) working(g *Grid, y int, p *openCodePalette, b openCodeBox, a *Activity) bool {
 	if c.retrying(g, y, p, &b) {
 		a.Spinner = true
 		return true
 	}
 	x := b.x0 + 1
 	for i := 0; i < 8; i++ {
-		if !strings.ContainsRune(openCodeSpinner, g.ch(x+i, y)) {
+		if !strings.ContainsRune(openCodeSpinner, g.Rune(x+i, y)) {
 			return false
 		}
 	}
@@ -468,8 +469,8 @@ func (c *openCode1x) working(g *grid, y int, p *openCodePalette, b openCodeBox, 
 // reply's footer ending "· interrupted" (Esc twice: recording cancel),
 // or a box in the error colour over a footer with no duration (an API
 // error OpenCode does not retry: api-error-403).
-func (c *openCode1x) blocked(g *grid, p *openCodePalette, b openCodeBox, out *Recognition) {
-	defer g.enter("openCode1x.blocked")()
+func (c *openCode1x) blocked(g *Grid, p *openCodePalette, b openCodeBox, out *Recognition) {
+	defer g.Enter("openCode1x.blocked")()
 	y := b.top - 1
 	for y >= 0 && p.empty(g, y, 0, p.w, p.bg) {
 		y--
@@ -477,9 +478,9 @@ func (c *openCode1x) blocked(g *grid, p *openCodePalette, b openCodeBox, out *Re
 	if y < 0 || !c.footer(g, y, p) {
 		return
 	}
-	if t := g.trimmed(y); strings.HasSuffix(t, c.interrupted) && p.word(g, y, 5, "▣", p.muted, p.bg) &&
-		p.paintedAs(g, y, 8+displayWidth(c.agent), 5+displayWidth(t), p.muted, p.bg) {
-		block(out, Block{Reason: BlockedInterrupted, Row: y})
+	if t := g.Trimmed(y); strings.HasSuffix(t, c.interrupted) && p.word(g, y, 5, "▣", p.muted, p.bg) &&
+		p.paintedAs(g, y, 8+DisplayWidth(c.agent), 5+DisplayWidth(t), p.muted, p.bg) {
+		BlockComposer(out, Block{Reason: BlockedInterrupted, Row: y})
 		return
 	}
 	e := y - 1
@@ -493,22 +494,22 @@ func (c *openCode1x) blocked(g *grid, p *openCodePalette, b openCodeBox, out *Re
 	for top-1 >= 0 && edge(g, 2, top-1, '┃', p.errorC, p.panel) {
 		top--
 	}
-	block(out, Block{Reason: BlockedAPIError, Row: top})
+	BlockComposer(out, Block{Reason: BlockedAPIError, Row: top})
 }
 
 // footer reports a reply's footer "▣  Build · <model>…" at column 5,
 // its "▣" in the agent's colour (muted when the turn was interrupted).
-func (c *openCode1x) footer(g *grid, y int, p *openCodePalette) bool {
+func (c *openCode1x) footer(g *Grid, y int, p *openCodePalette) bool {
 	return (p.word(g, y, 5, "▣", p.agent, p.bg) || p.word(g, y, 5, "▣", p.muted, p.bg)) &&
 		p.word(g, y, 8, c.agent, p.text, p.bg) && p.empty(g, y, 0, 5, p.bg) && p.empty(g, y, 6, 8, p.bg)
 }
 
 // lookalike explains a screen with neither composer nor dialog.
-func (c *openCode1x) lookalike(g *grid) Reason {
-	for y := 0; y < g.h; y++ {
+func (c *openCode1x) lookalike(g *Grid) Reason {
+	for y := 0; y < g.Height(); y++ {
 		if c.dialogPhrase(g, y) {
-			return reason(NoteUnstyledLookalike, "row "+itoa(y))
+			return NewReason(NoteUnstyledLookalike, "row "+strconv.Itoa(y))
 		}
 	}
-	return reason(NoteUnrecognized, "")
+	return NewReason(NoteUnrecognized, "")
 }

@@ -121,8 +121,12 @@ type Recognition struct {
 	// generic profile).
 	Warnings []string
 
-	specs []choiceSpec // the profile's plan before ids exist
-	multi *multiSpec   // a multi-select question's plan beyond its toggles
+	// Specs and Multi are what a grammar sets for the plan before ids
+	// exist: one ChoiceSpec per choice, and a multi-select question's
+	// plan beyond its toggles. The projection turns them into Plan; a
+	// caller reads Plan, never these.
+	Specs []ChoiceSpec
+	Multi *MultiSpec
 }
 
 // Actionable reports whether a controller could act on the screen: an

@@ -2,6 +2,7 @@ package recognizers
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -59,16 +60,16 @@ type usageRow struct {
 
 // slot reads row y as r: the text between before and after ("" when the
 // row is not r).
-func (r *usageRow) slot(g *grid, y int) string {
-	if g.blank(y) || g.first(y) != r.x {
+func (r *usageRow) slot(g *Grid, y int) string {
+	if g.Blank(y) || g.First(y) != r.x {
 		return ""
 	}
-	text := g.textFrom(y, r.x)
+	text := g.TextFrom(y, r.x)
 	if !strings.HasPrefix(text, r.before) || !strings.HasSuffix(text, r.after) ||
 		len(text) <= len(r.before)+len(r.after) {
 		return ""
 	}
-	if !g.styled(y, 0, r.x+r.lead, r.leadStyle) || !g.styled(y, r.x+r.lead, g.w, r.style) {
+	if !g.Styled(y, 0, r.x+r.lead, r.leadStyle) || !g.Styled(y, r.x+r.lead, g.Width(), r.style) {
 		return ""
 	}
 	return text[len(r.before) : len(text)-len(r.after)]
@@ -91,25 +92,25 @@ type claudeUsageLimit struct {
 var (
 	claudeUsageLimit2_1_267 = claudeUsageLimit{
 		transcript: []*usageRow{
-			{x: 2, before: "⎿  You've hit your session limit · resets ", lead: 3, leadStyle: fg256(246).vt(), style: fg256(211).vt(), zone: true},
-			{x: 5, before: "Continuing automatically at ", after: " · esc to cancel", style: fg256(246).vt()},
+			{x: 2, before: "⎿  You've hit your session limit · resets ", lead: 3, leadStyle: Fg256(246).Style(), style: Fg256(211).Style(), zone: true},
+			{x: 5, before: "Continuing automatically at ", after: " · esc to cancel", style: Fg256(246).Style()},
 			nil,
-			{x: 0, before: "● Usage limit reached · continuing automatically at ", after: " · esc or type to cancel", style: fg256(246).vt()},
+			{x: 0, before: "● Usage limit reached · continuing automatically at ", after: " · esc or type to cancel", style: Fg256(246).Style()},
 		},
 		notices: []usageRow{
-			{x: 2, before: "⚠ Usage limit reached · continuing automatically at ", after: " · esc to cancel", style: fg256(231).vt()},
+			{x: 2, before: "⚠ Usage limit reached · continuing automatically at ", after: " · esc to cancel", style: Fg256(231).Style()},
 		},
 		reached: "● Usage limit reached",
 	}
 	claudeUsageLimit2_1_332 = claudeUsageLimit{
 		transcript: []*usageRow{
-			{x: 2, before: "⎿  You've hit your 5-hour limit · resets ", lead: 3, leadStyle: fg256(246).vt(), style: fg256(211).vt(), zone: true},
+			{x: 2, before: "⎿  You've hit your 5-hour limit · resets ", lead: 3, leadStyle: Fg256(246).Style(), style: Fg256(211).Style(), zone: true},
 			nil,
-			{x: 0, before: "● Usage limit reached · set to continue automatically at ", style: fg256(246).vt()},
+			{x: 0, before: "● Usage limit reached · set to continue automatically at ", style: Fg256(246).Style()},
 		},
 		notices: []usageRow{
-			{x: 2, before: "⚠ Usage limit reached · limit resets ", style: fg256(231).vt()},
-			{x: 4, before: "Continuing automatically at ", after: " · Esc to cancel", style: fg256(231).vt()},
+			{x: 2, before: "⚠ Usage limit reached · limit resets ", style: Fg256(231).Style()},
+			{x: 4, before: "Continuing automatically at ", after: " · Esc to cancel", style: Fg256(231).Style()},
 		},
 		reached: "● Usage limit reached",
 	}
@@ -135,8 +136,8 @@ func (c *claude21) usageLimitsOf(out *Recognition) []*claudeUsageLimit {
 }
 
 // usageLimit reads the usage-limit screen of one of the versions c knows.
-func (c *claude21) usageLimit(g *grid, out *Recognition) bool {
-	defer g.enter("claude21.usageLimit")()
+func (c *claude21) usageLimit(g *Grid, out *Recognition) bool {
+	defer g.Enter("claude21.usageLimit")()
 	for _, u := range c.usageLimitsOf(out) {
 		if c.usageLimitAs(g, u, out) {
 			return true
@@ -150,8 +151,8 @@ func (c *claude21) usageLimit(g *grid, out *Recognition) bool {
 // transcript ending in the limit's rows. false when the notices or the
 // frame are not there (out untouched); Unknown when they are and the
 // transcript is not the limit's.
-func (c *claude21) usageLimitAs(g *grid, u *claudeUsageLimit, out *Recognition) bool {
-	b := g.lastRow()
+func (c *claude21) usageLimitAs(g *Grid, u *claudeUsageLimit, out *Recognition) bool {
+	b := g.LastRow()
 	if b < len(u.notices)+2 {
 		return false
 	}
@@ -183,16 +184,16 @@ func (c *claude21) usageLimitAs(g *grid, u *claudeUsageLimit, out *Recognition) 
 	if !ok {
 		out.ScreenState = contract.ScreenUnknown
 		out.Clear = nil
-		out.Reasons = append(out.Reasons, reason(NoteUnknownAPIError, "row "+itoa(c.lastBlockEnd(g, out.Region.Top-1))))
+		out.Reasons = append(out.Reasons, NewReason(NoteUnknownAPIError, "row "+strconv.Itoa(c.lastBlockEnd(g, out.Region.Top-1))))
 		return true
 	}
-	block(out, blk)
+	BlockComposer(out, blk)
 	return true
 }
 
 // read reads the transcript ending at or above y as u's rows; at are the
 // notices' reset times, which every row's must equal.
-func (u *claudeUsageLimit) read(c *claude21, g *grid, y int, at []string) (Block, bool) {
+func (u *claudeUsageLimit) read(c *claude21, g *Grid, y int, at []string) (Block, bool) {
 	end := c.lastBlockEnd(g, y)
 	top := end - len(u.transcript) + 1
 	if end < 0 || top < 0 {
@@ -202,7 +203,7 @@ func (u *claudeUsageLimit) read(c *claude21, g *grid, y int, at []string) (Block
 	for i, r := range u.transcript {
 		row := top + i
 		if r == nil {
-			if !g.blank(row) {
+			if !g.Blank(row) {
 				return Block{}, false
 			}
 			continue
@@ -231,15 +232,15 @@ func (u *claudeUsageLimit) read(c *claude21, g *grid, y int, at []string) (Block
 // usageLimitUnread is the guard for an idle composer screen whose
 // transcript ends in the limit's last row without the notice rows under
 // the composer (not recorded): Unknown, never idle.
-func (c *claude21) usageLimitUnread(g *grid, out *Recognition) bool {
+func (c *claude21) usageLimitUnread(g *Grid, out *Recognition) bool {
 	end := c.lastBlockEnd(g, out.Region.Top-1)
-	if end < 0 || g.first(end) != 0 || g.style(0, end) != c.hint ||
-		!slices.ContainsFunc(c.usageLimitsOf(out), func(u *claudeUsageLimit) bool { return g.hasAt(end, 0, u.reached) }) {
+	if end < 0 || g.First(end) != 0 || g.StyleAt(0, end) != c.hint ||
+		!slices.ContainsFunc(c.usageLimitsOf(out), func(u *claudeUsageLimit) bool { return g.HasAt(end, 0, u.reached) }) {
 		return false
 	}
 	out.ScreenState = contract.ScreenUnknown
 	out.Clear = nil
-	out.Reasons = append(out.Reasons, reason(NoteUnknownAPIError, "row "+itoa(end)))
+	out.Reasons = append(out.Reasons, NewReason(NoteUnknownAPIError, "row "+strconv.Itoa(end)))
 	return true
 }
 
