@@ -28,16 +28,11 @@ func TestAPIErrorShapeMatch(t *testing.T) {
 	}
 }
 
-// registeredGrammars are the registry's grammars, a themed one's default
-// (the error tables are the dark default's: other themes record no error
-// screens).
+// registeredGrammars are the registry's grammars.
 func registeredGrammars() map[Grammar]bool {
 	known := map[Grammar]bool{}
 	for _, p := range registry {
 		known[p.grammar] = true
-		if t, ok := p.grammar.(*themed); ok {
-			known[t.variants[0]] = true
-		}
 	}
 	return known
 }
@@ -46,11 +41,6 @@ func registeredGrammars() map[Grammar]bool {
 // grammars.
 func TestBlockedProfilesRegistered(t *testing.T) {
 	known := registeredGrammars()
-	for c := range claudeErrorsOf {
-		if !known[c] {
-			t.Errorf("claudeErrorsOf names an unregistered grammar %p", c)
-		}
-	}
 	for c := range codexErrorsOf {
 		if !known[c] {
 			t.Errorf("codexErrorsOf names an unregistered grammar %p", c)

@@ -36,6 +36,15 @@ type Grid struct {
 	trace   *tracer // records the profile's checks (--explain); nil otherwise
 }
 
+// ReadGrid reads the whole of scr into a new grid: for tests and tools
+// that run a part of a grammar on a screen (Recognize and Recognizer keep
+// their own grids).
+func ReadGrid(scr *vt.Screen) *Grid {
+	g := new(Grid)
+	g.load(scr, true)
+	return g
+}
+
 // Cell is a cell as vt reads it out: the grid stores rows as they come.
 type Cell = vt.RowCell
 

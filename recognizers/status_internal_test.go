@@ -13,10 +13,8 @@ import (
 // statusLayouts are the registered versions' status layouts.
 func statusLayouts() map[string]*StatusLayout {
 	return map[string]*StatusLayout{
-		"claude@2.1.267": &claude2_1_267.status.layout,
-		"claude@2.1.332": &claude2_1_332.status.layout,
-		"codex@0.155.1":  &codex0_155_1.status.layout,
-		"codex@0.171.0":  &codex0_171_0.status.layout,
+		"codex@0.155.1": &codex0_155_1.status.layout,
+		"codex@0.171.0": &codex0_171_0.status.layout,
 	}
 }
 
@@ -35,11 +33,6 @@ func TestStatusLayoutBounds(t *testing.T) {
 				t.Errorf("%s: row %q", id, r.Name)
 			}
 			seen[r.Name] = true
-		}
-	}
-	for _, g := range []Grammar{&claude2_1_263, &claude2_1_266} {
-		if g.(*claude21).status != nil {
-			t.Errorf("%T reads a status", g)
 		}
 	}
 	for _, g := range []*codex0x{&codex0_153_4, &codex0_154_0} {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/agent-knock-knock/akk/agents"
+	_ "github.com/agent-knock-knock/akk/agents/claude/screen" // registers its screen grammars (recognizers)
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/watchers"
 )

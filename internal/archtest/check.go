@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -290,8 +291,8 @@ func agentMentions(f *ast.File, names []string) int {
 
 // importViolation says why package pkg may not import ip ("" if it may).
 func (r Rules) importViolation(pkg, ip, modPath string) string {
-	for _, bad := range r.Forbidden[pkg] {
-		if ip == bad {
+	for pat, bads := range r.Forbidden {
+		if matchAny([]string{pat}, pkg) && contains(bads, ip) {
 			return fmt.Sprintf("imports %s, which %s must not use", ip, pkg)
 		}
 	}
@@ -327,25 +328,30 @@ func (r Rules) importViolation(pkg, ip, modPath string) string {
 	return ""
 }
 
-// layer is pkg's layer: a layer naming it exactly, else the first whose
-// pattern covers it.
+// layer is pkg's layer: a layer naming it exactly, else the one whose
+// pattern covering it is the longest (agents/*/screen before agents/...).
 func (r Rules) layer(pkg string) int {
 	for i, l := range r.Layers {
 		if contains(l, pkg) {
 			return i
 		}
 	}
+	best, longest := -1, -1
 	for i, l := range r.Layers {
-		if matchAny(l, pkg) {
-			return i
+		for _, p := range l {
+			if len(p) > longest && matchAny([]string{p}, pkg) {
+				best, longest = i, len(p)
+			}
 		}
 	}
-	return -1
+	return best
 }
 
+// matchAny reports whether a pattern covers pkg: itself, "/..." for
+// everything below, "*" for one path element.
 func matchAny(patterns []string, pkg string) bool {
 	for _, p := range patterns {
-		if p == pkg {
+		if ok, _ := path.Match(p, pkg); ok {
 			return true
 		}
 		if base, ok := strings.CutSuffix(p, "/..."); ok && (pkg == base || strings.HasPrefix(pkg, base+"/")) {

@@ -2,7 +2,9 @@ package archtest
 
 // Layers lists akk's packages from the top down (DESIGN.md "Layout"): a
 // package may import only packages in later layers, and the leaves.
-// A path ending in "/..." covers a package and everything below it.
+// A path ending in "/..." covers a package and everything below it; a
+// "*" stands for one path element. A package is in the layer of the
+// longest pattern that covers it.
 var Layers = [][]string{
 	{"cmd/akk", "vt/internal/widthgen"}, // commands: the CLI, a table generator
 	{"internal/demo"},                   // orchestration the CLI runs
@@ -18,7 +20,10 @@ var Layers = [][]string{
 	// the rig's driver) are handed the agents' values and name none.
 	{"agents/registry"},
 	{"agents/..."}, // one folder per agent (none imports another)
-	{"agents"},     // the interface every folder implements
+	// An agent's screen grammars, pure, which its folder's root imports
+	// and which register themselves with recognizers.
+	{"agents/*/screen"},
+	{"agents"}, // the interface every folder implements
 	{"internal/popup", "internal/web", "internal/remote"},
 	{"internal/answer"}, // what a person's face may answer
 	{"api/mcpserver"},
@@ -73,11 +78,13 @@ var Exclusive = map[string][]string{
 	"github.com/godbus/dbus/v5": {"supervisor/outbox", "internal/dbustest"},
 }
 
-// Forbidden names imports a package must not use at all.
+// Forbidden names imports a package (or the packages a pattern covers, as
+// in Layers) must not use at all.
 var Forbidden = map[string][]string{
 	// Pure: no I/O, no clock, no network (a recognizer is a function of a
-	// screen).
-	"recognizers": {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
+	// screen), and neither are the grammars it reads with.
+	"recognizers":     {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
+	"agents/*/screen": {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
 	// The contract is values: no I/O and no clock either.
 	"contract": {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
 }

@@ -1,4 +1,4 @@
-package recognizers
+package screen
 
 import "testing"
 
@@ -55,7 +55,7 @@ func TestClaudeResetShown(t *testing.T) {
 // TestClaudeUsageLimitsRegistered: the usage-limit table names only
 // registered grammars.
 func TestClaudeUsageLimitsRegistered(t *testing.T) {
-	known := registeredGrammars()
+	known := claudeRegistered()
 	for c := range claudeUsageLimitsOf {
 		if !known[c] {
 			t.Errorf("claudeUsageLimitsOf names an unregistered grammar %p", c)

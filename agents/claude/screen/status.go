@@ -1,7 +1,8 @@
-package recognizers
+package screen
 
 import (
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -30,7 +31,7 @@ type claudeStatus struct {
 	x         int // the tabs', names' and hint's column
 	hint      string
 	hintStyle vt.Style
-	layout    StatusLayout
+	layout    recognizers.StatusLayout
 }
 
 // The tabs row as drawn with the Status tab selected: its text, and the
@@ -46,8 +47,8 @@ const (
 )
 
 var (
-	claudeStatusRule = Fg256(153).Style()
-	claudeStatusTab  = Fg256(16).Bg256(153).Bold().Style()
+	claudeStatusRule = recognizers.Fg256(153).Style()
+	claudeStatusTab  = recognizers.Fg256(16).Bg256(153).Bold().Style()
 )
 
 // claudeStatusRows are the rows both recorded versions show, in their
@@ -65,45 +66,45 @@ var (
 // Proxy is shown only when a proxy is set (status-policy-error); Claude
 // Code 2.1.267 leaves out "Managed settings (remote)" when the policy
 // fetch failed (status-policy-error), 2.1.332 does not.
-func claudeStatusRows(managedOptional bool) []StatusRow {
-	return []StatusRow{
+func claudeStatusRows(managedOptional bool) []recognizers.StatusRow {
+	return []recognizers.StatusRow{
 		{Name: "Version"},
 		{Name: "Session name", Placeholder: claudeStatusUnnamed},
 		{Name: "Session ID"},
 		{Name: "Session kind"},
 		{Name: "Peer address", Path: true},
 		{Name: "cwd", Path: true},
-		{Name: "Auth token", Carry: CarryOneOf("none")},
-		{Name: "API key", Carry: CarryOneOf("ANTHROPIC_API_KEY")},
-		{Name: "Anthropic base URL", Carry: CarryOrigin},
-		{Name: "Proxy", Optional: true, Carry: CarryOrigin},
+		{Name: "Auth token", Carry: recognizers.CarryOneOf("none")},
+		{Name: "API key", Carry: recognizers.CarryOneOf("ANTHROPIC_API_KEY")},
+		{Name: "Anthropic base URL", Carry: recognizers.CarryOrigin},
+		{Name: "Proxy", Optional: true, Carry: recognizers.CarryOrigin},
 		{Name: "Model", Group: 1},
 		{Name: "Setting sources", Group: 1},
 		{Name: "Managed settings (remote)", Group: 1, Optional: managedOptional},
-		{Name: "Organization policy", Group: 1, Wraps: true, Carry: CarryNever},
+		{Name: "Organization policy", Group: 1, Wraps: true, Carry: recognizers.CarryNever},
 	}
 }
 
 // claudeStatusLayout: names bold from column x, values plain (an unnamed
 // session's placeholder grey) two columns past the longest name's colon.
-func claudeStatusLayout(x int, rows []StatusRow) StatusLayout {
-	return StatusLayout{Rows: rows, NameX: x, Gap: 2, Name: Plain().Bold().Style(),
-		Values: []vt.Style{Plain().Style()}, Placeholder: Fg256(246).Style()}
+func claudeStatusLayout(x int, rows []recognizers.StatusRow) recognizers.StatusLayout {
+	return recognizers.StatusLayout{Rows: rows, NameX: x, Gap: 2, Name: recognizers.Plain().Bold().Style(),
+		Values: []vt.Style{recognizers.Plain().Style()}, Placeholder: recognizers.Fg256(246).Style()}
 }
 
 // statusPanel proves the panel ending on row b, the screen's last
 // non-blank row.
-func (c *claude21) statusPanel(g *Grid, b int, out *Recognition) bool {
+func (c *claude21) statusPanel(g *recognizers.Grid, b int, out *recognizers.Recognition) bool {
 	defer g.Enter("claude21.statusPanel")()
 	s := c.status
-	if s == nil || g.First(b) != s.x || g.Last(b) != s.x+DisplayWidth(s.hint)-1 {
+	if s == nil || g.First(b) != s.x || g.Last(b) != s.x+recognizers.DisplayWidth(s.hint)-1 {
 		return false // untraced: --explain shows nothing of a screen without the hint
 	}
 	if hint, _, _ := g.TextAt(b, s.x, s.hint); !hint || !g.Styled(b, s.x, g.Width(), s.hintStyle) || !g.Blank(b-1) {
 		return false
 	}
 	top := b - 2
-	for ; top >= 0 && top >= b-MaxStatusRows && (g.Blank(top) || g.First(top) >= s.x); top-- {
+	for ; top >= 0 && top >= b-recognizers.MaxStatusRows && (g.Blank(top) || g.First(top) >= s.x); top-- {
 	}
 	if full, _ := g.Rule(top, '▔', claudeStatusRule); !full || !s.tabs(g, top+1) || !g.Blank(top+2) {
 		return false
@@ -115,12 +116,12 @@ func (c *claude21) statusPanel(g *Grid, b int, out *Recognition) bool {
 }
 
 // tabs proves the tabs row on row y with the Status tab selected.
-func (s *claudeStatus) tabs(g *Grid, y int) bool {
+func (s *claudeStatus) tabs(g *recognizers.Grid, y int) bool {
 	defer g.Enter("claudeStatus.tabs")()
 	x := s.x
 	if !g.RowIs(y, x, claudeStatusTabs) || !g.Styled(y, x, x+claudeStatusTitleCols, claudePickerTitleStyle) ||
-		!g.Styled(y, x+claudeStatusTitleCols, x+claudeStatusSelFrom, Plain().Style()) ||
-		!g.Styled(y, x+claudeStatusSelTo, g.Width(), Plain().Style()) {
+		!g.Styled(y, x+claudeStatusTitleCols, x+claudeStatusSelFrom, recognizers.Plain().Style()) ||
+		!g.Styled(y, x+claudeStatusSelTo, g.Width(), recognizers.Plain().Style()) {
 		return false
 	}
 	for i := x + claudeStatusSelFrom; i < x+claudeStatusSelTo; i++ {

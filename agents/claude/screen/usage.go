@@ -1,4 +1,4 @@
-package recognizers
+package screen
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -60,7 +61,7 @@ type usageRow struct {
 
 // slot reads row y as r: the text between before and after ("" when the
 // row is not r).
-func (r *usageRow) slot(g *Grid, y int) string {
+func (r *usageRow) slot(g *recognizers.Grid, y int) string {
 	if g.Blank(y) || g.First(y) != r.x {
 		return ""
 	}
@@ -92,25 +93,25 @@ type claudeUsageLimit struct {
 var (
 	claudeUsageLimit2_1_267 = claudeUsageLimit{
 		transcript: []*usageRow{
-			{x: 2, before: "⎿  You've hit your session limit · resets ", lead: 3, leadStyle: Fg256(246).Style(), style: Fg256(211).Style(), zone: true},
-			{x: 5, before: "Continuing automatically at ", after: " · esc to cancel", style: Fg256(246).Style()},
+			{x: 2, before: "⎿  You've hit your session limit · resets ", lead: 3, leadStyle: recognizers.Fg256(246).Style(), style: recognizers.Fg256(211).Style(), zone: true},
+			{x: 5, before: "Continuing automatically at ", after: " · esc to cancel", style: recognizers.Fg256(246).Style()},
 			nil,
-			{x: 0, before: "● Usage limit reached · continuing automatically at ", after: " · esc or type to cancel", style: Fg256(246).Style()},
+			{x: 0, before: "● Usage limit reached · continuing automatically at ", after: " · esc or type to cancel", style: recognizers.Fg256(246).Style()},
 		},
 		notices: []usageRow{
-			{x: 2, before: "⚠ Usage limit reached · continuing automatically at ", after: " · esc to cancel", style: Fg256(231).Style()},
+			{x: 2, before: "⚠ Usage limit reached · continuing automatically at ", after: " · esc to cancel", style: recognizers.Fg256(231).Style()},
 		},
 		reached: "● Usage limit reached",
 	}
 	claudeUsageLimit2_1_332 = claudeUsageLimit{
 		transcript: []*usageRow{
-			{x: 2, before: "⎿  You've hit your 5-hour limit · resets ", lead: 3, leadStyle: Fg256(246).Style(), style: Fg256(211).Style(), zone: true},
+			{x: 2, before: "⎿  You've hit your 5-hour limit · resets ", lead: 3, leadStyle: recognizers.Fg256(246).Style(), style: recognizers.Fg256(211).Style(), zone: true},
 			nil,
-			{x: 0, before: "● Usage limit reached · set to continue automatically at ", style: Fg256(246).Style()},
+			{x: 0, before: "● Usage limit reached · set to continue automatically at ", style: recognizers.Fg256(246).Style()},
 		},
 		notices: []usageRow{
-			{x: 2, before: "⚠ Usage limit reached · limit resets ", style: Fg256(231).Style()},
-			{x: 4, before: "Continuing automatically at ", after: " · Esc to cancel", style: Fg256(231).Style()},
+			{x: 2, before: "⚠ Usage limit reached · limit resets ", style: recognizers.Fg256(231).Style()},
+			{x: 4, before: "Continuing automatically at ", after: " · Esc to cancel", style: recognizers.Fg256(231).Style()},
 		},
 		reached: "● Usage limit reached",
 	}
@@ -125,7 +126,7 @@ var claudeUsageLimitsOf = map[*claude21]*claudeUsageLimit{
 
 // usageLimitsOf are the usage-limit screens c knows: its version's, or
 // for the generic profile every recorded version's, newest first.
-func (c *claude21) usageLimitsOf(out *Recognition) []*claudeUsageLimit {
+func (c *claude21) usageLimitsOf(out *recognizers.Recognition) []*claudeUsageLimit {
 	if !out.Exact {
 		return []*claudeUsageLimit{&claudeUsageLimit2_1_332, &claudeUsageLimit2_1_267}
 	}
@@ -136,7 +137,7 @@ func (c *claude21) usageLimitsOf(out *Recognition) []*claudeUsageLimit {
 }
 
 // usageLimit reads the usage-limit screen of one of the versions c knows.
-func (c *claude21) usageLimit(g *Grid, out *Recognition) bool {
+func (c *claude21) usageLimit(g *recognizers.Grid, out *recognizers.Recognition) bool {
 	defer g.Enter("claude21.usageLimit")()
 	for _, u := range c.usageLimitsOf(out) {
 		if c.usageLimitAs(g, u, out) {
@@ -151,7 +152,7 @@ func (c *claude21) usageLimit(g *Grid, out *Recognition) bool {
 // transcript ending in the limit's rows. false when the notices or the
 // frame are not there (out untouched); Unknown when they are and the
 // transcript is not the limit's.
-func (c *claude21) usageLimitAs(g *Grid, u *claudeUsageLimit, out *Recognition) bool {
+func (c *claude21) usageLimitAs(g *recognizers.Grid, u *claudeUsageLimit, out *recognizers.Recognition) bool {
 	b := g.LastRow()
 	if b < len(u.notices)+2 {
 		return false
@@ -177,34 +178,34 @@ func (c *claude21) usageLimitAs(g *Grid, u *claudeUsageLimit, out *Recognition) 
 		*out = saved
 		return false
 	}
-	out.Reasons = append(saved.Reasons[:len(saved.Reasons):len(saved.Reasons)], withoutCode(out.Reasons[len(saved.Reasons):], NoteFooterUnknown)...)
+	out.Reasons = append(saved.Reasons[:len(saved.Reasons):len(saved.Reasons)], withoutCode(out.Reasons[len(saved.Reasons):], recognizers.NoteFooterUnknown)...)
 	out.Region.Rows = b - out.Region.Top + 1
 	out.ScreenState = contract.ScreenIdle
 	blk, ok := u.read(c, g, out.Region.Top-1, at)
 	if !ok {
 		out.ScreenState = contract.ScreenUnknown
 		out.Clear = nil
-		out.Reasons = append(out.Reasons, NewReason(NoteUnknownAPIError, "row "+strconv.Itoa(c.lastBlockEnd(g, out.Region.Top-1))))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.NoteUnknownAPIError, "row "+strconv.Itoa(c.lastBlockEnd(g, out.Region.Top-1))))
 		return true
 	}
-	BlockComposer(out, blk)
+	recognizers.BlockComposer(out, blk)
 	return true
 }
 
 // read reads the transcript ending at or above y as u's rows; at are the
 // notices' reset times, which every row's must equal.
-func (u *claudeUsageLimit) read(c *claude21, g *Grid, y int, at []string) (Block, bool) {
+func (u *claudeUsageLimit) read(c *claude21, g *recognizers.Grid, y int, at []string) (recognizers.Block, bool) {
 	end := c.lastBlockEnd(g, y)
 	top := end - len(u.transcript) + 1
 	if end < 0 || top < 0 {
-		return Block{}, false
+		return recognizers.Block{}, false
 	}
 	var zone string
 	for i, r := range u.transcript {
 		row := top + i
 		if r == nil {
 			if !g.Blank(row) {
-				return Block{}, false
+				return recognizers.Block{}, false
 			}
 			continue
 		}
@@ -212,27 +213,27 @@ func (u *claudeUsageLimit) read(c *claude21, g *Grid, y int, at []string) (Block
 		if r.zone {
 			var ok bool
 			if s, zone, ok = splitZone(s); !ok {
-				return Block{}, false
+				return recognizers.Block{}, false
 			}
 		}
 		if s == "" {
-			return Block{}, false
+			return recognizers.Block{}, false
 		}
 		at = append(at, s)
 	}
 	t := at[0]
 	for _, s := range at {
 		if s != t {
-			return Block{}, false
+			return recognizers.Block{}, false
 		}
 	}
-	return Block{Reason: BlockedUsageLimit, ResetsAt: claudeResetShown(t, zone), AutoContinue: true, Row: top}, true
+	return recognizers.Block{Reason: recognizers.BlockedUsageLimit, ResetsAt: claudeResetShown(t, zone), AutoContinue: true, Row: top}, true
 }
 
 // usageLimitUnread is the guard for an idle composer screen whose
 // transcript ends in the limit's last row without the notice rows under
 // the composer (not recorded): Unknown, never idle.
-func (c *claude21) usageLimitUnread(g *Grid, out *Recognition) bool {
+func (c *claude21) usageLimitUnread(g *recognizers.Grid, out *recognizers.Recognition) bool {
 	end := c.lastBlockEnd(g, out.Region.Top-1)
 	if end < 0 || g.First(end) != 0 || g.StyleAt(0, end) != c.hint ||
 		!slices.ContainsFunc(c.usageLimitsOf(out), func(u *claudeUsageLimit) bool { return g.HasAt(end, 0, u.reached) }) {
@@ -240,7 +241,7 @@ func (c *claude21) usageLimitUnread(g *Grid, out *Recognition) bool {
 	}
 	out.ScreenState = contract.ScreenUnknown
 	out.Clear = nil
-	out.Reasons = append(out.Reasons, NewReason(NoteUnknownAPIError, "row "+strconv.Itoa(end)))
+	out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.NoteUnknownAPIError, "row "+strconv.Itoa(end)))
 	return true
 }
 
@@ -306,8 +307,8 @@ func ianaZone(z string) bool {
 }
 
 // withoutCode is rs without the reasons of code.
-func withoutCode(rs []Reason, code string) []Reason {
-	var out []Reason
+func withoutCode(rs []recognizers.Reason, code string) []recognizers.Reason {
+	var out []recognizers.Reason
 	for _, r := range rs {
 		if r.Code != code {
 			out = append(out, r)

@@ -1,4 +1,6 @@
-package recognizers
+package screen
+
+import "github.com/agent-knock-knock/akk/recognizers"
 
 // Claude Code draws its screens in the theme the user picked (~/.claude.json
 // "theme"). The profiles read each theme whose screens are recorded
@@ -26,19 +28,19 @@ type claudeTheme struct {
 func claudeThemes(lightRule int) []claudeTheme {
 	return []claudeTheme{
 		{"light", func(c *claude21) {
-			c.composerRule = Fg256(lightRule).Style()
-			c.footer, c.hint = Fg256(241).Style(), Fg256(241).Style()
-			c.highlight, c.permRule, c.permHeader = Fg256(105).Style(), Fg256(105).Style(), Fg256(105).Bold().Style()
-			c.qRule, c.chip, c.question = Fg256(241).Style(), Fg256(231).Bg256(105).Style(), Fg256(16).Bold().Style()
+			c.composerRule = recognizers.Fg256(lightRule).Style()
+			c.footer, c.hint = recognizers.Fg256(241).Style(), recognizers.Fg256(241).Style()
+			c.highlight, c.permRule, c.permHeader = recognizers.Fg256(105).Style(), recognizers.Fg256(105).Style(), recognizers.Fg256(105).Bold().Style()
+			c.qRule, c.chip, c.question = recognizers.Fg256(241).Style(), recognizers.Fg256(231).Bg256(105).Style(), recognizers.Fg256(16).Bold().Style()
 			c.qSingleOnly = true
 		}},
 		// light-ansi: the 16 ANSI colours (SGR 30, 34, 37, 44, 90), not the 256-colour
 		// forms.
 		{"light-ansi", func(c *claude21) {
-			c.composerRule = Fg256(7).Style()
-			c.footer, c.hint = Fg256(8).Style(), Fg256(8).Style()
-			c.highlight, c.permRule, c.permHeader = Fg256(4).Style(), Fg256(4).Style(), Fg256(4).Bold().Style()
-			c.qRule, c.chip, c.question = Fg256(8).Style(), Fg256(7).Bg256(4).Style(), Fg256(0).Bold().Style()
+			c.composerRule = recognizers.Fg256(7).Style()
+			c.footer, c.hint = recognizers.Fg256(8).Style(), recognizers.Fg256(8).Style()
+			c.highlight, c.permRule, c.permHeader = recognizers.Fg256(4).Style(), recognizers.Fg256(4).Style(), recognizers.Fg256(4).Bold().Style()
+			c.qRule, c.chip, c.question = recognizers.Fg256(8).Style(), recognizers.Fg256(7).Bg256(4).Style(), recognizers.Fg256(0).Bold().Style()
 			c.qSingleOnly = true
 		}},
 	}
@@ -47,7 +49,7 @@ func claudeThemes(lightRule int) []claudeTheme {
 // withThemes is a version's grammar in its dark default and in each of
 // its themes.
 func withThemes(dark *claude21, themes []claudeTheme) *themed {
-	t := &themed{variants: []Grammar{dark}, names: []string{"dark"}}
+	t := &themed{variants: []recognizers.Grammar{dark}, names: []string{"dark"}}
 	for _, th := range themes {
 		c := *dark
 		th.apply(&c)
@@ -61,12 +63,12 @@ func withThemes(dark *claude21, themes []claudeTheme) *themed {
 // the first that knows the state, else the default's: a screen matches
 // one theme's styles or none.
 type themed struct {
-	variants []Grammar
+	variants []recognizers.Grammar
 	names    []string
 }
 
-func (t *themed) Recognize(g *Grid, out *Recognition) {
-	ReadBest(g, out, t.variants, func(i int) string {
+func (t *themed) Recognize(g *recognizers.Grid, out *recognizers.Recognition) {
+	recognizers.ReadBest(g, out, t.variants, func(i int) string {
 		if i == 0 {
 			return "" // the default reads in its caller's section
 		}

@@ -1,9 +1,10 @@
-package recognizers
+package screen
 
 import (
 	"strconv"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -33,8 +34,8 @@ type claude21 struct {
 
 	// Menus: "❯" and the current row's label in the highlight colour.
 	highlight vt.Style
-	permMenu  MenuLayout
-	qMenu     MenuLayout
+	permMenu  recognizers.MenuLayout
+	qMenu     recognizers.MenuLayout
 	// wrapProven: labels (by prefix) whose wrap onto one continuation row
 	// a recording of the version shows; any other wrap is wrapped_label.
 	wrapProven []string
@@ -111,39 +112,39 @@ var claudePersistent = []string{"Yes, and always allow access to ", "Yes, and do
 // (their recordings differ only in the logo's animation frame). Each
 // version still gets its own Profile value in registry.go.
 var claude21Base = claude21{
-	composerRule:    Fg256(244).Style(),
-	composerGlyphs:  []vt.Style{Plain().Style(), Fg256(246).Style()},
-	footer:          Fg256(246).Style(),
+	composerRule:    recognizers.Fg256(244).Style(),
+	composerGlyphs:  []vt.Style{recognizers.Plain().Style(), recognizers.Fg256(246).Style()},
+	footer:          recognizers.Fg256(246).Style(),
 	footerModes:     []footerMode{{mode: "⏸ manual mode on"}},
 	footerHints:     []string{"? for shortcuts", "← for agents", "esc to interrupt"},
 	interruptHint:   "esc to interrupt",
 	spinnerGlyphs:   "✻✽✢✶✳*·",
-	spinner:         Fg256(174).Style(),
-	hint:            Fg256(246).Style(),
-	highlight:       Fg256(153).Style(),
-	permMenu:        MenuLayout{Glyph: '❯', GlyphX: 1, NumX: 3, LabelX: 6},
-	qMenu:           MenuLayout{Glyph: '❯', GlyphX: 0, NumX: 2, LabelX: 5},
-	permRule:        Fg256(153).Style(),
-	permHeader:      Fg256(153).Bold().Style(),
+	spinner:         recognizers.Fg256(174).Style(),
+	hint:            recognizers.Fg256(246).Style(),
+	highlight:       recognizers.Fg256(153).Style(),
+	permMenu:        recognizers.MenuLayout{Glyph: '❯', GlyphX: 1, NumX: 3, LabelX: 6},
+	qMenu:           recognizers.MenuLayout{Glyph: '❯', GlyphX: 0, NumX: 2, LabelX: 5},
+	permRule:        recognizers.Fg256(153).Style(),
+	permHeader:      recognizers.Fg256(153).Bold().Style(),
 	permDialogs:     []permDialog{bashDialog(claudePersistent, "Yes, and switch to auto mode")},
 	permFooter:      "Esc to cancel · Tab to amend",
-	tip:             Plain().Bold().Style(),
+	tip:             recognizers.Plain().Bold().Style(),
 	tipPrefix:       "Tip: ",
 	amendLabel:      "Yes, and tell Claude what to do next",
-	qRule:           Fg256(246).Style(),
-	chip:            Fg256(16).Bg256(153).Style(),
-	question:        Fg256(231).Bold().Style(),
+	qRule:           recognizers.Fg256(246).Style(),
+	chip:            recognizers.Fg256(16).Bg256(153).Style(),
+	question:        recognizers.Fg256(231).Bold().Style(),
 	qFooters:        []string{"Enter to select · ↑/↓ to navigate · Esc to cancel", "Enter to select · Tab/Arrow keys to navigate · Esc to cancel"},
 	editorFooters:   []string{"Enter to select · ↑/↓ to navigate · ctrl+g to edit in Vim · Esc to cancel", "Enter to select · Tab/Arrow keys to navigate · ctrl+g to edit in Vim · Esc to cancel"},
 	freeTextLabel:   "Type something.",
 	multiFreeText:   "Type something",
 	chatLabel:       "Chat about this",
 	freeTextLabels:  []string{"Type something.", "Chat about this", "Other"},
-	editorCursor:    Plain().Reverse().Style(),
-	editorHint:      Plain().Dim().Style(),
+	editorCursor:    recognizers.Plain().Reverse().Style(),
+	editorHint:      recognizers.Plain().Dim().Style(),
 	multiSubmit:     "Submit",
-	multiSubmitSty:  Plain().Bold().Style(),
-	tick:            Fg256(114).Style(),
+	multiSubmitSty:  recognizers.Plain().Bold().Style(),
+	tick:            recognizers.Fg256(114).Style(),
 	reviewTitle:     "Review your answers",
 	reviewPrompt:    "Ready to submit your answers?",
 	reviewSubmit:    "Submit answers",
@@ -154,7 +155,7 @@ var claude21Base = claude21{
 
 // Recognize tries the composer frame (idle, working), then a dialog, and
 // says why when neither holds.
-func (c *claude21) Recognize(g *Grid, out *Recognition) {
+func (c *claude21) Recognize(g *recognizers.Grid, out *recognizers.Recognition) {
 	defer g.Enter("claude21.recognize")()
 	b := g.LastRow()
 	if b < 0 {
@@ -184,19 +185,19 @@ func (c *claude21) Recognize(g *Grid, out *Recognition) {
 
 // lookalike explains a screen with neither composer nor dialog: prompt
 // text without the profile's styles, or nothing known.
-func (c *claude21) lookalike(g *Grid, top, end int) Reason {
+func (c *claude21) lookalike(g *recognizers.Grid, top, end int) recognizers.Reason {
 	defer g.Enter("claude21.lookalike")()
 	for y := top; y < end; y++ {
 		if c.promptPhrase(g, y, true) {
-			return NewReason(NoteUnstyledLookalike, "row "+strconv.Itoa(y))
+			return recognizers.NewReason(recognizers.NoteUnstyledLookalike, "row "+strconv.Itoa(y))
 		}
 	}
-	return NewReason(NoteUnrecognized, "")
+	return recognizers.NewReason(recognizers.NoteUnrecognized, "")
 }
 
 // promptPhrase reports whether row y shows one of the dialogs' phrases,
 // whatever its style, or with menuRows a "❯ 1." menu row.
-func (c *claude21) promptPhrase(g *Grid, y int, menuRows bool) bool {
+func (c *claude21) promptPhrase(g *recognizers.Grid, y int, menuRows bool) bool {
 	defer g.Enter("claude21.promptPhrase")()
 	if g.Blank(y) {
 		return false
@@ -216,12 +217,12 @@ func (c *claude21) promptPhrase(g *Grid, y int, menuRows bool) bool {
 	}
 	// "❯ 1." in either menu layout. Not for stale prompts: a person's
 	// earlier message "❯ 1. fix it" looks the same in the transcript.
-	return menuRows && (x == 0 || x == 1) && g.Rune(x, y) == '❯' && NumberAt(g, y, x+2) > 0
+	return menuRows && (x == 0 || x == 1) && g.Rune(x, y) == '❯' && recognizers.NumberAt(g, y, x+2) > 0
 }
 
 // staleAbove reports a prompt above row top: a dialog's phrase, a
 // highlighted menu row, or another dialog frame.
-func (c *claude21) staleAbove(g *Grid, top int) (Reason, bool) {
+func (c *claude21) staleAbove(g *recognizers.Grid, top int) (recognizers.Reason, bool) {
 	defer g.Enter("claude21.staleAbove")()
 	for y := 0; y < top; y++ {
 		if g.Blank(y) {
@@ -230,8 +231,8 @@ func (c *claude21) staleAbove(g *Grid, top int) (Reason, bool) {
 		x := g.First(y)
 		if (x == 0 || x == 1 || c.plan != nil && (x == 3 || x == 4)) && g.Rune(x, y) == '❯' && g.StyleAt(x, y) == c.highlight ||
 			c.promptPhrase(g, y, false) || c.dialogTop(g, y) || c.plan != nil && c.planTop(g, y) {
-			return NewReason(ReasonStalePrompt, "row "+strconv.Itoa(y)), true
+			return recognizers.NewReason(recognizers.ReasonStalePrompt, "row "+strconv.Itoa(y)), true
 		}
 	}
-	return Reason{}, false
+	return recognizers.Reason{}, false
 }

@@ -1,10 +1,11 @@
-package recognizers
+package screen
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 )
 
 // A Claude dialog replaces the composer: a full-width rule, a header row
@@ -15,13 +16,13 @@ import (
 // dialogTop reports whether row y is the top of a dialog: a rule of a
 // dialog's style at least 8 columns long, and a header row under it.
 // resized says the rule does not span the pane.
-func (c *claude21) dialogTop(g *Grid, y int) bool {
+func (c *claude21) dialogTop(g *recognizers.Grid, y int) bool {
 	defer g.Enter("claude21.dialogTop")()
 	ok, _ := c.dialogTopRule(g, y)
 	return ok
 }
 
-func (c *claude21) dialogTopRule(g *Grid, y int) (ok, resized bool) {
+func (c *claude21) dialogTopRule(g *recognizers.Grid, y int) (ok, resized bool) {
 	defer g.Enter("claude21.dialogTopRule")()
 	if y+1 >= g.Height() || g.Blank(y+1) || g.Rune(0, y) != '─' {
 		return false, false
@@ -38,7 +39,7 @@ func (c *claude21) dialogTopRule(g *Grid, y int) (ok, resized bool) {
 }
 
 // dialog recognizes a dialog ending at or above row b.
-func (c *claude21) dialog(g *Grid, b int, out *Recognition) bool {
+func (c *claude21) dialog(g *recognizers.Grid, b int, out *recognizers.Recognition) bool {
 	defer g.Enter("claude21.dialog")()
 	top := -1
 	for y := b - 1; y >= 0; y-- {
@@ -56,7 +57,7 @@ func (c *claude21) dialog(g *Grid, b int, out *Recognition) bool {
 		c.questionnaire(g, top, b, out)
 	}
 	if _, resized := c.dialogTopRule(g, top); resized {
-		out.Reasons = append(out.Reasons, NewReason(ReasonResizedFrame, "rule on row "+strconv.Itoa(top)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonResizedFrame, "rule on row "+strconv.Itoa(top)))
 	}
 	if r, stale := c.staleAbove(g, top); stale {
 		out.Reasons = append(out.Reasons, r)
@@ -67,7 +68,7 @@ func (c *claude21) dialog(g *Grid, b int, out *Recognition) bool {
 // frameless handles a dialog's styled rows (its footer, a highlighted
 // menu row) without its top: the pane cut it off (clipped) or the rule is
 // gone. It is a prompt a person must handle, never an actionable one.
-func (c *claude21) frameless(g *Grid, b int, out *Recognition) bool {
+func (c *claude21) frameless(g *recognizers.Grid, b int, out *recognizers.Recognition) bool {
 	defer g.Enter("claude21.frameless")()
 	kind := contract.Kind("")
 	x := g.First(b)
@@ -83,7 +84,7 @@ func (c *claude21) frameless(g *Grid, b int, out *Recognition) bool {
 			continue
 		}
 		fx := g.First(y)
-		if kind == "" && fx <= 1 && g.Rune(fx, y) == '❯' && g.StyleAt(fx, y) == c.highlight && NumberAt(g, y, fx+2) > 0 {
+		if kind == "" && fx <= 1 && g.Rune(fx, y) == '❯' && g.StyleAt(fx, y) == c.highlight && recognizers.NumberAt(g, y, fx+2) > 0 {
 			kind = contract.KindQuestionnaire
 			if fx == 1 {
 				kind = contract.KindPermission
@@ -100,12 +101,12 @@ func (c *claude21) frameless(g *Grid, b int, out *Recognition) bool {
 	if kind == contract.KindPermission {
 		out.ScreenState = contract.ScreenAwaitingApproval
 	}
-	out.Prompt = &Prompt{Kind: kind, Highlighted: -1}
-	code := ReasonClippedFrame
+	out.Prompt = &recognizers.Prompt{Kind: kind, Highlighted: -1}
+	code := recognizers.ReasonClippedFrame
 	if header {
-		code = ReasonFrameMissing
+		code = recognizers.ReasonFrameMissing
 	}
-	out.Reasons = append(out.Reasons, NewReason(code, "no dialog rule and header above row "+strconv.Itoa(b)))
+	out.Reasons = append(out.Reasons, recognizers.NewReason(code, "no dialog rule and header above row "+strconv.Itoa(b)))
 	return true
 }
 
@@ -116,17 +117,17 @@ func (c *claude21) frameless(g *Grid, b int, out *Recognition) bool {
 // a wrapped_label reason for each wrap no recording proves.
 // Description rows start anywhere from column 2 to the label's column
 // after a checkbox (versions differ).
-func (c *claude21) menu(g *Grid, lay MenuLayout, y0, b int, descriptions bool) ([]Option, []bool, int, []Reason) {
+func (c *claude21) menu(g *recognizers.Grid, lay recognizers.MenuLayout, y0, b int, descriptions bool) ([]recognizers.Option, []bool, int, []recognizers.Reason) {
 	defer g.Enter("claude21.menu")()
-	var opts []Option
+	var opts []recognizers.Option
 	var glyphs []bool
-	var rs []Reason
+	var rs []recognizers.Reason
 	wraps := 0 // continuation rows of the last option
 	y := y0
 	for ; y <= b; y++ {
 		if num, glyph, ok := lay.OptionAt(g, y); ok {
 			label, desc := c.splitLabel(g, y, lay.LabelX+checkboxWidth(g, y, lay.LabelX))
-			opts = append(opts, Option{Number: num, Label: label, Description: desc, Row: y})
+			opts = append(opts, recognizers.Option{Number: num, Label: label, Description: desc, Row: y})
 			glyphs = append(glyphs, glyph)
 			wraps = 0
 			continue
@@ -142,7 +143,7 @@ func (c *claude21) menu(g *Grid, lay MenuLayout, y0, b int, descriptions bool) (
 		case !descriptions && lay.Continuation(g, y):
 			wraps++
 			if wraps > max(c.maxWraps, 1) || !hasAnyPrefix(o.Label+" ", c.wrapProven) {
-				rs = append(rs, NewReason(ReasonWrappedLabel, "row "+strconv.Itoa(y)))
+				rs = append(rs, recognizers.NewReason(recognizers.ReasonWrappedLabel, "row "+strconv.Itoa(y)))
 			}
 			if o.Description != "" && g.Styled(y, 0, g.Width(), c.hint) {
 				// The grey description after " · " went on.
@@ -164,7 +165,7 @@ func (c *claude21) menu(g *Grid, lay MenuLayout, y0, b int, descriptions bool) (
 			// Text at the label's column right under its row, not grey and
 			// not multi-select's Submit: the label wrapped (no recording
 			// shows a questionnaire's label wrap). The menu ends here.
-			rs = append(rs, NewReason(ReasonWrappedLabel, "row "+strconv.Itoa(y)))
+			rs = append(rs, recognizers.NewReason(recognizers.ReasonWrappedLabel, "row "+strconv.Itoa(y)))
 			return opts, glyphs, y - 1, rs
 		default:
 			return opts, glyphs, y - 1, rs
@@ -176,7 +177,7 @@ func (c *claude21) menu(g *Grid, lay MenuLayout, y0, b int, descriptions bool) (
 // brokenWord reports whether the word ending row prev and the one
 // starting row next are one word broken at the edge: together they are
 // longer than a row holds from column x.
-func brokenWord(g *Grid, prev, next, x int) bool {
+func brokenWord(g *recognizers.Grid, prev, next, x int) bool {
 	p := g.Last(prev)
 	if p < g.Width()-2 {
 		return false
@@ -185,14 +186,14 @@ func brokenWord(g *Grid, prev, next, x int) bool {
 	after := g.TextFrom(next, g.First(next))
 	tail := before[strings.LastIndex(before, " ")+1:]
 	head, _, _ := strings.Cut(after, " ")
-	return DisplayWidth(tail)+DisplayWidth(head) > g.Width()-1-x
+	return recognizers.DisplayWidth(tail)+recognizers.DisplayWidth(head) > g.Width()-1-x
 }
 
 // splitLabel splits an option row at its first grey non-blank cell: the
 // label before it, a description after (" · auto mode handles these
 // prompts for you"). A row grey from its start is all label ("Type
 // something.").
-func (c *claude21) splitLabel(g *Grid, y, x0 int) (label, desc string) {
+func (c *claude21) splitLabel(g *recognizers.Grid, y, x0 int) (label, desc string) {
 	end := g.Last(y) + 1
 	cut := end
 	lead := true
@@ -220,31 +221,31 @@ func (c *claude21) splitLabel(g *Grid, y, x0 int) (label, desc string) {
 // drawn in the highlight colour on one row only, that row's label in the
 // highlight colour and no other's (but the editor row ed, whose label is
 // its text), and every number in grey.
-func (c *claude21) highlightProof(g *Grid, lay MenuLayout, labelX int, opts []Option, glyphs []bool, ed int) (int, []Reason) {
+func (c *claude21) highlightProof(g *recognizers.Grid, lay recognizers.MenuLayout, labelX int, opts []recognizers.Option, glyphs []bool, ed int) (int, []recognizers.Reason) {
 	defer g.Enter("claude21.highlightProof")()
 	h := -1
-	var out []Reason
+	var out []recognizers.Reason
 	for i, o := range opts {
 		if g.StyleAt(lay.NumX, o.Row) != c.hint || g.StyleAt(lay.NumX+1, o.Row) != c.hint {
-			out = append(out, NewReason(ReasonChangedMenuShape, "number style on row "+strconv.Itoa(o.Row)))
+			out = append(out, recognizers.NewReason(recognizers.ReasonChangedMenuShape, "number style on row "+strconv.Itoa(o.Row)))
 		}
 		labelLit := g.StyleAt(labelX, o.Row) == c.highlight
 		switch {
 		case glyphs[i] && g.StyleAt(lay.GlyphX, o.Row) != c.highlight:
-			out = append(out, NewReason(ReasonHighlightUnproven, "glyph without highlight on row "+strconv.Itoa(o.Row)))
+			out = append(out, recognizers.NewReason(recognizers.ReasonHighlightUnproven, "glyph without highlight on row "+strconv.Itoa(o.Row)))
 		case glyphs[i] && h >= 0:
-			out = append(out, NewReason(ReasonHighlightUnproven, "second highlighted row "+strconv.Itoa(o.Row)))
+			out = append(out, recognizers.NewReason(recognizers.ReasonHighlightUnproven, "second highlighted row "+strconv.Itoa(o.Row)))
 		case glyphs[i]:
 			h = i
 			if !labelLit && i != ed {
-				out = append(out, NewReason(ReasonHighlightUnproven, "label not highlighted on row "+strconv.Itoa(o.Row)))
+				out = append(out, recognizers.NewReason(recognizers.ReasonHighlightUnproven, "label not highlighted on row "+strconv.Itoa(o.Row)))
 			}
 		case labelLit:
-			out = append(out, NewReason(ReasonHighlightUnproven, "highlighted label without glyph on row "+strconv.Itoa(o.Row)))
+			out = append(out, recognizers.NewReason(recognizers.ReasonHighlightUnproven, "highlighted label without glyph on row "+strconv.Itoa(o.Row)))
 		}
 	}
 	if h < 0 && len(out) == 0 && len(opts) > 0 {
-		out = append(out, NewReason(ReasonHighlightUnproven, "no highlighted row"))
+		out = append(out, recognizers.NewReason(recognizers.ReasonHighlightUnproven, "no highlighted row"))
 	}
 	return h, out
 }
@@ -260,7 +261,7 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 
 // checkboxWidth is 4 when row y shows a multi-select checkbox ("[ ] ",
 // "[✔] ") at column x, else 0.
-func checkboxWidth(g *Grid, y, x int) int {
+func checkboxWidth(g *recognizers.Grid, y, x int) int {
 	if g.Rune(x, y) == '[' && g.Rune(x+2, y) == ']' && g.SpaceAt(x+3, y) {
 		return 4
 	}

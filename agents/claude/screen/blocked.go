@@ -1,10 +1,11 @@
-package recognizers
+package screen
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -21,7 +22,7 @@ type claudeErrors struct {
 	indent int // the column the text starts at, on every row
 	style  vt.Style
 	prefix string // every API error's text starts with it
-	shapes []APIErrorShape
+	shapes []recognizers.APIErrorShape
 	// placeholder is the composer's hint under a transient error, its
 	// first letter under the drawn cursor and the rest dim: the composer
 	// is empty ("" where no recording shows one).
@@ -36,14 +37,14 @@ type claudeErrors struct {
 var claudeErrors2_1 = claudeErrors{
 	bullet: '●',
 	indent: 2,
-	style:  Fg256(220).Style(),
+	style:  recognizers.Fg256(220).Style(),
 	prefix: "API Error: ",
-	shapes: []APIErrorShape{
-		{Prefix: "API Error: Request rejected (429) · ", Reason: BlockedRateLimited, Status: 429},
+	shapes: []recognizers.APIErrorShape{
+		{Prefix: "API Error: Request rejected (429) · ", Reason: recognizers.BlockedRateLimited, Status: 429},
 		{Prefix: "API Error: Repeated 529 Overloaded errors. The API is at capacity — this is usually temporary. Try again in a moment.",
-			Reason: BlockedOverloaded, Status: 529},
+			Reason: recognizers.BlockedOverloaded, Status: 529},
 		{Prefix: "API Error: 500 ", Has: []string{"This is a server-side issue, usually temporary — try again in a moment."},
-			Reason: BlockedAPIError, Status: 500},
+			Reason: recognizers.BlockedAPIError, Status: 500},
 	},
 }
 
@@ -68,7 +69,7 @@ var claudeErrorsOf = map[*claude21]*claudeErrors{
 // error (Blocked with the error's reason, or Unknown when the error is
 // of a shape the profile does not know), in a person's interruption
 // (interrupted), or that says it is not logged in (login_required).
-func (c *claude21) blocked(g *Grid, out *Recognition) {
+func (c *claude21) blocked(g *recognizers.Grid, out *recognizers.Recognition) {
 	e := claudeErrorsOf[c]
 	if !out.Exact {
 		// The generic profile: the newest recorded version's errors.
@@ -80,7 +81,7 @@ func (c *claude21) blocked(g *Grid, out *Recognition) {
 	// Every recorded version (2.1.263 to 2.1.332) draws the interruption
 	// note the same way, after Esc and after a rejected tool.
 	if b, ok := c.interrupted(g, c.lastBlockEnd(g, out.Region.Top-1)); ok && out.Composer == contract.ComposerEmpty {
-		BlockComposer(out, b)
+		recognizers.BlockComposer(out, b)
 		return
 	}
 	if c.usageLimitUnread(g, out) {
@@ -98,7 +99,7 @@ func (c *claude21) blocked(g *Grid, out *Recognition) {
 		}()
 	}
 	if y := out.Region.Top - 1; c.notLoggedIn(g, y) {
-		BlockComposer(out, Block{Reason: BlockedLogin, Row: y})
+		recognizers.BlockComposer(out, recognizers.Block{Reason: recognizers.BlockedLogin, Row: y})
 		return
 	}
 	end := c.lastBlockEnd(g, out.Region.Top-1)
@@ -117,21 +118,21 @@ func (c *claude21) blocked(g *Grid, out *Recognition) {
 		}
 		rows = append(rows, g.TextFrom(y, e.indent))
 	}
-	if b, found := MatchShapes(e.shapes, strings.Join(rows, " ")); found {
+	if b, found := recognizers.MatchShapes(e.shapes, strings.Join(rows, " ")); found {
 		b.Row = top
-		BlockComposer(out, b)
+		recognizers.BlockComposer(out, b)
 		return
 	}
 	out.ScreenState = contract.ScreenUnknown
 	out.Clear = nil
-	out.Reasons = append(out.Reasons, NewReason(NoteUnknownAPIError, "row "+strconv.Itoa(top)))
+	out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.NoteUnknownAPIError, "row "+strconv.Itoa(top)))
 }
 
 // lastBlockEnd is the last row of the transcript's last block at or
 // above y: past blank rows, right-aligned notices (the effort chip) and
 // the finished line ("✻ Churned for 0s · done 5:40 AM", in the hint
 // colour).
-func (c *claude21) lastBlockEnd(g *Grid, y int) int {
+func (c *claude21) lastBlockEnd(g *recognizers.Grid, y int) int {
 	done := false
 	for ; y >= 0; y-- {
 		switch {

@@ -1,25 +1,27 @@
-package recognizers
+package screen
 
 import (
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/agent-knock-knock/akk/contract"
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 )
 
 // composer recognizes Claude's composer frame ending at row b: the footer
 // on b, a full-width rule above it, the "❯" rows, a full-width rule. It
 // sets idle or working, the composer and the activity evidence.
-func (c *claude21) composer(g *Grid, b int, out *Recognition) bool {
+func (c *claude21) composer(g *recognizers.Grid, b int, out *recognizers.Recognition) bool {
 	defer g.Enter("claude21.composer")()
 	lower := b - 1
 	if full, _ := g.Rule(lower, '─', c.composerRule); !full {
 		return false
 	}
 	upper := -1
-	for y := lower - 1; y >= max(0, lower-MaxComposerRows-1); y-- {
+	for y := lower - 1; y >= max(0, lower-recognizers.MaxComposerRows-1); y-- {
 		if full, _ := g.Rule(y, '─', c.composerRule); full {
 			upper = y
 			break
@@ -35,7 +37,7 @@ func (c *claude21) composer(g *Grid, b int, out *Recognition) bool {
 			return false
 		}
 	}
-	out.Region = Region{Top: upper, Rows: b - upper + 1}
+	out.Region = recognizers.Region{Top: upper, Rows: b - upper + 1}
 	out.Composer = contract.ComposerEmpty
 	if draft := c.draft(g, p, lower); draft != "" {
 		out.Composer, out.Draft, out.DraftLen = contract.ComposerDraft, draft, len([]rune(draft))
@@ -43,7 +45,7 @@ func (c *claude21) composer(g *Grid, b int, out *Recognition) bool {
 	var unsure bool
 	out.Stashed, out.DraftRestored, unsure = c.stashRow(g, upper-1)
 	if out.Composer == contract.ComposerDraft && c.stashKey != nil && !out.Stashed && !unsure {
-		out.Clear = &Clear{Keys: c.stashKey, Stash: true}
+		out.Clear = &recognizers.Clear{Keys: c.stashKey, Stash: true}
 	}
 	interrupt, known := c.composerFooter(g, b)
 	var queued bool
@@ -52,21 +54,21 @@ func (c *claude21) composer(g *Grid, b int, out *Recognition) bool {
 	switch {
 	case !known:
 		out.ScreenState = contract.ScreenUnknown
-		out.Reasons = append(out.Reasons, NewReason(NoteFooterUnknown, "row "+strconv.Itoa(b)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.NoteFooterUnknown, "row "+strconv.Itoa(b)))
 	case interrupt || out.Activity.Spinner || queued:
 		out.ScreenState = contract.ScreenWorking
 	default:
 		out.ScreenState = contract.ScreenIdle
 	}
 	if out.ScreenState == contract.ScreenIdle && out.Composer == contract.ComposerDraft && lower == p+1 && strings.HasPrefix(out.Draft, "/") {
-		if SlashCommand(out.Draft) {
+		if recognizers.SlashCommand(out.Draft) {
 			out.Completion = c.completion(g, upper, out.Draft)
 		}
 		out.NoCompletion = out.Completion == "" && c.noCompletion(g, upper)
 	}
 	for y := 0; y < upper; y++ {
 		if c.promptPhrase(g, y, true) {
-			out.Reasons = append(out.Reasons, NewReason(NotePromptInTranscript, "row "+strconv.Itoa(y)))
+			out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.NotePromptInTranscript, "row "+strconv.Itoa(y)))
 			break
 		}
 	}
@@ -77,7 +79,7 @@ func (c *claude21) composer(g *Grid, b int, out *Recognition) bool {
 // right-trimmed, joined by newlines; "" when every cell is blank. A
 // one-row draft showing a command's argument hint is the text typed
 // before the hint, its trailing space kept (argHint).
-func (c *claude21) draft(g *Grid, p, lower int) string {
+func (c *claude21) draft(g *recognizers.Grid, p, lower int) string {
 	defer g.Enter("claude21.draft")()
 	blank := true
 	for y := p; y < lower; y++ {
@@ -105,7 +107,7 @@ func (c *claude21) draft(g *Grid, p, lower int) string {
 // row's first third) and every cell in the notice style, alone or after
 // " · ". unsure: the row names a stash in another shape (a chip akk cannot
 // prove absent), so no ctrl+s may be offered.
-func (c *claude21) stashRow(g *Grid, y int) (stashed, restored, unsure bool) {
+func (c *claude21) stashRow(g *recognizers.Grid, y int) (stashed, restored, unsure bool) {
 	defer g.Enter("claude21.stashRow")()
 	if c.stashChip == "" || g.Blank(y) {
 		return false, false, false
@@ -125,7 +127,7 @@ func (c *claude21) stashRow(g *Grid, y int) (stashed, restored, unsure bool) {
 
 // composerFooter reads the footer under the composer: the mode, then
 // known hints separated by " · ", all in the footer style.
-func (c *claude21) composerFooter(g *Grid, b int) (interrupt, known bool) {
+func (c *claude21) composerFooter(g *recognizers.Grid, b int) (interrupt, known bool) {
 	defer g.Enter("claude21.composerFooter")()
 	x := c.composerFooterX
 	if g.First(b) != x {
@@ -136,7 +138,7 @@ func (c *claude21) composerFooter(g *Grid, b int) (interrupt, known bool) {
 	if i < 0 {
 		return false, false
 	}
-	lit := x + DisplayWidth(c.footerModes[i].lit)
+	lit := x + recognizers.DisplayWidth(c.footerModes[i].lit)
 	if !g.Styled(b, x, lit, c.footerModes[i].accent) || !g.Styled(b, lit, g.Width(), c.footer) {
 		return false, false
 	}
@@ -156,7 +158,7 @@ func (c *claude21) composerFooter(g *Grid, b int) (interrupt, known bool) {
 // and shape are read. queued: a prompt waits for the running turn
 // ("  ❯ text" on a background box, measured on 2.1.267), which only a
 // working agent shows.
-func (c *claude21) activity(g *Grid, upper int) (a Activity, queued bool) {
+func (c *claude21) activity(g *recognizers.Grid, upper int) (a recognizers.Activity, queued bool) {
 	defer g.Enter("claude21.activity")()
 	y := upper - 1
 	for ; y >= 0; y-- {
@@ -188,7 +190,7 @@ func (c *claude21) activity(g *Grid, upper int) (a Activity, queued bool) {
 // queuedPrompt: row y is a prompt queued for the running turn: "❯ " at
 // column 2 on a background (the transcript's own prompts start at column
 // 0 on none).
-func (c *claude21) queuedPrompt(g *Grid, y int) bool {
+func (c *claude21) queuedPrompt(g *recognizers.Grid, y int) bool {
 	defer g.Enter("claude21.queuedPrompt")()
 	if g.First(y) != 2 || !g.HasAt(y, 2, "❯ ") {
 		return false

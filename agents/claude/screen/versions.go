@@ -1,6 +1,10 @@
-package recognizers
+package screen
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/agent-knock-knock/akk/recognizers"
+)
 
 // Claude Code's exact versions. Each is its own value (so its own
 // Profile): an offer made under one version can never be taken under
@@ -25,26 +29,26 @@ var (
 // carry them: no version asks for a confirmation of /clear or /resume,
 // the Status panel closes with Esc, and "s" in the model picker sets the
 // model for this session only.
-var claudeVersions = []Version{
+var claudeVersions = []recognizers.Version{
 	{Version: "2.1.263", Grammar: &claude2_1_263},
 	{Version: "2.1.266", Grammar: &claude2_1_266},
 	{Version: "2.1.267", Grammar: claude2_1_267Themed, Threads: &claudeThreads, Inspect: &claudeInspect,
-		Model: &ModelControlProfile{Command: "/model", Scope: "current_session", Set: []byte("s"),
+		Model: &recognizers.ModelControlProfile{Command: "/model", Scope: "current_session", Set: []byte("s"),
 			Efforts: claudeEfforts267, EffortRing: true, Applied: claudeApplied}},
 	{Version: "2.1.332", Grammar: claude2_1_332Themed, Threads: &claudeThreads, Inspect: &claudeInspect,
-		Model: &ModelControlProfile{Command: "/model", Scope: "current_session", Set: []byte("s"),
+		Model: &recognizers.ModelControlProfile{Command: "/model", Scope: "current_session", Set: []byte("s"),
 			Efforts: claudeEfforts332, Applied: claudeApplied}},
 }
 
 var (
-	claudeThreads = ThreadProfile{New: "/clear", Resume: "/resume"}
-	claudeInspect = InspectProfile{Status: "/status", Dismiss: []byte{0x1b}}
+	claudeThreads = recognizers.ThreadProfile{New: "/clear", Resume: "/resume"}
+	claudeInspect = recognizers.InspectProfile{Status: "/status", Dismiss: []byte{0x1b}}
 )
 
 // An unknown version is read with each exact grammar, newest first.
 func init() {
-	Register(Grammars{Agent: "claude", Versions: claudeVersions,
-		Generic: []Grammar{claude2_1_332Themed, claude2_1_267Themed}})
+	recognizers.Register(recognizers.Grammars{Agent: "claude", Versions: claudeVersions,
+		Generic: []recognizers.Grammar{claude2_1_332Themed, claude2_1_267Themed}})
 }
 
 // claude2_1_267Grammar: Claude Code 2.1.267 stashes a draft with ctrl+s,
@@ -62,13 +66,13 @@ func claude2_1_267Grammar() claude21 {
 	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)
 	c.plan = claudePlanFrame(4)
 	c.footerModes = append(slices.Clip(c.footerModes), claudePlanMode)
-	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "› stashed", "Draft restored", Fg256(246).Style()
+	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "› stashed", "Draft restored", recognizers.Fg256(246).Style()
 	c.wrapProven = claudeWrapProven
 	c.picker = &claudePicker{x: 3, hintX: 5, hints: "Ctrl+A to show all projects · Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename · Type to search · Esc to cancel"}
 	c.completionList = &claudeCompletion{cmdX: 2, descX: 32}
 	c.model = &claudeModel{x: 3, descX: 33, hints: "Enter to set as default · s to use this session only · Esc to cancel",
-		hintStyle: Fg256(246).Style(), efforts: claudeEfforts267, effortRing: true, note: Fg256(239).Style()}
-	c.status = &claudeStatus{x: 3, hint: "Esc to cancel", hintStyle: Fg256(246).Style(),
+		hintStyle: recognizers.Fg256(246).Style(), efforts: claudeEfforts267, effortRing: true, note: recognizers.Fg256(239).Style()}
+	c.status = &claudeStatus{x: 3, hint: "Esc to cancel", hintStyle: recognizers.Fg256(246).Style(),
 		layout: claudeStatusLayout(3, claudeStatusRows(true))}
 	return c
 }
@@ -98,20 +102,20 @@ func claude2_1_332Grammar() claude21 {
 	c.maxWraps = 2 // the grant's path and "project" at 60 columns (permission-approve-w60)
 	c.footerModes = append(slices.Clip(c.footerModes), claudePlanMode)
 	c.wrapProven = claudeWrapProven
-	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "draft stashed", "draft restored", Fg256(246).Style()
+	c.stashKey, c.stashChip, c.restoredNotice, c.notice = []byte{0x13}, "draft stashed", "draft restored", recognizers.Fg256(246).Style()
 	c.reviewPrompt = ""
 	c.picker = &claudePicker{x: 2, hintX: 2, hints: "Ctrl+A to show all projects · Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename · Type to search · Enter to resume · Esc to close"}
 	c.completionList = &claudeCompletion{cmdX: 4, descX: 32, glyph: true}
 	c.model = &claudeModel{x: 2, descX: 32, hints: "s to use this session only · Enter to save · Esc to cancel",
-		hintStyle: Fg256(246).Italic().Style(), confirmHint: "Enter to confirm · Esc to cancel", efforts: claudeEfforts332, note: Fg256(246).Style()}
-	c.status = &claudeStatus{x: 2, hint: "←/→ to switch · Esc to close", hintStyle: Fg256(246).Italic().Style(),
+		hintStyle: recognizers.Fg256(246).Italic().Style(), confirmHint: "Enter to confirm · Esc to cancel", efforts: claudeEfforts332, note: recognizers.Fg256(246).Style()}
+	c.status = &claudeStatus{x: 2, hint: "←/→ to switch · Esc to close", hintStyle: recognizers.Fg256(246).Italic().Style(),
 		layout: claudeStatusLayout(2, append(claudeStatusRows(false),
-			StatusRow{Name: "Auto mode server", Group: 1},
+			recognizers.StatusRow{Name: "Auto mode server", Group: 1},
 			// Features is a notice about what the environment turns off,
 			// over 200 characters in every recording (its bound): withheld.
-			StatusRow{Name: "Features", Group: 1, Wraps: true, Link: true, Carry: CarryNever}))}
+			recognizers.StatusRow{Name: "Features", Group: 1, Wraps: true, Link: true, Carry: recognizers.CarryNever}))}
 	// Auto mode (2.1.332's default without settings) names itself in its
 	// own colour.
-	c.footerModes = append(slices.Clip(c.footerModes), footerMode{mode: "⏵⏵ auto mode on (shift+tab to cycle)", lit: "⏵⏵ auto mode on", accent: Fg256(220).Style()})
+	c.footerModes = append(slices.Clip(c.footerModes), footerMode{mode: "⏵⏵ auto mode on (shift+tab to cycle)", lit: "⏵⏵ auto mode on", accent: recognizers.Fg256(220).Style()})
 	return c
 }

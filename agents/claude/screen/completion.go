@@ -1,7 +1,9 @@
-package recognizers
+package screen
 
 import (
 	"strings"
+
+	"github.com/agent-knock-knock/akk/recognizers"
 )
 
 // claudeCompletion is Claude Code's completion list for a slash command
@@ -23,17 +25,17 @@ type claudeCompletion struct {
 
 // The completion list's styles, as the dark theme draws them.
 var (
-	claudeCompletionLit  = Fg256(153).Style()
-	claudeCompletionName = Fg256(153).Bold().Style()
-	claudeCompletionGrey = Fg256(246).Style()
-	claudeCompletionWord = Plain().Bold().Style()
+	claudeCompletionLit  = recognizers.Fg256(153).Style()
+	claudeCompletionName = recognizers.Fg256(153).Bold().Style()
+	claudeCompletionGrey = recognizers.Fg256(246).Style()
+	claudeCompletionWord = recognizers.Plain().Bold().Style()
 )
 
 // completion returns the command the list ending on row upper-1
 // highlights for draft, a one-row slash command, or "" unless the whole
 // list is proven: the entries one under the other up to a blank row,
 // exactly one highlighted, the first, naming draft.
-func (c *claude21) completion(g *Grid, upper int, draft string) string {
+func (c *claude21) completion(g *recognizers.Grid, upper int, draft string) string {
 	defer g.Enter("claude21.completion")()
 	l := c.completionList
 	if l == nil {
@@ -41,7 +43,7 @@ func (c *claude21) completion(g *Grid, upper int, draft string) string {
 	}
 	top := upper - 1
 	for ; top >= 0 && !g.Blank(top); top-- {
-		if upper-top > MaxCompletionRows {
+		if upper-top > recognizers.MaxCompletionRows {
 			return ""
 		}
 	}
@@ -62,7 +64,7 @@ func (c *claude21) completion(g *Grid, upper int, draft string) string {
 		if y+1 < upper && g.First(y+1) == l.descX {
 			rows = 2
 		}
-		if !l.entryStyled(g, y, rows, DisplayWidth(cmd), lit) {
+		if !l.entryStyled(g, y, rows, recognizers.DisplayWidth(cmd), lit) {
 			return ""
 		}
 		y += rows
@@ -83,14 +85,14 @@ func (c *claude21) completion(g *Grid, upper int, draft string) string {
 // blank one (at most maxCompletionRows) starting right of descX (the
 // right-aligned "● high · /effort" line, the stash chip, a notice),
 // whatever their styles (a list's columns are the same in every theme).
-func (c *claude21) noCompletion(g *Grid, upper int) bool {
+func (c *claude21) noCompletion(g *recognizers.Grid, upper int) bool {
 	defer g.Enter("claude21.noCompletion")()
 	l := c.completionList
 	if l == nil {
 		return false
 	}
 	for y := upper - 1; !g.Blank(y); y-- {
-		if upper-y > MaxCompletionRows || g.First(y) <= l.descX {
+		if upper-y > recognizers.MaxCompletionRows || g.First(y) <= l.descX {
 			return false
 		}
 	}
@@ -101,7 +103,7 @@ func (c *claude21) noCompletion(g *Grid, upper int) bool {
 // a slash command typed with a space (thread-resume-id: "/resume " shows
 // "[conversation id or search term]" on 2.1.267, "[session ID or search
 // term]" on 2.1.332), as the dark theme draws it.
-var claudeArgHint = Fg256(246).Style()
+var claudeArgHint = recognizers.Fg256(246).Style()
 
 // argHint reads a command's argument hint on the one-row draft y, in its
 // recorded shape: the typed text from column 2, a slash command and one
@@ -109,7 +111,7 @@ var claudeArgHint = Fg256(246).Style()
 // column x; then "[...]" in claudeArgHint, the row's last cells. It
 // returns x, where the typed text ends. Only versions whose completion
 // list is recorded read it; any other shape is not a hint.
-func (c *claude21) argHint(g *Grid, y int) (x int, ok bool) {
+func (c *claude21) argHint(g *recognizers.Grid, y int) (x int, ok bool) {
 	defer g.Enter("claude21.argHint")()
 	last := g.Last(y)
 	if c.completionList == nil || last < 4 || g.Rune(last, y) != ']' || g.StyleAt(last, y) != claudeArgHint {
@@ -124,7 +126,7 @@ func (c *claude21) argHint(g *Grid, y int) (x int, ok bool) {
 		return 0, false
 	}
 	cmd, ok := strings.CutSuffix(g.Text(y, 2, x), " ")
-	if !ok || !SlashCommand(cmd) {
+	if !ok || !recognizers.SlashCommand(cmd) {
 		return 0, false
 	}
 	return x, true
@@ -134,7 +136,7 @@ func (c *claude21) argHint(g *Grid, y int) (x int, ok bool) {
 // glyph at column 2 when lit and glyph), then spaces to descX and the
 // description there. lit: the entry is in the highlight colour (its
 // first cell).
-func (l *claudeCompletion) entryHead(g *Grid, y int) (cmd string, lit, ok bool) {
+func (l *claudeCompletion) entryHead(g *recognizers.Grid, y int) (cmd string, lit, ok bool) {
 	defer g.Enter("claudeCompletion.entryHead")()
 	first, glyph := l.cmdX, l.glyph && g.First(y) == 2
 	if glyph {
@@ -166,7 +168,7 @@ func (l *claudeCompletion) entryHead(g *Grid, y int) (cmd string, lit, ok bool) 
 // command is width columns wide: lit, the glyph and "/" in the highlight
 // colour, the command's name in bold highlight, the description in
 // either; otherwise every cell grey or bold default.
-func (l *claudeCompletion) entryStyled(g *Grid, y, rows, width int, lit bool) bool {
+func (l *claudeCompletion) entryStyled(g *recognizers.Grid, y, rows, width int, lit bool) bool {
 	defer g.Enter("claudeCompletion.entryStyled")()
 	a, b, from := claudeCompletionGrey, claudeCompletionWord, 0
 	if lit {

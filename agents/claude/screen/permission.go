@@ -1,10 +1,11 @@
-package recognizers
+package screen
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 )
 
 // A Claude permission dialog is known by its header (the tool's title).
@@ -29,7 +30,7 @@ type permDialog struct {
 // dialogRow is a menu row's role and its label: exact, or by prefix when
 // the label names a path, a host or a tool.
 type dialogRow struct {
-	role     Role
+	role     recognizers.Role
 	labels   []string
 	prefixed bool
 	// bold is the label's part drawn in bold, at its end ("(esc)"): the
@@ -55,12 +56,12 @@ func (r dialogRow) matches(label string) bool {
 // Claude what to do differently (esc)" row is the Esc path: cancel, never
 // offered (DESIGN.md invariant 9).
 var (
-	rowYes      = dialogRow{role: RoleApprove, labels: []string{"Yes"}}
-	rowNo       = dialogRow{role: RoleReject, labels: []string{"No"}}
-	rowNoEsc    = dialogRow{role: RoleCancel, labels: []string{"No, and tell Claude what to do differently (esc)"}, bold: "(esc)"}
-	rowAccept   = dialogRow{role: RolePersistent, labels: []string{"Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session (shift+tab)"}}
-	rowDontAsk  = dialogRow{role: RolePersistent, labels: []string{"Yes, and don't ask again for ", "Yes, and don’t ask again for "}, prefixed: true}
-	rowReadFrom = dialogRow{role: RolePersistent, labels: []string{"Yes, allow reading from "}, prefixed: true}
+	rowYes      = dialogRow{role: recognizers.RoleApprove, labels: []string{"Yes"}}
+	rowNo       = dialogRow{role: recognizers.RoleReject, labels: []string{"No"}}
+	rowNoEsc    = dialogRow{role: recognizers.RoleCancel, labels: []string{"No, and tell Claude what to do differently (esc)"}, bold: "(esc)"}
+	rowAccept   = dialogRow{role: recognizers.RolePersistent, labels: []string{"Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session (shift+tab)"}}
+	rowDontAsk  = dialogRow{role: recognizers.RolePersistent, labels: []string{"Yes, and don't ask again for ", "Yes, and don’t ask again for "}, prefixed: true}
+	rowReadFrom = dialogRow{role: recognizers.RolePersistent, labels: []string{"Yes, allow reading from "}, prefixed: true}
 )
 
 // bashDialog is the dialog every 2.1 version shows for a shell command:
@@ -68,8 +69,8 @@ var (
 func bashDialog(persistent []string, autoMode string) permDialog {
 	return permDialog{
 		header: "Bash command", tool: contract.ToolShell, prefix: "Do you want to proceed?", footer: true,
-		rows: []dialogRow{rowYes, {role: RolePersistent, labels: persistent, prefixed: true},
-			{role: RoleAutoMode, labels: []string{autoMode}}, rowNo},
+		rows: []dialogRow{rowYes, {role: recognizers.RolePersistent, labels: persistent, prefixed: true},
+			{role: recognizers.RoleAutoMode, labels: []string{autoMode}}, rowNo},
 	}
 }
 
@@ -104,7 +105,7 @@ func (c *claude21) permDialog(header string) *permDialog {
 
 // permQuestion reports whether row y is d's question: its text at column 1,
 // plain but for the bold subject.
-func (c *claude21) permQuestion(g *Grid, y int, d *permDialog) (string, bool) {
+func (c *claude21) permQuestion(g *recognizers.Grid, y int, d *permDialog) (string, bool) {
 	defer g.Enter("claude21.permQuestion")()
 	if g.First(y) != 1 || !g.HasAt(y, 1, d.prefix) {
 		return "", false
@@ -114,10 +115,10 @@ func (c *claude21) permQuestion(g *Grid, y int, d *permDialog) (string, bool) {
 	if !ok || (subject != "") != d.subject || strings.TrimSpace(subject) != subject {
 		return "", false
 	}
-	x0 := 1 + DisplayWidth(d.prefix)
-	x1 := x0 + DisplayWidth(subject)
-	if !g.Styled(y, 0, x0, Plain().Style()) || !g.Styled(y, x1, g.Width(), Plain().Style()) ||
-		!g.Styled(y, x0, x1, Plain().Bold().Style()) {
+	x0 := 1 + recognizers.DisplayWidth(d.prefix)
+	x1 := x0 + recognizers.DisplayWidth(subject)
+	if !g.Styled(y, 0, x0, recognizers.Plain().Style()) || !g.Styled(y, x1, g.Width(), recognizers.Plain().Style()) ||
+		!g.Styled(y, x0, x1, recognizers.Plain().Bold().Style()) {
 		return "", false
 	}
 	return text, true
@@ -125,7 +126,7 @@ func (c *claude21) permQuestion(g *Grid, y int, d *permDialog) (string, bool) {
 
 // anyQuestion is the dialog whose question is on row y, for a header no
 // dialog has (the menu is still read and shown, never actionable).
-func (c *claude21) anyQuestion(g *Grid, y int) (string, bool) {
+func (c *claude21) anyQuestion(g *recognizers.Grid, y int) (string, bool) {
 	defer g.Enter("claude21.anyQuestion")()
 	for i := range c.permDialogs {
 		if q, ok := c.permQuestion(g, y, &c.permDialogs[i]); ok {
@@ -136,17 +137,17 @@ func (c *claude21) anyQuestion(g *Grid, y int) (string, bool) {
 }
 
 // permission parses a permission dialog whose rule is on row top.
-func (c *claude21) permission(g *Grid, top, b int, out *Recognition) {
+func (c *claude21) permission(g *recognizers.Grid, top, b int, out *recognizers.Recognition) {
 	defer g.Enter("claude21.permission")()
 	out.ScreenState = contract.ScreenAwaitingApproval
-	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
+	pr := &recognizers.Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
-	out.Region = Region{Top: top, Rows: b - top + 1}
+	out.Region = recognizers.Region{Top: top, Rows: b - top + 1}
 	hdr := top + 1
-	q := Question{Header: g.Trimmed(hdr)}
+	q := recognizers.Question{Header: g.Trimmed(hdr)}
 	d := c.permDialog(q.Header)
 	if !g.Styled(hdr, 1, g.Width(), c.permHeader) || d == nil {
-		out.Reasons = append(out.Reasons, NewReason(ReasonUnsupportedShape, "header on row "+strconv.Itoa(hdr)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonUnsupportedShape, "header on row "+strconv.Itoa(hdr)))
 		d = nil
 	} else {
 		pr.Tool = d.tool
@@ -168,17 +169,17 @@ func (c *claude21) permission(g *Grid, top, b int, out *Recognition) {
 	}
 	if p < 0 || p == hdr+1 {
 		q.Prompt = ""
-		pr.Questions = []Question{q}
-		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no question below a request"))
+		pr.Questions = []recognizers.Question{q}
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonChangedMenuShape, "no question below a request"))
 		return
 	}
 	opts, glyphs, end, wrapped := c.menu(g, c.permMenu, p+1, b, false)
 	out.Reasons = append(out.Reasons, wrapped...)
 	q.Options = opts
-	pr.Questions = []Question{q}
+	pr.Questions = []recognizers.Question{q}
 	last := c.permEnd(g, d, opts, end, b, out)
-	out.Region = Region{Top: top, Rows: max(last, b) - top + 1}
-	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
+	out.Region = recognizers.Region{Top: top, Rows: max(last, b) - top + 1}
+	out.Reasons = append(out.Reasons, recognizers.CheckOptionNumbers(opts)...)
 	h, rs := c.highlightProof(g, c.permMenu, c.permMenu.LabelX, opts, glyphs, -1)
 	pr.Highlighted = h
 	out.Reasons = append(out.Reasons, rs...)
@@ -186,7 +187,7 @@ func (c *claude21) permission(g *Grid, top, b int, out *Recognition) {
 		out.Reasons = append(out.Reasons, c.permShape(d, opts)...)
 	}
 	if h > 0 {
-		out.Reasons = append(out.Reasons, NewReason(ReasonHighlightMoved, "row "+strconv.Itoa(opts[h].Row)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonHighlightMoved, "row "+strconv.Itoa(opts[h].Row)))
 	}
 	c.permChoices(pr, opts, out)
 }
@@ -194,69 +195,69 @@ func (c *claude21) permission(g *Grid, top, b int, out *Recognition) {
 // permEnd checks what closes the menu ending on row end: the footer a
 // blank row below it, or for a dialog without one, nothing. It returns
 // the dialog's last row.
-func (c *claude21) permEnd(g *Grid, d *permDialog, opts []Option, end, b int, out *Recognition) int {
+func (c *claude21) permEnd(g *recognizers.Grid, d *permDialog, opts []recognizers.Option, end, b int, out *recognizers.Recognition) int {
 	defer g.Enter("claude21.permEnd")()
 	f := end + 2
 	switch {
 	case len(opts) == 0:
-		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no options"))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonChangedMenuShape, "no options"))
 	case d != nil && !d.footer:
 		if end < b {
-			out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(end+1)))
+			out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonContentBelow, "row "+strconv.Itoa(end+1)))
 		}
 		if last := opts[len(opts)-1]; len(opts) == len(d.rows) && !c.rowStyled(g, last, d.rows[len(opts)-1]) {
-			out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "row "+strconv.Itoa(last.Row)+" is not in its styles"))
+			out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonChangedMenuShape, "row "+strconv.Itoa(last.Row)+" is not in its styles"))
 		}
 		return end
 	case !g.Blank(end+1) || !g.RowIs(f, 1, c.permFooter) || !g.Styled(f, 1, g.Width(), c.hint):
-		out.Reasons = append(out.Reasons, NewReason(ReasonFooterMissing, "row "+strconv.Itoa(f)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonFooterMissing, "row "+strconv.Itoa(f)))
 	case f < b:
-		out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(f+1)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonContentBelow, "row "+strconv.Itoa(f+1)))
 	}
 	return f
 }
 
 // rowStyled reports whether option o's label is drawn as row r is: plain
 // but for its bold end.
-func (c *claude21) rowStyled(g *Grid, o Option, r dialogRow) bool {
+func (c *claude21) rowStyled(g *recognizers.Grid, o recognizers.Option, r dialogRow) bool {
 	defer g.Enter("claude21.rowStyled")()
 	x0 := c.permMenu.LabelX
-	x1 := x0 + DisplayWidth(o.Label) - DisplayWidth(r.bold)
-	return strings.HasSuffix(o.Label, r.bold) && g.Styled(o.Row, x0, x1, Plain().Style()) &&
-		g.Styled(o.Row, x1, x1+DisplayWidth(r.bold), Plain().Bold().Style()) && g.Last(o.Row) == x1+DisplayWidth(r.bold)-1
+	x1 := x0 + recognizers.DisplayWidth(o.Label) - recognizers.DisplayWidth(r.bold)
+	return strings.HasSuffix(o.Label, r.bold) && g.Styled(o.Row, x0, x1, recognizers.Plain().Style()) &&
+		g.Styled(o.Row, x1, x1+recognizers.DisplayWidth(r.bold), recognizers.Plain().Bold().Style()) && g.Last(o.Row) == x1+recognizers.DisplayWidth(r.bold)-1
 }
 
 // permChoices offers approve_once (the digit of the one-time row) and
 // reject (the digit of the "No" row) where the shape has them. Only a
 // proven shape reaches a plan: any reason above makes the interaction
 // manual.
-func (c *claude21) permChoices(pr *Prompt, opts []Option, out *Recognition) {
+func (c *claude21) permChoices(pr *recognizers.Prompt, opts []recognizers.Option, out *recognizers.Recognition) {
 	after := []contract.ScreenState{contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire}
 	for _, d := range []contract.Decision{contract.DecisionApproveOnce, contract.DecisionReject} {
 		for i, o := range opts {
-			if o.Number != i+1 || d == contract.DecisionApproveOnce && o.Role != RoleApprove || d == contract.DecisionReject && o.Role != RoleReject {
+			if o.Number != i+1 || d == contract.DecisionApproveOnce && o.Role != recognizers.RoleApprove || d == contract.DecisionReject && o.Role != recognizers.RoleReject {
 				continue
 			}
 			// A rejected tool stops the turn: "Interrupted · What should
 			// Claude do instead?" above the composer.
-			exp := NewExpect(-1, after...)
+			exp := recognizers.NewExpect(-1, after...)
 			if d == contract.DecisionReject {
-				exp = NewExpect(-1, contract.ScreenIdle, contract.ScreenWorking, contract.ScreenBlocked)
+				exp = recognizers.NewExpect(-1, contract.ScreenIdle, contract.ScreenWorking, contract.ScreenBlocked)
 			}
 			pr.Decisions = append(pr.Decisions, d)
-			out.Specs = append(out.Specs, ChoiceSpec{Decision: d, Option: i, Steps: []PlanStep{{Keys: DigitKey(o.Number), Expect: exp}}})
+			out.Specs = append(out.Specs, recognizers.ChoiceSpec{Decision: d, Option: i, Steps: []recognizers.PlanStep{{Keys: recognizers.DigitKey(o.Number), Expect: exp}}})
 			break
 		}
 	}
 }
 
 // permShape proves the dialog's exact menu and gives every row its role.
-func (c *claude21) permShape(d *permDialog, opts []Option) []Reason {
+func (c *claude21) permShape(d *permDialog, opts []recognizers.Option) []recognizers.Reason {
 	var amend, persistent, approve bool
 	exact := len(opts) == len(d.rows)
 	for i := range opts {
 		o := &opts[i]
-		o.Role = RoleChoice
+		o.Role = recognizers.RoleChoice
 		for _, r := range d.rows {
 			if r.matches(o.Label) {
 				o.Role = r.role
@@ -265,10 +266,10 @@ func (c *claude21) permShape(d *permDialog, opts []Option) []Reason {
 		}
 		switch {
 		case o.Label == c.amendLabel:
-			o.Role, amend = RoleApprove, true
-		case o.Role == RoleApprove:
+			o.Role, amend = recognizers.RoleApprove, true
+		case o.Role == recognizers.RoleApprove:
 			approve = true
-		case o.Role == RolePersistent:
+		case o.Role == recognizers.RolePersistent:
 			persistent = true
 		}
 		if i >= len(d.rows) || !d.rows[i].matches(o.Label) {
@@ -278,13 +279,13 @@ func (c *claude21) permShape(d *permDialog, opts []Option) []Reason {
 	switch {
 	case exact && !approve:
 		// Exit plan mode's only yes switches the session's mode.
-		return []Reason{NewReason(ReasonPersistentOnly, "")}
+		return []recognizers.Reason{recognizers.NewReason(recognizers.ReasonPersistentOnly, "")}
 	case exact:
 		return nil
 	case amend:
-		return []Reason{NewReason(ReasonTabToAmend, "")}
+		return []recognizers.Reason{recognizers.NewReason(recognizers.ReasonTabToAmend, "")}
 	case persistent && !approve:
-		return []Reason{NewReason(ReasonPersistentOnly, "")}
+		return []recognizers.Reason{recognizers.NewReason(recognizers.ReasonPersistentOnly, "")}
 	}
-	return []Reason{NewReason(ReasonChangedMenuShape, strconv.Itoa(len(opts))+" rows")}
+	return []recognizers.Reason{recognizers.NewReason(recognizers.ReasonChangedMenuShape, strconv.Itoa(len(opts))+" rows")}
 }

@@ -1,9 +1,10 @@
-package recognizers
+package screen
 
 import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 )
 
 // claudePicker is Claude Code's session picker, opened by /resume
@@ -25,9 +26,9 @@ type claudePicker struct {
 // The picker's title (the dialogs' header style) and current-row glyph
 // (the highlight colour), as the dark theme draws them.
 var (
-	claudePickerTitleStyle = Fg256(153).Bold().Style()
-	claudePickerGlyph      = Fg256(153).Style()
-	claudePickerGrey       = Fg256(246).Style()
+	claudePickerTitleStyle = recognizers.Fg256(153).Bold().Style()
+	claudePickerGlyph      = recognizers.Fg256(153).Style()
+	claudePickerGrey       = recognizers.Fg256(246).Style()
 )
 
 const claudePickerTitle = "Resume session"
@@ -37,7 +38,7 @@ const maxPickerRows = 32
 
 // resumePicker proves the picker ending on row b, the screen's last
 // non-blank row; a screen that matches only part of it is not read.
-func (c *claude21) resumePicker(g *Grid, b int, out *Recognition) bool {
+func (c *claude21) resumePicker(g *recognizers.Grid, b int, out *recognizers.Recognition) bool {
 	defer g.Enter("claude21.resumePicker")()
 	p := c.picker
 	if p == nil {
@@ -89,7 +90,7 @@ func (c *claude21) resumePicker(g *Grid, b int, out *Recognition) bool {
 // 12.7KB"). No recording shows a session that is not current (the
 // conversation in the pane is left out of the list), so a list with
 // more rows, or any other, gives nil.
-func (p *claudePicker) rows(g *Grid, top, end int) *Picker {
+func (p *claudePicker) rows(g *recognizers.Grid, top, end int) *recognizers.Picker {
 	defer g.Enter("claudePicker.rows")()
 	x, cur, det := p.x, top+2, top+3
 	if end-top != 4 || g.First(top) != x+2 || !g.Styled(top, 0, g.Width(), claudePickerGrey) || !g.Blank(top+1) ||
@@ -101,12 +102,12 @@ func (p *claudePicker) rows(g *Grid, top, end int) *Picker {
 	if !strings.Contains(detail, " ago · ") {
 		return nil
 	}
-	return &Picker{Rows: []PickerRow{{Title: title, Detail: detail, Truncated: strings.HasSuffix(title, "…")}}, Shown: 1, Total: 1}
+	return &recognizers.Picker{Rows: []recognizers.PickerRow{{Title: title, Detail: detail, Truncated: strings.HasSuffix(title, "…")}}, Shown: 1, Total: 1}
 }
 
 // pickerBox proves the search box from row y: three rows from column x to
 // the pane's last column less x, "╭─…─╮", "│ ⌕ … │", "╰─…─╯".
-func (c *claude21) pickerBox(g *Grid, y, x int) bool {
+func (c *claude21) pickerBox(g *recognizers.Grid, y, x int) bool {
 	r := g.Width() - 1 - x
 	for i, ends := range [3][2]rune{{'╭', '╮'}, {'│', '│'}, {'╰', '╯'}} {
 		if g.First(y+i) != x || g.Last(y+i) != r || g.Rune(x, y+i) != ends[0] || g.Rune(r, y+i) != ends[1] {
@@ -117,6 +118,6 @@ func (c *claude21) pickerBox(g *Grid, y, x int) bool {
 }
 
 // pickerTopRule proves the full-width rule of '▔' over the picker.
-func pickerTopRule(g *Grid, y int) bool {
+func pickerTopRule(g *recognizers.Grid, y int) bool {
 	return g.First(y) == 0 && g.Last(y) == g.Width()-1 && strings.Trim(g.Trimmed(y), "▔") == ""
 }

@@ -1,10 +1,11 @@
-package recognizers
+package screen
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -69,14 +70,14 @@ const (
 )
 
 var (
-	claudeModelGreen   = Fg256(114).Style()
-	claudeConfirmStyle = Fg256(220).Bold().Style()
-	claudeEffortGlyph  = Fg256(174).Style()
+	claudeModelGreen   = recognizers.Fg256(114).Style()
+	claudeConfirmStyle = recognizers.Fg256(220).Bold().Style()
+	claudeEffortGlyph  = recognizers.Fg256(174).Style()
 )
 
 // modelMenu proves the picker or its confirmation ending on row b, the
 // screen's last non-blank row.
-func (c *claude21) modelMenu(g *Grid, b int, out *Recognition) bool {
+func (c *claude21) modelMenu(g *recognizers.Grid, b int, out *recognizers.Recognition) bool {
 	defer g.Enter("claude21.modelMenu")()
 	m := c.model
 	if m == nil || g.First(b) != m.x && g.First(b) != m.x+2 {
@@ -89,9 +90,9 @@ func (c *claude21) modelMenu(g *Grid, b int, out *Recognition) bool {
 }
 
 // picker proves the picker whose hint row is b.
-func (m *claudeModel) picker(g *Grid, b int, out *Recognition) bool {
+func (m *claudeModel) picker(g *recognizers.Grid, b int, out *recognizers.Recognition) bool {
 	defer g.Enter("claudeModel.picker")()
-	menu := &ModelMenu{Kind: ModelList, Session: true}
+	menu := &recognizers.ModelMenu{Kind: recognizers.ModelList, Session: true}
 	// The effort row, over the blank row above the hints; Max draws a
 	// grey warning under it, Ultracode a blank row (model-catalog).
 	e := b - 2
@@ -127,8 +128,8 @@ func (m *claudeModel) picker(g *Grid, b int, out *Recognition) bool {
 
 // head finds, at most maxModelRows above row from, the title at column x
 // in style st under the full-width rule, and returns its row (-1: none).
-func (m *claudeModel) head(g *Grid, from int, title string, st vt.Style) int {
-	for y := from; y >= 1 && y >= from-MaxModelRows; y-- {
+func (m *claudeModel) head(g *recognizers.Grid, from int, title string, st vt.Style) int {
+	for y := from; y >= 1 && y >= from-recognizers.MaxModelRows; y-- {
 		if g.Blank(y) || g.First(y) >= m.x {
 			if g.RowIs(y, m.x, title) {
 				if full, _ := g.Rule(y-1, '▔', claudeStatusRule); !full || !g.Styled(y, m.x, g.Width(), st) {
@@ -145,7 +146,7 @@ func (m *claudeModel) head(g *Grid, from int, title string, st vt.Style) int {
 
 // effortRow reads the effort row on row y: its glyph, then "<Level>
 // effort[ (default)] ←/→ to adjust", or the row of a model without one.
-func (m *claudeModel) effortRow(g *Grid, y int, menu *ModelMenu) bool {
+func (m *claudeModel) effortRow(g *recognizers.Grid, y int, menu *recognizers.ModelMenu) bool {
 	defer g.Enter("claudeModel.effortRow")()
 	if g.First(y) != m.x {
 		return false
@@ -160,7 +161,7 @@ func (m *claudeModel) effortRow(g *Grid, y int, menu *ModelMenu) bool {
 	if !ok {
 		return false
 	}
-	t, menu.EffortDefault = CutMark(t, " (default)")
+	t, menu.EffortDefault = recognizers.CutMark(t, " (default)")
 	level, ok := strings.CutSuffix(t, " effort")
 	if !ok || !slices.Contains(m.efforts, level) {
 		return false
@@ -170,7 +171,7 @@ func (m *claudeModel) effortRow(g *Grid, y int, menu *ModelMenu) bool {
 }
 
 // rows reads the model rows from row top to the blank row end.
-func (m *claudeModel) rows(g *Grid, top, end int, menu *ModelMenu) bool {
+func (m *claudeModel) rows(g *recognizers.Grid, top, end int, menu *recognizers.ModelMenu) bool {
 	defer g.Enter("claudeModel.rows")()
 	menu.Highlight = -1
 	for y := top; y < end; y++ {
@@ -193,21 +194,21 @@ func (m *claudeModel) rows(g *Grid, top, end int, menu *ModelMenu) bool {
 
 // row reads one option row: the glyph or spaces, "N. ", the label, and
 // the description from descX.
-func (m *claudeModel) row(g *Grid, y int) (ModelRow, bool, bool) {
+func (m *claudeModel) row(g *recognizers.Grid, y int) (recognizers.ModelRow, bool, bool) {
 	x := m.x
 	hl := g.Rune(x, y) == '❯'
 	switch {
 	case hl && (g.StyleAt(x, y) != claudePickerGlyph || !g.SpaceAt(x+1, y)):
-		return ModelRow{}, false, false
+		return recognizers.ModelRow{}, false, false
 	case !hl && g.First(y) != x+2:
-		return ModelRow{}, false, false
+		return recognizers.ModelRow{}, false, false
 	}
-	n := NumberAt(g, y, x+2)
+	n := recognizers.NumberAt(g, y, x+2)
 	if n == 0 || !g.Styled(y, x+2, x+5, claudePickerGrey) || g.SpaceAt(x+5, y) {
-		return ModelRow{}, false, false
+		return recognizers.ModelRow{}, false, false
 	}
 	label := strings.TrimRight(g.Text(y, x+5, m.descX), " ")
-	label, current := CutMark(label, claudeCurrentMark)
+	label, current := recognizers.CutMark(label, claudeCurrentMark)
 	var want vt.Style
 	switch {
 	case current:
@@ -215,16 +216,16 @@ func (m *claudeModel) row(g *Grid, y int) (ModelRow, bool, bool) {
 	case hl:
 		want = claudePickerGlyph
 	default:
-		want = Plain().Style()
+		want = recognizers.Plain().Style()
 	}
-	if label == "" || !g.Styled(y, x+5, x+5+DisplayWidth(label), want) || !g.SpaceAt(m.descX-1, y) || g.SpaceAt(m.descX, y) {
-		return ModelRow{}, false, false
+	if label == "" || !g.Styled(y, x+5, x+5+recognizers.DisplayWidth(label), want) || !g.SpaceAt(m.descX-1, y) || g.SpaceAt(m.descX, y) {
+		return recognizers.ModelRow{}, false, false
 	}
-	return ModelRow{Number: n, Label: label, Current: current, Desc: g.TextFrom(y, m.descX)}, hl, true
+	return recognizers.ModelRow{Number: n, Label: label, Current: current, Desc: g.TextFrom(y, m.descX)}, hl, true
 }
 
 // confirm proves the switch confirmation ending on row b.
-func (m *claudeModel) confirm(g *Grid, b int, out *Recognition) bool {
+func (m *claudeModel) confirm(g *recognizers.Grid, b int, out *recognizers.Recognition) bool {
 	defer g.Enter("claudeModel.confirm")()
 	no := b
 	if m.confirmHint != "" {
@@ -249,8 +250,8 @@ func (m *claudeModel) confirm(g *Grid, b int, out *Recognition) bool {
 			return false
 		}
 	}
-	menu := &ModelMenu{Kind: SwitchConfirm, For: strings.TrimPrefix(yesRow.Label, claudeConfirmYes),
-		Rows: []ModelRow{yesRow, noRow}}
+	menu := &recognizers.ModelMenu{Kind: recognizers.SwitchConfirm, For: strings.TrimPrefix(yesRow.Label, claudeConfirmYes),
+		Rows: []recognizers.ModelRow{yesRow, noRow}}
 	if hlNo {
 		menu.Highlight = 1
 	}
@@ -261,21 +262,21 @@ func (m *claudeModel) confirm(g *Grid, b int, out *Recognition) bool {
 
 // row2 reads a confirmation row: the layout of the picker's rows, the
 // label running to the row's end.
-func (m *claudeModel) row2(g *Grid, y int) (ModelRow, bool, bool) {
+func (m *claudeModel) row2(g *recognizers.Grid, y int) (recognizers.ModelRow, bool, bool) {
 	x := m.x
 	hl := g.Rune(x, y) == '❯'
 	if hl && (g.StyleAt(x, y) != claudePickerGlyph || !g.SpaceAt(x+1, y)) || !hl && g.First(y) != x+2 {
-		return ModelRow{}, false, false
+		return recognizers.ModelRow{}, false, false
 	}
-	n := NumberAt(g, y, x+2)
-	want := Plain().Style()
+	n := recognizers.NumberAt(g, y, x+2)
+	want := recognizers.Plain().Style()
 	if hl {
 		want = claudePickerGlyph
 	}
 	if n == 0 || !g.Styled(y, x+2, x+5, claudePickerGrey) || !g.Styled(y, x+5, g.Width(), want) {
-		return ModelRow{}, false, false
+		return recognizers.ModelRow{}, false, false
 	}
-	return ModelRow{Number: n, Label: g.TextFrom(y, x+5)}, hl, true
+	return recognizers.ModelRow{Number: n, Label: g.TextFrom(y, x+5)}, hl, true
 }
 
 // The effort levels the effort row names, Left to Right (model-catalog).
@@ -297,17 +298,17 @@ const (
 // claudeNotice reads, over the composer whose upper rule is row top, the
 // last history rows when they are "❯ /model" and its "⎿  " result; the
 // right-aligned effort line right above the rule is skipped.
-func claudeNotice(g *Grid, top int) string {
+func claudeNotice(g *recognizers.Grid, top int) string {
 	y := top - 1
 	if !g.Blank(y) && g.First(y) > g.Width()/2 {
 		y--
 	}
-	for ; y > 0 && y > top-MaxNoticeGap && g.Blank(y); y-- {
+	for ; y > 0 && y > top-recognizers.MaxNoticeGap && g.Blank(y); y-- {
 	}
-	if y < 1 || g.Text(y, 0, DisplayWidth(claudeNoticeMark)) != claudeNoticeMark || g.Trimmed(y-1) != claudeNoticeCmd || g.First(y-1) != 0 {
+	if y < 1 || g.Text(y, 0, recognizers.DisplayWidth(claudeNoticeMark)) != claudeNoticeMark || g.Trimmed(y-1) != claudeNoticeCmd || g.First(y-1) != 0 {
 		return ""
 	}
-	return g.TextFrom(y, DisplayWidth(claudeNoticeMark))
+	return g.TextFrom(y, recognizers.DisplayWidth(claudeNoticeMark))
 }
 
 // claudeApplied proves "Set model to <name> for this session only[ with
