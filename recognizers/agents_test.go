@@ -4,4 +4,5 @@ package recognizers_test
 // each agent's screen package registers its own (recognizers.Register).
 import (
 	_ "github.com/agent-knock-knock/akk/agents/claude/screen"
+	_ "github.com/agent-knock-knock/akk/agents/codex/screen"
 )

@@ -27,23 +27,3 @@ func TestAPIErrorShapeMatch(t *testing.T) {
 		t.Error("a shape holds without its fixed text")
 	}
 }
-
-// registeredGrammars are the registry's grammars.
-func registeredGrammars() map[Grammar]bool {
-	known := map[Grammar]bool{}
-	for _, p := range registry {
-		known[p.grammar] = true
-	}
-	return known
-}
-
-// TestBlockedProfilesRegistered: the error tables name only registered
-// grammars.
-func TestBlockedProfilesRegistered(t *testing.T) {
-	known := registeredGrammars()
-	for c := range codexErrorsOf {
-		if !known[c] {
-			t.Errorf("codexErrorsOf names an unregistered grammar %p", c)
-		}
-	}
-}

@@ -5,42 +5,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/vt"
 )
-
-// statusLayouts are the registered versions' status layouts.
-func statusLayouts() map[string]*StatusLayout {
-	return map[string]*StatusLayout{
-		"codex@0.155.1": &codex0_155_1.status.layout,
-		"codex@0.171.0": &codex0_171_0.status.layout,
-	}
-}
-
-// TestStatusLayoutBounds: a layout lists at most maxStatusFields rows
-// (so no result holds more: each name is read once), each name once,
-// within maxStatusName runes and without a colon; no other version reads
-// a status result.
-func TestStatusLayoutBounds(t *testing.T) {
-	for id, l := range statusLayouts() {
-		if len(l.Rows) > MaxStatusFields {
-			t.Errorf("%s: %d rows", id, len(l.Rows))
-		}
-		seen := map[string]bool{}
-		for _, r := range l.Rows {
-			if utf8.RuneCountInString(r.Name) > MaxStatusName || strings.Contains(r.Name, ":") || seen[r.Name] || r.Group < 0 || r.Group > 1 {
-				t.Errorf("%s: row %q", id, r.Name)
-			}
-			seen[r.Name] = true
-		}
-	}
-	for _, g := range []*codex0x{&codex0_153_4, &codex0_154_0} {
-		if g.status != nil {
-			t.Error("a Codex version without recordings reads a status")
-		}
-	}
-}
 
 // TestCarryOrigin: a URL row carries a bare http(s) origin only.
 func TestCarryOrigin(t *testing.T) {

@@ -1,4 +1,4 @@
-package recognizers
+package screen
 
 import (
 	"log/slog"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -17,7 +18,7 @@ import (
 // line and a collapsed async question summary. A draft typed while a
 // turn runs shows the queue row in place of the status line or the hints
 // row: only under the working line.
-func (c *codex0x) composer(g *Grid, b int, out *Recognition) bool {
+func (c *codex0x) composer(g *recognizers.Grid, b int, out *recognizers.Recognition) bool {
 	defer g.Enter("codex0x.composer")()
 	end := b
 	queueing, bare := false, false
@@ -50,7 +51,7 @@ func (c *codex0x) composer(g *Grid, b int, out *Recognition) bool {
 		return false
 	}
 	p := -1
-	for y := b - 2; y >= max(0, b-2-MaxComposerRows); y-- {
+	for y := b - 2; y >= max(0, b-2-recognizers.MaxComposerRows); y-- {
 		if g.Blank(y) && c.draftBlankRows && y < b-2 && !g.Blank(y+1) {
 			continue // an empty line of the draft
 		}
@@ -80,7 +81,7 @@ func (c *codex0x) composer(g *Grid, b int, out *Recognition) bool {
 		*out = saved
 		return false
 	}
-	out.Region = Region{Top: p, Rows: end - p + 1}
+	out.Region = recognizers.Region{Top: p, Rows: end - p + 1}
 	out.Composer = contract.ComposerEmpty
 	if !empty {
 		rows := make([]string, 0, b-1-p)
@@ -101,14 +102,14 @@ func (c *codex0x) composer(g *Grid, b int, out *Recognition) bool {
 		out.Status = c.statusCard(g, p)
 	}
 	if out.Composer == contract.ComposerDraft && !working && p == b-2 && strings.HasPrefix(out.Draft, "/") {
-		if SlashCommand(out.Draft) {
+		if recognizers.SlashCommand(out.Draft) {
 			out.Completion = c.completion(g, p, b, command, pair, out.Draft)
 		}
 		out.NoCompletion = out.Completion == "" && !queueing && !pair && c.noCompletion(g, p, b, command)
 	}
 	for y := 0; y < p; y++ {
 		if c.promptPhrase(g, y) {
-			out.Reasons = append(out.Reasons, NewReason(NotePromptInTranscript, "row "+strconv.Itoa(y)))
+			out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.NotePromptInTranscript, "row "+strconv.Itoa(y)))
 			break
 		}
 	}
@@ -120,7 +121,7 @@ func (c *codex0x) composer(g *Grid, b int, out *Recognition) bool {
 // description from column 2, the whole row in the highlight style, and
 // returns the command. Only the single row recorded is read: a draft that
 // several commands complete stays unknown.
-func (c *codex0x) completionRow(g *Grid, y int) (string, bool) {
+func (c *codex0x) completionRow(g *recognizers.Grid, y int) (string, bool) {
 	defer g.Enter("codex0x.completionRow")()
 	if !c.slashPopup || g.First(y) != 2 || g.Rune(2, y) != '/' || !g.Styled(y, 2, g.Width(), c.highlight) || g.First(y-2) != 0 {
 		return "", false
@@ -141,7 +142,7 @@ func (c *codex0x) completionRow(g *Grid, y int) (string, bool) {
 // 0.155.1, rows b and b+1; rows p-3 and p-2 on 0.171.0, blank rows around
 // them: codex_completion.go) names the draft only with its first row
 // highlighted, that row's command being the draft.
-func (c *codex0x) completion(g *Grid, p, b int, command string, pair bool, draft string) string {
+func (c *codex0x) completion(g *recognizers.Grid, p, b int, command string, pair bool, draft string) string {
 	defer g.Enter("codex0x.completion")()
 	switch {
 	case pair:
@@ -149,7 +150,7 @@ func (c *codex0x) completion(g *Grid, p, b int, command string, pair bool, draft
 			return draft
 		}
 	case command != "":
-		if command == draft && g.HasAt(b, 2, command+"  ") && !g.SpaceAt(2+DisplayWidth(command)+2, b) {
+		if command == draft && g.HasAt(b, 2, command+"  ") && !g.SpaceAt(2+recognizers.DisplayWidth(command)+2, b) {
 			return command
 		}
 	case c.slashAbove != nil:
@@ -175,13 +176,13 @@ func (c *codex0x) completion(g *Grid, p, b int, command string, pair bool, draft
 //     reverse video.
 //
 // Any other version has no recorded list, and nothing is proven.
-func (c *codex0x) noCompletion(g *Grid, p, b int, command string) bool {
+func (c *codex0x) noCompletion(g *recognizers.Grid, p, b int, command string) bool {
 	defer g.Enter("codex0x.noCompletion")()
 	switch {
 	case c.slashPopup:
 		return command == "" && b == g.LastRow() && g.First(b) == 2 && g.StyleAt(2, b) == c.statusModel
 	case c.slashAbove != nil:
-		for y := p - 2; y >= max(0, p-1-MaxCompletionRows); y-- {
+		for y := p - 2; y >= max(0, p-1-recognizers.MaxCompletionRows); y-- {
 			if g.HasReverse(y) {
 				return false
 			}
@@ -199,17 +200,17 @@ type codexSlashRow struct {
 }
 
 // row proves the completion row of command on row y.
-func (r *codexSlashRow) row(g *Grid, y int, command string) bool {
-	return r.rowAt(g, y, command, 2+DisplayWidth(command)+2)
+func (r *codexSlashRow) row(g *recognizers.Grid, y int, command string) bool {
+	return r.rowAt(g, y, command, 2+recognizers.DisplayWidth(command)+2)
 }
 
 // rowAt proves the completion row of command on row y, its description
 // at column x0 (the command padded with spaces up to it).
-func (r *codexSlashRow) rowAt(g *Grid, y int, command string, x0 int) bool {
+func (r *codexSlashRow) rowAt(g *recognizers.Grid, y int, command string, x0 int) bool {
 	defer g.Enter("codexSlashRow.row")()
 	lead := "› " + command
-	if x0 < DisplayWidth(lead)+2 || g.First(y) != 0 || g.Last(y) != g.Width()-1 || !g.HasAt(y, 0, lead) ||
-		strings.TrimSpace(g.Text(y, DisplayWidth(lead), x0)) != "" || !g.Styled(y, 0, x0, r.head) || g.SpaceAt(x0, y) {
+	if x0 < recognizers.DisplayWidth(lead)+2 || g.First(y) != 0 || g.Last(y) != g.Width()-1 || !g.HasAt(y, 0, lead) ||
+		strings.TrimSpace(g.Text(y, recognizers.DisplayWidth(lead), x0)) != "" || !g.Styled(y, 0, x0, r.head) || g.SpaceAt(x0, y) {
 		return false
 	}
 	x, m := x0, g.Match(r.desc)
@@ -223,16 +224,16 @@ func (r *codexSlashRow) rowAt(g *Grid, y int, command string, x0 int) bool {
 // the status line's own row (the model in its colour at column 2), then
 // "· <segment>" at column 2 (permission-approve-cwd120: the thread's
 // title after a 120-character cwd).
-func (c *codex0x) statusWrapped(g *Grid, b int) bool {
+func (c *codex0x) statusWrapped(g *recognizers.Grid, b int) bool {
 	defer g.Enter("codex0x.statusWrapped")()
-	return g.First(b) == 2 && g.HasAt(b, 2, "· ") && g.Styled(b, 0, 4, Plain().Style()) &&
+	return g.First(b) == 2 && g.HasAt(b, 2, "· ") && g.Styled(b, 0, 4, recognizers.Plain().Style()) &&
 		g.First(b-1) == 2 && g.StyleAt(2, b-1) == c.statusModel
 }
 
 // clear returns the clearing step of the draft on composer rows p to
 // end-1, or nil: clearKeys kill to the line start, so the draft must be
 // the "›" row alone with the visible cursor right after its last cell.
-func (c *codex0x) clear(g *Grid, p, end int) *Clear {
+func (c *codex0x) clear(g *recognizers.Grid, p, end int) *recognizers.Clear {
 	defer g.Enter("codex0x.clear")()
 	if c.clearKeys == nil {
 		return nil
@@ -246,7 +247,7 @@ func (c *codex0x) clear(g *Grid, p, end int) *Clear {
 	if x < 2 || !g.Cursor().Visible || g.Cursor().Y != p || g.Cursor().X != x+max(g.Cell(x, p).Width(), 1) {
 		return nil
 	}
-	return &Clear{Keys: c.clearKeys}
+	return &recognizers.Clear{Keys: c.clearKeys}
 }
 
 // styledRun is a text drawn in one style.
@@ -265,7 +266,7 @@ func (r styledRun) String() string { return r.LogValue().String() }
 // queueRowAt proves the queue row on row y: the runs of queueRow from
 // column 2, then nothing, or with queueContext only "NN% context left"
 // dim, right-aligned at the row's end.
-func (c *codex0x) queueRowAt(g *Grid, y int) bool {
+func (c *codex0x) queueRowAt(g *recognizers.Grid, y int) bool {
 	defer g.Enter("codex0x.queueRowAt")()
 	if len(c.queueRow) == 0 || g.First(y) != 2 {
 		return false
@@ -278,7 +279,7 @@ func (c *codex0x) queueRowAt(g *Grid, y int) bool {
 	}
 	x := 2
 	for _, r := range c.queueRow {
-		x += DisplayWidth(r.text)
+		x += recognizers.DisplayWidth(r.text)
 	}
 	rest := g.TextFrom(y, x)
 	n := len(rest) - len(strings.TrimLeft(rest, " "))
@@ -291,7 +292,7 @@ func (c *codex0x) queueRowAt(g *Grid, y int) bool {
 
 // hintRow proves the key hints under the status line (Codex 0.171.0):
 // segments, three or more spaces apart, each ending in a known hint.
-func (c *codex0x) hintRow(g *Grid, y int) bool {
+func (c *codex0x) hintRow(g *recognizers.Grid, y int) bool {
 	defer g.Enter("codex0x.hintRow")()
 	if g.Blank(y) || g.First(y) < 2 {
 		return false
@@ -309,7 +310,7 @@ func (c *codex0x) hintRow(g *Grid, y int) bool {
 // with no warning to show there (bubblewrap on PATH) the row is empty
 // (permission-bwrap, while "run-ls" is typed). composer takes it only
 // under a draft and no running turn, as recorded.
-func (c *codex0x) bareHints(g *Grid, b int) bool {
+func (c *codex0x) bareHints(g *recognizers.Grid, b int) bool {
 	defer g.Enter("codex0x.bareHints")()
 	return b == g.Height()-2 && g.First(b) == 2 && g.StyleAt(2, b) == c.statusModel
 }
@@ -317,7 +318,7 @@ func (c *codex0x) bareHints(g *Grid, b int) bool {
 // placeholderOnly proves an empty composer by style: every non-blank cell
 // after "› " is the dim placeholder (typed text never is), on the first
 // row only.
-func (c *codex0x) placeholderOnly(g *Grid, p, end int) bool {
+func (c *codex0x) placeholderOnly(g *recognizers.Grid, p, end int) bool {
 	defer g.Enter("codex0x.placeholderOnly")()
 	if g.Last(p) < 2 || !g.Styled(p, 2, g.Width(), c.placeholder) {
 		return false
@@ -336,7 +337,7 @@ func (c *codex0x) placeholderOnly(g *Grid, p, end int) bool {
 // answer", and the blocks of input waiting for the running turn (steered
 // or queued answers and messages), which it passes over. pending: such a
 // block is there, which only a running turn shows.
-func (c *codex0x) above(g *Grid, p int, out *Recognition) (pending bool) {
+func (c *codex0x) above(g *recognizers.Grid, p int, out *recognizers.Recognition) (pending bool) {
 	defer g.Enter("codex0x.above")()
 	for y, seen := p-1, 0; y >= 0 && seen < 2; y-- {
 		if g.Blank(y) {
@@ -368,7 +369,7 @@ const maxPendingRows = 24
 // inputs" for input queued for the next turn), indented rows with at
 // least one "↳ " entry. It returns the header's row. The collapsed async
 // summary (no entry, a "? N questions" row) is not one.
-func (c *codex0x) pendingBlock(g *Grid, y int) (int, bool) {
+func (c *codex0x) pendingBlock(g *recognizers.Grid, y int) (int, bool) {
 	defer g.Enter("codex0x.pendingBlock")()
 	entries := 0
 	for r := y; r >= 0 && y-r <= maxPendingRows; r-- {
@@ -388,7 +389,7 @@ func (c *codex0x) pendingBlock(g *Grid, y int) (int, bool) {
 
 // doneLine reads the dim line closing a finished turn: "done 3:48 AM"
 // (0.15x) or "Worked for 1s • 04:12" (0.171.0).
-func (c *codex0x) doneLine(g *Grid, y int, a *Activity) {
+func (c *codex0x) doneLine(g *recognizers.Grid, y int, a *recognizers.Activity) {
 	defer g.Enter("codex0x.doneLine")()
 	if g.First(y) != 2 || !g.Styled(y, 2, g.Width(), c.dim) {
 		return
@@ -405,7 +406,7 @@ func (c *codex0x) doneLine(g *Grid, y int, a *Activity) {
 // workingLine reads the status line of a running turn. Its header text
 // varies (reasoning summaries replace "Working"): only the bullet, the
 // timer and the interrupt hint are read.
-func (c *codex0x) workingLine(g *Grid, y int, a *Activity) bool {
+func (c *codex0x) workingLine(g *recognizers.Grid, y int, a *recognizers.Activity) bool {
 	defer g.Enter("codex0x.workingLine")()
 	if g.First(y) != 0 || !strings.ContainsRune(c.bullets, g.Rune(0, y)) || !g.SpaceAt(1, y) {
 		return false
@@ -427,7 +428,7 @@ func (c *codex0x) workingLine(g *Grid, y int, a *Activity) bool {
 // questions themselves are not in it: the prompt shown is the nearest
 // printed question above (presentation only; answering first expands
 // the editor, whose question is parsed exactly).
-func (c *codex0x) asyncSummary(g *Grid, y int, out *Recognition) bool {
+func (c *codex0x) asyncSummary(g *recognizers.Grid, y int, out *recognizers.Recognition) bool {
 	defer g.Enter("codex0x.asyncSummary")()
 	s := y - 2
 	if s < 0 || g.First(y) != 4 || !runsAt(g, y, 4, c.asyncOpenRow, true) ||
@@ -446,17 +447,17 @@ func (c *codex0x) asyncSummary(g *Grid, y int, out *Recognition) bool {
 	if !ok || n == 0 || g.StyleAt(4, s+1) != c.asyncCount {
 		return false
 	}
-	q := Question{Prompt: c.printedQuestion(g, s)}
-	out.Prompt = &Prompt{Kind: contract.KindAsyncQuestion, Highlighted: -1, Pending: n, Questions: []Question{q}}
-	out.Specs = []ChoiceSpec{{Option: -1, Derived: "open", Steps: []PlanStep{{Keys: c.asyncOpenKey, Expect: NewExpect(-1, contract.ScreenAsyncQuestion)}}}}
+	q := recognizers.Question{Prompt: c.printedQuestion(g, s)}
+	out.Prompt = &recognizers.Prompt{Kind: contract.KindAsyncQuestion, Highlighted: -1, Pending: n, Questions: []recognizers.Question{q}}
+	out.Specs = []recognizers.ChoiceSpec{{Option: -1, Derived: "open", Steps: []recognizers.PlanStep{{Keys: c.asyncOpenKey, Expect: recognizers.NewExpect(-1, contract.ScreenAsyncQuestion)}}}}
 	return true
 }
 
 // runsAt proves the runs of rs from column x of row y, each in its style;
 // alone: nothing after them.
-func runsAt(g *Grid, y, x int, rs []styledRun, alone bool) bool {
+func runsAt(g *recognizers.Grid, y, x int, rs []styledRun, alone bool) bool {
 	for _, r := range rs {
-		w := DisplayWidth(r.text)
+		w := recognizers.DisplayWidth(r.text)
 		if !g.HasAt(y, x, r.text) || !g.Styled(y, x, x+w, r.style) {
 			return false
 		}
@@ -469,7 +470,7 @@ func runsAt(g *Grid, y, x int, rs []styledRun, alone bool) bool {
 // above row s: printedMark and the question at column 0 ("• <question>"
 // with a bullet of bullets on 0.15x, "? <question>" on 0.171.0), a blank
 // row and "  <printedItem><option>" rows.
-func (c *codex0x) printedQuestion(g *Grid, s int) string {
+func (c *codex0x) printedQuestion(g *recognizers.Grid, s int) string {
 	defer g.Enter("codex0x.printedQuestion")()
 	mark := func(y int) bool {
 		if c.printedMark == "• " {

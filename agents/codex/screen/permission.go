@@ -1,4 +1,4 @@
-package recognizers
+package screen
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 )
 
 // A Codex approval overlay is known by its bold title. Each title has its
@@ -29,7 +30,7 @@ type codexDialog struct {
 // and whether the label may wrap onto continuation rows (it names a
 // command of any length).
 type codexRow struct {
-	role   Role
+	role   recognizers.Role
 	label  string
 	prefix bool
 	key    string
@@ -67,9 +68,9 @@ const (
 var codexTools = map[string]contract.Tool{codexExecTitle: contract.ToolShell, codexEditsTitle: contract.ToolEdit, codexGrantTitle: contract.ToolPermissions}
 
 var (
-	codexProceed  = codexRow{role: RoleApprove, label: "Yes, proceed", key: "y"}
-	codexTellEsc  = codexRow{role: RoleCancel, label: "No, and tell Codex what to do differently", key: "esc"}
-	codexDontAsk  = codexRow{role: RolePersistent, label: "Yes, and don't ask again for commands that start with `", prefix: true, key: "p", wraps: true}
+	codexProceed  = codexRow{role: recognizers.RoleApprove, label: "Yes, proceed", key: "y"}
+	codexTellEsc  = codexRow{role: recognizers.RoleCancel, label: "No, and tell Codex what to do differently", key: "esc"}
+	codexDontAsk  = codexRow{role: recognizers.RolePersistent, label: "Yes, and don't ask again for commands that start with `", prefix: true, key: "p", wraps: true}
 	codexExecMenu = codexDialog{title: codexExecTitle, rows: []codexRow{codexProceed, codexDontAsk, codexTellEsc}}
 )
 
@@ -86,12 +87,12 @@ var codexDialogs0_155 = []codexDialog{
 	codexExecMenu,
 	{title: codexExecTitle, rows: []codexRow{codexProceed, codexTellEsc}},
 	{title: codexEditsTitle, rows: []codexRow{codexProceed,
-		{role: RolePersistent, label: "Yes, and don't ask again for these files", key: "a"}, codexTellEsc}},
+		{role: recognizers.RolePersistent, label: "Yes, and don't ask again for these files", key: "a"}, codexTellEsc}},
 	{title: codexGrantTitle, rows: []codexRow{
-		{role: RoleApprove, label: "Yes, grant these permissions for this turn", key: "y"},
-		{role: RoleAutoMode, label: "Yes, grant for this turn with strict auto review", key: "r"},
-		{role: RolePersistent, label: "Yes, grant these permissions for this session", key: "a"},
-		{role: RoleReject, label: "No, continue without permissions", key: "d"}}},
+		{role: recognizers.RoleApprove, label: "Yes, grant these permissions for this turn", key: "y"},
+		{role: recognizers.RoleAutoMode, label: "Yes, grant for this turn with strict auto review", key: "r"},
+		{role: recognizers.RolePersistent, label: "Yes, grant these permissions for this session", key: "a"},
+		{role: recognizers.RoleReject, label: "No, continue without permissions", key: "d"}}},
 }
 
 // codexPermsOf: each version's overlays, as its recordings show them.
@@ -113,13 +114,13 @@ type permRow struct {
 // (environment, reason, "$ command", a patch's description and
 // destination), the menu after a blank row, and the footer padded in dim
 // to the pane's last column.
-func (c *codex0x) permission(g *Grid, t, b int, out *Recognition) {
+func (c *codex0x) permission(g *recognizers.Grid, t, b int, out *recognizers.Recognition) {
 	defer g.Enter("codex0x.permission")()
 	out.ScreenState = contract.ScreenAwaitingApproval
 	title := g.Trimmed(t)
-	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
+	pr := &recognizers.Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
-	out.Region = Region{Top: t, Rows: b - t + 1}
+	out.Region = recognizers.Region{Top: t, Rows: b - t + 1}
 	perms := codexPermsOf[c]
 	known := slices.ContainsFunc(perms.dialogs, func(d codexDialog) bool { return d.title == title })
 	switch {
@@ -127,9 +128,9 @@ func (c *codex0x) permission(g *Grid, t, b int, out *Recognition) {
 		// Platform user verification needs the person at the terminal
 		// (seed 000): blocked, never approvable.
 		out.ScreenState = contract.ScreenBlocked
-		out.Reasons = append(out.Reasons, NewReason(ReasonUserVerification, ""))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonUserVerification, ""))
 	case !known:
-		out.Reasons = append(out.Reasons, NewReason(ReasonUnsupportedShape, "title on row "+strconv.Itoa(t)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonUnsupportedShape, "title on row "+strconv.Itoa(t)))
 	default:
 		pr.Tool = codexTools[title]
 	}
@@ -141,15 +142,15 @@ func (c *codex0x) permission(g *Grid, t, b int, out *Recognition) {
 		y++
 	}
 	opts, rows, end := c.permRows(g, y, b)
-	pr.Questions = []Question{{Prompt: title, Options: opts}}
+	pr.Questions = []recognizers.Question{{Prompt: title, Options: opts}}
 	if len(opts) == 0 || y == t+1 || !g.Blank(y-1) {
-		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no request or no options"))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonChangedMenuShape, "no request or no options"))
 		return
 	}
 	f := end + 2
 	c.footer(g, end, f, b, c.permFooter, true, out)
-	out.Region = Region{Top: t, Rows: max(f, b) - t + 1}
-	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
+	out.Region = recognizers.Region{Top: t, Rows: max(f, b) - t + 1}
+	out.Reasons = append(out.Reasons, recognizers.CheckOptionNumbers(opts)...)
 	glyphs := make([]bool, len(rows))
 	for i, r := range rows {
 		glyphs[i] = r.glyph
@@ -161,24 +162,24 @@ func (c *codex0x) permission(g *Grid, t, b int, out *Recognition) {
 	d, rs := perms.shape(g.Width(), title, opts, rows)
 	out.Reasons = append(out.Reasons, rs...)
 	if h > 0 {
-		out.Reasons = append(out.Reasons, NewReason(ReasonHighlightMoved, "row "+strconv.Itoa(opts[h].Row)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonHighlightMoved, "row "+strconv.Itoa(opts[h].Row)))
 	}
 	if d == nil || !known {
 		return
 	}
 	// The one-time row is the first and current: its own key approves.
 	pr.Decisions = []contract.Decision{contract.DecisionApproveOnce}
-	out.Specs = []ChoiceSpec{{Decision: contract.DecisionApproveOnce, Option: 0,
-		Steps: []PlanStep{{Keys: []byte(d.rows[0].key), Expect: NewExpect(-1, contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire)}}}}
+	out.Specs = []recognizers.ChoiceSpec{{Decision: contract.DecisionApproveOnce, Option: 0,
+		Steps: []recognizers.PlanStep{{Keys: []byte(d.rows[0].key), Expect: recognizers.NewExpect(-1, contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAwaitingApproval, contract.ScreenQuestionnaire)}}}}
 }
 
 // permRows reads the option rows of the overlay's menu from y0, each
 // followed by the continuation rows of its wrapped label (blank up to
 // the label column, text at it): the label is its rows' text joined by
 // single spaces, without the shortcut that ends it.
-func (c *codex0x) permRows(g *Grid, y0, b int) ([]Option, []permRow, int) {
+func (c *codex0x) permRows(g *recognizers.Grid, y0, b int) ([]recognizers.Option, []permRow, int) {
 	defer g.Enter("codex0x.permRows")()
-	var opts []Option
+	var opts []recognizers.Option
 	var rows []permRow
 	lay := c.permMenu
 	y := y0
@@ -187,14 +188,14 @@ func (c *codex0x) permRows(g *Grid, y0, b int) ([]Option, []permRow, int) {
 		if !ok {
 			break
 		}
-		o, r := Option{Number: num, Row: y}, permRow{glyph: glyph}
+		o, r := recognizers.Option{Number: num, Row: y}, permRow{glyph: glyph}
 		parts := []string{strings.TrimSpace(g.Text(y, lay.LabelX, g.Last(y)+1))}
 		for y < b && lay.Continuation(g, y+1) {
 			y++
 			r.wrapped++
 			parts = append(parts, strings.TrimSpace(g.Text(y, lay.LabelX, g.Last(y)+1)))
 		}
-		o.Label, r.key = CutShortcut(strings.Join(parts, " "))
+		o.Label, r.key = recognizers.CutShortcut(strings.Join(parts, " "))
 		opts, rows = append(opts, o), append(rows, r)
 	}
 	return opts, rows, y - 1
@@ -202,14 +203,14 @@ func (c *codex0x) permRows(g *Grid, y0, b int) ([]Option, []permRow, int) {
 
 // continuationLit refuses a highlight style on the continuation rows of
 // a row that is not current.
-func (c *codex0x) continuationLit(g *Grid, opts []Option, rows []permRow) []Reason {
+func (c *codex0x) continuationLit(g *recognizers.Grid, opts []recognizers.Option, rows []permRow) []recognizers.Reason {
 	defer g.Enter("codex0x.continuationLit")()
-	m := NewStyleSet(c.rowLit)
+	m := recognizers.NewStyleSet(c.rowLit)
 	for i, r := range rows {
 		for y := opts[i].Row + 1; y <= opts[i].Row+r.wrapped && !r.glyph; y++ {
 			for x := 0; x <= g.Last(y); x++ {
 				if cl := g.Cell(x, y); !g.BlankCell(cl) && g.InSet(&m, cl) {
-					return []Reason{NewReason(ReasonHighlightUnproven, "highlight style on continuation row "+strconv.Itoa(y))}
+					return []recognizers.Reason{recognizers.NewReason(recognizers.ReasonHighlightUnproven, "highlight style on continuation row "+strconv.Itoa(y))}
 				}
 			}
 		}
@@ -220,8 +221,8 @@ func (c *codex0x) continuationLit(g *Grid, opts []Option, rows []permRow) []Reas
 // shape finds the title's menu the rows are, row by row (label, key and
 // count), and gives rows their roles. A wrapped label is proven only on
 // a row that may wrap, at a width a recording shows.
-func (p *codexPerms) shape(w int, title string, opts []Option, rows []permRow) (*codexDialog, []Reason) {
-	var out []Reason
+func (p *codexPerms) shape(w int, title string, opts []recognizers.Option, rows []permRow) (*codexDialog, []recognizers.Reason) {
+	var out []recognizers.Reason
 	var match *codexDialog
 	for i := range p.dialogs {
 		d := &p.dialogs[i]
@@ -229,7 +230,7 @@ func (p *codexPerms) shape(w int, title string, opts []Option, rows []permRow) (
 			continue
 		}
 		for j := range opts {
-			if k := slices.IndexFunc(d.rows, func(r codexRow) bool { return r.matches(opts[j].Label) }); k >= 0 && opts[j].Role == RoleChoice {
+			if k := slices.IndexFunc(d.rows, func(r codexRow) bool { return r.matches(opts[j].Label) }); k >= 0 && opts[j].Role == recognizers.RoleChoice {
 				opts[j].Role = d.rows[k].role
 			}
 		}
@@ -239,24 +240,24 @@ func (p *codexPerms) shape(w int, title string, opts []Option, rows []permRow) (
 	}
 	for i, r := range rows {
 		if r.wrapped > 0 && (match == nil || !match.rows[i].wraps || !slices.Contains(p.wrapWidths, w)) {
-			out = append(out, NewReason(ReasonWrappedLabel, "row "+strconv.Itoa(opts[i].Row+1)))
+			out = append(out, recognizers.NewReason(recognizers.ReasonWrappedLabel, "row "+strconv.Itoa(opts[i].Row+1)))
 		}
 	}
 	if match != nil {
 		return match, out
 	}
-	roles := make([]Role, len(opts))
+	roles := make([]recognizers.Role, len(opts))
 	for i := range opts {
 		roles[i] = opts[i].Role
 	}
-	if slices.Contains(roles, RolePersistent) && !slices.Contains(roles, RoleApprove) {
-		return nil, append(out, NewReason(ReasonPersistentOnly, ""))
+	if slices.Contains(roles, recognizers.RolePersistent) && !slices.Contains(roles, recognizers.RoleApprove) {
+		return nil, append(out, recognizers.NewReason(recognizers.ReasonPersistentOnly, ""))
 	}
-	return nil, append(out, NewReason(ReasonChangedMenuShape, strconv.Itoa(len(opts))+" rows"))
+	return nil, append(out, recognizers.NewReason(recognizers.ReasonChangedMenuShape, strconv.Itoa(len(opts))+" rows"))
 }
 
 // fits reports whether the rows are exactly d's menu: each label and key.
-func (d *codexDialog) fits(opts []Option, rows []permRow) bool {
+func (d *codexDialog) fits(opts []recognizers.Option, rows []permRow) bool {
 	if len(opts) != len(d.rows) {
 		return false
 	}

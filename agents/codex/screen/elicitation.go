@@ -1,10 +1,11 @@
-package recognizers
+package screen
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 )
 
 // An MCP elicitation form: Codex asks before it calls an MCP server's
@@ -28,15 +29,15 @@ const (
 
 // codexToolRows is the tool approval form's menu.
 var codexToolRows = []codexRow{
-	{role: RoleApprove, label: "Allow"},
-	{role: RolePersistent, label: "Allow for this session"},
-	{role: RolePersistent, label: "Always allow"},
-	{role: RoleCancel, label: "Cancel"},
+	{role: recognizers.RoleApprove, label: "Allow"},
+	{role: recognizers.RolePersistent, label: "Allow for this session"},
+	{role: recognizers.RolePersistent, label: "Always allow"},
+	{role: recognizers.RoleCancel, label: "Cancel"},
 }
 
 // isForm reports a form's progress row on y: "Field N/M" in dim at
 // column 2, on a version whose recordings show the form.
-func (c *codex0x) isForm(g *Grid, y int) bool {
+func (c *codex0x) isForm(g *recognizers.Grid, y int) bool {
 	defer g.Enter("codex0x.isForm")()
 	x := 2 + len(codexFormField)
 	return codexPermsOf[c].elicitation && g.First(y) == 2 && g.HasAt(y, 2, codexFormField) &&
@@ -50,16 +51,16 @@ func isToolAsk(q string) bool {
 }
 
 // elicitation parses the form whose progress row is t.
-func (c *codex0x) elicitation(g *Grid, t, b int, out *Recognition) {
+func (c *codex0x) elicitation(g *recognizers.Grid, t, b int, out *recognizers.Recognition) {
 	defer g.Enter("codex0x.elicitation")()
 	out.ScreenState = contract.ScreenAwaitingApproval
-	pr := &Prompt{Kind: contract.KindPermission, Highlighted: -1}
+	pr := &recognizers.Prompt{Kind: contract.KindPermission, Highlighted: -1}
 	out.Prompt = pr
-	out.Region = Region{Top: t, Rows: b - t + 1}
+	out.Region = recognizers.Region{Top: t, Rows: b - t + 1}
 	ask := g.Trimmed(t + 1)
-	if !g.RowIs(t, 2, codexFormField+"1/1") || g.First(t+1) != 2 || !isToolAsk(ask) || !g.Styled(t+1, 2, g.Width(), Plain().Style()) {
+	if !g.RowIs(t, 2, codexFormField+"1/1") || g.First(t+1) != 2 || !isToolAsk(ask) || !g.Styled(t+1, 2, g.Width(), recognizers.Plain().Style()) {
 		out.ScreenState, pr.Kind = contract.ScreenQuestionnaire, contract.KindQuestionnaire
-		out.Reasons = append(out.Reasons, NewReason(ReasonUnsupportedShape, "form on row "+strconv.Itoa(t)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonUnsupportedShape, "form on row "+strconv.Itoa(t)))
 		return
 	}
 	pr.Tool = contract.ToolMCP
@@ -71,20 +72,20 @@ func (c *codex0x) elicitation(g *Grid, t, b int, out *Recognition) {
 		y++
 	}
 	opts, glyphs, end := c.menu(g, c.qMenu, y, b, true)
-	pr.Questions = []Question{{Prompt: ask, Options: opts}}
+	pr.Questions = []recognizers.Question{{Prompt: ask, Options: opts}}
 	if len(opts) == 0 || !g.Blank(y-1) {
-		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, "no options"))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonChangedMenuShape, "no options"))
 		return
 	}
 	f := end + 1
 	switch {
 	case !g.RowIs(f, 2, codexFormFooter):
-		out.Reasons = append(out.Reasons, NewReason(ReasonFooterMissing, "row "+strconv.Itoa(f)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonFooterMissing, "row "+strconv.Itoa(f)))
 	case f < b:
-		out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(f+1)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonContentBelow, "row "+strconv.Itoa(f+1)))
 	}
-	out.Region = Region{Top: t, Rows: max(f, b) - t + 1}
-	out.Reasons = append(out.Reasons, CheckOptionNumbers(opts)...)
+	out.Region = recognizers.Region{Top: t, Rows: max(f, b) - t + 1}
+	out.Reasons = append(out.Reasons, recognizers.CheckOptionNumbers(opts)...)
 	h, rs := c.highlightProof(g, c.qMenu, opts, glyphs)
 	pr.Highlighted = h
 	out.Reasons = append(out.Reasons, rs...)
@@ -98,9 +99,9 @@ func (c *codex0x) elicitation(g *Grid, t, b int, out *Recognition) {
 	}
 	switch {
 	case !exact:
-		out.Reasons = append(out.Reasons, NewReason(ReasonChangedMenuShape, strconv.Itoa(len(opts))+" rows"))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonChangedMenuShape, strconv.Itoa(len(opts))+" rows"))
 	case h > 0:
-		out.Reasons = append(out.Reasons, NewReason(ReasonHighlightMoved, "row "+strconv.Itoa(opts[h].Row)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonHighlightMoved, "row "+strconv.Itoa(opts[h].Row)))
 	}
-	out.Reasons = append(out.Reasons, NewReason(ReasonApprovalScopeUnproven, ""))
+	out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonApprovalScopeUnproven, ""))
 }

@@ -1,10 +1,11 @@
-package recognizers
+package screen
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -22,40 +23,40 @@ type codexErrors []codexErrorLine
 type codexErrorLine struct {
 	bullet string
 	style  vt.Style
-	shapes []APIErrorShape
+	shapes []recognizers.APIErrorShape
 }
 
 var (
-	codexRateLimit = APIErrorShape{Prefix: "exceeded retry limit, last status: 429 Too Many Requests",
-		Reason: BlockedRateLimited, Status: 429}
-	codexOverloaded = APIErrorShape{Prefix: "Selected model is at capacity. Please try a different model.",
-		Reason: BlockedOverloaded}
+	codexRateLimit = recognizers.APIErrorShape{Prefix: "exceeded retry limit, last status: 429 Too Many Requests",
+		Reason: recognizers.BlockedRateLimited, Status: 429}
+	codexOverloaded = recognizers.APIErrorShape{Prefix: "Selected model is at capacity. Please try a different model.",
+		Reason: recognizers.BlockedOverloaded}
 	// An HTTP 500 after Codex's retries.
-	codexHighDemand = APIErrorShape{Prefix: "We’re currently experiencing high demand, which may cause temporary errors.",
-		Reason: BlockedAPIError}
+	codexHighDemand = recognizers.APIErrorShape{Prefix: "We’re currently experiencing high demand, which may cause temporary errors.",
+		Reason: recognizers.BlockedAPIError}
 	// usage_limit_reached with resets_at: "... or try again at 8:01 AM."
-	codexUsageLimit = APIErrorShape{Prefix: "You’ve hit your usage limit.", Reason: BlockedUsageLimit, Status: 429,
+	codexUsageLimit = recognizers.APIErrorShape{Prefix: "You’ve hit your usage limit.", Reason: recognizers.BlockedUsageLimit, Status: 429,
 		Resets: "try again at ", ResetsEnd: []string{"."}}
 )
 
 // A person's Esc in the running turn (recording interrupted; also after
 // a rejected patch, apply-patch-reject): red on 0.155.1, plain on 0.171.0.
 var (
-	codexInterrupted0_155 = APIErrorShape{Prefix: "Conversation interrupted - tell the model what to do differently.",
-		Reason: BlockedInterrupted}
-	codexInterrupted0_171 = APIErrorShape{Prefix: "Conversation interrupted - use /feedback if something went wrong",
-		Reason: BlockedInterrupted}
+	codexInterrupted0_155 = recognizers.APIErrorShape{Prefix: "Conversation interrupted - tell the model what to do differently.",
+		Reason: recognizers.BlockedInterrupted}
+	codexInterrupted0_171 = recognizers.APIErrorShape{Prefix: "Conversation interrupted - use /feedback if something went wrong",
+		Reason: recognizers.BlockedInterrupted}
 )
 
 // codexInterruptions is the note of 0.153.4 to 0.155.1 alone (red).
-var codexInterruptions = codexErrors{{bullet: "■ ", style: FgIdx(1).Style(), shapes: []APIErrorShape{codexInterrupted0_155}}}
+var codexInterruptions = codexErrors{{bullet: "■ ", style: recognizers.FgIdx(1).Style(), shapes: []recognizers.APIErrorShape{codexInterrupted0_155}}}
 
 // codexErrors0_155_1: Codex 0.155.1 (recordings api-error-429,
 // api-error-overloaded, api-error-overloaded-stream, api-usage-limit,
 // api-error-500, interrupted); the overload is a yellow warning.
 var codexErrors0_155_1 = codexErrors{
-	{bullet: "■ ", style: FgIdx(1).Style(), shapes: []APIErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand, codexInterrupted0_155}},
-	{bullet: "⚠ ", style: FgIdx(3).Style(), shapes: []APIErrorShape{codexOverloaded}},
+	{bullet: "■ ", style: recognizers.FgIdx(1).Style(), shapes: []recognizers.APIErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand, codexInterrupted0_155}},
+	{bullet: "⚠ ", style: recognizers.FgIdx(3).Style(), shapes: []recognizers.APIErrorShape{codexOverloaded}},
 }
 
 // codexErrors0_154_0: Codex 0.154.0 as 0.155.1, with straight
@@ -65,16 +66,16 @@ var codexErrors0_154_0 = func() codexErrors {
 	usage.Prefix = "You've hit your usage limit."
 	demand.Prefix = "We're currently experiencing high demand, which may cause temporary errors."
 	return codexErrors{
-		{bullet: "■ ", style: FgIdx(1).Style(), shapes: []APIErrorShape{codexRateLimit, usage, demand, codexInterrupted0_155}},
-		{bullet: "⚠ ", style: FgIdx(3).Style(), shapes: []APIErrorShape{codexOverloaded}},
+		{bullet: "■ ", style: recognizers.FgIdx(1).Style(), shapes: []recognizers.APIErrorShape{codexRateLimit, usage, demand, codexInterrupted0_155}},
+		{bullet: "⚠ ", style: recognizers.FgIdx(3).Style(), shapes: []recognizers.APIErrorShape{codexOverloaded}},
 	}
 }()
 
 // codexErrors0_171_0: Codex 0.171.0 prints every one of them as a red
 // error, the overload too.
 var codexErrors0_171_0 = codexErrors{
-	{bullet: "■ ", style: FgIdx(1).Style(), shapes: []APIErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand, codexOverloaded}},
-	{bullet: "■ ", style: Plain().Style(), shapes: []APIErrorShape{codexInterrupted0_171}},
+	{bullet: "■ ", style: recognizers.FgIdx(1).Style(), shapes: []recognizers.APIErrorShape{codexRateLimit, codexUsageLimit, codexHighDemand, codexOverloaded}},
+	{bullet: "■ ", style: recognizers.Plain().Style(), shapes: []recognizers.APIErrorShape{codexInterrupted0_171}},
 }
 
 // codexErrorsOf are the profiles whose error shapes are recorded (by
@@ -92,7 +93,7 @@ var codexErrorsGeneric = slices.Concat(codexErrors0_171_0, codexErrors0_155_1, c
 
 // blocked reads an idle composer screen whose history ends in an API
 // error of a known shape as Blocked.
-func (c *codex0x) blocked(g *Grid, out *Recognition) {
+func (c *codex0x) blocked(g *recognizers.Grid, out *recognizers.Recognition) {
 	defer g.Enter("codex0x.blocked")()
 	es := codexErrorsOf[c]
 	if !out.Exact {
@@ -117,7 +118,7 @@ func (c *codex0x) blocked(g *Grid, out *Recognition) {
 		if top < 0 || g.Blank(top) || g.First(top) != 0 || !g.HasAt(top, 0, e.bullet) {
 			continue
 		}
-		rows := []string{g.TextFrom(top, DisplayWidth(e.bullet))}
+		rows := []string{g.TextFrom(top, recognizers.DisplayWidth(e.bullet))}
 		styled := true
 		for y := top; y <= end && styled; y++ {
 			styled = g.StyledLinked(y, e.style)
@@ -128,9 +129,9 @@ func (c *codex0x) blocked(g *Grid, out *Recognition) {
 		if !styled {
 			continue
 		}
-		if b, ok := MatchShapes(e.shapes, strings.Join(rows, " ")); ok {
+		if b, ok := recognizers.MatchShapes(e.shapes, strings.Join(rows, " ")); ok {
 			b.Row = top
-			BlockComposer(out, b)
+			recognizers.BlockComposer(out, b)
 			return
 		}
 	}

@@ -1,6 +1,9 @@
-package recognizers
+package screen
 
-import "github.com/agent-knock-knock/akk/vt"
+import (
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/vt"
+)
 
 // Codex's exact versions, each its own value (so its own Profile). Add a
 // version only with its recordings in recordings/testdata.
@@ -18,25 +21,25 @@ var (
 // them: /new and /resume ask for no confirmation, /status prints its card
 // above the composer (nothing to dismiss). 0.171.0's model list scrolls
 // onto unnumbered rows no profile reads yet: it has no model control.
-var codexVersions = []Version{
+var codexVersions = []recognizers.Version{
 	{Version: "0.153.4", Grammar: &codex0_153_4},
 	{Version: "0.154.0", Grammar: &codex0_154_0},
 	{Version: "0.155.1", Grammar: &codex0_155_1, Threads: &codexThreads, Inspect: &codexInspect,
-		Model: &ModelControlProfile{Command: "/model", Scope: "current_and_new_sessions", Set: []byte("\r"), EffortPopup: true,
+		Model: &recognizers.ModelControlProfile{Command: "/model", Scope: "current_and_new_sessions", Set: []byte("\r"), EffortPopup: true,
 			TwoStep:    []string{"gpt-6-astra", "gpt-5.6-sol", "gpt-5.6-terra", "gpt-5.6-luna", "gpt-5.5"},
 			NotOffered: []string{"More reasoning…"}, Repair: true, Applied: codexApplied("")}},
 	{Version: "0.171.0", Grammar: &codex0_171_0, Threads: &codexThreads, Inspect: &codexInspect},
 }
 
 var (
-	codexThreads = ThreadProfile{New: "/new", Resume: "/resume"}
-	codexInspect = InspectProfile{Status: "/status"}
+	codexThreads = recognizers.ThreadProfile{New: "/new", Resume: "/resume"}
+	codexInspect = recognizers.InspectProfile{Status: "/status"}
 )
 
 // An unknown version is read with each exact grammar, newest first.
 func init() {
-	Register(Grammars{Agent: "codex", Versions: codexVersions,
-		Generic: []Grammar{&codex0_171_0, &codex0_155_1, &codex0_153_4}})
+	recognizers.Register(recognizers.Grammars{Agent: "codex", Versions: codexVersions,
+		Generic: []recognizers.Grammar{&codex0_171_0, &codex0_155_1, &codex0_153_4}})
 }
 
 // codex0_155_1Grammar: while a turn runs, Codex 0.155.1 replaces its
@@ -48,25 +51,25 @@ func init() {
 // codex_status.go).
 func codex0_155_1Grammar() codex0x {
 	c := codex0xBase
-	c.queueRow = []styledRun{{"tab to queue message", Plain().Dim().Style()}}
+	c.queueRow = []styledRun{{"tab to queue message", recognizers.Plain().Dim().Style()}}
 	c.queueContext = "% context left"
 	c.slashPopup = true
 	c.picker = &codexPicker{
 		title:      "Resume a previous session",
-		titleStyle: FgIdx(6).Bold().Style(),
+		titleStyle: recognizers.FgIdx(6).Bold().Style(),
 		header:     []string{"Type to search                              Filter: [Cwd] All    Status: [Active] Archived    Sort: [Updated] Created"},
 		glyph:      '❯',
 		hints: [2]string{
 			"enter resume   ctrl+a archive   esc exit   ctrl+c exit   tab focus sort/filter   ←/→ change option",
 			"ctrl+o comfortable view   ctrl+t transcript   ctrl+e expand   ↑/↓ browse",
 		},
-		curGlyph: FgIdx(3).Bold().Style(), curAge: FgIdx(3).Dim().Style(), curTitle: FgIdx(3).Style(),
-		age: Plain().Dim().Style(),
+		curGlyph: recognizers.FgIdx(3).Bold().Style(), curAge: recognizers.FgIdx(3).Dim().Style(), curTitle: recognizers.FgIdx(3).Style(),
+		age: recognizers.Plain().Dim().Style(),
 	}
 	c.model = &codexModel{gap: 1, subtitle: "Access legacy models by running codex -m <model_name> or in your config.toml",
-		hlLabel: FgIdx(6).Bold().Style(), hlDesc: FgIdx(6).Bold().Style(),
+		hlLabel: recognizers.FgIdx(6).Bold().Style(), hlDesc: recognizers.FgIdx(6).Bold().Style(),
 		listHints: []string{codexModelHint155}, effortHints: []string{codexModelHint155}}
-	c.status = &codexStatus{boxed: true, header: ">_ OpenAI Codex (v0.155.1)", glyph: Plain().Dim().Style(),
+	c.status = &codexStatus{boxed: true, header: ">_ OpenAI Codex (v0.155.1)", glyph: recognizers.Plain().Dim().Style(),
 		layout: codexStatusLayout(3, 3, codexStatusRows(false))}
 	return c
 }
@@ -91,40 +94,40 @@ func codex0_155_1Grammar() codex0x {
 // a prompt (status, status-ambiguous).
 func codex0_171_0Grammar() codex0x {
 	c := codex0xBase
-	c.queueRow = []styledRun{{"tab", Plain().Bold().Style()}, {" to queue message", Plain().Style()}}
-	c.rowLit = []vt.Style{Plain().Bold().Reverse().Style(), Plain().Reverse().Style()}
+	c.queueRow = []styledRun{{"tab", recognizers.Plain().Bold().Style()}, {" to queue message", recognizers.Plain().Style()}}
+	c.rowLit = []vt.Style{recognizers.Plain().Bold().Reverse().Style(), recognizers.Plain().Reverse().Style()}
 	c.permMenu.Painted, c.qMenu.Painted = true, true
-	c.statusModel = Fg256(223).Style()
-	c.qPrompt = Fg256(75).Style()
+	c.statusModel = recognizers.Fg256(223).Style()
+	c.qPrompt = recognizers.Fg256(75).Style()
 	c.hintsRow = true
 	c.statusWraps = true
 	c.hints = []string{"for agents · ? for shortcuts", "to view"}
 	c.draftBlankRows = true
 	c.asyncGap = 2
-	c.asyncKey = Plain().Bold().Style()
+	c.asyncKey = recognizers.Plain().Bold().Style()
 	c.asyncSegs = []string{"^] skip", "shift+→ main prompt", "shift+← next question", "shift+← queued messages"}
-	c.asyncPrompt = Fg256(75).Style()
-	c.asyncCount = Fg256(75).Bold().Style()
-	c.asyncOpenRow = []styledRun{{"shift+←", Plain().Bold().Style()}, {" to answer", Plain().Dim().Style()}}
+	c.asyncPrompt = recognizers.Fg256(75).Style()
+	c.asyncCount = recognizers.Fg256(75).Bold().Style()
+	c.asyncOpenRow = []styledRun{{"shift+←", recognizers.Plain().Bold().Style()}, {" to answer", recognizers.Plain().Dim().Style()}}
 	c.asyncOpenKey = keyShiftLeft
 	c.printedMark, c.printedItem = "? ", "• "
-	c.slashAbove = &codexSlashRow{head: Plain().Bold().Reverse().Style(), desc: Plain().Reverse().Style()}
+	c.slashAbove = &codexSlashRow{head: recognizers.Plain().Bold().Reverse().Style(), desc: recognizers.Plain().Reverse().Style()}
 	c.picker = &codexPicker{
 		title:      "Resume a previous session",
-		titleStyle: Plain().Bold().Style(),
+		titleStyle: recognizers.Plain().Bold().Style(),
 		header:     []string{"Filter:  Cwd  All    Status:  Active  Archived    Sort:  Updated  Created", "Type to search"},
 		glyph:      '›',
 		hints: [2]string{
 			"enter resume   ^a archive   esc exit   ^c exit   tab focus sort/filter   ←/→ change option",
 			"^o comfortable view   ^t transcript   ^e expand   ↑/↓ browse",
 		},
-		curGlyph: Plain().Bold().Reverse().Style(), curAge: Plain().Reverse().Style(), curTitle: Plain().Bold().Reverse().Style(),
-		curPadded: true, age: Plain().Style(), titleColoured: true,
+		curGlyph: recognizers.Plain().Bold().Reverse().Style(), curAge: recognizers.Plain().Reverse().Style(), curTitle: recognizers.Plain().Bold().Reverse().Style(),
+		curPadded: true, age: recognizers.Plain().Style(), titleColoured: true,
 	}
-	c.model = &codexModel{gap: 2, hlLabel: Plain().Bold().Reverse().Style(), hlDesc: Plain().Reverse().Style(),
+	c.model = &codexModel{gap: 2, hlLabel: recognizers.Plain().Bold().Reverse().Style(), hlDesc: recognizers.Plain().Reverse().Style(),
 		listHints: []string{"enter select · esc back"}, effortHints: []string{"enter default · s session · esc back"},
-		sessionHint: "enter default · s session · esc back", scroll: Fg256(75).Style(), unnumbered: true}
-	c.status = &codexStatus{header: ">_ OpenAI Codex (v0.171.0)", glyph: Fg256(75).Style(),
+		sessionHint: "enter default · s session · esc back", scroll: recognizers.Fg256(75).Style(), unnumbered: true}
+	c.status = &codexStatus{header: ">_ OpenAI Codex (v0.171.0)", glyph: recognizers.Fg256(75).Style(),
 		layout: codexStatusLayout(2, 2, codexStatusRows(true))}
 	return c
 }

@@ -1,10 +1,11 @@
-package recognizers
+package screen
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -51,14 +52,14 @@ const (
 )
 
 // modelMenu proves a /model popup ending on row b.
-func (c *codex0x) modelMenu(g *Grid, b int, out *Recognition) bool {
+func (c *codex0x) modelMenu(g *recognizers.Grid, b int, out *recognizers.Recognition) bool {
 	defer g.Enter("codex0x.modelMenu")()
 	m := c.model
 	if m == nil || g.First(b) != 2 {
 		return false
 	}
 	hints := g.TextFrom(b, 2)
-	menu := &ModelMenu{Highlight: -1, Session: hints == m.sessionHint}
+	menu := &recognizers.ModelMenu{Highlight: -1, Session: hints == m.sessionHint}
 	end := b - 1 // the row under the last entry
 	if !g.Blank(end) {
 		if g.Rune(0, end) != '↓' || g.Last(end) != 0 || g.StyleAt(0, end) != m.scroll {
@@ -68,7 +69,7 @@ func (c *codex0x) modelMenu(g *Grid, b int, out *Recognition) bool {
 	}
 	up := func(y int) bool { return g.Rune(0, y) == '↑' && g.Last(y) == 0 && g.StyleAt(0, y) == m.scroll }
 	top := end - 1
-	for ; top >= 0 && top > end-MaxModelRows && !g.Blank(top) && !up(top); top-- {
+	for ; top >= 0 && top > end-recognizers.MaxModelRows && !g.Blank(top) && !up(top); top-- {
 	}
 	first := top + 1
 	if top >= 0 && up(top) {
@@ -88,30 +89,30 @@ func (c *codex0x) modelMenu(g *Grid, b int, out *Recognition) bool {
 		}
 	}
 	t--
-	if t >= 1 && m.subtitle != "" && g.RowIs(t, 2, m.subtitle) && g.Styled(t, 2, g.Width(), Plain().Dim().Style()) {
+	if t >= 1 && m.subtitle != "" && g.RowIs(t, 2, m.subtitle) && g.Styled(t, 2, g.Width(), recognizers.Plain().Dim().Style()) {
 		t--
 		if !g.RowIs(t, 2, codexModelTitle) {
 			return false
 		}
-		menu.Kind = ModelList
+		menu.Kind = recognizers.ModelList
 	} else {
 		title := g.TextFrom(t, 2)
 		switch model, ok := strings.CutPrefix(title, codexEffortTitle); {
 		case g.First(t) != 2:
 			return false
 		case title == codexModelTitle && m.subtitle == "":
-			menu.Kind = ModelList
+			menu.Kind = recognizers.ModelList
 		case ok && model != "":
-			menu.Kind, menu.For = EffortList, model
+			menu.Kind, menu.For = recognizers.EffortList, model
 		default:
 			return false
 		}
 	}
 	want := m.listHints
-	if menu.Kind == EffortList {
+	if menu.Kind == recognizers.EffortList {
 		want = m.effortHints
 	}
-	if !g.Styled(t, 2, g.Width(), Plain().Bold().Style()) || !slices.Contains(want, hints) || !m.rows(g, first, end, menu) {
+	if !g.Styled(t, 2, g.Width(), recognizers.Plain().Bold().Style()) || !slices.Contains(want, hints) || !m.rows(g, first, end, menu) {
 		return false
 	}
 	out.ScreenState, out.Composer = contract.ScreenMenuOrViewer, contract.ComposerAbsent
@@ -121,7 +122,7 @@ func (c *codex0x) modelMenu(g *Grid, b int, out *Recognition) bool {
 
 // rows reads the entries from row first to the row end, exactly one
 // highlighted, every description from the same column.
-func (m *codexModel) rows(g *Grid, first, end int, menu *ModelMenu) bool {
+func (m *codexModel) rows(g *recognizers.Grid, first, end int, menu *recognizers.ModelMenu) bool {
 	defer g.Enter("codexModel.rows")()
 	descX := -1
 	for y := first; y < end; y++ {
@@ -139,17 +140,17 @@ func (m *codexModel) rows(g *Grid, first, end int, menu *ModelMenu) bool {
 }
 
 // row reads entry row y and returns its description's column.
-func (m *codexModel) row(g *Grid, y int) (ModelRow, bool, int, bool) {
+func (m *codexModel) row(g *recognizers.Grid, y int) (recognizers.ModelRow, bool, int, bool) {
 	hl := g.Rune(0, y) == codexModelGlyph
 	if !hl && g.First(y) != 2 && (!m.unnumbered || g.First(y) != 6) || hl && !g.SpaceAt(1, y) {
-		return ModelRow{}, false, 0, false
+		return recognizers.ModelRow{}, false, 0, false
 	}
-	n, at := NumberAt(g, y, 2), 5
+	n, at := recognizers.NumberAt(g, y, 2), 5
 	if n == 0 {
 		// 0.171.0 numbers nine rows; the rest have spaces in its place
 		// and the label a column further (model-catalog).
 		if !m.unnumbered || !g.SpaceAt(2, y) || !g.SpaceAt(3, y) || !g.SpaceAt(4, y) || !g.SpaceAt(5, y) || g.SpaceAt(6, y) {
-			return ModelRow{}, false, 0, false
+			return recognizers.ModelRow{}, false, 0, false
 		}
 		at = 6
 	}
@@ -157,22 +158,22 @@ func (m *codexModel) row(g *Grid, y int) (ModelRow, bool, int, bool) {
 	label, desc, ok := strings.Cut(rest, "  ")
 	desc = strings.TrimLeft(desc, " ")
 	if !ok || label == "" || desc == "" {
-		return ModelRow{}, false, 0, false
+		return recognizers.ModelRow{}, false, 0, false
 	}
-	descX := at + DisplayWidth(rest) - DisplayWidth(desc)
-	descEnd := descX + DisplayWidth(desc)
-	labelSty, descSty := Plain().Style(), Plain().Dim().Style()
+	descX := at + recognizers.DisplayWidth(rest) - recognizers.DisplayWidth(desc)
+	descEnd := descX + recognizers.DisplayWidth(desc)
+	labelSty, descSty := recognizers.Plain().Style(), recognizers.Plain().Dim().Style()
 	if hl {
 		labelSty, descSty = m.hlLabel, m.hlDesc
 	}
 	if !g.Styled(y, 0, descX, labelSty) || !g.Styled(y, descX, descEnd, descSty) || !g.Styled(y, descEnd, g.Width(), labelSty) {
-		return ModelRow{}, false, 0, false
+		return recognizers.ModelRow{}, false, 0, false
 	}
-	row := ModelRow{Number: n, Desc: desc}
+	row := recognizers.ModelRow{Number: n, Desc: desc}
 	for {
 		var cur, def bool
-		label, cur = CutMark(label, " (current)")
-		label, def = CutMark(label, " (default)")
+		label, cur = recognizers.CutMark(label, " (current)")
+		label, def = recognizers.CutMark(label, " (default)")
 		row.Current, row.Default = row.Current || cur, row.Default || def
 		if !cur && !def {
 			break
@@ -197,9 +198,9 @@ const (
 
 // codexNotice reads the last history row over the composer at row top
 // when it is "• Model changed to …".
-func codexNotice(g *Grid, top int) string {
+func codexNotice(g *recognizers.Grid, top int) string {
 	y := top - 1
-	for ; y >= 0 && y > top-MaxNoticeGap && g.Blank(y); y-- {
+	for ; y >= 0 && y > top-recognizers.MaxNoticeGap && g.Blank(y); y-- {
 	}
 	if y < 0 || g.First(y) != 0 || !strings.HasPrefix(g.TextFrom(y, 0), codexNoticeMark+codexNoticeText) {
 		return ""

@@ -1,10 +1,11 @@
-package recognizers
+package screen
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -60,8 +61,8 @@ type codex0x struct {
 	highlight vt.Style
 	rowLit    []vt.Style
 	dim       vt.Style
-	permMenu  MenuLayout
-	qMenu     MenuLayout
+	permMenu  recognizers.MenuLayout
+	qMenu     recognizers.MenuLayout
 
 	// Approval overlay.
 	title vt.Style // bold
@@ -130,24 +131,24 @@ type codex0x struct {
 // other versions start from it and change what their recordings show
 // differently.
 var codex0xBase = codex0x{
-	composerGlyph:  Plain().Bold().Style(),
-	placeholder:    Plain().Dim().Style(),
-	statusModel:    FgRGB(0xf6, 0xe2, 0xb7).Style(),
+	composerGlyph:  recognizers.Plain().Bold().Style(),
+	placeholder:    recognizers.Plain().Dim().Style(),
+	statusModel:    recognizers.FgRGB(0xf6, 0xe2, 0xb7).Style(),
 	bullets:        "•◦",
 	interruptHint:  "esc to interrupt)",
 	clearKeys:      []byte{0x15},
-	highlight:      FgIdx(6).Bold().Style(),
-	rowLit:         []vt.Style{FgIdx(6).Bold().Style()},
-	dim:            Plain().Dim().Style(),
-	permMenu:       MenuLayout{Glyph: '›', GlyphX: 0, NumX: 2, LabelX: 5},
-	qMenu:          MenuLayout{Glyph: '›', GlyphX: 2, NumX: 4, LabelX: 7},
-	title:          Plain().Bold().Style(),
+	highlight:      recognizers.FgIdx(6).Bold().Style(),
+	rowLit:         []vt.Style{recognizers.FgIdx(6).Bold().Style()},
+	dim:            recognizers.Plain().Dim().Style(),
+	permMenu:       recognizers.MenuLayout{Glyph: '›', GlyphX: 0, NumX: 2, LabelX: 5},
+	qMenu:          recognizers.MenuLayout{Glyph: '›', GlyphX: 2, NumX: 4, LabelX: 7},
+	title:          recognizers.Plain().Bold().Style(),
 	permTitles:     []string{codexExecTitle, codexEditsTitle, codexGrantTitle},
 	verifySuffix:   " needs your approval.",
 	permFooter:     "Press enter to confirm or esc to cancel",
 	progress:       "Question ",
-	qPrompt:        FgIdx(6).Style(),
-	qAnswered:      Plain().Style(),
+	qPrompt:        recognizers.FgIdx(6).Style(),
+	qAnswered:      recognizers.Plain().Style(),
 	qFooterSegs:    []string{"tab to add notes", "enter to submit answer", "enter to submit all", "←/→ to navigate questions", "esc to interrupt"},
 	qSubmits:       []string{"enter to submit answer", "enter to submit all"},
 	qNavigate:      "←/→ to navigate questions",
@@ -171,15 +172,15 @@ var codex0xBase = codex0x{
 	asyncGap:       1,
 	asyncOf:        " of ",
 	asyncSubmit:    "enter submit",
-	asyncKey:       FgIdx(6).Bold().Style(),
+	asyncKey:       recognizers.FgIdx(6).Bold().Style(),
 	asyncSegs:      []string{"ctrl + ] skip", "alt + ↓ main prompt", "alt + ↑ next question", "alt + ↑ queued messages"},
 	asyncOther:     "Other",
 	asyncHint:      "Type your answer",
-	asyncPrompt:    FgIdx(6).Bold().Style(),
+	asyncPrompt:    recognizers.FgIdx(6).Bold().Style(),
 	asyncQuestion:  " question",
-	asyncCount:     FgIdx(6).Bold().Style(),
-	asyncOpenRow:   []styledRun{{"alt + ↑ to answer", Plain().Dim().Style()}},
-	asyncOpenKey:   KeyAltUp,
+	asyncCount:     recognizers.FgIdx(6).Bold().Style(),
+	asyncOpenRow:   []styledRun{{"alt + ↑ to answer", recognizers.Plain().Dim().Style()}},
+	asyncOpenKey:   recognizers.KeyAltUp,
 	printedMark:    "• ",
 	printedItem:    "- ",
 	steerHeader:    "• Messages to be submitted after next tool call",
@@ -188,7 +189,7 @@ var codex0xBase = codex0x{
 // Recognize tries the bottom pane at rest (idle, working), then an
 // overlay (approval, question, confirmation, async editor) from its
 // title, then a frameless overlay, and says why when none holds.
-func (c *codex0x) Recognize(g *Grid, out *Recognition) {
+func (c *codex0x) Recognize(g *recognizers.Grid, out *recognizers.Recognition) {
 	defer g.Enter("codex0x.recognize")()
 	b := g.LastRow()
 	if b < 0 {
@@ -233,7 +234,7 @@ const (
 )
 
 // overlayTop finds the bottom-most overlay title at or above row b.
-func (c *codex0x) overlayTop(g *Grid, b int) (int, int) {
+func (c *codex0x) overlayTop(g *recognizers.Grid, b int) (int, int) {
 	defer g.Enter("codex0x.overlayTop")()
 	for y := b; y >= 0; y-- {
 		if k := c.overlayKind(g, y); k != 0 {
@@ -243,7 +244,7 @@ func (c *codex0x) overlayTop(g *Grid, b int) (int, int) {
 	return -1, 0
 }
 
-func (c *codex0x) overlayKind(g *Grid, y int) int {
+func (c *codex0x) overlayKind(g *recognizers.Grid, y int) int {
 	defer g.Enter("codex0x.overlayKind")()
 	if g.Blank(y) {
 		return 0
@@ -252,7 +253,7 @@ func (c *codex0x) overlayKind(g *Grid, y int) int {
 	switch {
 	case x == 2 && g.Styled(y, 2, g.Width(), c.title) && c.isPermTitle(g.Trimmed(y)):
 		return ovPermission
-	case x == 2 && g.HasAt(y, 2, c.progress) && g.Styled(y, 2, g.Width(), c.dim) && NumberAt(g, y, 2+len(c.progress)) == 0 &&
+	case x == 2 && g.HasAt(y, 2, c.progress) && g.Styled(y, 2, g.Width(), c.dim) && recognizers.NumberAt(g, y, 2+len(c.progress)) == 0 &&
 		g.Rune(2+len(c.progress), y) >= '1' && g.Rune(2+len(c.progress), y) <= '9':
 		return ovQuestion // its text is proven by question's progress()
 	case x == 2 && g.RowIs(y, 2, c.confirmTitle) && g.Styled(y, 2, g.Width(), c.title):
@@ -268,7 +269,7 @@ func (c *codex0x) overlayKind(g *Grid, y int) int {
 
 // gapBelow reports exactly asyncGap blank rows under row y, then a row
 // that is not (the open async editor under its header).
-func (c *codex0x) gapBelow(g *Grid, y int) bool {
+func (c *codex0x) gapBelow(g *recognizers.Grid, y int) bool {
 	for i := 1; i <= c.asyncGap; i++ {
 		if !g.Blank(y + i) {
 			return false
@@ -286,7 +287,7 @@ func (c *codex0x) isPermTitle(t string) bool {
 	return strings.HasSuffix(t, c.verifySuffix)
 }
 
-func (c *codex0x) overlay(g *Grid, t, kind, b int, out *Recognition) {
+func (c *codex0x) overlay(g *recognizers.Grid, t, kind, b int, out *recognizers.Recognition) {
 	defer g.Enter("codex0x.overlay")()
 	switch kind {
 	case ovPermission:
@@ -304,12 +305,12 @@ func (c *codex0x) overlay(g *Grid, t, kind, b int, out *Recognition) {
 
 // highlightRow reports whether row y draws the glyph at x and every
 // non-blank cell from it in a row highlight style.
-func (c *codex0x) highlightRow(g *Grid, y, x int) bool {
+func (c *codex0x) highlightRow(g *recognizers.Grid, y, x int) bool {
 	defer g.Enter("codex0x.highlightRow")()
 	if g.Rune(x, y) != '›' || g.StyleAt(x, y) != c.rowLit[0] {
 		return false
 	}
-	m := NewStyleSet(c.rowLit)
+	m := recognizers.NewStyleSet(c.rowLit)
 	for ; x < g.Width(); x++ {
 		if cl := g.Cell(x, y); !g.BlankCell(cl) && !g.InSet(&m, cl) {
 			return false
@@ -320,42 +321,42 @@ func (c *codex0x) highlightRow(g *Grid, y, x int) bool {
 
 // frameless handles overlay rows (a highlighted option, an approval
 // footer) without their title: a short pane cut the top off.
-func (c *codex0x) frameless(g *Grid, b int, out *Recognition) bool {
+func (c *codex0x) frameless(g *recognizers.Grid, b int, out *recognizers.Recognition) bool {
 	defer g.Enter("codex0x.frameless")()
 	for y := b; y >= 0; y-- {
 		if g.Blank(y) {
 			continue
 		}
 		x := g.First(y)
-		perm := x == 0 && c.highlightRow(g, y, 0) && NumberAt(g, y, 2) > 0 ||
+		perm := x == 0 && c.highlightRow(g, y, 0) && recognizers.NumberAt(g, y, 2) > 0 ||
 			x == 2 && g.HasAt(y, 2, c.permFooter) && g.StyleAt(2, y) == c.dim
-		question := x == 2 && c.highlightRow(g, y, 2) && NumberAt(g, y, 4) > 0
+		question := x == 2 && c.highlightRow(g, y, 2) && recognizers.NumberAt(g, y, 4) > 0
 		if !perm && !question {
 			continue
 		}
-		out.ScreenState, out.Prompt = contract.ScreenQuestionnaire, &Prompt{Kind: contract.KindQuestionnaire, Highlighted: -1}
+		out.ScreenState, out.Prompt = contract.ScreenQuestionnaire, &recognizers.Prompt{Kind: contract.KindQuestionnaire, Highlighted: -1}
 		if perm {
 			out.ScreenState, out.Prompt.Kind = contract.ScreenAwaitingApproval, contract.KindPermission
 		}
-		out.Reasons = append(out.Reasons, NewReason(ReasonClippedFrame, "no title above row "+strconv.Itoa(y)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonClippedFrame, "no title above row "+strconv.Itoa(y)))
 		return true
 	}
 	return false
 }
 
 // lookalike explains a screen with neither bottom pane nor overlay.
-func (c *codex0x) lookalike(g *Grid, top, end int) Reason {
+func (c *codex0x) lookalike(g *recognizers.Grid, top, end int) recognizers.Reason {
 	defer g.Enter("codex0x.lookalike")()
 	for y := top; y < end; y++ {
 		if c.promptPhrase(g, y) {
-			return NewReason(NoteUnstyledLookalike, "row "+strconv.Itoa(y))
+			return recognizers.NewReason(recognizers.NoteUnstyledLookalike, "row "+strconv.Itoa(y))
 		}
 	}
-	return NewReason(NoteUnrecognized, "")
+	return recognizers.NewReason(recognizers.NoteUnrecognized, "")
 }
 
 // promptPhrase reports an overlay's phrase on row y, whatever its style.
-func (c *codex0x) promptPhrase(g *Grid, y int) bool {
+func (c *codex0x) promptPhrase(g *recognizers.Grid, y int) bool {
 	defer g.Enter("codex0x.promptPhrase")()
 	if g.Blank(y) {
 		return false
@@ -372,18 +373,18 @@ func (c *codex0x) promptPhrase(g *Grid, y int) bool {
 
 // staleAbove reports another overlay's title or a highlighted menu row
 // above the live overlay's top t.
-func (c *codex0x) staleAbove(g *Grid, t int) (Reason, bool) {
+func (c *codex0x) staleAbove(g *recognizers.Grid, t int) (recognizers.Reason, bool) {
 	defer g.Enter("codex0x.staleAbove")()
 	for y := 0; y < t; y++ {
 		if g.Blank(y) {
 			continue
 		}
 		x := g.First(y)
-		if c.overlayKind(g, y) != 0 || (x == 0 || x == 2) && c.highlightRow(g, y, x) && NumberAt(g, y, x+2) > 0 {
-			return NewReason(ReasonStalePrompt, "row "+strconv.Itoa(y)), true
+		if c.overlayKind(g, y) != 0 || (x == 0 || x == 2) && c.highlightRow(g, y, x) && recognizers.NumberAt(g, y, x+2) > 0 {
+			return recognizers.NewReason(recognizers.ReasonStalePrompt, "row "+strconv.Itoa(y)), true
 		}
 	}
-	return Reason{}, false
+	return recognizers.Reason{}, false
 }
 
 // codexPasteQuietMillis crosses Codex's paste-burst window (Enter within

@@ -1,4 +1,4 @@
-package recognizers
+package screen
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -19,11 +20,11 @@ func BenchmarkStatusParse(b *testing.B) {
 		if scr == nil {
 			continue
 		}
-		r := Recognize(Lookup("codex", v.Version), scr, TestKey)
+		r := recognizers.Recognize(recognizers.Lookup("codex", v.Version), scr, recognizers.TestKey)
 		if r.Status == nil {
 			b.Fatalf("codex@%s: no status", v.Version)
 		}
-		g, c := ReadGrid(scr), v.Grammar.(*codex0x)
+		g, c := recognizers.ReadGrid(scr), v.Grammar.(*codex0x)
 		b.Run("codex@"+v.Version, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -41,7 +42,7 @@ var errCodexBenchStop = errors.New("stop")
 // codexBenchScreen replays version/surface to marker k, or returns nil
 // when the recording is not there.
 func codexBenchScreen(tb testing.TB, version, surface string, k int) *vt.Screen {
-	data, err := os.ReadFile(filepath.Join("..", "recordings", "testdata", "codex", version, surface+".cast"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "recordings", "testdata", "codex", version, surface+".cast"))
 	if err != nil {
 		return nil
 	}

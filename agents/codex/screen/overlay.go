@@ -1,22 +1,24 @@
-package recognizers
+package screen
 
 import (
 	"strconv"
 	"strings"
+
+	"github.com/agent-knock-knock/akk/recognizers"
 )
 
 // footer proves the overlay's footer on row f after a blank row: its
 // exact text at column 2 and, when padded, its dim style reaching the
 // pane's last column (a narrower one was drawn for another width).
-func (c *codex0x) footer(g *Grid, end, f, b int, text string, padded bool, out *Recognition) {
+func (c *codex0x) footer(g *recognizers.Grid, end, f, b int, text string, padded bool, out *recognizers.Recognition) {
 	defer g.Enter("codex0x.footer")()
 	switch {
 	case !g.Blank(end+1) || !g.RowIs(f, 2, text) || g.StyleAt(2, f) != c.dim:
-		out.Reasons = append(out.Reasons, NewReason(ReasonFooterMissing, "row "+strconv.Itoa(f)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonFooterMissing, "row "+strconv.Itoa(f)))
 	case padded && g.StyleAt(g.Width()-1, f) != c.dim:
-		out.Reasons = append(out.Reasons, NewReason(ReasonResizedFrame, "footer on row "+strconv.Itoa(f)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonResizedFrame, "footer on row "+strconv.Itoa(f)))
 	case f < b:
-		out.Reasons = append(out.Reasons, NewReason(ReasonContentBelow, "row "+strconv.Itoa(f+1)))
+		out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.ReasonContentBelow, "row "+strconv.Itoa(f+1)))
 	}
 }
 
@@ -24,9 +26,9 @@ func (c *codex0x) footer(g *Grid, end, f, b int, text string, padded bool, out *
 // row's description is the dim text after its label, at one column shared
 // by all rows (on the current row, which is all highlight, the same column
 // splits it); without, dim cells are shortcut keys.
-func (c *codex0x) menu(g *Grid, lay MenuLayout, y0, b int, descriptions bool) ([]Option, []bool, int) {
+func (c *codex0x) menu(g *recognizers.Grid, lay recognizers.MenuLayout, y0, b int, descriptions bool) ([]recognizers.Option, []bool, int) {
 	defer g.Enter("codex0x.menu")()
-	var opts []Option
+	var opts []recognizers.Option
 	var glyphs []bool
 	y := y0
 	for ; y <= b; y++ {
@@ -34,7 +36,7 @@ func (c *codex0x) menu(g *Grid, lay MenuLayout, y0, b int, descriptions bool) ([
 		if !ok {
 			break
 		}
-		opts = append(opts, Option{Number: num, Row: y})
+		opts = append(opts, recognizers.Option{Number: num, Row: y})
 		glyphs = append(glyphs, glyph)
 	}
 	col := -1
@@ -66,13 +68,13 @@ func (c *codex0x) menu(g *Grid, lay MenuLayout, y0, b int, descriptions bool) ([
 
 // highlightProof proves exactly one current row: the glyph and the whole
 // row in the highlight style, and no highlight style on any other row.
-func (c *codex0x) highlightProof(g *Grid, lay MenuLayout, opts []Option, glyphs []bool) (int, []Reason) {
+func (c *codex0x) highlightProof(g *recognizers.Grid, lay recognizers.MenuLayout, opts []recognizers.Option, glyphs []bool) (int, []recognizers.Reason) {
 	defer g.Enter("codex0x.highlightProof")()
 	h := -1
-	var out []Reason
+	var out []recognizers.Reason
 	for i, o := range opts {
 		lit := false
-		m := NewStyleSet(c.rowLit)
+		m := recognizers.NewStyleSet(c.rowLit)
 		for x := lay.GlyphX; x <= g.Last(o.Row); x++ {
 			if cl := g.Cell(x, o.Row); !g.BlankCell(cl) && g.InSet(&m, cl) {
 				lit = true
@@ -81,17 +83,17 @@ func (c *codex0x) highlightProof(g *Grid, lay MenuLayout, opts []Option, glyphs 
 		}
 		switch {
 		case glyphs[i] && !c.highlightRow(g, o.Row, lay.GlyphX):
-			out = append(out, NewReason(ReasonHighlightUnproven, "row "+strconv.Itoa(o.Row)+" not in the highlight style"))
+			out = append(out, recognizers.NewReason(recognizers.ReasonHighlightUnproven, "row "+strconv.Itoa(o.Row)+" not in the highlight style"))
 		case glyphs[i] && h >= 0:
-			out = append(out, NewReason(ReasonHighlightUnproven, "second highlighted row "+strconv.Itoa(o.Row)))
+			out = append(out, recognizers.NewReason(recognizers.ReasonHighlightUnproven, "second highlighted row "+strconv.Itoa(o.Row)))
 		case glyphs[i]:
 			h = i
 		case lit:
-			out = append(out, NewReason(ReasonHighlightUnproven, "highlight style without glyph on row "+strconv.Itoa(o.Row)))
+			out = append(out, recognizers.NewReason(recognizers.ReasonHighlightUnproven, "highlight style without glyph on row "+strconv.Itoa(o.Row)))
 		}
 	}
 	if h < 0 && len(out) == 0 && len(opts) > 0 {
-		out = append(out, NewReason(ReasonHighlightUnproven, "no highlighted row"))
+		out = append(out, recognizers.NewReason(recognizers.ReasonHighlightUnproven, "no highlighted row"))
 	}
 	return h, out
 }

@@ -1,11 +1,13 @@
-package recognizers
+package screen
 
 import (
 	"strings"
 
-	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/vt"
 )
 
 // codexPicker is Codex's full-screen session picker, opened by /resume
@@ -45,7 +47,7 @@ const codexPickerTitleX = 16
 
 // resumePicker proves the picker on a screen whose last non-blank row is
 // b; a screen that matches only part of it is not read.
-func (c *codex0x) resumePicker(g *Grid, b int, out *Recognition) bool {
+func (c *codex0x) resumePicker(g *recognizers.Grid, b int, out *recognizers.Recognition) bool {
 	defer g.Enter("codex0x.resumePicker")()
 	p := c.picker
 	if p == nil || b != g.Height()-2 || !g.RowIs(0, 1, p.title) || !g.Styled(0, 1, g.Width(), p.titleStyle) || !g.Blank(1) {
@@ -85,9 +87,9 @@ func (c *codex0x) resumePicker(g *Grid, b int, out *Recognition) bool {
 // rows one under the other from top, then only blank rows, exactly one
 // current, N naming it (the list starts at the first session; a
 // scrolled list is not recorded). Anything else is nil.
-func (p *codexPicker) rows(g *Grid, top, end, pos, total int) *Picker {
+func (p *codexPicker) rows(g *recognizers.Grid, top, end, pos, total int) *recognizers.Picker {
 	defer g.Enter("codexPicker.rows")()
-	out := &Picker{Current: -1}
+	out := &recognizers.Picker{Current: -1}
 	y := top
 	for ; y < end && !g.Blank(y); y++ {
 		cur := g.First(y) == 2
@@ -114,32 +116,32 @@ func (p *codexPicker) rows(g *Grid, top, end, pos, total int) *Picker {
 
 // row reads session row y: the current one (the glyph proven by the
 // caller's walk) or another, each in its styles.
-func (p *codexPicker) row(g *Grid, y int, cur bool) (PickerRow, bool) {
+func (p *codexPicker) row(g *recognizers.Grid, y int, cur bool) (recognizers.PickerRow, bool) {
 	defer g.Enter("codexPicker.row")()
 	const ageX, titleX = 4, codexPickerTitleX
 	age := strings.TrimRight(g.Text(y, ageX, titleX), " ")
 	if !pickerAge(age) || g.SpaceAt(titleX, y) {
-		return PickerRow{}, false
+		return recognizers.PickerRow{}, false
 	}
 	title := g.TextFrom(y, titleX)
 	if cur {
 		if g.Rune(2, y) != p.glyph || !g.Styled(y, 2, ageX, p.curGlyph) || !g.Styled(y, ageX, titleX, p.curAge) ||
 			!g.Styled(y, titleX, g.Width(), p.curTitle) || p.curPadded && g.Last(y) != g.Width()-3 {
-			return PickerRow{}, false
+			return recognizers.PickerRow{}, false
 		}
 	} else {
 		if g.First(y) != ageX || !g.Styled(y, ageX, titleX, p.age) || !p.otherTitle(g, y, titleX) {
-			return PickerRow{}, false
+			return recognizers.PickerRow{}, false
 		}
 	}
-	return PickerRow{Title: title, Detail: age, Truncated: strings.HasSuffix(title, "…")}, true
+	return recognizers.PickerRow{Title: title, Detail: age, Truncated: strings.HasSuffix(title, "…")}, true
 }
 
 // otherTitle proves a row's title that is not current: plain, or with
 // titleColoured one foreground colour and nothing else.
-func (p *codexPicker) otherTitle(g *Grid, y, x int) bool {
+func (p *codexPicker) otherTitle(g *recognizers.Grid, y, x int) bool {
 	if !p.titleColoured {
-		return g.Styled(y, x, g.Width(), Plain().Style())
+		return g.Styled(y, x, g.Width(), recognizers.Plain().Style())
 	}
 	st := g.StyleAt(x, y)
 	fg, bg, attr := st.Decompose()
@@ -158,7 +160,7 @@ func pickerAge(s string) bool {
 
 // pickerRule proves the picker's rule on row y: '─' from column 0, then
 // " N / M · P% ─" ending at the pane's last column, and returns N and M.
-func pickerRule(g *Grid, y int) (n, m int, ok bool) {
+func pickerRule(g *recognizers.Grid, y int) (n, m int, ok bool) {
 	if g.First(y) != 0 || g.Last(y) != g.Width()-1 {
 		return 0, 0, false
 	}

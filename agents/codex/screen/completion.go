@@ -1,6 +1,10 @@
-package recognizers
+package screen
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agent-knock-knock/akk/recognizers"
+)
 
 // Codex's two-row completion list, as /status draws it (status,
 // status-completion: "/status" typed shows /status and /statusline;
@@ -26,21 +30,21 @@ import "strings"
 // slashPair proves the two-row completion list of the one-row slash
 // command draft on rows y and y+1 and returns the index of its
 // highlighted row (0 or 1) and its commands.
-func (c *codex0x) slashPair(g *Grid, y int, draft string) (lit int, cmds [2]string, ok bool) {
+func (c *codex0x) slashPair(g *recognizers.Grid, y int, draft string) (lit int, cmds [2]string, ok bool) {
 	defer g.Enter("codex0x.slashPair")()
-	if !SlashCommand(draft) || !c.slashPopup && c.slashAbove == nil {
+	if !recognizers.SlashCommand(draft) || !c.slashPopup && c.slashAbove == nil {
 		return 0, cmds, false
 	}
 	var desc [2]int
 	for i := range 2 {
 		cmd, rest, found := strings.Cut(g.TextFrom(y+i, 2), "  ")
-		if !found || !SlashCommand(cmd) || !strings.HasPrefix(cmd, draft) || strings.TrimSpace(rest) == "" {
+		if !found || !recognizers.SlashCommand(cmd) || !strings.HasPrefix(cmd, draft) || strings.TrimSpace(rest) == "" {
 			return 0, cmds, false
 		}
 		cmds[i] = cmd
-		desc[i] = 2 + DisplayWidth(cmd) + 2 + len(rest) - len(strings.TrimLeft(rest, " "))
+		desc[i] = 2 + recognizers.DisplayWidth(cmd) + 2 + len(rest) - len(strings.TrimLeft(rest, " "))
 	}
-	descX := 2 + max(DisplayWidth(cmds[0]), DisplayWidth(cmds[1])) + 2
+	descX := 2 + max(recognizers.DisplayWidth(cmds[0]), recognizers.DisplayWidth(cmds[1])) + 2
 	if cmds[0] == cmds[1] || desc[0] != descX || desc[1] != descX {
 		return 0, cmds, false
 	}
@@ -58,7 +62,7 @@ func (c *codex0x) slashPair(g *Grid, y int, draft string) (lit int, cmds [2]stri
 }
 
 // pairLit proves the highlighted row of the two-row list on row y.
-func (c *codex0x) pairLit(g *Grid, y int, cmd string, descX int) bool {
+func (c *codex0x) pairLit(g *recognizers.Grid, y int, cmd string, descX int) bool {
 	defer g.Enter("codex0x.pairLit")()
 	if c.slashAbove != nil {
 		return c.slashAbove.rowAt(g, y, cmd, descX)
@@ -68,11 +72,11 @@ func (c *codex0x) pairLit(g *Grid, y int, cmd string, descX int) bool {
 
 // pairPlain proves the other row of the two-row list on row y: "/" plain,
 // the draft's name bold, the rest plain, the description dim from descX.
-func (c *codex0x) pairPlain(g *Grid, y int, draft string, descX int) bool {
+func (c *codex0x) pairPlain(g *recognizers.Grid, y int, draft string, descX int) bool {
 	defer g.Enter("codex0x.pairPlain")()
-	x := 2 + DisplayWidth(draft)
-	bold := Plain().Bold().Style()
+	x := 2 + recognizers.DisplayWidth(draft)
+	bold := recognizers.Plain().Bold().Style()
 	return g.First(y) == 2 && g.Rune(2, y) == '/' && !g.SpaceAt(descX, y) &&
-		g.StyleAt(2, y) == Plain().Style() && g.Styled(y, 3, x, bold) && !g.SpaceAt(x-1, y) && g.StyleAt(x-1, y) == bold &&
-		g.Styled(y, x, descX, Plain().Style()) && g.Styled(y, descX, g.Width(), c.dim)
+		g.StyleAt(2, y) == recognizers.Plain().Style() && g.Styled(y, 3, x, bold) && !g.SpaceAt(x-1, y) && g.StyleAt(x-1, y) == bold &&
+		g.Styled(y, x, descX, recognizers.Plain().Style()) && g.Styled(y, descX, g.Width(), c.dim)
 }

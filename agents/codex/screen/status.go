@@ -1,8 +1,9 @@
-package recognizers
+package screen
 
 import (
 	"strings"
 
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -28,13 +29,13 @@ type codexStatus struct {
 	boxed  bool
 	header string   // ">_ OpenAI Codex (v<version>)"
 	glyph  vt.Style // the header's ">_"
-	layout StatusLayout
+	layout recognizers.StatusLayout
 }
 
 // The echoed command and its style.
 const codexStatusEcho = "/status"
 
-var codexStatusEchoStyle = FgIdx(5).Style()
+var codexStatusEchoStyle = recognizers.FgIdx(5).Style()
 
 // codexStatusRows are the rows the recorded versions show, in their
 // order: the session's group, the blank row, usage. Context window is
@@ -42,8 +43,8 @@ var codexStatusEchoStyle = FgIdx(5).Style()
 // name once the thread has a prompt (status-ambiguous). Every value is
 // carried: none of them is a credential (no Account row is recorded: an
 // API-key provider has none).
-func codexStatusRows(threadName bool) []StatusRow {
-	rows := []StatusRow{
+func codexStatusRows(threadName bool) []recognizers.StatusRow {
+	rows := []recognizers.StatusRow{
 		{Name: "Model"},
 		{Name: "Model provider"},
 		{Name: "Directory"},
@@ -51,26 +52,26 @@ func codexStatusRows(threadName bool) []StatusRow {
 		{Name: "Agents.md"},
 	}
 	if threadName {
-		rows = append(rows, StatusRow{Name: "Thread name", Optional: true})
+		rows = append(rows, recognizers.StatusRow{Name: "Thread name", Optional: true})
 	}
 	return append(rows,
-		StatusRow{Name: "Collaboration mode"},
-		StatusRow{Name: "Session"},
-		StatusRow{Name: "Token usage", Group: 1},
-		StatusRow{Name: "Context window", Group: 1, Optional: true},
-		StatusRow{Name: "Limits", Group: 1})
+		recognizers.StatusRow{Name: "Collaboration mode"},
+		recognizers.StatusRow{Name: "Session"},
+		recognizers.StatusRow{Name: "Token usage", Group: 1},
+		recognizers.StatusRow{Name: "Context window", Group: 1, Optional: true},
+		recognizers.StatusRow{Name: "Limits", Group: 1})
 }
 
 // codexStatusLayout: names dim at column x, values gap columns past the
 // longest name's colon.
-func codexStatusLayout(x, gap int, rows []StatusRow) StatusLayout {
-	return StatusLayout{Rows: rows, NameX: x, Gap: gap, Name: Plain().Dim().Style(),
-		Values: []vt.Style{Plain().Style(), Plain().Dim().Style()}}
+func codexStatusLayout(x, gap int, rows []recognizers.StatusRow) recognizers.StatusLayout {
+	return recognizers.StatusLayout{Rows: rows, NameX: x, Gap: gap, Name: recognizers.Plain().Dim().Style(),
+		Values: []vt.Style{recognizers.Plain().Style(), recognizers.Plain().Dim().Style()}}
 }
 
 // statusCard reads the card ending on the last non-blank row above the
 // composer's first row p, or nil.
-func (c *codex0x) statusCard(g *Grid, p int) *StatusPanel {
+func (c *codex0x) statusCard(g *recognizers.Grid, p int) *recognizers.StatusPanel {
 	defer g.Enter("codex0x.statusCard")()
 	s := c.status
 	if s == nil {
@@ -82,7 +83,7 @@ func (c *codex0x) statusCard(g *Grid, p int) *StatusPanel {
 	// The echo is the first row up from there that starts at column 0
 	// and is not the box's.
 	e := end
-	for ; e >= 0 && e >= end-MaxStatusRows && (g.Blank(e) || g.First(e) > 0 || s.boxed && s.boxRow(g, e)); e-- {
+	for ; e >= 0 && e >= end-recognizers.MaxStatusRows && (g.Blank(e) || g.First(e) > 0 || s.boxed && s.boxRow(g, e)); e-- {
 	}
 	if e < 0 || g.First(e) != 0 || g.Last(e) != len(codexStatusEcho)-1 {
 		return nil // untraced: --explain shows nothing of a screen without the echo
@@ -100,9 +101,9 @@ func (c *codex0x) statusCard(g *Grid, p int) *StatusPanel {
 		y, end, left, right, limit = y+1, end-1, 1, r, r-1
 	}
 	x := s.layout.NameX
-	if FirstIn(g, y, left, right) != x || !g.HasAt(y, x, s.header) || LastIn(g, y, left, right) != x+DisplayWidth(s.header)-1 ||
-		!g.Styled(y, x, x+2, s.glyph) || !g.Styled(y, x+3, x+15, Plain().Bold().Style()) || !g.Styled(y, x+15, right, Plain().Dim().Style()) ||
-		FirstIn(g, y+1, left, right) >= 0 {
+	if recognizers.FirstIn(g, y, left, right) != x || !g.HasAt(y, x, s.header) || recognizers.LastIn(g, y, left, right) != x+recognizers.DisplayWidth(s.header)-1 ||
+		!g.Styled(y, x, x+2, s.glyph) || !g.Styled(y, x+3, x+15, recognizers.Plain().Bold().Style()) || !g.Styled(y, x+15, right, recognizers.Plain().Dim().Style()) ||
+		recognizers.FirstIn(g, y+1, left, right) >= 0 {
 		return nil
 	}
 	return s.layout.Parse(g, y+2, end+1, left, right, limit)
@@ -110,7 +111,7 @@ func (c *codex0x) statusCard(g *Grid, p int) *StatusPanel {
 
 // boxRow reports whether row y starts with one of the box's left-side
 // characters.
-func (s *codexStatus) boxRow(g *Grid, y int) bool {
+func (s *codexStatus) boxRow(g *recognizers.Grid, y int) bool {
 	switch g.Rune(0, y) {
 	case '╭', '│', '╰':
 		return true
@@ -120,9 +121,9 @@ func (s *codexStatus) boxRow(g *Grid, y int) bool {
 
 // box proves the dim box from row top to row bottom, its right side on
 // column r: "╭─…─╮", rows "│ … │", "╰─…─╯", nothing outside it.
-func (s *codexStatus) box(g *Grid, top, bottom, r int) bool {
+func (s *codexStatus) box(g *recognizers.Grid, top, bottom, r int) bool {
 	defer g.Enter("codexStatus.box")()
-	dim := Plain().Dim().Style()
+	dim := recognizers.Plain().Dim().Style()
 	if bottom-top < 3 || r < 2 {
 		return false
 	}
