@@ -5,4 +5,5 @@ package recognizers_test
 import (
 	_ "github.com/agent-knock-knock/akk/agents/claude/screen"
 	_ "github.com/agent-knock-knock/akk/agents/codex/screen"
+	_ "github.com/agent-knock-knock/akk/agents/gemini/screen"
 )

@@ -1,10 +1,11 @@
-package recognizers
+package screen
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -69,16 +70,16 @@ type geminiPalette struct {
 // gemini0xBase is what Gemini CLI 0.61.0 shows.
 var gemini0xBase = gemini0x{
 	palettes: []geminiPalette{
-		{hint: FgRGB(0xaf, 0xaf, 0xaf).Style(), rule: FgRGB(0x87, 0x87, 0x87).Dim().Style(), box: Plain().BgRGB(0x5f, 0x5f, 0x5f).Style(),
-			glyph: FgRGB(0xd7, 0xaf, 0xff).BgRGB(0x5f, 0x5f, 0x5f).Style(), place: FgRGB(0xaf, 0xaf, 0xaf).BgRGB(0x5f, 0x5f, 0x5f).Style(),
-			draft: FgRGB(0xff, 0xff, 0xff).BgRGB(0x5f, 0x5f, 0x5f).Style(), halfBlocks: true, padFg: FgRGB(0x5f, 0x5f, 0x5f).Style(),
-			spin: FgRGB(0xd7, 0xaf, 0xff).Style(), note: FgRGB(0xff, 0xff, 0xaf).Style(), err: FgRGB(0xff, 0x87, 0xaf).Style(), frame: FgRGB(0x87, 0x87, 0x87).Style(),
-			title: FgRGB(0xff, 0xff, 0xaf).Bold().Style(), text: FgRGB(0xff, 0xff, 0xff).Style(),
-			lit: FgRGB(0xd7, 0xff, 0xd7).BgRGB(0x00, 0x5f, 0x00).Style(), litPad: Plain().BgRGB(0x00, 0x5f, 0x00).Style()},
-		{hint: Fg256(248).Style(), rule: Fg256(244).Dim().Style(), box: Plain().Bg256(240).Style(),
-			glyph: Fg256(183).Bg256(240).Style(), place: Fg256(248).Bg256(240).Style(), draft: Fg256(231).Bg256(240).Style(),
-			spin: Fg256(183).Style(), note: Fg256(229).Style(), err: Fg256(217).Style(), frame: Fg256(244).Style(), title: Fg256(229).Bold().Style(),
-			text: Fg256(231).Style(), lit: Fg256(194).Bg256(28).Style(), litPad: Plain().Bg256(28).Style()},
+		{hint: recognizers.FgRGB(0xaf, 0xaf, 0xaf).Style(), rule: recognizers.FgRGB(0x87, 0x87, 0x87).Dim().Style(), box: recognizers.Plain().BgRGB(0x5f, 0x5f, 0x5f).Style(),
+			glyph: recognizers.FgRGB(0xd7, 0xaf, 0xff).BgRGB(0x5f, 0x5f, 0x5f).Style(), place: recognizers.FgRGB(0xaf, 0xaf, 0xaf).BgRGB(0x5f, 0x5f, 0x5f).Style(),
+			draft: recognizers.FgRGB(0xff, 0xff, 0xff).BgRGB(0x5f, 0x5f, 0x5f).Style(), halfBlocks: true, padFg: recognizers.FgRGB(0x5f, 0x5f, 0x5f).Style(),
+			spin: recognizers.FgRGB(0xd7, 0xaf, 0xff).Style(), note: recognizers.FgRGB(0xff, 0xff, 0xaf).Style(), err: recognizers.FgRGB(0xff, 0x87, 0xaf).Style(), frame: recognizers.FgRGB(0x87, 0x87, 0x87).Style(),
+			title: recognizers.FgRGB(0xff, 0xff, 0xaf).Bold().Style(), text: recognizers.FgRGB(0xff, 0xff, 0xff).Style(),
+			lit: recognizers.FgRGB(0xd7, 0xff, 0xd7).BgRGB(0x00, 0x5f, 0x00).Style(), litPad: recognizers.Plain().BgRGB(0x00, 0x5f, 0x00).Style()},
+		{hint: recognizers.Fg256(248).Style(), rule: recognizers.Fg256(244).Dim().Style(), box: recognizers.Plain().Bg256(240).Style(),
+			glyph: recognizers.Fg256(183).Bg256(240).Style(), place: recognizers.Fg256(248).Bg256(240).Style(), draft: recognizers.Fg256(231).Bg256(240).Style(),
+			spin: recognizers.Fg256(183).Style(), note: recognizers.Fg256(229).Style(), err: recognizers.Fg256(217).Style(), frame: recognizers.Fg256(244).Style(), title: recognizers.Fg256(229).Bold().Style(),
+			text: recognizers.Fg256(231).Style(), lit: recognizers.Fg256(194).Bg256(28).Style(), litPad: recognizers.Plain().Bg256(28).Style()},
 	},
 	placeholder:   "Type your message or @path/to/file",
 	shortcuts:     "? for shortcuts",
@@ -97,7 +98,7 @@ var gemini0xBase = gemini0x{
 
 // Recognize tries the bottom pane at rest (idle, working), then a tool's
 // confirmation dialog, and says why when neither holds.
-func (c *gemini0x) Recognize(g *Grid, out *Recognition) {
+func (c *gemini0x) Recognize(g *recognizers.Grid, out *recognizers.Recognition) {
 	defer g.Enter("gemini0x.recognize")()
 	b := g.LastRow()
 	if b < 0 {
@@ -130,7 +131,7 @@ func (c *gemini0x) Recognize(g *Grid, out *Recognition) {
 // composer proves the bottom pane at rest in palette p from the footer
 // on rows b-1 and b up, and reads the state: idle or working, the
 // composer empty or its draft, an interruption note above.
-func (c *gemini0x) composer(g *Grid, b int, p *geminiPalette, out *Recognition) bool {
+func (c *gemini0x) composer(g *recognizers.Grid, b int, p *geminiPalette, out *recognizers.Recognition) bool {
 	defer g.Enter("gemini0x.composer")()
 	if !c.footer(g, b, p) {
 		return false
@@ -161,7 +162,7 @@ func (c *gemini0x) composer(g *Grid, b int, p *geminiPalette, out *Recognition) 
 	}
 	// The region is the pane from its rule down: the working row above it
 	// animates, and is read for the activity alone.
-	out.Region = Region{Top: hint - 1, Rows: b - hint + 2}
+	out.Region = recognizers.Region{Top: hint - 1, Rows: b - hint + 2}
 	out.ScreenState, out.Composer = contract.ScreenIdle, contract.ComposerEmpty
 	if working {
 		out.ScreenState = contract.ScreenWorking
@@ -171,7 +172,7 @@ func (c *gemini0x) composer(g *Grid, b int, p *geminiPalette, out *Recognition) 
 	}
 	for y := 0; y < status; y++ {
 		if c.promptPhrase(g, y) {
-			out.Reasons = append(out.Reasons, NewReason(NotePromptInTranscript, "row "+strconv.Itoa(y)))
+			out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.NotePromptInTranscript, "row "+strconv.Itoa(y)))
 			break
 		}
 	}
@@ -184,7 +185,7 @@ func (c *gemini0x) composer(g *Grid, b int, p *geminiPalette, out *Recognition) 
 // footer proves the footer: its labels row (each label in the hint
 // colour, "/model" ending one column before the pane's edge) over a row
 // of values.
-func (c *gemini0x) footer(g *Grid, b int, p *geminiPalette) bool {
+func (c *gemini0x) footer(g *recognizers.Grid, b int, p *geminiPalette) bool {
 	defer g.Enter("gemini0x.footer")()
 	l := b - 1
 	if l < 0 || g.Blank(b) || g.First(b) != 1 || !g.HasAt(l, 1, c.footerLabels[0]) || !g.Styled(l, 0, g.Width(), p.hint) {
@@ -200,14 +201,14 @@ func (c *gemini0x) footer(g *Grid, b int, p *geminiPalette) bool {
 		if i < 0 {
 			return false
 		}
-		x += i + DisplayWidth(lab)
+		x += i + recognizers.DisplayWidth(lab)
 	}
 	return true
 }
 
 // pad proves one of the composer box's pad rows: a full row of ch in the
 // box colour (true colour) or of spaces painted with it.
-func (c *gemini0x) pad(g *Grid, y int, ch rune, p *geminiPalette) bool {
+func (c *gemini0x) pad(g *recognizers.Grid, y int, ch rune, p *geminiPalette) bool {
 	if p.halfBlocks {
 		full, _ := g.Rule(y, ch, p.padFg)
 		return full
@@ -217,7 +218,7 @@ func (c *gemini0x) pad(g *Grid, y int, ch rune, p *geminiPalette) bool {
 
 // painted reports every cell of row y in [x0, x1) a space painted with
 // the box's background.
-func (c *gemini0x) painted(g *Grid, y, x0, x1 int, p *geminiPalette) bool {
+func (c *gemini0x) painted(g *recognizers.Grid, y, x0, x1 int, p *geminiPalette) bool {
 	if y < 0 || y >= g.Height() {
 		return false
 	}
@@ -233,7 +234,7 @@ func (c *gemini0x) painted(g *Grid, y, x0, x1 int, p *geminiPalette) bool {
 // " > " and the placeholder (empty) or the draft's first line, then
 // continuation rows indented under it, then the top pad row. It returns
 // the top pad row and the draft ("" for empty).
-func (c *gemini0x) box(g *Grid, bottom int, p *geminiPalette) (int, string, bool) {
+func (c *gemini0x) box(g *recognizers.Grid, bottom int, p *geminiPalette) (int, string, bool) {
 	defer g.Enter("gemini0x.box")()
 	first := -1
 	for y := bottom - 1; y >= max(0, bottom-c.maxDraftRows); y-- {
@@ -264,18 +265,18 @@ func (c *gemini0x) box(g *Grid, bottom int, p *geminiPalette) (int, string, bool
 
 // placeholderRow: the cursor's cell (reverse video) at column 3, then
 // the placeholder in its colour, the rest painted.
-func (c *gemini0x) placeholderRow(g *Grid, y int, p *geminiPalette) bool {
-	x := 4 + DisplayWidth(" "+c.placeholder)
-	return g.SpaceAt(3, y) && g.StyleAt(3, y) == Reversed(p.box) && g.HasAt(y, 4, " "+c.placeholder) &&
+func (c *gemini0x) placeholderRow(g *recognizers.Grid, y int, p *geminiPalette) bool {
+	x := 4 + recognizers.DisplayWidth(" "+c.placeholder)
+	return g.SpaceAt(3, y) && g.StyleAt(3, y) == recognizers.Reversed(p.box) && g.HasAt(y, 4, " "+c.placeholder) &&
 		g.Styled(y, 4, x, p.place) && c.painted(g, y, x, g.Width(), p)
 }
 
 // draftRow: text in the draft colour from column 3 on the box, the
 // cursor's cell in reverse video anywhere in it.
-func (c *gemini0x) draftRow(g *Grid, y int, p *geminiPalette) bool {
+func (c *gemini0x) draftRow(g *recognizers.Grid, y int, p *geminiPalette) bool {
 	for x := 3; x < g.Width(); x++ {
 		s := g.StyleAt(x, y)
-		if s != p.draft && s != p.box && s != Reversed(p.box) && s != Reversed(p.draft) {
+		if s != p.draft && s != p.box && s != recognizers.Reversed(p.box) && s != recognizers.Reversed(p.draft) {
 			return false
 		}
 	}
@@ -285,14 +286,14 @@ func (c *gemini0x) draftRow(g *Grid, y int, p *geminiPalette) bool {
 // statusRow reads the row over the rule: blank, "? for shortcuts" at its
 // right end, or the working row from column 1 (a spinner glyph, a phrase,
 // "(esc to cancel, Ns)"), which may share the row with the hint.
-func (c *gemini0x) statusRow(g *Grid, y int, p *geminiPalette, a *Activity) (working, ok bool) {
+func (c *gemini0x) statusRow(g *recognizers.Grid, y int, p *geminiPalette, a *recognizers.Activity) (working, ok bool) {
 	defer g.Enter("gemini0x.statusRow")()
 	if y < 0 {
 		return false, false
 	}
 	end := g.Width()
 	if c.atRest(g, y, p) {
-		end = g.Width() - 1 - DisplayWidth(c.shortcuts)
+		end = g.Width() - 1 - recognizers.DisplayWidth(c.shortcuts)
 	}
 	if g.Blank(y) || g.First(y) >= end {
 		return false, true
@@ -305,8 +306,8 @@ func (c *gemini0x) statusRow(g *Grid, y int, p *geminiPalette, a *Activity) (wor
 	if i < 0 || !strings.HasSuffix(row, ")") {
 		return false, false
 	}
-	hx := 3 + DisplayWidth(row[:i])
-	if !g.Styled(y, hx, hx+DisplayWidth(row[i:]), p.hint) {
+	hx := 3 + recognizers.DisplayWidth(row[:i])
+	if !g.Styled(y, hx, hx+recognizers.DisplayWidth(row[i:]), p.hint) {
 		return false, false
 	}
 	a.Spinner, a.InterruptHint, a.Elapsed = true, true, strings.TrimSuffix(row[i+len(c.busyHint):], ")")
@@ -315,8 +316,8 @@ func (c *gemini0x) statusRow(g *Grid, y int, p *geminiPalette, a *Activity) (wor
 
 // atRest reports "? for shortcuts" in the hint colour ending one column
 // before the pane's edge on row y.
-func (c *gemini0x) atRest(g *Grid, y int, p *geminiPalette) bool {
-	x := g.Width() - 1 - DisplayWidth(c.shortcuts)
+func (c *gemini0x) atRest(g *recognizers.Grid, y int, p *geminiPalette) bool {
+	x := g.Width() - 1 - recognizers.DisplayWidth(c.shortcuts)
 	return y >= 0 && x > 0 && g.HasAt(y, x, c.shortcuts) && g.Last(y) == g.Width()-2 && g.Styled(y, x, g.Width(), p.hint)
 }
 
@@ -325,13 +326,13 @@ func (c *gemini0x) atRest(g *Grid, y int, p *geminiPalette) bool {
 // that ends in the failure note under an API error row (the error its
 // retries could not get past, or one it does not retry) as blocked,
 // api_error.
-func (c *gemini0x) blocked(g *Grid, status int, p *geminiPalette, out *Recognition) {
+func (c *gemini0x) blocked(g *recognizers.Grid, status int, p *geminiPalette, out *recognizers.Recognition) {
 	defer g.Enter("gemini0x.blocked")()
 	y := c.above(g, status)
 	switch {
 	case y < 0:
 	case g.First(y) == 0 && g.RowIs(y, 0, c.interrupted) && g.Styled(y, 0, g.Width(), p.note):
-		BlockComposer(out, Block{Reason: BlockedInterrupted, Row: y})
+		recognizers.BlockComposer(out, recognizers.Block{Reason: recognizers.BlockedInterrupted, Row: y})
 	default:
 		// The failure note wraps: its later rows are indented by two.
 		for y > 0 && g.First(y) == 2 && g.Styled(y, 2, g.Width(), p.note) {
@@ -345,13 +346,13 @@ func (c *gemini0x) blocked(g *Grid, status int, p *geminiPalette, out *Recogniti
 			e--
 		}
 		if e >= 0 && g.First(e) == 0 && g.HasAt(e, 0, c.apiError) && g.Styled(e, 0, g.Width(), p.err) {
-			BlockComposer(out, Block{Reason: BlockedAPIError, Row: e})
+			recognizers.BlockComposer(out, recognizers.Block{Reason: recognizers.BlockedAPIError, Row: e})
 		}
 	}
 }
 
 // above is the last row with text above row y (-1: none).
-func (c *gemini0x) above(g *Grid, y int) int {
+func (c *gemini0x) above(g *recognizers.Grid, y int) int {
 	y--
 	for y >= 0 && g.Blank(y) {
 		y--
@@ -360,18 +361,18 @@ func (c *gemini0x) above(g *Grid, y int) int {
 }
 
 // lookalike explains a screen with neither bottom pane nor dialog.
-func (c *gemini0x) lookalike(g *Grid, top, end int) Reason {
+func (c *gemini0x) lookalike(g *recognizers.Grid, top, end int) recognizers.Reason {
 	defer g.Enter("gemini0x.lookalike")()
 	for y := top; y < end; y++ {
 		if c.promptPhrase(g, y) {
-			return NewReason(NoteUnstyledLookalike, "row "+strconv.Itoa(y))
+			return recognizers.NewReason(recognizers.NoteUnstyledLookalike, "row "+strconv.Itoa(y))
 		}
 	}
-	return NewReason(NoteUnrecognized, "")
+	return recognizers.NewReason(recognizers.NoteUnrecognized, "")
 }
 
 // promptPhrase reports a dialog's question on row y, whatever its style.
-func (c *gemini0x) promptPhrase(g *Grid, y int) bool {
+func (c *gemini0x) promptPhrase(g *recognizers.Grid, y int) bool {
 	if g.Blank(y) {
 		return false
 	}
