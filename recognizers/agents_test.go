@@ -6,4 +6,5 @@ import (
 	_ "github.com/agent-knock-knock/akk/agents/claude/screen"
 	_ "github.com/agent-knock-knock/akk/agents/codex/screen"
 	_ "github.com/agent-knock-knock/akk/agents/gemini/screen"
+	_ "github.com/agent-knock-knock/akk/agents/opencode/screen"
 )

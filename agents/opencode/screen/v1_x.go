@@ -1,11 +1,13 @@
-package recognizers
+package screen
 
 import (
 	"strconv"
 	"strings"
 
-	"github.com/agent-knock-knock/akk/contract"
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/recognizers"
 )
 
 // openCode1x is the grammar of OpenCode 1.x's TUI (opentui on the
@@ -24,7 +26,7 @@ import (
 // spinner and "esc interrupt", "esc again to interrupt" after one Esc,
 // or the retry notice) on the left and the key hints on the right. A
 // permission or a question replaces the composer and the status row with
-// a panel of its own (opencode_dialog.go).
+// a panel of its own (dialog.go).
 type openCode1x struct {
 	palettes []openCodePalette
 	agent    string   // the agent row's first word ("Build")
@@ -89,7 +91,7 @@ var openCode1xBase = openCode1x{
 func rgb(r, g, b int32) tcell.Color { return tcell.NewRGBColor(r, g, b) }
 
 // colours returns the cell's foreground and background.
-func colours(g *Grid, x, y int) (tcell.Color, tcell.Color) {
+func colours(g *recognizers.Grid, x, y int) (tcell.Color, tcell.Color) {
 	fg, bg, _ := g.StyleAt(x, y).Decompose()
 	return fg, bg
 }
@@ -97,7 +99,7 @@ func colours(g *Grid, x, y int) (tcell.Color, tcell.Color) {
 // paintedAs reports every cell of [x0, x1) on row y in bg, each but the
 // spaces in fg (a space's foreground shows nothing: OpenCode leaves the
 // run's colour on the spaces inside a run, white on the others).
-func (p *openCodePalette) paintedAs(g *Grid, y, x0, x1 int, fg, bg tcell.Color) bool {
+func (p *openCodePalette) paintedAs(g *recognizers.Grid, y, x0, x1 int, fg, bg tcell.Color) bool {
 	if y < 0 || y >= g.Height() || x0 < 0 || x1 > g.Width() {
 		return false
 	}
@@ -111,7 +113,7 @@ func (p *openCodePalette) paintedAs(g *Grid, y, x0, x1 int, fg, bg tcell.Color) 
 }
 
 // onBg reports every cell of [x0, x1) on row y on bg.
-func (p *openCodePalette) onBg(g *Grid, y, x0, x1 int, bg tcell.Color) bool {
+func (p *openCodePalette) onBg(g *recognizers.Grid, y, x0, x1 int, bg tcell.Color) bool {
 	if y < 0 || y >= g.Height() || x0 < 0 || x1 > g.Width() {
 		return false
 	}
@@ -124,7 +126,7 @@ func (p *openCodePalette) onBg(g *Grid, y, x0, x1 int, bg tcell.Color) bool {
 }
 
 // empty reports [x0, x1) of row y all spaces on bg.
-func (p *openCodePalette) empty(g *Grid, y, x0, x1 int, bg tcell.Color) bool {
+func (p *openCodePalette) empty(g *recognizers.Grid, y, x0, x1 int, bg tcell.Color) bool {
 	if y < 0 || y >= g.Height() {
 		return false
 	}
@@ -140,12 +142,12 @@ func (p *openCodePalette) empty(g *Grid, y, x0, x1 int, bg tcell.Color) bool {
 }
 
 // word reports s at x on row y in fg on bg.
-func (p *openCodePalette) word(g *Grid, y, x int, s string, fg, bg tcell.Color) bool {
-	return g.HasAt(y, x, s) && p.paintedAs(g, y, x, x+DisplayWidth(s), fg, bg)
+func (p *openCodePalette) word(g *recognizers.Grid, y, x int, s string, fg, bg tcell.Color) bool {
+	return g.HasAt(y, x, s) && p.paintedAs(g, y, x, x+recognizers.DisplayWidth(s), fg, bg)
 }
 
 // edge reports the cell at x, y: ch in fg on bg.
-func edge(g *Grid, x, y int, ch rune, fg, bg tcell.Color) bool {
+func edge(g *recognizers.Grid, x, y int, ch rune, fg, bg tcell.Color) bool {
 	f, b := colours(g, x, y)
 	return g.Rune(x, y) == ch && f == fg && b == bg
 }
@@ -161,7 +163,7 @@ type openCodeBox struct {
 
 // Recognize tries the composer at rest, then a dialog, and says why when
 // neither holds.
-func (c *openCode1x) Recognize(g *Grid, out *Recognition) {
+func (c *openCode1x) Recognize(g *recognizers.Grid, out *recognizers.Recognition) {
 	defer g.Enter("openCode1x.recognize")()
 	if g.LastRow() < 0 {
 		out.ScreenState, out.Composer = contract.ScreenStarting, contract.ComposerAbsent
@@ -190,7 +192,7 @@ func (c *openCode1x) Recognize(g *Grid, out *Recognition) {
 // panel colour at the right edge of the first and the last row, a column
 // of the screen's background left of it there (the rows between are
 // the sidebar's own).
-func (p *openCodePalette) mainWidth(g *Grid) int {
+func (p *openCodePalette) mainWidth(g *recognizers.Grid) int {
 	s := g.Width()
 	for s > 0 && g.SpaceAt(s-1, 0) && bgOf(g, s-1, 0) == p.panel {
 		s--
@@ -206,14 +208,14 @@ func (p *openCodePalette) mainWidth(g *Grid) int {
 	return s
 }
 
-func bgOf(g *Grid, x, y int) tcell.Color {
+func bgOf(g *recognizers.Grid, x, y int) tcell.Color {
 	_, b := colours(g, x, y)
 	return b
 }
 
 // composer finds the composer's bottom edge, the lowest on the screen,
 // and proves the box over it and the rows under it.
-func (c *openCode1x) composer(g *Grid, p *openCodePalette) (openCodeBox, string, bool) {
+func (c *openCode1x) composer(g *recognizers.Grid, p *openCodePalette) (openCodeBox, string, bool) {
 	defer g.Enter("openCode1x.composer")()
 	for y := g.Height() - 1; y >= 1; y-- {
 		x0, x1 := c.edgeRow(g, y, p)
@@ -230,7 +232,7 @@ func (c *openCode1x) composer(g *Grid, p *openCodePalette) (openCodeBox, string,
 // edgeRow returns the columns of a bottom edge "╹▀…▀" on row y (its
 // "╹", its last "▀"), spaces on the screen's background either side, or
 // -1.
-func (c *openCode1x) edgeRow(g *Grid, y int, p *openCodePalette) (int, int) {
+func (c *openCode1x) edgeRow(g *recognizers.Grid, y int, p *openCodePalette) (int, int) {
 	x0 := 0
 	for x0 < p.w && g.SpaceAt(x0, y) {
 		x0++
@@ -250,14 +252,14 @@ func (c *openCode1x) edgeRow(g *Grid, y int, p *openCodePalette) (int, int) {
 
 // boxRow reports row y a row of the composer's box: the left edge, the
 // box's background to its last column, the screen's either side.
-func (c *openCode1x) boxRow(g *Grid, y int, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) boxRow(g *recognizers.Grid, y int, p *openCodePalette, b *openCodeBox) bool {
 	return y >= 0 && edge(g, b.x0, y, '┃', p.agent, p.bg) && p.empty(g, y, 0, b.x0, p.bg) && p.empty(g, y, b.x1+1, p.w, p.bg) &&
 		p.onBg(g, y, b.x0+1, b.x1+1, p.element)
 }
 
 // box proves the box over the bottom edge: the agent row, a pad row, the
 // text rows and the top pad row; it returns the draft ("" for empty).
-func (c *openCode1x) box(g *Grid, p *openCodePalette, b *openCodeBox) (string, bool) {
+func (c *openCode1x) box(g *recognizers.Grid, p *openCodePalette, b *openCodeBox) (string, bool) {
 	defer g.Enter("openCode1x.box")()
 	m := b.bottom - 1
 	if !c.agentRow(g, m, p, b) || !c.boxRow(g, m-1, p, b) || !p.empty(g, m-1, b.x0+1, b.x1+1, p.element) {
@@ -296,9 +298,9 @@ func (c *openCode1x) box(g *Grid, p *openCodePalette, b *openCodeBox) (string, b
 
 // agentRow proves the row "Build · <model> <provider>": the agent's name
 // in its colour, a muted "·", the rest in the text or the muted colour.
-func (c *openCode1x) agentRow(g *Grid, y int, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) agentRow(g *recognizers.Grid, y int, p *openCodePalette, b *openCodeBox) bool {
 	x := b.x0 + 3
-	n := x + DisplayWidth(c.agent)
+	n := x + recognizers.DisplayWidth(c.agent)
 	if !c.boxRow(g, y, p, b) || !p.empty(g, y, b.x0+1, x, p.element) || !p.word(g, y, x, c.agent, p.agent, p.element) ||
 		!p.empty(g, y, n, n+1, p.element) || !p.word(g, y, n+1, "·", p.muted, p.element) || !p.empty(g, y, n+2, n+3, p.element) ||
 		g.SpaceAt(n+3, y) {
@@ -314,10 +316,10 @@ func (c *openCode1x) agentRow(g *Grid, y int, p *openCodePalette, b *openCodeBox
 
 // placeholder proves the home screen's `Ask anything… "<example>"` in
 // the muted colour, one of the version's examples.
-func (c *openCode1x) placeholder(g *Grid, y int, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) placeholder(g *recognizers.Grid, y int, p *openCodePalette, b *openCodeBox) bool {
 	for _, ex := range c.examples {
 		s := "Ask anything… \"" + ex + "\""
-		end := b.x0 + 3 + DisplayWidth(s)
+		end := b.x0 + 3 + recognizers.DisplayWidth(s)
 		if end <= b.x1+1 && p.word(g, y, b.x0+3, s, p.muted, p.element) && p.empty(g, y, end, b.x1+1, p.element) {
 			return true
 		}
@@ -330,7 +332,7 @@ func (c *openCode1x) placeholder(g *Grid, y int, p *openCodePalette, b *openCode
 // statusHints), a second status row where a long directory wraps
 // (permission-approve-cwd120), then nothing but, on the home screen, its
 // footer on the second-last row.
-func (c *openCode1x) below(g *Grid, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) below(g *recognizers.Grid, p *openCodePalette, b *openCodeBox) bool {
 	s := b.status
 	if s >= g.Height() || !c.statusHints(g, s, p, b) && !c.retrying(g, s, p, b) {
 		return false
@@ -350,7 +352,7 @@ func (c *openCode1x) below(g *Grid, p *openCodePalette, b *openCodeBox) bool {
 // statusHints proves the status row's key hints: "ctrl+p commands" at
 // its right end, or "ctrl+p" there and "commands" under it where a long
 // directory wraps the row.
-func (c *openCode1x) statusHints(g *Grid, y int, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) statusHints(g *recognizers.Grid, y int, p *openCodePalette, b *openCodeBox) bool {
 	if !p.onBg(g, y, 0, p.w, p.bg) || !p.empty(g, y, 0, b.x0+1, p.bg) {
 		return false
 	}
@@ -359,15 +361,15 @@ func (c *openCode1x) statusHints(g *Grid, y int, p *openCodePalette, b *openCode
 	}
 	k := strings.Index(c.hint, " ")
 	t := strings.TrimRight(g.Text(y, 0, p.w), " ")
-	x := DisplayWidth(t) - k
+	x := recognizers.DisplayWidth(t) - k
 	return strings.HasSuffix(t, " "+c.hint[:k]) && p.word(g, y, x, c.hint[:k], p.text, p.bg) &&
-		p.word(g, y+1, x, c.hint[k+1:], p.muted, p.bg) && p.empty(g, y+1, x+DisplayWidth(c.hint[k+1:]), p.w, p.bg)
+		p.word(g, y+1, x, c.hint[k+1:], p.muted, p.bg) && p.empty(g, y+1, x+recognizers.DisplayWidth(c.hint[k+1:]), p.w, p.bg)
 }
 
 // homeFooter reports the home screen's last row: the directory from
 // column 2 and the version at the right end, both muted.
-func (c *openCode1x) homeFooter(g *Grid, y int, p *openCodePalette) bool {
-	v := p.w - 2 - DisplayWidth(c.version)
+func (c *openCode1x) homeFooter(g *recognizers.Grid, y int, p *openCodePalette) bool {
+	v := p.w - 2 - recognizers.DisplayWidth(c.version)
 	return v > 4 && p.empty(g, y, 0, 2, p.bg) && !g.SpaceAt(2, y) && p.word(g, y, v, c.version, p.muted, p.bg) &&
 		p.empty(g, y, p.w-2, p.w, p.bg) && g.SpaceAt(v-1, y)
 }
@@ -375,10 +377,10 @@ func (c *openCode1x) homeFooter(g *Grid, y int, p *openCodePalette) bool {
 // hints reports the status row's key hints "… ctrl+p commands" ending at
 // the box's last column, or one before it where the directory fills the
 // row (idle-w60 after a reply).
-func (c *openCode1x) hints(g *Grid, y int, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) hints(g *recognizers.Grid, y int, p *openCodePalette, b *openCodeBox) bool {
 	k := strings.Index(c.hint, " ")
 	for _, end := range []int{b.x1 + 1, b.x1} {
-		x := end - DisplayWidth(c.hint)
+		x := end - recognizers.DisplayWidth(c.hint)
 		if x > b.x0 && p.word(g, y, x, c.hint[:k], p.text, p.bg) && p.word(g, y, x+k+1, c.hint[k+1:], p.muted, p.bg) &&
 			p.empty(g, y, end, p.w, p.bg) {
 			return true
@@ -389,9 +391,9 @@ func (c *openCode1x) hints(g *Grid, y int, p *openCodePalette, b *openCodeBox) b
 
 // atRest reads the proven composer: idle or working, the draft, a
 // blocked turn above it.
-func (c *openCode1x) atRest(g *Grid, p *openCodePalette, b openCodeBox, draft string, out *Recognition) {
+func (c *openCode1x) atRest(g *recognizers.Grid, p *openCodePalette, b openCodeBox, draft string, out *recognizers.Recognition) {
 	defer g.Enter("openCode1x.atRest")()
-	out.Region = Region{Top: b.top, Rows: b.status - b.top + 1}
+	out.Region = recognizers.Region{Top: b.top, Rows: b.status - b.top + 1}
 	out.ScreenState, out.Composer = contract.ScreenIdle, contract.ComposerEmpty
 	if !b.empty {
 		out.Composer, out.Draft, out.DraftLen = contract.ComposerDraft, draft, len([]rune(draft))
@@ -402,7 +404,7 @@ func (c *openCode1x) atRest(g *Grid, p *openCodePalette, b openCodeBox, draft st
 	}
 	for y := 0; y < b.top; y++ {
 		if c.dialogPhrase(g, y) {
-			out.Reasons = append(out.Reasons, NewReason(NotePromptInTranscript, "row "+strconv.Itoa(y)))
+			out.Reasons = append(out.Reasons, recognizers.NewReason(recognizers.NotePromptInTranscript, "row "+strconv.Itoa(y)))
 			break
 		}
 	}
@@ -417,7 +419,7 @@ const openCodeSpinner = "■⬝"
 // request (api-retry-429): the spinner, then the error in the error
 // colour ending "[retrying in Ns attempt #N]", wrapped onto the next row
 // at the same column; no key hints.
-func (c *openCode1x) retrying(g *Grid, y int, p *openCodePalette, b *openCodeBox) bool {
+func (c *openCode1x) retrying(g *recognizers.Grid, y int, p *openCodePalette, b *openCodeBox) bool {
 	x := b.x0 + 1
 	n := 0
 	for n < 8 && strings.ContainsRune(openCodeSpinner, g.Rune(x+n, y)) {
@@ -438,7 +440,7 @@ func (c *openCode1x) retrying(g *Grid, y int, p *openCodePalette, b *openCodeBox
 
 // working reads the status row's left part: the spinner, then "esc
 // interrupt" or "esc again to interrupt"; or the retry notice.
-func (c *openCode1x) working(g *Grid, y int, p *openCodePalette, b openCodeBox, a *Activity) bool {
+func (c *openCode1x) working(g *recognizers.Grid, y int, p *openCodePalette, b openCodeBox, a *recognizers.Activity) bool {
 	if c.retrying(g, y, p, &b) {
 		a.Spinner = true
 		return true
@@ -469,7 +471,7 @@ func (c *openCode1x) working(g *Grid, y int, p *openCodePalette, b openCodeBox, 
 // reply's footer ending "· interrupted" (Esc twice: recording cancel),
 // or a box in the error colour over a footer with no duration (an API
 // error OpenCode does not retry: api-error-403).
-func (c *openCode1x) blocked(g *Grid, p *openCodePalette, b openCodeBox, out *Recognition) {
+func (c *openCode1x) blocked(g *recognizers.Grid, p *openCodePalette, b openCodeBox, out *recognizers.Recognition) {
 	defer g.Enter("openCode1x.blocked")()
 	y := b.top - 1
 	for y >= 0 && p.empty(g, y, 0, p.w, p.bg) {
@@ -479,8 +481,8 @@ func (c *openCode1x) blocked(g *Grid, p *openCodePalette, b openCodeBox, out *Re
 		return
 	}
 	if t := g.Trimmed(y); strings.HasSuffix(t, c.interrupted) && p.word(g, y, 5, "▣", p.muted, p.bg) &&
-		p.paintedAs(g, y, 8+DisplayWidth(c.agent), 5+DisplayWidth(t), p.muted, p.bg) {
-		BlockComposer(out, Block{Reason: BlockedInterrupted, Row: y})
+		p.paintedAs(g, y, 8+recognizers.DisplayWidth(c.agent), 5+recognizers.DisplayWidth(t), p.muted, p.bg) {
+		recognizers.BlockComposer(out, recognizers.Block{Reason: recognizers.BlockedInterrupted, Row: y})
 		return
 	}
 	e := y - 1
@@ -494,22 +496,22 @@ func (c *openCode1x) blocked(g *Grid, p *openCodePalette, b openCodeBox, out *Re
 	for top-1 >= 0 && edge(g, 2, top-1, '┃', p.errorC, p.panel) {
 		top--
 	}
-	BlockComposer(out, Block{Reason: BlockedAPIError, Row: top})
+	recognizers.BlockComposer(out, recognizers.Block{Reason: recognizers.BlockedAPIError, Row: top})
 }
 
 // footer reports a reply's footer "▣  Build · <model>…" at column 5,
 // its "▣" in the agent's colour (muted when the turn was interrupted).
-func (c *openCode1x) footer(g *Grid, y int, p *openCodePalette) bool {
+func (c *openCode1x) footer(g *recognizers.Grid, y int, p *openCodePalette) bool {
 	return (p.word(g, y, 5, "▣", p.agent, p.bg) || p.word(g, y, 5, "▣", p.muted, p.bg)) &&
 		p.word(g, y, 8, c.agent, p.text, p.bg) && p.empty(g, y, 0, 5, p.bg) && p.empty(g, y, 6, 8, p.bg)
 }
 
 // lookalike explains a screen with neither composer nor dialog.
-func (c *openCode1x) lookalike(g *Grid) Reason {
+func (c *openCode1x) lookalike(g *recognizers.Grid) recognizers.Reason {
 	for y := 0; y < g.Height(); y++ {
 		if c.dialogPhrase(g, y) {
-			return NewReason(NoteUnstyledLookalike, "row "+strconv.Itoa(y))
+			return recognizers.NewReason(recognizers.NoteUnstyledLookalike, "row "+strconv.Itoa(y))
 		}
 	}
-	return NewReason(NoteUnrecognized, "")
+	return recognizers.NewReason(recognizers.NoteUnrecognized, "")
 }
