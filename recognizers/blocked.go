@@ -10,7 +10,7 @@ import (
 // Block is what a blocked screen says about why the agent stopped: the
 // machine-readable reason and the facts the screen prints. It is set only
 // with ScreenState Blocked from an API error the profile knows
-// (claude_blocked.go, codex_blocked.go); a blocked screen offers no
+// (each agent's screen package, blocked.go); a blocked screen offers no
 // interaction, no plan and no clear: it gets zero input.
 type Block struct {
 	// Reason is one of the Blocked* reasons.

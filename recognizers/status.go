@@ -15,7 +15,7 @@ import (
 // row names in the order its recordings show them, which of them a
 // recording leaves out or wraps, their styles, and what akk carries of
 // each value. Where the rows sit (Claude's modal panel, Codex's card in
-// the history) is claude_status.go's and codex_status.go's.
+// the history) is each agent's (its screen package's status.go).
 //
 // A row whose name the layout does not list, a name out of order or
 // twice, a row the recordings always show missing, a second blank row, a

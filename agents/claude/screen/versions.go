@@ -60,7 +60,7 @@ func init() {
 // opens its session picker (thread-resume); a slash command typed opens
 // its completion list, commands at column 2 (thread-new, thread-resume).
 // /status opens the settings panel's Status tab at column 3 over "Esc to
-// cancel" in grey (status, status-policy-error: claude_status.go).
+// cancel" in grey (status, status-policy-error: status.go).
 func claude2_1_267Grammar() claude21 {
 	c := claude21Base
 	c.permDialogs = append(slices.Clip(c.permDialogs), toolDialogs...)

@@ -43,7 +43,7 @@ func (c *codex0x) composer(g *recognizers.Grid, b int, out *recognizers.Recognit
 	} else if cmd, ok := c.completionRow(g, b); ok {
 		command = cmd
 	} else if c.slashPopup && b == g.LastRow() && g.First(b-1) == 2 && g.Rune(2, b-1) == '/' && g.Rune(2, b) == '/' {
-		pair, b = true, b-1 // the two-row list (codex_completion.go), proven once the draft is read
+		pair, b = true, b-1 // the two-row list (completion.go), proven once the draft is read
 	} else if g.First(b) != 2 || g.StyleAt(2, b) != c.statusModel {
 		return false
 	}
@@ -140,7 +140,7 @@ func (c *codex0x) completionRow(g *recognizers.Grid, y int) (string, bool) {
 // the row two above the composer (slashAbove). Both recorded lists have
 // that one row, naming the draft. The two-row list /status draws (pair on
 // 0.155.1, rows b and b+1; rows p-3 and p-2 on 0.171.0, blank rows around
-// them: codex_completion.go) names the draft only with its first row
+// them: completion.go) names the draft only with its first row
 // highlighted, that row's command being the draft.
 func (c *codex0x) completion(g *recognizers.Grid, p, b int, command string, pair bool, draft string) string {
 	defer g.Enter("codex0x.completion")()

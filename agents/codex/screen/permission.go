@@ -53,7 +53,7 @@ type codexPerms struct {
 	// another width the wrap is not proven.
 	wrapWidths []int
 	// elicitation: the MCP tool approval form is recorded
-	// (mcp-tool-approve); it is read, never answered (codex_elicitation.go).
+	// (mcp-tool-approve); it is read, never answered (elicitation.go).
 	elicitation bool
 }
 

@@ -67,7 +67,7 @@ type codex0x struct {
 	// Approval overlay.
 	title vt.Style // bold
 	// permTitles open it; which of them a version approves, with which
-	// menu, is codexPermsOf's (codex_permission.go).
+	// menu, is codexPermsOf's (permission.go).
 	permTitles   []string
 	verifySuffix string // MCP user verification: never approvable
 	permFooter   string // dim, padded to the pane's last column

@@ -48,7 +48,7 @@ func init() {
 // at rest replaces it with its completion row (slashPopup); /resume opens
 // its session picker (thread-new, thread-resume). /status prints its card
 // in a dim box, names at column 3 (status, status-ambiguous:
-// codex_status.go).
+// status.go).
 func codex0_155_1Grammar() codex0x {
 	c := codex0xBase
 	c.queueRow = []styledRun{{"tab to queue message", recognizers.Plain().Dim().Style()}}

@@ -20,7 +20,7 @@ import (
 // a dim rule, and the status row: "? for shortcuts" right-aligned while
 // the composer is empty, the working row (a spinner, a phrase and "(esc
 // to cancel, Ns)") while a turn runs. A tool confirmation replaces the
-// whole bottom pane with a framed dialog (gemini_dialog.go).
+// whole bottom pane with a framed dialog (dialog.go).
 type gemini0x struct {
 	// palettes: the colours it draws with in a terminal that says it has
 	// true colour (COLORTERM), and in one that does not (256 colours,
