@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
 )
@@ -12,7 +13,7 @@ import (
 var ctrlS = []byte{0x13}
 
 type stashCase struct {
-	shot
+	screentest.Shot
 	state             contract.ScreenState
 	composer          contract.Composer
 	clear             bool
@@ -31,37 +32,37 @@ func TestClaudeStash(t *testing.T) {
 			chipDraft, workingChipDraft = 12.0, 4.51
 		}
 		cases = append(cases, []stashCase{
-			{shot{"claude", v, "draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "draft", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
 			// A draft; stashed (the chip, an empty composer); another draft
 			// typed under the chip; submitted: the stash is back with the
 			// notice while the turn runs; the turn over, no notice.
-			{shot{"claude", v, "stash-send", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
-			{shot{"claude", v, "stash-send", 1, 0}, contract.ScreenIdle, contract.ComposerEmpty, false, true, false},
-			{shot{"claude", v, "stash-send", 0, chipDraft}, contract.ScreenIdle, contract.ComposerDraft, false, true, false},
-			{shot{"claude", v, "stash-send", 2, 0}, contract.ScreenWorking, contract.ComposerDraft, true, false, true},
-			{shot{"claude", v, "stash-send", 3, 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "stash-send", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "stash-send", Marker: 1}, contract.ScreenIdle, contract.ComposerEmpty, false, true, false},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "stash-send", Marker: 0, At: chipDraft}, contract.ScreenIdle, contract.ComposerDraft, false, true, false},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "stash-send", Marker: 2}, contract.ScreenWorking, contract.ComposerDraft, true, false, true},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "stash-send", Marker: 3}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
 			// ctrl+s on an empty composer brings the stash back (marker 2).
-			{shot{"claude", v, "stash-empty", 1, 0}, contract.ScreenIdle, contract.ComposerEmpty, false, true, false},
-			{shot{"claude", v, "stash-empty", 2, 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "stash-empty", Marker: 1}, contract.ScreenIdle, contract.ComposerEmpty, false, true, false},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "stash-empty", Marker: 2}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
 			// Two rows stash whole.
-			{shot{"claude", v, "stash-multiline", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
-			{shot{"claude", v, "stash-multiline", 1, 0}, contract.ScreenIdle, contract.ComposerEmpty, false, true, false},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "stash-multiline", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, true, false, false},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "stash-multiline", Marker: 1}, contract.ScreenIdle, contract.ComposerEmpty, false, true, false},
 			// While a turn runs.
-			{shot{"claude", v, "stash-working", 0, 0}, contract.ScreenWorking, contract.ComposerDraft, true, false, false},
-			{shot{"claude", v, "stash-working", 1, 0}, contract.ScreenWorking, contract.ComposerEmpty, false, true, false},
-			{shot{"claude", v, "stash-working", 0, workingChipDraft}, contract.ScreenWorking, contract.ComposerDraft, false, true, false},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "stash-working", Marker: 0}, contract.ScreenWorking, contract.ComposerDraft, true, false, false},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "stash-working", Marker: 1}, contract.ScreenWorking, contract.ComposerEmpty, false, true, false},
+			{screentest.Shot{Agent: "claude", Version: v, Surface: "stash-working", Marker: 0, At: workingChipDraft}, contract.ScreenWorking, contract.ComposerDraft, false, true, false},
 		}...)
 	}
 	// Versions without a stash recording are offered no clear.
 	cases = append(cases, []stashCase{
-		{shot{"claude", "2.1.263", "draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, false, false, false},
-		{shot{"claude", "2.1.266", "draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, false, false, false},
+		{screentest.Shot{Agent: "claude", Version: "2.1.263", Surface: "draft", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, false, false, false},
+		{screentest.Shot{Agent: "claude", Version: "2.1.266", Surface: "draft", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, false, false, false},
 	}...)
 	for _, c := range cases {
-		t.Run(c.shot.String(), func(t *testing.T) {
-			r := recognize(c.screen(t), c.agent, c.version)
+		t.Run(c.Shot.String(), func(t *testing.T) {
+			r := screentest.Recognize(c.Screen(t), c.Agent, c.Version)
 			if r.ScreenState != c.state || r.Composer != c.composer {
-				t.Fatalf("read %s composer %s, want %s composer %s (%v)", r.ScreenState, r.Composer, c.state, c.composer, reasonCodes(r))
+				t.Fatalf("read %s composer %s, want %s composer %s (%v)", r.ScreenState, r.Composer, c.state, c.composer, screentest.ReasonCodes(r))
 			}
 			switch {
 			case !c.clear && r.Clear != nil:
@@ -85,50 +86,50 @@ func TestClaudeStashChipProven(t *testing.T) {
 		version string
 		chipAt  float64
 	}{{"2.1.267", 12.4}, {"2.1.332", 12.0}} {
-		base := shot{"claude", c.version, "stash-send", 0, c.chipAt}.screen(t)
-		r := recognize(base, "claude", c.version)
+		base := screentest.Shot{Agent: "claude", Version: c.version, Surface: "stash-send", Marker: 0, At: c.chipAt}.Screen(t)
+		r := screentest.Recognize(base, "claude", c.version)
 		if !r.Stashed || r.Composer != contract.ComposerDraft {
 			t.Fatalf("%s: the base screen shows no chip over a draft", c.version)
 		}
 		chip := r.Region.Top - 1
 		w, h := base.Size()
 		cases := map[string]func(s *vt.Screen){
-			"chip restyled": func(s *vt.Screen) { restyle(s, chip, chip, grey) },
+			"chip restyled": func(s *vt.Screen) { screentest.Restyle(s, chip, chip, grey) },
 			"chip moved left": func(s *vt.Screen) {
 				const shift = 80
 				row := make([]vt.Cell, w)
 				for x := range w {
 					row[x] = s.Cell(x, chip)
 				}
-				blankRow(s, chip)
+				screentest.BlankRow(s, chip)
 				for x := shift; x < w; x++ {
 					s.SetCell(x-shift, chip, row[x])
 				}
 			},
-			"chip followed by text": func(s *vt.Screen) { setText(s, w-2, chip, "x") },
+			"chip followed by text": func(s *vt.Screen) { screentest.SetText(s, w-2, chip, "x") },
 		}
 		for name, mutate := range cases {
-			s := copyScreen(base, 0, w, h)
+			s := screentest.CopyScreen(base, 0, w, h)
 			mutate(s)
-			r := recognize(s, "claude", c.version)
+			r := screentest.Recognize(s, "claude", c.version)
 			if r.Stashed || r.Clear != nil {
 				t.Errorf("%s %s: stashed=%v clear=%v, want neither", c.version, name, r.Stashed, r.Clear != nil)
 			}
 		}
 
-		restoredScr := shot{"claude", c.version, "stash-send", 2, 0}.screen(t)
-		r = recognize(restoredScr, "claude", c.version)
-		s := copyScreen(restoredScr, 0, w, h)
-		restyle(s, r.Region.Top-1, r.Region.Top-1, grey)
-		if r := recognize(s, "claude", c.version); r.DraftRestored {
+		restoredScr := screentest.Shot{Agent: "claude", Version: c.version, Surface: "stash-send", Marker: 2}.Screen(t)
+		r = screentest.Recognize(restoredScr, "claude", c.version)
+		s := screentest.CopyScreen(restoredScr, 0, w, h)
+		screentest.Restyle(s, r.Region.Top-1, r.Region.Top-1, grey)
+		if r := screentest.Recognize(s, "claude", c.version); r.DraftRestored {
 			t.Errorf("%s: a restyled notice reads as restored", c.version)
 		}
-		if r := recognize(base, "claude", "2.1.999"); r.Clear != nil {
+		if r := screentest.Recognize(base, "claude", "2.1.999"); r.Clear != nil {
 			t.Errorf("%s's screen under the generic profile offers a clear", c.version)
 		}
 	}
-	draft := shot{"claude", "2.1.267", "draft", 0, 0}.screen(t)
-	if r := recognize(draft, "claude", "2.1.999"); r.Composer != contract.ComposerDraft || r.Clear != nil {
+	draft := screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "draft", Marker: 0}.Screen(t)
+	if r := screentest.Recognize(draft, "claude", "2.1.999"); r.Composer != contract.ComposerDraft || r.Clear != nil {
 		t.Errorf("generic profile: composer %s clear %v, want a draft and no clear", r.Composer, r.Clear != nil)
 	}
 }

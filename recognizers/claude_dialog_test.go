@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 )
 
@@ -16,32 +17,32 @@ import (
 // every other wrap is wrapped_label, zero input. Each case first proves
 // its source actionable.
 func TestClaudeWrappedLabel(t *testing.T) {
-	narrow := recognize(markerScreen(t, "claude", "2.1.267", "permission-narrow", 0), "claude", "2.1.267")
-	assertActionable(t, "claude@2.1.267/permission-narrow", &narrow, claudeSources[0])
+	narrow := screentest.Recognize(screentest.MarkerScreen(t, "claude", "2.1.267", "permission-narrow", 0), "claude", "2.1.267")
+	screentest.AssertActionable(t, "claude@2.1.267/permission-narrow", &narrow, claudeSources[0])
 
 	for _, v := range claudeVersions {
-		if _, err := os.Stat(castPath("claude", v, "permission-approve")); err != nil {
+		if _, err := os.Stat(screentest.CastPath("claude", v, "permission-approve")); err != nil {
 			continue
 		}
-		scr := markerScreen(t, "claude", v, "permission-approve", 0)
+		scr := screentest.MarkerScreen(t, "claude", v, "permission-approve", 0)
 		w, h := scr.Size()
-		r := recognize(copyScreen(scr, 0, w, h), "claude", v)
-		assertActionable(t, "claude@"+v+"/permission", &r, claudeSources[0])
-		opts := options(&r)
+		r := screentest.Recognize(screentest.CopyScreen(scr, 0, w, h), "claude", v)
+		screentest.AssertActionable(t, "claude@"+v+"/permission", &r, claudeSources[0])
+		opts := screentest.Options(&r)
 		grant := opts[1] // "Yes, and always allow access to <dir> from this project"
-		x := findText(scr, grant.Row, grant.Label)
+		x := screentest.FindText(scr, grant.Row, grant.Label)
 		if grant.Role != recognizers.RolePersistent || x < 0 {
 			t.Fatalf("%s: row 2 is %+v", v, grant)
 		}
 		wrap := func(rows int) recognizers.Recognition {
-			mut := copyScreen(scr, 0, w, h)
+			mut := screentest.CopyScreen(scr, 0, w, h)
 			for range rows {
 				// The grant and its earlier rows move up: the new row is
 				// the last under it.
-				mut = insertRow(mut, grant.Row)
-				writeText(mut, x, grant.Row, "and the rest", scr.Cell(x, grant.Row).Style)
+				mut = screentest.InsertRow(mut, grant.Row)
+				screentest.WriteText(mut, x, grant.Row, "and the rest", scr.Cell(x, grant.Row).Style)
 			}
-			return recognize(mut, "claude", v)
+			return screentest.Recognize(mut, "claude", v)
 		}
 		// The rows a recording shows the grant's path take: none on
 		// 2.1.263/266, one on 2.1.267, two on 2.1.332 (60 columns).
@@ -50,9 +51,9 @@ func TestClaudeWrappedLabel(t *testing.T) {
 			r := wrap(rows)
 			switch {
 			case rows <= proven && (!r.Actionable() || !slices.Equal(r.Interaction.Decisions, []contract.Decision{contract.DecisionApproveOnce, contract.DecisionReject})):
-				t.Errorf("%s: the recorded wrap of the grant onto %d rows is not actionable: %v", v, rows, reasonCodes(r))
-			case rows > proven && (r.Actionable() || !hasReason(r, recognizers.ReasonWrappedLabel)):
-				t.Errorf("%s: %d wrapped rows: actionable %v, reasons %v, want wrapped_label", v, rows, r.Actionable(), reasonCodes(r))
+				t.Errorf("%s: the recorded wrap of the grant onto %d rows is not actionable: %v", v, rows, screentest.ReasonCodes(r))
+			case rows > proven && (r.Actionable() || !screentest.HasReason(r, recognizers.ReasonWrappedLabel)):
+				t.Errorf("%s: %d wrapped rows: actionable %v, reasons %v, want wrapped_label", v, rows, r.Actionable(), screentest.ReasonCodes(r))
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package recognizers_test
 import (
 	"testing"
 
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -18,33 +19,33 @@ func TestClaudeResumePicker(t *testing.T) {
 		{"2.1.332", "2.1.267", 28, 2, 35, 38},
 	} {
 		title, box := v.rule+1, v.rule+2
-		cases := []pickerCase{
-			{"rule blank", blanked(v.rule)},
-			{"rule broken", written(60, v.rule, "x")},
-			{"title blank", blanked(title)},
-			{"title unstyled", restyled(title, vt.Style{})},
-			{"title changed", written(v.x, title, "r")},
-			{"box top blank", blanked(box)},
-			{"search row blank", blanked(box + 1)},
-			{"box bottom blank", blanked(box + 2)},
-			{"box narrowed", written(119-v.x, box+1, " ")},
-			{"current glyph gone", written(v.x, v.cur, " ")},
-			{"current glyph unstyled", func(s *vt.Screen) *vt.Screen {
+		cases := []screentest.Change{
+			{Name: "rule blank", Mut: screentest.Blanked(v.rule)},
+			{Name: "rule broken", Mut: screentest.Written(60, v.rule, "x")},
+			{Name: "title blank", Mut: screentest.Blanked(title)},
+			{Name: "title unstyled", Mut: screentest.Restyled(title, vt.Style{})},
+			{Name: "title changed", Mut: screentest.Written(v.x, title, "r")},
+			{Name: "box top blank", Mut: screentest.Blanked(box)},
+			{Name: "search row blank", Mut: screentest.Blanked(box + 1)},
+			{Name: "box bottom blank", Mut: screentest.Blanked(box + 2)},
+			{Name: "box narrowed", Mut: screentest.Written(119-v.x, box+1, " ")},
+			{Name: "current glyph gone", Mut: screentest.Written(v.x, v.cur, " ")},
+			{Name: "current glyph unstyled", Mut: func(s *vt.Screen) *vt.Screen {
 				c := s.Cell(v.x, v.cur)
 				c.Style = vt.Style{}
 				s.SetCell(v.x, v.cur, c)
 				return s
 			}},
-			{"two current rows", written(v.x, v.cur+1, "❯")},
-			{"a row left of the list", written(0, v.cur-1, "x")},
-			{"first hints row blank", blanked(v.hint)},
-			{"second hints row blank", blanked(v.hint + 1)},
-			{"hint changed", written(v.x+3, v.hint, "x")},
+			{Name: "two current rows", Mut: screentest.Written(v.x, v.cur+1, "❯")},
+			{Name: "a row left of the list", Mut: screentest.Written(0, v.cur-1, "x")},
+			{Name: "first hints row blank", Mut: screentest.Blanked(v.hint)},
+			{Name: "second hints row blank", Mut: screentest.Blanked(v.hint + 1)},
+			{Name: "hint changed", Mut: screentest.Written(v.x+3, v.hint, "x")},
 		}
 		if v.hint+2 < 40 { // 2.1.332's hints end on the pane's last row
-			cases = append(cases, pickerCase{"a row under the hints", written(v.x, v.hint+2, "x")})
+			cases = append(cases, screentest.Change{Name: "a row under the hints", Mut: screentest.Written(v.x, v.hint+2, "x")})
 		}
-		checkPicker(t, shot{"claude", v.version, "thread-resume", 5, 0}, cases, v.other)
+		screentest.CheckPicker(t, screentest.Shot{Agent: "claude", Version: v.version, Surface: "thread-resume", Marker: 5}, cases, v.other)
 	}
 }
 
@@ -64,35 +65,38 @@ func TestClaudePickerRows(t *testing.T) {
 		{"2.1.332", "2.1.267", 2, 33, recognizers.PickerRow{Title: "first-thread please", Detail: "3 seconds ago · HEAD · 154.4KB"}},
 	} {
 		cur, det := v.top+2, v.top+3
-		sh := shot{"claude", v.version, "thread-resume", 5, 0}
+		sh := screentest.Shot{Agent: "claude", Version: v.version, Surface: "thread-resume", Marker: 5}
 		want := &recognizers.Picker{Rows: []recognizers.PickerRow{v.want}, Shown: 1, Total: 1}
-		cases := []pickerCase{
-			{"the title unstyled", func(s *vt.Screen) *vt.Screen { restyleCols(s, cur, v.x+2, 60, vt.Style{}); return s }},
-			{"the title in the detail's grey", func(s *vt.Screen) *vt.Screen { restyleCols(s, cur, v.x+2, 60, fg256(246, false)); return s }},
-			{"the detail unstyled", restyled(det, vt.Style{})},
-			{"the detail without its age", func(s *vt.Screen) *vt.Screen {
-				setText(s, column(s, det, "ago"), det, "x")
+		cases := []screentest.Change{
+			{Name: "the title unstyled", Mut: func(s *vt.Screen) *vt.Screen { screentest.RestyleCols(s, cur, v.x+2, 60, vt.Style{}); return s }},
+			{Name: "the title in the detail's grey", Mut: func(s *vt.Screen) *vt.Screen {
+				screentest.RestyleCols(s, cur, v.x+2, 60, screentest.Fg256(246, false))
 				return s
 			}},
-			{"the detail under the title's column", func(s *vt.Screen) *vt.Screen { shiftRight(s, det, 0); return s }},
-			{"the title off its column", func(s *vt.Screen) *vt.Screen { shiftRight(s, cur, v.x+2); return s }},
-			{"the project's row gone", blanked(v.top)},
-			{"a session that is not current", func(s *vt.Screen) *vt.Screen {
-				writeText(s, v.x+2, v.top+1, "Other session", vt.Style{})
+			{Name: "the detail unstyled", Mut: screentest.Restyled(det, vt.Style{})},
+			{Name: "the detail without its age", Mut: func(s *vt.Screen) *vt.Screen {
+				screentest.SetText(s, screentest.Column(s, det, "ago"), det, "x")
 				return s
 			}},
-			{"another session under the current", func(s *vt.Screen) *vt.Screen {
-				s = insertRow(s, det) // the list moves up a row
-				writeText(s, v.x+2, det, "Other session", vt.Style{})
+			{Name: "the detail under the title's column", Mut: func(s *vt.Screen) *vt.Screen { screentest.ShiftRight(s, det, 0); return s }},
+			{Name: "the title off its column", Mut: func(s *vt.Screen) *vt.Screen { screentest.ShiftRight(s, cur, v.x+2); return s }},
+			{Name: "the project's row gone", Mut: screentest.Blanked(v.top)},
+			{Name: "a session that is not current", Mut: func(s *vt.Screen) *vt.Screen {
+				screentest.WriteText(s, v.x+2, v.top+1, "Other session", vt.Style{})
+				return s
+			}},
+			{Name: "another session under the current", Mut: func(s *vt.Screen) *vt.Screen {
+				s = screentest.InsertRow(s, det) // the list moves up a row
+				screentest.WriteText(s, v.x+2, det, "Other session", vt.Style{})
 				return s
 			}},
 		}
-		checkPickerRows(t, sh, want, cases, v.other, "2.1.999")
+		screentest.CheckPickerRows(t, sh, want, cases, v.other, "2.1.999")
 
 		// A title cut with "…" is marked.
-		s := sh.screen(t)
-		writeText(s, v.x+2+len(v.want.Title), cur, "…", fg256(153, false))
-		r := recognize(s, "claude", v.version)
+		s := sh.Screen(t)
+		screentest.WriteText(s, v.x+2+len(v.want.Title), cur, "…", screentest.Fg256(153, false))
+		r := screentest.Recognize(s, "claude", v.version)
 		if r.Picker == nil || !r.Picker.Rows[0].Truncated || r.Picker.Rows[0].Title != v.want.Title+"…" {
 			t.Errorf("%s, a title cut: picker %+v, want its row truncated", sh, r.Picker)
 		}

@@ -5,146 +5,81 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
-// statusCase is one change to a recorded status screen.
-type statusCase = pickerCase
-
-// sf is a status row carried as drawn; redacted one withheld.
-func sf(name, value string) recognizers.StatusField {
-	return recognizers.StatusField{Name: name, Value: value}
-}
-
 func redacted(name string) recognizers.StatusField {
 	return recognizers.StatusField{Name: name, Redacted: true}
-}
-
-// dropRow removes row y, the rows under it moving up a row.
-func dropRow(s *vt.Screen, y int) *vt.Screen {
-	_, h := s.Size()
-	for r := y; r < h-1; r++ {
-		blankRow(s, r)
-		copyRow(s, r+1, r)
-	}
-	blankRow(s, h-1)
-	return s
-}
-
-// swapRows exchanges rows a and b.
-func swapRows(s *vt.Screen, a, b int) *vt.Screen {
-	w, h := s.Size()
-	tmp := copyScreen(s, 0, w, h)
-	blankRow(s, a)
-	blankRow(s, b)
-	copyRow2(s, tmp, b, a)
-	copyRow2(s, tmp, a, b)
-	return s
-}
-
-// replaced is replaceText as a change: old on row y becomes repl.
-func replaced(t *testing.T, y int, old, repl string) func(s *vt.Screen) *vt.Screen {
-	return func(s *vt.Screen) *vt.Screen {
-		if !replaceText(s, y, old, repl) {
-			t.Fatalf("row %d has no %q", y, old)
-		}
-		return s
-	}
-}
-
-// checkStatus reads the recorded screen's status as want with the state
-// and composer given, each case (one change at a time) as no status, and
-// the screen under the other versions (and the generic profile) as no
-// status.
-func checkStatus(t *testing.T, sh shot, state contract.ScreenState, composer contract.Composer,
-	want []recognizers.StatusField, cases []statusCase, others ...string) {
-	t.Helper()
-	r := recognize(sh.screen(t), sh.agent, sh.version)
-	if r.ScreenState != state || r.Composer != composer || r.Interaction != nil || r.Plan != nil {
-		t.Errorf("%s: %s composer %s interaction %v plan %v, want %s, %s, nothing to act on", sh, r.ScreenState, r.Composer, r.Interaction, r.Plan, state, composer)
-	}
-	if r.Status == nil || !reflect.DeepEqual(r.Status.Fields, want) {
-		t.Errorf("%s: status %+v, want %+v", sh, r.Status, want)
-	}
-	for _, c := range cases {
-		if r := recognize(c.mut(sh.screen(t)), sh.agent, sh.version); r.Status != nil {
-			t.Errorf("%s, %s: status %+v (%s), want none", sh, c.name, r.Status.Fields, r.ScreenState)
-		}
-	}
-	for _, v := range others {
-		if r := recognize(sh.screen(t), sh.agent, v); r.Status != nil {
-			t.Errorf("%s read as %s: status %+v, want none", sh, v, r.Status.Fields)
-		}
-	}
 }
 
 // The Status tab's recorded rows. Ids, paths and ports are the
 // recordings'.
 var (
 	claude267Status = []recognizers.StatusField{
-		sf("Version", "2.1.267"),
-		sf("Session name", "Fake session"),
-		sf("Session ID", "4adcf414-6e3e-4177-9e07-76c363eafa59"),
-		sf("Session kind", "interactive"),
-		sf("Peer address", "uds:/tmp/akk-rig-821545207/tmp/cc-socks/5927.sock"),
-		sf("cwd", "/tmp/akk-rig-821545207/home/project"),
-		sf("Auth token", "none"),
-		sf("API key", "ANTHROPIC_API_KEY"),
-		sf("Anthropic base URL", "http://127.0.0.1:44591"),
-		sf("Model", "Default (claude-opus-5[1m])"),
-		sf("Setting sources", "User settings"),
-		sf("Managed settings (remote)", "not fetched — not available with a custom ANTHROPIC_BASE_URL"),
+		screentest.Carried("Version", "2.1.267"),
+		screentest.Carried("Session name", "Fake session"),
+		screentest.Carried("Session ID", "4adcf414-6e3e-4177-9e07-76c363eafa59"),
+		screentest.Carried("Session kind", "interactive"),
+		screentest.Carried("Peer address", "uds:/tmp/akk-rig-821545207/tmp/cc-socks/5927.sock"),
+		screentest.Carried("cwd", "/tmp/akk-rig-821545207/home/project"),
+		screentest.Carried("Auth token", "none"),
+		screentest.Carried("API key", "ANTHROPIC_API_KEY"),
+		screentest.Carried("Anthropic base URL", "http://127.0.0.1:44591"),
+		screentest.Carried("Model", "Default (claude-opus-5[1m])"),
+		screentest.Carried("Setting sources", "User settings"),
+		screentest.Carried("Managed settings (remote)", "not fetched — not available with a custom ANTHROPIC_BASE_URL"),
 		redacted("Organization policy"),
 	}
 	claude267PolicyError = []recognizers.StatusField{
-		sf("Version", "2.1.267"),
-		sf("Session name", "/rename to add a name"),
-		sf("Session ID", "a2dffe88-1e73-4c54-9ef1-7bf8a990b113"),
-		sf("Session kind", "interactive"),
-		sf("Peer address", "uds:/tmp/akk-rig-1503276501/tmp/cc-socks/6421.sock"),
-		sf("cwd", "/tmp/akk-rig-1503276501/home/project"),
-		sf("Auth token", "none"),
-		sf("API key", "ANTHROPIC_API_KEY"),
-		sf("Anthropic base URL", "http://127.0.0.1:39407"),
-		sf("Proxy", "http://127.0.0.1:39407"),
-		sf("Model", "Default (claude-opus-5[1m])"),
-		sf("Setting sources", "User settings"),
+		screentest.Carried("Version", "2.1.267"),
+		screentest.Carried("Session name", "/rename to add a name"),
+		screentest.Carried("Session ID", "a2dffe88-1e73-4c54-9ef1-7bf8a990b113"),
+		screentest.Carried("Session kind", "interactive"),
+		screentest.Carried("Peer address", "uds:/tmp/akk-rig-1503276501/tmp/cc-socks/6421.sock"),
+		screentest.Carried("cwd", "/tmp/akk-rig-1503276501/home/project"),
+		screentest.Carried("Auth token", "none"),
+		screentest.Carried("API key", "ANTHROPIC_API_KEY"),
+		screentest.Carried("Anthropic base URL", "http://127.0.0.1:39407"),
+		screentest.Carried("Proxy", "http://127.0.0.1:39407"),
+		screentest.Carried("Model", "Default (claude-opus-5[1m])"),
+		screentest.Carried("Setting sources", "User settings"),
 		redacted("Organization policy"),
 	}
 	claude332Status = []recognizers.StatusField{
-		sf("Version", "2.1.332"),
-		sf("Session name", "/rename to add a name"),
-		sf("Session ID", "3d466131-cec9-4d60-8686-7883568b1afe"),
-		sf("Session kind", "interactive"),
-		sf("Peer address", "uds:/tmp/akk-rig-1233021494/tmp/cc-socks/6880.sock"),
-		sf("cwd", "/tmp/akk-rig-1233021494/home/project"),
-		sf("Auth token", "none"),
-		sf("API key", "ANTHROPIC_API_KEY"),
-		sf("Anthropic base URL", "http://127.0.0.1:33207"),
-		sf("Model", "Default (claude-opus-5-5)"),
-		sf("Setting sources", "User settings"),
-		sf("Managed settings (remote)", "not fetched — not available with a custom ANTHROPIC_BASE_URL"),
+		screentest.Carried("Version", "2.1.332"),
+		screentest.Carried("Session name", "/rename to add a name"),
+		screentest.Carried("Session ID", "3d466131-cec9-4d60-8686-7883568b1afe"),
+		screentest.Carried("Session kind", "interactive"),
+		screentest.Carried("Peer address", "uds:/tmp/akk-rig-1233021494/tmp/cc-socks/6880.sock"),
+		screentest.Carried("cwd", "/tmp/akk-rig-1233021494/home/project"),
+		screentest.Carried("Auth token", "none"),
+		screentest.Carried("API key", "ANTHROPIC_API_KEY"),
+		screentest.Carried("Anthropic base URL", "http://127.0.0.1:33207"),
+		screentest.Carried("Model", "Default (claude-opus-5-5)"),
+		screentest.Carried("Setting sources", "User settings"),
+		screentest.Carried("Managed settings (remote)", "not fetched — not available with a custom ANTHROPIC_BASE_URL"),
 		redacted("Organization policy"),
-		sf("Auto mode server", "Disabled"),
+		screentest.Carried("Auto mode server", "Disabled"),
 		redacted("Features"),
 	}
 	claude332PolicyError = []recognizers.StatusField{
-		sf("Version", "2.1.332"),
-		sf("Session name", "/rename to add a name"),
-		sf("Session ID", "f5cc7dd2-ab64-479e-bafe-6f0bdfa9f7f6"),
-		sf("Session kind", "interactive"),
-		sf("Peer address", "uds:/tmp/akk-rig-2516369334/tmp/cc-socks/7006.sock"),
-		sf("cwd", "/tmp/akk-rig-2516369334/home/project"),
-		sf("Auth token", "none"),
-		sf("API key", "ANTHROPIC_API_KEY"),
-		sf("Anthropic base URL", "http://127.0.0.1:41835"),
-		sf("Proxy", "http://127.0.0.1:41835"),
-		sf("Model", "Default (claude-opus-5-5)"),
-		sf("Setting sources", "User settings"),
-		sf("Managed settings (remote)", "fetch failed — no policy applied (unexpected error)"),
+		screentest.Carried("Version", "2.1.332"),
+		screentest.Carried("Session name", "/rename to add a name"),
+		screentest.Carried("Session ID", "f5cc7dd2-ab64-479e-bafe-6f0bdfa9f7f6"),
+		screentest.Carried("Session kind", "interactive"),
+		screentest.Carried("Peer address", "uds:/tmp/akk-rig-2516369334/tmp/cc-socks/7006.sock"),
+		screentest.Carried("cwd", "/tmp/akk-rig-2516369334/home/project"),
+		screentest.Carried("Auth token", "none"),
+		screentest.Carried("API key", "ANTHROPIC_API_KEY"),
+		screentest.Carried("Anthropic base URL", "http://127.0.0.1:41835"),
+		screentest.Carried("Proxy", "http://127.0.0.1:41835"),
+		screentest.Carried("Model", "Default (claude-opus-5-5)"),
+		screentest.Carried("Setting sources", "User settings"),
+		screentest.Carried("Managed settings (remote)", "fetch failed — no policy applied (unexpected error)"),
 		redacted("Organization policy"),
-		sf("Auto mode server", "Disabled"),
+		screentest.Carried("Auto mode server", "Disabled"),
 		redacted("Features"),
 	}
 )
@@ -165,54 +100,57 @@ func TestClaudeStatus(t *testing.T) {
 		{"2.1.332", "2.1.267", claude332Status, 2, 30, 2, 24, "←/→ to switch · Esc to close", 7, 15},
 	} {
 		tabs, x := v.rule+1, v.x
-		grey := fg256(246, false)
-		cases := []statusCase{
-			{"another tab selected", func(s *vt.Screen) *vt.Screen {
+		grey := screentest.Fg256(246, false)
+		cases := []screentest.Change{
+			{Name: "another tab selected", Mut: func(s *vt.Screen) *vt.Screen {
 				sel := s.Cell(x+9, tabs).Style
-				restyleCols(s, tabs, x+9, x+17, vt.Style{})
-				restyleCols(s, tabs, x+18, x+26, sel) // " Config "
+				screentest.RestyleCols(s, tabs, x+9, x+17, vt.Style{})
+				screentest.RestyleCols(s, tabs, x+18, x+26, sel) // " Config "
 				return s
 			}},
-			{"the Status tab unselected", func(s *vt.Screen) *vt.Screen { restyleCols(s, tabs, x+9, x+17, vt.Style{}); return s }},
-			{"the tabs renamed", replaced(t, tabs, "Config", "Confyg")},
-			{"the rule gone", blanked(v.rule)},
-			{"the hint gone", blanked(v.hint)},
-			{"the hint changed", replaced(t, v.hint, "Esc", "Tab")},
-			{"the hint unstyled", restyled(v.hint, vt.Style{})},
-			{"a row missing", func(s *vt.Screen) *vt.Screen { return dropRow(s, v.sid) }},
-			{"a row renamed", replaced(t, v.sid, "Session ID", "Session Id")},
-			{"a row drawn twice", func(s *vt.Screen) *vt.Screen {
-				s = insertRow(s, v.sid) // the panel above moves up a row
-				copyRow(s, v.sid-1, v.sid)
+			{Name: "the Status tab unselected", Mut: func(s *vt.Screen) *vt.Screen { screentest.RestyleCols(s, tabs, x+9, x+17, vt.Style{}); return s }},
+			{Name: "the tabs renamed", Mut: screentest.Replaced(t, tabs, "Config", "Confyg")},
+			{Name: "the rule gone", Mut: screentest.Blanked(v.rule)},
+			{Name: "the hint gone", Mut: screentest.Blanked(v.hint)},
+			{Name: "the hint changed", Mut: screentest.Replaced(t, v.hint, "Esc", "Tab")},
+			{Name: "the hint unstyled", Mut: screentest.Restyled(v.hint, vt.Style{})},
+			{Name: "a row missing", Mut: func(s *vt.Screen) *vt.Screen { return screentest.DropRow(s, v.sid) }},
+			{Name: "a row renamed", Mut: screentest.Replaced(t, v.sid, "Session ID", "Session Id")},
+			{Name: "a row drawn twice", Mut: func(s *vt.Screen) *vt.Screen {
+				s = screentest.InsertRow(s, v.sid) // the panel above moves up a row
+				screentest.CopyRow(s, v.sid-1, v.sid)
 				return s
 			}},
-			{"an unknown row added", func(s *vt.Screen) *vt.Screen {
-				s = insertRow(s, v.sid) // the panel above moves up a row
-				writeText(s, x, v.sid, "Secret:", vt.Style{Style: vt.Style{}.Style.Bold(true)})
-				writeText(s, v.vx, v.sid, "hunter2", vt.Style{})
+			{Name: "an unknown row added", Mut: func(s *vt.Screen) *vt.Screen {
+				s = screentest.InsertRow(s, v.sid) // the panel above moves up a row
+				screentest.WriteText(s, x, v.sid, "Secret:", vt.Style{Style: vt.Style{}.Style.Bold(true)})
+				screentest.WriteText(s, v.vx, v.sid, "hunter2", vt.Style{})
 				return s
 			}},
-			{"two rows swapped", func(s *vt.Screen) *vt.Screen { return swapRows(s, v.sid, v.sid+1) }},
-			{"a second blank row", func(s *vt.Screen) *vt.Screen { return insertRow(s, v.model) }},
-			{"no blank row", func(s *vt.Screen) *vt.Screen { return dropRow(s, v.model-1) }},
-			{"a row under a value that does not wrap", func(s *vt.Screen) *vt.Screen {
-				s = insertRow(s, v.sid+1)
-				writeText(s, v.vx, v.sid+1, "more", vt.Style{})
+			{Name: "two rows swapped", Mut: func(s *vt.Screen) *vt.Screen { return screentest.SwapRows(s, v.sid, v.sid+1) }},
+			{Name: "a second blank row", Mut: func(s *vt.Screen) *vt.Screen { return screentest.InsertRow(s, v.model) }},
+			{Name: "no blank row", Mut: func(s *vt.Screen) *vt.Screen { return screentest.DropRow(s, v.model-1) }},
+			{Name: "a row under a value that does not wrap", Mut: func(s *vt.Screen) *vt.Screen {
+				s = screentest.InsertRow(s, v.sid+1)
+				screentest.WriteText(s, v.vx, v.sid+1, "more", vt.Style{})
 				return s
 			}},
-			{"a value off its column", func(s *vt.Screen) *vt.Screen { shiftRight(s, v.sid, v.vx); return s }},
-			{"every value off its column", func(s *vt.Screen) *vt.Screen {
+			{Name: "a value off its column", Mut: func(s *vt.Screen) *vt.Screen { screentest.ShiftRight(s, v.sid, v.vx); return s }},
+			{Name: "every value off its column", Mut: func(s *vt.Screen) *vt.Screen {
 				for y := v.rule + 3; y < v.hint-1; y++ {
-					shiftRight(s, y, v.vx)
+					screentest.ShiftRight(s, y, v.vx)
 				}
 				return s
 			}},
-			{"a name off its column", func(s *vt.Screen) *vt.Screen { shiftRight(s, v.sid, x); return s }},
-			{"a name unstyled", func(s *vt.Screen) *vt.Screen { restyleCols(s, v.sid, x, v.vx, vt.Style{}); return s }},
-			{"a value in grey", func(s *vt.Screen) *vt.Screen { restyleCols(s, v.sid, v.vx, 120, grey); return s }},
-			{"a value bold", func(s *vt.Screen) *vt.Screen { restyleCols(s, v.model, v.vx, 120, fg256(153, true)); return s }},
+			{Name: "a name off its column", Mut: func(s *vt.Screen) *vt.Screen { screentest.ShiftRight(s, v.sid, x); return s }},
+			{Name: "a name unstyled", Mut: func(s *vt.Screen) *vt.Screen { screentest.RestyleCols(s, v.sid, x, v.vx, vt.Style{}); return s }},
+			{Name: "a value in grey", Mut: func(s *vt.Screen) *vt.Screen { screentest.RestyleCols(s, v.sid, v.vx, 120, grey); return s }},
+			{Name: "a value bold", Mut: func(s *vt.Screen) *vt.Screen {
+				screentest.RestyleCols(s, v.model, v.vx, 120, screentest.Fg256(153, true))
+				return s
+			}},
 		}
-		checkStatus(t, shot{"claude", v.version, "status", 2, 0}, contract.ScreenMenuOrViewer, contract.ComposerAbsent,
+		screentest.CheckStatus(t, screentest.Shot{Agent: "claude", Version: v.version, Surface: "status", Marker: 2}, contract.ScreenMenuOrViewer, contract.ComposerAbsent,
 			v.want, cases, v.other, "2.1.263", "2.1.999")
 	}
 }
@@ -234,22 +172,22 @@ func TestClaudeStatusWrapped(t *testing.T) {
 		{"2.1.267", claude267PolicyError, 3, 25, 18, "(Remote Control, cloud"},
 		{"2.1.332", claude332PolicyError, 2, 30, 19, "cloud sessions,"},
 	} {
-		cases := []statusCase{
-			{"a row that could have held the next word", func(s *vt.Screen) *vt.Screen {
-				x := findText(s, v.policy, v.tail)
+		cases := []screentest.Change{
+			{Name: "a row that could have held the next word", Mut: func(s *vt.Screen) *vt.Screen {
+				x := screentest.FindText(s, v.policy, v.tail)
 				for i := range len([]rune(v.tail)) {
-					setText(s, x+i, v.policy, " ")
+					screentest.SetText(s, x+i, v.policy, " ")
 				}
 				return s
 			}},
-			{"a row past the wrap width", written(120-v.x, v.policy+1, "x")},
-			{"a wrapped row off the values' column", func(s *vt.Screen) *vt.Screen { shiftRight(s, v.policy+1, v.vx); return s }},
-			{"a wrapped row left of the values' column", func(s *vt.Screen) *vt.Screen {
-				setText(s, v.vx-2, v.policy+1, "x")
+			{Name: "a row past the wrap width", Mut: screentest.Written(120-v.x, v.policy+1, "x")},
+			{Name: "a wrapped row off the values' column", Mut: func(s *vt.Screen) *vt.Screen { screentest.ShiftRight(s, v.policy+1, v.vx); return s }},
+			{Name: "a wrapped row left of the values' column", Mut: func(s *vt.Screen) *vt.Screen {
+				screentest.SetText(s, v.vx-2, v.policy+1, "x")
 				return s
 			}},
 		}
-		checkStatus(t, shot{"claude", v.version, "status-policy-error", 2, 0}, contract.ScreenMenuOrViewer, contract.ComposerAbsent,
+		screentest.CheckStatus(t, screentest.Shot{Agent: "claude", Version: v.version, Surface: "status-policy-error", Marker: 2}, contract.ScreenMenuOrViewer, contract.ComposerAbsent,
 			v.want, cases)
 	}
 }
@@ -259,7 +197,7 @@ func TestClaudeStatusWrapped(t *testing.T) {
 // name, the base URL a bare origin); anything else there is withheld,
 // the rest of the panel read as before.
 func TestClaudeStatusRedacted(t *testing.T) {
-	sh := shot{"claude", "2.1.267", "status", 2, 0}
+	sh := screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "status", Marker: 2}
 	for _, c := range []struct {
 		name      string
 		row       int
@@ -273,13 +211,13 @@ func TestClaudeStatusRedacted(t *testing.T) {
 		{"a path in the base URL", 13, "http://127.0.0.1:44591", "http://127.0.0.1/k/abc", 8},
 		{"a query in the base URL", 13, "http://127.0.0.1:44591", "http://127.0.0.1?k=abc", 8},
 	} {
-		s := sh.screen(t)
-		if !replaceText(s, c.row, c.old, c.repl) {
+		s := sh.Screen(t)
+		if !screentest.ReplaceText(s, c.row, c.old, c.repl) {
 			t.Fatalf("%s: row %d has no %q", c.name, c.row, c.old)
 		}
 		want := append([]recognizers.StatusField(nil), claude267Status...)
 		want[c.field] = redacted(want[c.field].Name)
-		r := recognize(s, "claude", "2.1.267")
+		r := screentest.Recognize(s, "claude", "2.1.267")
 		if r.Status == nil || !reflect.DeepEqual(r.Status.Fields, want) {
 			t.Errorf("%s: status %+v, want %+v", c.name, r.Status, want)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -21,11 +22,11 @@ import (
 // (its editor is not recorded in the light theme).
 func TestClaudeLightQuestionShapes(t *testing.T) {
 	for _, v := range []string{"2.1.267", "2.1.332"} {
-		light := recognize(markerScreen(t, "claude", v, "question-digit-theme-light", 0), "claude", v)
-		painted := recognize(lightPaint(markerScreen(t, "claude", v, "question-digit", 0)), "claude", v)
+		light := screentest.Recognize(screentest.MarkerScreen(t, "claude", v, "question-digit-theme-light", 0), "claude", v)
+		painted := screentest.Recognize(lightPaint(screentest.MarkerScreen(t, "claude", v, "question-digit", 0)), "claude", v)
 		if !light.Actionable() || !painted.Actionable() {
 			t.Fatalf("%s: question-digit not actionable: light %v %v, repainted %v %v", v,
-				light.ScreenState, reasonCodes(light), painted.ScreenState, reasonCodes(painted))
+				light.ScreenState, screentest.ReasonCodes(light), painted.ScreenState, screentest.ReasonCodes(painted))
 		}
 		if got, want := offered(painted), offered(light); !slices.Equal(got, want) || !slices.Equal(got, []int{0, 1, 2}) {
 			t.Fatalf("%s: repainted question offers %v, the light recording %v, want [0 1 2]", v, got, want)
@@ -40,13 +41,13 @@ func TestClaudeLightQuestionShapes(t *testing.T) {
 			{"multi-select", 1},   // ticked (the tick keeps its dark colour)
 			{"type-something", 1}, // the open editor
 		} {
-			dark := recognize(markerScreen(t, "claude", v, c.surface, c.marker), "claude", v)
+			dark := screentest.Recognize(screentest.MarkerScreen(t, "claude", v, c.surface, c.marker), "claude", v)
 			if !dark.Actionable() {
-				t.Fatalf("%s %s@%d: the dark source is not actionable: %v", v, c.surface, c.marker, reasonCodes(dark))
+				t.Fatalf("%s %s@%d: the dark source is not actionable: %v", v, c.surface, c.marker, screentest.ReasonCodes(dark))
 			}
-			r := recognize(lightPaint(markerScreen(t, "claude", v, c.surface, c.marker)), "claude", v)
+			r := screentest.Recognize(lightPaint(screentest.MarkerScreen(t, "claude", v, c.surface, c.marker)), "claude", v)
 			if r.Actionable() || r.Interaction == nil || r.Interaction.State != contract.StateManualRequired {
-				t.Errorf("%s %s@%d repainted light: %s actionable=%v %v", v, c.surface, c.marker, r.ScreenState, r.Actionable(), reasonCodes(r))
+				t.Errorf("%s %s@%d repainted light: %s actionable=%v %v", v, c.surface, c.marker, r.ScreenState, r.Actionable(), screentest.ReasonCodes(r))
 			}
 		}
 	}

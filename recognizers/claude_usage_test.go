@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
 // usageLimitScreens are the corpus' Claude usage-limit screens.
-func usageLimitScreens(t *testing.T) []blockedScreen {
-	return markedBlocked(t, func(surface string) bool { return strings.HasPrefix(surface, "usage-limit") })
+func usageLimitScreens(t *testing.T) []screentest.BlockedScreen {
+	return screentest.MarkedBlocked(t, func(surface string) bool { return strings.HasPrefix(surface, "usage-limit") })
 }
 
 // TestBlockedUsageLimit: Claude Code's usage-limit screen is blocked
@@ -20,20 +21,20 @@ func usageLimitScreens(t *testing.T) []blockedScreen {
 // the composer read as empty, and offers nothing.
 func TestBlockedUsageLimit(t *testing.T) {
 	for _, b := range usageLimitScreens(t) {
-		name := b.f.Version + "/" + b.f.Surface
-		r := recognize(b.scr, b.f.Agent, b.f.Version)
+		name := b.File.Version + "/" + b.File.Surface
+		r := screentest.Recognize(b.Screen, b.File.Agent, b.File.Version)
 		got := r.Blocked
 		if r.ScreenState != contract.ScreenBlocked || got == nil {
 			t.Errorf("%s: %s %v %v", name, r.ScreenState, got, r.Reasons)
 			continue
 		}
-		hour := strings.HasSuffix(b.f.Surface, "-hour")
+		hour := strings.HasSuffix(b.File.Surface, "-hour")
 		at, zone, _ := strings.Cut(got.ResetsAt, " ")
 		if got.Reason != recognizers.BlockedUsageLimit || got.Status != 0 || !got.AutoContinue || zone != "(UTC)" ||
 			!strings.HasSuffix(at, "pm") || strings.Contains(at, ":") == hour {
 			t.Errorf("%s: blocked %+v", name, *got)
 		}
-		if !printed(b.scr, "resets "+got.ResetsAt) {
+		if !printed(b.Screen, "resets "+got.ResetsAt) {
 			t.Errorf("%s: resets_at %q is not the printed time", name, got.ResetsAt)
 		}
 		if r.Composer != contract.ComposerEmpty || !r.Exact || len(r.Reasons) != 0 {
@@ -50,12 +51,12 @@ func TestBlockedUsageLimit(t *testing.T) {
 // idle.
 func TestBlockedUsageLimitMutations(t *testing.T) {
 	for _, b := range usageLimitScreens(t) {
-		name := b.f.Version + "/" + b.f.Surface
-		r := recognize(b.scr, b.f.Agent, b.f.Version)
+		name := b.File.Version + "/" + b.File.Surface
+		r := screentest.Recognize(b.Screen, b.File.Agent, b.File.Version)
 		if r.Blocked == nil {
 			continue // TestBlockedUsageLimit says why
 		}
-		w, h := b.scr.Size()
+		w, h := b.Screen.Size()
 		row, top := r.Blocked.Row, r.Region.Top
 		foot := top + r.Region.Rows - 1
 		notice := top + 3 // under the upper rule, the empty "❯" row and the lower rule
@@ -65,65 +66,48 @@ func TestBlockedUsageLimitMutations(t *testing.T) {
 			apply func(s *vt.Screen)
 			why   string // the reason it must give, "" any
 		}{
-			{"limit text changed", func(s *vt.Screen) { setText(s, 5, row, "X") }, recognizers.NoteUnknownAPIError},
-			{"limit colour removed", func(s *vt.Screen) { restyle(s, row, row, vt.DefaultStyle) }, recognizers.NoteUnknownAPIError},
+			{"limit text changed", func(s *vt.Screen) { screentest.SetText(s, 5, row, "X") }, recognizers.NoteUnknownAPIError},
+			{"limit colour removed", func(s *vt.Screen) { screentest.Restyle(s, row, row, vt.DefaultStyle) }, recognizers.NoteUnknownAPIError},
 			{"a reset time differs", func(s *vt.Screen) {
-				x := column(s, notice, clock)
+				x := screentest.Column(s, notice, clock)
 				d := "8"
 				if clock[0] == '8' {
 					d = "9"
 				}
-				setText(s, x, notice, d)
+				screentest.SetText(s, x, notice, d)
 			}, recognizers.NoteUnknownAPIError},
 			{"notices gone", func(s *vt.Screen) {
-				copyRow(s, foot, notice)
+				screentest.CopyRow(s, foot, notice)
 				for y := notice + 1; y < h; y++ {
-					blankRow(s, y)
+					screentest.BlankRow(s, y)
 				}
 			}, recognizers.NoteUnknownAPIError},
-			{"notice text changed", func(s *vt.Screen) { setText(s, 4, notice, "X") }, ""},
-			{"a draft", func(s *vt.Screen) { setText(s, 2, top+1, "x") }, ""},
+			{"notice text changed", func(s *vt.Screen) { screentest.SetText(s, 4, notice, "X") }, ""},
+			{"a draft", func(s *vt.Screen) { screentest.SetText(s, 2, top+1, "x") }, ""},
 		} {
-			s := copyScreen(b.scr, 0, w, h)
+			s := screentest.CopyScreen(b.Screen, 0, w, h)
 			m.apply(s)
-			got := recognize(s, b.f.Agent, b.f.Version)
+			got := screentest.Recognize(s, b.File.Agent, b.File.Version)
 			if got.ScreenState != contract.ScreenUnknown || got.Blocked != nil || got.Actionable() {
 				t.Errorf("%s %s: %s %v %v, want unknown", name, m.name, got.ScreenState, got.Blocked, got.Reasons)
 			}
-			if m.why != "" && !hasReason(got, m.why) {
+			if m.why != "" && !screentest.HasReason(got, m.why) {
 				t.Errorf("%s %s: reasons %v", name, m.name, got.Reasons)
 			}
 		}
 		// The generic profile knows every recorded version's screen.
-		if g := recognize(b.scr, b.f.Agent, "2.1.999"); g.ScreenState != contract.ScreenBlocked || g.Blocked == nil ||
+		if g := screentest.Recognize(b.Screen, b.File.Agent, "2.1.999"); g.ScreenState != contract.ScreenBlocked || g.Blocked == nil ||
 			*g.Blocked != *r.Blocked || g.Exact || g.Actionable() {
 			t.Errorf("%s generic: %s %v %v", name, g.ScreenState, g.Blocked, g.Reasons)
 		}
 	}
 }
 
-// column is the column where row y shows sub, -1 if it does not.
-func column(s *vt.Screen, y int, sub string) int {
-	w, _ := s.Size()
-	for x := 0; x < w; x++ {
-		text := ""
-		for cx := x; cx < w && len(text) < len(sub); cx++ {
-			if c := s.Cell(cx, y); c.Width != 0 {
-				text += strings.ReplaceAll(c.Text, "\u00a0", " ")
-			}
-		}
-		if strings.HasPrefix(text, sub) {
-			return x
-		}
-	}
-	return -1
-}
-
 // printed reports whether a row of s shows sub.
 func printed(s *vt.Screen, sub string) bool {
 	_, h := s.Size()
 	for y := 0; y < h; y++ {
-		if column(s, y, sub) >= 0 {
+		if screentest.Column(s, y, sub) >= 0 {
 			return true
 		}
 	}

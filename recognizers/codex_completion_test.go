@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
 )
@@ -23,78 +24,78 @@ func TestCodexCompletionTwoRows(t *testing.T) {
 	plainSt := vt.Style{}
 	boldRev := vt.Style{Style: tcell.StyleDefault.Bold(true).Reverse(true)}
 	for _, c := range []struct {
-		shot
+		screentest.Shot
 		other      string
 		first, top int // the list's first row, the composer row
 	}{
-		{shot{"codex", "0.155.1", "status", 0, 0}, "0.171.0", 12, 10},
-		{shot{"codex", "0.155.1", "status-ambiguous", 4, 0}, "0.171.0", 21, 19},
-		{shot{"codex", "0.171.0", "status", 0, 0}, "0.155.1", 33, 36},
-		{shot{"codex", "0.171.0", "status-ambiguous", 4, 0}, "0.155.1", 33, 36},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "status", Marker: 0}, "0.171.0", 12, 10},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "status-ambiguous", Marker: 4}, "0.171.0", 21, 19},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "status", Marker: 0}, "0.155.1", 33, 36},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "status-ambiguous", Marker: 4}, "0.155.1", 33, 36},
 	} {
 		second := c.first + 1
 		// The recorded Down screen: /statusline highlighted under "/status".
-		down := shot{"codex", c.version, "status-completion", 1, 0}
-		cases := []pickerCase{
-			{"the second row highlighted (recorded, after Down)", func(*vt.Screen) *vt.Screen { return down.screen(t) }},
-			{"both rows highlighted", func(s *vt.Screen) *vt.Screen { pasteRow(s, down.screen(t), second, second); return s }},
-			{"no row highlighted", func(s *vt.Screen) *vt.Screen {
-				pasteRow(s, down.screen(t), c.first, c.first)
+		down := screentest.Shot{Agent: "codex", Version: c.Version, Surface: "status-completion", Marker: 1}
+		cases := []screentest.Change{
+			{Name: "the second row highlighted (recorded, after Down)", Mut: func(*vt.Screen) *vt.Screen { return down.Screen(t) }},
+			{Name: "both rows highlighted", Mut: func(s *vt.Screen) *vt.Screen { screentest.PasteRow(s, down.Screen(t), second, second); return s }},
+			{Name: "no row highlighted", Mut: func(s *vt.Screen) *vt.Screen {
+				screentest.PasteRow(s, down.Screen(t), c.first, c.first)
 				return s
 			}},
-			{"a third row", func(s *vt.Screen) *vt.Screen {
-				if c.version == "0.155.1" {
-					copyRow(s, second, second+1)
+			{Name: "a third row", Mut: func(s *vt.Screen) *vt.Screen {
+				if c.Version == "0.155.1" {
+					screentest.CopyRow(s, second, second+1)
 				} else {
-					copyRow(s, second, c.first-1)
+					screentest.CopyRow(s, second, c.first-1)
 				}
 				return s
 			}},
-			{"a third row, another command", func(s *vt.Screen) *vt.Screen {
+			{Name: "a third row, another command", Mut: func(s *vt.Screen) *vt.Screen {
 				y := c.first - 1
-				if c.version == "0.155.1" {
+				if c.Version == "0.155.1" {
 					y = second + 1
 				}
-				copyRow(s, second, y)
-				setText(s, 12, y, "x")
+				screentest.CopyRow(s, second, y)
+				screentest.SetText(s, 12, y, "x")
 				return s
 			}},
-			{"one row only", blanked(second)},
-			{"the first row shifted right", func(s *vt.Screen) *vt.Screen { shiftRight(s, c.first, 0); return s }},
-			{"the second row shifted right", func(s *vt.Screen) *vt.Screen { shiftRight(s, second, 0); return s }},
-			{"the first description moved", func(s *vt.Screen) *vt.Screen { shiftRight(s, c.first, descX); return s }},
-			{"the second description moved", func(s *vt.Screen) *vt.Screen { shiftRight(s, second, descX); return s }},
-			{"both descriptions moved", func(s *vt.Screen) *vt.Screen {
-				shiftRight(s, c.first, descX)
-				shiftRight(s, second, descX)
+			{Name: "one row only", Mut: screentest.Blanked(second)},
+			{Name: "the first row shifted right", Mut: func(s *vt.Screen) *vt.Screen { screentest.ShiftRight(s, c.first, 0); return s }},
+			{Name: "the second row shifted right", Mut: func(s *vt.Screen) *vt.Screen { screentest.ShiftRight(s, second, 0); return s }},
+			{Name: "the first description moved", Mut: func(s *vt.Screen) *vt.Screen { screentest.ShiftRight(s, c.first, descX); return s }},
+			{Name: "the second description moved", Mut: func(s *vt.Screen) *vt.Screen { screentest.ShiftRight(s, second, descX); return s }},
+			{Name: "both descriptions moved", Mut: func(s *vt.Screen) *vt.Screen {
+				screentest.ShiftRight(s, c.first, descX)
+				screentest.ShiftRight(s, second, descX)
 				return s
 			}},
-			{"the second row's name not bold", func(s *vt.Screen) *vt.Screen { restyleCols(s, second, 3, 9, plainSt); return s }},
-			{"the second row's bold run longer", func(s *vt.Screen) *vt.Screen {
-				restyleCols(s, second, 9, 10, vt.Style{Style: tcell.StyleDefault.Bold(true)})
+			{Name: "the second row's name not bold", Mut: func(s *vt.Screen) *vt.Screen { screentest.RestyleCols(s, second, 3, 9, plainSt); return s }},
+			{Name: "the second row's bold run longer", Mut: func(s *vt.Screen) *vt.Screen {
+				screentest.RestyleCols(s, second, 9, 10, vt.Style{Style: tcell.StyleDefault.Bold(true)})
 				return s
 			}},
-			{"the second description not dim", func(s *vt.Screen) *vt.Screen { restyleCols(s, second, descX, 120, plainSt); return s }},
-			{"the second command not the draft's", written(4, second, "x")},
-			{"the first command another", written(4, c.first, "x")},
-			{"another command typed", written(3, c.top, "k")},
-			{"the first row unstyled", restyled(c.first, plainSt)},
+			{Name: "the second description not dim", Mut: func(s *vt.Screen) *vt.Screen { screentest.RestyleCols(s, second, descX, 120, plainSt); return s }},
+			{Name: "the second command not the draft's", Mut: screentest.Written(4, second, "x")},
+			{Name: "the first command another", Mut: screentest.Written(4, c.first, "x")},
+			{Name: "another command typed", Mut: screentest.Written(3, c.top, "k")},
+			{Name: "the first row unstyled", Mut: screentest.Restyled(c.first, plainSt)},
 		}
-		if c.version == "0.171.0" {
+		if c.Version == "0.171.0" {
 			cases = append(cases,
-				pickerCase{"the description in the command's weight", func(s *vt.Screen) *vt.Screen {
-					restyleCols(s, c.first, descX, 120, boldRev)
+				screentest.Change{Name: "the description in the command's weight", Mut: func(s *vt.Screen) *vt.Screen {
+					screentest.RestyleCols(s, c.first, descX, 120, boldRev)
 					return s
 				}},
-				pickerCase{"no blank row over the list", written(2, c.first-1, "x")},
-				pickerCase{"a row between it and the composer", written(2, c.top-1, "x")},
+				screentest.Change{Name: "no blank row over the list", Mut: screentest.Written(2, c.first-1, "x")},
+				screentest.Change{Name: "a row between it and the composer", Mut: screentest.Written(2, c.top-1, "x")},
 			)
 		} else {
-			cases = append(cases, pickerCase{"no blank row over the list", written(2, c.first-1, "x")})
+			cases = append(cases, screentest.Change{Name: "no blank row over the list", Mut: screentest.Written(2, c.first-1, "x")})
 		}
-		checkCompletion(t, c.shot, "/status", cases, c.other, "0.999.0")
-		if r := recognize(c.screen(t), c.agent, c.version); r.NoCompletion || r.Region.Top != c.top {
-			t.Errorf("%s: no completion %v, composer row %d, want a list and row %d", c.shot, r.NoCompletion, r.Region.Top, c.top)
+		screentest.CheckCompletion(t, c.Shot, "/status", cases, c.other, "0.999.0")
+		if r := screentest.Recognize(c.Screen(t), c.Agent, c.Version); r.NoCompletion || r.Region.Top != c.top {
+			t.Errorf("%s: no completion %v, composer row %d, want a list and row %d", c.Shot, r.NoCompletion, r.Region.Top, c.top)
 		}
 	}
 	// status-completion: "/statu" over the list (/status highlighted, not
@@ -106,8 +107,8 @@ func TestCodexCompletionTwoRows(t *testing.T) {
 			marker int
 			draft  string
 		}{{0, "/statu"}, {1, "/status"}} {
-			sh := shot{"codex", v, "status-completion", c.marker, 0}
-			r := recognize(sh.screen(t), "codex", v)
+			sh := screentest.Shot{Agent: "codex", Version: v, Surface: "status-completion", Marker: c.marker}
+			r := screentest.Recognize(sh.Screen(t), "codex", v)
 			if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerDraft || r.Draft != c.draft || r.Completion != "" || r.NoCompletion {
 				t.Errorf("%s: %s %s %q completion %q no completion %v, want idle, draft %q, no completion proven either way",
 					sh, r.ScreenState, r.Composer, r.Draft, r.Completion, r.NoCompletion, c.draft)

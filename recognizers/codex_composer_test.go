@@ -2,42 +2,16 @@ package recognizers_test
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
 )
-
-// shot names one screen of a recording: its marker k, or with at > 0 the
-// screen after its last event at or before at seconds.
-type shot struct {
-	agent, version, surface string
-	marker                  int
-	at                      float64
-}
-
-func (s shot) String() string {
-	name := s.agent + "/" + s.version + "/" + s.surface
-	if s.at > 0 {
-		return fmt.Sprintf("%s at %g", name, s.at)
-	}
-	return fmt.Sprintf("%s marker %d", name, s.marker)
-}
-
-func (s shot) screen(t testing.TB) *vt.Screen {
-	t.Helper()
-	rec := loadCast(t, castPath(s.agent, s.version, s.surface))
-	if s.at > 0 {
-		return screenAtTime(t, rec, s.at)
-	}
-	scr, _ := screenAt(t, rec, s.marker)
-	return scr
-}
 
 var ctrlU = []byte{0x15}
 
@@ -46,49 +20,49 @@ var ctrlU = []byte{0x15}
 // right after its last cell, idle or working.
 func TestCodexClear(t *testing.T) {
 	cases := []struct {
-		shot
+		screentest.Shot
 		state    contract.ScreenState
 		composer contract.Composer
 		clear    bool
 	}{
 		// The draft typed, the cursor at its end; ctrl+u then empties it
 		// (marker 1).
-		{shot{"codex", "0.155.1", "clear-draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
-		{shot{"codex", "0.155.1", "clear-draft", 1, 0}, contract.ScreenIdle, contract.ComposerEmpty, false},
-		{shot{"codex", "0.171.0", "clear-draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
-		{shot{"codex", "0.171.0", "clear-draft", 1, 0}, contract.ScreenIdle, contract.ComposerEmpty, false},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "clear-draft", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "clear-draft", Marker: 1}, contract.ScreenIdle, contract.ComposerEmpty, false},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "clear-draft", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "clear-draft", Marker: 1}, contract.ScreenIdle, contract.ComposerEmpty, false},
 		// The cursor moved four cells left: ctrl+u leaves "tail" (marker 1,
 		// the cursor at the line start).
-		{shot{"codex", "0.155.1", "clear-cursor-mid", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
-		{shot{"codex", "0.155.1", "clear-cursor-mid", 0, 2.5}, contract.ScreenIdle, contract.ComposerDraft, false},
-		{shot{"codex", "0.155.1", "clear-cursor-mid", 1, 0}, contract.ScreenIdle, contract.ComposerDraft, false},
-		{shot{"codex", "0.171.0", "clear-cursor-mid", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
-		{shot{"codex", "0.171.0", "clear-cursor-mid", 0, 2.8}, contract.ScreenIdle, contract.ComposerDraft, false},
-		{shot{"codex", "0.171.0", "clear-cursor-mid", 1, 0}, contract.ScreenIdle, contract.ComposerDraft, false},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "clear-cursor-mid", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "clear-cursor-mid", Marker: 0, At: 2.5}, contract.ScreenIdle, contract.ComposerDraft, false},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "clear-cursor-mid", Marker: 1}, contract.ScreenIdle, contract.ComposerDraft, false},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "clear-cursor-mid", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "clear-cursor-mid", Marker: 0, At: 2.8}, contract.ScreenIdle, contract.ComposerDraft, false},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "clear-cursor-mid", Marker: 1}, contract.ScreenIdle, contract.ComposerDraft, false},
 		// Two rows: ctrl+u kills the second only; the first left alone with
 		// the cursor at its end is one row again (marker 1).
-		{shot{"codex", "0.155.1", "clear-multiline", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, false},
-		{shot{"codex", "0.155.1", "clear-multiline", 1, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
-		{shot{"codex", "0.171.0", "clear-multiline", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, false},
-		{shot{"codex", "0.171.0", "clear-multiline", 1, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "clear-multiline", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, false},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "clear-multiline", Marker: 1}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "clear-multiline", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, false},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "clear-multiline", Marker: 1}, contract.ScreenIdle, contract.ComposerDraft, true},
 		// An empty second row under the first (the cursor on it): no known
 		// shape at all.
-		{shot{"codex", "0.155.1", "clear-multiline", 0, 3.4}, contract.ScreenUnknown, contract.ComposerAbsent, false},
-		{shot{"codex", "0.171.0", "clear-multiline", 0, 2.6}, contract.ScreenUnknown, contract.ComposerAbsent, false},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "clear-multiline", Marker: 0, At: 3.4}, contract.ScreenUnknown, contract.ComposerAbsent, false},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "clear-multiline", Marker: 0, At: 2.6}, contract.ScreenUnknown, contract.ComposerAbsent, false},
 		// The other profiled versions' drafts.
-		{shot{"codex", "0.153.4", "draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
-		{shot{"codex", "0.154.0", "draft", 0, 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{screentest.Shot{Agent: "codex", Version: "0.153.4", Surface: "draft", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, true},
+		{screentest.Shot{Agent: "codex", Version: "0.154.0", Surface: "draft", Marker: 0}, contract.ScreenIdle, contract.ComposerDraft, true},
 		// Drafts typed while a turn runs.
-		{shot{"codex", "0.155.1", "send-working", 0, 2.5}, contract.ScreenWorking, contract.ComposerDraft, true},
-		{shot{"codex", "0.155.1", "send-working", 0, 3.9}, contract.ScreenWorking, contract.ComposerDraft, true},
-		{shot{"codex", "0.171.0", "send-working", 0, 2.5}, contract.ScreenWorking, contract.ComposerDraft, true},
-		{shot{"codex", "0.171.0", "send-working", 0, 4.5}, contract.ScreenWorking, contract.ComposerDraft, true},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "send-working", Marker: 0, At: 2.5}, contract.ScreenWorking, contract.ComposerDraft, true},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "send-working", Marker: 0, At: 3.9}, contract.ScreenWorking, contract.ComposerDraft, true},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "send-working", Marker: 0, At: 2.5}, contract.ScreenWorking, contract.ComposerDraft, true},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "send-working", Marker: 0, At: 4.5}, contract.ScreenWorking, contract.ComposerDraft, true},
 	}
 	for _, c := range cases {
-		t.Run(c.shot.String(), func(t *testing.T) {
-			r := recognize(c.screen(t), c.agent, c.version)
+		t.Run(c.Shot.String(), func(t *testing.T) {
+			r := screentest.Recognize(c.Screen(t), c.Agent, c.Version)
 			if r.ScreenState != c.state || r.Composer != c.composer {
-				t.Fatalf("read %s composer %s, want %s composer %s (%v)", r.ScreenState, r.Composer, c.state, c.composer, reasonCodes(r))
+				t.Fatalf("read %s composer %s, want %s composer %s (%v)", r.ScreenState, r.Composer, c.state, c.composer, screentest.ReasonCodes(r))
 			}
 			switch {
 			case !c.clear && r.Clear != nil:
@@ -108,8 +82,8 @@ func TestCodexClear(t *testing.T) {
 // past the draft, a generic profile.
 func TestCodexClearRefused(t *testing.T) {
 	for _, v := range []string{"0.155.1", "0.171.0"} {
-		base := shot{"codex", v, "clear-draft", 0, 0}.screen(t)
-		r := recognize(base, "codex", v)
+		base := screentest.Shot{Agent: "codex", Version: v, Surface: "clear-draft", Marker: 0}.Screen(t)
+		r := screentest.Recognize(base, "codex", v)
 		if r.Clear == nil {
 			t.Fatalf("%s: the base screen offers no clear", v)
 		}
@@ -119,12 +93,12 @@ func TestCodexClearRefused(t *testing.T) {
 		cases := map[string]func(s *vt.Screen){
 			"wrapped onto a second row": func(s *vt.Screen) {
 				for i, ch := range "wrapped" {
-					setText(s, 2+i, p+1, string(ch))
+					screentest.SetText(s, 2+i, p+1, string(ch))
 				}
 			},
 			"wrapped, the cursor after it": func(s *vt.Screen) {
 				for i, ch := range "wrapped" {
-					setText(s, 2+i, p+1, string(ch))
+					screentest.SetText(s, 2+i, p+1, string(ch))
 				}
 				s.SetCursor(9, p+1)
 			},
@@ -134,13 +108,13 @@ func TestCodexClearRefused(t *testing.T) {
 			"cursor hidden":                func(s *vt.Screen) { s.Write([]byte("\x1b[?25l")) },
 		}
 		for name, mutate := range cases {
-			s := copyScreen(base, 0, w, h)
+			s := screentest.CopyScreen(base, 0, w, h)
 			mutate(s)
-			if r := recognize(s, "codex", v); r.Clear != nil {
+			if r := screentest.Recognize(s, "codex", v); r.Clear != nil {
 				t.Errorf("%s %s: clear offered (%s composer %s)", v, name, r.ScreenState, r.Composer)
 			}
 		}
-		if r := recognize(base, "codex", "0.999.0"); r.Composer != contract.ComposerDraft || r.Clear != nil {
+		if r := screentest.Recognize(base, "codex", "0.999.0"); r.Composer != contract.ComposerDraft || r.Clear != nil {
 			t.Errorf("%s under the generic profile: composer %s clear %+v, want a draft and no clear", v, r.Composer, r.Clear)
 		}
 	}
@@ -154,8 +128,8 @@ func TestCodexWorkingDraft(t *testing.T) {
 		version string
 		at      float64
 	}{{"0.155.1", 2.5}, {"0.155.1", 3.2}, {"0.155.1", 3.9}, {"0.171.0", 2.5}, {"0.171.0", 3.8}, {"0.171.0", 4.5}} {
-		base := shot{"codex", c.version, "send-working", 0, c.at}.screen(t)
-		r := recognize(base, "codex", c.version)
+		base := screentest.Shot{Agent: "codex", Version: c.version, Surface: "send-working", Marker: 0, At: c.at}.Screen(t)
+		r := screentest.Recognize(base, "codex", c.version)
 		if r.ScreenState != contract.ScreenWorking || r.Composer != contract.ComposerDraft || !r.Activity.Spinner {
 			t.Fatalf("%s at %v: read %s composer %s, want working with a draft", c.version, c.at, r.ScreenState, r.Composer)
 		}
@@ -165,23 +139,25 @@ func TestCodexWorkingDraft(t *testing.T) {
 			t.Fatalf("%s at %v: no queue row or working line", c.version, c.at)
 		}
 		cases := map[string]func(s *vt.Screen){
-			"no working line":    func(s *vt.Screen) { blankRow(s, working) },
-			"queue row restyled": func(s *vt.Screen) { restyle(s, queue, queue, vt.Style{Style: vt.DefaultStyle.Style.Italic(true)}) },
-			"queue row reworded": func(s *vt.Screen) { setText(s, 2, queue, "T") },
-			"queue row extended": func(s *vt.Screen) { setText(s, 60, queue, "x") },
+			"no working line": func(s *vt.Screen) { screentest.BlankRow(s, working) },
+			"queue row restyled": func(s *vt.Screen) {
+				screentest.Restyle(s, queue, queue, vt.Style{Style: vt.DefaultStyle.Style.Italic(true)})
+			},
+			"queue row reworded": func(s *vt.Screen) { screentest.SetText(s, 2, queue, "T") },
+			"queue row extended": func(s *vt.Screen) { screentest.SetText(s, 60, queue, "x") },
 		}
 		for name, mutate := range cases {
-			s := copyScreen(base, 0, w, h)
+			s := screentest.CopyScreen(base, 0, w, h)
 			mutate(s)
-			if r := recognize(s, "codex", c.version); r.ScreenState == contract.ScreenWorking || r.Composer != contract.ComposerAbsent || r.Clear != nil {
+			if r := screentest.Recognize(s, "codex", c.version); r.ScreenState == contract.ScreenWorking || r.Composer != contract.ComposerAbsent || r.Clear != nil {
 				t.Errorf("%s at %v, %s: read %s composer %s clear %v, want no composer", c.version, c.at, name, r.ScreenState, r.Composer, r.Clear != nil)
 			}
 		}
 	}
 	// 0.154.0 has no recording of the queue row: its profile does not know
 	// it (0.155.1's screen under 0.154.0).
-	s := shot{"codex", "0.155.1", "send-working", 0, 2.5}.screen(t)
-	if r := recognize(s, "codex", "0.154.0"); r.ScreenState != contract.ScreenUnknown {
+	s := screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "send-working", Marker: 0, At: 2.5}.Screen(t)
+	if r := screentest.Recognize(s, "codex", "0.154.0"); r.ScreenState != contract.ScreenUnknown {
 		t.Errorf("0.154.0 read the queue row: %s composer %s", r.ScreenState, r.Composer)
 	}
 }
@@ -191,7 +167,7 @@ func TestCodexWorkingDraft(t *testing.T) {
 // at any event of the recordings.
 func TestCodexSendWorkingNeverAsks(t *testing.T) {
 	for _, v := range []string{"0.155.1", "0.171.0"} {
-		rec := loadCast(t, castPath("codex", v, "send-working"))
+		rec := screentest.LoadCast(t, screentest.CastPath("codex", v, "send-working"))
 		rz := recognizers.NewRecognizer(recognizers.Lookup("codex", v), recognizers.TestKey)
 		_, err := recordings.Replay(rec, vt.Options{}, func(s recordings.Step) error {
 			if r := rz.Recognize(s.Screen); r.ScreenState == contract.ScreenAsyncQuestion || r.Prompt != nil || r.Actionable() {
@@ -231,34 +207,34 @@ func rowWith(s *vt.Screen, text string) int {
 // the highlight style, alone under it.
 func TestCodexSlashCompletion(t *testing.T) {
 	for _, c := range []struct {
-		shot
+		screentest.Shot
 		draft    string
 		row, top int // the completion row, the composer row
 	}{
-		{shot{"codex", "0.155.1", "thread-new", 1, 0}, "/new", 20, 18},
-		{shot{"codex", "0.155.1", "thread-resume", 1, 0}, "/new", 20, 18},
-		{shot{"codex", "0.155.1", "thread-resume", 4, 0}, "/resume", 21, 19},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "thread-new", Marker: 1}, "/new", 20, 18},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "thread-resume", Marker: 1}, "/new", 20, 18},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "thread-resume", Marker: 4}, "/resume", 21, 19},
 	} {
-		r := recognize(c.screen(t), c.agent, c.version)
+		r := screentest.Recognize(c.Screen(t), c.Agent, c.Version)
 		if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerDraft || r.Draft != c.draft || r.Clear != nil || r.Interaction != nil {
-			t.Errorf("%s: %s %s %q clear %v, want idle, draft %q, no clear", c.shot, r.ScreenState, r.Composer, r.Draft, r.Clear, c.draft)
+			t.Errorf("%s: %s %s %q clear %v, want idle, draft %q, no clear", c.Shot, r.ScreenState, r.Composer, r.Draft, r.Clear, c.draft)
 		}
-		for _, m := range []pickerCase{
-			{"another command", written(4, c.row, "x")},
-			{"the draft changed", written(4, c.top, "x")},
-			{"the row unstyled", restyled(c.row, vt.Style{})},
-			{"no description", func(s *vt.Screen) *vt.Screen {
+		for _, m := range []screentest.Change{
+			{Name: "another command", Mut: screentest.Written(4, c.row, "x")},
+			{Name: "the draft changed", Mut: screentest.Written(4, c.top, "x")},
+			{Name: "the row unstyled", Mut: screentest.Restyled(c.row, vt.Style{})},
+			{Name: "no description", Mut: func(s *vt.Screen) *vt.Screen {
 				for x := 2 + len(c.draft); x < 120; x++ {
-					setText(s, x, c.row, " ")
+					screentest.SetText(s, x, c.row, " ")
 				}
 				return s
 			}},
-			{"a second row", func(s *vt.Screen) *vt.Screen { copyRow(s, c.row, c.row+1); return s }},
-			{"no blank row above it", written(2, c.row-1, "x")},
+			{Name: "a second row", Mut: func(s *vt.Screen) *vt.Screen { screentest.CopyRow(s, c.row, c.row+1); return s }},
+			{Name: "no blank row above it", Mut: screentest.Written(2, c.row-1, "x")},
 		} {
-			r := recognize(m.mut(c.screen(t)), c.agent, c.version)
+			r := screentest.Recognize(m.Mut(c.Screen(t)), c.Agent, c.Version)
 			if r.ScreenState == contract.ScreenIdle || r.Interaction != nil {
-				t.Errorf("%s, %s: %s %s %q, want not idle", c.shot, m.name, r.ScreenState, r.Composer, r.Draft)
+				t.Errorf("%s, %s: %s %s %q, want not idle", c.Shot, m.Name, r.ScreenState, r.Composer, r.Draft)
 			}
 		}
 	}
@@ -272,45 +248,45 @@ func TestCodexSlashCompletion(t *testing.T) {
 func TestCodexCompletion(t *testing.T) {
 	boldRev := vt.Style{Style: tcell.StyleDefault.Bold(true).Reverse(true)}
 	for _, c := range []struct {
-		shot
+		screentest.Shot
 		draft    string
 		other    string
 		row, top int // the completion row, the composer row
 	}{
-		{shot{"codex", "0.155.1", "thread-new", 1, 0}, "/new", "0.171.0", 20, 18},
-		{shot{"codex", "0.155.1", "thread-resume", 1, 0}, "/new", "0.171.0", 20, 18},
-		{shot{"codex", "0.155.1", "thread-resume", 4, 0}, "/resume", "0.171.0", 21, 19},
-		{shot{"codex", "0.171.0", "thread-new", 1, 0}, "/new", "0.155.1", 34, 36},
-		{shot{"codex", "0.171.0", "thread-resume", 1, 0}, "/new", "0.155.1", 34, 36},
-		{shot{"codex", "0.171.0", "thread-resume", 4, 0}, "/resume", "0.155.1", 34, 36},
-		{shot{"codex", "0.155.1", "thread-resume-id", 1, 0}, "/new", "0.171.0", 20, 18},
-		{shot{"codex", "0.171.0", "thread-resume-id", 1, 0}, "/new", "0.155.1", 34, 36},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "thread-new", Marker: 1}, "/new", "0.171.0", 20, 18},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "thread-resume", Marker: 1}, "/new", "0.171.0", 20, 18},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "thread-resume", Marker: 4}, "/resume", "0.171.0", 21, 19},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "thread-new", Marker: 1}, "/new", "0.155.1", 34, 36},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "thread-resume", Marker: 1}, "/new", "0.155.1", 34, 36},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "thread-resume", Marker: 4}, "/resume", "0.155.1", 34, 36},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "thread-resume-id", Marker: 1}, "/new", "0.171.0", 20, 18},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "thread-resume-id", Marker: 1}, "/new", "0.155.1", 34, 36},
 	} {
 		descX := 2 + len(c.draft) + 2
-		cases := []pickerCase{
-			{"another command typed", written(3, c.top, "k")},
-			{"an argument typed after it", func(s *vt.Screen) *vt.Screen {
-				writeText(s, 2+len(c.draft), c.top, " 1", vt.Style{})
+		cases := []screentest.Change{
+			{Name: "another command typed", Mut: screentest.Written(3, c.top, "k")},
+			{Name: "an argument typed after it", Mut: func(s *vt.Screen) *vt.Screen {
+				screentest.WriteText(s, 2+len(c.draft), c.top, " 1", vt.Style{})
 				return s
 			}},
-			{"the row unstyled", restyled(c.row, vt.Style{})},
-			{"the row shifted right", func(s *vt.Screen) *vt.Screen { shiftRight(s, c.row, 0); return s }},
-			{"the description column moved", func(s *vt.Screen) *vt.Screen { shiftRight(s, c.row, descX); return s }},
-			{"another command in the row", written(4, c.row, "x")},
+			{Name: "the row unstyled", Mut: screentest.Restyled(c.row, vt.Style{})},
+			{Name: "the row shifted right", Mut: func(s *vt.Screen) *vt.Screen { screentest.ShiftRight(s, c.row, 0); return s }},
+			{Name: "the description column moved", Mut: func(s *vt.Screen) *vt.Screen { screentest.ShiftRight(s, c.row, descX); return s }},
+			{Name: "another command in the row", Mut: screentest.Written(4, c.row, "x")},
 		}
-		if c.version == "0.171.0" {
+		if c.Version == "0.171.0" {
 			cases = append(cases,
-				pickerCase{"a second row over it", func(s *vt.Screen) *vt.Screen { copyRow(s, c.row, c.row-1); return s }},
-				pickerCase{"a row between it and the composer", written(2, c.row+1, "x")},
-				pickerCase{"the description in the command's weight", restyled(c.row, boldRev)},
-				pickerCase{"the padding in the description's weight", func(s *vt.Screen) *vt.Screen {
-					restyleCols(s, c.row, descX+20, 120, vt.Style{Style: tcell.StyleDefault.Reverse(true)})
+				screentest.Change{Name: "a second row over it", Mut: func(s *vt.Screen) *vt.Screen { screentest.CopyRow(s, c.row, c.row-1); return s }},
+				screentest.Change{Name: "a row between it and the composer", Mut: screentest.Written(2, c.row+1, "x")},
+				screentest.Change{Name: "the description in the command's weight", Mut: screentest.Restyled(c.row, boldRev)},
+				screentest.Change{Name: "the padding in the description's weight", Mut: func(s *vt.Screen) *vt.Screen {
+					screentest.RestyleCols(s, c.row, descX+20, 120, vt.Style{Style: tcell.StyleDefault.Reverse(true)})
 					return s
 				}},
 			)
 		} else {
-			cases = append(cases, pickerCase{"a second row under it", func(s *vt.Screen) *vt.Screen { copyRow(s, c.row, c.row+1); return s }})
+			cases = append(cases, screentest.Change{Name: "a second row under it", Mut: func(s *vt.Screen) *vt.Screen { screentest.CopyRow(s, c.row, c.row+1); return s }})
 		}
-		checkCompletion(t, c.shot, c.draft, cases, c.other, "0.999.0")
+		screentest.CheckCompletion(t, c.Shot, c.draft, cases, c.other, "0.999.0")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -20,43 +21,43 @@ import (
 func TestCodexQuestionBounds(t *testing.T) {
 	seen := 0
 	for _, v := range codexVersions {
-		if _, err := os.Stat(castPath("codex", v, "question-digit")); err != nil {
+		if _, err := os.Stat(screentest.CastPath("codex", v, "question-digit")); err != nil {
 			continue
 		}
 		seen++
-		scr := markerScreen(t, "codex", v, "question-digit", 0)
+		scr := screentest.MarkerScreen(t, "codex", v, "question-digit", 0)
 		w, h := scr.Size()
-		base := recognize(copyScreen(scr, 0, w, h), "codex", v)
-		assertActionable(t, "codex@"+v+"/question", &base, codexSources[1])
-		opts := options(&base) // Red, Green, Blue, None of the above
+		base := screentest.Recognize(screentest.CopyScreen(scr, 0, w, h), "codex", v)
+		screentest.AssertActionable(t, "codex@"+v+"/question", &base, codexSources[1])
+		opts := screentest.Options(&base) // Red, Green, Blue, None of the above
 		notes := opts[3]
 		top, foot := base.Region.Top, base.Region.Bottom()
 
 		fourOptions := func() *vt.Screen {
-			s := insertRow(copyScreen(scr, 0, w, h), opts[2].Row)
-			copyRow2(s, scr, opts[2].Row, opts[2].Row)
-			setText(s, findText(s, opts[2].Row, "3. "), opts[2].Row, "4")
-			replaceText(s, opts[2].Row, "Blue", "Teal")
-			setText(s, findText(s, notes.Row, "4. "), notes.Row, "5")
+			s := screentest.InsertRow(screentest.CopyScreen(scr, 0, w, h), opts[2].Row)
+			screentest.CopyRowFrom(s, scr, opts[2].Row, opts[2].Row)
+			screentest.SetText(s, screentest.FindText(s, opts[2].Row, "3. "), opts[2].Row, "4")
+			screentest.ReplaceText(s, opts[2].Row, "Blue", "Teal")
+			screentest.SetText(s, screentest.FindText(s, notes.Row, "4. "), notes.Row, "5")
 			return s
 		}
 		oneOption := func() *vt.Screen {
 			// Green and Blue go; the rows above them move down two.
-			s := copyScreen(scr, 0, w, h)
+			s := screentest.CopyScreen(scr, 0, w, h)
 			for y := opts[2].Row; y >= 2; y-- {
-				blankRow(s, y)
-				copyRow2(s, scr, y-2, y)
+				screentest.BlankRow(s, y)
+				screentest.CopyRowFrom(s, scr, y-2, y)
 			}
-			blankRow(s, 0)
-			blankRow(s, 1)
-			setText(s, findText(s, notes.Row, "4. "), notes.Row, "2")
+			screentest.BlankRow(s, 0)
+			screentest.BlankRow(s, 1)
+			screentest.SetText(s, screentest.FindText(s, notes.Row, "4. "), notes.Row, "2")
 			return s
 		}
 		// questions rewrites the progress row to "1/n (n unanswered)" and
 		// the footer to the one of several questions.
 		questions := func(n int) *vt.Screen {
-			s := copyScreen(scr, 0, w, h)
-			if !replaceText(s, top, "Question 1/1 (1 unanswered)", fmt.Sprintf("Question 1/%d (%d unanswered)", n, n)) {
+			s := screentest.CopyScreen(scr, 0, w, h)
+			if !screentest.ReplaceText(s, top, "Question 1/1 (1 unanswered)", fmt.Sprintf("Question 1/%d (%d unanswered)", n, n)) {
 				t.Fatalf("%s: no progress row at %d", v, top)
 			}
 			footer := "tab to add notes | enter to submit answer | ←/→ to navigate questions | esc to interrupt"
@@ -64,7 +65,7 @@ func TestCodexQuestionBounds(t *testing.T) {
 			for x := 2; x < w; x++ {
 				s.SetCell(x, foot, vt.Cell{Text: " ", Width: 1})
 			}
-			writeText(s, 2, foot, footer, st)
+			screentest.WriteText(s, 2, foot, footer, st)
 			return s
 		}
 
@@ -78,14 +79,14 @@ func TestCodexQuestionBounds(t *testing.T) {
 			{"four options", fourOptions(), "4 options, 1 questions"},
 			{"one option", oneOption(), "1 options, 1 questions"},
 		} {
-			got := recognize(tc.scr, "codex", v)
+			got := screentest.Recognize(tc.scr, "codex", v)
 			switch {
 			case tc.detail == "" && !got.Actionable():
 				t.Errorf("%s %s: not actionable: %v", v, tc.name, got.Reasons)
 			case tc.detail == "":
 			case got.Actionable():
 				t.Errorf("%s %s: FALSE ACTIONABLE %v", v, tc.name, got.Interaction)
-			case !slices.Equal(reasonCodes(got), []string{recognizers.ReasonChangedMenuShape}) || got.Reasons[0].Detail != tc.detail:
+			case !slices.Equal(screentest.ReasonCodes(got), []string{recognizers.ReasonChangedMenuShape}) || got.Reasons[0].Detail != tc.detail:
 				t.Errorf("%s %s: reasons %v, want changed_menu_shape (%s) only", v, tc.name, got.Reasons, tc.detail)
 			}
 		}
@@ -101,19 +102,19 @@ func TestCodexQuestionBounds(t *testing.T) {
 // step stays manual, and the recorded screen names both.
 func TestCodexMaskedNotes(t *testing.T) {
 	for _, v := range []string{"0.155.1", "0.171.0"} {
-		scr := markerScreen(t, "codex", v, "question-secret", 3)
-		r := recognize(scr, "codex", v)
+		scr := screentest.MarkerScreen(t, "codex", v, "question-secret", 3)
+		r := screentest.Recognize(scr, "codex", v)
 		if r.ScreenState != contract.ScreenFreeText || r.Composer != contract.ComposerDraft || strings.Trim(r.Draft, "*") != "" ||
-			!slices.Equal(reasonCodes(r), []string{recognizers.ReasonSecretInput, recognizers.ReasonSecretInput}) {
+			!slices.Equal(screentest.ReasonCodes(r), []string{recognizers.ReasonSecretInput, recognizers.ReasonSecretInput}) {
 			t.Fatalf("%s: %s/%s draft %q reasons %v", v, r.ScreenState, r.Composer, r.Draft, r.Reasons)
 		}
 		w, h := scr.Size()
-		mut := copyScreen(scr, 0, w, h)
-		if !replaceText(mut, r.Region.Top+1, "What is the database password?", "Which color should it be?") {
+		mut := screentest.CopyScreen(scr, 0, w, h)
+		if !screentest.ReplaceText(mut, r.Region.Top+1, "What is the database password?", "Which color should it be?") {
 			t.Fatalf("%s: no prompt row", v)
 		}
-		got := recognize(mut, "codex", v)
-		if got.Actionable() || !slices.Equal(reasonCodes(got), []string{recognizers.ReasonSecretInput}) ||
+		got := screentest.Recognize(mut, "codex", v)
+		if got.Actionable() || !slices.Equal(screentest.ReasonCodes(got), []string{recognizers.ReasonSecretInput}) ||
 			!strings.HasPrefix(got.Reasons[0].Detail, "masked editor") {
 			t.Errorf("%s, harmless prompt: actionable %v, reasons %v, want the masked editor's secret_input", v, got.Actionable(), got.Reasons)
 		}
@@ -135,15 +136,15 @@ func TestCodexTypeSomethingOption(t *testing.T) {
 		if p.Agent != "codex" {
 			continue
 		}
-		if _, err := os.Stat(castPath("codex", v, "question-digit")); err != nil {
+		if _, err := os.Stat(screentest.CastPath("codex", v, "question-digit")); err != nil {
 			continue
 		}
 		seen++
-		scr := markerScreen(t, "codex", v, "question-digit", 0)
+		scr := screentest.MarkerScreen(t, "codex", v, "question-digit", 0)
 		w, h := scr.Size()
-		base := recognize(copyScreen(scr, 0, w, h), "codex", v)
-		assertActionable(t, "codex@"+v+"/question", &base, codexSources[1])
-		opts := options(&base) // Red (Recommended), Green, Blue, None of the above
+		base := screentest.Recognize(screentest.CopyScreen(scr, 0, w, h), "codex", v)
+		screentest.AssertActionable(t, "codex@"+v+"/question", &base, codexSources[1])
+		opts := screentest.Options(&base) // Red (Recommended), Green, Blue, None of the above
 		for _, tc := range []struct {
 			option int
 			label  string
@@ -158,22 +159,22 @@ func TestCodexTypeSomethingOption(t *testing.T) {
 			{0, "Type carefully.", false},
 		} {
 			name := fmt.Sprintf("codex@%s, option %d labelled %q", v, tc.option, tc.label)
-			s := copyScreen(scr, 0, w, h)
+			s := screentest.CopyScreen(scr, 0, w, h)
 			o := opts[tc.option]
 			relabel(t, s, o, tc.label)
-			got := recognize(s, "codex", v)
+			got := screentest.Recognize(s, "codex", v)
 			if tc.collides {
 				if got.Actionable() {
 					t.Errorf("%s: FALSE ACTIONABLE %v", name, got.Interaction)
-				} else if want := "row " + fmt.Sprint(o.Row); !slices.Equal(reasonCodes(got), []string{recognizers.ReasonFreeTextLookalike}) ||
+				} else if want := "row " + fmt.Sprint(o.Row); !slices.Equal(screentest.ReasonCodes(got), []string{recognizers.ReasonFreeTextLookalike}) ||
 					got.Reasons[0].Detail != want {
 					t.Errorf("%s: reasons %v, want %s (%s) only", name, got.Reasons, recognizers.ReasonFreeTextLookalike, want)
 				}
 				continue
 			}
-			want := slices.Clone(codexSources[1].expect)
+			want := slices.Clone(codexSources[1].Expect)
 			want[tc.option] = tc.label
-			assertActionable(t, name, &got, source{kind: contract.KindQuestionnaire, expect: want})
+			screentest.AssertActionable(t, name, &got, screentest.Source{Kind: contract.KindQuestionnaire, Expect: want})
 		}
 	}
 	if seen == 0 {
@@ -186,7 +187,7 @@ func TestCodexTypeSomethingOption(t *testing.T) {
 // cells to the description); the rest of the old label is blanked.
 func relabel(t *testing.T, s *vt.Screen, o recognizers.Option, label string) {
 	t.Helper()
-	x := findText(s, o.Row, o.Label)
+	x := screentest.FindText(s, o.Row, o.Label)
 	if x < 0 {
 		t.Fatalf("no label %q on row %d", o.Label, o.Row)
 	}
@@ -198,5 +199,5 @@ func relabel(t *testing.T, s *vt.Screen, o recognizers.Option, label string) {
 		}
 	}
 	st := s.Cell(x, o.Row).Style
-	writeText(s, x, o.Row, label+strings.Repeat(" ", max(0, old-n)), st)
+	screentest.WriteText(s, x, o.Row, label+strings.Repeat(" ", max(0, old-n)), st)
 }

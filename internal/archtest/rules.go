@@ -50,6 +50,7 @@ var Leaves = []string{
 	"internal/fault", "internal/shot", "internal/benchinput", "internal/streamgen",
 	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest", "internal/dbustest", "internal/uidtest", "internal/disktest",
 	"internal/logcap",                 // a slog handler that bounds repeated warnings
+	"internal/screentest",             // the corpus replayed, screens changed, recognitions checked: the grammars' tests
 	"supervisor/dispatch/refusaltest", // the refusal table both tiers run
 }
 
