@@ -1,4 +1,4 @@
-package recognizers_test
+package screen_test
 
 import (
 	"os"
@@ -18,16 +18,16 @@ import (
 // its source actionable.
 func TestClaudeWrappedLabel(t *testing.T) {
 	narrow := screentest.Recognize(screentest.MarkerScreen(t, "claude", "2.1.267", "permission-narrow", 0), "claude", "2.1.267")
-	screentest.AssertActionable(t, "claude@2.1.267/permission-narrow", &narrow, claudeSources[0])
+	screentest.AssertActionable(t, "claude@2.1.267/permission-narrow", &narrow, permission)
 
-	for _, v := range claudeVersions {
+	for _, v := range versions {
 		if _, err := os.Stat(screentest.CastPath("claude", v, "permission-approve")); err != nil {
 			continue
 		}
 		scr := screentest.MarkerScreen(t, "claude", v, "permission-approve", 0)
 		w, h := scr.Size()
 		r := screentest.Recognize(screentest.CopyScreen(scr, 0, w, h), "claude", v)
-		screentest.AssertActionable(t, "claude@"+v+"/permission", &r, claudeSources[0])
+		screentest.AssertActionable(t, "claude@"+v+"/permission", &r, permission)
 		opts := screentest.Options(&r)
 		grant := opts[1] // "Yes, and always allow access to <dir> from this project"
 		x := screentest.FindText(scr, grant.Row, grant.Label)
