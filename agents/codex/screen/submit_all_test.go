@@ -1,4 +1,4 @@
-package recognizers_test
+package screen_test
 
 import (
 	"slices"
@@ -17,7 +17,7 @@ import (
 // together: each shape next to it that no recording shows is
 // changed_menu_shape and nothing else.
 func TestCodexSubmitAll(t *testing.T) {
-	for _, v := range codexVersions {
+	for _, v := range versions {
 		all := screentest.MarkerScreen(t, "codex", v, "question-submit-all", 4)
 		base := screentest.Recognize(all, "codex", v)
 		if !base.Actionable() || base.Prompt.Step != (contract.Step{Index: 2, Total: 2}) || base.Prompt.Highlighted != 1 {

@@ -1,4 +1,4 @@
-package recognizers_test
+package screen_test
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ import (
 // the bounds stay actionable.
 func TestCodexQuestionBounds(t *testing.T) {
 	seen := 0
-	for _, v := range codexVersions {
+	for _, v := range versions {
 		if _, err := os.Stat(screentest.CastPath("codex", v, "question-digit")); err != nil {
 			continue
 		}
@@ -28,7 +28,7 @@ func TestCodexQuestionBounds(t *testing.T) {
 		scr := screentest.MarkerScreen(t, "codex", v, "question-digit", 0)
 		w, h := scr.Size()
 		base := screentest.Recognize(screentest.CopyScreen(scr, 0, w, h), "codex", v)
-		screentest.AssertActionable(t, "codex@"+v+"/question", &base, codexSources[1])
+		screentest.AssertActionable(t, "codex@"+v+"/question", &base, question)
 		opts := screentest.Options(&base) // Red, Green, Blue, None of the above
 		notes := opts[3]
 		top, foot := base.Region.Top, base.Region.Bottom()
@@ -143,7 +143,7 @@ func TestCodexTypeSomethingOption(t *testing.T) {
 		scr := screentest.MarkerScreen(t, "codex", v, "question-digit", 0)
 		w, h := scr.Size()
 		base := screentest.Recognize(screentest.CopyScreen(scr, 0, w, h), "codex", v)
-		screentest.AssertActionable(t, "codex@"+v+"/question", &base, codexSources[1])
+		screentest.AssertActionable(t, "codex@"+v+"/question", &base, question)
 		opts := screentest.Options(&base) // Red (Recommended), Green, Blue, None of the above
 		for _, tc := range []struct {
 			option int
@@ -172,7 +172,7 @@ func TestCodexTypeSomethingOption(t *testing.T) {
 				}
 				continue
 			}
-			want := slices.Clone(codexSources[1].Expect)
+			want := slices.Clone(question.Expect)
 			want[tc.option] = tc.label
 			screentest.AssertActionable(t, name, &got, screentest.Source{Kind: contract.KindQuestionnaire, Expect: want})
 		}

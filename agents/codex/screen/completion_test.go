@@ -1,4 +1,4 @@
-package recognizers_test
+package screen_test
 
 import (
 	"testing"
