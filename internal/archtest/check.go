@@ -328,33 +328,31 @@ func (r Rules) importViolation(pkg, ip, modPath string) string {
 	return ""
 }
 
-// layer is pkg's layer: a layer naming it exactly, else the one whose
-// pattern covering it is the longest (agents/*/screen before agents/...).
+// layer is pkg's layer: a layer naming it exactly, else the first whose
+// pattern covers it.
 func (r Rules) layer(pkg string) int {
 	for i, l := range r.Layers {
 		if contains(l, pkg) {
 			return i
 		}
 	}
-	best, longest := -1, -1
 	for i, l := range r.Layers {
-		for _, p := range l {
-			if len(p) > longest && matchAny([]string{p}, pkg) {
-				best, longest = i, len(p)
-			}
+		if matchAny(l, pkg) {
+			return i
 		}
 	}
-	return best
+	return -1
 }
 
-// matchAny reports whether a pattern covers pkg: itself, "/..." for
-// everything below, "*" for one path element.
 func matchAny(patterns []string, pkg string) bool {
 	for _, p := range patterns {
-		if ok, _ := path.Match(p, pkg); ok {
+		if p == pkg {
 			return true
 		}
 		if base, ok := strings.CutSuffix(p, "/..."); ok && (pkg == base || strings.HasPrefix(pkg, base+"/")) {
+			return true
+		}
+		if ok, _ := path.Match(p, pkg); ok && strings.Contains(p, "*") {
 			return true
 		}
 	}

@@ -2,9 +2,8 @@ package archtest
 
 // Layers lists akk's packages from the top down (DESIGN.md "Layout"): a
 // package may import only packages in later layers, and the leaves.
-// A path ending in "/..." covers a package and everything below it; a
-// "*" stands for one path element. A package is in the layer of the
-// longest pattern that covers it.
+// A path ending in "/..." covers a package and everything below it; a "*"
+// stands for one element of a path.
 var Layers = [][]string{
 	{"cmd/akk", "vt/internal/widthgen"}, // commands: the CLI, a table generator
 	{"internal/demo"},                   // orchestration the CLI runs
@@ -19,10 +18,10 @@ var Layers = [][]string{
 	// the registry; the pure engines below (recognizers, watchers, procid,
 	// the rig's driver) are handed the agents' values and name none.
 	{"agents/registry"},
-	{"agents/..."}, // one folder per agent (none imports another)
-	// An agent's screen grammars, pure, which its folder's root imports
-	// and which register themselves with recognizers.
-	{"agents/*/screen"},
+	{"agents/*"}, // one folder per agent (none imports another)
+	// An agent's own parts its folder uses: its record format, its screen
+	// grammars (pure), its rig scenarios (test tooling).
+	{"agents/*/*"},
 	{"agents"}, // the interface every folder implements
 	{"internal/popup", "internal/web", "internal/remote"},
 	{"internal/answer"}, // what a person's face may answer
@@ -50,8 +49,8 @@ var Leaves = []string{
 	"internal/fault", "internal/shot", "internal/benchinput", "internal/streamgen",
 	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest", "internal/dbustest", "internal/uidtest", "internal/disktest",
 	"internal/logcap",                 // a slog handler that bounds repeated warnings
-	"internal/screentest",             // the corpus replayed, screens changed, recognitions checked: the grammars' tests
 	"supervisor/dispatch/refusaltest", // the refusal table both tiers run
+	"internal/screentest",             // the corpus replayed, screens changed, recognitions checked: the grammars' tests
 }
 
 // LeafAs is the layer whose imports a leaf may make.
