@@ -8,8 +8,9 @@ import (
 	"context"
 	"path/filepath"
 
-	"github.com/agent-knock-knock/akk/agents"
 	_ "github.com/agent-knock-knock/akk/agents/gemini/screen" // registers its screen grammars (recognizers)
+
+	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/watchers"
 )
