@@ -352,7 +352,7 @@ func (g *Grid) HasAt(y, x int, s string) bool {
 	return ok
 }
 
-// TextAt is hasAt, untraced, with the column and character where it
+// TextAt is HasAt, untraced, with the column and character where it
 // fails.
 func (g *Grid) TextAt(y, x int, s string) (ok bool, at int, want rune) {
 	if y < 0 || y >= g.h {

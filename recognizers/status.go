@@ -11,7 +11,7 @@ import (
 // An agent's status result (Recognition.Status) is read the same way
 // whatever draws it: rows of "Name:" at one column, each value at the
 // column two or three past the longest name's colon, in two groups with
-// one blank row between. What a version draws is its statusLayout: the
+// one blank row between. What a version draws is its StatusLayout: the
 // row names in the order its recordings show them, which of them a
 // recording leaves out or wraps, their styles, and what akk carries of
 // each value. Where the rows sit (Claude's modal panel, Codex's card in
@@ -115,7 +115,7 @@ func CarryOrigin(v string) bool {
 // statusLine is a row of the result: a named row, the blank row, or a
 // value's continuation.
 type statusLine struct {
-	y, row int // row: index in statusLayout.rows; lineBlank, lineWrap
+	y, row int // row: index in StatusLayout.Rows; lineBlank, lineWrap
 }
 
 const (

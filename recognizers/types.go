@@ -185,7 +185,7 @@ type StatusField struct {
 	// Redacted: the row is shown but akk does not carry its value: a
 	// credential's that is not one of the non-secret values its
 	// recordings show, a URL that could carry credentials, or a row the
-	// profile always withholds (status.go, statusRow.carry).
+	// profile always withholds (status.go, StatusRow.Carry).
 	Redacted bool
 }
 

@@ -15,7 +15,7 @@ import (
 //	   Settings  Status   Config   Usage   Stats
 //
 //	   Version:                    2.1.267
-//	   …                                          the rows (statusLayout)
+//	   …                                          the rows (recognizers.StatusLayout)
 //
 //	   Esc to cancel                              the hint
 //

@@ -16,7 +16,7 @@ import (
 //	>_ OpenAI Codex (v0.171.0)
 //
 //	Model:               GPT-6-Sol (reasoning medium, summaries auto)
-//	…                                          the rows (statusLayout)
+//	…                                          the rows (recognizers.StatusLayout)
 //
 // its header at the names' column (">_" in the glyph style, "OpenAI
 // Codex" bold, the version dim), a blank row, the rows. 0.155.1 draws it
