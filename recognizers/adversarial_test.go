@@ -10,6 +10,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
@@ -20,65 +21,55 @@ import (
 // decisions or options (a recognizer that never acts fails here), then
 // that the mutation leaves no actionable interaction and names why.
 
-// source is an actionable screen of the corpus.
-type source struct {
-	name     string
-	surface  string
-	marker   int
-	kind     contract.Kind
-	expect   []string // decisions, or option labels offered
-	versions []string // where the surface is recorded with this shape
-}
-
 var (
 	claudeVersions = []string{"2.1.263", "2.1.266", "2.1.267", "2.1.332"}
 	codexVersions  = []string{"0.153.4", "0.154.0", "0.155.1", "0.171.0"}
 )
 
-var claudeSources = []source{
-	{"permission", "permission-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeVersions},
-	{"question", "question-digit", 0, contract.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeVersions},
-	{"second-of-two", "several-questions", 1, contract.KindQuestionnaire, []string{"Postgres", "SQLite", "Type something."}, claudeVersions},
-	{"editor", "type-something", 1, contract.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeVersions},
-	{"review", "several-questions", 2, contract.KindConfirmation, []string{"Submit answers", "Cancel"}, []string{"2.1.263", "2.1.266", "2.1.267"}},
-	{"multi-select", "multi-select", 0, contract.KindQuestionnaire, []string{"Cheese", "Mushrooms", "Olives"}, claudeVersions},
-	{"multi-select-ticked", "multi-select", 1, contract.KindQuestionnaire, []string{"Cheese", "Mushrooms", "Olives"}, claudeVersions},
-	{"bash-wrapped-80", "bash-long-80", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"edit", "edit-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"write-create", "write-create-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"write-overwrite", "write-overwrite-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"notebook-edit", "notebook-edit-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"web-fetch", "webfetch-approve", 0, contract.KindPermission, []string{"approve_once"}, claudeToolVersions},
-	{"mcp-tool", "mcp-tool-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"read-outside", "read-outside", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"plan", "plan-approve", 0, contract.KindPermission, []string{"approve_once"}, claudeToolVersions},
-	{"permission-light", "permission-approve-theme-light", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"permission-light-ansi", "permission-approve-theme-light-ansi", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"permission-w60", "permission-approve-w60", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"permission-w80", "permission-approve-w80", 0, contract.KindPermission, []string{"approve_once", "reject"}, claudeToolVersions},
-	{"question-light", "question-digit-theme-light", 0, contract.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeToolVersions},
-	{"question-light-ansi", "question-digit-theme-light-ansi", 0, contract.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type something."}, claudeToolVersions},
+var claudeSources = []screentest.Source{
+	{Name: "permission", Surface: "permission-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: claudeVersions},
+	{Name: "question", Surface: "question-digit", Marker: 0, Kind: contract.KindQuestionnaire, Expect: []string{"Red", "Green", "Blue", "Type something."}, Versions: claudeVersions},
+	{Name: "second-of-two", Surface: "several-questions", Marker: 1, Kind: contract.KindQuestionnaire, Expect: []string{"Postgres", "SQLite", "Type something."}, Versions: claudeVersions},
+	{Name: "editor", Surface: "type-something", Marker: 1, Kind: contract.KindQuestionnaire, Expect: []string{"Red", "Green", "Blue", "Type something."}, Versions: claudeVersions},
+	{Name: "review", Surface: "several-questions", Marker: 2, Kind: contract.KindConfirmation, Expect: []string{"Submit answers", "Cancel"}, Versions: []string{"2.1.263", "2.1.266", "2.1.267"}},
+	{Name: "multi-select", Surface: "multi-select", Marker: 0, Kind: contract.KindQuestionnaire, Expect: []string{"Cheese", "Mushrooms", "Olives"}, Versions: claudeVersions},
+	{Name: "multi-select-ticked", Surface: "multi-select", Marker: 1, Kind: contract.KindQuestionnaire, Expect: []string{"Cheese", "Mushrooms", "Olives"}, Versions: claudeVersions},
+	{Name: "bash-wrapped-80", Surface: "bash-long-80", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: claudeToolVersions},
+	{Name: "edit", Surface: "edit-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: claudeToolVersions},
+	{Name: "write-create", Surface: "write-create-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: claudeToolVersions},
+	{Name: "write-overwrite", Surface: "write-overwrite-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: claudeToolVersions},
+	{Name: "notebook-edit", Surface: "notebook-edit-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: claudeToolVersions},
+	{Name: "web-fetch", Surface: "webfetch-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: claudeToolVersions},
+	{Name: "mcp-tool", Surface: "mcp-tool-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: claudeToolVersions},
+	{Name: "read-outside", Surface: "read-outside", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: claudeToolVersions},
+	{Name: "plan", Surface: "plan-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: claudeToolVersions},
+	{Name: "permission-light", Surface: "permission-approve-theme-light", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: claudeToolVersions},
+	{Name: "permission-light-ansi", Surface: "permission-approve-theme-light-ansi", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: claudeToolVersions},
+	{Name: "permission-w60", Surface: "permission-approve-w60", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: claudeToolVersions},
+	{Name: "permission-w80", Surface: "permission-approve-w80", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: claudeToolVersions},
+	{Name: "question-light", Surface: "question-digit-theme-light", Marker: 0, Kind: contract.KindQuestionnaire, Expect: []string{"Red", "Green", "Blue", "Type something."}, Versions: claudeToolVersions},
+	{Name: "question-light-ansi", Surface: "question-digit-theme-light-ansi", Marker: 0, Kind: contract.KindQuestionnaire, Expect: []string{"Red", "Green", "Blue", "Type something."}, Versions: claudeToolVersions},
 }
 
 // claudeToolVersions record the dialogs of the tools besides Bash (and
 // plan mode's; "Exit plan mode?" is never actionable: no source).
 var claudeToolVersions = []string{"2.1.267", "2.1.332"}
 
-var codexSources = []source{
-	{"permission", "permission-approve", 0, contract.KindPermission, []string{"approve_once"}, codexVersions},
-	{"question", "question-digit", 0, contract.KindQuestionnaire, []string{"Red (Recommended)", "Green", "Blue", "None of the above", "None of the above, with notes"}, codexVersions},
-	{"notes", "question-notes", 2, contract.KindFreeText, nil, codexVersions},
-	{"unanswered", "question-unanswered", 0, contract.KindConfirmation, []string{"Proceed", "Go back"}, codexVersions},
-	{"submit-all", "question-submit-all", 4, contract.KindQuestionnaire, []string{"Small", "Large", "None of the above", "None of the above, with notes"}, codexVersions},
-	{"async-expanded", "async-question", 1, contract.KindAsyncQuestion, []string{"Red", "Green", "Blue", "Other"}, []string{"0.154.0", "0.155.1", "0.171.0"}},
-	{"exec-wrapped", "exec-long", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"exec-wrapped-80", "exec-long-80", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"exec-multiline", "exec-multiline", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"apply-patch", "apply-patch-approve", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"network-grant", "network-approve", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"permission-bg-light", "permission-approve-bg-light", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"permission-w60", "permission-approve-w60", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
-	{"permission-w80", "permission-approve-w80", 0, contract.KindPermission, []string{"approve_once"}, codexToolVersions},
+var codexSources = []screentest.Source{
+	{Name: "permission", Surface: "permission-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: codexVersions},
+	{Name: "question", Surface: "question-digit", Marker: 0, Kind: contract.KindQuestionnaire, Expect: []string{"Red (Recommended)", "Green", "Blue", "None of the above", "None of the above, with notes"}, Versions: codexVersions},
+	{Name: "notes", Surface: "question-notes", Marker: 2, Kind: contract.KindFreeText, Expect: nil, Versions: codexVersions},
+	{Name: "unanswered", Surface: "question-unanswered", Marker: 0, Kind: contract.KindConfirmation, Expect: []string{"Proceed", "Go back"}, Versions: codexVersions},
+	{Name: "submit-all", Surface: "question-submit-all", Marker: 4, Kind: contract.KindQuestionnaire, Expect: []string{"Small", "Large", "None of the above", "None of the above, with notes"}, Versions: codexVersions},
+	{Name: "async-expanded", Surface: "async-question", Marker: 1, Kind: contract.KindAsyncQuestion, Expect: []string{"Red", "Green", "Blue", "Other"}, Versions: []string{"0.154.0", "0.155.1", "0.171.0"}},
+	{Name: "exec-wrapped", Surface: "exec-long", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: codexToolVersions},
+	{Name: "exec-wrapped-80", Surface: "exec-long-80", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: codexToolVersions},
+	{Name: "exec-multiline", Surface: "exec-multiline", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: codexToolVersions},
+	{Name: "apply-patch", Surface: "apply-patch-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: codexToolVersions},
+	{Name: "network-grant", Surface: "network-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: codexToolVersions},
+	{Name: "permission-bg-light", Surface: "permission-approve-bg-light", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: codexToolVersions},
+	{Name: "permission-w60", Surface: "permission-approve-w60", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: codexToolVersions},
+	{Name: "permission-w80", Surface: "permission-approve-w80", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: codexToolVersions},
 }
 
 // codexToolVersions record the tool dialogs besides a short exec (the
@@ -87,30 +78,30 @@ var codexToolVersions = []string{"0.155.1", "0.171.0"}
 
 var geminiVersions = []string{"0.61.0"}
 
-var geminiSources = []source{
-	{"permission", "permission-approve", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"write-file", "edit-approve", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"permission-colors256", "permission-approve-colors256", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"permission-w60", "permission-approve-w60", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"permission-w80", "permission-approve-w80", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"permission-w200", "permission-approve-w200", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"permission-h15", "permission-approve-h15", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
-	{"permission-cwd120", "permission-approve-cwd120", 0, contract.KindPermission, []string{"approve_once"}, geminiVersions},
+var geminiSources = []screentest.Source{
+	{Name: "permission", Surface: "permission-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: geminiVersions},
+	{Name: "write-file", Surface: "edit-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: geminiVersions},
+	{Name: "permission-colors256", Surface: "permission-approve-colors256", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: geminiVersions},
+	{Name: "permission-w60", Surface: "permission-approve-w60", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: geminiVersions},
+	{Name: "permission-w80", Surface: "permission-approve-w80", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: geminiVersions},
+	{Name: "permission-w200", Surface: "permission-approve-w200", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: geminiVersions},
+	{Name: "permission-h15", Surface: "permission-approve-h15", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: geminiVersions},
+	{Name: "permission-cwd120", Surface: "permission-approve-cwd120", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once"}, Versions: geminiVersions},
 }
 
 var openCodeVersions = []string{"1.18.33"}
 
-var openCodeSources = []source{
-	{"permission", "permission-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"edit", "edit-approve", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-colors256", "permission-approve-colors256", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-w60", "permission-approve-w60", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-w80", "permission-approve-w80", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-w200", "permission-approve-w200", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-h15", "permission-approve-h15", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-cwd120", "permission-approve-cwd120", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"permission-model-long", "permission-approve-model-long", 0, contract.KindPermission, []string{"approve_once", "reject"}, openCodeVersions},
-	{"question", "question-digit", 0, contract.KindQuestionnaire, []string{"Red", "Green", "Blue", "Type your own answer"}, openCodeVersions},
+var openCodeSources = []screentest.Source{
+	{Name: "permission", Surface: "permission-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: openCodeVersions},
+	{Name: "edit", Surface: "edit-approve", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: openCodeVersions},
+	{Name: "permission-colors256", Surface: "permission-approve-colors256", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: openCodeVersions},
+	{Name: "permission-w60", Surface: "permission-approve-w60", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: openCodeVersions},
+	{Name: "permission-w80", Surface: "permission-approve-w80", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: openCodeVersions},
+	{Name: "permission-w200", Surface: "permission-approve-w200", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: openCodeVersions},
+	{Name: "permission-h15", Surface: "permission-approve-h15", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: openCodeVersions},
+	{Name: "permission-cwd120", Surface: "permission-approve-cwd120", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: openCodeVersions},
+	{Name: "permission-model-long", Surface: "permission-approve-model-long", Marker: 0, Kind: contract.KindPermission, Expect: []string{"approve_once", "reject"}, Versions: openCodeVersions},
+	{Name: "question", Surface: "question-digit", Marker: 0, Kind: contract.KindQuestionnaire, Expect: []string{"Red", "Green", "Blue", "Type your own answer"}, Versions: openCodeVersions},
 }
 
 // mutation changes a copy of a source screen; nil means it does not apply.
@@ -159,36 +150,36 @@ var mutations = []mutation{
 func TestAdversarialMutations(t *testing.T) {
 	cases, refused := 0, map[string]int{}
 	for _, agent := range []string{"claude", "codex", "gemini", "opencode"} {
-		srcs := map[string][]source{"claude": claudeSources, "codex": codexSources, "gemini": geminiSources, "opencode": openCodeSources}[agent]
+		srcs := map[string][]screentest.Source{"claude": claudeSources, "codex": codexSources, "gemini": geminiSources, "opencode": openCodeSources}[agent]
 		for _, src := range srcs {
-			for _, v := range src.versions {
-				if _, err := os.Stat(castPath(agent, v, src.surface)); err != nil {
+			for _, v := range src.Versions {
+				if _, err := os.Stat(screentest.CastPath(agent, v, src.Surface)); err != nil {
 					continue
 				}
-				scr := markerScreen(t, agent, v, src.surface, src.marker)
+				scr := screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker)
 				w, h := scr.Size()
-				base := copyScreen(scr, 0, w, h)
-				r := recognize(base, agent, v)
-				name := fmt.Sprintf("%s@%s/%s", agent, v, src.name)
-				assertActionable(t, name, &r, src)
-				idle := markerScreen(t, agent, v, "permission-approve", 1)
+				base := screentest.CopyScreen(scr, 0, w, h)
+				r := screentest.Recognize(base, agent, v)
+				name := fmt.Sprintf("%s@%s/%s", agent, v, src.Name)
+				screentest.AssertActionable(t, name, &r, src)
+				idle := screentest.MarkerScreen(t, agent, v, "permission-approve", 1)
 				if iw, ih := idle.Size(); iw != w || ih != h {
 					// recorded at another size (exec-long-80): the
 					// source's own next marker is its idle screen
-					idle = markerScreen(t, agent, v, src.surface, src.marker+1)
+					idle = screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker+1)
 				}
 				for _, m := range mutations {
-					mut := m.apply(copyScreen(base, 0, w, h), &r, copyScreen(idle, 0, w, h))
+					mut := m.apply(screentest.CopyScreen(base, 0, w, h), &r, screentest.CopyScreen(idle, 0, w, h))
 					if mut == nil {
 						continue
 					}
 					cases++
-					got := recognize(mut, agent, v)
+					got := screentest.Recognize(mut, agent, v)
 					switch {
 					case got.Actionable():
 						t.Errorf("%s, %s: FALSE ACTIONABLE %s %v", name, m.name, got.ScreenState, got.Interaction)
-					case !hasReason(got, m.want...):
-						t.Errorf("%s, %s: reasons %v, want one of %v (state %s)", name, m.name, reasonCodes(got), m.want, got.ScreenState)
+					case !screentest.HasReason(got, m.want...):
+						t.Errorf("%s, %s: reasons %v, want one of %v (state %s)", name, m.name, screentest.ReasonCodes(got), m.want, got.ScreenState)
 					default:
 						refused[m.name]++
 					}
@@ -220,16 +211,16 @@ func TestAdversarialRecordedQuote(t *testing.T) {
 		}
 		for _, v := range versions {
 			name := agent + "@" + v
-			if _, err := os.Stat(castPath(agent, v, "quoted-prompt")); err != nil {
+			if _, err := os.Stat(screentest.CastPath(agent, v, "quoted-prompt")); err != nil {
 				continue
 			}
 			seen = append(seen, name)
-			live := recognize(markerScreen(t, agent, v, src.surface, src.marker), agent, v)
-			assertActionable(t, name+"/"+src.name, &live, src)
+			live := screentest.Recognize(screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker), agent, v)
+			screentest.AssertActionable(t, name+"/"+src.Name, &live, src)
 
 			p := recognizers.Lookup(agent, v)
 			r := recognizers.NewRecognizer(p, recognizers.TestKey)
-			_, err := recordings.Replay(loadCast(t, castPath(agent, v, "quoted-prompt")), vt.Options{}, func(s recordings.Step) error {
+			_, err := recordings.Replay(screentest.LoadCast(t, screentest.CastPath(agent, v, "quoted-prompt")), vt.Options{}, func(s recordings.Step) error {
 				if got := r.Recognize(s.Screen); got.Actionable() {
 					return fmt.Errorf("event %d: FALSE ACTIONABLE %s %v", s.Index, got.ScreenState, got.Interaction)
 				}
@@ -239,14 +230,14 @@ func TestAdversarialRecordedQuote(t *testing.T) {
 				t.Errorf("%s: %v", name, err)
 			}
 
-			got := recognize(markerScreen(t, agent, v, "quoted-prompt", 0), agent, v)
+			got := screentest.Recognize(screentest.MarkerScreen(t, agent, v, "quoted-prompt", 0), agent, v)
 			switch {
 			case got.Interaction != nil || got.Actionable():
 				t.Errorf("%s: quoted prompt read as an interaction: %s %v", name, got.ScreenState, got.Interaction)
 			case got.ScreenState != contract.ScreenIdle || got.Composer != contract.ComposerEmpty:
 				t.Errorf("%s: %s/%s, want idle/empty", name, got.ScreenState, got.Composer)
-			case !hasReason(got, recognizers.NotePromptInTranscript):
-				t.Errorf("%s: reasons %v, want %s", name, reasonCodes(got), recognizers.NotePromptInTranscript)
+			case !screentest.HasReason(got, recognizers.NotePromptInTranscript):
+				t.Errorf("%s: reasons %v, want %s", name, screentest.ReasonCodes(got), recognizers.NotePromptInTranscript)
 			}
 		}
 	}
@@ -257,41 +248,7 @@ func TestAdversarialRecordedQuote(t *testing.T) {
 	}
 }
 
-// assertActionable: the unmutated copy is what the recording proves.
-func assertActionable(t *testing.T, name string, r *recognizers.Recognition, src source) {
-	t.Helper()
-	if !r.Actionable() || r.Interaction.Kind != src.kind {
-		t.Fatalf("%s: source not actionable as %s: %s %v %v", name, src.kind, r.ScreenState, r.Interaction, r.Reasons)
-	}
-	var got []string
-	if src.kind == contract.KindPermission {
-		for _, d := range r.Interaction.Decisions {
-			got = append(got, string(d))
-		}
-	} else if len(r.Interaction.Questions) > 0 {
-		for _, o := range r.Interaction.Questions[0].Options {
-			got = append(got, o.Label)
-		}
-	}
-	if !slices.Equal(got, src.expect) {
-		t.Fatalf("%s: source offers %q, want %q", name, got, src.expect)
-	}
-}
-
 // Mutations. Each works on rows the source's recognition located.
-
-func options(r *recognizers.Recognition) []recognizers.Option {
-	if r.Prompt == nil || len(r.Prompt.Questions) == 0 {
-		return nil
-	}
-	var out []recognizers.Option
-	for _, o := range r.Prompt.Questions[0].Options {
-		if o.Role != recognizers.RoleChat {
-			out = append(out, o)
-		}
-	}
-	return out
-}
 
 // stacked: the options are rows of their own (OpenCode's permission
 // buttons share one row: the row mutations do not apply to them, its
@@ -316,94 +273,50 @@ func numberX(s *vt.Screen, o recognizers.Option) int {
 	return -1
 }
 
-func setText(s *vt.Screen, x, y int, text string) {
-	c := s.Cell(x, y)
-	c.Text, c.Width = text, 1
-	s.SetCell(x, y, c)
-}
-
-func copyRow(s *vt.Screen, from, to int) {
-	w, _ := s.Size()
-	for x := 0; x < w; x++ {
-		if c := s.Cell(x, from); c.Width != 0 {
-			s.SetCell(x, to, c)
-		}
-	}
-}
-
-func blankRow(s *vt.Screen, y int) {
-	w, _ := s.Size()
-	for x := 0; x < w; x++ {
-		s.SetCell(x, y, vt.Cell{Text: " ", Width: 1})
-	}
-}
-
-func restyle(s *vt.Screen, y0, y1 int, st vt.Style) {
-	w, _ := s.Size()
-	for y := y0; y <= y1; y++ {
-		for x := 0; x < w; x++ {
-			if c := s.Cell(x, y); c.Width != 0 {
-				c.Style, c.Link = st, ""
-				s.SetCell(x, y, c)
-			}
-		}
-	}
-}
-
 func renumber(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	opts := options(r)
+	opts := screentest.Options(r)
 	if len(opts) < 2 || !stacked(opts) {
 		return nil
 	}
-	setText(s, numberX(s, opts[1]), opts[1].Row, fmt.Sprint(opts[1].Number+1))
+	screentest.SetText(s, numberX(s, opts[1]), opts[1].Row, fmt.Sprint(opts[1].Number+1))
 	return s
 }
 
 func duplicate(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	opts := options(r)
+	opts := screentest.Options(r)
 	if len(opts) < 3 || !stacked(opts) {
 		return nil
 	}
-	copyRow(s, opts[1].Row, opts[2].Row)
+	screentest.CopyRow(s, opts[1].Row, opts[2].Row)
 	return s
 }
 
 func reorder(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	opts := options(r)
+	opts := screentest.Options(r)
 	if len(opts) < 3 || !stacked(opts) {
 		return nil
 	}
 	w, h := s.Size()
-	tmp := copyScreen(s, 0, w, h)
-	copyRow(s, opts[2].Row, opts[1].Row)
-	copyRow(tmp, opts[1].Row, opts[2].Row)
-	copyRow2(s, tmp, opts[2].Row, opts[2].Row)
+	tmp := screentest.CopyScreen(s, 0, w, h)
+	screentest.CopyRow(s, opts[2].Row, opts[1].Row)
+	screentest.CopyRow(tmp, opts[1].Row, opts[2].Row)
+	screentest.CopyRowFrom(s, tmp, opts[2].Row, opts[2].Row)
 	return s
-}
-
-// copyRow2 copies row from of src to row to of dst.
-func copyRow2(dst, src *vt.Screen, from, to int) {
-	w, _ := dst.Size()
-	for x := 0; x < w; x++ {
-		if c := src.Cell(x, from); c.Width != 0 {
-			dst.SetCell(x, to, c)
-		}
-	}
 }
 
 // missing deletes an option's row: the rows below move up.
 func missing(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	opts := options(r)
+	opts := screentest.Options(r)
 	if len(opts) < 3 || !stacked(opts) {
 		return nil
 	}
 	w, h := s.Size()
-	out := copyScreen(s, 0, w, h)
+	out := screentest.CopyScreen(s, 0, w, h)
 	for y := opts[1].Row; y < h-1; y++ {
-		blankRow(out, y)
-		copyRow2(out, s, y+1, y)
+		screentest.BlankRow(out, y)
+		screentest.CopyRowFrom(out, s, y+1, y)
 	}
-	blankRow(out, h-1)
+	screentest.BlankRow(out, h-1)
 	return out
 }
 
@@ -411,7 +324,7 @@ func footerRemoved(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.S
 	if r.Region.Empty() {
 		return nil
 	}
-	blankRow(s, r.Region.Bottom())
+	screentest.BlankRow(s, r.Region.Bottom())
 	return s
 }
 
@@ -419,13 +332,13 @@ func topRemoved(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Scre
 	if r.Region.Empty() || r.Interaction.Kind == contract.KindAsyncQuestion && r.ScreenState != contract.ScreenAsyncQuestion {
 		return nil
 	}
-	blankRow(s, r.Region.Top)
+	screentest.BlankRow(s, r.Region.Top)
 	return s
 }
 
 // glyphCell finds the highlighted row's glyph.
 func glyphCell(s *vt.Screen, r *recognizers.Recognition) (x, y int, ok bool) {
-	opts := options(r)
+	opts := screentest.Options(r)
 	h := r.Prompt.Highlighted
 	if h < 0 || h >= len(opts) {
 		return 0, 0, false
@@ -444,14 +357,14 @@ func highlightByText(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt
 	if !ok {
 		return nil
 	}
-	opts := options(r)
+	opts := screentest.Options(r)
 	other := opts[0].Row
 	if other == y {
 		other = opts[1].Row
 	}
 	g := s.Cell(x, y).Text
-	setText(s, x, y, " ")
-	setText(s, x, other, g)
+	screentest.SetText(s, x, y, " ")
+	screentest.SetText(s, x, other, g)
 	return s
 }
 
@@ -460,7 +373,7 @@ func highlightStripped(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *
 	if !ok {
 		return nil
 	}
-	restyle(s, y, y, vt.Style{})
+	screentest.Restyle(s, y, y, vt.Style{})
 	return s
 }
 
@@ -471,7 +384,7 @@ func clipped(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen 
 	}
 	w, h := s.Size()
 	y0 := r.Region.Top + 2
-	return copyScreen(s, y0, w, h-y0)
+	return screentest.CopyScreen(s, y0, w, h-y0)
 }
 
 // staleAbove puts a copy of the prompt region above the whole screen (a
@@ -482,7 +395,7 @@ func staleAbove(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Scre
 	}
 	w, h := s.Size()
 	n := r.Region.Rows
-	out := copyScreen(s, -n, w, h+n)
+	out := screentest.CopyScreen(s, -n, w, h+n)
 	for y := 0; y < n; y++ {
 		for x := 0; x < w; x++ {
 			if c := s.Cell(x, r.Region.Top+y); c.Width != 0 {
@@ -497,7 +410,7 @@ func unstyled(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen
 	if r.Region.Empty() {
 		return nil
 	}
-	restyle(s, r.Region.Top, r.Region.Bottom(), vt.Style{})
+	screentest.Restyle(s, r.Region.Top, r.Region.Bottom(), vt.Style{})
 	return s
 }
 
@@ -507,7 +420,7 @@ func contentBelow(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Sc
 	if r.Region.Empty() || y >= h {
 		return nil
 	}
-	setText(s, 4, y, "x")
+	screentest.SetText(s, 4, y, "x")
 	return s
 }
 
@@ -538,7 +451,7 @@ func quoted(s *vt.Screen, r *recognizers.Recognition, idle *vt.Screen) *vt.Scree
 	}
 	w, _ := s.Size()
 	text := strings.Split(s.PlainText(vt.Rect{X: 0, Y: r.Region.Top, W: w, H: r.Region.Rows}), "\n")
-	ir := recognize(idle, r.Agent, r.Version)
+	ir := screentest.Recognize(idle, r.Agent, r.Version)
 	if ir.Region.Top < 2 {
 		return nil // no composer to quote above (an idle screen of another shape)
 	}
@@ -547,7 +460,7 @@ func quoted(s *vt.Screen, r *recognizers.Recognition, idle *vt.Screen) *vt.Scree
 		text, top = text[len(text)-ir.Region.Top+1:], 0
 	}
 	for i, line := range text {
-		blankRow(idle, top+i)
+		screentest.BlankRow(idle, top+i)
 		x := 0
 		for _, ch := range line {
 			if x+2 < w {
@@ -560,7 +473,7 @@ func quoted(s *vt.Screen, r *recognizers.Recognition, idle *vt.Screen) *vt.Scree
 }
 
 func amend(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	opts := options(r)
+	opts := screentest.Options(r)
 	if r.Agent != "claude" || r.Interaction.Kind != contract.KindPermission {
 		return nil
 	}
@@ -578,72 +491,17 @@ func persistentOnly(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.
 	if r.Interaction.Kind != contract.KindPermission {
 		return nil
 	}
-	opts := options(r)
+	opts := screentest.Options(r)
 	if !stacked(opts) || !slices.ContainsFunc(opts, func(o recognizers.Option) bool { return o.Role == recognizers.RolePersistent }) {
 		return nil // no grant to leave alone (exec-multiline)
 	}
 	// Move the glyph and highlight with the rows: rows 2.. up by one.
 	for i := 1; i < len(opts); i++ {
-		copyRow(s, opts[i].Row, opts[i-1].Row)
-		setText(s, numberX(s, opts[i]), opts[i-1].Row, fmt.Sprint(i))
+		screentest.CopyRow(s, opts[i].Row, opts[i-1].Row)
+		screentest.SetText(s, numberX(s, opts[i]), opts[i-1].Row, fmt.Sprint(i))
 	}
-	blankRow(s, opts[len(opts)-1].Row)
+	screentest.BlankRow(s, opts[len(opts)-1].Row)
 	return s
-}
-
-// findText returns the column where text starts on row y (cell by cell),
-// or -1.
-func findText(s *vt.Screen, y int, text string) int {
-	w, _ := s.Size()
-	want := []rune(text)
-	for x := 0; x < w; x++ {
-		i, cx := 0, x
-		for i < len(want) && cx < w && s.Cell(cx, y).Text == string(want[i]) {
-			i++
-			cx += max(int(s.Cell(cx, y).Width), 1)
-		}
-		if i == len(want) && len(want) > 0 {
-			return x
-		}
-	}
-	return -1
-}
-
-// writeText writes text from column x of row y in style st, one cell a
-// character.
-func writeText(s *vt.Screen, x, y int, text string, st vt.Style) {
-	for _, ch := range text {
-		s.SetCell(x, y, vt.Cell{Text: string(ch), Width: 1, Style: st})
-		x++
-	}
-}
-
-// replaceText overwrites old (found on row y) with repl, padded with
-// spaces in the same style to old's length; false when old is not there
-// or repl is longer.
-func replaceText(s *vt.Screen, y int, old, repl string) bool {
-	x := findText(s, y, old)
-	n := len([]rune(old))
-	if x < 0 || len([]rune(repl)) > n {
-		return false
-	}
-	st := s.Cell(x, y).Style
-	writeText(s, x, y, repl+strings.Repeat(" ", n-len([]rune(repl))), st)
-	return true
-}
-
-// insertRow makes room for a row right under row y: the rows above it,
-// y included, move up one (row 0 is dropped), and the new row y is
-// blank. It returns the screen.
-func insertRow(s *vt.Screen, y int) *vt.Screen {
-	w, h := s.Size()
-	out := copyScreen(s, 0, w, h)
-	for r := 0; r < y; r++ {
-		blankRow(out, r)
-		copyRow2(out, s, r+1, r)
-	}
-	blankRow(out, y)
-	return out
 }
 
 func questionKind(r *recognizers.Recognition) bool {
@@ -660,7 +518,7 @@ func secretPrompt(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Sc
 	w, _ := s.Size()
 	for y := r.Region.Top; y <= r.Region.Bottom(); y++ {
 		row := strings.TrimSpace(s.PlainText(vt.Rect{X: 0, Y: y, W: w, H: 1}))
-		if len(row) >= 10 && strings.HasPrefix(q, row) && replaceText(s, y, row, "What is the password?") {
+		if len(row) >= 10 && strings.HasPrefix(q, row) && screentest.ReplaceText(s, y, row, "What is the password?") {
 			return s
 		}
 	}
@@ -678,7 +536,7 @@ func secretHeader(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Sc
 	}
 	h := r.Prompt.Questions[0].Header
 	word, ok := secretWord[len([]rune(h))]
-	if !ok || !replaceText(s, r.Region.Top+1, h, word) {
+	if !ok || !screentest.ReplaceText(s, r.Region.Top+1, h, word) {
 		return nil
 	}
 	return s
@@ -687,10 +545,10 @@ func secretHeader(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Sc
 // freeTextLabel relabels the model's second option "Other" (the tool
 // schemas' name for the automatic free-text row).
 func freeTextLabel(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	opts := options(r)
+	opts := screentest.Options(r)
 	k := r.Interaction.Kind
 	if len(opts) < 3 || k != contract.KindQuestionnaire && k != contract.KindAsyncQuestion ||
-		opts[1].Role != recognizers.RoleChoice || !replaceText(s, opts[1].Row, opts[1].Label, "Other") {
+		opts[1].Role != recognizers.RoleChoice || !screentest.ReplaceText(s, opts[1].Row, opts[1].Label, "Other") {
 		return nil
 	}
 	return s
@@ -699,18 +557,18 @@ func freeTextLabel(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.S
 // wrappedLabel puts a continuation row under the first option, at its
 // label's column in its label's style: its label wrapped.
 func wrappedLabel(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	opts := options(r)
+	opts := screentest.Options(r)
 	if len(opts) == 0 || r.Region.Top < 2 || !stacked(opts) {
 		return nil
 	}
 	o := opts[0]
-	x := findText(s, o.Row, o.Label)
+	x := screentest.FindText(s, o.Row, o.Label)
 	if x < 0 {
 		return nil
 	}
 	st := s.Cell(x, o.Row).Style
-	out := insertRow(s, o.Row)
-	writeText(out, x, o.Row, "and more of it", st)
+	out := screentest.InsertRow(s, o.Row)
+	screentest.WriteText(out, x, o.Row, "and more of it", st)
 	return out
 }
 
@@ -720,25 +578,25 @@ func wrappedLabel(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Sc
 func TestAdversarialSecretGeneric(t *testing.T) {
 	cases := 0
 	for _, agent := range []string{"claude", "codex", "gemini", "opencode"} {
-		srcs := map[string][]source{"claude": claudeSources, "codex": codexSources, "gemini": geminiSources, "opencode": openCodeSources}[agent]
+		srcs := map[string][]screentest.Source{"claude": claudeSources, "codex": codexSources, "gemini": geminiSources, "opencode": openCodeSources}[agent]
 		for _, src := range srcs {
-			for _, v := range src.versions {
-				if _, err := os.Stat(castPath(agent, v, src.surface)); err != nil {
+			for _, v := range src.Versions {
+				if _, err := os.Stat(screentest.CastPath(agent, v, src.Surface)); err != nil {
 					continue
 				}
-				scr := markerScreen(t, agent, v, src.surface, src.marker)
+				scr := screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker)
 				w, h := scr.Size()
-				r := recognize(copyScreen(scr, 0, w, h), agent, v)
+				r := screentest.Recognize(screentest.CopyScreen(scr, 0, w, h), agent, v)
 				for _, m := range []func(*vt.Screen, *recognizers.Recognition, *vt.Screen) *vt.Screen{secretPrompt, secretHeader} {
-					mut := m(copyScreen(scr, 0, w, h), &r, nil)
+					mut := m(screentest.CopyScreen(scr, 0, w, h), &r, nil)
 					if mut == nil {
 						continue
 					}
 					cases++
-					got := recognize(mut, agent, "9.9.9")
-					name := fmt.Sprintf("%s@%s/%s as 9.9.9", agent, v, src.name)
-					if got.Actionable() || !hasReason(got, recognizers.ReasonSecretInput) || !hasReason(got, recognizers.ReasonUnknownVersion) {
-						t.Errorf("%s: %s, reasons %v", name, got.ScreenState, reasonCodes(got))
+					got := screentest.Recognize(mut, agent, "9.9.9")
+					name := fmt.Sprintf("%s@%s/%s as 9.9.9", agent, v, src.Name)
+					if got.Actionable() || !screentest.HasReason(got, recognizers.ReasonSecretInput) || !screentest.HasReason(got, recognizers.ReasonUnknownVersion) {
+						t.Errorf("%s: %s, reasons %v", name, got.ScreenState, screentest.ReasonCodes(got))
 					}
 				}
 			}
@@ -764,17 +622,17 @@ func TestAdversarialRecordedSecret(t *testing.T) {
 			src, versions = codexSources[1], codexVersions
 		}
 		for _, v := range versions {
-			if _, err := os.Stat(castPath(agent, v, "question-secret")); err != nil {
+			if _, err := os.Stat(screentest.CastPath(agent, v, "question-secret")); err != nil {
 				continue
 			}
 			seen = append(seen, agent+"@"+v)
-			live := recognize(markerScreen(t, agent, v, src.surface, src.marker), agent, v)
-			assertActionable(t, agent+"@"+v+"/"+src.name, &live, src)
+			live := screentest.Recognize(screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker), agent, v)
+			screentest.AssertActionable(t, agent+"@"+v+"/"+src.Name, &live, src)
 			for _, as := range []string{v, "9.9.9"} {
 				name := agent + "@" + v + " read as " + as
 				r := recognizers.NewRecognizer(recognizers.Lookup(agent, as), recognizers.TestKey)
 				markers := 0
-				_, err := recordings.Replay(loadCast(t, castPath(agent, v, "question-secret")), vt.Options{}, func(s recordings.Step) error {
+				_, err := recordings.Replay(screentest.LoadCast(t, screentest.CastPath(agent, v, "question-secret")), vt.Options{}, func(s recordings.Step) error {
 					got := r.Recognize(s.Screen)
 					if got.Actionable() || got.Plan != nil {
 						return fmt.Errorf("event %d: FALSE ACTIONABLE %s %v", s.Index, got.ScreenState, got.Interaction)
@@ -811,7 +669,7 @@ func multiRows(r *recognizers.Recognition) (answers []recognizers.Option, freeTe
 	if r.Prompt == nil || !r.Prompt.MultiSelect {
 		return nil, freeText, false
 	}
-	for _, o := range options(r) {
+	for _, o := range screentest.Options(r) {
 		if o.Role == recognizers.RoleFreeText {
 			freeText = o
 		} else {
@@ -832,7 +690,7 @@ func tickUnstyled(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Sc
 	}
 	for _, o := range answers {
 		if !o.Checked {
-			setText(s, boxAt(s, o)+1, o.Row, "✔")
+			screentest.SetText(s, boxAt(s, o)+1, o.Row, "✔")
 			return s
 		}
 	}
@@ -845,7 +703,7 @@ func boxMark(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen 
 	if !ok {
 		return nil
 	}
-	setText(s, boxAt(s, answers[0])+1, answers[0].Row, "x")
+	screentest.SetText(s, boxAt(s, answers[0])+1, answers[0].Row, "x")
 	return s
 }
 
@@ -874,7 +732,7 @@ func multiSubmitRemoved(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) 
 	if !ok {
 		return nil
 	}
-	blankRow(s, ft.Row+1)
+	screentest.BlankRow(s, ft.Row+1)
 	return s
 }
 
@@ -885,7 +743,7 @@ func multiSubmitRemoved(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) 
 // openCodeButtonRow returns the buttons' row, or -1 when the source has
 // no button row (another agent, a question).
 func openCodeButtonRow(r *recognizers.Recognition) int {
-	opts := options(r)
+	opts := screentest.Options(r)
 	if r.Agent != "opencode" || len(opts) != 3 || stacked(opts) {
 		return -1
 	}
@@ -896,7 +754,7 @@ func openCodeButtonRow(r *recognizers.Recognition) int {
 // ("Allow alway" in the first button's paint).
 func buttonsSwapped(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
 	y := openCodeButtonRow(r)
-	if y < 0 || !replaceText(s, y, "Allow once", "Allow alwa") {
+	if y < 0 || !screentest.ReplaceText(s, y, "Allow once", "Allow alwa") {
 		return nil
 	}
 	return s
@@ -905,7 +763,7 @@ func buttonsSwapped(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.
 // buttonMissing blanks the last button in the row's background.
 func buttonMissing(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
 	y := openCodeButtonRow(r)
-	x := findText(s, y, "Reject")
+	x := screentest.FindText(s, y, "Reject")
 	if y < 0 || x < 0 {
 		return nil
 	}
@@ -926,7 +784,7 @@ func buttonSelected(i int) func(*vt.Screen, *recognizers.Recognition, *vt.Screen
 			return nil
 		}
 		labels := []string{"Allow once", "Allow always", "Reject"}
-		x0, x := findText(s, y, labels[0]), findText(s, y, labels[2])
+		x0, x := screentest.FindText(s, y, labels[0]), screentest.FindText(s, y, labels[2])
 		if x0 < 0 || x < 0 {
 			return nil
 		}
@@ -957,7 +815,7 @@ func buttonSelected(i int) func(*vt.Screen, *recognizers.Recognition, *vt.Screen
 // buttonUnselected paints the selected button like the others.
 func buttonUnselected(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
 	y := openCodeButtonRow(r)
-	x0, x := findText(s, y, "Allow once"), findText(s, y, "Reject")
+	x0, x := screentest.FindText(s, y, "Allow once"), screentest.FindText(s, y, "Reject")
 	if y < 0 || x0 < 0 || x < 0 {
 		return nil
 	}
@@ -981,7 +839,7 @@ func buttonHints(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Scr
 	}
 	_, h := s.Size()
 	for row := y; row < h; row++ {
-		if replaceText(s, row, "select", "choose") {
+		if screentest.ReplaceText(s, row, "select", "choose") {
 			return s
 		}
 	}

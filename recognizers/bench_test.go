@@ -1,4 +1,4 @@
-package recognizers
+package recognizers_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -52,14 +53,14 @@ func benchScreen(tb testing.TB, agent, version, surface string, k int) *vt.Scree
 	return scr
 }
 
-func eachBenchScreen(b *testing.B, f func(b *testing.B, p Profile, scr *vt.Screen)) {
-	for _, p := range Profiles() {
+func eachBenchScreen(b *testing.B, f func(b *testing.B, p recognizers.Profile, scr *vt.Screen)) {
+	for _, p := range recognizers.Profiles() {
 		for _, s := range benchSurfaces {
 			scr := benchScreen(b, p.Agent, p.Version, s.surface, s.marker)
 			if scr == nil {
 				continue
 			}
-			r := Recognize(p, scr, TestKey)
+			r := recognizers.Recognize(p, scr, recognizers.TestKey)
 			b.Run(p.ID()+"/"+string(r.ScreenState), func(b *testing.B) { f(b, p, scr) })
 		}
 	}
@@ -71,10 +72,10 @@ func reportMicros(b *testing.B) {
 
 // BenchmarkRecognize: a cold recognition of a whole 120x40 screen.
 func BenchmarkRecognize(b *testing.B) {
-	eachBenchScreen(b, func(b *testing.B, p Profile, scr *vt.Screen) {
+	eachBenchScreen(b, func(b *testing.B, p recognizers.Profile, scr *vt.Screen) {
 		b.ReportAllocs()
 		for b.Loop() {
-			Recognize(p, scr, TestKey)
+			recognizers.Recognize(p, scr, recognizers.TestKey)
 		}
 		reportMicros(b)
 	})
@@ -84,26 +85,22 @@ func BenchmarkRecognize(b *testing.B) {
 // through vt.Screen.Cell, parsing the grid (projection and plan
 // included), and vt.Fingerprint of the prompt region.
 func BenchmarkRecognizeParts(b *testing.B) {
-	eachBenchScreen(b, func(b *testing.B, p Profile, scr *vt.Screen) {
-		var g grid
-		g.load(scr, true)
-		r := Recognize(p, scr, TestKey)
+	eachBenchScreen(b, func(b *testing.B, p recognizers.Profile, scr *vt.Screen) {
+		var g recognizers.Grid
+		recognizers.LoadGrid(&g, scr)
+		r := recognizers.Recognize(p, scr, recognizers.TestKey)
 		w, _ := scr.Size()
 		b.Run("read", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				g.load(scr, true)
+				recognizers.LoadGrid(&g, scr)
 			}
 			reportMicros(b)
 		})
 		b.Run("parse", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				out := Recognition{Agent: p.Agent, Version: p.Version}
-				p.grammar.recognize(&g, &out)
-				if out.Prompt != nil {
-					out.project(ids{key: TestKey, profile: []byte(p.ID()), fp: r.Fingerprint[:]})
-				}
+				recognizers.Parse(p, &g, r.Fingerprint)
 			}
 			reportMicros(b)
 		})
@@ -120,8 +117,8 @@ func BenchmarkRecognizeParts(b *testing.B) {
 // BenchmarkRecognizerUnchanged: nothing changed since the last
 // recognition (target: no allocation).
 func BenchmarkRecognizerUnchanged(b *testing.B) {
-	eachBenchScreen(b, func(b *testing.B, p Profile, scr *vt.Screen) {
-		r := NewRecognizer(p, TestKey)
+	eachBenchScreen(b, func(b *testing.B, p recognizers.Profile, scr *vt.Screen) {
+		r := recognizers.NewRecognizer(p, recognizers.TestKey)
 		r.Recognize(scr)
 		b.ReportAllocs()
 		for b.Loop() {
@@ -134,8 +131,8 @@ func BenchmarkRecognizerUnchanged(b *testing.B) {
 // BenchmarkRecognizerOneRow: one row changed (a spinner or timer tick):
 // only that row is read again.
 func BenchmarkRecognizerOneRow(b *testing.B) {
-	eachBenchScreen(b, func(b *testing.B, p Profile, scr *vt.Screen) {
-		r := NewRecognizer(p, TestKey)
+	eachBenchScreen(b, func(b *testing.B, p recognizers.Profile, scr *vt.Screen) {
+		r := recognizers.NewRecognizer(p, recognizers.TestKey)
 		r.Recognize(scr)
 		c := scr.Cell(0, 0)
 		b.ReportAllocs()
@@ -149,12 +146,12 @@ func BenchmarkRecognizerOneRow(b *testing.B) {
 
 // TestRecognizerUnchangedAllocatesNothing pins the zero-allocation path.
 func TestRecognizerUnchangedAllocatesNothing(t *testing.T) {
-	for _, p := range Profiles() {
+	for _, p := range recognizers.Profiles() {
 		scr := benchScreen(t, p.Agent, p.Version, "permission-approve", 0)
 		if scr == nil {
 			continue
 		}
-		r := NewRecognizer(p, TestKey)
+		r := recognizers.NewRecognizer(p, recognizers.TestKey)
 		first := r.Recognize(scr)
 		if !first.Actionable() {
 			t.Fatalf("%s: %s not actionable", p.ID(), first.ScreenState)
@@ -174,7 +171,7 @@ func TestRecognizerUnchangedAllocatesNothing(t *testing.T) {
 func BenchmarkRecognizeDialogs(b *testing.B) {
 	surfaces := []string{"edit-approve", "write-overwrite-approve", "notebook-edit-approve", "webfetch-approve", "plan-approve",
 		"bash-long", "exec-long", "apply-patch-approve", "network-approve", "mcp-tool-approve"}
-	for _, p := range Profiles() {
+	for _, p := range recognizers.Profiles() {
 		for _, s := range surfaces {
 			scr := benchScreen(b, p.Agent, p.Version, s, 0)
 			if scr == nil {
@@ -183,7 +180,7 @@ func BenchmarkRecognizeDialogs(b *testing.B) {
 			b.Run(p.ID()+"/"+s, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					Recognize(p, scr, TestKey)
+					recognizers.Recognize(p, scr, recognizers.TestKey)
 				}
 				reportMicros(b)
 			})
@@ -200,7 +197,7 @@ func BenchmarkRecognizeThreads(b *testing.B) {
 		name, surface string
 		marker        int
 	}{{"completion", "thread-resume", 4}, {"picker", "thread-resume", 5}}
-	for _, p := range Profiles() {
+	for _, p := range recognizers.Profiles() {
 		for _, s := range screens {
 			scr := benchScreen(b, p.Agent, p.Version, s.surface, s.marker)
 			if scr == nil {
@@ -209,7 +206,7 @@ func BenchmarkRecognizeThreads(b *testing.B) {
 			b.Run(p.ID()+"/"+s.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					Recognize(p, scr, TestKey)
+					recognizers.Recognize(p, scr, recognizers.TestKey)
 				}
 				reportMicros(b)
 			})
@@ -223,11 +220,10 @@ func BenchmarkRecognizeThreads(b *testing.B) {
 var statusScreens = map[string]int{"claude": 2, "codex": 1}
 
 // BenchmarkRecognizeStatus: a cold recognition of each status screen
-// (Recognition.Status set), and the status parse alone on the loaded
-// grid (Claude's statusPanel, Codex's statusCard over the composer the
-// recognition found).
+// (Recognition.Status set). The status parse alone on the loaded grid is
+// each agent's own benchmark (its screen package's BenchmarkStatusParse).
 func BenchmarkRecognizeStatus(b *testing.B) {
-	for _, p := range Profiles() {
+	for _, p := range recognizers.Profiles() {
 		scr := benchScreen(b, p.Agent, p.Version, "status", statusScreens[p.Agent])
 		if scr == nil {
 			continue
@@ -235,33 +231,13 @@ func BenchmarkRecognizeStatus(b *testing.B) {
 		b.Run(p.ID()+"/recognize", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				Recognize(p, scr, TestKey)
+				recognizers.Recognize(p, scr, recognizers.TestKey)
 			}
 			reportMicros(b)
 		})
-		r := Recognize(p, scr, TestKey)
-		if r.Status == nil {
+		if r := recognizers.Recognize(p, scr, recognizers.TestKey); r.Status == nil {
 			b.Fatalf("%s: no status", p.ID())
 		}
-		g := new(grid)
-		g.load(scr, true)
-		var parse func() bool
-		switch gr := p.grammar.(type) {
-		case *themed:
-			c := gr.variants[0].(*claude21)
-			parse = func() bool { var out Recognition; return c.statusPanel(g, g.lastRow(), &out) && out.Status != nil }
-		case *codex0x:
-			parse = func() bool { return gr.statusCard(g, r.Region.Top) != nil }
-		}
-		b.Run(p.ID()+"/parse", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if !parse() {
-					b.Fatal("no status")
-				}
-			}
-			reportMicros(b)
-		})
 	}
 }
 
@@ -270,7 +246,7 @@ func BenchmarkRecognizeStatus(b *testing.B) {
 // its first marker: the cost grows with the row length.
 func BenchmarkRecognizeWide(b *testing.B) {
 	n := 0
-	for _, p := range Profiles() {
+	for _, p := range recognizers.Profiles() {
 		casts, _ := filepath.Glob(filepath.Join("..", "recordings", "testdata", p.Agent, p.Version, "*-w2[05]0.cast"))
 		for _, c := range casts {
 			s := strings.TrimSuffix(filepath.Base(c), ".cast")
@@ -280,7 +256,7 @@ func BenchmarkRecognizeWide(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%s/%dx%d", p.ID(), s, w, h), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					Recognize(p, scr, TestKey)
+					recognizers.Recognize(p, scr, recognizers.TestKey)
 				}
 				reportMicros(b)
 			})

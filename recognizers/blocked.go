@@ -10,7 +10,7 @@ import (
 // Block is what a blocked screen says about why the agent stopped: the
 // machine-readable reason and the facts the screen prints. It is set only
 // with ScreenState Blocked from an API error the profile knows
-// (claude_blocked.go, codex_blocked.go); a blocked screen offers no
+// (each agent's screen package, blocked.go); a blocked screen offers no
 // interaction, no plan and no clear: it gets zero input.
 type Block struct {
 	// Reason is one of the Blocked* reasons.
@@ -54,83 +54,83 @@ const (
 	BlockedUpdate = "update_available"
 )
 
-// startupShape is a startup screen a profile knows: its footer is the
+// StartupShape is a startup screen a profile knows: its footer is the
 // screen's last row, and a row above it starts with title.
-type startupShape struct {
-	title  string
-	reason string
+type StartupShape struct {
+	Title  string
+	Reason string
 }
 
-// startupScreen reads the screen as one of shapes: the last non-blank row
+// StartupScreen reads the screen as one of shapes: the last non-blank row
 // b must read one of footers, and a row of the dozen above it start with
 // the shape's title at column x (x < 0: any column). The block's row is
 // the title's.
-func startupScreen(g *grid, footers []string, x int, shapes []startupShape) (Block, int, bool) {
-	b := g.lastRow()
+func StartupScreen(g *Grid, footers []string, x int, shapes []StartupShape) (Block, int, bool) {
+	b := g.LastRow()
 	if b < 0 {
 		return Block{}, 0, false
 	}
-	if foot := g.trimmed(b); !slices.Contains(footers, foot) {
+	if foot := g.Trimmed(b); !slices.Contains(footers, foot) {
 		return Block{}, 0, false
 	}
 	for y := b - 1; y >= max(0, b-14); y-- {
-		if g.blank(y) {
+		if g.Blank(y) {
 			continue
 		}
-		at := g.first(y)
+		at := g.First(y)
 		if x >= 0 && at != x {
 			continue
 		}
 		for _, s := range shapes {
-			if g.hasAt(y, at, s.title) {
-				return Block{Reason: s.reason, Row: y}, b, true
+			if g.HasAt(y, at, s.Title) {
+				return Block{Reason: s.Reason, Row: y}, b, true
 			}
 		}
 	}
 	return Block{}, 0, false
 }
 
-// blockDialog makes a startup dialog's recognition: blocked, no composer,
+// BlockDialog makes a startup dialog's recognition: blocked, no composer,
 // the region from its title to its footer.
-func blockDialog(out *Recognition, b Block, top, bottom int) {
+func BlockDialog(out *Recognition, b Block, top, bottom int) {
 	out.ScreenState, out.Composer = contract.ScreenBlocked, contract.ComposerAbsent
 	out.Blocked = &b
 	out.Region = Region{Top: top, Rows: bottom - top + 1}
 }
 
-// apiErrorShape is one API error an agent prints when it gives up on a
+// APIErrorShape is one API error an agent prints when it gives up on a
 // request, as its recordings show it. The error's text (its rows joined
 // by single spaces) starts with prefix and contains every one of has.
-type apiErrorShape struct {
-	prefix string
-	has    []string
-	reason string
-	status int
+type APIErrorShape struct {
+	Prefix string
+	Has    []string
+	Reason string
+	Status int
 	// resets, when set, is the text right before a printed reset time;
 	// the time runs to the first of resetsEnd (or the text's end).
-	resets    string
-	resetsEnd []string
+	Resets    string
+	ResetsEnd []string
 }
 
-// match reads text as the shape; ok false if it is not this shape (or
+// Match reads text as the shape; ok false if it is not this shape (or
 // its reset time is missing).
-func (s *apiErrorShape) match(text string) (Block, bool) {
-	if !strings.HasPrefix(text, s.prefix) {
+func (s *APIErrorShape) Match(text string) (Block, bool) {
+	if !strings.HasPrefix(text, s.Prefix) {
 		return Block{}, false
 	}
-	for _, h := range s.has {
+	for _, h := range s.Has {
 		if !strings.Contains(text, h) {
 			return Block{}, false
 		}
 	}
-	b := Block{Reason: s.reason, Status: s.status}
-	if s.resets != "" {
-		_, rest, ok := strings.Cut(text, s.resets)
+	b := Block{Reason: s.Reason, Status: s.Status}
+	if s.Resets != "" {
+		_, rest, ok := strings.Cut(text, s.Resets)
 		if !ok {
 			return Block{}, false
 		}
 		end := len(rest)
-		for _, e := range s.resetsEnd {
+		for _, e := range s.ResetsEnd {
 			if i := strings.Index(rest, e); i >= 0 && i < end {
 				end = i
 			}
@@ -142,20 +142,20 @@ func (s *apiErrorShape) match(text string) (Block, bool) {
 	return b, true
 }
 
-// matchShapes reads text as the first shape that holds.
-func matchShapes(shapes []apiErrorShape, text string) (Block, bool) {
+// MatchShapes reads text as the first shape that holds.
+func MatchShapes(shapes []APIErrorShape, text string) (Block, bool) {
 	for i := range shapes {
-		if b, ok := shapes[i].match(text); ok {
+		if b, ok := shapes[i].Match(text); ok {
 			return b, true
 		}
 	}
 	return Block{}, false
 }
 
-// block turns a recognized composer screen into a blocked one: the
+// BlockComposer turns a recognized composer screen into a blocked one: the
 // composer stays as read (a person may type there), but nothing is
 // offered.
-func block(out *Recognition, b Block) {
+func BlockComposer(out *Recognition, b Block) {
 	out.ScreenState = contract.ScreenBlocked
 	out.Blocked = &b
 	out.Clear = nil

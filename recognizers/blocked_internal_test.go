@@ -6,54 +6,24 @@ import "testing"
 // and reads the reset time as printed up to its end marker; a shape that
 // prints a reset time does not hold without one.
 func TestAPIErrorShapeMatch(t *testing.T) {
-	s := apiErrorShape{prefix: "You've hit your usage limit.", reason: BlockedUsageLimit, status: 429,
-		resets: "try again at ", resetsEnd: []string{". ", "."}}
+	s := APIErrorShape{Prefix: "You've hit your usage limit.", Reason: BlockedUsageLimit, Status: 429,
+		Resets: "try again at ", ResetsEnd: []string{". ", "."}}
 	for text, want := range map[string]Block{
 		"You've hit your usage limit. Upgrade to Pro, or try again at 7:01 AM.":   {Reason: BlockedUsageLimit, Status: 429, ResetsAt: "7:01 AM"},
 		"You've hit your usage limit. Try again at Dec 2nd, 2026 7:01 AM.":        {},
 		"You've hit your usage limit. or try again at .":                          {},
 		"You have hit your usage limit. Upgrade to Pro, or try again at 7:01 AM.": {},
 	} {
-		got, ok := s.match(text)
+		got, ok := s.Match(text)
 		if ok != (want != Block{}) || got != want {
 			t.Errorf("%q: %+v %v, want %+v", text, got, ok, want)
 		}
 	}
-	plain := apiErrorShape{prefix: "API Error: Repeated 529", has: []string{"at capacity"}, reason: BlockedOverloaded, status: 529}
-	if b, ok := plain.match("API Error: Repeated 529 Overloaded errors. The API is at capacity"); !ok || b.Reason != BlockedOverloaded || b.ResetsAt != "" {
+	plain := APIErrorShape{Prefix: "API Error: Repeated 529", Has: []string{"at capacity"}, Reason: BlockedOverloaded, Status: 529}
+	if b, ok := plain.Match("API Error: Repeated 529 Overloaded errors. The API is at capacity"); !ok || b.Reason != BlockedOverloaded || b.ResetsAt != "" {
 		t.Errorf("plain shape: %+v %v", b, ok)
 	}
-	if _, ok := plain.match("API Error: Repeated 529 Overloaded errors."); ok {
+	if _, ok := plain.Match("API Error: Repeated 529 Overloaded errors."); ok {
 		t.Error("a shape holds without its fixed text")
-	}
-}
-
-// registeredGrammars are the registry's grammars, a themed one's default
-// (the error tables are the dark default's: other themes record no error
-// screens).
-func registeredGrammars() map[grammar]bool {
-	known := map[grammar]bool{}
-	for _, p := range registry {
-		known[p.grammar] = true
-		if t, ok := p.grammar.(*themed); ok {
-			known[t.variants[0]] = true
-		}
-	}
-	return known
-}
-
-// TestBlockedProfilesRegistered: the error tables name only registered
-// grammars.
-func TestBlockedProfilesRegistered(t *testing.T) {
-	known := registeredGrammars()
-	for c := range claudeErrorsOf {
-		if !known[c] {
-			t.Errorf("claudeErrorsOf names an unregistered grammar %p", c)
-		}
-	}
-	for c := range codexErrorsOf {
-		if !known[c] {
-			t.Errorf("codexErrorsOf names an unregistered grammar %p", c)
-		}
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
-	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -19,42 +19,9 @@ var blockedWant = map[string]recognizers.Block{
 	"api-usage-limit":             {Reason: recognizers.BlockedUsageLimit, Status: 429},
 }
 
-// blockedScreen is one corpus screen marked blocked: its recording, the
-// marker's index, the screen and the marker.
-type blockedScreen struct {
-	f   castFile
-	k   int
-	scr *vt.Screen
-	m   recordings.Marker
-}
-
 // blockedScreens are the corpus screens marked blocked (API errors).
-func blockedScreens(t *testing.T) []blockedScreen {
-	return markedBlocked(t, func(surface string) bool { _, ok := blockedWant[surface]; return ok })
-}
-
-// markedBlocked are the screens marked blocked in the surfaces keep takes.
-func markedBlocked(t *testing.T, keep func(surface string) bool) (out []blockedScreen) {
-	t.Helper()
-	for _, f := range corpusCasts(t) {
-		if !keep(f.Surface) {
-			continue
-		}
-		rec := loadCast(t, f.Cast)
-		for k := 0; ; k++ {
-			scr, m, ok := screenAtOK(t, rec, k)
-			if !ok {
-				break
-			}
-			if m.State == contract.ScreenBlocked {
-				out = append(out, blockedScreen{f, k, scr, m})
-			}
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("no blocked screen in the corpus")
-	}
-	return out
+func blockedScreens(t *testing.T) []screentest.BlockedScreen {
+	return screentest.MarkedBlocked(t, func(surface string) bool { _, ok := blockedWant[surface]; return ok })
 }
 
 // TestBlockedZeroInput: every recorded error screen is blocked with its
@@ -63,23 +30,23 @@ func markedBlocked(t *testing.T, keep func(surface string) bool) (out []blockedS
 // the next prompt got through is not blocked.
 func TestBlockedZeroInput(t *testing.T) {
 	for _, b := range blockedScreens(t) {
-		name := b.f.Agent + "/" + b.f.Version + "/" + b.f.Surface
-		want := blockedWant[b.f.Surface]
-		if b.f.Agent == "claude" && b.f.Surface == "api-error-overloaded" {
+		name := b.File.Agent + "/" + b.File.Version + "/" + b.File.Surface
+		want := blockedWant[b.File.Surface]
+		if b.File.Agent == "claude" && b.File.Surface == "api-error-overloaded" {
 			want.Status = 529
 		}
-		if b.f.Agent == "claude" && b.f.Surface == "api-error-500" {
+		if b.File.Agent == "claude" && b.File.Surface == "api-error-500" {
 			want.Status = 500
 		}
-		r := recognize(b.scr, b.f.Agent, b.f.Version)
+		r := screentest.Recognize(b.Screen, b.File.Agent, b.File.Version)
 		got := r.Blocked
 		switch {
 		case r.ScreenState != contract.ScreenBlocked || got == nil:
-			t.Errorf("%s marker %d: %s %v %v", name, b.k, r.ScreenState, got, r.Reasons)
+			t.Errorf("%s marker %d: %s %v %v", name, b.Marker, r.ScreenState, got, r.Reasons)
 			continue
 		case got.Reason != want.Reason || got.Status != want.Status:
 			t.Errorf("%s: blocked %+v, want %+v", name, *got, want)
-		case (b.f.Surface == "api-usage-limit") != (got.ResetsAt != ""):
+		case (b.File.Surface == "api-usage-limit") != (got.ResetsAt != ""):
 			t.Errorf("%s: resets_at %q", name, got.ResetsAt)
 		case got.ResetsAt != "" && !strings.HasSuffix(got.ResetsAt, " AM") && !strings.HasSuffix(got.ResetsAt, " PM"):
 			t.Errorf("%s: resets_at %q is not the printed time", name, got.ResetsAt)
@@ -87,9 +54,9 @@ func TestBlockedZeroInput(t *testing.T) {
 		if r.Prompt != nil || r.Interaction != nil || r.Plan != nil || r.Clear != nil || r.Actionable() {
 			t.Errorf("%s: a blocked screen offers input: %+v", name, r)
 		}
-		if next, _, ok := screenAtOK(t, loadCast(t, b.f.Cast), b.k+1); ok {
-			if r := recognize(next, b.f.Agent, b.f.Version); r.ScreenState != contract.ScreenIdle || r.Blocked != nil {
-				t.Errorf("%s marker %d: after the next reply %s %v", name, b.k+1, r.ScreenState, r.Blocked)
+		if next, _, ok := screentest.ScreenAtOK(t, screentest.LoadCast(t, b.File.Cast), b.Marker+1); ok {
+			if r := screentest.Recognize(next, b.File.Agent, b.File.Version); r.ScreenState != contract.ScreenIdle || r.Blocked != nil {
+				t.Errorf("%s marker %d: after the next reply %s %v", name, b.Marker+1, r.ScreenState, r.Blocked)
 			}
 		}
 	}
@@ -101,14 +68,14 @@ func TestBlockedZeroInput(t *testing.T) {
 // composer's state (Codex prints notes in the same colours).
 func TestBlockedMutations(t *testing.T) {
 	for _, b := range blockedScreens(t) {
-		name := b.f.Agent + "/" + b.f.Version + "/" + b.f.Surface
-		r := recognize(b.scr, b.f.Agent, b.f.Version)
+		name := b.File.Agent + "/" + b.File.Version + "/" + b.File.Surface
+		r := screentest.Recognize(b.Screen, b.File.Agent, b.File.Version)
 		if r.Blocked == nil {
 			continue // TestBlockedZeroInput says why
 		}
-		w, h := b.scr.Size()
+		w, h := b.Screen.Size()
 		row, x := r.Blocked.Row, 2 // the error's first letter after its bullet
-		if b.f.Agent == "claude" {
+		if b.File.Agent == "claude" {
 			x = 2 + len("API Error: ")
 		}
 		for _, m := range []struct {
@@ -116,7 +83,7 @@ func TestBlockedMutations(t *testing.T) {
 			apply func(s *vt.Screen)
 			want  contract.ScreenState
 		}{
-			{"text changed", func(s *vt.Screen) { setText(s, x, row, "X") }, map[string]contract.ScreenState{"claude": contract.ScreenUnknown, "codex": contract.ScreenIdle}[b.f.Agent]},
+			{"text changed", func(s *vt.Screen) { screentest.SetText(s, x, row, "X") }, map[string]contract.ScreenState{"claude": contract.ScreenUnknown, "codex": contract.ScreenIdle}[b.File.Agent]},
 			{"colour removed", func(s *vt.Screen) {
 				for cx := 0; cx < w; cx++ {
 					c := s.Cell(cx, row)
@@ -131,19 +98,19 @@ func TestBlockedMutations(t *testing.T) {
 				for y < h && !blankRowText(s, y) {
 					y++
 				}
-				bullet := map[string]string{"claude": "●", "codex": "•"}[b.f.Agent]
-				setText(s, 0, y, bullet)
-				setText(s, 2, y, "o")
-				setText(s, 3, y, "k")
+				bullet := map[string]string{"claude": "●", "codex": "•"}[b.File.Agent]
+				screentest.SetText(s, 0, y, bullet)
+				screentest.SetText(s, 2, y, "o")
+				screentest.SetText(s, 3, y, "k")
 			}, contract.ScreenIdle},
 		} {
-			s := copyScreen(b.scr, 0, w, h)
+			s := screentest.CopyScreen(b.Screen, 0, w, h)
 			m.apply(s)
-			got := recognize(s, b.f.Agent, b.f.Version)
+			got := screentest.Recognize(s, b.File.Agent, b.File.Version)
 			if got.ScreenState != m.want || got.Blocked != nil {
 				t.Errorf("%s %s: %s %v %v, want %s", name, m.name, got.ScreenState, got.Blocked, got.Reasons, m.want)
 			}
-			if m.want == contract.ScreenUnknown && !hasReason(got, recognizers.NoteUnknownAPIError) {
+			if m.want == contract.ScreenUnknown && !screentest.HasReason(got, recognizers.NoteUnknownAPIError) {
 				t.Errorf("%s %s: reasons %v", name, m.name, got.Reasons)
 			}
 		}
@@ -159,18 +126,4 @@ func blankRowText(s *vt.Screen, y int) bool {
 		}
 	}
 	return true
-}
-
-// screenAtOK is screenAt without failing past the last marker.
-func screenAtOK(t *testing.T, rec *recordings.Recording, k int) (*vt.Screen, recordings.Marker, bool) {
-	t.Helper()
-	ms, _, err := recordings.Markers(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if k >= len(ms) {
-		return nil, recordings.Marker{}, false
-	}
-	scr, m := screenAt(t, rec, k)
-	return scr, m, true
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
@@ -30,7 +31,7 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/<agent>/<version>/*.
 //
 // A command's expected output follows "----" and ends at a blank line.
 func TestDatadriven(t *testing.T) {
-	for _, f := range corpusCasts(t) {
+	for _, f := range screentest.CorpusCasts(t) {
 		if !f.Listed {
 			continue // still being recorded: its screens may change
 		}
@@ -93,8 +94,8 @@ func readDatadriven(path string) ([]ddCommand, error) {
 	return cmds, nil
 }
 
-func defaultCommands(t *testing.T, f castFile) []ddCommand {
-	ms, _, err := recordings.Markers(loadCast(t, f.Cast))
+func defaultCommands(t *testing.T, f screentest.CastFile) []ddCommand {
+	ms, _, err := recordings.Markers(screentest.LoadCast(t, f.Cast))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func defaultCommands(t *testing.T, f castFile) []ddCommand {
 	return append(cmds, ddCommand{cmd: "final"})
 }
 
-func runCommand(t *testing.T, f castFile, cmd string) string {
+func runCommand(t *testing.T, f screentest.CastFile, cmd string) string {
 	var scr *vt.Screen
 	switch fields := strings.Fields(cmd); {
 	case len(fields) == 2 && fields[0] == "marker":
@@ -113,13 +114,13 @@ func runCommand(t *testing.T, f castFile, cmd string) string {
 		if err != nil {
 			t.Fatalf("%s: %v", cmd, err)
 		}
-		scr, _ = screenAt(t, loadCast(t, f.Cast), k)
+		scr, _ = screentest.ScreenAt(t, screentest.LoadCast(t, f.Cast), k)
 	case len(fields) == 2 && fields[0] == "at":
 		at, err := strconv.ParseFloat(fields[1], 64)
 		if err != nil {
 			t.Fatalf("%s: %v", cmd, err)
 		}
-		scr = screenAtTime(t, loadCast(t, f.Cast), at)
+		scr = screentest.ScreenAtTime(t, screentest.LoadCast(t, f.Cast), at)
 	case cmd == "final":
 		data, err := os.ReadFile(f.Final)
 		if err != nil {
@@ -135,7 +136,7 @@ func runCommand(t *testing.T, f castFile, cmd string) string {
 	default:
 		t.Fatalf("unknown command %q", cmd)
 	}
-	r := recognize(scr, f.Agent, f.Version)
+	r := screentest.Recognize(scr, f.Agent, f.Version)
 	return dump(&r)
 }
 

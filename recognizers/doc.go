@@ -20,11 +20,16 @@
 //
 // # Profiles
 //
-// One profile value per agent@exact-version (registry.go); the two
-// grammars, claude_2_1.go and codex_0_x.go, are shared where versions
-// agree and parameterised where they differ. Lookup is exact: any other
-// version gets the agent's generic profile, whose states come with a
-// compatibility warning and whose interactions are all manual_required.
+// One profile value per agent@exact-version, in one table (registry.go)
+// that each agent's screen grammars fill from an init function
+// (Register, database/sql style): the engine names no agent. A grammar
+// (Grammar) is shared where versions agree and parameterised where they
+// differ, and reads the screen through the kit exported here: the Grid,
+// styles (StyleSpec), numbered menus (MenuLayout), status results
+// (StatusLayout), startup and API-error shapes, the plan's steps
+// (ChoiceSpec) and the reasons. Lookup is exact: any other version gets
+// the agent's generic profile, whose states come with a compatibility
+// warning and whose interactions are all manual_required.
 // Everything a profile knows is a fact of the recordings in
 // recordings/testdata (texts, styles, layouts), checked against their
 // markers by recognizers/replaycheck.

@@ -22,7 +22,7 @@ type Explanation struct {
 func Explain(p Profile, scr *vt.Screen, key Key) Explanation {
 	var ex Explanation
 	run := func(p Profile, name string) Recognition {
-		g := new(grid)
+		g := new(Grid)
 		g.load(scr, true)
 		g.trace = &tracer{}
 		if name != "" {
@@ -46,7 +46,7 @@ func Explain(p Profile, scr *vt.Screen, key Key) Explanation {
 }
 
 // grammarName is the version a grammar is registered for.
-func grammarName(gr grammar) string {
+func grammarName(gr Grammar) string {
 	for id, p := range registry {
 		if p.grammar == gr {
 			return id

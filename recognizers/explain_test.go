@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -29,13 +30,13 @@ func TestExplainPinned(t *testing.T) {
 		{"claude-generic", "claude", "2.1.267", "permission-approve", 0, "2.1.999", nil},
 		{"claude-secret", "claude", "2.1.267", "question-secret", 0, "", nil},
 		{"claude-option-missing", "claude", "2.1.267", "edit-approve", 0, "", func(r *recognizers.Recognition, scr *vt.Screen) {
-			blankRow(scr, r.Prompt.Questions[0].Options[1].Row)
+			screentest.BlankRow(scr, r.Prompt.Questions[0].Options[1].Row)
 		}},
 		{"codex-patch", "codex", "0.171.0", "apply-patch-approve", 0, "", nil},
 		{"codex-exec", "codex", "0.155.1", "permission-approve", 0, "", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			scr := markerScreen(t, tc.agent, tc.version, tc.surface, tc.marker)
+			scr := screentest.MarkerScreen(t, tc.agent, tc.version, tc.surface, tc.marker)
 			as := tc.version
 			if tc.as != "" {
 				as = tc.as

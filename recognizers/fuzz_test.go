@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
@@ -52,24 +53,24 @@ var (
 func loadFuzzSources(t testing.TB) []fuzzSource {
 	fuzzOnce.Do(func() {
 		for _, agent := range []string{"claude", "codex", "opencode"} {
-			srcs := map[string][]source{"claude": claudeSources, "codex": codexSources, "opencode": openCodeSources}[agent]
+			srcs := map[string][]screentest.Source{"claude": claudeSources, "codex": codexSources, "opencode": openCodeSources}[agent]
 			for _, src := range srcs {
-				if agent == "opencode" && src.name == "permission-w200" {
+				if agent == "opencode" && src.Name == "permission-w200" {
 					// The session sidebar's text shares the dialog's rows
 					// and is no part of the proof: a change there is none
 					// (the adversarial suite covers the screen).
 					continue
 				}
-				for _, v := range src.versions {
-					if _, err := os.Stat(castPath(agent, v, src.surface)); err != nil {
+				for _, v := range src.Versions {
+					if _, err := os.Stat(screentest.CastPath(agent, v, src.Surface)); err != nil {
 						continue
 					}
-					scr := markerScreen(t, agent, v, src.surface, src.marker)
-					r := recognize(scr, agent, v)
+					scr := screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker)
+					r := screentest.Recognize(scr, agent, v)
 					if r.Actionable() {
 						w, h := scr.Size()
 						fuzzSources = append(fuzzSources, fuzzSource{agent: agent, version: v, scr: scr,
-							work: copyScreen(scr, 0, w, h), rec: recognizers.NewRecognizer(recognizers.Lookup(agent, v), recognizers.TestKey),
+							work: screentest.CopyScreen(scr, 0, w, h), rec: recognizers.NewRecognizer(recognizers.Lookup(agent, v), recognizers.TestKey),
 							cells: structuralCells(scr, &r)})
 					}
 				}
@@ -112,7 +113,7 @@ func structuralCells(s *vt.Screen, r *recognizers.Recognition) []fuzzCell {
 		}
 	}
 	gx, gy, glyph := glyphCell(s, r)
-	opts := options(r)
+	opts := screentest.Options(r)
 	for i, o := range opts {
 		nx := numberX(s, o)
 		for x := 0; x <= nx+1; x++ {

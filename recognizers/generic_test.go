@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
@@ -16,8 +17,8 @@ import (
 // (manual_required with unknown_version where the marker has one).
 func TestGenericRelabelled(t *testing.T) {
 	markers := 0
-	for _, f := range corpusCasts(t) {
-		rec := loadCast(t, f.Cast)
+	for _, f := range screentest.CorpusCasts(t) {
+		rec := screentest.LoadCast(t, f.Cast)
 		rec.Header.Akk.Version = "9.9.9"
 		p := recognizers.Lookup(rec.Header.Akk.Agent, rec.Header.Akk.Version)
 		if p.Exact || p.ID() != f.Agent+"@generic" {

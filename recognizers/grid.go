@@ -9,7 +9,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-// grid is the recognizers' snapshot of a vt screen: every cell in vt's
+// Grid is the recognizers' snapshot of a vt screen: every cell in vt's
 // compact form (character, width, style handle), each row's first and last
 // non-blank column, and a table of the styles the handles resolve to.
 // Profiles read only the grid (and through it the text of the rare cells
@@ -22,7 +22,7 @@ import (
 // only when a profile asks about it, to an index into its own table, which
 // holds every rendition once: equal indexes are equal styles and the
 // reverse.
-type grid struct {
+type Grid struct {
 	w, h    int
 	rows    []grow
 	changed []bool // rows read by the last load
@@ -36,11 +36,20 @@ type grid struct {
 	trace   *tracer // records the profile's checks (--explain); nil otherwise
 }
 
-// gcell is a cell as vt reads it out: the grid stores rows as they come.
-type gcell = vt.RowCell
+// ReadGrid reads the whole of scr into a new grid: for tests and tools
+// that run a part of a grammar on a screen (Recognize and Recognizer keep
+// their own grids).
+func ReadGrid(scr *vt.Screen) *Grid {
+	g := new(Grid)
+	g.load(scr, true)
+	return g
+}
+
+// Cell is a cell as vt reads it out: the grid stores rows as they come.
+type Cell = vt.RowCell
 
 type grow struct {
-	cells       []gcell
+	cells       []Cell
 	first, last int // first and last non-blank column; -1 on a blank row
 }
 
@@ -59,7 +68,7 @@ const maxStyles = 4096
 // changed, when the handles read before are void (another screen, or its
 // style table was compacted) or the grid's table was rebuilt; otherwise
 // only the dirty rows.
-func (g *grid) load(scr *vt.Screen, all bool) {
+func (g *Grid) load(scr *vt.Screen, all bool) {
 	w, h := scr.Size()
 	if w != g.w || h != g.h {
 		g.resize(w, h)
@@ -80,7 +89,7 @@ func (g *grid) load(scr *vt.Screen, all bool) {
 }
 
 // resetStyles forgets every handle and style: rows must be read again.
-func (g *grid) resetStyles(scr *vt.Screen) {
+func (g *Grid) resetStyles(scr *vt.Screen) {
 	g.scr, g.gen = scr, scr.StyleGeneration()
 	clear(g.ids)
 	g.styles = g.styles[:0]
@@ -90,7 +99,7 @@ func (g *grid) resetStyles(scr *vt.Screen) {
 	clear(g.byStyle)
 }
 
-func (g *grid) resize(w, h int) {
+func (g *Grid) resize(w, h int) {
 	g.w, g.h = w, h
 	if cap(g.rows) >= h {
 		g.rows, g.changed = g.rows[:h], g.changed[:h]
@@ -100,7 +109,7 @@ func (g *grid) resize(w, h int) {
 }
 
 // changedIn reports whether the last load read any row of r.
-func (g *grid) changedIn(r Region) bool {
+func (g *Grid) changedIn(r Region) bool {
 	for y := max(r.Top, 0); y <= r.Bottom() && y < g.h; y++ {
 		if g.changed[y] {
 			return true
@@ -112,7 +121,7 @@ func (g *grid) changedIn(r Region) bool {
 // loadRow copies row y and finds its first and last non-blank columns
 // from either end: the blank margins are all it looks at, and their
 // default spaces are told apart inline.
-func (g *grid) loadRow(scr *vt.Screen, y int) {
+func (g *Grid) loadRow(scr *vt.Screen, y int) {
 	r := &g.rows[y]
 	r.cells = scr.AppendRowCells(r.cells[:0], y)
 	r.first, r.last = -1, -1
@@ -137,7 +146,7 @@ func (g *grid) loadRow(scr *vt.Screen, y int) {
 }
 
 // sid returns the grid's style index of a loaded cell.
-func (g *grid) sid(c gcell) uint16 {
+func (g *Grid) sid(c Cell) uint16 {
 	if id := c.Style(); int(id) < len(g.ids) && g.ids[id] != 0 {
 		return g.ids[id] - 1
 	}
@@ -146,7 +155,7 @@ func (g *grid) sid(c gcell) uint16 {
 
 // resolve maps a handle of the screen's current style generation to the
 // grid's index of its style, adding the style if it is new.
-func (g *grid) resolve(id vt.StyleID) uint16 {
+func (g *Grid) resolve(id vt.StyleID) uint16 {
 	if int(id) >= len(g.ids) {
 		g.ids = append(g.ids, make([]uint16, int(id)+1-len(g.ids))...)
 	}
@@ -164,23 +173,26 @@ func (g *grid) resolve(id vt.StyleID) uint16 {
 	return i
 }
 
-// styleOf returns the style of a loaded cell.
-func (g *grid) styleOf(c gcell) vt.Style { return g.styles[g.sid(c)].s }
+// StyleOf returns the style of a loaded cell.
+func (g *Grid) StyleOf(c Cell) vt.Style { return g.styles[g.sid(c)].s }
 
-// styleMatch tests cells against one style, comparing indexes once the
+// StyleMatch tests cells against one style, comparing indexes once the
 // style's index is known (a style no cell resolved to yet has none).
-type styleMatch struct {
+type StyleMatch struct {
 	s    vt.Style
 	want uint16
 	ok   bool
 }
 
-func (g *grid) match(s vt.Style) styleMatch {
+// Match returns the matcher of cells in style s: in a loop over cells,
+// Matches then compares style indexes, not Style values.
+func (g *Grid) Match(s vt.Style) StyleMatch {
 	want, ok := g.byStyle[s]
-	return styleMatch{s: s, want: want, ok: ok}
+	return StyleMatch{s: s, want: want, ok: ok}
 }
 
-func (g *grid) is(m *styleMatch, c gcell) bool {
+// Matches reports whether a loaded cell has m's style.
+func (g *Grid) Matches(m *StyleMatch, c Cell) bool {
 	i := g.sid(c)
 	if !m.ok && g.styles[i].s == m.s {
 		m.want, m.ok = i, true
@@ -188,18 +200,20 @@ func (g *grid) is(m *styleMatch, c gcell) bool {
 	return m.ok && i == m.want
 }
 
-// styleSet tests cells against a set of styles by the cell's style
+// StyleSet tests cells against a set of styles by the cell's style
 // index, remembering the answer for the last index: cells come in runs of
 // one style, and comparing Style values is most of the cost.
-type styleSet struct {
+type StyleSet struct {
 	set  []vt.Style
 	last int
 	in   bool
 }
 
-func newStyleSet(set []vt.Style) styleSet { return styleSet{set: set, last: -1} }
+// NewStyleSet returns the set of styles set, for InSet.
+func NewStyleSet(set []vt.Style) StyleSet { return StyleSet{set: set, last: -1} }
 
-func (g *grid) inSet(m *styleSet, c gcell) bool {
+// InSet reports whether a loaded cell has one of m's styles.
+func (g *Grid) InSet(m *StyleSet, c Cell) bool {
 	if i := int(g.sid(c)); i != m.last {
 		m.last, m.in = i, slices.Contains(m.set, g.styles[i].s)
 	}
@@ -209,7 +223,7 @@ func (g *grid) inSet(m *styleSet, c gcell) bool {
 // isSpaceCell reports whether a cell shows a space. A no-break space is
 // one too (Claude draws one after its prompt glyph), and so is the padding
 // cell of a wide character; a space with combining marks is not.
-func isSpaceCell(c gcell) bool {
+func isSpaceCell(c Cell) bool {
 	if c.Multi() {
 		return false
 	}
@@ -217,16 +231,16 @@ func isSpaceCell(c gcell) bool {
 	return r == ' ' || r == '\u00a0' || c.Width() == 0
 }
 
-// blankCell reports whether a cell shows nothing: a space in a style that
+// BlankCell reports whether a cell shows nothing: a space in a style that
 // does not paint. Most blank cells are default spaces, told at once.
-func (g *grid) blankCell(c gcell) bool { return c.DefaultSpace() || g.blankStyled(c) }
+func (g *Grid) BlankCell(c Cell) bool { return c.DefaultSpace() || g.blankStyled(c) }
 
-func (g *grid) blankStyled(c gcell) bool {
+func (g *Grid) blankStyled(c Cell) bool {
 	return isSpaceCell(c) && (c.Style() == 0 || !g.styles[g.sid(c)].paints)
 }
 
-// cell returns the cell at x, y; outside the grid a blank cell.
-func (g *grid) cell(x, y int) gcell {
+// Cell returns the cell at x, y; outside the grid a blank cell.
+func (g *Grid) Cell(x, y int) Cell {
 	if y < 0 || y >= g.h || x < 0 || x >= g.w {
 		return outside
 	}
@@ -235,53 +249,56 @@ func (g *grid) cell(x, y int) gcell {
 
 var outside = vt.MakeRowCell(' ', 1, 0, false)
 
-// space reports whether the cell at x, y shows a space.
-func (g *grid) space(x, y int) bool { return isSpaceCell(g.cell(x, y)) }
+// SpaceAt reports whether the cell at x, y shows a space.
+func (g *Grid) SpaceAt(x, y int) bool { return isSpaceCell(g.Cell(x, y)) }
 
-// style returns the style of the cell at x, y.
-func (g *grid) style(x, y int) vt.Style {
+// StyleAt returns the style of the cell at x, y.
+func (g *Grid) StyleAt(x, y int) vt.Style {
 	if y < 0 || y >= g.h || x < 0 || x >= g.w {
 		return vt.DefaultStyle
 	}
-	return g.styleOf(g.rows[y].cells[x])
+	return g.StyleOf(g.rows[y].cells[x])
 }
 
-// ch returns the first character of the cell at x, y (0 for a padding
+// Rune returns the first character of the cell at x, y (0 for a padding
 // cell).
-func (g *grid) ch(x, y int) rune { return g.cell(x, y).Rune() }
+func (g *Grid) Rune(x, y int) rune { return g.Cell(x, y).Rune() }
 
-// blank, first and last are total: a row outside the grid is blank, its
-// first and last columns -1 (profiles look past edges freely).
-func (g *grid) blank(y int) bool { return y < 0 || y >= g.h || g.rows[y].first < 0 }
+// Blank reports whether row y shows nothing. Blank, First and Last are
+// total: a row outside the grid is blank, its first and last columns -1
+// (profiles look past edges freely).
+func (g *Grid) Blank(y int) bool { return y < 0 || y >= g.h || g.rows[y].first < 0 }
 
-func (g *grid) first(y int) int {
+// First is row y's first non-blank column, or -1.
+func (g *Grid) First(y int) int {
 	if y < 0 || y >= g.h {
 		return -1
 	}
 	return g.rows[y].first
 }
 
-func (g *grid) last(y int) int {
+// Last is row y's last non-blank column, or -1.
+func (g *Grid) Last(y int) int {
 	if y < 0 || y >= g.h {
 		return -1
 	}
 	return g.rows[y].last
 }
 
-// lastRow returns the bottom-most non-blank row, or -1.
-func (g *grid) lastRow() int {
+// LastRow returns the bottom-most non-blank row, or -1.
+func (g *Grid) LastRow() int {
 	for y := g.h - 1; y >= 0; y-- {
-		if !g.blank(y) {
+		if !g.Blank(y) {
 			return y
 		}
 	}
 	return -1
 }
 
-// text returns the text of columns x0 to x1-1 of row y, padding cells
+// Text returns the text of columns x0 to x1-1 of row y, padding cells
 // skipped and no-break spaces as spaces. It allocates: callers use it to
 // build labels, not to test.
-func (g *grid) text(y, x0, x1 int) string {
+func (g *Grid) Text(y, x0, x1 int) string {
 	if y < 0 || y >= g.h {
 		return ""
 	}
@@ -307,37 +324,37 @@ func (g *grid) text(y, x0, x1 int) string {
 	return string(b)
 }
 
-// trimmed returns row y's text from its first to its last non-blank cell,
+// Trimmed returns row y's text from its first to its last non-blank cell,
 // without edge spaces (a highlight may paint them).
-func (g *grid) trimmed(y int) string {
-	if g.blank(y) {
+func (g *Grid) Trimmed(y int) string {
+	if g.Blank(y) {
 		return ""
 	}
-	return strings.TrimSpace(g.text(y, g.rows[y].first, g.rows[y].last+1))
+	return strings.TrimSpace(g.Text(y, g.rows[y].first, g.rows[y].last+1))
 }
 
-// textFrom returns row y's text from column x to its last non-blank cell,
+// TextFrom returns row y's text from column x to its last non-blank cell,
 // without trailing spaces.
-func (g *grid) textFrom(y, x int) string {
-	if g.blank(y) || x > g.rows[y].last {
+func (g *Grid) TextFrom(y, x int) string {
+	if g.Blank(y) || x > g.rows[y].last {
 		return ""
 	}
-	return strings.TrimRight(g.text(y, x, g.rows[y].last+1), " ")
+	return strings.TrimRight(g.Text(y, x, g.rows[y].last+1), " ")
 }
 
-// hasAt reports whether row y shows s starting at column x (wide
+// HasAt reports whether row y shows s starting at column x (wide
 // characters count two columns). It does not allocate.
-func (g *grid) hasAt(y, x int, s string) bool {
-	ok, at, want := g.textAt(y, x, s)
+func (g *Grid) HasAt(y, x int, s string) bool {
+	ok, at, want := g.TextAt(y, x, s)
 	if g.trace != nil {
 		g.trace.add("hasAt", y, ok, g.textDiff(ok, y, at, want))
 	}
 	return ok
 }
 
-// textAt is hasAt, untraced, with the column and character where it
+// TextAt is HasAt, untraced, with the column and character where it
 // fails.
-func (g *grid) textAt(y, x int, s string) (ok bool, at int, want rune) {
+func (g *Grid) TextAt(y, x int, s string) (ok bool, at int, want rune) {
 	if y < 0 || y >= g.h {
 		return false, x, 0
 	}
@@ -355,33 +372,33 @@ func (g *grid) textAt(y, x int, s string) (ok bool, at int, want rune) {
 }
 
 // textDiff is a failed text check's first differing cell.
-func (g *grid) textDiff(ok bool, y, x int, want rune) *CellDiff {
+func (g *Grid) textDiff(ok bool, y, x int, want rune) *CellDiff {
 	if ok {
 		return nil
 	}
 	got := "(off the screen)"
 	if y >= 0 && y < g.h && x < g.w {
-		got = g.text(y, x, x+1)
+		got = g.Text(y, x, x+1)
 	}
 	return &CellDiff{Col: x, Expected: string(want), Got: got}
 }
 
-// rowIs reports whether row y's non-blank text is exactly s starting at
+// RowIs reports whether row y's non-blank text is exactly s starting at
 // column x.
-func (g *grid) rowIs(y, x int, s string) bool {
+func (g *Grid) RowIs(y, x int, s string) bool {
 	first, _ := utf8.DecodeRuneInString(s)
 	ok, at, want := false, x, first
 	switch {
-	case g.blank(y):
+	case g.Blank(y):
 	case g.rows[y].first != x:
 		// They differ first where the row starts or where s would.
 		if at = min(x, g.rows[y].first); at != x {
 			want = ' '
 		}
 	default:
-		ok, at, want = g.textAt(y, x, s)
-		if ok && g.rows[y].last != x+displayWidth(s)-1 {
-			ok, at, want = false, x+displayWidth(s), ' '
+		ok, at, want = g.TextAt(y, x, s)
+		if ok && g.rows[y].last != x+DisplayWidth(s)-1 {
+			ok, at, want = false, x+DisplayWidth(s), ' '
 		}
 	}
 	if g.trace != nil {
@@ -390,13 +407,13 @@ func (g *grid) rowIs(y, x int, s string) bool {
 	return ok
 }
 
-// styled reports whether every non-blank cell of columns x0..x1-1 of row y
+// Styled reports whether every non-blank cell of columns x0..x1-1 of row y
 // has style s.
-func (g *grid) styled(y, x0, x1 int, s vt.Style) bool {
+func (g *Grid) Styled(y, x0, x1 int, s vt.Style) bool {
 	if y < 0 || y >= g.h {
 		return true
 	}
-	m := g.match(s)
+	m := g.Match(s)
 	for x := max(x0, 0); x < min(x1, g.w); x++ {
 		c := g.rows[y].cells[x]
 		if c.DefaultSpace() {
@@ -423,16 +440,16 @@ func (g *grid) styled(y, x0, x1 int, s vt.Style) bool {
 	return true
 }
 
-// rule reports whether row y is a full-width rule of ch in style s; width
+// Rule reports whether row y is a full-width rule of ch in style s; width
 // is the length of its leading run of ch in style s.
-func (g *grid) rule(y int, ch rune, s vt.Style) (full bool, width int) {
+func (g *Grid) Rule(y int, ch rune, s vt.Style) (full bool, width int) {
 	if y < 0 || y >= g.h {
 		return false, 0
 	}
-	m := g.match(s)
+	m := g.Match(s)
 	for x := 0; x < g.w; x++ {
 		c := g.rows[y].cells[x]
-		if c.Width() == 0 || c.Rune() != ch || !g.is(&m, c) {
+		if c.Width() == 0 || c.Rune() != ch || !g.Matches(&m, c) {
 			break
 		}
 		width++
@@ -440,7 +457,7 @@ func (g *grid) rule(y int, ch rune, s vt.Style) (full bool, width int) {
 	if g.trace != nil {
 		var d *CellDiff
 		if width < g.w {
-			got := g.text(y, width, width+1) + " " + styleName(g.styleOf(g.rows[y].cells[width]))
+			got := g.Text(y, width, width+1) + " " + styleName(g.StyleOf(g.rows[y].cells[width]))
 			d = &CellDiff{Col: width, Expected: string(ch) + " " + styleName(s), Got: got}
 		}
 		g.trace.add("rule", y, width == g.w, d)
@@ -448,11 +465,83 @@ func (g *grid) rule(y int, ch rune, s vt.Style) (full bool, width int) {
 	return width == g.w, width
 }
 
-// displayWidth is the column width of s as vt lays it out.
-func displayWidth(s string) int {
+// DisplayWidth is the column width of s as vt lays it out.
+func DisplayWidth(s string) int {
 	n := 0
 	for _, r := range s {
 		n += max(vt.RuneWidth(r), 0)
 	}
 	return n
 }
+
+// StyledLinked reports whether every non-blank cell of row y has style s,
+// an OSC 8 link or not (an error's URLs are links on 2.1.332).
+func (g *Grid) StyledLinked(y int, s vt.Style) bool {
+	for x := 0; x < g.w; x++ {
+		if c := g.Cell(x, y); !g.BlankCell(c) && g.StyleOf(c).WithoutLink() != s {
+			return false
+		}
+	}
+	return true
+}
+
+// StyledEither reports whether every non-blank cell of row y from column
+// x0 has style a or b. Cells come in runs of one style handle: each run's
+// style is looked up once.
+func (g *Grid) StyledEither(y, x0 int, a, b vt.Style) bool {
+	if y < 0 || y >= g.h {
+		return true
+	}
+	ma, mb := g.Match(a), g.Match(b)
+	var handle vt.StyleID
+	in, paints, seen := false, false, false
+	for x := max(x0, 0); x <= g.rows[y].last; x++ {
+		c := g.rows[y].cells[x]
+		if c.DefaultSpace() {
+			continue
+		}
+		if !seen || c.Style() != handle {
+			handle, seen = c.Style(), true
+			in = g.Matches(&ma, c) || g.Matches(&mb, c)
+			paints = handle != 0 && g.styles[g.sid(c)].paints
+		}
+		if !in && (paints || !isSpaceCell(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// HasReverse reports whether a cell of row y is in reverse video. Cells
+// come in runs of one style handle: each run's style is looked up once.
+func (g *Grid) HasReverse(y int) bool {
+	if g.Blank(y) {
+		return false
+	}
+	var handle vt.StyleID
+	seen, rev := false, false
+	for x := g.rows[y].first; x <= g.rows[y].last; x++ {
+		c := g.rows[y].cells[x]
+		if c.Style() == 0 {
+			continue
+		}
+		if !seen || c.Style() != handle {
+			handle, seen = c.Style(), true
+			_, _, attr := g.StyleOf(c).Decompose()
+			rev = attr&tcell.AttrReverse != 0
+		}
+		if rev {
+			return true
+		}
+	}
+	return false
+}
+
+// Width is the screen's width in cells.
+func (g *Grid) Width() int { return g.w }
+
+// Height is the screen's height in rows.
+func (g *Grid) Height() int { return g.h }
+
+// Cursor is the screen's cursor when it was loaded.
+func (g *Grid) Cursor() vt.Cursor { return g.cursor }

@@ -10,17 +10,17 @@ import (
 
 // gridRowsMatch compares everything the grid answers about every cell with
 // what vt.Screen.Cell says.
-func gridRowsMatch(t *testing.T, g *grid, scr *vt.Screen) {
+func gridRowsMatch(t *testing.T, g *Grid, scr *vt.Screen) {
 	t.Helper()
 	w, h := scr.Size()
 	for y := range h {
 		first, last := -1, -1
 		for x := range w {
 			c := scr.Cell(x, y)
-			if got := g.style(x, y); got != c.Style {
+			if got := g.StyleAt(x, y); got != c.Style {
 				t.Fatalf("%d,%d: grid style %+v, screen %+v", x, y, got, c.Style)
 			}
-			if got := g.text(y, x, x+1); got != c.Text && !(c.Text == "\u00a0" && got == " ") {
+			if got := g.Text(y, x, x+1); got != c.Text && !(c.Text == "\u00a0" && got == " ") {
 				t.Fatalf("%d,%d: grid text %q, screen %q", x, y, got, c.Text)
 			}
 			if !blankText(c) {
@@ -30,8 +30,8 @@ func gridRowsMatch(t *testing.T, g *grid, scr *vt.Screen) {
 				last = x
 			}
 		}
-		if g.first(y) != first || g.last(y) != last {
-			t.Fatalf("row %d: grid first/last %d/%d, want %d/%d", y, g.first(y), g.last(y), first, last)
+		if g.First(y) != first || g.Last(y) != last {
+			t.Fatalf("row %d: grid first/last %d/%d, want %d/%d", y, g.First(y), g.Last(y), first, last)
 		}
 	}
 }
@@ -57,7 +57,7 @@ func TestGridReadsCells(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			scr := vt.New(16, 2, vt.Options{})
 			fmt.Fprint(scr, tc.in)
-			var g grid
+			var g Grid
 			g.load(scr, true)
 			gridRowsMatch(t, &g, scr)
 		})
@@ -75,7 +75,7 @@ func TestGridAcrossStyleCompaction(t *testing.T) {
 	// when the table is compacted.
 	fmt.Fprint(scr, "\x1b[3;1H\x1b[31ma\x1b[32mb\x1b[33mc\x1b[0m\x1b[2K\x1b[1;1H")
 	fmt.Fprint(scr, "\x1b[38;2;1;2;3mkept\x1b[0m \x1b[38;5;100mtoo\x1b[0m")
-	var g grid
+	var g Grid
 	g.load(scr, true)
 	scr.ClearDirty()
 	gen := scr.StyleGeneration()
@@ -98,11 +98,11 @@ func TestGridAcrossStyleCompaction(t *testing.T) {
 // TestGridStyleTableRebuilt: a long-lived grid's own table is bounded.
 func TestGridStyleTableRebuilt(t *testing.T) {
 	scr := vt.New(8, 2, vt.Options{})
-	var g grid
+	var g Grid
 	for i := range maxStyles + 50 {
 		fmt.Fprintf(scr, "\x1b[1;1H\x1b[38;2;%d;%d;7mx\x1b[0m", i>>8&0xff, i&0xff)
 		g.load(scr, false)
-		g.style(0, 0)
+		g.StyleAt(0, 0)
 		scr.ClearDirty()
 		if len(g.styles) > maxStyles+1 {
 			t.Fatalf("after %d styles the grid holds %d", i, len(g.styles))

@@ -16,13 +16,9 @@ type InspectProfile struct {
 
 // inspectProfiles are the versions whose status surfaces are recorded and
 // read exactly, the whole way (Recognition.Completion over the /status
-// list, Status); any other is refused before input.
-var inspectProfiles = map[string]InspectProfile{
-	"claude@2.1.267": {Status: "/status", Dismiss: []byte{0x1b}},
-	"claude@2.1.332": {Status: "/status", Dismiss: []byte{0x1b}},
-	"codex@0.155.1":  {Status: "/status"},
-	"codex@0.171.0":  {Status: "/status"},
-}
+// list, Status), as registered (Version.Inspect); any other is refused
+// before input.
+var inspectProfiles = map[string]InspectProfile{}
 
 // Inspect is the inspection profile of agent@version, if it has one.
 func Inspect(agent, version string) (InspectProfile, bool) {

@@ -5,63 +5,67 @@ import (
 	"strings"
 )
 
-// menuLayout is where a numbered menu's columns are: the highlight glyph,
+// MenuLayout is where a numbered menu's columns are: the highlight glyph,
 // the "N." number and the label. Each agent and surface has its own; a
 // row is an option row only in exactly its layout.
-type menuLayout struct {
-	glyph  rune
-	glyphX int
-	numX   int
-	labelX int
+type MenuLayout struct {
+	Glyph  rune
+	GlyphX int
+	NumX   int
+	LabelX int
 	// painted: the current row is painted across (reverse video), so
 	// spaces before its number may carry the highlight. Elsewhere they
 	// must be plain spaces.
-	painted bool
+	Painted bool
 }
 
-// option reports whether row y is an option row of the layout: spaces up
+// OptionAt reports whether row y is an option row of the layout: spaces up
 // to the number except for the glyph cell (the glyph or a space), then
 // "N." and a space. It returns N and whether the glyph is drawn.
-func (l menuLayout) option(g *grid, y int) (num int, glyph, ok bool) {
-	if g.blank(y) || g.first(y) > l.numX {
+func (l MenuLayout) OptionAt(g *Grid, y int) (num int, glyph, ok bool) {
+	if g.Blank(y) || g.First(y) > l.NumX {
 		return 0, false, false
 	}
 	painted := false
-	for x := 0; x < l.numX; x++ {
-		c := g.cell(x, y)
-		if g.blankCell(c) {
+	for x := 0; x < l.NumX; x++ {
+		c := g.Cell(x, y)
+		if g.BlankCell(c) {
 			continue
 		}
 		if isSpaceCell(c) {
 			painted = true
 			continue
 		}
-		if x != l.glyphX || g.ch(x, y) != l.glyph {
+		if x != l.GlyphX || g.Rune(x, y) != l.Glyph {
 			return 0, false, false
 		}
 		glyph = true
 	}
-	if painted && (!glyph || !l.painted) {
+	if painted && (!glyph || !l.Painted) {
 		return 0, false, false
 	}
-	num = numberAt(g, y, l.numX)
+	num = NumberAt(g, y, l.NumX)
 	return num, glyph, num > 0
 }
 
-// numberAt parses "N. " at column x of row y (N in 1..9), or returns 0.
-func numberAt(g *grid, y, x int) int {
-	d := g.ch(x, y)
-	if d < '1' || d > '9' || g.ch(x+1, y) != '.' || !g.space(x+2, y) {
+// NumberAt parses "N. " at column x of row y (N in 1..9), or returns 0.
+func NumberAt(g *Grid, y, x int) int {
+	d := g.Rune(x, y)
+	if d < '1' || d > '9' || g.Rune(x+1, y) != '.' || !g.SpaceAt(x+2, y) {
 		return 0
 	}
 	return int(d - '0')
 }
 
-// continuation reports whether row y continues a wrapped label: blank
+// Continuation reports whether row y continues a wrapped label: blank
 // before the label column, text at it.
-func (l menuLayout) continuation(g *grid, y int) bool {
-	return !g.blank(y) && g.first(y) == l.labelX
+func (l MenuLayout) Continuation(g *Grid, y int) bool {
+	return !g.Blank(y) && g.First(y) == l.LabelX
 }
+
+// CheckOptionNumbers proves a menu's options are numbered 1..n in screen
+// order, without gaps or duplicates.
+func CheckOptionNumbers(opts []Option) []Reason { return checkNumbers(numbersOf(opts), rowsOf(opts)) }
 
 // checkNumbers proves rows are numbered 1..n in screen order, without
 // gaps or duplicates.
@@ -70,19 +74,19 @@ func checkNumbers(nums []int, rows []int) []Reason {
 	seen := [10]bool{}
 	for i, n := range nums {
 		if seen[n] {
-			out = append(out, reason(ReasonDuplicateOption, "number "+strconv.Itoa(n)+" again on row "+strconv.Itoa(rows[i])))
+			out = append(out, NewReason(ReasonDuplicateOption, "number "+strconv.Itoa(n)+" again on row "+strconv.Itoa(rows[i])))
 			continue
 		}
 		seen[n] = true
 		if n != i+1 {
-			out = append(out, reason(ReasonOutOfOrderOption, "row "+strconv.Itoa(rows[i])+" is "+strconv.Itoa(n)+", want "+strconv.Itoa(i+1)))
+			out = append(out, NewReason(ReasonOutOfOrderOption, "row "+strconv.Itoa(rows[i])+" is "+strconv.Itoa(n)+", want "+strconv.Itoa(i+1)))
 		}
 	}
 	return out
 }
 
-// cutShortcut splits Codex's trailing " (k)" shortcut off a label.
-func cutShortcut(label string) (string, string) {
+// CutShortcut splits Codex's trailing " (k)" shortcut off a label.
+func CutShortcut(label string) (string, string) {
 	if !strings.HasSuffix(label, ")") {
 		return label, ""
 	}
@@ -97,17 +101,17 @@ func cutShortcut(label string) (string, string) {
 	return label[:i], key
 }
 
-// freeTextLookalikes names each model-supplied option whose label reads
+// FreeTextLookalikes names each model-supplied option whose label reads
 // as one of labels (a native or derived free-text row's): compared
 // without case, surrounding spaces, a trailing "." or "…", and a
 // " (Recommended)" suffix. Its digit submits the literal label, which a
 // controller may take for the free-text answer.
-func freeTextLookalikes(opts []Option, labels []string) []Reason {
+func FreeTextLookalikes(opts []Option, labels []string) []Reason {
 	var out []Reason
 	for _, o := range opts {
 		for _, l := range labels {
 			if labelKey(o.Label) == labelKey(l) {
-				out = append(out, reason(ReasonFreeTextLookalike, "row "+strconv.Itoa(o.Row)))
+				out = append(out, NewReason(ReasonFreeTextLookalike, "row "+strconv.Itoa(o.Row)))
 				break
 			}
 		}
@@ -122,7 +126,23 @@ func labelKey(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// digitKey is the key that selects row n of a menu.
-func digitKey(n int) []byte { return []byte{byte('0' + n)} }
+// DigitKey is the key that selects row n of a menu.
+func DigitKey(n int) []byte { return []byte{byte('0' + n)} }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func numbersOf(opts []Option) []int {
+	out := make([]int, len(opts))
+	for i, o := range opts {
+		out[i] = o.Number
+	}
+	return out
+}
+
+func rowsOf(opts []Option) []int {
+	out := make([]int, len(opts))
+	for i, o := range opts {
+		out[i] = o.Row
+	}
+	return out
+}

@@ -50,52 +50,18 @@ type ModelRow struct {
 	Desc             string // the description, wrapped rows joined with a space
 }
 
-// cutMark removes mark from the end of label and says whether it was
+// CutMark removes mark from the end of label and says whether it was
 // there.
-func cutMark(label, mark string) (string, bool) {
+func CutMark(label, mark string) (string, bool) {
 	s, ok := strings.CutSuffix(label, mark)
 	return strings.TrimRight(s, " "), ok
 }
 
-// The model notices: what the agent prints into its history when /model
-// ends (recordings model-menu, model-session, model-abandon).
-const (
-	claudeNoticeCmd  = "❯ /model"
-	claudeNoticeMark = "  ⎿  "
-	codexNoticeMark  = "• "
-	codexNoticeText  = "Model changed to "
-	// maxNoticeGap bounds the rows between the composer and the notice
-	// (Claude draws its history at the top of an otherwise blank screen).
-	maxNoticeGap = 48
-)
+// MaxNoticeGap bounds the rows between the composer and the notice /model
+// printed last (Claude draws its history at the top of an otherwise blank
+// screen).
+const MaxNoticeGap = 48
 
-// The notices are read with untraced cell reads: --explain of an idle
-// screen shows no check of them.
-
-// claudeNotice reads, over the composer whose upper rule is row top, the
-// last history rows when they are "❯ /model" and its "⎿  " result; the
-// right-aligned effort line right above the rule is skipped.
-func claudeNotice(g *grid, top int) string {
-	y := top - 1
-	if !g.blank(y) && g.first(y) > g.w/2 {
-		y--
-	}
-	for ; y > 0 && y > top-maxNoticeGap && g.blank(y); y-- {
-	}
-	if y < 1 || g.text(y, 0, displayWidth(claudeNoticeMark)) != claudeNoticeMark || g.trimmed(y-1) != claudeNoticeCmd || g.first(y-1) != 0 {
-		return ""
-	}
-	return g.textFrom(y, displayWidth(claudeNoticeMark))
-}
-
-// codexNotice reads the last history row over the composer at row top
-// when it is "• Model changed to …".
-func codexNotice(g *grid, top int) string {
-	y := top - 1
-	for ; y >= 0 && y > top-maxNoticeGap && g.blank(y); y-- {
-	}
-	if y < 0 || g.first(y) != 0 || !strings.HasPrefix(g.textFrom(y, 0), codexNoticeMark+codexNoticeText) {
-		return ""
-	}
-	return g.textFrom(y, 2)
-}
+// MaxModelRows bounds the rows of a model menu between its title and its
+// hints.
+const MaxModelRows = 40

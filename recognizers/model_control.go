@@ -1,7 +1,5 @@
 package recognizers
 
-import "strings"
-
 // ModelControlProfile is an exact profile's native model control (seed
 // 003): the closed command that opens the menu, how a tuple is set, what
 // the agent prints when it is, and the scope that has. Recorded with the
@@ -40,49 +38,12 @@ type ModelControlProfile struct {
 }
 
 // modelControls are the versions whose model menus are recorded the whole
-// way and driven live: discovery, setting, and the notice. (Codex
-// 0.171.0's list scrolls onto unnumbered rows no profile reads yet.)
-var modelControls = map[string]ModelControlProfile{
-	"claude@2.1.267": {Command: "/model", Scope: "current_session", Set: []byte("s"),
-		Efforts: claudeEfforts267, EffortRing: true, Applied: claudeApplied},
-	"claude@2.1.332": {Command: "/model", Scope: "current_session", Set: []byte("s"),
-		Efforts: claudeEfforts332, Applied: claudeApplied},
-	"codex@0.155.1": {Command: "/model", Scope: "current_and_new_sessions", Set: []byte("\r"), EffortPopup: true,
-		TwoStep:    []string{"gpt-6-astra", "gpt-5.6-sol", "gpt-5.6-terra", "gpt-5.6-luna", "gpt-5.5"},
-		NotOffered: []string{"More reasoning…"}, Repair: true, Applied: codexApplied("")},
-}
-
-// claudeApplied proves "Set model to <name> for this session only[ with
-// <effort> effort]" (model-session).
-func claudeApplied(notice, name, effort string) bool {
-	rest, ok := strings.CutPrefix(notice, "Set model to ")
-	if !ok {
-		return false
-	}
-	tail := " for this session only"
-	if effort != "" {
-		tail += " with " + strings.ToLower(effort) + " effort"
-	}
-	got, ok := strings.CutSuffix(rest, tail)
-	return ok && got != "" && (name == "" || got == name)
-}
+// way and driven live: discovery, setting, and the notice, as registered
+// (Version.Model).
+var modelControls = map[string]ModelControlProfile{}
 
 // ModelControl is the model control profile of agent@version, if any.
 func ModelControl(agent, version string) (ModelControlProfile, bool) {
 	p, ok := modelControls[agent+"@"+version]
 	return p, ok
-}
-
-// codexApplied proves "Model changed to <slug> <effort>[ suffix]": the
-// slug is the row's label lower-cased, spaces as dashes (0.171.0 lists
-// display names), the effort lower-cased ("Extra high": "xhigh").
-func codexApplied(suffix string) func(string, string, string) bool {
-	return func(notice, name, effort string) bool {
-		slug := strings.ToLower(strings.ReplaceAll(name, " ", "-"))
-		e := strings.ToLower(effort)
-		if e == "extra high" {
-			e = "xhigh"
-		}
-		return notice == codexNoticeText+slug+" "+e+suffix
-	}
 }

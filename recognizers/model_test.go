@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -64,35 +65,35 @@ func TestModelMenus(t *testing.T) {
 	)
 	hl := func(rows string, n int) string { return strings.Replace(rows, "|"+itoa(n)+" ", "|*"+itoa(n)+" ", 1) }
 	for _, c := range []struct {
-		sh   shot
+		sh   screentest.Shot
 		want string
 	}{
-		{shot{"claude", "2.1.267", "model-menu", 2, 0}, "models " + hl(c267, 1) + " | effort High (d) s"},
-		{shot{"claude", "2.1.267", "model-menu", 3, 0}, "models " + hl(c267, 3) + " | effort High (d) s"},
-		{shot{"claude", "2.1.267", "model-menu", 4, 0}, "models " + hl(c267, 3) + " | effort Medium s"},
-		{shot{"claude", "2.1.267", "model-menu", 5, 0}, `confirm for "Sonnet 5" |*1 Yes, switch to Sonnet 5 |2 No, go back`},
-		{shot{"claude", "2.1.332", "model-menu", 2, 0}, "models " + hl(c332, 1) + " | effort Medium (d) s"},
-		{shot{"claude", "2.1.332", "model-menu", 4, 0}, "models " + hl(c332, 4) + " | effort High s"},
-		{shot{"claude", "2.1.332", "model-menu", 5, 0}, `confirm for "Sonnet 5.5" |*1 Yes, switch to Sonnet 5.5 |2 No, go back`},
-		{shot{"codex", "0.155.1", "model-menu", 2, 0}, "models " + hl(x155, 5)},
-		{shot{"codex", "0.155.1", "model-menu", 3, 0}, "models " + hl(x155, 4)},
-		{shot{"codex", "0.155.1", "model-menu", 4, 0}, `efforts for "gpt-5.6-luna" |1 Low |*2 Medium (d) |3 High |4 Extra high |5 More reasoning…`},
-		{shot{"codex", "0.155.1", "model-menu", 5, 0}, `efforts for "gpt-5.6-luna" |1 Low |2 Medium (d) |*3 High |4 Extra high |5 More reasoning…`},
-		{shot{"codex", "0.171.0", "model-menu", 2, 0}, "models " + hl(x171, 6) + " ↓"},
-		{shot{"codex", "0.171.0", "model-menu", 3, 0}, "models " + hl(x171, 5) + " ↓"},
-		{shot{"codex", "0.171.0", "model-menu-session", 3, 0}, `efforts for "GPT-6-Astra" |1 Low (d) |*2 Medium |3 High |4 Extra high |5 More reasoning… s`},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "model-menu", Marker: 2}, "models " + hl(c267, 1) + " | effort High (d) s"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "model-menu", Marker: 3}, "models " + hl(c267, 3) + " | effort High (d) s"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "model-menu", Marker: 4}, "models " + hl(c267, 3) + " | effort Medium s"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "model-menu", Marker: 5}, `confirm for "Sonnet 5" |*1 Yes, switch to Sonnet 5 |2 No, go back`},
+		{screentest.Shot{Agent: "claude", Version: "2.1.332", Surface: "model-menu", Marker: 2}, "models " + hl(c332, 1) + " | effort Medium (d) s"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.332", Surface: "model-menu", Marker: 4}, "models " + hl(c332, 4) + " | effort High s"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.332", Surface: "model-menu", Marker: 5}, `confirm for "Sonnet 5.5" |*1 Yes, switch to Sonnet 5.5 |2 No, go back`},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "model-menu", Marker: 2}, "models " + hl(x155, 5)},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "model-menu", Marker: 3}, "models " + hl(x155, 4)},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "model-menu", Marker: 4}, `efforts for "gpt-5.6-luna" |1 Low |*2 Medium (d) |3 High |4 Extra high |5 More reasoning…`},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "model-menu", Marker: 5}, `efforts for "gpt-5.6-luna" |1 Low |2 Medium (d) |*3 High |4 Extra high |5 More reasoning…`},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "model-menu", Marker: 2}, "models " + hl(x171, 6) + " ↓"},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "model-menu", Marker: 3}, "models " + hl(x171, 5) + " ↓"},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "model-menu-session", Marker: 3}, `efforts for "GPT-6-Astra" |1 Low (d) |*2 Medium |3 High |4 Extra high |5 More reasoning… s`},
 		// Scrolled: "↑" in the last blank row under the title, the rows
 		// past the ninth unnumbered (model-catalog).
-		{shot{"codex", "0.171.0", "model-catalog", 30, 0}, "models |3 GPT-6.1 Terra |4 GPT-6.1-Sol |5 GPT-6-Astra |6 GPT-6-Sol ✔ |7 GPT-6-Luna |8 GPT-5.6-Sol |9 GPT-5.6-Terra |*0 GPT-5.6-Luna ↑ ↓"},
-		{shot{"codex", "0.171.0", "model-catalog", 33, 0}, "models |4 GPT-6.1-Sol |5 GPT-6-Astra |6 GPT-6-Sol ✔ |7 GPT-6-Luna |8 GPT-5.6-Sol |9 GPT-5.6-Terra |0 GPT-5.6-Luna |*0 GPT-5.5 ↑"},
-		{shot{"codex", "0.171.0", "model-catalog", 34, 0}, `efforts for "GPT-5.5" |1 Low |*2 Medium (d) |3 High |4 Extra high s`},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "model-catalog", Marker: 30}, "models |3 GPT-6.1 Terra |4 GPT-6.1-Sol |5 GPT-6-Astra |6 GPT-6-Sol ✔ |7 GPT-6-Luna |8 GPT-5.6-Sol |9 GPT-5.6-Terra |*0 GPT-5.6-Luna ↑ ↓"},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "model-catalog", Marker: 33}, "models |4 GPT-6.1-Sol |5 GPT-6-Astra |6 GPT-6-Sol ✔ |7 GPT-6-Luna |8 GPT-5.6-Sol |9 GPT-5.6-Terra |0 GPT-5.6-Luna |*0 GPT-5.5 ↑"},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "model-catalog", Marker: 34}, `efforts for "GPT-5.5" |1 Low |*2 Medium (d) |3 High |4 Extra high s`},
 	} {
-		r := recognize(c.sh.screen(t), c.sh.agent, c.sh.version)
+		r := screentest.Recognize(c.sh.Screen(t), c.sh.Agent, c.sh.Version)
 		if got := menuSummary(r.ModelMenu); got != c.want || r.ScreenState != contract.ScreenMenuOrViewer || r.Interaction != nil || r.Plan != nil {
 			t.Errorf("%s: %s %s\n want menu_or_viewer %s", c.sh, r.ScreenState, got, c.want)
 		}
-		other := map[string]string{"2.1.267": "2.1.332", "2.1.332": "2.1.267", "0.155.1": "0.171.0", "0.171.0": "0.155.1"}[c.sh.version]
-		if r := recognize(c.sh.screen(t), c.sh.agent, other); r.ModelMenu != nil {
+		other := map[string]string{"2.1.267": "2.1.332", "2.1.332": "2.1.267", "0.155.1": "0.171.0", "0.171.0": "0.155.1"}[c.sh.Version]
+		if r := screentest.Recognize(c.sh.Screen(t), c.sh.Agent, other); r.ModelMenu != nil {
 			t.Errorf("%s read by %s: %s", c.sh, other, menuSummary(r.ModelMenu))
 		}
 	}
@@ -102,34 +103,34 @@ func TestModelMenus(t *testing.T) {
 // menu (a person's Enter there might do something else).
 func TestModelMenuShapes(t *testing.T) {
 	for _, c := range []struct {
-		sh    shot
-		cases []pickerCase
+		sh    screentest.Shot
+		cases []screentest.Change
 	}{
-		{shot{"claude", "2.1.267", "model-menu", 3, 0}, []pickerCase{
-			{"rule blank", blanked(26)}, {"title changed", written(3, 27, "s")}, {"title unstyled", restyled(27, vt.Style{})},
-			{"two highlighted", written(3, 31, "❯")}, {"number changed", written(5, 34, "7")},
-			{"effort unknown", written(5, 37, "Ultra  effort")}, {"effort blank", blanked(37)},
-			{"hints changed", written(3, 39, "X")}, {"label restyled", restyled(33, vt.Style{})},
-			{"a row between", written(5, 36, "x")},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "model-menu", Marker: 3}, []screentest.Change{
+			{Name: "rule blank", Mut: screentest.Blanked(26)}, {Name: "title changed", Mut: screentest.Written(3, 27, "s")}, {Name: "title unstyled", Mut: screentest.Restyled(27, vt.Style{})},
+			{Name: "two highlighted", Mut: screentest.Written(3, 31, "❯")}, {Name: "number changed", Mut: screentest.Written(5, 34, "7")},
+			{Name: "effort unknown", Mut: screentest.Written(5, 37, "Ultra  effort")}, {Name: "effort blank", Mut: screentest.Blanked(37)},
+			{Name: "hints changed", Mut: screentest.Written(3, 39, "X")}, {Name: "label restyled", Mut: screentest.Restyled(33, vt.Style{})},
+			{Name: "a row between", Mut: screentest.Written(5, 36, "x")},
 		}},
-		{shot{"claude", "2.1.267", "model-menu", 5, 0}, []pickerCase{
-			{"yes changed", written(8, 37, "No ")}, {"no changed", written(8, 38, "Go")},
-			{"title changed", written(3, 31, "s")}, {"rule blank", blanked(30)},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "model-menu", Marker: 5}, []screentest.Change{
+			{Name: "yes changed", Mut: screentest.Written(8, 37, "No ")}, {Name: "no changed", Mut: screentest.Written(8, 38, "Go")},
+			{Name: "title changed", Mut: screentest.Written(3, 31, "s")}, {Name: "rule blank", Mut: screentest.Blanked(30)},
 		}},
-		{shot{"codex", "0.155.1", "model-menu", 3, 0}, []pickerCase{
-			{"title changed", written(2, 18, "s")}, {"subtitle blank", blanked(19)},
-			{"two highlighted", written(0, 22, "›")}, {"number gone", written(2, 23, "  ")},
-			{"hints changed", written(2, 27, "X")}, {"row restyled", restyled(24, vt.Style{})},
-			{"description moved", written(26, 22, "xx")},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "model-menu", Marker: 3}, []screentest.Change{
+			{Name: "title changed", Mut: screentest.Written(2, 18, "s")}, {Name: "subtitle blank", Mut: screentest.Blanked(19)},
+			{Name: "two highlighted", Mut: screentest.Written(0, 22, "›")}, {Name: "number gone", Mut: screentest.Written(2, 23, "  ")},
+			{Name: "hints changed", Mut: screentest.Written(2, 27, "X")}, {Name: "row restyled", Mut: screentest.Restyled(24, vt.Style{})},
+			{Name: "description moved", Mut: screentest.Written(26, 22, "xx")},
 		}},
-		{shot{"codex", "0.171.0", "model-menu", 2, 0}, []pickerCase{
-			{"scroll mark restyled", restyled(38, vt.Style{})}, {"hints changed", written(2, 39, "x")},
-			{"highlight restyled", restyled(35, vt.Style{})}, {"title blank", blanked(27)},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "model-menu", Marker: 2}, []screentest.Change{
+			{Name: "scroll mark restyled", Mut: screentest.Restyled(38, vt.Style{})}, {Name: "hints changed", Mut: screentest.Written(2, 39, "x")},
+			{Name: "highlight restyled", Mut: screentest.Restyled(35, vt.Style{})}, {Name: "title blank", Mut: screentest.Blanked(27)},
 		}},
 	} {
 		for _, m := range c.cases {
-			if r := recognize(m.mut(c.sh.screen(t)), c.sh.agent, c.sh.version); r.ModelMenu != nil {
-				t.Errorf("%s, %s: %s, want none", c.sh, m.name, menuSummary(r.ModelMenu))
+			if r := screentest.Recognize(m.Mut(c.sh.Screen(t)), c.sh.Agent, c.sh.Version); r.ModelMenu != nil {
+				t.Errorf("%s, %s: %s, want none", c.sh, m.Name, menuSummary(r.ModelMenu))
 			}
 		}
 	}
@@ -139,18 +140,18 @@ func TestModelMenuShapes(t *testing.T) {
 // recorded, and only there.
 func TestModelNotice(t *testing.T) {
 	for _, c := range []struct {
-		sh   shot
+		sh   screentest.Shot
 		want string
 	}{
-		{shot{"claude", "2.1.267", "model-menu", 6, 0}, "Set model to Sonnet 5 and saved as your default for new sessions with medium effort"},
-		{shot{"claude", "2.1.332", "model-menu", 6, 0}, "Set model to Sonnet 5.5 and saved as your default for new sessions with high effort"},
-		{shot{"claude", "2.1.267", "model-menu", 0, 0}, ""},
-		{shot{"claude", "2.1.267", "model-abandon", 3, 0}, "Kept model as Opus 5 (1M context) (default)"},
-		{shot{"codex", "0.155.1", "model-menu", 6, 0}, "Model changed to gpt-5.6-luna high"},
-		{shot{"codex", "0.155.1", "model-menu", 7, 0}, ""},
-		{shot{"codex", "0.171.0", "model-menu-session", 4, 0}, "Model changed to gpt-6-astra medium for this session only"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "model-menu", Marker: 6}, "Set model to Sonnet 5 and saved as your default for new sessions with medium effort"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.332", Surface: "model-menu", Marker: 6}, "Set model to Sonnet 5.5 and saved as your default for new sessions with high effort"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "model-menu", Marker: 0}, ""},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "model-abandon", Marker: 3}, "Kept model as Opus 5 (1M context) (default)"},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "model-menu", Marker: 6}, "Model changed to gpt-5.6-luna high"},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "model-menu", Marker: 7}, ""},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "model-menu-session", Marker: 4}, "Model changed to gpt-6-astra medium for this session only"},
 	} {
-		r := recognize(c.sh.screen(t), c.sh.agent, c.sh.version)
+		r := screentest.Recognize(c.sh.Screen(t), c.sh.Agent, c.sh.Version)
 		if r.ModelNotice != c.want || r.ScreenState != contract.ScreenIdle {
 			t.Errorf("%s: %s notice %q, want idle %q", c.sh, r.ScreenState, r.ModelNotice, c.want)
 		}

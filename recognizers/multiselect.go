@@ -31,16 +31,16 @@ func (p *Prompt) Boxes() []bool {
 	return out
 }
 
-// multiSpec is a profile's multi-select plan before ids exist.
-type multiSpec struct {
-	checked     []bool // every option's box as recognized
-	highlighted int    // the current row, which a toggle leaves alone
-	submit      []PlanStep
+// MultiSpec is a profile's multi-select plan before ids exist.
+type MultiSpec struct {
+	Checked     []bool // every option's box as recognized
+	Highlighted int    // the current row, which a toggle leaves alone
+	Submit      []PlanStep
 }
 
-func (m *multiSpec) plan(questionID string) *MultiPlan {
-	return &MultiPlan{QuestionID: questionID, Checked: slices.Clone(m.checked), Highlighted: m.highlighted,
-		Submit: m.submit}
+func (m *MultiSpec) plan(questionID string) *MultiPlan {
+	return &MultiPlan{QuestionID: questionID, Checked: slices.Clone(m.Checked), Highlighted: m.Highlighted,
+		Submit: m.Submit}
 }
 
 // MultiPlan is the private part of a multi-select question's plan.

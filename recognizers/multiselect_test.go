@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 )
 
@@ -31,7 +32,7 @@ func TestMultiSelectSteps(t *testing.T) {
 	}
 	for _, v := range claudeVersions {
 		for _, c := range cases {
-			r := recognize(markerScreen(t, "claude", v, "multi-select", c.marker), "claude", v)
+			r := screentest.Recognize(screentest.MarkerScreen(t, "claude", v, "multi-select", c.marker), "claude", v)
 			if !r.Actionable() || r.Plan == nil || r.Plan.Multi == nil {
 				t.Fatalf("%s marker %d: not an actionable multi-select: %v %v", v, c.marker, r.Interaction, r.Reasons)
 			}
@@ -65,10 +66,10 @@ func TestMultiSelectSteps(t *testing.T) {
 
 // TestMultiSelectRefusals: what no answer may name.
 func TestMultiSelectRefusals(t *testing.T) {
-	r := recognize(markerScreen(t, "claude", "2.1.267", "multi-select", 0), "claude", "2.1.267")
+	r := screentest.Recognize(screentest.MarkerScreen(t, "claude", "2.1.267", "multi-select", 0), "claude", "2.1.267")
 	q := r.Interaction.Questions[0]
 	ids := byLabel(q)
-	single := recognize(markerScreen(t, "claude", "2.1.267", "question-digit", 0), "claude", "2.1.267")
+	single := screentest.Recognize(screentest.MarkerScreen(t, "claude", "2.1.267", "question-digit", 0), "claude", "2.1.267")
 	for name, call := range map[string]func() error{
 		"nothing": func() error { _, err := r.Plan.MultiSelect(q.QuestionID, nil); return err },
 		"an option twice": func() error {

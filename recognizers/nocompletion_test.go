@@ -5,27 +5,16 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
-// pasteRow makes row to of dst a copy of row from of src (a screen of
-// the same width): a list row drawn where the recording shows none.
-func pasteRow(dst, src *vt.Screen, from, to int) {
-	blankRow(dst, to)
-	w, _ := src.Size()
-	for x := 0; x < w; x++ {
-		if c := src.Cell(x, from); c.Width != 0 {
-			dst.SetCell(x, to, c)
-		}
-	}
-}
-
 // pasted draws rows from..to of list's screen onto rows at.. of a screen.
-func pasted(t *testing.T, list shot, from, to, at int) func(s *vt.Screen) *vt.Screen {
+func pasted(t *testing.T, list screentest.Shot, from, to, at int) func(s *vt.Screen) *vt.Screen {
 	return func(s *vt.Screen) *vt.Screen {
-		src := list.screen(t)
+		src := list.Screen(t)
 		for y := from; y <= to; y++ {
-			pasteRow(s, src, y, at+y-from)
+			screentest.PasteRow(s, src, y, at+y-from)
 		}
 		return s
 	}
@@ -44,17 +33,17 @@ func reversed(x, y int) func(s *vt.Screen) *vt.Screen {
 // noCompletionShots are the screens proving no completion list:
 // thread-resume-id's "/resume " (marker 4) and "/resume <full id>"
 // (marker 5) on each version whose list is recorded.
-func noCompletionShots(agent, version string) []shot {
-	return []shot{{agent, version, "thread-resume-id", 4, 0}, {agent, version, "thread-resume-id", 5, 0}}
+func noCompletionShots(agent, version string) []screentest.Shot {
+	return []screentest.Shot{{Agent: agent, Version: version, Surface: "thread-resume-id", Marker: 4}, {Agent: agent, Version: version, Surface: "thread-resume-id", Marker: 5}}
 }
 
 // checkNoCompletion reads sh as an idle one-row draft with no completion
 // list proven, and each case of it (one change at a time) as not proven;
 // the versions in others (no list recorded, or the generic profile)
 // prove nothing on sh.
-func checkNoCompletion(t *testing.T, sh shot, cases []pickerCase, others ...string) {
+func checkNoCompletion(t *testing.T, sh screentest.Shot, cases []screentest.Change, others ...string) {
 	t.Helper()
-	r := recognize(sh.screen(t), sh.agent, sh.version)
+	r := screentest.Recognize(sh.Screen(t), sh.Agent, sh.Version)
 	// Codex's draft has no trailing space ("/resume " reads "/resume").
 	if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerDraft || !strings.HasPrefix(r.Draft, "/resume") ||
 		strings.Contains(r.Draft, "\n") || r.Completion != "" || !r.NoCompletion {
@@ -62,13 +51,13 @@ func checkNoCompletion(t *testing.T, sh shot, cases []pickerCase, others ...stri
 			sh, r.ScreenState, r.Composer, r.Draft, r.Completion, r.NoCompletion)
 	}
 	for _, c := range cases {
-		r := recognize(c.mut(sh.screen(t)), sh.agent, sh.version)
+		r := screentest.Recognize(c.Mut(sh.Screen(t)), sh.Agent, sh.Version)
 		if r.NoCompletion {
-			t.Errorf("%s, %s: no_completion (%s, draft %q, completion %q), want unproven", sh, c.name, r.ScreenState, r.Draft, r.Completion)
+			t.Errorf("%s, %s: no_completion (%s, draft %q, completion %q), want unproven", sh, c.Name, r.ScreenState, r.Draft, r.Completion)
 		}
 	}
 	for _, v := range others {
-		if r := recognize(sh.screen(t), sh.agent, v); r.NoCompletion {
+		if r := screentest.Recognize(sh.Screen(t), sh.Agent, v); r.NoCompletion {
 			t.Errorf("%s read by %s: no_completion, want unproven", sh, v)
 		}
 	}
@@ -84,37 +73,37 @@ func TestClaudeNoCompletion(t *testing.T) {
 	const upper, descX = 36, 32
 	for _, c := range []struct {
 		version string
-		list    shot // a screen of the version drawing its list
-		top     int  // its first row (the list ends at row upper-1)
-		head    int  // a grey entry's first row in it
-		lit     int  // the highlighted entry's first row
+		list    screentest.Shot // a screen of the version drawing its list
+		top     int             // its first row (the list ends at row upper-1)
+		head    int             // a grey entry's first row in it
+		lit     int             // the highlighted entry's first row
 	}{
-		{"2.1.267", shot{"claude", "2.1.267", "thread-resume-id", 1, 0}, 32, 34, 32},
-		{"2.1.332", shot{"claude", "2.1.332", "thread-resume", 4, 0}, 32, 33, 32},
+		{"2.1.267", screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "thread-resume-id", Marker: 1}, 32, 34, 32},
+		{"2.1.332", screentest.Shot{Agent: "claude", Version: "2.1.332", Surface: "thread-resume", Marker: 4}, 32, 33, 32},
 	} {
 		for _, sh := range noCompletionShots("claude", c.version) {
-			cases := []pickerCase{
-				{"the whole list drawn over the rule", pasted(t, c.list, c.top, upper-1, c.top)},
-				{"a description's second row over the rule", pasted(t, c.list, upper-1, upper-1, upper-1)},
-				{"a grey entry over the rule", pasted(t, c.list, c.head, c.head, upper-1)},
-				{"the highlighted entry over the rule", pasted(t, c.list, c.lit, c.lit, upper-1)},
-				{"an entry over the effort line", pasted(t, c.list, c.head, c.head, upper-2)},
-				{"the whole list right over the effort line", pasted(t, c.list, c.top, upper-1, c.top-1)},
-				{"the effort line starting at the description column", func(s *vt.Screen) *vt.Screen {
+			cases := []screentest.Change{
+				{Name: "the whole list drawn over the rule", Mut: pasted(t, c.list, c.top, upper-1, c.top)},
+				{Name: "a description's second row over the rule", Mut: pasted(t, c.list, upper-1, upper-1, upper-1)},
+				{Name: "a grey entry over the rule", Mut: pasted(t, c.list, c.head, c.head, upper-1)},
+				{Name: "the highlighted entry over the rule", Mut: pasted(t, c.list, c.lit, c.lit, upper-1)},
+				{Name: "an entry over the effort line", Mut: pasted(t, c.list, c.head, c.head, upper-2)},
+				{Name: "the whole list right over the effort line", Mut: pasted(t, c.list, c.top, upper-1, c.top-1)},
+				{Name: "the effort line starting at the description column", Mut: func(s *vt.Screen) *vt.Screen {
 					w, _ := s.Size()
 					st := s.Cell(w-3, upper-1).Style
-					blankRow(s, upper-1)
-					writeText(s, descX, upper-1, "● high · /effort", st)
+					screentest.BlankRow(s, upper-1)
+					screentest.WriteText(s, descX, upper-1, "● high · /effort", st)
 					return s
 				}},
-				{"the draft not a slash command", written(2, 37, "x")},
+				{Name: "the draft not a slash command", Mut: screentest.Written(2, 37, "x")},
 			}
 			checkNoCompletion(t, sh, cases, "2.1.263", "2.1.266", "2.1.999")
 			// The sibling profile proves it too: both lists end right over
 			// the rule with the description at column 32, and nothing in
 			// these rows tells the versions apart.
 			sibling := map[string]string{"2.1.267": "2.1.332", "2.1.332": "2.1.267"}[c.version]
-			if r := recognize(sh.screen(t), "claude", sibling); !r.NoCompletion {
+			if r := screentest.Recognize(sh.Screen(t), "claude", sibling); !r.NoCompletion {
 				t.Errorf("%s read by %s: no list proven absent, want proven", sh, sibling)
 			}
 		}
@@ -127,32 +116,32 @@ func TestClaudeNoCompletion(t *testing.T) {
 // typed the status line is there (0.155.1) and no reverse cell is over
 // the composer (0.171.0). One change at a time proves nothing.
 func TestCodexNoCompletion(t *testing.T) {
-	list155 := shot{"codex", "0.155.1", "thread-resume-id", 1, 0}
+	list155 := screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "thread-resume-id", Marker: 1}
 	for _, sh := range noCompletionShots("codex", "0.155.1") {
 		const p, b = 19, 21
-		checkNoCompletion(t, sh, []pickerCase{
-			{"the completion row in the status line's place", pasted(t, list155, 20, 20, b)},
-			{"the status line in another colour", restyled(b, fg256(114, false))},
-			{"the status line shifted right", func(s *vt.Screen) *vt.Screen { shiftRight(s, b, 0); return s }},
-			{"a row under the status line", written(2, b+1, "x")},
-			{"the draft not a slash command", written(2, p, "x")},
+		checkNoCompletion(t, sh, []screentest.Change{
+			{Name: "the completion row in the status line's place", Mut: pasted(t, list155, 20, 20, b)},
+			{Name: "the status line in another colour", Mut: screentest.Restyled(b, screentest.Fg256(114, false))},
+			{Name: "the status line shifted right", Mut: func(s *vt.Screen) *vt.Screen { screentest.ShiftRight(s, b, 0); return s }},
+			{Name: "a row under the status line", Mut: screentest.Written(2, b+1, "x")},
+			{Name: "the draft not a slash command", Mut: screentest.Written(2, p, "x")},
 		}, "0.153.4", "0.154.0", "0.171.0", "0.999.0")
 	}
-	list171 := shot{"codex", "0.171.0", "thread-resume-id", 1, 0}
+	list171 := screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "thread-resume-id", Marker: 1}
 	for _, sh := range noCompletionShots("codex", "0.171.0") {
 		const p = 36
-		checkNoCompletion(t, sh, []pickerCase{
-			{"the completion row over the composer", pasted(t, list171, 34, 34, p-2)},
-			{"the completion row higher up", pasted(t, list171, 34, 34, p-9)},
-			{"one reverse cell over the composer", reversed(40, p-2)},
-			{"one reverse cell on the list's farthest row", reversed(0, p-17)},
-			{"the draft not a slash command", written(2, p, "x")},
+		checkNoCompletion(t, sh, []screentest.Change{
+			{Name: "the completion row over the composer", Mut: pasted(t, list171, 34, 34, p-2)},
+			{Name: "the completion row higher up", Mut: pasted(t, list171, 34, 34, p-9)},
+			{Name: "one reverse cell over the composer", Mut: reversed(40, p-2)},
+			{Name: "one reverse cell on the list's farthest row", Mut: reversed(0, p-17)},
+			{Name: "the draft not a slash command", Mut: screentest.Written(2, p, "x")},
 		}, "0.153.4", "0.154.0", "0.155.1", "0.999.0")
 	}
 	// A reverse cell past the rows a list takes proves nothing either way:
 	// the list is still absent.
-	sh := shot{"codex", "0.171.0", "thread-resume-id", 5, 0}
-	if r := recognize(reversed(0, 36-18)(sh.screen(t)), sh.agent, sh.version); !r.NoCompletion {
+	sh := screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "thread-resume-id", Marker: 5}
+	if r := screentest.Recognize(reversed(0, 36-18)(sh.Screen(t)), sh.Agent, sh.Version); !r.NoCompletion {
 		t.Errorf("%s, a reverse cell 18 rows over the composer: no list proven absent, want proven", sh)
 	}
 }
@@ -163,33 +152,33 @@ func TestCodexNoCompletion(t *testing.T) {
 // without "/" proves nothing.
 func TestNoCompletionWithList(t *testing.T) {
 	for _, c := range []struct {
-		shot
+		screentest.Shot
 		completion string
 	}{
-		{shot{"claude", "2.1.267", "thread-new", 1, 0}, "/clear"},
-		{shot{"claude", "2.1.267", "thread-resume", 1, 0}, "/clear"},
-		{shot{"claude", "2.1.267", "thread-resume", 4, 0}, "/resume"},
-		{shot{"claude", "2.1.267", "thread-resume-id", 1, 0}, "/clear"},
-		{shot{"claude", "2.1.332", "thread-new", 1, 0}, "/clear"},
-		{shot{"claude", "2.1.332", "thread-resume", 1, 0}, "/clear"},
-		{shot{"claude", "2.1.332", "thread-resume", 4, 0}, "/resume"},
-		{shot{"claude", "2.1.332", "thread-resume-id", 1, 0}, "/clear"},
-		{shot{"codex", "0.155.1", "thread-new", 1, 0}, "/new"},
-		{shot{"codex", "0.155.1", "thread-resume", 1, 0}, "/new"},
-		{shot{"codex", "0.155.1", "thread-resume", 4, 0}, "/resume"},
-		{shot{"codex", "0.155.1", "thread-resume-id", 1, 0}, "/new"},
-		{shot{"codex", "0.171.0", "thread-new", 1, 0}, "/new"},
-		{shot{"codex", "0.171.0", "thread-resume", 1, 0}, "/new"},
-		{shot{"codex", "0.171.0", "thread-resume", 4, 0}, "/resume"},
-		{shot{"codex", "0.171.0", "thread-resume-id", 1, 0}, "/new"},
-		{shot{"claude", "2.1.267", "thread-resume-id", 0, 0}, ""}, // empty composer
-		{shot{"claude", "2.1.267", "draft", 0, 0}, ""},            // "a draft that is not sent"
-		{shot{"codex", "0.171.0", "thread-resume-id", 0, 0}, ""},
-		{shot{"codex", "0.155.1", "clear-draft", 0, 0}, ""},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "thread-new", Marker: 1}, "/clear"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "thread-resume", Marker: 1}, "/clear"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "thread-resume", Marker: 4}, "/resume"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "thread-resume-id", Marker: 1}, "/clear"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.332", Surface: "thread-new", Marker: 1}, "/clear"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.332", Surface: "thread-resume", Marker: 1}, "/clear"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.332", Surface: "thread-resume", Marker: 4}, "/resume"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.332", Surface: "thread-resume-id", Marker: 1}, "/clear"},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "thread-new", Marker: 1}, "/new"},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "thread-resume", Marker: 1}, "/new"},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "thread-resume", Marker: 4}, "/resume"},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "thread-resume-id", Marker: 1}, "/new"},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "thread-new", Marker: 1}, "/new"},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "thread-resume", Marker: 1}, "/new"},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "thread-resume", Marker: 4}, "/resume"},
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "thread-resume-id", Marker: 1}, "/new"},
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "thread-resume-id", Marker: 0}, ""}, // empty composer
+		{screentest.Shot{Agent: "claude", Version: "2.1.267", Surface: "draft", Marker: 0}, ""},            // "a draft that is not sent"
+		{screentest.Shot{Agent: "codex", Version: "0.171.0", Surface: "thread-resume-id", Marker: 0}, ""},
+		{screentest.Shot{Agent: "codex", Version: "0.155.1", Surface: "clear-draft", Marker: 0}, ""},
 	} {
-		r := recognize(c.screen(t), c.agent, c.version)
+		r := screentest.Recognize(c.Screen(t), c.Agent, c.Version)
 		if r.Completion != c.completion || r.NoCompletion {
-			t.Errorf("%s: completion %q no_completion=%v, want completion %q and no list proven absent", c.shot, r.Completion, r.NoCompletion, c.completion)
+			t.Errorf("%s: completion %q no_completion=%v, want completion %q and no list proven absent", c.Shot, r.Completion, r.NoCompletion, c.completion)
 		}
 	}
 }
@@ -201,8 +190,8 @@ func TestNoCompletionWithList(t *testing.T) {
 func TestClaudeArgumentHint(t *testing.T) {
 	const y, cursor = 37, 10
 	for _, v := range []string{"2.1.267", "2.1.332"} {
-		sh := shot{"claude", v, "thread-resume-id", 4, 0}
-		if r := recognize(sh.screen(t), "claude", v); r.Draft != "/resume " || r.DraftLen != 8 {
+		sh := screentest.Shot{Agent: "claude", Version: v, Surface: "thread-resume-id", Marker: 4}
+		if r := screentest.Recognize(sh.Screen(t), "claude", v); r.Draft != "/resume " || r.DraftLen != 8 {
 			t.Errorf("%s: draft %q (%d), want %q", sh, r.Draft, r.DraftLen, "/resume ")
 		}
 		last := len("[conversation id or search term]")
@@ -210,28 +199,28 @@ func TestClaudeArgumentHint(t *testing.T) {
 			last = len("[session ID or search term]")
 		}
 		last += cursor
-		for _, c := range []pickerCase{
-			{"the hint in another colour", func(s *vt.Screen) *vt.Screen {
-				restyleCols(s, y, cursor+1, last+1, fg256(245, false))
+		for _, c := range []screentest.Change{
+			{Name: "the hint in another colour", Mut: func(s *vt.Screen) *vt.Screen {
+				screentest.RestyleCols(s, y, cursor+1, last+1, screentest.Fg256(245, false))
 				return s
 			}},
-			{"the cursor not drawn", func(s *vt.Screen) *vt.Screen { restyleCols(s, y, cursor, cursor+1, vt.Style{}); return s }},
-			{"no bracket closing the hint", written(last, y, ".")},
-			{"no bracket opening the hint", written(cursor+1, y, "(")},
-			{"no space before the cursor", written(cursor-1, y, "x")},
-			{"another word typed before the cursor", written(3, y, " ")},
-			{"the hint on a draft of two rows", func(s *vt.Screen) *vt.Screen {
+			{Name: "the cursor not drawn", Mut: func(s *vt.Screen) *vt.Screen { screentest.RestyleCols(s, y, cursor, cursor+1, vt.Style{}); return s }},
+			{Name: "no bracket closing the hint", Mut: screentest.Written(last, y, ".")},
+			{Name: "no bracket opening the hint", Mut: screentest.Written(cursor+1, y, "(")},
+			{Name: "no space before the cursor", Mut: screentest.Written(cursor-1, y, "x")},
+			{Name: "another word typed before the cursor", Mut: screentest.Written(3, y, " ")},
+			{Name: "the hint on a draft of two rows", Mut: func(s *vt.Screen) *vt.Screen {
 				// The frame grows a row upwards: its upper rule over the
 				// effort line, the hint's row, a second row under it.
-				copyRow(s, y-1, y-2)
-				copyRow(s, y, y-1)
-				blankRow(s, y)
-				writeText(s, 2, y, "more", vt.Style{})
+				screentest.CopyRow(s, y-1, y-2)
+				screentest.CopyRow(s, y, y-1)
+				screentest.BlankRow(s, y)
+				screentest.WriteText(s, 2, y, "more", vt.Style{})
 				return s
 			}},
 		} {
-			if r := recognize(c.mut(sh.screen(t)), "claude", v); r.Draft == "/resume " {
-				t.Errorf("%s, %s: draft %q, want the row as drawn", sh, c.name, r.Draft)
+			if r := screentest.Recognize(c.Mut(sh.Screen(t)), "claude", v); r.Draft == "/resume " {
+				t.Errorf("%s, %s: draft %q, want the row as drawn", sh, c.Name, r.Draft)
 			}
 		}
 	}

@@ -98,37 +98,32 @@ func (p *Plan) Find(decisionOrOption string) (Choice, bool) {
 
 // Keys the agents read, as the recordings sent them (send-keys -H).
 var (
-	keyEnter = []byte("\r")
-	keyDown  = []byte("\x1b[B")
-	keyTab   = []byte("\t")
-	keyAltUp = []byte("\x1b[1;3A")
-	// keyShiftLeft opens Codex 0.171.0's async questions.
-	keyShiftLeft = []byte("\x1b[1;2D")
+	KeyEnter = []byte("\r")
+	KeyDown  = []byte("\x1b[B")
+	KeyTab   = []byte("\t")
+	KeyAltUp = []byte("\x1b[1;3A")
 )
 
-// codexPasteQuietMillis crosses Codex's paste-burst window (Enter within
-// 120 ms of typed text is a newline; seed 000 measured 121 ms).
-const codexPasteQuietMillis = 121
-
-// choiceSpec is a profile's plan for one choice before ids exist (ids
+// ChoiceSpec is a profile's plan for one choice before ids exist (ids
 // come from the fingerprint and the key, after recognition).
-type choiceSpec struct {
-	decision contract.Decision
-	option   int    // index into the question's Options, -1 for none
-	derived  string // label of a choice without a row of its own
-	freeText bool
-	maxText  int
-	require  string
-	steps    []PlanStep
-	toggle   []byte     // a multi-select option's checkbox key
-	queue    []PlanStep // the queue_next_turn steps of an async answer
+type ChoiceSpec struct {
+	Decision contract.Decision
+	Option   int    // index into the question's Options, -1 for none
+	Derived  string // label of a choice without a row of its own
+	FreeText bool
+	MaxText  int
+	Require  string
+	Steps    []PlanStep
+	Toggle   []byte     // a multi-select option's checkbox key
+	Queue    []PlanStep // the queue_next_turn steps of an async answer
 	// unavailable: listed in the projection, but no native step is
 	// proven from this screen (Claude's other rows while its editor row
 	// holds the cursor).
-	unavailable bool
+	Unavailable bool
 }
 
-func repeatKey(k []byte, n int) []byte {
+// RepeatKey is key k n times (n steps down a menu).
+func RepeatKey(k []byte, n int) []byte {
 	out := make([]byte, 0, len(k)*n)
 	for range n {
 		out = append(out, k...)
@@ -136,17 +131,19 @@ func repeatKey(k []byte, n int) []byte {
 	return out
 }
 
-func expect(h int, states ...contract.ScreenState) Expect {
+// NewExpect is the recapture that shows one of states with row h
+// highlighted (-1: no row).
+func NewExpect(h int, states ...contract.ScreenState) Expect {
 	return Expect{States: states, Highlighted: h}
 }
 
-// afterAnswer is what follows a question's last step: the agent runs
+// AfterAnswer is what follows a question's last step: the agent runs
 // (working, idle), or shows the next step of the same flow.
 // The agent may also stop at once (blocked: an API error, or its
 // interruption note after a rejection).
-var afterAnswer = []contract.ScreenState{contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenQuestionnaire, contract.ScreenConfirmation, contract.ScreenAwaitingApproval}
+var AfterAnswer = []contract.ScreenState{contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenQuestionnaire, contract.ScreenConfirmation, contract.ScreenAwaitingApproval}
 
-// afterQueue is what an async answer queued for the next turn may show:
+// AfterQueue is what an async answer queued for the next turn may show:
 // the running turn with the answer waiting, the summary, or the next
 // question's editor.
-var afterQueue = []contract.ScreenState{contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAsyncQuestion}
+var AfterQueue = []contract.ScreenState{contract.ScreenWorking, contract.ScreenIdle, contract.ScreenBlocked, contract.ScreenAsyncQuestion}

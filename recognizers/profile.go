@@ -16,14 +16,21 @@ type Profile struct {
 	// states come with a compatibility warning and every interaction is
 	// manual_required.
 	Exact   bool
-	grammar grammar
+	grammar Grammar
 }
 
-// grammar is what a profile knows of its agent's screens. The two
-// families (claude_2_1.go, codex_0_x.go) implement it with a value per
-// version.
-type grammar interface {
-	recognize(g *grid, out *Recognition)
+// Grammar is what a profile knows of its agent's screens. Each agent's
+// screen package (agents/<name>/screen) implements it with a value per
+// version, built from the kit this package exports (Grid, StyleSpec,
+// MenuLayout, StatusLayout, ChoiceSpec, NewReason...), and registers it
+// (Register).
+type Grammar interface {
+	// Recognize reads g into out, which arrives with the profile's
+	// identity, ScreenUnknown and ComposerAbsent. It sets the state, the
+	// prompt, its region and its ChoiceSpecs; the engine adds the
+	// fingerprint, the secret reasons, the generic profile's limits and
+	// the projection. It must not keep g or write anything but out.
+	Recognize(g *Grid, out *Recognition)
 }
 
 // ID names the profile: "claude@2.1.267", or "claude@generic".
@@ -89,17 +96,17 @@ func leadingInt(s string) (int, string) {
 // best reading: one that parses without a manual reason, else the first
 // that knows the state, else the newest's. A version between or after the
 // known ones usually draws like one of them.
-type genericGrammar []grammar
+type genericGrammar []Grammar
 
-func (gg genericGrammar) recognize(g *grid, out *Recognition) {
-	readBest(g, out, gg, func(i int) string { return grammarName(gg[i]) + " (generic)" })
+func (gg genericGrammar) Recognize(g *Grid, out *Recognition) {
+	ReadBest(g, out, gg, func(i int) string { return grammarName(gg[i]) + " (generic)" })
 }
 
-// readBest reads a screen with each grammar in turn and keeps the first
+// ReadBest reads a screen with each grammar in turn and keeps the first
 // reading that proves its shape, else the first that knows the state,
 // else the first one's. section names a grammar's trace section ("": no
 // new section).
-func readBest(g *grid, out *Recognition, grammars []grammar, section func(i int) string) {
+func ReadBest(g *Grid, out *Recognition, grammars []Grammar, section func(i int) string) {
 	blank := *out
 	best, score := blank, -1
 	for i, gr := range grammars {
@@ -109,7 +116,7 @@ func readBest(g *grid, out *Recognition, grammars []grammar, section func(i int)
 			}
 		}
 		try := blank
-		gr.recognize(g, &try)
+		gr.Recognize(g, &try)
 		s := 0
 		if try.ScreenState != contract.ScreenUnknown {
 			s = 1

@@ -20,13 +20,13 @@ func (r *Recognition) project(d ids) {
 		}
 	}
 	offered := 0
-	for _, s := range r.specs {
-		if !s.unavailable {
+	for _, s := range r.Specs {
+		if !s.Unavailable {
 			offered++
 		}
 	}
 	if in.State == contract.StatePending && offered == 0 {
-		r.Reasons = append(r.Reasons, reason(ReasonNoSafeAction, ""))
+		r.Reasons = append(r.Reasons, NewReason(ReasonNoSafeAction, ""))
 		in.State, in.Reasons = contract.StateManualRequired, []string{ReasonNoSafeAction}
 	}
 	if pr.Step.Total > 0 {
@@ -35,8 +35,8 @@ func (r *Recognition) project(d ids) {
 	}
 	if pr.Kind == contract.KindAsyncQuestion {
 		in.DeliveryModes, in.PendingQuestions = []contract.DeliveryMode{contract.DeliverySteerCurrentTurn}, pr.Pending
-		for _, s := range r.specs {
-			if len(s.queue) > 0 && !s.unavailable {
+		for _, s := range r.Specs {
+			if len(s.Queue) > 0 && !s.Unavailable {
 				in.DeliveryModes = append(in.DeliveryModes, contract.DeliveryQueueNextTurn)
 				break
 			}
@@ -68,22 +68,22 @@ func (r *Recognition) projectQuestion(in *contract.Interaction, d ids) {
 	switch {
 	case pr.MultiSelect:
 		pq.ResponseKind = contract.ResponseMultiSelect
-	case q.Options == nil && len(r.specs) == 1 && r.specs[0].derived == "open":
+	case q.Options == nil && len(r.Specs) == 1 && r.Specs[0].Derived == "open":
 		pq.ResponseKind = contract.ResponseOpen
 	case q.Options == nil:
 		pq.ResponseKind = contract.ResponseFreeText
 		caps.FreeText = true
-		if len(r.specs) == 1 {
-			pq.MaxLength = r.specs[0].maxText
+		if len(r.Specs) == 1 {
+			pq.MaxLength = r.Specs[0].MaxText
 		}
 	}
 	if q.Options != nil {
-		for _, s := range r.specs {
-			o := contract.Option{OptionID: d.option(0, s.option, s.derived), Label: s.derived, FreeText: s.freeText}
-			if s.option >= 0 {
-				o.Label, o.Description = q.Options[s.option].Label, q.Options[s.option].Description
+		for _, s := range r.Specs {
+			o := contract.Option{OptionID: d.option(0, s.Option, s.Derived), Label: s.Derived, FreeText: s.FreeText}
+			if s.Option >= 0 {
+				o.Label, o.Description = q.Options[s.Option].Label, q.Options[s.Option].Description
 			}
-			caps.FreeText = caps.FreeText || s.freeText
+			caps.FreeText = caps.FreeText || s.FreeText
 			pq.Options = append(pq.Options, o)
 		}
 	}
@@ -94,22 +94,22 @@ func (r *Recognition) projectQuestion(in *contract.Interaction, d ids) {
 // plan resolves the specs to the projection's ids.
 func (r *Recognition) plan(in *contract.Interaction, d ids) *Plan {
 	p := &Plan{InteractionID: in.InteractionID, Fingerprint: r.Fingerprint}
-	for _, s := range r.specs {
-		if s.unavailable {
+	for _, s := range r.Specs {
+		if s.Unavailable {
 			continue
 		}
-		c := Choice{Decision: s.decision, FreeText: s.freeText, MaxText: s.maxText, RequireText: s.require, Steps: s.steps, Queue: s.queue,
-			Toggle: s.toggle, Index: s.option}
-		if s.decision == "" {
+		c := Choice{Decision: s.Decision, FreeText: s.FreeText, MaxText: s.MaxText, RequireText: s.Require, Steps: s.Steps, Queue: s.Queue,
+			Toggle: s.Toggle, Index: s.Option}
+		if s.Decision == "" {
 			c.QuestionID = in.Questions[0].QuestionID
-			if s.option >= 0 || s.derived != "" && s.derived != "open" {
-				c.OptionID = d.option(0, s.option, s.derived)
+			if s.Option >= 0 || s.Derived != "" && s.Derived != "open" {
+				c.OptionID = d.option(0, s.Option, s.Derived)
 			}
 		}
 		p.Choices = append(p.Choices, c)
 	}
-	if r.multi != nil {
-		p.Multi = r.multi.plan(in.Questions[0].QuestionID)
+	if r.Multi != nil {
+		p.Multi = r.Multi.plan(in.Questions[0].QuestionID)
 	}
 	return p
 }

@@ -96,4 +96,5 @@ const (
 	NoteUnknownAPIError = "api_error_unknown_shape"
 )
 
-func reason(code, detail string) Reason { return Reason{Code: code, Detail: detail} }
+// NewReason is a reason with its code and detail.
+func NewReason(code, detail string) Reason { return Reason{Code: code, Detail: detail} }

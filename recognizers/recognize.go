@@ -11,7 +11,7 @@ import (
 // ids are derived with key. It reads the whole screen and leaves it
 // untouched; a Recognizer does the same incrementally.
 func Recognize(p Profile, scr *vt.Screen, key Key) Recognition {
-	g := grids.Get().(*grid)
+	g := grids.Get().(*Grid)
 	g.load(scr, true)
 	out := recognizeGrid(p, g, scr, key, nil)
 	g.scr = nil // the pool must not keep the screen alive
@@ -22,20 +22,20 @@ func Recognize(p Profile, scr *vt.Screen, key Key) Recognition {
 // grids holds the grids of one-shot recognitions for reuse: a 120x40
 // grid's cells alone are 29 KB. A recognition shares no memory with its
 // grid (labels and drafts are built as new strings).
-var grids = sync.Pool{New: func() any { return new(grid) }}
+var grids = sync.Pool{New: func() any { return new(Grid) }}
 
 // fingerprinter returns a region's fingerprint, or ok false to have it
 // computed.
 type fingerprinter func(Region) (fp [32]byte, ok bool)
 
-func recognizeGrid(p Profile, g *grid, scr *vt.Screen, key Key, cached fingerprinter) Recognition {
+func recognizeGrid(p Profile, g *Grid, scr *vt.Screen, key Key, cached fingerprinter) Recognition {
 	out := Recognition{Agent: p.Agent, Version: p.Version, Exact: p.Exact, Profile: p.ID(),
 		ScreenState: contract.ScreenUnknown, Composer: contract.ComposerAbsent}
 	if p.grammar == nil {
 		out.Warnings = []string{"no profile for agent " + p.Agent}
 		return out
 	}
-	p.grammar.recognize(g, &out)
+	p.grammar.Recognize(g, &out)
 	out.Reasons = append(out.Reasons, secretReasons(out.Prompt)...)
 	if !out.Region.Empty() {
 		var ok bool
@@ -54,7 +54,7 @@ func recognizeGrid(p Profile, g *grid, scr *vt.Screen, key Key, cached fingerpri
 		out.Warnings = append(out.Warnings, p.Agent+" "+p.Version+" has no exact profile: states are read with the generic "+
 			p.Agent+" profile and every interaction is manual_required")
 		if out.Prompt != nil {
-			out.Reasons = append(out.Reasons, reason(ReasonUnknownVersion, p.Version))
+			out.Reasons = append(out.Reasons, NewReason(ReasonUnknownVersion, p.Version))
 		}
 	}
 	if out.Prompt != nil {
@@ -71,7 +71,7 @@ func recognizeGrid(p Profile, g *grid, scr *vt.Screen, key Key, cached fingerpri
 type Recognizer struct {
 	p      Profile
 	key    Key
-	g      grid
+	g      Grid
 	scr    *vt.Screen
 	cursor vt.Cursor
 	alt    bool

@@ -55,13 +55,6 @@ func (c Clear) LogValue() slog.Value {
 // String is LogValue as text.
 func (c Clear) String() string { return c.LogValue().String() }
 
-// LogValue of a profile's styled run: its length (the text is the
-// profile's own, but a run is compared with screen text).
-func (r styledRun) LogValue() slog.Value { return slog.IntValue(len(r.text)) }
-
-// String is LogValue as text.
-func (r styledRun) String() string { return r.LogValue().String() }
-
 // LogValue of a session picker: its counts, never a title or detail
 // (screen text of the person's sessions).
 func (p *Picker) LogValue() slog.Value {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recognizers/replaycheck"
 	"github.com/agent-knock-knock/akk/recordings"
@@ -48,10 +49,10 @@ var notYetProfiled = map[string]int{}
 // and highlighted row match the recognition of its screen.
 func TestReplayCorpusMarkers(t *testing.T) {
 	total, byProfile := 0, map[string]int{}
-	for _, f := range corpusCasts(t) {
+	for _, f := range screentest.CorpusCasts(t) {
 		name := f.Agent + "/" + f.Version + "/" + f.Surface
 		t.Run(name, func(t *testing.T) {
-			res, err := replaycheck.Check(loadCast(t, f.Cast))
+			res, err := replaycheck.Check(screentest.LoadCast(t, f.Cast))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,8 +85,8 @@ func TestReplayIncrementalEqualsFresh(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays every event twice")
 	}
-	for _, f := range corpusCasts(t) {
-		rec := loadCast(t, f.Cast)
+	for _, f := range screentest.CorpusCasts(t) {
+		rec := screentest.LoadCast(t, f.Cast)
 		p := recognizers.Lookup(f.Agent, f.Version)
 		r := recognizers.NewRecognizer(p, recognizers.TestKey)
 		_, err := recordings.Replay(rec, vt.Options{}, func(s recordings.Step) error {
@@ -140,15 +141,15 @@ var notPlanned = map[string]string{
 // (the dispatch tests replay the same recordings with a strict replica).
 func TestReplayPlansMatchRecordedInput(t *testing.T) {
 	checked := 0
-	for _, f := range corpusCasts(t) {
-		rec := loadCast(t, f.Cast)
+	for _, f := range screentest.CorpusCasts(t) {
+		rec := screentest.LoadCast(t, f.Cast)
 		ms, at, err := recordings.Markers(rec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for k := range ms {
-			scr, _ := screenAt(t, rec, k)
-			got := recognize(scr, f.Agent, f.Version)
+			scr, _ := screentest.ScreenAt(t, rec, k)
+			got := screentest.Recognize(scr, f.Agent, f.Version)
 			if !got.Actionable() || !got.Exact {
 				continue
 			}
@@ -181,7 +182,7 @@ func TestReplayPlansMatchRecordedInput(t *testing.T) {
 	}
 }
 
-func skipPlan(f castFile, k int) (string, bool) {
+func skipPlan(f screentest.CastFile, k int) (string, bool) {
 	for _, key := range []string{f.Surface, f.Surface + "/" + f.Agent, fmt.Sprintf("%s/%d", f.Surface, k)} {
 		if why, ok := notPlanned[key]; ok {
 			return why, true

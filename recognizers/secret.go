@@ -114,9 +114,9 @@ func secretReasons(pr *Prompt) []Reason {
 	for i, q := range pr.Questions {
 		switch {
 		case asksSecret(q.Header):
-			out = append(out, reason(ReasonSecretInput, "header of question "+itoa(i+1)))
+			out = append(out, NewReason(ReasonSecretInput, "header of question "+itoa(i+1)))
 		case asksSecret(q.Prompt):
-			out = append(out, reason(ReasonSecretInput, "prompt of question "+itoa(i+1)))
+			out = append(out, NewReason(ReasonSecretInput, "prompt of question "+itoa(i+1)))
 		}
 	}
 	return out

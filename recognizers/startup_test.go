@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 )
 
@@ -24,11 +25,11 @@ func TestBlockedStartupAndInterrupted(t *testing.T) {
 		"question-escape":    recognizers.BlockedInterrupted,
 	}
 	seen := map[string]int{}
-	for _, b := range markedBlocked(t, func(surface string) bool { _, ok := want[surface]; return ok }) {
-		f, k, scr, m := b.f, b.k, b.scr, b.m
+	for _, b := range screentest.MarkedBlocked(t, func(surface string) bool { _, ok := want[surface]; return ok }) {
+		f, k, scr, m := b.File, b.Marker, b.Screen, b.Mark
 		reason := want[f.Surface]
 		name := f.Agent + "/" + f.Version + "/" + f.Surface
-		r := recognize(scr, f.Agent, f.Version)
+		r := screentest.Recognize(scr, f.Agent, f.Version)
 		switch {
 		case r.ScreenState != contract.ScreenBlocked || r.Blocked == nil || r.Blocked.Reason != reason:
 			t.Errorf("%s marker %d: %s %+v %v, want blocked %s", name, k, r.ScreenState, r.Blocked, r.Reasons, reason)
@@ -45,11 +46,11 @@ func TestBlockedStartupAndInterrupted(t *testing.T) {
 		if f.Surface != "startup-login" || f.Agent == "codex" {
 			for x := 0; x < w; x++ {
 				if c := scr.Cell(x, y); c.Text != " " && c.Text != "─" && c.Text != "■" && c.Text != "⎿" && c.Text != "✨" && c.Width == 1 {
-					setText(scr, x, y, "Z")
+					screentest.SetText(scr, x, y, "Z")
 					break
 				}
 			}
-			if again := recognize(scr, f.Agent, f.Version); again.ScreenState == contract.ScreenBlocked {
+			if again := screentest.Recognize(scr, f.Agent, f.Version); again.ScreenState == contract.ScreenBlocked {
 				t.Errorf("%s: still blocked with its title changed: %+v", name, again.Blocked)
 			}
 		}

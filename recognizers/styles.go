@@ -9,36 +9,54 @@ import (
 // style compares == with a screen cell's. The agents' styles are facts of
 // their recordings: a profile names each one it proves something with.
 
-// sty is a style under construction.
-type sty struct{ s vt.Style }
+// StyleSpec is a style under construction: Plain().Bold().Style().
+type StyleSpec struct{ s vt.Style }
 
-func plain() sty { return sty{} }
+// Plain is the default style: no colour, no attribute.
+func Plain() StyleSpec { return StyleSpec{} }
 
-// fg256 is a foreground set with 38;5;n (n >= 16; below 16 use fgIdx).
-func fg256(n int) sty {
-	return sty{vt.Style{Style: tcell.StyleDefault.Foreground(tcell.PaletteColor(n))}}
+// Fg256 is a foreground set with 38;5;n (n >= 16; below 16 use FgIdx).
+func Fg256(n int) StyleSpec {
+	return StyleSpec{vt.Style{Style: tcell.StyleDefault.Foreground(tcell.PaletteColor(n))}}
 }
 
-// fgIdx is a palette colour below 16 set in the 256-colour form (38;5;n),
+// FgIdx is a palette colour below 16 set in the 256-colour form (38;5;n),
 // which vt keeps apart from 30-37 (Ext FgIndexed).
-func fgIdx(n int) sty {
-	return sty{vt.Style{Style: tcell.StyleDefault.Foreground(tcell.PaletteColor(n)), Ext: vt.FgIndexed}}
+func FgIdx(n int) StyleSpec {
+	return StyleSpec{vt.Style{Style: tcell.StyleDefault.Foreground(tcell.PaletteColor(n)), Ext: vt.FgIndexed}}
 }
 
-func fgRGB(r, g, b int32) sty {
-	return sty{vt.Style{Style: tcell.StyleDefault.Foreground(tcell.NewRGBColor(r, g, b))}}
+// FgRGB is a 24-bit foreground (38;2;r;g;b).
+func FgRGB(r, g, b int32) StyleSpec {
+	return StyleSpec{vt.Style{Style: tcell.StyleDefault.Foreground(tcell.NewRGBColor(r, g, b))}}
 }
 
-func (s sty) bg256(n int) sty { s.s.Style = s.s.Style.Background(tcell.PaletteColor(n)); return s }
-func (s sty) bgRGB(r, g, b int32) sty {
+// Bg256 adds a background set with 48;5;n.
+func (s StyleSpec) Bg256(n int) StyleSpec {
+	s.s.Style = s.s.Style.Background(tcell.PaletteColor(n))
+	return s
+}
+
+// BgRGB adds a 24-bit background (48;2;r;g;b).
+func (s StyleSpec) BgRGB(r, g, b int32) StyleSpec {
 	s.s.Style = s.s.Style.Background(tcell.NewRGBColor(r, g, b))
 	return s
 }
-func (s sty) bold() sty    { s.s.Style = s.s.Style.Bold(true); return s }
-func (s sty) dim() sty     { s.s.Style = s.s.Style.Dim(true); return s }
-func (s sty) italic() sty  { s.s.Style = s.s.Style.Italic(true); return s }
-func (s sty) reverse() sty { s.s.Style = s.s.Style.Reverse(true); return s }
-func (s sty) vt() vt.Style { return s.s }
 
-// reversed is s in reverse video (the cell a TUI draws its cursor in).
-func reversed(s vt.Style) vt.Style { s.Style = s.Style.Reverse(true); return s }
+// Bold adds bold (SGR 1).
+func (s StyleSpec) Bold() StyleSpec { s.s.Style = s.s.Style.Bold(true); return s }
+
+// Dim adds dim (SGR 2).
+func (s StyleSpec) Dim() StyleSpec { s.s.Style = s.s.Style.Dim(true); return s }
+
+// Italic adds italics (SGR 3).
+func (s StyleSpec) Italic() StyleSpec { s.s.Style = s.s.Style.Italic(true); return s }
+
+// Reverse adds reverse video (SGR 7).
+func (s StyleSpec) Reverse() StyleSpec { s.s.Style = s.s.Style.Reverse(true); return s }
+
+// Style is the style built, as a screen cell's compares.
+func (s StyleSpec) Style() vt.Style { return s.s }
+
+// Reversed is s in reverse video (the cell a TUI draws its cursor in).
+func Reversed(s vt.Style) vt.Style { s.Style = s.Style.Reverse(true); return s }

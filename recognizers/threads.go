@@ -13,14 +13,10 @@ type ThreadProfile struct {
 }
 
 // threadProfiles are the versions whose thread surfaces are recorded and
-// read exactly (thread-new, thread-resume, thread-resume-id); any other
-// version is refused before input (unknown_version).
-var threadProfiles = map[string]ThreadProfile{
-	"claude@2.1.267": {New: "/clear", Resume: "/resume"},
-	"claude@2.1.332": {New: "/clear", Resume: "/resume"},
-	"codex@0.155.1":  {New: "/new", Resume: "/resume"},
-	"codex@0.171.0":  {New: "/new", Resume: "/resume"},
-}
+// read exactly (thread-new, thread-resume, thread-resume-id), as
+// registered (Version.Threads); any other version is refused before input
+// (unknown_version).
+var threadProfiles = map[string]ThreadProfile{}
 
 // Threads is the thread profile of agent@version, if it has one.
 func Threads(agent, version string) (ThreadProfile, bool) {

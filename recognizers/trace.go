@@ -121,9 +121,9 @@ func (t *tracer) add(kind string, y int, ok bool, diff *CellDiff) {
 	st.Pass, st.Kind, st.Diff = ok, kind, diff
 }
 
-// enter opens the step of a rule until the returned func closes it:
+// Enter opens the step of a rule until the returned func closes it:
 // `defer g.enter("claude21.permission")()`.
-func (g *grid) enter(rule string) func() {
+func (g *Grid) Enter(rule string) func() {
 	if g.trace == nil {
 		return noTrace
 	}

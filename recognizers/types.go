@@ -81,15 +81,15 @@ type Recognition struct {
 	// profile whose status is recorded (Claude Code 2.1.267 and 2.1.332,
 	// Codex 0.155.1 and 0.171.0: status, status-policy-error,
 	// status-ambiguous) only when the screen shows it whole in a shape
-	// those recordings show, every row parsed and known (claude_status.go,
-	// codex_status.go); nil otherwise. It is private like Draft: its values
+	// those recordings show, every row parsed and known (the agents'
+	// screen packages, status.go); nil otherwise. It is private like Draft: its values
 	// are screen text, a credential's only ever withheld (StatusField).
 	Status *StatusPanel
 	// ModelMenu is the agent's own model menu (/model: its model list,
 	// Codex's effort list, Claude's switch confirmation), read as
 	// menu_or_viewer, set by an exact profile whose menus are recorded
 	// only when every row is proven in a shape those recordings show
-	// (claude_model.go, codex_model.go); nil otherwise. Private like
+	// (the agents' screen packages, model.go); nil otherwise. Private like
 	// Draft: its rows are screen text.
 	ModelMenu *ModelMenu
 	// ModelNotice is the row /model printed last into the history, right
@@ -121,8 +121,12 @@ type Recognition struct {
 	// generic profile).
 	Warnings []string
 
-	specs []choiceSpec // the profile's plan before ids exist
-	multi *multiSpec   // a multi-select question's plan beyond its toggles
+	// Specs and Multi are what a grammar sets for the plan before ids
+	// exist: one ChoiceSpec per choice, and a multi-select question's
+	// plan beyond its toggles. The projection turns them into Plan; a
+	// caller reads Plan, never these.
+	Specs []ChoiceSpec
+	Multi *MultiSpec
 }
 
 // Actionable reports whether a controller could act on the screen: an
@@ -181,7 +185,7 @@ type StatusField struct {
 	// Redacted: the row is shown but akk does not carry its value: a
 	// credential's that is not one of the non-secret values its
 	// recordings show, a URL that could carry credentials, or a row the
-	// profile always withholds (status.go, statusRow.carry).
+	// profile always withholds (status.go, StatusRow.Carry).
 	Redacted bool
 }
 

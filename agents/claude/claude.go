@@ -9,6 +9,8 @@ import (
 	"context"
 	"path/filepath"
 
+	_ "github.com/agent-knock-knock/akk/agents/claude/screen" // registers its screen grammars (recognizers)
+
 	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/agents/claude/transcript"
 	"github.com/agent-knock-knock/akk/internal/procid"

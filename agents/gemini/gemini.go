@@ -8,6 +8,8 @@ import (
 	"context"
 	"path/filepath"
 
+	_ "github.com/agent-knock-knock/akk/agents/gemini/screen" // registers its screen grammars (recognizers)
+
 	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/agents/gemini/chats"
 	"github.com/agent-knock-knock/akk/internal/procid"

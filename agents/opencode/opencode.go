@@ -8,6 +8,8 @@ import (
 	"context"
 	"path/filepath"
 
+	_ "github.com/agent-knock-knock/akk/agents/opencode/screen" // registers its screen grammars (recognizers)
+
 	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/agents/opencode/sessiondb"
 	"github.com/agent-knock-knock/akk/contract"

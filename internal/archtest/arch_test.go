@@ -53,6 +53,8 @@ func TestArchitectureFixture(t *testing.T) {
 		"2 mentions of an agent's name outside agents/... (budget 1)",
 		"vt/named.go:6: names /proc, which only internal/procid reads",
 		"store/up.go:10: execs tmux, which only controlmode does",
+		"agents/claude/screen/bad.go: imports time, which agents/claude/screen must not use",
+		"agents/claude/screen/bad.go: imports agents/claude, which is not below it",
 	}
 	for _, w := range want {
 		if !slices.ContainsFunc(rep.Violations, func(v string) bool { return strings.HasPrefix(v, w) }) {
@@ -87,6 +89,9 @@ func writeFixture(t *testing.T, dir string) {
 		"nested/go.mod":            "module nested\n",
 		"nested/n.go":              "package n\n\nimport \"github.com/cockroachdb/pebble/v2\"\n",
 	}
+	// A screen grammar is pure (a pattern of Forbidden) and below its
+	// agent's folder (a pattern of Layers).
+	files["agents/claude/screen/bad.go"] = "package screen\n\nimport (\n\t\"time\"\n\n\t\"github.com/agent-knock-knock/akk/agents/claude\"\n)\n\nvar _ = time.Now\nvar _ = claude.Name\n"
 	for name, body := range files {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -291,8 +291,8 @@ func agentMentions(f *ast.File, names []string) int {
 
 // importViolation says why package pkg may not import ip ("" if it may).
 func (r Rules) importViolation(pkg, ip, modPath string) string {
-	for _, bad := range r.Forbidden[pkg] {
-		if ip == bad {
+	for pat, bads := range r.Forbidden {
+		if matchAny([]string{pat}, pkg) && contains(bads, ip) {
 			return fmt.Sprintf("imports %s, which %s must not use", ip, pkg)
 		}
 	}

@@ -54,6 +54,7 @@ var Leaves = []string{
 	"internal/logcap",                 // a slog handler that bounds repeated warnings
 	"watchers/evidence/evidencetest",  // a record parser's invariants, for every format's fuzz targets
 	"supervisor/dispatch/refusaltest", // the refusal table both tiers run
+	"internal/screentest",             // the corpus replayed, screens changed, recognitions checked: the grammars' tests
 }
 
 // LeafAs is the layer whose imports a leaf may make.
@@ -81,11 +82,13 @@ var Exclusive = map[string][]string{
 	"github.com/godbus/dbus/v5": {"supervisor/outbox", "internal/dbustest"},
 }
 
-// Forbidden names imports a package must not use at all.
+// Forbidden names imports a package (or the packages a pattern covers, as
+// in Layers) must not use at all.
 var Forbidden = map[string][]string{
 	// Pure: no I/O, no clock, no network (a recognizer is a function of a
-	// screen).
-	"recognizers": {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
+	// screen), and neither are the grammars it reads with.
+	"recognizers":     {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
+	"agents/*/screen": {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
 	// The contract is values: no I/O and no clock either.
 	"contract": {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
 }
