@@ -109,8 +109,11 @@ var (
 // candidates and traits (api names no agent); 3258 with dispatch's model
 // walks named for their mechanism (the effort row, the effort popup); 3242
 // with the CLI's help and checks built from the registry; 3210 with the
-// daemon's roots and keymaps by agent (supervisor names no agent).
-const MaxAgentMentions = 3210
+// daemon's roots and keymaps by agent (supervisor names no agent); 2824
+// with every agent's records (parsers, formats, resolution, threads,
+// keymaps) in its folder (watchers names no agent); 1859 with every
+// agent's screen grammars in agents/<x>/screen (recognizers names none).
+const MaxAgentMentions = 1859
 
 // Places: the process file system is read in one package, so that every
 // reading of it is one parser with its fuzz target and its fake root; akk
