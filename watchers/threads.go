@@ -54,7 +54,7 @@ import (
 //     (procStart is /proc/<pid>/stat's starttime), so one left by a killed
 //     process does not. A live claude process in the same cwd without a
 //     valid record (an older version) makes every transcript appended in
-//     the last claudeRecent count as live in it.
+//     the last few seconds count as live in it (agents/claude).
 //   - Not the current one (Exclude).
 //   - Newest first by Updated (the last record's timestamp, else the
 //     file's mtime), at most Limit.
@@ -181,9 +181,6 @@ const (
 	// threadHead and threadTail bound what is read of each file.
 	threadHead = 1 << 20
 	threadTail = 256 << 10
-	// claudeRecent: a transcript appended this recently counts as live in
-	// an unregistered claude process of the same cwd.
-	claudeRecent = 5 * time.Second
 )
 
 // Threads lists q.Agent's resumable conversations of q.Cwd, read in its

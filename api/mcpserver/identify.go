@@ -17,7 +17,7 @@ const (
 
 // addIdentifyTools adds identify_foreground and identify_and_send.
 func (s *Server) addIdentifyTools() {
-	mcp.AddTool(s.srv, tool(ToolIdentifyForeground, "Find out which conversation a Codex terminal runs when akk cannot tell "+
+	mcp.AddTool(s.srv, tool(ToolIdentifyForeground, "Find out which conversation a terminal runs when akk cannot tell "+
 		"(status shows native_identity_state ambiguous: a person's /new or /resume left several conversations open). "+
 		"Only when status advertises identify_foreground: it types the agent's own /status once and returns a diagnostic "+
 		"proof (the thread /status names, and whether it is one of the open conversations) that expires in 30 seconds. "+
@@ -26,7 +26,7 @@ func (s *Server) addIdentifyTools() {
 		handle(s, func(ctx context.Context, se *session, in api.IdentifyForegroundRequest) (any, error) {
 			return se.client.IdentifyForeground(ctx, in)
 		}))
-	mcp.AddTool(s.srv, tool(ToolIdentifyAndSend, "Give a task to a Codex terminal whose conversation akk cannot tell (status "+
+	mcp.AddTool(s.srv, tool(ToolIdentifyAndSend, "Give a task to a terminal whose conversation akk cannot tell (status "+
 		"advertises identify_and_send): akk types /status once and, while it still holds the terminal, sends the request "+
 		"as an ordinary managed Turn. The Turn and the terminal take the conversation whose file records the request, and "+
 		"only if it is the one /status named; otherwise the result is uncertain. Stops before the task when anything "+
@@ -42,12 +42,12 @@ func identifyAndSend(ctx context.Context, se *session, in api.IdentifyAndSendReq
 }
 
 func identifyInput() *jsonschema.Schema {
-	return closed("The ambiguous Codex terminal to probe.", map[string]*jsonschema.Schema{
+	return closed("The ambiguous terminal to probe.", map[string]*jsonschema.Schema{
 		"terminal_id": id(prefixTerminal, descTerminal)}, "terminal_id")
 }
 
 func identifySendInput() *jsonschema.Schema {
-	return closed("The ambiguous Codex terminal and the task.", map[string]*jsonschema.Schema{
+	return closed("The ambiguous terminal and the task.", map[string]*jsonschema.Schema{
 		"terminal_id": id(prefixTerminal, descTerminal),
 		"request": text("The task for the coding agent, as the user means it. Plain text; its first line must not start with '/' "+
 			"(native slash commands are refused) and it may hold no control characters other than newline and tab.", api.MaxRequestText),

@@ -20,13 +20,13 @@ func (s *Server) addModelTools() {
 		}))
 	mcp.AddTool(s.srv, tool(ToolSetModel, "Switch the coding agent's model and reasoning effort through its own "+
 		"/model menu, when the user asks for it: exactly one model and one of its efforts from your latest model_options "+
-		"(omit reasoning_effort for a model with none). Proven by the agent's own notice. Claude Code: this session only; "+
-		"Codex: this and new sessions (its config). An uncertain result is never retried: call model_options again.",
+		"(omit reasoning_effort for a model with none). Proven by the agent's own notice, which also says how long the choice "+
+		"holds (this session only, or new sessions too: the agent's config). An uncertain result is never retried: call model_options again.",
 		setModelInput(), acting()),
 		handle(s, func(ctx context.Context, se *session, in api.SetModelRequest) (any, error) {
 			return se.client.SetModel(ctx, in)
 		}))
-	mcp.AddTool(s.srv, tool(ToolRepairModel, "Codex only: clean up what a failed model change left (its /model "+
+	mcp.AddTool(s.srv, tool(ToolRepairModel, "Clean up what a failed model change left (the agent's /model "+
 		"popup open, or a bare /model in the composer) with Esc or C-u, never Enter. Only when status advertises "+
 		"repair_model_control. Then refresh status and call model_options again.", terminalOnly("The terminal to clean up."), acting()),
 		handle(s, func(ctx context.Context, se *session, in api.RepairModelControlRequest) (any, error) {

@@ -133,7 +133,7 @@ func approveInput() *jsonschema.Schema {
 func respondInput() *jsonschema.Schema {
 	answer := closed("The answer to one question of the current step.", map[string]*jsonschema.Schema{
 		"question_id": id(prefixQuestion, "The question's id (q_…) from the status projection."),
-		"response_kind": oneOf("The question's response_kind as the projection says (open: a collapsed Codex async question "+
+		"response_kind": oneOf("The question's response_kind as the projection says (open: a collapsed async question "+
 			"summary; answering it opens its questions, no option and no text; multi_select: the options named end ticked, "+
 			"every other unticked, then the agent shows its review, the next interaction).",
 			"single_select", "multi_select", "free_text", "confirmation", "open"),

@@ -22,7 +22,7 @@ const (
 )
 
 // instructions is what a host shows its model about the server as a whole.
-const instructions = `akk supervises coding agents (Claude Code, Codex) running in tmux panes.
+const instructions = `akk supervises coding agents running in tmux panes (list and status name each terminal's agent and version).
 Start with agent_knock_knock_list, then agent_knock_knock_status for the terminal, Turn or Watch you mean.
 Act only through the semantic ids those results give (term_, turn_, watch_, ses_, int_, q_, opt_, ntf_).
 Approving a prompt or answering an agent's question needs the user's explicit intent: show the user the

@@ -108,8 +108,8 @@ func (s *Server) addTools() {
 		"list or status advertises: send_session (mode session_exact, session_id: continue that conversation), send "+
 		"(mode terminal_follow_current, terminal_id: whatever conversation the terminal runs), both refused unless the "+
 		"agent is idle with an empty composer; send_user_explicit (mode terminal_user_explicit, terminal_id) only when "+
-		"the user explicitly asked to send to that terminal now: it also goes to a working agent or over a draft (Codex's "+
-		"draft is deleted, Claude Code's stashed and put back), never into a dialog. With no target akk sends to the one "+
+		"the user explicitly asked to send to that terminal now: it also goes to a working agent or over a draft (the "+
+		"draft is deleted, or stashed and put back where the agent stashes), never into a dialog. With no target akk sends to the one "+
 		"idle terminal, or refuses. The request's first line may not be a slash command. Send only what the user asked for. "+
 		"Give a message_id of your own to make a retry safe: sending the same message_id again in this MCP session "+
 		"returns the first Turn (outcome already_done) and types nothing.",
@@ -124,7 +124,7 @@ func (s *Server) addTools() {
 		"by turn_id, reject. Persistent grants (always allow, don't ask again, auto mode) are never offered, and Escape is "+
 		"cancel, not reject."+explicitIntent, approveInput(), acting()), handle(s, approve))
 	mcp.AddTool(s.srv, tool(ToolRespond, "Answer the current step of an agent's question (questionnaire, free text, "+
-		"confirmation, or a Codex async question) with the interaction_id, question ids and option ids from status, or "+
+		"confirmation, or an async question) with the interaction_id, question ids and option ids from status, or "+
 		"typed text where the projection allows it. One call answers one step; call status again for the next step."+
 		explicitIntent, respondInput(), acting()), handle(s, respond))
 	mcp.AddTool(s.srv, tool(ToolCancel, "Interrupt a managed Turn (the agent's native interrupt). Use it when the user asks to "+
@@ -179,7 +179,7 @@ func (s *Server) addTools() {
 // addNativeTools adds the tools that act on the agent's own state: its
 // conversation (new, resume, a stale binding detached) and its status.
 func (s *Server) addNativeTools() {
-	mcp.AddTool(s.srv, tool(ToolNewThread, "Start a new conversation in the terminal's coding agent (Claude Code /clear, Codex "+
+	mcp.AddTool(s.srv, tool(ToolNewThread, "Start a new conversation in the terminal's coding agent (its own /clear or "+
 		"/new), when the user asks for a fresh context. Only when status advertises new_thread: the agent idle with an empty "+
 		"composer and no managed Turn. It creates no Turn: the next send (refresh list first) starts the new conversation's "+
 		"first Turn, under a new session_id. The earlier conversation stays on disk and can be resumed.", newThreadInput(), acting()),

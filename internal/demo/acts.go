@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/registry"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 )
@@ -294,7 +295,7 @@ func (a *actor) send(i int, text string) {
 func (a *actor) userSend(i int, text string) {
 	id := a.ids[i]
 	a.pause()
-	fmt.Fprintf(a.w, "\n# a draft sits in this Codex composer; a plain send would be refused (composer_not_empty)")
+	fmt.Fprintf(a.w, "\n# a draft sits in this %s composer; a plain send would be refused (composer_not_empty)", display(Scenes[i].Agent))
 	a.step(fmt.Sprintf("akk send --user %s %q", id, text), api.OutcomeAccepted, func() (api.ActionResult, error) {
 		return a.cl.Send(a.ctx, api.SendRequest{TerminalID: id, Mode: api.SendUserExplicit, Request: text})
 	}, func(res api.ActionResult) string {
@@ -308,4 +309,12 @@ func (a *actor) userSend(i int, text string) {
 // Passed says whether every step had its expected outcome.
 func Passed(steps []Step) bool {
 	return len(steps) > 0 && !slices.ContainsFunc(steps, func(s Step) bool { return !s.OK })
+}
+
+// display is an agent's name for people.
+func display(agent string) string {
+	if a, ok := registry.Lookup(agent); ok {
+		return a.Display()
+	}
+	return agent
 }

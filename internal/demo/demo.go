@@ -11,6 +11,7 @@ package demo
 
 import (
 	"context"
+	_ "embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -48,14 +50,42 @@ const (
 	TakeoverNone  = -2
 )
 
-// Scenes are the demo's replicas, in window order (window i+1).
-var Scenes = []Scene{
-	{"claude", "2.1.267", "permission-approve", 0},
-	{"claude", "2.1.267", "several-questions", 0},
-	{"codex", "0.155.1", "question-digit", 0},
-	{"claude", "2.1.267", "send", TakeoverStart},
-	{"claude", "2.1.263", "working", TakeoverNone},
-	{"codex", "0.155.1", "clear-draft", 0},
+// Scenes are the demo's replicas, in window order (window i+1): the
+// recorded surfaces scenes.txt names.
+var Scenes = mustScenes(scenesText)
+
+//go:embed scenes.txt
+var scenesText string
+
+// mustScenes reads the scene table; a malformed one is a build's mistake,
+// found by any test that loads the package.
+func mustScenes(text string) []Scene {
+	var out []Scene
+	for n, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 4 {
+			panic(fmt.Sprintf("demo: scenes.txt:%d: want agent, version, surface, takeover", n+1))
+		}
+		sc := Scene{Agent: f[0], Version: f[1], Surface: f[2]}
+		switch f[3] {
+		case "start":
+			sc.Takeover = TakeoverStart
+		case "none":
+			sc.Takeover = TakeoverNone
+		default:
+			i, err := strconv.Atoi(f[3])
+			if err != nil || i < 0 {
+				panic(fmt.Sprintf("demo: scenes.txt:%d: takeover %q", n+1, f[3]))
+			}
+			sc.Takeover = i
+		}
+		out = append(out, sc)
+	}
+	return out
 }
 
 // Options configure a demo.

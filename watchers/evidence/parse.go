@@ -119,11 +119,11 @@ func CountAnswers(doc []byte) (questions, answered int) {
 		return 0, 0
 	}
 	for _, a := range v.Answers {
-		var codex struct {
+		var list struct {
 			Answers []string `json:"answers"`
 		}
 		s, isStr := RawString(a)
-		if (isStr && s != "") || (!isStr && Decode(a, &codex) == nil && len(codex.Answers) > 0) {
+		if (isStr && s != "") || (!isStr && Decode(a, &list) == nil && len(list.Answers) > 0) {
 			answered++
 		}
 	}
