@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/registry/refusaltest"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
-	"github.com/agent-knock-knock/akk/supervisor/dispatch/refusaltest"
 )
 
 // paneModes are the tmux states of a person's pane in which a key would

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/registry/refusaltest"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
@@ -22,7 +23,6 @@ import (
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
-	"github.com/agent-knock-knock/akk/supervisor/dispatch/refusaltest"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 

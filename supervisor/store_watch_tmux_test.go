@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/registry/refusaltest"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/disktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
-	"github.com/agent-knock-knock/akk/supervisor/dispatch/refusaltest"
 )
 
 // TestTmuxStoreFull: the store on a 2 MiB tmpfs, a Claude replica at a

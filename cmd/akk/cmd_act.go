@@ -88,7 +88,7 @@ type SendCmd struct {
 	DaemonFlags
 	Target  string `arg:"" help:"A terminal (a term_… id, or a selector: ${agent_selectors}, @REF, %PANE or session:window.pane), an AKK session (ses_…), or 'only': the one terminal ready for a send (refused unless exactly one is)."`
 	Request string `arg:"" help:"The task text; - reads stdin. A first line starting with / is refused."`
-	Mode    string `enum:",session_exact,terminal_follow_current,terminal_user_explicit" default:"" help:"session_exact (a ses_ target), terminal_follow_current (a term_ target, the default) or terminal_user_explicit: your own send to the terminal you chose, into a working agent or over a draft (Codex's draft is deleted with ctrl+u, Claude Code's stashed with ctrl+s and put back after); a dialog still refuses it."`
+	Mode    string `enum:",session_exact,terminal_follow_current,terminal_user_explicit" default:"" help:"session_exact (a ses_ target), terminal_follow_current (a term_ target, the default) or terminal_user_explicit: your own send to the terminal you chose, into a working agent or over a draft (the agent's draft is deleted, or stashed and put back after where the agent stashes drafts); a dialog still refuses it."`
 	// User is --mode terminal_user_explicit.
 	User      bool   `help:"Short for --mode terminal_user_explicit."`
 	MessageID string `help:"An idempotency key: sending it again returns the first turn and sends nothing." placeholder:"ID"`

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/registry/refusaltest"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
-	"github.com/agent-knock-knock/akk/supervisor/dispatch/refusaltest"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 

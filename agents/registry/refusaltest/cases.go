@@ -1,4 +1,6 @@
-// Package refusaltest is the table of dispatch refusals two tiers run:
+// Package refusaltest is the table of dispatch refusals two tiers run, over
+// every agent's recorded surfaces (so it lives beside the registry, the
+// one place that knows them all):
 // the unit tier against a fake terminal that serves recorded screens
 // through vt and the recognizers (supervisor/dispatch), the tmux tier
 // against strict replicas, which end clean only if they received exactly
