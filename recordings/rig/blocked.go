@@ -102,37 +102,28 @@ func (c blockedCase) script(version string) fakemodel.Script {
 
 func (c blockedCase) drive(d *Driver) error {
 	s := &sticky{d: d}
-	idle, prompt := claudeIdle, claudePrompt
+	idle, prompt := (*sticky).claudeIdle, (*sticky).claudePrompt
 	if c.agent == "codex" {
-		idle, prompt = codexIdle, codexPrompt
+		idle, prompt = (*sticky).codexIdle, (*sticky).codexPrompt
 	}
-	s.do(func() error { return idle(d) })
-	s.do(func() error { return prompt(d, c.word+" please") })
+	idle(s)
+	prompt(s, c.word+" please")
 	for i := 1; i <= c.failures; i++ {
-		s.do(func() error {
-			_, err := d.Request(fmt.Sprintf("failure %d", i), func(r fakemodel.Request) bool { return r.Status != 0 })
-			return err
-		})
+		s.request(fmt.Sprintf("failure %d", i), func(r fakemodel.Request) bool { return r.Status != 0 })
 	}
 	s.screen(c.anchors...)
 	if c.retry {
 		// The spinner animates: marked at once, as the working scenario.
-		s.do(func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) })
-		s.do(func() error {
-			_, err := d.Request("the reply after the retries", func(r fakemodel.Request) bool { return r.Status == 0 })
-			return err
-		})
+		s.markNow("working", recordings.MarkerState{Composer: "empty"})
+		s.request("the reply after the retries", func(r fakemodel.Request) bool { return r.Status == 0 })
 	} else {
-		s.do(func() error { return idle(d) })
+		idle(s)
 		s.mark("blocked", recordings.MarkerState{Composer: "empty"})
-		s.do(func() error { return prompt(d, "hello again") })
-		s.do(func() error {
-			_, err := d.Request("the next prompt", func(r fakemodel.Request) bool { return r.Status == 0 })
-			return err
-		})
+		prompt(s, "hello again")
+		s.request("the next prompt", func(r fakemodel.Request) bool { return r.Status == 0 })
 	}
-	s.do(func() error { return d.Quiet(time.Second) })
-	s.do(func() error { return idle(d) })
+	s.quiet(time.Second)
+	idle(s)
 	s.mark("idle", recordings.MarkerState{Composer: "empty"})
 	return s.err
 }

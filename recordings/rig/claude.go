@@ -65,65 +65,52 @@ func claudeScript(string) fakemodel.Script {
 
 // claudeIdle waits for the idle composer with its full footer (in auto
 // mode: the auto footer without the busy hint).
-func claudeIdle(d *Driver) error {
-	if d.scenario != nil && d.scenario.AgentMode {
-		if err := d.Screen("❯", claudeAutoFooter); err != nil {
-			return err
-		}
-		if err := d.ScreenGone(claudeBusyFooter); err != nil {
-			return err
-		}
-		return d.Quiet(claudeQuiet)
+func (s *sticky) claudeIdle() {
+	if s.d.scenario != nil && s.d.scenario.AgentMode {
+		s.screen("❯", claudeAutoFooter)
+		s.gone(claudeBusyFooter)
+		s.quiet(claudeQuiet)
+		return
 	}
-	if err := d.Screen("❯", claudeIdleFooter); err != nil {
-		return err
-	}
-	return d.Quiet(claudeQuiet)
+	s.screen("❯", claudeIdleFooter)
+	s.quiet(claudeQuiet)
 }
-
-func markIdle(d *Driver) error { return d.Mark("idle", recordings.MarkerState{Composer: "empty"}) }
 
 // claudePrompt types a prompt, waits until it shows in the composer, and
 // submits it.
-func claudePrompt(d *Driver, prompt string) error {
-	if err := d.Type(prompt); err != nil {
-		return err
-	}
-	if err := d.Screen("❯ " + prompt); err != nil {
-		return err
-	}
-	return d.Key("Enter")
+func (s *sticky) claudePrompt(prompt string) {
+	s.typ(prompt)
+	s.screen("❯ " + prompt)
+	s.key("Enter")
 }
 
 // claudeAsk submits a prompt whose reply is a tool call and waits until
 // the model's reply is complete and in the transcript.
-func claudeAsk(d *Driver, prompt, tool string) error {
-	if err := claudeIdle(d); err != nil {
-		return err
-	}
-	if err := claudePrompt(d, prompt); err != nil {
-		return err
-	}
-	if _, err := d.Request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool }); err != nil {
-		return err
-	}
-	return d.Journal("assistant "+tool+" tool_use", func(m map[string]any) bool {
+func (s *sticky) claudeAsk(prompt, tool string) {
+	s.claudeIdle()
+	s.claudePrompt(prompt)
+	s.claudeToolUse(tool)
+}
+
+// claudeToolUse waits for the model's call of tool, complete, and its
+// tool_use in the transcript.
+func (s *sticky) claudeToolUse(tool string) {
+	s.request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
+	s.journal("assistant "+tool+" tool_use", func(m map[string]any) bool {
 		return m["type"] == "assistant" && strings.Contains(jsonString(m), `"name":"`+tool+`"`)
 	})
 }
 
 // claudeTurnEnd waits for the end of the turn in the transcript and the
 // idle screen.
-func claudeTurnEnd(d *Driver, n int) error {
-	if err := d.Journal("turn end", func(m map[string]any) bool { return countTurnEnds(d, n) }); err != nil {
-		return err
-	}
-	return claudeIdle(d)
+func (s *sticky) claudeTurnEnd(n int) {
+	s.journal("turn end", func(m map[string]any) bool { return countTurnEnds(s.d, n) })
+	s.claudeIdle()
 }
 
 // claudeToolResult waits for the tool result in the transcript.
-func claudeToolResult(d *Driver, isError bool) error {
-	return d.Journal("tool_result", func(m map[string]any) bool {
+func (s *sticky) claudeToolResult(isError bool) {
+	s.journal("tool_result", func(m map[string]any) bool {
 		js := jsonString(m)
 		return m["type"] == "user" && strings.Contains(js, `"tool_result"`) &&
 			strings.Contains(js, `"is_error":true`) == isError
@@ -138,17 +125,12 @@ func claudePermissionMarker(d *Driver) recordings.MarkerState {
 		Highlighted: recordings.Index(0)}
 }
 
-func claudePermission(d *Driver) error {
-	if err := claudeAsk(d, "run-touch", "Bash"); err != nil {
-		return err
-	}
-	if err := d.Screen(claudeProceed, claudeDialogFooter, "touch fake-created.txt"); err != nil {
-		return err
-	}
-	if err := d.Quiet(claudeQuiet); err != nil {
-		return err
-	}
-	return d.Mark("awaiting_approval", claudePermissionMarker(d))
+// claudePermission asks for `touch fake-created.txt` and marks the Bash
+// dialog.
+func (s *sticky) claudePermission() {
+	s.claudeAsk("run-touch", "Bash")
+	s.screen(claudeProceed, claudeDialogFooter, "touch fake-created.txt")
+	s.mark("awaiting_approval", claudePermissionMarker(s.d))
 }
 
 func claudeColorMarker(highlighted int) recordings.MarkerState {
@@ -158,132 +140,92 @@ func claudeColorMarker(highlighted int) recordings.MarkerState {
 		Highlighted: recordings.Index(highlighted)}
 }
 
-func claudeColor(d *Driver) error {
-	if err := claudeAsk(d, "ask-color", "AskUserQuestion"); err != nil {
-		return err
-	}
-	if err := d.Screen("Which color should the button be?", claudeSelectHint, "Chat about this"); err != nil {
-		return err
-	}
-	if err := d.Quiet(claudeQuiet); err != nil {
-		return err
-	}
-	return d.Mark("questionnaire", claudeColorMarker(0))
+// claudeColor asks the color question and marks it.
+func (s *sticky) claudeColor() {
+	s.claudeAsk("ask-color", "AskUserQuestion")
+	s.screen("Which color should the button be?", claudeSelectHint, "Chat about this")
+	s.mark("questionnaire", claudeColorMarker(0))
 }
 
-// then runs steps in order, stopping at the first error.
-func then(steps ...func() error) error {
-	for _, s := range steps {
-		if err := s(); err != nil {
-			return err
-		}
-	}
-	return nil
+// claudeAnswered: after the key at a dialog, the tool's result, the
+// turn's end and the idle screen, marked.
+func (s *sticky) claudeAnswered(key string) {
+	s.key(key)
+	s.claudeToolResult(false)
+	s.claudeTurnEnd(1)
+	s.markIdle()
+}
+
+// claudeRefused: after the key at a dialog, the tool's error result and
+// the idle screen (not marked: what it shows above the composer
+// differs).
+func (s *sticky) claudeRefused(key string) {
+	s.key(key)
+	s.claudeToolResult(true)
+	s.claudeIdle()
 }
 
 func init() {
+	idle := steps(func(s *sticky) {
+		s.claudeIdle()
+		s.markIdle()
+	})
 	register(
-		&Scenario{Name: "idle", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(func() error { return claudeIdle(d) }, func() error { return markIdle(d) })
-		}},
-		&Scenario{Name: "idle-narrow", Agent: "claude", Width: 80, Height: 24, Script: claudeScript, Drive: func(d *Driver) error {
-			return then(func() error { return claudeIdle(d) }, func() error { return markIdle(d) })
-		}},
-		&Scenario{Name: "draft", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeIdle(d) },
-				func() error { return d.Type("a draft that is not sent") },
-				func() error { return d.Screen("❯ a draft that is not sent") },
-				func() error { return d.ScreenGone(claudeIdleFooter) },
-				func() error { return d.Quiet(claudeQuiet) },
-				func() error { return d.Mark("idle", recordings.MarkerState{Composer: "draft"}) },
-			)
-		}},
-		&Scenario{Name: "working", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeIdle(d) },
-				func() error { return claudePrompt(d, "slow-work please") },
-				func() error { _, err := d.Started("slow-work"); return err },
-				func() error { return d.Screen(claudeBusyFooter) },
-				func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) },
-			)
-		}},
-		&Scenario{Name: "send", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeIdle(d) },
-				func() error { return claudePrompt(d, "hello there") },
-				func() error { _, err := d.Request("prompt", nil); return err },
-				func() error { return claudeTurnEnd(d, 1) },
-				func() error { return markIdle(d) },
-			)
-		}},
-		&Scenario{Name: "permission-approve", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudePermission(d) },
-				func() error { return d.Key("1") },
-				func() error { return claudeToolResult(d, false) },
-				func() error { return claudeTurnEnd(d, 1) },
-				func() error { return markIdle(d) },
-			)
-		}},
-		&Scenario{Name: "permission-reject", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudePermission(d) },
-				func() error { return d.Key("4") },
-				func() error { return claudeToolResult(d, true) },
-				func() error { return claudeIdle(d) },
-				// "Interrupted · What should Claude do instead?"
-				func() error { return markInterrupted(d) },
-			)
-		}},
-		&Scenario{Name: "permission-narrow", Agent: "claude", Width: 80, Height: 24, Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudePermission(d) },
-				func() error { return d.Key("1") },
-				func() error { return claudeToolResult(d, false) },
-				func() error { return claudeTurnEnd(d, 1) },
-				func() error { return markIdle(d) },
-			)
-		}},
-		&Scenario{Name: "permission-resize", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudePermission(d) },
-				func() error { return d.Resize(100, 30) },
-				func() error { return d.Screen(claudeProceed, claudeDialogFooter) },
-				func() error { return d.Quiet(claudeQuiet) },
-				func() error { return d.Mark("awaiting_approval", claudePermissionMarker(d)) },
-				func() error { return d.Key("1") },
-				func() error { return claudeToolResult(d, false) },
-				func() error { return claudeTurnEnd(d, 1) },
-				func() error { return markIdle(d) },
-			)
-		}},
-		&Scenario{Name: "question-digit", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeColor(d) },
-				func() error { return d.Key("2") },
-				func() error { return claudeToolResult(d, false) },
-				func() error { return claudeTurnEnd(d, 1) },
-				func() error { return markIdle(d) },
-			)
-		}},
-		&Scenario{Name: "question-enter", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeColor(d) },
-				func() error { return d.Key("Enter") },
-				func() error { return claudeToolResult(d, false) },
-				func() error { return claudeTurnEnd(d, 1) },
-				func() error { return markIdle(d) },
-			)
-		}},
-		&Scenario{Name: "question-escape", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeColor(d) },
-				func() error { return d.Key("Escape") },
-				func() error { return claudeToolResult(d, true) },
-				func() error { return claudeIdle(d) },
-				func() error { return markIdle(d) },
-			)
-		}},
+		&Scenario{Name: "idle", Agent: "claude", Script: claudeScript, Drive: idle},
+		&Scenario{Name: "idle-narrow", Agent: "claude", Width: 80, Height: 24, Script: claudeScript, Drive: idle},
+		&Scenario{Name: "draft", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudeIdle()
+			s.typ("a draft that is not sent")
+			s.screen("❯ a draft that is not sent")
+			s.gone(claudeIdleFooter)
+			s.mark("idle", recordings.MarkerState{Composer: "draft"})
+		})},
+		&Scenario{Name: "working", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudeIdle()
+			s.claudePrompt("slow-work please")
+			s.started("slow-work")
+			s.screen(claudeBusyFooter)
+			s.markNow("working", recordings.MarkerState{Composer: "empty"})
+		})},
+		&Scenario{Name: "send", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudeIdle()
+			s.claudePrompt("hello there")
+			s.request("prompt", nil)
+			s.claudeTurnEnd(1)
+			s.markIdle()
+		})},
+		&Scenario{Name: "permission-approve", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudePermission()
+			s.claudeAnswered("1")
+		})},
+		&Scenario{Name: "permission-reject", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudePermission()
+			s.claudeRefused("4")
+			s.markInterrupted() // "Interrupted · What should Claude do instead?"
+		})},
+		&Scenario{Name: "permission-narrow", Agent: "claude", Width: 80, Height: 24, Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudePermission()
+			s.claudeAnswered("1")
+		})},
+		&Scenario{Name: "permission-resize", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudePermission()
+			s.resize(100, 30)
+			s.screen(claudeProceed, claudeDialogFooter)
+			s.mark("awaiting_approval", claudePermissionMarker(s.d))
+			s.claudeAnswered("1")
+		})},
+		&Scenario{Name: "question-digit", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudeColor()
+			s.claudeAnswered("2")
+		})},
+		&Scenario{Name: "question-enter", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudeColor()
+			s.claudeAnswered("Enter")
+		})},
+		&Scenario{Name: "question-escape", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudeColor()
+			s.claudeRefused("Escape")
+			s.markIdle()
+		})},
 	)
 }

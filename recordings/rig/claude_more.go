@@ -22,16 +22,12 @@ func claudeReviewMarker(version string) recordings.MarkerState {
 		Highlighted: recordings.Index(0)}
 }
 
-func claudeSubmitReview(d *Driver) error {
-	return then(
-		func() error { return d.Screen("Submit answers", "Cancel") },
-		func() error { return d.Quiet(claudeQuiet) },
-		func() error { return d.Mark("confirmation", claudeReviewMarker(d.Version)) },
-		func() error { return d.Key("Enter") },
-		func() error { return claudeToolResult(d, false) },
-		func() error { return claudeTurnEnd(d, 1) },
-		func() error { return markIdle(d) },
-	)
+// claudeSubmitReview marks the final review and submits it: the tool's
+// result, the turn's end and the idle screen, marked.
+func (s *sticky) claudeSubmitReview() {
+	s.screen("Submit answers", "Cancel")
+	s.mark("confirmation", claudeReviewMarker(s.d.Version))
+	s.claudeAnswered("Enter")
 }
 
 func init() {
@@ -53,57 +49,40 @@ func init() {
 			Questions: qs[i : i+1], Highlighted: recordings.Index(0)}
 	}
 	register(
-		&Scenario{Name: "multi-select", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeAsk(d, "ask-multi", "AskUserQuestion") },
-				func() error { return d.Screen("Which toppings do you want on the pizza?", "Olives") },
-				func() error { return d.Quiet(claudeQuiet) },
-				func() error { return d.Mark("questionnaire", multi()) },
-				func() error { return d.Key("1") },
-				func() error { return d.Screen("[✔] Cheese") },
-				func() error { return d.Key("3") },
-				func() error { return d.Screen("[✔] Olives") },
-				func() error { return d.Quiet(claudeQuiet) },
-				func() error { return d.Mark("questionnaire", multi()) },
-				func() error { return d.Key("Tab") },
-				func() error { return claudeSubmitReview(d) },
-			)
-		}},
-		&Scenario{Name: "several-questions", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeAsk(d, "ask-many", "AskUserQuestion") },
-				func() error { return d.Screen("Which language should the service use?", claudeSelectHint) },
-				func() error { return d.Quiet(claudeQuiet) },
-				func() error { return d.Mark("questionnaire", many(0)) },
-				func() error { return d.Key("1") },
-				func() error { return d.Screen("Which database should it use?") },
-				func() error { return d.Quiet(claudeQuiet) },
-				func() error { return d.Mark("questionnaire", many(1)) },
-				func() error { return d.Key("2") },
-				func() error { return claudeSubmitReview(d) },
-			)
-		}},
-		&Scenario{Name: "type-something", Agent: "claude", Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeColor(d) },
-				func() error { return d.Key("Down") },
-				func() error { return d.Key("Down") },
-				func() error { return d.Key("Down") },
-				func() error { return d.Quiet(claudeQuiet) },
-				func() error { return d.Mark("questionnaire", claudeColorMarker(3)) },
-				func() error { return d.Type("Purple") },
-				func() error { return d.Screen("Purple") },
-				func() error { return d.Quiet(claudeQuiet) },
-				func() error {
-					return d.Mark("free_text", recordings.MarkerState{Composer: "draft", Kind: recordings.Kind("free_text"),
-						Actionable: true, Questions: []recordings.Question{{Header: "Color", Prompt: "Which color should the button be?"}}})
-				},
-				func() error { return d.Key("Enter") },
-				func() error { return claudeToolResult(d, false) },
-				func() error { return claudeTurnEnd(d, 1) },
-				func() error { return markIdle(d) },
-			)
-		}},
+		&Scenario{Name: "multi-select", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudeAsk("ask-multi", "AskUserQuestion")
+			s.screen("Which toppings do you want on the pizza?", "Olives")
+			s.mark("questionnaire", multi())
+			s.key("1")
+			s.screen("[✔] Cheese")
+			s.key("3")
+			s.screen("[✔] Olives")
+			s.mark("questionnaire", multi())
+			s.key("Tab")
+			s.claudeSubmitReview()
+		})},
+		&Scenario{Name: "several-questions", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudeAsk("ask-many", "AskUserQuestion")
+			s.screen("Which language should the service use?", claudeSelectHint)
+			s.mark("questionnaire", many(0))
+			s.key("1")
+			s.screen("Which database should it use?")
+			s.mark("questionnaire", many(1))
+			s.key("2")
+			s.claudeSubmitReview()
+		})},
+		&Scenario{Name: "type-something", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudeColor()
+			s.key("Down")
+			s.key("Down")
+			s.key("Down")
+			s.mark("questionnaire", claudeColorMarker(3))
+			s.typ("Purple")
+			s.screen("Purple")
+			s.mark("free_text", recordings.MarkerState{Composer: "draft", Kind: recordings.Kind("free_text"),
+				Actionable: true, Questions: []recordings.Question{{Header: "Color", Prompt: "Which color should the button be?"}}})
+			s.claudeAnswered("Enter")
+		})},
 	)
 }
 
@@ -116,25 +95,22 @@ func init() {
 func init() {
 	only := []string{"2.1.332"}
 	register(
-		&Scenario{Name: "idle-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: func(d *Driver) error {
-			return then(func() error { return claudeIdle(d) }, func() error { return markIdle(d) })
-		}},
-		&Scenario{Name: "working-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeIdle(d) },
-				func() error { return claudePrompt(d, "slow-work please") },
-				func() error { _, err := d.Started("slow-work"); return err },
-				func() error { return d.Screen(claudeAutoFooter, claudeBusyFooter) },
-				func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) },
-			)
-		}},
-		&Scenario{Name: "bash-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeAsk(d, "run-touch", "Bash") },
-				func() error { return claudeToolResult(d, false) },
-				func() error { return claudeTurnEnd(d, 1) },
-				func() error { return markIdle(d) },
-			)
-		}},
+		&Scenario{Name: "idle-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudeIdle()
+			s.markIdle()
+		})},
+		&Scenario{Name: "working-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudeIdle()
+			s.claudePrompt("slow-work please")
+			s.started("slow-work")
+			s.screen(claudeAutoFooter, claudeBusyFooter)
+			s.markNow("working", recordings.MarkerState{Composer: "empty"})
+		})},
+		&Scenario{Name: "bash-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.claudeAsk("run-touch", "Bash")
+			s.claudeToolResult(false)
+			s.claudeTurnEnd(1)
+			s.markIdle()
+		})},
 	)
 }

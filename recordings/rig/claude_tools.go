@@ -158,9 +158,9 @@ func toolsSetup(files map[string]string, more func(h *Home) error) func(*Home, s
 
 // toolResultOf waits for the result of the newest call of tool in the
 // transcript, an error or not.
-func toolResultOf(d *Driver, tool string, isError bool) error {
+func (s *sticky) toolResultOf(tool string, isError bool) {
 	ids := map[string]bool{}
-	return d.Journal(tool+" tool_result", func(m map[string]any) bool {
+	s.journal(tool+" tool_result", func(m map[string]any) bool {
 		msg, _ := m["message"].(map[string]any)
 		content, _ := msg["content"].([]any)
 		for _, c := range content {
@@ -184,21 +184,23 @@ func toolResultOf(d *Driver, tool string, isError bool) error {
 
 // fileIs checks a file of the run after the tool ran: it holds want, or
 // (absent) it does not exist.
-func fileIs(path runPath, want string, absent bool) func(d *Driver) error {
-	return func(d *Driver) error {
-		b, err := os.ReadFile(path.abs())
-		switch {
-		case absent && err == nil:
-			return fmt.Errorf("rig: %s exists after the refusal: %q", path, b)
-		case absent && os.IsNotExist(err):
-			return nil
-		case err != nil:
-			return fmt.Errorf("rig: %w", err)
-		case string(b) != want:
-			return fmt.Errorf("rig: %s is %q, want %q", path, b, want)
-		}
+func fileIs(path runPath, want string, absent bool) func(s *sticky) {
+	return func(s *sticky) { s.do(func() error { return checkFile(path, want, absent) }) }
+}
+
+func checkFile(path runPath, want string, absent bool) error {
+	b, err := os.ReadFile(path.abs())
+	switch {
+	case absent && err == nil:
+		return fmt.Errorf("rig: %s exists after the refusal: %q", path, b)
+	case absent && os.IsNotExist(err):
 		return nil
+	case err != nil:
+		return fmt.Errorf("rig: %w", err)
+	case string(b) != want:
+		return fmt.Errorf("rig: %s is %q, want %q", path, b, want)
 	}
+	return nil
 }
 
 // toolDialog is one scenario: a prompt, the tool whose dialog shows, its
@@ -218,10 +220,10 @@ type toolDialog struct {
 	// anchors are all on the dialog's screen once it is drawn in full.
 	anchors []string
 	marker  func(d *Driver) recordings.MarkerState
-	key     string // pressed at the dialog once the screen is quiet
-	isError bool   // the tool's result after the key is an error
-	turnEnd bool   // the model answers the result: a turn end follows
-	check   func(d *Driver) error
+	key     string          // pressed at the dialog once the screen is quiet
+	isError bool            // the tool's result after the key is an error
+	turnEnd bool            // the model answers the result: a turn end follows
+	check   func(s *sticky) // a check of what the tool did, after the idle marker
 }
 
 func (t toolDialog) scenario() *Scenario {
@@ -233,35 +235,32 @@ func (t toolDialog) scenario() *Scenario {
 			}
 			return env, err
 		},
-		Drive: t.drive}
+		Drive: steps(t.drive)}
 }
 
 // drive: the prompt, the tool's call, its dialog drawn and still (a digit
 // sent within ms of a dialog's first frame moves the highlight instead),
 // the marker, the key, the tool's result in the transcript, the idle
 // screen and its marker, then the file check.
-func (t toolDialog) drive(d *Driver) error {
-	s := &sticky{d: d}
-	s.do(func() error { return toolsAsk(d, t.prompt, t.tool, t.idle) })
+func (t toolDialog) drive(s *sticky) {
+	s.toolsAsk(t.prompt, t.tool, t.idle)
 	s.screen(t.anchors...)
-	s.do(func() error { return d.Quiet(claudeQuiet) })
-	s.do(func() error { return d.Mark("awaiting_approval", t.marker(d)) })
+	s.mark("awaiting_approval", t.marker(s.d))
 	s.key(t.key)
-	s.do(func() error { return toolResultOf(d, t.tool, t.isError) })
+	s.toolResultOf(t.tool, t.isError)
 	if t.turnEnd {
-		s.do(func() error { return claudeTurnEnd(d, 1) })
+		s.claudeTurnEnd(1)
 	} else {
-		s.do(func() error { return claudeIdle(d) })
+		s.claudeIdle()
 	}
 	if t.interrupted {
-		s.do(func() error { return markInterrupted(d) })
+		s.markInterrupted()
 	} else {
-		s.do(func() error { return markIdle(d) })
+		s.markIdle()
 	}
 	if t.check != nil {
-		s.do(func() error { return t.check(d) })
+		t.check(s)
 	}
-	return s.err
 }
 
 // toolsMarker is a permission dialog's marker: its title, its question and
@@ -291,28 +290,21 @@ func toolsFileMarker(header, prompt string) func(*Driver) recordings.MarkerState
 
 // toolsAsk is claudeAsk with the first idle screen's anchors given
 // (plan mode's footer has no "? for shortcuts").
-func toolsAsk(d *Driver, prompt, tool string, idle []string) error {
+func (s *sticky) toolsAsk(prompt, tool string, idle []string) {
 	if idle == nil {
-		return claudeAsk(d, prompt, tool)
+		s.claudeAsk(prompt, tool)
+		return
 	}
-	return then(
-		func() error { return d.Screen(idle...) },
-		func() error { return d.Quiet(claudeQuiet) },
-		func() error { return claudePrompt(d, prompt) },
-		func() error {
-			_, err := d.Request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
-			return err
-		},
-		func() error {
-			return d.Journal("assistant "+tool+" tool_use", func(m map[string]any) bool {
-				return m["type"] == "assistant" && strings.Contains(jsonString(m), `"name":"`+tool+`"`)
-			})
-		},
-	)
+	s.screen(idle...)
+	s.quiet(claudeQuiet)
+	s.claudePrompt(prompt)
+	s.claudeToolUse(tool)
 }
 
 // notebookEdited checks that the notebook's one cell holds the new source.
-func notebookEdited(d *Driver) error {
+func notebookEdited(s *sticky) { s.do(checkNotebook) }
+
+func checkNotebook() error {
 	b, err := os.ReadFile(runPath("analysis.ipynb").abs())
 	if err != nil {
 		return fmt.Errorf("rig: %w", err)

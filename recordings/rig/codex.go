@@ -85,25 +85,19 @@ func codexScriptMode(codeMode bool) fakemodel.Script {
 }
 
 // codexIdle waits for the composer and its status line.
-func codexIdle(d *Driver) error {
-	if err := d.Screen("› ", codexStatus); err != nil {
-		return err
-	}
-	if err := d.ScreenGone(codexBusy); err != nil {
-		return err
-	}
-	return d.Quiet(codexQuiet)
+func (s *sticky) codexIdle() {
+	s.screen("› ", codexStatus)
+	s.gone(codexBusy)
+	s.quiet(codexQuiet)
 }
 
 // codexPrompt types a prompt, waits until it shows, leaves the paste-burst
 // window, and submits it.
-func codexPrompt(d *Driver, prompt string) error {
-	return then(
-		func() error { return d.Type(prompt) },
-		func() error { return d.Screen("› " + prompt) },
-		func() error { d.Pause(codexEnterGap); return nil },
-		func() error { return d.Key("Enter") },
-	)
+func (s *sticky) codexPrompt(prompt string) {
+	s.typ(prompt)
+	s.screen("› " + prompt)
+	s.pause(codexEnterGap)
+	s.key("Enter")
 }
 
 // rolloutHas matches a rollout line by its type and payload type.
@@ -125,44 +119,33 @@ func rolloutHas(typ, payloadType string, subs ...string) func(map[string]any) bo
 
 // codexAsk submits a prompt whose reply is a tool call and waits until
 // the call is complete and in the rollout.
-func codexAsk(d *Driver, prompt, tool string) error {
-	return then(
-		func() error { return codexIdle(d) },
-		func() error { return codexPrompt(d, prompt) },
-		func() error {
-			_, err := d.Request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
-			return err
-		},
-		func() error {
-			call, custom := rolloutHas("response_item", "function_call", `"name":"`+tool+`"`),
-				rolloutHas("response_item", "custom_tool_call", `"name":"`+tool+`"`)
-			return d.Journal("function_call "+tool, func(m map[string]any) bool { return call(m) || custom(m) })
-		},
-	)
+func (s *sticky) codexAsk(prompt, tool string) {
+	s.codexIdle()
+	s.codexPrompt(prompt)
+	s.request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
+	call, custom := rolloutHas("response_item", "function_call", `"name":"`+tool+`"`),
+		rolloutHas("response_item", "custom_tool_call", `"name":"`+tool+`"`)
+	s.journal("function_call "+tool, func(m map[string]any) bool { return call(m) || custom(m) })
 }
 
 // codexTurnEnd waits for n task_complete (or, aborted, turn_aborted) lines
 // and the idle screen.
-func codexTurnEnd(d *Driver, aborted bool) error {
+func (s *sticky) codexTurnEnd(aborted bool) {
 	kind := "task_complete"
 	if aborted {
 		kind = "turn_aborted"
 	}
-	return then(
-		func() error { return d.Journal(kind, rolloutHas("event_msg", kind)) },
-		func() error { return codexIdle(d) },
-	)
+	s.journal(kind, rolloutHas("event_msg", kind))
+	s.codexIdle()
 }
 
 // codexToolOutput waits for the tool's output in the rollout (a
 // custom_tool_call_output for code mode's exec).
-func codexToolOutput(d *Driver, subs ...string) error {
+func (s *sticky) codexToolOutput(subs ...string) {
 	fn, custom := rolloutHas("response_item", "function_call_output", subs...),
 		rolloutHas("response_item", "custom_tool_call_output", subs...)
-	return d.Journal("function_call_output", func(m map[string]any) bool { return fn(m) || custom(m) })
+	s.journal("function_call_output", func(m map[string]any) bool { return fn(m) || custom(m) })
 }
-
-func codexMarkIdle(d *Driver) error { return d.Mark("idle", recordings.MarkerState{Composer: "empty"}) }
 
 func codexApprovalMarker() recordings.MarkerState {
 	return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("permission"), Actionable: true,
@@ -172,13 +155,11 @@ func codexApprovalMarker() recordings.MarkerState {
 		Highlighted: recordings.Index(0)}
 }
 
-func codexApprove(d *Driver) error {
-	return then(
-		func() error { return codexAsk(d, "run-ls", codexShellTool(d)) },
-		func() error { return d.Screen(codexApproval, codexApprovalEnd, "$ ls -la") },
-		func() error { return d.Quiet(codexQuiet) },
-		func() error { return d.Mark("awaiting_approval", codexApprovalMarker()) },
-	)
+// codexApprove asks to run `ls -la` and marks the exec overlay.
+func (s *sticky) codexApprove() {
+	s.codexAsk("run-ls", codexShellTool(s.d))
+	s.screen(codexApproval, codexApprovalEnd, "$ ls -la")
+	s.mark("awaiting_approval", codexApprovalMarker())
 }
 
 func codexColorMarker(highlighted int) recordings.MarkerState {
@@ -188,150 +169,119 @@ func codexColorMarker(highlighted int) recordings.MarkerState {
 		Highlighted: recordings.Index(highlighted)}
 }
 
-func codexColor(d *Driver) error {
-	return then(
-		func() error { return codexAsk(d, "ask-color", "request_user_input") },
-		func() error {
-			return d.Screen("Which color should the widget use?", "None of the above", codexQuestionEnd)
-		},
-		func() error { return d.Quiet(codexQuiet) },
-		func() error { return d.Mark("questionnaire", codexColorMarker(0)) },
-	)
+// codexColor asks the color question and marks it.
+func (s *sticky) codexColor() {
+	s.codexAsk("ask-color", "request_user_input")
+	s.screen("Which color should the widget use?", "None of the above", codexQuestionEnd)
+	s.mark("questionnaire", codexColorMarker(0))
+}
+
+// codexApproveThen: after the key, the tool's output (with subs) in the
+// rollout, the turn's end and the idle screen, marked.
+func (s *sticky) codexApproveThen(key string, subs ...string) {
+	s.key(key)
+	s.codexToolOutput(subs...)
+	s.codexTurnEnd(false)
+	s.markIdle()
+}
+
+// codexRefused: after the key, the aborted turn and the idle composer
+// under the interruption note ("■ Conversation interrupted ..."), marked.
+func (s *sticky) codexRefused(key string) {
+	s.key(key)
+	s.codexTurnEnd(true)
+	s.markInterrupted()
+}
+
+// codexDraft types a draft into the idle composer and marks it.
+func (s *sticky) codexDraft() {
+	s.codexIdle()
+	s.typ("a draft that is not sent")
+	s.screen("› a draft that is not sent")
+	s.mark("idle", recordings.MarkerState{Composer: "draft"})
 }
 
 func init() {
-	idle := func(d *Driver) error {
-		return then(func() error { return codexIdle(d) }, func() error { return codexMarkIdle(d) })
-	}
-	approve := func(d *Driver) error {
-		return then(
-			func() error { return codexApprove(d) },
-			func() error { return d.Key("y") },
-			func() error { return codexToolOutput(d) },
-			func() error { return codexTurnEnd(d, false) },
-			func() error { return codexMarkIdle(d) },
-		)
-	}
+	idle := steps(func(s *sticky) {
+		s.codexIdle()
+		s.markIdle()
+	})
+	approve := steps(func(s *sticky) {
+		s.codexApprove()
+		s.codexApproveThen("y")
+	})
 	answer := func(key string) func(d *Driver) error {
-		return func(d *Driver) error {
-			return then(
-				func() error { return codexColor(d) },
-				func() error { return d.Key(key) },
-				func() error { return codexToolOutput(d) },
-				func() error { return codexTurnEnd(d, false) },
-				func() error { return codexMarkIdle(d) },
-			)
-		}
+		return steps(func(s *sticky) {
+			s.codexColor()
+			s.codexApproveThen(key)
+		})
 	}
 	register(
 		&Scenario{Name: "idle", Agent: "codex", Script: codexScript, Drive: idle},
 		&Scenario{Name: "idle-narrow", Agent: "codex", Width: 80, Height: 24, Script: codexScript, Drive: idle},
-		&Scenario{Name: "draft", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return codexIdle(d) },
-				func() error { return d.Type("a draft that is not sent") },
-				func() error { return d.Screen("› a draft that is not sent") },
-				func() error { return d.Quiet(codexQuiet) },
-				func() error { return d.Mark("idle", recordings.MarkerState{Composer: "draft"}) },
-			)
-		}},
-		&Scenario{Name: "working", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return codexIdle(d) },
-				func() error { return codexPrompt(d, "slow-work please") },
-				func() error { _, err := d.Started("slow-work"); return err },
-				func() error { return d.Journal("task_started", rolloutHas("event_msg", "task_started")) },
-				func() error { return d.Screen(codexBusy) },
-				func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) },
-			)
-		}},
-		&Scenario{Name: "send", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return codexIdle(d) },
-				func() error { return codexPrompt(d, "hello there") },
-				func() error { _, err := d.Request("prompt", nil); return err },
-				func() error { return codexTurnEnd(d, false) },
-				func() error { return codexMarkIdle(d) },
-			)
-		}},
+		&Scenario{Name: "draft", Agent: "codex", Script: codexScript, Drive: steps((*sticky).codexDraft)},
+		&Scenario{Name: "working", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+			s.codexIdle()
+			s.codexPrompt("slow-work please")
+			s.started("slow-work")
+			s.journal("task_started", rolloutHas("event_msg", "task_started"))
+			s.screen(codexBusy)
+			s.markNow("working", recordings.MarkerState{Composer: "empty"})
+		})},
+		&Scenario{Name: "send", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+			s.codexIdle()
+			s.codexPrompt("hello there")
+			s.request("prompt", nil)
+			s.codexTurnEnd(false)
+			s.markIdle()
+		})},
 		&Scenario{Name: "permission-approve", Agent: "codex", Script: codexScript, Drive: approve},
 		&Scenario{Name: "permission-narrow", Agent: "codex", Width: 80, Height: 24, Script: codexScript, Drive: approve},
-		&Scenario{Name: "permission-reject", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return codexApprove(d) },
-				func() error { return d.Key("Escape") },
-				func() error { return codexTurnEnd(d, true) },
-				func() error { return markInterrupted(d) }, // "■ Conversation interrupted ..."
-			)
-		}},
-		&Scenario{Name: "permission-resize", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return codexApprove(d) },
-				func() error { return d.Resize(100, 30) },
-				func() error { return d.Screen(codexApproval, codexApprovalEnd) },
-				func() error { return d.Quiet(codexQuiet) },
-				func() error { return d.Mark("awaiting_approval", codexApprovalMarker()) },
-				func() error { return d.Key("y") },
-				func() error { return codexToolOutput(d) },
-				func() error { return codexTurnEnd(d, false) },
-				func() error { return codexMarkIdle(d) },
-			)
-		}},
+		&Scenario{Name: "permission-reject", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+			s.codexApprove()
+			s.codexRefused("Escape")
+		})},
+		&Scenario{Name: "permission-resize", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+			s.codexApprove()
+			s.resize(100, 30)
+			s.screen(codexApproval, codexApprovalEnd)
+			s.mark("awaiting_approval", codexApprovalMarker())
+			s.codexApproveThen("y")
+		})},
 		&Scenario{Name: "question-digit", Agent: "codex", Script: codexScript, Drive: answer("2")},
 		&Scenario{Name: "question-enter", Agent: "codex", Script: codexScript, Drive: answer("Enter")},
-		&Scenario{Name: "question-escape", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return codexColor(d) },
-				func() error { return d.Key("Escape") },
-				func() error { return codexTurnEnd(d, true) },
-				func() error { return markInterrupted(d) }, // "■ Conversation interrupted ..."
-			)
-		}},
-		&Scenario{Name: "question-notes", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return codexColor(d) },
-				func() error { return d.Key("Down") },
-				func() error { return d.Key("Down") },
-				func() error { return d.Key("Down") },
-				func() error { return d.Screen("› 4. None of the above") },
-				func() error { return d.Quiet(codexQuiet) },
-				func() error { return d.Mark("questionnaire", codexColorMarker(3)) },
-				func() error { return d.Key("Tab") },
-				func() error { return d.Screen("Add notes") },
-				func() error { return d.Quiet(codexQuiet) },
-				func() error {
-					return d.Mark("free_text", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("free_text"), Actionable: true,
-						Questions: []recordings.Question{{Prompt: "Which color should the widget use?"}}})
-				},
-				func() error { return d.Type("Purple please") },
-				func() error { return d.Screen("Purple please") },
-				func() error { d.Pause(codexEnterGap); return nil },
-				func() error { return d.Key("Enter") },
-				func() error { return codexToolOutput(d, "user_note: Purple please") },
-				func() error { return codexTurnEnd(d, false) },
-				func() error { return codexMarkIdle(d) },
-			)
-		}},
-		&Scenario{Name: "question-unanswered", Agent: "codex", Script: codexScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return codexAsk(d, "ask-multi", "request_user_input") },
-				func() error { return d.Screen("Which color should the widget use?", "Question 1/2") },
-				func() error { return d.Quiet(codexQuiet) },
-				func() error { return d.Key("Right") },
-				func() error { return d.Screen("How big should it be?") },
-				func() error { return d.Key("Enter") },
-				func() error { return d.Screen("Submit with unanswered questions?", "Proceed", "Go back") },
-				func() error { return d.Quiet(codexQuiet) },
-				func() error {
-					return d.Mark("confirmation", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("confirmation"),
-						Actionable: true, Questions: []recordings.Question{{Prompt: "Submit with unanswered questions?",
-							Options: []string{"Proceed", "Go back"}}}, Highlighted: recordings.Index(0)})
-				},
-				func() error { return d.Key("Enter") },
-				func() error { return codexToolOutput(d) },
-				func() error { return codexTurnEnd(d, false) },
-				func() error { return codexMarkIdle(d) },
-			)
-		}},
+		&Scenario{Name: "question-escape", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+			s.codexColor()
+			s.codexRefused("Escape")
+		})},
+		&Scenario{Name: "question-notes", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+			s.codexColor()
+			s.key("Down")
+			s.key("Down")
+			s.key("Down")
+			s.screen("› 4. None of the above")
+			s.mark("questionnaire", codexColorMarker(3))
+			s.key("Tab")
+			s.screen("Add notes")
+			s.mark("free_text", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("free_text"), Actionable: true,
+				Questions: []recordings.Question{{Prompt: "Which color should the widget use?"}}})
+			s.typ("Purple please")
+			s.screen("Purple please")
+			s.pause(codexEnterGap)
+			s.codexApproveThen("Enter", "user_note: Purple please")
+		})},
+		&Scenario{Name: "question-unanswered", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+			s.codexAsk("ask-multi", "request_user_input")
+			s.screen("Which color should the widget use?", "Question 1/2")
+			s.quiet(codexQuiet)
+			s.key("Right")
+			s.screen("How big should it be?")
+			s.key("Enter")
+			s.screen("Submit with unanswered questions?", "Proceed", "Go back")
+			s.mark("confirmation", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("confirmation"),
+				Actionable: true, Questions: []recordings.Question{{Prompt: "Submit with unanswered questions?",
+					Options: []string{"Proceed", "Go back"}}}, Highlighted: recordings.Index(0)})
+			s.codexApproveThen("Enter")
+		})},
 	)
 }

@@ -47,41 +47,35 @@ func init() {
 			if codexCodeMode(d.Version) {
 				return asyncQuestion171(d)
 			}
-			color := recordings.Question{Prompt: "Which color should the widget use?"}
-			return then(
-				func() error { return codexAsk(d, "ask-async", "request_user_input_async") },
-				func() error { return codexTurnEnd(d, false) },
-				func() error { return d.Screen(codexAsyncCollapsed) },
-				func() error { return d.Quiet(codexQuiet) },
-				func() error {
-					return d.Mark("idle", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
-						Actionable: true, Questions: []recordings.Question{color}})
-				},
-				func() error { return d.Key("M-Up") },
-				func() error { return d.Screen(codexAsyncOpen, "Red", "Other") },
-				func() error { return d.Quiet(codexQuiet) },
-				func() error {
-					open := color
-					open.Options = []string{"Red", "Green", "Blue", "Other"}
-					return d.Mark("async_question", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("async_question"),
-						Actionable: true, Questions: []recordings.Question{open}, Highlighted: recordings.Index(0)})
-				},
-				func() error { return d.Key("2") },
-				func() error { _, err := d.Request("answer", nil); return err },
-				func() error {
-					return d.Journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
-				},
-				// The next question opens by itself: a free-text one.
-				func() error { return d.Screen("Anything else we should know?", "Type your answer", codexAsyncOpen) },
-				func() error { return d.Quiet(codexQuiet) },
-				func() error {
-					return d.Mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
-						Actionable: true, Questions: []recordings.Question{{Prompt: "Anything else we should know?"}}})
-				},
-				func() error { return d.Key("C-]") },
-				func() error { return d.ScreenGone(codexAsyncOpen) },
-				func() error { return codexIdle(d) },
-				func() error { return codexMarkIdle(d) },
-			)
+			return steps(asyncQuestion)(d)
 		}})
+}
+
+// asyncQuestion: the questions collapsed after the turn's end, opened,
+// the first answered by its digit (a turn of its own), the free-text one
+// skipped.
+func asyncQuestion(s *sticky) {
+	color := recordings.Question{Prompt: "Which color should the widget use?"}
+	s.codexAsk("ask-async", "request_user_input_async")
+	s.codexTurnEnd(false)
+	s.screen(codexAsyncCollapsed)
+	s.mark("idle", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+		Actionable: true, Questions: []recordings.Question{color}})
+	s.key("M-Up")
+	s.screen(codexAsyncOpen, "Red", "Other")
+	open := color
+	open.Options = []string{"Red", "Green", "Blue", "Other"}
+	s.mark("async_question", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("async_question"),
+		Actionable: true, Questions: []recordings.Question{open}, Highlighted: recordings.Index(0)})
+	s.key("2")
+	s.request("answer", nil)
+	s.journal("second task_complete", nthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
+	// The next question opens by itself: a free-text one.
+	s.screen("Anything else we should know?", "Type your answer", codexAsyncOpen)
+	s.mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+		Actionable: true, Questions: []recordings.Question{{Prompt: "Anything else we should know?"}}})
+	s.key("C-]")
+	s.gone(codexAsyncOpen)
+	s.codexIdle()
+	s.markIdle()
 }

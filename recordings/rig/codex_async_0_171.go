@@ -45,7 +45,7 @@ const (
 // codexAsk171 asks the two async questions and waits for their collapsed
 // summary while the turn runs (the model's reply held back).
 func codexAsk171(s *sticky) {
-	s.do(func() error { return codexAsk(s.d, "ask-async", "request_user_input_async") })
+	s.codexAsk("ask-async", "request_user_input_async")
 	s.journal("function_call_output accepted", rolloutHas("response_item", "function_call_output", "accepted"))
 	s.screen("? Which color should the widget use?", "? Anything else we should know?", "? 2 questions",
 		codexAsyncCollapsed171, codexBusy)
@@ -54,7 +54,7 @@ func codexAsk171(s *sticky) {
 
 // open171 opens the collapsed questions with shift+←.
 func open171(s *sticky) {
-	s.do(func() error { return s.d.Send([]byte(codexAsyncOpenKey171)) })
+	s.send([]byte(codexAsyncOpenKey171))
 	s.screen(codexAsyncOpen171, "1 of 2", "4. Other", codexAsyncNext171, codexBusy)
 }
 
@@ -108,8 +108,8 @@ func asyncQuestion171(d *Driver) error {
 	s.mark("working", recordings.MarkerState{Composer: "empty"})
 	s.journal("task_complete", rolloutHas("event_msg", "task_complete"))
 	s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nGreen", "") })
-	s.do(func() error { return codexIdle(d) })
-	s.do(func() error { return codexMarkIdle(d) })
+	s.codexIdle()
+	s.markIdle()
 	return s.err
 }
 
@@ -154,8 +154,8 @@ func asyncQueueText171(d *Driver) error {
 	s.mark("working", recordings.MarkerState{Composer: "empty"})
 	s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
 	s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nGreen", "\n\nPurple") })
-	s.do(func() error { return codexIdle(d) })
-	s.do(func() error { return codexMarkIdle(d) })
+	s.codexIdle()
+	s.markIdle()
 	return s.err
 }
 
@@ -184,8 +184,8 @@ func asyncWorkingQueue171(d *Driver) error {
 	s.mark("working", recordings.MarkerState{Composer: "empty"})
 	s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
 	s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nPurple", "\n\nTeal") })
-	s.do(func() error { return codexIdle(d) })
-	s.do(func() error { return codexMarkIdle(d) })
+	s.codexIdle()
+	s.markIdle()
 	return s.err
 }
 

@@ -62,41 +62,11 @@ func codexAsyncWorkingScript(version string) fakemodel.Script {
 	return s
 }
 
-// sticky runs a scenario's steps in order and keeps the first error: a
-// step after a failed one does nothing.
-type sticky struct {
-	d   *Driver
-	err error
-}
-
-func (s *sticky) do(f func() error) {
-	if s.err == nil {
-		s.err = f()
-	}
-}
-
-func (s *sticky) screen(anchors ...string) { s.do(func() error { return s.d.Screen(anchors...) }) }
-func (s *sticky) gone(anchors ...string)   { s.do(func() error { return s.d.ScreenGone(anchors...) }) }
-func (s *sticky) key(name string)          { s.do(func() error { return s.d.Key(name) }) }
-func (s *sticky) typ(text string)          { s.do(func() error { return s.d.Type(text) }) }
-func (s *sticky) pause(t time.Duration)    { s.do(func() error { s.d.Pause(t); return nil }) }
-
-// mark marks the screen once it has been still for codexQuiet (the working
-// row redraws every ~0.5 s: a still gap between two ticks is enough for a
-// frame that is drawn in full).
-func (s *sticky) mark(state string, e recordings.MarkerState) {
-	s.do(func() error { return s.d.Quiet(codexQuiet) })
-	s.do(func() error { return s.d.Mark(state, e) })
-}
-func (s *sticky) journal(desc string, ok func(map[string]any) bool) {
-	s.do(func() error { return s.d.Journal(desc, ok) })
-}
-
 func init() {
 	color := recordings.Question{Prompt: "Which color should the widget use?"}
 	more := recordings.Question{Prompt: "Anything else we should know?"}
 	ask := func(s *sticky) {
-		s.do(func() error { return codexAsk(s.d, "ask-async", "request_user_input_async") })
+		s.codexAsk("ask-async", "request_user_input_async")
 		// The async tool returned; the model's next reply is held back.
 		s.journal("function_call_output accepted", rolloutHas("response_item", "function_call_output", "accepted"))
 		// The summary can be drawn before the questions reach the
@@ -177,8 +147,8 @@ func init() {
 				// queued one as a turn of its own.
 				s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
 				s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nPurple", "\n\nTeal") })
-				s.do(func() error { return codexIdle(d) })
-				s.do(func() error { return codexMarkIdle(d) })
+				s.codexIdle()
+				s.markIdle()
 				return s.err
 			}},
 	)
@@ -287,8 +257,8 @@ func asyncQueueText(ask func(*sticky)) *Scenario {
 			s.mark("working", recordings.MarkerState{Composer: "empty"})
 			s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
 			s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nGreen", "\n\nPurple") })
-			s.do(func() error { return codexIdle(d) })
-			s.do(func() error { return codexMarkIdle(d) })
+			s.codexIdle()
+			s.markIdle()
 			return s.err
 		}}
 }

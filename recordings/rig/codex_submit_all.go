@@ -39,11 +39,11 @@ func codexUnansweredMarker(h int) recordings.MarkerState {
 func codexSubmitAll(d *Driver) error {
 	const color, size = "Which color should the widget use?", "How big should it be?"
 	s := &sticky{d: d}
-	s.do(func() error { return codexAsk(d, "ask-multi", "request_user_input") })
+	s.codexAsk("ask-multi", "request_user_input")
 	// No marker before →: moving to another question is not an answer
 	// akk plans (as in question-unanswered).
 	s.screen(color, "Question 1/2 (2 unanswered)", codexQuestionEnd)
-	s.do(func() error { return d.Quiet(codexQuiet) })
+	s.quiet(codexQuiet)
 	s.key("Right")
 	s.screen(size, "Question 2/2 (2 unanswered)", "enter to submit all")
 	s.mark("questionnaire", codexMultiMarker(1, 0))
@@ -61,9 +61,9 @@ func codexSubmitAll(d *Driver) error {
 	s.gone("unanswered")
 	s.mark("questionnaire", codexMultiMarker(1, 1))
 	s.key("1") // Small, submitting both
-	s.do(func() error { return codexToolOutput(d, "Red", "Small") })
-	s.do(func() error { return codexTurnEnd(d, false) })
-	s.do(func() error { return codexMarkIdle(d) })
+	s.codexToolOutput("Red", "Small")
+	s.codexTurnEnd(false)
+	s.markIdle()
 	return s.err
 }
 

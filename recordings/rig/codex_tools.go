@@ -140,12 +140,9 @@ func codexTool(version, name string) string {
 
 // codexDialog waits for a dialog's question and footer, quiet, and marks
 // it awaiting approval.
-func codexDialog(d *Driver, m recordings.MarkerState, anchors ...string) error {
-	return then(
-		func() error { return d.Screen(anchors...) },
-		func() error { return d.Quiet(codexQuiet) },
-		func() error { return d.Mark("awaiting_approval", m) },
-	)
+func (s *sticky) codexDialog(m recordings.MarkerState, anchors ...string) {
+	s.screen(anchors...)
+	s.mark("awaiting_approval", m)
 }
 
 // the exec overlay's first and last options
@@ -174,32 +171,23 @@ func codexMCPMarker() recordings.MarkerState {
 	return m
 }
 
-// codexApproveThen: after the key, the tool's output (with subs) in the
-// rollout, the turn's end and the idle screen, marked.
-func codexApproveThen(d *Driver, key string, subs ...string) error {
-	return then(
-		func() error { return d.Key(key) },
-		func() error { return codexToolOutput(d, subs...) },
-		func() error { return codexTurnEnd(d, false) },
-		func() error { return codexMarkIdle(d) },
-	)
-}
-
 // codexSetupNotes writes notes.txt into the project.
 func codexSetupNotes(h *Home, _, _ string, env []string) ([]string, error) {
 	return env, writeFile(filepath.Join(h.Work, codexNotes), codexNotesText)
 }
 
 // codexNotesAre checks notes.txt on disk.
-func codexNotesAre(d *Driver, want string) error {
-	b, err := os.ReadFile(filepath.Join(d.Home.Work, codexNotes))
-	if err != nil {
-		return fmt.Errorf("rig: %w", err)
-	}
-	if string(b) != want {
-		return fmt.Errorf("rig: %s is %q, want %q", codexNotes, b, want)
-	}
-	return nil
+func (s *sticky) codexNotesAre(want string) {
+	s.do(func() error {
+		b, err := os.ReadFile(filepath.Join(s.d.Home.Work, codexNotes))
+		if err != nil {
+			return fmt.Errorf("rig: %w", err)
+		}
+		if string(b) != want {
+			return fmt.Errorf("rig: %s is %q, want %q", codexNotes, b, want)
+		}
+		return nil
+	})
 }
 
 // moduleRoot is the repository's root (this file is recordings/rig/...).
@@ -256,110 +244,83 @@ func codexSetupBwrap(_ *Home, version, _ string, env []string) ([]string, error)
 	return out, nil
 }
 
-// codexLongDrive asks for the long command and approves it.
-func codexLongDrive(d *Driver) error {
-	return then(
-		func() error { return codexAsk(d, codexLongWord, codexTool(d.Version, "exec_command")) },
-		func() error {
-			return codexDialog(d, codexPermission(codexApproval, codexYes, codexPrefixOption(codexLongCmd), codexNo),
-				codexApproval, codexApprovalEnd, "$ echo", "3. No")
-		},
-		func() error { return codexApproveThen(d, "y", "eighty") },
-	)
+// codexLong asks for the long command and approves it.
+func (s *sticky) codexLong() {
+	s.codexAsk(codexLongWord, codexTool(s.d.Version, "exec_command"))
+	s.codexDialog(codexPermission(codexApproval, codexYes, codexPrefixOption(codexLongCmd), codexNo),
+		codexApproval, codexApprovalEnd, "$ echo", "3. No")
+	s.codexApproveThen("y", "eighty")
+}
+
+// codexPatchAsk asks for the patch of notes.txt and marks its dialog.
+func (s *sticky) codexPatchAsk() {
+	s.codexAsk(codexPatchWord, codexTool(s.d.Version, "apply_patch"))
+	s.codexDialog(codexPermission(codexEditsQ, codexYes, "Yes, and don't ask again for these files", codexNo),
+		codexEditsQ, codexApprovalEnd, "3. No")
 }
 
 func init() {
-	long := codexLongDrive
-	patch := func(d *Driver) error {
-		return then(
-			func() error { return codexAsk(d, codexPatchWord, codexTool(d.Version, "apply_patch")) },
-			func() error {
-				return codexDialog(d, codexPermission(codexEditsQ, codexYes, "Yes, and don't ask again for these files", codexNo),
-					codexEditsQ, codexApprovalEnd, "3. No")
-			},
-		)
-	}
+	long := steps((*sticky).codexLong)
 	register(
 		&Scenario{Name: "exec-long", Agent: "codex", Script: codexToolsScript, Drive: long},
 		&Scenario{Name: "exec-long-80", Agent: "codex", Width: 80, Height: 24, Script: codexToolsScript, Drive: long},
-		&Scenario{Name: "exec-multiline", Agent: "codex", Script: codexToolsScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return codexAsk(d, codexMultiWord, codexTool(d.Version, "exec_command")) },
-				func() error {
-					return codexDialog(d, codexPermission(codexApproval, codexYes, codexNo),
-						codexApproval, codexApprovalEnd, "EOF", "2. No")
-				},
-				func() error { return codexApproveThen(d, "y", "gamma") },
-			)
-		}},
+		&Scenario{Name: "exec-multiline", Agent: "codex", Script: codexToolsScript, Drive: steps(func(s *sticky) {
+			s.codexAsk(codexMultiWord, codexTool(s.d.Version, "exec_command"))
+			s.codexDialog(codexPermission(codexApproval, codexYes, codexNo), codexApproval, codexApprovalEnd, "EOF", "2. No")
+			s.codexApproveThen("y", "gamma")
+		})},
 		&Scenario{Name: "apply-patch-approve", Agent: "codex", Script: codexToolsScript, Setup: codexSetupNotes,
-			Drive: func(d *Driver) error {
-				return then(
-					func() error { return patch(d) },
-					func() error { return d.Key("y") },
-					func() error {
-						return d.Journal("FileChange completed", rolloutHas("event_msg", "item_completed",
-							`"type":"FileChange"`, `"status":"completed"`, "Updated the following files"))
-					},
-					func() error { return codexToolOutput(d) },
-					func() error { return codexTurnEnd(d, false) },
-					func() error { return codexMarkIdle(d) },
-					func() error { return codexNotesAre(d, codexNotesAfter) },
-				)
-			}},
+			Drive: steps(func(s *sticky) {
+				s.codexPatchAsk()
+				s.key("y")
+				s.journal("FileChange completed", rolloutHas("event_msg", "item_completed",
+					`"type":"FileChange"`, `"status":"completed"`, "Updated the following files"))
+				s.codexToolOutput()
+				s.codexTurnEnd(false)
+				s.markIdle()
+				s.codexNotesAre(codexNotesAfter)
+			})},
 		&Scenario{Name: "apply-patch-reject", Agent: "codex", Script: codexToolsScript, Setup: codexSetupNotes,
-			Drive: func(d *Driver) error {
-				return then(
-					func() error { return patch(d) },
-					func() error { return d.Key("Escape") },
-					func() error { return codexToolOutput(d, "aborted by user") },
-					func() error { return codexTurnEnd(d, true) },
-					func() error { return markInterrupted(d) }, // "■ Conversation interrupted ..."
-					func() error { return codexNotesAre(d, codexNotesText) },
-				)
-			}},
+			Drive: steps(func(s *sticky) {
+				s.codexPatchAsk()
+				s.key("Escape")
+				s.codexToolOutput("aborted by user")
+				s.codexTurnEnd(true)
+				s.markInterrupted() // "■ Conversation interrupted ..."
+				s.codexNotesAre(codexNotesText)
+			})},
 		&Scenario{Name: "mcp-tool-approve", Agent: "codex", Script: codexToolsScript, Setup: codexSetupMCP, Model: codexMCPModel,
-			Drive: func(d *Driver) error {
-				return then(
-					func() error { return codexAsk(d, codexMCPWord, "exec") },
-					func() error { return codexDialog(d, codexMCPMarker(), codexMCPQ, "4. Cancel", codexMCPEnd) },
-					func() error { return codexApproveThen(d, "Enter", codexMCPText) },
-				)
-			}},
+			Drive: steps(func(s *sticky) {
+				s.codexAsk(codexMCPWord, "exec")
+				s.codexDialog(codexMCPMarker(), codexMCPQ, "4. Cancel", codexMCPEnd)
+				s.codexApproveThen("Enter", codexMCPText)
+			})},
 		&Scenario{Name: "network-approve", Agent: "codex", Script: codexToolsScript,
 			Setup: func(h *Home, _, _ string, env []string) ([]string, error) {
 				return env, codexFeature(h, "request_permissions_tool")
 			},
-			Drive: func(d *Driver) error {
-				return then(
-					func() error { return codexAsk(d, codexNetWord, codexTool(d.Version, "request_permissions")) },
-					func() error {
-						return codexDialog(d, codexPermission(codexGrantQ, "Yes, grant these permissions for this turn",
-							"Yes, grant for this turn with strict auto review", "Yes, grant these permissions for this session",
-							"No, continue without permissions"), codexGrantQ, codexApprovalEnd, "4. No")
-					},
-					func() error { return codexApproveThen(d, "y", "scope") },
-				)
-			}},
+			Drive: steps(func(s *sticky) {
+				s.codexAsk(codexNetWord, codexTool(s.d.Version, "request_permissions"))
+				s.codexDialog(codexPermission(codexGrantQ, "Yes, grant these permissions for this turn",
+					"Yes, grant for this turn with strict auto review", "Yes, grant these permissions for this session",
+					"No, continue without permissions"), codexGrantQ, codexApprovalEnd, "4. No")
+				s.codexApproveThen("y", "scope")
+			})},
 		&Scenario{Name: "idle-bwrap", Agent: "codex", Script: codexToolsScript, Setup: codexSetupBwrap,
-			Drive: func(d *Driver) error {
-				return then(
-					func() error { return codexIdle(d) },
-					// the startup warning, when there is one, arrives about
-					// 1 s after the composer (idle.cast: 1.3 s at 0.155.1,
-					// 1.0 s at 0.171.0): a screen unchanged for longer
-					// shows there is none
-					func() error { return d.Quiet(codexStartupQuiet) },
-					func() error { return codexMarkIdle(d) },
-				)
-			}},
+			Drive: steps(func(s *sticky) {
+				s.codexIdle()
+				// the startup warning, when there is one, arrives about
+				// 1 s after the composer (idle.cast: 1.3 s at 0.155.1,
+				// 1.0 s at 0.171.0): a screen unchanged for longer
+				// shows there is none
+				s.quiet(codexStartupQuiet)
+				s.markIdle()
+			})},
 		&Scenario{Name: "permission-bwrap", Agent: "codex", Script: codexToolsScript, Setup: codexSetupBwrap,
-			Drive: func(d *Driver) error {
-				return then(
-					func() error { return codexApprove(d) },
-					func() error { return codexApproveThen(d, "y") },
-				)
-			}},
+			Drive: steps(func(s *sticky) {
+				s.codexApprove()
+				s.codexApproveThen("y")
+			})},
 	)
 }
 

@@ -77,23 +77,19 @@ func geminiScript(string) fakemodel.Script {
 
 // geminiIdle waits for the empty composer over its footer, and no
 // working row ("? for shortcuts" is not drawn below 80 columns).
-func geminiIdle(d *Driver) error {
-	return then(
-		func() error { return d.Screen(geminiPlaceholder, geminiFooter) },
-		func() error { return d.ScreenGone(geminiBusy) },
-		func() error { return d.Quiet(geminiQuiet) },
-	)
+func (s *sticky) geminiIdle() {
+	s.screen(geminiPlaceholder, geminiFooter)
+	s.gone(geminiBusy)
+	s.quiet(geminiQuiet)
 }
 
 // geminiPrompt types a prompt, waits until the composer shows it, leaves
 // the paste window and submits it.
-func geminiPrompt(d *Driver, prompt string) error {
-	return then(
-		func() error { return d.Type(prompt) },
-		func() error { return d.Screen("> " + prompt) },
-		func() error { d.Pause(geminiEnterGap); return nil },
-		func() error { return d.Key("Enter") },
-	)
+func (s *sticky) geminiPrompt(prompt string) {
+	s.typ(prompt)
+	s.screen("> " + prompt)
+	s.pause(geminiEnterGap)
+	s.key("Enter")
 }
 
 // geminiChat matches a record of the chats file by its type and content.
@@ -114,25 +110,18 @@ func geminiChat(typ string, subs ...string) func(map[string]any) bool {
 
 // geminiAsk submits a prompt whose reply is a call of tool and waits for
 // the call in the chats file.
-func geminiAsk(d *Driver, prompt, tool string) error {
-	return then(
-		func() error { return geminiIdle(d) },
-		func() error { return geminiPrompt(d, prompt) },
-		func() error {
-			_, err := d.Request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
-			return err
-		},
-		func() error { return d.Journal("user prompt", geminiChat("user", prompt)) },
-	)
+func (s *sticky) geminiAsk(prompt, tool string) {
+	s.geminiIdle()
+	s.geminiPrompt(prompt)
+	s.request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
+	s.journal("user prompt", geminiChat("user", prompt))
 }
 
 // geminiTurnEnd waits for the after-tool reply in the chats file and the
 // idle screen.
-func geminiTurnEnd(d *Driver, text string) error {
-	return then(
-		func() error { return d.Journal("model reply", geminiChat("gemini", text)) },
-		func() error { return geminiIdle(d) },
-	)
+func (s *sticky) geminiTurnEnd(text string) {
+	s.journal("model reply", geminiChat("gemini", text))
+	s.geminiIdle()
 }
 
 var (
@@ -153,29 +142,24 @@ func geminiEditMarker() recordings.MarkerState {
 }
 
 // geminiShell asks to run `touch fake-created.txt` and marks the dialog.
-func geminiShell(d *Driver) error {
-	return then(
-		func() error { return geminiAsk(d, "run-touch please", "run_shell_command") },
-		func() error { return d.Screen(geminiAllowShell, "touch fake-created.txt", "1. Allow once") },
-		func() error { return d.Quiet(geminiQuiet) },
-		func() error { return d.Mark("awaiting_approval", geminiShellMarker()) },
-	)
+func (s *sticky) geminiShell() {
+	s.geminiAsk("run-touch please", "run_shell_command")
+	s.screen(geminiAllowShell, "touch fake-created.txt", "1. Allow once")
+	s.mark("awaiting_approval", geminiShellMarker())
 }
 
 // geminiShellResize: the shell dialog, then the pane shrinks to 100x30
 // while it is up (as Claude Code's and Codex's permission-resize); Gemini
 // redraws it at the new size, marked again, and it is allowed once.
-func geminiShellResize(d *Driver) error {
-	return then(
-		func() error { return geminiShell(d) },
-		func() error { return d.Resize(100, 30) },
-		func() error { return d.Screen(geminiAllowShell, "touch fake-created.txt", "1. Allow once") },
-		func() error { return d.Quiet(geminiQuiet) },
-		func() error { return d.Mark("awaiting_approval", geminiResizedMarker(d)) },
-	)
+func (s *sticky) geminiShellResize() {
+	s.geminiShell()
+	s.resize(100, 30)
+	s.screen(geminiAllowShell, "touch fake-created.txt", "1. Allow once")
+	s.quiet(geminiQuiet)
+	s.markResized()
 }
 
-// geminiResizedMarker marks the dialog Gemini redrew at the narrower
+// markResized marks the dialog Gemini redrew at the narrower
 // size. Measured (0.61.0, 120x40 to 100x30): Gemini does not clear the
 // screen when the pane narrows; its renderer erases as many rows as its
 // last frame had, but tmux has already rewrapped each 120-column row of
@@ -185,163 +169,145 @@ func geminiShellResize(d *Driver) error {
 // profile refuses a dialog with another's title above it
 // (stale_prompt_above): the live dialog then reads awaiting_approval,
 // not actionable (manual_required), which is what it must read.
-func geminiResizedMarker(d *Driver) recordings.MarkerState {
-	m := geminiShellMarker()
-	if strings.Count(d.rec.ScreenText(), "? Shell  ") > 1 {
-		m.Actionable = false
-	}
-	return m
+// The screen is read when the step runs.
+func (s *sticky) markResized() {
+	s.do(func() error {
+		m := geminiShellMarker()
+		if strings.Count(s.d.rec.ScreenText(), "? Shell  ") > 1 {
+			m.Actionable = false
+		}
+		return s.d.Mark("awaiting_approval", m)
+	})
 }
 
 // geminiEdit asks to write notes.txt and marks the dialog.
-func geminiEdit(d *Driver) error {
-	return then(
-		func() error { return geminiAsk(d, "write-notes please", "write_file") },
-		func() error { return d.Screen(geminiApplyEdit, "notes.txt", "1. Allow once") },
-		func() error { return d.Quiet(geminiQuiet) },
-		func() error { return d.Mark("awaiting_approval", geminiEditMarker()) },
-	)
+func (s *sticky) geminiEdit() {
+	s.geminiAsk("write-notes please", "write_file")
+	s.screen(geminiApplyEdit, "notes.txt", "1. Allow once")
+	s.mark("awaiting_approval", geminiEditMarker())
 }
 
 // geminiRejected waits for the cancelled tool in the chats file and the
 // "Request cancelled." note above the idle composer: blocked
 // (interrupted), as the other agents' rejected approvals are.
-func geminiRejected(d *Driver, tool string) error {
-	return then(
-		func() error {
-			return d.Journal(tool+" cancelled", geminiChat("gemini", `"name":"`+tool+`"`, `"status":"cancelled"`))
-		},
-		func() error { return d.Screen(geminiCancelled) },
-		func() error { return geminiIdle(d) },
-		func() error { return markInterrupted(d) },
-	)
+func (s *sticky) geminiRejected(tool string) {
+	s.journal(tool+" cancelled", geminiChat("gemini", `"name":"`+tool+`"`, `"status":"cancelled"`))
+	s.screen(geminiCancelled)
+	s.geminiIdle()
+	s.markInterrupted()
 }
 
 // markSettled marks the idle composer, or, where Gemini's redraw left
 // the footer it drew before the dialog standing over the new one (a pane
 // too short for the dialog: permission-approve-h15), an unknown screen:
 // nothing on it is a proven state (its rows are stale), so it must read
-// as no state at all.
-func markSettled(d *Driver) error {
-	if strings.Count(d.rec.ScreenText(), geminiFooterLabel) > 1 {
-		return d.Mark("unknown", recordings.MarkerState{Composer: "absent"})
-	}
-	return markIdle(d)
+// as no state at all. The screen is read when the step runs.
+func (s *sticky) markSettled() {
+	s.do(func() error {
+		if strings.Count(s.d.rec.ScreenText(), geminiFooterLabel) > 1 {
+			return s.d.Mark("unknown", recordings.MarkerState{Composer: "absent"})
+		}
+		return s.d.Mark("idle", idleEmpty)
+	})
 }
 
 // geminiAnswered opens a confirmation, allows it with key, waits for the
 // turn's end and marks the screen with mark.
-func geminiAnswered(open func(*Driver) error, key string, mark func(*Driver) error) func(*Driver) error {
-	return func(d *Driver) error {
-		return then(
-			func() error { return open(d) },
-			func() error { return d.Key(key) },
-			func() error { return geminiTurnEnd(d, "Done: the tool has run.") },
-			func() error { return mark(d) },
-		)
-	}
+func geminiAnswered(open func(*sticky), key string, mark func(*sticky)) func(*Driver) error {
+	return steps(func(s *sticky) {
+		open(s)
+		s.key(key)
+		s.geminiTurnEnd("Done: the tool has run.")
+		mark(s)
+	})
 }
 
 // geminiRefused opens a confirmation and refuses it with key: the tool is
 // cancelled, and with it the request.
-func geminiRefused(open func(*Driver) error, key, tool string) func(*Driver) error {
-	return func(d *Driver) error {
-		return then(
-			func() error { return open(d) },
-			func() error { return d.Key(key) },
-			func() error { return geminiRejected(d, tool) },
-		)
-	}
-}
-
-func geminiIdleScenario(d *Driver) error {
-	return then(func() error { return geminiIdle(d) }, func() error { return markIdle(d) })
+func geminiRefused(open func(*sticky), key, tool string) func(*Driver) error {
+	return steps(func(s *sticky) {
+		open(s)
+		s.key(key)
+		s.geminiRejected(tool)
+	})
 }
 
 // geminiAPIError: a request the API refuses with a 400 (not retried):
 // the error, then "This request failed." above the idle composer read as
 // blocked (api_error), as the other agents' API errors are; the next
 // prompt goes through.
-func geminiAPIError(d *Driver) error {
-	return then(
-		func() error { return geminiIdle(d) },
-		func() error { return geminiPrompt(d, "fail-bad please") },
-		func() error {
-			_, err := d.Request("failure", func(r fakemodel.Request) bool { return r.Status != 0 })
-			return err
-		},
-		func() error { return d.Journal("error", geminiChat("error", "API Error")) },
-		func() error { return d.Screen("This request failed.") },
-		func() error { return geminiIdle(d) },
-		func() error { return d.Mark("blocked", recordings.MarkerState{Composer: "empty"}) },
-		func() error { return geminiPrompt(d, "hello again") },
-		func() error { return geminiTurnEnd(d, "Hello from the fake model") },
-		func() error { return markIdle(d) },
-	)
+func geminiAPIError(s *sticky) {
+	s.geminiIdle()
+	s.geminiPrompt("fail-bad please")
+	s.request("failure", func(r fakemodel.Request) bool { return r.Status != 0 })
+	s.journal("error", geminiChat("error", "API Error"))
+	s.screen("This request failed.")
+	s.geminiIdle()
+	s.markNow("blocked", recordings.MarkerState{Composer: "empty"})
+	s.geminiPrompt("hello again")
+	s.geminiTurnEnd("Hello from the fake model")
+	s.markIdle()
 }
 
 // geminiQuestion: ask_user's "Answer Questions" dialog. The profile does
 // not read it (yet): it must stay unknown, never actionable.
-func geminiQuestion(d *Driver) error {
-	return then(
-		func() error { return geminiAsk(d, "ask-color please", "ask_user") },
-		func() error { return d.Screen("Which color should the button be?", "Enter to select") },
-		func() error { return d.Quiet(geminiQuiet) },
-		func() error { return d.Mark("unknown", recordings.MarkerState{Composer: "absent"}) },
-	)
+func geminiQuestion(s *sticky) {
+	s.geminiAsk("ask-color please", "ask_user")
+	s.screen("Which color should the button be?", "Enter to select")
+	s.mark("unknown", recordings.MarkerState{Composer: "absent"})
 }
 
 // geminiWorking submits a slow prompt and marks the working row.
-func geminiWorking(d *Driver) error {
-	return then(
-		func() error { return geminiIdle(d) },
-		func() error { return geminiPrompt(d, "slow-work please") },
-		func() error { _, err := d.Started("slow-work"); return err },
-		func() error { return d.Screen(geminiBusy) },
-		func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) },
-	)
+func (s *sticky) geminiWorking() {
+	s.geminiIdle()
+	s.geminiPrompt("slow-work please")
+	s.started("slow-work")
+	s.screen(geminiBusy)
+	s.markNow("working", recordings.MarkerState{Composer: "empty"})
 }
 
 func init() {
-	apiErr := &Scenario{Name: "api-error", Agent: "gemini", Script: geminiScript, Drive: geminiAPIError}
+	apiErr := &Scenario{Name: "api-error", Agent: "gemini", Script: geminiScript, Drive: steps(geminiAPIError)}
 	register(apiErr, variant(apiErr, "colors256"),
-		&Scenario{Name: "question", Agent: "gemini", Script: geminiScript, Drive: geminiQuestion},
-		&Scenario{Name: "idle", Agent: "gemini", Script: geminiScript, Drive: geminiIdleScenario},
-		&Scenario{Name: "draft", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return geminiIdle(d) },
-				func() error { return d.Type("a draft that is not sent") },
-				func() error { return d.Screen("> a draft that is not sent") },
-				func() error { return d.ScreenGone(geminiPlaceholder) },
-				func() error { return d.Quiet(geminiQuiet) },
-				func() error { return d.Mark("idle", recordings.MarkerState{Composer: "draft"}) },
-			)
-		}},
-		&Scenario{Name: "working", Agent: "gemini", Script: geminiScript, Drive: geminiWorking},
-		&Scenario{Name: "cancel", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return geminiWorking(d) },
-				func() error { return d.Key("Escape") },
-				func() error { return d.Journal("cancelled", geminiChat("info", geminiCancelled)) },
-				func() error { return d.Screen(geminiCancelled) },
-				func() error { return geminiIdle(d) },
-				func() error { return markInterrupted(d) },
-			)
-		}},
-		&Scenario{Name: "send", Agent: "gemini", Script: geminiScript, Drive: func(d *Driver) error {
-			return then(
-				func() error { return geminiIdle(d) },
-				func() error { return geminiPrompt(d, "hello there") },
-				func() error { _, err := d.Request("prompt", nil); return err },
-				func() error { return geminiTurnEnd(d, "Hello from the fake model") },
-				func() error { return markIdle(d) },
-			)
-		}},
-		&Scenario{Name: "permission-approve", Agent: "gemini", Script: geminiScript, Drive: geminiAnswered(geminiShell, "1", markSettled)},
-		&Scenario{Name: "permission-resize", Agent: "gemini", Script: geminiScript, Drive: geminiAnswered(geminiShellResize, "1", markSettled)},
-		&Scenario{Name: "permission-reject", Agent: "gemini", Script: geminiScript, Drive: geminiRefused(geminiShell, "3", "run_shell_command")},
-		&Scenario{Name: "permission-escape", Agent: "gemini", Script: geminiScript, Drive: geminiRefused(geminiShell, "Escape", "run_shell_command")},
-		&Scenario{Name: "edit-approve", Agent: "gemini", Script: geminiScript, Drive: geminiAnswered(geminiEdit, "1", markIdle)},
-		&Scenario{Name: "edit-reject", Agent: "gemini", Script: geminiScript, Drive: geminiRefused(geminiEdit, "4", "write_file")},
+		&Scenario{Name: "question", Agent: "gemini", Script: geminiScript, Drive: steps(geminiQuestion)},
+		&Scenario{Name: "idle", Agent: "gemini", Script: geminiScript, Drive: steps(func(s *sticky) {
+			s.geminiIdle()
+			s.markIdle()
+		})},
+		&Scenario{Name: "draft", Agent: "gemini", Script: geminiScript, Drive: steps(func(s *sticky) {
+			s.geminiIdle()
+			s.typ("a draft that is not sent")
+			s.screen("> a draft that is not sent")
+			s.gone(geminiPlaceholder)
+			s.mark("idle", recordings.MarkerState{Composer: "draft"})
+		})},
+		&Scenario{Name: "working", Agent: "gemini", Script: geminiScript, Drive: steps((*sticky).geminiWorking)},
+		&Scenario{Name: "cancel", Agent: "gemini", Script: geminiScript, Drive: steps(func(s *sticky) {
+			s.geminiWorking()
+			s.key("Escape")
+			s.journal("cancelled", geminiChat("info", geminiCancelled))
+			s.screen(geminiCancelled)
+			s.geminiIdle()
+			s.markInterrupted()
+		})},
+		&Scenario{Name: "send", Agent: "gemini", Script: geminiScript, Drive: steps(func(s *sticky) {
+			s.geminiIdle()
+			s.geminiPrompt("hello there")
+			s.request("prompt", nil)
+			s.geminiTurnEnd("Hello from the fake model")
+			s.markIdle()
+		})},
+		&Scenario{Name: "permission-approve", Agent: "gemini", Script: geminiScript,
+			Drive: geminiAnswered((*sticky).geminiShell, "1", (*sticky).markSettled)},
+		&Scenario{Name: "permission-resize", Agent: "gemini", Script: geminiScript,
+			Drive: geminiAnswered((*sticky).geminiShellResize, "1", (*sticky).markSettled)},
+		&Scenario{Name: "permission-reject", Agent: "gemini", Script: geminiScript,
+			Drive: geminiRefused((*sticky).geminiShell, "3", "run_shell_command")},
+		&Scenario{Name: "permission-escape", Agent: "gemini", Script: geminiScript,
+			Drive: geminiRefused((*sticky).geminiShell, "Escape", "run_shell_command")},
+		&Scenario{Name: "edit-approve", Agent: "gemini", Script: geminiScript,
+			Drive: geminiAnswered((*sticky).geminiEdit, "1", (*sticky).markIdle)},
+		&Scenario{Name: "edit-reject", Agent: "gemini", Script: geminiScript,
+			Drive: geminiRefused((*sticky).geminiEdit, "4", "write_file")},
 	)
 }

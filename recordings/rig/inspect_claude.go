@@ -421,16 +421,14 @@ func parseStatusPanel(text, hint string) []statusRow {
 // noComposer waits until no composer is drawn: no row that starts with
 // "❯" under a rule (prompts in the history have no rule above them).
 func (s *sticky) noComposer() {
-	s.do(func() error {
-		return s.d.ScreenFunc("no composer", func(text string) bool {
-			lines := strings.Split(text, "\n")
-			for i := 1; i < len(lines); i++ {
-				if strings.HasPrefix(lines[i], "❯") && strings.HasPrefix(lines[i-1], "───") {
-					return false
-				}
+	s.screenFunc("no composer", func(text string) bool {
+		lines := strings.Split(text, "\n")
+		for i := 1; i < len(lines); i++ {
+			if strings.HasPrefix(lines[i], "❯") && strings.HasPrefix(lines[i-1], "───") {
+				return false
 			}
-			return true
-		})
+		}
+		return true
 	})
 }
 
@@ -439,11 +437,11 @@ var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4
 // answer asks prompt at the idle composer, waits for its turn's end and
 // the idle composer, and marks it.
 func (s *sticky) answer(prompt string, n int) {
-	s.do(func() error { return claudeIdle(s.d) })
-	s.do(func() error { return claudePrompt(s.d, prompt) })
-	s.do(func() error { _, err := s.d.Request("prompt "+prompt, nil); return err })
+	s.claudeIdle()
+	s.claudePrompt(prompt)
+	s.request("prompt "+prompt, nil)
 	s.claudeTurns(n)
-	s.do(func() error { return claudeIdle(s.d) })
+	s.claudeIdle()
 	s.claudeComposer("")
 	s.mark("idle", idleEmpty)
 }
@@ -451,7 +449,7 @@ func (s *sticky) answer(prompt string, n int) {
 // slashClaude types cmd into the idle empty composer and marks it over
 // its completion list (list, cmd highlighted).
 func (s *sticky) slashClaude(cmd string, list []string) {
-	s.do(func() error { return claudeIdle(s.d) })
+	s.claudeIdle()
 	s.typ(cmd)
 	s.completion(cmd, list, cmd)
 	s.gone(claudeIdleFooter)
@@ -480,7 +478,7 @@ func (s *sticky) statusInspect(rows []statusRow, also ...func()) {
 	s.mark("menu_or_viewer", menuAbsent)
 	s.key("Escape")
 	s.gone(ci.statusHint, "Session ID:")
-	s.do(func() error { return claudeIdle(s.d) })
+	s.claudeIdle()
 	s.claudeComposer("")
 	s.do(func() error {
 		after := s.d.rec.ScreenText()
@@ -561,7 +559,7 @@ func claudeStatusPolicyError() *Scenario {
 			if ci.policyWarning != "" {
 				s.screen(ci.policyWarning)
 			}
-			s.do(func() error { return claudeIdle(d) })
+			s.claudeIdle()
 			s.mark("idle", idleEmpty)
 			s.statusInspect(ci.policyRows)
 			s.do(func() error {
@@ -585,7 +583,7 @@ func claudeStatusCompletion() *Scenario {
 	return &Scenario{Name: "status-completion", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
 		Drive: func(d *Driver) error {
 			s := &sticky{d: d}
-			s.do(func() error { return claudeIdle(d) })
+			s.claudeIdle()
 			s.mark("idle", idleEmpty)
 			s.slashClaude("/status", statusList(d.Version))
 			// Down: /statusline highlighted, the composer still "/status".
@@ -603,11 +601,11 @@ func claudeStatusCompletion() *Scenario {
 			s.key("Escape")
 			s.screen(claudeInspects[d.Version].escAgain)
 			s.claudeComposer("/status")
-			s.do(func() error { return d.Quiet(claudeHintQuiet) })
-			s.do(func() error { return d.Mark("idle", idleDraft) })
+			s.quiet(claudeHintQuiet)
+			s.markNow("idle", idleDraft)
 			s.key("Escape")
 			s.claudeComposer("")
-			s.do(func() error { return claudeIdle(d) })
+			s.claudeIdle()
 			s.mark("idle", idleEmpty)
 			s.do(func() error {
 				if n := messagesRequests(d.Log.Requests()); n > 0 {

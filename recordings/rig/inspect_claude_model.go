@@ -176,7 +176,7 @@ func claudeModelMenu() *Scenario {
 			s.mark("menu_or_viewer", menuAbsent)
 			s.key("Enter")
 			s.screen("❯ /model", ci.savedAs)
-			s.do(func() error { return claudeIdle(d) })
+			s.claudeIdle()
 			s.claudeComposer("")
 			s.mark("idle", idleEmpty)
 			s.do(func() error {
@@ -207,13 +207,13 @@ func claudeModelAbandon() *Scenario {
 		Drive: func(d *Driver) error {
 			s := &sticky{d: d}
 			ci := claudeInspects[d.Version]
-			s.do(func() error { return claudeIdle(d) })
+			s.claudeIdle()
 			s.mark("idle", idleEmpty)
 			s.openPicker()
 			s.key("Escape")
 			s.screen("❯ /model", ci.keptAs)
 			s.gone("Select model")
-			s.do(func() error { return claudeIdle(d) })
+			s.claudeIdle()
 			s.claudeComposer("")
 			s.mark("idle", idleEmpty)
 			s.do(func() error {

@@ -428,15 +428,13 @@ var codexSessionRow = regexp.MustCompile(`Session: +([0-9a-f]{8}-[0-9a-f]{4}-[0-
 // (the last one on the screen).
 func (s *sticky) codexStatusSession() string {
 	var id string
-	s.do(func() error {
-		return s.d.ScreenFunc("/status's Session row", func(text string) bool {
-			m := codexSessionRow.FindAllStringSubmatch(text, -1)
-			if len(m) == 0 {
-				return false
-			}
-			id = m[len(m)-1][1]
-			return true
-		})
+	s.screenFunc("/status's Session row", func(text string) bool {
+		m := codexSessionRow.FindAllStringSubmatch(text, -1)
+		if len(m) == 0 {
+			return false
+		}
+		id = m[len(m)-1][1]
+		return true
 	})
 	return id
 }
@@ -444,7 +442,7 @@ func (s *sticky) codexStatusSession() string {
 // codexComposerEmpty waits for the idle composer, empty: its placeholder
 // over the status line.
 func (s *sticky) codexComposerEmpty(a threadAgent) {
-	s.do(func() error { return a.idle(s.d) })
+	a.idle(s)
 	s.composerRow(a, "Ask Codex to do anything")
 }
 
@@ -747,9 +745,9 @@ func codexInspectStatusAmbiguous() *Scenario {
 			s.newThread(a)
 			// The same prompt again, in the new conversation: its own
 			// rollout, not the first.
-			s.do(func() error { return a.idle(d) })
-			s.do(func() error { return a.prompt(d, codexTwice) })
-			s.do(func() error { _, err := d.Request("prompt "+codexTwice, nil); return err })
+			a.idle(s)
+			a.prompt(s, codexTwice)
+			s.request("prompt "+codexTwice, nil)
 			second := s.threadJournal("the second conversation's rollout", func(p string) bool {
 				return p != first && countLines(p, promptLine("codex", codexTwice)) > 0 && countLines(p, turnEnd("codex")) >= 1
 			})
@@ -775,7 +773,7 @@ func codexInspectStatusAmbiguous() *Scenario {
 			s.rowBlock("the /status block", codexInspects[d.Version].statusTurn(threadID(second), codexTwice))
 			if !versionAtLeast(d.Version, "0.171.0") {
 				// The first conversation's id stays on the screen, above.
-				s.do(func() error { return d.Screen("To continue this session, run codex resume " + threadID(first)) })
+				s.screen("To continue this session, run codex resume " + threadID(first))
 			}
 			s.codexComposerEmpty(a)
 			s.mark("idle", idleEmpty)

@@ -30,48 +30,37 @@ func withSlowStream(script func(string) fakemodel.Script) func(string) fakemodel
 // composer proven; the marks are the working screen before Esc and the
 // interrupted one after, then a new prompt is answered (the interruption
 // is history) and the idle screen marked.
-// markInterrupted marks the idle composer under an interruption note
-// (after Esc, Codex's rejected approvals, Claude's "No"): blocked,
-// reason interrupted, the composer empty.
-func markInterrupted(d *Driver) error {
-	return d.Mark("blocked", recordings.MarkerState{Composer: "empty"})
-}
-
 func init() {
 	register(
-		&Scenario{Name: "interrupted", Agent: "claude", Script: withSlowStream(claudeScript), Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeIdle(d) },
-				func() error { return claudePrompt(d, "slow-stream please") },
-				func() error { _, err := d.Started("slow-stream"); return err },
-				func() error { return d.Screen(claudeBusyFooter, "This reply streams") },
-				func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) },
-				func() error { return d.Key("Escape") },
-				func() error { return d.Screen("Interrupted") },
-				func() error { return claudeIdle(d) },
-				func() error { return markInterrupted(d) },
-				func() error { return claudePrompt(d, "hello again") },
-				func() error { return claudeTurnEnd(d, 1) },
-				func() error { return markIdle(d) },
-			)
-		}},
-		&Scenario{Name: "interrupted", Agent: "codex", Script: withSlowStream(codexScript), Drive: func(d *Driver) error {
-			return then(
-				func() error { return codexIdle(d) },
-				func() error { return codexPrompt(d, "slow-stream please") },
-				func() error { _, err := d.Started("slow-stream"); return err },
-				func() error { return d.Journal("task_started", rolloutHas("event_msg", "task_started")) },
-				func() error { return d.Screen("This reply streams") },
-				func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) },
-				func() error { return d.Key("Escape") },
-				func() error { return d.Screen("interrupted") },
-				func() error { return codexIdle(d) },
-				func() error { return markInterrupted(d) },
-				func() error { return codexPrompt(d, "hello again") },
-				func() error { return d.Journal("task_complete", rolloutHas("event_msg", "task_complete")) },
-				func() error { return codexIdle(d) },
-				func() error { return markIdle(d) },
-			)
-		}},
+		&Scenario{Name: "interrupted", Agent: "claude", Script: withSlowStream(claudeScript), Drive: steps(func(s *sticky) {
+			s.claudeIdle()
+			s.claudePrompt("slow-stream please")
+			s.started("slow-stream")
+			s.screen(claudeBusyFooter, "This reply streams")
+			s.markNow("working", recordings.MarkerState{Composer: "empty"})
+			s.key("Escape")
+			s.screen("Interrupted")
+			s.claudeIdle()
+			s.markInterrupted()
+			s.claudePrompt("hello again")
+			s.claudeTurnEnd(1)
+			s.markIdle()
+		})},
+		&Scenario{Name: "interrupted", Agent: "codex", Script: withSlowStream(codexScript), Drive: steps(func(s *sticky) {
+			s.codexIdle()
+			s.codexPrompt("slow-stream please")
+			s.started("slow-stream")
+			s.journal("task_started", rolloutHas("event_msg", "task_started"))
+			s.screen("This reply streams")
+			s.markNow("working", recordings.MarkerState{Composer: "empty"})
+			s.key("Escape")
+			s.screen("interrupted")
+			s.codexIdle()
+			s.markInterrupted()
+			s.codexPrompt("hello again")
+			s.journal("task_complete", rolloutHas("event_msg", "task_complete"))
+			s.codexIdle()
+			s.markIdle()
+		})},
 	)
 }

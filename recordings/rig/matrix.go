@@ -11,17 +11,14 @@ import "github.com/agent-knock-knock/akk/recordings/fakemodel"
 // codexDraftBwrap is the draft scenario with bubblewrap on PATH: it waits
 // past the warning's delay before typing, so a warning would be on screen.
 func codexDraftBwrap() *Scenario {
-	s := *scenarios["codex/draft"]
-	draft := s.Drive
-	s.Name, s.Script, s.Setup = "draft-bwrap", codexToolsScript, codexSetupBwrap
-	s.Drive = func(d *Driver) error {
-		return then(
-			func() error { return codexIdle(d) },
-			func() error { return d.Quiet(codexStartupQuiet) },
-			func() error { return draft(d) },
-		)
-	}
-	return &s
+	sc := *scenarios["codex/draft"]
+	sc.Name, sc.Script, sc.Setup = "draft-bwrap", codexToolsScript, codexSetupBwrap
+	sc.Drive = steps(func(s *sticky) {
+		s.codexIdle()
+		s.quiet(codexStartupQuiet)
+		s.codexDraft()
+	})
+	return &sc
 }
 
 func init() { register(codexDraftBwrap()) }

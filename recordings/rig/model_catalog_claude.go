@@ -178,7 +178,7 @@ func (s *sticky) stillAfter(key string) {
 	var before string
 	s.do(func() error { before = s.d.rec.ScreenText(); return nil })
 	s.key(key)
-	s.do(func() error { return s.d.Quiet(claudeKeyQuiet) })
+	s.quiet(claudeKeyQuiet)
 	s.do(func() error {
 		if after := s.d.rec.ScreenText(); after != before {
 			return fmt.Errorf("rig: %s changed the picker:\n%s", key, after)
@@ -219,12 +219,12 @@ func (s *sticky) walkEffort(c claudeCatalog, rows []pickerRow) {
 		step("Right", i)
 	}
 	s.stillAfter("Right")
-	s.do(func() error { return s.d.Mark("menu_or_viewer", menuAbsent) })
+	s.markNow("menu_or_viewer", menuAbsent)
 	for i := n - 2; i >= 0; i-- {
 		step("Left", i)
 	}
 	s.stillAfter("Left")
-	s.do(func() error { return s.d.Mark("menu_or_viewer", menuAbsent) })
+	s.markNow("menu_or_viewer", menuAbsent)
 	for i := 1; i <= c.start; i++ {
 		step("Right", i)
 	}
@@ -271,7 +271,7 @@ func claudeModelCatalog() *Scenario {
 				if _, ok := c.noEffort[r.label]; ok {
 					for _, k := range []string{"Right", "Left"} {
 						s.stillAfter(k)
-						s.do(func() error { return d.Mark("menu_or_viewer", menuAbsent) })
+						s.markNow("menu_or_viewer", menuAbsent)
 					}
 					continue
 				}
@@ -280,7 +280,7 @@ func claudeModelCatalog() *Scenario {
 			s.key("Escape")
 			s.screen("❯ /model", ci.keptAs)
 			s.gone("Select model")
-			s.do(func() error { return claudeIdle(d) })
+			s.claudeIdle()
 			s.claudeComposer("")
 			s.mark("idle", idleEmpty)
 			s.do(func() error {
@@ -330,7 +330,7 @@ func claudeModelSession() *Scenario {
 			s.key("Enter")
 			s.screen("❯ /model", "⎿  "+c.sessionSet)
 			s.gone("Switch model?")
-			s.do(func() error { return claudeIdle(d) })
+			s.claudeIdle()
 			s.claudeComposer("")
 			s.mark("idle", idleEmpty)
 			s.do(func() error { return settingsKept(d.Home, settings) })

@@ -128,30 +128,30 @@ const (
 
 // openCodeIdle waits for the composer at rest: its agent row and its
 // box's bottom edge, no working row and no dialog.
-func openCodeIdle(d *Driver) error {
-	s := &sticky{d: d}
+func (s *sticky) openCodeIdle() {
 	s.screen(openCodeAgentRow, "╹▀▀▀")
 	s.gone(openCodeBusy, openCodeBusyAgain, openCodePermTitle)
-	s.do(func() error { return d.Quiet(openCodeQuiet) })
-	return s.err
+	s.quiet(openCodeQuiet)
 }
 
 // openCodePrompt types a prompt, waits until the composer shows it and
 // submits it. OpenCode reads a paste only from a bracketed paste: typed
 // bytes and an Enter right after them submit (measured: one burst of
 // "hello there\r" was sent as the prompt).
-func openCodePrompt(d *Driver, prompt string) error {
-	s := &sticky{d: d}
+func (s *sticky) openCodePrompt(prompt string) {
 	s.typ(prompt)
 	s.screen("┃  " + prompt)
 	s.key("Enter")
-	return s.err
 }
 
 // openCodeParts waits until a part of the session database (OpenCode's
 // record of the conversation: ~/.local/share/opencode/opencode.db, a
 // WAL-mode SQLite) satisfies ok. It reads with the sqlite3 command,
 // read-only; the rig has no SQLite driver of its own.
+func (s *sticky) openCodeParts(desc string, ok func(map[string]any) bool) {
+	s.do(func() error { return openCodeParts(s.d, desc, ok) })
+}
+
 func openCodeParts(d *Driver, desc string, ok func(map[string]any) bool) error {
 	return d.wait("parts: "+desc, func(ctx context.Context) error {
 		for {

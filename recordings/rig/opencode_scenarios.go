@@ -39,15 +39,11 @@ var (
 // open submits the prompt, waits for the call and the dialog, and marks
 // it.
 func (o openCodeDialog) open(s *sticky) {
-	s.do(func() error { return openCodeIdle(s.d) })
-	s.do(func() error { return openCodePrompt(s.d, o.prompt) })
-	s.do(func() error {
-		_, err := s.d.Request(o.tool+" call", func(r fakemodel.Request) bool { return r.Tool == o.tool })
-		return err
-	})
+	s.openCodeIdle()
+	s.openCodePrompt(o.prompt)
+	s.request(o.tool+" call", func(r fakemodel.Request) bool { return r.Tool == o.tool })
 	s.screen(openCodePermTitle, o.header, o.shows, openCodeButtons)
-	s.do(func() error { return s.d.Quiet(openCodeQuiet) })
-	s.do(func() error { return s.d.Mark("awaiting_approval", openCodeMarker(o.header, 0, true)) })
+	s.mark("awaiting_approval", openCodeMarker(o.header, 0, true))
 }
 
 // approved allows once with Enter: the tool runs, the after-tool reply
@@ -60,8 +56,8 @@ func (o openCodeDialog) approved(d *Driver) error {
 		return openCodeParts(d, o.tool+" completed", openCodePart("tool", `"status":"completed"`))
 	})
 	s.screen("Done: the tool has run.")
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return markIdle(d) })
+	s.openCodeIdle()
+	s.markIdle()
 	return s.err
 }
 
@@ -71,17 +67,16 @@ func (o openCodeDialog) approved(d *Driver) error {
 func (o openCodeDialog) resized(d *Driver) error {
 	s := &sticky{d: d}
 	o.open(s)
-	s.do(func() error { return d.Resize(100, 30) })
+	s.resize(100, 30)
 	s.screen(openCodePermTitle, o.header, o.shows, openCodeButtons)
-	s.do(func() error { return d.Quiet(openCodeQuiet) })
-	s.do(func() error { return d.Mark("awaiting_approval", openCodeMarker(o.header, 0, true)) })
+	s.mark("awaiting_approval", openCodeMarker(o.header, 0, true))
 	s.key("Enter")
 	s.do(func() error {
 		return openCodeParts(d, o.tool+" completed", openCodePart("tool", `"status":"completed"`))
 	})
 	s.screen("Done: the tool has run.")
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return markIdle(d) })
+	s.openCodeIdle()
+	s.markIdle()
 	return s.err
 }
 
@@ -96,15 +91,14 @@ func (o openCodeDialog) rejected(escape bool) func(d *Driver) error {
 			s.key("Escape")
 		} else {
 			s.key("Left")
-			s.do(func() error { return s.d.Quiet(openCodeQuiet) })
-			s.do(func() error { return d.Mark("awaiting_approval", openCodeMarker(o.header, 2, false)) })
+			s.mark("awaiting_approval", openCodeMarker(o.header, 2, false))
 			s.key("Enter")
 		}
 		s.do(func() error {
 			return openCodeParts(d, o.tool+" rejected", openCodePart("tool", `"status":"error"`, "rejected permission"))
 		})
-		s.do(func() error { return openCodeIdle(d) })
-		s.do(func() error { return markIdle(d) })
+		s.openCodeIdle()
+		s.markIdle()
 		return s.err
 	}
 }
@@ -116,24 +110,22 @@ func openCodeAlwaysStage(d *Driver) error {
 	s := &sticky{d: d}
 	o.open(s)
 	s.key("Right")
-	s.do(func() error { return s.d.Quiet(openCodeQuiet) })
-	s.do(func() error { return d.Mark("awaiting_approval", openCodeMarker(o.header, 1, false)) })
+	s.mark("awaiting_approval", openCodeMarker(o.header, 1, false))
 	s.key("Enter")
 	s.screen(openCodeAlways, "This will allow the following patterns until OpenCode is restarted", "- touch *", "Confirm   Cancel")
-	s.do(func() error { return s.d.Quiet(openCodeQuiet) })
+	s.quiet(openCodeQuiet)
 	s.do(func() error {
 		return d.Mark("awaiting_approval", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("permission")})
 	})
 	s.key("Escape")
 	s.screen(openCodePermTitle, openCodeButtons)
 	s.gone(openCodeAlways)
-	s.do(func() error { return s.d.Quiet(openCodeQuiet) })
-	s.do(func() error { return d.Mark("awaiting_approval", openCodeMarker(o.header, 0, true)) })
+	s.mark("awaiting_approval", openCodeMarker(o.header, 0, true))
 	s.key("Enter")
-	s.do(func() error { return openCodeParts(d, "bash completed", openCodePart("tool", `"status":"completed"`)) })
+	s.openCodeParts("bash completed", openCodePart("tool", `"status":"completed"`))
 	s.screen("Done: the tool has run.")
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return markIdle(d) })
+	s.openCodeIdle()
+	s.markIdle()
 	return s.err
 }
 
@@ -145,14 +137,11 @@ var openCodeQuestion = recordings.Question{Prompt: "Which color should the butto
 // a digit answers at once, ↑↓ move, Enter takes the current row, Esc
 // dismisses the question.
 func openCodeAsk(s *sticky) {
-	s.do(func() error { return openCodeIdle(s.d) })
-	s.do(func() error { return openCodePrompt(s.d, "ask-color please") })
-	s.do(func() error {
-		_, err := s.d.Request("question call", func(r fakemodel.Request) bool { return r.Tool == "question" })
-		return err
-	})
+	s.openCodeIdle()
+	s.openCodePrompt("ask-color please")
+	s.request("question call", func(r fakemodel.Request) bool { return r.Tool == "question" })
 	s.screen("Which color should the button be?", "4. Type your own answer", "↑↓ select  enter submit  esc dismiss")
-	s.do(func() error { return s.d.Quiet(openCodeQuiet) })
+	s.quiet(openCodeQuiet)
 	s.do(func() error {
 		return s.d.Mark("questionnaire", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("questionnaire"),
 			Actionable: true, Questions: []recordings.Question{openCodeQuestion}, Highlighted: recordings.Index(0)})
@@ -160,41 +149,40 @@ func openCodeAsk(s *sticky) {
 }
 
 func openCodeWorking(s *sticky) {
-	s.do(func() error { return openCodeIdle(s.d) })
-	s.do(func() error { return openCodePrompt(s.d, "slow-work please") })
-	s.do(func() error { _, err := s.d.Started("slow-work"); return err })
+	s.openCodeIdle()
+	s.openCodePrompt("slow-work please")
+	s.started("slow-work")
 	s.screen(openCodeBusy)
 	// The spinner animates: marked at once.
-	s.do(func() error { return s.d.Mark("working", recordings.MarkerState{Composer: "empty"}) })
+	s.markNow("working", recordings.MarkerState{Composer: "empty"})
 }
 
 func openCodeIdleScenario(d *Driver) error {
 	s := &sticky{d: d}
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return markIdle(d) })
+	s.openCodeIdle()
+	s.markIdle()
 	return s.err
 }
 
 func openCodeDraft(d *Driver) error {
 	s := &sticky{d: d}
-	s.do(func() error { return openCodeIdle(d) })
+	s.openCodeIdle()
 	s.typ("a draft that is not sent")
 	s.screen("┃  a draft that is not sent")
 	s.gone("Ask anything")
-	s.do(func() error { return d.Quiet(openCodeQuiet) })
-	s.do(func() error { return d.Mark("idle", recordings.MarkerState{Composer: "draft"}) })
+	s.mark("idle", recordings.MarkerState{Composer: "draft"})
 	return s.err
 }
 
 func openCodeSend(d *Driver) error {
 	s := &sticky{d: d}
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return openCodePrompt(d, "hello there") })
-	s.do(func() error { _, err := d.Request("prompt", nil); return err })
-	s.do(func() error { return openCodeParts(d, "reply", openCodePart("step-finish", `"reason":"stop"`)) })
+	s.openCodeIdle()
+	s.openCodePrompt("hello there")
+	s.request("prompt", nil)
+	s.openCodeParts("reply", openCodePart("step-finish", `"reason":"stop"`))
 	s.screen("Hello from the fake model")
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return markIdle(d) })
+	s.openCodeIdle()
+	s.markIdle()
 	return s.err
 }
 
@@ -206,11 +194,11 @@ func openCodeCancel(d *Driver) error {
 	openCodeWorking(s)
 	s.key("Escape")
 	s.screen(openCodeBusyAgain)
-	s.do(func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) })
+	s.markNow("working", recordings.MarkerState{Composer: "empty"})
 	s.key("Escape")
 	s.screen(openCodeInterrupt)
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return markInterrupted(d) })
+	s.openCodeIdle()
+	s.markInterrupted()
 	return s.err
 }
 
@@ -222,8 +210,8 @@ func openCodeQuestionDigit(d *Driver) error {
 		return openCodeParts(d, "question answered", openCodePart("tool", `"tool":"question"`, `"status":"completed"`))
 	})
 	s.screen("Done: the tool has run.")
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return markIdle(d) })
+	s.openCodeIdle()
+	s.markIdle()
 	return s.err
 }
 
@@ -234,8 +222,8 @@ func openCodeQuestionEscape(d *Driver) error {
 	s.do(func() error {
 		return openCodeParts(d, "question dismissed", openCodePart("tool", `"tool":"question"`, `"status":"error"`))
 	})
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return markIdle(d) })
+	s.openCodeIdle()
+	s.markIdle()
 	return s.err
 }
 
@@ -246,12 +234,9 @@ func openCodeQuestionEscape(d *Driver) error {
 func openCodeQuotaError(d *Driver) error {
 	const msg = "You exceeded your current quota"
 	s := &sticky{d: d}
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return openCodePrompt(d, "quota-error please") })
-	s.do(func() error {
-		_, err := d.Request("the failure", func(r fakemodel.Request) bool { return r.Status != 0 })
-		return err
-	})
+	s.openCodeIdle()
+	s.openCodePrompt("quota-error please")
+	s.request("the failure", func(r fakemodel.Request) bool { return r.Status != 0 })
 	// The box is drawn first, the toast a moment later; both go on until
 	// the toast times out.
 	s.do(func() error {
@@ -260,16 +245,13 @@ func openCodeQuotaError(d *Driver) error {
 	s.do(func() error {
 		return d.ScreenFunc("the error without its toast", func(t string) bool { return strings.Count(t, msg) == 1 })
 	})
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return d.Mark("blocked", recordings.MarkerState{Composer: "empty"}) })
-	s.do(func() error { return openCodePrompt(d, "hello again") })
-	s.do(func() error {
-		_, err := d.Request("the next prompt", func(r fakemodel.Request) bool { return r.Status == 0 })
-		return err
-	})
+	s.openCodeIdle()
+	s.markNow("blocked", recordings.MarkerState{Composer: "empty"})
+	s.openCodePrompt("hello again")
+	s.request("the next prompt", func(r fakemodel.Request) bool { return r.Status == 0 })
 	s.screen("Hello from the fake model")
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return markIdle(d) })
+	s.openCodeIdle()
+	s.markIdle()
 	return s.err
 }
 
@@ -278,21 +260,15 @@ func openCodeQuotaError(d *Driver) error {
 // in Ns attempt #1]" in the error colour instead of its interrupt hint.
 func openCodeRateLimit(d *Driver) error {
 	s := &sticky{d: d}
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return openCodePrompt(d, "rate-limit please") })
-	s.do(func() error {
-		_, err := d.Request("the failure", func(r fakemodel.Request) bool { return r.Status != 0 })
-		return err
-	})
+	s.openCodeIdle()
+	s.openCodePrompt("rate-limit please")
+	s.request("the failure", func(r fakemodel.Request) bool { return r.Status != 0 })
 	s.screen("attempt #1]")
-	s.do(func() error { return d.Mark("working", recordings.MarkerState{Composer: "empty"}) })
-	s.do(func() error {
-		_, err := d.Request("the retry", func(r fakemodel.Request) bool { return r.Status == 0 })
-		return err
-	})
+	s.markNow("working", recordings.MarkerState{Composer: "empty"})
+	s.request("the retry", func(r fakemodel.Request) bool { return r.Status == 0 })
 	s.screen("Answered after a retry.")
-	s.do(func() error { return openCodeIdle(d) })
-	s.do(func() error { return markIdle(d) })
+	s.openCodeIdle()
+	s.markIdle()
 	return s.err
 }
 

@@ -67,10 +67,8 @@ func secretTextMarker(header, composer string) recordings.MarkerState {
 // typedOrMasked waits until the placeholder is replaced by what was typed,
 // drawn as typed or masked, and logs which.
 func (s *sticky) typedOrMasked(placeholder string) {
-	s.do(func() error {
-		return s.d.ScreenFunc("typed answer replacing "+placeholder, func(text string) bool {
-			return !strings.Contains(text, placeholder)
-		})
+	s.screenFunc("typed answer replacing "+placeholder, func(text string) bool {
+		return !strings.Contains(text, placeholder)
 	})
 	s.do(func() error {
 		s.d.lg.Info("rig: typed secret answer", "shown_as_typed", strings.Contains(s.d.rec.ScreenText(), secretTyped))
@@ -84,7 +82,7 @@ func init() {
 	register(
 		&Scenario{Name: "question-secret", Agent: "claude", Script: withSecret(claudeScript, claudeSecretCall), Drive: func(d *Driver) error {
 			s := &sticky{d: d}
-			s.do(func() error { return claudeAsk(d, secretWord, "AskUserQuestion") })
+			s.claudeAsk(secretWord, "AskUserQuestion")
 			s.screen(secretQuestion, claudeSelectHint, "Chat about this")
 			s.mark("questionnaire", secretMarker("Password", claudeOpts, 0))
 			// "Type something." is the editor: current, it is the free-text
@@ -97,14 +95,14 @@ func init() {
 			s.typedOrMasked("Type something.")
 			s.mark("free_text", secretTextMarker("Password", "draft"))
 			s.key("Enter")
-			s.do(func() error { return claudeToolResult(d, false) })
-			s.do(func() error { return claudeTurnEnd(d, 1) })
-			s.do(func() error { return markIdle(d) })
+			s.claudeToolResult(false)
+			s.claudeTurnEnd(1)
+			s.markIdle()
 			return s.err
 		}},
 		&Scenario{Name: "question-secret", Agent: "codex", Script: withSecret(codexScript, codexSecretCall), Drive: func(d *Driver) error {
 			s := &sticky{d: d}
-			s.do(func() error { return codexAsk(d, secretWord, "request_user_input") })
+			s.codexAsk(secretWord, "request_user_input")
 			s.screen(secretQuestion, "None of the above", codexQuestionEnd)
 			s.mark("questionnaire", secretMarker("", codexOpts, 0))
 			s.key("Down")
@@ -119,9 +117,9 @@ func init() {
 			s.mark("free_text", secretTextMarker("", "draft"))
 			s.pause(codexEnterGap)
 			s.key("Enter")
-			s.do(func() error { return codexToolOutput(d, secretTypedNote) })
-			s.do(func() error { return codexTurnEnd(d, false) })
-			s.do(func() error { return codexMarkIdle(d) })
+			s.codexToolOutput(secretTypedNote)
+			s.codexTurnEnd(false)
+			s.markIdle()
 			return s.err
 		}},
 	)

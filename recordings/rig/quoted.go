@@ -63,30 +63,26 @@ func withQuote(script func(string) fakemodel.Script, text string) func(string) f
 
 func init() {
 	register(
-		&Scenario{Name: "quoted-prompt", Agent: "claude", Script: withQuote(claudeScript, claudeQuote), Drive: func(d *Driver) error {
-			return then(
-				func() error { return claudeIdle(d) },
-				func() error { return claudePrompt(d, quoteWord+" please") },
-				func() error { _, err := d.Request("prompt", nil); return err },
-				func() error { return claudeTurnEnd(d, 1) },
-				func() error { return d.Screen("Esc to cancel · Tab to amend") },
-				func() error { return markIdle(d) },
-			)
-		}},
-		&Scenario{Name: "quoted-prompt", Agent: "codex", Script: withQuote(codexScript, codexQuote), Drive: func(d *Driver) error {
-			return then(
-				func() error { return codexIdle(d) },
-				func() error { return codexPrompt(d, quoteWord+" please") },
-				func() error { _, err := d.Request("prompt", nil); return err },
-				// codexTurnEnd's idle wait would never see "esc to
-				// interrupt" gone: the quote shows it. The working row's
-				// hint is "(0s • esc to interrupt)".
-				func() error { return d.Journal("task_complete", rolloutHas("event_msg", "task_complete")) },
-				func() error { return d.Screen("› ", codexStatus, "Press enter to confirm or esc to cancel") },
-				func() error { return d.ScreenGone("• esc to interrupt") },
-				func() error { return d.Quiet(codexQuiet) },
-				func() error { return codexMarkIdle(d) },
-			)
-		}},
+		&Scenario{Name: "quoted-prompt", Agent: "claude", Script: withQuote(claudeScript, claudeQuote), Drive: steps(func(s *sticky) {
+			s.claudeIdle()
+			s.claudePrompt(quoteWord + " please")
+			s.request("prompt", nil)
+			s.claudeTurnEnd(1)
+			s.screen("Esc to cancel · Tab to amend")
+			s.markIdle()
+		})},
+		&Scenario{Name: "quoted-prompt", Agent: "codex", Script: withQuote(codexScript, codexQuote), Drive: steps(func(s *sticky) {
+			s.codexIdle()
+			s.codexPrompt(quoteWord + " please")
+			s.request("prompt", nil)
+			// codexTurnEnd's idle wait would never see "esc to
+			// interrupt" gone: the quote shows it. The working row's
+			// hint is "(0s • esc to interrupt)".
+			s.journal("task_complete", rolloutHas("event_msg", "task_complete"))
+			s.screen("› ", codexStatus, "Press enter to confirm or esc to cancel")
+			s.gone("• esc to interrupt")
+			s.quiet(codexQuiet)
+			s.markIdle()
+		})},
 	)
 }

@@ -75,40 +75,31 @@ func editCodexConfig(h *Home, edit func(toml string) string) error {
 	return os.WriteFile(path, []byte(edit(string(b))), 0o644)
 }
 
-func blockedMark(d *Driver, composer string) error {
-	return d.Mark("blocked", recordings.MarkerState{Composer: contract.Composer(composer)})
-}
-
 // probe waits for any of the anchors, lets the screen settle and marks
 // it blocked, its composer absent (a dialog).
-func probe(d *Driver, anchors ...string) error { return probeComposer(d, "absent", anchors...) }
+func (s *sticky) probe(anchors ...string) { s.probeComposer("absent", anchors...) }
 
 // probeComposer is probe with the composer state the screen shows.
-func probeComposer(d *Driver, composer string, anchors ...string) error {
-	return then(
-		func() error {
-			return d.ScreenFunc("one of "+strings.Join(anchors, " | "), func(text string) bool {
-				for _, a := range anchors {
-					if strings.Contains(text, a) {
-						return true
-					}
-				}
-				return false
-			})
-		},
-		func() error {
-			if d.scenario != nil && d.scenario.Agent == "codex" {
-				// Codex's welcome logo animates: its footer is the anchor
-				// (0.171.0's update prompt: "enter continue · esc skip").
-				return d.ScreenFunc("the dialog's footer", func(text string) bool {
-					return strings.Contains(text, "Press enter to continue") || strings.Contains(text, "enter continue") ||
-						strings.Contains(text, "enter/esc confirm")
-				})
+func (s *sticky) probeComposer(composer string, anchors ...string) {
+	s.screenFunc("one of "+strings.Join(anchors, " | "), func(text string) bool {
+		for _, a := range anchors {
+			if strings.Contains(text, a) {
+				return true
 			}
-			return d.Quiet(time.Second)
-		},
-		func() error { return blockedMark(d, composer) },
-	)
+		}
+		return false
+	})
+	if s.d.scenario != nil && s.d.scenario.Agent == "codex" {
+		// Codex's welcome logo animates: its footer is the anchor
+		// (0.171.0's update prompt: "enter continue · esc skip").
+		s.screenFunc("the dialog's footer", func(text string) bool {
+			return strings.Contains(text, "Press enter to continue") || strings.Contains(text, "enter continue") ||
+				strings.Contains(text, "enter/esc confirm")
+		})
+	} else {
+		s.quiet(time.Second)
+	}
+	s.markNow("blocked", recordings.MarkerState{Composer: contract.Composer(composer)})
 }
 
 func init() {
@@ -120,7 +111,7 @@ func init() {
 					p["hasTrustDialogAccepted"] = false
 				})
 			},
-			Drive: func(d *Driver) error { return probe(d, "trust", "Trust", "safety") }},
+			Drive: steps(func(s *sticky) { s.probe("trust", "Trust", "safety") })},
 		&Scenario{Name: "startup-login", Agent: "claude", Script: claudeScript,
 			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
 				return withoutEnv(env, "ANTHROPIC_API_KEY"), editClaudeConfig(h, func(cfg map[string]any) {
@@ -128,12 +119,12 @@ func init() {
 				})
 			},
 			// The composer is there: a prompt would get "Please run /login".
-			Drive: func(d *Driver) error { return probeComposer(d, "empty", "Not logged in") }},
+			Drive: steps(func(s *sticky) { s.probeComposer("empty", "Not logged in") })},
 		&Scenario{Name: "startup-api-key", Agent: "claude", Script: claudeScript,
 			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
 				return env, editClaudeConfig(h, func(cfg map[string]any) { delete(cfg, "customApiKeyResponses") })
 			},
-			Drive: func(d *Driver) error { return probe(d, "API key", "api key") }},
+			Drive: steps(func(s *sticky) { s.probe("API key", "api key") })},
 		&Scenario{Name: "startup-onboarding", Agent: "claude", Script: claudeScript,
 			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
 				return env, editClaudeConfig(h, func(cfg map[string]any) {
@@ -141,7 +132,7 @@ func init() {
 					delete(cfg, "theme")
 				})
 			},
-			Drive: func(d *Driver) error { return probe(d, "theme", "Theme", "style", "Welcome") }},
+			Drive: steps(func(s *sticky) { s.probe("theme", "Theme", "style", "Welcome") })},
 		// 0.171.0 asks nothing here: it starts at its composer.
 		&Scenario{Name: "startup-trust", Agent: "codex", Script: codexScript, Only: []string{"0.155.1"},
 			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
@@ -151,14 +142,14 @@ func init() {
 					return t[:i] + t[j:]
 				})
 			},
-			Drive: func(d *Driver) error { return probe(d, "trust", "Trust") }},
+			Drive: steps(func(s *sticky) { s.probe("trust", "Trust") })},
 		&Scenario{Name: "startup-login", Agent: "codex", Script: codexScript,
 			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
 				return withoutEnv(env, "FAKE_OPENAI_API_KEY"), editCodexConfig(h, func(t string) string {
 					return strings.Replace(t, "model_provider = \"fake\"\n", "", 1)
 				})
 			},
-			Drive: func(d *Driver) error { return probe(d, "Sign in", "sign in", "API key", "ChatGPT") }},
+			Drive: steps(func(s *sticky) { s.probe("Sign in", "sign in", "API key", "ChatGPT") })},
 		&Scenario{Name: "startup-update", Agent: "codex", Script: codexScript,
 			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
 				v := map[string]any{"latest_version": "9.0.0", "last_checked_at": time.Now().UTC().Format(time.RFC3339), "dismissed_version": nil}
@@ -170,11 +161,11 @@ func init() {
 					return strings.Replace(t, "check_for_update_on_startup = false", "check_for_update_on_startup = true", 1)
 				})
 			},
-			Drive: func(d *Driver) error { return probe(d, "Update", "update", "9.0.0") }},
+			Drive: steps(func(s *sticky) { s.probe("Update", "update", "9.0.0") })},
 		// 0.171.0 configured with an older model offers its newest at
 		// startup ("Meet GPT-6 Sol": Try new model / Use existing model).
 		&Scenario{Name: "startup-model-nudge", Agent: "codex", Script: codexScript, Only: []string{"0.171.0"},
 			Model: func(string) string { return "gpt-5.5" },
-			Drive: func(d *Driver) error { return probe(d, "Try new model") }},
+			Drive: steps(func(s *sticky) { s.probe("Try new model") })},
 	)
 }

@@ -113,8 +113,8 @@ type threadAgent struct {
 	newCmd, newHint string // the command and its completion row's text
 	resumeHint      string
 	composer        string // the composer's prompt glyph and space
-	idle            func(*Driver) error
-	prompt          func(*Driver, string) error
+	idle            func(*sticky)
+	prompt          func(*sticky, string)
 	// afterNew waits for the screen after Enter on newCmd, before the
 	// idle composer (the earlier conversation is gone).
 	afterNew func(s *sticky)
@@ -128,7 +128,7 @@ type threadAgent struct {
 var threadAgents = map[string]threadAgent{
 	"claude": {
 		newCmd: "/clear", newHint: "Start a new session with empty context", resumeHint: "Resume a previous",
-		composer: "❯ ", idle: claudeIdle, prompt: claudePrompt,
+		composer: "❯ ", idle: (*sticky).claudeIdle, prompt: (*sticky).claudePrompt,
 		afterNew: func(s *sticky) {
 			s.gone("This is the first conversation.")
 			// The new transcript starts with the /clear command.
@@ -155,7 +155,7 @@ var threadAgents = map[string]threadAgent{
 	},
 	"codex": {
 		newCmd: "/new", newHint: "start a new chat during a conversation", resumeHint: "resume a saved chat",
-		composer: "› ", idle: codexIdle, prompt: codexPrompt,
+		composer: "› ", idle: (*sticky).codexIdle, prompt: (*sticky).codexPrompt,
 		afterNew: func(s *sticky) {
 			// The status line drops 0.171.0's thread title too.
 			s.gone(threadFirst)
@@ -172,16 +172,14 @@ var threadAgents = map[string]threadAgent{
 		choose: func(s *sticky) {
 			s.key("Down")
 			s.screen("2 / 2")
-			s.do(func() error {
-				return s.d.ScreenFunc("the first conversation highlighted", func(text string) bool {
-					for _, l := range strings.Split(text, "\n") {
-						if strings.Contains(l, threadFirst) {
-							l = strings.TrimSpace(l)
-							return strings.HasPrefix(l, "❯") || strings.HasPrefix(l, "›")
-						}
+			s.screenFunc("the first conversation highlighted", func(text string) bool {
+				for _, l := range strings.Split(text, "\n") {
+					if strings.Contains(l, threadFirst) {
+						l = strings.TrimSpace(l)
+						return strings.HasPrefix(l, "❯") || strings.HasPrefix(l, "›")
 					}
-					return false
-				})
+				}
+				return false
 			})
 			s.mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
 			s.key("Enter")
@@ -256,14 +254,14 @@ func (s *sticky) threadTurns(prompt string, n int) string {
 // in the conversation's journal (the one holding first, after n-1 earlier
 // turn ends) and for the idle composer again, which it marks.
 func (s *sticky) ask(a threadAgent, prompt, first string, n int) string {
-	s.do(func() error { return a.idle(s.d) })
-	s.do(func() error { return a.prompt(s.d, prompt) })
-	s.do(func() error { _, err := s.d.Request("prompt "+prompt, nil); return err })
+	a.idle(s)
+	a.prompt(s, prompt)
+	s.request("prompt "+prompt, nil)
 	path := s.threadJournal(fmt.Sprintf("%q answered after %q", prompt, first), func(p string) bool {
 		return countLines(p, promptLine(s.d.Agent, first)) > 0 && countLines(p, promptLine(s.d.Agent, prompt)) > 0 &&
 			countLines(p, turnEnd(s.d.Agent)) >= n
 	})
-	s.do(func() error { return a.idle(s.d) })
+	a.idle(s)
 	s.mark("idle", idleEmpty)
 	return path
 }
@@ -271,7 +269,7 @@ func (s *sticky) ask(a threadAgent, prompt, first string, n int) string {
 // slash types a slash command into the idle composer and marks the
 // composer with the command and its completion row (idle, draft).
 func (s *sticky) slash(a threadAgent, cmd, hint string) {
-	s.do(func() error { return a.idle(s.d) })
+	a.idle(s)
 	s.typ(cmd)
 	s.screen(a.composer+cmd, hint)
 	if s.d.Agent == "claude" {
@@ -289,7 +287,7 @@ func (s *sticky) newThread(a threadAgent) {
 	s.key("Enter")
 	// No confirmation on any version: the new conversation's composer.
 	a.afterNew(s)
-	s.do(func() error { return a.idle(s.d) })
+	a.idle(s)
 	s.mark("idle", idleEmpty)
 }
 
@@ -330,7 +328,7 @@ func threadResume(agent string) *Scenario {
 			// The first conversation's history, and nothing of the second.
 			s.screen(a.composer+threadFirst, "This is the first conversation.")
 			s.gone(threadSecond, "This is the second conversation.")
-			s.do(func() error { return a.idle(d) })
+			a.idle(s)
 			s.mark("idle", idleEmpty)
 			// A prompt in the resumed conversation lands in its own
 			// journal, appended to, after the first turn.

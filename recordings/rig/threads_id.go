@@ -71,16 +71,14 @@ func resumeArgHint(agent, version string) string {
 // exactly text, spaces at its end trimmed.
 func (s *sticky) composerRow(a threadAgent, text string) {
 	glyph := strings.TrimSpace(a.composer)
-	s.do(func() error {
-		return s.d.ScreenFunc(fmt.Sprintf("composer row %q", text), func(screen string) bool {
-			last, ok := "", false
-			for _, l := range strings.Split(screen, "\n") {
-				if strings.HasPrefix(l, glyph) {
-					last, ok = strings.TrimRight(strings.TrimPrefix(l, glyph), " "), true
-				}
+	s.screenFunc(fmt.Sprintf("composer row %q", text), func(screen string) bool {
+		last, ok := "", false
+		for _, l := range strings.Split(screen, "\n") {
+			if strings.HasPrefix(l, glyph) {
+				last, ok = strings.TrimRight(strings.TrimPrefix(l, glyph), " "), true
 			}
-			return ok && last == strings.TrimRight(" "+text, " ")
-		})
+		}
+		return ok && last == strings.TrimRight(" "+text, " ")
 	})
 }
 
@@ -136,7 +134,7 @@ func threadResumeID(agent string) *Scenario {
 				return nil
 			})
 			id := threadID(first)
-			s.do(func() error { return a.idle(d) })
+			a.idle(s)
 			hint := resumeArgHint(agent, d.Version)
 			s.resumeDraft(a, "/resume ", strings.TrimSpace("/resume  "+hint))
 			s.resumeDraft(a, id, "/resume "+id)
@@ -149,7 +147,7 @@ func threadResumeID(agent string) *Scenario {
 			if agent == "codex" && !versionAtLeast(d.Version, "0.171.0") {
 				s.screen("To continue this session, run codex resume " + threadID(second))
 			}
-			s.do(func() error { return a.idle(d) })
+			a.idle(s)
 			s.composerRow(a, map[string]string{"claude": "", "codex": "Ask Codex to do anything"}[agent])
 			s.mark("idle", idleEmpty)
 			s.do(func() error {

@@ -88,8 +88,8 @@ func (c usageLimitCase) script(version string) fakemodel.Script {
 
 func (c usageLimitCase) drive(d *Driver) error {
 	s := &sticky{d: d}
-	s.do(func() error { return claudeIdle(d) })
-	s.do(func() error { return claudePrompt(d, usageLimitWord+" please") })
+	s.claudeIdle()
+	s.claudePrompt(usageLimitWord + " please")
 	s.do(func() error {
 		r, err := d.Request("the usage-limit 429", func(r fakemodel.Request) bool { return r.Status != 0 })
 		if err == nil && r.Auth != "oauth" {
@@ -98,9 +98,9 @@ func (c usageLimitCase) drive(d *Driver) error {
 		return err
 	})
 	s.screen("Usage limit reached", "utomatically at")
-	s.do(func() error { return claudeIdle(d) })
+	s.claudeIdle()
 	s.mark("blocked", recordings.MarkerState{Composer: "empty"})
-	s.do(func() error { return d.Quiet(time.Second) })
+	s.quiet(time.Second)
 	return s.err
 }
 

@@ -92,34 +92,30 @@ func claudeQueued(version, prompt string) string {
 // "(3s · ↓ 12 tokens)") and the anchors: with text in the composer the
 // footer drops its hints, "esc to interrupt" among them.
 func (s *sticky) claudeWorking(anchors ...string) {
-	s.do(func() error {
-		return s.d.ScreenFunc(fmt.Sprintf("spinner row and %q", anchors), func(text string) bool {
-			if !hasAll(text, anchors) {
-				return false
-			}
-			for _, l := range strings.Split(text, "\n") {
-				if l = strings.TrimSpace(l); strings.HasSuffix(l, "…") || strings.Contains(l, "… (") {
-					return true
-				}
-			}
+	s.screenFunc(fmt.Sprintf("spinner row and %q", anchors), func(text string) bool {
+		if !hasAll(text, anchors) {
 			return false
-		})
+		}
+		for _, l := range strings.Split(text, "\n") {
+			if l = strings.TrimSpace(l); strings.HasSuffix(l, "…") || strings.Contains(l, "… (") {
+				return true
+			}
+		}
+		return false
 	})
 }
 
 // claudeComposer waits for the composer (the last "❯" row) to read text
 // ("": empty); the transcript above repeats prompts as "❯ <prompt>" rows.
 func (s *sticky) claudeComposer(text string) {
-	s.do(func() error {
-		return s.d.ScreenFunc(fmt.Sprintf("composer %q", text), func(screen string) bool {
-			last := ""
-			for _, l := range strings.Split(screen, "\n") {
-				if strings.HasPrefix(l, "❯") {
-					last = strings.TrimSpace(strings.TrimPrefix(l, "❯"))
-				}
+	s.screenFunc(fmt.Sprintf("composer %q", text), func(screen string) bool {
+		last := ""
+		for _, l := range strings.Split(screen, "\n") {
+			if strings.HasPrefix(l, "❯") {
+				last = strings.TrimSpace(strings.TrimPrefix(l, "❯"))
 			}
-			return last == text
-		})
+		}
+		return last == text
 	})
 }
 
@@ -137,7 +133,7 @@ var (
 
 func init() {
 	claudeDraft := func(s *sticky) {
-		s.do(func() error { return claudeIdle(s.d) })
+		s.claudeIdle()
 		s.typ(draftText)
 		s.screen("❯ " + draftText)
 		s.gone(claudeIdleFooter)
@@ -165,13 +161,13 @@ func init() {
 				s.typ("slow-task please")
 				s.screen("❯ slow-task please")
 				s.key("Enter")
-				s.do(func() error { _, err := d.Started("slow-task"); return err })
+				s.started("slow-task")
 				s.claudeWorking("❯ " + draftText)
 				s.claudeComposer(draftText)
 				// "Draft restored" above the composer, for 5 s.
 				s.claudeWorking(claudeRestored(d.Version))
 				s.pause(time.Second)
-				s.do(func() error { return d.Mark("working", workingDraft) })
+				s.markNow("working", workingDraft)
 				s.claudeTurns(1)
 				s.screen("❯ "+draftText, userSlow)
 				s.gone(claudeBusyFooter)
@@ -196,7 +192,7 @@ func init() {
 		&Scenario{Name: "stash-multiline", Agent: "claude", Only: []string{"2.1.267", "2.1.332"}, Script: userScript("claude"),
 			Drive: func(d *Driver) error {
 				s := &sticky{d: d}
-				s.do(func() error { return claudeIdle(d) })
+				s.claudeIdle()
 				s.typ("first line of the draft")
 				s.screen("❯ first line of the draft")
 				s.typ(ctrlJ)
@@ -210,7 +206,7 @@ func init() {
 				s.typ(requestText)
 				s.screen("❯ " + requestText)
 				s.key("Enter")
-				s.do(func() error { _, err := d.Request("prompt", nil); return err })
+				s.request("prompt", nil)
 				s.claudeTurns(1)
 				s.screen("❯ first line of the draft", "  second line of the draft", "Hello! I am the fake model")
 				s.gone(claudeBusyFooter)
@@ -224,7 +220,7 @@ func init() {
 // Codex.
 func init() {
 	codexDraft := func(s *sticky, text string) {
-		s.do(func() error { return codexIdle(s.d) })
+		s.codexIdle()
 		s.typ(text)
 		s.screen("› " + text)
 		s.pause(codexEnterGap)
@@ -238,10 +234,10 @@ func init() {
 				s.typ(ctrlU)
 				s.gone(draftText)
 				s.mark("idle", idleEmpty)
-				s.do(func() error { return codexPrompt(d, requestText) })
-				s.do(func() error { _, err := d.Request("prompt", nil); return err })
-				s.do(func() error { return codexTurnEnd(d, false) })
-				s.do(func() error { return codexMarkIdle(d) })
+				s.codexPrompt(requestText)
+				s.request("prompt", nil)
+				s.codexTurnEnd(false)
+				s.markIdle()
 				return s.err
 			}},
 		// C-u with the cursor inside the draft deletes only what is before
@@ -264,7 +260,7 @@ func init() {
 		&Scenario{Name: "clear-multiline", Agent: "codex", Only: []string{"0.155.1", "0.171.0"}, Script: userScript("codex"),
 			Drive: func(d *Driver) error {
 				s := &sticky{d: d}
-				s.do(func() error { return codexIdle(d) })
+				s.codexIdle()
 				s.typ("first line of the draft")
 				s.screen("› first line of the draft")
 				s.pause(codexEnterGap)
@@ -297,18 +293,18 @@ func stashWorking(stash func(*sticky)) *Scenario {
 	return &Scenario{Name: "stash-working", Agent: "claude", Only: []string{"2.1.267", "2.1.332"}, Script: userScript("claude"),
 		Drive: func(d *Driver) error {
 			s := &sticky{d: d}
-			s.do(func() error { return claudeIdle(d) })
-			s.do(func() error { return claudePrompt(d, "slow-task please") })
-			s.do(func() error { _, err := d.Started("slow-task"); return err })
+			s.claudeIdle()
+			s.claudePrompt("slow-task please")
+			s.started("slow-task")
 			s.screen(claudeBusyFooter)
 			s.typ(draftText)
 			s.claudeWorking("❯ " + draftText)
 			s.pause(time.Second)
-			s.do(func() error { return d.Mark("working", workingDraft) })
+			s.markNow("working", workingDraft)
 			s.typ(claudeStashKey)
 			s.gone(draftText)
 			s.pause(time.Second)
-			s.do(func() error { return d.Mark("working", workingEmpty) })
+			s.markNow("working", workingEmpty)
 			s.typ(requestText)
 			s.claudeWorking("❯ " + requestText)
 			s.key("Enter")
@@ -317,7 +313,7 @@ func stashWorking(stash func(*sticky)) *Scenario {
 			s.claudeComposer(draftText)
 			s.claudeWorking(claudeQueued(d.Version, requestText))
 			s.pause(time.Second)
-			markNow := func(state string, e recordings.MarkerState) { s.do(func() error { return d.Mark(state, e) }) }
+			markNow := func(state string, e recordings.MarkerState) { s.markNow(state, e) }
 			// Working: 2.1.267 shows the queued prompt ("  ❯ hello there"
 			// on a box) between the spinner and the composer.
 			markNow("working", workingDraft)
@@ -338,9 +334,9 @@ func sendWorking() *Scenario {
 	return &Scenario{Name: "send-working", Agent: "codex", Only: []string{"0.155.1", "0.171.0"}, Script: userScript("codex"),
 		Drive: func(d *Driver) error {
 			s := &sticky{d: d}
-			s.do(func() error { return codexIdle(d) })
-			s.do(func() error { return codexPrompt(d, "slow-task please") })
-			s.do(func() error { _, err := d.Started("slow-task"); return err })
+			s.codexIdle()
+			s.codexPrompt("slow-task please")
+			s.started("slow-task")
 			s.journal("task_started", rolloutHas("event_msg", "task_started"))
 			s.screen(codexBusy)
 			s.mark("working", workingEmpty)
@@ -377,8 +373,8 @@ func sendWorking() *Scenario {
 			}
 			s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
 			s.do(func() error { return codexCheckSteerQueue(d.journal, requestText, "queued request") })
-			s.do(func() error { return codexIdle(d) })
-			s.do(func() error { return codexMarkIdle(d) })
+			s.codexIdle()
+			s.markIdle()
 			return s.err
 		}}
 }
