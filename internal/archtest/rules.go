@@ -130,5 +130,4 @@ const (
 // reason (at most five; an entry no longer needed fails the check).
 var LongFuncs = map[string]string{
 	"vt/csi.go:Screen.csiDispatch": "a flat switch on the CSI final byte, one call per case (tmux's input.c does the same)",
-	"recordings/rig/run.go:run.do": "one scenario step per case of a flat switch",
 }

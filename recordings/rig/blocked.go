@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 )
 
@@ -39,97 +38,115 @@ import (
 //     times in 25 s (5 request attempts, 0/+0.2/+0.6/+1.4/+3.0 s, times
 //     6 stream attempts) before "We’re currently experiencing high
 //     demand".
-type blockedCase struct {
-	name  string
-	agent string
-	// word is the keyword of the failing prompt; fail the failure.
-	word string
-	fail fakemodel.Failure
-	// failures is how many failed requests the agent makes before it
+
+// Blocked is one blocked surface: the fake model answers a prompt with an
+// API error (fakemodel.Failure) and the agent shows it once it stops
+// retrying. The scenario marks the error screen "blocked", then sends a
+// prompt that gets through and marks the idle screen after it (the error
+// is history then).
+type Blocked struct {
+	Name string
+	// Word is the keyword of the failing prompt; Fail the failure.
+	Word string
+	Fail fakemodel.Failure
+	// Failures is how many failed requests the agent makes before it
 	// shows the error (its retries included).
-	failures int
-	// anchors are texts of the error screen.
-	anchors []string
-	// retry: the agent gets through after fail.Times failures by itself
+	Failures int
+	// Anchors are texts of the error screen.
+	Anchors []string
+	// Retry: the agent gets through after Fail.Times failures by itself
 	// (the marker is at its retry line, "working"), instead of showing
 	// the error.
-	retry bool
-	only  []string // versions it applies to; nil: all
+	Retry bool
+	Only  []string // versions it applies to; nil: all
 }
 
-const blockedReply = "Through after the API error."
+// BlockedReply is the fake model's reply once a failing prompt gets
+// through.
+const BlockedReply = "Through after the API error."
 
-var blockedCases = []blockedCase{
+// A Composer is how a scenario family reaches an agent's composer: its
+// wait for the idle composer, and its prompt typed and submitted.
+type Composer struct {
+	Idle   func(s *Steps)
+	Prompt func(s *Steps, text string)
+}
+
+// Scenario is the case as a scenario of agent, whose corpus script is
+// script (the case's failing keyword goes first) and whose composer is c.
+func (b Blocked) Scenario(agent string, script func(string) fakemodel.Script, c Composer) *Scenario {
+	return &Scenario{Name: b.Name, Agent: agent, Only: b.Only,
+		Script: func(version string) fakemodel.Script {
+			f := b.Fail
+			return WithKeywords(script, fakemodel.Keyword{Word: b.Word, Reply: fakemodel.Reply{Text: BlockedReply}, Fail: &f})(version)
+		},
+		Drive: func(s *Steps) { b.drive(s, c) }}
+}
+
+func (b Blocked) drive(s *Steps, c Composer) {
+	c.Idle(s)
+	c.Prompt(s, b.Word+" please")
+	for i := 1; i <= b.Failures; i++ {
+		s.Request(fmt.Sprintf("failure %d", i), func(r fakemodel.Request) bool { return r.Status != 0 })
+	}
+	s.Screen(b.Anchors...)
+	if b.Retry {
+		// The spinner animates: marked at once, as the working scenario.
+		s.MarkNow("working", ComposerEmpty)
+		s.Request("the reply after the retries", func(r fakemodel.Request) bool { return r.Status == 0 })
+	} else {
+		c.Idle(s)
+		s.Mark("blocked", ComposerEmpty)
+		c.Prompt(s, "hello again")
+		s.Request("the next prompt", func(r fakemodel.Request) bool { return r.Status == 0 })
+	}
+	s.Quiet(time.Second)
+	c.Idle(s)
+	s.Mark("idle", ComposerEmpty)
+}
+
+var claudeBlocked = []Blocked{
 	// x-should-retry: false makes Claude Code show the first 429 (its
 	// own retries take minutes: 10 attempts, backoff to 32 s).
-	{name: "api-error-429", agent: "claude", word: "rate-limit", failures: 1,
-		fail:    fakemodel.Failure{Kind: fakemodel.FailRateLimit, RetryAfter: 30, ShouldRetry: "false"},
-		anchors: []string{"API Error: Request rejected (429)"}},
-	{name: "api-error-overloaded", agent: "claude", word: "overloaded", failures: 3,
-		fail:    fakemodel.Failure{Kind: fakemodel.FailOverloaded, Times: 3},
-		anchors: []string{"Repeated 529 Overloaded errors"}},
-	{name: "api-retry-429", agent: "claude", word: "retry-limit", failures: 1, retry: true, only: []string{"2.1.267"},
-		fail:    fakemodel.Failure{Kind: fakemodel.FailRateLimit, RetryAfter: 4, Times: 2},
-		anchors: []string{"Retrying in"}},
-	{name: "api-error-500", agent: "claude", word: "server-error", failures: 1,
-		fail:    fakemodel.Failure{Kind: fakemodel.FailServerError, ShouldRetry: "false"},
-		anchors: []string{"API Error: "}},
-	{name: "api-error-500", agent: "codex", word: "server-error", failures: 1,
-		fail:    fakemodel.Failure{Kind: fakemodel.FailServerError},
-		anchors: []string{"experiencing high demand"}},
-	{name: "api-error-429", agent: "codex", word: "rate-limit", failures: 1,
-		fail:    fakemodel.Failure{Kind: fakemodel.FailRateLimit, RetryAfter: 2},
-		anchors: []string{"last status: 429 Too Many Requests"}},
-	{name: "api-error-overloaded", agent: "codex", word: "overloaded", failures: 1,
-		fail:    fakemodel.Failure{Kind: fakemodel.FailOverloaded},
-		anchors: []string{"Selected model is at capacity"}},
-	{name: "api-error-overloaded-stream", agent: "codex", word: "overloaded", failures: 1,
-		fail:    fakemodel.Failure{Kind: fakemodel.FailOverloaded, InStream: true},
-		anchors: []string{"Selected model is at capacity"}},
-	{name: "api-usage-limit", agent: "codex", word: "usage-limit", failures: 1,
-		fail:    fakemodel.Failure{Kind: fakemodel.FailUsageLimit, ResetIn: 2*time.Hour + 17*time.Minute},
-		anchors: []string{"hit your usage limit", "try again at"}},
+	{Name: "api-error-429", Word: "rate-limit", Failures: 1,
+		Fail:    fakemodel.Failure{Kind: fakemodel.FailRateLimit, RetryAfter: 30, ShouldRetry: "false"},
+		Anchors: []string{"API Error: Request rejected (429)"}},
+	{Name: "api-error-overloaded", Word: "overloaded", Failures: 3,
+		Fail:    fakemodel.Failure{Kind: fakemodel.FailOverloaded, Times: 3},
+		Anchors: []string{"Repeated 529 Overloaded errors"}},
+	{Name: "api-retry-429", Word: "retry-limit", Failures: 1, Retry: true, Only: []string{"2.1.267"},
+		Fail:    fakemodel.Failure{Kind: fakemodel.FailRateLimit, RetryAfter: 4, Times: 2},
+		Anchors: []string{"Retrying in"}},
+	{Name: "api-error-500", Word: "server-error", Failures: 1,
+		Fail:    fakemodel.Failure{Kind: fakemodel.FailServerError, ShouldRetry: "false"},
+		Anchors: []string{"API Error: "}},
 }
 
-// script is the agent's corpus script with the case's failing keyword
-// first.
-func (c blockedCase) script(version string) fakemodel.Script {
-	s := Script(c.agent, version)
-	f := c.fail
-	s.Keywords = append([]fakemodel.Keyword{{Word: c.word, Reply: fakemodel.Reply{Text: blockedReply}, Fail: &f}}, s.Keywords...)
-	return s
-}
-
-func (c blockedCase) drive(d *Driver) error {
-	s := &sticky{d: d}
-	idle, prompt := (*sticky).claudeIdle, (*sticky).claudePrompt
-	if c.agent == "codex" {
-		idle, prompt = (*sticky).codexIdle, (*sticky).codexPrompt
-	}
-	idle(s)
-	prompt(s, c.word+" please")
-	for i := 1; i <= c.failures; i++ {
-		s.request(fmt.Sprintf("failure %d", i), func(r fakemodel.Request) bool { return r.Status != 0 })
-	}
-	s.screen(c.anchors...)
-	if c.retry {
-		// The spinner animates: marked at once, as the working scenario.
-		s.markNow("working", recordings.MarkerState{Composer: "empty"})
-		s.request("the reply after the retries", func(r fakemodel.Request) bool { return r.Status == 0 })
-	} else {
-		idle(s)
-		s.mark("blocked", recordings.MarkerState{Composer: "empty"})
-		prompt(s, "hello again")
-		s.request("the next prompt", func(r fakemodel.Request) bool { return r.Status == 0 })
-	}
-	s.quiet(time.Second)
-	idle(s)
-	s.mark("idle", recordings.MarkerState{Composer: "empty"})
-	return s.err
+var codexBlocked = []Blocked{
+	{Name: "api-error-500", Word: "server-error", Failures: 1,
+		Fail:    fakemodel.Failure{Kind: fakemodel.FailServerError},
+		Anchors: []string{"experiencing high demand"}},
+	{Name: "api-error-429", Word: "rate-limit", Failures: 1,
+		Fail:    fakemodel.Failure{Kind: fakemodel.FailRateLimit, RetryAfter: 2},
+		Anchors: []string{"last status: 429 Too Many Requests"}},
+	{Name: "api-error-overloaded", Word: "overloaded", Failures: 1,
+		Fail:    fakemodel.Failure{Kind: fakemodel.FailOverloaded},
+		Anchors: []string{"Selected model is at capacity"}},
+	{Name: "api-error-overloaded-stream", Word: "overloaded", Failures: 1,
+		Fail:    fakemodel.Failure{Kind: fakemodel.FailOverloaded, InStream: true},
+		Anchors: []string{"Selected model is at capacity"}},
+	{Name: "api-usage-limit", Word: "usage-limit", Failures: 1,
+		Fail:    fakemodel.Failure{Kind: fakemodel.FailUsageLimit, ResetIn: 2*time.Hour + 17*time.Minute},
+		Anchors: []string{"hit your usage limit", "try again at"}},
 }
 
 func init() {
-	for _, c := range blockedCases {
-		register(&Scenario{Name: c.name, Agent: c.agent, Only: c.only, Script: c.script, Drive: c.drive})
+	claude := Composer{Idle: (*Steps).claudeIdle, Prompt: (*Steps).claudePrompt}
+	for _, c := range claudeBlocked {
+		register(c.Scenario("claude", claudeScript, claude))
+	}
+	codex := Composer{Idle: (*Steps).codexIdle, Prompt: (*Steps).codexPrompt}
+	for _, c := range codexBlocked {
+		register(c.Scenario("codex", codexScript, codex))
 	}
 }

@@ -65,28 +65,28 @@ func claudeScript(string) fakemodel.Script {
 
 // claudeIdle waits for the idle composer with its full footer (in auto
 // mode: the auto footer without the busy hint).
-func (s *sticky) claudeIdle() {
-	if s.d.scenario != nil && s.d.scenario.AgentMode {
-		s.screen("❯", claudeAutoFooter)
-		s.gone(claudeBusyFooter)
-		s.quiet(claudeQuiet)
+func (s *Steps) claudeIdle() {
+	if s.d.Scenario() != nil && s.d.Scenario().AgentMode {
+		s.Screen("❯", claudeAutoFooter)
+		s.Gone(claudeBusyFooter)
+		s.Quiet(claudeQuiet)
 		return
 	}
-	s.screen("❯", claudeIdleFooter)
-	s.quiet(claudeQuiet)
+	s.Screen("❯", claudeIdleFooter)
+	s.Quiet(claudeQuiet)
 }
 
 // claudePrompt types a prompt, waits until it shows in the composer, and
 // submits it.
-func (s *sticky) claudePrompt(prompt string) {
-	s.typ(prompt)
-	s.screen("❯ " + prompt)
-	s.key("Enter")
+func (s *Steps) claudePrompt(prompt string) {
+	s.Type(prompt)
+	s.Screen("❯ " + prompt)
+	s.Key("Enter")
 }
 
 // claudeAsk submits a prompt whose reply is a tool call and waits until
 // the model's reply is complete and in the transcript.
-func (s *sticky) claudeAsk(prompt, tool string) {
+func (s *Steps) claudeAsk(prompt, tool string) {
 	s.claudeIdle()
 	s.claudePrompt(prompt)
 	s.claudeToolUse(tool)
@@ -94,24 +94,30 @@ func (s *sticky) claudeAsk(prompt, tool string) {
 
 // claudeToolUse waits for the model's call of tool, complete, and its
 // tool_use in the transcript.
-func (s *sticky) claudeToolUse(tool string) {
-	s.request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
-	s.journal("assistant "+tool+" tool_use", func(m map[string]any) bool {
-		return m["type"] == "assistant" && strings.Contains(jsonString(m), `"name":"`+tool+`"`)
+func (s *Steps) claudeToolUse(tool string) {
+	s.Request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
+	s.Journal("assistant "+tool+" tool_use", func(m map[string]any) bool {
+		return m["type"] == "assistant" && strings.Contains(JSONString(m), `"name":"`+tool+`"`)
 	})
+}
+
+// countTurnEnds reports whether the transcript has at least n turn ends
+// (system turn_duration lines).
+func countTurnEnds(d *Driver, n int) bool {
+	return CountLines(d.JournalPath(), claudeTurnEndLine) >= n
 }
 
 // claudeTurnEnd waits for the end of the turn in the transcript and the
 // idle screen.
-func (s *sticky) claudeTurnEnd(n int) {
-	s.journal("turn end", func(m map[string]any) bool { return countTurnEnds(s.d, n) })
+func (s *Steps) claudeTurnEnd(n int) {
+	s.Journal("turn end", func(m map[string]any) bool { return countTurnEnds(s.d, n) })
 	s.claudeIdle()
 }
 
 // claudeToolResult waits for the tool result in the transcript.
-func (s *sticky) claudeToolResult(isError bool) {
-	s.journal("tool_result", func(m map[string]any) bool {
-		js := jsonString(m)
+func (s *Steps) claudeToolResult(isError bool) {
+	s.Journal("tool_result", func(m map[string]any) bool {
+		js := JSONString(m)
 		return m["type"] == "user" && strings.Contains(js, `"tool_result"`) &&
 			strings.Contains(js, `"is_error":true`) == isError
 	})
@@ -127,10 +133,10 @@ func claudePermissionMarker(d *Driver) recordings.MarkerState {
 
 // claudePermission asks for `touch fake-created.txt` and marks the Bash
 // dialog.
-func (s *sticky) claudePermission() {
+func (s *Steps) claudePermission() {
 	s.claudeAsk("run-touch", "Bash")
-	s.screen(claudeProceed, claudeDialogFooter, "touch fake-created.txt")
-	s.mark("awaiting_approval", claudePermissionMarker(s.d))
+	s.Screen(claudeProceed, claudeDialogFooter, "touch fake-created.txt")
+	s.Mark("awaiting_approval", claudePermissionMarker(s.d))
 }
 
 func claudeColorMarker(highlighted int) recordings.MarkerState {
@@ -141,91 +147,95 @@ func claudeColorMarker(highlighted int) recordings.MarkerState {
 }
 
 // claudeColor asks the color question and marks it.
-func (s *sticky) claudeColor() {
+func (s *Steps) claudeColor() {
 	s.claudeAsk("ask-color", "AskUserQuestion")
-	s.screen("Which color should the button be?", claudeSelectHint, "Chat about this")
-	s.mark("questionnaire", claudeColorMarker(0))
+	s.Screen("Which color should the button be?", claudeSelectHint, "Chat about this")
+	s.Mark("questionnaire", claudeColorMarker(0))
 }
 
 // claudeAnswered: after the key at a dialog, the tool's result, the
 // turn's end and the idle screen, marked.
-func (s *sticky) claudeAnswered(key string) {
-	s.key(key)
+func (s *Steps) claudeAnswered(key string) {
+	s.Key(key)
 	s.claudeToolResult(false)
 	s.claudeTurnEnd(1)
-	s.markIdle()
+	s.MarkIdle()
 }
 
 // claudeRefused: after the key at a dialog, the tool's error result and
 // the idle screen (not marked: what it shows above the composer
 // differs).
-func (s *sticky) claudeRefused(key string) {
-	s.key(key)
+func (s *Steps) claudeRefused(key string) {
+	s.Key(key)
 	s.claudeToolResult(true)
 	s.claudeIdle()
 }
 
 func init() {
-	idle := steps(func(s *sticky) {
+	questionDigit := &Scenario{Name: "question-digit", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
+		s.claudeColor()
+		s.claudeAnswered("2")
+	}}
+	idle := func(s *Steps) {
 		s.claudeIdle()
-		s.markIdle()
-	})
+		s.MarkIdle()
+	}
 	register(
 		&Scenario{Name: "idle", Agent: "claude", Script: claudeScript, Drive: idle},
 		&Scenario{Name: "idle-narrow", Agent: "claude", Width: 80, Height: 24, Script: claudeScript, Drive: idle},
-		&Scenario{Name: "draft", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+		&Scenario{Name: "draft", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
 			s.claudeIdle()
-			s.typ("a draft that is not sent")
-			s.screen("❯ a draft that is not sent")
-			s.gone(claudeIdleFooter)
-			s.mark("idle", recordings.MarkerState{Composer: "draft"})
-		})},
-		&Scenario{Name: "working", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.Type("a draft that is not sent")
+			s.Screen("❯ a draft that is not sent")
+			s.Gone(claudeIdleFooter)
+			s.Mark("idle", recordings.MarkerState{Composer: "draft"})
+		}},
+		&Scenario{Name: "working", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
 			s.claudeIdle()
 			s.claudePrompt("slow-work please")
-			s.started("slow-work")
-			s.screen(claudeBusyFooter)
-			s.markNow("working", recordings.MarkerState{Composer: "empty"})
-		})},
-		&Scenario{Name: "send", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.Started("slow-work")
+			s.Screen(claudeBusyFooter)
+			s.MarkNow("working", recordings.MarkerState{Composer: "empty"})
+		}},
+		&Scenario{Name: "send", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
 			s.claudeIdle()
 			s.claudePrompt("hello there")
-			s.request("prompt", nil)
+			s.Request("prompt", nil)
 			s.claudeTurnEnd(1)
-			s.markIdle()
-		})},
-		&Scenario{Name: "permission-approve", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.MarkIdle()
+		}},
+		&Scenario{Name: "permission-approve", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
 			s.claudePermission()
 			s.claudeAnswered("1")
-		})},
-		&Scenario{Name: "permission-reject", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+		}},
+		&Scenario{Name: "permission-reject", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
 			s.claudePermission()
 			s.claudeRefused("4")
-			s.markInterrupted() // "Interrupted · What should Claude do instead?"
-		})},
-		&Scenario{Name: "permission-narrow", Agent: "claude", Width: 80, Height: 24, Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.MarkInterrupted() // "Interrupted · What should Claude do instead?"
+		}},
+		&Scenario{Name: "permission-narrow", Agent: "claude", Width: 80, Height: 24, Script: claudeScript, Drive: func(s *Steps) {
 			s.claudePermission()
 			s.claudeAnswered("1")
-		})},
-		&Scenario{Name: "permission-resize", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+		}},
+		&Scenario{Name: "permission-resize", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
 			s.claudePermission()
-			s.resize(100, 30)
-			s.screen(claudeProceed, claudeDialogFooter)
-			s.mark("awaiting_approval", claudePermissionMarker(s.d))
+			s.Resize(100, 30)
+			s.Screen(claudeProceed, claudeDialogFooter)
+			s.Mark("awaiting_approval", claudePermissionMarker(s.d))
 			s.claudeAnswered("1")
-		})},
-		&Scenario{Name: "question-digit", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
-			s.claudeColor()
-			s.claudeAnswered("2")
-		})},
-		&Scenario{Name: "question-enter", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+		}},
+		questionDigit,
+		// The single-select question (issue 19: it came back unknown in
+		// the light themes) in the themes that restyle it.
+		Variant(questionDigit, claudeThemeLight), Variant(questionDigit, claudeThemeLightANSI),
+		&Scenario{Name: "question-enter", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
 			s.claudeColor()
 			s.claudeAnswered("Enter")
-		})},
-		&Scenario{Name: "question-escape", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+		}},
+		&Scenario{Name: "question-escape", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
 			s.claudeColor()
 			s.claudeRefused("Escape")
-			s.markIdle()
-		})},
+			s.MarkIdle()
+		}},
 	)
 }

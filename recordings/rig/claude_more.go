@@ -13,7 +13,7 @@ import (
 // answers and the two options only.
 func claudeReviewMarker(version string) recordings.MarkerState {
 	prompt := "Ready to submit your answers?"
-	if versionAtLeast(version, "2.1.332") {
+	if VersionAtLeast(version, "2.1.332") {
 		prompt = ""
 	}
 	return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("confirmation"), Actionable: true,
@@ -24,9 +24,9 @@ func claudeReviewMarker(version string) recordings.MarkerState {
 
 // claudeSubmitReview marks the final review and submits it: the tool's
 // result, the turn's end and the idle screen, marked.
-func (s *sticky) claudeSubmitReview() {
-	s.screen("Submit answers", "Cancel")
-	s.mark("confirmation", claudeReviewMarker(s.d.Version))
+func (s *Steps) claudeSubmitReview() {
+	s.Screen("Submit answers", "Cancel")
+	s.Mark("confirmation", claudeReviewMarker(s.d.Version))
 	s.claudeAnswered("Enter")
 }
 
@@ -49,40 +49,40 @@ func init() {
 			Questions: qs[i : i+1], Highlighted: recordings.Index(0)}
 	}
 	register(
-		&Scenario{Name: "multi-select", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+		&Scenario{Name: "multi-select", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
 			s.claudeAsk("ask-multi", "AskUserQuestion")
-			s.screen("Which toppings do you want on the pizza?", "Olives")
-			s.mark("questionnaire", multi())
-			s.key("1")
-			s.screen("[✔] Cheese")
-			s.key("3")
-			s.screen("[✔] Olives")
-			s.mark("questionnaire", multi())
-			s.key("Tab")
+			s.Screen("Which toppings do you want on the pizza?", "Olives")
+			s.Mark("questionnaire", multi())
+			s.Key("1")
+			s.Screen("[✔] Cheese")
+			s.Key("3")
+			s.Screen("[✔] Olives")
+			s.Mark("questionnaire", multi())
+			s.Key("Tab")
 			s.claudeSubmitReview()
-		})},
-		&Scenario{Name: "several-questions", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+		}},
+		&Scenario{Name: "several-questions", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
 			s.claudeAsk("ask-many", "AskUserQuestion")
-			s.screen("Which language should the service use?", claudeSelectHint)
-			s.mark("questionnaire", many(0))
-			s.key("1")
-			s.screen("Which database should it use?")
-			s.mark("questionnaire", many(1))
-			s.key("2")
+			s.Screen("Which language should the service use?", claudeSelectHint)
+			s.Mark("questionnaire", many(0))
+			s.Key("1")
+			s.Screen("Which database should it use?")
+			s.Mark("questionnaire", many(1))
+			s.Key("2")
 			s.claudeSubmitReview()
-		})},
-		&Scenario{Name: "type-something", Agent: "claude", Script: claudeScript, Drive: steps(func(s *sticky) {
+		}},
+		&Scenario{Name: "type-something", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
 			s.claudeColor()
-			s.key("Down")
-			s.key("Down")
-			s.key("Down")
-			s.mark("questionnaire", claudeColorMarker(3))
-			s.typ("Purple")
-			s.screen("Purple")
-			s.mark("free_text", recordings.MarkerState{Composer: "draft", Kind: recordings.Kind("free_text"),
+			s.Key("Down")
+			s.Key("Down")
+			s.Key("Down")
+			s.Mark("questionnaire", claudeColorMarker(3))
+			s.Type("Purple")
+			s.Screen("Purple")
+			s.Mark("free_text", recordings.MarkerState{Composer: "draft", Kind: recordings.Kind("free_text"),
 				Actionable: true, Questions: []recordings.Question{{Header: "Color", Prompt: "Which color should the button be?"}}})
 			s.claudeAnswered("Enter")
-		})},
+		}},
 	)
 }
 
@@ -95,22 +95,22 @@ func init() {
 func init() {
 	only := []string{"2.1.332"}
 	register(
-		&Scenario{Name: "idle-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: steps(func(s *sticky) {
+		&Scenario{Name: "idle-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: func(s *Steps) {
 			s.claudeIdle()
-			s.markIdle()
-		})},
-		&Scenario{Name: "working-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.MarkIdle()
+		}},
+		&Scenario{Name: "working-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: func(s *Steps) {
 			s.claudeIdle()
 			s.claudePrompt("slow-work please")
-			s.started("slow-work")
-			s.screen(claudeAutoFooter, claudeBusyFooter)
-			s.markNow("working", recordings.MarkerState{Composer: "empty"})
-		})},
-		&Scenario{Name: "bash-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: steps(func(s *sticky) {
+			s.Started("slow-work")
+			s.Screen(claudeAutoFooter, claudeBusyFooter)
+			s.MarkNow("working", recordings.MarkerState{Composer: "empty"})
+		}},
+		&Scenario{Name: "bash-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: func(s *Steps) {
 			s.claudeAsk("run-touch", "Bash")
 			s.claudeToolResult(false)
 			s.claudeTurnEnd(1)
-			s.markIdle()
-		})},
+			s.MarkIdle()
+		}},
 	)
 }

@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync/atomic"
 
@@ -111,7 +109,7 @@ var toolsLongCommand = `echo "` + toolsLongText + `" > long-line.txt`
 
 // toolsDeferred reports whether version defers its less used tools
 // (NotebookEdit, WebFetch, ExitPlanMode, MCP tools) behind ToolSearch.
-func toolsDeferred(version string) bool { return versionAtLeast(version, "2.1.332") }
+func toolsDeferred(version string) bool { return VersionAtLeast(version, "2.1.332") }
 
 // toolsRules is a script of rules.
 func toolsRules(rules func(version string) []fakemodel.Rule) func(string) fakemodel.Script {
@@ -143,7 +141,7 @@ func toolsSetup(files map[string]string, more func(h *Home) error) func(*Home, s
 	return func(h *Home, version, url string, env []string) ([]string, error) {
 		toolsHome.Store(h)
 		for p, content := range files {
-			if err := writeFile(runPath(p).abs(), content); err != nil {
+			if err := WriteFile(runPath(p).abs(), content); err != nil {
 				return nil, err
 			}
 		}
@@ -158,9 +156,9 @@ func toolsSetup(files map[string]string, more func(h *Home) error) func(*Home, s
 
 // toolResultOf waits for the result of the newest call of tool in the
 // transcript, an error or not.
-func (s *sticky) toolResultOf(tool string, isError bool) {
+func (s *Steps) toolResultOf(tool string, isError bool) {
 	ids := map[string]bool{}
-	s.journal(tool+" tool_result", func(m map[string]any) bool {
+	s.Journal(tool+" tool_result", func(m map[string]any) bool {
 		msg, _ := m["message"].(map[string]any)
 		content, _ := msg["content"].([]any)
 		for _, c := range content {
@@ -184,8 +182,8 @@ func (s *sticky) toolResultOf(tool string, isError bool) {
 
 // fileIs checks a file of the run after the tool ran: it holds want, or
 // (absent) it does not exist.
-func fileIs(path runPath, want string, absent bool) func(s *sticky) {
-	return func(s *sticky) { s.do(func() error { return checkFile(path, want, absent) }) }
+func fileIs(path runPath, want string, absent bool) func(s *Steps) {
+	return func(s *Steps) { s.Do(func() error { return checkFile(path, want, absent) }) }
 }
 
 func checkFile(path runPath, want string, absent bool) error {
@@ -220,10 +218,10 @@ type toolDialog struct {
 	// anchors are all on the dialog's screen once it is drawn in full.
 	anchors []string
 	marker  func(d *Driver) recordings.MarkerState
-	key     string          // pressed at the dialog once the screen is quiet
-	isError bool            // the tool's result after the key is an error
-	turnEnd bool            // the model answers the result: a turn end follows
-	check   func(s *sticky) // a check of what the tool did, after the idle marker
+	key     string         // pressed at the dialog once the screen is quiet
+	isError bool           // the tool's result after the key is an error
+	turnEnd bool           // the model answers the result: a turn end follows
+	check   func(s *Steps) // a check of what the tool did, after the idle marker
 }
 
 func (t toolDialog) scenario() *Scenario {
@@ -231,22 +229,22 @@ func (t toolDialog) scenario() *Scenario {
 		Setup: func(h *Home, version, url string, env []string) ([]string, error) {
 			env, err := toolsSetup(t.files, t.more)(h, version, url, env)
 			if err == nil && t.settings != "" {
-				err = writeFile(filepath.Join(h.Home, ".claude", "settings.json"), t.settings+"\n")
+				err = WriteFile(filepath.Join(h.Home, ".claude", "settings.json"), t.settings+"\n")
 			}
 			return env, err
 		},
-		Drive: steps(t.drive)}
+		Drive: t.drive}
 }
 
 // drive: the prompt, the tool's call, its dialog drawn and still (a digit
 // sent within ms of a dialog's first frame moves the highlight instead),
 // the marker, the key, the tool's result in the transcript, the idle
 // screen and its marker, then the file check.
-func (t toolDialog) drive(s *sticky) {
+func (t toolDialog) drive(s *Steps) {
 	s.toolsAsk(t.prompt, t.tool, t.idle)
-	s.screen(t.anchors...)
-	s.mark("awaiting_approval", t.marker(s.d))
-	s.key(t.key)
+	s.Screen(t.anchors...)
+	s.Mark("awaiting_approval", t.marker(s.d))
+	s.Key(t.key)
 	s.toolResultOf(t.tool, t.isError)
 	if t.turnEnd {
 		s.claudeTurnEnd(1)
@@ -254,9 +252,9 @@ func (t toolDialog) drive(s *sticky) {
 		s.claudeIdle()
 	}
 	if t.interrupted {
-		s.markInterrupted()
+		s.MarkInterrupted()
 	} else {
-		s.markIdle()
+		s.MarkIdle()
 	}
 	if t.check != nil {
 		t.check(s)
@@ -290,19 +288,19 @@ func toolsFileMarker(header, prompt string) func(*Driver) recordings.MarkerState
 
 // toolsAsk is claudeAsk with the first idle screen's anchors given
 // (plan mode's footer has no "? for shortcuts").
-func (s *sticky) toolsAsk(prompt, tool string, idle []string) {
+func (s *Steps) toolsAsk(prompt, tool string, idle []string) {
 	if idle == nil {
 		s.claudeAsk(prompt, tool)
 		return
 	}
-	s.screen(idle...)
-	s.quiet(claudeQuiet)
+	s.Screen(idle...)
+	s.Quiet(claudeQuiet)
 	s.claudePrompt(prompt)
 	s.claudeToolUse(tool)
 }
 
 // notebookEdited checks that the notebook's one cell holds the new source.
-func notebookEdited(s *sticky) { s.do(checkNotebook) }
+func notebookEdited(s *Steps) { s.Do(checkNotebook) }
 
 func checkNotebook() error {
 	b, err := os.ReadFile(runPath("analysis.ipynb").abs())
@@ -332,20 +330,12 @@ func checkNotebook() error {
 	return nil
 }
 
-// repoRoot is the module's directory (this file is recordings/rig/...).
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Dir(filepath.Dir(filepath.Dir(file)))
-}
-
 // toolsMCP builds recordings/cmd/fakemcp into the run and adds it to
 // ~/.claude.json as a user-scope stdio server (loaded without asking).
 func toolsMCP(h *Home) error {
-	bin := filepath.Join(h.Root, "bin", "fakemcp")
-	cmd := exec.Command("go", "build", "-o", bin, "./recordings/cmd/fakemcp")
-	cmd.Dir = repoRoot()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("rig: build fakemcp: %v\n%s", err, out)
+	bin, err := BuildFakeMCP(h)
+	if err != nil {
+		return err
 	}
 	path := filepath.Join(h.Home, ".claude.json")
 	b, err := os.ReadFile(path)
@@ -358,7 +348,7 @@ func toolsMCP(h *Home) error {
 	}
 	cfg["mcpServers"] = map[string]any{"fakemcp": map[string]any{"type": "stdio", "command": bin, "args": []any{}, "env": map[string]any{}}}
 	b, _ = json.MarshalIndent(cfg, "", "  ")
-	return writeFile(path, string(b)+"\n")
+	return WriteFile(path, string(b)+"\n")
 }
 
 // claudeToolRules are the fake model's rules of the tool dialogs, one

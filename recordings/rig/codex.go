@@ -44,13 +44,13 @@ var (
 // codexCodeMode: from 0.171 the rig runs gpt-6-sol, whose catalog offers
 // no exec_command function: shell commands go through the freeform `exec`
 // tool (JavaScript calling tools.exec_command), as a custom_tool_call.
-func codexCodeMode(version string) bool { return versionAtLeast(version, "0.171.0") }
+func codexCodeMode(version string) bool { return VersionAtLeast(version, "0.171.0") }
 
 // codexShellTool is the tool the fake model calls to run `ls -la`: exec
 // in code mode, unless the scenario's model is one Codex has no metadata
 // for (FallbackTools), which gets exec_command on every version.
 func codexShellTool(d *Driver) string {
-	if codexCodeMode(d.Version) && (d.scenario == nil || !d.scenario.FallbackTools) {
+	if codexCodeMode(d.Version) && (d.Scenario() == nil || !d.Scenario().FallbackTools) {
 		return "exec"
 	}
 	return "exec_command"
@@ -85,19 +85,19 @@ func codexScriptMode(codeMode bool) fakemodel.Script {
 }
 
 // codexIdle waits for the composer and its status line.
-func (s *sticky) codexIdle() {
-	s.screen("› ", codexStatus)
-	s.gone(codexBusy)
-	s.quiet(codexQuiet)
+func (s *Steps) codexIdle() {
+	s.Screen("› ", codexStatus)
+	s.Gone(codexBusy)
+	s.Quiet(codexQuiet)
 }
 
 // codexPrompt types a prompt, waits until it shows, leaves the paste-burst
 // window, and submits it.
-func (s *sticky) codexPrompt(prompt string) {
-	s.typ(prompt)
-	s.screen("› " + prompt)
-	s.pause(codexEnterGap)
-	s.key("Enter")
+func (s *Steps) codexPrompt(prompt string) {
+	s.Type(prompt)
+	s.Screen("› " + prompt)
+	s.Pause(codexEnterGap)
+	s.Key("Enter")
 }
 
 // rolloutHas matches a rollout line by its type and payload type.
@@ -107,7 +107,7 @@ func rolloutHas(typ, payloadType string, subs ...string) func(map[string]any) bo
 		if m["type"] != typ || p == nil || p["type"] != payloadType {
 			return false
 		}
-		js := jsonString(m)
+		js := JSONString(m)
 		for _, s := range subs {
 			if !strings.Contains(js, s) {
 				return false
@@ -119,32 +119,32 @@ func rolloutHas(typ, payloadType string, subs ...string) func(map[string]any) bo
 
 // codexAsk submits a prompt whose reply is a tool call and waits until
 // the call is complete and in the rollout.
-func (s *sticky) codexAsk(prompt, tool string) {
+func (s *Steps) codexAsk(prompt, tool string) {
 	s.codexIdle()
 	s.codexPrompt(prompt)
-	s.request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
+	s.Request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
 	call, custom := rolloutHas("response_item", "function_call", `"name":"`+tool+`"`),
 		rolloutHas("response_item", "custom_tool_call", `"name":"`+tool+`"`)
-	s.journal("function_call "+tool, func(m map[string]any) bool { return call(m) || custom(m) })
+	s.Journal("function_call "+tool, func(m map[string]any) bool { return call(m) || custom(m) })
 }
 
 // codexTurnEnd waits for n task_complete (or, aborted, turn_aborted) lines
 // and the idle screen.
-func (s *sticky) codexTurnEnd(aborted bool) {
+func (s *Steps) codexTurnEnd(aborted bool) {
 	kind := "task_complete"
 	if aborted {
 		kind = "turn_aborted"
 	}
-	s.journal(kind, rolloutHas("event_msg", kind))
+	s.Journal(kind, rolloutHas("event_msg", kind))
 	s.codexIdle()
 }
 
 // codexToolOutput waits for the tool's output in the rollout (a
 // custom_tool_call_output for code mode's exec).
-func (s *sticky) codexToolOutput(subs ...string) {
+func (s *Steps) codexToolOutput(subs ...string) {
 	fn, custom := rolloutHas("response_item", "function_call_output", subs...),
 		rolloutHas("response_item", "custom_tool_call_output", subs...)
-	s.journal("function_call_output", func(m map[string]any) bool { return fn(m) || custom(m) })
+	s.Journal("function_call_output", func(m map[string]any) bool { return fn(m) || custom(m) })
 }
 
 func codexApprovalMarker() recordings.MarkerState {
@@ -156,10 +156,10 @@ func codexApprovalMarker() recordings.MarkerState {
 }
 
 // codexApprove asks to run `ls -la` and marks the exec overlay.
-func (s *sticky) codexApprove() {
+func (s *Steps) codexApprove() {
 	s.codexAsk("run-ls", codexShellTool(s.d))
-	s.screen(codexApproval, codexApprovalEnd, "$ ls -la")
-	s.mark("awaiting_approval", codexApprovalMarker())
+	s.Screen(codexApproval, codexApprovalEnd, "$ ls -la")
+	s.Mark("awaiting_approval", codexApprovalMarker())
 }
 
 func codexColorMarker(highlighted int) recordings.MarkerState {
@@ -170,118 +170,121 @@ func codexColorMarker(highlighted int) recordings.MarkerState {
 }
 
 // codexColor asks the color question and marks it.
-func (s *sticky) codexColor() {
+func (s *Steps) codexColor() {
 	s.codexAsk("ask-color", "request_user_input")
-	s.screen("Which color should the widget use?", "None of the above", codexQuestionEnd)
-	s.mark("questionnaire", codexColorMarker(0))
+	s.Screen("Which color should the widget use?", "None of the above", codexQuestionEnd)
+	s.Mark("questionnaire", codexColorMarker(0))
 }
 
 // codexApproveThen: after the key, the tool's output (with subs) in the
 // rollout, the turn's end and the idle screen, marked.
-func (s *sticky) codexApproveThen(key string, subs ...string) {
-	s.key(key)
+func (s *Steps) codexApproveThen(key string, subs ...string) {
+	s.Key(key)
 	s.codexToolOutput(subs...)
 	s.codexTurnEnd(false)
-	s.markIdle()
+	s.MarkIdle()
 }
 
 // codexRefused: after the key, the aborted turn and the idle composer
 // under the interruption note ("■ Conversation interrupted ..."), marked.
-func (s *sticky) codexRefused(key string) {
-	s.key(key)
+func (s *Steps) codexRefused(key string) {
+	s.Key(key)
 	s.codexTurnEnd(true)
-	s.markInterrupted()
+	s.MarkInterrupted()
 }
 
 // codexDraft types a draft into the idle composer and marks it.
-func (s *sticky) codexDraft() {
+func (s *Steps) codexDraft() {
 	s.codexIdle()
-	s.typ("a draft that is not sent")
-	s.screen("› a draft that is not sent")
-	s.mark("idle", recordings.MarkerState{Composer: "draft"})
+	s.Type("a draft that is not sent")
+	s.Screen("› a draft that is not sent")
+	s.Mark("idle", recordings.MarkerState{Composer: "draft"})
 }
 
+// codexDraftScenario is the draft, the base of draft-bwrap (matrix.go).
+var codexDraftScenario = &Scenario{Name: "draft", Agent: "codex", Script: codexScript, Drive: (*Steps).codexDraft}
+
 func init() {
-	idle := steps(func(s *sticky) {
+	idle := func(s *Steps) {
 		s.codexIdle()
-		s.markIdle()
-	})
-	approve := steps(func(s *sticky) {
+		s.MarkIdle()
+	}
+	approve := func(s *Steps) {
 		s.codexApprove()
 		s.codexApproveThen("y")
-	})
-	answer := func(key string) func(d *Driver) error {
-		return steps(func(s *sticky) {
+	}
+	answer := func(key string) func(s *Steps) {
+		return func(s *Steps) {
 			s.codexColor()
 			s.codexApproveThen(key)
-		})
+		}
 	}
 	register(
 		&Scenario{Name: "idle", Agent: "codex", Script: codexScript, Drive: idle},
 		&Scenario{Name: "idle-narrow", Agent: "codex", Width: 80, Height: 24, Script: codexScript, Drive: idle},
-		&Scenario{Name: "draft", Agent: "codex", Script: codexScript, Drive: steps((*sticky).codexDraft)},
-		&Scenario{Name: "working", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+		codexDraftScenario,
+		&Scenario{Name: "working", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
 			s.codexIdle()
 			s.codexPrompt("slow-work please")
-			s.started("slow-work")
-			s.journal("task_started", rolloutHas("event_msg", "task_started"))
-			s.screen(codexBusy)
-			s.markNow("working", recordings.MarkerState{Composer: "empty"})
-		})},
-		&Scenario{Name: "send", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+			s.Started("slow-work")
+			s.Journal("task_started", rolloutHas("event_msg", "task_started"))
+			s.Screen(codexBusy)
+			s.MarkNow("working", recordings.MarkerState{Composer: "empty"})
+		}},
+		&Scenario{Name: "send", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
 			s.codexIdle()
 			s.codexPrompt("hello there")
-			s.request("prompt", nil)
+			s.Request("prompt", nil)
 			s.codexTurnEnd(false)
-			s.markIdle()
-		})},
+			s.MarkIdle()
+		}},
 		&Scenario{Name: "permission-approve", Agent: "codex", Script: codexScript, Drive: approve},
 		&Scenario{Name: "permission-narrow", Agent: "codex", Width: 80, Height: 24, Script: codexScript, Drive: approve},
-		&Scenario{Name: "permission-reject", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+		&Scenario{Name: "permission-reject", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
 			s.codexApprove()
 			s.codexRefused("Escape")
-		})},
-		&Scenario{Name: "permission-resize", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+		}},
+		&Scenario{Name: "permission-resize", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
 			s.codexApprove()
-			s.resize(100, 30)
-			s.screen(codexApproval, codexApprovalEnd)
-			s.mark("awaiting_approval", codexApprovalMarker())
+			s.Resize(100, 30)
+			s.Screen(codexApproval, codexApprovalEnd)
+			s.Mark("awaiting_approval", codexApprovalMarker())
 			s.codexApproveThen("y")
-		})},
+		}},
 		&Scenario{Name: "question-digit", Agent: "codex", Script: codexScript, Drive: answer("2")},
 		&Scenario{Name: "question-enter", Agent: "codex", Script: codexScript, Drive: answer("Enter")},
-		&Scenario{Name: "question-escape", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+		&Scenario{Name: "question-escape", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
 			s.codexColor()
 			s.codexRefused("Escape")
-		})},
-		&Scenario{Name: "question-notes", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+		}},
+		&Scenario{Name: "question-notes", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
 			s.codexColor()
-			s.key("Down")
-			s.key("Down")
-			s.key("Down")
-			s.screen("› 4. None of the above")
-			s.mark("questionnaire", codexColorMarker(3))
-			s.key("Tab")
-			s.screen("Add notes")
-			s.mark("free_text", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("free_text"), Actionable: true,
+			s.Key("Down")
+			s.Key("Down")
+			s.Key("Down")
+			s.Screen("› 4. None of the above")
+			s.Mark("questionnaire", codexColorMarker(3))
+			s.Key("Tab")
+			s.Screen("Add notes")
+			s.Mark("free_text", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("free_text"), Actionable: true,
 				Questions: []recordings.Question{{Prompt: "Which color should the widget use?"}}})
-			s.typ("Purple please")
-			s.screen("Purple please")
-			s.pause(codexEnterGap)
+			s.Type("Purple please")
+			s.Screen("Purple please")
+			s.Pause(codexEnterGap)
 			s.codexApproveThen("Enter", "user_note: Purple please")
-		})},
-		&Scenario{Name: "question-unanswered", Agent: "codex", Script: codexScript, Drive: steps(func(s *sticky) {
+		}},
+		&Scenario{Name: "question-unanswered", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
 			s.codexAsk("ask-multi", "request_user_input")
-			s.screen("Which color should the widget use?", "Question 1/2")
-			s.quiet(codexQuiet)
-			s.key("Right")
-			s.screen("How big should it be?")
-			s.key("Enter")
-			s.screen("Submit with unanswered questions?", "Proceed", "Go back")
-			s.mark("confirmation", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("confirmation"),
+			s.Screen("Which color should the widget use?", "Question 1/2")
+			s.Quiet(codexQuiet)
+			s.Key("Right")
+			s.Screen("How big should it be?")
+			s.Key("Enter")
+			s.Screen("Submit with unanswered questions?", "Proceed", "Go back")
+			s.Mark("confirmation", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("confirmation"),
 				Actionable: true, Questions: []recordings.Question{{Prompt: "Submit with unanswered questions?",
 					Options: []string{"Proceed", "Go back"}}}, Highlighted: recordings.Index(0)})
 			s.codexApproveThen("Enter")
-		})},
+		}},
 	)
 }

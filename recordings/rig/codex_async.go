@@ -43,39 +43,46 @@ func codexAsyncQuestionScript(version string) fakemodel.Script {
 
 func init() {
 	register(&Scenario{Name: "async-question", Agent: "codex", Only: codexAsyncVersions,
-		Model: codexAsyncModel, Script: codexAsyncQuestionScript, Drive: func(d *Driver) error {
-			if codexCodeMode(d.Version) {
-				return asyncQuestion171(d)
-			}
-			return steps(asyncQuestion)(d)
-		}})
+		Model: codexAsyncModel, Script: codexAsyncQuestionScript, Drive: codexAsyncDrive(asyncQuestion, asyncQuestion171)})
+}
+
+// codexAsyncDrive drives a version's async surface: code mode's
+// (0.171.0, codex_async_0_171.go) or the one before it.
+func codexAsyncDrive(before, codeMode func(*Steps)) func(*Steps) {
+	return func(s *Steps) {
+		if codexCodeMode(s.d.Version) {
+			codeMode(s)
+			return
+		}
+		before(s)
+	}
 }
 
 // asyncQuestion: the questions collapsed after the turn's end, opened,
 // the first answered by its digit (a turn of its own), the free-text one
 // skipped.
-func asyncQuestion(s *sticky) {
+func asyncQuestion(s *Steps) {
 	color := recordings.Question{Prompt: "Which color should the widget use?"}
 	s.codexAsk("ask-async", "request_user_input_async")
 	s.codexTurnEnd(false)
-	s.screen(codexAsyncCollapsed)
-	s.mark("idle", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+	s.Screen(codexAsyncCollapsed)
+	s.Mark("idle", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
 		Actionable: true, Questions: []recordings.Question{color}})
-	s.key("M-Up")
-	s.screen(codexAsyncOpen, "Red", "Other")
+	s.Key("M-Up")
+	s.Screen(codexAsyncOpen, "Red", "Other")
 	open := color
 	open.Options = []string{"Red", "Green", "Blue", "Other"}
-	s.mark("async_question", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("async_question"),
+	s.Mark("async_question", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("async_question"),
 		Actionable: true, Questions: []recordings.Question{open}, Highlighted: recordings.Index(0)})
-	s.key("2")
-	s.request("answer", nil)
-	s.journal("second task_complete", nthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
+	s.Key("2")
+	s.Request("answer", nil)
+	s.Journal("second task_complete", NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
 	// The next question opens by itself: a free-text one.
-	s.screen("Anything else we should know?", "Type your answer", codexAsyncOpen)
-	s.mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+	s.Screen("Anything else we should know?", "Type your answer", codexAsyncOpen)
+	s.Mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
 		Actionable: true, Questions: []recordings.Question{{Prompt: "Anything else we should know?"}}})
-	s.key("C-]")
-	s.gone(codexAsyncOpen)
+	s.Key("C-]")
+	s.Gone(codexAsyncOpen)
 	s.codexIdle()
-	s.markIdle()
+	s.MarkIdle()
 }

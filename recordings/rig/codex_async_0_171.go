@@ -44,27 +44,27 @@ const (
 
 // codexAsk171 asks the two async questions and waits for their collapsed
 // summary while the turn runs (the model's reply held back).
-func codexAsk171(s *sticky) {
+func codexAsk171(s *Steps) {
 	s.codexAsk("ask-async", "request_user_input_async")
-	s.journal("function_call_output accepted", rolloutHas("response_item", "function_call_output", "accepted"))
-	s.screen("? Which color should the widget use?", "? Anything else we should know?", "? 2 questions",
+	s.Journal("function_call_output accepted", rolloutHas("response_item", "function_call_output", "accepted"))
+	s.Screen("? Which color should the widget use?", "? Anything else we should know?", "? 2 questions",
 		codexAsyncCollapsed171, codexBusy)
-	s.gone("renaming...")
+	s.Gone("renaming...")
 }
 
 // open171 opens the collapsed questions with shift+←.
-func open171(s *sticky) {
-	s.send([]byte(codexAsyncOpenKey171))
-	s.screen(codexAsyncOpen171, "1 of 2", "4. Other", codexAsyncNext171, codexBusy)
+func open171(s *Steps) {
+	s.Send([]byte(codexAsyncOpenKey171))
+	s.Screen(codexAsyncOpen171, "1 of 2", "4. Other", codexAsyncNext171, codexBusy)
 }
 
 // answerGreen171 answers the first question with its digit 2: the answer
 // is sent at once and the free-text question opens by itself.
-func answerGreen171(s *sticky) {
-	s.key("2")
-	s.screen(codexAnswered171+"Which color should the widget use?", "Green", "Anything else we should know?",
+func answerGreen171(s *Steps) {
+	s.Key("2")
+	s.Screen(codexAnswered171+"Which color should the widget use?", "Green", "Anything else we should know?",
 		"Type your answer", codexAsyncOpen171, codexBusy)
-	s.journal("the answer Green", rolloutHas("response_item", "message", "send_user_message_question_reply", `\"answer\":\"Green\"`))
+	s.Journal("the answer Green", rolloutHas("response_item", "message", "send_user_message_question_reply", `\"answer\":\"Green\"`))
 }
 
 var (
@@ -94,99 +94,91 @@ func more171(composer string) recordings.MarkerState {
 
 // asyncQuestion171: collapsed, opened, the first answered by its digit,
 // the free-text one skipped, the turn's end.
-func asyncQuestion171(d *Driver) error {
-	s := &sticky{d: d}
+func asyncQuestion171(s *Steps) {
 	codexAsk171(s)
-	s.mark("working", collapsed171())
+	s.Mark("working", collapsed171())
 	open171(s)
-	s.mark("async_question", open171Marker())
+	s.Mark("async_question", open171Marker())
 	answerGreen171(s)
-	s.mark("async_question", more171("empty"))
-	s.key("C-]")
-	s.gone(codexAsyncOpen171)
-	s.screen(codexBusy, "› Ask Codex to do anything")
-	s.mark("working", recordings.MarkerState{Composer: "empty"})
-	s.journal("task_complete", rolloutHas("event_msg", "task_complete"))
-	s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nGreen", "") })
+	s.Mark("async_question", more171("empty"))
+	s.Key("C-]")
+	s.Gone(codexAsyncOpen171)
+	s.Screen(codexBusy, "› Ask Codex to do anything")
+	s.Mark("working", recordings.MarkerState{Composer: "empty"})
+	s.Journal("task_complete", rolloutHas("event_msg", "task_complete"))
+	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), "\n\nGreen", "") })
 	s.codexIdle()
-	s.markIdle()
-	return s.err
+	s.MarkIdle()
 }
 
 // asyncWorking171: a digit answers; the free-text question is left with a
 // draft while the turn ends, which moves the draft into the composer.
-func asyncWorking171(d *Driver) error {
-	s := &sticky{d: d}
+func asyncWorking171(s *Steps) {
 	codexAsk171(s)
-	s.mark("working", collapsed171())
+	s.Mark("working", collapsed171())
 	open171(s)
-	s.mark("async_question", open171Marker())
+	s.Mark("async_question", open171Marker())
 	answerGreen171(s)
-	s.mark("async_question", more171("empty"))
-	s.typ("Purple")
-	s.screen("  Purple", codexAsyncOpen171)
-	s.pause(codexEnterGap)
-	s.mark("async_question", more171("draft"))
-	s.journal("task_complete", rolloutHas("event_msg", "task_complete"))
-	s.screen(codexAsyncAnswered, "› > Anything else we should know?", "  Purple")
-	s.gone(codexAsyncOpen171, codexBusy)
-	s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nGreen", "") })
-	s.mark("idle", recordings.MarkerState{Composer: "draft"})
-	return s.err
+	s.Mark("async_question", more171("empty"))
+	s.Type("Purple")
+	s.Screen("  Purple", codexAsyncOpen171)
+	s.Pause(codexEnterGap)
+	s.Mark("async_question", more171("draft"))
+	s.Journal("task_complete", rolloutHas("event_msg", "task_complete"))
+	s.Screen(codexAsyncAnswered, "› > Anything else we should know?", "  Purple")
+	s.Gone(codexAsyncOpen171, codexBusy)
+	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), "\n\nGreen", "") })
+	s.Mark("idle", recordings.MarkerState{Composer: "draft"})
 }
 
 // asyncQueueText171: a digit answers; the free-text answer typed into the
 // next question and Tab queue it for the next turn.
-func asyncQueueText171(d *Driver) error {
-	s := &sticky{d: d}
+func asyncQueueText171(s *Steps) {
 	codexAsk171(s)
 	open171(s)
 	answerGreen171(s)
-	s.mark("async_question", more171("empty"))
+	s.Mark("async_question", more171("empty"))
 	// The editor stays open while the working row ticks.
-	s.pause(codexTicks)
-	s.typ("Purple")
-	s.screen("  Purple", codexAsyncOpen171)
-	s.pause(codexEnterGap)
-	s.key("Tab")
-	s.screen("↳ > "+codexMore171.Prompt, "Purple", codexQueuedEdit171, "› Ask Codex to do anything", codexBusy)
-	s.gone(codexAsyncOpen171)
-	s.mark("working", recordings.MarkerState{Composer: "empty"})
-	s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
-	s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nGreen", "\n\nPurple") })
+	s.Pause(codexTicks)
+	s.Type("Purple")
+	s.Screen("  Purple", codexAsyncOpen171)
+	s.Pause(codexEnterGap)
+	s.Key("Tab")
+	s.Screen("↳ > "+codexMore171.Prompt, "Purple", codexQueuedEdit171, "› Ask Codex to do anything", codexBusy)
+	s.Gone(codexAsyncOpen171)
+	s.Mark("working", recordings.MarkerState{Composer: "empty"})
+	s.Journal("second task_complete", NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
+	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), "\n\nGreen", "\n\nPurple") })
 	s.codexIdle()
-	s.markIdle()
-	return s.err
+	s.MarkIdle()
 }
 
 // asyncWorkingQueue171: "Other" with text and Tab queue it for the next
 // turn; the next question's typed text and Enter answer at once. No
 // marker before the Tab: no plan sends Tab there.
-func asyncWorkingQueue171(d *Driver) error {
-	s := &sticky{d: d}
+func asyncWorkingQueue171(s *Steps) {
 	codexAsk171(s)
 	open171(s)
-	s.key("4")
-	s.screen("› 4. Other", codexAsyncOpen171)
-	s.typ("Teal")
-	s.screen("› 4. Teal", codexAsyncOpen171)
-	s.pause(codexEnterGap)
-	s.key("Tab")
-	s.screen("↳ > Which color should the widget use?", "Teal", codexMore171.Prompt, "Type your answer",
+	s.Key("4")
+	s.Screen("› 4. Other", codexAsyncOpen171)
+	s.Type("Teal")
+	s.Screen("› 4. Teal", codexAsyncOpen171)
+	s.Pause(codexEnterGap)
+	s.Key("Tab")
+	s.Screen("↳ > Which color should the widget use?", "Teal", codexMore171.Prompt, "Type your answer",
 		codexAsyncQueued171, codexBusy)
-	s.mark("async_question", more171("empty"))
-	s.typ("Purple")
-	s.screen("  Purple", codexAsyncOpen171)
-	s.pause(codexEnterGap)
-	s.key("Enter")
-	s.screen(codexAnswered171+codexMore171.Prompt, "Purple", codexQueuedEdit171, "› Ask Codex to do anything", codexBusy)
-	s.gone(codexAsyncOpen171)
-	s.mark("working", recordings.MarkerState{Composer: "empty"})
-	s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
-	s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nPurple", "\n\nTeal") })
+	s.Mark("async_question", more171("empty"))
+	s.Type("Purple")
+	s.Screen("  Purple", codexAsyncOpen171)
+	s.Pause(codexEnterGap)
+	s.Key("Enter")
+	s.Screen(codexAnswered171+codexMore171.Prompt, "Purple", codexQueuedEdit171, "› Ask Codex to do anything", codexBusy)
+	s.Gone(codexAsyncOpen171)
+	s.Mark("working", recordings.MarkerState{Composer: "empty"})
+	s.Journal("second task_complete", NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
+	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), "\n\nPurple", "\n\nTeal") })
 	s.codexIdle()
-	s.markIdle()
-	return s.err
+	s.MarkIdle()
 }
 
 // questionReplies are the answers of a 0.171.0 question reply (a user

@@ -65,92 +65,84 @@ func codexAsyncWorkingScript(version string) fakemodel.Script {
 func init() {
 	color := recordings.Question{Prompt: "Which color should the widget use?"}
 	more := recordings.Question{Prompt: "Anything else we should know?"}
-	ask := func(s *sticky) {
+	ask := func(s *Steps) {
 		s.codexAsk("ask-async", "request_user_input_async")
 		// The async tool returned; the model's next reply is held back.
-		s.journal("function_call_output accepted", rolloutHas("response_item", "function_call_output", "accepted"))
+		s.Journal("function_call_output accepted", rolloutHas("response_item", "function_call_output", "accepted"))
 		// The summary can be drawn before the questions reach the
 		// transcript, and the status line renames the thread meanwhile.
-		s.screen("• Which color should the widget use?", "  Anything else we should know?", codexAsyncCollapsed, codexBusy)
-		s.gone("renaming...")
+		s.Screen("• Which color should the widget use?", "  Anything else we should know?", codexAsyncCollapsed, codexBusy)
+		s.Gone("renaming...")
 	}
 	register(
 		// A digit steers; the next (free-text) question opens by itself and
 		// is left with a draft, unsent, while the turn ends.
 		&Scenario{Name: "async-working", Agent: "codex", Only: codexAsyncVersions,
-			Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: func(d *Driver) error {
-				if codexCodeMode(d.Version) {
-					return asyncWorking171(d)
-				}
-				s := &sticky{d: d}
+			Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: codexAsyncDrive(func(s *Steps) {
+				d := s.d
 				ask(s)
-				s.mark("working", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+				s.Mark("working", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
 					Actionable: true, Questions: []recordings.Question{color}})
-				s.key("M-Up")
-				s.screen(codexAsyncOpen, "4. Other", "alt + ↑ next question", codexBusy)
+				s.Key("M-Up")
+				s.Screen(codexAsyncOpen, "4. Other", "alt + ↑ next question", codexBusy)
 				open := color
 				open.Options = []string{"Red", "Green", "Blue", "Other"}
-				s.mark("async_question", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("async_question"),
+				s.Mark("async_question", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("async_question"),
 					Actionable: true, Questions: []recordings.Question{open}, Highlighted: recordings.Index(0)})
-				s.key("2")
-				s.screen(codexSteerHeader, "Green", more.Prompt, "Type your answer", codexAsyncOpen, codexBusy)
-				s.mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+				s.Key("2")
+				s.Screen(codexSteerHeader, "Green", more.Prompt, "Type your answer", codexAsyncOpen, codexBusy)
+				s.Mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
 					Actionable: true, Questions: []recordings.Question{more}})
-				s.typ("Purple")
-				s.screen("  Purple", codexAsyncOpen)
-				s.pause(codexEnterGap)
-				s.mark("async_question", recordings.MarkerState{Composer: "draft", Kind: recordings.Kind("async_question"),
+				s.Type("Purple")
+				s.Screen("  Purple", codexAsyncOpen)
+				s.Pause(codexEnterGap)
+				s.Mark("async_question", recordings.MarkerState{Composer: "draft", Kind: recordings.Kind("async_question"),
 					Actionable: true, Questions: []recordings.Question{more}})
 				// The slow reply, then the steered answer in the same turn.
-				s.journal("task_complete", rolloutHas("event_msg", "task_complete"))
-				s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nGreen", "") })
-				s.screen("Fake reply to: > Which color should the widget use? Green", "  Purple", codexAsyncOpen)
-				s.gone(codexBusy)
-				s.mark("async_question", recordings.MarkerState{Composer: "draft", Kind: recordings.Kind("async_question"),
+				s.Journal("task_complete", rolloutHas("event_msg", "task_complete"))
+				s.Do(func() error { return codexCheckSteerQueue(d.JournalPath(), "\n\nGreen", "") })
+				s.Screen("Fake reply to: > Which color should the widget use? Green", "  Purple", codexAsyncOpen)
+				s.Gone(codexBusy)
+				s.Mark("async_question", recordings.MarkerState{Composer: "draft", Kind: recordings.Kind("async_question"),
 					Actionable: true, Questions: []recordings.Question{more}})
-				return s.err
-			}},
+			}, asyncWorking171)},
 		asyncQueueText(ask),
 		// "Other" with text and Tab queues it for the next turn; the next
 		// question's typed text and Enter steer. No marker before the Tab:
 		// no plan sends Tab.
 		&Scenario{Name: "async-working-queue", Agent: "codex", Only: codexAsyncVersions,
-			Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: func(d *Driver) error {
-				if codexCodeMode(d.Version) {
-					return asyncWorkingQueue171(d)
-				}
-				s := &sticky{d: d}
+			Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: codexAsyncDrive(func(s *Steps) {
+				d := s.d
 				ask(s)
-				s.key("M-Up")
-				s.screen(codexAsyncOpen, "4. Other", codexBusy)
-				s.key("4")
-				s.screen("› 4. Other", codexAsyncOpen)
-				s.typ("Teal")
-				s.screen("› 4. Teal", codexAsyncOpen)
-				s.pause(codexEnterGap)
-				s.key("Tab")
-				s.screen("↳ > Which color should the widget use?", "Teal", more.Prompt, "Type your answer",
+				s.Key("M-Up")
+				s.Screen(codexAsyncOpen, "4. Other", codexBusy)
+				s.Key("4")
+				s.Screen("› 4. Other", codexAsyncOpen)
+				s.Type("Teal")
+				s.Screen("› 4. Teal", codexAsyncOpen)
+				s.Pause(codexEnterGap)
+				s.Key("Tab")
+				s.Screen("↳ > Which color should the widget use?", "Teal", more.Prompt, "Type your answer",
 					"alt + ↑ queued messages", codexBusy)
 				// The footer's last segment is new: "alt + ↑ queued messages".
-				s.mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+				s.Mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
 					Actionable: true, Questions: []recordings.Question{more}})
-				s.typ("Purple")
-				s.screen("  Purple", codexAsyncOpen)
-				s.pause(codexEnterGap)
-				s.key("Enter")
-				s.screen(codexSteerHeader, "Purple", codexQueuedEdit, "› Ask Codex to do anything", codexBusy)
-				s.gone(codexAsyncOpen)
+				s.Type("Purple")
+				s.Screen("  Purple", codexAsyncOpen)
+				s.Pause(codexEnterGap)
+				s.Key("Enter")
+				s.Screen(codexSteerHeader, "Purple", codexQueuedEdit, "› Ask Codex to do anything", codexBusy)
+				s.Gone(codexAsyncOpen)
 				// Working: the steered and queued blocks sit between the
 				// working row and the composer.
-				s.mark("working", recordings.MarkerState{Composer: "empty"})
+				s.Mark("working", recordings.MarkerState{Composer: "empty"})
 				// The slow reply and the steered answer in the first turn, the
 				// queued one as a turn of its own.
-				s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
-				s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nPurple", "\n\nTeal") })
+				s.Journal("second task_complete", NthLine(d, 2, rolloutHas("event_msg", "task_complete")))
+				s.Do(func() error { return codexCheckSteerQueue(d.JournalPath(), "\n\nPurple", "\n\nTeal") })
 				s.codexIdle()
-				s.markIdle()
-				return s.err
-			}},
+				s.MarkIdle()
+			}, asyncWorkingQueue171)},
 	)
 }
 
@@ -230,35 +222,31 @@ func codexCheckSteerQueue(path, steered, queued string) error {
 // asyncQueueText: a digit steers the first answer; the free-text answer typed into
 // the next question and Tab queue it for the next turn (akk's
 // queue_next_turn delivery: the text, a quiet window, Tab).
-func asyncQueueText(ask func(*sticky)) *Scenario {
+func asyncQueueText(ask func(*Steps)) *Scenario {
 	more := recordings.Question{Prompt: "Anything else we should know?"}
 	return &Scenario{Name: "async-queue-text", Agent: "codex", Only: codexAsyncVersions,
-		Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: func(d *Driver) error {
-			if codexCodeMode(d.Version) {
-				return asyncQueueText171(d)
-			}
-			s := &sticky{d: d}
+		Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: codexAsyncDrive(func(s *Steps) {
+			d := s.d
 			ask(s)
-			s.key("M-Up")
-			s.screen(codexAsyncOpen, "4. Other", "alt + ↑ next question", codexBusy)
-			s.key("2")
-			s.screen(codexSteerHeader, "Green", more.Prompt, "Type your answer", codexAsyncOpen, codexBusy)
-			s.mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
+			s.Key("M-Up")
+			s.Screen(codexAsyncOpen, "4. Other", "alt + ↑ next question", codexBusy)
+			s.Key("2")
+			s.Screen(codexSteerHeader, "Green", more.Prompt, "Type your answer", codexAsyncOpen, codexBusy)
+			s.Mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
 				Actionable: true, Questions: []recordings.Question{more}})
 			// The editor stays open while the working row ticks (the
 			// spinner and its seconds): nothing in the editor redraws.
-			s.pause(codexTicks)
-			s.typ("Purple")
-			s.screen("  Purple", codexAsyncOpen)
-			s.pause(codexEnterGap)
-			s.key("Tab")
-			s.screen("↳ > "+more.Prompt, "Purple", codexQueuedEdit, "› Ask Codex to do anything", codexBusy)
-			s.gone(codexAsyncOpen)
-			s.mark("working", recordings.MarkerState{Composer: "empty"})
-			s.journal("second task_complete", nthLine(d, 2, rolloutHas("event_msg", "task_complete")))
-			s.do(func() error { return codexCheckSteerQueue(d.journal, "\n\nGreen", "\n\nPurple") })
+			s.Pause(codexTicks)
+			s.Type("Purple")
+			s.Screen("  Purple", codexAsyncOpen)
+			s.Pause(codexEnterGap)
+			s.Key("Tab")
+			s.Screen("↳ > "+more.Prompt, "Purple", codexQueuedEdit, "› Ask Codex to do anything", codexBusy)
+			s.Gone(codexAsyncOpen)
+			s.Mark("working", recordings.MarkerState{Composer: "empty"})
+			s.Journal("second task_complete", NthLine(d, 2, rolloutHas("event_msg", "task_complete")))
+			s.Do(func() error { return codexCheckSteerQueue(d.JournalPath(), "\n\nGreen", "\n\nPurple") })
 			s.codexIdle()
-			s.markIdle()
-			return s.err
-		}}
+			s.MarkIdle()
+		}, asyncQueueText171)}
 }

@@ -36,35 +36,33 @@ func codexUnansweredMarker(h int) recordings.MarkerState {
 		Highlighted: recordings.Index(h)}
 }
 
-func codexSubmitAll(d *Driver) error {
+func codexSubmitAll(s *Steps) {
 	const color, size = "Which color should the widget use?", "How big should it be?"
-	s := &sticky{d: d}
 	s.codexAsk("ask-multi", "request_user_input")
 	// No marker before →: moving to another question is not an answer
 	// akk plans (as in question-unanswered).
-	s.screen(color, "Question 1/2 (2 unanswered)", codexQuestionEnd)
-	s.quiet(codexQuiet)
-	s.key("Right")
-	s.screen(size, "Question 2/2 (2 unanswered)", "enter to submit all")
-	s.mark("questionnaire", codexMultiMarker(1, 0))
-	s.key("2") // Large; question 1 is unanswered
-	s.screen("Submit with unanswered questions?", "Go back")
-	s.mark("confirmation", codexUnansweredMarker(0))
-	s.key("2") // here a digit only moves the highlight
-	s.screen("› 2. Go back")
-	s.mark("confirmation", codexUnansweredMarker(1))
-	s.key("Enter")
-	s.screen(color, "Question 1/2 (1 unanswered)", codexQuestionEnd)
-	s.mark("questionnaire", codexMultiMarker(0, 0))
-	s.key("1") // Red: every question is answered
-	s.screen(size, "enter to submit all", "› 2. Large")
-	s.gone("unanswered")
-	s.mark("questionnaire", codexMultiMarker(1, 1))
-	s.key("1") // Small, submitting both
+	s.Screen(color, "Question 1/2 (2 unanswered)", codexQuestionEnd)
+	s.Quiet(codexQuiet)
+	s.Key("Right")
+	s.Screen(size, "Question 2/2 (2 unanswered)", "enter to submit all")
+	s.Mark("questionnaire", codexMultiMarker(1, 0))
+	s.Key("2") // Large; question 1 is unanswered
+	s.Screen("Submit with unanswered questions?", "Go back")
+	s.Mark("confirmation", codexUnansweredMarker(0))
+	s.Key("2") // here a digit only moves the highlight
+	s.Screen("› 2. Go back")
+	s.Mark("confirmation", codexUnansweredMarker(1))
+	s.Key("Enter")
+	s.Screen(color, "Question 1/2 (1 unanswered)", codexQuestionEnd)
+	s.Mark("questionnaire", codexMultiMarker(0, 0))
+	s.Key("1") // Red: every question is answered
+	s.Screen(size, "enter to submit all", "› 2. Large")
+	s.Gone("unanswered")
+	s.Mark("questionnaire", codexMultiMarker(1, 1))
+	s.Key("1") // Small, submitting both
 	s.codexToolOutput("Red", "Small")
 	s.codexTurnEnd(false)
-	s.markIdle()
-	return s.err
+	s.MarkIdle()
 }
 
 func init() {

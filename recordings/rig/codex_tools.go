@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -50,7 +48,7 @@ const (
 var codexLongText = "This is a deliberately long command line for the akk recordings of the Codex approval overlay, " +
 	"written so that it wraps across several rows of the pane at one hundred and twenty columns and at eighty."
 
-var codexLongCmd = "echo " + shellQuote(codexLongText)
+var codexLongCmd = "echo " + ShellQuote(codexLongText)
 
 // codexMultiCmd is a shell snippet with a heredoc: four lines.
 const codexMultiCmd = "cat <<'EOF'\nalpha\nbeta\ngamma\nEOF"
@@ -140,9 +138,9 @@ func codexTool(version, name string) string {
 
 // codexDialog waits for a dialog's question and footer, quiet, and marks
 // it awaiting approval.
-func (s *sticky) codexDialog(m recordings.MarkerState, anchors ...string) {
-	s.screen(anchors...)
-	s.mark("awaiting_approval", m)
+func (s *Steps) codexDialog(m recordings.MarkerState, anchors ...string) {
+	s.Screen(anchors...)
+	s.Mark("awaiting_approval", m)
 }
 
 // the exec overlay's first and last options
@@ -173,12 +171,12 @@ func codexMCPMarker() recordings.MarkerState {
 
 // codexSetupNotes writes notes.txt into the project.
 func codexSetupNotes(h *Home, _, _ string, env []string) ([]string, error) {
-	return env, writeFile(filepath.Join(h.Work, codexNotes), codexNotesText)
+	return env, WriteFile(filepath.Join(h.Work, codexNotes), codexNotesText)
 }
 
 // codexNotesAre checks notes.txt on disk.
-func (s *sticky) codexNotesAre(want string) {
-	s.do(func() error {
+func (s *Steps) codexNotesAre(want string) {
+	s.Do(func() error {
 		b, err := os.ReadFile(filepath.Join(s.d.Home.Work, codexNotes))
 		if err != nil {
 			return fmt.Errorf("rig: %w", err)
@@ -190,20 +188,12 @@ func (s *sticky) codexNotesAre(want string) {
 	})
 }
 
-// moduleRoot is the repository's root (this file is recordings/rig/...).
-func moduleRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Dir(filepath.Dir(filepath.Dir(file)))
-}
-
 // codexSetupMCP builds recordings/cmd/fakemcp into the run and configures
 // it as Codex's MCP server fakemcp.
 func codexSetupMCP(h *Home, _, _ string, env []string) ([]string, error) {
-	bin := filepath.Join(h.Root, "bin", "fakemcp")
-	cmd := exec.Command("go", "build", "-o", bin, "./recordings/cmd/fakemcp")
-	cmd.Dir = moduleRoot()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return env, fmt.Errorf("rig: build fakemcp: %v\n%s", err, out)
+	bin, err := BuildFakeMCP(h)
+	if err != nil {
+		return env, err
 	}
 	cfg := filepath.Join(h.Home, ".codex", "config.toml")
 	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0o644)
@@ -245,7 +235,7 @@ func codexSetupBwrap(_ *Home, version, _ string, env []string) ([]string, error)
 }
 
 // codexLong asks for the long command and approves it.
-func (s *sticky) codexLong() {
+func (s *Steps) codexLong() {
 	s.codexAsk(codexLongWord, codexTool(s.d.Version, "exec_command"))
 	s.codexDialog(codexPermission(codexApproval, codexYes, codexPrefixOption(codexLongCmd), codexNo),
 		codexApproval, codexApprovalEnd, "$ echo", "3. No")
@@ -253,74 +243,74 @@ func (s *sticky) codexLong() {
 }
 
 // codexPatchAsk asks for the patch of notes.txt and marks its dialog.
-func (s *sticky) codexPatchAsk() {
+func (s *Steps) codexPatchAsk() {
 	s.codexAsk(codexPatchWord, codexTool(s.d.Version, "apply_patch"))
 	s.codexDialog(codexPermission(codexEditsQ, codexYes, "Yes, and don't ask again for these files", codexNo),
 		codexEditsQ, codexApprovalEnd, "3. No")
 }
 
 func init() {
-	long := steps((*sticky).codexLong)
+	long := (*Steps).codexLong
 	register(
 		&Scenario{Name: "exec-long", Agent: "codex", Script: codexToolsScript, Drive: long},
 		&Scenario{Name: "exec-long-80", Agent: "codex", Width: 80, Height: 24, Script: codexToolsScript, Drive: long},
-		&Scenario{Name: "exec-multiline", Agent: "codex", Script: codexToolsScript, Drive: steps(func(s *sticky) {
+		&Scenario{Name: "exec-multiline", Agent: "codex", Script: codexToolsScript, Drive: func(s *Steps) {
 			s.codexAsk(codexMultiWord, codexTool(s.d.Version, "exec_command"))
 			s.codexDialog(codexPermission(codexApproval, codexYes, codexNo), codexApproval, codexApprovalEnd, "EOF", "2. No")
 			s.codexApproveThen("y", "gamma")
-		})},
+		}},
 		&Scenario{Name: "apply-patch-approve", Agent: "codex", Script: codexToolsScript, Setup: codexSetupNotes,
-			Drive: steps(func(s *sticky) {
+			Drive: func(s *Steps) {
 				s.codexPatchAsk()
-				s.key("y")
-				s.journal("FileChange completed", rolloutHas("event_msg", "item_completed",
+				s.Key("y")
+				s.Journal("FileChange completed", rolloutHas("event_msg", "item_completed",
 					`"type":"FileChange"`, `"status":"completed"`, "Updated the following files"))
 				s.codexToolOutput()
 				s.codexTurnEnd(false)
-				s.markIdle()
+				s.MarkIdle()
 				s.codexNotesAre(codexNotesAfter)
-			})},
+			}},
 		&Scenario{Name: "apply-patch-reject", Agent: "codex", Script: codexToolsScript, Setup: codexSetupNotes,
-			Drive: steps(func(s *sticky) {
+			Drive: func(s *Steps) {
 				s.codexPatchAsk()
-				s.key("Escape")
+				s.Key("Escape")
 				s.codexToolOutput("aborted by user")
 				s.codexTurnEnd(true)
-				s.markInterrupted() // "■ Conversation interrupted ..."
+				s.MarkInterrupted() // "■ Conversation interrupted ..."
 				s.codexNotesAre(codexNotesText)
-			})},
+			}},
 		&Scenario{Name: "mcp-tool-approve", Agent: "codex", Script: codexToolsScript, Setup: codexSetupMCP, Model: codexMCPModel,
-			Drive: steps(func(s *sticky) {
+			Drive: func(s *Steps) {
 				s.codexAsk(codexMCPWord, "exec")
 				s.codexDialog(codexMCPMarker(), codexMCPQ, "4. Cancel", codexMCPEnd)
 				s.codexApproveThen("Enter", codexMCPText)
-			})},
+			}},
 		&Scenario{Name: "network-approve", Agent: "codex", Script: codexToolsScript,
 			Setup: func(h *Home, _, _ string, env []string) ([]string, error) {
 				return env, codexFeature(h, "request_permissions_tool")
 			},
-			Drive: steps(func(s *sticky) {
+			Drive: func(s *Steps) {
 				s.codexAsk(codexNetWord, codexTool(s.d.Version, "request_permissions"))
 				s.codexDialog(codexPermission(codexGrantQ, "Yes, grant these permissions for this turn",
 					"Yes, grant for this turn with strict auto review", "Yes, grant these permissions for this session",
 					"No, continue without permissions"), codexGrantQ, codexApprovalEnd, "4. No")
 				s.codexApproveThen("y", "scope")
-			})},
+			}},
 		&Scenario{Name: "idle-bwrap", Agent: "codex", Script: codexToolsScript, Setup: codexSetupBwrap,
-			Drive: steps(func(s *sticky) {
+			Drive: func(s *Steps) {
 				s.codexIdle()
 				// the startup warning, when there is one, arrives about
 				// 1 s after the composer (idle.cast: 1.3 s at 0.155.1,
 				// 1.0 s at 0.171.0): a screen unchanged for longer
 				// shows there is none
-				s.quiet(codexStartupQuiet)
-				s.markIdle()
-			})},
+				s.Quiet(codexStartupQuiet)
+				s.MarkIdle()
+			}},
 		&Scenario{Name: "permission-bwrap", Agent: "codex", Script: codexToolsScript, Setup: codexSetupBwrap,
-			Drive: steps(func(s *sticky) {
+			Drive: func(s *Steps) {
 				s.codexApprove()
 				s.codexApproveThen("y")
-			})},
+			}},
 	)
 }
 

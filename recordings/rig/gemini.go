@@ -42,7 +42,7 @@ func geminiEnv(h *Home, url string) []string {
 // auth method (else the CLI exits 41), no update check, no usage
 // statistics or telemetry (docs/research/gemini-opencode-offline.md).
 func writeGeminiConfig(h *Home) error {
-	return writeFile(filepath.Join(h.Home, ".gemini", "settings.json"),
+	return WriteFile(filepath.Join(h.Home, ".gemini", "settings.json"),
 		`{"security":{"auth":{"selectedType":"gemini-api-key"}},`+
 			`"general":{"disableAutoUpdate":true,"disableUpdateNag":true},`+
 			`"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false}}`+"\n")
@@ -77,19 +77,19 @@ func geminiScript(string) fakemodel.Script {
 
 // geminiIdle waits for the empty composer over its footer, and no
 // working row ("? for shortcuts" is not drawn below 80 columns).
-func (s *sticky) geminiIdle() {
-	s.screen(geminiPlaceholder, geminiFooter)
-	s.gone(geminiBusy)
-	s.quiet(geminiQuiet)
+func (s *Steps) geminiIdle() {
+	s.Screen(geminiPlaceholder, geminiFooter)
+	s.Gone(geminiBusy)
+	s.Quiet(geminiQuiet)
 }
 
 // geminiPrompt types a prompt, waits until the composer shows it, leaves
 // the paste window and submits it.
-func (s *sticky) geminiPrompt(prompt string) {
-	s.typ(prompt)
-	s.screen("> " + prompt)
-	s.pause(geminiEnterGap)
-	s.key("Enter")
+func (s *Steps) geminiPrompt(prompt string) {
+	s.Type(prompt)
+	s.Screen("> " + prompt)
+	s.Pause(geminiEnterGap)
+	s.Key("Enter")
 }
 
 // geminiChat matches a record of the chats file by its type and content.
@@ -98,7 +98,7 @@ func geminiChat(typ string, subs ...string) func(map[string]any) bool {
 		if m["type"] != typ {
 			return false
 		}
-		js := jsonString(m)
+		js := JSONString(m)
 		for _, s := range subs {
 			if !strings.Contains(js, s) {
 				return false
@@ -110,17 +110,17 @@ func geminiChat(typ string, subs ...string) func(map[string]any) bool {
 
 // geminiAsk submits a prompt whose reply is a call of tool and waits for
 // the call in the chats file.
-func (s *sticky) geminiAsk(prompt, tool string) {
+func (s *Steps) geminiAsk(prompt, tool string) {
 	s.geminiIdle()
 	s.geminiPrompt(prompt)
-	s.request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
-	s.journal("user prompt", geminiChat("user", prompt))
+	s.Request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
+	s.Journal("user prompt", geminiChat("user", prompt))
 }
 
 // geminiTurnEnd waits for the after-tool reply in the chats file and the
 // idle screen.
-func (s *sticky) geminiTurnEnd(text string) {
-	s.journal("model reply", geminiChat("gemini", text))
+func (s *Steps) geminiTurnEnd(text string) {
+	s.Journal("model reply", geminiChat("gemini", text))
 	s.geminiIdle()
 }
 
@@ -142,20 +142,20 @@ func geminiEditMarker() recordings.MarkerState {
 }
 
 // geminiShell asks to run `touch fake-created.txt` and marks the dialog.
-func (s *sticky) geminiShell() {
+func (s *Steps) geminiShell() {
 	s.geminiAsk("run-touch please", "run_shell_command")
-	s.screen(geminiAllowShell, "touch fake-created.txt", "1. Allow once")
-	s.mark("awaiting_approval", geminiShellMarker())
+	s.Screen(geminiAllowShell, "touch fake-created.txt", "1. Allow once")
+	s.Mark("awaiting_approval", geminiShellMarker())
 }
 
 // geminiShellResize: the shell dialog, then the pane shrinks to 100x30
 // while it is up (as Claude Code's and Codex's permission-resize); Gemini
 // redraws it at the new size, marked again, and it is allowed once.
-func (s *sticky) geminiShellResize() {
+func (s *Steps) geminiShellResize() {
 	s.geminiShell()
-	s.resize(100, 30)
-	s.screen(geminiAllowShell, "touch fake-created.txt", "1. Allow once")
-	s.quiet(geminiQuiet)
+	s.Resize(100, 30)
+	s.Screen(geminiAllowShell, "touch fake-created.txt", "1. Allow once")
+	s.Quiet(geminiQuiet)
 	s.markResized()
 }
 
@@ -170,10 +170,10 @@ func (s *sticky) geminiShellResize() {
 // (stale_prompt_above): the live dialog then reads awaiting_approval,
 // not actionable (manual_required), which is what it must read.
 // The screen is read when the step runs.
-func (s *sticky) markResized() {
-	s.do(func() error {
+func (s *Steps) markResized() {
+	s.Do(func() error {
 		m := geminiShellMarker()
-		if strings.Count(s.d.rec.ScreenText(), "? Shell  ") > 1 {
+		if strings.Count(s.d.ScreenText(), "? Shell  ") > 1 {
 			m.Actionable = false
 		}
 		return s.d.Mark("awaiting_approval", m)
@@ -181,20 +181,20 @@ func (s *sticky) markResized() {
 }
 
 // geminiEdit asks to write notes.txt and marks the dialog.
-func (s *sticky) geminiEdit() {
+func (s *Steps) geminiEdit() {
 	s.geminiAsk("write-notes please", "write_file")
-	s.screen(geminiApplyEdit, "notes.txt", "1. Allow once")
-	s.mark("awaiting_approval", geminiEditMarker())
+	s.Screen(geminiApplyEdit, "notes.txt", "1. Allow once")
+	s.Mark("awaiting_approval", geminiEditMarker())
 }
 
 // geminiRejected waits for the cancelled tool in the chats file and the
 // "Request cancelled." note above the idle composer: blocked
 // (interrupted), as the other agents' rejected approvals are.
-func (s *sticky) geminiRejected(tool string) {
-	s.journal(tool+" cancelled", geminiChat("gemini", `"name":"`+tool+`"`, `"status":"cancelled"`))
-	s.screen(geminiCancelled)
+func (s *Steps) geminiRejected(tool string) {
+	s.Journal(tool+" cancelled", geminiChat("gemini", `"name":"`+tool+`"`, `"status":"cancelled"`))
+	s.Screen(geminiCancelled)
 	s.geminiIdle()
-	s.markInterrupted()
+	s.MarkInterrupted()
 }
 
 // markSettled marks the idle composer, or, where Gemini's redraw left
@@ -202,112 +202,112 @@ func (s *sticky) geminiRejected(tool string) {
 // too short for the dialog: permission-approve-h15), an unknown screen:
 // nothing on it is a proven state (its rows are stale), so it must read
 // as no state at all. The screen is read when the step runs.
-func (s *sticky) markSettled() {
-	s.do(func() error {
-		if strings.Count(s.d.rec.ScreenText(), geminiFooterLabel) > 1 {
+func (s *Steps) markSettled() {
+	s.Do(func() error {
+		if strings.Count(s.d.ScreenText(), geminiFooterLabel) > 1 {
 			return s.d.Mark("unknown", recordings.MarkerState{Composer: "absent"})
 		}
-		return s.d.Mark("idle", idleEmpty)
+		return s.d.Mark("idle", ComposerEmpty)
 	})
 }
 
 // geminiAnswered opens a confirmation, allows it with key, waits for the
 // turn's end and marks the screen with mark.
-func geminiAnswered(open func(*sticky), key string, mark func(*sticky)) func(*Driver) error {
-	return steps(func(s *sticky) {
+func geminiAnswered(open func(*Steps), key string, mark func(*Steps)) func(*Steps) {
+	return func(s *Steps) {
 		open(s)
-		s.key(key)
+		s.Key(key)
 		s.geminiTurnEnd("Done: the tool has run.")
 		mark(s)
-	})
+	}
 }
 
 // geminiRefused opens a confirmation and refuses it with key: the tool is
 // cancelled, and with it the request.
-func geminiRefused(open func(*sticky), key, tool string) func(*Driver) error {
-	return steps(func(s *sticky) {
+func geminiRefused(open func(*Steps), key, tool string) func(*Steps) {
+	return func(s *Steps) {
 		open(s)
-		s.key(key)
+		s.Key(key)
 		s.geminiRejected(tool)
-	})
+	}
 }
 
 // geminiAPIError: a request the API refuses with a 400 (not retried):
 // the error, then "This request failed." above the idle composer read as
 // blocked (api_error), as the other agents' API errors are; the next
 // prompt goes through.
-func geminiAPIError(s *sticky) {
+func geminiAPIError(s *Steps) {
 	s.geminiIdle()
 	s.geminiPrompt("fail-bad please")
-	s.request("failure", func(r fakemodel.Request) bool { return r.Status != 0 })
-	s.journal("error", geminiChat("error", "API Error"))
-	s.screen("This request failed.")
+	s.Request("failure", func(r fakemodel.Request) bool { return r.Status != 0 })
+	s.Journal("error", geminiChat("error", "API Error"))
+	s.Screen("This request failed.")
 	s.geminiIdle()
-	s.markNow("blocked", recordings.MarkerState{Composer: "empty"})
+	s.MarkNow("blocked", recordings.MarkerState{Composer: "empty"})
 	s.geminiPrompt("hello again")
 	s.geminiTurnEnd("Hello from the fake model")
-	s.markIdle()
+	s.MarkIdle()
 }
 
 // geminiQuestion: ask_user's "Answer Questions" dialog. The profile does
 // not read it (yet): it must stay unknown, never actionable.
-func geminiQuestion(s *sticky) {
+func geminiQuestion(s *Steps) {
 	s.geminiAsk("ask-color please", "ask_user")
-	s.screen("Which color should the button be?", "Enter to select")
-	s.mark("unknown", recordings.MarkerState{Composer: "absent"})
+	s.Screen("Which color should the button be?", "Enter to select")
+	s.Mark("unknown", recordings.MarkerState{Composer: "absent"})
 }
 
 // geminiWorking submits a slow prompt and marks the working row.
-func (s *sticky) geminiWorking() {
+func (s *Steps) geminiWorking() {
 	s.geminiIdle()
 	s.geminiPrompt("slow-work please")
-	s.started("slow-work")
-	s.screen(geminiBusy)
-	s.markNow("working", recordings.MarkerState{Composer: "empty"})
+	s.Started("slow-work")
+	s.Screen(geminiBusy)
+	s.MarkNow("working", recordings.MarkerState{Composer: "empty"})
 }
 
 func init() {
-	apiErr := &Scenario{Name: "api-error", Agent: "gemini", Script: geminiScript, Drive: steps(geminiAPIError)}
-	register(apiErr, variant(apiErr, "colors256"),
-		&Scenario{Name: "question", Agent: "gemini", Script: geminiScript, Drive: steps(geminiQuestion)},
-		&Scenario{Name: "idle", Agent: "gemini", Script: geminiScript, Drive: steps(func(s *sticky) {
+	apiErr := &Scenario{Name: "api-error", Agent: "gemini", Script: geminiScript, Drive: geminiAPIError}
+	register(apiErr, Variant(apiErr, Colors256),
+		&Scenario{Name: "question", Agent: "gemini", Script: geminiScript, Drive: geminiQuestion},
+		&Scenario{Name: "idle", Agent: "gemini", Script: geminiScript, Drive: func(s *Steps) {
 			s.geminiIdle()
-			s.markIdle()
-		})},
-		&Scenario{Name: "draft", Agent: "gemini", Script: geminiScript, Drive: steps(func(s *sticky) {
+			s.MarkIdle()
+		}},
+		&Scenario{Name: "draft", Agent: "gemini", Script: geminiScript, Drive: func(s *Steps) {
 			s.geminiIdle()
-			s.typ("a draft that is not sent")
-			s.screen("> a draft that is not sent")
-			s.gone(geminiPlaceholder)
-			s.mark("idle", recordings.MarkerState{Composer: "draft"})
-		})},
-		&Scenario{Name: "working", Agent: "gemini", Script: geminiScript, Drive: steps((*sticky).geminiWorking)},
-		&Scenario{Name: "cancel", Agent: "gemini", Script: geminiScript, Drive: steps(func(s *sticky) {
+			s.Type("a draft that is not sent")
+			s.Screen("> a draft that is not sent")
+			s.Gone(geminiPlaceholder)
+			s.Mark("idle", recordings.MarkerState{Composer: "draft"})
+		}},
+		&Scenario{Name: "working", Agent: "gemini", Script: geminiScript, Drive: (*Steps).geminiWorking},
+		&Scenario{Name: "cancel", Agent: "gemini", Script: geminiScript, Drive: func(s *Steps) {
 			s.geminiWorking()
-			s.key("Escape")
-			s.journal("cancelled", geminiChat("info", geminiCancelled))
-			s.screen(geminiCancelled)
+			s.Key("Escape")
+			s.Journal("cancelled", geminiChat("info", geminiCancelled))
+			s.Screen(geminiCancelled)
 			s.geminiIdle()
-			s.markInterrupted()
-		})},
-		&Scenario{Name: "send", Agent: "gemini", Script: geminiScript, Drive: steps(func(s *sticky) {
+			s.MarkInterrupted()
+		}},
+		&Scenario{Name: "send", Agent: "gemini", Script: geminiScript, Drive: func(s *Steps) {
 			s.geminiIdle()
 			s.geminiPrompt("hello there")
-			s.request("prompt", nil)
+			s.Request("prompt", nil)
 			s.geminiTurnEnd("Hello from the fake model")
-			s.markIdle()
-		})},
+			s.MarkIdle()
+		}},
 		&Scenario{Name: "permission-approve", Agent: "gemini", Script: geminiScript,
-			Drive: geminiAnswered((*sticky).geminiShell, "1", (*sticky).markSettled)},
+			Drive: geminiAnswered((*Steps).geminiShell, "1", (*Steps).markSettled)},
 		&Scenario{Name: "permission-resize", Agent: "gemini", Script: geminiScript,
-			Drive: geminiAnswered((*sticky).geminiShellResize, "1", (*sticky).markSettled)},
+			Drive: geminiAnswered((*Steps).geminiShellResize, "1", (*Steps).markSettled)},
 		&Scenario{Name: "permission-reject", Agent: "gemini", Script: geminiScript,
-			Drive: geminiRefused((*sticky).geminiShell, "3", "run_shell_command")},
+			Drive: geminiRefused((*Steps).geminiShell, "3", "run_shell_command")},
 		&Scenario{Name: "permission-escape", Agent: "gemini", Script: geminiScript,
-			Drive: geminiRefused((*sticky).geminiShell, "Escape", "run_shell_command")},
+			Drive: geminiRefused((*Steps).geminiShell, "Escape", "run_shell_command")},
 		&Scenario{Name: "edit-approve", Agent: "gemini", Script: geminiScript,
-			Drive: geminiAnswered((*sticky).geminiEdit, "1", (*sticky).markIdle)},
+			Drive: geminiAnswered((*Steps).geminiEdit, "1", (*Steps).MarkIdle)},
 		&Scenario{Name: "edit-reject", Agent: "gemini", Script: geminiScript,
-			Drive: geminiRefused((*sticky).geminiEdit, "4", "write_file")},
+			Drive: geminiRefused((*Steps).geminiEdit, "4", "write_file")},
 	)
 }

@@ -1,13 +1,11 @@
 package rig
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"time"
 
-	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
@@ -238,7 +236,6 @@ const (
 )
 
 var (
-	menuAbsent = recordings.MarkerState{Composer: "absent"}
 	// claudeLit is the completion list's highlight colour (dark theme).
 	claudeLit = tcell.PaletteColor(153)
 )
@@ -298,51 +295,49 @@ func rowText(s *vt.Screen, y int) string {
 // completion waits until the composer reads draft over a completion list
 // whose commands are want, in order, with exactly lit highlighted, and
 // logs the list.
-func (s *sticky) completion(draft string, want []string, lit string) {
+func (s *Steps) completion(draft string, want []string, lit string) {
 	s.claudeComposer(draft)
 	var got []completionEntry
-	s.do(func() error {
-		return s.d.wait(fmt.Sprintf("completion list %v, %s highlighted", want, lit), func(ctx context.Context) error {
-			return s.d.rec.WaitScreen(ctx, func(sc *vt.Screen) bool {
-				got = completionList(sc)
-				if len(got) != len(want) {
+	s.Do(func() error {
+		return s.d.ScreenCells(fmt.Sprintf("completion list %v, %s highlighted", want, lit), func(sc *vt.Screen) bool {
+			got = completionList(sc)
+			if len(got) != len(want) {
+				return false
+			}
+			for i, e := range got {
+				if e.cmd != want[i] || e.lit != (e.cmd == lit) {
 					return false
 				}
-				for i, e := range got {
-					if e.cmd != want[i] || e.lit != (e.cmd == lit) {
-						return false
-					}
-				}
-				return true
-			})
+			}
+			return true
 		})
 	})
-	s.do(func() error {
-		s.d.lg.Info("rig: completion list", "draft", draft, "entries", fmt.Sprint(got))
+	s.Do(func() error {
+		s.d.Logger().Info("rig: completion list", "draft", draft, "entries", fmt.Sprint(got))
 		return nil
 	})
 }
 
 // statusPanel waits for the Status panel with exactly the rows of the
 // version (want), each value as expected, and logs them.
-func (s *sticky) statusPanel(want []statusRow, hint string) {
-	s.screen("Settings  Status   Config   Usage   Stats", hint)
+func (s *Steps) statusPanel(want []statusRow, hint string) {
+	s.Screen("Settings  Status   Config   Usage   Stats", hint)
 	s.noComposer()
 	var got []statusRow
-	s.do(func() error {
+	s.Do(func() error {
 		err := s.d.ScreenFunc("the Status panel's rows", func(text string) bool {
 			got = parseStatusPanel(text, hint)
 			return len(got) == len(want)
 		})
-		s.d.lg.Info("rig: status panel", "rows", fmt.Sprintf("%q", got))
+		s.d.Logger().Info("rig: status panel", "rows", fmt.Sprintf("%q", got))
 		if err != nil {
 			return err
 		}
 		// {session}: the transcript's sessionId, or any id before the
 		// first prompt (no transcript yet).
 		session := ""
-		if j := findJournal("claude", s.d.Home.Home); j != "" {
-			session = threadID(j)
+		if j := s.d.NewestJournal(); j != "" {
+			session = claudeSessionID(j)
 		}
 		vars := strings.NewReplacer("{version}", s.d.Version, "{work}", s.d.Home.Work, "{tmp}", s.d.Home.Tmp)
 		for i, w := range want {
@@ -420,8 +415,8 @@ func parseStatusPanel(text, hint string) []statusRow {
 
 // noComposer waits until no composer is drawn: no row that starts with
 // "❯" under a rule (prompts in the history have no rule above them).
-func (s *sticky) noComposer() {
-	s.screenFunc("no composer", func(text string) bool {
+func (s *Steps) noComposer() {
+	s.ScreenFunc("no composer", func(text string) bool {
 		lines := strings.Split(text, "\n")
 		for i := 1; i < len(lines); i++ {
 			if strings.HasPrefix(lines[i], "❯") && strings.HasPrefix(lines[i-1], "───") {
@@ -436,24 +431,24 @@ var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4
 
 // answer asks prompt at the idle composer, waits for its turn's end and
 // the idle composer, and marks it.
-func (s *sticky) answer(prompt string, n int) {
+func (s *Steps) answer(prompt string, n int) {
 	s.claudeIdle()
 	s.claudePrompt(prompt)
-	s.request("prompt "+prompt, nil)
+	s.Request("prompt "+prompt, nil)
 	s.claudeTurns(n)
 	s.claudeIdle()
 	s.claudeComposer("")
-	s.mark("idle", idleEmpty)
+	s.Mark("idle", ComposerEmpty)
 }
 
 // slashClaude types cmd into the idle empty composer and marks it over
 // its completion list (list, cmd highlighted).
-func (s *sticky) slashClaude(cmd string, list []string) {
+func (s *Steps) slashClaude(cmd string, list []string) {
 	s.claudeIdle()
-	s.typ(cmd)
+	s.Type(cmd)
 	s.completion(cmd, list, cmd)
-	s.gone(claudeIdleFooter)
-	s.mark("idle", idleDraft)
+	s.Gone(claudeIdleFooter)
+	s.Mark("idle", ComposerDraft)
 }
 
 // statusList is the completion list of "/status".
@@ -464,24 +459,24 @@ func statusList(version string) []string {
 // statusInspect runs /status from the idle composer: the panel (rows;
 // then the checks also, before it is marked), Esc, and the same idle
 // empty composer, nothing left of /status and no model request made.
-func (s *sticky) statusInspect(rows []statusRow, also ...func()) {
+func (s *Steps) statusInspect(rows []statusRow, also ...func()) {
 	ci := claudeInspects[s.d.Version]
 	var before string
 	var seen int
-	s.do(func() error { before, seen = s.d.rec.ScreenText(), messagesRequests(s.d.Log.Requests()); return nil })
+	s.Do(func() error { before, seen = s.d.ScreenText(), messagesRequests(s.d.Log.Requests()); return nil })
 	s.slashClaude("/status", statusList(s.d.Version))
-	s.key("Enter")
+	s.Key("Enter")
 	s.statusPanel(rows, ci.statusHint)
 	for _, f := range also {
 		f()
 	}
-	s.mark("menu_or_viewer", menuAbsent)
-	s.key("Escape")
-	s.gone(ci.statusHint, "Session ID:")
+	s.Mark("menu_or_viewer", ComposerAbsent)
+	s.Key("Escape")
+	s.Gone(ci.statusHint, "Session ID:")
 	s.claudeIdle()
 	s.claudeComposer("")
-	s.do(func() error {
-		after := s.d.rec.ScreenText()
+	s.Do(func() error {
+		after := s.d.ScreenText()
 		switch n := messagesRequests(s.d.Log.Requests()); {
 		case strings.Contains(after, "❯ /status"):
 			return fmt.Errorf("rig: /status left a row:\n%s", after)
@@ -492,7 +487,7 @@ func (s *sticky) statusInspect(rows []statusRow, also ...func()) {
 		}
 		return nil
 	})
-	s.mark("idle", idleEmpty)
+	s.Mark("idle", ComposerEmpty)
 }
 
 // messagesRequests counts the Messages requests (any kind) so far.
@@ -520,11 +515,6 @@ func withoutEffortChip(text string) string {
 	return strings.Join(out, "\n")
 }
 
-// screenCells waits until ok holds for the screen.
-func (d *Driver) screenCells(desc string, ok func(*vt.Screen) bool) error {
-	return d.wait(desc, func(ctx context.Context) error { return d.rec.WaitScreen(ctx, ok) })
-}
-
 // claudeHintQuiet is the stillness awaited before marking the "Esc again
 // to clear" screen: the third Esc must come within 800 ms of the second.
 const claudeHintQuiet = 100 * time.Millisecond
@@ -542,81 +532,78 @@ func claudePolicyEnv(_ *Home, _, url string, env []string) ([]string, error) {
 
 func claudeStatus() *Scenario {
 	return &Scenario{Name: "status", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Drive: func(s *Steps) {
+			d := s.d
 			s.answer(inspectPrompt, 1)
 			s.statusInspect(claudeInspects[d.Version].statusRows)
-			return s.err
 		}}
 }
 
 func claudeStatusPolicyError() *Scenario {
 	return &Scenario{Name: "status-policy-error", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
 		Setup: claudePolicyEnv,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Drive: func(s *Steps) {
+			d := s.d
 			ci := claudeInspects[d.Version]
 			if ci.policyWarning != "" {
-				s.screen(ci.policyWarning)
+				s.Screen(ci.policyWarning)
 			}
 			s.claudeIdle()
-			s.mark("idle", idleEmpty)
+			s.Mark("idle", ComposerEmpty)
 			s.statusInspect(ci.policyRows)
-			s.do(func() error {
+			s.Do(func() error {
 				n := 0
 				for _, r := range d.Log.Requests() {
 					if r.Method == "CONNECT" {
 						n++
 					}
 				}
-				d.lg.Info("rig: policy fetches through the proxy", "CONNECT requests", n)
+				d.Logger().Info("rig: policy fetches through the proxy", "CONNECT requests", n)
 				if n == 0 {
 					return fmt.Errorf("rig: no CONNECT reached the fake server: the policy was not fetched through it")
 				}
 				return nil
 			})
-			return s.err
 		}}
 }
 
 func claudeStatusCompletion() *Scenario {
 	return &Scenario{Name: "status-completion", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Drive: func(s *Steps) {
+			d := s.d
 			s.claudeIdle()
-			s.mark("idle", idleEmpty)
+			s.Mark("idle", ComposerEmpty)
 			s.slashClaude("/status", statusList(d.Version))
 			// Down: /statusline highlighted, the composer still "/status".
-			s.key("Down")
+			s.Key("Down")
 			s.completion("/status", statusList(d.Version), "/statusline")
-			s.mark("idle", idleDraft)
+			s.Mark("idle", ComposerDraft)
 			// Esc closes the list and keeps the text.
-			s.key("Escape")
-			s.do(func() error {
-				return d.screenCells("the completion list closed", func(sc *vt.Screen) bool { return len(completionList(sc)) == 0 })
+			s.Key("Escape")
+			s.Do(func() error {
+				return d.ScreenCells("the completion list closed", func(sc *vt.Screen) bool { return len(completionList(sc)) == 0 })
 			})
 			s.claudeComposer("/status")
-			s.mark("idle", idleDraft)
+			s.Mark("idle", ComposerDraft)
 			// Esc again: the hint; a third Esc within 800 ms clears.
-			s.key("Escape")
-			s.screen(claudeInspects[d.Version].escAgain)
+			s.Key("Escape")
+			s.Screen(claudeInspects[d.Version].escAgain)
 			s.claudeComposer("/status")
-			s.quiet(claudeHintQuiet)
-			s.markNow("idle", idleDraft)
-			s.key("Escape")
+			s.Quiet(claudeHintQuiet)
+			s.MarkNow("idle", ComposerDraft)
+			s.Key("Escape")
 			s.claudeComposer("")
 			s.claudeIdle()
-			s.mark("idle", idleEmpty)
-			s.do(func() error {
+			s.Mark("idle", ComposerEmpty)
+			s.Do(func() error {
 				if n := messagesRequests(d.Log.Requests()); n > 0 {
 					return fmt.Errorf("rig: %d model requests", n)
 				}
-				if j := findJournal("claude", d.Home.Home); j != "" {
-					return fmt.Errorf("rig: a transcript was written: %s", readFile(j))
+				if j := d.NewestJournal(); j != "" {
+					return fmt.Errorf("rig: a transcript was written: %s", ReadFile(j))
 				}
 				return nil
 			})
-			return s.err
 		}}
 }
 

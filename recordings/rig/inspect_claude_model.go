@@ -41,21 +41,21 @@ func parsePicker(text string) (rows []pickerRow, effort string) {
 
 // picker waits for the model picker with rows (as they should read) and
 // the effort row, and marks it.
-func (s *sticky) picker(rows []pickerRow, effort string) {
+func (s *Steps) picker(rows []pickerRow, effort string) {
 	ci := claudeInspects[s.d.Version]
-	s.screen("Select model", ci.pickerHint)
+	s.Screen("Select model", ci.pickerHint)
 	s.noComposer()
 	var got []pickerRow
 	var gotEffort string
-	s.do(func() error {
+	s.Do(func() error {
 		err := s.d.ScreenFunc("the model picker's rows", func(text string) bool {
 			got, gotEffort = parsePicker(text)
 			return fmt.Sprint(got) == fmt.Sprint(rows) && gotEffort == effort
 		})
-		s.d.lg.Info("rig: model picker", "rows", fmt.Sprintf("%+v", got), "effort", gotEffort)
+		s.d.Logger().Info("rig: model picker", "rows", fmt.Sprintf("%+v", got), "effort", gotEffort)
 		return err
 	})
-	s.mark("menu_or_viewer", menuAbsent)
+	s.Mark("menu_or_viewer", ComposerAbsent)
 }
 
 // highlight returns rows with the row labelled label alone highlighted.
@@ -115,10 +115,10 @@ func claudeSettings(h *Home) (map[string]any, error) {
 
 // openPicker types /model and Enter at the idle composer and marks the
 // picker as first drawn.
-func (s *sticky) openPicker() {
+func (s *Steps) openPicker() {
 	ci := claudeInspects[s.d.Version]
 	s.slashClaude("/model", ci.modelList)
-	s.key("Enter")
+	s.Key("Enter")
 	s.picker(ci.pickerRows, ci.effortBefore)
 }
 
@@ -140,13 +140,13 @@ func settingsModel(h *Home, id string) (model, effort string, err error) {
 
 func claudeModelMenu() *Scenario {
 	return &Scenario{Name: "model-menu", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Drive: func(s *Steps) {
+			d := s.d
 			ci := claudeInspects[d.Version]
 			s.answer(inspectPrompt, 1)
-			s.do(func() error {
+			s.Do(func() error {
 				got, err := lastModelTuple(d.Log.Requests(), inspectPrompt)
-				d.lg.Info("rig: model request before the switch", "model", got.Model, "effort", got.Effort)
+				d.Logger().Info("rig: model request before the switch", "model", got.Model, "effort", got.Effort)
 				if err == nil && got != ci.requestBefore {
 					err = fmt.Errorf("rig: the first request carries %+v, want %+v", got, ci.requestBefore)
 				}
@@ -158,28 +158,28 @@ func claudeModelMenu() *Scenario {
 			for _, r := range rows {
 				if r.label == ci.target {
 					for range r.n - 1 {
-						s.key("Down")
+						s.Key("Down")
 					}
 				}
 			}
 			s.picker(highlight(rows, ci.target), ci.effortBefore)
-			s.key(ci.effortKey)
+			s.Key(ci.effortKey)
 			s.picker(highlight(rows, ci.target), ci.effortAfter)
-			s.key("Enter")
+			s.Key("Enter")
 			// In a conversation: the confirmation, Yes highlighted.
-			s.screen(ci.switchAsk...)
+			s.Screen(ci.switchAsk...)
 			s.noComposer()
-			s.do(func() error {
-				d.lg.Info("rig: switch confirmation", "screen", d.rec.ScreenText())
+			s.Do(func() error {
+				d.Logger().Info("rig: switch confirmation", "screen", d.ScreenText())
 				return nil
 			})
-			s.mark("menu_or_viewer", menuAbsent)
-			s.key("Enter")
-			s.screen("❯ /model", ci.savedAs)
+			s.Mark("menu_or_viewer", ComposerAbsent)
+			s.Key("Enter")
+			s.Screen("❯ /model", ci.savedAs)
 			s.claudeIdle()
 			s.claudeComposer("")
-			s.mark("idle", idleEmpty)
-			s.do(func() error {
+			s.Mark("idle", ComposerEmpty)
+			s.Do(func() error {
 				model, effort, err := settingsModel(d.Home, ci.requestAfter.Model)
 				if err == nil && (model != ci.settingsModel || effort != ci.settingsEffort) {
 					err = fmt.Errorf("rig: settings.json holds model %q effort %q, want %q %q", model, effort, ci.settingsModel, ci.settingsEffort)
@@ -187,9 +187,9 @@ func claudeModelMenu() *Scenario {
 				return err
 			})
 			s.answer(inspectAfter, 2)
-			s.do(func() error {
+			s.Do(func() error {
 				got, err := lastModelTuple(d.Log.Requests(), inspectAfter)
-				d.lg.Info("rig: model request after the switch", "model", got.Model, "effort", got.Effort)
+				d.Logger().Info("rig: model request after the switch", "model", got.Model, "effort", got.Effort)
 				if err == nil && got != ci.requestAfter {
 					err = fmt.Errorf("rig: the request after the switch carries %+v, want %+v", got, ci.requestAfter)
 				}
@@ -198,25 +198,24 @@ func claudeModelMenu() *Scenario {
 				}
 				return err
 			})
-			return s.err
 		}}
 }
 
 func claudeModelAbandon() *Scenario {
 	return &Scenario{Name: "model-abandon", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Drive: func(s *Steps) {
+			d := s.d
 			ci := claudeInspects[d.Version]
 			s.claudeIdle()
-			s.mark("idle", idleEmpty)
+			s.Mark("idle", ComposerEmpty)
 			s.openPicker()
-			s.key("Escape")
-			s.screen("❯ /model", ci.keptAs)
-			s.gone("Select model")
+			s.Key("Escape")
+			s.Screen("❯ /model", ci.keptAs)
+			s.Gone("Select model")
 			s.claudeIdle()
 			s.claudeComposer("")
-			s.mark("idle", idleEmpty)
-			s.do(func() error {
+			s.Mark("idle", ComposerEmpty)
+			s.Do(func() error {
 				model, _, err := settingsModel(d.Home, "")
 				switch {
 				case err != nil:
@@ -228,6 +227,5 @@ func claudeModelAbandon() *Scenario {
 				}
 				return noModelList(d.Log.Requests())
 			})
-			return s.err
 		}}
 }

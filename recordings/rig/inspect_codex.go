@@ -1,7 +1,6 @@
 package rig
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -330,34 +329,6 @@ func codexBox(rows ...string) []string {
 	return append(out, "╰"+strings.Repeat("─", w+3)+"╯")
 }
 
-// codexScreenRows are the rows of the screen's plain text, spaces at their
-// ends trimmed.
-func codexScreenRows(text string) []string {
-	rows := strings.Split(text, "\n")
-	for i, r := range rows {
-		rows[i] = strings.TrimRight(r, " ")
-	}
-	return rows
-}
-
-// hasRowBlock reports whether want are consecutive rows of text.
-func hasRowBlock(text string, want []string) bool {
-	rows := codexScreenRows(text)
-	for i := 0; i+len(want) <= len(rows); i++ {
-		if slices.Equal(rows[i:i+len(want)], want) {
-			return true
-		}
-	}
-	return false
-}
-
-// rowBlock waits until want are consecutive rows of the screen.
-func (s *sticky) rowBlock(desc string, want []string) {
-	s.do(func() error {
-		return s.d.ScreenFunc(fmt.Sprintf("%s, rows %q", desc, want), func(text string) bool { return hasRowBlock(text, want) })
-	})
-}
-
 // codexCompletionRow matches a row of the slash-command completion list:
 // the command at its start (after 0.171.0's highlight glyph), spaces,
 // its description.
@@ -403,21 +374,19 @@ func codexHighlighted(sc *vt.Screen, cmds map[string]string) (listed, lit map[st
 
 // codexCompletion waits until the completion list shows exactly the commands
 // of cmds (command: description) with the one named highlighted.
-func (s *sticky) codexCompletion(highlighted string, cmds map[string]string) {
-	s.do(func() error {
-		return s.d.wait(fmt.Sprintf("completion list %v, %s highlighted", cmds, highlighted), func(ctx context.Context) error {
-			return s.d.rec.WaitScreen(ctx, func(sc *vt.Screen) bool {
-				listed, lit := codexHighlighted(sc, cmds)
-				if len(listed) != len(cmds) {
+func (s *Steps) codexCompletion(highlighted string, cmds map[string]string) {
+	s.Do(func() error {
+		return s.d.ScreenCells(fmt.Sprintf("completion list %v, %s highlighted", cmds, highlighted), func(sc *vt.Screen) bool {
+			listed, lit := codexHighlighted(sc, cmds)
+			if len(listed) != len(cmds) {
+				return false
+			}
+			for cmd := range cmds {
+				if lit[cmd] != (cmd == highlighted) {
 					return false
 				}
-				for cmd := range cmds {
-					if lit[cmd] != (cmd == highlighted) {
-						return false
-					}
-				}
-				return true
-			})
+			}
+			return true
 		})
 	})
 }
@@ -426,9 +395,9 @@ var codexSessionRow = regexp.MustCompile(`Session: +([0-9a-f]{8}-[0-9a-f]{4}-[0-
 
 // codexStatusSession waits for /status's Session row and returns its id
 // (the last one on the screen).
-func (s *sticky) codexStatusSession() string {
+func (s *Steps) codexStatusSession() string {
 	var id string
-	s.screenFunc("/status's Session row", func(text string) bool {
+	s.ScreenFunc("/status's Session row", func(text string) bool {
 		m := codexSessionRow.FindAllStringSubmatch(text, -1)
 		if len(m) == 0 {
 			return false
@@ -441,9 +410,9 @@ func (s *sticky) codexStatusSession() string {
 
 // codexComposerEmpty waits for the idle composer, empty: its placeholder
 // over the status line.
-func (s *sticky) codexComposerEmpty(a threadAgent) {
-	a.idle(s)
-	s.composerRow(a, "Ask Codex to do anything")
+func (s *Steps) codexComposerEmpty(a Threads) {
+	a.Idle(s)
+	a.ComposerRow(s, "Ask Codex to do anything")
 }
 
 // codexOpenRollouts lists the rollout files the run's processes hold open.
@@ -512,7 +481,7 @@ func codexRequestCarries(d *Driver, prompt, model, effort string) error {
 		if body.Model != model || body.Reasoning.Effort != effort {
 			return fmt.Errorf("rig: the request of %q carries model %q effort %q, want %q %q", prompt, body.Model, body.Reasoning.Effort, model, effort)
 		}
-		d.lg.Info("rig: request carries", "model", body.Model, "effort", body.Reasoning.Effort)
+		d.Logger().Info("rig: request carries", "model", body.Model, "effort", body.Reasoning.Effort)
 		return nil
 	}
 	return fmt.Errorf("rig: no model request for %q", prompt)
@@ -526,39 +495,37 @@ var (
 // codexSlash types text into the idle empty composer and marks the
 // composer holding it over its completion list (idle, draft): the list
 // shows cmds with highlighted highlighted.
-func (s *sticky) codexSlash(a threadAgent, text, highlighted string, cmds map[string]string) {
+func (s *Steps) codexSlash(a Threads, text, highlighted string, cmds map[string]string) {
 	s.codexComposerEmpty(a)
-	s.typ(text)
-	s.composerRow(a, text)
+	s.Type(text)
+	a.ComposerRow(s, text)
 	s.codexCompletion(highlighted, cmds)
-	s.pause(codexEnterGap) // out of the paste-burst window
-	s.mark("idle", idleDraft)
+	s.Pause(codexEnterGap) // out of the paste-burst window
+	s.Mark("idle", ComposerDraft)
 }
 
 func codexInspectStatus() *Scenario {
-	a := threadAgents["codex"]
+	a := codexThreads
 	return &Scenario{Name: "status", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(d *Driver) error { return codexStatusRun(d, a, codexInspects[d.Version].status) }}
+		Drive: func(s *Steps) { s.codexStatusRun(a, codexInspects[s.d.Version].status) }}
 }
 
 // codexStatusRun is the status scenario: /status typed into the idle
 // empty composer of a fresh session, Enter, the block (rows, given the
 // Session id) and the idle empty composer under it.
-func codexStatusRun(d *Driver, a threadAgent, rows func(id string) []string) error {
-	s := &sticky{d: d}
+func (s *Steps) codexStatusRun(a Threads, rows func(id string) []string) {
+	d := s.d
 	s.codexSlash(a, "/status", "/status", codexStatusCmds)
-	s.key("Enter")
+	s.Key("Enter")
 	id := s.codexStatusSession()
-	s.do(func() error {
-		return s.d.ScreenFunc("the /status block", func(text string) bool { return hasRowBlock(text, rows(id)) })
-	})
-	s.gone(codexStatuslineHint)
+	s.ScreenFunc("the /status block", func(text string) bool { return HasRowBlock(text, rows(id)) })
+	s.Gone(codexStatuslineHint)
 	s.codexComposerEmpty(a)
-	s.mark("idle", idleEmpty)
+	s.Mark("idle", ComposerEmpty)
 	// The Session row names the thread: its writer lock (its
 	// rollout is written at the first prompt; status-ambiguous
 	// shows the Session is that rollout's id).
-	s.do(func() error {
+	s.Do(func() error {
 		all, _ := filepath.Glob(filepath.Join(d.Home.Home, ".codex", "thread-writer-locks", "*.lock"))
 		var locks []string // .coordination.lock aside
 		for _, l := range all {
@@ -571,72 +538,69 @@ func codexStatusRun(d *Driver, a threadAgent, rows func(id string) []string) err
 		}
 		return nil
 	})
-	return s.err
 }
 
 func codexInspectStatusCompletion() *Scenario {
-	a := threadAgents["codex"]
+	a := codexThreads
 	return &Scenario{Name: "status-completion", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Drive: func(s *Steps) {
+			d := s.d
 			// "/statu": both rows, /status first and highlighted; the
 			// composer does not hold the command.
 			s.codexSlash(a, "/statu", "/status", codexStatusCmds)
-			s.typ("s")
-			s.composerRow(a, "/status")
+			s.Type("s")
+			a.ComposerRow(s, "/status")
 			s.codexCompletion("/status", codexStatusCmds)
 			// Down highlights /statusline; the composer keeps "/status".
-			s.key("Down")
+			s.Key("Down")
 			s.codexCompletion("/statusline", codexStatusCmds)
-			s.composerRow(a, "/status")
-			s.mark("idle", idleDraft)
-			s.do(func() error { d.lg.Info("rig: status-completion", "screen", d.rec.ScreenText()); return nil })
-			s.key("C-u")
+			a.ComposerRow(s, "/status")
+			s.Mark("idle", ComposerDraft)
+			s.Do(func() error { d.Logger().Info("rig: status-completion", "screen", d.ScreenText()); return nil })
+			s.Key("C-u")
 			s.codexComposerEmpty(a)
-			s.gone(codexStatuslineHint)
-			s.mark("idle", idleEmpty)
-			return s.err
+			s.Gone(codexStatuslineHint)
+			s.Mark("idle", ComposerEmpty)
 		}}
 }
 
 // codexOpenModel types /model, marks it over its completion row, and Enter
 // opens the popup with the configured model current.
-func (s *sticky) codexOpenModel(a threadAgent, in codexInspect) {
+func (s *Steps) codexOpenModel(a Threads, in codexInspect) {
 	s.codexSlash(a, "/model", "/model", codexModelCmds)
-	s.key("Enter")
-	s.rowBlock("the /model popup", in.models)
-	s.mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+	s.Key("Enter")
+	s.RowBlock("the /model popup", in.models)
+	s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
 }
 
 func codexInspectModelMenu() *Scenario {
-	a := threadAgents["codex"]
+	a := codexThreads
 	return &Scenario{Name: "model-menu", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Drive: func(s *Steps) {
+			d := s.d
 			in := codexInspects[d.Version]
-			s.ask(a, codexInspectPrompt, codexInspectPrompt, 1)
-			s.do(func() error { return codexRequestCarries(d, codexInspectPrompt, CodexModel(d.Version), "medium") })
+			a.Ask(s, codexInspectPrompt, codexInspectPrompt, 1)
+			s.Do(func() error { return codexRequestCarries(d, codexInspectPrompt, CodexModel(d.Version), "medium") })
 			s.codexOpenModel(a, in)
-			s.do(func() error { return codexBundledCatalog(d) })
-			s.key("Up")
-			s.rowBlock("the model above the current one highlighted", in.modelsUp)
-			s.mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
-			s.key("Enter")
-			s.rowBlock("its effort popup", in.efforts)
-			s.mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
-			s.key("Down")
-			s.rowBlock("the next effort highlighted", in.effortsDown)
-			s.mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
-			s.key("Enter")
-			s.screen(in.changed, "  "+in.line)
+			s.Do(func() error { return codexBundledCatalog(d) })
+			s.Key("Up")
+			s.RowBlock("the model above the current one highlighted", in.modelsUp)
+			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+			s.Key("Enter")
+			s.RowBlock("its effort popup", in.efforts)
+			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+			s.Key("Down")
+			s.RowBlock("the next effort highlighted", in.effortsDown)
+			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+			s.Key("Enter")
+			s.Screen(in.changed, "  "+in.line)
 			s.codexComposerEmpty(a)
-			s.mark("idle", idleEmpty)
-			s.do(func() error {
+			s.Mark("idle", ComposerEmpty)
+			s.Do(func() error {
 				return codexConfigHas(d.Home.Home, fmt.Sprintf("model = %q", in.model), fmt.Sprintf("model_reasoning_effort = %q", in.effort))
 			})
-			s.ask(a, codexInspectAfter, codexInspectPrompt, 2)
-			s.do(func() error { return codexRequestCarries(d, codexInspectAfter, in.model, in.effort) })
-			return s.err
+			a.Ask(s, codexInspectAfter, codexInspectPrompt, 2)
+			s.Do(func() error { return codexRequestCarries(d, codexInspectAfter, in.model, in.effort) })
 		}}
 }
 
@@ -645,140 +609,137 @@ func codexInspectModelMenu() *Scenario {
 // back"); config.toml keeps the configured model, and /new goes back to
 // it.
 func codexInspectModelSession() *Scenario {
-	a := threadAgents["codex"]
+	a := codexThreads
 	return &Scenario{Name: "model-menu-session", Agent: "codex", Only: []string{"0.171.0"}, Script: codexScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Drive: func(s *Steps) {
+			d := s.d
 			in := codexInspects[d.Version]
-			s.ask(a, codexInspectPrompt, codexInspectPrompt, 1)
+			a.Ask(s, codexInspectPrompt, codexInspectPrompt, 1)
 			s.codexOpenModel(a, in)
-			s.key("Up")
-			s.rowBlock("the model above the current one highlighted", in.modelsUp)
-			s.key("Enter")
-			s.rowBlock("its effort popup", in.efforts)
-			s.key("Down")
-			s.rowBlock("the next effort highlighted", in.effortsDown)
-			s.mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
-			s.key("s")
-			s.screen(in.changed+" for this session only", "  "+in.line)
+			s.Key("Up")
+			s.RowBlock("the model above the current one highlighted", in.modelsUp)
+			s.Key("Enter")
+			s.RowBlock("its effort popup", in.efforts)
+			s.Key("Down")
+			s.RowBlock("the next effort highlighted", in.effortsDown)
+			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+			s.Key("s")
+			s.Screen(in.changed+" for this session only", "  "+in.line)
 			s.codexComposerEmpty(a)
-			s.mark("idle", idleEmpty)
-			s.do(func() error {
+			s.Mark("idle", ComposerEmpty)
+			s.Do(func() error {
 				b, err := os.ReadFile(filepath.Join(d.Home.Home, ".codex", "config.toml"))
 				if err != nil || strings.Contains(string(b), "model_reasoning_effort") || !strings.HasPrefix(string(b), fmt.Sprintf("model = %q\n", CodexModel(d.Version))) {
 					return fmt.Errorf("rig: config.toml changed by a session-only switch (%v):\n%s", err, b)
 				}
 				return nil
 			})
-			s.ask(a, codexInspectAfter, codexInspectPrompt, 2)
-			s.do(func() error { return codexRequestCarries(d, codexInspectAfter, in.model, in.effort) })
+			a.Ask(s, codexInspectAfter, codexInspectPrompt, 2)
+			s.Do(func() error { return codexRequestCarries(d, codexInspectAfter, in.model, in.effort) })
 			// A new conversation starts from the configured model again
 			// (its rollout is not written: no prompt there).
-			s.codexSlash(a, "/new", "/new", map[string]string{"/new": threadAgents["codex"].newHint})
-			s.key("Enter")
-			s.screen("  GPT-6-Sol default", codexStatus) // "GPT-6-Sol default fast · ~/project"
-			s.gone(in.line)
+			s.codexSlash(a, "/new", "/new", map[string]string{"/new": codexThreads.NewHint})
+			s.Key("Enter")
+			s.Screen("  GPT-6-Sol default", codexStatus) // "GPT-6-Sol default fast · ~/project"
+			s.Gone(in.line)
 			s.codexComposerEmpty(a)
-			s.mark("idle", idleEmpty)
-			return s.err
+			s.Mark("idle", ComposerEmpty)
 		}}
 }
 
 func codexInspectModelAbandon() *Scenario {
-	a := threadAgents["codex"]
+	a := codexThreads
 	return &Scenario{Name: "model-abandon", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Drive: func(s *Steps) {
+			d := s.d
 			in := codexInspects[d.Version]
 			line := in.models[0] // only to keep the title in the gone checks
 			// A bare /model over its completion row: C-u empties it.
 			s.codexSlash(a, "/model", "/model", codexModelCmds)
-			s.key("C-u")
+			s.Key("C-u")
 			s.codexComposerEmpty(a)
-			s.gone(codexModelHint)
-			s.mark("idle", idleEmpty)
+			s.Gone(codexModelHint)
+			s.Mark("idle", ComposerEmpty)
 			// Esc closes the completion row and leaves "/model" in the
 			// composer over the status line; C-u empties it.
 			s.codexSlash(a, "/model", "/model", codexModelCmds)
-			s.key("Escape")
-			s.gone(codexModelHint)
-			s.composerRow(a, "/model")
-			s.screen(codexStatus)
-			s.mark("idle", idleDraft)
-			s.key("C-u")
+			s.Key("Escape")
+			s.Gone(codexModelHint)
+			a.ComposerRow(s, "/model")
+			s.Screen(codexStatus)
+			s.Mark("idle", ComposerDraft)
+			s.Key("C-u")
 			s.codexComposerEmpty(a)
-			s.mark("idle", idleEmpty)
+			s.Mark("idle", ComposerEmpty)
 			// The popup left open: Esc closes it.
 			s.codexOpenModel(a, in)
-			s.key("Escape")
-			s.gone(line)
+			s.Key("Escape")
+			s.Gone(line)
 			s.codexComposerEmpty(a)
-			s.mark("idle", idleEmpty)
+			s.Mark("idle", ComposerEmpty)
 			// Left in the effort popup: Esc goes back to the model popup
 			// (the other model still highlighted), Esc again closes it.
 			s.codexOpenModel(a, in)
-			s.key("Up")
-			s.rowBlock("the model above the current one highlighted", in.modelsUp)
-			s.key("Enter")
-			s.rowBlock("its effort popup", in.efforts)
-			s.mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
-			s.key("Escape")
-			s.rowBlock("back in the model popup", in.modelsUp)
-			s.mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
-			s.key("Escape")
-			s.gone(line)
+			s.Key("Up")
+			s.RowBlock("the model above the current one highlighted", in.modelsUp)
+			s.Key("Enter")
+			s.RowBlock("its effort popup", in.efforts)
+			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+			s.Key("Escape")
+			s.RowBlock("back in the model popup", in.modelsUp)
+			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+			s.Key("Escape")
+			s.Gone(line)
 			s.codexComposerEmpty(a)
-			s.mark("idle", idleEmpty)
+			s.Mark("idle", ComposerEmpty)
 			// Nothing changed.
-			s.do(func() error { return codexConfigHas(d.Home.Home, fmt.Sprintf("model = %q", CodexModel(d.Version))) })
-			s.gone(in.changed)
-			return s.err
+			s.Do(func() error { return codexConfigHas(d.Home.Home, fmt.Sprintf("model = %q", CodexModel(d.Version))) })
+			s.Gone(in.changed)
 		}}
 }
 
 func codexInspectStatusAmbiguous() *Scenario {
-	a := threadAgents["codex"]
+	a := codexThreads
 	return &Scenario{Name: "status-ambiguous", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
-			first := s.ask(a, codexTwice, codexTwice, 1)
-			s.newThread(a)
+		Drive: func(s *Steps) {
+			d := s.d
+			first := a.Ask(s, codexTwice, codexTwice, 1)
+			a.NewThread(s)
 			// The same prompt again, in the new conversation: its own
 			// rollout, not the first.
-			a.idle(s)
-			a.prompt(s, codexTwice)
-			s.request("prompt "+codexTwice, nil)
-			second := s.threadJournal("the second conversation's rollout", func(p string) bool {
-				return p != first && countLines(p, promptLine("codex", codexTwice)) > 0 && countLines(p, turnEnd("codex")) >= 1
+			a.Idle(s)
+			a.Prompt(s, codexTwice)
+			s.Request("prompt "+codexTwice, nil)
+			second := s.JournalFile("the second conversation's rollout", func(p string) bool {
+				return p != first && CountLines(p, codexThreads.PromptLine(codexTwice)) > 0 && CountLines(p, codexThreads.TurnEnd) >= 1
 			})
 			s.codexComposerEmpty(a)
-			s.mark("idle", idleEmpty)
-			s.do(func() error {
+			s.Mark("idle", ComposerEmpty)
+			s.Do(func() error {
 				open := codexOpenRollouts(d.Home.Home)
 				if first == second || len(open) != 2 || !slices.Contains(open, first) || !slices.Contains(open, second) {
 					return fmt.Errorf("rig: want both rollouts open, %s and %s; open: %v", first, second, open)
 				}
-				d.lg.Info("rig: rollouts open", "first", threadID(first), "second", threadID(second))
+				d.Logger().Info("rig: rollouts open", "first", codexThreadID(first), "second", codexThreadID(second))
 				return nil
 			})
 			s.codexSlash(a, "/status", "/status", codexStatusCmds)
-			s.key("Enter")
+			s.Key("Enter")
 			id := s.codexStatusSession()
-			s.do(func() error {
-				if id != threadID(second) {
-					return fmt.Errorf("rig: /status shows session %s, want the second conversation's %s", id, threadID(second))
+			s.Do(func() error {
+				if id != codexThreadID(second) {
+					return fmt.Errorf("rig: /status shows session %s, want the second conversation's %s", id, codexThreadID(second))
 				}
 				return nil
 			})
-			s.rowBlock("the /status block", codexInspects[d.Version].statusTurn(threadID(second), codexTwice))
-			if !versionAtLeast(d.Version, "0.171.0") {
+			s.RowBlock("the /status block", codexInspects[d.Version].statusTurn(codexThreadID(second), codexTwice))
+			if !VersionAtLeast(d.Version, "0.171.0") {
 				// The first conversation's id stays on the screen, above.
-				s.screen("To continue this session, run codex resume " + threadID(first))
+				s.Screen("To continue this session, run codex resume " + codexThreadID(first))
 			}
 			s.codexComposerEmpty(a)
-			s.mark("idle", idleEmpty)
-			s.do(func() error { d.lg.Info("rig: status-ambiguous", "screen", d.rec.ScreenText()); return nil })
-			return s.err
+			s.Mark("idle", ComposerEmpty)
+			s.Do(func() error { d.Logger().Info("rig: status-ambiguous", "screen", d.ScreenText()); return nil })
 		}}
 }
 

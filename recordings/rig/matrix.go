@@ -11,13 +11,13 @@ import "github.com/agent-knock-knock/akk/recordings/fakemodel"
 // codexDraftBwrap is the draft scenario with bubblewrap on PATH: it waits
 // past the warning's delay before typing, so a warning would be on screen.
 func codexDraftBwrap() *Scenario {
-	sc := *scenarios["codex/draft"]
+	sc := *codexDraftScenario
 	sc.Name, sc.Script, sc.Setup = "draft-bwrap", codexToolsScript, codexSetupBwrap
-	sc.Drive = steps(func(s *sticky) {
+	sc.Drive = func(s *Steps) {
 		s.codexIdle()
-		s.quiet(codexStartupQuiet)
+		s.Quiet(codexStartupQuiet)
 		s.codexDraft()
-	})
+	}
 	return &sc
 }
 

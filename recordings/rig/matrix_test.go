@@ -41,7 +41,7 @@ func TestFallbackTools(t *testing.T) {
 	if !long.FallbackTools || base.FallbackTools {
 		t.Fatalf("FallbackTools: long %v, base %v", long.FallbackTools, base.FallbackTools)
 	}
-	if m := long.model(v); m != longCodexModel {
+	if m := codexModel(long, v); m != longCodexModel {
 		t.Fatalf("model %q, want %q", m, longCodexModel)
 	}
 	runLs := func(s *Scenario) (string, bool) {

@@ -148,19 +148,19 @@ func firstRune(s string) string {
 
 // catalogPicker waits for the picker with rows and the effort row
 // reading effort, the row under it under, logs it and marks it.
-func (s *sticky) catalogPicker(rows []pickerRow, effort, under string) {
+func (s *Steps) catalogPicker(rows []pickerRow, effort, under string) {
 	var got []pickerRow
 	var gotEffort, gotUnder string
-	s.do(func() error {
+	s.Do(func() error {
 		err := s.d.ScreenFunc(fmt.Sprintf("the picker, effort %q over %q", effort, under), func(text string) bool {
 			got, _ = parsePicker(text)
 			gotEffort, gotUnder = pickerEffort(text)
 			return fmt.Sprint(got) == fmt.Sprint(rows) && gotEffort == effort && gotUnder == under
 		})
-		s.d.lg.Info("rig: catalog picker", "highlighted", highlighted(got), "effort", gotEffort, "under", gotUnder)
+		s.d.Logger().Info("rig: catalog picker", "highlighted", highlighted(got), "effort", gotEffort, "under", gotUnder)
 		return err
 	})
-	s.mark("menu_or_viewer", menuAbsent)
+	s.Mark("menu_or_viewer", ComposerAbsent)
 }
 
 func highlighted(rows []pickerRow) string {
@@ -174,13 +174,13 @@ func highlighted(rows []pickerRow) string {
 
 // stillAfter presses key and proves it changed nothing: the screen
 // after claudeKeyQuiet of stillness is the one before.
-func (s *sticky) stillAfter(key string) {
+func (s *Steps) stillAfter(key string) {
 	var before string
-	s.do(func() error { before = s.d.rec.ScreenText(); return nil })
-	s.key(key)
-	s.quiet(claudeKeyQuiet)
-	s.do(func() error {
-		if after := s.d.rec.ScreenText(); after != before {
+	s.Do(func() error { before = s.d.ScreenText(); return nil })
+	s.Key(key)
+	s.Quiet(claudeKeyQuiet)
+	s.Do(func() error {
+		if after := s.d.ScreenText(); after != before {
 			return fmt.Errorf("rig: %s changed the picker:\n%s", key, after)
 		}
 		return nil
@@ -199,16 +199,16 @@ func (c claudeCatalog) effortRow(i int) (row, under string) {
 // every level and back to the one it started on, marking every screen:
 // a ring all the way round with Right; a line Right to its end, once
 // more (nothing moves), Left to its start, once more, and Right back.
-func (s *sticky) walkEffort(c claudeCatalog, rows []pickerRow) {
+func (s *Steps) walkEffort(c claudeCatalog, rows []pickerRow) {
 	n := len(c.levels)
 	step := func(key string, i int) {
-		s.key(key)
+		s.Key(key)
 		row, under := c.effortRow(i)
 		s.catalogPicker(rows, row, under)
 	}
 	if c.ring {
 		if n > claudeRingCap {
-			s.do(func() error { return fmt.Errorf("rig: %d effort levels, more than %d presses round", n, claudeRingCap) })
+			s.Do(func() error { return fmt.Errorf("rig: %d effort levels, more than %d presses round", n, claudeRingCap) })
 		}
 		for k := 1; k <= n; k++ {
 			step("Right", (c.start+k)%n)
@@ -219,12 +219,12 @@ func (s *sticky) walkEffort(c claudeCatalog, rows []pickerRow) {
 		step("Right", i)
 	}
 	s.stillAfter("Right")
-	s.markNow("menu_or_viewer", menuAbsent)
+	s.MarkNow("menu_or_viewer", ComposerAbsent)
 	for i := n - 2; i >= 0; i-- {
 		step("Left", i)
 	}
 	s.stillAfter("Left")
-	s.markNow("menu_or_viewer", menuAbsent)
+	s.MarkNow("menu_or_viewer", ComposerAbsent)
 	for i := 1; i <= c.start; i++ {
 		step("Right", i)
 	}
@@ -246,13 +246,13 @@ func settingsKept(h *Home, before []byte) error {
 
 func claudeModelCatalog() *Scenario {
 	return &Scenario{Name: "model-catalog", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Drive: func(s *Steps) {
+			d := s.d
 			ci, c := claudeInspects[d.Version], claudeCatalogs[d.Version]
 			s.answer(inspectPrompt, 1)
 			var settings []byte
 			var seen int
-			s.do(func() (err error) {
+			s.Do(func() (err error) {
 				settings, err = claudeSettingsBytes(d.Home)
 				seen = messagesRequests(d.Log.Requests())
 				return err
@@ -265,25 +265,25 @@ func claudeModelCatalog() *Scenario {
 					row, under = none, ""
 				}
 				if i > 0 {
-					s.key("Down")
+					s.Key("Down")
 					s.catalogPicker(rows, row, under)
 				}
 				if _, ok := c.noEffort[r.label]; ok {
 					for _, k := range []string{"Right", "Left"} {
 						s.stillAfter(k)
-						s.markNow("menu_or_viewer", menuAbsent)
+						s.MarkNow("menu_or_viewer", ComposerAbsent)
 					}
 					continue
 				}
 				s.walkEffort(c, rows)
 			}
-			s.key("Escape")
-			s.screen("❯ /model", ci.keptAs)
-			s.gone("Select model")
+			s.Key("Escape")
+			s.Screen("❯ /model", ci.keptAs)
+			s.Gone("Select model")
 			s.claudeIdle()
 			s.claudeComposer("")
-			s.mark("idle", idleEmpty)
-			s.do(func() error {
+			s.Mark("idle", ComposerEmpty)
+			s.Do(func() error {
 				if n := messagesRequests(d.Log.Requests()); n != seen {
 					return fmt.Errorf("rig: the walk made %d model requests", n-seen)
 				}
@@ -292,17 +292,16 @@ func claudeModelCatalog() *Scenario {
 				}
 				return noModelList(d.Log.Requests())
 			})
-			return s.err
 		}}
 }
 
 func claudeModelSession() *Scenario {
 	return &Scenario{Name: "model-session", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Drive: func(s *Steps) {
+			d := s.d
 			ci, c := claudeInspects[d.Version], claudeCatalogs[d.Version]
 			s.answer(inspectPrompt, 1)
-			s.do(func() error {
+			s.Do(func() error {
 				got, err := lastModelTuple(d.Log.Requests(), inspectPrompt)
 				if err == nil && got != ci.requestBefore {
 					err = fmt.Errorf("rig: the first request carries %+v, want %+v", got, ci.requestBefore)
@@ -310,39 +309,39 @@ func claudeModelSession() *Scenario {
 				return err
 			})
 			var settings []byte
-			s.do(func() (err error) { settings, err = claudeSettingsBytes(d.Home); return err })
+			s.Do(func() (err error) { settings, err = claudeSettingsBytes(d.Home); return err })
 			s.openPicker()
 			for _, r := range ci.pickerRows {
 				if r.label == ci.target {
 					for range r.n - 1 {
-						s.key("Down")
+						s.Key("Down")
 					}
 				}
 			}
 			s.picker(highlight(ci.pickerRows, ci.target), ci.effortBefore)
-			s.key(ci.effortKey)
+			s.Key(ci.effortKey)
 			s.picker(highlight(ci.pickerRows, ci.target), ci.effortAfter)
 			// "s": the same confirmation as Enter's, Yes highlighted.
-			s.key("s")
-			s.screen(ci.switchAsk...)
+			s.Key("s")
+			s.Screen(ci.switchAsk...)
 			s.noComposer()
-			s.mark("menu_or_viewer", menuAbsent)
-			s.key("Enter")
-			s.screen("❯ /model", "⎿  "+c.sessionSet)
-			s.gone("Switch model?")
+			s.Mark("menu_or_viewer", ComposerAbsent)
+			s.Key("Enter")
+			s.Screen("❯ /model", "⎿  "+c.sessionSet)
+			s.Gone("Switch model?")
 			s.claudeIdle()
 			s.claudeComposer("")
-			s.mark("idle", idleEmpty)
-			s.do(func() error { return settingsKept(d.Home, settings) })
-			s.journal("the session-only switch", func(m map[string]any) bool {
+			s.Mark("idle", ComposerEmpty)
+			s.Do(func() error { return settingsKept(d.Home, settings) })
+			s.Journal("the session-only switch", func(m map[string]any) bool {
 				msg, _ := m["message"].(map[string]any)
 				text, _ := msg["content"].(string)
 				return strings.Contains(text, "for this session only")
 			})
 			s.answer(inspectAfter, 2)
-			s.do(func() error {
+			s.Do(func() error {
 				got, err := lastModelTuple(d.Log.Requests(), inspectAfter)
-				d.lg.Info("rig: model request after the session switch", "model", got.Model, "effort", got.Effort)
+				d.Logger().Info("rig: model request after the session switch", "model", got.Model, "effort", got.Effort)
 				if err == nil && got != ci.requestAfter {
 					err = fmt.Errorf("rig: the request after the switch carries %+v, want %+v", got, ci.requestAfter)
 				}
@@ -354,6 +353,5 @@ func claudeModelSession() *Scenario {
 				}
 				return err
 			})
-			return s.err
 		}}
 }

@@ -190,12 +190,12 @@ func codexConfigBytes(h *Home) ([]byte, error) {
 // codexCatalogWalk visits every model of the open popup top to bottom:
 // highlighted (marked), Enter (its effort popup, marked), Esc (the model
 // popup again, marked).
-func (s *sticky) codexCatalogWalk(c codexCatalog) {
+func (s *Steps) codexCatalogWalk(c codexCatalog) {
 	absent := recordings.MarkerState{Composer: "absent"}
 	// Up from the current model to the first: the window does not move.
 	for i := c.current - 1; i >= 0; i-- {
-		s.key("Up")
-		s.rowBlock(fmt.Sprintf("model %d highlighted", i+1), c.modelRows(i, 0))
+		s.Key("Up")
+		s.RowBlock(fmt.Sprintf("model %d highlighted", i+1), c.modelRows(i, 0))
 	}
 	first := 0
 	for i, m := range c.models {
@@ -203,46 +203,46 @@ func (s *sticky) codexCatalogWalk(c codexCatalog) {
 			first = i - c.visible + 1 // Down scrolls one row
 		}
 		if i > 0 {
-			s.key("Down")
+			s.Key("Down")
 		}
-		s.rowBlock(fmt.Sprintf("model %d highlighted", i+1), c.modelRows(i, first))
-		s.mark("menu_or_viewer", absent)
-		s.key("Enter")
-		s.rowBlock(m.name+"'s effort popup", c.effortRows(m))
-		s.mark("menu_or_viewer", absent)
-		s.do(func() error {
-			s.d.lg.Info("rig: effort popup", "model", m.name, "rows", fmt.Sprintf("%q", c.effortRows(m)))
+		s.RowBlock(fmt.Sprintf("model %d highlighted", i+1), c.modelRows(i, first))
+		s.Mark("menu_or_viewer", absent)
+		s.Key("Enter")
+		s.RowBlock(m.name+"'s effort popup", c.effortRows(m))
+		s.Mark("menu_or_viewer", absent)
+		s.Do(func() error {
+			s.d.Logger().Info("rig: effort popup", "model", m.name, "rows", fmt.Sprintf("%q", c.effortRows(m)))
 			return nil
 		})
-		s.key("Escape")
-		s.rowBlock(fmt.Sprintf("back at model %d", i+1), c.modelRows(i, first))
-		s.mark("menu_or_viewer", absent)
+		s.Key("Escape")
+		s.RowBlock(fmt.Sprintf("back at model %d", i+1), c.modelRows(i, first))
+		s.Mark("menu_or_viewer", absent)
 	}
 }
 
 func codexModelCatalog() *Scenario {
-	a := threadAgents["codex"]
+	a := codexThreads
 	return &Scenario{Name: "model-catalog", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Drive: func(s *Steps) {
+			d := s.d
 			in, c := codexInspects[d.Version], codexCatalogs[d.Version]
-			s.ask(a, codexInspectPrompt, codexInspectPrompt, 1)
+			a.Ask(s, codexInspectPrompt, codexInspectPrompt, 1)
 			var config []byte
 			var seen int
-			s.do(func() (err error) {
+			s.Do(func() (err error) {
 				config, err = codexConfigBytes(d.Home)
 				seen = len(d.Log.Requests())
 				return err
 			})
 			s.codexOpenModel(a, in)
-			s.rowBlock("the popup as it opens", c.modelRows(c.current, 0))
+			s.RowBlock("the popup as it opens", c.modelRows(c.current, 0))
 			s.codexCatalogWalk(c)
-			s.key("Escape")
-			s.gone(c.head[0])
+			s.Key("Escape")
+			s.Gone(c.head[0])
 			s.codexComposerEmpty(a)
-			s.mark("idle", idleEmpty)
-			s.gone("Model changed")
-			s.do(func() error {
+			s.Mark("idle", ComposerEmpty)
+			s.Gone("Model changed")
+			s.Do(func() error {
 				after, err := codexConfigBytes(d.Home)
 				switch {
 				case err != nil:
@@ -254,6 +254,5 @@ func codexModelCatalog() *Scenario {
 				}
 				return codexBundledCatalog(d)
 			})
-			return s.err
 		}}
 }

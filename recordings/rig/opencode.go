@@ -54,7 +54,7 @@ func writeOpenCodeConfig(h *Home, url, model string) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(h.Home, ".config", "opencode", "opencode.json"), string(b)+"\n")
+	return WriteFile(filepath.Join(h.Home, ".config", "opencode", "opencode.json"), string(b)+"\n")
 }
 
 var openCodeColorQ = map[string]any{"questions": []any{map[string]any{
@@ -88,7 +88,7 @@ func setOpenCodeModel(h *Home, model string) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(path, string(out)+"\n")
+	return WriteFile(path, string(out)+"\n")
 }
 
 func openCodeScript(string) fakemodel.Script {
@@ -128,45 +128,39 @@ const (
 
 // openCodeIdle waits for the composer at rest: its agent row and its
 // box's bottom edge, no working row and no dialog.
-func (s *sticky) openCodeIdle() {
-	s.screen(openCodeAgentRow, "╹▀▀▀")
-	s.gone(openCodeBusy, openCodeBusyAgain, openCodePermTitle)
-	s.quiet(openCodeQuiet)
+func (s *Steps) openCodeIdle() {
+	s.Screen(openCodeAgentRow, "╹▀▀▀")
+	s.Gone(openCodeBusy, openCodeBusyAgain, openCodePermTitle)
+	s.Quiet(openCodeQuiet)
 }
 
 // openCodePrompt types a prompt, waits until the composer shows it and
 // submits it. OpenCode reads a paste only from a bracketed paste: typed
 // bytes and an Enter right after them submit (measured: one burst of
 // "hello there\r" was sent as the prompt).
-func (s *sticky) openCodePrompt(prompt string) {
-	s.typ(prompt)
-	s.screen("┃  " + prompt)
-	s.key("Enter")
+func (s *Steps) openCodePrompt(prompt string) {
+	s.Type(prompt)
+	s.Screen("┃  " + prompt)
+	s.Key("Enter")
 }
 
 // openCodeParts waits until a part of the session database (OpenCode's
 // record of the conversation: ~/.local/share/opencode/opencode.db, a
 // WAL-mode SQLite) satisfies ok. It reads with the sqlite3 command,
 // read-only; the rig has no SQLite driver of its own.
-func (s *sticky) openCodeParts(desc string, ok func(map[string]any) bool) {
-	s.do(func() error { return openCodeParts(s.d, desc, ok) })
+func (s *Steps) openCodeParts(desc string, ok func(map[string]any) bool) {
+	s.Do(func() error { return openCodeParts(s.d, desc, ok) })
 }
 
 func openCodeParts(d *Driver, desc string, ok func(map[string]any) bool) error {
-	return d.wait("parts: "+desc, func(ctx context.Context) error {
-		for {
-			for _, line := range bytes.Split(openCodeJournal(ctx, d.Home.Home), []byte("\n")) {
-				var m map[string]any
-				if json.Unmarshal(line, &m) == nil && ok(m) {
-					return nil
-				}
-			}
-			select {
-			case <-ctx.Done():
-				return context.Cause(ctx)
-			case <-time.After(200 * time.Millisecond):
+	return d.Until("parts: "+desc, 200*time.Millisecond, func(ctx context.Context) bool {
+		for _, line := range bytes.Split(openCodeJournal(ctx, d.Home.Home), []byte("\n")) {
+			var m map[string]any
+			if json.Unmarshal(line, &m) == nil && ok(m) {
+				return true
 			}
 		}
+		return false
 	})
 }
 
@@ -214,7 +208,7 @@ func openCodePart(typ string, subs ...string) func(map[string]any) bool {
 		if data == nil || data["type"] != typ {
 			return false
 		}
-		js := jsonString(data)
+		js := JSONString(data)
 		for _, s := range subs {
 			if !strings.Contains(js, s) {
 				return false

@@ -44,11 +44,11 @@ func TestScenarios(t *testing.T) {
 		t.Errorf("unknown scenario: %v", err)
 	}
 	s, _ := FindScenario("codex", "async-question")
-	if s.Supports("0.153.4") || !s.Supports("0.155.1") || s.model("0.155.1") != "gpt-6-astra" {
+	if s.Supports("0.153.4") || !s.Supports("0.155.1") || codexModel(s, "0.155.1") != "gpt-6-astra" {
 		t.Error("async-question applies to 0.154.0/0.155.1 with gpt-6-astra only")
 	}
 	idle, _ := FindScenario("codex", "idle")
-	if idle.model("0.171.0") != "gpt-6-sol" || idle.model("0.155.1") != "gpt-5.5" {
+	if codexModel(idle, "0.171.0") != "gpt-6-sol" || codexModel(idle, "0.155.1") != "gpt-5.5" {
 		t.Error("codex models")
 	}
 }
@@ -102,8 +102,8 @@ func TestVersionAtLeast(t *testing.T) {
 		{"2.1.332", "2.1.332", true}, {"2.1.333", "2.1.332", true}, {"2.1.267", "2.1.332", false},
 		{"2.2.0", "2.1.332", true}, {"0.171.0", "0.171", true}, {"0.155.1", "0.171.0", false},
 	} {
-		if got := versionAtLeast(tc.v, tc.min); got != tc.want {
-			t.Errorf("versionAtLeast(%s, %s) = %v", tc.v, tc.min, got)
+		if got := VersionAtLeast(tc.v, tc.min); got != tc.want {
+			t.Errorf("VersionAtLeast(%s, %s) = %v", tc.v, tc.min, got)
 		}
 	}
 	if claudeReviewMarker("2.1.267").Questions[0].Prompt == "" || claudeReviewMarker("2.1.332").Questions[0].Prompt != "" {

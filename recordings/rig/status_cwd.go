@@ -64,12 +64,13 @@ func claudeCwdRows(l claudeCwdLayout, work string) []string {
 
 func claudeStatusCwd() *Scenario {
 	return &Scenario{Name: "status-cwd120", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Setup: func(h *Home, _, _ string, env []string) ([]string, error) { return env, longWork(h) },
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
+		Setup: func(h *Home, _, _ string, env []string) ([]string, error) { return env, MoveWork(h, ".claude.json") },
+		Drive: func(s *Steps) {
+			d := s.d
 			rows := claudeCwdRows(claudeCwdLayouts[d.Version], d.Home.Work)
 			if len(rows) < 2 {
-				return fmt.Errorf("rig: the cwd %q fits one row", d.Home.Work)
+				s.Do(func() error { return fmt.Errorf("rig: the cwd %q fits one row", d.Home.Work) })
+				return
 			}
 			// The panel's rows as statusPanel reads them: a value's
 			// screen rows joined with a space.
@@ -85,10 +86,9 @@ func claudeStatusCwd() *Scenario {
 			}
 			s.answer(inspectPrompt, 1)
 			s.statusInspect(want, func() {
-				s.rowBlock("the cwd value's rows", rows)
-				s.do(func() error { d.lg.Info("rig: cwd rows", "rows", fmt.Sprintf("%q", rows)); return nil })
+				s.RowBlock("the cwd value's rows", rows)
+				s.Do(func() error { d.Logger().Info("rig: cwd rows", "rows", fmt.Sprintf("%q", rows)); return nil })
 			})
-			return s.err
 		}}
 }
 
@@ -151,12 +151,15 @@ var codexCwdStatus = map[string]func(id, dir string) []string{
 }
 
 func codexStatusCwd() *Scenario {
-	a := threadAgents["codex"]
+	a := codexThreads
 	return &Scenario{Name: "status-cwd120", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Setup: func(h *Home, _, _ string, env []string) ([]string, error) { return env, longWork(h) },
-		Drive: func(d *Driver) error {
+		Setup: func(h *Home, _, _ string, env []string) ([]string, error) {
+			return env, MoveWork(h, ".codex/config.toml")
+		},
+		Drive: func(s *Steps) {
+			d := s.d
 			dir := codexCwdDir(d.Version, d.Home)
-			d.lg.Info("rig: Directory", "work", d.Home.Work, "shown", dir)
-			return codexStatusRun(d, a, func(id string) []string { return codexCwdStatus[d.Version](id, dir) })
+			d.Logger().Info("rig: Directory", "work", d.Home.Work, "shown", dir)
+			s.codexStatusRun(a, func(id string) []string { return codexCwdStatus[d.Version](id, dir) })
 		}}
 }

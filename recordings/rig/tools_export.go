@@ -24,4 +24,4 @@ func ToolScript(agent, version string) fakemodel.Script {
 
 // CodexModel is the model the rig configures Codex version with (0.171
 // nudges an older model's user to its newest at startup).
-func CodexModel(version string) string { return (&Scenario{}).model(version) }
+func CodexModel(version string) string { return codexModel(&Scenario{}, version) }

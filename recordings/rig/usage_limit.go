@@ -82,26 +82,25 @@ const usageLimitWord = "usage-limit"
 func (c usageLimitCase) script(version string) fakemodel.Script {
 	s := Script("claude", version)
 	f := c.fail
-	s.Keywords = append([]fakemodel.Keyword{{Word: usageLimitWord, Reply: fakemodel.Reply{Text: blockedReply}, Fail: &f}}, s.Keywords...)
+	s.Keywords = append([]fakemodel.Keyword{{Word: usageLimitWord, Reply: fakemodel.Reply{Text: BlockedReply}, Fail: &f}}, s.Keywords...)
 	return s
 }
 
-func (c usageLimitCase) drive(d *Driver) error {
-	s := &sticky{d: d}
+func (c usageLimitCase) drive(s *Steps) {
+	d := s.d
 	s.claudeIdle()
 	s.claudePrompt(usageLimitWord + " please")
-	s.do(func() error {
+	s.Do(func() error {
 		r, err := d.Request("the usage-limit 429", func(r fakemodel.Request) bool { return r.Status != 0 })
 		if err == nil && r.Auth != "oauth" {
 			err = fmt.Errorf("rig: the 429's request authenticated as %q, want oauth", r.Auth)
 		}
 		return err
 	})
-	s.screen("Usage limit reached", "utomatically at")
+	s.Screen("Usage limit reached", "utomatically at")
 	s.claudeIdle()
-	s.mark("blocked", recordings.MarkerState{Composer: "empty"})
-	s.quiet(time.Second)
-	return s.err
+	s.Mark("blocked", recordings.MarkerState{Composer: "empty"})
+	s.Quiet(time.Second)
 }
 
 func init() {

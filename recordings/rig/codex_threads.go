@@ -1,0 +1,67 @@
+package rig
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// codexThreads is Codex's part in the thread scenarios (threads.go): /new,
+// the full-screen resume picker, the rollout named by its thread id.
+var codexThreads = Threads{
+	Composer: Composer{Idle: (*Steps).codexIdle, Prompt: (*Steps).codexPrompt},
+	Versions: []string{"0.155.1", "0.171.0"},
+	NewCmd:   "/new", NewHint: "start a new chat during a conversation", ResumeHint: "resume a saved chat",
+	Glyph: "› ", Placeholder: "Ask Codex to do anything",
+	Script: codexScript,
+	PromptLine: func(prompt string) func(map[string]any) bool {
+		return rolloutHas("response_item", "message", `"text":"`+prompt+`"`)
+	},
+	TurnEnd:    rolloutHas("event_msg", "task_complete"),
+	ID:         codexThreadID,
+	DraftShown: func(s *Steps) { s.Screen(codexStatus) },
+	ArgHint:    func(string) string { return "" },
+	AfterNew: func(s *Steps) {
+		// The status line drops 0.171.0's thread title too.
+		s.Gone(ThreadFirst)
+		if !VersionAtLeast(s.d.Version, "0.171.0") {
+			s.Screen("To continue this session, run codex resume ")
+		}
+	},
+	Picker: func(s *Steps) {
+		// Both threads, the current one first and highlighted
+		// (0.155.1 "❯", 0.171.0 "›").
+		s.Screen("Resume a previous session", "Type to search", ThreadSecond, ThreadFirst, "1 / 2", "enter resume")
+		s.Mark("menu_or_viewer", ComposerAbsent)
+	},
+	Choose: func(s *Steps) {
+		s.Key("Down")
+		s.Screen("2 / 2")
+		s.ScreenFunc("the first conversation highlighted", func(text string) bool {
+			for _, l := range strings.Split(text, "\n") {
+				if strings.Contains(l, ThreadFirst) {
+					l = strings.TrimSpace(l)
+					return strings.HasPrefix(l, "❯") || strings.HasPrefix(l, "›")
+				}
+			}
+			return false
+		})
+		s.Mark("menu_or_viewer", ComposerAbsent)
+		s.Key("Enter")
+	},
+	ResumedNote: func(s *Steps, second string) {
+		if !VersionAtLeast(s.d.Version, "0.171.0") {
+			s.Screen("To continue this session, run codex resume " + second)
+		}
+	},
+}
+
+// codexThreadID is the thread id of a rollout, rollout-<time>-<id>.jsonl.
+func codexThreadID(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	if strings.HasPrefix(base, "rollout-") && len(base) >= 36 {
+		return base[len(base)-36:]
+	}
+	return base
+}
+
+func init() { register(codexThreads.Scenarios("codex")...) }
