@@ -4,8 +4,13 @@ package archtest
 // package may import only packages in later layers, and the leaves.
 // A path ending in "/..." covers a package and everything below it.
 var Layers = [][]string{
-	{"cmd/akk", "vt/internal/widthgen"}, // commands: the CLI, a table generator
-	{"internal/demo"},                   // orchestration the CLI runs
+	// commands: the CLI, a table generator, the recording rig's
+	{"cmd/akk", "vt/internal/widthgen", "recordings/cmd/rig"},
+	// Each agent's part in the recording rig (its scenarios, world and
+	// fake-model dialect; issue 40): test tooling above the daemon, which
+	// never imports it; the rig's command and the live tests do.
+	{"agents/opencode/opencoderig"},
+	{"internal/demo"}, // orchestration the CLI runs
 	{"supervisor"},
 	{"supervisor/dispatch"},
 	{"supervisor/tasks"},

@@ -1,10 +1,11 @@
-package rig
+package opencoderig
 
 import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // OpenCode 1.18.33's permission dialog (measured in its TUI and read in
@@ -38,9 +39,9 @@ var (
 
 // open submits the prompt, waits for the call and the dialog, and marks
 // it.
-func (o openCodeDialog) open(s *Steps) {
-	s.openCodeIdle()
-	s.openCodePrompt(o.prompt)
+func (o openCodeDialog) open(s steps) {
+	s.idle()
+	s.prompt(o.prompt)
 	s.Request(o.tool+" call", func(r fakemodel.Request) bool { return r.Tool == o.tool })
 	s.Screen(openCodePermTitle, o.header, o.shows, openCodeButtons)
 	s.Mark("awaiting_approval", openCodeMarker(o.header, 0, true))
@@ -48,42 +49,35 @@ func (o openCodeDialog) open(s *Steps) {
 
 // approved allows once with Enter: the tool runs, the after-tool reply
 // ends the turn.
-func (o openCodeDialog) approved(s *Steps) {
-	d := s.d
+func (o openCodeDialog) approved(s steps) {
 	o.open(s)
 	s.Key("Enter")
-	s.Do(func() error {
-		return openCodeParts(d, o.tool+" completed", openCodePart("tool", `"status":"completed"`))
-	})
+	s.parts(o.tool+" completed", openCodePart("tool", `"status":"completed"`))
 	s.Screen("Done: the tool has run.")
-	s.openCodeIdle()
+	s.idle()
 	s.MarkIdle()
 }
 
 // resized opens the dialog, shrinks the pane to 100x30 while it is up
 // (as Claude Code's and Codex's permission-resize), marks the dialog
 // OpenCode redraws at the new size, and allows once with Enter.
-func (o openCodeDialog) resized(s *Steps) {
-	d := s.d
+func (o openCodeDialog) resized(s steps) {
 	o.open(s)
 	s.Resize(100, 30)
 	s.Screen(openCodePermTitle, o.header, o.shows, openCodeButtons)
 	s.Mark("awaiting_approval", openCodeMarker(o.header, 0, true))
 	s.Key("Enter")
-	s.Do(func() error {
-		return openCodeParts(d, o.tool+" completed", openCodePart("tool", `"status":"completed"`))
-	})
+	s.parts(o.tool+" completed", openCodePart("tool", `"status":"completed"`))
 	s.Screen("Done: the tool has run.")
-	s.openCodeIdle()
+	s.idle()
 	s.MarkIdle()
 }
 
 // rejected moves the selection to Reject with ← (from the first button
 // it wraps to the last), marks it, and takes it with Enter; with escape,
 // Esc instead.
-func (o openCodeDialog) rejected(escape bool) func(s *Steps) {
-	return func(s *Steps) {
-		d := s.d
+func (o openCodeDialog) rejected(escape bool) func(s steps) {
+	return func(s steps) {
 		o.open(s)
 		if escape {
 			s.Key("Escape")
@@ -92,18 +86,15 @@ func (o openCodeDialog) rejected(escape bool) func(s *Steps) {
 			s.Mark("awaiting_approval", openCodeMarker(o.header, 2, false))
 			s.Key("Enter")
 		}
-		s.Do(func() error {
-			return openCodeParts(d, o.tool+" rejected", openCodePart("tool", `"status":"error"`, "rejected permission"))
-		})
-		s.openCodeIdle()
+		s.parts(o.tool+" rejected", openCodePart("tool", `"status":"error"`, "rejected permission"))
+		s.idle()
 		s.MarkIdle()
 	}
 }
 
 // always opens the "Allow always" stage (→, Enter), marks it, goes back
 // with Esc, and allows once from the first stage.
-func openCodeAlwaysStage(s *Steps) {
-	d := s.d
+func alwaysStage(s steps) {
 	o := openCodeShell
 	o.open(s)
 	s.Key("Right")
@@ -111,170 +102,156 @@ func openCodeAlwaysStage(s *Steps) {
 	s.Key("Enter")
 	s.Screen(openCodeAlways, "This will allow the following patterns until OpenCode is restarted", "- touch *", "Confirm   Cancel")
 	s.Quiet(openCodeQuiet)
-	s.Do(func() error {
-		return d.Mark("awaiting_approval", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("permission")})
-	})
+	s.MarkNow("awaiting_approval", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("permission")})
 	s.Key("Escape")
 	s.Screen(openCodePermTitle, openCodeButtons)
 	s.Gone(openCodeAlways)
 	s.Mark("awaiting_approval", openCodeMarker(o.header, 0, true))
 	s.Key("Enter")
-	s.openCodeParts("bash completed", openCodePart("tool", `"status":"completed"`))
+	s.parts("bash completed", openCodePart("tool", `"status":"completed"`))
 	s.Screen("Done: the tool has run.")
-	s.openCodeIdle()
+	s.idle()
 	s.MarkIdle()
 }
 
 var openCodeQuestion = recordings.Question{Prompt: "Which color should the button be?",
 	Options: []string{"Red", "Green", "Blue", "Type your own answer"}}
 
-// openCodeAsk asks the color question and marks it: four numbered rows
+// askColor asks the color question and marks it: four numbered rows
 // (the model's three and "Type your own answer"), the first current;
 // a digit answers at once, ↑↓ move, Enter takes the current row, Esc
 // dismisses the question.
-func openCodeAsk(s *Steps) {
-	s.openCodeIdle()
-	s.openCodePrompt("ask-color please")
+func askColor(s steps) {
+	s.idle()
+	s.prompt("ask-color please")
 	s.Request("question call", func(r fakemodel.Request) bool { return r.Tool == "question" })
 	s.Screen("Which color should the button be?", "4. Type your own answer", "↑↓ select  enter submit  esc dismiss")
 	s.Quiet(openCodeQuiet)
-	s.Do(func() error {
-		return s.d.Mark("questionnaire", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("questionnaire"),
-			Actionable: true, Questions: []recordings.Question{openCodeQuestion}, Highlighted: recordings.Index(0)})
-	})
+	s.MarkNow("questionnaire", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("questionnaire"),
+		Actionable: true, Questions: []recordings.Question{openCodeQuestion}, Highlighted: recordings.Index(0)})
 }
 
-func openCodeWorking(s *Steps) {
-	s.openCodeIdle()
-	s.openCodePrompt("slow-work please")
+func working(s steps) {
+	s.idle()
+	s.prompt("slow-work please")
 	s.Started("slow-work")
 	s.Screen(openCodeBusy)
 	// The spinner animates: marked at once.
 	s.MarkNow("working", recordings.MarkerState{Composer: "empty"})
 }
 
-func openCodeIdleScenario(s *Steps) {
-	s.openCodeIdle()
+func idleScene(s steps) {
+	s.idle()
 	s.MarkIdle()
 }
 
-func openCodeDraft(s *Steps) {
-	s.openCodeIdle()
+func draft(s steps) {
+	s.idle()
 	s.Type("a draft that is not sent")
 	s.Screen("┃  a draft that is not sent")
 	s.Gone("Ask anything")
 	s.Mark("idle", recordings.MarkerState{Composer: "draft"})
 }
 
-func openCodeSend(s *Steps) {
-	s.openCodeIdle()
-	s.openCodePrompt("hello there")
+func send(s steps) {
+	s.idle()
+	s.prompt("hello there")
 	s.Request("prompt", nil)
-	s.openCodeParts("reply", openCodePart("step-finish", `"reason":"stop"`))
+	s.parts("reply", openCodePart("step-finish", `"reason":"stop"`))
 	s.Screen("Hello from the fake model")
-	s.openCodeIdle()
+	s.idle()
 	s.MarkIdle()
 }
 
-// openCodeCancel: the first Esc arms the interrupt ("esc again to
+// cancel: the first Esc arms the interrupt ("esc again to
 // interrupt"), the second stops the turn: the reply's footer reads
 // "· interrupted".
-func openCodeCancel(s *Steps) {
-	openCodeWorking(s)
+func cancel(s steps) {
+	working(s)
 	s.Key("Escape")
 	s.Screen(openCodeBusyAgain)
 	s.MarkNow("working", recordings.MarkerState{Composer: "empty"})
 	s.Key("Escape")
 	s.Screen(openCodeInterrupt)
-	s.openCodeIdle()
+	s.idle()
 	s.MarkInterrupted()
 }
 
-func openCodeQuestionDigit(s *Steps) {
-	d := s.d
-	openCodeAsk(s)
+func questionDigit(s steps) {
+	askColor(s)
 	s.Key("2")
-	s.Do(func() error {
-		return openCodeParts(d, "question answered", openCodePart("tool", `"tool":"question"`, `"status":"completed"`))
-	})
+	s.parts("question answered", openCodePart("tool", `"tool":"question"`, `"status":"completed"`))
 	s.Screen("Done: the tool has run.")
-	s.openCodeIdle()
+	s.idle()
 	s.MarkIdle()
 }
 
-func openCodeQuestionEscape(s *Steps) {
-	d := s.d
-	openCodeAsk(s)
+func questionEscape(s steps) {
+	askColor(s)
 	s.Key("Escape")
-	s.Do(func() error {
-		return openCodeParts(d, "question dismissed", openCodePart("tool", `"tool":"question"`, `"status":"error"`))
-	})
-	s.openCodeIdle()
+	s.parts("question dismissed", openCodePart("tool", `"tool":"question"`, `"status":"error"`))
+	s.idle()
 	s.MarkIdle()
 }
 
-// openCodeQuotaError: a 403 OpenCode does not retry. It prints the
+// quotaError: a 403 OpenCode does not retry. It prints the
 // error's message in a box of the error colour as the turn's reply (and
 // for a few seconds in a toast over the top right corner), and waits at
 // its composer: blocked until the next prompt, which goes through.
-func openCodeQuotaError(s *Steps) {
-	d := s.d
+func quotaError(s steps) {
 	const msg = "You exceeded your current quota"
-	s.openCodeIdle()
-	s.openCodePrompt("quota-error please")
+	s.idle()
+	s.prompt("quota-error please")
 	s.Request("the failure", func(r fakemodel.Request) bool { return r.Status != 0 })
 	// The box is drawn first, the toast a moment later; both go on until
 	// the toast times out.
-	s.Do(func() error {
-		return d.ScreenFunc("the error and its toast", func(t string) bool { return strings.Count(t, msg) == 2 })
-	})
-	s.Do(func() error {
-		return d.ScreenFunc("the error without its toast", func(t string) bool { return strings.Count(t, msg) == 1 })
-	})
-	s.openCodeIdle()
+	s.ScreenFunc("the error and its toast", func(t string) bool { return strings.Count(t, msg) == 2 })
+	s.ScreenFunc("the error without its toast", func(t string) bool { return strings.Count(t, msg) == 1 })
+	s.idle()
 	s.MarkNow("blocked", recordings.MarkerState{Composer: "empty"})
-	s.openCodePrompt("hello again")
+	s.prompt("hello again")
 	s.Request("the next prompt", func(r fakemodel.Request) bool { return r.Status == 0 })
 	s.Screen("Hello from the fake model")
-	s.openCodeIdle()
+	s.idle()
 	s.MarkIdle()
 }
 
-// openCodeRateLimit: a 429 with retry-after 30 s, which OpenCode retries by
+// rateLimit: a 429 with retry-after 30 s, which OpenCode retries by
 // itself; while it waits, the working row shows the error and "[retrying
 // in Ns attempt #1]" in the error colour instead of its interrupt hint.
-func openCodeRateLimit(s *Steps) {
-	s.openCodeIdle()
-	s.openCodePrompt("rate-limit please")
+func rateLimit(s steps) {
+	s.idle()
+	s.prompt("rate-limit please")
 	s.Request("the failure", func(r fakemodel.Request) bool { return r.Status != 0 })
 	s.Screen("attempt #1]")
 	s.MarkNow("working", recordings.MarkerState{Composer: "empty"})
 	s.Request("the retry", func(r fakemodel.Request) bool { return r.Status == 0 })
 	s.Screen("Answered after a retry.")
-	s.openCodeIdle()
+	s.idle()
 	s.MarkIdle()
 }
 
-func init() {
-	sc := func(name string, drive func(*Steps)) *Scenario {
-		return &Scenario{Name: name, Agent: "opencode", Script: openCodeScript, Drive: drive}
+// scenarios are OpenCode's scenarios (the matrix adds its variants).
+func scenarios() []*rig.Scenario {
+	sc := func(name string, f func(steps)) *rig.Scenario {
+		return &rig.Scenario{Name: name, Agent: "opencode", Script: openCodeScript, Drive: drive(f)}
 	}
-	register(
-		sc("idle", openCodeIdleScenario),
-		sc("draft", openCodeDraft),
-		sc("working", openCodeWorking),
-		sc("send", openCodeSend),
-		sc("cancel", openCodeCancel),
+	return []*rig.Scenario{
+		sc("idle", idleScene),
+		sc("draft", draft),
+		sc("working", working),
+		sc("send", send),
+		sc("cancel", cancel),
 		sc("permission-approve", openCodeShell.approved),
 		sc("permission-resize", openCodeShell.resized),
 		sc("permission-reject", openCodeShell.rejected(false)),
 		sc("permission-escape", openCodeShell.rejected(true)),
-		sc("permission-always", openCodeAlwaysStage),
+		sc("permission-always", alwaysStage),
 		sc("edit-approve", openCodeWrite.approved),
 		sc("edit-reject", openCodeWrite.rejected(false)),
-		sc("question-digit", openCodeQuestionDigit),
-		sc("question-escape", openCodeQuestionEscape),
-		sc("api-error-403", openCodeQuotaError),
-		sc("api-retry-429", openCodeRateLimit),
-	)
+		sc("question-digit", questionDigit),
+		sc("question-escape", questionEscape),
+		sc("api-error-403", quotaError),
+		sc("api-retry-429", rateLimit),
+	}
 }

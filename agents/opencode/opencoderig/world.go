@@ -1,4 +1,4 @@
-package rig
+package opencoderig
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // openCodeKey is the API key of the fake provider (sent as a bearer).
@@ -25,7 +26,7 @@ const openCodeModel = "fake-model"
 // the run's HOME, no update check, no models.dev fetch, and an npm
 // registry on a closed local port (OpenCode fetches its plugin package's
 // metadata in the background; nothing of it is needed offline).
-func openCodeEnv(h *Home) []string {
+func openCodeEnv(h *rig.Home) []string {
 	return []string{"HOME=" + h.Home, "TMPDIR=" + h.Tmp, "TERM=xterm-256color", "COLORTERM=truecolor", "LANG=C.UTF-8",
 		"PATH=/usr/local/bin:/usr/bin:/bin",
 		"XDG_CONFIG_HOME=" + filepath.Join(h.Home, ".config"), "XDG_DATA_HOME=" + filepath.Join(h.Home, ".local", "share"),
@@ -49,12 +50,12 @@ func openCodeConfig(url, model string) map[string]any {
 }
 
 // writeOpenCodeConfig writes the config for model.
-func writeOpenCodeConfig(h *Home, url, model string) error {
+func writeOpenCodeConfig(h *rig.Home, url, model string) error {
 	b, err := json.MarshalIndent(openCodeConfig(url, model), "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteFile(filepath.Join(h.Home, ".config", "opencode", "opencode.json"), string(b)+"\n")
+	return rig.WriteFile(filepath.Join(h.Home, ".config", "opencode", "opencode.json"), string(b)+"\n")
 }
 
 var openCodeColorQ = map[string]any{"questions": []any{map[string]any{
@@ -67,7 +68,7 @@ var openCodeColorQ = map[string]any{"questions": []any{map[string]any{
 
 // setOpenCodeModel makes model the fake provider's one model (its id and
 // its name) in the config written before.
-func setOpenCodeModel(h *Home, model string) error {
+func setOpenCodeModel(h *rig.Home, model string) error {
 	path := filepath.Join(h.Home, ".config", "opencode", "opencode.json")
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -88,7 +89,7 @@ func setOpenCodeModel(h *Home, model string) error {
 	if err != nil {
 		return err
 	}
-	return WriteFile(path, string(out)+"\n")
+	return rig.WriteFile(path, string(out)+"\n")
 }
 
 func openCodeScript(string) fakemodel.Script {
@@ -126,33 +127,33 @@ const (
 	openCodeQuiet     = 300 * time.Millisecond
 )
 
-// openCodeIdle waits for the composer at rest: its agent row and its
+// idle waits for the composer at rest: its agent row and its
 // box's bottom edge, no working row and no dialog.
-func (s *Steps) openCodeIdle() {
+func (s steps) idle() {
 	s.Screen(openCodeAgentRow, "╹▀▀▀")
 	s.Gone(openCodeBusy, openCodeBusyAgain, openCodePermTitle)
 	s.Quiet(openCodeQuiet)
 }
 
-// openCodePrompt types a prompt, waits until the composer shows it and
+// prompt types a prompt, waits until the composer shows it and
 // submits it. OpenCode reads a paste only from a bracketed paste: typed
 // bytes and an Enter right after them submit (measured: one burst of
 // "hello there\r" was sent as the prompt).
-func (s *Steps) openCodePrompt(prompt string) {
+func (s steps) prompt(prompt string) {
 	s.Type(prompt)
 	s.Screen("┃  " + prompt)
 	s.Key("Enter")
 }
 
-// openCodeParts waits until a part of the session database (OpenCode's
+// parts waits until a part of the session database (OpenCode's
 // record of the conversation: ~/.local/share/opencode/opencode.db, a
 // WAL-mode SQLite) satisfies ok. It reads with the sqlite3 command,
 // read-only; the rig has no SQLite driver of its own.
-func (s *Steps) openCodeParts(desc string, ok func(map[string]any) bool) {
-	s.Do(func() error { return openCodeParts(s.d, desc, ok) })
+func (s steps) parts(desc string, ok func(map[string]any) bool) {
+	s.Do(func() error { return waitParts(s.d, desc, ok) })
 }
 
-func openCodeParts(d *Driver, desc string, ok func(map[string]any) bool) error {
+func waitParts(d *rig.Driver, desc string, ok func(map[string]any) bool) error {
 	return d.Until("parts: "+desc, 200*time.Millisecond, func(ctx context.Context) bool {
 		for _, line := range bytes.Split(openCodeJournal(ctx, d.Home.Home), []byte("\n")) {
 			var m map[string]any
@@ -208,7 +209,7 @@ func openCodePart(typ string, subs ...string) func(map[string]any) bool {
 		if data == nil || data["type"] != typ {
 			return false
 		}
-		js := JSONString(data)
+		js := rig.JSONString(data)
 		for _, s := range subs {
 			if !strings.Contains(js, s) {
 				return false
