@@ -4,5 +4,6 @@ package watchers
 // npm packages, worlds, fake-model dialects and scenarios, which the live
 // tests look up by agent (rig.Lookup, rig.Script).
 import (
+	_ "github.com/agent-knock-knock/akk/agents/gemini/geminirig"
 	_ "github.com/agent-knock-knock/akk/agents/opencode/opencoderig"
 )
