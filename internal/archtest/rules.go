@@ -9,7 +9,7 @@ var Layers = [][]string{
 	// Each agent's part in the recording rig (its scenarios, world and
 	// fake-model dialect; issue 40): test tooling above the daemon, which
 	// never imports it; the rig's command and the live tests do.
-	{"agents/gemini/geminirig", "agents/opencode/opencoderig"},
+	{"agents/codex/codexrig", "agents/gemini/geminirig", "agents/opencode/opencoderig"},
 	{"internal/demo"}, // orchestration the CLI runs
 	{"supervisor"},
 	{"supervisor/dispatch"},

@@ -30,7 +30,7 @@ func TestToolScenarios(t *testing.T) {
 func TestToolPaths(t *testing.T) {
 	old := toolsHome.Load()
 	defer toolsHome.Store(old)
-	h, err := newHome(t.TempDir())
+	h, err := NewHome(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

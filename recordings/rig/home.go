@@ -17,7 +17,9 @@ type Home struct {
 	Tmp  string
 }
 
-func newHome(root string) (*Home, error) {
+// NewHome makes the isolated world of a run under root: HOME, the project
+// in it, a TMPDIR beside it.
+func NewHome(root string) (*Home, error) {
 	h := &Home{Root: root, Home: filepath.Join(root, "home"), Work: filepath.Join(root, "home", "project"),
 		Tmp: filepath.Join(root, "tmp")}
 	for _, d := range []string{h.Work, h.Tmp} {

@@ -31,7 +31,7 @@ func PrepareLive(root, agent, version string, script fakemodel.Script, lg *slog.
 	if err != nil {
 		return nil, err
 	}
-	h, err := newHome(root)
+	h, err := NewHome(root)
 	if err != nil {
 		return nil, err
 	}

@@ -100,7 +100,7 @@ type run struct {
 }
 
 func (r *run) do(ctx context.Context) (err error) {
-	h, err := newHome(r.dir)
+	h, err := NewHome(r.dir)
 	if err != nil {
 		return err
 	}

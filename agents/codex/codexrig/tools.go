@@ -1,4 +1,4 @@
-package rig
+package codexrig
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // Codex's approval dialogs beyond the exec overlay of run-ls: a command
@@ -48,7 +49,7 @@ const (
 var codexLongText = "This is a deliberately long command line for the akk recordings of the Codex approval overlay, " +
 	"written so that it wraps across several rows of the pane at one hundred and twenty columns and at eighty."
 
-var codexLongCmd = "echo " + ShellQuote(codexLongText)
+var codexLongCmd = "echo " + rig.ShellQuote(codexLongText)
 
 // codexMultiCmd is a shell snippet with a heredoc: four lines.
 const codexMultiCmd = "cat <<'EOF'\nalpha\nbeta\ngamma\nEOF"
@@ -138,7 +139,7 @@ func codexTool(version, name string) string {
 
 // codexDialog waits for a dialog's question and footer, quiet, and marks
 // it awaiting approval.
-func (s *Steps) codexDialog(m recordings.MarkerState, anchors ...string) {
+func (s steps) dialog(m recordings.MarkerState, anchors ...string) {
 	s.Screen(anchors...)
 	s.Mark("awaiting_approval", m)
 }
@@ -170,12 +171,12 @@ func codexMCPMarker() recordings.MarkerState {
 }
 
 // codexSetupNotes writes notes.txt into the project.
-func codexSetupNotes(h *Home, _, _ string, env []string) ([]string, error) {
-	return env, WriteFile(filepath.Join(h.Work, codexNotes), codexNotesText)
+func codexSetupNotes(h *rig.Home, _, _ string, env []string) ([]string, error) {
+	return env, rig.WriteFile(filepath.Join(h.Work, codexNotes), codexNotesText)
 }
 
 // codexNotesAre checks notes.txt on disk.
-func (s *Steps) codexNotesAre(want string) {
+func (s steps) notesAre(want string) {
 	s.Do(func() error {
 		b, err := os.ReadFile(filepath.Join(s.d.Home.Work, codexNotes))
 		if err != nil {
@@ -190,8 +191,8 @@ func (s *Steps) codexNotesAre(want string) {
 
 // codexSetupMCP builds recordings/cmd/fakemcp into the run and configures
 // it as Codex's MCP server fakemcp.
-func codexSetupMCP(h *Home, _, _ string, env []string) ([]string, error) {
-	bin, err := BuildFakeMCP(h)
+func codexSetupMCP(h *rig.Home, _, _ string, env []string) ([]string, error) {
+	bin, err := rig.BuildFakeMCP(h)
 	if err != nil {
 		return env, err
 	}
@@ -208,7 +209,7 @@ func codexSetupMCP(h *Home, _, _ string, env []string) ([]string, error) {
 // codexBwrapDir is the directory of the bubblewrap Codex's npm package
 // ships for version.
 func codexBwrapDir(version string) (string, error) {
-	in, err := Lookup("codex", version)
+	in, err := rig.Lookup("codex", version)
 	if err != nil {
 		return "", err
 	}
@@ -220,7 +221,7 @@ func codexBwrapDir(version string) (string, error) {
 }
 
 // codexSetupBwrap puts the bundled bwrap's directory first on PATH.
-func codexSetupBwrap(_ *Home, version, _ string, env []string) ([]string, error) {
+func codexSetupBwrap(_ *rig.Home, version, _ string, env []string) ([]string, error) {
 	dir, err := codexBwrapDir(version)
 	if err != nil {
 		return env, err
@@ -235,87 +236,89 @@ func codexSetupBwrap(_ *Home, version, _ string, env []string) ([]string, error)
 }
 
 // codexLong asks for the long command and approves it.
-func (s *Steps) codexLong() {
-	s.codexAsk(codexLongWord, codexTool(s.d.Version, "exec_command"))
-	s.codexDialog(codexPermission(codexApproval, codexYes, codexPrefixOption(codexLongCmd), codexNo),
+func (s steps) long() {
+	s.ask(codexLongWord, codexTool(s.d.Version, "exec_command"))
+	s.dialog(codexPermission(codexApproval, codexYes, codexPrefixOption(codexLongCmd), codexNo),
 		codexApproval, codexApprovalEnd, "$ echo", "3. No")
-	s.codexApproveThen("y", "eighty")
+	s.approveThen("y", "eighty")
 }
 
 // codexPatchAsk asks for the patch of notes.txt and marks its dialog.
-func (s *Steps) codexPatchAsk() {
-	s.codexAsk(codexPatchWord, codexTool(s.d.Version, "apply_patch"))
-	s.codexDialog(codexPermission(codexEditsQ, codexYes, "Yes, and don't ask again for these files", codexNo),
+func (s steps) patchAsk() {
+	s.ask(codexPatchWord, codexTool(s.d.Version, "apply_patch"))
+	s.dialog(codexPermission(codexEditsQ, codexYes, "Yes, and don't ask again for these files", codexNo),
 		codexEditsQ, codexApprovalEnd, "3. No")
 }
 
-func init() {
-	long := (*Steps).codexLong
-	register(
-		&Scenario{Name: "exec-long", Agent: "codex", Script: codexToolsScript, Drive: long},
-		&Scenario{Name: "exec-long-80", Agent: "codex", Width: 80, Height: 24, Script: codexToolsScript, Drive: long},
-		&Scenario{Name: "exec-multiline", Agent: "codex", Script: codexToolsScript, Drive: func(s *Steps) {
-			s.codexAsk(codexMultiWord, codexTool(s.d.Version, "exec_command"))
-			s.codexDialog(codexPermission(codexApproval, codexYes, codexNo), codexApproval, codexApprovalEnd, "EOF", "2. No")
-			s.codexApproveThen("y", "gamma")
-		}},
-		&Scenario{Name: "apply-patch-approve", Agent: "codex", Script: codexToolsScript, Setup: codexSetupNotes,
-			Drive: func(s *Steps) {
-				s.codexPatchAsk()
+func toolScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
+	long := steps.long
+	out = append(out,
+		&rig.Scenario{Name: "exec-long", Agent: "codex", Script: codexToolsScript, Drive: drive(long)},
+		&rig.Scenario{Name: "exec-long-80", Agent: "codex", Width: 80, Height: 24, Script: codexToolsScript, Drive: drive(long)},
+		&rig.Scenario{Name: "exec-multiline", Agent: "codex", Script: codexToolsScript, Drive: drive(func(s steps) {
+			s.ask(codexMultiWord, codexTool(s.d.Version, "exec_command"))
+			s.dialog(codexPermission(codexApproval, codexYes, codexNo), codexApproval, codexApprovalEnd, "EOF", "2. No")
+			s.approveThen("y", "gamma")
+		})},
+		&rig.Scenario{Name: "apply-patch-approve", Agent: "codex", Script: codexToolsScript, Setup: codexSetupNotes,
+			Drive: drive(func(s steps) {
+				s.patchAsk()
 				s.Key("y")
 				s.Journal("FileChange completed", rolloutHas("event_msg", "item_completed",
 					`"type":"FileChange"`, `"status":"completed"`, "Updated the following files"))
-				s.codexToolOutput()
-				s.codexTurnEnd(false)
+				s.toolOutput()
+				s.turnEnd(false)
 				s.MarkIdle()
-				s.codexNotesAre(codexNotesAfter)
-			}},
-		&Scenario{Name: "apply-patch-reject", Agent: "codex", Script: codexToolsScript, Setup: codexSetupNotes,
-			Drive: func(s *Steps) {
-				s.codexPatchAsk()
+				s.notesAre(codexNotesAfter)
+			})},
+		&rig.Scenario{Name: "apply-patch-reject", Agent: "codex", Script: codexToolsScript, Setup: codexSetupNotes,
+			Drive: drive(func(s steps) {
+				s.patchAsk()
 				s.Key("Escape")
-				s.codexToolOutput("aborted by user")
-				s.codexTurnEnd(true)
+				s.toolOutput("aborted by user")
+				s.turnEnd(true)
 				s.MarkInterrupted() // "■ Conversation interrupted ..."
-				s.codexNotesAre(codexNotesText)
-			}},
-		&Scenario{Name: "mcp-tool-approve", Agent: "codex", Script: codexToolsScript, Setup: codexSetupMCP, Model: codexMCPModel,
-			Drive: func(s *Steps) {
-				s.codexAsk(codexMCPWord, "exec")
-				s.codexDialog(codexMCPMarker(), codexMCPQ, "4. Cancel", codexMCPEnd)
-				s.codexApproveThen("Enter", codexMCPText)
-			}},
-		&Scenario{Name: "network-approve", Agent: "codex", Script: codexToolsScript,
-			Setup: func(h *Home, _, _ string, env []string) ([]string, error) {
+				s.notesAre(codexNotesText)
+			})},
+		&rig.Scenario{Name: "mcp-tool-approve", Agent: "codex", Script: codexToolsScript, Setup: codexSetupMCP, Model: codexMCPModel,
+			Drive: drive(func(s steps) {
+				s.ask(codexMCPWord, "exec")
+				s.dialog(codexMCPMarker(), codexMCPQ, "4. Cancel", codexMCPEnd)
+				s.approveThen("Enter", codexMCPText)
+			})},
+		&rig.Scenario{Name: "network-approve", Agent: "codex", Script: codexToolsScript,
+			Setup: func(h *rig.Home, _, _ string, env []string) ([]string, error) {
 				return env, codexFeature(h, "request_permissions_tool")
 			},
-			Drive: func(s *Steps) {
-				s.codexAsk(codexNetWord, codexTool(s.d.Version, "request_permissions"))
-				s.codexDialog(codexPermission(codexGrantQ, "Yes, grant these permissions for this turn",
+			Drive: drive(func(s steps) {
+				s.ask(codexNetWord, codexTool(s.d.Version, "request_permissions"))
+				s.dialog(codexPermission(codexGrantQ, "Yes, grant these permissions for this turn",
 					"Yes, grant for this turn with strict auto review", "Yes, grant these permissions for this session",
 					"No, continue without permissions"), codexGrantQ, codexApprovalEnd, "4. No")
-				s.codexApproveThen("y", "scope")
-			}},
-		&Scenario{Name: "idle-bwrap", Agent: "codex", Script: codexToolsScript, Setup: codexSetupBwrap,
-			Drive: func(s *Steps) {
-				s.codexIdle()
+				s.approveThen("y", "scope")
+			})},
+		&rig.Scenario{Name: "idle-bwrap", Agent: "codex", Script: codexToolsScript, Setup: codexSetupBwrap,
+			Drive: drive(func(s steps) {
+				s.idle()
 				// the startup warning, when there is one, arrives about
 				// 1 s after the composer (idle.cast: 1.3 s at 0.155.1,
 				// 1.0 s at 0.171.0): a screen unchanged for longer
 				// shows there is none
 				s.Quiet(codexStartupQuiet)
 				s.MarkIdle()
-			}},
-		&Scenario{Name: "permission-bwrap", Agent: "codex", Script: codexToolsScript, Setup: codexSetupBwrap,
-			Drive: func(s *Steps) {
-				s.codexApprove()
-				s.codexApproveThen("y")
-			}},
+			})},
+		&rig.Scenario{Name: "permission-bwrap", Agent: "codex", Script: codexToolsScript, Setup: codexSetupBwrap,
+			Drive: drive(func(s steps) {
+				s.approve()
+				s.approveThen("y")
+			})},
 	)
+	return out
 }
 
 // codexFeature turns a [features] flag on in the config the rig wrote.
-func codexFeature(h *Home, name string) error {
+func codexFeature(h *rig.Home, name string) error {
 	cfg := filepath.Join(h.Home, ".codex", "config.toml")
 	b, err := os.ReadFile(cfg)
 	if err != nil {

@@ -1,4 +1,4 @@
-package rig
+package codexrig
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
 )
@@ -374,7 +375,7 @@ func codexHighlighted(sc *vt.Screen, cmds map[string]string) (listed, lit map[st
 
 // codexCompletion waits until the completion list shows exactly the commands
 // of cmds (command: description) with the one named highlighted.
-func (s *Steps) codexCompletion(highlighted string, cmds map[string]string) {
+func (s steps) completion(highlighted string, cmds map[string]string) {
 	s.Do(func() error {
 		return s.d.ScreenCells(fmt.Sprintf("completion list %v, %s highlighted", cmds, highlighted), func(sc *vt.Screen) bool {
 			listed, lit := codexHighlighted(sc, cmds)
@@ -395,7 +396,7 @@ var codexSessionRow = regexp.MustCompile(`Session: +([0-9a-f]{8}-[0-9a-f]{4}-[0-
 
 // codexStatusSession waits for /status's Session row and returns its id
 // (the last one on the screen).
-func (s *Steps) codexStatusSession() string {
+func (s steps) statusSession() string {
 	var id string
 	s.ScreenFunc("/status's Session row", func(text string) bool {
 		m := codexSessionRow.FindAllStringSubmatch(text, -1)
@@ -410,16 +411,16 @@ func (s *Steps) codexStatusSession() string {
 
 // codexComposerEmpty waits for the idle composer, empty: its placeholder
 // over the status line.
-func (s *Steps) codexComposerEmpty(a Threads) {
-	a.Idle(s)
-	a.ComposerRow(s, "Ask Codex to do anything")
+func (s steps) composerEmpty(a rig.Threads) {
+	a.Idle(s.Steps)
+	a.ComposerRow(s.Steps, "Ask Codex to do anything")
 }
 
 // codexOpenRollouts lists the rollout files the run's processes hold open.
 func codexOpenRollouts(home string) []string {
 	var out []string
 	var table procid.Table
-	for _, pid := range processesOf(home) {
+	for _, pid := range rig.ProcessesOf(home) {
 		files, _ := table.Files(pid, func(base string) bool { return strings.HasPrefix(base, "rollout-") })
 		for _, f := range files {
 			if !slices.Contains(out, f.Target) {
@@ -448,7 +449,7 @@ func codexConfigHas(home string, want ...string) error {
 
 // codexBundledCatalog checks that the popup came from the bundled
 // catalog: no request for /models, no models cache written.
-func codexBundledCatalog(d *Driver) error {
+func codexBundledCatalog(d *rig.Driver) error {
 	for _, r := range d.Log.Requests() {
 		if strings.HasSuffix(r.Path, "/models") {
 			return fmt.Errorf("rig: Codex asked the fake model for its models: %s %s", r.Method, r.Path)
@@ -462,7 +463,7 @@ func codexBundledCatalog(d *Driver) error {
 
 // codexRequestCarries checks the main request of prompt: its "model" and
 // "reasoning": {"effort"}.
-func codexRequestCarries(d *Driver, prompt, model, effort string) error {
+func codexRequestCarries(d *rig.Driver, prompt, model, effort string) error {
 	reqs := d.Log.Requests()
 	for i := len(reqs) - 1; i >= 0; i-- {
 		r := reqs[i]
@@ -495,33 +496,33 @@ var (
 // codexSlash types text into the idle empty composer and marks the
 // composer holding it over its completion list (idle, draft): the list
 // shows cmds with highlighted highlighted.
-func (s *Steps) codexSlash(a Threads, text, highlighted string, cmds map[string]string) {
-	s.codexComposerEmpty(a)
+func (s steps) slash(a rig.Threads, text, highlighted string, cmds map[string]string) {
+	s.composerEmpty(a)
 	s.Type(text)
-	a.ComposerRow(s, text)
-	s.codexCompletion(highlighted, cmds)
+	a.ComposerRow(s.Steps, text)
+	s.completion(highlighted, cmds)
 	s.Pause(codexEnterGap) // out of the paste-burst window
-	s.Mark("idle", ComposerDraft)
+	s.Mark("idle", rig.ComposerDraft)
 }
 
-func codexInspectStatus() *Scenario {
+func codexInspectStatus() *rig.Scenario {
 	a := codexThreads
-	return &Scenario{Name: "status", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(s *Steps) { s.codexStatusRun(a, codexInspects[s.d.Version].status) }}
+	return &rig.Scenario{Name: "status", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
+		Drive: drive(func(s steps) { s.statusRun(a, codexInspects[s.d.Version].status) })}
 }
 
 // codexStatusRun is the status scenario: /status typed into the idle
 // empty composer of a fresh session, Enter, the block (rows, given the
 // Session id) and the idle empty composer under it.
-func (s *Steps) codexStatusRun(a Threads, rows func(id string) []string) {
+func (s steps) statusRun(a rig.Threads, rows func(id string) []string) {
 	d := s.d
-	s.codexSlash(a, "/status", "/status", codexStatusCmds)
+	s.slash(a, "/status", "/status", codexStatusCmds)
 	s.Key("Enter")
-	id := s.codexStatusSession()
-	s.ScreenFunc("the /status block", func(text string) bool { return HasRowBlock(text, rows(id)) })
+	id := s.statusSession()
+	s.ScreenFunc("the /status block", func(text string) bool { return rig.HasRowBlock(text, rows(id)) })
 	s.Gone(codexStatuslineHint)
-	s.codexComposerEmpty(a)
-	s.Mark("idle", ComposerEmpty)
+	s.composerEmpty(a)
+	s.Mark("idle", rig.ComposerEmpty)
 	// The Session row names the thread: its writer lock (its
 	// rollout is written at the first prompt; status-ambiguous
 	// shows the Session is that rollout's id).
@@ -540,48 +541,48 @@ func (s *Steps) codexStatusRun(a Threads, rows func(id string) []string) {
 	})
 }
 
-func codexInspectStatusCompletion() *Scenario {
+func codexInspectStatusCompletion() *rig.Scenario {
 	a := codexThreads
-	return &Scenario{Name: "status-completion", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(s *Steps) {
+	return &rig.Scenario{Name: "status-completion", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
+		Drive: drive(func(s steps) {
 			d := s.d
 			// "/statu": both rows, /status first and highlighted; the
 			// composer does not hold the command.
-			s.codexSlash(a, "/statu", "/status", codexStatusCmds)
+			s.slash(a, "/statu", "/status", codexStatusCmds)
 			s.Type("s")
-			a.ComposerRow(s, "/status")
-			s.codexCompletion("/status", codexStatusCmds)
+			a.ComposerRow(s.Steps, "/status")
+			s.completion("/status", codexStatusCmds)
 			// Down highlights /statusline; the composer keeps "/status".
 			s.Key("Down")
-			s.codexCompletion("/statusline", codexStatusCmds)
-			a.ComposerRow(s, "/status")
-			s.Mark("idle", ComposerDraft)
+			s.completion("/statusline", codexStatusCmds)
+			a.ComposerRow(s.Steps, "/status")
+			s.Mark("idle", rig.ComposerDraft)
 			s.Do(func() error { d.Logger().Info("rig: status-completion", "screen", d.ScreenText()); return nil })
 			s.Key("C-u")
-			s.codexComposerEmpty(a)
+			s.composerEmpty(a)
 			s.Gone(codexStatuslineHint)
-			s.Mark("idle", ComposerEmpty)
-		}}
+			s.Mark("idle", rig.ComposerEmpty)
+		})}
 }
 
 // codexOpenModel types /model, marks it over its completion row, and Enter
 // opens the popup with the configured model current.
-func (s *Steps) codexOpenModel(a Threads, in codexInspect) {
-	s.codexSlash(a, "/model", "/model", codexModelCmds)
+func (s steps) openModel(a rig.Threads, in codexInspect) {
+	s.slash(a, "/model", "/model", codexModelCmds)
 	s.Key("Enter")
 	s.RowBlock("the /model popup", in.models)
 	s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
 }
 
-func codexInspectModelMenu() *Scenario {
+func codexInspectModelMenu() *rig.Scenario {
 	a := codexThreads
-	return &Scenario{Name: "model-menu", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(s *Steps) {
+	return &rig.Scenario{Name: "model-menu", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
+		Drive: drive(func(s steps) {
 			d := s.d
 			in := codexInspects[d.Version]
-			a.Ask(s, codexInspectPrompt, codexInspectPrompt, 1)
-			s.Do(func() error { return codexRequestCarries(d, codexInspectPrompt, CodexModel(d.Version), "medium") })
-			s.codexOpenModel(a, in)
+			a.Ask(s.Steps, codexInspectPrompt, codexInspectPrompt, 1)
+			s.Do(func() error { return codexRequestCarries(d, codexInspectPrompt, Model(d.Version), "medium") })
+			s.openModel(a, in)
 			s.Do(func() error { return codexBundledCatalog(d) })
 			s.Key("Up")
 			s.RowBlock("the model above the current one highlighted", in.modelsUp)
@@ -594,28 +595,28 @@ func codexInspectModelMenu() *Scenario {
 			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
 			s.Key("Enter")
 			s.Screen(in.changed, "  "+in.line)
-			s.codexComposerEmpty(a)
-			s.Mark("idle", ComposerEmpty)
+			s.composerEmpty(a)
+			s.Mark("idle", rig.ComposerEmpty)
 			s.Do(func() error {
 				return codexConfigHas(d.Home.Home, fmt.Sprintf("model = %q", in.model), fmt.Sprintf("model_reasoning_effort = %q", in.effort))
 			})
-			a.Ask(s, codexInspectAfter, codexInspectPrompt, 2)
+			a.Ask(s.Steps, codexInspectAfter, codexInspectPrompt, 2)
 			s.Do(func() error { return codexRequestCarries(d, codexInspectAfter, in.model, in.effort) })
-		}}
+		})}
 }
 
 // codexInspectModelSession: 0.171.0's effort popup sets the tuple for the
 // session alone with "s" (its hint row "enter default · s session · esc
 // back"); config.toml keeps the configured model, and /new goes back to
 // it.
-func codexInspectModelSession() *Scenario {
+func codexInspectModelSession() *rig.Scenario {
 	a := codexThreads
-	return &Scenario{Name: "model-menu-session", Agent: "codex", Only: []string{"0.171.0"}, Script: codexScript,
-		Drive: func(s *Steps) {
+	return &rig.Scenario{Name: "model-menu-session", Agent: "codex", Only: []string{"0.171.0"}, Script: codexScript,
+		Drive: drive(func(s steps) {
 			d := s.d
 			in := codexInspects[d.Version]
-			a.Ask(s, codexInspectPrompt, codexInspectPrompt, 1)
-			s.codexOpenModel(a, in)
+			a.Ask(s.Steps, codexInspectPrompt, codexInspectPrompt, 1)
+			s.openModel(a, in)
 			s.Key("Up")
 			s.RowBlock("the model above the current one highlighted", in.modelsUp)
 			s.Key("Enter")
@@ -625,61 +626,61 @@ func codexInspectModelSession() *Scenario {
 			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
 			s.Key("s")
 			s.Screen(in.changed+" for this session only", "  "+in.line)
-			s.codexComposerEmpty(a)
-			s.Mark("idle", ComposerEmpty)
+			s.composerEmpty(a)
+			s.Mark("idle", rig.ComposerEmpty)
 			s.Do(func() error {
 				b, err := os.ReadFile(filepath.Join(d.Home.Home, ".codex", "config.toml"))
-				if err != nil || strings.Contains(string(b), "model_reasoning_effort") || !strings.HasPrefix(string(b), fmt.Sprintf("model = %q\n", CodexModel(d.Version))) {
+				if err != nil || strings.Contains(string(b), "model_reasoning_effort") || !strings.HasPrefix(string(b), fmt.Sprintf("model = %q\n", Model(d.Version))) {
 					return fmt.Errorf("rig: config.toml changed by a session-only switch (%v):\n%s", err, b)
 				}
 				return nil
 			})
-			a.Ask(s, codexInspectAfter, codexInspectPrompt, 2)
+			a.Ask(s.Steps, codexInspectAfter, codexInspectPrompt, 2)
 			s.Do(func() error { return codexRequestCarries(d, codexInspectAfter, in.model, in.effort) })
 			// A new conversation starts from the configured model again
 			// (its rollout is not written: no prompt there).
-			s.codexSlash(a, "/new", "/new", map[string]string{"/new": codexThreads.NewHint})
+			s.slash(a, "/new", "/new", map[string]string{"/new": codexThreads.NewHint})
 			s.Key("Enter")
 			s.Screen("  GPT-6-Sol default", codexStatus) // "GPT-6-Sol default fast · ~/project"
 			s.Gone(in.line)
-			s.codexComposerEmpty(a)
-			s.Mark("idle", ComposerEmpty)
-		}}
+			s.composerEmpty(a)
+			s.Mark("idle", rig.ComposerEmpty)
+		})}
 }
 
-func codexInspectModelAbandon() *Scenario {
+func codexInspectModelAbandon() *rig.Scenario {
 	a := codexThreads
-	return &Scenario{Name: "model-abandon", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(s *Steps) {
+	return &rig.Scenario{Name: "model-abandon", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
+		Drive: drive(func(s steps) {
 			d := s.d
 			in := codexInspects[d.Version]
 			line := in.models[0] // only to keep the title in the gone checks
 			// A bare /model over its completion row: C-u empties it.
-			s.codexSlash(a, "/model", "/model", codexModelCmds)
+			s.slash(a, "/model", "/model", codexModelCmds)
 			s.Key("C-u")
-			s.codexComposerEmpty(a)
+			s.composerEmpty(a)
 			s.Gone(codexModelHint)
-			s.Mark("idle", ComposerEmpty)
+			s.Mark("idle", rig.ComposerEmpty)
 			// Esc closes the completion row and leaves "/model" in the
 			// composer over the status line; C-u empties it.
-			s.codexSlash(a, "/model", "/model", codexModelCmds)
+			s.slash(a, "/model", "/model", codexModelCmds)
 			s.Key("Escape")
 			s.Gone(codexModelHint)
-			a.ComposerRow(s, "/model")
+			a.ComposerRow(s.Steps, "/model")
 			s.Screen(codexStatus)
-			s.Mark("idle", ComposerDraft)
+			s.Mark("idle", rig.ComposerDraft)
 			s.Key("C-u")
-			s.codexComposerEmpty(a)
-			s.Mark("idle", ComposerEmpty)
+			s.composerEmpty(a)
+			s.Mark("idle", rig.ComposerEmpty)
 			// The popup left open: Esc closes it.
-			s.codexOpenModel(a, in)
+			s.openModel(a, in)
 			s.Key("Escape")
 			s.Gone(line)
-			s.codexComposerEmpty(a)
-			s.Mark("idle", ComposerEmpty)
+			s.composerEmpty(a)
+			s.Mark("idle", rig.ComposerEmpty)
 			// Left in the effort popup: Esc goes back to the model popup
 			// (the other model still highlighted), Esc again closes it.
-			s.codexOpenModel(a, in)
+			s.openModel(a, in)
 			s.Key("Up")
 			s.RowBlock("the model above the current one highlighted", in.modelsUp)
 			s.Key("Enter")
@@ -690,31 +691,31 @@ func codexInspectModelAbandon() *Scenario {
 			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
 			s.Key("Escape")
 			s.Gone(line)
-			s.codexComposerEmpty(a)
-			s.Mark("idle", ComposerEmpty)
+			s.composerEmpty(a)
+			s.Mark("idle", rig.ComposerEmpty)
 			// Nothing changed.
-			s.Do(func() error { return codexConfigHas(d.Home.Home, fmt.Sprintf("model = %q", CodexModel(d.Version))) })
+			s.Do(func() error { return codexConfigHas(d.Home.Home, fmt.Sprintf("model = %q", Model(d.Version))) })
 			s.Gone(in.changed)
-		}}
+		})}
 }
 
-func codexInspectStatusAmbiguous() *Scenario {
+func codexInspectStatusAmbiguous() *rig.Scenario {
 	a := codexThreads
-	return &Scenario{Name: "status-ambiguous", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(s *Steps) {
+	return &rig.Scenario{Name: "status-ambiguous", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
+		Drive: drive(func(s steps) {
 			d := s.d
-			first := a.Ask(s, codexTwice, codexTwice, 1)
-			a.NewThread(s)
+			first := a.Ask(s.Steps, codexTwice, codexTwice, 1)
+			a.NewThread(s.Steps)
 			// The same prompt again, in the new conversation: its own
 			// rollout, not the first.
-			a.Idle(s)
-			a.Prompt(s, codexTwice)
+			a.Idle(s.Steps)
+			a.Prompt(s.Steps, codexTwice)
 			s.Request("prompt "+codexTwice, nil)
 			second := s.JournalFile("the second conversation's rollout", func(p string) bool {
-				return p != first && CountLines(p, codexThreads.PromptLine(codexTwice)) > 0 && CountLines(p, codexThreads.TurnEnd) >= 1
+				return p != first && rig.CountLines(p, codexThreads.PromptLine(codexTwice)) > 0 && rig.CountLines(p, codexThreads.TurnEnd) >= 1
 			})
-			s.codexComposerEmpty(a)
-			s.Mark("idle", ComposerEmpty)
+			s.composerEmpty(a)
+			s.Mark("idle", rig.ComposerEmpty)
 			s.Do(func() error {
 				open := codexOpenRollouts(d.Home.Home)
 				if first == second || len(open) != 2 || !slices.Contains(open, first) || !slices.Contains(open, second) {
@@ -723,9 +724,9 @@ func codexInspectStatusAmbiguous() *Scenario {
 				d.Logger().Info("rig: rollouts open", "first", codexThreadID(first), "second", codexThreadID(second))
 				return nil
 			})
-			s.codexSlash(a, "/status", "/status", codexStatusCmds)
+			s.slash(a, "/status", "/status", codexStatusCmds)
 			s.Key("Enter")
-			id := s.codexStatusSession()
+			id := s.statusSession()
 			s.Do(func() error {
 				if id != codexThreadID(second) {
 					return fmt.Errorf("rig: /status shows session %s, want the second conversation's %s", id, codexThreadID(second))
@@ -733,17 +734,19 @@ func codexInspectStatusAmbiguous() *Scenario {
 				return nil
 			})
 			s.RowBlock("the /status block", codexInspects[d.Version].statusTurn(codexThreadID(second), codexTwice))
-			if !VersionAtLeast(d.Version, "0.171.0") {
+			if !rig.VersionAtLeast(d.Version, "0.171.0") {
 				// The first conversation's id stays on the screen, above.
 				s.Screen("To continue this session, run codex resume " + codexThreadID(first))
 			}
-			s.codexComposerEmpty(a)
-			s.Mark("idle", ComposerEmpty)
+			s.composerEmpty(a)
+			s.Mark("idle", rig.ComposerEmpty)
 			s.Do(func() error { d.Logger().Info("rig: status-ambiguous", "screen", d.ScreenText()); return nil })
-		}}
+		})}
 }
 
-func init() {
-	register(codexInspectStatus(), codexInspectStatusCompletion(), codexInspectModelMenu(), codexInspectModelSession(), codexInspectModelAbandon(), codexInspectStatusAmbiguous(),
+func inspectScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
+	out = append(out, codexInspectStatus(), codexInspectStatusCompletion(), codexInspectModelMenu(), codexInspectModelSession(), codexInspectModelAbandon(), codexInspectStatusAmbiguous(),
 		codexModelCatalog(), codexStatusCwd())
+	return out
 }

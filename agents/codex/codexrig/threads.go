@@ -1,14 +1,16 @@
-package rig
+package codexrig
 
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
-// codexThreads is Codex's part in the thread scenarios (threads.go): /new,
+// codexThreads is Codex's part in the rig's thread scenarios (rig.Threads): /new,
 // the full-screen resume picker, the rollout named by its thread id.
-var codexThreads = Threads{
-	Composer: Composer{Idle: (*Steps).codexIdle, Prompt: (*Steps).codexPrompt},
+var codexThreads = rig.Threads{
+	Composer: composer,
 	Versions: []string{"0.155.1", "0.171.0"},
 	NewCmd:   "/new", NewHint: "start a new chat during a conversation", ResumeHint: "resume a saved chat",
 	Glyph: "› ", Placeholder: "Ask Codex to do anything",
@@ -18,38 +20,38 @@ var codexThreads = Threads{
 	},
 	TurnEnd:    rolloutHas("event_msg", "task_complete"),
 	ID:         codexThreadID,
-	DraftShown: func(s *Steps) { s.Screen(codexStatus) },
+	DraftShown: func(s *rig.Steps) { s.Screen(codexStatus) },
 	ArgHint:    func(string) string { return "" },
-	AfterNew: func(s *Steps) {
+	AfterNew: func(s *rig.Steps) {
 		// The status line drops 0.171.0's thread title too.
-		s.Gone(ThreadFirst)
-		if !VersionAtLeast(s.d.Version, "0.171.0") {
+		s.Gone(rig.ThreadFirst)
+		if !rig.VersionAtLeast(s.Driver().Version, "0.171.0") {
 			s.Screen("To continue this session, run codex resume ")
 		}
 	},
-	Picker: func(s *Steps) {
+	Picker: func(s *rig.Steps) {
 		// Both threads, the current one first and highlighted
 		// (0.155.1 "❯", 0.171.0 "›").
-		s.Screen("Resume a previous session", "Type to search", ThreadSecond, ThreadFirst, "1 / 2", "enter resume")
-		s.Mark("menu_or_viewer", ComposerAbsent)
+		s.Screen("Resume a previous session", "Type to search", rig.ThreadSecond, rig.ThreadFirst, "1 / 2", "enter resume")
+		s.Mark("menu_or_viewer", rig.ComposerAbsent)
 	},
-	Choose: func(s *Steps) {
+	Choose: func(s *rig.Steps) {
 		s.Key("Down")
 		s.Screen("2 / 2")
 		s.ScreenFunc("the first conversation highlighted", func(text string) bool {
 			for _, l := range strings.Split(text, "\n") {
-				if strings.Contains(l, ThreadFirst) {
+				if strings.Contains(l, rig.ThreadFirst) {
 					l = strings.TrimSpace(l)
 					return strings.HasPrefix(l, "❯") || strings.HasPrefix(l, "›")
 				}
 			}
 			return false
 		})
-		s.Mark("menu_or_viewer", ComposerAbsent)
+		s.Mark("menu_or_viewer", rig.ComposerAbsent)
 		s.Key("Enter")
 	},
-	ResumedNote: func(s *Steps, second string) {
-		if !VersionAtLeast(s.d.Version, "0.171.0") {
+	ResumedNote: func(s *rig.Steps, second string) {
+		if !rig.VersionAtLeast(s.Driver().Version, "0.171.0") {
 			s.Screen("To continue this session, run codex resume " + second)
 		}
 	},
@@ -64,4 +66,8 @@ func codexThreadID(path string) string {
 	return base
 }
 
-func init() { register(codexThreads.Scenarios("codex")...) }
+func threadScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
+	out = append(out, codexThreads.Scenarios("codex")...)
+	return out
+}

@@ -1,6 +1,8 @@
-package rig
+package codexrig
 
-// The keys of a user-explicit send on Codex (user_explicit.go), measured
+import "github.com/agent-knock-knock/akk/recordings/rig"
+
+// The keys of a user-explicit send on Codex (rig.UserScript), measured
 // on the real binaries.
 //
 // Codex (0.155.1, 0.171.0): ctrl+u deletes from the start of the cursor's
@@ -13,32 +15,32 @@ const (
 	codexCtrlU   = "\x15"
 )
 
-// Codex.
-func init() {
-	codexDraft := func(s *Steps, text string) {
-		s.codexIdle()
+func userScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
+	draft := func(s steps, text string) {
+		s.idle()
 		s.Type(text)
 		s.Screen("› " + text)
 		s.Pause(codexEnterGap)
-		s.Mark("idle", ComposerDraft)
+		s.Mark("idle", rig.ComposerDraft)
 	}
-	register(
-		&Scenario{Name: "clear-draft", Agent: "codex", Only: []string{"0.155.1", "0.171.0"}, Script: UserScript(codexScript),
-			Drive: func(s *Steps) {
-				codexDraft(s, DraftText)
+	out = append(out,
+		&rig.Scenario{Name: "clear-draft", Agent: "codex", Only: []string{"0.155.1", "0.171.0"}, Script: rig.UserScript(codexScript),
+			Drive: drive(func(s steps) {
+				draft(s, rig.DraftText)
 				s.Type(codexCtrlU)
-				s.Gone(DraftText)
-				s.Mark("idle", ComposerEmpty)
-				s.codexPrompt(RequestText)
+				s.Gone(rig.DraftText)
+				s.Mark("idle", rig.ComposerEmpty)
+				s.prompt(rig.RequestText)
 				s.Request("prompt", nil)
-				s.codexTurnEnd(false)
+				s.turnEnd(false)
 				s.MarkIdle()
-			}},
+			})},
 		// C-u with the cursor inside the draft deletes only what is before
 		// the cursor.
-		&Scenario{Name: "clear-cursor-mid", Agent: "codex", Only: []string{"0.155.1", "0.171.0"}, Script: UserScript(codexScript),
-			Drive: func(s *Steps) {
-				codexDraft(s, "remove these words tail")
+		&rig.Scenario{Name: "clear-cursor-mid", Agent: "codex", Only: []string{"0.155.1", "0.171.0"}, Script: rig.UserScript(codexScript),
+			Drive: drive(func(s steps) {
+				draft(s, "remove these words tail")
 				for range 4 {
 					s.Key("Left")
 				}
@@ -46,12 +48,12 @@ func init() {
 				s.Type(codexCtrlU)
 				s.Gone("remove these words")
 				s.Screen("› tail")
-				s.Mark("idle", ComposerDraft)
-			}},
+				s.Mark("idle", rig.ComposerDraft)
+			})},
 		// A two-line draft (ctrl+j); C-u on the last line, and again.
-		&Scenario{Name: "clear-multiline", Agent: "codex", Only: []string{"0.155.1", "0.171.0"}, Script: UserScript(codexScript),
-			Drive: func(s *Steps) {
-				s.codexIdle()
+		&rig.Scenario{Name: "clear-multiline", Agent: "codex", Only: []string{"0.155.1", "0.171.0"}, Script: rig.UserScript(codexScript),
+			Drive: drive(func(s steps) {
+				s.idle()
 				s.Type("first line of the draft")
 				s.Screen("› first line of the draft")
 				s.Pause(codexEnterGap)
@@ -59,46 +61,47 @@ func init() {
 				s.Type("second line of the draft")
 				s.Screen("› first line of the draft", "  second line of the draft")
 				s.Pause(codexEnterGap)
-				s.Mark("idle", ComposerDraft)
+				s.Mark("idle", rig.ComposerDraft)
 				// The first C-u empties the last line (the line stays), the
 				// second deletes the line break, the third the first line.
 				s.Type(codexCtrlU)
 				s.Gone("second line of the draft")
 				s.Screen("› first line of the draft")
 				s.Misread("screen_state unknown, composer absent (an empty last line under the first)",
-					"idle", ComposerDraft, s.Mark)
+					"idle", rig.ComposerDraft, s.Mark)
 				s.Type(codexCtrlU)
 				s.Pause(codexEnterGap)
-				s.Mark("idle", ComposerDraft)
+				s.Mark("idle", rig.ComposerDraft)
 				s.Type(codexCtrlU)
 				s.Gone("first line of the draft")
-				s.Mark("idle", ComposerEmpty)
-			}},
+				s.Mark("idle", rig.ComposerEmpty)
+			})},
 		sendWorking(),
 	)
+	return out
 }
 
 // While the turn runs: a draft cleared with C-u, a request with Tab
 // (queued for the next turn), another with Enter (steered into the
 // running turn).
-func sendWorking() *Scenario {
-	return &Scenario{Name: "send-working", Agent: "codex", Only: []string{"0.155.1", "0.171.0"}, Script: UserScript(codexScript),
-		Drive: func(s *Steps) {
+func sendWorking() *rig.Scenario {
+	return &rig.Scenario{Name: "send-working", Agent: "codex", Only: []string{"0.155.1", "0.171.0"}, Script: rig.UserScript(codexScript),
+		Drive: drive(func(s steps) {
 			d := s.d
-			s.codexIdle()
-			s.codexPrompt("slow-task please")
+			s.idle()
+			s.prompt("slow-task please")
 			s.Started("slow-task")
 			s.Journal("task_started", rolloutHas("event_msg", "task_started"))
 			s.Screen(codexBusy)
-			s.Mark("working", ComposerEmpty)
-			s.Type(DraftText)
-			s.Screen("› "+DraftText, codexBusy)
+			s.Mark("working", rig.ComposerEmpty)
+			s.Type(rig.DraftText)
+			s.Screen("› "+rig.DraftText, codexBusy)
 			// The status line gives way to "tab to queue message".
 			s.Misread("screen_state unknown, composer absent (the footer row reads \"tab to queue message\")",
-				"working", ComposerDraft, s.Mark)
+				"working", rig.ComposerDraft, s.Mark)
 			s.Type(codexCtrlU)
-			s.Gone(DraftText)
-			s.Mark("working", ComposerEmpty)
+			s.Gone(rig.DraftText)
+			s.Mark("working", rig.ComposerEmpty)
 			// Tab queues for the next turn.
 			s.Type("queued request")
 			s.Screen("› queued request", codexBusy)
@@ -107,24 +110,24 @@ func sendWorking() *Scenario {
 			s.Screen("Queued follow-up inputs", "↳ queued request", codexBusy)
 			// Working (0.171.0's hint under the queued inputs reads
 			// "shift+← edit last queued message").
-			s.Mark("working", ComposerEmpty)
+			s.Mark("working", rig.ComposerEmpty)
 			// Enter steers into the running turn.
-			s.Type(RequestText)
-			s.Screen("› "+RequestText, codexBusy)
+			s.Type(rig.RequestText)
+			s.Screen("› "+rig.RequestText, codexBusy)
 			s.Pause(codexEnterGap)
 			s.Key("Enter")
-			if VersionAtLeast(d.Version, "0.171.0") {
+			if rig.VersionAtLeast(d.Version, "0.171.0") {
 				// The steer block is drawn for ~30 ms: the held-back model
 				// request is dropped and a new one made with the steered
 				// message; its reply ends the turn.
-				s.Journal("steered message", rolloutHas("response_item", "message", `"text":"`+RequestText+`"`))
+				s.Journal("steered message", rolloutHas("response_item", "message", `"text":"`+rig.RequestText+`"`))
 			} else {
-				s.Screen(codexSteerHeader, "↳ "+RequestText, "↳ queued request", codexBusy)
-				s.Mark("working", ComposerEmpty)
+				s.Screen(codexSteerHeader, "↳ "+rig.RequestText, "↳ queued request", codexBusy)
+				s.Mark("working", rig.ComposerEmpty)
 			}
-			s.Journal("second task_complete", NthLine(d, 2, rolloutHas("event_msg", "task_complete")))
-			s.Do(func() error { return codexCheckSteerQueue(d.JournalPath(), RequestText, "queued request") })
-			s.codexIdle()
+			s.Journal("second task_complete", rig.NthLine(d, 2, rolloutHas("event_msg", "task_complete")))
+			s.Do(func() error { return codexCheckSteerQueue(d.JournalPath(), rig.RequestText, "queued request") })
+			s.idle()
 			s.MarkIdle()
-		}}
+		})}
 }

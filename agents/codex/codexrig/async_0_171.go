@@ -1,4 +1,4 @@
-package rig
+package codexrig
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // The async question of Codex 0.171.0. The rig's gpt-6-sol is offered
@@ -44,8 +45,8 @@ const (
 
 // codexAsk171 asks the two async questions and waits for their collapsed
 // summary while the turn runs (the model's reply held back).
-func codexAsk171(s *Steps) {
-	s.codexAsk("ask-async", "request_user_input_async")
+func codexAsk171(s steps) {
+	s.ask("ask-async", "request_user_input_async")
 	s.Journal("function_call_output accepted", rolloutHas("response_item", "function_call_output", "accepted"))
 	s.Screen("? Which color should the widget use?", "? Anything else we should know?", "? 2 questions",
 		codexAsyncCollapsed171, codexBusy)
@@ -53,14 +54,14 @@ func codexAsk171(s *Steps) {
 }
 
 // open171 opens the collapsed questions with shift+←.
-func open171(s *Steps) {
+func open171(s steps) {
 	s.Send([]byte(codexAsyncOpenKey171))
 	s.Screen(codexAsyncOpen171, "1 of 2", "4. Other", codexAsyncNext171, codexBusy)
 }
 
 // answerGreen171 answers the first question with its digit 2: the answer
 // is sent at once and the free-text question opens by itself.
-func answerGreen171(s *Steps) {
+func answerGreen171(s steps) {
 	s.Key("2")
 	s.Screen(codexAnswered171+"Which color should the widget use?", "Green", "Anything else we should know?",
 		"Type your answer", codexAsyncOpen171, codexBusy)
@@ -94,7 +95,7 @@ func more171(composer string) recordings.MarkerState {
 
 // asyncQuestion171: collapsed, opened, the first answered by its digit,
 // the free-text one skipped, the turn's end.
-func asyncQuestion171(s *Steps) {
+func asyncQuestion171(s steps) {
 	codexAsk171(s)
 	s.Mark("working", collapsed171())
 	open171(s)
@@ -107,13 +108,13 @@ func asyncQuestion171(s *Steps) {
 	s.Mark("working", recordings.MarkerState{Composer: "empty"})
 	s.Journal("task_complete", rolloutHas("event_msg", "task_complete"))
 	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), "\n\nGreen", "") })
-	s.codexIdle()
+	s.idle()
 	s.MarkIdle()
 }
 
 // asyncWorking171: a digit answers; the free-text question is left with a
 // draft while the turn ends, which moves the draft into the composer.
-func asyncWorking171(s *Steps) {
+func asyncWorking171(s steps) {
 	codexAsk171(s)
 	s.Mark("working", collapsed171())
 	open171(s)
@@ -133,7 +134,7 @@ func asyncWorking171(s *Steps) {
 
 // asyncQueueText171: a digit answers; the free-text answer typed into the
 // next question and Tab queue it for the next turn.
-func asyncQueueText171(s *Steps) {
+func asyncQueueText171(s steps) {
 	codexAsk171(s)
 	open171(s)
 	answerGreen171(s)
@@ -147,16 +148,16 @@ func asyncQueueText171(s *Steps) {
 	s.Screen("↳ > "+codexMore171.Prompt, "Purple", codexQueuedEdit171, "› Ask Codex to do anything", codexBusy)
 	s.Gone(codexAsyncOpen171)
 	s.Mark("working", recordings.MarkerState{Composer: "empty"})
-	s.Journal("second task_complete", NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
+	s.Journal("second task_complete", rig.NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
 	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), "\n\nGreen", "\n\nPurple") })
-	s.codexIdle()
+	s.idle()
 	s.MarkIdle()
 }
 
 // asyncWorkingQueue171: "Other" with text and Tab queue it for the next
 // turn; the next question's typed text and Enter answer at once. No
 // marker before the Tab: no plan sends Tab there.
-func asyncWorkingQueue171(s *Steps) {
+func asyncWorkingQueue171(s steps) {
 	codexAsk171(s)
 	open171(s)
 	s.Key("4")
@@ -175,9 +176,9 @@ func asyncWorkingQueue171(s *Steps) {
 	s.Screen(codexAnswered171+codexMore171.Prompt, "Purple", codexQueuedEdit171, "› Ask Codex to do anything", codexBusy)
 	s.Gone(codexAsyncOpen171)
 	s.Mark("working", recordings.MarkerState{Composer: "empty"})
-	s.Journal("second task_complete", NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
+	s.Journal("second task_complete", rig.NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
 	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), "\n\nPurple", "\n\nTeal") })
-	s.codexIdle()
+	s.idle()
 	s.MarkIdle()
 }
 

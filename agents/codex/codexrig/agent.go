@@ -1,12 +1,14 @@
-package rig
+package codexrig
 
 import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // longCodexModel is a model id longer than any Codex ships with; the
@@ -14,26 +16,57 @@ import (
 const longCodexModel = "gpt-5.5-codex-extended-context-research-preview-2026-11"
 
 func init() {
-	Register(Agent{Name: "codex", Package: "@openai/codex", Bin: "codex",
+	rig.Register(rig.Agent{Name: "codex", Package: "@openai/codex", Bin: "codex",
 		Serve: fakemodel.Responses,
-		World: func(h *Home, sc *Scenario, version, url string) ([]string, error) {
+		World: func(h *rig.Home, sc *rig.Scenario, version, url string) ([]string, error) {
 			return codexEnv(h), writeCodexConfig(h, url, codexModel(sc, version))
 		},
 		Args:        codexArgs,
 		JournalGlob: ".codex/sessions/*/*/*/rollout-*.jsonl",
 		Script:      codexScript,
-		Environs: []Environ{W60, W80, W200, W250, H15, H50,
-			{"bg-light", func(s *Scenario) { s.PaneBG = "#ffffff" }},
-			{"bg-dark", func(s *Scenario) { s.PaneBG = "#000000" }},
-			Cwd120(".codex/config.toml"),
-			{"model-long", codexLongModel},
+		Environs: []rig.Environ{rig.W60, rig.W80, rig.W200, rig.W250, rig.H15, rig.H50,
+			{Suffix: "bg-light", Apply: func(s *rig.Scenario) { s.PaneBG = "#ffffff" }},
+			{Suffix: "bg-dark", Apply: func(s *rig.Scenario) { s.PaneBG = "#000000" }},
+			rig.Cwd120(".codex/config.toml"),
+			{Suffix: "model-long", Apply: codexLongModel},
 		},
+		Scenarios: scenarios(),
 	})
+}
+
+// scenarios are Codex's scenarios, one table per file (the matrix adds
+// its variants).
+func scenarios() []*rig.Scenario {
+	return slices.Concat(basicScenarios(), toolScenarios(), asyncScenarios(), asyncWorkingScenarios(),
+		blockedScenarios(), interruptedScenarios(), quotedScenarios(), secretScenarios(), startupScenarios(),
+		submitAllScenarios(), threadScenarios(), userScenarios(), inspectScenarios(), matrixScenarios())
+}
+
+// steps is the rig's driver with Codex's own steps (its idle composer,
+// its prompt, its tool calls and dialogs, its turn's end).
+type steps struct {
+	*rig.Steps
+	d *rig.Driver
+}
+
+// wrap gives the rig's driver Codex's steps.
+func wrap(s *rig.Steps) steps { return steps{s, s.Driver()} }
+
+// drive is the Drive of a scenario made of Codex's steps.
+func drive(f func(s steps)) func(*rig.Steps) {
+	return func(s *rig.Steps) { f(wrap(s)) }
+}
+
+// composer is Codex's composer for the rig's step families (the thread
+// and blocked scenarios).
+var composer = rig.Composer{
+	Idle:   func(s *rig.Steps) { wrap(s).idle() },
+	Prompt: func(s *rig.Steps, text string) { wrap(s).prompt(text) },
 }
 
 // codexModel is the model for a scenario at version: its own, else
 // gpt-5.5, or gpt-6-sol on 0.171.
-func codexModel(sc *Scenario, version string) string {
+func codexModel(sc *rig.Scenario, version string) string {
 	if sc.Model != nil {
 		if m := sc.Model(version); m != "" {
 			return m
@@ -46,7 +79,7 @@ func codexModel(sc *Scenario, version string) string {
 }
 
 // codexArgs: --no-daemon where Codex's --help lists it.
-func codexArgs(in Installed) []string {
+func codexArgs(in rig.Installed) []string {
 	out, _ := exec.Command(in.Bin, "--help").CombinedOutput()
 	if strings.Contains(string(out), "--no-daemon") {
 		return []string{"--no-daemon"}
@@ -55,14 +88,14 @@ func codexArgs(in Installed) []string {
 }
 
 // codexEnv is Codex's whole environment.
-func codexEnv(h *Home) []string {
+func codexEnv(h *rig.Home) []string {
 	return []string{"HOME=" + h.Home, "CODEX_HOME=" + filepath.Join(h.Home, ".codex"), "TMPDIR=" + h.Tmp,
 		"TERM=xterm-256color", "LANG=C.UTF-8", "FAKE_OPENAI_API_KEY=sk-fake-local",
 		"PATH=/usr/local/bin:/usr/bin:/bin"}
 }
 
 // writeCodexConfig writes $CODEX_HOME/config.toml for the fake provider.
-func writeCodexConfig(h *Home, url, model string) error {
+func writeCodexConfig(h *rig.Home, url, model string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "model = %q\n", model)
 	b.WriteString(`model_provider = "fake"
@@ -89,5 +122,5 @@ show_tooltips = false
 `)
 	fmt.Fprintf(&b, "[projects.%q]\ntrust_level = \"trusted\"\n\n", h.Work)
 	b.WriteString("[features]\ndefault_mode_request_user_input = true\n")
-	return WriteFile(filepath.Join(h.Home, ".codex", "config.toml"), b.String())
+	return rig.WriteFile(filepath.Join(h.Home, ".codex", "config.toml"), b.String())
 }

@@ -1,8 +1,11 @@
-package rig
+package codexrig
 
-import "github.com/agent-knock-knock/akk/recordings/fakemodel"
+import (
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
+)
 
-// The quoted-prompt scenario (quoted.go): the agent's own dialogs quoted
+// The quoted-prompt scenario (rig.QuoteWord): the agent's own dialogs quoted
 // as plain text above the idle composer.
 const codexQuote = "Here are the two dialogs you asked about, quoted verbatim.\n\n" +
 	"The question:\n\n" +
@@ -22,11 +25,12 @@ const codexQuote = "Here are the two dialogs you asked about, quoted verbatim.\n
 	"  3. No, and tell Codex what to do differently (esc)\n" +
 	"Press enter to confirm or esc to cancel"
 
-func init() {
-	register(
-		&Scenario{Name: "quoted-prompt", Agent: "codex", Script: WithKeywords(codexScript, fakemodel.Keyword{Word: QuoteWord, Reply: fakemodel.Reply{Text: codexQuote}}), Drive: func(s *Steps) {
-			s.codexIdle()
-			s.codexPrompt(QuoteWord + " please")
+func quotedScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
+	out = append(out,
+		&rig.Scenario{Name: "quoted-prompt", Agent: "codex", Script: rig.WithKeywords(codexScript, fakemodel.Keyword{Word: rig.QuoteWord, Reply: fakemodel.Reply{Text: codexQuote}}), Drive: drive(func(s steps) {
+			s.idle()
+			s.prompt(rig.QuoteWord + " please")
 			s.Request("prompt", nil)
 			// codexTurnEnd's idle wait would never see "esc to
 			// interrupt" gone: the quote shows it. The working row's
@@ -36,6 +40,7 @@ func init() {
 			s.Gone("• esc to interrupt")
 			s.Quiet(codexQuiet)
 			s.MarkIdle()
-		}},
+		})},
 	)
+	return out
 }

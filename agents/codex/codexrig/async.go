@@ -1,14 +1,15 @@
-package rig
+package codexrig
 
 import (
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // The async question of Codex 0.154.0/0.155.1 (model gpt-6-astra offers
 // request_user_input_async): the tool returns at once, the questions wait
 // collapsed under the transcript until Alt+Up opens them. 0.171.0 shows
-// them only while the turn runs (codex_async_0_171.go).
+// them only while the turn runs (async_0_171.go).
 
 const (
 	codexAsyncCollapsed = "alt + ↑ to answer"
@@ -41,15 +42,17 @@ func codexAsyncQuestionScript(version string) fakemodel.Script {
 	return codexScript(version)
 }
 
-func init() {
-	register(&Scenario{Name: "async-question", Agent: "codex", Only: codexAsyncVersions,
-		Model: codexAsyncModel, Script: codexAsyncQuestionScript, Drive: codexAsyncDrive(asyncQuestion, asyncQuestion171)})
+func asyncScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
+	out = append(out, &rig.Scenario{Name: "async-question", Agent: "codex", Only: codexAsyncVersions,
+		Model: codexAsyncModel, Script: codexAsyncQuestionScript, Drive: drive(asyncDrive(asyncQuestion, asyncQuestion171))})
+	return out
 }
 
-// codexAsyncDrive drives a version's async surface: code mode's
-// (0.171.0, codex_async_0_171.go) or the one before it.
-func codexAsyncDrive(before, codeMode func(*Steps)) func(*Steps) {
-	return func(s *Steps) {
+// asyncDrive drives a version's async surface: code mode's
+// (0.171.0, async_0_171.go) or the one before it.
+func asyncDrive(before, codeMode func(steps)) func(steps) {
+	return func(s steps) {
 		if codexCodeMode(s.d.Version) {
 			codeMode(s)
 			return
@@ -61,10 +64,10 @@ func codexAsyncDrive(before, codeMode func(*Steps)) func(*Steps) {
 // asyncQuestion: the questions collapsed after the turn's end, opened,
 // the first answered by its digit (a turn of its own), the free-text one
 // skipped.
-func asyncQuestion(s *Steps) {
+func asyncQuestion(s steps) {
 	color := recordings.Question{Prompt: "Which color should the widget use?"}
-	s.codexAsk("ask-async", "request_user_input_async")
-	s.codexTurnEnd(false)
+	s.ask("ask-async", "request_user_input_async")
+	s.turnEnd(false)
 	s.Screen(codexAsyncCollapsed)
 	s.Mark("idle", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
 		Actionable: true, Questions: []recordings.Question{color}})
@@ -76,13 +79,13 @@ func asyncQuestion(s *Steps) {
 		Actionable: true, Questions: []recordings.Question{open}, Highlighted: recordings.Index(0)})
 	s.Key("2")
 	s.Request("answer", nil)
-	s.Journal("second task_complete", NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
+	s.Journal("second task_complete", rig.NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
 	// The next question opens by itself: a free-text one.
 	s.Screen("Anything else we should know?", "Type your answer", codexAsyncOpen)
 	s.Mark("async_question", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
 		Actionable: true, Questions: []recordings.Question{{Prompt: "Anything else we should know?"}}})
 	s.Key("C-]")
 	s.Gone(codexAsyncOpen)
-	s.codexIdle()
+	s.idle()
 	s.MarkIdle()
 }

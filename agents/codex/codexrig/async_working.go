@@ -1,4 +1,4 @@
-package rig
+package codexrig
 
 import (
 	"bufio"
@@ -11,10 +11,11 @@ import (
 
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // The async question of Codex 0.154.0/0.155.1 answered while the turn
-// still runs (0.171.0: codex_async_0_171.go): the model asks with
+// still runs (0.171.0: async_0_171.go): the model asks with
 // request_user_input_async and keeps working (its next reply is held
 // back 20 s). Measured on both versions:
 //
@@ -62,11 +63,12 @@ func codexAsyncWorkingScript(version string) fakemodel.Script {
 	return s
 }
 
-func init() {
+func asyncWorkingScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
 	color := recordings.Question{Prompt: "Which color should the widget use?"}
 	more := recordings.Question{Prompt: "Anything else we should know?"}
-	ask := func(s *Steps) {
-		s.codexAsk("ask-async", "request_user_input_async")
+	ask := func(s steps) {
+		s.ask("ask-async", "request_user_input_async")
 		// The async tool returned; the model's next reply is held back.
 		s.Journal("function_call_output accepted", rolloutHas("response_item", "function_call_output", "accepted"))
 		// The summary can be drawn before the questions reach the
@@ -74,11 +76,11 @@ func init() {
 		s.Screen("• Which color should the widget use?", "  Anything else we should know?", codexAsyncCollapsed, codexBusy)
 		s.Gone("renaming...")
 	}
-	register(
+	out = append(out,
 		// A digit steers; the next (free-text) question opens by itself and
 		// is left with a draft, unsent, while the turn ends.
-		&Scenario{Name: "async-working", Agent: "codex", Only: codexAsyncVersions,
-			Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: codexAsyncDrive(func(s *Steps) {
+		&rig.Scenario{Name: "async-working", Agent: "codex", Only: codexAsyncVersions,
+			Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: drive(asyncDrive(func(s steps) {
 				d := s.d
 				ask(s)
 				s.Mark("working", recordings.MarkerState{Composer: "empty", Kind: recordings.Kind("async_question"),
@@ -105,13 +107,13 @@ func init() {
 				s.Gone(codexBusy)
 				s.Mark("async_question", recordings.MarkerState{Composer: "draft", Kind: recordings.Kind("async_question"),
 					Actionable: true, Questions: []recordings.Question{more}})
-			}, asyncWorking171)},
+			}, asyncWorking171))},
 		asyncQueueText(ask),
 		// "Other" with text and Tab queues it for the next turn; the next
 		// question's typed text and Enter steer. No marker before the Tab:
 		// no plan sends Tab.
-		&Scenario{Name: "async-working-queue", Agent: "codex", Only: codexAsyncVersions,
-			Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: codexAsyncDrive(func(s *Steps) {
+		&rig.Scenario{Name: "async-working-queue", Agent: "codex", Only: codexAsyncVersions,
+			Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: drive(asyncDrive(func(s steps) {
 				d := s.d
 				ask(s)
 				s.Key("M-Up")
@@ -138,17 +140,18 @@ func init() {
 				s.Mark("working", recordings.MarkerState{Composer: "empty"})
 				// The slow reply and the steered answer in the first turn, the
 				// queued one as a turn of its own.
-				s.Journal("second task_complete", NthLine(d, 2, rolloutHas("event_msg", "task_complete")))
+				s.Journal("second task_complete", rig.NthLine(d, 2, rolloutHas("event_msg", "task_complete")))
 				s.Do(func() error { return codexCheckSteerQueue(d.JournalPath(), "\n\nPurple", "\n\nTeal") })
-				s.codexIdle()
+				s.idle()
 				s.MarkIdle()
-			}, asyncWorkingQueue171)},
+			}, asyncWorkingQueue171))},
 	)
+	return out
 }
 
-// CodexCheckSteerQueue is codexCheckSteerQueue for the live tests that
+// CheckSteerQueue is codexCheckSteerQueue for the live tests that
 // answer through akk.
-func CodexCheckSteerQueue(path, steered, queued string) error {
+func CheckSteerQueue(path, steered, queued string) error {
 	return codexCheckSteerQueue(path, steered, queued)
 }
 
@@ -222,10 +225,10 @@ func codexCheckSteerQueue(path, steered, queued string) error {
 // asyncQueueText: a digit steers the first answer; the free-text answer typed into
 // the next question and Tab queue it for the next turn (akk's
 // queue_next_turn delivery: the text, a quiet window, Tab).
-func asyncQueueText(ask func(*Steps)) *Scenario {
+func asyncQueueText(ask func(steps)) *rig.Scenario {
 	more := recordings.Question{Prompt: "Anything else we should know?"}
-	return &Scenario{Name: "async-queue-text", Agent: "codex", Only: codexAsyncVersions,
-		Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: codexAsyncDrive(func(s *Steps) {
+	return &rig.Scenario{Name: "async-queue-text", Agent: "codex", Only: codexAsyncVersions,
+		Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: drive(asyncDrive(func(s steps) {
 			d := s.d
 			ask(s)
 			s.Key("M-Up")
@@ -244,9 +247,9 @@ func asyncQueueText(ask func(*Steps)) *Scenario {
 			s.Screen("↳ > "+more.Prompt, "Purple", codexQueuedEdit, "› Ask Codex to do anything", codexBusy)
 			s.Gone(codexAsyncOpen)
 			s.Mark("working", recordings.MarkerState{Composer: "empty"})
-			s.Journal("second task_complete", NthLine(d, 2, rolloutHas("event_msg", "task_complete")))
+			s.Journal("second task_complete", rig.NthLine(d, 2, rolloutHas("event_msg", "task_complete")))
 			s.Do(func() error { return codexCheckSteerQueue(d.JournalPath(), "\n\nGreen", "\n\nPurple") })
-			s.codexIdle()
+			s.idle()
 			s.MarkIdle()
-		}, asyncQueueText171)}
+		}, asyncQueueText171))}
 }

@@ -1,4 +1,4 @@
-package rig
+package codexrig
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // codexNestedArg is the JSON argument of tools.<name>(...) in a code-mode
@@ -109,7 +110,7 @@ func TestCodexPatch(t *testing.T) {
 }
 
 func TestCodexFeature(t *testing.T) {
-	h, err := newHome(t.TempDir())
+	h, err := rig.NewHome(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,10 +131,10 @@ func TestCodexFeature(t *testing.T) {
 }
 
 func TestCodexSetupBwrap(t *testing.T) {
-	if _, err := Lookup("codex", "0.171.0"); err != nil {
+	if _, err := rig.Lookup("codex", "0.171.0"); err != nil {
 		t.Skip(err)
 	}
-	h, err := newHome(t.TempDir())
+	h, err := rig.NewHome(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

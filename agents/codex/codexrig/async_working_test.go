@@ -1,4 +1,4 @@
-package rig
+package codexrig
 
 import (
 	"path/filepath"
@@ -15,7 +15,7 @@ func TestCodexSteerQueueRecorded(t *testing.T) {
 		{"async-working-queue", "\n\nPurple", "\n\nTeal"},
 		{"async-queue-text", "\n\nGreen", "\n\nPurple"},
 	} {
-		paths, _ := filepath.Glob(filepath.Join("..", "testdata", "codex", "*", tc.surface+".rollout.jsonl"))
+		paths, _ := filepath.Glob(filepath.Join("..", "..", "..", "recordings", "testdata", "codex", "*", tc.surface+".rollout.jsonl"))
 		if len(paths) == 0 {
 			t.Errorf("%s: no recorded rollout", tc.surface)
 		}

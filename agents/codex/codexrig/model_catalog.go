@@ -1,4 +1,4 @@
-package rig
+package codexrig
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // Codex's /model catalog read in full (issue 22: native model control):
@@ -183,14 +184,14 @@ func codexLit(on bool) string {
 }
 
 // codexConfigBytes reads $CODEX_HOME/config.toml as it is.
-func codexConfigBytes(h *Home) ([]byte, error) {
+func codexConfigBytes(h *rig.Home) ([]byte, error) {
 	return os.ReadFile(filepath.Join(h.Home, ".codex", "config.toml"))
 }
 
 // codexCatalogWalk visits every model of the open popup top to bottom:
 // highlighted (marked), Enter (its effort popup, marked), Esc (the model
 // popup again, marked).
-func (s *Steps) codexCatalogWalk(c codexCatalog) {
+func (s steps) catalogWalk(c codexCatalog) {
 	absent := recordings.MarkerState{Composer: "absent"}
 	// Up from the current model to the first: the window does not move.
 	for i := c.current - 1; i >= 0; i-- {
@@ -220,13 +221,13 @@ func (s *Steps) codexCatalogWalk(c codexCatalog) {
 	}
 }
 
-func codexModelCatalog() *Scenario {
+func codexModelCatalog() *rig.Scenario {
 	a := codexThreads
-	return &Scenario{Name: "model-catalog", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
-		Drive: func(s *Steps) {
+	return &rig.Scenario{Name: "model-catalog", Agent: "codex", Only: codexInspectVersions, Script: codexScript,
+		Drive: drive(func(s steps) {
 			d := s.d
 			in, c := codexInspects[d.Version], codexCatalogs[d.Version]
-			a.Ask(s, codexInspectPrompt, codexInspectPrompt, 1)
+			a.Ask(s.Steps, codexInspectPrompt, codexInspectPrompt, 1)
 			var config []byte
 			var seen int
 			s.Do(func() (err error) {
@@ -234,13 +235,13 @@ func codexModelCatalog() *Scenario {
 				seen = len(d.Log.Requests())
 				return err
 			})
-			s.codexOpenModel(a, in)
+			s.openModel(a, in)
 			s.RowBlock("the popup as it opens", c.modelRows(c.current, 0))
-			s.codexCatalogWalk(c)
+			s.catalogWalk(c)
 			s.Key("Escape")
 			s.Gone(c.head[0])
-			s.codexComposerEmpty(a)
-			s.Mark("idle", ComposerEmpty)
+			s.composerEmpty(a)
+			s.Mark("idle", rig.ComposerEmpty)
 			s.Gone("Model changed")
 			s.Do(func() error {
 				after, err := codexConfigBytes(d.Home)
@@ -254,5 +255,5 @@ func codexModelCatalog() *Scenario {
 				}
 				return codexBundledCatalog(d)
 			})
-		}}
+		})}
 }

@@ -1,4 +1,4 @@
-package rig
+package codexrig
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // Codex's stable anchors (0.153-0.155 and 0.171): the status line under
@@ -44,13 +45,13 @@ var (
 // codexCodeMode: from 0.171 the rig runs gpt-6-sol, whose catalog offers
 // no exec_command function: shell commands go through the freeform `exec`
 // tool (JavaScript calling tools.exec_command), as a custom_tool_call.
-func codexCodeMode(version string) bool { return VersionAtLeast(version, "0.171.0") }
+func codexCodeMode(version string) bool { return rig.VersionAtLeast(version, "0.171.0") }
 
 // codexShellTool is the tool the fake model calls to run `ls -la`: exec
 // in code mode, unless the scenario's model is one Codex has no metadata
 // for (FallbackTools), which gets exec_command on every version.
-func codexShellTool(d *Driver) string {
-	if codexCodeMode(d.Version) && (d.Scenario() == nil || !d.Scenario().FallbackTools) {
+func codexShellTool(version string, sc *rig.Scenario) string {
+	if codexCodeMode(version) && (sc == nil || !sc.FallbackTools) {
 		return "exec"
 	}
 	return "exec_command"
@@ -85,7 +86,7 @@ func codexScriptMode(codeMode bool) fakemodel.Script {
 }
 
 // codexIdle waits for the composer and its status line.
-func (s *Steps) codexIdle() {
+func (s steps) idle() {
 	s.Screen("› ", codexStatus)
 	s.Gone(codexBusy)
 	s.Quiet(codexQuiet)
@@ -93,7 +94,7 @@ func (s *Steps) codexIdle() {
 
 // codexPrompt types a prompt, waits until it shows, leaves the paste-burst
 // window, and submits it.
-func (s *Steps) codexPrompt(prompt string) {
+func (s steps) prompt(prompt string) {
 	s.Type(prompt)
 	s.Screen("› " + prompt)
 	s.Pause(codexEnterGap)
@@ -107,7 +108,7 @@ func rolloutHas(typ, payloadType string, subs ...string) func(map[string]any) bo
 		if m["type"] != typ || p == nil || p["type"] != payloadType {
 			return false
 		}
-		js := JSONString(m)
+		js := rig.JSONString(m)
 		for _, s := range subs {
 			if !strings.Contains(js, s) {
 				return false
@@ -119,9 +120,9 @@ func rolloutHas(typ, payloadType string, subs ...string) func(map[string]any) bo
 
 // codexAsk submits a prompt whose reply is a tool call and waits until
 // the call is complete and in the rollout.
-func (s *Steps) codexAsk(prompt, tool string) {
-	s.codexIdle()
-	s.codexPrompt(prompt)
+func (s steps) ask(prompt, tool string) {
+	s.idle()
+	s.prompt(prompt)
 	s.Request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
 	call, custom := rolloutHas("response_item", "function_call", `"name":"`+tool+`"`),
 		rolloutHas("response_item", "custom_tool_call", `"name":"`+tool+`"`)
@@ -130,18 +131,18 @@ func (s *Steps) codexAsk(prompt, tool string) {
 
 // codexTurnEnd waits for n task_complete (or, aborted, turn_aborted) lines
 // and the idle screen.
-func (s *Steps) codexTurnEnd(aborted bool) {
+func (s steps) turnEnd(aborted bool) {
 	kind := "task_complete"
 	if aborted {
 		kind = "turn_aborted"
 	}
 	s.Journal(kind, rolloutHas("event_msg", kind))
-	s.codexIdle()
+	s.idle()
 }
 
 // codexToolOutput waits for the tool's output in the rollout (a
 // custom_tool_call_output for code mode's exec).
-func (s *Steps) codexToolOutput(subs ...string) {
+func (s steps) toolOutput(subs ...string) {
 	fn, custom := rolloutHas("response_item", "function_call_output", subs...),
 		rolloutHas("response_item", "custom_tool_call_output", subs...)
 	s.Journal("function_call_output", func(m map[string]any) bool { return fn(m) || custom(m) })
@@ -156,8 +157,8 @@ func codexApprovalMarker() recordings.MarkerState {
 }
 
 // codexApprove asks to run `ls -la` and marks the exec overlay.
-func (s *Steps) codexApprove() {
-	s.codexAsk("run-ls", codexShellTool(s.d))
+func (s steps) approve() {
+	s.ask("run-ls", codexShellTool(s.d.Version, s.d.Scenario()))
 	s.Screen(codexApproval, codexApprovalEnd, "$ ls -la")
 	s.Mark("awaiting_approval", codexApprovalMarker())
 }
@@ -170,95 +171,96 @@ func codexColorMarker(highlighted int) recordings.MarkerState {
 }
 
 // codexColor asks the color question and marks it.
-func (s *Steps) codexColor() {
-	s.codexAsk("ask-color", "request_user_input")
+func (s steps) color() {
+	s.ask("ask-color", "request_user_input")
 	s.Screen("Which color should the widget use?", "None of the above", codexQuestionEnd)
 	s.Mark("questionnaire", codexColorMarker(0))
 }
 
 // codexApproveThen: after the key, the tool's output (with subs) in the
 // rollout, the turn's end and the idle screen, marked.
-func (s *Steps) codexApproveThen(key string, subs ...string) {
+func (s steps) approveThen(key string, subs ...string) {
 	s.Key(key)
-	s.codexToolOutput(subs...)
-	s.codexTurnEnd(false)
+	s.toolOutput(subs...)
+	s.turnEnd(false)
 	s.MarkIdle()
 }
 
 // codexRefused: after the key, the aborted turn and the idle composer
 // under the interruption note ("■ Conversation interrupted ..."), marked.
-func (s *Steps) codexRefused(key string) {
+func (s steps) refused(key string) {
 	s.Key(key)
-	s.codexTurnEnd(true)
+	s.turnEnd(true)
 	s.MarkInterrupted()
 }
 
 // codexDraft types a draft into the idle composer and marks it.
-func (s *Steps) codexDraft() {
-	s.codexIdle()
+func (s steps) draft() {
+	s.idle()
 	s.Type("a draft that is not sent")
 	s.Screen("› a draft that is not sent")
 	s.Mark("idle", recordings.MarkerState{Composer: "draft"})
 }
 
 // codexDraftScenario is the draft, the base of draft-bwrap (matrix.go).
-var codexDraftScenario = &Scenario{Name: "draft", Agent: "codex", Script: codexScript, Drive: (*Steps).codexDraft}
+var codexDraftScenario = &rig.Scenario{Name: "draft", Agent: "codex", Script: codexScript, Drive: drive(steps.draft)}
 
-func init() {
-	idle := func(s *Steps) {
-		s.codexIdle()
+func basicScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
+	idle := func(s steps) {
+		s.idle()
 		s.MarkIdle()
 	}
-	approve := func(s *Steps) {
-		s.codexApprove()
-		s.codexApproveThen("y")
+	approve := func(s steps) {
+		s.approve()
+		s.approveThen("y")
 	}
-	answer := func(key string) func(s *Steps) {
-		return func(s *Steps) {
-			s.codexColor()
-			s.codexApproveThen(key)
+	answer := func(key string) func(s steps) {
+		return func(s steps) {
+			s.color()
+			s.approveThen(key)
 		}
 	}
-	register(
-		&Scenario{Name: "idle", Agent: "codex", Script: codexScript, Drive: idle},
-		&Scenario{Name: "idle-narrow", Agent: "codex", Width: 80, Height: 24, Script: codexScript, Drive: idle},
+	out = append(out,
+		&rig.Scenario{Name: "idle", Agent: "codex", Script: codexScript, Drive: drive(idle)},
+		&rig.Scenario{Name: "idle-narrow", Agent: "codex", Width: 80, Height: 24, Script: codexScript, Drive: drive(idle)},
 		codexDraftScenario,
-		&Scenario{Name: "working", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
-			s.codexIdle()
-			s.codexPrompt("slow-work please")
+		&rig.Scenario{Name: "working", Agent: "codex", Script: codexScript, Drive: drive(func(s steps) {
+			s.idle()
+			s.prompt("slow-work please")
 			s.Started("slow-work")
 			s.Journal("task_started", rolloutHas("event_msg", "task_started"))
 			s.Screen(codexBusy)
 			s.MarkNow("working", recordings.MarkerState{Composer: "empty"})
-		}},
-		&Scenario{Name: "send", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
-			s.codexIdle()
-			s.codexPrompt("hello there")
+		})},
+		&rig.Scenario{Name: "send", Agent: "codex", Script: codexScript, Drive: drive(func(s steps) {
+			s.idle()
+			s.prompt("hello there")
 			s.Request("prompt", nil)
-			s.codexTurnEnd(false)
+			s.turnEnd(false)
 			s.MarkIdle()
-		}},
-		&Scenario{Name: "permission-approve", Agent: "codex", Script: codexScript, Drive: approve},
-		&Scenario{Name: "permission-narrow", Agent: "codex", Width: 80, Height: 24, Script: codexScript, Drive: approve},
-		&Scenario{Name: "permission-reject", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
-			s.codexApprove()
-			s.codexRefused("Escape")
-		}},
-		&Scenario{Name: "permission-resize", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
-			s.codexApprove()
+		})},
+		&rig.Scenario{Name: "permission-approve", Agent: "codex", Script: codexScript, Drive: drive(approve)},
+		&rig.Scenario{Name: "permission-narrow", Agent: "codex", Width: 80, Height: 24, Script: codexScript, Drive: drive(approve)},
+		&rig.Scenario{Name: "permission-reject", Agent: "codex", Script: codexScript, Drive: drive(func(s steps) {
+			s.approve()
+			s.refused("Escape")
+		})},
+		&rig.Scenario{Name: "permission-resize", Agent: "codex", Script: codexScript, Drive: drive(func(s steps) {
+			s.approve()
 			s.Resize(100, 30)
 			s.Screen(codexApproval, codexApprovalEnd)
 			s.Mark("awaiting_approval", codexApprovalMarker())
-			s.codexApproveThen("y")
-		}},
-		&Scenario{Name: "question-digit", Agent: "codex", Script: codexScript, Drive: answer("2")},
-		&Scenario{Name: "question-enter", Agent: "codex", Script: codexScript, Drive: answer("Enter")},
-		&Scenario{Name: "question-escape", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
-			s.codexColor()
-			s.codexRefused("Escape")
-		}},
-		&Scenario{Name: "question-notes", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
-			s.codexColor()
+			s.approveThen("y")
+		})},
+		&rig.Scenario{Name: "question-digit", Agent: "codex", Script: codexScript, Drive: drive(answer("2"))},
+		&rig.Scenario{Name: "question-enter", Agent: "codex", Script: codexScript, Drive: drive(answer("Enter"))},
+		&rig.Scenario{Name: "question-escape", Agent: "codex", Script: codexScript, Drive: drive(func(s steps) {
+			s.color()
+			s.refused("Escape")
+		})},
+		&rig.Scenario{Name: "question-notes", Agent: "codex", Script: codexScript, Drive: drive(func(s steps) {
+			s.color()
 			s.Key("Down")
 			s.Key("Down")
 			s.Key("Down")
@@ -271,10 +273,10 @@ func init() {
 			s.Type("Purple please")
 			s.Screen("Purple please")
 			s.Pause(codexEnterGap)
-			s.codexApproveThen("Enter", "user_note: Purple please")
-		}},
-		&Scenario{Name: "question-unanswered", Agent: "codex", Script: codexScript, Drive: func(s *Steps) {
-			s.codexAsk("ask-multi", "request_user_input")
+			s.approveThen("Enter", "user_note: Purple please")
+		})},
+		&rig.Scenario{Name: "question-unanswered", Agent: "codex", Script: codexScript, Drive: drive(func(s steps) {
+			s.ask("ask-multi", "request_user_input")
 			s.Screen("Which color should the widget use?", "Question 1/2")
 			s.Quiet(codexQuiet)
 			s.Key("Right")
@@ -284,7 +286,8 @@ func init() {
 			s.Mark("confirmation", recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("confirmation"),
 				Actionable: true, Questions: []recordings.Question{{Prompt: "Submit with unanswered questions?",
 					Options: []string{"Proceed", "Go back"}}}, Highlighted: recordings.Index(0)})
-			s.codexApproveThen("Enter")
-		}},
+			s.approveThen("Enter")
+		})},
 	)
+	return out
 }

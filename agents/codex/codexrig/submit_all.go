@@ -1,6 +1,9 @@
-package rig
+package codexrig
 
-import "github.com/agent-knock-knock/akk/recordings"
+import (
+	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/recordings/rig"
+)
 
 // Codex's multi-question flow answered to the end (issue 19): the last
 // question shown once every question is answered. The model asks two
@@ -36,9 +39,9 @@ func codexUnansweredMarker(h int) recordings.MarkerState {
 		Highlighted: recordings.Index(h)}
 }
 
-func codexSubmitAll(s *Steps) {
+func codexSubmitAll(s steps) {
 	const color, size = "Which color should the widget use?", "How big should it be?"
-	s.codexAsk("ask-multi", "request_user_input")
+	s.ask("ask-multi", "request_user_input")
 	// No marker before →: moving to another question is not an answer
 	// akk plans (as in question-unanswered).
 	s.Screen(color, "Question 1/2 (2 unanswered)", codexQuestionEnd)
@@ -60,11 +63,13 @@ func codexSubmitAll(s *Steps) {
 	s.Gone("unanswered")
 	s.Mark("questionnaire", codexMultiMarker(1, 1))
 	s.Key("1") // Small, submitting both
-	s.codexToolOutput("Red", "Small")
-	s.codexTurnEnd(false)
+	s.toolOutput("Red", "Small")
+	s.turnEnd(false)
 	s.MarkIdle()
 }
 
-func init() {
-	register(&Scenario{Name: "question-submit-all", Agent: "codex", Script: codexScript, Drive: codexSubmitAll})
+func submitAllScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
+	out = append(out, &rig.Scenario{Name: "question-submit-all", Agent: "codex", Script: codexScript, Drive: drive(codexSubmitAll)})
+	return out
 }
