@@ -9,7 +9,7 @@ var Layers = [][]string{
 	// Each agent's part in the recording rig (its scenarios, world and
 	// fake-model dialect; issue 40): test tooling above the daemon, which
 	// never imports it; the rig's command and the live tests do.
-	{"agents/codex/codexrig", "agents/gemini/geminirig", "agents/opencode/opencoderig"},
+	rigPackages(),
 	{"internal/demo"}, // orchestration the CLI runs
 	{"supervisor"},
 	{"supervisor/dispatch"},
@@ -42,6 +42,15 @@ var Layers = [][]string{
 	{"controlmode"},
 	{"vt"},
 	{"contract"}, // the public contract's vocabulary: imports nothing of akk
+}
+
+// rigPackages are the agents' rig packages, agents/<name>/<name>rig.
+func rigPackages() []string {
+	var out []string
+	for _, a := range AgentNames {
+		out = append(out, "agents/"+a+"/"+a+"rig")
+	}
+	return out
 }
 
 // Leaves may be imported from any layer: build-tagged fault points and

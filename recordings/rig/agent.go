@@ -67,9 +67,6 @@ func Register(a Agent) {
 		panic("rig: agent " + a.Name + " registered twice")
 	}
 	registry.agents[a.Name] = &a
-	if a.Scenarios == nil {
-		return // its scenarios are pending
-	}
 	for _, s := range a.Scenarios {
 		addScenario(a.Name, s)
 	}
@@ -94,40 +91,8 @@ func addScenario(agent string, s *Scenario) {
 	registry.scenarios[agent+"/"+s.Name] = s
 }
 
-// pending are the scenarios of the agents whose tables are still in this
-// package (each moves to its folder, issue 40), added with the variants
-// of their bases when a scenario is first looked up: after every file's
-// init registered them, whatever the files' order.
-var pending []*Scenario
-
-// register adds scenarios of an agent whose table is still here.
-func register(ss ...*Scenario) { pending = append(pending, ss...) }
-
-var registerPending = sync.OnceFunc(func() {
-	registry.Lock()
-	defer registry.Unlock()
-	for _, s := range pending {
-		addScenario(s.Agent, s)
-	}
-	for _, a := range registry.agents {
-		if a.Scenarios != nil {
-			continue
-		}
-		for _, base := range matrixBases {
-			b, ok := registry.scenarios[a.Name+"/"+base]
-			if !ok {
-				panic("rig: no base scenario " + a.Name + "/" + base)
-			}
-			for _, e := range a.Environs {
-				addScenario(a.Name, Variant(b, e))
-			}
-		}
-	}
-})
-
 // agentOf returns the registered agent named name.
 func agentOf(name string) (*Agent, error) {
-	registerPending()
 	registry.Lock()
 	defer registry.Unlock()
 	if a, ok := registry.agents[name]; ok {
@@ -139,7 +104,6 @@ func agentOf(name string) (*Agent, error) {
 
 // AgentNames lists the registered agents.
 func AgentNames() []string {
-	registerPending()
 	registry.Lock()
 	defer registry.Unlock()
 	return agentNames()
@@ -156,7 +120,6 @@ func agentNames() []string {
 
 // FindScenario returns the named scenario of agent.
 func FindScenario(agent, name string) (*Scenario, error) {
-	registerPending()
 	registry.Lock()
 	s, ok := registry.scenarios[agent+"/"+name]
 	registry.Unlock()
@@ -168,7 +131,6 @@ func FindScenario(agent, name string) (*Scenario, error) {
 
 // ScenarioNames lists agent's scenarios.
 func ScenarioNames(agent string) []string {
-	registerPending()
 	registry.Lock()
 	defer registry.Unlock()
 	var names []string

@@ -1,11 +1,13 @@
 package rig_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agent-knock-knock/akk/recordings/rig"
 
+	_ "github.com/agent-knock-knock/akk/agents/claude/clauderig"
 	_ "github.com/agent-knock-knock/akk/agents/codex/codexrig"
 )
 
@@ -26,5 +28,8 @@ func TestScenarios(t *testing.T) {
 	}
 	if _, err := rig.FindScenario("claude", "nope"); err == nil || !strings.Contains(err.Error(), "idle") {
 		t.Errorf("unknown scenario: %v", err)
+	}
+	if !slices.Contains(rig.ScenarioNames("codex"), "draft-bwrap") || slices.Contains(rig.ScenarioNames("claude"), "draft-bwrap") {
+		t.Error("draft-bwrap must be Codex's only")
 	}
 }

@@ -1,4 +1,4 @@
-package rig
+package clauderig
 
 import (
 	"encoding/json"
@@ -9,9 +9,10 @@ import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
-// Claude Code's /model picker (inspect_claude.go records it with the
+// Claude Code's /model picker (inspect.go records it with the
 // status surfaces): its rows, the model tuple a request carries, and the
 // model-menu and model-abandon scenarios.
 
@@ -41,7 +42,7 @@ func parsePicker(text string) (rows []pickerRow, effort string) {
 
 // picker waits for the model picker with rows (as they should read) and
 // the effort row, and marks it.
-func (s *Steps) picker(rows []pickerRow, effort string) {
+func (s steps) picker(rows []pickerRow, effort string) {
 	ci := claudeInspects[s.d.Version]
 	s.Screen("Select model", ci.pickerHint)
 	s.noComposer()
@@ -55,7 +56,7 @@ func (s *Steps) picker(rows []pickerRow, effort string) {
 		s.d.Logger().Info("rig: model picker", "rows", fmt.Sprintf("%+v", got), "effort", gotEffort)
 		return err
 	})
-	s.Mark("menu_or_viewer", ComposerAbsent)
+	s.Mark("menu_or_viewer", rig.ComposerAbsent)
 }
 
 // highlight returns rows with the row labelled label alone highlighted.
@@ -104,7 +105,7 @@ func noModelList(reqs []fakemodel.Request) error {
 }
 
 // claudeSettings reads ~/.claude/settings.json.
-func claudeSettings(h *Home) (map[string]any, error) {
+func claudeSettings(h *rig.Home) (map[string]any, error) {
 	b, err := os.ReadFile(filepath.Join(h.Home, ".claude", "settings.json"))
 	if err != nil {
 		return nil, err
@@ -115,16 +116,16 @@ func claudeSettings(h *Home) (map[string]any, error) {
 
 // openPicker types /model and Enter at the idle composer and marks the
 // picker as first drawn.
-func (s *Steps) openPicker() {
+func (s steps) openPicker() {
 	ci := claudeInspects[s.d.Version]
-	s.slashClaude("/model", ci.modelList)
+	s.slash("/model", ci.modelList)
 	s.Key("Enter")
 	s.picker(ci.pickerRows, ci.effortBefore)
 }
 
 // settingsModel is settings.json's "model" and the effortLevel of its
 // modelSettings[id].
-func settingsModel(h *Home, id string) (model, effort string, err error) {
+func settingsModel(h *rig.Home, id string) (model, effort string, err error) {
 	m, err := claudeSettings(h)
 	if err != nil {
 		return "", "", err
@@ -138,9 +139,9 @@ func settingsModel(h *Home, id string) (model, effort string, err error) {
 	return model, effort, nil
 }
 
-func claudeModelMenu() *Scenario {
-	return &Scenario{Name: "model-menu", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Drive: func(s *Steps) {
+func claudeModelMenu() *rig.Scenario {
+	return &rig.Scenario{Name: "model-menu", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Drive: drive(func(s steps) {
 			d := s.d
 			ci := claudeInspects[d.Version]
 			s.answer(inspectPrompt, 1)
@@ -173,12 +174,12 @@ func claudeModelMenu() *Scenario {
 				d.Logger().Info("rig: switch confirmation", "screen", d.ScreenText())
 				return nil
 			})
-			s.Mark("menu_or_viewer", ComposerAbsent)
+			s.Mark("menu_or_viewer", rig.ComposerAbsent)
 			s.Key("Enter")
 			s.Screen("❯ /model", ci.savedAs)
-			s.claudeIdle()
-			s.claudeComposer("")
-			s.Mark("idle", ComposerEmpty)
+			s.idle()
+			s.composerReads("")
+			s.Mark("idle", rig.ComposerEmpty)
 			s.Do(func() error {
 				model, effort, err := settingsModel(d.Home, ci.requestAfter.Model)
 				if err == nil && (model != ci.settingsModel || effort != ci.settingsEffort) {
@@ -198,23 +199,23 @@ func claudeModelMenu() *Scenario {
 				}
 				return err
 			})
-		}}
+		})}
 }
 
-func claudeModelAbandon() *Scenario {
-	return &Scenario{Name: "model-abandon", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Drive: func(s *Steps) {
+func claudeModelAbandon() *rig.Scenario {
+	return &rig.Scenario{Name: "model-abandon", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Drive: drive(func(s steps) {
 			d := s.d
 			ci := claudeInspects[d.Version]
-			s.claudeIdle()
-			s.Mark("idle", ComposerEmpty)
+			s.idle()
+			s.Mark("idle", rig.ComposerEmpty)
 			s.openPicker()
 			s.Key("Escape")
 			s.Screen("❯ /model", ci.keptAs)
 			s.Gone("Select model")
-			s.claudeIdle()
-			s.claudeComposer("")
-			s.Mark("idle", ComposerEmpty)
+			s.idle()
+			s.composerReads("")
+			s.Mark("idle", rig.ComposerEmpty)
 			s.Do(func() error {
 				model, _, err := settingsModel(d.Home, "")
 				switch {
@@ -227,5 +228,5 @@ func claudeModelAbandon() *Scenario {
 				}
 				return noModelList(d.Log.Requests())
 			})
-		}}
+		})}
 }

@@ -1,7 +1,8 @@
-package rig
+package clauderig
 
 import (
 	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // Claude Code questionnaires beyond one single-select question: a
@@ -13,7 +14,7 @@ import (
 // answers and the two options only.
 func claudeReviewMarker(version string) recordings.MarkerState {
 	prompt := "Ready to submit your answers?"
-	if VersionAtLeast(version, "2.1.332") {
+	if rig.VersionAtLeast(version, "2.1.332") {
 		prompt = ""
 	}
 	return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("confirmation"), Actionable: true,
@@ -24,13 +25,14 @@ func claudeReviewMarker(version string) recordings.MarkerState {
 
 // claudeSubmitReview marks the final review and submits it: the tool's
 // result, the turn's end and the idle screen, marked.
-func (s *Steps) claudeSubmitReview() {
+func (s steps) submitReview() {
 	s.Screen("Submit answers", "Cancel")
 	s.Mark("confirmation", claudeReviewMarker(s.d.Version))
-	s.claudeAnswered("Enter")
+	s.answered("Enter")
 }
 
-func init() {
+func questionScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
 	// A multi-select is actionable: one answer toggles its options. The
 	// recordings made before akk answered them had false here, edited in
 	// place when it did (the screens are the same).
@@ -48,9 +50,9 @@ func init() {
 		return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("questionnaire"), Actionable: true,
 			Questions: qs[i : i+1], Highlighted: recordings.Index(0)}
 	}
-	register(
-		&Scenario{Name: "multi-select", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
-			s.claudeAsk("ask-multi", "AskUserQuestion")
+	out = append(out,
+		&rig.Scenario{Name: "multi-select", Agent: "claude", Script: claudeScript, Drive: drive(func(s steps) {
+			s.ask("ask-multi", "AskUserQuestion")
 			s.Screen("Which toppings do you want on the pizza?", "Olives")
 			s.Mark("questionnaire", multi())
 			s.Key("1")
@@ -59,20 +61,20 @@ func init() {
 			s.Screen("[✔] Olives")
 			s.Mark("questionnaire", multi())
 			s.Key("Tab")
-			s.claudeSubmitReview()
-		}},
-		&Scenario{Name: "several-questions", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
-			s.claudeAsk("ask-many", "AskUserQuestion")
+			s.submitReview()
+		})},
+		&rig.Scenario{Name: "several-questions", Agent: "claude", Script: claudeScript, Drive: drive(func(s steps) {
+			s.ask("ask-many", "AskUserQuestion")
 			s.Screen("Which language should the service use?", claudeSelectHint)
 			s.Mark("questionnaire", many(0))
 			s.Key("1")
 			s.Screen("Which database should it use?")
 			s.Mark("questionnaire", many(1))
 			s.Key("2")
-			s.claudeSubmitReview()
-		}},
-		&Scenario{Name: "type-something", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
-			s.claudeColor()
+			s.submitReview()
+		})},
+		&rig.Scenario{Name: "type-something", Agent: "claude", Script: claudeScript, Drive: drive(func(s steps) {
+			s.color()
 			s.Key("Down")
 			s.Key("Down")
 			s.Key("Down")
@@ -81,9 +83,10 @@ func init() {
 			s.Screen("Purple")
 			s.Mark("free_text", recordings.MarkerState{Composer: "draft", Kind: recordings.Kind("free_text"),
 				Actionable: true, Questions: []recordings.Question{{Header: "Color", Prompt: "Which color should the button be?"}}})
-			s.claudeAnswered("Enter")
-		}},
+			s.answered("Enter")
+		})},
 	)
+	return out
 }
 
 // Claude Code 2.1.332 in its own default permission mode, auto mode: the
@@ -92,25 +95,27 @@ func init() {
 // Bash command runs without a permission prompt. Not in the corpus yet: see
 // record-corpus.sh (the notice's OSC 8 link id fails the final-screen
 // compare in controlmode).
-func init() {
+func autoModeScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
 	only := []string{"2.1.332"}
-	register(
-		&Scenario{Name: "idle-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: func(s *Steps) {
-			s.claudeIdle()
+	out = append(out,
+		&rig.Scenario{Name: "idle-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: drive(func(s steps) {
+			s.idle()
 			s.MarkIdle()
-		}},
-		&Scenario{Name: "working-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: func(s *Steps) {
-			s.claudeIdle()
-			s.claudePrompt("slow-work please")
+		})},
+		&rig.Scenario{Name: "working-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: drive(func(s steps) {
+			s.idle()
+			s.prompt("slow-work please")
 			s.Started("slow-work")
 			s.Screen(claudeAutoFooter, claudeBusyFooter)
 			s.MarkNow("working", recordings.MarkerState{Composer: "empty"})
-		}},
-		&Scenario{Name: "bash-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: func(s *Steps) {
-			s.claudeAsk("run-touch", "Bash")
-			s.claudeToolResult(false)
-			s.claudeTurnEnd(1)
+		})},
+		&rig.Scenario{Name: "bash-auto", Agent: "claude", Only: only, AgentMode: true, Script: claudeScript, Drive: drive(func(s steps) {
+			s.ask("run-touch", "Bash")
+			s.toolResult(false)
+			s.turnEnd(1)
 			s.MarkIdle()
-		}},
+		})},
 	)
+	return out
 }

@@ -1,4 +1,4 @@
-package rig
+package clauderig
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // Claude Code's subscription usage limit (issue 20). Claude Code draws
@@ -80,16 +81,16 @@ var usageLimitCases = []usageLimitCase{
 const usageLimitWord = "usage-limit"
 
 func (c usageLimitCase) script(version string) fakemodel.Script {
-	s := Script("claude", version)
+	s := claudeScript(version)
 	f := c.fail
-	s.Keywords = append([]fakemodel.Keyword{{Word: usageLimitWord, Reply: fakemodel.Reply{Text: BlockedReply}, Fail: &f}}, s.Keywords...)
+	s.Keywords = append([]fakemodel.Keyword{{Word: usageLimitWord, Reply: fakemodel.Reply{Text: rig.BlockedReply}, Fail: &f}}, s.Keywords...)
 	return s
 }
 
-func (c usageLimitCase) drive(s *Steps) {
+func (c usageLimitCase) drive(s steps) {
 	d := s.d
-	s.claudeIdle()
-	s.claudePrompt(usageLimitWord + " please")
+	s.idle()
+	s.prompt(usageLimitWord + " please")
 	s.Do(func() error {
 		r, err := d.Request("the usage-limit 429", func(r fakemodel.Request) bool { return r.Status != 0 })
 		if err == nil && r.Auth != "oauth" {
@@ -98,14 +99,16 @@ func (c usageLimitCase) drive(s *Steps) {
 		return err
 	})
 	s.Screen("Usage limit reached", "utomatically at")
-	s.claudeIdle()
+	s.idle()
 	s.Mark("blocked", recordings.MarkerState{Composer: "empty"})
 	s.Quiet(time.Second)
 }
 
-func init() {
+func usageLimitScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
 	for _, c := range usageLimitCases {
-		register(&Scenario{Name: c.name, Agent: "claude", Script: c.script, Drive: c.drive,
-			Setup: func(_ *Home, _, _ string, env []string) ([]string, error) { return oauthEnv(env), nil }})
+		out = append(out, &rig.Scenario{Name: c.name, Agent: "claude", Script: c.script, Drive: drive(c.drive),
+			Setup: func(_ *rig.Home, _, _ string, env []string) ([]string, error) { return oauthEnv(env), nil }})
 	}
+	return out
 }

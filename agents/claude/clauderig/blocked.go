@@ -1,10 +1,11 @@
-package rig
+package clauderig
 
 import (
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
-// Claude Code's blocked surfaces (blocked.go). What it does, measured with
+// Claude Code's blocked surfaces (rig.Blocked). What it does, measured with
 // these scenarios and by hand against the same fake (2026-12-02):
 //
 //   - It retries 429 and 5xx itself (CLAUDE_CODE_MAX_RETRIES,
@@ -24,7 +25,7 @@ import (
 //     with "Repeated 529 Overloaded errors".
 
 // claudeBlocked are its cases.
-var claudeBlocked = []Blocked{
+var claudeBlocked = []rig.Blocked{
 	// x-should-retry: false makes Claude Code show the first 429 (its
 	// own retries take minutes: 10 attempts, backoff to 32 s).
 	{Name: "api-error-429", Word: "rate-limit", Failures: 1,
@@ -41,9 +42,10 @@ var claudeBlocked = []Blocked{
 		Anchors: []string{"API Error: "}},
 }
 
-func init() {
-	c := Composer{Idle: (*Steps).claudeIdle, Prompt: (*Steps).claudePrompt}
+func blockedScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
 	for _, b := range claudeBlocked {
-		register(b.Scenario("claude", claudeScript, c))
+		out = append(out, b.Scenario("claude", claudeScript, composer))
 	}
+	return out
 }

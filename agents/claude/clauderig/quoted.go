@@ -1,8 +1,11 @@
-package rig
+package clauderig
 
-import "github.com/agent-knock-knock/akk/recordings/fakemodel"
+import (
+	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
+)
 
-// The quoted-prompt scenario (quoted.go): the agent's own dialogs quoted
+// The quoted-prompt scenario (rig.QuoteWord): the agent's own dialogs quoted
 // as plain text above the idle composer.
 const claudeQuote = "Here are the two dialogs you asked about, quoted verbatim.\n\n" +
 	"The question:\n\n" +
@@ -27,15 +30,17 @@ const claudeQuote = "Here are the two dialogs you asked about, quoted verbatim.\
 	"  3. No\n" +
 	"Esc to cancel · Tab to amend"
 
-func init() {
-	register(
-		&Scenario{Name: "quoted-prompt", Agent: "claude", Script: WithKeywords(claudeScript, fakemodel.Keyword{Word: QuoteWord, Reply: fakemodel.Reply{Text: claudeQuote}}), Drive: func(s *Steps) {
-			s.claudeIdle()
-			s.claudePrompt(QuoteWord + " please")
+func quotedScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
+	out = append(out,
+		&rig.Scenario{Name: "quoted-prompt", Agent: "claude", Script: rig.WithKeywords(claudeScript, fakemodel.Keyword{Word: rig.QuoteWord, Reply: fakemodel.Reply{Text: claudeQuote}}), Drive: drive(func(s steps) {
+			s.idle()
+			s.prompt(rig.QuoteWord + " please")
 			s.Request("prompt", nil)
-			s.claudeTurnEnd(1)
+			s.turnEnd(1)
 			s.Screen("Esc to cancel · Tab to amend")
 			s.MarkIdle()
-		}},
+		})},
 	)
+	return out
 }

@@ -1,20 +1,21 @@
-package rig
+package clauderig
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
-// status-cwd120 (issue 22): the status scenarios of inspect_claude.go and
-// inspect_codex.go again, with the project in the 120-character working
-// directory of the environment matrix's cwd120 axis (MoveWork: HOME/projects/client-work/... cut at 120 characters, so its
-// tail depends on the length of the run's temporary directory: ".../src/i"
-// or ".../srcx"). The keys and markers are the status scenarios': on
-// Claude one answered prompt, "/status" over its list (idle, draft), the
-// panel (menu_or_viewer, composer absent), Esc (idle, empty); on Codex a
-// fresh session, "/status" over its list (idle, draft), Enter, the block
-// in the history over the idle empty composer (idle, empty).
+// status-cwd120 (issue 22): the status scenario of inspect.go again,
+// with the project in the 120-character working directory of the
+// environment matrix's cwd120 axis (rig.MoveWork: HOME/projects/
+// client-work/... cut at 120 characters, so its tail depends on the
+// length of the run's temporary directory: ".../src/i" or ".../srcx").
+// The keys and markers are the status scenario's: one answered prompt,
+// "/status" over its list (idle, draft), the panel (menu_or_viewer,
+// composer absent), Esc (idle, empty).
 //
 // What it draws (measured with this scenario; columns from 0):
 //
@@ -50,10 +51,12 @@ func claudeCwdRows(l claudeCwdLayout, work string) []string {
 	return rows
 }
 
-func claudeStatusCwd() *Scenario {
-	return &Scenario{Name: "status-cwd120", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Setup: func(h *Home, _, _ string, env []string) ([]string, error) { return env, MoveWork(h, ".claude.json") },
-		Drive: func(s *Steps) {
+func claudeStatusCwd() *rig.Scenario {
+	return &rig.Scenario{Name: "status-cwd120", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Setup: func(h *rig.Home, _, _ string, env []string) ([]string, error) {
+			return env, rig.MoveWork(h, ".claude.json")
+		},
+		Drive: drive(func(s steps) {
 			d := s.d
 			rows := claudeCwdRows(claudeCwdLayouts[d.Version], d.Home.Work)
 			if len(rows) < 2 {
@@ -77,5 +80,5 @@ func claudeStatusCwd() *Scenario {
 				s.RowBlock("the cwd value's rows", rows)
 				s.Do(func() error { d.Logger().Info("rig: cwd rows", "rows", fmt.Sprintf("%q", rows)); return nil })
 			})
-		}}
+		})}
 }

@@ -1,13 +1,15 @@
-package rig
+package clauderig
 
 import (
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
-// Claude Code's startup screens (startup.go).
+// Claude Code's startup screens (rig.Steps.Probe).
 //
 // Not recorded, and why:
 //   - Claude Code has no update dialog. Its binaries (2.1.267, 2.1.332)
@@ -20,7 +22,7 @@ import (
 //     a recorded shape: akk reads it as unknown (zero input), never idle.
 
 // editClaudeConfig rewrites ~/.claude.json with edit applied.
-func editClaudeConfig(h *Home, edit func(cfg map[string]any)) error {
+func editClaudeConfig(h *rig.Home, edit func(cfg map[string]any)) error {
 	path := filepath.Join(h.Home, ".claude.json")
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -37,40 +39,42 @@ func editClaudeConfig(h *Home, edit func(cfg map[string]any)) error {
 
 // claudeProbe waits for any of the anchors, lets the screen settle (one
 // still second) and marks it blocked with the composer it shows.
-func (s *Steps) claudeProbe(composer string, anchors ...string) {
-	s.Probe(composer, func(s *Steps) { s.Quiet(time.Second) }, anchors...)
+func (s steps) probe(composer string, anchors ...string) {
+	s.Probe(composer, func(s *rig.Steps) { s.Quiet(time.Second) }, anchors...)
 }
 
-func init() {
-	register(
-		&Scenario{Name: "startup-trust", Agent: "claude", Script: claudeScript,
-			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
+func startupScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
+	out = append(out,
+		&rig.Scenario{Name: "startup-trust", Agent: "claude", Script: claudeScript,
+			Setup: func(h *rig.Home, version, url string, env []string) ([]string, error) {
 				return env, editClaudeConfig(h, func(cfg map[string]any) {
 					p := cfg["projects"].(map[string]any)[h.Work].(map[string]any)
 					p["hasTrustDialogAccepted"] = false
 				})
 			},
-			Drive: func(s *Steps) { s.claudeProbe("absent", "trust", "Trust", "safety") }},
-		&Scenario{Name: "startup-login", Agent: "claude", Script: claudeScript,
-			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
-				return WithoutEnv(env, "ANTHROPIC_API_KEY"), editClaudeConfig(h, func(cfg map[string]any) {
+			Drive: drive(func(s steps) { s.probe("absent", "trust", "Trust", "safety") })},
+		&rig.Scenario{Name: "startup-login", Agent: "claude", Script: claudeScript,
+			Setup: func(h *rig.Home, version, url string, env []string) ([]string, error) {
+				return rig.WithoutEnv(env, "ANTHROPIC_API_KEY"), editClaudeConfig(h, func(cfg map[string]any) {
 					delete(cfg, "customApiKeyResponses")
 				})
 			},
 			// The composer is there: a prompt would get "Please run /login".
-			Drive: func(s *Steps) { s.claudeProbe("empty", "Not logged in") }},
-		&Scenario{Name: "startup-api-key", Agent: "claude", Script: claudeScript,
-			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
+			Drive: drive(func(s steps) { s.probe("empty", "Not logged in") })},
+		&rig.Scenario{Name: "startup-api-key", Agent: "claude", Script: claudeScript,
+			Setup: func(h *rig.Home, version, url string, env []string) ([]string, error) {
 				return env, editClaudeConfig(h, func(cfg map[string]any) { delete(cfg, "customApiKeyResponses") })
 			},
-			Drive: func(s *Steps) { s.claudeProbe("absent", "API key", "api key") }},
-		&Scenario{Name: "startup-onboarding", Agent: "claude", Script: claudeScript,
-			Setup: func(h *Home, version, url string, env []string) ([]string, error) {
+			Drive: drive(func(s steps) { s.probe("absent", "API key", "api key") })},
+		&rig.Scenario{Name: "startup-onboarding", Agent: "claude", Script: claudeScript,
+			Setup: func(h *rig.Home, version, url string, env []string) ([]string, error) {
 				return env, editClaudeConfig(h, func(cfg map[string]any) {
 					cfg["hasCompletedOnboarding"] = false
 					delete(cfg, "theme")
 				})
 			},
-			Drive: func(s *Steps) { s.claudeProbe("absent", "theme", "Theme", "style", "Welcome") }},
+			Drive: drive(func(s steps) { s.probe("absent", "theme", "Theme", "style", "Welcome") })},
 	)
+	return out
 }

@@ -1,17 +1,19 @@
-package rig
+package clauderig
 
 import (
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 func TestToolScenarios(t *testing.T) {
 	for _, n := range []string{"edit-approve", "edit-reject", "edit-escape", "write-create-approve", "write-create-reject",
 		"write-overwrite-approve", "notebook-edit-approve", "webfetch-approve", "webfetch-reject", "mcp-tool-approve", "read-outside",
 		"plan-approve", "plan-exit-empty", "bash-long", "bash-long-80"} {
-		s, err := FindScenario("claude", n)
+		s, err := rig.FindScenario("claude", n)
 		if err != nil || s.Setup == nil || s.Script == nil || s.Drive == nil {
 			t.Errorf("%s: %v", n, err)
 			continue
@@ -22,7 +24,7 @@ func TestToolScenarios(t *testing.T) {
 			}
 		}
 	}
-	if s, _ := FindScenario("claude", "bash-long-80"); s.Width != 80 || s.Height != 24 {
+	if s, _ := rig.FindScenario("claude", "bash-long-80"); s.Width != 80 || s.Height != 24 {
 		t.Error("bash-long-80 is 80x24")
 	}
 }
@@ -30,7 +32,7 @@ func TestToolScenarios(t *testing.T) {
 func TestToolPaths(t *testing.T) {
 	old := toolsHome.Load()
 	defer toolsHome.Store(old)
-	h, err := NewHome(t.TempDir())
+	h, err := rig.NewHome(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package rig
+package clauderig
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // Claude Code's permission dialogs for its tools other than Bash (Edit,
@@ -25,7 +26,7 @@ import (
 // toolsHome is the Home of the run in progress, set by the scenarios'
 // Setup: the tools take absolute paths, and a run's directory is made per
 // run after its script.
-var toolsHome atomic.Pointer[Home]
+var toolsHome atomic.Pointer[rig.Home]
 
 // runPath is a path of the run in progress, resolved when the fake model
 // sends it: relative to the project (h.Work), or to HOME with "~/".
@@ -109,7 +110,7 @@ var toolsLongCommand = `echo "` + toolsLongText + `" > long-line.txt`
 
 // toolsDeferred reports whether version defers its less used tools
 // (NotebookEdit, WebFetch, ExitPlanMode, MCP tools) behind ToolSearch.
-func toolsDeferred(version string) bool { return VersionAtLeast(version, "2.1.332") }
+func toolsDeferred(version string) bool { return rig.VersionAtLeast(version, "2.1.332") }
 
 // toolsRules is a script of rules.
 func toolsRules(rules func(version string) []fakemodel.Rule) func(string) fakemodel.Script {
@@ -137,11 +138,11 @@ func toolsEnd(tool, done, refused string) []fakemodel.Rule {
 }
 
 // toolsSetup writes the project's files and remembers the run's Home.
-func toolsSetup(files map[string]string, more func(h *Home) error) func(*Home, string, string, []string) ([]string, error) {
-	return func(h *Home, version, url string, env []string) ([]string, error) {
+func toolsSetup(files map[string]string, more func(h *rig.Home) error) func(*rig.Home, string, string, []string) ([]string, error) {
+	return func(h *rig.Home, version, url string, env []string) ([]string, error) {
 		toolsHome.Store(h)
 		for p, content := range files {
-			if err := WriteFile(runPath(p).abs(), content); err != nil {
+			if err := rig.WriteFile(runPath(p).abs(), content); err != nil {
 				return nil, err
 			}
 		}
@@ -156,7 +157,7 @@ func toolsSetup(files map[string]string, more func(h *Home) error) func(*Home, s
 
 // toolResultOf waits for the result of the newest call of tool in the
 // transcript, an error or not.
-func (s *Steps) toolResultOf(tool string, isError bool) {
+func (s steps) toolResultOf(tool string, isError bool) {
 	ids := map[string]bool{}
 	s.Journal(tool+" tool_result", func(m map[string]any) bool {
 		msg, _ := m["message"].(map[string]any)
@@ -182,8 +183,8 @@ func (s *Steps) toolResultOf(tool string, isError bool) {
 
 // fileIs checks a file of the run after the tool ran: it holds want, or
 // (absent) it does not exist.
-func fileIs(path runPath, want string, absent bool) func(s *Steps) {
-	return func(s *Steps) { s.Do(func() error { return checkFile(path, want, absent) }) }
+func fileIs(path runPath, want string, absent bool) func(s steps) {
+	return func(s steps) { s.Do(func() error { return checkFile(path, want, absent) }) }
 }
 
 func checkFile(path runPath, want string, absent bool) error {
@@ -211,45 +212,45 @@ type toolDialog struct {
 	width, height int
 	rules         func(version string) []fakemodel.Rule
 	files         map[string]string // written in Setup (runPath names)
-	more          func(h *Home) error
+	more          func(h *rig.Home) error
 	settings      string // ~/.claude/settings.json; "" keeps the rig's
 	// idle are the anchors of the first idle screen (nil: claudeIdle's).
 	idle []string
 	// anchors are all on the dialog's screen once it is drawn in full.
 	anchors []string
-	marker  func(d *Driver) recordings.MarkerState
-	key     string         // pressed at the dialog once the screen is quiet
-	isError bool           // the tool's result after the key is an error
-	turnEnd bool           // the model answers the result: a turn end follows
-	check   func(s *Steps) // a check of what the tool did, after the idle marker
+	marker  func(d *rig.Driver) recordings.MarkerState
+	key     string        // pressed at the dialog once the screen is quiet
+	isError bool          // the tool's result after the key is an error
+	turnEnd bool          // the model answers the result: a turn end follows
+	check   func(s steps) // a check of what the tool did, after the idle marker
 }
 
-func (t toolDialog) scenario() *Scenario {
-	return &Scenario{Name: t.name, Agent: "claude", Width: t.width, Height: t.height, Script: toolsRules(t.rules),
-		Setup: func(h *Home, version, url string, env []string) ([]string, error) {
+func (t toolDialog) scenario() *rig.Scenario {
+	return &rig.Scenario{Name: t.name, Agent: "claude", Width: t.width, Height: t.height, Script: toolsRules(t.rules),
+		Setup: func(h *rig.Home, version, url string, env []string) ([]string, error) {
 			env, err := toolsSetup(t.files, t.more)(h, version, url, env)
 			if err == nil && t.settings != "" {
-				err = WriteFile(filepath.Join(h.Home, ".claude", "settings.json"), t.settings+"\n")
+				err = rig.WriteFile(filepath.Join(h.Home, ".claude", "settings.json"), t.settings+"\n")
 			}
 			return env, err
 		},
-		Drive: t.drive}
+		Drive: drive(t.drive)}
 }
 
 // drive: the prompt, the tool's call, its dialog drawn and still (a digit
 // sent within ms of a dialog's first frame moves the highlight instead),
 // the marker, the key, the tool's result in the transcript, the idle
 // screen and its marker, then the file check.
-func (t toolDialog) drive(s *Steps) {
+func (t toolDialog) drive(s steps) {
 	s.toolsAsk(t.prompt, t.tool, t.idle)
 	s.Screen(t.anchors...)
 	s.Mark("awaiting_approval", t.marker(s.d))
 	s.Key(t.key)
 	s.toolResultOf(t.tool, t.isError)
 	if t.turnEnd {
-		s.claudeTurnEnd(1)
+		s.turnEnd(1)
 	} else {
-		s.claudeIdle()
+		s.idle()
 	}
 	if t.interrupted {
 		s.MarkInterrupted()
@@ -269,7 +270,7 @@ func toolsMarker(header, prompt string, options ...string) recordings.MarkerStat
 		Questions: []recordings.Question{{Header: header, Prompt: prompt, Options: options}}, Highlighted: recordings.Index(0)}
 }
 
-func planExitMarker(*Driver) recordings.MarkerState {
+func planExitMarker(*rig.Driver) recordings.MarkerState {
 	m := toolsMarker("Exit plan mode?", "Claude wants to exit plan mode",
 		"Yes, and switch to default (ask each time) for this session", "No")
 	m.Actionable = false
@@ -280,27 +281,27 @@ func planExitMarker(*Driver) recordings.MarkerState {
 // NotebookEdit) on both versions.
 const toolsAcceptEdits = "Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session (shift+tab)"
 
-func toolsFileMarker(header, prompt string) func(*Driver) recordings.MarkerState {
-	return func(*Driver) recordings.MarkerState {
+func toolsFileMarker(header, prompt string) func(*rig.Driver) recordings.MarkerState {
+	return func(*rig.Driver) recordings.MarkerState {
 		return toolsMarker(header, prompt, "Yes", toolsAcceptEdits, "No")
 	}
 }
 
 // toolsAsk is claudeAsk with the first idle screen's anchors given
 // (plan mode's footer has no "? for shortcuts").
-func (s *Steps) toolsAsk(prompt, tool string, idle []string) {
+func (s steps) toolsAsk(prompt, tool string, idle []string) {
 	if idle == nil {
-		s.claudeAsk(prompt, tool)
+		s.ask(prompt, tool)
 		return
 	}
 	s.Screen(idle...)
 	s.Quiet(claudeQuiet)
-	s.claudePrompt(prompt)
-	s.claudeToolUse(tool)
+	s.prompt(prompt)
+	s.toolUse(tool)
 }
 
 // notebookEdited checks that the notebook's one cell holds the new source.
-func notebookEdited(s *Steps) { s.Do(checkNotebook) }
+func notebookEdited(s steps) { s.Do(checkNotebook) }
 
 func checkNotebook() error {
 	b, err := os.ReadFile(runPath("analysis.ipynb").abs())
@@ -332,8 +333,8 @@ func checkNotebook() error {
 
 // toolsMCP builds recordings/cmd/fakemcp into the run and adds it to
 // ~/.claude.json as a user-scope stdio server (loaded without asking).
-func toolsMCP(h *Home) error {
-	bin, err := BuildFakeMCP(h)
+func toolsMCP(h *rig.Home) error {
+	bin, err := rig.BuildFakeMCP(h)
 	if err != nil {
 		return err
 	}
@@ -348,7 +349,7 @@ func toolsMCP(h *Home) error {
 	}
 	cfg["mcpServers"] = map[string]any{"fakemcp": map[string]any{"type": "stdio", "command": bin, "args": []any{}, "env": map[string]any{}}}
 	b, _ = json.MarshalIndent(cfg, "", "  ")
-	return WriteFile(path, string(b)+"\n")
+	return rig.WriteFile(path, string(b)+"\n")
 }
 
 // claudeToolRules are the fake model's rules of the tool dialogs, one
@@ -417,7 +418,8 @@ func newClaudeToolRules() claudeToolRules {
 		mcpEcho: mcpEcho, readOutside: readOutside, plan: plan, planNone: planNone, bashLong: bashLong}
 }
 
-func init() {
+func toolScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
 	r := newClaudeToolRules()
 	edit, write, overwrite, notebook, webfetch := r.edit, r.write, r.overwrite, r.notebook, r.webfetch
 	mcpEcho, readOutside, plan, planNone, bashLong := r.mcpEcho, r.readOutside, r.plan, r.planNone, r.bashLong
@@ -464,19 +466,19 @@ func init() {
 		// domain with claude.ai, which fails offline (an error result).
 		{name: "webfetch-approve", prompt: "web-fetch", tool: "WebFetch", rules: webfetch,
 			anchors: []string{"Fetch", "Claude wants to fetch content from example.com", fetchQ, "3. " + fetchNo},
-			marker: func(*Driver) recordings.MarkerState {
+			marker: func(*rig.Driver) recordings.MarkerState {
 				return toolsMarker("Fetch", fetchQ, "Yes", "Yes, and don't ask again for example.com", fetchNo)
 			},
 			key: "1", isError: true, turnEnd: true},
 		{name: "webfetch-reject", prompt: "web-fetch", tool: "WebFetch", rules: webfetch,
 			anchors: []string{"Fetch", "Claude wants to fetch content from example.com", fetchQ, "3. " + fetchNo},
-			marker: func(*Driver) recordings.MarkerState {
+			marker: func(*rig.Driver) recordings.MarkerState {
 				return toolsMarker("Fetch", fetchQ, "Yes", "Yes, and don't ask again for example.com", fetchNo)
 			},
 			key: "3", isError: true, interrupted: true},
 		{name: "mcp-tool-approve", prompt: "mcp-echo", tool: toolsMCPTool, rules: mcpEcho, more: toolsMCP,
 			anchors: []string{"Tool use", "fakemcp — Echo Tool: (MCP)", claudeProceed, "3. No", claudeDialogFooter},
-			marker: func(d *Driver) recordings.MarkerState {
+			marker: func(d *rig.Driver) recordings.MarkerState {
 				return toolsMarker("Tool use", claudeProceed, "Yes",
 					"Yes, and don't ask again for fakemcp — Echo commands in "+d.Home.Work, "No")
 			},
@@ -484,7 +486,7 @@ func init() {
 		{name: "read-outside", prompt: "read-outside", tool: "Read", rules: readOutside,
 			files:   map[string]string{toolsOutsidePath: toolsOutside},
 			anchors: []string{"Read file", "outside-notes.txt)", claudeProceed, "3. No", claudeDialogFooter},
-			marker: func(d *Driver) recordings.MarkerState {
+			marker: func(d *rig.Driver) recordings.MarkerState {
 				return toolsMarker("Read file", claudeProceed, "Yes",
 					"Yes, allow reading from "+filepath.Dir(runPath(toolsOutsidePath).abs())+" during this session", "No")
 			},
@@ -493,7 +495,7 @@ func init() {
 		// only with the digit of "Yes, manually approve edits".
 		{name: "plan-approve", prompt: "plan-notes", tool: "ExitPlanMode", rules: plan, files: notes, settings: planMode, idle: planIdle,
 			anchors: []string{"Ready to code?", "Here is Claude's plan:", planQ, "3. Tell Claude what to change", "ctrl+g to edit in Vim"},
-			marker: func(*Driver) recordings.MarkerState {
+			marker: func(*rig.Driver) recordings.MarkerState {
 				return toolsMarker("Ready to code?", planQ, "Yes, and use auto mode", "Yes, manually approve edits", "Tell Claude what to change")
 			},
 			key: "2", turnEnd: true},
@@ -511,6 +513,7 @@ func init() {
 			check: fileIs("long-line.txt", toolsLongText+"\n", false)},
 	}
 	for _, t := range ts {
-		register(t.scenario())
+		out = append(out, t.scenario())
 	}
+	return out
 }

@@ -1,4 +1,4 @@
-package rig
+package clauderig
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
 )
@@ -295,8 +296,8 @@ func rowText(s *vt.Screen, y int) string {
 // completion waits until the composer reads draft over a completion list
 // whose commands are want, in order, with exactly lit highlighted, and
 // logs the list.
-func (s *Steps) completion(draft string, want []string, lit string) {
-	s.claudeComposer(draft)
+func (s steps) completion(draft string, want []string, lit string) {
+	s.composerReads(draft)
 	var got []completionEntry
 	s.Do(func() error {
 		return s.d.ScreenCells(fmt.Sprintf("completion list %v, %s highlighted", want, lit), func(sc *vt.Screen) bool {
@@ -320,7 +321,7 @@ func (s *Steps) completion(draft string, want []string, lit string) {
 
 // statusPanel waits for the Status panel with exactly the rows of the
 // version (want), each value as expected, and logs them.
-func (s *Steps) statusPanel(want []statusRow, hint string) {
+func (s steps) statusPanel(want []statusRow, hint string) {
 	s.Screen("Settings  Status   Config   Usage   Stats", hint)
 	s.noComposer()
 	var got []statusRow
@@ -415,7 +416,7 @@ func parseStatusPanel(text, hint string) []statusRow {
 
 // noComposer waits until no composer is drawn: no row that starts with
 // "❯" under a rule (prompts in the history have no rule above them).
-func (s *Steps) noComposer() {
+func (s steps) noComposer() {
 	s.ScreenFunc("no composer", func(text string) bool {
 		lines := strings.Split(text, "\n")
 		for i := 1; i < len(lines); i++ {
@@ -431,24 +432,24 @@ var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4
 
 // answer asks prompt at the idle composer, waits for its turn's end and
 // the idle composer, and marks it.
-func (s *Steps) answer(prompt string, n int) {
-	s.claudeIdle()
-	s.claudePrompt(prompt)
+func (s steps) answer(prompt string, n int) {
+	s.idle()
+	s.prompt(prompt)
 	s.Request("prompt "+prompt, nil)
-	s.claudeTurns(n)
-	s.claudeIdle()
-	s.claudeComposer("")
-	s.Mark("idle", ComposerEmpty)
+	s.turns(n)
+	s.idle()
+	s.composerReads("")
+	s.Mark("idle", rig.ComposerEmpty)
 }
 
 // slashClaude types cmd into the idle empty composer and marks it over
 // its completion list (list, cmd highlighted).
-func (s *Steps) slashClaude(cmd string, list []string) {
-	s.claudeIdle()
+func (s steps) slash(cmd string, list []string) {
+	s.idle()
 	s.Type(cmd)
 	s.completion(cmd, list, cmd)
 	s.Gone(claudeIdleFooter)
-	s.Mark("idle", ComposerDraft)
+	s.Mark("idle", rig.ComposerDraft)
 }
 
 // statusList is the completion list of "/status".
@@ -459,22 +460,22 @@ func statusList(version string) []string {
 // statusInspect runs /status from the idle composer: the panel (rows;
 // then the checks also, before it is marked), Esc, and the same idle
 // empty composer, nothing left of /status and no model request made.
-func (s *Steps) statusInspect(rows []statusRow, also ...func()) {
+func (s steps) statusInspect(rows []statusRow, also ...func()) {
 	ci := claudeInspects[s.d.Version]
 	var before string
 	var seen int
 	s.Do(func() error { before, seen = s.d.ScreenText(), messagesRequests(s.d.Log.Requests()); return nil })
-	s.slashClaude("/status", statusList(s.d.Version))
+	s.slash("/status", statusList(s.d.Version))
 	s.Key("Enter")
 	s.statusPanel(rows, ci.statusHint)
 	for _, f := range also {
 		f()
 	}
-	s.Mark("menu_or_viewer", ComposerAbsent)
+	s.Mark("menu_or_viewer", rig.ComposerAbsent)
 	s.Key("Escape")
 	s.Gone(ci.statusHint, "Session ID:")
-	s.claudeIdle()
-	s.claudeComposer("")
+	s.idle()
+	s.composerReads("")
 	s.Do(func() error {
 		after := s.d.ScreenText()
 		switch n := messagesRequests(s.d.Log.Requests()); {
@@ -487,7 +488,7 @@ func (s *Steps) statusInspect(rows []statusRow, also ...func()) {
 		}
 		return nil
 	})
-	s.Mark("idle", ComposerEmpty)
+	s.Mark("idle", rig.ComposerEmpty)
 }
 
 // messagesRequests counts the Messages requests (any kind) so far.
@@ -526,30 +527,30 @@ const claudeHintQuiet = 100 * time.Millisecond
 // base URL; HTTPS_PROXY sends that fetch to the fake server, which
 // answers the CONNECT with 404 (nothing leaves 127.0.0.1); NO_PROXY
 // keeps the Messages calls direct.
-func claudePolicyEnv(_ *Home, _, url string, env []string) ([]string, error) {
+func claudePolicyEnv(_ *rig.Home, _, url string, env []string) ([]string, error) {
 	return append(env, "_CLAUDE_CODE_ASSUME_FIRST_PARTY_BASE_URL=1", "HTTPS_PROXY="+url, "NO_PROXY=127.0.0.1,localhost"), nil
 }
 
-func claudeStatus() *Scenario {
-	return &Scenario{Name: "status", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Drive: func(s *Steps) {
+func claudeStatus() *rig.Scenario {
+	return &rig.Scenario{Name: "status", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Drive: drive(func(s steps) {
 			d := s.d
 			s.answer(inspectPrompt, 1)
 			s.statusInspect(claudeInspects[d.Version].statusRows)
-		}}
+		})}
 }
 
-func claudeStatusPolicyError() *Scenario {
-	return &Scenario{Name: "status-policy-error", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+func claudeStatusPolicyError() *rig.Scenario {
+	return &rig.Scenario{Name: "status-policy-error", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
 		Setup: claudePolicyEnv,
-		Drive: func(s *Steps) {
+		Drive: drive(func(s steps) {
 			d := s.d
 			ci := claudeInspects[d.Version]
 			if ci.policyWarning != "" {
 				s.Screen(ci.policyWarning)
 			}
-			s.claudeIdle()
-			s.Mark("idle", ComposerEmpty)
+			s.idle()
+			s.Mark("idle", rig.ComposerEmpty)
 			s.statusInspect(ci.policyRows)
 			s.Do(func() error {
 				n := 0
@@ -564,50 +565,52 @@ func claudeStatusPolicyError() *Scenario {
 				}
 				return nil
 			})
-		}}
+		})}
 }
 
-func claudeStatusCompletion() *Scenario {
-	return &Scenario{Name: "status-completion", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Drive: func(s *Steps) {
+func claudeStatusCompletion() *rig.Scenario {
+	return &rig.Scenario{Name: "status-completion", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Drive: drive(func(s steps) {
 			d := s.d
-			s.claudeIdle()
-			s.Mark("idle", ComposerEmpty)
-			s.slashClaude("/status", statusList(d.Version))
+			s.idle()
+			s.Mark("idle", rig.ComposerEmpty)
+			s.slash("/status", statusList(d.Version))
 			// Down: /statusline highlighted, the composer still "/status".
 			s.Key("Down")
 			s.completion("/status", statusList(d.Version), "/statusline")
-			s.Mark("idle", ComposerDraft)
+			s.Mark("idle", rig.ComposerDraft)
 			// Esc closes the list and keeps the text.
 			s.Key("Escape")
 			s.Do(func() error {
 				return d.ScreenCells("the completion list closed", func(sc *vt.Screen) bool { return len(completionList(sc)) == 0 })
 			})
-			s.claudeComposer("/status")
-			s.Mark("idle", ComposerDraft)
+			s.composerReads("/status")
+			s.Mark("idle", rig.ComposerDraft)
 			// Esc again: the hint; a third Esc within 800 ms clears.
 			s.Key("Escape")
 			s.Screen(claudeInspects[d.Version].escAgain)
-			s.claudeComposer("/status")
+			s.composerReads("/status")
 			s.Quiet(claudeHintQuiet)
-			s.MarkNow("idle", ComposerDraft)
+			s.MarkNow("idle", rig.ComposerDraft)
 			s.Key("Escape")
-			s.claudeComposer("")
-			s.claudeIdle()
-			s.Mark("idle", ComposerEmpty)
+			s.composerReads("")
+			s.idle()
+			s.Mark("idle", rig.ComposerEmpty)
 			s.Do(func() error {
 				if n := messagesRequests(d.Log.Requests()); n > 0 {
 					return fmt.Errorf("rig: %d model requests", n)
 				}
 				if j := d.NewestJournal(); j != "" {
-					return fmt.Errorf("rig: a transcript was written: %s", ReadFile(j))
+					return fmt.Errorf("rig: a transcript was written: %s", rig.ReadFile(j))
 				}
 				return nil
 			})
-		}}
+		})}
 }
 
-func init() {
-	register(claudeStatus(), claudeStatusCompletion(), claudeStatusPolicyError(), claudeModelMenu(), claudeModelAbandon(),
+func inspectScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
+	out = append(out, claudeStatus(), claudeStatusCompletion(), claudeStatusPolicyError(), claudeModelMenu(), claudeModelAbandon(),
 		claudeModelCatalog(), claudeModelSession(), claudeStatusCwd())
+	return out
 }

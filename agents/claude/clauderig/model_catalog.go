@@ -1,4 +1,4 @@
-package rig
+package clauderig
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // Claude Code's /model picker read in full (issue 22: native model
@@ -148,7 +150,7 @@ func firstRune(s string) string {
 
 // catalogPicker waits for the picker with rows and the effort row
 // reading effort, the row under it under, logs it and marks it.
-func (s *Steps) catalogPicker(rows []pickerRow, effort, under string) {
+func (s steps) catalogPicker(rows []pickerRow, effort, under string) {
 	var got []pickerRow
 	var gotEffort, gotUnder string
 	s.Do(func() error {
@@ -160,7 +162,7 @@ func (s *Steps) catalogPicker(rows []pickerRow, effort, under string) {
 		s.d.Logger().Info("rig: catalog picker", "highlighted", highlighted(got), "effort", gotEffort, "under", gotUnder)
 		return err
 	})
-	s.Mark("menu_or_viewer", ComposerAbsent)
+	s.Mark("menu_or_viewer", rig.ComposerAbsent)
 }
 
 func highlighted(rows []pickerRow) string {
@@ -174,7 +176,7 @@ func highlighted(rows []pickerRow) string {
 
 // stillAfter presses key and proves it changed nothing: the screen
 // after claudeKeyQuiet of stillness is the one before.
-func (s *Steps) stillAfter(key string) {
+func (s steps) stillAfter(key string) {
 	var before string
 	s.Do(func() error { before = s.d.ScreenText(); return nil })
 	s.Key(key)
@@ -199,7 +201,7 @@ func (c claudeCatalog) effortRow(i int) (row, under string) {
 // every level and back to the one it started on, marking every screen:
 // a ring all the way round with Right; a line Right to its end, once
 // more (nothing moves), Left to its start, once more, and Right back.
-func (s *Steps) walkEffort(c claudeCatalog, rows []pickerRow) {
+func (s steps) walkEffort(c claudeCatalog, rows []pickerRow) {
 	n := len(c.levels)
 	step := func(key string, i int) {
 		s.Key(key)
@@ -219,24 +221,24 @@ func (s *Steps) walkEffort(c claudeCatalog, rows []pickerRow) {
 		step("Right", i)
 	}
 	s.stillAfter("Right")
-	s.MarkNow("menu_or_viewer", ComposerAbsent)
+	s.MarkNow("menu_or_viewer", rig.ComposerAbsent)
 	for i := n - 2; i >= 0; i-- {
 		step("Left", i)
 	}
 	s.stillAfter("Left")
-	s.MarkNow("menu_or_viewer", ComposerAbsent)
+	s.MarkNow("menu_or_viewer", rig.ComposerAbsent)
 	for i := 1; i <= c.start; i++ {
 		step("Right", i)
 	}
 }
 
 // claudeSettingsBytes reads ~/.claude/settings.json as it is.
-func claudeSettingsBytes(h *Home) ([]byte, error) {
+func claudeSettingsBytes(h *rig.Home) ([]byte, error) {
 	return os.ReadFile(filepath.Join(h.Home, ".claude", "settings.json"))
 }
 
 // settingsKept fails if settings.json is not before.
-func settingsKept(h *Home, before []byte) error {
+func settingsKept(h *rig.Home, before []byte) error {
 	after, err := claudeSettingsBytes(h)
 	if err == nil && !bytes.Equal(after, before) {
 		err = fmt.Errorf("rig: settings.json changed:\n%s\nbefore:\n%s", after, before)
@@ -244,9 +246,9 @@ func settingsKept(h *Home, before []byte) error {
 	return err
 }
 
-func claudeModelCatalog() *Scenario {
-	return &Scenario{Name: "model-catalog", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Drive: func(s *Steps) {
+func claudeModelCatalog() *rig.Scenario {
+	return &rig.Scenario{Name: "model-catalog", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Drive: drive(func(s steps) {
 			d := s.d
 			ci, c := claudeInspects[d.Version], claudeCatalogs[d.Version]
 			s.answer(inspectPrompt, 1)
@@ -271,7 +273,7 @@ func claudeModelCatalog() *Scenario {
 				if _, ok := c.noEffort[r.label]; ok {
 					for _, k := range []string{"Right", "Left"} {
 						s.stillAfter(k)
-						s.MarkNow("menu_or_viewer", ComposerAbsent)
+						s.MarkNow("menu_or_viewer", rig.ComposerAbsent)
 					}
 					continue
 				}
@@ -280,9 +282,9 @@ func claudeModelCatalog() *Scenario {
 			s.Key("Escape")
 			s.Screen("❯ /model", ci.keptAs)
 			s.Gone("Select model")
-			s.claudeIdle()
-			s.claudeComposer("")
-			s.Mark("idle", ComposerEmpty)
+			s.idle()
+			s.composerReads("")
+			s.Mark("idle", rig.ComposerEmpty)
 			s.Do(func() error {
 				if n := messagesRequests(d.Log.Requests()); n != seen {
 					return fmt.Errorf("rig: the walk made %d model requests", n-seen)
@@ -292,12 +294,12 @@ func claudeModelCatalog() *Scenario {
 				}
 				return noModelList(d.Log.Requests())
 			})
-		}}
+		})}
 }
 
-func claudeModelSession() *Scenario {
-	return &Scenario{Name: "model-session", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
-		Drive: func(s *Steps) {
+func claudeModelSession() *rig.Scenario {
+	return &rig.Scenario{Name: "model-session", Agent: "claude", Only: claudeInspectVersions, Script: claudeScript,
+		Drive: drive(func(s steps) {
 			d := s.d
 			ci, c := claudeInspects[d.Version], claudeCatalogs[d.Version]
 			s.answer(inspectPrompt, 1)
@@ -325,13 +327,13 @@ func claudeModelSession() *Scenario {
 			s.Key("s")
 			s.Screen(ci.switchAsk...)
 			s.noComposer()
-			s.Mark("menu_or_viewer", ComposerAbsent)
+			s.Mark("menu_or_viewer", rig.ComposerAbsent)
 			s.Key("Enter")
 			s.Screen("❯ /model", "⎿  "+c.sessionSet)
 			s.Gone("Switch model?")
-			s.claudeIdle()
-			s.claudeComposer("")
-			s.Mark("idle", ComposerEmpty)
+			s.idle()
+			s.composerReads("")
+			s.Mark("idle", rig.ComposerEmpty)
 			s.Do(func() error { return settingsKept(d.Home, settings) })
 			s.Journal("the session-only switch", func(m map[string]any) bool {
 				msg, _ := m["message"].(map[string]any)
@@ -353,5 +355,5 @@ func claudeModelSession() *Scenario {
 				}
 				return err
 			})
-		}}
+		})}
 }

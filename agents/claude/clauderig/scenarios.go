@@ -1,4 +1,4 @@
-package rig
+package clauderig
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // Claude Code's stable anchors (2.1.26x and 2.1.332): the idle footer, the
@@ -65,7 +66,7 @@ func claudeScript(string) fakemodel.Script {
 
 // claudeIdle waits for the idle composer with its full footer (in auto
 // mode: the auto footer without the busy hint).
-func (s *Steps) claudeIdle() {
+func (s steps) idle() {
 	if s.d.Scenario() != nil && s.d.Scenario().AgentMode {
 		s.Screen("❯", claudeAutoFooter)
 		s.Gone(claudeBusyFooter)
@@ -78,7 +79,7 @@ func (s *Steps) claudeIdle() {
 
 // claudePrompt types a prompt, waits until it shows in the composer, and
 // submits it.
-func (s *Steps) claudePrompt(prompt string) {
+func (s steps) prompt(prompt string) {
 	s.Type(prompt)
 	s.Screen("❯ " + prompt)
 	s.Key("Enter")
@@ -86,44 +87,44 @@ func (s *Steps) claudePrompt(prompt string) {
 
 // claudeAsk submits a prompt whose reply is a tool call and waits until
 // the model's reply is complete and in the transcript.
-func (s *Steps) claudeAsk(prompt, tool string) {
-	s.claudeIdle()
-	s.claudePrompt(prompt)
-	s.claudeToolUse(tool)
+func (s steps) ask(prompt, tool string) {
+	s.idle()
+	s.prompt(prompt)
+	s.toolUse(tool)
 }
 
 // claudeToolUse waits for the model's call of tool, complete, and its
 // tool_use in the transcript.
-func (s *Steps) claudeToolUse(tool string) {
+func (s steps) toolUse(tool string) {
 	s.Request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
 	s.Journal("assistant "+tool+" tool_use", func(m map[string]any) bool {
-		return m["type"] == "assistant" && strings.Contains(JSONString(m), `"name":"`+tool+`"`)
+		return m["type"] == "assistant" && strings.Contains(rig.JSONString(m), `"name":"`+tool+`"`)
 	})
 }
 
 // countTurnEnds reports whether the transcript has at least n turn ends
 // (system turn_duration lines).
-func countTurnEnds(d *Driver, n int) bool {
-	return CountLines(d.JournalPath(), claudeTurnEndLine) >= n
+func countTurnEnds(d *rig.Driver, n int) bool {
+	return rig.CountLines(d.JournalPath(), claudeTurnEndLine) >= n
 }
 
 // claudeTurnEnd waits for the end of the turn in the transcript and the
 // idle screen.
-func (s *Steps) claudeTurnEnd(n int) {
+func (s steps) turnEnd(n int) {
 	s.Journal("turn end", func(m map[string]any) bool { return countTurnEnds(s.d, n) })
-	s.claudeIdle()
+	s.idle()
 }
 
 // claudeToolResult waits for the tool result in the transcript.
-func (s *Steps) claudeToolResult(isError bool) {
+func (s steps) toolResult(isError bool) {
 	s.Journal("tool_result", func(m map[string]any) bool {
-		js := JSONString(m)
+		js := rig.JSONString(m)
 		return m["type"] == "user" && strings.Contains(js, `"tool_result"`) &&
 			strings.Contains(js, `"is_error":true`) == isError
 	})
 }
 
-func claudePermissionMarker(d *Driver) recordings.MarkerState {
+func claudePermissionMarker(d *rig.Driver) recordings.MarkerState {
 	return recordings.MarkerState{Composer: "absent", Kind: recordings.Kind("permission"), Actionable: true,
 		Questions: []recordings.Question{{Header: "Bash command", Prompt: claudeProceed, Options: []string{
 			"Yes", "Yes, and always allow access to " + d.Home.Work + " from this project",
@@ -133,8 +134,8 @@ func claudePermissionMarker(d *Driver) recordings.MarkerState {
 
 // claudePermission asks for `touch fake-created.txt` and marks the Bash
 // dialog.
-func (s *Steps) claudePermission() {
-	s.claudeAsk("run-touch", "Bash")
+func (s steps) permission() {
+	s.ask("run-touch", "Bash")
 	s.Screen(claudeProceed, claudeDialogFooter, "touch fake-created.txt")
 	s.Mark("awaiting_approval", claudePermissionMarker(s.d))
 }
@@ -147,95 +148,97 @@ func claudeColorMarker(highlighted int) recordings.MarkerState {
 }
 
 // claudeColor asks the color question and marks it.
-func (s *Steps) claudeColor() {
-	s.claudeAsk("ask-color", "AskUserQuestion")
+func (s steps) color() {
+	s.ask("ask-color", "AskUserQuestion")
 	s.Screen("Which color should the button be?", claudeSelectHint, "Chat about this")
 	s.Mark("questionnaire", claudeColorMarker(0))
 }
 
 // claudeAnswered: after the key at a dialog, the tool's result, the
 // turn's end and the idle screen, marked.
-func (s *Steps) claudeAnswered(key string) {
+func (s steps) answered(key string) {
 	s.Key(key)
-	s.claudeToolResult(false)
-	s.claudeTurnEnd(1)
+	s.toolResult(false)
+	s.turnEnd(1)
 	s.MarkIdle()
 }
 
 // claudeRefused: after the key at a dialog, the tool's error result and
 // the idle screen (not marked: what it shows above the composer
 // differs).
-func (s *Steps) claudeRefused(key string) {
+func (s steps) refused(key string) {
 	s.Key(key)
-	s.claudeToolResult(true)
-	s.claudeIdle()
+	s.toolResult(true)
+	s.idle()
 }
 
-func init() {
-	questionDigit := &Scenario{Name: "question-digit", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
-		s.claudeColor()
-		s.claudeAnswered("2")
-	}}
-	idle := func(s *Steps) {
-		s.claudeIdle()
+func basicScenarios() []*rig.Scenario {
+	var out []*rig.Scenario
+	questionDigit := &rig.Scenario{Name: "question-digit", Agent: "claude", Script: claudeScript, Drive: drive(func(s steps) {
+		s.color()
+		s.answered("2")
+	})}
+	idle := func(s steps) {
+		s.idle()
 		s.MarkIdle()
 	}
-	register(
-		&Scenario{Name: "idle", Agent: "claude", Script: claudeScript, Drive: idle},
-		&Scenario{Name: "idle-narrow", Agent: "claude", Width: 80, Height: 24, Script: claudeScript, Drive: idle},
-		&Scenario{Name: "draft", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
-			s.claudeIdle()
+	out = append(out,
+		&rig.Scenario{Name: "idle", Agent: "claude", Script: claudeScript, Drive: drive(idle)},
+		&rig.Scenario{Name: "idle-narrow", Agent: "claude", Width: 80, Height: 24, Script: claudeScript, Drive: drive(idle)},
+		&rig.Scenario{Name: "draft", Agent: "claude", Script: claudeScript, Drive: drive(func(s steps) {
+			s.idle()
 			s.Type("a draft that is not sent")
 			s.Screen("❯ a draft that is not sent")
 			s.Gone(claudeIdleFooter)
 			s.Mark("idle", recordings.MarkerState{Composer: "draft"})
-		}},
-		&Scenario{Name: "working", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
-			s.claudeIdle()
-			s.claudePrompt("slow-work please")
+		})},
+		&rig.Scenario{Name: "working", Agent: "claude", Script: claudeScript, Drive: drive(func(s steps) {
+			s.idle()
+			s.prompt("slow-work please")
 			s.Started("slow-work")
 			s.Screen(claudeBusyFooter)
 			s.MarkNow("working", recordings.MarkerState{Composer: "empty"})
-		}},
-		&Scenario{Name: "send", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
-			s.claudeIdle()
-			s.claudePrompt("hello there")
+		})},
+		&rig.Scenario{Name: "send", Agent: "claude", Script: claudeScript, Drive: drive(func(s steps) {
+			s.idle()
+			s.prompt("hello there")
 			s.Request("prompt", nil)
-			s.claudeTurnEnd(1)
+			s.turnEnd(1)
 			s.MarkIdle()
-		}},
-		&Scenario{Name: "permission-approve", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
-			s.claudePermission()
-			s.claudeAnswered("1")
-		}},
-		&Scenario{Name: "permission-reject", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
-			s.claudePermission()
-			s.claudeRefused("4")
+		})},
+		&rig.Scenario{Name: "permission-approve", Agent: "claude", Script: claudeScript, Drive: drive(func(s steps) {
+			s.permission()
+			s.answered("1")
+		})},
+		&rig.Scenario{Name: "permission-reject", Agent: "claude", Script: claudeScript, Drive: drive(func(s steps) {
+			s.permission()
+			s.refused("4")
 			s.MarkInterrupted() // "Interrupted · What should Claude do instead?"
-		}},
-		&Scenario{Name: "permission-narrow", Agent: "claude", Width: 80, Height: 24, Script: claudeScript, Drive: func(s *Steps) {
-			s.claudePermission()
-			s.claudeAnswered("1")
-		}},
-		&Scenario{Name: "permission-resize", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
-			s.claudePermission()
+		})},
+		&rig.Scenario{Name: "permission-narrow", Agent: "claude", Width: 80, Height: 24, Script: claudeScript, Drive: drive(func(s steps) {
+			s.permission()
+			s.answered("1")
+		})},
+		&rig.Scenario{Name: "permission-resize", Agent: "claude", Script: claudeScript, Drive: drive(func(s steps) {
+			s.permission()
 			s.Resize(100, 30)
 			s.Screen(claudeProceed, claudeDialogFooter)
 			s.Mark("awaiting_approval", claudePermissionMarker(s.d))
-			s.claudeAnswered("1")
-		}},
+			s.answered("1")
+		})},
 		questionDigit,
 		// The single-select question (issue 19: it came back unknown in
 		// the light themes) in the themes that restyle it.
-		Variant(questionDigit, claudeThemeLight), Variant(questionDigit, claudeThemeLightANSI),
-		&Scenario{Name: "question-enter", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
-			s.claudeColor()
-			s.claudeAnswered("Enter")
-		}},
-		&Scenario{Name: "question-escape", Agent: "claude", Script: claudeScript, Drive: func(s *Steps) {
-			s.claudeColor()
-			s.claudeRefused("Escape")
+		rig.Variant(questionDigit, claudeThemeLight), rig.Variant(questionDigit, claudeThemeLightANSI),
+		&rig.Scenario{Name: "question-enter", Agent: "claude", Script: claudeScript, Drive: drive(func(s steps) {
+			s.color()
+			s.answered("Enter")
+		})},
+		&rig.Scenario{Name: "question-escape", Agent: "claude", Script: claudeScript, Drive: drive(func(s steps) {
+			s.color()
+			s.refused("Escape")
 			s.MarkIdle()
-		}},
+		})},
 	)
+	return out
 }
