@@ -23,7 +23,7 @@ func claudeReviewMarker(version string) recordings.MarkerState {
 		Highlighted: recordings.Index(0)}
 }
 
-// claudeSubmitReview marks the final review and submits it: the tool's
+// submitReview marks the final review and submits it: the tool's
 // result, the turn's end and the idle screen, marked.
 func (s steps) submitReview() {
 	s.Screen("Submit answers", "Cancel")

@@ -64,7 +64,7 @@ func claudeScript(string) fakemodel.Script {
 	}}
 }
 
-// claudeIdle waits for the idle composer with its full footer (in auto
+// idle waits for the idle composer with its full footer (in auto
 // mode: the auto footer without the busy hint).
 func (s steps) idle() {
 	if s.d.Scenario() != nil && s.d.Scenario().AgentMode {
@@ -77,7 +77,7 @@ func (s steps) idle() {
 	s.Quiet(claudeQuiet)
 }
 
-// claudePrompt types a prompt, waits until it shows in the composer, and
+// prompt types a prompt, waits until it shows in the composer, and
 // submits it.
 func (s steps) prompt(prompt string) {
 	s.Type(prompt)
@@ -85,7 +85,7 @@ func (s steps) prompt(prompt string) {
 	s.Key("Enter")
 }
 
-// claudeAsk submits a prompt whose reply is a tool call and waits until
+// ask submits a prompt whose reply is a tool call and waits until
 // the model's reply is complete and in the transcript.
 func (s steps) ask(prompt, tool string) {
 	s.idle()
@@ -93,7 +93,7 @@ func (s steps) ask(prompt, tool string) {
 	s.toolUse(tool)
 }
 
-// claudeToolUse waits for the model's call of tool, complete, and its
+// toolUse waits for the model's call of tool, complete, and its
 // tool_use in the transcript.
 func (s steps) toolUse(tool string) {
 	s.Request(tool+" call", func(r fakemodel.Request) bool { return r.Tool == tool })
@@ -108,14 +108,14 @@ func countTurnEnds(d *rig.Driver, n int) bool {
 	return rig.CountLines(d.JournalPath(), claudeTurnEndLine) >= n
 }
 
-// claudeTurnEnd waits for the end of the turn in the transcript and the
+// turnEnd waits for the end of the turn in the transcript and the
 // idle screen.
 func (s steps) turnEnd(n int) {
 	s.Journal("turn end", func(m map[string]any) bool { return countTurnEnds(s.d, n) })
 	s.idle()
 }
 
-// claudeToolResult waits for the tool result in the transcript.
+// toolResult waits for the tool result in the transcript.
 func (s steps) toolResult(isError bool) {
 	s.Journal("tool_result", func(m map[string]any) bool {
 		js := rig.JSONString(m)
@@ -132,7 +132,7 @@ func claudePermissionMarker(d *rig.Driver) recordings.MarkerState {
 		Highlighted: recordings.Index(0)}
 }
 
-// claudePermission asks for `touch fake-created.txt` and marks the Bash
+// permission asks for `touch fake-created.txt` and marks the Bash
 // dialog.
 func (s steps) permission() {
 	s.ask("run-touch", "Bash")
@@ -147,14 +147,14 @@ func claudeColorMarker(highlighted int) recordings.MarkerState {
 		Highlighted: recordings.Index(highlighted)}
 }
 
-// claudeColor asks the color question and marks it.
+// color asks the color question and marks it.
 func (s steps) color() {
 	s.ask("ask-color", "AskUserQuestion")
 	s.Screen("Which color should the button be?", claudeSelectHint, "Chat about this")
 	s.Mark("questionnaire", claudeColorMarker(0))
 }
 
-// claudeAnswered: after the key at a dialog, the tool's result, the
+// answered: after the key at a dialog, the tool's result, the
 // turn's end and the idle screen, marked.
 func (s steps) answered(key string) {
 	s.Key(key)
@@ -163,7 +163,7 @@ func (s steps) answered(key string) {
 	s.MarkIdle()
 }
 
-// claudeRefused: after the key at a dialog, the tool's error result and
+// refused: after the key at a dialog, the tool's error result and
 // the idle screen (not marked: what it shows above the composer
 // differs).
 func (s steps) refused(key string) {

@@ -37,7 +37,7 @@ func editClaudeConfig(h *rig.Home, edit func(cfg map[string]any)) error {
 	return os.WriteFile(path, append(out, '\n'), 0o644)
 }
 
-// claudeProbe waits for any of the anchors, lets the screen settle (one
+// probe waits for any of the anchors, lets the screen settle (one
 // still second) and marks it blocked with the composer it shows.
 func (s steps) probe(composer string, anchors ...string) {
 	s.Probe(composer, func(s *rig.Steps) { s.Quiet(time.Second) }, anchors...)

@@ -214,7 +214,7 @@ type toolDialog struct {
 	files         map[string]string // written in Setup (runPath names)
 	more          func(h *rig.Home) error
 	settings      string // ~/.claude/settings.json; "" keeps the rig's
-	// idle are the anchors of the first idle screen (nil: claudeIdle's).
+	// idle are the anchors of the first idle screen (nil: idle's).
 	idle []string
 	// anchors are all on the dialog's screen once it is drawn in full.
 	anchors []string
@@ -287,7 +287,7 @@ func toolsFileMarker(header, prompt string) func(*rig.Driver) recordings.MarkerS
 	}
 }
 
-// toolsAsk is claudeAsk with the first idle screen's anchors given
+// toolsAsk is ask with the first idle screen's anchors given
 // (plan mode's footer has no "? for shortcuts").
 func (s steps) toolsAsk(prompt, tool string, idle []string) {
 	if idle == nil {
@@ -421,12 +421,16 @@ func newClaudeToolRules() claudeToolRules {
 func toolScenarios() []*rig.Scenario {
 	var out []*rig.Scenario
 	r := newClaudeToolRules()
-	edit, write, overwrite, notebook, webfetch := r.edit, r.write, r.overwrite, r.notebook, r.webfetch
-	mcpEcho, readOutside, plan, planNone, bashLong := r.mcpEcho, r.readOutside, r.plan, r.planNone, r.bashLong
+	for _, t := range append(fileDialogs(r), otherDialogs(r)...) {
+		out = append(out, t.scenario())
+	}
+	return out
+}
 
+// fileDialogs are the dialogs of the file tools: Edit, Write (create,
+// overwrite), NotebookEdit.
+func fileDialogs(r claudeToolRules) []toolDialog {
 	notes := map[string]string{"notes.txt": toolsNotes}
-	planMode := `{"permissions":{"defaultMode":"plan"}}`
-	planIdle := []string{"❯", "plan mode on (shift+tab to cycle)"}
 	editQ := "Do you want to make this edit to notes.txt?"
 	editAnchors := []string{"Edit file", editQ, "3. No", claudeDialogFooter}
 	editMarker := toolsFileMarker("Edit file", editQ)
@@ -434,56 +438,67 @@ func toolScenarios() []*rig.Scenario {
 	createAnchors := []string{"Create file", createQ, "3. No", claudeDialogFooter}
 	overQ := "Do you want to overwrite old.txt?"
 	nbQ := "Do you want to make this edit to analysis.ipynb?"
+	return []toolDialog{
+		{name: "edit-approve", prompt: "edit-notes", tool: "Edit", rules: r.edit, files: notes,
+			anchors: editAnchors, marker: editMarker, key: "1", turnEnd: true,
+			check: fileIs("notes.txt", toolsNotesNew, false)},
+		{name: "edit-reject", prompt: "edit-notes", tool: "Edit", rules: r.edit, files: notes,
+			anchors: editAnchors, marker: editMarker, key: "3", isError: true,
+			check: fileIs("notes.txt", toolsNotes, false)},
+		{name: "edit-escape", prompt: "edit-notes", tool: "Edit", rules: r.edit, files: notes,
+			anchors: editAnchors, marker: editMarker, key: "Escape", isError: true,
+			check: fileIs("notes.txt", toolsNotes, false)},
+		{name: "write-create-approve", prompt: "write-create", tool: "Write", rules: r.write,
+			anchors: createAnchors, marker: toolsFileMarker("Create file", createQ), key: "1", turnEnd: true,
+			check: fileIs("created.txt", toolsCreated, false)},
+		{name: "write-create-reject", prompt: "write-create", tool: "Write", rules: r.write,
+			anchors: createAnchors, marker: toolsFileMarker("Create file", createQ), key: "3", isError: true,
+			check: fileIs("created.txt", "", true)},
+		{name: "write-overwrite-approve", prompt: "write-overwrite", tool: "Write", rules: r.overwrite,
+			files:   map[string]string{"old.txt": toolsOverOld},
+			anchors: []string{"Overwrite file", overQ, "3. No", claudeDialogFooter}, marker: toolsFileMarker("Overwrite file", overQ),
+			key: "1", turnEnd: true, check: fileIs("old.txt", toolsOverNew, false)},
+		{name: "notebook-edit-approve", prompt: "notebook-edit", tool: "NotebookEdit", rules: r.notebook,
+			files:   map[string]string{"analysis.ipynb": toolsNotebook},
+			anchors: []string{"Edit notebook", "Replace cell contents for cell c1", nbQ, "3. No", claudeDialogFooter},
+			marker:  toolsFileMarker("Edit notebook", nbQ), key: "1", turnEnd: true, check: notebookEdited},
+	}
+}
+
+// otherDialogs are the dialogs of WebFetch, an MCP tool, Read outside the
+// project, the plan's approval and exit, and a Bash command long enough
+// to wrap.
+func otherDialogs(r claudeToolRules) []toolDialog {
+	notes := map[string]string{"notes.txt": toolsNotes}
+	planMode := `{"permissions":{"defaultMode":"plan"}}`
+	planIdle := []string{"❯", "plan mode on (shift+tab to cycle)"}
 	fetchQ := "Do you want to allow Claude to fetch this content?"
 	fetchNo := "No, and tell Claude what to do differently (esc)"
 	planQ := "Claude has written up a plan and is ready to execute. Would you like to proceed?"
 	bashLongAnchors := []string{claudeProceed, "4. No", claudeDialogFooter, `can be read" > long-line.txt`}
-	ts := []toolDialog{
-		{name: "edit-approve", prompt: "edit-notes", tool: "Edit", rules: edit, files: notes,
-			anchors: editAnchors, marker: editMarker, key: "1", turnEnd: true,
-			check: fileIs("notes.txt", toolsNotesNew, false)},
-		{name: "edit-reject", prompt: "edit-notes", tool: "Edit", rules: edit, files: notes,
-			anchors: editAnchors, marker: editMarker, key: "3", isError: true,
-			check: fileIs("notes.txt", toolsNotes, false)},
-		{name: "edit-escape", prompt: "edit-notes", tool: "Edit", rules: edit, files: notes,
-			anchors: editAnchors, marker: editMarker, key: "Escape", isError: true,
-			check: fileIs("notes.txt", toolsNotes, false)},
-		{name: "write-create-approve", prompt: "write-create", tool: "Write", rules: write,
-			anchors: createAnchors, marker: toolsFileMarker("Create file", createQ), key: "1", turnEnd: true,
-			check: fileIs("created.txt", toolsCreated, false)},
-		{name: "write-create-reject", prompt: "write-create", tool: "Write", rules: write,
-			anchors: createAnchors, marker: toolsFileMarker("Create file", createQ), key: "3", isError: true,
-			check: fileIs("created.txt", "", true)},
-		{name: "write-overwrite-approve", prompt: "write-overwrite", tool: "Write", rules: overwrite,
-			files:   map[string]string{"old.txt": toolsOverOld},
-			anchors: []string{"Overwrite file", overQ, "3. No", claudeDialogFooter}, marker: toolsFileMarker("Overwrite file", overQ),
-			key: "1", turnEnd: true, check: fileIs("old.txt", toolsOverNew, false)},
-		{name: "notebook-edit-approve", prompt: "notebook-edit", tool: "NotebookEdit", rules: notebook,
-			files:   map[string]string{"analysis.ipynb": toolsNotebook},
-			anchors: []string{"Edit notebook", "Replace cell contents for cell c1", nbQ, "3. No", claudeDialogFooter},
-			marker:  toolsFileMarker("Edit notebook", nbQ), key: "1", turnEnd: true, check: notebookEdited},
+	return []toolDialog{
 		// The dialog has no footer; the tool, once approved, checks the
 		// domain with claude.ai, which fails offline (an error result).
-		{name: "webfetch-approve", prompt: "web-fetch", tool: "WebFetch", rules: webfetch,
+		{name: "webfetch-approve", prompt: "web-fetch", tool: "WebFetch", rules: r.webfetch,
 			anchors: []string{"Fetch", "Claude wants to fetch content from example.com", fetchQ, "3. " + fetchNo},
 			marker: func(*rig.Driver) recordings.MarkerState {
 				return toolsMarker("Fetch", fetchQ, "Yes", "Yes, and don't ask again for example.com", fetchNo)
 			},
 			key: "1", isError: true, turnEnd: true},
-		{name: "webfetch-reject", prompt: "web-fetch", tool: "WebFetch", rules: webfetch,
+		{name: "webfetch-reject", prompt: "web-fetch", tool: "WebFetch", rules: r.webfetch,
 			anchors: []string{"Fetch", "Claude wants to fetch content from example.com", fetchQ, "3. " + fetchNo},
 			marker: func(*rig.Driver) recordings.MarkerState {
 				return toolsMarker("Fetch", fetchQ, "Yes", "Yes, and don't ask again for example.com", fetchNo)
 			},
 			key: "3", isError: true, interrupted: true},
-		{name: "mcp-tool-approve", prompt: "mcp-echo", tool: toolsMCPTool, rules: mcpEcho, more: toolsMCP,
+		{name: "mcp-tool-approve", prompt: "mcp-echo", tool: toolsMCPTool, rules: r.mcpEcho, more: toolsMCP,
 			anchors: []string{"Tool use", "fakemcp — Echo Tool: (MCP)", claudeProceed, "3. No", claudeDialogFooter},
 			marker: func(d *rig.Driver) recordings.MarkerState {
 				return toolsMarker("Tool use", claudeProceed, "Yes",
 					"Yes, and don't ask again for fakemcp — Echo commands in "+d.Home.Work, "No")
 			},
 			key: "1", turnEnd: true},
-		{name: "read-outside", prompt: "read-outside", tool: "Read", rules: readOutside,
+		{name: "read-outside", prompt: "read-outside", tool: "Read", rules: r.readOutside,
 			files:   map[string]string{toolsOutsidePath: toolsOutside},
 			anchors: []string{"Read file", "outside-notes.txt)", claudeProceed, "3. No", claudeDialogFooter},
 			marker: func(d *rig.Driver) recordings.MarkerState {
@@ -493,7 +508,7 @@ func toolScenarios() []*rig.Scenario {
 			key: "1", turnEnd: true},
 		// The plan's dialog highlights "Yes, and use auto mode": approve
 		// only with the digit of "Yes, manually approve edits".
-		{name: "plan-approve", prompt: "plan-notes", tool: "ExitPlanMode", rules: plan, files: notes, settings: planMode, idle: planIdle,
+		{name: "plan-approve", prompt: "plan-notes", tool: "ExitPlanMode", rules: r.plan, files: notes, settings: planMode, idle: planIdle,
 			anchors: []string{"Ready to code?", "Here is Claude's plan:", planQ, "3. Tell Claude what to change", "ctrl+g to edit in Vim"},
 			marker: func(*rig.Driver) recordings.MarkerState {
 				return toolsMarker("Ready to code?", planQ, "Yes, and use auto mode", "Yes, manually approve edits", "Tell Claude what to change")
@@ -501,19 +516,15 @@ func toolScenarios() []*rig.Scenario {
 			key: "2", turnEnd: true},
 		// Without a plan the only yes switches the session's mode: a
 		// person answers it (persistent_permission_only).
-		{name: "plan-exit-empty", prompt: "plan-exit", tool: "ExitPlanMode", rules: planNone, settings: planMode, idle: planIdle,
+		{name: "plan-exit-empty", prompt: "plan-exit", tool: "ExitPlanMode", rules: r.planNone, settings: planMode, idle: planIdle,
 			anchors: []string{"Exit plan mode?", "Claude wants to exit plan mode", "2. No"},
 			marker:  planExitMarker,
 			key:     "1", turnEnd: true},
-		{name: "bash-long", prompt: "bash-long", tool: "Bash", rules: bashLong,
+		{name: "bash-long", prompt: "bash-long", tool: "Bash", rules: r.bashLong,
 			anchors: bashLongAnchors, marker: claudePermissionMarker, key: "1", turnEnd: true,
 			check: fileIs("long-line.txt", toolsLongText+"\n", false)},
-		{name: "bash-long-80", prompt: "bash-long", tool: "Bash", rules: bashLong, width: 80, height: 24,
+		{name: "bash-long-80", prompt: "bash-long", tool: "Bash", rules: r.bashLong, width: 80, height: 24,
 			anchors: bashLongAnchors, marker: claudePermissionMarker, key: "1", turnEnd: true,
 			check: fileIs("long-line.txt", toolsLongText+"\n", false)},
 	}
-	for _, t := range ts {
-		out = append(out, t.scenario())
-	}
-	return out
 }

@@ -51,7 +51,7 @@ func claudeQueued(version, prompt string) string {
 	return "  ❯ " + prompt
 }
 
-// claudeWorking waits for the spinner row ("✢ Combobulating…", later with
+// working waits for the spinner row ("✢ Combobulating…", later with
 // "(3s · ↓ 12 tokens)") and the anchors: with text in the composer the
 // footer drops its hints, "esc to interrupt" among them.
 func (s steps) working(anchors ...string) {
@@ -68,7 +68,7 @@ func (s steps) working(anchors ...string) {
 	})
 }
 
-// claudeComposer waits for the composer (the last "❯" row) to read text
+// composerReads waits for the composer (the last "❯" row) to read text
 // ("": empty); the transcript above repeats prompts as "❯ <prompt>" rows.
 func (s steps) composerReads(text string) {
 	s.ScreenFunc(fmt.Sprintf("composer %q", text), func(screen string) bool {
@@ -82,7 +82,7 @@ func (s steps) composerReads(text string) {
 	})
 }
 
-// claudeTurns waits for n turn ends in the transcript.
+// turns waits for n turn ends in the transcript.
 func (s steps) turns(n int) {
 	s.Journal("turn end", func(map[string]any) bool { return countTurnEnds(s.d, n) })
 }

@@ -188,7 +188,7 @@ func codexConfigBytes(h *rig.Home) ([]byte, error) {
 	return os.ReadFile(filepath.Join(h.Home, ".codex", "config.toml"))
 }
 
-// codexCatalogWalk visits every model of the open popup top to bottom:
+// catalogWalk visits every model of the open popup top to bottom:
 // highlighted (marked), Enter (its effort popup, marked), Esc (the model
 // popup again, marked).
 func (s steps) catalogWalk(c codexCatalog) {

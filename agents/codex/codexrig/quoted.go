@@ -32,7 +32,7 @@ func quotedScenarios() []*rig.Scenario {
 			s.idle()
 			s.prompt(rig.QuoteWord + " please")
 			s.Request("prompt", nil)
-			// codexTurnEnd's idle wait would never see "esc to
+			// turnEnd's idle wait would never see "esc to
 			// interrupt" gone: the quote shows it. The working row's
 			// hint is "(0s • esc to interrupt)".
 			s.Journal("task_complete", rolloutHas("event_msg", "task_complete"))

@@ -85,14 +85,14 @@ func codexScriptMode(codeMode bool) fakemodel.Script {
 	}}
 }
 
-// codexIdle waits for the composer and its status line.
+// idle waits for the composer and its status line.
 func (s steps) idle() {
 	s.Screen("› ", codexStatus)
 	s.Gone(codexBusy)
 	s.Quiet(codexQuiet)
 }
 
-// codexPrompt types a prompt, waits until it shows, leaves the paste-burst
+// prompt types a prompt, waits until it shows, leaves the paste-burst
 // window, and submits it.
 func (s steps) prompt(prompt string) {
 	s.Type(prompt)
@@ -118,7 +118,7 @@ func rolloutHas(typ, payloadType string, subs ...string) func(map[string]any) bo
 	}
 }
 
-// codexAsk submits a prompt whose reply is a tool call and waits until
+// ask submits a prompt whose reply is a tool call and waits until
 // the call is complete and in the rollout.
 func (s steps) ask(prompt, tool string) {
 	s.idle()
@@ -129,7 +129,7 @@ func (s steps) ask(prompt, tool string) {
 	s.Journal("function_call "+tool, func(m map[string]any) bool { return call(m) || custom(m) })
 }
 
-// codexTurnEnd waits for n task_complete (or, aborted, turn_aborted) lines
+// turnEnd waits for n task_complete (or, aborted, turn_aborted) lines
 // and the idle screen.
 func (s steps) turnEnd(aborted bool) {
 	kind := "task_complete"
@@ -140,7 +140,7 @@ func (s steps) turnEnd(aborted bool) {
 	s.idle()
 }
 
-// codexToolOutput waits for the tool's output in the rollout (a
+// toolOutput waits for the tool's output in the rollout (a
 // custom_tool_call_output for code mode's exec).
 func (s steps) toolOutput(subs ...string) {
 	fn, custom := rolloutHas("response_item", "function_call_output", subs...),
@@ -156,7 +156,7 @@ func codexApprovalMarker() recordings.MarkerState {
 		Highlighted: recordings.Index(0)}
 }
 
-// codexApprove asks to run `ls -la` and marks the exec overlay.
+// approve asks to run `ls -la` and marks the exec overlay.
 func (s steps) approve() {
 	s.ask("run-ls", codexShellTool(s.d.Version, s.d.Scenario()))
 	s.Screen(codexApproval, codexApprovalEnd, "$ ls -la")
@@ -170,14 +170,14 @@ func codexColorMarker(highlighted int) recordings.MarkerState {
 		Highlighted: recordings.Index(highlighted)}
 }
 
-// codexColor asks the color question and marks it.
+// color asks the color question and marks it.
 func (s steps) color() {
 	s.ask("ask-color", "request_user_input")
 	s.Screen("Which color should the widget use?", "None of the above", codexQuestionEnd)
 	s.Mark("questionnaire", codexColorMarker(0))
 }
 
-// codexApproveThen: after the key, the tool's output (with subs) in the
+// approveThen: after the key, the tool's output (with subs) in the
 // rollout, the turn's end and the idle screen, marked.
 func (s steps) approveThen(key string, subs ...string) {
 	s.Key(key)
@@ -186,7 +186,7 @@ func (s steps) approveThen(key string, subs ...string) {
 	s.MarkIdle()
 }
 
-// codexRefused: after the key, the aborted turn and the idle composer
+// refused: after the key, the aborted turn and the idle composer
 // under the interruption note ("■ Conversation interrupted ..."), marked.
 func (s steps) refused(key string) {
 	s.Key(key)
@@ -194,7 +194,7 @@ func (s steps) refused(key string) {
 	s.MarkInterrupted()
 }
 
-// codexDraft types a draft into the idle composer and marks it.
+// draft types a draft into the idle composer and marks it.
 func (s steps) draft() {
 	s.idle()
 	s.Type("a draft that is not sent")

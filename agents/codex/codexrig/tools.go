@@ -137,7 +137,7 @@ func codexTool(version, name string) string {
 	return name
 }
 
-// codexDialog waits for a dialog's question and footer, quiet, and marks
+// dialog waits for a dialog's question and footer, quiet, and marks
 // it awaiting approval.
 func (s steps) dialog(m recordings.MarkerState, anchors ...string) {
 	s.Screen(anchors...)
@@ -175,7 +175,7 @@ func codexSetupNotes(h *rig.Home, _, _ string, env []string) ([]string, error) {
 	return env, rig.WriteFile(filepath.Join(h.Work, codexNotes), codexNotesText)
 }
 
-// codexNotesAre checks notes.txt on disk.
+// notesAre checks notes.txt on disk.
 func (s steps) notesAre(want string) {
 	s.Do(func() error {
 		b, err := os.ReadFile(filepath.Join(s.d.Home.Work, codexNotes))
@@ -235,7 +235,7 @@ func codexSetupBwrap(_ *rig.Home, version, _ string, env []string) ([]string, er
 	return out, nil
 }
 
-// codexLong asks for the long command and approves it.
+// long asks for the long command and approves it.
 func (s steps) long() {
 	s.ask(codexLongWord, codexTool(s.d.Version, "exec_command"))
 	s.dialog(codexPermission(codexApproval, codexYes, codexPrefixOption(codexLongCmd), codexNo),
@@ -243,7 +243,7 @@ func (s steps) long() {
 	s.approveThen("y", "eighty")
 }
 
-// codexPatchAsk asks for the patch of notes.txt and marks its dialog.
+// patchAsk asks for the patch of notes.txt and marks its dialog.
 func (s steps) patchAsk() {
 	s.ask(codexPatchWord, codexTool(s.d.Version, "apply_patch"))
 	s.dialog(codexPermission(codexEditsQ, codexYes, "Yes, and don't ask again for these files", codexNo),
