@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/codex/codexrig"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
@@ -95,7 +96,7 @@ func TestLiveCodexAsync(t *testing.T) {
 		if len(files) != 1 {
 			return fmt.Sprintf("rollouts %v", files)
 		}
-		if err := rig.CodexCheckSteerQueue(files[0], "\n\nGreen", "\n\nPurple"); err != nil {
+		if err := codexrig.CheckSteerQueue(files[0], "\n\nGreen", "\n\nPurple"); err != nil {
 			return err.Error()
 		}
 		return ""

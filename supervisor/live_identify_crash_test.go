@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/codex/codexrig"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
-	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 )
@@ -44,7 +44,7 @@ func TestLiveIdentifyCrash(t *testing.T) {
 
 func identifyCrashRun(t *testing.T, version, point string) {
 	var log *fakemodel.Log
-	la := prepareLiveWith(t, "codex", version, rig.CodexModel(version), func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
+	la := prepareLiveWith(t, "codex", version, codexrig.Model(version), func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
 		log = l
 		return identifyLiveScript(version)
 	})

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/codex/codexrig"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
-	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // Foreground identification on the real Codex (issue 22): a managed
@@ -39,7 +39,7 @@ func identifyLiveScript(version string) fakemodel.Script {
 
 func runLiveIdentify(t *testing.T, version string) {
 	var log *fakemodel.Log
-	la := prepareLiveWith(t, "codex", version, rig.CodexModel(version), func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
+	la := prepareLiveWith(t, "codex", version, codexrig.Model(version), func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
 		log = l
 		return identifyLiveScript(version)
 	})

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/codex/codexrig"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
@@ -20,7 +21,7 @@ import (
 func scriptedPane(t *testing.T, agent, version string) (*liveAgent, *fakemodel.Log, daemonOpts) {
 	model := ""
 	if agent == "codex" {
-		model = rig.CodexModel(version)
+		model = codexrig.Model(version)
 	}
 	var log *fakemodel.Log
 	la := prepareLiveWith(t, agent, version, model, func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {

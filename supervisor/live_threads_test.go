@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/codex/codexrig"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
@@ -42,7 +43,7 @@ func runLiveThreads(t *testing.T, agent, version string) {
 	var log *fakemodel.Log
 	model := ""
 	if agent == "codex" {
-		model = rig.CodexModel(version) // 0.171.0 nudges an older model's user at startup
+		model = codexrig.Model(version) // 0.171.0 nudges an older model's user at startup
 	}
 	la := prepareLiveWith(t, agent, version, model, func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
 		log = l

@@ -13,11 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/codex/codexrig"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
-	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // The permission dialogs of Claude Code's tools other than Bash, driven
@@ -256,9 +256,9 @@ func fileHolds(t *testing.T, path, want string) {
 func TestLiveCodexApplyPatch(t *testing.T) {
 	for _, version := range []string{"0.155.1", "0.171.0"} {
 		t.Run(version, func(t *testing.T) {
-			la := prepareLiveModel(t, "codex", version, rig.CodexModel(version), rig.ToolScript("codex", version))
-			notes := filepath.Join(la.work, rig.PatchFile)
-			writeFileT(t, notes, rig.PatchBefore)
+			la := prepareLiveModel(t, "codex", version, codexrig.Model(version), codexrig.ToolScript(version))
+			notes := filepath.Join(la.work, codexrig.PatchFile)
+			writeFileT(t, notes, codexrig.PatchBefore)
 			la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
 			sessions := filepath.Join(la.home, ".codex", "sessions")
 			d := startDaemon(t, la.srv, daemonOpts{codexSessions: sessions})
@@ -266,11 +266,11 @@ func TestLiveCodexApplyPatch(t *testing.T) {
 			defer cancel()
 			ld := &liveDispatch{t: t, la: la, d: d, agent: "codex", ctx: ctx, lat: &latencies{}}
 			ld.idle()
-			turn := ld.send(rig.PatchWord)
+			turn := ld.send(codexrig.PatchWord)
 			ld.awaitDialog(contract.ToolEdit, contract.DecisionApproveOnce)
 			ld.decide(turn, contract.DecisionApproveOnce)
 			ld.idle()
-			fileHolds(t, notes, rig.PatchAfter)
+			fileHolds(t, notes, codexrig.PatchAfter)
 			tmuxtest.Await(t, 15*time.Second, func() string {
 				if !rolloutHas(sessions, `"item_completed"`, `"FileChange"`, `"status":"completed"`) {
 					return "no completed FileChange in the rollout"

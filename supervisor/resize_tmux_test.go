@@ -276,7 +276,7 @@ func TestTmuxResizeReplica(t *testing.T) {
 		{"opencode", "1.18.33", "split"},
 		// No gemini/0.61.0 row: its redrawn dialog keeps the old one's
 		// rewrapped top above it (stale_prompt_above, manual_required;
-		// recordings/rig/gemini.go geminiResizedMarker), so no approve.
+		// agents/gemini/geminirig markResized), so no approve.
 	} {
 		t.Run(tc.agent, func(t *testing.T) { replicaResize(t, tc.agent, tc.version, tc.how) })
 	}

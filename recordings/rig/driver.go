@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -29,8 +28,9 @@ type Driver struct {
 	Version string
 	Home    *Home
 	Log     *fakemodel.Log
-	// scenario is the scenario being driven.
+	// scenario is the scenario being driven, dialect its agent's.
 	scenario *Scenario
+	dialect  *Agent
 	ctx      context.Context
 	lg       *slog.Logger
 	client   *controlmode.Client
@@ -56,7 +56,7 @@ func (d *Driver) wait(desc string, f func(ctx context.Context) error) error {
 // Screen waits until every anchor is on the screen (plain text).
 func (d *Driver) Screen(anchors ...string) error {
 	return d.wait(fmt.Sprintf("screen %q", anchors), func(ctx context.Context) error {
-		return d.rec.WaitScreen(ctx, func(s *vt.Screen) bool { return hasAll(screenText(s), anchors) })
+		return d.rec.WaitScreen(ctx, func(s *vt.Screen) bool { return HasAll(screenText(s), anchors) })
 	})
 }
 
@@ -82,11 +82,12 @@ func (d *Driver) ScreenFunc(desc string, ok func(text string) bool) error {
 	})
 }
 
-// screenText is the screen's plain text with no-break spaces (Claude's
-// prompt glyph is followed by one) read as spaces.
+// screenText is the screen's plain text with no-break spaces (an
+// agent's prompt glyph may be followed by one) read as spaces.
 func screenText(s *vt.Screen) string { return strings.ReplaceAll(s.String(), "\u00a0", " ") }
 
-func hasAll(text string, anchors []string) bool {
+// HasAll reports whether text holds every anchor.
+func HasAll(text string, anchors []string) bool {
 	for _, a := range anchors {
 		if !strings.Contains(text, a) {
 			return false
@@ -107,44 +108,58 @@ func (d *Driver) Request(desc string, ok func(fakemodel.Request) bool) (fakemode
 	return r, err
 }
 
-// Journal waits until the agent's transcript (Claude) or rollout (Codex)
-// has a line for which ok holds.
+// Journal waits until the agent's journal (the newest file of its
+// JournalGlob) has a line for which ok holds.
 func (d *Driver) Journal(desc string, ok func(line map[string]any) bool) error {
-	return d.wait("journal: "+desc, func(ctx context.Context) error {
+	return d.Until("journal: "+desc, 100*time.Millisecond, func(context.Context) bool {
+		if d.journal == "" {
+			d.journal = d.dialect.newestJournal(d.Home.Home)
+		}
+		return d.journal != "" && journalHas(d.journal, ok)
+	})
+}
+
+// Until waits until ok holds, asking every interval: for a condition
+// outside the screen and the model's log (files the agent writes).
+func (d *Driver) Until(desc string, every time.Duration, ok func(ctx context.Context) bool) error {
+	return d.wait(desc, func(ctx context.Context) error {
 		for {
-			if d.journal == "" {
-				d.journal = findJournal(d.Agent, d.Home.Home)
-			}
-			if d.journal != "" && journalHas(d.journal, ok) {
+			if ok(ctx) {
 				return nil
 			}
 			select {
 			case <-ctx.Done():
 				return context.Cause(ctx)
-			case <-time.After(100 * time.Millisecond):
+			case <-time.After(every):
 			}
 		}
 	})
 }
 
-// findJournal finds the newest transcript or rollout of the run's HOME.
-func findJournal(agent, home string) string {
-	pattern := filepath.Join(home, ".claude", "projects", "*", "*.jsonl")
-	switch agent {
-	case "codex":
-		pattern = filepath.Join(home, ".codex", "sessions", "*", "*", "*", "rollout-*.jsonl")
-	case "gemini":
-		pattern = filepath.Join(home, ".gemini", "tmp", "*", "chats", "session-*.jsonl")
-	}
-	ms, _ := filepath.Glob(pattern)
-	var best string
-	var bestT time.Time
-	for _, m := range ms {
-		if st, err := os.Stat(m); err == nil && st.ModTime().After(bestT) {
-			best, bestT = m, st.ModTime()
-		}
-	}
-	return best
+// JournalPath is the journal Journal waits on, "" until it has found one.
+func (d *Driver) JournalPath() string { return d.journal }
+
+// Journals lists the agent's journals (its JournalGlob) under the run's
+// HOME.
+func (d *Driver) Journals() []string { return d.dialect.journals(d.Home.Home) }
+
+// NewestJournal is the newest of the agent's journals, "" when there is
+// none.
+func (d *Driver) NewestJournal() string { return d.dialect.newestJournal(d.Home.Home) }
+
+// Scenario is the scenario being driven.
+func (d *Driver) Scenario() *Scenario { return d.scenario }
+
+// Logger is the run's logger.
+func (d *Driver) Logger() *slog.Logger { return d.lg }
+
+// ScreenText is the screen's plain text now.
+func (d *Driver) ScreenText() string { return d.rec.ScreenText() }
+
+// ScreenCells waits until ok holds for the screen (its cells and their
+// styles).
+func (d *Driver) ScreenCells(desc string, ok func(*vt.Screen) bool) error {
+	return d.wait(desc, func(ctx context.Context) error { return d.rec.WaitScreen(ctx, ok) })
 }
 
 func journalHas(path string, ok func(map[string]any) bool) bool {

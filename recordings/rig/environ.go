@@ -5,81 +5,59 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // The environment matrix (issue "every dialog the agents really show"):
 // the idle, draft and permission-approve scenarios of each agent again in
 // the environments users have and the rig's standard one is not: other
-// pane sizes, Claude Code's other themes, Codex on a light or a dark
-// background, a long working directory, a long model name. Each variant
-// is its base scenario with one axis changed, named <base>-<axis>.
+// pane sizes, an agent's other themes or backgrounds, a long working
+// directory, a long model name. Each variant is its base scenario with
+// one axis changed, named <base>-<axis>. The axes shared by every agent
+// are here; an agent lists its axes (Agent.Environs), its own among them.
 
-// environ is one axis value: a name suffix and the change it makes.
-type environ struct {
-	suffix string
-	agents []string // the agents it applies to
-	apply  func(s *Scenario)
+// Environ is one axis value: a name suffix and the change it makes.
+type Environ struct {
+	Suffix string
+	Apply  func(s *Scenario)
 }
 
-// longCwd is the project directory of the -cwd120 variants: 120
-// characters under HOME, so the agents print a long path in their
-// headers and status rows.
-var longCwd = filepath.Join("projects", "client-work", "acme-corporation", "backend-services",
-	"payments-reconciliation-service", "src", "internal", "adapters")
+// matrixBases are the scenarios every agent is recorded in each of its
+// environments.
+var matrixBases = []string{"idle", "draft", "permission-approve"}
 
-// longClaudeModel and longCodexModel are model ids longer than any the
-// agents ship with; the fake servers answer to any model.
-const (
-	longClaudeModel = "claude-opus-5-20261101-extended-context-preview"
-	longCodexModel  = "gpt-5.5-codex-extended-context-research-preview-2026-11"
-	longGeminiModel = "gemini-3.8-flash-extended-context-research-preview-2026-11"
-	// longOpenCodeModel is the fake provider's model id and name.
-	longOpenCodeModel = "fake-model-extended-context-research-preview-2026-11"
+// Size is the axis value of a pane of width x height, named suffix.
+func Size(suffix string, width, height int) Environ {
+	return Environ{suffix, func(s *Scenario) { s.Width, s.Height = width, height }}
+}
+
+// The pane sizes of the matrix.
+var (
+	W60  = Size("w60", 60, 24)
+	W80  = Size("w80", 80, 24)
+	W200 = Size("w200", 200, 40)
+	W250 = Size("w250", 250, 40)
+	H15  = Size("h15", 120, 15)
+	H50  = Size("h50", 120, 50)
 )
 
-var environs = []environ{
-	{"w60", []string{"claude", "codex", "gemini", "opencode"}, func(s *Scenario) { s.Width, s.Height = 60, 24 }},
-	{"w80", []string{"claude", "codex", "gemini", "opencode"}, func(s *Scenario) { s.Width, s.Height = 80, 24 }},
-	{"w200", []string{"claude", "codex", "gemini", "opencode"}, func(s *Scenario) { s.Width, s.Height = 200, 40 }},
-	{"w250", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 250, 40 }},
-	{"h15", []string{"claude", "codex", "gemini", "opencode"}, func(s *Scenario) { s.Width, s.Height = 120, 15 }},
-	{"h50", []string{"claude", "codex"}, func(s *Scenario) { s.Width, s.Height = 120, 50 }},
-	{"theme-light", []string{"claude"}, claudeTheme("light")},
-	{"theme-dark-daltonized", []string{"claude"}, claudeTheme("dark-daltonized")},
-	{"theme-light-ansi", []string{"claude"}, claudeTheme("light-ansi")},
-	{"bg-light", []string{"codex"}, func(s *Scenario) { s.PaneBG = "#ffffff" }},
-	{"bg-dark", []string{"codex"}, func(s *Scenario) { s.PaneBG = "#000000" }},
-	{"cwd120", []string{"claude", "codex", "gemini", "opencode"}, withSetup(func(h *Home, env []string) ([]string, error) {
-		return env, longWork(h)
-	})},
-	// Gemini CLI without COLORTERM (a terminal that does not say it has
-	// true colour): a warning row, and the 256-colour palette. OpenCode
-	// the same way.
-	{"colors256", []string{"gemini", "opencode"}, withSetup(func(h *Home, env []string) ([]string, error) {
-		return slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, "COLORTERM=") }), nil
-	})},
-	{"model-long", []string{"gemini"}, withSetup(func(h *Home, env []string) ([]string, error) {
-		return append(env, "GEMINI_MODEL="+longGeminiModel), nil
-	})},
-	{"model-long", []string{"opencode"}, withSetup(func(h *Home, env []string) ([]string, error) {
-		return env, setOpenCodeModel(h, longOpenCodeModel)
-	})},
-	{"model-long", []string{"claude"}, withSetup(func(h *Home, env []string) ([]string, error) {
-		return append(env, "ANTHROPIC_MODEL="+longClaudeModel), nil
-	})},
-	{"model-long", []string{"codex"}, codexLongModel},
+// Colors256 is the axis of a terminal that does not say it has true
+// colour (no COLORTERM): an agent may warn, and use its 256-colour
+// palette.
+var Colors256 = Environ{"colors256", WithSetup(func(h *Home, env []string) ([]string, error) {
+	return slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, "COLORTERM=") }), nil
+})}
+
+// Cwd120 is the axis of a 120-character project directory (MoveWork);
+// configs are the files under HOME that name the project (the agent's
+// World wrote them).
+func Cwd120(configs ...string) Environ {
+	return Environ{"cwd120", WithSetup(func(h *Home, env []string) ([]string, error) {
+		return env, MoveWork(h, configs...)
+	})}
 }
 
-// claudeTheme sets ~/.claude.json's theme.
-func claudeTheme(theme string) func(s *Scenario) {
-	return withSetup(func(h *Home, env []string) ([]string, error) {
-		return env, editClaudeConfig(h, func(cfg map[string]any) { cfg["theme"] = theme })
-	})
-}
-
-// withSetup chains a change after the scenario's own Setup.
-func withSetup(f func(h *Home, env []string) ([]string, error)) func(s *Scenario) {
+// WithSetup chains a change after the scenario's own Setup.
+func WithSetup(f func(h *Home, env []string) ([]string, error)) func(s *Scenario) {
 	return func(s *Scenario) {
 		prev := s.Setup
 		s.Setup = func(h *Home, version, url string, env []string) ([]string, error) {
@@ -94,10 +72,34 @@ func withSetup(f func(h *Home, env []string) ([]string, error)) func(s *Scenario
 	}
 }
 
-// longWork moves the run's project to a directory whose path is 120
-// characters long (trusted as the standard one is: the configs name
-// h.Work, rewritten here).
-func longWork(h *Home) error {
+// WithoutEnv drops the variables named (NAME=) from env.
+func WithoutEnv(env []string, names ...string) []string {
+	var out []string
+	for _, kv := range env {
+		keep := true
+		for _, n := range names {
+			if strings.HasPrefix(kv, n+"=") {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// longCwd is the project directory of the cwd120 variants: 120
+// characters under HOME, so the agents print a long path in their
+// headers and status rows.
+var longCwd = filepath.Join("projects", "client-work", "acme-corporation", "backend-services",
+	"payments-reconciliation-service", "src", "internal", "adapters")
+
+// MoveWork moves the run's project to a directory whose path is 120
+// characters long, trusted as the standard one is: configs (files under
+// HOME) name h.Work, rewritten here; a config that does not exist is
+// skipped.
+func MoveWork(h *Home, configs ...string) error {
 	old := h.Work
 	long := filepath.Join(h.Home, longCwd)
 	for len(long) < 120 {
@@ -114,7 +116,8 @@ func longWork(h *Home) error {
 		return err
 	}
 	h.Work = long
-	for _, cfg := range []string{filepath.Join(h.Home, ".claude.json"), filepath.Join(h.Home, ".codex", "config.toml")} {
+	for _, rel := range configs {
+		cfg := filepath.Join(h.Home, rel)
 		b, err := os.ReadFile(cfg)
 		if os.IsNotExist(err) {
 			continue
@@ -129,41 +132,10 @@ func longWork(h *Home) error {
 	return nil
 }
 
-// variant is base in the matrix's environment named suffix, as the
-// matrix makes its variants (<base>-<suffix>).
-func variant(base *Scenario, suffix string) *Scenario {
-	for _, e := range environs {
-		if e.suffix == suffix && slices.Contains(e.agents, base.Agent) {
-			v := *base
-			v.Name = base.Name + "-" + suffix
-			e.apply(&v)
-			return &v
-		}
-	}
-	panic("rig: no environment " + suffix + " for " + base.Agent)
+// Variant is base in the environment e, named <base>-<suffix>.
+func Variant(base *Scenario, e Environ) *Scenario {
+	v := *base
+	v.Name = base.Name + "-" + e.Suffix
+	e.Apply(&v)
+	return &v
 }
-
-// registerVariants registers the matrix's variants of every agent's base
-// scenarios, once, when a scenario is first looked up: after every file's
-// init has registered its agent's scenarios, whatever the files' order.
-var registerVariants = sync.OnceFunc(func() {
-	for _, base := range []string{"idle", "draft", "permission-approve"} {
-		for _, e := range environs {
-			for _, agent := range e.agents {
-				b, ok := scenarios[agent+"/"+base]
-				if !ok {
-					panic("rig: no base scenario " + agent + "/" + base)
-				}
-				register(variant(b, e.suffix))
-			}
-		}
-	}
-	// Claude's single-select question (issue 19: it came back unknown in
-	// the light themes) in the themes that restyle it.
-	for _, e := range environs {
-		if e.suffix != "theme-light" && e.suffix != "theme-light-ansi" {
-			continue
-		}
-		register(variant(scenarios["claude/question-digit"], e.suffix))
-	}
-})

@@ -16,23 +16,6 @@ import (
 // asked for).
 var ErrNotInstalled = errors.New("rig: agent not installed")
 
-// Agent is one agent program as npm ships it.
-type Agent struct {
-	Name    string // the agent id: "claude", "codex", "gemini", "opencode"
-	Package string // npm package
-	Bin     string // command in node_modules/.bin
-}
-
-// Agents are the agents the rig knows.
-var Agents = map[string]Agent{
-	"claude": {Name: "claude", Package: "@anthropic-ai/claude-code", Bin: "claude"},
-	"codex":  {Name: "codex", Package: "@openai/codex", Bin: "codex"},
-	// Gemini CLI is a Node script (the pane runs node); OpenCode's npm
-	// command is a Node launcher of its native binary.
-	"gemini":   {Name: "gemini", Package: "@google/gemini-cli", Bin: "gemini"},
-	"opencode": {Name: "opencode", Package: "opencode-ai", Bin: "opencode"},
-}
-
 // CacheDir is $XDG_CACHE_HOME/akk/agents (~/.cache/akk/agents by default).
 func CacheDir() (string, error) {
 	base := os.Getenv("XDG_CACHE_HOME")
@@ -56,15 +39,15 @@ type Installed struct {
 
 // Lookup finds agent@version in the cache.
 func Lookup(agent, version string) (Installed, error) {
-	a, ok := Agents[agent]
-	if !ok {
-		return Installed{}, fmt.Errorf("rig: unknown agent %q", agent)
+	a, err := agentOf(agent)
+	if err != nil {
+		return Installed{}, err
 	}
 	cache, err := CacheDir()
 	if err != nil {
 		return Installed{}, err
 	}
-	in := Installed{Agent: a, Version: version, Dir: filepath.Join(cache, agent+"@"+version)}
+	in := Installed{Agent: *a, Version: version, Dir: filepath.Join(cache, agent+"@"+version)}
 	in.Bin = filepath.Join(in.Dir, "node_modules", ".bin", a.Bin)
 	if v, err := packageVersion(filepath.Join(in.Dir, "node_modules", a.Package, "package.json")); err != nil || v != version {
 		return in, fmt.Errorf("%w: %s@%s in %s", ErrNotInstalled, agent, version, in.Dir)

@@ -1,7 +1,6 @@
 package rig
 
 import (
-	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -25,46 +24,35 @@ type Live struct {
 func (l *Live) Close() { l.model.Close() }
 
 // PrepareLive sets up agent@version (installed in the cache: see Lookup)
-// under root with the same configuration as a recording: Claude Code in
-// its manual permission mode, Codex on-request with a read-only sandbox.
+// under root with the same configuration as a recording (the agent's
+// World for a scenario that changes nothing).
 func PrepareLive(root, agent, version string, script fakemodel.Script, lg *slog.Logger) (*Live, error) {
 	in, err := Lookup(agent, version)
 	if err != nil {
 		return nil, err
 	}
-	h, err := newHome(root)
+	h, err := NewHome(root)
 	if err != nil {
 		return nil, err
 	}
-	sc := &Scenario{}
+	a := in.Agent
 	l := &Live{Home: h}
-	var env []string
-	log := fakemodel.NewLog(io.Discard)
-	switch agent {
-	case "claude":
-		if l.model, err = fakemodel.Anthropic(script, log, lg); err != nil {
-			return nil, err
-		}
-		env, err = claudeEnv(h, l.model.URL()), writeClaudeConfig(h, version, false)
-	case "codex":
-		if l.model, err = fakemodel.Responses(script, log, lg); err != nil {
-			return nil, err
-		}
-		env, err = codexEnv(h), writeCodexConfig(h, l.model.URL(), sc.model(version))
-	default:
-		return nil, fmt.Errorf("rig: unknown agent %q", agent)
+	if l.model, err = a.Serve(script, fakemodel.NewLog(io.Discard), lg); err != nil {
+		return nil, err
 	}
+	env, err := a.World(h, &Scenario{}, version, l.model.URL())
 	if err != nil {
 		l.model.Close()
 		return nil, err
 	}
-	argv := append(append(append([]string{"env", "-i"}, env...), in.Bin), sc.args(in)...)
+	argv := append(append(append([]string{"env", "-i"}, env...), in.Bin), a.args(in)...)
 	q := make([]string, len(argv))
-	for i, a := range argv {
-		q[i] = shellQuote(a)
+	for i, arg := range argv {
+		q[i] = ShellQuote(arg)
 	}
-	l.Command = "cd " + shellQuote(h.Work) + " && exec " + strings.Join(q, " ")
+	l.Command = "cd " + ShellQuote(h.Work) + " && exec " + strings.Join(q, " ")
 	return l, nil
 }
 
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+// ShellQuote quotes s for sh.
+func ShellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

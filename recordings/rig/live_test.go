@@ -1,4 +1,4 @@
-package rig
+package rig_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // The live tier: the real pinned agents, installed in the cache by the
@@ -17,11 +18,11 @@ import (
 
 func runLive(t *testing.T, agent, version, scenario string, wantMarkers []string) {
 	t.Helper()
-	_, err := Lookup(agent, version)
+	_, err := rig.Lookup(agent, version)
 	tmuxtest.Require(t, "live", err == nil, "agent not installed (go run ./recordings/cmd/rig -install "+agent+"@"+version+"): "+errString(err))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	res, err := Run(ctx, Config{Agent: agent, Version: version, Scenario: scenario})
+	res, err := rig.Run(ctx, rig.Config{Agent: agent, Version: version, Scenario: scenario})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func errString(err error) string {
 	switch {
 	case err == nil:
 		return ""
-	case errors.Is(err, ErrNotInstalled):
+	case errors.Is(err, rig.ErrNotInstalled):
 		return "not in the cache"
 	}
 	return err.Error()

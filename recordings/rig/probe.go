@@ -15,10 +15,10 @@ import (
 type Probe struct {
 	Home *Home
 	// PanePID is the pane's process: the agent itself (the pane's shell
-	// execs it), a launcher whose children are the agent for Codex.
+	// execs it), or a launcher whose children are the agent.
 	PanePID int
-	// Journal is the newest transcript (Claude) or rollout (Codex) under
-	// Home, "" when there is none.
+	// Journal is the newest of the agent's journals under Home (its
+	// JournalGlob), "" when there is none.
 	Journal string
 }
 
@@ -44,19 +44,20 @@ func RunProbe(ctx context.Context, cfg Config, probe func(Probe) error) (*Result
 		return nil, err
 	}
 	sc := *base
-	sc.Drive = func(d *Driver) error {
-		if err := base.Drive(d); err != nil {
-			return err
-		}
-		out, err := d.tmux.run(d.ctx, "display-message", "-p", "-t", session, "#{pane_pid}")
-		if err != nil {
-			return err
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
-		if err != nil {
-			return fmt.Errorf("rig: pane pid %q: %w", out, err)
-		}
-		return probe(Probe{Home: d.Home, PanePID: pid, Journal: findJournal(d.Agent, d.Home.Home)})
+	sc.Drive = func(s *Steps) {
+		base.Drive(s)
+		s.Do(func() error {
+			d := s.d
+			out, err := d.tmux.run(d.ctx, "display-message", "-p", "-t", session, "#{pane_pid}")
+			if err != nil {
+				return err
+			}
+			pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+			if err != nil {
+				return fmt.Errorf("rig: pane pid %q: %w", out, err)
+			}
+			return probe(Probe{Home: d.Home, PanePID: pid, Journal: d.dialect.newestJournal(d.Home.Home)})
+		})
 	}
 	start := time.Now()
 	dir, err := os.MkdirTemp("", "akk-rig-")

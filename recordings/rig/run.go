@@ -100,7 +100,7 @@ type run struct {
 }
 
 func (r *run) do(ctx context.Context) (err error) {
-	h, err := newHome(r.dir)
+	h, err := NewHome(r.dir)
 	if err != nil {
 		return err
 	}
@@ -110,38 +110,16 @@ func (r *run) do(ctx context.Context) (err error) {
 	}
 	defer reqLog.Close()
 	log := fakemodel.NewLog(reqLog)
-	script := r.sc.Script(r.cfg.Version)
-	var srv *fakemodel.Server
-	var env []string
-	switch r.cfg.Agent {
-	case "claude":
-		if srv, err = fakemodel.Anthropic(script, log, r.lg); err != nil {
-			return err
-		}
-		env = claudeEnv(h, srv.URL())
-		err = writeClaudeConfig(h, r.cfg.Version, r.sc.AgentMode)
-	case "codex":
-		if srv, err = fakemodel.Responses(script, log, r.lg); err != nil {
-			return err
-		}
-		env = codexEnv(h)
-		err = writeCodexConfig(h, srv.URL(), r.sc.model(r.cfg.Version))
-	case "gemini":
-		if srv, err = fakemodel.Gemini(script, log, r.lg); err != nil {
-			return err
-		}
-		env = geminiEnv(h, srv.URL())
-		err = writeGeminiConfig(h)
-	case "opencode":
-		if srv, err = fakemodel.Chat(script, log, r.lg); err != nil {
-			return err
-		}
-		env = openCodeEnv(h)
-		err = writeOpenCodeConfig(h, srv.URL(), openCodeModel)
-	default:
-		return fmt.Errorf("rig: no fake model for %s", r.cfg.Agent)
+	a, err := agentOf(r.cfg.Agent)
+	if err != nil {
+		return err
+	}
+	srv, err := a.Serve(r.sc.Script(r.cfg.Version), log, r.lg)
+	if err != nil {
+		return err
 	}
 	defer srv.Close()
+	env, err := a.World(h, r.sc, r.cfg.Version, srv.URL())
 	if err != nil {
 		return err
 	}
@@ -158,7 +136,7 @@ func (r *run) do(ctx context.Context) (err error) {
 	// agent's first byte is recorded.
 	argv := append([]string{"sh", "-c", `cd "$1" && read _ < "$0" && shift && exec "$@"`, fifo, h.Work,
 		"env", "-i"}, env...)
-	argv = append(append(argv, r.in.Bin), r.sc.args(r.in)...)
+	argv = append(append(argv, r.in.Bin), a.args(r.in)...)
 	w, hh := r.sc.size()
 	tm, err := startTmux(ctx, r.dir, w, hh, argv, r.sc.PaneBG)
 	if err != nil {
@@ -195,7 +173,7 @@ func (r *run) do(ctx context.Context) (err error) {
 		<-recDone
 	}()
 	d := &Driver{Agent: r.cfg.Agent, Version: r.cfg.Version, Home: h, Log: log, ctx: ctx, lg: r.lg, scenario: r.sc,
-		client: client, pane: panes[0].Pane, rec: rec, tmux: tm}
+		dialect: a, client: client, pane: panes[0].Pane, rec: rec, tmux: tm}
 	// The first seed (blank pane) starts the recording; then the agent.
 	if _, err := rec.Barrier(ctx); err != nil {
 		return err
@@ -203,19 +181,26 @@ func (r *run) do(ctx context.Context) (err error) {
 	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
 		return fmt.Errorf("rig: start agent: %w", err)
 	}
-	if err := r.sc.Drive(d); err != nil {
-		return err
+	steps := NewSteps(d)
+	if r.sc.Drive(steps); steps.Err() != nil {
+		return steps.Err()
 	}
-	end, err := rec.Barrier(ctx)
+	return r.finish(ctx, d)
+}
+
+// finish cuts the recording where the drive ended and keeps what the run
+// produced: the final screen, the model's requests, the agent's journal.
+func (r *run) finish(ctx context.Context, d *Driver) error {
+	end, err := d.rec.Barrier(ctx)
 	if err != nil {
 		return err
 	}
-	r.res.Recording = rec.Finish(end)
+	r.res.Recording = d.rec.Finish(end)
 	r.res.Final = recordings.ScreenFromSeed(end.Screen)
-	r.res.Requests = log.Requests()
-	if r.cfg.Agent == "opencode" {
-		r.res.Journal = openCodeLog(ctx, h.Home)
-	} else if j := findJournal(r.cfg.Agent, h.Home); j != "" {
+	r.res.Requests = d.Log.Requests()
+	if a := d.dialect; a.ReadJournal != nil {
+		r.res.Journal = a.ReadJournal(ctx, d.Home.Home)
+	} else if j := a.newestJournal(d.Home.Home); j != "" {
 		if r.res.Journal, err = os.ReadFile(j); err != nil {
 			return fmt.Errorf("rig: journal: %w", err)
 		}

@@ -1,10 +1,7 @@
 package rig
 
 import (
-	"fmt"
-	"os/exec"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -19,27 +16,27 @@ type Scenario struct {
 	Width  int      // 0: 120
 	Height int      // 0: 40
 	Only   []string // versions it applies to; nil: all
-	// AgentMode (Claude): leave the permission mode to the version's own
-	// default instead of pinning "default" (manual) mode; 2.1.332 defaults
-	// to auto mode, where Bash runs without a prompt.
+	// AgentMode: leave the permission mode to the version's own default
+	// instead of the manual mode the agent's World pins (a version whose
+	// default runs commands without a prompt).
 	AgentMode bool
-	// Model is the Codex model for a version ("" or nil: gpt-5.5, or
-	// gpt-6-sol on 0.171).
+	// Model is the model the agent's World configures for a version (""
+	// or nil: the agent's own choice).
 	Model func(version string) string
-	// FallbackTools (Codex): Model is an id Codex has no metadata for, so
-	// it offers its fallback tools (exec_command as a function) on every
-	// version, code mode's 0.171 too; the script calls them.
+	// FallbackTools: Model is an id the agent has no metadata for, so it
+	// offers its fallback tools on every version; the script calls them.
 	FallbackTools bool
 	Script        func(version string) fakemodel.Script
-	Drive         func(d *Driver) error
-	// Setup, when set, changes the run's world after the standard config
-	// is written and before the agent starts: files under h (an untrusted
+	// Drive drives the agent through its steps (see Steps).
+	Drive func(s *Steps)
+	// Setup, when set, changes the run's world after the agent's World is
+	// written and before the agent starts: files under h (an untrusted
 	// project, an MCP server, plan mode) and the agent's environment (it
 	// returns env, changed or not). url is the fake model's.
 	Setup func(h *Home, version, url string, env []string) ([]string, error)
 	// PaneBG, when set, is the pane's background colour ("#ffffff"), set
 	// before the agent starts: tmux answers the agent's OSC 11 query with
-	// it, so Codex picks its light or dark palette from it.
+	// it (an agent may pick its light or dark palette from it).
 	PaneBG string
 }
 
@@ -59,64 +56,12 @@ func (s *Scenario) size() (int, int) {
 	return w, h
 }
 
-func (s *Scenario) model(version string) string {
-	if s.Model != nil {
-		if m := s.Model(version); m != "" {
-			return m
-		}
-	}
-	if strings.HasPrefix(version, "0.171.") {
-		return "gpt-6-sol"
-	}
-	return "gpt-5.5"
-}
+// Size is the pane's size, width and height, the defaults filled in.
+func (s *Scenario) Size() (int, int) { return s.size() }
 
-// args are the agent's command-line arguments: Codex gets --no-daemon
-// where its --help lists it.
-func (s *Scenario) args(in Installed) []string {
-	if in.Agent.Name != "codex" {
-		return nil
-	}
-	out, _ := exec.Command(in.Bin, "--help").CombinedOutput()
-	if strings.Contains(string(out), "--no-daemon") {
-		return []string{"--no-daemon"}
-	}
-	return nil
-}
-
-var scenarios = map[string]*Scenario{}
-
-func register(ss ...*Scenario) {
-	for _, s := range ss {
-		scenarios[s.Agent+"/"+s.Name] = s
-	}
-}
-
-// FindScenario returns the named scenario of agent.
-func FindScenario(agent, name string) (*Scenario, error) {
-	registerVariants()
-	if s, ok := scenarios[agent+"/"+name]; ok {
-		return s, nil
-	}
-	return nil, fmt.Errorf("rig: no scenario %q for %s (have %s)", name, agent, strings.Join(ScenarioNames(agent), ", "))
-}
-
-// ScenarioNames lists agent's scenarios.
-func ScenarioNames(agent string) []string {
-	registerVariants()
-	var names []string
-	for _, s := range scenarios {
-		if s.Agent == agent {
-			names = append(names, s.Name)
-		}
-	}
-	sort.Strings(names)
-	return names
-}
-
-// versionAtLeast reports whether version v (major.minor.patch, numeric)
+// VersionAtLeast reports whether version v (major.minor.patch, numeric)
 // is at least min; a part that is not a number compares as 0.
-func versionAtLeast(v, min string) bool {
+func VersionAtLeast(v, min string) bool {
 	a, b := strings.Split(v, "."), strings.Split(min, ".")
 	for i := 0; i < max(len(a), len(b)); i++ {
 		var x, y int
@@ -133,18 +78,12 @@ func versionAtLeast(v, min string) bool {
 	return true
 }
 
-// Script is the fake model's script of the corpus scenarios for agent at
-// version (the keywords run-touch / run-ls, ask-color, ask-multi,
-// ask-many, hello, slow-work), for live tests that drive the same
-// surfaces through akk.
-func Script(agent, version string) fakemodel.Script {
-	switch agent {
-	case "codex":
-		return codexScript(version)
-	case "gemini":
-		return geminiScript(version)
-	case "opencode":
-		return openCodeScript(version)
+// WithKeywords is script with keywords first (they win over the script's
+// own for a prompt that holds both words).
+func WithKeywords(script func(string) fakemodel.Script, keywords ...fakemodel.Keyword) func(string) fakemodel.Script {
+	return func(version string) fakemodel.Script {
+		s := script(version)
+		s.Keywords = append(append([]fakemodel.Keyword(nil), keywords...), s.Keywords...)
+		return s
 	}
-	return claudeScript(version)
 }

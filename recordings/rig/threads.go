@@ -5,11 +5,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 )
 
@@ -82,286 +80,197 @@ import (
 // ("rig: threads" lines; the corpus note names those of the recordings)
 // and, on Codex 0.155.1, on the screen ("codex resume <id>").
 
+// The prompts of the thread scenarios.
 const (
-	threadFirst  = "first-thread please"
-	threadSecond = "second-thread please"
-	threadAfter  = "hello after resume" // answered by the corpus scripts' "hello"
+	ThreadFirst  = "first-thread please"
+	ThreadSecond = "second-thread please"
+	ThreadAfter  = "hello after resume" // answered by the corpus scripts' "hello"
 )
 
-var threadVersions = map[string][]string{
-	"claude": {"2.1.267", "2.1.332"},
-	"codex":  {"0.155.1", "0.171.0"},
-}
+// PasteGap is the pause after typed text before a key that must not be
+// read as part of it: an agent may take an Enter within ~120 ms of typed
+// text as a newline (paste-burst detection).
+const PasteGap = 400 * time.Millisecond
 
-// threadScript is the agent's corpus script with two replies that say
-// which conversation answers.
-func threadScript(agent string) func(string) fakemodel.Script {
-	return func(version string) fakemodel.Script {
-		s := Script(agent, version)
-		s.Keywords = append([]fakemodel.Keyword{
-			{Word: "first-thread", Reply: fakemodel.Reply{Text: "This is the first conversation."}},
-			{Word: "second-thread", Reply: fakemodel.Reply{Text: "This is the second conversation."}},
-		}, s.Keywords...)
-		return s
-	}
-}
-
-// threadAgent is what the thread scenarios need of one agent: its
-// commands, how it waits for its idle composer and submits a prompt,
-// and the anchors of the screens the commands lead to.
-type threadAgent struct {
-	newCmd, newHint string // the command and its completion row's text
-	resumeHint      string
-	composer        string // the composer's prompt glyph and space
-	idle            func(*Driver) error
-	prompt          func(*Driver, string) error
-	// afterNew waits for the screen after Enter on newCmd, before the
+// Threads is what the thread scenarios need of one agent: its commands,
+// its composer (Composer: the idle wait, the prompt), how its journal
+// records a prompt and a turn's end, and the anchors of the screens the
+// commands lead to.
+type Threads struct {
+	Composer
+	Versions        []string // the versions recorded
+	NewCmd, NewHint string   // the command and its completion row's text
+	ResumeHint      string   // the completion row's text of /resume
+	Glyph           string   // the composer's prompt glyph and space
+	// Placeholder is the empty composer's row ("": blank).
+	Placeholder string
+	// Script is the agent's corpus script.
+	Script func(version string) fakemodel.Script
+	// PromptLine holds for the journal line of a submitted prompt;
+	// TurnEnd for a line that ends a turn; ID is a journal's conversation
+	// id (from its path).
+	PromptLine func(prompt string) func(map[string]any) bool
+	TurnEnd    func(map[string]any) bool
+	ID         func(path string) string
+	// SlashShown waits for what the agent shows of a typed slash command
+	// besides its row and completion (nil: nothing); DraftShown what it
+	// shows under a draft after "/resume " (its footer, its status line).
+	SlashShown func(s *Steps, cmd string)
+	DraftShown func(s *Steps)
+	// ArgHint is the argument hint the agent draws after "/resume " on
+	// the composer row at version ("": none).
+	ArgHint func(version string) string
+	// AfterNew waits for the screen after Enter on NewCmd, before the
 	// idle composer (the earlier conversation is gone).
-	afterNew func(s *sticky)
-	// picker waits for the resume picker with the first conversation in
-	// it; choose highlights and resumes it, with a marker on each
-	// screen of the picker.
-	picker func(s *sticky)
-	choose func(s *sticky)
+	AfterNew func(s *Steps)
+	// Picker waits for the resume picker with the first conversation in
+	// it; Choose highlights and resumes it, with a marker on each screen
+	// of the picker.
+	Picker func(s *Steps)
+	Choose func(s *Steps)
+	// ResumedNote waits for what the screen says of the conversation
+	// left (its id: second) after a direct resume (nil: nothing).
+	ResumedNote func(s *Steps, second string)
 }
 
-var threadAgents = map[string]threadAgent{
-	"claude": {
-		newCmd: "/clear", newHint: "Start a new session with empty context", resumeHint: "Resume a previous",
-		composer: "❯ ", idle: claudeIdle, prompt: claudePrompt,
-		afterNew: func(s *sticky) {
-			s.gone("This is the first conversation.")
-			// The new transcript starts with the /clear command.
-			s.threadJournal("the new transcript", func(path string) bool {
-				return strings.Contains(readFile(path), "<command-name>/clear</command-name>")
-			})
-		},
-		picker: func(s *sticky) {
-			title := "Fake session" // 2.1.267: the AI title (the fake model's title reply)
-			if versionAtLeast(s.d.Version, "2.1.332") {
-				title = threadFirst // its first prompt
-			}
-			s.screen("Resume session", "Search…", "❯ "+title, " ago · ", "Esc to c")
-			// One session: the current conversation is not listed.
-			s.do(func() error {
-				if n := strings.Count(s.d.rec.ScreenText(), " ago · "); n != 1 {
-					return fmt.Errorf("rig: the picker lists %d sessions, want the first conversation alone:\n%s", n, s.d.rec.ScreenText())
-				}
-				return nil
-			})
-			s.mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
-		},
-		choose: func(s *sticky) { s.key("Enter") },
-	},
-	"codex": {
-		newCmd: "/new", newHint: "start a new chat during a conversation", resumeHint: "resume a saved chat",
-		composer: "› ", idle: codexIdle, prompt: codexPrompt,
-		afterNew: func(s *sticky) {
-			// The status line drops 0.171.0's thread title too.
-			s.gone(threadFirst)
-			if !versionAtLeast(s.d.Version, "0.171.0") {
-				s.screen("To continue this session, run codex resume ")
-			}
-		},
-		picker: func(s *sticky) {
-			// Both threads, the current one first and highlighted
-			// (0.155.1 "❯", 0.171.0 "›").
-			s.screen("Resume a previous session", "Type to search", threadSecond, threadFirst, "1 / 2", "enter resume")
-			s.mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
-		},
-		choose: func(s *sticky) {
-			s.key("Down")
-			s.screen("2 / 2")
-			s.do(func() error {
-				return s.d.ScreenFunc("the first conversation highlighted", func(text string) bool {
-					for _, l := range strings.Split(text, "\n") {
-						if strings.Contains(l, threadFirst) {
-							l = strings.TrimSpace(l)
-							return strings.HasPrefix(l, "❯") || strings.HasPrefix(l, "›")
-						}
-					}
-					return false
-				})
-			})
-			s.mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
-			s.key("Enter")
-		},
-	},
-}
-
-// turnEnd holds for a transcript's or rollout's line that ends a turn.
-func turnEnd(agent string) func(map[string]any) bool {
-	if agent == "codex" {
-		return rolloutHas("event_msg", "task_complete")
+// Scenarios are the thread scenarios of agent: thread-new, thread-resume,
+// thread-resume-id.
+func (t Threads) Scenarios(agent string) []*Scenario {
+	script := WithKeywords(t.Script,
+		fakemodel.Keyword{Word: "first-thread", Reply: fakemodel.Reply{Text: "This is the first conversation."}},
+		fakemodel.Keyword{Word: "second-thread", Reply: fakemodel.Reply{Text: "This is the second conversation."}})
+	sc := func(name string, drive func(*Steps)) *Scenario {
+		return &Scenario{Name: name, Agent: agent, Only: t.Versions, Script: script, Drive: drive}
 	}
-	return func(m map[string]any) bool { return m["type"] == "system" && m["subtype"] == "turn_duration" }
+	return []*Scenario{sc("thread-new", t.threadNew), sc("thread-resume", t.threadResume), sc("thread-resume-id", t.threadResumeID)}
 }
 
-// promptLine holds for the line of a submitted prompt.
-func promptLine(agent, prompt string) func(map[string]any) bool {
-	if agent == "codex" {
-		return rolloutHas("response_item", "message", `"text":"`+prompt+`"`)
-	}
-	return func(m map[string]any) bool { return m["type"] == "user" && strings.Contains(jsonString(m), prompt) }
-}
-
-// journals lists the run's transcripts or rollouts.
-func journals(agent, home string) []string {
-	pattern := filepath.Join(home, ".claude", "projects", "*", "*.jsonl")
-	if agent == "codex" {
-		pattern = filepath.Join(home, ".codex", "sessions", "*", "*", "*", "rollout-*.jsonl")
-	}
-	ms, _ := filepath.Glob(pattern)
-	return ms
-}
-
-func readFile(path string) string {
+// ReadFile is a file's content, "" when it cannot be read.
+func ReadFile(path string) string {
 	b, _ := os.ReadFile(path)
 	return string(b)
 }
 
-// threadJournal waits until one of the run's journals satisfies ok and
+// JournalFile waits until one of the agent's journals satisfies ok and
 // returns its path ("" after an error).
-func (s *sticky) threadJournal(desc string, ok func(path string) bool) string {
+func (s *Steps) JournalFile(desc string, ok func(path string) bool) string {
 	var found string
-	s.do(func() error {
-		return s.d.wait("journal: "+desc, func(ctx context.Context) error {
-			for {
-				for _, p := range journals(s.d.Agent, s.d.Home.Home) {
-					if ok(p) {
-						found = p
-						return nil
-					}
-				}
-				select {
-				case <-ctx.Done():
-					return context.Cause(ctx)
-				case <-time.After(100 * time.Millisecond):
+	s.Do(func() error {
+		return s.d.Until("journal: "+desc, 100*time.Millisecond, func(context.Context) bool {
+			for _, p := range s.d.Journals() {
+				if ok(p) {
+					found = p
+					return true
 				}
 			}
+			return false
 		})
 	})
 	return found
 }
 
-// threadTurns waits for the journal that holds prompt and at least n
-// turn ends, and returns its path.
-func (s *sticky) threadTurns(prompt string, n int) string {
-	return s.threadJournal(fmt.Sprintf("%q and %d turn ends", prompt, n), func(p string) bool {
-		return countLines(p, promptLine(s.d.Agent, prompt)) > 0 && countLines(p, turnEnd(s.d.Agent)) >= n
-	})
-}
-
-// ask submits prompt at the idle composer and waits for its turn's end
+// Ask submits prompt at the idle composer and waits for its turn's end
 // in the conversation's journal (the one holding first, after n-1 earlier
-// turn ends) and for the idle composer again, which it marks.
-func (s *sticky) ask(a threadAgent, prompt, first string, n int) string {
-	s.do(func() error { return a.idle(s.d) })
-	s.do(func() error { return a.prompt(s.d, prompt) })
-	s.do(func() error { _, err := s.d.Request("prompt "+prompt, nil); return err })
-	path := s.threadJournal(fmt.Sprintf("%q answered after %q", prompt, first), func(p string) bool {
-		return countLines(p, promptLine(s.d.Agent, first)) > 0 && countLines(p, promptLine(s.d.Agent, prompt)) > 0 &&
-			countLines(p, turnEnd(s.d.Agent)) >= n
+// turn ends) and for the idle composer again, which it marks; it returns
+// the journal's path.
+func (t Threads) Ask(s *Steps, prompt, first string, n int) string {
+	t.Idle(s)
+	t.Prompt(s, prompt)
+	s.Request("prompt "+prompt, nil)
+	path := s.JournalFile(fmt.Sprintf("%q answered after %q", prompt, first), func(p string) bool {
+		return CountLines(p, t.PromptLine(first)) > 0 && CountLines(p, t.PromptLine(prompt)) > 0 &&
+			CountLines(p, t.TurnEnd) >= n
 	})
-	s.do(func() error { return a.idle(s.d) })
-	s.mark("idle", idleEmpty)
+	t.Idle(s)
+	s.Mark("idle", ComposerEmpty)
 	return path
 }
 
-// slash types a slash command into the idle composer and marks the
+// Slash types a slash command into the idle composer and marks the
 // composer with the command and its completion row (idle, draft).
-func (s *sticky) slash(a threadAgent, cmd, hint string) {
-	s.do(func() error { return a.idle(s.d) })
-	s.typ(cmd)
-	s.screen(a.composer+cmd, hint)
-	if s.d.Agent == "claude" {
-		s.claudeComposer(cmd)
-		s.gone(claudeIdleFooter)
+func (t Threads) Slash(s *Steps, cmd, hint string) {
+	t.Idle(s)
+	s.Type(cmd)
+	s.Screen(t.Glyph+cmd, hint)
+	if t.SlashShown != nil {
+		t.SlashShown(s, cmd)
 	}
-	s.pause(codexEnterGap) // Codex: out of the paste-burst window
-	s.mark("idle", idleDraft)
+	s.Pause(PasteGap)
+	s.Mark("idle", ComposerDraft)
 }
 
-// newThread runs the new-conversation command from an answered
+// NewThread runs the new-conversation command from an answered
 // conversation and marks the fresh idle composer.
-func (s *sticky) newThread(a threadAgent) {
-	s.slash(a, a.newCmd, a.newHint)
-	s.key("Enter")
+func (t Threads) NewThread(s *Steps) {
+	t.Slash(s, t.NewCmd, t.NewHint)
+	s.Key("Enter")
 	// No confirmation on any version: the new conversation's composer.
-	a.afterNew(s)
-	s.do(func() error { return a.idle(s.d) })
-	s.mark("idle", idleEmpty)
+	t.AfterNew(s)
+	t.Idle(s)
+	s.Mark("idle", ComposerEmpty)
 }
 
-func threadNew(agent string) *Scenario {
-	a := threadAgents[agent]
-	return &Scenario{Name: "thread-new", Agent: agent, Only: threadVersions[agent], Script: threadScript(agent),
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
-			first := s.ask(a, threadFirst, threadFirst, 1)
-			s.newThread(a)
-			s.do(func() error {
-				d.lg.Info("rig: threads", "first", threadID(first), "newest journal", threadID(findJournal(agent, d.Home.Home)))
-				return nil
-			})
-			return s.err
-		}}
+// ComposerRow waits until the composer row (the last row that starts
+// with the composer's glyph: the history above repeats prompts with it)
+// reads exactly text, spaces at its end trimmed.
+func (t Threads) ComposerRow(s *Steps, text string) {
+	glyph := strings.TrimSpace(t.Glyph)
+	s.ScreenFunc(fmt.Sprintf("composer row %q", text), func(screen string) bool {
+		last, ok := "", false
+		for _, l := range strings.Split(screen, "\n") {
+			if strings.HasPrefix(l, glyph) {
+				last, ok = strings.TrimRight(strings.TrimPrefix(l, glyph), " "), true
+			}
+		}
+		return ok && last == strings.TrimRight(" "+text, " ")
+	})
 }
 
-func threadResume(agent string) *Scenario {
-	a := threadAgents[agent]
-	return &Scenario{Name: "thread-resume", Agent: agent, Only: threadVersions[agent], Script: threadScript(agent),
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
-			first := s.ask(a, threadFirst, threadFirst, 1)
-			s.newThread(a)
-			second := s.ask(a, threadSecond, threadSecond, 1)
-			s.do(func() error {
-				if first == second {
-					return fmt.Errorf("rig: both conversations in %s", first)
-				}
-				return nil
-			})
-			before := []byte(readFile(first))
-			s.slash(a, "/resume", a.resumeHint)
-			s.key("Enter")
-			a.picker(s)
-			a.choose(s)
-			// The first conversation's history, and nothing of the second.
-			s.screen(a.composer+threadFirst, "This is the first conversation.")
-			s.gone(threadSecond, "This is the second conversation.")
-			s.do(func() error { return a.idle(d) })
-			s.mark("idle", idleEmpty)
-			// A prompt in the resumed conversation lands in its own
-			// journal, appended to, after the first turn.
-			again := s.ask(a, threadAfter, threadFirst, 2)
-			s.do(func() error {
-				after := []byte(readFile(first))
-				switch {
-				case again != first:
-					return fmt.Errorf("rig: the resumed conversation went on in %s, not %s", again, first)
-				case !bytes.HasPrefix(after, before):
-					return fmt.Errorf("rig: %s was rewritten at the resume (%d bytes before, %d after)", first, len(before), len(after))
-				}
-				d.lg.Info("rig: threads", "first (resumed)", threadID(first), "second", threadID(second))
-				return nil
-			})
-			return s.err
-		}}
+// twoConversations answers a first prompt, starts a new conversation and
+// answers a prompt there; it returns both journals.
+func (t Threads) twoConversations(s *Steps) (first, second string) {
+	first = t.Ask(s, ThreadFirst, ThreadFirst, 1)
+	t.NewThread(s)
+	second = t.Ask(s, ThreadSecond, ThreadSecond, 1)
+	s.Do(func() error {
+		if first == second {
+			return fmt.Errorf("rig: both conversations in %s", first)
+		}
+		return nil
+	})
+	return first, second
 }
 
-// threadID is the conversation id of a journal path: Claude's transcript
-// is <sessionId>.jsonl, Codex's rollout rollout-<time>-<id>.jsonl.
-func threadID(path string) string {
-	base := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	if strings.HasPrefix(base, "rollout-") && len(base) >= 36 {
-		return base[len(base)-36:]
-	}
-	return base
+func (t Threads) threadNew(s *Steps) {
+	first := t.Ask(s, ThreadFirst, ThreadFirst, 1)
+	t.NewThread(s)
+	s.Log("rig: threads", "first", t.ID(first), "newest journal", t.ID(s.d.NewestJournal()))
 }
 
-func init() {
-	for _, agent := range []string{"claude", "codex"} {
-		register(threadNew(agent), threadResume(agent))
-	}
+func (t Threads) threadResume(s *Steps) {
+	first, second := t.twoConversations(s)
+	before := []byte(ReadFile(first))
+	t.Slash(s, "/resume", t.ResumeHint)
+	s.Key("Enter")
+	t.Picker(s)
+	t.Choose(s)
+	// The first conversation's history, and nothing of the second.
+	s.Screen(t.Glyph+ThreadFirst, "This is the first conversation.")
+	s.Gone(ThreadSecond, "This is the second conversation.")
+	t.Idle(s)
+	s.Mark("idle", ComposerEmpty)
+	// A prompt in the resumed conversation lands in its own
+	// journal, appended to, after the first turn.
+	again := t.Ask(s, ThreadAfter, ThreadFirst, 2)
+	s.Do(func() error {
+		after := []byte(ReadFile(first))
+		switch {
+		case again != first:
+			return fmt.Errorf("rig: the resumed conversation went on in %s, not %s", again, first)
+		case !bytes.HasPrefix(after, before):
+			return fmt.Errorf("rig: %s was rewritten at the resume (%d bytes before, %d after)", first, len(before), len(after))
+		}
+		s.d.lg.Info("rig: threads", "first (resumed)", t.ID(first), "second", t.ID(second))
+		return nil
+	})
 }

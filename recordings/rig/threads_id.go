@@ -54,55 +54,20 @@ import (
 // with its follow-up turn. The run's log names both ids ("rig: threads")
 // and the record types the resume itself appended ("rig: resume wrote").
 
-// resumeArgHint is the argument hint Claude draws after "/resume " on the
-// composer row ("": none, Codex).
-func resumeArgHint(agent, version string) string {
-	switch {
-	case agent != "claude":
-		return ""
-	case versionAtLeast(version, "2.1.332"):
-		return "[session ID or search term]"
-	}
-	return "[conversation id or search term]"
-}
-
-// composerRow waits until the composer row (the last row that starts with
-// the composer's glyph: the history above repeats prompts with it) reads
-// exactly text, spaces at its end trimmed.
-func (s *sticky) composerRow(a threadAgent, text string) {
-	glyph := strings.TrimSpace(a.composer)
-	s.do(func() error {
-		return s.d.ScreenFunc(fmt.Sprintf("composer row %q", text), func(screen string) bool {
-			last, ok := "", false
-			for _, l := range strings.Split(screen, "\n") {
-				if strings.HasPrefix(l, glyph) {
-					last, ok = strings.TrimRight(strings.TrimPrefix(l, glyph), " "), true
-				}
-			}
-			return ok && last == strings.TrimRight(" "+text, " ")
-		})
-	})
-}
-
 // resumeDraft types text into the composer after what is there and marks
 // the composer holding want: its row, no completion list (the row of
-// "/resume" alone), Claude's footer without its idle hint, Codex's status
-// line in place.
-func (s *sticky) resumeDraft(a threadAgent, text, want string) {
-	s.typ(text)
-	s.composerRow(a, want)
-	s.gone(a.resumeHint)
-	if s.d.Agent == "claude" {
-		s.gone(claudeIdleFooter)
-	} else {
-		s.screen(codexStatus)
-	}
-	s.pause(codexEnterGap) // Codex: out of the paste-burst window
-	s.mark("idle", idleDraft)
+// "/resume" alone), what the agent shows under a draft (DraftShown).
+func (t Threads) resumeDraft(s *Steps, text, want string) {
+	s.Type(text)
+	t.ComposerRow(s, want)
+	s.Gone(t.ResumeHint)
+	t.DraftShown(s)
+	s.Pause(PasteGap)
+	s.Mark("idle", ComposerDraft)
 }
 
 // lineTypes names a journal's lines: "type", or "type/payload type" for
-// a Codex rollout line.
+// a line with a typed payload.
 func lineTypes(b []byte) []string {
 	var out []string
 	for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
@@ -121,71 +86,55 @@ func lineTypes(b []byte) []string {
 	return out
 }
 
-func threadResumeID(agent string) *Scenario {
-	a := threadAgents[agent]
-	return &Scenario{Name: "thread-resume-id", Agent: agent, Only: threadVersions[agent], Script: threadScript(agent),
-		Drive: func(d *Driver) error {
-			s := &sticky{d: d}
-			first := s.ask(a, threadFirst, threadFirst, 1)
-			s.newThread(a)
-			second := s.ask(a, threadSecond, threadSecond, 1)
-			s.do(func() error {
-				if first == second {
-					return fmt.Errorf("rig: both conversations in %s", first)
-				}
-				return nil
-			})
-			id := threadID(first)
-			s.do(func() error { return a.idle(d) })
-			hint := resumeArgHint(agent, d.Version)
-			s.resumeDraft(a, "/resume ", strings.TrimSpace("/resume  "+hint))
-			s.resumeDraft(a, id, "/resume "+id)
-			before := []byte(readFile(first))
-			s.key("Enter")
-			// A direct resume: the first conversation's history over the
-			// idle composer, no picker and nothing of the second.
-			s.screen(a.composer+threadFirst, "This is the first conversation.")
-			s.gone(threadSecond, "This is the second conversation.", "/resume "+id, "Resume session", "Resume a previous session")
-			if agent == "codex" && !versionAtLeast(d.Version, "0.171.0") {
-				s.screen("To continue this session, run codex resume " + threadID(second))
-			}
-			s.do(func() error { return a.idle(d) })
-			s.composerRow(a, map[string]string{"claude": "", "codex": "Ask Codex to do anything"}[agent])
-			s.mark("idle", idleEmpty)
-			s.do(func() error {
-				after := []byte(readFile(first))
-				switch js := journals(agent, d.Home.Home); {
-				case len(js) != 2:
-					return fmt.Errorf("rig: %d journals after the resume, want the two conversations': %v", len(js), js)
-				case !bytes.HasPrefix(after, before):
-					return fmt.Errorf("rig: %s was rewritten at the resume", first)
-				default:
-					d.lg.Info("rig: resume wrote", "journal", threadID(first), "records", lineTypes(after[len(before):]))
-				}
-				return nil
-			})
-			// A prompt in the resumed conversation lands in its own
-			// journal, appended to, after the first turn; the model is
-			// asked with the first conversation's turn.
-			again := s.ask(a, threadAfter, threadFirst, 2)
-			s.do(func() error {
-				after := []byte(readFile(first))
-				switch {
-				case again != first:
-					return fmt.Errorf("rig: the resumed conversation went on in %s, not %s", again, first)
-				case !bytes.HasPrefix(after, before):
-					return fmt.Errorf("rig: %s was rewritten (%d bytes before the resume, %d after)", first, len(before), len(after))
-				case len(journals(agent, d.Home.Home)) != 2:
-					return fmt.Errorf("rig: a new journal after the resume: %v", journals(agent, d.Home.Home))
-				}
-				return resumedRequest(d.Log.Requests())
-			})
-			s.do(func() error {
-				d.lg.Info("rig: threads", "first (resumed by id)", id, "second", threadID(second))
-				return nil
-			})
-			return s.err
-		}}
+func (t Threads) threadResumeID(s *Steps) {
+	d := s.d
+	first, second := t.twoConversations(s)
+	id := t.ID(first)
+	t.Idle(s)
+	hint := t.ArgHint(d.Version)
+	t.resumeDraft(s, "/resume ", strings.TrimSpace("/resume  "+hint))
+	t.resumeDraft(s, id, "/resume "+id)
+	before := []byte(ReadFile(first))
+	s.Key("Enter")
+	// A direct resume: the first conversation's history over the
+	// idle composer, no picker and nothing of the second.
+	s.Screen(t.Glyph+ThreadFirst, "This is the first conversation.")
+	s.Gone(ThreadSecond, "This is the second conversation.", "/resume "+id, "Resume session", "Resume a previous session")
+	if t.ResumedNote != nil {
+		t.ResumedNote(s, t.ID(second))
+	}
+	t.Idle(s)
+	t.ComposerRow(s, t.Placeholder)
+	s.Mark("idle", ComposerEmpty)
+	s.Do(func() error {
+		after := []byte(ReadFile(first))
+		switch js := d.Journals(); {
+		case len(js) != 2:
+			return fmt.Errorf("rig: %d journals after the resume, want the two conversations': %v", len(js), js)
+		case !bytes.HasPrefix(after, before):
+			return fmt.Errorf("rig: %s was rewritten at the resume", first)
+		default:
+			d.lg.Info("rig: resume wrote", "journal", t.ID(first), "records", lineTypes(after[len(before):]))
+		}
+		return nil
+	})
+	// A prompt in the resumed conversation lands in its own
+	// journal, appended to, after the first turn; the model is
+	// asked with the first conversation's turn.
+	again := t.Ask(s, ThreadAfter, ThreadFirst, 2)
+	s.Do(func() error {
+		after := []byte(ReadFile(first))
+		switch {
+		case again != first:
+			return fmt.Errorf("rig: the resumed conversation went on in %s, not %s", again, first)
+		case !bytes.HasPrefix(after, before):
+			return fmt.Errorf("rig: %s was rewritten (%d bytes before the resume, %d after)", first, len(before), len(after))
+		case len(d.Journals()) != 2:
+			return fmt.Errorf("rig: a new journal after the resume: %v", d.Journals())
+		}
+		return resumedRequest(d.Log.Requests())
+	})
+	s.Log("rig: threads", "first (resumed by id)", id, "second", t.ID(second))
 }
 
 // resumedRequest checks the model request of the prompt asked after the
@@ -193,21 +142,15 @@ func threadResumeID(agent string) *Scenario {
 func resumedRequest(reqs []fakemodel.Request) error {
 	for i := len(reqs) - 1; i >= 0; i-- {
 		r := reqs[i]
-		if !fakemodel.Main(r) || !strings.Contains(r.Prompt, threadAfter) {
+		if !fakemodel.Main(r) || !strings.Contains(r.Prompt, ThreadAfter) {
 			continue
 		}
 		body := string(r.Body)
-		if !strings.Contains(body, threadFirst) || !strings.Contains(body, "This is the first conversation.") ||
-			strings.Contains(body, threadSecond) {
+		if !strings.Contains(body, ThreadFirst) || !strings.Contains(body, "This is the first conversation.") ||
+			strings.Contains(body, ThreadSecond) {
 			return fmt.Errorf("rig: the request after the resume does not carry the first conversation alone: %.2000s", body)
 		}
 		return nil
 	}
-	return fmt.Errorf("rig: no model request for %q", threadAfter)
-}
-
-func init() {
-	for _, agent := range []string{"claude", "codex"} {
-		register(threadResumeID(agent))
-	}
+	return fmt.Errorf("rig: no model request for %q", ThreadAfter)
 }

@@ -18,18 +18,25 @@ import (
 	"strings"
 
 	"github.com/agent-knock-knock/akk/recordings/rig"
+
+	// The agents the rig records: each registers its npm package, world,
+	// fake-model dialect and scenarios.
+	_ "github.com/agent-knock-knock/akk/agents/claude/clauderig"
+	_ "github.com/agent-knock-knock/akk/agents/codex/codexrig"
+	_ "github.com/agent-knock-knock/akk/agents/gemini/geminirig"
+	_ "github.com/agent-knock-knock/akk/agents/opencode/opencoderig"
 )
 
 func main() {
 	var cfg rig.Config
 	var install, list, verbose bool
-	flag.StringVar(&cfg.Agent, "agent", "", "claude, codex, gemini or opencode")
+	flag.StringVar(&cfg.Agent, "agent", "", "the agent: "+strings.Join(rig.AgentNames(), ", "))
 	flag.StringVar(&cfg.Version, "version", "", "the agent's npm version")
 	flag.StringVar(&cfg.Scenario, "scenario", "", "scenario name (-list shows them)")
 	flag.StringVar(&cfg.OutDir, "out", "", "directory for NAME.cast, NAME.final.txt and the transcript/rollout")
 	flag.StringVar(&cfg.Name, "name", "", "file name stem (default: the scenario name)")
 	flag.BoolVar(&cfg.Keep, "keep", false, "keep the run's directory (HOME, request log)")
-	flag.BoolVar(&install, "install", false, "install mode: the arguments are agent@version (claude, codex) or host@version (openclaw, pi) to install into the cache")
+	flag.BoolVar(&install, "install", false, "install mode: the arguments are agent@version or host@version (openclaw, pi) to install into the cache")
 	flag.BoolVar(&list, "list", false, "list the scenarios")
 	flag.BoolVar(&verbose, "v", false, "log every wait")
 	flag.Parse()
@@ -50,7 +57,7 @@ func main() {
 func run(ctx context.Context, cfg rig.Config, install, list bool) error {
 	switch {
 	case list:
-		for _, a := range []string{"claude", "codex", "gemini", "opencode"} {
+		for _, a := range rig.AgentNames() {
 			fmt.Printf("%s: %s\n", a, strings.Join(rig.ScenarioNames(a), " "))
 		}
 		return nil
