@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/agent-knock-knock/akk/agents/opencode/opencoderig" // its rig part: rig.Lookup finds the agent
+
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/agent-knock-knock/akk/agents/opencode/sessiondb"

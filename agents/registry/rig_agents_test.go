@@ -1,4 +1,4 @@
-package watchers
+package registry
 
 // The agents' parts in the recording rig: importing them registers their
 // npm packages, worlds, fake-model dialects and scenarios, which the live
