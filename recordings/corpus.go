@@ -5,32 +5,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Corpus is recordings/testdata/corpus.json: which surfaces are recorded
 // for which agent version. Each surface S of agent A at version V is the
-// files A/V/S.cast, A/V/S.final.txt and A/V/S.<JournalKind(A)>.jsonl
+// files A/V/S.cast, A/V/S.final.txt and A/V/S.<kind>.jsonl (the agent's journal:
+// its transcript, rollout, chats file or store log, by its kind's name)
 // under the corpus directory.
 type Corpus struct {
 	V        int            `json:"v"`
 	Versions []CorpusEntry  `json:"versions"`
 	Notes    map[string]any `json:"notes,omitempty"`
-}
-
-// JournalKind names an agent's own record of its conversation, as the
-// corpus files call it: Claude Code's transcript, Codex's rollout, Gemini
-// CLI's chats file, OpenCode's log (the event rows of its SQLite store,
-// one JSON object a line, as the rig dumps them).
-func JournalKind(agent string) string {
-	switch agent {
-	case "codex":
-		return "rollout"
-	case "gemini":
-		return "chats"
-	case "opencode":
-		return "log"
-	}
-	return "transcript"
 }
 
 // CorpusEntry is one agent version and its recorded surfaces.
@@ -64,11 +50,10 @@ func LoadCorpus(dir string) (*Corpus, error) {
 func (c *Corpus) Files(dir string) []CorpusFile {
 	var out []CorpusFile
 	for _, e := range c.Versions {
-		journal := JournalKind(e.Agent)
 		for _, s := range e.Surfaces {
 			base := filepath.Join(dir, e.Agent, e.Version, s)
 			out = append(out, CorpusFile{Agent: e.Agent, Version: e.Version, Surface: s,
-				Cast: base + ".cast", Final: base + ".final.txt", Journal: base + "." + journal + ".jsonl"})
+				Cast: base + ".cast", Final: base + ".final.txt", Journal: journalOf(base)})
 		}
 	}
 	return out
@@ -93,4 +78,18 @@ func (f CorpusFile) Load() (*Recording, Screen, error) {
 		return nil, Screen{}, fmt.Errorf("recordings: %s: %w", f.Final, err)
 	}
 	return rec, final, nil
+}
+
+// journalOf is a surface's journal, S.<kind>.jsonl beside S.cast (the
+// rig names it by the agent's journal kind); the model's replies
+// (S.model.jsonl) are not one. With none recorded it is "".
+func journalOf(base string) string {
+	found, _ := filepath.Glob(base + ".*.jsonl")
+	for _, f := range found {
+		kind := strings.TrimSuffix(strings.TrimPrefix(f, base+"."), ".jsonl")
+		if kind != "model" && !strings.Contains(kind, ".") {
+			return f
+		}
+	}
+	return ""
 }

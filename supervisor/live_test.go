@@ -119,7 +119,7 @@ default_mode_request_user_input = true
 			args = []string{"--no-daemon"}
 		}
 	case "gemini":
-		if srvModel, err = fakemodel.Gemini(script, modelLog, testLogger(t)); err != nil {
+		if srvModel, err = fakemodel.GenerativeLanguage(script, modelLog, testLogger(t)); err != nil {
 			t.Fatal(err)
 		}
 		// docs/research/gemini-opencode-offline.md: the key as the auth

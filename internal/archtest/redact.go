@@ -25,7 +25,7 @@ var RedactExempt = map[string]string{
 	"internal/popup.line":                  "a rendered line of the person's own popup screen",
 	"internal/popup.askChoice":             "a fixed choice of the popup (yes/no), not typed text",
 	"recordings/fakemodel.block":           "the fake model server's reply text (a test script)",
-	"recordings/fakemodel.geminiPart":      "the fake Gemini server's request and reply text (a test script)",
+	"recordings/fakemodel.glPart":          "the fake Gemini API server's request and reply text (a test script)",
 	"recordings/fakemodel.Reply":           "the fake model server's reply text (a test script)",
 	"recordings/hosts.PiReply":             "the fake model server's reply text as Pi shows it (a test script)",
 	"supervisor.Supervisor":                "the daemon's root object: never a log attribute",

@@ -113,7 +113,7 @@ func (a *anthropic) messages(w http.ResponseWriter, r *http.Request, seq int, bo
 	}
 	model := mr.Model
 	if model == "" {
-		model = "claude-fake"
+		model = "fake-model"
 	}
 	if !mr.Stream {
 		if !sleep(r.Context(), reply.FirstDelay) {

@@ -47,10 +47,10 @@
 //	  "models": {"mode": "replace", "providers": {"fake": {
 //	      "baseUrl": "http://127.0.0.1:FAKE", "apiKey": "sk-fake-key",
 //	      "api": "anthropic-messages",
-//	      "models": [{"id": "claude-fake", "name": "Fake", "reasoning": false,
+//	      "models": [{"id": "fake-model", "name": "Fake", "reasoning": false,
 //	                  "input": ["text"], "cost": {…0…},
 //	                  "contextWindow": 200000, "maxTokens": 8192}]}}},
-//	  "agents": {"defaults": {"model": {"primary": "fake/claude-fake"},
+//	  "agents": {"defaults": {"model": {"primary": "fake/fake-model"},
 //	             "workspace": W, "heartbeat": {"every": "0m"}}},
 //	  "tools": {"toolSearch": false},
 //	  "update": {"checkOnStart": false}, "telemetry": {"enabled": false},
@@ -233,10 +233,10 @@
 //
 //	~/.pi/agent/models.json: {"providers": {"fake": {"baseUrl":
 //	  "http://127.0.0.1:FAKE", "apiKey": "sk-fake-key", "api":
-//	  "anthropic-messages", "models": [{"id": "claude-fake", …}]}}}
+//	  "anthropic-messages", "models": [{"id": "fake-model", …}]}}}
 //	~/.pi/agent/mcp.json: {"mcpServers": {"akk": {"command": "/path/akk",
 //	  "args": ["mcp", "--controller", "pi"], "exposure": "direct"}}}
-//	pi --mode rpc --no-session --provider fake --model claude-fake
+//	pi --mode rpc --no-session --provider fake --model fake-model
 //
 // What a test meets:
 //

@@ -28,7 +28,7 @@ const OpenClawVersion = "2026.9.6"
 // it FakeProvider + "/" + FakeModel.
 const (
 	FakeProvider = "fake"
-	FakeModel    = "claude-fake"
+	FakeModel    = "fake-model"
 )
 
 // OpenClawConfig is what a test chooses of a Gateway's config.

@@ -44,7 +44,7 @@ type Pi struct {
 
 // StartPi writes Pi's models.json and mcp.json under root/home/.pi/agent
 // and starts `pi --mode rpc --no-session --provider fake --model
-// claude-fake` in its own process group.
+// fake-model` in its own process group.
 func StartPi(in rig.InstalledHost, root string, cfg PiConfig) (*Pi, error) {
 	d, err := newDirs(root)
 	if err != nil {

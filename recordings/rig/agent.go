@@ -36,6 +36,9 @@ type Agent struct {
 	// JournalGlob is where the agent writes its journals (transcripts,
 	// rollouts), a pattern under HOME; "": none the rig reads.
 	JournalGlob string
+	// JournalKind is the corpus's name of its journal
+	// (S.<JournalKind>.jsonl beside S.cast: "transcript", "rollout").
+	JournalKind string
 	// ReadJournal, when set, is the run's journal, read at its end, of an
 	// agent whose record is not one file; nil: the newest JournalGlob file.
 	ReadJournal func(ctx context.Context, home string) []byte

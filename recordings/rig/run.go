@@ -76,7 +76,11 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return res, fmt.Errorf("rig: %s %s %s: %w", cfg.Agent, cfg.Version, sc.Name, err)
 	}
 	if cfg.OutDir != "" {
-		if err := res.write(cfg.OutDir, cmpOr(cfg.Name, sc.Name), cfg.Agent); err != nil {
+		a, err := agentOf(cfg.Agent)
+		if err != nil {
+			return res, err
+		}
+		if err := res.write(cfg.OutDir, cmpOr(cfg.Name, sc.Name), a.JournalKind); err != nil {
 			return res, err
 		}
 	}
@@ -208,14 +212,15 @@ func (r *run) finish(ctx context.Context, d *Driver) error {
 	return nil
 }
 
-// write stores NAME.cast, NAME.final.txt and the journal in dir.
-func (res *Result) write(dir, name, agent string) error {
+// write stores NAME.cast, NAME.final.txt and the journal
+// (NAME.<journalKind>.jsonl) in dir.
+func (res *Result) write(dir, name, journalKind string) error {
 	cast, err := recordings.Encode(res.Recording)
 	if err != nil {
 		return err
 	}
 	files := map[string][]byte{name + ".cast": cast, name + ".final.txt": res.Final.Marshal(),
-		name + "." + recordings.JournalKind(agent) + ".jsonl": res.Journal, name + ".model.jsonl": res.modelReplies()}
+		name + "." + journalKind + ".jsonl": res.Journal, name + ".model.jsonl": res.modelReplies()}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("rig: %w", err)
 	}

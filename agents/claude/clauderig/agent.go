@@ -20,6 +20,7 @@ func init() {
 			return claudeEnv(h, url), writeClaudeConfig(h, version, sc.AgentMode)
 		},
 		JournalGlob: ".claude/projects/*/*.jsonl",
+		JournalKind: "transcript",
 		Script:      claudeScript,
 		Environs: []rig.Environ{rig.W60, rig.W80, rig.W200, rig.W250, rig.H15, rig.H50,
 			claudeThemeLight, {Suffix: "theme-dark-daltonized", Apply: claudeTheme("dark-daltonized")}, claudeThemeLightANSI,

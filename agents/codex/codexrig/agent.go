@@ -23,6 +23,7 @@ func init() {
 		},
 		Args:        codexArgs,
 		JournalGlob: ".codex/sessions/*/*/*/rollout-*.jsonl",
+		JournalKind: "rollout",
 		Script:      codexScript,
 		Environs: []rig.Environ{rig.W60, rig.W80, rig.W200, rig.W250, rig.H15, rig.H50,
 			{Suffix: "bg-light", Apply: func(s *rig.Scenario) { s.PaneBG = "#ffffff" }},

@@ -14,11 +14,12 @@ const longModel = "gemini-3.8-flash-extended-context-research-preview-2026-11"
 
 func init() {
 	rig.Register(rig.Agent{Name: "gemini", Package: "@google/gemini-cli", Bin: "gemini",
-		Serve: fakemodel.Gemini,
+		Serve: fakemodel.GenerativeLanguage,
 		World: func(h *rig.Home, _ *rig.Scenario, _, url string) ([]string, error) {
 			return geminiEnv(h, url), writeGeminiConfig(h)
 		},
 		JournalGlob: ".gemini/tmp/*/chats/session-*.jsonl",
+		JournalKind: "chats",
 		Script:      geminiScript,
 		Environs: []rig.Environ{rig.W60, rig.W80, rig.W200, rig.H15, rig.Cwd120(), rig.Colors256,
 			{Suffix: "model-long", Apply: rig.WithSetup(func(h *rig.Home, env []string) ([]string, error) {

@@ -18,6 +18,7 @@ func init() {
 			return openCodeEnv(h), writeOpenCodeConfig(h, url, openCodeModel)
 		},
 		ReadJournal: openCodeLog,
+		JournalKind: "log",
 		Script:      openCodeScript,
 		Environs: []rig.Environ{rig.W60, rig.W80, rig.W200, rig.H15, rig.Cwd120(), rig.Colors256,
 			{Suffix: "model-long", Apply: rig.WithSetup(func(h *rig.Home, env []string) ([]string, error) {

@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// Gemini serves the Gemini API for Gemini CLI (GOOGLE_GEMINI_BASE_URL):
+// GenerativeLanguage serves the Gemini API (generativelanguage.googleapis.com)
+// for Gemini CLI (GOOGLE_GEMINI_BASE_URL):
 //
 //	POST /v1beta/models/M:streamGenerateContent?alt=sse   the main loop: SSE chunks
 //	POST /v1beta/models/M:generateContent                 side calls (the model
@@ -19,8 +20,8 @@ import (
 // gets the Script's after-tool reply; any other is a prompt (the text of
 // the newest user content). A ToolCall is a functionCall part.
 // (docs/research/gemini-opencode-offline.md: what Gemini CLI 0.61.0 sends.)
-func Gemini(script Script, log *Log, lg *slog.Logger) (*Server, error) {
-	g := &gemini{choose: newChooser(script), log: log}
+func GenerativeLanguage(script Script, log *Log, lg *slog.Logger) (*Server, error) {
+	g := &generative{choose: newChooser(script), log: log}
 	s, err := start(g, 0, lg)
 	if err != nil {
 		return nil, err
@@ -29,29 +30,29 @@ func Gemini(script Script, log *Log, lg *slog.Logger) (*Server, error) {
 	return s, nil
 }
 
-type gemini struct {
+type generative struct {
 	choose *chooser
 	log    *Log
 }
 
-// geminiPart is a content part, in requests and replies.
-type geminiPart struct {
+// glPart is a content part, in requests and replies.
+type glPart struct {
 	Text             string          `json:"text,omitempty"`
-	FunctionCall     *geminiCall     `json:"functionCall,omitempty"`
+	FunctionCall     *glCall         `json:"functionCall,omitempty"`
 	FunctionResponse json.RawMessage `json:"functionResponse,omitempty"`
 }
 
-type geminiCall struct {
+type glCall struct {
 	Name string `json:"name"`
 	Args any    `json:"args"`
 }
 
-type geminiContent struct {
-	Role  string       `json:"role"`
-	Parts []geminiPart `json:"parts"`
+type glContent struct {
+	Role  string   `json:"role"`
+	Parts []glPart `json:"parts"`
 }
 
-func (g *gemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (g *generative) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, seq, err := g.log.begin(r)
 	_, method, _ := strings.Cut(r.URL.Path, ":")
 	switch {
@@ -72,9 +73,9 @@ func (g *gemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (g *gemini) generate(w http.ResponseWriter, r *http.Request, seq int, body []byte, stream bool) {
+func (g *generative) generate(w http.ResponseWriter, r *http.Request, seq int, body []byte, stream bool) {
 	var gr struct {
-		Contents         []geminiContent `json:"contents"`
+		Contents         []glContent `json:"contents"`
 		GenerationConfig struct {
 			ResponseSchema     json.RawMessage `json:"responseSchema"`
 			ResponseJSONSchema json.RawMessage `json:"responseJsonSchema"`
@@ -91,51 +92,51 @@ func (g *gemini) generate(w http.ResponseWriter, r *http.Request, seq int, body 
 	}
 	reply, kind, choice, prompt := g.choose1(gr.Contents, stream, schema)
 	if reply.fail != nil {
-		f := geminiFailure(*reply.fail)
+		f := glFailure(*reply.fail)
 		defer g.log.done(seq, func(q *Request) { q.Kind, q.Choice, q.Prompt, q.Status = kind, choice, prompt, f.status })
 		f.write(w)
 		return
 	}
 	defer g.log.done(seq, func(q *Request) { q.Kind, q.Choice, q.Prompt = kind, choice, prompt; logTool(q, reply) })
-	var parts []geminiPart
+	var parts []glPart
 	if reply.Text != "" {
-		parts = append(parts, geminiPart{Text: reply.Text})
+		parts = append(parts, glPart{Text: reply.Text})
 	}
 	if reply.Tool != nil {
-		parts = append(parts, geminiPart{FunctionCall: &geminiCall{Name: reply.Tool.Name, Args: reply.Tool.Input}})
+		parts = append(parts, glPart{FunctionCall: &glCall{Name: reply.Tool.Name, Args: reply.Tool.Input}})
 	}
 	if !sleep(r.Context(), reply.FirstDelay) {
 		return
 	}
 	if !stream {
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(geminiChunk(parts, true))
+		json.NewEncoder(w).Encode(glChunk(parts, true))
 		return
 	}
 	s := newSSE(w)
 	// Text a word a chunk when paced, then the call and the finish.
 	if reply.ChunkDelay > 0 && reply.Text != "" {
 		for _, wd := range words(reply.Text) {
-			s.data(mustJSON(geminiChunk([]geminiPart{{Text: wd}}, false)))
+			s.data(mustJSON(glChunk([]glPart{{Text: wd}}, false)))
 			if !sleep(r.Context(), reply.ChunkDelay) {
 				return
 			}
 		}
 		parts = parts[1:]
 	}
-	s.data(mustJSON(geminiChunk(parts, true)))
+	s.data(mustJSON(glChunk(parts, true)))
 }
 
 // choose1 classifies the request: a streamed one is the main loop, a
 // single one a side call (the router asks which model, a check asks who
 // speaks next); it picks the reply.
-func (g *gemini) choose1(contents []geminiContent, stream bool, schema json.RawMessage) (Reply, string, string, string) {
+func (g *generative) choose1(contents []glContent, stream bool, schema json.RawMessage) (Reply, string, string, string) {
 	if !stream {
 		// The side calls ask for JSON of a schema (the router's
 		// complexity_score, the next speaker): the least of each.
 		return Reply{Text: string(mustJSON(fillSchema(schema)))}, "side", "side", ""
 	}
-	var last *geminiContent
+	var last *glContent
 	for i := len(contents) - 1; i >= 0; i-- {
 		if contents[i].Role == "user" {
 			last = &contents[i]
@@ -199,9 +200,9 @@ func fillSchema(raw json.RawMessage) any {
 	return out
 }
 
-// geminiChunk is one GenerateContentResponse; the last carries the
+// glChunk is one GenerateContentResponse; the last carries the
 // finish reason and the usage.
-func geminiChunk(parts []geminiPart, last bool) map[string]any {
+func glChunk(parts []glPart, last bool) map[string]any {
 	cand := map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "index": 0}
 	out := map[string]any{"candidates": []any{cand}, "modelVersion": "fake-model"}
 	if last {
@@ -216,10 +217,10 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// geminiFailure shapes f as the Gemini API sends an error: {"error":
+// glFailure shapes f as the Gemini API sends an error: {"error":
 // {"code", "message", "status"}} (RESOURCE_EXHAUSTED for a limit,
 // UNAVAILABLE for an overload, INTERNAL else), with retry-after when set.
-func geminiFailure(f Failure) failureShape {
+func glFailure(f Failure) failureShape {
 	s := failureShape{header: http.Header{}, status: http.StatusInternalServerError}
 	status, msg := "INTERNAL", "An internal error has occurred."
 	switch f.Kind {

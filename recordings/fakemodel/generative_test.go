@@ -15,9 +15,9 @@ import (
 // stream, a function call and its response), answered as the Gemini API
 // does; the CLI ran a shell command through it offline
 // (docs/research/gemini-opencode-offline.md).
-func TestGemini(t *testing.T) {
+func TestGenerativeLanguage(t *testing.T) {
 	log := NewLog(nil)
-	srv, err := Gemini(Script{Keywords: []Keyword{
+	srv, err := GenerativeLanguage(Script{Keywords: []Keyword{
 		{Word: "run-ls", Reply: Reply{Tool: &ToolCall{Name: "run_shell_command", Input: map[string]any{"command": "ls"}}}},
 		{Word: "busy", Fail: &Failure{Kind: FailRateLimit, RetryAfter: 7}},
 	}}, log, slog.New(slog.DiscardHandler))
@@ -42,7 +42,7 @@ func TestGemini(t *testing.T) {
 		"complexity_reasoning":{"type":"string"},"complexity_score":{"type":"integer"}},"required":["complexity_reasoning","complexity_score"]}}}`)
 	var side struct {
 		Candidates []struct {
-			Content struct{ Parts []geminiPart }
+			Content struct{ Parts []glPart }
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &side); err != nil || len(side.Candidates) != 1 ||
@@ -80,7 +80,7 @@ func TestGemini(t *testing.T) {
 
 type chunk struct {
 	Candidates []struct {
-		Content      struct{ Parts []geminiPart }
+		Content      struct{ Parts []glPart }
 		FinishReason string
 	}
 }
