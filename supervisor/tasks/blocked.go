@@ -77,7 +77,7 @@ func (t *Manager) turnBlock(tr *turnState) func(b *api.Blocked, event string) {
 			env = tr.envelope(api.CallbackProgress, api.CallbackLimitReset, b.Reason, t.now())
 		}
 		env.Blocked = b
-		t.notify(env, tr.event(event), tr.spec.Routes, store.TaskChange{})
+		t.notes.notify(env, tr.event(event), tr.spec.Routes, store.TaskChange{})
 	}
 }
 
@@ -89,6 +89,6 @@ func (t *Manager) watchBlock(w *watchState) func(b *api.Blocked, event string) {
 			env = w.envelope(api.CallbackProgress, api.CallbackLimitReset, b.Reason, t.now())
 		}
 		env.Blocked = b
-		t.notify(env, event, w.rec.Routes, store.TaskChange{})
+		t.notes.notify(env, event, w.rec.Routes, store.TaskChange{})
 	}
 }

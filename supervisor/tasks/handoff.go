@@ -74,14 +74,14 @@ func (t *Manager) handoff(tr *turnState, why string, now time.Time) {
 		Attrs: map[string]string{"turn_id": tr.spec.TurnID, "reason": why}}
 	t.lg.Info("turn handoff", "turn", tr.spec.TurnID, "terminal", tr.spec.TerminalID, "reason", why)
 	if !first {
-		if _, err := t.commit(store.TaskChange{Events: []store.Event{ev}}); err != nil {
+		if _, err := t.notes.commit(store.TaskChange{Events: []store.Event{ev}}); err != nil {
 			t.lg.Error("handoff event", "turn", tr.spec.TurnID, "err", err)
 		}
 		return
 	}
 	t.host.Asked(tr.spec, nil)
 	env := tr.envelope(api.CallbackBlocked, api.CallbackHandoff, why, now)
-	t.notify(env, tr.event("handoff"), tr.spec.Routes, store.TaskChange{Events: []store.Event{ev}})
+	t.notes.notify(env, tr.event("handoff"), tr.spec.Routes, store.TaskChange{Events: []store.Event{ev}})
 }
 
 // handoffDecision is what Status shows of an open handoff: close settles

@@ -127,7 +127,7 @@ func TestActivityFromSessionFile(t *testing.T) {
 	now := r.clock.Now()
 	rec := store.Watch{ID: "watch_filed", TerminalID: "term_f", Mode: api.WatchTerminalActivity, Confidence: api.ConfidenceBestEffort,
 		State: WatchActive, Incarnation: "1/1/claude", Created: now, Deadline: now.Add(time.Hour), Routes: []string{"a"}, BindingGen: 1}
-	if _, err := r.m.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+	if _, err := r.m.notes.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
 		t.Fatal(err)
 	}
 	r.m.watches[rec.ID] = &watchState{rec: rec, outAt: now}

@@ -14,7 +14,17 @@ import (
 // storeLedger is the managed Turn monitor's durable side: the dispatch
 // path's store.Turn records. Send writes a Turn until it is accepted; the
 // monitor settles it from evidence.
-type storeLedger struct{ t *Manager }
+type storeLedger struct {
+	st   *store.Store
+	host ledgerHost
+}
+
+// ledgerHost is what the ledger needs of the daemon: the journal, and the
+// terminal to tell of a settled Turn (Host).
+type ledgerHost interface {
+	Commit(store.Change) error
+	TurnSettled(terminalID, turnID string)
+}
 
 // SpecOf is the monitor's view of a stored Turn.
 func SpecOf(t store.Turn) TurnSpec {
@@ -52,7 +62,7 @@ func monitorState(t store.Turn) string {
 }
 
 func (l storeLedger) OpenTurns() ([]TurnSpec, error) {
-	ts, err := l.t.st.Turns()
+	ts, err := l.st.Turns()
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +80,7 @@ func (l storeLedger) OpenTurns() ([]TurnSpec, error) {
 }
 
 func (l storeLedger) TurnState(id string) (TurnSpec, string, error) {
-	t, err := l.t.st.Turn(id)
+	t, err := l.st.Turn(id)
 	if err != nil {
 		return TurnSpec{}, "", err
 	}
@@ -78,7 +88,7 @@ func (l storeLedger) TurnState(id string) (TurnSpec, string, error) {
 }
 
 func (l storeLedger) SettleTurn(id string, end TurnEnd) error {
-	t, err := l.t.st.Turn(id)
+	t, err := l.st.Turn(id)
 	if err != nil {
 		return err
 	}
@@ -100,15 +110,15 @@ func (l storeLedger) SettleTurn(id string, end TurnEnd) error {
 	}
 	ev := store.Event{Type: api.EventTurnState, TerminalID: t.TerminalID, Attrs: map[string]string{
 		"turn_id": t.ID, "session_id": t.SessionID, "state": t.State, "reason": end.Reason}}
-	if err := l.t.host.Commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
+	if err := l.host.Commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
 		return fmt.Errorf("settle turn %s: %w", id, err)
 	}
-	l.t.host.TurnSettled(t.TerminalID, id)
+	l.host.TurnSettled(t.TerminalID, id)
 	return nil
 }
 
 func (l storeLedger) Promote(id, nativeTurn string, at time.Time) error {
-	t, err := l.t.st.Turn(id)
+	t, err := l.st.Turn(id)
 	if err != nil {
 		return err
 	}
@@ -118,7 +128,7 @@ func (l storeLedger) Promote(id, nativeTurn string, at time.Time) error {
 	t.State, t.NativeTurn, t.Accepted, t.Updated = store.TurnAccepted, nativeTurn, at, at
 	ev := store.Event{Type: api.EventTurnState, TerminalID: t.TerminalID, Attrs: map[string]string{
 		"turn_id": t.ID, "session_id": t.SessionID, "state": t.State}}
-	if err := l.t.host.Commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
+	if err := l.host.Commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
 		return fmt.Errorf("promote turn %s: %w", id, err)
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
@@ -80,9 +79,10 @@ type Manager struct {
 	// (person.go).
 	personRoutes []string
 	host         Host
-	out          Scheduler
-	lg           *slog.Logger
-	wake         chan struct{}
+	// notes is the one commit-and-schedule path (notifier.go).
+	notes *notifier
+	lg    *slog.Logger
+	wake  chan struct{}
 	// ledger is the managed Turns' durable side (nil: no managed Turns).
 	ledger TurnLedger
 
@@ -173,25 +173,13 @@ func New(o Options) *Manager {
 	o.Config.ensureDefaults()
 	t := &Manager{cfg: o.Config, st: o.Store, secret: o.Secret, now: o.Now, routes: o.Callbacks.RoutesFor, host: o.Host,
 		personRoutes: o.Callbacks.PersonRoutes(),
-		out:          o.Outbox,
 		lg:           o.Logger.With("component", "tasks"),
 		wake:         make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},
 		lastObs: map[string]terminal.Observation{}, held: map[string]*heldInteraction{}, blocks: map[string]*blockState{},
 		quiet: map[string]string{}}
-	t.ledger = storeLedger{t}
+	t.notes = &notifier{host: o.Host, out: o.Outbox, secret: o.Secret, lg: t.lg}
+	t.ledger = storeLedger{st: o.Store, host: o.Host}
 	return t
-}
-
-// commit writes a change of the tasks and schedules what it enqueued.
-func (t *Manager) commit(ch store.TaskChange) ([]store.Notification, error) {
-	added, err := t.host.CommitTasks(ch)
-	if err != nil {
-		return nil, err
-	}
-	if len(added) > 0 {
-		t.out.Schedule(added...)
-	}
-	return added, nil
 }
 
 func (t *Manager) poke() {
@@ -343,23 +331,4 @@ func (t *Manager) process() time.Time {
 		}
 	}
 	return next
-}
-
-// notify freezes and enqueues an event's notifications together with the
-// records that changed, in one synced write.
-func (t *Manager) notify(env api.CallbackEnvelope, event string, routes []string, ch store.TaskChange) {
-	ns, err := t.buildNotifications(env, event, routes)
-	if err != nil {
-		t.lg.Error("notification", "err", err)
-		return
-	}
-	ch.Notifications = append(ch.Notifications, ns...)
-	added, err := t.commit(ch)
-	if err != nil {
-		t.lg.Error("notification", "event", event, "err", err)
-		return
-	}
-	if len(added) > 0 {
-		t.lg.Info("notify", "subject", ns[0].Subject, "type", env.Type, "event", env.Event, "routes", len(added))
-	}
 }

@@ -80,7 +80,7 @@ func (t *Manager) RetryCallback(ctx context.Context, req api.RetryCallbackReques
 		}
 		return api.Task{}, err
 	}
-	t.out.Schedule(n)
+	t.notes.schedule(n)
 	return t.taskOf(subject)
 }
 

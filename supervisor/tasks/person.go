@@ -75,7 +75,7 @@ func (t *Manager) personObserved(o terminal.Observation) {
 		}
 		env := personEnvelope(subject, api.CallbackBlocked, event, "", at)
 		env.Interaction = in
-		t.notify(env, "interaction:"+in.InteractionID, t.personRoutes, store.TaskChange{})
+		t.notes.notify(env, "interaction:"+in.InteractionID, t.personRoutes, store.TaskChange{})
 	})
 	t.blockSeen(subject, o, t.personBlock(subject))
 }
@@ -89,7 +89,7 @@ func (t *Manager) personBlock(terminalID string) func(b *api.Blocked, event stri
 			env = personEnvelope(terminalID, api.CallbackProgress, api.CallbackLimitReset, b.Reason, t.now())
 		}
 		env.Blocked = b
-		t.notify(env, event, t.personRoutes, store.TaskChange{})
+		t.notes.notify(env, event, t.personRoutes, store.TaskChange{})
 	}
 }
 

@@ -152,7 +152,7 @@ func TestWatchExpiryAndRenew(t *testing.T) {
 	now := r.clock.Now()
 	rec := store.Watch{ID: "watch_timers", TerminalID: "term_w", Mode: api.WatchTerminalActivity, Confidence: api.ConfidenceBestEffort,
 		State: WatchActive, Incarnation: "1/1/claude", Created: now, Deadline: now.Add(5 * time.Hour), Routes: []string{"a"}}
-	if _, err := r.m.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+	if _, err := r.m.notes.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
 		t.Fatal(err)
 	}
 	r.m.watches[rec.ID] = &watchState{rec: rec, outAt: now}

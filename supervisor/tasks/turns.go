@@ -246,7 +246,7 @@ func (t *Manager) turnObserved(tr *turnState, o terminal.Observation) {
 		}
 		env := tr.envelope(api.CallbackBlocked, event, "", at)
 		env.Interaction = in
-		t.notify(env, tr.event("interaction:"+in.InteractionID), tr.spec.Routes, store.TaskChange{})
+		t.notes.notify(env, tr.event("interaction:"+in.InteractionID), tr.spec.Routes, store.TaskChange{})
 	})
 	t.blockSeen(tr.spec.TurnID, o, t.turnBlock(tr))
 }
@@ -345,7 +345,7 @@ func (t *Manager) turnTimers(tr *turnState, now time.Time) time.Time {
 		tr.stalled = true
 		tr.stalls++
 		env := tr.envelope(api.CallbackProgress, api.CallbackStalled, "no_activity", now)
-		t.notify(env, tr.event("stalled:"+strconv.Itoa(tr.stalls)), tr.spec.Routes, store.TaskChange{})
+		t.notes.notify(env, tr.event("stalled:"+strconv.Itoa(tr.stalls)), tr.spec.Routes, store.TaskChange{})
 	}
 	next := tr.spec.Deadline
 	if !tr.stalled && stallAt.Before(next) {
@@ -374,7 +374,7 @@ func (t *Manager) endTurn(tr *turnState, state, typ, event, reason string, now t
 		Attrs: map[string]string{"turn_id": tr.spec.TurnID, "state": state, "reason": reason}}
 	env := tr.envelope(typ, event, reason, now)
 	env.Answerable = tr.endedWithText
-	t.notify(env, tr.event("settled"), tr.spec.Routes, store.TaskChange{Events: []store.Event{ev}})
+	t.notes.notify(env, tr.event("settled"), tr.spec.Routes, store.TaskChange{Events: []store.Event{ev}})
 }
 
 // envelope is the callback envelope of one of the Turn's notifications.
@@ -490,7 +490,7 @@ func (t *Manager) recoverTurn(ctx context.Context, req api.RecoverRequest) (api.
 	if err != nil {
 		return api.Task{}, err
 	}
-	t.out.Schedule(open...)
+	t.notes.schedule(open...)
 	if now, st, err := t.turnRecord(req.TurnID); err == nil {
 		sp, state = now, st // settled by the look just taken
 	}

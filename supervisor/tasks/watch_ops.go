@@ -58,7 +58,7 @@ func (t *Manager) Watch(ctx context.Context, req api.WatchRequest) (api.Task, er
 	w := &watchState{rec: rec, outBytes: o.OutBytes, outAt: now}
 	ev := store.Event{Type: api.EventWatchCreated, TerminalID: rec.TerminalID,
 		Attrs: map[string]string{"watch_id": rec.ID, "watch_mode": rec.Mode, "confidence": rec.Confidence}}
-	if _, err := t.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
+	if _, err := t.notes.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
 		return api.Task{}, err
 	}
 	t.watches[rec.ID] = w
@@ -182,7 +182,7 @@ func (t *Manager) Unwatch(ctx context.Context, req api.UnwatchRequest) (api.Task
 		rec.Revision++
 		ev := store.Event{Type: api.EventWatchSettled, TerminalID: rec.TerminalID,
 			Attrs: map[string]string{"watch_id": rec.ID, "state": WatchStopped, "reason": ReasonUnwatched, "confidence": rec.Confidence}}
-		if _, err := t.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
+		if _, err := t.notes.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
 			return api.Task{}, err
 		}
 	}
@@ -237,7 +237,7 @@ func (t *Manager) Renew(ctx context.Context, req api.RenewRequest) (api.Task, er
 		rec.State, rec.Reason, rec.SettledAt = WatchActive, "", time.Time{}
 	}
 	rec.Revision++
-	if _, err := t.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+	if _, err := t.notes.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
 		return api.Task{}, err
 	}
 	if w := t.watches[rec.ID]; w != nil {
@@ -289,7 +289,7 @@ func (t *Manager) Recover(ctx context.Context, req api.RecoverRequest) (api.Task
 	if err != nil {
 		return api.Task{}, err
 	}
-	t.out.Schedule(open...)
+	t.notes.schedule(open...)
 	return t.watchTask(rec), nil
 }
 

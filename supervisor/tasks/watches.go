@@ -128,7 +128,7 @@ func (t *Manager) watchInteraction(w *watchState, o terminal.Observation) {
 		}
 		env := w.envelope(api.CallbackBlocked, event, "", at)
 		env.Interaction = in
-		t.notify(env, "interaction:"+in.InteractionID, w.rec.Routes, store.TaskChange{})
+		t.notes.notify(env, "interaction:"+in.InteractionID, w.rec.Routes, store.TaskChange{})
 	})
 }
 
@@ -251,7 +251,7 @@ func (t *Manager) endWatch(w *watchState, state, typ, event, reason string, now 
 	ev := store.Event{Type: api.EventWatchSettled, TerminalID: w.rec.TerminalID,
 		Attrs: map[string]string{"watch_id": w.rec.ID, "state": state, "reason": reason, "confidence": w.rec.Confidence}}
 	ch := store.TaskChange{Watches: []store.Watch{w.rec}, Events: []store.Event{ev}}
-	t.notify(w.envelope(typ, event, reason, now), "settled", w.rec.Routes, ch)
+	t.notes.notify(w.envelope(typ, event, reason, now), "settled", w.rec.Routes, ch)
 }
 
 // expireWatch ends observation at the deadline. Its notification belongs
@@ -266,11 +266,11 @@ func (t *Manager) expireWatch(w *watchState, now time.Time) {
 		Attrs: map[string]string{"watch_id": w.rec.ID, "state": WatchExpired, "reason": ReasonExpired}}
 	ch := store.TaskChange{Watches: []store.Watch{w.rec}, Events: []store.Event{ev}}
 	env := w.envelope(api.CallbackControl, api.CallbackTimeout, ReasonExpired, now)
-	t.notify(env, "expired:"+strconv.FormatInt(w.rec.Deadline.UnixNano(), 10), w.rec.Routes, ch)
+	t.notes.notify(env, "expired:"+strconv.FormatInt(w.rec.Deadline.UnixNano(), 10), w.rec.Routes, ch)
 }
 
 func (t *Manager) saveWatch(w *watchState) {
-	if _, err := t.commit(store.TaskChange{Watches: []store.Watch{w.rec}}); err != nil {
+	if _, err := t.notes.commit(store.TaskChange{Watches: []store.Watch{w.rec}}); err != nil {
 		t.lg.Error("save watch", "watch", w.rec.ID, "err", err)
 	}
 }
