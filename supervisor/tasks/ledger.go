@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"time"
 
@@ -132,55 +131,4 @@ func (l storeLedger) Promote(id, nativeTurn string, at time.Time) error {
 		return fmt.Errorf("promote turn %s: %w", id, err)
 	}
 	return nil
-}
-
-// WatchTerminal resolves a watch_id to its terminal for respond_interaction
-// (seed 003): only an active exact_task Watch of the same controller, and
-// never for approval (approve takes no watch_id).
-func (t *Manager) WatchTerminal(watchID, controller string) (string, error) {
-	w, err := t.st.Watch(watchID)
-	if errors.Is(err, store.ErrNotFound) {
-		return "", fmt.Errorf("no watch %s", watchID)
-	} else if err != nil {
-		return "", err
-	}
-	switch {
-	case w.Controller != api.Owner(controller):
-		return "", fmt.Errorf("watch %s belongs to another controller", watchID)
-	case w.Mode != api.WatchExactTask:
-		return "", fmt.Errorf("watch %s is %s: only an exact_task Watch may answer", watchID, w.Mode)
-	case w.State != "active":
-		return "", fmt.Errorf("watch %s is %s", watchID, w.State)
-	case !w.Deadline.IsZero() && t.now().After(w.Deadline):
-		return "", fmt.Errorf("watch %s expired", watchID)
-	}
-	return w.TerminalID, nil
-}
-
-// Monitor starts monitoring a stored Turn the send path submitted.
-func (t *Manager) Monitor(turn store.Turn) { t.MonitorTurn(SpecOf(turn)) }
-
-// Accepted tells the monitor what acceptance proved (the native turn
-// and file), in case the accepting line was read before the monitor
-// started following the Turn.
-func (tm *Manager) Accepted(t store.Turn) {
-	tm.opMu.Lock()
-	defer tm.opMu.Unlock()
-	if tr := tm.turns[t.ID]; tr != nil {
-		if tr.spec.NativeTurnID == "" {
-			tr.spec.NativeTurnID = t.NativeTurn
-		}
-		tr.spec.File, tr.spec.Path = evidence.FileID{Dev: t.FileDev, Ino: t.FileIno}, t.NativePath
-		tr.spec.Start, tr.spec.BindingGen = t.Anchor, t.BindingGen
-		// The turn may have ended before the monitor knew its file.
-		tm.catchUp(tr)
-	}
-}
-
-// Drop stops monitoring a Turn whose send ended uncertain: nothing
-// proves which native turn is its own.
-func (t *Manager) Drop(id string) {
-	t.opMu.Lock()
-	defer t.opMu.Unlock()
-	delete(t.turns, id)
 }

@@ -113,9 +113,9 @@ func (n *notifier) String() string { return n.LogValue().String() }
 // schedules their delivery; it returns those enqueued (none when the
 // event was enqueued before).
 func (t *Manager) Enqueue(env api.CallbackEnvelope, event string, routes []string) ([]store.Notification, error) {
-	ns, err := t.notes.freeze(env, event, routes)
+	ns, err := t.kit.notes.freeze(env, event, routes)
 	if err != nil {
 		return nil, err
 	}
-	return t.notes.commit(store.TaskChange{Notifications: ns})
+	return t.kit.notes.commit(store.TaskChange{Notifications: ns})
 }

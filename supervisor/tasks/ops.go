@@ -43,7 +43,7 @@ func (t *Manager) RetryCallback(ctx context.Context, req api.RetryCallbackReques
 		}
 		terminal = sp.TerminalID
 	}
-	ns, err := t.st.Notifications(func(n *store.Notification) bool {
+	ns, err := t.kit.st.Notifications(func(n *store.Notification) bool {
 		return n.Subject == subject && (req.NotificationID == "" || n.ID == req.NotificationID)
 	})
 	if err != nil {
@@ -68,19 +68,19 @@ func (t *Manager) RetryCallback(ctx context.Context, req api.RetryCallbackReques
 	}
 	n := eligible[0]
 	if n.Interaction != "" {
-		o, ok := t.host.Observation(terminal)
+		o, ok := t.kit.host.Observation(terminal)
 		if !ok || o.Interaction == nil || o.Interaction.InteractionID != n.Interaction {
 			return api.Task{}, api.Errorf(api.CodeConflict, "retry_callback: the interaction of %s is no longer on the screen", n.ID)
 		}
 	}
-	n, err = t.st.Requeue(n.ID, t.now())
+	n, err = t.kit.st.Requeue(n.ID, t.kit.now())
 	if err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return api.Task{}, api.Errorf(api.CodeConflict, "retry_callback: %v", err)
 		}
 		return api.Task{}, err
 	}
-	t.notes.schedule(n)
+	t.kit.notes.schedule(n)
 	return t.taskOf(subject)
 }
 
@@ -120,7 +120,7 @@ func (t *Manager) watchTask(rec store.Watch) api.Task {
 		WatchMode: rec.Mode, Confidence: rec.Confidence, State: rec.State, Reason: rec.Reason,
 		ObservationState: rec.State, Warnings: rec.Warnings, Deadline: rec.Deadline}
 	if rec.State == WatchActive {
-		if o, ok := t.lastObs[rec.TerminalID]; ok && o.Interaction != nil {
+		if o, ok := t.kit.last[rec.TerminalID]; ok && o.Interaction != nil {
 			out.Interaction = o.Interaction
 		}
 	}
@@ -144,7 +144,7 @@ func (t *Manager) turnTask(sp TurnSpec, state string) (api.Task, error) {
 		out.Reason = sp.Reason
 		out.Answerable = state == TurnCompleted && sp.EndedWithText
 	}
-	if tr := t.turns[sp.TurnID]; tr != nil && tr.handoff != "" && state == TurnRunning {
+	if tr := t.kit.fs.turns[sp.TurnID]; tr != nil && tr.handoff != "" && state == TurnRunning {
 		out.State, out.Handoff = TurnHandoff, handoffDecision(sp, tr.handoff)
 	}
 	out.Notifications = t.notificationsOf(sp.TurnID)
@@ -154,9 +154,9 @@ func (t *Manager) turnTask(sp TurnSpec, state string) (api.Task, error) {
 // notificationsOf lists a subject's outbox entries as the contract shows
 // them (no route, no envelope).
 func (t *Manager) notificationsOf(subject string) []api.Notification {
-	ns, err := t.st.Notifications(func(n *store.Notification) bool { return n.Subject == subject })
+	ns, err := t.kit.st.Notifications(func(n *store.Notification) bool { return n.Subject == subject })
 	if err != nil {
-		t.lg.Warn("notifications", "subject", subject, "err", err)
+		t.kit.lg.Warn("notifications", "subject", subject, "err", err)
 		return nil
 	}
 	out := []api.Notification{}
