@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"errors"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/store"
@@ -94,21 +93,6 @@ func (tr *turnState) catchUp(k *kit) {
 	}
 }
 
-// turnRecord reads a Turn from the monitor or the ledger.
-func (t *Manager) turnRecord(id string) (TurnSpec, string, error) {
-	if tr := t.kit.fs.turns[id]; tr != nil {
-		return tr.spec, TurnRunning, nil
-	}
-	if t.kit.ledger == nil {
-		return TurnSpec{}, "", api.Errorf(api.CodeNotFound, "no turn %s (no managed Turns in this daemon)", id)
-	}
-	sp, st, err := t.kit.ledger.TurnState(id)
-	if errors.Is(err, store.ErrNotFound) {
-		return sp, st, api.Errorf(api.CodeNotFound, "no turn %s", id)
-	}
-	return sp, st, err
-}
-
 // Close answers POST /v1/close: release a managed Turn (stop observing,
 // withdraw what is not dispatched). It does not claim the native task
 // failed and does not cancel it. A Watch must use Unwatch; closed
@@ -119,10 +103,12 @@ func (t *Manager) Close(ctx context.Context, req api.CloseRequest) (api.Task, er
 	}
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	sp, state, err := t.turnRecord(req.TurnID)
+	k := &t.kit
+	r, err := k.turn(req.TurnID)
 	if err != nil {
 		return api.Task{}, err
 	}
+	sp, state := r.spec, r.state
 	if state == TurnClosed {
 		return api.Task{}, api.Errorf(api.CodeConflict, "close: turn %s is already closed", req.TurnID)
 	}
@@ -132,18 +118,17 @@ func (t *Manager) Close(ctx context.Context, req api.CloseRequest) (api.Task, er
 	case ReasonSuperseded:
 		// The decision is revalidated: the Turn's handoff is open and the
 		// terminal's conversation is still not the Turn's.
-		tr := t.kit.fs.turns[req.TurnID]
+		tr := k.fs.turns[req.TurnID]
 		if tr == nil || tr.handoff == "" {
 			return api.Task{}, api.Errorf(api.CodeConflict, "close: turn %s has no open handoff decision (state %s)", req.TurnID, state)
 		}
-		if o, ok := t.kit.host.Observation(sp.TerminalID); ok && o.Incarnation == sp.Incarnation && !switchedAway(sp, o.Bind) {
+		if o, ok := k.host.Observation(sp.TerminalID); ok && o.Incarnation == sp.Incarnation && !switchedAway(sp, o.Bind) {
 			return api.Task{}, api.Errorf(api.CodeConflict, "close: the terminal runs the turn's conversation (%s): no context switch to settle; close without a reason releases the turn", tr.handoff)
 		}
 		reason = ReasonSuperseded
 	default:
 		return api.Task{}, api.Errorf(api.CodeBadRequest, "close: reason %q is not one akk knows (only %s)", req.Reason, ReasonSuperseded)
 	}
-	k := &t.kit
 	now := k.now()
 	k.fs.drop(req.TurnID)
 	k.host.Asked(sp, nil)
@@ -156,7 +141,7 @@ func (t *Manager) Close(ctx context.Context, req api.CloseRequest) (api.Task, er
 		return api.Task{}, err
 	}
 	sp.Reason = reason
-	return t.turnTask(sp, TurnClosed)
+	return turnRow{sp, TurnClosed}.task(k), nil
 }
 
 // renewTurn refreshes a running Turn's inactivity window; it cannot pass
@@ -164,17 +149,18 @@ func (t *Manager) Close(ctx context.Context, req api.CloseRequest) (api.Task, er
 func (t *Manager) renewTurn(ctx context.Context, req api.RenewRequest) (api.Task, error) {
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	sp, state, err := t.turnRecord(req.TurnID)
+	k := &t.kit
+	r, err := k.turn(req.TurnID)
 	if err != nil {
 		return api.Task{}, err
 	}
-	tr := t.kit.fs.turns[req.TurnID]
+	tr := k.fs.turns[req.TurnID]
 	if tr == nil {
-		return api.Task{}, api.Errorf(api.CodeConflict, "renew: turn %s is %s", req.TurnID, state)
+		return api.Task{}, api.Errorf(api.CodeConflict, "renew: turn %s is %s", req.TurnID, r.state)
 	}
-	tr.lastSeen, tr.stalled = t.kit.now(), false
+	tr.lastSeen, tr.stalled = k.now(), false
 	t.poke()
-	return t.turnTask(sp, state)
+	return r.task(k), nil
 }
 
 // recoverTurn re-reads a running Turn's terminal and reschedules its
@@ -182,16 +168,16 @@ func (t *Manager) renewTurn(ctx context.Context, req api.RenewRequest) (api.Task
 func (t *Manager) recoverTurn(ctx context.Context, req api.RecoverRequest) (api.Task, error) {
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	sp, state, err := t.turnRecord(req.TurnID)
+	k := &t.kit
+	r, err := k.turn(req.TurnID)
 	if err != nil {
 		return api.Task{}, err
 	}
-	if state == TurnClosed {
+	if r.state == TurnClosed {
 		return api.Task{}, api.Errorf(api.CodeConflict, "recover: turn %s is closed", req.TurnID)
 	}
-	k := &t.kit
 	if tr := k.fs.turns[req.TurnID]; tr != nil {
-		if o, ok := k.host.Observation(sp.TerminalID); ok {
+		if o, ok := k.host.Observation(r.spec.TerminalID); ok {
 			tr.observed(k, o)
 		} else {
 			tr.end(k, TurnFailed, api.CallbackError, api.CallbackFailed, ReasonExited, k.now())
@@ -202,8 +188,8 @@ func (t *Manager) recoverTurn(ctx context.Context, req api.RecoverRequest) (api.
 		return api.Task{}, err
 	}
 	k.notes.schedule(open...)
-	if now, st, err := t.turnRecord(req.TurnID); err == nil {
-		sp, state = now, st // settled by the look just taken
+	if now, err := k.turn(req.TurnID); err == nil {
+		r = now // settled by the look just taken
 	}
-	return t.turnTask(sp, state)
+	return r.task(k), nil
 }

@@ -37,7 +37,7 @@ func (t *Manager) Watch(ctx context.Context, req api.WatchRequest) (api.Task, er
 	}
 	for _, w := range k.fs.watches {
 		if w.rec.TerminalID == req.TerminalID && w.rec.Incarnation == o.Incarnation {
-			return t.watchTask(w.rec), nil
+			return watchRow{w.rec}.task(k), nil
 		}
 	}
 	now := k.now()
@@ -69,7 +69,7 @@ func (t *Manager) Watch(ctx context.Context, req api.WatchRequest) (api.Task, er
 		k.tell(w.voice(), n) // an agent blocked already: its owner hears of it now
 	}
 	k.lg.Info("watch", "watch", rec.ID, "terminal", rec.TerminalID, "mode", rec.Mode)
-	return t.watchTask(rec), nil
+	return watchRow{rec}.task(k), nil
 }
 
 // WatchSent is the Watch that follows a user-explicit send akk could not
@@ -197,25 +197,26 @@ func readEvidence(agent evidence.Agent, path string, fn func(evidence.Where, evi
 func (t *Manager) Unwatch(ctx context.Context, req api.UnwatchRequest) (api.Task, error) {
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	rec, err := t.watchRecord(req.WatchID)
+	k := &t.kit
+	rec, err := k.watch(req.WatchID)
 	if err != nil {
 		return api.Task{}, err
 	}
-	now := t.kit.now()
+	now := k.now()
 	if rec.State == WatchActive || rec.State == WatchExpired {
-		t.kit.fs.drop(rec.ID)
+		k.fs.drop(rec.ID)
 		rec.State, rec.Reason, rec.SettledAt = WatchStopped, ReasonUnwatched, now
 		rec.Revision++
 		ev := store.Event{Type: api.EventWatchSettled, TerminalID: rec.TerminalID,
 			Attrs: map[string]string{"watch_id": rec.ID, "state": WatchStopped, "reason": ReasonUnwatched, "confidence": rec.Confidence}}
-		if _, err := t.kit.notes.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
+		if _, err := k.notes.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
 			return api.Task{}, err
 		}
 	}
-	if _, err := t.kit.st.Withdraw(rec.ID, now); err != nil {
+	if _, err := k.st.Withdraw(rec.ID, now); err != nil {
 		return api.Task{}, err
 	}
-	return t.watchTask(rec), nil
+	return watchRow{rec}.task(k), nil
 }
 
 // Renew answers POST /v1/renew for a Watch: verify the same task is still
@@ -237,7 +238,7 @@ func (t *Manager) Renew(ctx context.Context, req api.RenewRequest) (api.Task, er
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
 	k := &t.kit
-	rec, err := t.watchRecord(req.WatchID)
+	rec, err := k.watch(req.WatchID)
 	if err != nil {
 		return api.Task{}, err
 	}
@@ -273,7 +274,7 @@ func (t *Manager) Renew(ctx context.Context, req api.RenewRequest) (api.Task, er
 		k.fs.watches[rec.ID] = &watchState{rec: rec, outBytes: o.OutBytes, outAt: now}
 	}
 	t.poke()
-	return t.watchTask(rec), nil
+	return watchRow{rec}.task(k), nil
 }
 
 // Recover answers POST /v1/recover for a Watch: re-read the original task
@@ -289,7 +290,8 @@ func (t *Manager) Recover(ctx context.Context, req api.RecoverRequest) (api.Task
 	}
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	rec, err := t.watchRecord(req.WatchID)
+	k := &t.kit
+	rec, err := k.watch(req.WatchID)
 	if err != nil {
 		return api.Task{}, err
 	}
@@ -297,7 +299,6 @@ func (t *Manager) Recover(ctx context.Context, req api.RecoverRequest) (api.Task
 	case WatchStopped, WatchExpired:
 		return api.Task{}, api.Errorf(api.CodeConflict, "recover: watch %s is %s; recover does not resume it (renew does, while its task is unchanged)", rec.ID, rec.State)
 	case WatchActive:
-		k := &t.kit
 		w := k.fs.watches[rec.ID]
 		if w == nil {
 			w = &watchState{rec: rec, outAt: k.now()}
@@ -313,12 +314,12 @@ func (t *Manager) Recover(ctx context.Context, req api.RecoverRequest) (api.Task
 		}
 		rec = w.rec
 	}
-	open, err := t.kit.st.Notifications(func(n *store.Notification) bool { return n.Subject == rec.ID && !n.Final() })
+	open, err := k.st.Notifications(func(n *store.Notification) bool { return n.Subject == rec.ID && !n.Final() })
 	if err != nil {
 		return api.Task{}, err
 	}
-	t.kit.notes.schedule(open...)
-	return t.watchTask(rec), nil
+	k.notes.schedule(open...)
+	return watchRow{rec}.task(k), nil
 }
 
 // reconcile reads an exact Watch's file again: a completion of the
@@ -350,18 +351,6 @@ func (w *watchState) replay(k *kit, scan taskScan) {
 			w.evidence(k, boundEvidence{terminalID: w.rec.TerminalID, gen: a.Generation, ev: ev})
 		}
 	})
-}
-
-// watchRecord reads a Watch; an unknown id is not_found.
-func (t *Manager) watchRecord(id string) (store.Watch, error) {
-	if w := t.kit.fs.watches[id]; w != nil {
-		return w.rec, nil
-	}
-	rec, err := t.kit.st.Watch(id)
-	if errors.Is(err, store.ErrNotFound) {
-		return rec, api.Errorf(api.CodeNotFound, "no watch %s", id)
-	}
-	return rec, err
 }
 
 func exactlyOne(watchID, turnID string) error {
