@@ -297,3 +297,39 @@ func (tr *turnState) end(k *kit, state, typ, event, reason string, now time.Time
 	env.Answerable = tr.endedWithText
 	k.say(v, env, "settled", store.TaskChange{Events: []store.Event{ev}})
 }
+
+// catchUp replays the bound file's complete lines into a Turn. Evidence
+// the binder delivered before the monitor followed the Turn is otherwise
+// lost: a short Claude turn can be written, end included, within the
+// second that acceptance takes to find a first transcript, and a restart
+// misses what was written while down. The Turn would then never settle.
+// Replaying a line the stream also delivers is harmless: the Turn's
+// native id is set once, and it ends once.
+//
+// A Turn whose file was not known at its send (Claude's first prompt,
+// pending) adopts the bound path's file from its start, as the stream's
+// binding change would: its prompt's hash must still be found there.
+func (tr *turnState) catchUp(k *kit) {
+	if tr.spec.Path == "" {
+		return
+	}
+	sp := tr.spec
+	var evs []evidence.Event
+	file, _, err := readEvidence(evidence.Agent(sp.Agent), sp.Path, func(_ evidence.Where, ev evidence.Event) {
+		evs = append(evs, ev)
+	})
+	switch {
+	case err != nil:
+		return
+	case sp.File == (evidence.FileID{}) && sp.NativeTurnID == "":
+		tr.spec.File, tr.spec.Start = file, 0
+	case file != sp.File:
+		return // another file now: the stream's binding change decides
+	}
+	for _, ev := range evs {
+		if !k.fs.has(tr) {
+			return // ended
+		}
+		tr.evidence(k, boundEvidence{terminalID: sp.TerminalID, gen: tr.spec.BindingGen, ev: ev})
+	}
+}

@@ -322,37 +322,6 @@ func (t *Manager) Recover(ctx context.Context, req api.RecoverRequest) (api.Task
 	return watchRow{rec}.task(k), nil
 }
 
-// reconcile reads an exact Watch's file again: a completion of the
-// anchored turn already written wins; a replaced file invalidates.
-func (w *watchState) reconcile(k *kit) {
-	a := w.rec.Anchor
-	scan, err := scanTask(evidence.Agent(a.Agent), a.Path)
-	now := k.now()
-	if err != nil || scan.file != (evidence.FileID{Dev: a.FileDev, Ino: a.FileIno}) || scan.end < a.Start {
-		w.end(k, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
-		return
-	}
-	if a.TurnID != "" && scan.running != a.TurnID && scan.end > a.Start {
-		// The anchored turn is no longer running: read its end.
-		w.replay(k, scan)
-	}
-}
-
-// replay feeds the record's entries after the anchor through the Watch's
-// evidence path (a completion the watcher's events did not bring).
-func (w *watchState) replay(k *kit, scan taskScan) {
-	a := w.rec.Anchor
-	// The parser needs every entry for its context; only those after the
-	// anchor are evidence (evidence skips the others).
-	// A record gone since the scan brings no events; one replaced brings
-	// another identity, which invalidates the Watch.
-	readEvidence(evidence.Agent(a.Agent), a.Path, func(wh evidence.Where, ev evidence.Event) {
-		if k.fs.watches[w.rec.ID] != nil && wh.End <= scan.end {
-			w.evidence(k, boundEvidence{terminalID: w.rec.TerminalID, gen: a.Generation, ev: ev})
-		}
-	})
-}
-
 func exactlyOne(watchID, turnID string) error {
 	if (watchID == "") == (turnID == "") {
 		return api.Errorf(api.CodeBadRequest, "exactly one of watch_id and turn_id (a conversation id alone selects no task)")
