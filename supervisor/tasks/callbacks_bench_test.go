@@ -91,7 +91,7 @@ func BenchmarkEvidenceToCallback(b *testing.B) {
 			State: WatchActive, Incarnation: "x", Routes: []string{"hook"}, Created: time.Now(), Deadline: time.Now().Add(time.Hour),
 			Anchor: &store.TaskAnchor{Agent: "codex", Path: path, FileDev: uint64(sys.Dev), FileIno: sys.Ino, Generation: 1, Start: off, TurnID: turn}}
 		sv.opMu.Lock()
-		sv.watches[id] = &watchState{rec: rec}
+		sv.kit.fs.watches[id] = &watchState{rec: rec}
 		sv.opMu.Unlock()
 		at := time.Now()
 		f.WriteString(fmt.Sprintf(`{"type":"event_msg","payload":{"type":"task_complete","turn_id":%q}}`+"\n", turn))

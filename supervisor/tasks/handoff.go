@@ -62,9 +62,9 @@ func switchedAway(sp TurnSpec, b terminal.Binding) bool {
 	return false
 }
 
-// handoff opens the Turn's handoff decision for why, or moves an open one
-// on to a context switch; the controller is woken once.
-func (t *Manager) handoff(tr *turnState, why string, now time.Time) {
+// openHandoff opens the Turn's handoff decision for why, or moves an
+// open one on to a context switch; the controller is woken once.
+func (tr *turnState) openHandoff(k *kit, why string, now time.Time) {
 	if tr.handoff == why || tr.handoff == ReasonHumanContextSwitch {
 		return
 	}
@@ -72,16 +72,16 @@ func (t *Manager) handoff(tr *turnState, why string, now time.Time) {
 	tr.handoff = why
 	ev := store.Event{Type: api.EventTurnHandoff, TerminalID: tr.spec.TerminalID,
 		Attrs: map[string]string{"turn_id": tr.spec.TurnID, "reason": why}}
-	t.lg.Info("turn handoff", "turn", tr.spec.TurnID, "terminal", tr.spec.TerminalID, "reason", why)
+	k.lg.Info("turn handoff", "turn", tr.spec.TurnID, "terminal", tr.spec.TerminalID, "reason", why)
 	if !first {
-		if _, err := t.commit(store.TaskChange{Events: []store.Event{ev}}); err != nil {
-			t.lg.Error("handoff event", "turn", tr.spec.TurnID, "err", err)
+		if _, err := k.notes.commit(store.TaskChange{Events: []store.Event{ev}}); err != nil {
+			k.lg.Error("handoff event", "turn", tr.spec.TurnID, "err", err)
 		}
 		return
 	}
-	t.host.Asked(tr.spec, nil)
-	env := tr.envelope(api.CallbackBlocked, api.CallbackHandoff, why, now)
-	t.notify(env, tr.event("handoff"), tr.spec.Routes, store.TaskChange{Events: []store.Event{ev}})
+	k.host.Asked(tr.spec, nil)
+	v := tr.voice()
+	k.say(v, v.envelope(api.CallbackBlocked, api.CallbackHandoff, why, now), "handoff", store.TaskChange{Events: []store.Event{ev}})
 }
 
 // handoffDecision is what Status shows of an open handoff: close settles
@@ -98,8 +98,8 @@ func handoffDecision(sp TurnSpec, why string) *api.Handoff {
 // akkInterrupted says whether akk itself interrupted the Turn: its cancel,
 // or a reject it sent (Claude Code's No ends the native turn as
 // interrupted). An unreadable store keeps the old rule: akk's.
-func (t *Manager) akkInterrupted(turnID string) bool {
-	rs, err := t.st.Reservations()
+func (k *kit) akkInterrupted(turnID string) bool {
+	rs, err := k.st.Reservations()
 	if err != nil {
 		return true
 	}

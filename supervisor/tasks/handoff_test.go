@@ -71,7 +71,7 @@ func TestTurnHandoff(t *testing.T) {
 			}
 			o := terminal.Observation{TerminalID: sp.TerminalID, At: r.clock.Now(), Screen: contract.ScreenIdle, Incarnation: sp.Incarnation, Bind: c.bind}
 			r.host.obs[sp.TerminalID] = o
-			if _, open := r.m.turns[sp.TurnID]; open {
+			if _, open := r.m.kit.fs.turns[sp.TurnID]; open {
 				r.m.Observe(o)
 				r.m.process()
 			}
@@ -127,10 +127,10 @@ func TestActivityFromSessionFile(t *testing.T) {
 	now := r.clock.Now()
 	rec := store.Watch{ID: "watch_filed", TerminalID: "term_f", Mode: api.WatchTerminalActivity, Confidence: api.ConfidenceBestEffort,
 		State: WatchActive, Incarnation: "1/1/claude", Created: now, Deadline: now.Add(time.Hour), Routes: []string{"a"}, BindingGen: 1}
-	if _, err := r.m.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+	if _, err := r.m.kit.notes.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
 		t.Fatal(err)
 	}
-	r.m.watches[rec.ID] = &watchState{rec: rec, outAt: now}
+	r.m.kit.fs.watches[rec.ID] = &watchState{rec: rec, outAt: now}
 	look := func(b terminal.Binding) {
 		r.clock.advance(3 * time.Second)
 		r.m.Observe(terminal.Observation{TerminalID: "term_f", At: r.clock.Now(), Screen: contract.ScreenIdle, Incarnation: rec.Incarnation, Bind: b})
@@ -140,12 +140,12 @@ func TestActivityFromSessionFile(t *testing.T) {
 	look(absent)
 	look(absent)
 	look(terminal.Binding{Generation: 2, State: contract.IdentityAmbiguous})
-	if w := r.m.watches[rec.ID]; w == nil || w.rec.SawActivity {
+	if w := r.m.kit.fs.watches[rec.ID]; w == nil || w.rec.SawActivity {
 		t.Fatalf("idle, or a binding it cannot name, counted as activity: %+v", w)
 	}
 	filed := terminal.Binding{Generation: 3, State: contract.IdentityResolved, SessionID: "s1", Path: "/files/s1.jsonl"}
 	look(filed)
-	if w := r.m.watches[rec.ID]; w == nil || !w.rec.SawActivity {
+	if w := r.m.kit.fs.watches[rec.ID]; w == nil || !w.rec.SawActivity {
 		t.Fatalf("the session file's appearing is not activity: %+v", w)
 	}
 	look(filed)

@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"time"
 
@@ -14,7 +13,17 @@ import (
 // storeLedger is the managed Turn monitor's durable side: the dispatch
 // path's store.Turn records. Send writes a Turn until it is accepted; the
 // monitor settles it from evidence.
-type storeLedger struct{ t *Manager }
+type storeLedger struct {
+	st   *store.Store
+	host ledgerHost
+}
+
+// ledgerHost is what the ledger needs of the daemon: the journal, and the
+// terminal to tell of a settled Turn (Host).
+type ledgerHost interface {
+	Commit(store.Change) error
+	TurnSettled(terminalID, turnID string)
+}
 
 // SpecOf is the monitor's view of a stored Turn.
 func SpecOf(t store.Turn) TurnSpec {
@@ -52,7 +61,7 @@ func monitorState(t store.Turn) string {
 }
 
 func (l storeLedger) OpenTurns() ([]TurnSpec, error) {
-	ts, err := l.t.st.Turns()
+	ts, err := l.st.Turns()
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +79,7 @@ func (l storeLedger) OpenTurns() ([]TurnSpec, error) {
 }
 
 func (l storeLedger) TurnState(id string) (TurnSpec, string, error) {
-	t, err := l.t.st.Turn(id)
+	t, err := l.st.Turn(id)
 	if err != nil {
 		return TurnSpec{}, "", err
 	}
@@ -78,7 +87,7 @@ func (l storeLedger) TurnState(id string) (TurnSpec, string, error) {
 }
 
 func (l storeLedger) SettleTurn(id string, end TurnEnd) error {
-	t, err := l.t.st.Turn(id)
+	t, err := l.st.Turn(id)
 	if err != nil {
 		return err
 	}
@@ -100,15 +109,15 @@ func (l storeLedger) SettleTurn(id string, end TurnEnd) error {
 	}
 	ev := store.Event{Type: api.EventTurnState, TerminalID: t.TerminalID, Attrs: map[string]string{
 		"turn_id": t.ID, "session_id": t.SessionID, "state": t.State, "reason": end.Reason}}
-	if err := l.t.host.Commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
+	if err := l.host.Commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
 		return fmt.Errorf("settle turn %s: %w", id, err)
 	}
-	l.t.host.TurnSettled(t.TerminalID, id)
+	l.host.TurnSettled(t.TerminalID, id)
 	return nil
 }
 
 func (l storeLedger) Promote(id, nativeTurn string, at time.Time) error {
-	t, err := l.t.st.Turn(id)
+	t, err := l.st.Turn(id)
 	if err != nil {
 		return err
 	}
@@ -118,59 +127,8 @@ func (l storeLedger) Promote(id, nativeTurn string, at time.Time) error {
 	t.State, t.NativeTurn, t.Accepted, t.Updated = store.TurnAccepted, nativeTurn, at, at
 	ev := store.Event{Type: api.EventTurnState, TerminalID: t.TerminalID, Attrs: map[string]string{
 		"turn_id": t.ID, "session_id": t.SessionID, "state": t.State}}
-	if err := l.t.host.Commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
+	if err := l.host.Commit(store.Change{Turns: []store.Turn{t}, Events: []store.Event{ev}}); err != nil {
 		return fmt.Errorf("promote turn %s: %w", id, err)
 	}
 	return nil
-}
-
-// WatchTerminal resolves a watch_id to its terminal for respond_interaction
-// (seed 003): only an active exact_task Watch of the same controller, and
-// never for approval (approve takes no watch_id).
-func (t *Manager) WatchTerminal(watchID, controller string) (string, error) {
-	w, err := t.st.Watch(watchID)
-	if errors.Is(err, store.ErrNotFound) {
-		return "", fmt.Errorf("no watch %s", watchID)
-	} else if err != nil {
-		return "", err
-	}
-	switch {
-	case w.Controller != api.Owner(controller):
-		return "", fmt.Errorf("watch %s belongs to another controller", watchID)
-	case w.Mode != api.WatchExactTask:
-		return "", fmt.Errorf("watch %s is %s: only an exact_task Watch may answer", watchID, w.Mode)
-	case w.State != "active":
-		return "", fmt.Errorf("watch %s is %s", watchID, w.State)
-	case !w.Deadline.IsZero() && t.now().After(w.Deadline):
-		return "", fmt.Errorf("watch %s expired", watchID)
-	}
-	return w.TerminalID, nil
-}
-
-// Monitor starts monitoring a stored Turn the send path submitted.
-func (t *Manager) Monitor(turn store.Turn) { t.MonitorTurn(SpecOf(turn)) }
-
-// Accepted tells the monitor what acceptance proved (the native turn
-// and file), in case the accepting line was read before the monitor
-// started following the Turn.
-func (tm *Manager) Accepted(t store.Turn) {
-	tm.opMu.Lock()
-	defer tm.opMu.Unlock()
-	if tr := tm.turns[t.ID]; tr != nil {
-		if tr.spec.NativeTurnID == "" {
-			tr.spec.NativeTurnID = t.NativeTurn
-		}
-		tr.spec.File, tr.spec.Path = evidence.FileID{Dev: t.FileDev, Ino: t.FileIno}, t.NativePath
-		tr.spec.Start, tr.spec.BindingGen = t.Anchor, t.BindingGen
-		// The turn may have ended before the monitor knew its file.
-		tm.catchUp(tr)
-	}
-}
-
-// Drop stops monitoring a Turn whose send ended uncertain: nothing
-// proves which native turn is its own.
-func (t *Manager) Drop(id string) {
-	t.opMu.Lock()
-	defer t.opMu.Unlock()
-	delete(t.turns, id)
 }

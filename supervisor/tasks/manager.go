@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
@@ -64,103 +63,29 @@ type Scheduler interface {
 	Schedule(ns ...store.Notification)
 }
 
-// Manager runs the managed Turn monitors and the Terminal Watches in
-// one goroutine, fed by the pane monitors' passes and the binder's
-// evidence; what it notifies goes to its Scheduler.
+// Manager runs the managed Turn monitors, the Terminal Watches and the
+// person's notices (its followers, follower.go) in one goroutine, fed by
+// the pane monitors' passes and the binder's evidence; what it notifies
+// goes to its Scheduler.
 //
 // Its locks keep the daemon's order (supervisor/doc.go, "Lock order"):
 // opMu before any terminal lock, mu a leaf.
 type Manager struct {
-	cfg    Config
-	st     *store.Store
-	secret []byte
-	now    func() time.Time
+	secret []byte                      // derives watch ids
 	routes func(owner string) []string // the routes of an owner's new Watches and Turns
 	// personRoutes get the notices of terminals no Watch or Turn follows
 	// (person.go).
 	personRoutes []string
-	host         Host
-	out          Scheduler
-	lg           *slog.Logger
 	wake         chan struct{}
-	// ledger is the managed Turns' durable side (nil: no managed Turns).
-	ledger TurnLedger
 
 	mu  sync.Mutex // a leaf lock: guards the queues
 	obs []terminal.Observation
 	evs []boundEvidence
 
-	opMu    sync.Mutex // serialises processing with the operations: guards the fields below
-	watches map[string]*watchState
-	turns   map[string]*turnState
-	// lastObs is each terminal's latest observation.
-	lastObs map[string]terminal.Observation
-	// held is each subject's (turn_id, watch_id) manual_required
-	// interaction waiting out manualSettle.
-	held map[string]*heldInteraction
-	// blocks is each subject's block on screen (blocked.go).
-	blocks map[string]*blockState
-	// quiet is, per terminal, the interaction on screen when a Watch or
-	// Turn last followed it ("" none): not a person's news (person.go).
-	quiet map[string]string
-}
-
-// manualSettle is how long a manual_required interaction must stay on the
-// screen before it wakes the controller. Codex draws its approval dialog
-// over several frames, and the live tier saw one of them recognized as a
-// permission with reason resized_frame 5 ms before the complete,
-// actionable prompt: waking for it would be a second wake-up for one
-// prompt. A pending (actionable) interaction comes from an exact profile
-// match and wakes at once.
-const manualSettle = 250 * time.Millisecond
-
-// heldInteraction is a manual_required interaction not yet notified.
-type heldInteraction struct {
-	terminalID string
-	in         *contract.Interaction
-	since      time.Time
-	fired      bool
-	fire       func(in *contract.Interaction, at time.Time)
-}
-
-// interactionSeen wakes the controller of subject for the observation's
-// interaction: at once when it is pending, after manualSettle of the same
-// interaction otherwise (heldTimer fires it on a quiet screen). The store
-// enqueues each (subject, interaction) once, whatever calls fire.
-func (t *Manager) interactionSeen(subject string, o terminal.Observation, fire func(in *contract.Interaction, at time.Time)) {
-	in := o.Interaction
-	h := t.held[subject]
-	switch {
-	case in == nil:
-		delete(t.held, subject)
-	case in.State == contract.StatePending:
-		delete(t.held, subject)
-		fire(in, o.At)
-	case h == nil || h.in.InteractionID != in.InteractionID:
-		t.held[subject] = &heldInteraction{terminalID: o.TerminalID, in: in, since: o.At, fire: fire}
-	case !h.fired && o.At.Sub(h.since) >= manualSettle:
-		h.fired = true
-		fire(in, o.At)
-	}
-}
-
-// heldTimer fires a held interaction that is still on the screen once its
-// settle time passed, and returns when to look again (zero: nothing
-// held).
-func (t *Manager) heldTimer(subject string, now time.Time) time.Time {
-	h := t.held[subject]
-	if h == nil || h.fired {
-		return time.Time{}
-	}
-	due := h.since.Add(manualSettle)
-	if now.Before(due) {
-		return due
-	}
-	if o, ok := t.lastObs[h.terminalID]; ok && o.Interaction != nil && o.Interaction.InteractionID == h.in.InteractionID {
-		h.fired = true
-		h.fire(h.in, now)
-	}
-	return time.Time{}
+	opMu sync.Mutex // serialises processing with the operations: guards kit
+	// kit is the followers and what they use: the commit path, each
+	// terminal's latest observation, the ledger (follower.go).
+	kit kit
 }
 
 // maxQueued bounds each queue; a pane that outpaces the task goroutine
@@ -171,27 +96,14 @@ const maxQueued = 4096
 // store's Turn records; Run runs it.
 func New(o Options) *Manager {
 	o.Config.ensureDefaults()
-	t := &Manager{cfg: o.Config, st: o.Store, secret: o.Secret, now: o.Now, routes: o.Callbacks.RoutesFor, host: o.Host,
-		personRoutes: o.Callbacks.PersonRoutes(),
-		out:          o.Outbox,
-		lg:           o.Logger.With("component", "tasks"),
-		wake:         make(chan struct{}, 1), watches: map[string]*watchState{}, turns: map[string]*turnState{},
-		lastObs: map[string]terminal.Observation{}, held: map[string]*heldInteraction{}, blocks: map[string]*blockState{},
-		quiet: map[string]string{}}
-	t.ledger = storeLedger{t}
-	return t
-}
-
-// commit writes a change of the tasks and schedules what it enqueued.
-func (t *Manager) commit(ch store.TaskChange) ([]store.Notification, error) {
-	added, err := t.host.CommitTasks(ch)
-	if err != nil {
-		return nil, err
-	}
-	if len(added) > 0 {
-		t.out.Schedule(added...)
-	}
-	return added, nil
+	lg := o.Logger.With("component", "tasks")
+	return &Manager{secret: o.Secret, routes: o.Callbacks.RoutesFor, personRoutes: o.Callbacks.PersonRoutes(),
+		wake: make(chan struct{}, 1),
+		kit: kit{cfg: o.Config, now: o.Now, host: o.Host, st: o.Store, lg: lg,
+			notes:  &notifier{host: o.Host, out: o.Outbox, secret: o.Secret, lg: lg},
+			last:   lastSeen{},
+			fs:     newFollowers(),
+			ledger: storeLedger{st: o.Store, host: o.Host}}}
 }
 
 func (t *Manager) poke() {
@@ -247,7 +159,7 @@ func (t *Manager) Run(ctx context.Context) error {
 		next := t.process()
 		wait := time.Hour
 		if !next.IsZero() {
-			wait = max(next.Sub(t.now()), time.Millisecond)
+			wait = max(next.Sub(t.kit.now()), time.Millisecond)
 		}
 		timer.Reset(wait)
 		select {
@@ -265,9 +177,11 @@ func (t *Manager) Run(ctx context.Context) error {
 	}
 }
 
-// load brings the active Watches back after a restart.
+// load brings the active Watches and the ledger's open Turns back after a
+// restart. What a Turn's agent wrote while no daemon ran is read now: the
+// binder's stream starts at the file's end.
 func (t *Manager) load() error {
-	ws, err := t.st.Watches()
+	ws, err := t.kit.st.Watches()
 	if err != nil {
 		return err
 	}
@@ -275,14 +189,26 @@ func (t *Manager) load() error {
 	defer t.opMu.Unlock()
 	for _, w := range ws {
 		if w.State == WatchActive {
-			t.watches[w.ID] = &watchState{rec: w, outAt: t.now()}
+			t.kit.fs.watches[w.ID] = &watchState{rec: w, outAt: t.kit.now()}
 		}
 	}
-	return t.loadTurns()
+	if t.kit.ledger == nil {
+		return nil
+	}
+	specs, err := t.kit.ledger.OpenTurns()
+	if err != nil {
+		return err
+	}
+	for _, sp := range specs {
+		t.monitor(sp).catchUp(&t.kit)
+	}
+	return nil
 }
 
-// process drains the queues, runs the timers and returns when it next
-// has something to check.
+// process is the one pass over the followers: it drains the queues,
+// hands each observation and each event of a bound file to the followers
+// of its terminal, runs every follower's timers and the alerts come due,
+// and returns when it next has something to check.
 func (t *Manager) process() time.Time {
 	t.mu.Lock()
 	obs, evs := t.obs, t.evs
@@ -290,76 +216,28 @@ func (t *Manager) process() time.Time {
 	t.mu.Unlock()
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
+	k := &t.kit
 	for _, o := range obs {
-		t.lastObs[o.TerminalID] = o
-		for _, w := range t.watches {
-			if w.rec.TerminalID == o.TerminalID {
-				t.watchObserved(w, o)
-			}
+		k.last[o.TerminalID] = o
+		if len(t.personRoutes) > 0 {
+			k.fs.person(o.TerminalID, t.personRoutes)
 		}
-		for _, tr := range t.turns {
-			if tr.spec.TerminalID == o.TerminalID {
-				t.turnObserved(tr, o)
-			}
+		for f := range k.fs.on(o.TerminalID) {
+			f.observed(k, o)
 		}
-		t.personObserved(o)
 	}
 	for _, e := range evs {
-		if fb, ok := e.ev.(fileBound); ok {
-			t.rebound(e.terminalID, fb.where.Path)
-			continue
-		}
-		for _, w := range t.watches {
-			if w.rec.TerminalID == e.terminalID && w.rec.Anchor != nil {
-				t.watchEvidence(w, e)
-			}
-		}
-		for _, tr := range t.turns {
-			if tr.spec.TerminalID == e.terminalID {
-				t.turnEvidence(tr, e)
-			}
+		for f := range k.fs.on(e.terminalID) {
+			f.evidence(k, e)
 		}
 	}
-	now := t.now()
+	now := k.now()
 	var next time.Time
-	soonest := func(at time.Time) {
-		if !at.IsZero() && (next.IsZero() || at.Before(next)) {
-			next = at
-		}
-	}
-	for _, w := range t.watches {
-		soonest(t.watchTimers(w, now))
-		if t.watches[w.rec.ID] == w {
-			soonest(t.heldTimer(w.rec.ID, now))
-			soonest(t.resetTimer(w.rec.ID, now, t.watchBlock(w)))
-		}
-	}
-	soonest(t.personTimers(now))
-	for _, tr := range t.turns {
-		soonest(t.turnTimers(tr, now))
-		if t.turns[tr.spec.TurnID] == tr {
-			soonest(t.heldTimer(tr.spec.TurnID, now))
-			soonest(t.resetTimer(tr.spec.TurnID, now, t.turnBlock(tr)))
+	for f := range k.fs.all() {
+		next = soonest(next, f.due(k, now))
+		if k.fs.has(f) {
+			next = soonest(next, k.remind(f, now))
 		}
 	}
 	return next
-}
-
-// notify freezes and enqueues an event's notifications together with the
-// records that changed, in one synced write.
-func (t *Manager) notify(env api.CallbackEnvelope, event string, routes []string, ch store.TaskChange) {
-	ns, err := t.buildNotifications(env, event, routes)
-	if err != nil {
-		t.lg.Error("notification", "err", err)
-		return
-	}
-	ch.Notifications = append(ch.Notifications, ns...)
-	added, err := t.commit(ch)
-	if err != nil {
-		t.lg.Error("notification", "event", event, "err", err)
-		return
-	}
-	if len(added) > 0 {
-		t.lg.Info("notify", "subject", ns[0].Subject, "type", env.Type, "event", env.Event, "routes", len(added))
-	}
 }

@@ -22,9 +22,10 @@ func (t *Manager) RetryCallback(ctx context.Context, req api.RetryCallbackReques
 	}
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
+	k := &t.kit
 	subject, terminal := req.WatchID, ""
 	if req.WatchID != "" {
-		rec, err := t.watchRecord(req.WatchID)
+		rec, err := k.watch(req.WatchID)
 		if err != nil {
 			return api.Task{}, err
 		}
@@ -34,16 +35,16 @@ func (t *Manager) RetryCallback(ctx context.Context, req api.RetryCallbackReques
 		terminal = rec.TerminalID
 	} else {
 		subject = req.TurnID
-		sp, state, err := t.turnRecord(req.TurnID)
+		r, err := k.turn(req.TurnID)
 		if err != nil {
 			return api.Task{}, err
 		}
-		if state == TurnClosed {
+		if r.state == TurnClosed {
 			return api.Task{}, api.Errorf(api.CodeConflict, "retry_callback: turn %s is closed: it dispatches no callbacks", req.TurnID)
 		}
-		terminal = sp.TerminalID
+		terminal = r.spec.TerminalID
 	}
-	ns, err := t.st.Notifications(func(n *store.Notification) bool {
+	ns, err := k.st.Notifications(func(n *store.Notification) bool {
 		return n.Subject == subject && (req.NotificationID == "" || n.ID == req.NotificationID)
 	})
 	if err != nil {
@@ -68,20 +69,24 @@ func (t *Manager) RetryCallback(ctx context.Context, req api.RetryCallbackReques
 	}
 	n := eligible[0]
 	if n.Interaction != "" {
-		o, ok := t.host.Observation(terminal)
+		o, ok := k.host.Observation(terminal)
 		if !ok || o.Interaction == nil || o.Interaction.InteractionID != n.Interaction {
 			return api.Task{}, api.Errorf(api.CodeConflict, "retry_callback: the interaction of %s is no longer on the screen", n.ID)
 		}
 	}
-	n, err = t.st.Requeue(n.ID, t.now())
+	n, err = k.st.Requeue(n.ID, k.now())
 	if err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return api.Task{}, api.Errorf(api.CodeConflict, "retry_callback: %v", err)
 		}
 		return api.Task{}, err
 	}
-	t.out.Schedule(n)
-	return t.taskOf(subject)
+	k.notes.schedule(n)
+	r, err := k.row(subject)
+	if err != nil {
+		return api.Task{}, err
+	}
+	return r.task(k), nil
 }
 
 // TaskStatus answers POST /v1/task_status: a Turn's or Watch's states and
@@ -92,81 +97,13 @@ func (t *Manager) TaskStatus(ctx context.Context, req api.TaskRequest) (api.Task
 	}
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	if req.WatchID != "" {
-		return t.taskOf(req.WatchID)
+	subject := req.WatchID
+	if subject == "" {
+		subject = req.TurnID
 	}
-	return t.taskOf(req.TurnID)
-}
-
-// taskOf projects a Watch or a Turn. Called with opMu held.
-func (t *Manager) taskOf(subject string) (api.Task, error) {
-	if len(subject) > 6 && subject[:6] == "watch_" {
-		rec, err := t.watchRecord(subject)
-		if err != nil {
-			return api.Task{}, err
-		}
-		return t.watchTask(rec), nil
-	}
-	sp, state, err := t.turnRecord(subject)
+	r, err := t.kit.row(subject)
 	if err != nil {
 		return api.Task{}, err
 	}
-	return t.turnTask(sp, state)
-}
-
-// watchTask is the contract's view of a Watch: no anchor path, no routes.
-func (t *Manager) watchTask(rec store.Watch) api.Task {
-	out := api.Task{V: api.SchemaVersion, WatchID: rec.ID, TerminalID: rec.TerminalID, TaskKind: TaskWatch,
-		WatchMode: rec.Mode, Confidence: rec.Confidence, State: rec.State, Reason: rec.Reason,
-		ObservationState: rec.State, Warnings: rec.Warnings, Deadline: rec.Deadline}
-	if rec.State == WatchActive {
-		if o, ok := t.lastObs[rec.TerminalID]; ok && o.Interaction != nil {
-			out.Interaction = o.Interaction
-		}
-	}
-	out.Notifications = t.notificationsOf(rec.ID)
-	return out
-}
-
-func (t *Manager) turnTask(sp TurnSpec, state string) (api.Task, error) {
-	mgmt := "managed"
-	if state == TurnClosed {
-		mgmt = "closed"
-	}
-	obs := "active"
-	if state != TurnRunning {
-		obs = "settled"
-	}
-	out := api.Task{V: api.SchemaVersion, TurnID: sp.TurnID, SessionID: sp.SessionID, TerminalID: sp.TerminalID,
-		TaskKind: TaskManagedTurn, Confidence: api.ConfidenceExact, State: state, ManagementState: mgmt,
-		ObservationState: obs, Deadline: sp.Deadline}
-	if state != TurnRunning {
-		out.Reason = sp.Reason
-		out.Answerable = state == TurnCompleted && sp.EndedWithText
-	}
-	if tr := t.turns[sp.TurnID]; tr != nil && tr.handoff != "" && state == TurnRunning {
-		out.State, out.Handoff = TurnHandoff, handoffDecision(sp, tr.handoff)
-	}
-	out.Notifications = t.notificationsOf(sp.TurnID)
-	return out, nil
-}
-
-// notificationsOf lists a subject's outbox entries as the contract shows
-// them (no route, no envelope).
-func (t *Manager) notificationsOf(subject string) []api.Notification {
-	ns, err := t.st.Notifications(func(n *store.Notification) bool { return n.Subject == subject })
-	if err != nil {
-		t.lg.Warn("notifications", "subject", subject, "err", err)
-		return nil
-	}
-	out := []api.Notification{}
-	for _, n := range ns {
-		an := api.Notification{NotificationID: n.ID, Type: n.Type, Event: n.Event,
-			State: n.State, Attempts: len(n.Attempts), Created: n.Created}
-		if k := len(n.Attempts); k > 0 {
-			an.Detail = n.Attempts[k-1].Detail
-		}
-		out = append(out, an)
-	}
-	return out
+	return r.task(&t.kit), nil
 }

@@ -80,11 +80,11 @@ func TestRecoveryOperations(t *testing.T) {
 	watch := func(id, state string, ntfStates ...string) {
 		rec := store.Watch{ID: id, TerminalID: "term_gone", Mode: api.WatchTerminalActivity, Confidence: api.ConfidenceBestEffort,
 			State: state, Incarnation: "1/1/claude", Created: now, Deadline: now.Add(time.Hour), Routes: []string{"a", "b"}}
-		if _, err := sv.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+		if _, err := sv.kit.notes.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
 			t.Fatal(err)
 		}
 		if state == WatchActive {
-			sv.watches[id] = &watchState{rec: rec}
+			sv.kit.fs.watches[id] = &watchState{rec: rec}
 		}
 		seedNotifications(t, sv, id, ntfStates...)
 	}
@@ -195,11 +195,11 @@ func seedNotifications(t *testing.T, sv *Manager, subject string, states ...stri
 		if strings.HasPrefix(subject, "turn_") {
 			env.TaskKind, env.WatchID, env.TurnID = TaskManagedTurn, "", subject
 		}
-		ns, err := sv.buildNotifications(env, "event"+string(rune('0'+i)), []string{"a"})
+		ns, err := sv.kit.notes.freeze(env, "event"+string(rune('0'+i)), []string{"a"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sv.commit(store.TaskChange{Notifications: ns}); err != nil {
+		if _, err := sv.kit.notes.commit(store.TaskChange{Notifications: ns}); err != nil {
 			t.Fatal(err)
 		}
 		id := ns[0].ID
@@ -207,10 +207,10 @@ func seedNotifications(t *testing.T, sv *Manager, subject string, states ...stri
 			continue
 		}
 		now := time.Now()
-		if _, err := sv.st.Claim(id, "seed", now, now.Add(time.Minute)); err != nil {
+		if _, err := sv.kit.st.Claim(id, "seed", now, now.Add(time.Minute)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sv.st.Outcome(id, "seed", 1, state, "seeded", now, time.Time{}); err != nil && !errors.Is(err, store.ErrConflict) {
+		if _, err := sv.kit.st.Outcome(id, "seed", 1, state, "seeded", now, time.Time{}); err != nil && !errors.Is(err, store.ErrConflict) {
 			t.Fatal(err)
 		}
 	}

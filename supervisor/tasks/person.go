@@ -1,12 +1,9 @@
 package tasks
 
 import (
-	"strings"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
-	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
@@ -26,99 +23,50 @@ import (
 // Watch or Turn follows.
 const TaskTerminal = "terminal"
 
-// followed reports whether a Watch or Turn follows the terminal.
-func (t *Manager) followed(terminalID string) bool {
-	for _, w := range t.watches {
-		if w.rec.TerminalID == terminalID {
-			return true
-		}
-	}
-	for _, tr := range t.turns {
-		if tr.spec.TerminalID == terminalID {
-			return true
-		}
-	}
-	return false
+// personState is the person's notices of one terminal, a follower: what
+// it told of the terminal's screen while no Watch or Turn followed it.
+type personState struct {
+	terminalID string
+	routes     []string // the person routes
+	seen       alerts
+	// hushed: a Watch or Turn followed the terminal when last seen, with
+	// quiet on its screen ("" none): that prompt is not the person's news.
+	hushed bool
+	quiet  string
 }
 
-// personObserved folds an observation of a terminal into its notices.
-func (t *Manager) personObserved(o terminal.Observation) {
-	subject := o.TerminalID
-	if len(t.personRoutes) == 0 {
-		return
-	}
-	if t.followed(subject) {
+func (p *personState) voice() voice {
+	return voice{subject: p.terminalID, routes: p.routes, answers: true, approves: true,
+		base: api.CallbackEnvelope{TaskKind: TaskTerminal, TerminalID: p.terminalID}}
+}
+
+func (p *personState) alerts() *alerts { return &p.seen }
+
+// observed folds an observation of the terminal into its notices.
+func (p *personState) observed(k *kit, o terminal.Observation) {
+	if k.fs.follows(p.terminalID) {
 		// Whoever follows it tells the person. What it told stays told
 		// when it stops following: the prompt and the block on screen
 		// then are not news.
-		delete(t.held, subject)
-		t.quiet[subject] = ""
+		p.seen.hush(o)
+		p.hushed, p.quiet = true, ""
 		if o.Interaction != nil {
-			t.quiet[subject] = o.Interaction.InteractionID
-		}
-		t.blockSeen(subject, o, func(*api.Blocked, string) {})
-		if s := t.blocks[subject]; s != nil {
-			s.resetAt = time.Time{}
+			p.quiet = o.Interaction.InteractionID
 		}
 		return
 	}
-	if q, ok := t.quiet[subject]; ok {
-		if o.Interaction != nil && o.Interaction.InteractionID == q {
+	if p.hushed {
+		if o.Interaction != nil && o.Interaction.InteractionID == p.quiet {
 			return
 		}
-		delete(t.quiet, subject)
+		p.hushed = false
 	}
-	t.interactionSeen(subject, o, func(in *contract.Interaction, at time.Time) {
-		event := api.CallbackInteractionManual
-		if in.State == contract.StatePending {
-			event = api.CallbackInteractionRequired
-		}
-		env := personEnvelope(subject, api.CallbackBlocked, event, "", at)
-		env.Interaction = in
-		t.notify(env, "interaction:"+in.InteractionID, t.personRoutes, store.TaskChange{})
-	})
-	t.blockSeen(subject, o, t.personBlock(subject))
+	k.heed(p, o)
 }
 
-// personBlock is the notices of a terminal's blocks: the block, then its
-// printed reset when it comes.
-func (t *Manager) personBlock(terminalID string) func(b *api.Blocked, event string) {
-	return func(b *api.Blocked, event string) {
-		env := personEnvelope(terminalID, api.CallbackBlocked, api.CallbackAgentBlocked, b.Reason, t.now())
-		if strings.HasPrefix(event, "limit_reset:") {
-			env = personEnvelope(terminalID, api.CallbackProgress, api.CallbackLimitReset, b.Reason, t.now())
-		}
-		env.Blocked = b
-		t.notify(env, event, t.personRoutes, store.TaskChange{})
-	}
-}
+// evidence: a person's notices read no file.
+func (p *personState) evidence(*kit, boundEvidence) {}
 
-// personTimers runs the held interactions and printed resets of the
-// terminals' own notices; it returns when to look again.
-func (t *Manager) personTimers(now time.Time) time.Time {
-	var next time.Time
-	soonest := func(at time.Time) {
-		if !at.IsZero() && (next.IsZero() || at.Before(next)) {
-			next = at
-		}
-	}
-	for subject := range t.held {
-		if isTerminal(subject) {
-			soonest(t.heldTimer(subject, now))
-		}
-	}
-	for subject := range t.blocks {
-		if isTerminal(subject) {
-			soonest(t.resetTimer(subject, now, t.personBlock(subject)))
-		}
-	}
-	return next
-}
-
-// isTerminal: a subject that is a terminal (a person's notice), not a
-// Watch or a Turn.
-func isTerminal(subject string) bool { return strings.HasPrefix(subject, "term_") }
-
-func personEnvelope(terminalID, typ, event, reason string, now time.Time) api.CallbackEnvelope {
-	return api.CallbackEnvelope{Type: typ, Event: event, Reason: reason, TaskKind: TaskTerminal, TerminalID: terminalID, Time: now}
-}
+// due: a person's notices have no timers of their own (their held prompt
+// and printed reset are alerts).
+func (p *personState) due(*kit, time.Time) time.Time { return time.Time{} }

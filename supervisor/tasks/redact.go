@@ -6,7 +6,7 @@ import "log/slog"
 func (t *Manager) LogValue() slog.Value {
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	return slog.GroupValue(slog.Int("watches", len(t.watches)), slog.Int("turns", len(t.turns)))
+	return slog.GroupValue(slog.Int("watches", len(t.kit.fs.watches)), slog.Int("turns", len(t.kit.fs.turns)))
 }
 
 // String is LogValue as text.

@@ -29,9 +29,9 @@ type restingReply struct {
 // restAfter is the rest of a reply of the terminal's turn, started at now
 // when the terminal's last observation is already idle (the screen often
 // settles before the file is read).
-func (t *Manager) restAfter(terminalID string, ev evidence.ReplyEnded, now time.Time) *restingReply {
+func (l lastSeen) restAfter(terminalID string, ev evidence.ReplyEnded, now time.Time) *restingReply {
 	r := &restingReply{end: ev.At(), text: ev.Text}
-	if last, ok := t.lastObs[terminalID]; ok && last.Screen == contract.ScreenIdle {
+	if last, ok := l[terminalID]; ok && last.Screen == contract.ScreenIdle {
 		r.since, r.outBytes = now, last.OutBytes
 	}
 	return r

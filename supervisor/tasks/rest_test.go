@@ -59,7 +59,7 @@ func TestReplyRest(t *testing.T) {
 						Anchor: &store.TaskAnchor{Agent: "gemini", Path: "/chats/session.jsonl", FileDev: file.Dev, FileIno: file.Ino,
 							Generation: 1, Start: 100, TurnID: "native-1"}}
 					r.m.opMu.Lock()
-					r.m.watches[id] = &watchState{rec: rec}
+					r.m.kit.fs.watches[id] = &watchState{rec: rec}
 					r.m.opMu.Unlock()
 				} else {
 					sp := TurnSpec{TurnID: id, TerminalID: term, Controller: "mcp:host", Incarnation: inc, Created: r.clock.Now(),

@@ -139,7 +139,7 @@ func TestTurnTimers(t *testing.T) {
 	if evs := r.events(t, spec.TurnID); !strings.Contains(strings.Join(evs, " "), api.CallbackTimeout) {
 		t.Errorf("no timeout notification: %v", evs)
 	}
-	if _, ok := r.m.turns[spec.TurnID]; ok {
+	if _, ok := r.m.kit.fs.turns[spec.TurnID]; ok {
 		t.Error("a timed-out Turn is still monitored")
 	}
 }
@@ -152,10 +152,10 @@ func TestWatchExpiryAndRenew(t *testing.T) {
 	now := r.clock.Now()
 	rec := store.Watch{ID: "watch_timers", TerminalID: "term_w", Mode: api.WatchTerminalActivity, Confidence: api.ConfidenceBestEffort,
 		State: WatchActive, Incarnation: "1/1/claude", Created: now, Deadline: now.Add(5 * time.Hour), Routes: []string{"a"}}
-	if _, err := r.m.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+	if _, err := r.m.kit.notes.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
 		t.Fatal(err)
 	}
-	r.m.watches[rec.ID] = &watchState{rec: rec, outAt: now}
+	r.m.kit.fs.watches[rec.ID] = &watchState{rec: rec, outAt: now}
 	r.host.obs["term_w"] = terminal.Observation{TerminalID: "term_w", Incarnation: rec.Incarnation, Screen: contract.ScreenWorking}
 	ctx := context.Background()
 	deadline := func() time.Time {
@@ -184,7 +184,7 @@ func TestWatchExpiryAndRenew(t *testing.T) {
 	// Expiry at the deadline: once, with its notification.
 	r.clock.advance(600*time.Minute - time.Second)
 	r.m.process()
-	if _, ok := r.m.watches[rec.ID]; !ok {
+	if _, ok := r.m.kit.fs.watches[rec.ID]; !ok {
 		t.Fatal("the Watch expired before its deadline")
 	}
 	r.clock.advance(time.Second)

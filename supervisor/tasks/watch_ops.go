@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/agent-knock-knock/akk/agents/registry"
@@ -23,7 +24,8 @@ import (
 func (t *Manager) Watch(ctx context.Context, req api.WatchRequest) (api.Task, error) {
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	o, ok := t.host.Observation(req.TerminalID)
+	k := &t.kit
+	o, ok := k.host.Observation(req.TerminalID)
 	if !ok {
 		return api.Task{}, api.Errorf(api.CodeNotFound, "no terminal %s: run `akk list` for the current ids", req.TerminalID)
 	}
@@ -33,16 +35,16 @@ func (t *Manager) Watch(ctx context.Context, req api.WatchRequest) (api.Task, er
 	if o.Screen == contract.ScreenExited {
 		return api.Task{}, api.Errorf(api.CodeConflict, "terminal %s: its process has exited", req.TerminalID)
 	}
-	for _, w := range t.watches {
+	for _, w := range k.fs.watches {
 		if w.rec.TerminalID == req.TerminalID && w.rec.Incarnation == o.Incarnation {
-			return t.watchTask(w.rec), nil
+			return watchRow{w.rec}.task(k), nil
 		}
 	}
-	now := t.now()
+	now := k.now()
 	owner := api.Owner(api.ControllerFrom(ctx))
 	rec := store.Watch{TerminalID: req.TerminalID, State: WatchActive, Incarnation: o.Incarnation,
 		Agent: o.Agent, Cwd: o.Cwd, Controller: owner, Routes: t.routes(owner),
-		Created: now, Deadline: now.Add(time.Duration(t.cfg.WatchMinutes) * time.Minute), Revision: 1}
+		Created: now, Deadline: now.Add(time.Duration(k.cfg.WatchMinutes) * time.Minute), Revision: 1}
 	// The id names this terminal, process and creation: a new Watch after
 	// an earlier one ended is another Watch.
 	rec.ID = "watch_" + terminal.Derive(t.secret, "watch", req.TerminalID, o.Incarnation, now.Format(time.RFC3339Nano))
@@ -58,14 +60,16 @@ func (t *Manager) Watch(ctx context.Context, req api.WatchRequest) (api.Task, er
 	w := &watchState{rec: rec, outBytes: o.OutBytes, outAt: now}
 	ev := store.Event{Type: api.EventWatchCreated, TerminalID: rec.TerminalID,
 		Attrs: map[string]string{"watch_id": rec.ID, "watch_mode": rec.Mode, "confidence": rec.Confidence}}
-	if _, err := t.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
+	if _, err := k.notes.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
 		return api.Task{}, err
 	}
-	t.watches[rec.ID] = w
-	t.lastObs[o.TerminalID] = o
-	t.blockSeen(rec.ID, o, t.watchBlock(w)) // an agent blocked already: its owner hears of it now
-	t.lg.Info("watch", "watch", rec.ID, "terminal", rec.TerminalID, "mode", rec.Mode)
-	return t.watchTask(rec), nil
+	k.fs.watches[rec.ID] = w
+	k.last[o.TerminalID] = o
+	if n, ok := w.seen.blocked(o); ok {
+		k.tell(w.voice(), n) // an agent blocked already: its owner hears of it now
+	}
+	k.lg.Info("watch", "watch", rec.ID, "terminal", rec.TerminalID, "mode", rec.Mode)
+	return watchRow{rec}.task(k), nil
 }
 
 // WatchSent is the Watch that follows a user-explicit send akk could not
@@ -78,6 +82,29 @@ func (t *Manager) WatchSent(ctx context.Context, terminalID, controller string) 
 		return "", "", err
 	}
 	return task.WatchID, task.WatchMode, nil
+}
+
+// WatchTerminal resolves a watch_id to its terminal for respond_interaction
+// (seed 003): only an active exact_task Watch of the same controller, and
+// never for approval (approve takes no watch_id).
+func (t *Manager) WatchTerminal(watchID, controller string) (string, error) {
+	w, err := t.kit.st.Watch(watchID)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", fmt.Errorf("no watch %s", watchID)
+	} else if err != nil {
+		return "", err
+	}
+	switch {
+	case w.Controller != api.Owner(controller):
+		return "", fmt.Errorf("watch %s belongs to another controller", watchID)
+	case w.Mode != api.WatchExactTask:
+		return "", fmt.Errorf("watch %s is %s: only an exact_task Watch may answer", watchID, w.Mode)
+	case w.State != "active":
+		return "", fmt.Errorf("watch %s is %s", watchID, w.State)
+	case !w.Deadline.IsZero() && t.kit.now().After(w.Deadline):
+		return "", fmt.Errorf("watch %s expired", watchID)
+	}
+	return w.TerminalID, nil
 }
 
 // taskAnchor finds a unique native task anchor for an observation, or says
@@ -170,26 +197,26 @@ func readEvidence(agent evidence.Agent, path string, fn func(evidence.Where, evi
 func (t *Manager) Unwatch(ctx context.Context, req api.UnwatchRequest) (api.Task, error) {
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	rec, err := t.watchRecord(req.WatchID)
+	k := &t.kit
+	rec, err := k.watch(req.WatchID)
 	if err != nil {
 		return api.Task{}, err
 	}
-	now := t.now()
+	now := k.now()
 	if rec.State == WatchActive || rec.State == WatchExpired {
-		delete(t.watches, rec.ID)
-		delete(t.held, rec.ID)
+		k.fs.drop(rec.ID)
 		rec.State, rec.Reason, rec.SettledAt = WatchStopped, ReasonUnwatched, now
 		rec.Revision++
 		ev := store.Event{Type: api.EventWatchSettled, TerminalID: rec.TerminalID,
 			Attrs: map[string]string{"watch_id": rec.ID, "state": WatchStopped, "reason": ReasonUnwatched, "confidence": rec.Confidence}}
-		if _, err := t.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
+		if _, err := k.notes.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
 			return api.Task{}, err
 		}
 	}
-	if _, err := t.st.Withdraw(rec.ID, now); err != nil {
+	if _, err := k.st.Withdraw(rec.ID, now); err != nil {
 		return api.Task{}, err
 	}
-	return t.watchTask(rec), nil
+	return watchRow{rec}.task(k), nil
 }
 
 // Renew answers POST /v1/renew for a Watch: verify the same task is still
@@ -210,43 +237,44 @@ func (t *Manager) Renew(ctx context.Context, req api.RenewRequest) (api.Task, er
 	}
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	rec, err := t.watchRecord(req.WatchID)
+	k := &t.kit
+	rec, err := k.watch(req.WatchID)
 	if err != nil {
 		return api.Task{}, err
 	}
 	if rec.State == WatchSettled || rec.State == WatchInvalidated {
 		return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s is %s (%s); create a new Watch", rec.ID, rec.State, rec.Reason)
 	}
-	o, ok := t.host.Observation(rec.TerminalID)
+	o, ok := k.host.Observation(rec.TerminalID)
 	if !ok || o.Incarnation != rec.Incarnation || o.Screen == contract.ScreenExited ||
 		(rec.Anchor != nil && o.Bind.Generation != rec.Anchor.Generation) {
 		return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s: its terminal, process or native task changed", rec.ID)
 	}
-	now := t.now()
+	now := k.now()
 	minutes := req.Minutes
 	if minutes == 0 {
-		minutes = t.cfg.WatchMinutes
+		minutes = k.cfg.WatchMinutes
 	}
 	if d := now.Add(time.Duration(minutes) * time.Minute); d.After(rec.Deadline) {
 		rec.Deadline = d
 	}
 	if rec.State != WatchActive {
-		if _, err := t.st.Withdraw(rec.ID, now); err != nil {
+		if _, err := k.st.Withdraw(rec.ID, now); err != nil {
 			return api.Task{}, err
 		}
 		rec.State, rec.Reason, rec.SettledAt = WatchActive, "", time.Time{}
 	}
 	rec.Revision++
-	if _, err := t.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
+	if _, err := k.notes.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
 		return api.Task{}, err
 	}
-	if w := t.watches[rec.ID]; w != nil {
+	if w := k.fs.watches[rec.ID]; w != nil {
 		w.rec = rec
 	} else {
-		t.watches[rec.ID] = &watchState{rec: rec, outBytes: o.OutBytes, outAt: now}
+		k.fs.watches[rec.ID] = &watchState{rec: rec, outBytes: o.OutBytes, outAt: now}
 	}
 	t.poke()
-	return t.watchTask(rec), nil
+	return watchRow{rec}.task(k), nil
 }
 
 // Recover answers POST /v1/recover for a Watch: re-read the original task
@@ -262,7 +290,8 @@ func (t *Manager) Recover(ctx context.Context, req api.RecoverRequest) (api.Task
 	}
 	t.opMu.Lock()
 	defer t.opMu.Unlock()
-	rec, err := t.watchRecord(req.WatchID)
+	k := &t.kit
+	rec, err := k.watch(req.WatchID)
 	if err != nil {
 		return api.Task{}, err
 	}
@@ -270,70 +299,27 @@ func (t *Manager) Recover(ctx context.Context, req api.RecoverRequest) (api.Task
 	case WatchStopped, WatchExpired:
 		return api.Task{}, api.Errorf(api.CodeConflict, "recover: watch %s is %s; recover does not resume it (renew does, while its task is unchanged)", rec.ID, rec.State)
 	case WatchActive:
-		w := t.watches[rec.ID]
+		w := k.fs.watches[rec.ID]
 		if w == nil {
-			w = &watchState{rec: rec, outAt: t.now()}
-			t.watches[rec.ID] = w
+			w = &watchState{rec: rec, outAt: k.now()}
+			k.fs.watches[rec.ID] = w
 		}
-		if o, ok := t.host.Observation(rec.TerminalID); !ok {
-			t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonExited, t.now())
+		if o, ok := k.host.Observation(rec.TerminalID); !ok {
+			w.end(k, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonExited, k.now())
 		} else {
-			t.watchObserved(w, o)
+			w.observed(k, o)
 			if w.rec.State == WatchActive && w.rec.Anchor != nil {
-				t.reconcileAnchor(w)
+				w.reconcile(k)
 			}
 		}
 		rec = w.rec
 	}
-	open, err := t.st.Notifications(func(n *store.Notification) bool { return n.Subject == rec.ID && !n.Final() })
+	open, err := k.st.Notifications(func(n *store.Notification) bool { return n.Subject == rec.ID && !n.Final() })
 	if err != nil {
 		return api.Task{}, err
 	}
-	t.out.Schedule(open...)
-	return t.watchTask(rec), nil
-}
-
-// reconcileAnchor reads an exact Watch's file again: a completion of the
-// anchored turn already written wins; a replaced file invalidates.
-func (t *Manager) reconcileAnchor(w *watchState) {
-	a := w.rec.Anchor
-	scan, err := scanTask(evidence.Agent(a.Agent), a.Path)
-	now := t.now()
-	if err != nil || scan.file != (evidence.FileID{Dev: a.FileDev, Ino: a.FileIno}) || scan.end < a.Start {
-		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
-		return
-	}
-	if a.TurnID != "" && scan.running != a.TurnID && scan.end > a.Start {
-		// The anchored turn is no longer running: read its end.
-		t.replayAnchor(w, scan)
-	}
-}
-
-// replayAnchor feeds the record's entries after the anchor through the
-// Watch's evidence path (a completion the watcher's events did not bring).
-func (t *Manager) replayAnchor(w *watchState, scan taskScan) {
-	a := w.rec.Anchor
-	// The parser needs every entry for its context; only those after the
-	// anchor are evidence (watchEvidence skips the others).
-	// A record gone since the scan brings no events; one replaced brings
-	// another identity, which invalidates the Watch.
-	readEvidence(evidence.Agent(a.Agent), a.Path, func(wh evidence.Where, ev evidence.Event) {
-		if t.watches[w.rec.ID] != nil && wh.End <= scan.end {
-			t.watchEvidence(w, boundEvidence{terminalID: w.rec.TerminalID, gen: a.Generation, ev: ev})
-		}
-	})
-}
-
-// watchRecord reads a Watch; an unknown id is not_found.
-func (t *Manager) watchRecord(id string) (store.Watch, error) {
-	if w := t.watches[id]; w != nil {
-		return w.rec, nil
-	}
-	rec, err := t.st.Watch(id)
-	if errors.Is(err, store.ErrNotFound) {
-		return rec, api.Errorf(api.CodeNotFound, "no watch %s", id)
-	}
-	return rec, err
+	k.notes.schedule(open...)
+	return watchRow{rec}.task(k), nil
 }
 
 func exactlyOne(watchID, turnID string) error {

@@ -36,8 +36,9 @@ const (
 	ReasonUnproven       = "unproven_acceptance"
 )
 
-// watchState is an active Watch: its record and what the monitor tracks
-// between observations (never persisted: a restart observes afresh).
+// watchState is an active Watch, a follower: its record and what the
+// monitor tracks between observations (never persisted: a restart
+// observes afresh).
 type watchState struct {
 	rec store.Watch
 	// firstIdle is the time of the first idle recognition after activity
@@ -52,7 +53,20 @@ type watchState struct {
 	// rest: the anchored turn's last reply, which ended it if the screen
 	// rests after it (an agent whose file writes no end of turn).
 	rest *restingReply
+	seen alerts
 }
+
+// voice: a Watch never approves. A permission, and anything a
+// terminal_activity Watch sees, is interaction_manual_required (a person
+// answers in the TUI); an exact Watch's pending questionnaire step is
+// interaction_required (a same-controller Status may then offer the
+// narrow response lease).
+func (w *watchState) voice() voice {
+	return voice{subject: w.rec.ID, routes: w.rec.Routes, answers: w.rec.Mode == api.WatchExactTask,
+		base: api.CallbackEnvelope{Confidence: w.rec.Confidence, TaskKind: TaskWatch, WatchID: w.rec.ID, TerminalID: w.rec.TerminalID}}
+}
+
+func (w *watchState) alerts() *alerts { return &w.seen }
 
 // isActivity reports whether a screen state is activity for a
 // terminal_activity Watch (seed 003: working or awaiting_approval).
@@ -61,28 +75,32 @@ func isActivity(screen contract.ScreenState) bool {
 	return a == contract.ActivityWorking || a == contract.ActivityAwaitingApproval
 }
 
-// watchObserved folds one observation of the Watch's terminal.
-func (t *Manager) watchObserved(w *watchState, o terminal.Observation) {
+// observed folds one observation of the Watch's terminal.
+func (w *watchState) observed(k *kit, o terminal.Observation) {
 	switch {
 	case o.Screen == contract.ScreenExited:
-		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonExited, o.At)
+		w.end(k, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonExited, o.At)
 		return
 	case o.Incarnation != w.rec.Incarnation:
-		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonProcessChanged, o.At)
+		w.end(k, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonProcessChanged, o.At)
 		return
 	case w.rec.Anchor != nil && o.Bind.Generation != w.rec.Anchor.Generation:
-		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonBindingChanged, o.At)
+		w.end(k, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonBindingChanged, o.At)
 		return
 	}
 	if o.OutBytes != w.outBytes {
 		w.outBytes, w.outAt = o.OutBytes, o.At
 	}
 	w.rest.observe(o)
-	t.watchInteraction(w, o)
-	t.blockSeen(w.rec.ID, o, t.watchBlock(w))
-	if w.rec.Mode != api.WatchTerminalActivity {
-		return
+	k.heed(w, o)
+	if w.rec.Mode == api.WatchTerminalActivity {
+		w.activity(k, o)
 	}
+}
+
+// activity folds an observation into a terminal_activity Watch: activity,
+// then idle that settles it once stable.
+func (w *watchState) activity(k *kit, o terminal.Observation) {
 	// A session file that appeared (or moved) since the Watch began is
 	// the agent's own record of a prompt taken: activity, even when its
 	// screen went from idle to idle between two looks (a fast model).
@@ -93,126 +111,112 @@ func (t *Manager) watchObserved(w *watchState, o terminal.Observation) {
 		if !w.rec.SawActivity {
 			w.rec.SawActivity = true
 			w.rec.Revision++
-			t.saveWatch(w)
+			w.save(k)
 		}
 		w.rec.LastActivity = o.At
 	case o.Screen == contract.ScreenIdle && w.rec.SawActivity:
 		if w.firstIdle.IsZero() {
 			w.firstIdle = o.At
 		}
-		t.checkStableIdle(w, o.At)
+		// Settled when idle was recognized at two recognitions at least
+		// IdleGap apart and the pane took no %output for StableIdle.
+		if o.At.Sub(w.firstIdle) >= k.cfg.IdleGap && o.At.Sub(w.outAt) >= k.cfg.StableIdle {
+			w.end(k, WatchSettled, api.CallbackDone, api.CallbackStablyIdle, api.CallbackStablyIdle, o.At)
+		}
 	default:
 		w.firstIdle = time.Time{} // unknown, menus, starting: not idle
 	}
 }
 
-// checkStableIdle settles a terminal_activity Watch when idle was
-// recognized at two recognitions at least IdleGap apart and the pane took
-// no %output for StableIdle. It is called on an idle recognition only.
-func (t *Manager) checkStableIdle(w *watchState, at time.Time) {
-	if at.Sub(w.firstIdle) >= t.cfg.IdleGap && at.Sub(w.outAt) >= t.cfg.StableIdle {
-		t.endWatch(w, WatchSettled, api.CallbackDone, api.CallbackStablyIdle, api.CallbackStablyIdle, at)
-	}
-}
-
-// watchInteraction wakes the controller once per distinct prompt. A Watch
-// never approves: a permission, and anything a terminal_activity Watch
-// sees, is interaction_manual_required (a person answers in the TUI); an
-// exact Watch's pending questionnaire step is interaction_required (a
-// same-controller Status may then offer the narrow response lease).
-func (t *Manager) watchInteraction(w *watchState, o terminal.Observation) {
-	t.interactionSeen(w.rec.ID, o, func(in *contract.Interaction, at time.Time) {
-		event := api.CallbackInteractionManual
-		if w.rec.Mode == api.WatchExactTask && in.State == contract.StatePending && in.Kind != contract.KindPermission {
-			event = api.CallbackInteractionRequired
-		}
-		env := w.envelope(api.CallbackBlocked, event, "", at)
-		env.Interaction = in
-		t.notify(env, "interaction:"+in.InteractionID, w.rec.Routes, store.TaskChange{})
-	})
-}
-
-// watchEvidence folds one event of the bound file into an exact Watch:
+// evidence folds one event of the bound file into an exact Watch:
 // completion, failure or abort of the anchored native turn settles it;
-// a changed file, binding or a successor task invalidates it.
-func (t *Manager) watchEvidence(w *watchState, e boundEvidence) {
+// a changed file, binding or a successor task invalidates it. The file
+// bound afresh is read again (reconcile).
+func (w *watchState) evidence(k *kit, e boundEvidence) {
 	a := w.rec.Anchor
+	if a == nil {
+		return
+	}
+	if fb, ok := e.ev.(fileBound); ok {
+		if a.Path == fb.where.Path {
+			w.reconcile(k)
+		}
+		return
+	}
 	at := e.ev.At()
-	now := t.now()
+	now := k.now()
 	if e.gen != a.Generation {
-		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonBindingChanged, now)
+		w.end(k, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonBindingChanged, now)
 		return
 	}
 	if fe, ok := e.ev.(evidence.FileEvent); ok {
 		switch fe.Change {
 		case evidence.FileTruncated, evidence.FileReplaced, evidence.FileDeleted:
-			t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
+			w.end(k, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
 		}
 		return
 	}
 	if at.File != (evidence.FileID{Dev: a.FileDev, Ino: a.FileIno}) {
-		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
+		w.end(k, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
 		return
 	}
 	if at.End <= a.Start {
 		return // before the anchor: the past
 	}
-	t.lastEvidence(w, now)
+	w.rec.LastActivity = now
 	w.rest = nil // the file moved on past the reply
 	switch ev := e.ev.(type) {
 	case evidence.ReplyEnded:
 		if a.TurnID != "" && ev.TurnID == a.TurnID {
-			w.rest = t.restAfter(w.rec.TerminalID, ev, now)
+			w.rest = k.last.restAfter(w.rec.TerminalID, ev, now)
 		}
 	case evidence.TurnStarted:
-		t.anchorTurn(w, ev.TurnID, now)
+		w.anchor(k, ev.TurnID, now)
 	case evidence.PromptAccepted:
-		t.anchorTurn(w, ev.TurnID, now)
+		w.anchor(k, ev.TurnID, now)
 	case evidence.TurnCompleted:
 		if a.TurnID != "" && ev.TurnID == a.TurnID {
-			t.endWatch(w, WatchSettled, api.CallbackDone, api.CallbackCompleted, ReasonCompleted, now)
+			w.end(k, WatchSettled, api.CallbackDone, api.CallbackCompleted, ReasonCompleted, now)
 		}
 	case evidence.TurnAborted:
 		if a.TurnID != "" && ev.TurnID == a.TurnID {
-			t.endWatch(w, WatchSettled, api.CallbackControl, api.CallbackAborted, ReasonAborted, now)
+			w.end(k, WatchSettled, api.CallbackControl, api.CallbackAborted, ReasonAborted, now)
 		}
 	case evidence.TurnFailed:
 		if a.TurnID != "" && ev.TurnID == a.TurnID {
-			t.endWatch(w, WatchSettled, api.CallbackError, api.CallbackFailed, ReasonFailed, now)
+			w.end(k, WatchSettled, api.CallbackError, api.CallbackFailed, ReasonFailed, now)
 		}
 	}
 }
 
-func (t *Manager) lastEvidence(w *watchState, now time.Time) { w.rec.LastActivity = now }
-
-// anchorTurn binds an exact Watch that started idle to the first native
-// turn after its boundary; another turn while one is anchored is a
-// successor task, which the Watch does not follow.
-func (t *Manager) anchorTurn(w *watchState, turnID string, now time.Time) {
+// anchor binds an exact Watch that started idle to the first native turn
+// after its boundary; another turn while one is anchored is a successor
+// task, which the Watch does not follow.
+func (w *watchState) anchor(k *kit, turnID string, now time.Time) {
 	a := w.rec.Anchor
 	switch {
 	case turnID == "" || turnID == a.TurnID:
 	case a.TurnID == "":
 		a.TurnID = turnID
 		w.rec.Revision++
-		t.saveWatch(w)
+		w.save(k)
 	default:
-		t.endWatch(w, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonSuccessor, now)
+		w.end(k, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonSuccessor, now)
 	}
 }
 
-// watchTimers expires a Watch at its deadline, asks the pane for a fresh
-// recognition when a stable-idle check is due, and returns when to look
-// again.
-func (t *Manager) watchTimers(w *watchState, now time.Time) time.Time {
+// due expires a Watch at its deadline, settles it once its anchored
+// turn's reply rested, asks the pane for a fresh recognition when a
+// stable-idle check is due, and returns when to look again.
+func (w *watchState) due(k *kit, now time.Time) time.Time {
 	if !now.Before(w.rec.Deadline) {
-		t.expireWatch(w, now)
+		w.expire(k, now)
 		return time.Time{}
 	}
 	next := w.rec.Deadline
-	if due := w.rest.due(t.cfg.ReplyRest); !due.IsZero() {
+	if due := w.rest.due(k.cfg.ReplyRest); !due.IsZero() {
 		if !now.Before(due) {
-			t.endWatch(w, WatchSettled, api.CallbackDone, api.CallbackCompleted, ReasonCompleted, now)
+			w.end(k, WatchSettled, api.CallbackDone, api.CallbackCompleted, ReasonCompleted, now)
 			return time.Time{}
 		}
 		if due.Before(next) {
@@ -220,17 +224,15 @@ func (t *Manager) watchTimers(w *watchState, now time.Time) time.Time {
 		}
 	}
 	if w.rec.Mode == api.WatchTerminalActivity && !w.firstIdle.IsZero() {
-		due := w.firstIdle.Add(t.cfg.IdleGap)
-		if quiet := w.outAt.Add(t.cfg.StableIdle); quiet.After(due) {
+		due := w.firstIdle.Add(k.cfg.IdleGap)
+		if quiet := w.outAt.Add(k.cfg.StableIdle); quiet.After(due) {
 			due = quiet
 		}
 		if !now.Before(due) && w.poked.Before(due) {
 			// The pane is quiet, so no pass will run by itself: ask for
 			// the second recognition.
 			w.poked = now
-			if o, ok := t.lastObs[w.rec.TerminalID]; ok && o.Pane != nil {
-				o.Pane.Poke()
-			}
+			k.last.poke(w.rec.TerminalID)
 		}
 		if due.After(now) && due.Before(next) {
 			next = due
@@ -239,44 +241,67 @@ func (t *Manager) watchTimers(w *watchState, now time.Time) time.Time {
 	return next
 }
 
-// endWatch settles, invalidates or stops a Watch once, with its one
-// terminal notification (event identity "settled": whatever the reason, a
-// Watch ends once).
-func (t *Manager) endWatch(w *watchState, state, typ, event, reason string, now time.Time) {
-	delete(t.watches, w.rec.ID)
-	delete(t.held, w.rec.ID)
-	delete(t.blocks, w.rec.ID)
+// end settles or invalidates a Watch once, with its one terminal
+// notification (event identity "settled": whatever the reason, a Watch
+// ends once).
+func (w *watchState) end(k *kit, state, typ, event, reason string, now time.Time) {
+	k.fs.drop(w.rec.ID)
 	w.rec.State, w.rec.Reason, w.rec.SettledAt = state, reason, now
 	w.rec.Revision++
 	ev := store.Event{Type: api.EventWatchSettled, TerminalID: w.rec.TerminalID,
 		Attrs: map[string]string{"watch_id": w.rec.ID, "state": state, "reason": reason, "confidence": w.rec.Confidence}}
-	ch := store.TaskChange{Watches: []store.Watch{w.rec}, Events: []store.Event{ev}}
-	t.notify(w.envelope(typ, event, reason, now), "settled", w.rec.Routes, ch)
+	v := w.voice()
+	k.say(v, v.envelope(typ, event, reason, now), "settled", store.TaskChange{Watches: []store.Watch{w.rec}, Events: []store.Event{ev}})
 }
 
-// expireWatch ends observation at the deadline. Its notification belongs
-// to that deadline: a Renew sets another, whose expiry is a new event.
-func (t *Manager) expireWatch(w *watchState, now time.Time) {
-	delete(t.watches, w.rec.ID)
-	delete(t.held, w.rec.ID)
-	delete(t.blocks, w.rec.ID)
+// expire ends observation at the deadline. Its notification belongs to
+// that deadline: a Renew sets another, whose expiry is a new event.
+func (w *watchState) expire(k *kit, now time.Time) {
+	k.fs.drop(w.rec.ID)
 	w.rec.State, w.rec.Reason, w.rec.SettledAt = WatchExpired, ReasonExpired, now
 	w.rec.Revision++
 	ev := store.Event{Type: api.EventWatchSettled, TerminalID: w.rec.TerminalID,
 		Attrs: map[string]string{"watch_id": w.rec.ID, "state": WatchExpired, "reason": ReasonExpired}}
-	ch := store.TaskChange{Watches: []store.Watch{w.rec}, Events: []store.Event{ev}}
-	env := w.envelope(api.CallbackControl, api.CallbackTimeout, ReasonExpired, now)
-	t.notify(env, "expired:"+strconv.FormatInt(w.rec.Deadline.UnixNano(), 10), w.rec.Routes, ch)
+	v := w.voice()
+	env := v.envelope(api.CallbackControl, api.CallbackTimeout, ReasonExpired, now)
+	k.say(v, env, "expired:"+strconv.FormatInt(w.rec.Deadline.UnixNano(), 10),
+		store.TaskChange{Watches: []store.Watch{w.rec}, Events: []store.Event{ev}})
 }
 
-func (t *Manager) saveWatch(w *watchState) {
-	if _, err := t.commit(store.TaskChange{Watches: []store.Watch{w.rec}}); err != nil {
-		t.lg.Error("save watch", "watch", w.rec.ID, "err", err)
+// save writes the Watch's record (its first activity, its anchor).
+func (w *watchState) save(k *kit) {
+	if _, err := k.notes.commit(store.TaskChange{Watches: []store.Watch{w.rec}}); err != nil {
+		k.lg.Error("save watch", "watch", w.rec.ID, "err", err)
 	}
 }
 
-// envelope is the callback envelope of one of the Watch's notifications.
-func (w *watchState) envelope(typ, event, reason string, now time.Time) api.CallbackEnvelope {
-	return api.CallbackEnvelope{Type: typ, Event: event, Reason: reason, Confidence: w.rec.Confidence,
-		TaskKind: TaskWatch, WatchID: w.rec.ID, TerminalID: w.rec.TerminalID, Time: now}
+// reconcile reads an exact Watch's file again: a completion of the
+// anchored turn already written wins; a replaced file invalidates.
+func (w *watchState) reconcile(k *kit) {
+	a := w.rec.Anchor
+	scan, err := scanTask(evidence.Agent(a.Agent), a.Path)
+	now := k.now()
+	if err != nil || scan.file != (evidence.FileID{Dev: a.FileDev, Ino: a.FileIno}) || scan.end < a.Start {
+		w.end(k, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonFileChanged, now)
+		return
+	}
+	if a.TurnID != "" && scan.running != a.TurnID && scan.end > a.Start {
+		// The anchored turn is no longer running: read its end.
+		w.replay(k, scan)
+	}
+}
+
+// replay feeds the record's entries after the anchor through the Watch's
+// evidence path (a completion the watcher's events did not bring).
+func (w *watchState) replay(k *kit, scan taskScan) {
+	a := w.rec.Anchor
+	// The parser needs every entry for its context; only those after the
+	// anchor are evidence (evidence skips the others).
+	// A record gone since the scan brings no events; one replaced brings
+	// another identity, which invalidates the Watch.
+	readEvidence(evidence.Agent(a.Agent), a.Path, func(wh evidence.Where, ev evidence.Event) {
+		if k.fs.watches[w.rec.ID] != nil && wh.End <= scan.end {
+			w.evidence(k, boundEvidence{terminalID: w.rec.TerminalID, gen: a.Generation, ev: ev})
+		}
+	})
 }
