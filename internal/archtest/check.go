@@ -25,10 +25,11 @@ type Rules struct {
 	MaxFileLines int
 	MaxFuncLines int
 	LongFuncs    map[string]string
-	// AgentNames are the agents' names; an identifier or string literal
-	// of production code that contains one (case-insensitively) outside
-	// AgentHome counts as a mention, and more than MaxAgentMentions is a
-	// violation: the engines name no agent (a ratchet toward 0).
+	// AgentNames are the agents' names (nil: AgentNames of the tree
+	// checked); an identifier or string literal of production code that
+	// contains one (case-insensitively) outside AgentHome counts as a
+	// mention, and more than MaxAgentMentions is a violation: the engines
+	// name no agent.
 	AgentNames       []string
 	AgentHome        []string
 	MaxAgentMentions int
@@ -52,7 +53,7 @@ type Place struct {
 func Default() Rules {
 	return Rules{Layers: Layers, Leaves: Leaves, Only: Only, Exclusive: Exclusive, Forbidden: Forbidden,
 		MaxFileLines: MaxFileLines, MaxFuncLines: MaxFuncLines, LongFuncs: LongFuncs,
-		AgentNames: AgentNames, AgentHome: AgentHome, MaxAgentMentions: MaxAgentMentions,
+		AgentHome: AgentHome, MaxAgentMentions: MaxAgentMentions,
 		Places: Places}
 }
 
@@ -82,6 +83,13 @@ type Sized struct {
 // path modPath), skipping testdata, hidden directories and nested modules.
 func Check(root, modPath string, r Rules) (Report, error) {
 	var rep Report
+	if r.AgentNames == nil {
+		names, err := AgentNames(root)
+		if err != nil {
+			return rep, err
+		}
+		r.AgentNames = names
+	}
 	pkgs := map[string]bool{}
 	usedLong := map[string]bool{}
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -298,7 +306,7 @@ func (r Rules) importViolation(pkg, ip, modPath string) string {
 	}
 	for lib, owners := range r.Exclusive {
 		if ip == lib || strings.HasPrefix(ip, lib+"/") {
-			if !contains(owners, pkg) {
+			if !matchAny(owners, pkg) {
 				return fmt.Sprintf("imports %s, which only %s may use", ip, strings.Join(owners, ", "))
 			}
 		}
@@ -429,4 +437,60 @@ func (rep Report) Dashboard() string {
 		b.WriteString("VIOLATION " + v + "\n")
 	}
 	return b.String()
+}
+
+// AgentNames are the agents of the tree at root: the Name constant of
+// each agents/<folder> package that declares one (registry and the test
+// helpers declare none). An agent is one folder, so adding one adds its
+// name here.
+func AgentNames(root string) ([]string, error) {
+	dirs, err := os.ReadDir(filepath.Join(root, "agents"))
+	if err != nil {
+		return nil, fmt.Errorf("archtest: agents: %w", err)
+	}
+	var names []string
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(root, "agents", d.Name(), "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			if n := declaredName(f); n != "" {
+				names = append(names, n)
+				break
+			}
+		}
+	}
+	return names, nil
+}
+
+// declaredName is the value of a file's top-level `const Name = "..."`.
+func declaredName(path string) string {
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return ""
+	}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, sp := range g.Specs {
+			vs := sp.(*ast.ValueSpec)
+			for i, id := range vs.Names {
+				if id.Name != "Name" || i >= len(vs.Values) {
+					continue
+				}
+				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					if v, err := strconv.Unquote(lit.Value); err == nil {
+						return v
+					}
+				}
+			}
+		}
+	}
+	return ""
 }

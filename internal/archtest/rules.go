@@ -10,7 +10,7 @@ var Layers = [][]string{
 	// Each agent's part in the recording rig (its scenarios, world and
 	// fake-model dialect; issue 40): test tooling above the daemon, which
 	// never imports it; the rig's command and the live tests do.
-	rigPackages(),
+	{"agents/*/*rig"},
 	{"internal/demo"}, // orchestration the CLI runs
 	{"supervisor"},
 	{"supervisor/dispatch"},
@@ -51,15 +51,6 @@ var Layers = [][]string{
 	{"contract"}, // the public contract's vocabulary: imports nothing of akk
 }
 
-// rigPackages are the agents' rig packages, agents/<name>/<name>rig.
-func rigPackages() []string {
-	var out []string
-	for _, a := range AgentNames {
-		out = append(out, "agents/"+a+"/"+a+"rig")
-	}
-	return out
-}
-
 // Leaves may be imported from any layer: build-tagged fault points and
 // test helpers. A leaf itself may import what the front ends may (LeafAs).
 var Leaves = []string{
@@ -91,8 +82,9 @@ var Exclusive = map[string][]string{
 	"github.com/cockroachdb/pebble/v2": {"store"},
 	"github.com/cockroachdb/pebble":    {"store"},
 	"github.com/fsnotify/fsnotify":     {"watchers"},
-	// OpenCode's store is read in one place, read-only.
-	"modernc.org/sqlite":        {"agents/opencode/sessiondb"},
+	// An agent's SQLite store (OpenCode's) is read in its folder's
+	// session database package alone, read-only.
+	"modernc.org/sqlite":        {"agents/*/sessiondb"},
 	"github.com/godbus/dbus/v5": {"supervisor/outbox", "internal/dbustest"},
 }
 
@@ -107,14 +99,12 @@ var Forbidden = map[string][]string{
 	"contract": {"os", "time", "net", "net/http", "context", "io/fs", "os/exec"},
 }
 
-// AgentNames are the agents akk knows; AgentHome is where their names
-// belong (an agent's own folder and the registry). MaxAgentMentions is the
-// ratchet: the count of names outside, lowered as each agent moves into
+// AgentHome is where the agents' names belong (an agent's own folder and
+// the registry). The names are not listed here: an agent is one folder,
+// so they are read from the folders (AgentNames). MaxAgentMentions is the
+// ratchet: the count of names outside, lowered as each agent moved into
 // its folder (issue 40), to 0.
-var (
-	AgentNames = []string{"claude", "codex", "gemini", "opencode"}
-	AgentHome  = []string{"agents/..."}
-)
+var AgentHome = []string{"agents/..."}
 
 // MaxAgentMentions: 3409 when the rule came (after 59a9dd6); 3365 with the
 // process identity rules in the agents' folders; 3356 with their interrupt
@@ -129,8 +119,11 @@ var (
 // agent's screen grammars in agents/<x>/screen (recognizers names none);
 // 1742 with the refusal table beside the registry, the demo's scenes as
 // data, and the MCP and CLI texts speaking of capabilities; 40 with each
-// agent's rig part (scenarios, world, fake-model dialect) in its folder.
-const MaxAgentMentions = 40
+// agent's rig part (scenarios, world, fake-model dialect) in its folder;
+// 0 with the agents' names read from their folders, the corpus finding
+// each journal by its file, and the fake model servers named for their
+// protocols: any name outside the agents' folders now fails.
+const MaxAgentMentions = 0
 
 // Places: the process file system is read in one package, so that every
 // reading of it is one parser with its fuzz target and its fake root; akk

@@ -1,6 +1,7 @@
 package fakemodel
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -67,6 +68,12 @@ type failureShape struct {
 	body   map[string]any
 }
 
+// anthropicRateLimit is the Messages API's own 429 message, word for word
+// (agents show it): kept as the payload sample it is.
+//
+//go:embed anthropic_ratelimit.txt
+var anthropicRateLimit string
+
 // anthropicFailure shapes f as the Messages API sends it.
 func anthropicFailure(f Failure, now time.Time, reqID string) failureShape {
 	s := failureShape{header: http.Header{}}
@@ -74,7 +81,7 @@ func anthropicFailure(f Failure, now time.Time, reqID string) failureShape {
 	switch f.Kind {
 	case FailRateLimit:
 		s.status, typ = 429, "rate_limit_error"
-		msg = "This request would exceed the rate limit for your organization of 50 requests per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase."
+		msg = anthropicRateLimit
 		s.header.Set("anthropic-ratelimit-requests-limit", "50")
 		s.header.Set("anthropic-ratelimit-requests-remaining", "0")
 		s.header.Set("anthropic-ratelimit-requests-reset", now.Add(cmpDur(f.ResetIn, time.Minute)).UTC().Format(time.RFC3339))

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -76,6 +77,16 @@ type claudeBlock struct {
 	IsError   bool            `json:"is_error"`
 	Content   json.RawMessage `json:"content"`
 }
+
+// LogValue is a block as logs may show it: its kind, ids and the length
+// of its text, never the text.
+func (b claudeBlock) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("type", b.Type), slog.String("id", b.ID), slog.String("name", b.Name),
+		slog.String("tool_use_id", b.ToolUseID), slog.Int("text_len", len(b.Text)))
+}
+
+// String is LogValue's text.
+func (b claudeBlock) String() string { return b.LogValue().String() }
 
 // Parser parses Claude Code transcript lines.
 //
