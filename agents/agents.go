@@ -4,11 +4,21 @@
 // of agents/registry's table, as database/sql drivers or Telegraf inputs
 // are; the engines call the registry and name no agent.
 //
-// The move is under way (issue 40): an agent's folder holds its display
-// name and its process identity rule so far; its record parser, session
-// resolution, resume candidates, keymap, roots, rig scenarios and screen
-// grammars follow, one agent at a time. The architecture test counts the
-// agents' names still outside these folders.
+// An agent's folder holds everything akk knows natively of it:
+//
+//   - <name>.go: this interface (its names, process identity rule,
+//     interrupt, records root, session resolution, conversations, traits,
+//     its user's keybindings);
+//   - its record format package (agents/claude/transcript,
+//     agents/codex/rollout, agents/gemini/chats, agents/opencode/sessiondb):
+//     the parser and evidence.Format, registered from its init;
+//   - screen/: its screen grammars per version (pure), registered with
+//     the recognizers' table from its init;
+//   - <name>rig/: its part in the recording rig (scenarios, world,
+//     fake-model dialect), which only the rig's command and tests import.
+//
+// The architecture test reads the agents' names from these folders and
+// fails on any identifier or string literal naming one elsewhere.
 package agents
 
 import (
