@@ -38,10 +38,23 @@ func Known(name string) bool {
 	return ok
 }
 
-// Names are every agent's contract value, joined by sep.
+// Users are the agents akk shows its users (its help, akk doctor): every
+// agent but akk's own test agents (agents.Traits.TestOnly), in All's
+// order. Lookup and Known still find a test agent.
+func Users() []agents.Agent {
+	var out []agents.Agent
+	for _, a := range All {
+		if !a.Traits().TestOnly {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Names are every user's agent's contract value (Users), joined by sep.
 func Names(sep string) string {
 	var b strings.Builder
-	for i, a := range All {
+	for i, a := range Users() {
 		if i > 0 {
 			b.WriteString(sep)
 		}
@@ -50,11 +63,11 @@ func Names(sep string) string {
 	return b.String()
 }
 
-// Displays are the display names of the agents keep says, joined by
-// ", " (every agent's with keep nil).
+// Displays are the display names of the user's agents (Users) keep
+// says, joined by ", " (every one's with keep nil).
 func Displays(keep func(agents.Agent) bool) string {
 	var out []string
-	for _, a := range All {
+	for _, a := range Users() {
 		if keep == nil || keep(a) {
 			out = append(out, a.Display())
 		}
