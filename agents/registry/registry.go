@@ -11,6 +11,7 @@ import (
 	"github.com/agent-knock-knock/akk/agents/codex"
 	"github.com/agent-knock-knock/akk/agents/gemini"
 	"github.com/agent-knock-knock/akk/agents/opencode"
+	"github.com/agent-knock-knock/akk/agents/parrot"
 	"github.com/agent-knock-knock/akk/internal/procid"
 )
 
@@ -20,6 +21,7 @@ var All = []agents.Agent{
 	codex.Agent,
 	gemini.Agent,
 	opencode.Agent,
+	parrot.Agent,
 }
 
 // Lookup is the agent the contract calls name.
