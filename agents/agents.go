@@ -90,6 +90,12 @@ type Traits struct {
 	// NewThreadUnwritten: a new thread writes no record until its first
 	// prompt, so a binding verified absent meets a new_thread.
 	NewThreadUnwritten bool
+	// TestOnly: akk's own test agent (a program in its folder that proves
+	// an agent is one folder and one registry row), never a user's: its
+	// process rule names only its test program, and what akk shows its
+	// users of the agents it supervises (the CLI's help, akk doctor)
+	// leaves it out (registry.Users).
+	TestOnly bool
 }
 
 // Threads is an agent's native conversations for the thread operations

@@ -11,6 +11,7 @@ import (
 	"github.com/agent-knock-knock/akk/agents/codex"
 	"github.com/agent-knock-knock/akk/agents/gemini"
 	"github.com/agent-knock-knock/akk/agents/opencode"
+	"github.com/agent-knock-knock/akk/agents/parrot"
 	"github.com/agent-knock-knock/akk/internal/procid"
 )
 
@@ -20,6 +21,7 @@ var All = []agents.Agent{
 	codex.Agent,
 	gemini.Agent,
 	opencode.Agent,
+	parrot.Agent,
 }
 
 // Lookup is the agent the contract calls name.
@@ -38,10 +40,23 @@ func Known(name string) bool {
 	return ok
 }
 
-// Names are every agent's contract value, joined by sep.
+// Users are the agents akk shows its users (its help, akk doctor): every
+// agent but akk's own test agents (agents.Traits.TestOnly), in All's
+// order. Lookup and Known still find a test agent.
+func Users() []agents.Agent {
+	var out []agents.Agent
+	for _, a := range All {
+		if !a.Traits().TestOnly {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Names are every user's agent's contract value (Users), joined by sep.
 func Names(sep string) string {
 	var b strings.Builder
-	for i, a := range All {
+	for i, a := range Users() {
 		if i > 0 {
 			b.WriteString(sep)
 		}
@@ -50,11 +65,11 @@ func Names(sep string) string {
 	return b.String()
 }
 
-// Displays are the display names of the agents keep says, joined by
-// ", " (every agent's with keep nil).
+// Displays are the display names of the user's agents (Users) keep
+// says, joined by ", " (every one's with keep nil).
 func Displays(keep func(agents.Agent) bool) string {
 	var out []string
-	for _, a := range All {
+	for _, a := range Users() {
 		if keep == nil || keep(a) {
 			out = append(out, a.Display())
 		}

@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/agents"
 	"github.com/agent-knock-knock/akk/internal/procid"
 )
 
@@ -91,5 +93,33 @@ func TestRoots(t *testing.T) {
 				t.Errorf("%s, home %q env %v: root %q, want %q", a.Name(), tc.home, tc.env, got, tc.want[a.Name()])
 			}
 		}
+	}
+}
+
+// testOnly is an agent of the table marked as akk's own test agent.
+type testOnly struct{ agents.Agent }
+
+func (testOnly) Name() string    { return "test-only-agent" }
+func (testOnly) Display() string { return "Test-only agent" }
+func (testOnly) Traits() agents.Traits {
+	return agents.Traits{TestOnly: true}
+}
+
+// TestUsers: an agent marked TestOnly stays in the table (Lookup, Known,
+// its process rule) but out of what akk shows its users: Users, Names,
+// Displays.
+func TestUsers(t *testing.T) {
+	saved := All
+	t.Cleanup(func() { All = saved })
+	users, names, displays := len(Users()), Names(","), Displays(nil)
+	All = append(slices.Clone(saved[:1]), append([]agents.Agent{testOnly{saved[0]}}, saved[1:]...)...)
+	if len(Users()) != users || slices.ContainsFunc(Users(), func(a agents.Agent) bool { return a.Traits().TestOnly }) {
+		t.Errorf("Users() lists a test agent: %v", Users())
+	}
+	if Names(",") != names || Displays(nil) != displays || strings.Contains(Displays(func(agents.Agent) bool { return true }), "Test-only") {
+		t.Errorf("names %q, displays %q: the test agent is shown", Names(","), Displays(nil))
+	}
+	if !Known("test-only-agent") || len(ProcessRules()) != len(saved)+1 {
+		t.Errorf("the test agent left the table: known %v, %d rules", Known("test-only-agent"), len(ProcessRules()))
 	}
 }

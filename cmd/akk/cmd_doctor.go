@@ -213,7 +213,7 @@ func checkStoreFiles(dir string) check {
 // on PATH (found by name; nothing is run).
 func checkAgents(h *api.Health) check {
 	var found []string
-	for _, a := range registry.All {
+	for _, a := range registry.Users() {
 		name := a.Command()
 		if p, err := exec.LookPath(name); err == nil {
 			real, _ := filepath.EvalSymlinks(p)
@@ -237,6 +237,9 @@ func exactProfiles() string {
 	var parts []string
 	last := ""
 	for _, p := range recognizers.Profiles() {
+		if a, ok := registry.Lookup(p.Agent); ok && a.Traits().TestOnly {
+			continue // akk's own test agent: not a user's
+		}
 		if p.Agent != last {
 			parts = append(parts, p.Agent)
 			last = p.Agent

@@ -15,16 +15,24 @@ import (
 )
 
 // An Agent is what the rig knows of one agent program: the npm package it
-// installs, how a run talks to it (the fake model's dialect, the world it
-// starts in, where it writes its journal) and its scenarios. Each agent's
+// installs (or how it is built from source), how a run talks to it (the
+// fake model's dialect, the world it starts in, where it writes its
+// journal) and its scenarios. Each agent's
 // folder registers one from a scenario package of its own
 // (agents/<name>/<name>rig), which a program or a test that runs the rig
 // imports; the rig names no agent.
 type Agent struct {
 	Name    string // the agent id, as akk's registry names it
 	Package string // npm package
-	Bin     string // command in node_modules/.bin
-	// Serve starts the fake model in the agent's API dialect.
+	Bin     string // command in node_modules/.bin (with Build: in its directory)
+	// Build, when set, builds the agent's program from source into dir,
+	// as dir/<Bin>, for version (an error for a version its source is
+	// not), instead of installing Package with npm: a run builds it
+	// afresh into its own directory (the build cache makes that cheap),
+	// so it never runs a stale build, and the cache holds npm agents only.
+	Build func(ctx context.Context, version, dir string) error
+	// Serve starts the fake model in the agent's API dialect (nil: the
+	// agent talks to no model, and its World gets no URL).
 	Serve func(fakemodel.Script, *fakemodel.Log, *slog.Logger) (*fakemodel.Server, error)
 	// World writes the agent's config under h for a run of sc at version
 	// against the fake model at url, and returns the agent's whole
@@ -61,8 +69,9 @@ var registry = struct {
 }{agents: map[string]*Agent{}, scenarios: map[string]*Scenario{}}
 
 // Register adds an agent and its scenarios, with their variants in the
-// agent's environments. It panics on a second agent of the same name or
-// a scenario named twice: the tables are code.
+// agent's environments (each of its matrixBases varied, which it must
+// then have). It panics on a second agent of the same name, a scenario
+// named twice or a base missing: the tables are code.
 func Register(a Agent) {
 	registry.Lock()
 	defer registry.Unlock()
@@ -74,6 +83,9 @@ func Register(a Agent) {
 		addScenario(a.Name, s)
 	}
 	for _, base := range matrixBases {
+		if len(a.Environs) == 0 {
+			break // no environment matrix: no variants to base
+		}
 		b, ok := registry.scenarios[a.Name+"/"+base]
 		if !ok {
 			panic("rig: no base scenario " + a.Name + "/" + base)
@@ -149,10 +161,11 @@ func ScenarioNames(agent string) []string {
 // Script is the fake model's script of the corpus scenarios for agent at
 // version (the keywords run-touch / run-ls, ask-color, ask-multi,
 // ask-many, hello, slow-work), for live tests that drive the same
-// surfaces through akk. An agent not registered gets an empty script.
+// surfaces through akk. An agent not registered, or with no model, gets
+// an empty script.
 func Script(agent, version string) fakemodel.Script {
 	a, err := agentOf(agent)
-	if err != nil {
+	if err != nil || a.Script == nil {
 		return fakemodel.Script{}
 	}
 	return a.Script(version)

@@ -1,16 +1,17 @@
 // Package rig records real agent sessions offline: it installs a pinned
-// agent with npm into a cache, writes an isolated HOME and the agent's
-// config, starts a fake model server (recordings/fakemodel) in the
-// agent's API dialect and an isolated tmux server with a pane of fixed
-// size, runs the agent there and drives a scenario through controlmode
+// agent with npm into a cache (or builds one from its source into the
+// run), writes an isolated HOME and the agent's config, starts a fake
+// model server (recordings/fakemodel) in the agent's API dialect (for an
+// agent that talks to a model) and an isolated tmux server with a pane
+// of fixed size, runs the agent there and drives a scenario through controlmode
 // while recordings.Recorder records the pane. Waits are on the fake
 // server's request log, the agent's journal (transcript, rollout, chats
 // file) and stable anchors of the UI (footers, headers), each with a
 // deadline, never on free text such as spinner verbs or tips.
 //
-// The rig is the engine; what it knows of an agent (its npm package, its
-// fake-model dialect, its world, its journal, its scenarios) is an Agent
-// value the agent's folder registers (Register). A scenario is a list of
+// The rig is the engine; what it knows of an agent (its npm package or
+// build, its fake-model dialect, its world, its journal, its scenarios)
+// is an Agent value the agent's folder registers (Register). A scenario is a list of
 // steps on the sticky-error driver (Steps); the step families every
 // agent shares (threads, blocked surfaces, the secret question) are here
 // with the hooks an agent fills in.

@@ -43,6 +43,9 @@ func Lookup(agent, version string) (Installed, error) {
 	if err != nil {
 		return Installed{}, err
 	}
+	if a.Build != nil {
+		return Installed{Agent: *a, Version: version}, fmt.Errorf("%w: %s", errBuilt, agent)
+	}
 	cache, err := CacheDir()
 	if err != nil {
 		return Installed{}, err
@@ -68,6 +71,48 @@ func packageVersion(path string) (string, error) {
 		return "", err
 	}
 	return p.Version, nil
+}
+
+// errBuilt: an agent built from source (Agent.Build) is never in the
+// cache.
+var errBuilt = errors.New("rig: built from source (rig.Build), never installed")
+
+// Build builds agent@version from source (Agent.Build) into dir and
+// returns its program there.
+func Build(ctx context.Context, lg *slog.Logger, agent, version, dir string) (Installed, error) {
+	a, err := agentOf(agent)
+	if err != nil {
+		return Installed{}, err
+	}
+	in := Installed{Agent: *a, Version: version, Dir: dir, Bin: filepath.Join(dir, a.Bin)}
+	if a.Build == nil {
+		return in, fmt.Errorf("rig: %s is installed with npm, not built", agent)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return in, fmt.Errorf("rig: build: %w", err)
+	}
+	lg.Info("rig: build", "agent", agent, "version", version, "dir", dir)
+	if err := a.Build(ctx, version, dir); err != nil {
+		return in, fmt.Errorf("rig: build %s@%s: %w", agent, version, err)
+	}
+	if _, err := os.Stat(in.Bin); err != nil {
+		return in, fmt.Errorf("rig: build %s@%s: %w", agent, version, err)
+	}
+	return in, nil
+}
+
+// program is the agent's program for a run in dir: built from source
+// into it (Agent.Build), else the npm install in the cache, installed
+// first when install is set.
+func program(ctx context.Context, lg *slog.Logger, a *Agent, version, dir string, install bool) (Installed, error) {
+	if a.Build != nil {
+		return Build(ctx, lg, a.Name, version, filepath.Join(dir, "agent"))
+	}
+	in, err := Lookup(a.Name, version)
+	if errors.Is(err, ErrNotInstalled) && install {
+		in, err = Install(ctx, lg, a.Name, version)
+	}
+	return in, err
 }
 
 // Install installs agent@version into the cache with npm unless it is

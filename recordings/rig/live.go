@@ -21,7 +21,11 @@ type Live struct {
 }
 
 // Close stops the fake model.
-func (l *Live) Close() { l.model.Close() }
+func (l *Live) Close() {
+	if l.model != nil {
+		l.model.Close()
+	}
+}
 
 // PrepareLive sets up agent@version (installed in the cache: see Lookup)
 // under root with the same configuration as a recording (the agent's
@@ -37,10 +41,14 @@ func PrepareLive(root, agent, version string, script fakemodel.Script, lg *slog.
 	}
 	a := in.Agent
 	l := &Live{Home: h}
-	if l.model, err = a.Serve(script, fakemodel.NewLog(io.Discard), lg); err != nil {
-		return nil, err
+	url := ""
+	if a.Serve != nil {
+		if l.model, err = a.Serve(script, fakemodel.NewLog(io.Discard), lg); err != nil {
+			return nil, err
+		}
+		url = l.model.URL()
 	}
-	env, err := a.World(h, &Scenario{}, version, l.model.URL())
+	env, err := a.World(h, &Scenario{}, version, url)
 	if err != nil {
 		l.model.Close()
 		return nil, err

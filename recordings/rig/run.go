@@ -3,7 +3,6 @@ package rig
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -53,10 +52,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if !sc.Supports(cfg.Version) {
 		return nil, fmt.Errorf("rig: scenario %s does not apply to %s %s", sc.Name, cfg.Agent, cfg.Version)
 	}
-	in, err := Lookup(cfg.Agent, cfg.Version)
-	if errors.Is(err, ErrNotInstalled) && cfg.Install {
-		in, err = Install(ctx, lg, cfg.Agent, cfg.Version)
-	}
+	a, err := agentOf(cfg.Agent)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +65,10 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if !cfg.Keep {
 		defer os.RemoveAll(dir)
 	}
+	in, err := program(ctx, lg, a, cfg.Version, dir, cfg.Install)
+	if err != nil {
+		return res, err
+	}
 	r := &run{cfg: cfg, sc: sc, in: in, lg: lg.With("agent", cfg.Agent, "version", cfg.Version, "scenario", sc.Name), dir: dir, res: res}
 	err = r.do(ctx)
 	res.Took = time.Since(start)
@@ -76,11 +76,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return res, fmt.Errorf("rig: %s %s %s: %w", cfg.Agent, cfg.Version, sc.Name, err)
 	}
 	if cfg.OutDir != "" {
-		a, err := agentOf(cfg.Agent)
-		if err != nil {
-			return res, err
-		}
-		if err := res.write(cfg.OutDir, cmpOr(cfg.Name, sc.Name), a.JournalKind); err != nil {
+		if err := res.write(cfg.OutDir, cmpOr(cfg.Name, sc.Name), a); err != nil {
 			return res, err
 		}
 	}
@@ -118,17 +114,21 @@ func (r *run) do(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	srv, err := a.Serve(r.sc.Script(r.cfg.Version), log, r.lg)
-	if err != nil {
-		return err
+	url := "" // the fake model's, when the agent talks to one
+	if a.Serve != nil {
+		srv, err := a.Serve(r.sc.Script(r.cfg.Version), log, r.lg)
+		if err != nil {
+			return err
+		}
+		defer srv.Close()
+		url = srv.URL()
 	}
-	defer srv.Close()
-	env, err := a.World(h, r.sc, r.cfg.Version, srv.URL())
+	env, err := a.World(h, r.sc, r.cfg.Version, url)
 	if err != nil {
 		return err
 	}
 	if r.sc.Setup != nil {
-		if env, err = r.sc.Setup(h, r.cfg.Version, srv.URL(), env); err != nil {
+		if env, err = r.sc.Setup(h, r.cfg.Version, url, env); err != nil {
 			return fmt.Errorf("rig: setup of %s: %w", r.sc.Name, err)
 		}
 	}
@@ -212,15 +212,19 @@ func (r *run) finish(ctx context.Context, d *Driver) error {
 	return nil
 }
 
-// write stores NAME.cast, NAME.final.txt and the journal
-// (NAME.<journalKind>.jsonl) in dir.
-func (res *Result) write(dir, name, journalKind string) error {
+// write stores NAME.cast, NAME.final.txt, the journal
+// (NAME.<JournalKind>.jsonl) and, for an agent that talks to a model,
+// its replies (NAME.model.jsonl) in dir.
+func (res *Result) write(dir, name string, a *Agent) error {
 	cast, err := recordings.Encode(res.Recording)
 	if err != nil {
 		return err
 	}
 	files := map[string][]byte{name + ".cast": cast, name + ".final.txt": res.Final.Marshal(),
-		name + "." + journalKind + ".jsonl": res.Journal, name + ".model.jsonl": res.modelReplies()}
+		name + "." + a.JournalKind + ".jsonl": res.Journal}
+	if a.Serve != nil {
+		files[name+".model.jsonl"] = res.modelReplies()
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("rig: %w", err)
 	}

@@ -1,0 +1,134 @@
+package parrot
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agent-knock-knock/akk/agents/parrot/sessions"
+	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/watchers"
+	"github.com/agent-knock-knock/akk/watchers/evidence"
+)
+
+// Parrot writes each session to <root>/<session>.jsonl when it starts,
+// its header first: session, cwd, version and time. A process's session
+// is the one of its cwd that started since the process did, or that it
+// has appended to since; the file's name is never trusted.
+
+// query names what a Parrot process's session is found by.
+type query struct {
+	Root  string // the sessions directory
+	Cwd   string
+	Since time.Time
+	// Quiet are files that are not candidates while no longer than the
+	// size given.
+	Quiet map[string]int64
+}
+
+// slack allows for the coarse clock of a process's start (ticks of
+// 10 ms) against the header's time.
+const slack = time.Second
+
+// header is a session file's first line.
+type header struct {
+	Type    string `json:"type"`
+	Session string `json:"session"`
+	Cwd     string `json:"cwd"`
+	Time    string `json:"time"`
+}
+
+// resolve finds the session file of the process the query names. The
+// error is only for a cancelled ctx; everything else is a state.
+func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
+	id := watchers.NativeIdentity{Agent: sessions.Agent}
+	if q.Root == "" {
+		id.State, id.Reason = contract.IdentityUnavailable, "no sessions directory named"
+		return id, nil
+	}
+	files, err := os.ReadDir(q.Root)
+	if errors.Is(err, fs.ErrNotExist) {
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no sessions directory: no session was ever written"
+		return id, nil
+	} else if err != nil {
+		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("sessions directory: %v", err)
+		return id, nil
+	}
+	var unreadable []string
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return id, err
+		}
+		if f.IsDir() || !sessions.IsRecord(f.Name()) {
+			continue
+		}
+		path := filepath.Join(q.Root, f.Name())
+		c, ok, err := candidate(path, q)
+		id.Checked++
+		switch {
+		case err != nil:
+			unreadable = append(unreadable, path)
+		case ok:
+			id.Candidates = append(id.Candidates, c)
+		}
+	}
+	slices.SortFunc(id.Candidates, func(a, b watchers.Candidate) int { return b.ModTime.Compare(a.ModTime) })
+	return decide(id, q.Cwd, unreadable), nil
+}
+
+// candidate reads path's header: a candidate when it is a session of the
+// cwd that started or grew since the process started, and is not quiet.
+func candidate(path string, q query) (watchers.Candidate, bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return watchers.Candidate{}, false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return watchers.Candidate{}, false, err
+	}
+	line, err := bufio.NewReaderSize(f, 4096).ReadSlice('\n')
+	if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+		return watchers.Candidate{}, false, nil // no whole header yet: not a session to bind
+	}
+	var h header
+	if json.Unmarshal(line, &h) != nil || h.Type != "session" || h.Session == "" || filepath.Clean(h.Cwd) != filepath.Clean(q.Cwd) {
+		return watchers.Candidate{}, false, nil
+	}
+	c := watchers.Candidate{Path: path, File: evidence.FileIDOf(fi), Size: fi.Size(), ModTime: fi.ModTime(), SessionID: h.Session, Cwd: h.Cwd}
+	if n, quiet := q.Quiet[path]; quiet && fi.Size() <= n {
+		return c, false, nil
+	}
+	if q.Since.IsZero() {
+		return c, true, nil
+	}
+	since := q.Since.Add(-slack)
+	started, err := time.Parse(time.RFC3339Nano, h.Time)
+	return c, err == nil && !started.Before(since) || !fi.ModTime().Before(since), nil
+}
+
+// decide turns the candidates into a state.
+func decide(id watchers.NativeIdentity, cwd string, unreadable []string) watchers.NativeIdentity {
+	switch {
+	case len(id.Candidates) == 1:
+		c := id.Candidates[0]
+		id.State, id.SessionID, id.Cwd, id.Path, id.File = contract.IdentityResolved, c.SessionID, c.Cwd, c.Path, c.File
+		id.Reason = "the one session of " + cwd + " started or appended since the process started"
+	case len(id.Candidates) > 1:
+		id.State, id.Reason = contract.IdentityAmbiguous, fmt.Sprintf("%d sessions of %s started or appended since the process started", len(id.Candidates), cwd)
+	case len(unreadable) > 0:
+		id.State, id.Reason = contract.IdentityUnavailable, "unreadable: "+strings.Join(unreadable, ", ")
+	default:
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("no session of %s since the process started (%d files read)", cwd, id.Checked)
+	}
+	return id
+}
