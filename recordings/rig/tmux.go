@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,15 +67,22 @@ func (t *tmuxServer) run(ctx context.Context, args ...string) ([]byte, error) {
 	return out, nil
 }
 
-// kill kills the server through its socket and waits for the socket to go.
+// kill kills the server through its socket and waits until nothing
+// listens there. tmux 3.3a leaves its socket file behind when it exits,
+// so the file's presence says nothing: a refused connection does (the
+// server closed its listening socket on its way out). The stale file is
+// removed.
 func (t *tmuxServer) kill() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_, _ = t.run(ctx, "kill-server")
 	for ctx.Err() == nil {
-		if _, err := os.Stat(t.Socket); err != nil {
+		c, err := net.Dial("unix", t.Socket)
+		if err != nil {
+			os.Remove(t.Socket)
 			return
 		}
+		c.Close()
 		time.Sleep(20 * time.Millisecond)
 	}
 }
