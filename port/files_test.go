@@ -1,7 +1,6 @@
 package port
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,31 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/internal/syncbuf"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
-
-// syncBuffer is a bytes.Buffer safe for the port's writes and the test's
-// reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // awaitRequest waits for the one pending request of f.
 func awaitRequest(t *testing.T, f *Files) Request {
@@ -88,7 +68,7 @@ func TestRaceFileFirst(t *testing.T) {
 	f := runDir(t)
 	inR, inW := io.Pipe()
 	defer inW.Close()
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	term := NewTerminal(inR, out, true)
 	done := make(chan Answer, 1)
 	go func() {
@@ -142,7 +122,7 @@ func TestRaceTerminalFirst(t *testing.T) {
 	f := runDir(t)
 	inR, inW := io.Pipe()
 	defer inW.Close()
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	term := NewTerminal(inR, out, true)
 	done := make(chan Answer, 1)
 	go func() {
@@ -260,7 +240,7 @@ func TestOpenFilesMode(t *testing.T) {
 
 // TestTerminalWithoutTTY: no terminal, no question printed, no answer.
 func TestTerminalWithoutTTY(t *testing.T) {
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	term := NewTerminal(strings.NewReader("y\n"), out, false)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
