@@ -10,7 +10,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 )
 
@@ -21,11 +20,7 @@ import (
 // and settles the Turn cancelled; a second cancel of the settled Turn is
 // refused with nothing sent.
 func TestTmuxCancel(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	d := startDaemon(t, srv, daemonOpts{})
+	akk, srv, d := replicaStage(t, daemonOpts{})
 	dir := t.TempDir()
 	for _, tc := range []struct{ agent, version, key string }{
 		{"claude", "2.1.267", "\x1b"}, {"codex", "0.155.1", "\x03"},

@@ -74,8 +74,7 @@ func quietReplica(t testing.TB, dir string) string {
 // "racing": it comes while the daemon may still be reading the new pane.
 // Latency is from the release of the shell (it execs at once).
 func TestTmuxIdentityExecAfterLastOutput(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
+	akk := tmuxAkk(t)
 	srv := tmuxtest.Start(t, 80, 24, "sh")
 	srv.MustRun("set-option", "-g", "default-size", "80x24")
 	dir := t.TempDir()
@@ -168,8 +167,7 @@ func (d *daemon) identified(pane, agent, version string, replica bool) string {
 // and draws. The pane must be identified within identityDeadline of its
 // release, every run, and the row must name the agent's own process.
 func TestTmuxIdentityWrapperScript(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
+	akk := tmuxAkk(t)
 	srv := tmuxtest.Start(t, 80, 24, "sh")
 	srv.MustRun("set-option", "-g", "default-size", "80x24")
 	dir := t.TempDir()

@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
@@ -30,9 +28,7 @@ import (
 // before the kill. It runs in the crash tier (-tags akkfault), with the
 // live tier's agents.
 func TestLiveIdentifyCrash(t *testing.T) {
-	if !fault.Enabled {
-		t.Skip("needs the fault hook: go test -tags akkfault")
-	}
+	requireFaultHook(t)
 	for _, version := range []string{"0.155.1", "0.171.0"} {
 		t.Run(version, func(t *testing.T) {
 			for _, point := range dispatch.IdentifyFaultPoints {
@@ -130,23 +126,7 @@ func identifyCrashRun(t *testing.T, version, point string) {
 // with its Turn. It returns the open one.
 func identifyKilled(t *testing.T, c *crashChild, point string) store.Reservation {
 	t.Helper()
-	select {
-	case <-c.exited:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("the daemon did not die")
-	}
-	if mark, _ := os.ReadFile(filepath.Join(c.dir, "mark")); strings.TrimSpace(string(mark)) != point {
-		t.Fatalf("killed at %q, not at %s:\n%s", mark, point, c.out.String())
-	}
-	st, err := store.Open(c.storeDir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	rs, err := st.Reservations()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := c.atKill(t, "identify_and_send", point)
 	var probe, send []store.Reservation
 	for _, r := range rs {
 		switch r.Op {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 )
@@ -45,9 +44,7 @@ var privateOps = map[string]privateOp{
 // ran to its end left the composer idle and empty, so a fresh call goes
 // through.
 func TestLivePrivateCrash(t *testing.T) {
-	if !fault.Enabled {
-		t.Skip("needs the fault hook: go test -tags akkfault")
-	}
+	requireFaultHook(t)
 	for _, c := range []struct{ agent, version, op string }{
 		{"claude", "2.1.267", api.OpNativeInspect}, {"codex", "0.155.1", api.OpNativeInspect},
 		{"claude", "2.1.267", api.OpModelOptions}, {"codex", "0.155.1", api.OpModelOptions},

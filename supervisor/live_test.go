@@ -150,8 +150,7 @@ default_mode_request_user_input = true
 	}
 	t.Cleanup(func() { srvModel.Close() })
 	endProcessesOf(t, la.home)
-	la.srv = tmuxtest.Start(t, 120, 40, "sh")
-	la.srv.MustRun("set-option", "-g", "default-size", "120x40")
+	la.srv = tmuxtest.StartFixed(t, 120, 40, "sh")
 	la.dumpOnFailure(t, modelLog)
 	argv := append(append(append([]string{"env", "-i"}, env...), in.Bin), args...)
 	la.command = strings.Join(mapq(argv), " ")

@@ -10,7 +10,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
@@ -27,16 +26,7 @@ import (
 // nothing reserved does a fresh new_thread go through. It runs in the
 // crash tier (-tags akkfault), with the live tier's agents.
 func TestLiveThreadCrash(t *testing.T) {
-	if !fault.Enabled {
-		t.Skip("needs the fault hook: go test -tags akkfault")
-	}
-	for _, a := range [][2]string{{"claude", "2.1.267"}, {"codex", "0.155.1"}} {
-		t.Run(a[0], func(t *testing.T) {
-			for _, point := range dispatch.FaultPoints {
-				t.Run(point, func(t *testing.T) { threadCrashRun(t, a[0], a[1], point) })
-			}
-		})
-	}
+	eachAgentCrash(t, dispatch.FaultPoints, threadCrashRun)
 }
 
 // TestLiveResumeCrash is TestLiveThreadCrash for resume_thread: an
@@ -48,16 +38,7 @@ func TestLiveThreadCrash(t *testing.T) {
 // moved the first one is the terminal's own again (a fresh resume of it
 // is refused, not_resumable).
 func TestLiveResumeCrash(t *testing.T) {
-	if !fault.Enabled {
-		t.Skip("needs the fault hook: go test -tags akkfault")
-	}
-	for _, a := range [][2]string{{"claude", "2.1.267"}, {"codex", "0.155.1"}} {
-		t.Run(a[0], func(t *testing.T) {
-			for _, point := range dispatch.FaultPoints {
-				t.Run(point, func(t *testing.T) { resumeCrashRun(t, a[0], a[1], point) })
-			}
-		})
-	}
+	eachAgentCrash(t, dispatch.FaultPoints, resumeCrashRun)
 }
 
 func resumeCrashRun(t *testing.T, agent, version, point string) {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/dbustest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
@@ -36,8 +35,7 @@ const ntfyTemplate = `{"topic":"akk","title":{{json .Title}},"message":{{json .M
 // the prompt, nothing else in them, and the replica ends clean: the
 // notices sent the agent nothing.
 func TestTmuxPersonNotices(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
+	akk := tmuxAkk(t)
 	bus := dbustest.Start(t)
 	desk := bus.Serve(t)
 	phone := startPublishSink(t)
@@ -56,13 +54,7 @@ func TestTmuxPersonNotices(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unannounce()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	ctx, client := driverClient(t, srv, 2*time.Minute)
 
 	rc := replicaPanes(t, srv, akk, [][3]string{{"claude", "2.1.267", "permission-approve"}})[0]
 	srv.MustRun("select-window", "-t", rc.pane)

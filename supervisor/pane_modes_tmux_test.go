@@ -52,19 +52,9 @@ func (c *inputCounter) observe(cmds []controlmode.Cmd) {
 // replica per surface is reused across all the states: it ends clean only
 // if it received exactly its recorded inputs.
 func TestTmuxPaneModes(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
 	var inputs inputCounter
-	d := startDaemon(t, srv, daemonOpts{onCommand: inputs.observe})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	akk, srv, d := replicaStage(t, daemonOpts{onCommand: inputs.observe})
+	ctx, client := driverClient(t, srv, 5*time.Minute)
 	for _, c := range []refusaltest.Case{
 		{Name: "approve claude", Agent: "claude", Version: "2.1.267", Recording: "permission-approve", Call: refusaltest.ApproveTerminal},
 		{Name: "approve codex", Agent: "codex", Version: "0.155.1", Recording: "permission-approve", Call: refusaltest.ApproveTerminal},

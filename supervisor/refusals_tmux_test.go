@@ -334,19 +334,8 @@ func tmuxCall(r *replicaDriver, c refusaltest.Case, st api.StatusResponse) (api.
 // exactly its recorded inputs and ends clean), each first shown to send
 // without its fault. Cases only the unit tier can make say why.
 func TestTmuxDispatchRefusals(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
-	d := startDaemon(t, srv, daemonOpts{})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	akk, srv, d := replicaStage(t, daemonOpts{})
+	ctx, client := driverClient(t, srv, 5*time.Minute)
 	for _, c := range refusaltest.Cases {
 		if c.UnitOnly != "" {
 			continue

@@ -78,10 +78,7 @@ func followEvents(t testing.TB, cl *api.Client) *eventLog {
 // output), and checks `list` and the event stream at every marker: the
 // identity fields and the marker's screen state.
 func TestTmuxReplicaStates(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40") // the recordings' size: no resize
+	akk, srv := replicaServer(t) // the recordings' size: no resize
 	sleeper := newWindow(t, srv, 80, 24, "cd /tmp && exec sleep 1000")
 	cases := replicaPanes(t, srv, akk, e2eSurfaces)
 	d := startDaemon(t, srv, daemonOpts{})

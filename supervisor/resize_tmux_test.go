@@ -283,8 +283,7 @@ func TestTmuxResizeReplica(t *testing.T) {
 }
 
 func replicaResize(t *testing.T, agent, version, how string) {
-	requireTmux(t)
-	akk := buildAkk(t)
+	akk := tmuxAkk(t)
 	rec := loadCorpus(t, agent, version, "permission-resize")
 	w, h := rec.Header.Width, rec.Header.Height
 	var nw, nh int
@@ -328,13 +327,7 @@ func replicaResize(t *testing.T, agent, version, how string) {
 	srv.MustRun("set-option", "-g", "default-size", fmt.Sprintf("%dx%d", w, h))
 	pane := newWindow(t, srv, w, h, fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, fifo, akk, file))
 	d := startDaemon(t, srv, daemonOpts{})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	ctx, client := driverClient(t, srv, 2*time.Minute)
 	rf, err := followReplica(client, pane)
 	if err != nil {
 		t.Fatal(err)

@@ -35,13 +35,11 @@ import (
 // Run: go test -run '^$' -bench TmuxScale200 -benchtime 1x ./supervisor
 // (AKK_SCALE_PANES changes 200; AKK_SCALE_IDLE the 60 s).
 func BenchmarkTmuxScale200(b *testing.B) {
-	requireTmux(b)
-	akk := buildAkk(b)
+	akk := tmuxAkk(b)
 	panes := envInt(b, "AKK_SCALE_PANES", 200)
 	idleFor := time.Duration(envInt(b, "AKK_SCALE_IDLE", 60)) * time.Second
 	for range b.N {
-		srv := tmuxtest.Start(b, 120, 40, "sh")
-		srv.MustRun("set-option", "-g", "default-size", "120x40")
+		srv := tmuxtest.StartFixed(b, 120, 40, "sh")
 		dir := b.TempDir()
 		files := [2]string{scaleReplica(b, dir, "claude", "2.1.267", "idle"), scaleReplica(b, dir, "codex", "0.155.1", "idle")}
 		var fifos []string

@@ -63,6 +63,16 @@ func Start(t testing.TB, width, height int, cmd string) *Server {
 	return start(t, nil, width, height, cmd)
 }
 
+// StartFixed is Start with the server's default-size set to the session's
+// size: the windows a test opens later get that size too, so a replica of
+// a recording made at it draws without a resize.
+func StartFixed(t testing.TB, width, height int, cmd string) *Server {
+	t.Helper()
+	s := start(t, nil, width, height, cmd)
+	s.MustRun("set-option", "-g", "default-size", fmt.Sprintf("%dx%d", width, height))
+	return s
+}
+
 // StartAs is Start with the server and its panes run as u (a test run
 // as root: the other machine of a test over ssh).
 func StartAs(t testing.TB, u User, width, height int, cmd string) *Server {
