@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,11 +28,8 @@ import (
 func TestLiveGeminiDispatch(t *testing.T) {
 	const agent, version = "gemini", "0.61.0"
 	la := startLive(t, agent, version, rig.Script(agent, version))
-	d := startDaemon(t, la.srv, daemonOpts{geminiTmp: filepath.Join(la.home, ".gemini", "tmp")})
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, agent, daemonOpts{geminiTmp: filepath.Join(la.home, ".gemini", "tmp")}, 6*time.Minute)
+	d, ctx := ld.d, ld.ctx
 	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
 		if r.Agent != agent || r.Version != version || r.Profile != "exact" || r.NativeIdentityState != contract.IdentityResolved {
 			return "gemini, exact, its chats file bound"

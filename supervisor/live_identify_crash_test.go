@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
-	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
@@ -39,14 +37,9 @@ func TestLiveIdentifyCrash(t *testing.T) {
 }
 
 func identifyCrashRun(t *testing.T, version, point string) {
-	var log *fakemodel.Log
-	la := prepareLiveWith(t, "codex", version, rig.CodexModel(version), func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
-		log = l
-		return identifyLiveScript(version)
-	})
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
-	la.dumpOnFailure(t, log)
-	roots := daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"), codexSessions: filepath.Join(la.home, ".codex", "sessions")}
+	la := prepareLiveModel(t, "codex", version, rig.CodexModel(version), identifyLiveScript(version))
+	la.openPane(t)
+	roots := la.withRoots(daemonOpts{})
 	c := startCrashChild(t, la.srv, point, "AKK_CRASH_CLAUDE_PROJECTS="+roots.claudeProjects, "AKK_CRASH_CODEX_SESSIONS="+roots.codexSessions)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -107,7 +100,7 @@ func identifyCrashRun(t *testing.T, version, point string) {
 		}
 	}
 	got := 0
-	for _, r := range log.Requests() {
+	for _, r := range la.log.Requests() {
 		if r.Kind == "main" && strings.Contains(r.Prompt, "after-identify") {
 			got++
 		}

@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -15,11 +14,8 @@ import (
 // the composer refuses it with zero input.
 func runLiveInspect(t *testing.T, agent, version string) {
 	la, log, roots := scriptedPane(t, agent, version)
-	d := startDaemon(t, la.srv, roots)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, agent, roots, 3*time.Minute)
+	d, ctx := ld.d, ld.ctx
 	ld.awaitSettled(ld.send("hello"))
 	ld.idle()
 	row := ld.row()

@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -20,11 +19,8 @@ import (
 // tuple not in it, a draft in the composer.
 func runLiveModel(t *testing.T, agent, version string, pick func(api.ModelCatalog) api.ModelTuple, want func(fakemodel.Request) bool) (*liveDispatch, *fakemodel.Log, string) {
 	la, log, roots := scriptedPane(t, agent, version)
-	d := startDaemon(t, la.srv, roots)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	t.Cleanup(cancel)
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, agent, roots, 4*time.Minute)
+	d, ctx := ld.d, ld.ctx
 	ld.awaitSettled(ld.send("hello"))
 	ld.idle()
 	row := ld.row()

@@ -28,11 +28,8 @@ import (
 func TestLiveOpenCodeDispatch(t *testing.T) {
 	const agent, version = "opencode", "1.18.33"
 	la := startLive(t, agent, version, rig.Script(agent, version))
-	d := startDaemon(t, la.srv, daemonOpts{openCodeDB: filepath.Join(la.home, ".local", "share", "opencode", "opencode.db")})
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, agent, daemonOpts{openCodeDB: filepath.Join(la.home, ".local", "share", "opencode", "opencode.db")}, 6*time.Minute)
+	d, ctx := ld.d, ld.ctx
 	row := awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
 		if r.Agent != agent || r.Version != version || r.Profile != "exact" {
 			return "opencode, exact"

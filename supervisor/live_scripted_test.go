@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -22,15 +21,9 @@ func scriptedPane(t *testing.T, agent, version string) (*liveAgent, *fakemodel.L
 	if agent == "codex" {
 		model = rig.CodexModel(version)
 	}
-	var log *fakemodel.Log
-	la := prepareLiveWith(t, agent, version, model, func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
-		log = l
-		return rig.Script(agent, version)
-	})
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
-	la.dumpOnFailure(t, log)
-	return la, log, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions")}
+	la := prepareLiveModel(t, agent, version, model, rig.Script(agent, version))
+	la.openPane(t)
+	return la, la.log, la.withRoots(daemonOpts{})
 }
 
 // personFirstPrompt types the first prompt as a person does: the text,

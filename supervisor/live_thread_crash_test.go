@@ -43,7 +43,7 @@ func TestLiveResumeCrash(t *testing.T) {
 
 func resumeCrashRun(t *testing.T, agent, version, point string) {
 	la := startLive(t, agent, version, threadLiveScript(agent, version))
-	roots := daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"), codexSessions: filepath.Join(la.home, ".codex", "sessions")}
+	roots := la.withRoots(daemonOpts{})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	// Two conversations, by an unarmed daemon on the store the armed one
