@@ -167,6 +167,17 @@ func eachAgentCrash(t *testing.T, points []string, run func(t *testing.T, agent,
 	}
 }
 
+// restartedUncertain is restartUncertain for a live crash run: the
+// reservation the kill left open, if any, must end uncertain.
+func (c *crashChild) restartedUncertain(t *testing.T, srv *tmuxtest.Server, name string, rs []store.Reservation, o daemonOpts) (*daemon, string) {
+	t.Helper()
+	d, final := c.restartUncertain(t, srv, name, rs, o)
+	if len(rs) > 0 && final != store.StageUncertain {
+		t.Fatalf("after the restart the reservation is %s", final)
+	}
+	return d, final
+}
+
 // restartUncertain restarts the daemon on the child's store (in this
 // process, no fault armed) and waits for the reservation killed in the
 // middle, if any, to be settled uncertain. It returns its final stage

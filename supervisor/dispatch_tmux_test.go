@@ -174,23 +174,12 @@ func checkReplicaEnded(t testing.TB, ctx context.Context, srv *tmuxtest.Server, 
 func driveDispatch(t *testing.T, ctx context.Context, d *daemon, client *controlmode.Client, c *replicaCase, st *dispatchStats) {
 	name := c.agent + "/" + c.version + "/" + c.surface
 	pane, _ := controlmode.ParsePaneID(c.pane)
-	rf, err := followReplica(client, c.pane)
-	if err != nil {
-		t.Error(err)
+	rf := feedReplica(t, ctx, client, c, name)
+	if rf == nil {
 		return
 	}
 	defer rf.Close()
-	take := func(until int) bool {
-		if err := rf.take(ctx, until); err != nil {
-			t.Errorf("%s: %v", name, err)
-			return false
-		}
-		return true
-	}
-	if err := rf.release(ctx, c.fifo); err != nil {
-		t.Errorf("%s: %v", name, err)
-		return
-	}
+	take := func(until int) bool { return rf.await(t, ctx, name, until) }
 	evs := c.rec.Events[:len(c.rec.Events)-1] // the sentinel is sent below
 	want := contract.ScreenIdle               // before any marker: the agent starts idle
 	actionable := false

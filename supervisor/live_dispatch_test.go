@@ -48,6 +48,14 @@ func liveDispatchOn(t *testing.T, la *liveAgent, agent string, o daemonOpts, wit
 	return ld
 }
 
+// logLatencies logs how long the calls took to their proven
+// postconditions.
+func (ld *liveDispatch) logLatencies(version string) {
+	if p50, p99, n := ld.lat.quantiles(); n > 0 {
+		ld.t.Logf("%s %s: call -> proven postcondition: p50 %.1f ms, p99 %.1f ms over %d calls", ld.agent, version, p50, p99, n)
+	}
+}
+
 func runLiveDispatch(t *testing.T, agent, version string) {
 	la := startLive(t, agent, version, rig.Script(agent, version))
 	ld := liveDispatchOn(t, la, agent, la.withRoots(daemonOpts{}), 8*time.Minute)
@@ -131,9 +139,7 @@ func runLiveDispatch(t *testing.T, agent, version string) {
 		t.Errorf("the multi-question flow took %d steps", steps)
 	}
 	ld.idle()
-	if p50, p99, n := ld.lat.quantiles(); n > 0 {
-		t.Logf("%s %s: call -> proven postcondition: p50 %.1f ms, p99 %.1f ms over %d calls", agent, version, p50, p99, n)
-	}
+	ld.logLatencies(version)
 }
 
 func (ld *liveDispatch) row() api.Terminal {

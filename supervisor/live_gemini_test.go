@@ -73,18 +73,24 @@ func TestLiveGeminiDispatch(t *testing.T) {
 
 	// 3. Cancel a working turn: Esc, Gemini's own "Request cancelled.",
 	// and the Turn settled cancelled from the file.
-	turn = ld.send("slow-work please")
+	ld.cancelWorking()
+	ld.logLatencies(version)
+}
+
+// cancelWorking sends a slow task, and once the agent works cancels it:
+// accepted, the agent's screen interrupted (resumable) and the Turn
+// settled cancelled.
+func (ld *liveDispatch) cancelWorking() {
+	ld.t.Helper()
+	turn := ld.send("slow-work please")
 	ld.awaitWorking()
-	res, err := d.cl.Cancel(ctx, api.CancelRequest{TurnID: turn})
+	res, err := ld.d.cl.Cancel(ld.ctx, api.CancelRequest{TurnID: turn})
 	if err != nil {
-		t.Fatal(err)
+		ld.t.Fatal(err)
 	}
 	ld.accept(res)
 	ld.resumable(recognizers.BlockedInterrupted)
-	awaitTurn(t, ctx, d, turn, tasks.TurnCancelled)
-	if p50, p99, n := ld.lat.quantiles(); n > 0 {
-		t.Logf("%s %s: call -> proven postcondition: p50 %.1f ms, p99 %.1f ms over %d calls", agent, version, p50, p99, n)
-	}
+	awaitTurn(ld.t, ld.ctx, ld.d, turn, tasks.TurnCancelled)
 }
 
 // awaitWorking waits for the working screen.

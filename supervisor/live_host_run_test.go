@@ -33,6 +33,18 @@ func requireHost(t *testing.T) rig.Installed {
 	return in
 }
 
+// requireAgentHost finds the pinned agent host name@version (OpenClaw,
+// Pi) in the hosts cache; its tier, the host's name, is skipped without
+// it unless AKK_REQUIRE names it.
+func requireAgentHost(t *testing.T, name, version string) rig.InstalledHost {
+	t.Helper()
+	requireTmux(t)
+	in, err := rig.LookupHost(name, version)
+	tmuxtest.Require(t, name, err == nil, fmt.Sprintf("%s@%s not installed (go run ./recordings/cmd/rig -install %s@%s): %v",
+		name, version, name, version, err))
+	return in
+}
+
 // hostRun runs the pinned Claude Code as an MCP host: headless (-p), as a
 // plain child of the test (not in the supervised tmux server), with the
 // real akk binary as its only MCP server.

@@ -1,10 +1,8 @@
 package supervisor
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
@@ -32,14 +30,10 @@ var modelCrashTargets = map[string]api.ModelTuple{
 }
 
 func modelCrashRun(t *testing.T, agent, version, point string) {
-	la, _, roots := scriptedPane(t, agent, version)
-	c := startCrashChild(t, la.srv, point, "AKK_CRASH_CLAUDE_PROJECTS="+roots.claudeProjects, "AKK_CRASH_CODEX_SESSIONS="+roots.codexSessions)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	// A person's first prompt (Claude then asks before a switch), the
 	// conversation bound, model_options offered.
-	row := c.awaitRow(t, ctx, la.pane, contract.ScreenIdle)
-	personFirstPrompt(la, agent)
+	lc := startLiveCrash(t, agent, version, point)
+	la, roots, c, ctx, row := lc.la, lc.roots, lc.c, lc.ctx, lc.row
 	c.awaitOffered(t, ctx, row.TerminalID, "model_options")
 	opts := mustAction(t)(c.cl.ModelOptions(ctx, api.ModelOptionsRequest{TerminalID: row.TerminalID}))
 	if opts.Outcome != api.OutcomeAccepted || opts.Catalog == nil {
@@ -51,11 +45,8 @@ func modelCrashRun(t *testing.T, agent, version, point string) {
 		t.Fatalf("set_model returned: the fault hook did not fire")
 	}
 	open := modelKilled(t, c, point)
-	d, final := c.restartUncertain(t, la.srv, "set_model", []store.Reservation{open}, roots)
+	d, final := c.restartedUncertain(t, la.srv, "set_model", []store.Reservation{open}, roots)
 	defer d.stop()
-	if final != store.StageUncertain {
-		t.Fatalf("after the restart the reservation is %s", final)
-	}
 	set := point == dispatch.FaultModelSet
 	// The restarted daemon types nothing: what the kill left stays.
 	l := awaitRowFor(t, ctx, d, la.pane, func(r api.Terminal) string {

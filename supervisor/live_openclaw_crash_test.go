@@ -38,7 +38,7 @@ const (
 func TestLiveOpenClawHookCrash(t *testing.T) {
 	requireFaultHook(t)
 	start := time.Now()
-	in := requireOpenClaw(t)
+	in := requireAgentHost(t, "openclaw", hosts.OpenClawVersion)
 	la := startLive(t, "codex", "0.155.1", hostCodexScript())
 	log := fakemodel.NewLog(nil)
 	model, err := fakemodel.Anthropic(fakemodel.Script{Rules: []fakemodel.Rule{{Name: "noted", Prompt: chatWake, Text: crashNoted}}},

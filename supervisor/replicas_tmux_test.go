@@ -171,23 +171,11 @@ func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]
 // in the pane; at the end it sends the sentinel that ends the replica.
 func driveReplica(t *testing.T, ctx context.Context, client *controlmode.Client, c *replicaCase, onMarker func(recordings.Marker, time.Time)) {
 	pane, _ := controlmode.ParsePaneID(c.pane)
-	rf, err := followReplica(client, c.pane)
-	if err != nil {
-		t.Error(err)
+	rf := feedReplica(t, ctx, client, c, c.surface)
+	if rf == nil {
 		return
 	}
 	defer rf.Close()
-	take := func(until int) bool {
-		if err := rf.take(ctx, until); err != nil {
-			t.Errorf("%s: %v", c.surface, err)
-			return false
-		}
-		return true
-	}
-	if err := rf.release(ctx, c.fifo); err != nil {
-		t.Errorf("%s: %v", c.surface, err)
-		return
-	}
 	if c.onRelease != nil {
 		c.onRelease()
 	}
@@ -197,7 +185,7 @@ func driveReplica(t *testing.T, ctx context.Context, client *controlmode.Client,
 		case recordings.Output, recordings.OutputRaw:
 			out += len(e.Data)
 		case recordings.Input:
-			if !take(out) {
+			if !rf.await(t, ctx, c.surface, out) {
 				return
 			}
 			if err := client.SendBytes(ctx, pane, e.Data); err != nil {
@@ -205,7 +193,7 @@ func driveReplica(t *testing.T, ctx context.Context, client *controlmode.Client,
 				return
 			}
 		case recordings.MarkerEv:
-			if !take(out) {
+			if !rf.await(t, ctx, c.surface, out) {
 				return
 			}
 			seen := time.Now()
