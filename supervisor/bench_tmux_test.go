@@ -38,10 +38,10 @@ func stateRecognizer(_, _ string, scr *vt.Screen) terminal.Recognition {
 // running `cat FIFO`, supervised by an in-process daemon that recognizes
 // with rec. It returns the daemon, the pane and the fifo's write end.
 func catPane(t testing.TB, w, h int, rec func(agent, version string, scr *vt.Screen) terminal.Recognition) (*daemon, string, *os.File) {
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	srv := tmuxtest.Start(t, w, h, "sh")
 	fifo := filepath.Join(t.TempDir(), "in")
-	mkfifo(t, fifo)
+	tmuxtest.Mkfifo(t, fifo)
 	// No echo: tmux answers the terminal queries of recorded streams on the
 	// pane's input, which must not come back as output.
 	pane := newWindow(t, srv, w, h, "sh -c 'stty -echo raw; exec cat "+fifo+"'")
@@ -176,11 +176,7 @@ func cpuTime() time.Duration {
 // outputUntil returns the recording's output bytes before each marker
 // that says state.
 func outputUntil(t testing.TB, file string, state contract.ScreenState) []byte {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,7 +90,7 @@ func (c *ptyClient) text() string {
 // notifications are enqueued directly (the monitors that enqueue them are
 // tested on replicas and live agents): this test is about the route.
 func TestTmuxCallbackRoute(t *testing.T) {
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	const w, h = 100, 30
 	srv := tmuxtest.Start(t, w, h, "sh")
 	srv.MustRun("set-option", "-g", "status", "on")

@@ -63,7 +63,7 @@ func workingCancelReplica(t *testing.T, ctx context.Context, srv *tmuxtest.Serve
 	c := &replicaCase{agent: agent, version: version, surface: "working"}
 	c.file = cancelReplica(t, dir, agent, version, key)
 	c.fifo = filepath.Join(dir, "go-"+agent)
-	mkfifo(t, c.fifo)
+	tmuxtest.Mkfifo(t, c.fifo)
 	c.pane = newWindow(t, srv, 120, 40, fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, c.fifo, akk, c.file))
 	if err := os.WriteFile(c.fifo, []byte("go\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -60,11 +60,7 @@ func dispatchSurfaces(t *testing.T) [][3]string {
 	}
 	var surfaces [][3]string
 	for _, f := range corpus.Files(corpusDir) {
-		data, err := os.ReadFile(f.Cast)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := recordings.Decode(data)
+		rec, err := recordings.ReadFile(f.Cast)
 		if err != nil {
 			t.Fatal(err)
 		}

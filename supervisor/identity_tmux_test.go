@@ -91,7 +91,7 @@ func TestTmuxIdentityExecAfterLastOutput(t *testing.T) {
 			lat := &latencies{}
 			for i := range identityRuns(t) {
 				fifo := filepath.Join(dir, fmt.Sprintf("%s%d", name, i))
-				mkfifo(t, fifo)
+				tmuxtest.Mkfifo(t, fifo)
 				// The pane's own shell execs (no nested sh -c, whose last
 				// command dash would fork instead).
 				pane := newWindow(t, srv, 80, 24, fmt.Sprintf(`echo akk-ready; read _ < "%s"; exec "%s" replica "%s"`, fifo, akk, file))
@@ -178,7 +178,7 @@ func TestTmuxIdentityWrapperScript(t *testing.T) {
 	lat := &latencies{}
 	for i := range identityRuns(t) {
 		fifo := filepath.Join(dir, fmt.Sprintf("wrapper%d", i))
-		mkfifo(t, fifo)
+		tmuxtest.Mkfifo(t, fifo)
 		// A command after the agent: every shell forks it; the inner
 		// shell then execs the replica, in the outer shell's group.
 		pane := newWindow(t, srv, 80, 24, fmt.Sprintf(`exec sh -c 'sh -c "echo akk-ready; read _ < %s; exec %s replica %s"; sleep 600'`, fifo, akk, file))

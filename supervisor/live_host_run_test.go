@@ -26,7 +26,7 @@ const hostClaude = "2.1.267"
 // without it unless AKK_REQUIRE names the tier).
 func requireHost(t *testing.T) rig.Installed {
 	t.Helper()
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	in, err := rig.Lookup("claude", hostClaude)
 	tmuxtest.Require(t, "live", err == nil, fmt.Sprintf("claude@%s not installed (go run ./recordings/cmd/rig -install claude@%s): %v",
 		hostClaude, hostClaude, err))
@@ -38,7 +38,7 @@ func requireHost(t *testing.T) rig.Installed {
 // it unless AKK_REQUIRE names it.
 func requireAgentHost(t *testing.T, name, version string) rig.InstalledHost {
 	t.Helper()
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	in, err := rig.LookupHost(name, version)
 	tmuxtest.Require(t, name, err == nil, fmt.Sprintf("%s@%s not installed (go run ./recordings/cmd/rig -install %s@%s): %v",
 		name, version, name, version, err))

@@ -65,7 +65,7 @@ func prepareLiveModel(t *testing.T, agent, version, model string, script fakemod
 // directories exist (a rule names the project's files by absolute path)
 // and given the model's request log (a rule may read what the agent sent).
 func prepareLiveWith(t *testing.T, agent, version, model string, mk func(*liveAgent, *fakemodel.Log) fakemodel.Script) *liveAgent {
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	in, err := rig.Lookup(agent, version)
 	tmuxtest.Require(t, "live", err == nil, fmt.Sprintf("%s@%s not installed (go run ./recordings/cmd/rig -install %s@%s): %v", agent, version, agent, version, err))
 	root := t.TempDir()

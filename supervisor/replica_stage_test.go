@@ -29,7 +29,7 @@ func replicaServer(t testing.TB) (akk string, srv *tmuxtest.Server) {
 // machine without tmux skips the test before the build.
 func tmuxAkk(t testing.TB) string {
 	t.Helper()
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	return buildAkk(t)
 }
 

@@ -158,7 +158,7 @@ func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]
 		appendEvents(c.rec, sentinel)
 		c.file = saveRecording(t, dir, fmt.Sprintf("%s-%s-%s.cast", s[0], s[1], s[2]), c.rec)
 		c.fifo = filepath.Join(dir, fmt.Sprintf("go%d", i))
-		mkfifo(t, c.fifo)
+		tmuxtest.Mkfifo(t, c.fifo)
 		c.pane = newWindow(t, srv, c.rec.Header.Width, c.rec.Header.Height,
 			fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, c.fifo, akk, c.file))
 		cases = append(cases, c)
@@ -310,11 +310,7 @@ func (l *latencies) quantiles() (p50, p99 float64, n int) {
 // loadCorpus decodes the corpus recording of agent@version's surface.
 func loadCorpus(t testing.TB, agent, version, surface string) *recordings.Recording {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(corpusDir, agent, version, surface+".cast"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(filepath.Join(corpusDir, agent, version, surface+".cast"))
 	if err != nil {
 		t.Fatal(err)
 	}

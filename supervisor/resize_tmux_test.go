@@ -24,7 +24,7 @@ import (
 func fifoPane(t *testing.T, srv *tmuxtest.Server, dir, name string, args ...string) (pane, fifo string) {
 	t.Helper()
 	fifo = filepath.Join(dir, name)
-	mkfifo(t, fifo)
+	tmuxtest.Mkfifo(t, fifo)
 	args = append(args, "-P", "-F", "#{pane_id}", fmt.Sprintf(`sh -c 'while :; do cat "%s"; done'`, fifo))
 	return strings.TrimSpace(string(srv.MustRun(args...))), fifo
 }
@@ -164,7 +164,7 @@ func resizeClient(t *testing.T, ctx context.Context, c *controlmode.Client, cols
 // the daemon's model equals tmux's capture cell for cell and is not
 // re-seeding, and again after 64 KiB more output at the new size.
 func TestTmuxResize(t *testing.T) {
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	srv := tmuxtest.Start(t, 100, 30, "sh")
 	dir := t.TempDir()
 	// Both panes side by side in the session's current window: tmux sizes
@@ -321,7 +321,7 @@ func replicaResize(t *testing.T, agent, version, how string) {
 	dir := t.TempDir()
 	file := saveRecording(t, dir, agent+".cast", rec)
 	fifo := filepath.Join(dir, "go")
-	mkfifo(t, fifo)
+	tmuxtest.Mkfifo(t, fifo)
 
 	srv := tmuxtest.Start(t, w, h, "sh")
 	srv.MustRun("set-option", "-g", "default-size", fmt.Sprintf("%dx%d", w, h))

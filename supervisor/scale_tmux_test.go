@@ -48,7 +48,7 @@ func BenchmarkTmuxScale200(b *testing.B) {
 		}
 		for i := range panes {
 			fifo := filepath.Join(dir, fmt.Sprintf("go%d", i))
-			mkfifo(b, fifo)
+			tmuxtest.Mkfifo(b, fifo)
 			fifos = append(fifos, fifo)
 			srv.MustRun("new-window", "-d", "-t", fmt.Sprintf("s%d", i%4),
 				fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, fifo, akk, files[i%2]))
@@ -88,7 +88,7 @@ func BenchmarkTmuxScale200(b *testing.B) {
 		var gates []string
 		for i := range streams {
 			gate := filepath.Join(dir, fmt.Sprintf("stream%d", i))
-			mkfifo(b, gate)
+			tmuxtest.Mkfifo(b, gate)
 			gates = append(gates, gate)
 			srv.MustRun("new-window", "-d", "-t", "s0", fmt.Sprintf(`sh -c 'read _ < "%s"; cat "%s"; exec sleep 600'`, gate, src))
 		}

@@ -29,7 +29,7 @@ import (
 // accepted and typed once (the strict replica ends clean). The store's
 // error lines are few.
 func TestTmuxStoreFull(t *testing.T) {
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	mnt := disktest.Tmpfs(t, "size=2m")
 	akk := buildAkk(t)
 	srv := tmuxtest.Start(t, 120, 40, "sh")
@@ -130,7 +130,7 @@ func TestTmuxStoreFull(t *testing.T) {
 // re-executes itself (the same pid, a new start time, state ok) within
 // 5 s; degraded again, SIGTERM ends it within 5 s.
 func TestTmuxAttachStoreFull(t *testing.T) {
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	mnt := disktest.Tmpfs(t, "size=24m")
 	akk := buildAkk(t)
 	srv := tmuxtest.Start(t, 120, 40, "sh")

@@ -24,15 +24,11 @@ import (
 // --detach, list, status, events, doctor, then the exit codes once the
 // daemon is gone.
 func TestTmuxCLIDaemon(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	tmuxtest.RequireTmux(t)
 	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
+	srv := tmuxtest.StartFixed(t, 120, 40, "sh")
 	fifo := filepath.Join(t.TempDir(), "go")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	tmuxtest.Mkfifo(t, fifo)
 	cast, _ := filepath.Abs(filepath.Join(corpusDir, "claude", "2.1.267", "draft.cast"))
 	// The replica plays up to its first recorded input (the draft's text)
 	// and waits there: an idle Claude Code with an empty composer.

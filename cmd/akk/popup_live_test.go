@@ -27,9 +27,8 @@ import (
 // With AKK_UPDATE_SCREENSHOTS=1 the popup over the agent's prompt is
 // written to docs/popup-<agent>-live.png.
 func livePopup(t *testing.T, agent, version, word string) {
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
-	_, err = rig.Lookup(agent, version)
+	tmuxtest.RequireTmux(t)
+	_, err := rig.Lookup(agent, version)
 	tmuxtest.Require(t, "live", err == nil, fmt.Sprintf("%s@%s not installed (go run ./recordings/cmd/rig -install %s@%s): %v", agent, version, agent, version, err))
 	akk := buildAkk(t)
 	root := t.TempDir()

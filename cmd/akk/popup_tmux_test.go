@@ -47,17 +47,14 @@ const replicaSentinel = "\x04"
 
 func newPopupRig(t *testing.T, cast string) *popupRig {
 	t.Helper()
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	tmuxtest.RequireTmux(t)
 	r := &popupRig{t: t, akk: buildAkk(t)}
 	dir := t.TempDir()
 	r.rec = loadCast(t, cast)
 	r.ins = recordings.Inputs(r.rec)
 	file := saveKeptAlive(t, r.rec, filepath.Join(dir, "replica.cast"), tmuxtest.User{})
 	r.fifo = filepath.Join(dir, "go")
-	if err := mkfifo(r.fifo); err != nil {
-		t.Fatal(err)
-	}
+	tmuxtest.Mkfifo(t, r.fifo)
 	r.srv = tmuxtest.Start(t, rigW, rigH-1, "sh -c 'read _ < "+r.fifo+"; exec "+r.akk+" replica "+file+"'")
 	r.srv.MustRun("set-option", "-g", "status", "on")
 	r.startDaemon(dir)

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -118,6 +117,3 @@ func (c *ptyClient) awaitGone(text string) {
 		return !strings.Contains(c.text(), text)
 	})
 }
-
-// mkfifo makes a fifo a pane's shell waits on (the test releases it).
-func mkfifo(path string) error { return syscall.Mkfifo(path, 0o600) }

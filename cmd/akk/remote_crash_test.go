@@ -34,9 +34,7 @@ func TestTmuxRemoteApproveCrash(t *testing.T) {
 	copyAs(t, u, akkbin.BuildFault(t), rakk, 0o755)
 	rcast := replicaFile(t, "claude/2.1.267/permission-approve.cast", shared, u)
 	fifo := filepath.Join(shared, "go")
-	if err := mkfifo(fifo); err != nil {
-		t.Fatal(err)
-	}
+	tmuxtest.Mkfifo(t, fifo)
 	os.Chown(fifo, int(u.UID), int(u.GID))
 	rsrv := tmuxtest.StartAs(t, u, 120, 40, "sh -c 'read _ < "+fifo+"; exec "+rakk+" replica "+rcast+"'")
 	store := filepath.Join(shared, "store")

@@ -44,9 +44,7 @@ func TestTmuxRemoteHosts(t *testing.T) {
 	// The other machine: akkremote's tmux, replica and daemon.
 	rcast := replicaFile(t, "claude/2.1.267/permission-approve.cast", shared, u)
 	fifo := filepath.Join(shared, "go")
-	if err := mkfifo(fifo); err != nil {
-		t.Fatal(err)
-	}
+	tmuxtest.Mkfifo(t, fifo)
 	os.Chown(fifo, int(u.UID), int(u.GID))
 	rsrv := tmuxtest.StartAs(t, u, 120, 40, "sh -c 'read _ < "+fifo+"; exec "+rakk+" replica "+rcast+"'")
 	startDaemonAs(t, rsrv, rakk, filepath.Join(shared, "store"), "")
@@ -57,9 +55,7 @@ func TestTmuxRemoteHosts(t *testing.T) {
 	dir := t.TempDir()
 	lcast := replicaFile(t, "claude/2.1.267/permission-approve.cast", dir, tmuxtest.User{})
 	lfifo := filepath.Join(dir, "go")
-	if err := mkfifo(lfifo); err != nil {
-		t.Fatal(err)
-	}
+	tmuxtest.Mkfifo(t, lfifo)
 	lsrv := tmuxtest.Start(t, 120, 40, "sh -c 'read _ < "+lfifo+"; exec "+akk+" replica "+lcast+"'")
 	lsock := filepath.Join(dir, "api", api.SocketName)
 	startDaemonAs(t, lsrv, akk, filepath.Join(dir, "store"), lsock)
@@ -282,11 +278,7 @@ func replicaFile(t *testing.T, cast, dir string, u tmuxtest.User) string {
 // loadCast reads a corpus recording.
 func loadCast(t *testing.T, cast string) *recordings.Recording {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(corpusDir, cast))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(filepath.Join(corpusDir, cast))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -134,11 +133,7 @@ func newThreadFixture(t *testing.T, agent, version, shown, rec string, marker in
 // recording: the input typed after "/resume " (recordings/rig/threads_id.go).
 func recordedFirst(t *testing.T, agent, version string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(corpusDir, agent, version, "thread-resume-id.cast"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(filepath.Join(corpusDir, agent, version, "thread-resume-id.cast"))
 	if err != nil {
 		t.Fatal(err)
 	}
