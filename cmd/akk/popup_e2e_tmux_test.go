@@ -41,9 +41,7 @@ func (r *popupRig) screenshot(name string) {
 		return
 	}
 	time.Sleep(300 * time.Millisecond) // the popup's frame is complete
-	r.cl.mu.Lock()
-	rows := shot.FromScreen(r.cl.screen)
-	r.cl.mu.Unlock()
+	rows := r.cl.Shot()
 	f, err := os.Create(filepath.Join(dir, name))
 	if err != nil {
 		r.t.Fatal(err)
