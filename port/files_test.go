@@ -15,6 +15,21 @@ import (
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
+// race runs Race over the terminal and the files in the background and
+// delivers its answer on the returned channel.
+func race(t *testing.T, term Port, f *Files, ask func(ctx context.Context, p Port) (string, error)) <-chan Answer {
+	t.Helper()
+	done := make(chan Answer, 1)
+	go func() {
+		a, err := Race(context.Background(), []Port{term, f}, ask)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- a
+	}()
+	return done
+}
+
 // awaitRequest waits for the one pending request of f.
 func awaitRequest(t *testing.T, f *Files) Request {
 	t.Helper()
@@ -70,16 +85,9 @@ func TestRaceFileFirst(t *testing.T) {
 	defer inW.Close()
 	out := &syncbuf.Buffer{}
 	term := NewTerminal(inR, out, true)
-	done := make(chan Answer, 1)
-	go func() {
-		a, err := Race(context.Background(), []Port{term, f}, func(ctx context.Context, p Port) (string, error) {
-			return p.AskDecision(ctx, Prompt{Title: "Bash: rm -rf build"})
-		})
-		if err != nil {
-			t.Error(err)
-		}
-		done <- a
-	}()
+	done := race(t, term, f, func(ctx context.Context, p Port) (string, error) {
+		return p.AskDecision(ctx, Prompt{Title: "Bash: rm -rf build"})
+	})
 	req := awaitRequest(t, f)
 	if req.Kind != "decision" || req.Title != "Bash: rm -rf build" || req.AnswerWith != filepath.Join(f.Dir(), req.RequestID+".response") {
 		t.Fatalf("request %+v", req)
@@ -124,16 +132,9 @@ func TestRaceTerminalFirst(t *testing.T) {
 	defer inW.Close()
 	out := &syncbuf.Buffer{}
 	term := NewTerminal(inR, out, true)
-	done := make(chan Answer, 1)
-	go func() {
-		a, err := Race(context.Background(), []Port{term, f}, func(ctx context.Context, p Port) (string, error) {
-			return AskChoice(ctx, p, Prompt{Title: "colour"}, Choice{Options: []string{"Red", "Blue"}})
-		})
-		if err != nil {
-			t.Error(err)
-		}
-		done <- a
-	}()
+	done := race(t, term, f, func(ctx context.Context, p Port) (string, error) {
+		return AskChoice(ctx, p, Prompt{Title: "colour"}, Choice{Options: []string{"Red", "Blue"}})
+	})
 	req := awaitRequest(t, f)
 	if req.Kind != "choice" || len(req.Options) != 2 {
 		t.Fatalf("request %+v", req)
@@ -257,16 +258,9 @@ func TestTerminalWithoutTTY(t *testing.T) {
 func TestTerminalInputEnds(t *testing.T) {
 	f := runDir(t)
 	term := NewTerminal(strings.NewReader(""), io.Discard, true)
-	done := make(chan Answer, 1)
-	go func() {
-		a, err := Race(context.Background(), []Port{term, f}, func(ctx context.Context, p Port) (string, error) {
-			return p.AskDecision(ctx, Prompt{Title: "x"})
-		})
-		if err != nil {
-			t.Error(err)
-		}
-		done <- a
-	}()
+	done := race(t, term, f, func(ctx context.Context, p Port) (string, error) {
+		return p.AskDecision(ctx, Prompt{Title: "x"})
+	})
 	req := awaitRequest(t, f)
 	time.Sleep(10 * time.Millisecond) // the terminal drops out first
 	AnswerFile(f.Dir(), req.RequestID, "y")

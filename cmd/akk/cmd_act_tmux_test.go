@@ -24,11 +24,7 @@ import (
 // status refused (3, nothing sent), status then approve accepted (0), the
 // same approve again refused (3), a usage error (2).
 func TestTmuxCLIActions(t *testing.T) {
-	tmuxtest.RequireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.StartFixed(t, 120, 40, "sh")
-	fifo := filepath.Join(t.TempDir(), "go")
-	tmuxtest.Mkfifo(t, fifo)
+	akk, srv, fifo := cliStage(t)
 	// A last input only the test sends keeps the replica alive at its final
 	// screen: the approve's postcondition is proven on a live agent.
 	rec, err := recordings.ReadFile(filepath.Join(corpusDir, "claude", "2.1.267", "permission-approve.cast"))

@@ -233,6 +233,20 @@ func (r *popupRig) awaitAttention(want string) time.Time {
 }
 
 // terminalID is the replica pane's terminal.
+// narrowWindow narrows the agent's window to 90 columns, the prompt's
+// layout with it, and waits for the daemon to read another screen state
+// or another interaction than before.
+func (r *popupRig) narrowWindow() {
+	r.t.Helper()
+	before := r.row()
+	r.srv.MustRun("resize-window", "-t", "main", "-x", "90")
+	r.await("the daemon to see the new layout", 15*time.Second, func() bool {
+		now := r.row()
+		return now.ScreenState != before.ScreenState || (now.Interaction == nil) != (before.Interaction == nil) ||
+			(now.Interaction != nil && now.Interaction.InteractionID != before.Interaction.InteractionID)
+	})
+}
+
 func (r *popupRig) row() api.Terminal {
 	l, err := r.api.List(context.Background())
 	if err != nil {
