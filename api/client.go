@@ -55,20 +55,17 @@ func (c *Client) Close() { c.hc.CloseIdleConnections() }
 
 // List is POST /v1/list.
 func (c *Client) List(ctx context.Context) (ListResponse, error) {
-	var out ListResponse
-	return out, c.call(ctx, "list", nil, &out)
+	return callFor[ListResponse](ctx, c, "list", nil)
 }
 
 // Status is POST /v1/status.
 func (c *Client) Status(ctx context.Context, req StatusRequest) (StatusResponse, error) {
-	var out StatusResponse
-	return out, c.call(ctx, "status", req, &out)
+	return callFor[StatusResponse](ctx, c, "status", req)
 }
 
 // Health is POST /v1/health.
 func (c *Client) Health(ctx context.Context) (Health, error) {
-	var out Health
-	return out, c.call(ctx, "health", nil, &out)
+	return callFor[Health](ctx, c, "health", nil)
 }
 
 // SetTimeout bounds every request/reply call of c (0: none; Events is
@@ -76,6 +73,13 @@ func (c *Client) Health(ctx context.Context) (Health, error) {
 // request was written and that got no reply in time is ErrNoReply: a
 // mutation may have been carried out, and is never sent again.
 func (c *Client) SetTimeout(d time.Duration) { c.timeout = d }
+
+// callFor is call for an operation whose answer is a T: each typed method
+// of the client is one line over it.
+func callFor[T any](ctx context.Context, c *Client, op string, in any) (T, error) {
+	var out T
+	return out, c.call(ctx, op, in, &out)
+}
 
 func (c *Client) call(ctx context.Context, op string, in, out any) error {
 	if c.timeout > 0 {

@@ -100,18 +100,15 @@ type ModelSet struct {
 
 // ModelOptions is POST /v1/model_options.
 func (c *Client) ModelOptions(ctx context.Context, req ModelOptionsRequest) (ActionResult, error) {
-	var out ActionResult
-	return out, c.call(ctx, OpModelOptions, req, &out)
+	return callFor[ActionResult](ctx, c, OpModelOptions, req)
 }
 
 // SetModel is POST /v1/set_model.
 func (c *Client) SetModel(ctx context.Context, req SetModelRequest) (ActionResult, error) {
-	var out ActionResult
-	return out, c.call(ctx, OpSetModel, req, &out)
+	return callFor[ActionResult](ctx, c, OpSetModel, req)
 }
 
 // RepairModelControl is POST /v1/repair_model_control.
 func (c *Client) RepairModelControl(ctx context.Context, req RepairModelControlRequest) (ActionResult, error) {
-	var out ActionResult
-	return out, c.call(ctx, OpRepairModelControl, req, &out)
+	return callFor[ActionResult](ctx, c, OpRepairModelControl, req)
 }

@@ -178,12 +178,7 @@ func TestTmuxObserverManners(t *testing.T) {
 	before := snapshot()
 	c := attach(t, srv, func(cfg *Config) { cfg.PauseAfter = 5 * time.Second })
 	ctx := ctxTest(t)
-	f, err := c.Follow(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := watch(t, f, false)
-	w.await("seed", 3*time.Second, seeded)
+	w := watchSeeded(t, c, 0, false)
 	w.checkNow("manners")
 	if _, err := c.Command(ctx, "refresh-client", "-A", "%0:pause"); err != nil {
 		t.Fatal(err)

@@ -65,12 +65,7 @@ func TestTmuxFaultPaneKilled(t *testing.T) {
 	srv := startTmux(t, 80, 24, "cat")
 	srv.MustRun("split-window", "-t", "main", "cat")
 	c := attach(t, srv)
-	f, err := c.Follow(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := watch(t, f, false)
-	w.await("seed", 3*time.Second, seeded)
+	w := watchSeeded(t, c, 1, false)
 	start := time.Now()
 	srv.MustRun("kill-pane", "-t", "%1")
 	w.await("pane gone", 3*time.Second, func(m *Mirror) bool { g, _ := m.Gone(); return g })
@@ -107,12 +102,7 @@ func TestTmuxFaultWindowClosed(t *testing.T) {
 	srv.MustRun("new-window", "-d", "-t", "main", "cat")
 	c := attach(t, srv)
 	c.Events()
-	f, err := c.Follow(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := watch(t, f, false)
-	w.await("seed", 3*time.Second, seeded)
+	w := watchSeeded(t, c, 1, false)
 	start := time.Now()
 	srv.MustRun("kill-window", "-t", "main:1")
 	e, _ := awaitEvent(t, c, "window close", func(e Event) bool { _, ok := e.(*WindowClose); return ok })
@@ -126,12 +116,7 @@ func TestTmuxFaultPaneRespawned(t *testing.T) {
 	srv := startTmux(t, 80, 24, "printf 'before respawn'; exec cat")
 	c := attach(t, srv)
 	c.Events()
-	f, err := c.Follow(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := watch(t, f, false)
-	w.await("seed", 3*time.Second, seeded)
+	w := watchSeeded(t, c, 0, false)
 	w.checkNow("before")
 	start := time.Now()
 	// respawn-pane -k clears the screen and sends no %output for it.

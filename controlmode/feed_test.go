@@ -34,6 +34,19 @@ func watch(t *testing.T, f *Feed, keepRaw bool) *watcher {
 	return w
 }
 
+// watchSeeded follows pane through c with a watcher (keepRaw: it keeps
+// every byte taken) and returns once its mirror is seeded.
+func watchSeeded(t *testing.T, c *Client, pane PaneID, keepRaw bool) *watcher {
+	t.Helper()
+	f, err := c.Follow(pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := watch(t, f, keepRaw)
+	w.await("seed", 3*time.Second, seeded)
+	return w
+}
+
 func (w *watcher) close() {
 	select {
 	case <-w.stop:
@@ -145,12 +158,7 @@ func TestTmuxByteExactness(t *testing.T) {
 	checkLeaks(t)
 	srv := startTmux(t, 80, 24, helperCmd("bytes", "42"))
 	c := attach(t, srv)
-	f, err := c.Follow(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := watch(t, f, true)
-	w.await("seed", 3*time.Second, seeded)
+	w := watchSeeded(t, c, 0, true)
 	file := filepath.Join(t.TempDir(), "pipe.bin")
 	if _, err := c.Command(ctx3s(t), "pipe-pane", "-t", "%0", "-o", "exec cat > "+file); err != nil {
 		t.Fatal(err)
@@ -255,12 +263,7 @@ func TestTmuxAttachMidStream(t *testing.T) {
 	srv := startTmux(t, 80, 24, helperCmd("busy", "7", "300"))
 	time.Sleep(300 * time.Millisecond) // busy before we attach
 	c := attach(t, srv)
-	f, err := c.Follow(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := watch(t, f, false)
-	w.await("seed", 3*time.Second, seeded)
+	w := watchSeeded(t, c, 0, false)
 	for i := 0; i < 30; i++ {
 		// Checks spread over the stream, not at a condition: each compares
 		// the mirror with tmux's screen wherever the output is then.
@@ -280,12 +283,7 @@ func TestTmuxSlowConsumer(t *testing.T) {
 	const size = 24 << 20
 	srv := startTmux(t, 80, 24, helperCmd("agent", "5", fmt.Sprint(size)))
 	c := attach(t, srv, func(cfg *Config) { cfg.Backlog = 1 << 20 })
-	f, err := c.Follow(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := watch(t, f, false)
-	w.await("seed", 3*time.Second, seeded)
+	w := watchSeeded(t, c, 0, false)
 	w.mu.Lock()
 	w.stall = 3 * time.Second // the consumer stalls on its next update
 	w.mu.Unlock()
@@ -293,7 +291,7 @@ func TestTmuxSlowConsumer(t *testing.T) {
 	w.await("re-seed after the stall", 30*time.Second, func(m *Mirror) bool { return m.Seeds >= 2 && seeded(m) })
 	waitQuiet(t, w)
 	w.checkNow("after flood")
-	st := f.Stats()
+	st := w.m.Feed().Stats()
 	if st.Overflows == 0 {
 		t.Errorf("the stall caused no overflow: %+v", st)
 	}
@@ -315,12 +313,7 @@ func TestTmuxPauseResumesWithSeed(t *testing.T) {
 	checkLeaks(t)
 	srv := startTmux(t, 80, 24, helperCmd("busy", "9", "500"))
 	c := attach(t, srv)
-	f, err := c.Follow(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := watch(t, f, false)
-	w.await("seed", 3*time.Second, seeded)
+	w := watchSeeded(t, c, 0, false)
 	if _, err := c.Command(ctx3s(t), "refresh-client", "-A", "%0:pause"); err != nil {
 		t.Fatal(err)
 	}
@@ -338,12 +331,7 @@ func TestTmuxPauseAfterExtendedOutput(t *testing.T) {
 	if !strings.Contains(flags, "pause-after=2") {
 		t.Fatalf("client flags %q", flags)
 	}
-	f, err := c.Follow(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := watch(t, f, false)
-	w.await("seed", 3*time.Second, seeded)
+	w := watchSeeded(t, c, 0, false)
 	// Let %extended-output flow for a while: the check compares the
 	// mirror with tmux's own screen wherever the stream happens to be.
 	time.Sleep(200 * time.Millisecond)
@@ -358,12 +346,7 @@ func TestTmuxCheckDetectsDivergence(t *testing.T) {
 	checkLeaks(t)
 	srv := startTmux(t, 80, 24, helperCmd("agent", "11", "20000"))
 	c := attach(t, srv)
-	f, err := c.Follow(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := watch(t, f, false)
-	w.await("seed", 3*time.Second, seeded)
+	w := watchSeeded(t, c, 0, false)
 	trigger(t, c, 0)
 	waitQuiet(t, w)
 	w.checkNow("before")
@@ -372,7 +355,7 @@ func TestTmuxCheckDetectsDivergence(t *testing.T) {
 		w.m.Screen().Write([]byte(corrupt))
 		n := w.m.Mismatches
 		w.mu.Unlock()
-		if err := f.Check(); err != nil {
+		if err := w.m.Feed().Check(); err != nil {
 			t.Fatal(err)
 		}
 		w.await("mismatch "+fmt.Sprintf("%q", corrupt), 3*time.Second, func(m *Mirror) bool { return m.Mismatches > n })

@@ -44,15 +44,11 @@ func TestTmuxSeedStates(t *testing.T) {
 			checkLeaks(t)
 			srv := startTmux(t, 80, 24, helperCmd("script", hex.EncodeToString([]byte(tc.part1)), hex.EncodeToString([]byte(tc.part2))))
 			c := attach(t, srv)
-			f, err := c.Follow(0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w := watch(t, f, false)
-			w.await("seed", 3*time.Second, seeded)
+			w := watchSeeded(t, c, 0, false)
 			trigger(t, c, 0)
 			w.await("part 1", 3*time.Second, func(m *Mirror) bool { return m.Bytes >= int64(len(tc.part1)) })
 			w.checkNow("after part 1")
+			f := w.m.Feed()
 			f.Resync("test")
 			signal(f.ready)
 			w.await("re-seed", 3*time.Second, func(m *Mirror) bool { return m.Seeds >= 2 && seeded(m) })

@@ -1,7 +1,6 @@
 package port
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,30 +8,26 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/internal/syncbuf"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
-// syncBuffer is a bytes.Buffer safe for the port's writes and the test's
-// reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+// race runs Race over the terminal and the files in the background and
+// delivers its answer on the returned channel.
+func race(t *testing.T, term Port, f *Files, ask func(ctx context.Context, p Port) (string, error)) <-chan Answer {
+	t.Helper()
+	done := make(chan Answer, 1)
+	go func() {
+		a, err := Race(context.Background(), []Port{term, f}, ask)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- a
+	}()
+	return done
 }
 
 // awaitRequest waits for the one pending request of f.
@@ -88,18 +83,11 @@ func TestRaceFileFirst(t *testing.T) {
 	f := runDir(t)
 	inR, inW := io.Pipe()
 	defer inW.Close()
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	term := NewTerminal(inR, out, true)
-	done := make(chan Answer, 1)
-	go func() {
-		a, err := Race(context.Background(), []Port{term, f}, func(ctx context.Context, p Port) (string, error) {
-			return p.AskDecision(ctx, Prompt{Title: "Bash: rm -rf build"})
-		})
-		if err != nil {
-			t.Error(err)
-		}
-		done <- a
-	}()
+	done := race(t, term, f, func(ctx context.Context, p Port) (string, error) {
+		return p.AskDecision(ctx, Prompt{Title: "Bash: rm -rf build"})
+	})
 	req := awaitRequest(t, f)
 	if req.Kind != "decision" || req.Title != "Bash: rm -rf build" || req.AnswerWith != filepath.Join(f.Dir(), req.RequestID+".response") {
 		t.Fatalf("request %+v", req)
@@ -142,18 +130,11 @@ func TestRaceTerminalFirst(t *testing.T) {
 	f := runDir(t)
 	inR, inW := io.Pipe()
 	defer inW.Close()
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	term := NewTerminal(inR, out, true)
-	done := make(chan Answer, 1)
-	go func() {
-		a, err := Race(context.Background(), []Port{term, f}, func(ctx context.Context, p Port) (string, error) {
-			return AskChoice(ctx, p, Prompt{Title: "colour"}, Choice{Options: []string{"Red", "Blue"}})
-		})
-		if err != nil {
-			t.Error(err)
-		}
-		done <- a
-	}()
+	done := race(t, term, f, func(ctx context.Context, p Port) (string, error) {
+		return AskChoice(ctx, p, Prompt{Title: "colour"}, Choice{Options: []string{"Red", "Blue"}})
+	})
 	req := awaitRequest(t, f)
 	if req.Kind != "choice" || len(req.Options) != 2 {
 		t.Fatalf("request %+v", req)
@@ -260,7 +241,7 @@ func TestOpenFilesMode(t *testing.T) {
 
 // TestTerminalWithoutTTY: no terminal, no question printed, no answer.
 func TestTerminalWithoutTTY(t *testing.T) {
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	term := NewTerminal(strings.NewReader("y\n"), out, false)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
@@ -277,16 +258,9 @@ func TestTerminalWithoutTTY(t *testing.T) {
 func TestTerminalInputEnds(t *testing.T) {
 	f := runDir(t)
 	term := NewTerminal(strings.NewReader(""), io.Discard, true)
-	done := make(chan Answer, 1)
-	go func() {
-		a, err := Race(context.Background(), []Port{term, f}, func(ctx context.Context, p Port) (string, error) {
-			return p.AskDecision(ctx, Prompt{Title: "x"})
-		})
-		if err != nil {
-			t.Error(err)
-		}
-		done <- a
-	}()
+	done := race(t, term, f, func(ctx context.Context, p Port) (string, error) {
+		return p.AskDecision(ctx, Prompt{Title: "x"})
+	})
 	req := awaitRequest(t, f)
 	time.Sleep(10 * time.Millisecond) // the terminal drops out first
 	AnswerFile(f.Dir(), req.RequestID, "y")

@@ -59,6 +59,16 @@ func (c *Corpus) Files(dir string) []CorpusFile {
 	return out
 }
 
+// ReadFile reads and decodes the recording at path (the errors are the
+// file's and Decode's, as they come).
+func ReadFile(path string) (*Recording, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(data)
+}
+
 // Load decodes the surface's recording and final screen.
 func (f CorpusFile) Load() (*Recording, Screen, error) {
 	data, err := os.ReadFile(f.Cast)

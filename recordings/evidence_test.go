@@ -61,11 +61,7 @@ func TestReplayCorpusEvidence(t *testing.T) {
 
 func decodeFile(t *testing.T, path string) *Recording {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := Decode(b)
+	rec, err := ReadFile(path)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

@@ -24,19 +24,7 @@ func TestVerifyDir(t *testing.T) {
 
 func verifyFiles(t *testing.T, castPath, finalPath string) {
 	t.Helper()
-	data, err := os.ReadFile(castPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fdata, err := os.ReadFile(finalPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	final, err := ParseScreen(fdata)
+	rec, final, err := CorpusFile{Cast: castPath, Final: finalPath}.Load()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -58,35 +57,10 @@ const bindingSchema = 1
 
 // Binding reads a terminal's binding.
 func (s *Store) Binding(terminalID string) (Binding, error) {
-	if err := s.lock(); err != nil {
-		return Binding{}, err
-	}
-	defer s.mu.Unlock()
-	data, err := s.get(bindingKey(terminalID))
-	if err != nil {
-		return Binding{}, err
-	}
-	var b Binding
-	if err := decode(data, bindingSchema, &b); err != nil {
-		return Binding{}, fmt.Errorf("store: binding %s: %w", terminalID, err)
-	}
-	return b, nil
+	return getAs[Binding](s, bindingKey(terminalID), bindingSchema, "binding "+terminalID)
 }
 
 // Bindings lists every binding in terminal id order.
 func (s *Store) Bindings() ([]Binding, error) {
-	if err := s.lock(); err != nil {
-		return nil, err
-	}
-	defer s.mu.Unlock()
-	var out []Binding
-	err := s.scan(kindBinding, func(k, v []byte) error {
-		var b Binding
-		if err := decode(v, bindingSchema, &b); err != nil {
-			return fmt.Errorf("store: %s: %w", k, err)
-		}
-		out = append(out, b)
-		return nil
-	})
-	return out, err
+	return listAs[Binding](s, kindBinding, bindingSchema, nil)
 }

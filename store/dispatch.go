@@ -2,7 +2,6 @@ package store
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -136,21 +135,19 @@ const (
 
 // Reservation reads one reservation (ErrNotFound when none).
 func (s *Store) Reservation(id string) (Reservation, error) {
-	var r Reservation
-	return r, s.getRecord(reservationKey(id), reservationSchema, &r)
+	k := reservationKey(id)
+	return getAs[Reservation](s, k, reservationSchema, string(k))
 }
 
 // Reservations lists every reservation in id order.
 func (s *Store) Reservations() ([]Reservation, error) {
-	var out []Reservation
-	err := s.scanRecords(kindReservation, reservationSchema, func() any { out = append(out, Reservation{}); return &out[len(out)-1] })
-	return out, err
+	return listAs[Reservation](s, kindReservation, reservationSchema, nil)
 }
 
 // Fenced reports whether a prompt's fence key was consumed.
 func (s *Store) Fenced(key string) (Fence, bool, error) {
-	var f Fence
-	err := s.getRecord(fenceKey(key), fenceSchema, &f)
+	k := fenceKey(key)
+	f, err := getAs[Fence](s, k, fenceSchema, string(k))
 	if errors.Is(err, ErrNotFound) {
 		return Fence{}, false, nil
 	}
@@ -159,44 +156,13 @@ func (s *Store) Fenced(key string) (Fence, bool, error) {
 
 // Turn reads one managed Turn (ErrNotFound when none).
 func (s *Store) Turn(id string) (Turn, error) {
-	var t Turn
-	return t, s.getRecord(turnKey(id), turnSchema, &t)
+	k := turnKey(id)
+	return getAs[Turn](s, k, turnSchema, string(k))
 }
 
 // Turns lists every Turn in id order.
 func (s *Store) Turns() ([]Turn, error) {
-	var out []Turn
-	err := s.scanRecords(kindTurn, turnSchema, func() any { out = append(out, Turn{}); return &out[len(out)-1] })
-	return out, err
-}
-
-func (s *Store) getRecord(k []byte, schema int, rec any) error {
-	if err := s.lock(); err != nil {
-		return err
-	}
-	defer s.mu.Unlock()
-	data, err := s.get(k)
-	if err != nil {
-		return err
-	}
-	if err := decode(data, schema, rec); err != nil {
-		return fmt.Errorf("store: %s: %w", k, err)
-	}
-	return nil
-}
-
-// scanRecords decodes every record of kind into the value next returns.
-func (s *Store) scanRecords(kind string, schema int, next func() any) error {
-	if err := s.lock(); err != nil {
-		return err
-	}
-	defer s.mu.Unlock()
-	return s.scan(kind, func(k, v []byte) error {
-		if err := decode(v, schema, next()); err != nil {
-			return fmt.Errorf("store: %s: %w", k, err)
-		}
-		return nil
-	})
+	return listAs[Turn](s, kindTurn, turnSchema, nil)
 }
 
 // putDispatch adds the change's dispatch records to batch b.

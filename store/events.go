@@ -144,19 +144,8 @@ func (s *Store) Apply(c Change) ([]Event, error) {
 		errs = append(errs, b.Delete(terminalKey(id), nil), b.Delete(bindingKey(id), nil))
 	}
 	errs = append(errs, c.putDispatch(b)...)
-	seq := s.nextSeq
-	out := make([]Event, len(c.Events))
-	now := s.opts.Now()
-	for i, e := range c.Events {
-		e.V, e.Seq = eventSchema, seq
-		if e.Time.IsZero() {
-			e.Time = now
-		}
-		v, err := encode(e)
-		errs = append(errs, err, b.Set(eventKey(seq), v, nil))
-		out[i] = e
-		seq++
-	}
+	out, errs := putEvents(b, c.Events, s.nextSeq, s.opts.Now(), errs)
+	seq := s.nextSeq + uint64(len(out))
 	first := s.first
 	if keep := uint64(s.opts.EventLimit); seq-first > keep {
 		first = seq - keep
@@ -182,6 +171,23 @@ func (s *Store) Apply(c Change) ([]Event, error) {
 		s.writeMark(c.Reservations[n-1].ID)
 	}
 	return out, nil
+}
+
+// putEvents adds evs to b with the sequence numbers from seq on (and now
+// as the time of those without one), appending b's errors to errs; it
+// returns the events as written.
+func putEvents(b *pebble.Batch, evs []Event, seq uint64, now time.Time, errs []error) ([]Event, []error) {
+	out := make([]Event, len(evs))
+	for i, e := range evs {
+		e.V, e.Seq = eventSchema, seq+uint64(i)
+		if e.Time.IsZero() {
+			e.Time = now
+		}
+		v, err := encode(e)
+		errs = append(errs, err, b.Set(eventKey(e.Seq), v, nil))
+		out[i] = e
+	}
+	return out, errs
 }
 
 // reserves: c writes a new reservation (one that guards input to come).

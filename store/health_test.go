@@ -1,20 +1,19 @@
 package store
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/agent-knock-knock/akk/internal/disktest"
+	"github.com/agent-knock-knock/akk/internal/syncbuf"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/cockroachdb/pebble/v2/vfs/errorfs"
 )
@@ -24,23 +23,8 @@ func reservation(id string) Change {
 		Events: []Event{{Type: "dispatch.reserved", TerminalID: "term_a"}}}
 }
 
-// lines counts a log's lines.
-type lines struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *lines) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *lines) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
+// lines is a log a test counts the lines of.
+type lines struct{ syncbuf.Buffer }
 
 func (l *lines) count() int { return strings.Count(l.String(), "\n") }
 

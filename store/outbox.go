@@ -123,36 +123,13 @@ func (s *Store) Notification(id string) (Notification, error) {
 }
 
 func (s *Store) notification(id string) (Notification, error) {
-	data, err := s.get(outboxKey(id))
-	if err != nil {
-		return Notification{}, err
-	}
-	var n Notification
-	if err := decode(data, notificationSchema, &n); err != nil {
-		return Notification{}, fmt.Errorf("store: notification %s: %w", id, err)
-	}
-	return n, nil
+	return getLocked[Notification](s, outboxKey(id), notificationSchema, "notification "+id)
 }
 
 // Notifications lists every notification that fn keeps (nil: all), in id
 // order.
 func (s *Store) Notifications(fn func(*Notification) bool) ([]Notification, error) {
-	if err := s.lock(); err != nil {
-		return nil, err
-	}
-	defer s.mu.Unlock()
-	var out []Notification
-	err := s.scan(kindOutbox, func(k, v []byte) error {
-		var n Notification
-		if err := decode(v, notificationSchema, &n); err != nil {
-			return fmt.Errorf("store: %s: %w", k, err)
-		}
-		if fn == nil || fn(&n) {
-			out = append(out, n)
-		}
-		return nil
-	})
-	return out, err
+	return listAs(s, kindOutbox, notificationSchema, fn)
 }
 
 // putNotification writes n (schema set) into b.
@@ -290,17 +267,7 @@ func (s *Store) rewriteNotifications(what string, change func(*Notification) boo
 		return nil, err
 	}
 	defer s.mu.Unlock()
-	var out []Notification
-	err := s.scan(kindOutbox, func(k, v []byte) error {
-		var n Notification
-		if err := decode(v, notificationSchema, &n); err != nil {
-			return fmt.Errorf("store: %s: %w", k, err)
-		}
-		if change(&n) {
-			out = append(out, n)
-		}
-		return nil
-	})
+	out, err := listLocked(s, kindOutbox, notificationSchema, change)
 	if err != nil || len(out) == 0 {
 		return out, err
 	}

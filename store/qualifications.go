@@ -96,37 +96,12 @@ func (s *Store) PutQualification(q Qualification) error {
 // Qualification reads the record of agent's binary with identity
 // (ErrNotFound: it was never qualified).
 func (s *Store) Qualification(agent, identity string) (Qualification, error) {
-	if err := s.lock(); err != nil {
-		return Qualification{}, err
-	}
-	defer s.mu.Unlock()
-	data, err := s.get(qualificationKey(agent, identity))
-	if err != nil {
-		return Qualification{}, err
-	}
-	var q Qualification
-	if err := decode(data, qualificationSchema, &q); err != nil {
-		return Qualification{}, fmt.Errorf("store: qualification %s@%s: %w", agent, identity, err)
-	}
-	return q, nil
+	return getAs[Qualification](s, qualificationKey(agent, identity), qualificationSchema, "qualification "+agent+"@"+identity)
 }
 
 // Qualifications lists every record, by agent and identity.
 func (s *Store) Qualifications() ([]Qualification, error) {
-	if err := s.lock(); err != nil {
-		return nil, err
-	}
-	defer s.mu.Unlock()
-	var out []Qualification
-	err := s.scan(kindQualification, func(k, v []byte) error {
-		var q Qualification
-		if err := decode(v, qualificationSchema, &q); err != nil {
-			return fmt.Errorf("store: %s: %w", k, err)
-		}
-		out = append(out, q)
-		return nil
-	})
-	return out, err
+	return listAs[Qualification](s, kindQualification, qualificationSchema, nil)
 }
 
 func sorted(ss []string) []string {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -46,35 +45,10 @@ const terminalSchema = 1
 
 // Terminal reads one terminal.
 func (s *Store) Terminal(id string) (Terminal, error) {
-	if err := s.lock(); err != nil {
-		return Terminal{}, err
-	}
-	defer s.mu.Unlock()
-	data, err := s.get(terminalKey(id))
-	if err != nil {
-		return Terminal{}, err
-	}
-	var t Terminal
-	if err := decode(data, terminalSchema, &t); err != nil {
-		return Terminal{}, fmt.Errorf("store: terminal %s: %w", id, err)
-	}
-	return t, nil
+	return getAs[Terminal](s, terminalKey(id), terminalSchema, "terminal "+id)
 }
 
 // Terminals lists every terminal, gone ones included, in id order.
 func (s *Store) Terminals() ([]Terminal, error) {
-	if err := s.lock(); err != nil {
-		return nil, err
-	}
-	defer s.mu.Unlock()
-	var out []Terminal
-	err := s.scan(kindTerminal, func(k, v []byte) error {
-		var t Terminal
-		if err := decode(v, terminalSchema, &t); err != nil {
-			return fmt.Errorf("store: %s: %w", k, err)
-		}
-		out = append(out, t)
-		return nil
-	})
-	return out, err
+	return listAs[Terminal](s, kindTerminal, terminalSchema, nil)
 }

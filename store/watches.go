@@ -64,37 +64,12 @@ const watchSchema = 1
 
 // Watch reads one Watch.
 func (s *Store) Watch(id string) (Watch, error) {
-	if err := s.lock(); err != nil {
-		return Watch{}, err
-	}
-	defer s.mu.Unlock()
-	data, err := s.get(watchKey(id))
-	if err != nil {
-		return Watch{}, err
-	}
-	var w Watch
-	if err := decode(data, watchSchema, &w); err != nil {
-		return Watch{}, fmt.Errorf("store: watch %s: %w", id, err)
-	}
-	return w, nil
+	return getAs[Watch](s, watchKey(id), watchSchema, "watch "+id)
 }
 
 // Watches lists every Watch in id order.
 func (s *Store) Watches() ([]Watch, error) {
-	if err := s.lock(); err != nil {
-		return nil, err
-	}
-	defer s.mu.Unlock()
-	var out []Watch
-	err := s.scan(kindWatch, func(k, v []byte) error {
-		var w Watch
-		if err := decode(v, watchSchema, &w); err != nil {
-			return fmt.Errorf("store: %s: %w", k, err)
-		}
-		out = append(out, w)
-		return nil
-	})
-	return out, err
+	return listAs[Watch](s, kindWatch, watchSchema, nil)
 }
 
 // TaskChange is one atomic write of the monitors: Watches to put, new
@@ -143,17 +118,8 @@ func (s *Store) ApplyTasks(c TaskChange) (added []Notification, evs []Event, err
 		errs = append(errs, putNotification(b, n))
 		added = append(added, n)
 	}
-	seq := s.nextSeq
-	for _, e := range c.Events {
-		e.V, e.Seq = eventSchema, seq
-		if e.Time.IsZero() {
-			e.Time = now
-		}
-		v, err := encode(e)
-		errs = append(errs, err, b.Set(eventKey(seq), v, nil))
-		evs = append(evs, e)
-		seq++
-	}
+	evs, errs = putEvents(b, c.Events, s.nextSeq, now, errs)
+	seq := s.nextSeq + uint64(len(evs))
 	if err := errors.Join(errs...); err != nil {
 		return nil, nil, fmt.Errorf("store: apply tasks: %w", err)
 	}

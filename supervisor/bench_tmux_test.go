@@ -34,11 +34,14 @@ func stateRecognizer(_, _ string, scr *vt.Screen) terminal.Recognition {
 	return terminal.Recognition{Screen: contract.ScreenUnknown, Composer: "absent"}
 }
 
-// catPane opens a window running `cat FIFO` and returns its pane and the
-// fifo's write end.
-func catPane(t testing.TB, srv *tmuxtest.Server, w, h int) (string, *os.File) {
+// catPane is a benchmark's stage: a tmux server with a w x h window
+// running `cat FIFO`, supervised by an in-process daemon that recognizes
+// with rec. It returns the daemon, the pane and the fifo's write end.
+func catPane(t testing.TB, w, h int, rec func(agent, version string, scr *vt.Screen) terminal.Recognition) (*daemon, string, *os.File) {
+	tmuxtest.RequireTmux(t)
+	srv := tmuxtest.Start(t, w, h, "sh")
 	fifo := filepath.Join(t.TempDir(), "in")
-	mkfifo(t, fifo)
+	tmuxtest.Mkfifo(t, fifo)
 	// No echo: tmux answers the terminal queries of recorded streams on the
 	// pane's input, which must not come back as output.
 	pane := newWindow(t, srv, w, h, "sh -c 'stty -echo raw; exec cat "+fifo+"'")
@@ -47,7 +50,13 @@ func catPane(t testing.TB, srv *tmuxtest.Server, w, h int) (string, *os.File) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	return pane, f
+	return startDaemon(t, srv, daemonOpts{recognize: rec}), pane, f
+}
+
+// benchClaude recognizes every pane with the real Claude Code 2.1.267
+// profile.
+func benchClaude() func(agent, version string, scr *vt.Screen) terminal.Recognition {
+	return terminal.Fixed(terminal.InteractionKey([]byte("bench")), "claude", "2.1.267")
 }
 
 // stateEvents streams the terminal.state events of the daemon.
@@ -88,10 +97,7 @@ func terminalOf(t testing.TB, d *daemon, pane string) string {
 // BenchmarkTmuxByteToState: one iteration writes a line that changes the
 // pane's state and waits for the state event; p50/p99 are reported.
 func BenchmarkTmuxByteToState(b *testing.B) {
-	requireTmux(b)
-	srv := tmuxtest.Start(b, 80, 24, "sh")
-	pane, w := catPane(b, srv, 80, 24)
-	d := startDaemon(b, srv, daemonOpts{recognize: stateRecognizer})
+	d, pane, w := catPane(b, 80, 24, stateRecognizer)
 	evs := stateEventsOf(b, d.cl)
 	id := terminalOf(b, d, pane)
 	var lat []time.Duration
@@ -138,11 +144,7 @@ func quantile(d []time.Duration, q float64) float64 {
 // the daemon's CPU time per MB of output (this process: the test's own
 // writes are a small part of it).
 func BenchmarkTmuxCPUPerMB(b *testing.B) {
-	requireTmux(b)
-	srv := tmuxtest.Start(b, 120, 40, "sh")
-	pane, w := catPane(b, srv, 120, 40)
-	real := terminal.Fixed(terminal.InteractionKey([]byte("bench")), "claude", "2.1.267")
-	d := startDaemon(b, srv, daemonOpts{recognize: real})
+	d, pane, w := catPane(b, 120, 40, benchClaude())
 	terminalOf(b, d, pane)
 	pid, _ := paneIDOf(pane)
 	chunk := []byte(strings.Repeat("\x1b[1;32m✓\x1b[0m building \x1b[2mmodule\x1b[0m step 42 of 97 — done\r\n", 64))
@@ -174,11 +176,7 @@ func cpuTime() time.Duration {
 // outputUntil returns the recording's output bytes before each marker
 // that says state.
 func outputUntil(t testing.TB, file string, state contract.ScreenState) []byte {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,11 +201,7 @@ func outputUntil(t testing.TB, file string, state contract.ScreenState) []byte {
 // it), and waits for the state event; the time from the first byte written
 // to the event is reported as p50/p99.
 func BenchmarkTmuxByteToRecognizedState(b *testing.B) {
-	requireTmux(b)
-	srv := tmuxtest.Start(b, 120, 40, "sh")
-	pane, w := catPane(b, srv, 120, 40)
-	real := terminal.Fixed(terminal.InteractionKey([]byte("bench")), "claude", "2.1.267")
-	d := startDaemon(b, srv, daemonOpts{recognize: real})
+	d, pane, w := catPane(b, 120, 40, benchClaude())
 	evs := stateEventsOf(b, d.cl)
 	id := terminalOf(b, d, pane)
 	file := filepath.Join(corpusDir, "claude", "2.1.267", "permission-approve.cast")

@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
@@ -29,11 +27,7 @@ import (
 // controller resumes with a normal send, whose bytes are exactly the
 // recorded "hello again" and Enter, and the replica ends clean.
 func TestTmuxBlocked(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
+	akk, srv := replicaServer(t)
 	rcv := hooktest.Start(t, "", nil)
 	// Tomorrow: the daemon's clock runs hours ahead of the real one,
 	// whatever the time of day. Waits measured on the real clock against
@@ -49,13 +43,7 @@ func TestTmuxBlocked(t *testing.T) {
 	d := startDaemon(t, srv, daemonOpts{now: func() time.Time { return time.Now().Add(time.Duration(offset.Load())) },
 		callbacks: outbox.Config{Routes: []outbox.RouteConfig{{Name: "hook", Kind: outbox.RouteWebhook, URL: rcv.URL}},
 			BackoffBase: 50 * time.Millisecond}})
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	ctx, client := driverClient(t, srv, 90*time.Second)
 	rc := replicaPanes(t, srv, akk, [][3]string{{"codex", "0.155.1", "api-usage-limit"}})[0]
 	r := newReplicaDriver(t, ctx, d, client, rc)
 	r.toMarker(0)

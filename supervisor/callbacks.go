@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fmt"
+
 	"github.com/agent-knock-knock/akk/api"
 
 	"github.com/agent-knock-knock/akk/store"

@@ -1,88 +1,20 @@
 package supervisor
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/hooktest"
+	"github.com/agent-knock-knock/akk/internal/ptyclient"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 	"github.com/agent-knock-knock/akk/supervisor/tasks"
-	"github.com/agent-knock-knock/akk/vt"
 )
-
-// ptyClient is a real tmux client attached through a pty, with a VT
-// screen of everything tmux drew on it: what a person at it sees.
-type ptyClient struct {
-	mu     sync.Mutex
-	screen *vt.Screen
-	raw    []byte // every byte the client's terminal got
-}
-
-func attachPTY(t *testing.T, srv *tmuxtest.Server, session string, w, h int) *ptyClient {
-	t.Helper()
-	cmd := exec.Command("tmux", "-S", srv.Socket, "attach", "-t", session)
-	cmd.Env = append(srv.Env, "TERM=xterm-256color")
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: uint16(h), Cols: uint16(w)})
-	if err != nil {
-		t.Fatalf("attach a client through a pty: %v", err)
-	}
-	c := &ptyClient{screen: vt.New(w, h, vt.Options{})}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := f.Read(buf)
-			if n > 0 {
-				c.mu.Lock()
-				c.screen.Write(buf[:n])
-				c.raw = append(c.raw, buf[:n]...)
-				c.mu.Unlock()
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		f.Close()
-		<-done
-	})
-	tmuxtest.Await(t, 10*time.Second, func() string {
-		out, _ := srv.Run("list-clients", "-t", session, "-F", "#{client_tty}")
-		if len(bytes.TrimSpace(out)) == 0 {
-			return "no client attached to " + session
-		}
-		return ""
-	})
-	return c
-}
-
-// bytes is everything the client's terminal got so far.
-func (c *ptyClient) bytes() []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]byte(nil), c.raw...)
-}
-
-func (c *ptyClient) text() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.screen.PlainText(c.screen.Bounds())
-}
 
 // TestTmuxCallbackRoute: the tmux route shows a notification on the real
 // clients attached to the pane's session, and only there. Without an
@@ -90,7 +22,7 @@ func (c *ptyClient) text() string {
 // notifications are enqueued directly (the monitors that enqueue them are
 // tested on replicas and live agents): this test is about the route.
 func TestTmuxCallbackRoute(t *testing.T) {
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	const w, h = 100, 30
 	srv := tmuxtest.Start(t, w, h, "sh")
 	srv.MustRun("set-option", "-g", "status", "on")
@@ -129,8 +61,8 @@ func TestTmuxCallbackRoute(t *testing.T) {
 		t.Errorf("no client: %s after %d attempts (%+v)", n.State, len(n.Attempts), n.Attempts)
 	}
 
-	mine := attachPTY(t, srv, "main", w, h)
-	theirs := attachPTY(t, srv, "other", w, h)
+	mine := ptyclient.Attach(t, srv, "main", w, h)
+	theirs := ptyclient.Attach(t, srv, "other", w, h)
 	start := time.Now()
 	n = hooktest.AwaitFinal(t, d.st, enqueue("watch_someonesees").ID, 15*time.Second)
 	if n.State != store.NtfAccepted || len(n.Attempts) != 1 || n.Attempts[0].Detail != "1 clients" {
@@ -138,13 +70,13 @@ func TestTmuxCallbackRoute(t *testing.T) {
 	}
 	want := "akk: done watch_someonesees (settled)"
 	tmuxtest.Await(t, 10*time.Second, func() string {
-		if !strings.Contains(mine.text(), want) {
-			return "the client of the pane's session does not show " + want + ":\n" + mine.text()
+		if !strings.Contains(mine.Text(), want) {
+			return "the client of the pane's session does not show " + want + ":\n" + mine.Text()
 		}
 		return ""
 	})
 	t.Logf("figure: shown on the client %v after enqueue", time.Since(start).Round(time.Millisecond))
-	if strings.Contains(theirs.text(), "akk:") {
-		t.Errorf("a client of another session shows the message:\n%s", theirs.text())
+	if strings.Contains(theirs.Text(), "akk:") {
+		t.Errorf("a client of another session shows the message:\n%s", theirs.Text())
 	}
 }

@@ -21,11 +21,7 @@ import (
 // and settles the Turn cancelled; a second cancel of the settled Turn is
 // refused with nothing sent.
 func TestTmuxCancel(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	d := startDaemon(t, srv, daemonOpts{})
+	akk, srv, d := replicaStage(t, daemonOpts{})
 	dir := t.TempDir()
 	for _, tc := range []struct{ agent, version, key string }{
 		{"claude", "2.1.267", "\x1b"}, {"codex", "0.155.1", "\x03"},
@@ -33,30 +29,7 @@ func TestTmuxCancel(t *testing.T) {
 		t.Run(tc.agent, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			c := &replicaCase{agent: tc.agent, version: tc.version, surface: "working"}
-			c.file = cancelReplica(t, dir, tc.agent, tc.version, tc.key)
-			c.fifo = filepath.Join(dir, "go-"+tc.agent)
-			mkfifo(t, c.fifo)
-			c.pane = newWindow(t, srv, 120, 40, fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, c.fifo, akk, c.file))
-			if err := os.WriteFile(c.fifo, []byte("go\n"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if _, _, err := awaitPaneState(ctx, d, c.pane, contract.ScreenIdle); err != nil {
-				t.Fatal(err)
-			}
-			row := awaitRow(t, d.cl, c.pane, 10*time.Second, func(r api.Terminal) string {
-				if r.Composer != contract.ComposerEmpty {
-					return "composer " + string(r.Composer)
-				}
-				return ""
-			})
-			sent, err := d.cl.Send(ctx, api.SendRequest{TerminalID: row.TerminalID, Request: "slow-work please"})
-			if err != nil || sent.TurnID == "" || sent.Outcome == api.OutcomeRejected {
-				t.Fatalf("send: %+v %v", sent, err)
-			}
-			if _, _, err := awaitPaneState(ctx, d, c.pane, contract.ScreenWorking); err != nil {
-				t.Fatal(err)
-			}
+			c, sent := workingCancelReplica(t, ctx, srv, akk, d, dir, tc.agent, tc.version, tc.key)
 			other := api.NewClient(d.sock)
 			defer other.Close()
 			other.SetController("popup:/dev/pts/99")
@@ -79,6 +52,39 @@ func TestTmuxCancel(t *testing.T) {
 			checkReplicaEnded(t, ctx, srv, c)
 		})
 	}
+}
+
+// workingCancelReplica starts a cancelReplica of agent@version in a new
+// pane and sends it a slow task through akk, which it accepts from the
+// idle screen with an empty composer; it returns once the replica works.
+func workingCancelReplica(t *testing.T, ctx context.Context, srv *tmuxtest.Server, akk string, d *daemon,
+	dir, agent, version, key string) (*replicaCase, api.ActionResult) {
+	t.Helper()
+	c := &replicaCase{agent: agent, version: version, surface: "working"}
+	c.file = cancelReplica(t, dir, agent, version, key)
+	c.fifo = filepath.Join(dir, "go-"+agent)
+	tmuxtest.Mkfifo(t, c.fifo)
+	c.pane = newWindow(t, srv, 120, 40, fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, c.fifo, akk, c.file))
+	if err := os.WriteFile(c.fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := awaitPaneState(ctx, d, c.pane, contract.ScreenIdle); err != nil {
+		t.Fatal(err)
+	}
+	row := awaitRow(t, d.cl, c.pane, 10*time.Second, func(r api.Terminal) string {
+		if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerEmpty {
+			return "not an idle empty composer"
+		}
+		return ""
+	})
+	sent, err := d.cl.Send(ctx, api.SendRequest{TerminalID: row.TerminalID, Request: "slow-work please"})
+	if err != nil || sent.TurnID == "" || sent.Outcome == api.OutcomeRejected {
+		t.Fatalf("send: %+v %v", sent, err)
+	}
+	if _, _, err := awaitPaneState(ctx, d, c.pane, contract.ScreenWorking); err != nil {
+		t.Fatal(err)
+	}
+	return c, sent
 }
 
 // cancelReplica is the corpus's working recording with the interrupt key

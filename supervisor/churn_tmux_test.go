@@ -22,10 +22,7 @@ import (
 // goroutines and the heap are back to their level before the churn, and a
 // stopped daemon leaves no goroutine behind.
 func TestTmuxPaneChurn(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
+	akk, srv := replicaServer(t)
 	srv.MustRun("set-option", "-g", "remain-on-exit", "off")
 	cases := replicaPanes(t, srv, akk, [][3]string{{"claude", "2.1.267", "idle"}, {"codex", "0.155.1", "idle"}})
 	for _, c := range cases {

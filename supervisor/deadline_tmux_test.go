@@ -24,10 +24,7 @@ import (
 // the terminal's lock is free and the session's other terminal answers at
 // once, through the control client that replaced the stuck one.
 func TestTmuxCommandDeadline(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
+	akk, srv := replicaServer(t)
 	var modeAt atomic.Pointer[string] // the pane to put in copy-mode at the next send-keys -l
 	d := startDaemon(t, srv, daemonOpts{onCommand: func(cmds []controlmode.Cmd) {
 		for _, c := range cmds {
@@ -41,13 +38,7 @@ func TestTmuxCommandDeadline(t *testing.T) {
 			}
 		}
 	}})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	ctx, client := driverClient(t, srv, 2*time.Minute)
 	rcs := replicaPanes(t, srv, akk, [][3]string{{"codex", "0.155.1", "send"}, {"codex", "0.155.1", "permission-approve"}})
 	r := newReplicaDriver(t, ctx, d, client, rcs[0])
 	other := newReplicaDriver(t, ctx, d, client, rcs[1])

@@ -1,15 +1,12 @@
 package supervisor
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"testing"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
-	"github.com/agent-knock-knock/akk/controlmode"
-	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
 // BenchmarkTmuxDispatch measures approve and respond_interaction on strict
@@ -22,19 +19,8 @@ import (
 // prompt for longer than that does not.
 // Run: go test -run '^$' -bench TmuxDispatch -benchtime 30x ./supervisor
 func BenchmarkTmuxDispatch(b *testing.B) {
-	requireTmux(b)
-	akk := buildAkk(b)
-	srv := tmuxtest.Start(b, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
-	d := startDaemon(b, srv, daemonOpts{})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer client.Close()
+	akk, srv, d := replicaStage(b, daemonOpts{})
+	ctx, client := driverClient(b, srv, 30*time.Minute)
 	for _, bc := range []struct {
 		name    string
 		surface [3]string

@@ -30,19 +30,37 @@ import (
 // exactly what the real agent received, step by step, and each step's
 // postcondition was proven on the replica's real next screen.
 func TestTmuxDispatchCorpus(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
+	surfaces := dispatchSurfaces(t)
+	akk, srv, d := replicaStage(t, daemonOpts{})
+	ctx, client := driverClient(t, srv, 8*time.Minute)
+	st := &dispatchStats{byOp: map[string]int{}}
+	const batch = 8
+	for i := 0; i < len(surfaces); i += batch {
+		dispatchEach(t, ctx, d, client, srv, replicaPanes(t, srv, akk, surfaces[i:min(i+batch, len(surfaces))]), st)
+		if t.Failed() {
+			break
+		}
+	}
+	t.Logf("%d recordings; akk dispatched %v; the test typed %d non-response inputs itself", len(surfaces), st.byOp, st.raw)
+	for _, op := range []string{"send", "approve", "respond_interaction"} {
+		if st.byOp[op] == 0 && !t.Failed() && os.Getenv("AKK_DISPATCH_ONLY") == "" {
+			t.Errorf("no %s was dispatched over the whole corpus", op)
+		}
+	}
+}
+
+// dispatchSurfaces are the corpus's recordings the dispatch test drives
+// (AKK_DISPATCH_ONLY: those whose agent/version/surface holds it): all
+// but the ones whose screens cannot prove a step, each skipped with why.
+func dispatchSurfaces(t *testing.T) [][3]string {
+	t.Helper()
 	corpus, err := recordings.LoadCorpus(corpusDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var surfaces [][3]string
 	for _, f := range corpus.Files(corpusDir) {
-		data, err := os.ReadFile(f.Cast)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := recordings.Decode(data)
+		rec, err := recordings.ReadFile(f.Cast)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,41 +94,22 @@ func TestTmuxDispatchCorpus(t *testing.T) {
 		}
 		surfaces = keep
 	}
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
-	d := startDaemon(t, srv, daemonOpts{})
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
+	return surfaces
+}
+
+// dispatchEach drives every case's dispatch at once (driveDispatch), each
+// replica then checked to have ended clean.
+func dispatchEach(t *testing.T, ctx context.Context, d *daemon, client *controlmode.Client, srv *tmuxtest.Server, cases []*replicaCase, st *dispatchStats) {
+	var wg sync.WaitGroup
+	for _, c := range cases {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			driveDispatch(t, ctx, d, client, c, st)
+			checkReplicaEnded(t, ctx, srv, c)
+		}()
 	}
-	defer client.Close()
-	st := &dispatchStats{byOp: map[string]int{}}
-	const batch = 8
-	for i := 0; i < len(surfaces); i += batch {
-		cases := replicaPanes(t, srv, akk, surfaces[i:min(i+batch, len(surfaces))])
-		var wg sync.WaitGroup
-		for _, c := range cases {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				driveDispatch(t, ctx, d, client, c, st)
-				checkReplicaEnded(t, ctx, srv, c)
-			}()
-		}
-		wg.Wait()
-		if t.Failed() {
-			break
-		}
-	}
-	t.Logf("%d recordings; akk dispatched %v; the test typed %d non-response inputs itself", len(surfaces), st.byOp, st.raw)
-	for _, op := range []string{"send", "approve", "respond_interaction"} {
-		if st.byOp[op] == 0 && !t.Failed() && os.Getenv("AKK_DISPATCH_ONLY") == "" {
-			t.Errorf("no %s was dispatched over the whole corpus", op)
-		}
-	}
+	wg.Wait()
 }
 
 type dispatchStats struct {
@@ -171,23 +170,12 @@ func checkReplicaEnded(t testing.TB, ctx context.Context, srv *tmuxtest.Server, 
 func driveDispatch(t *testing.T, ctx context.Context, d *daemon, client *controlmode.Client, c *replicaCase, st *dispatchStats) {
 	name := c.agent + "/" + c.version + "/" + c.surface
 	pane, _ := controlmode.ParsePaneID(c.pane)
-	rf, err := followReplica(client, c.pane)
-	if err != nil {
-		t.Error(err)
+	rf := feedReplica(t, ctx, client, c, name)
+	if rf == nil {
 		return
 	}
 	defer rf.Close()
-	take := func(until int) bool {
-		if err := rf.take(ctx, until); err != nil {
-			t.Errorf("%s: %v", name, err)
-			return false
-		}
-		return true
-	}
-	if err := rf.release(ctx, c.fifo); err != nil {
-		t.Errorf("%s: %v", name, err)
-		return
-	}
+	take := func(until int) bool { return rf.await(t, ctx, name, until) }
 	evs := c.rec.Events[:len(c.rec.Events)-1] // the sentinel is sent below
 	want := contract.ScreenIdle               // before any marker: the agent starts idle
 	actionable := false

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -30,12 +28,6 @@ func TestMain(m *testing.M) { akkbin.Main(m) }
 // buildAkk is the akk binary: replicas run it in panes, and the process
 // tests run `akk attach`.
 func buildAkk(t testing.TB) string { return akkbin.Build(t) }
-
-func requireTmux(t testing.TB) {
-	t.Helper()
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
-}
 
 // daemon is an in-process supervisor on its own store and API socket.
 type daemon struct {
@@ -196,13 +188,6 @@ func newWindow(t testing.TB, srv *tmuxtest.Server, w, h int, cmd string) string 
 		srv.MustRun("resize-window", "-t", pane, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h))
 	}
 	return pane
-}
-
-func mkfifo(t testing.TB, path string) {
-	t.Helper()
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // paneBytes is how many bytes the pane's screen has taken so far.

@@ -64,6 +64,14 @@ func quietReplica(t testing.TB, dir string) string {
 	return saveRecording(t, dir, "quiet.cast", rec)
 }
 
+// identityStage is where the identity tests play: akk, a tmux server at
+// 80x24 (its new windows too) and an in-process daemon on it.
+func identityStage(t *testing.T) (akk string, srv *tmuxtest.Server, d *daemon) {
+	t.Helper()
+	akk, srv = tmuxAkk(t), tmuxtest.StartFixed(t, 80, 24, "sh")
+	return akk, srv, startDaemon(t, srv, daemonOpts{})
+}
+
 // TestTmuxIdentityExecAfterLastOutput: a shell pane prints its last line,
 // waits, then execs into a replica that draws nothing. No pane output
 // follows the exec, so only tmux's report of the new foreground command
@@ -74,20 +82,16 @@ func quietReplica(t testing.TB, dir string) string {
 // "racing": it comes while the daemon may still be reading the new pane.
 // Latency is from the release of the shell (it execs at once).
 func TestTmuxIdentityExecAfterLastOutput(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 80, 24, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "80x24")
+	akk, srv, d := identityStage(t)
 	dir := t.TempDir()
 	file := quietReplica(t, dir)
-	d := startDaemon(t, srv, daemonOpts{})
 	for _, settled := range []bool{true, false} {
 		name := map[bool]string{true: "settled", false: "racing"}[settled]
 		t.Run(name, func(t *testing.T) {
 			lat := &latencies{}
 			for i := range identityRuns(t) {
 				fifo := filepath.Join(dir, fmt.Sprintf("%s%d", name, i))
-				mkfifo(t, fifo)
+				tmuxtest.Mkfifo(t, fifo)
 				// The pane's own shell execs (no nested sh -c, whose last
 				// command dash would fork instead).
 				pane := newWindow(t, srv, 80, 24, fmt.Sprintf(`echo akk-ready; read _ < "%s"; exec "%s" replica "%s"`, fifo, akk, file))
@@ -168,17 +172,13 @@ func (d *daemon) identified(pane, agent, version string, replica bool) string {
 // and draws. The pane must be identified within identityDeadline of its
 // release, every run, and the row must name the agent's own process.
 func TestTmuxIdentityWrapperScript(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 80, 24, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "80x24")
+	akk, srv, d := identityStage(t)
 	dir := t.TempDir()
 	file := drawingReplica(t, dir)
-	d := startDaemon(t, srv, daemonOpts{})
 	lat := &latencies{}
 	for i := range identityRuns(t) {
 		fifo := filepath.Join(dir, fmt.Sprintf("wrapper%d", i))
-		mkfifo(t, fifo)
+		tmuxtest.Mkfifo(t, fifo)
 		// A command after the agent: every shell forks it; the inner
 		// shell then execs the replica, in the outer shell's group.
 		pane := newWindow(t, srv, 80, 24, fmt.Sprintf(`exec sh -c 'sh -c "echo akk-ready; read _ < %s; exec %s replica %s"; sleep 600'`, fifo, akk, file))

@@ -1,9 +1,7 @@
 package supervisor
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -21,12 +19,8 @@ import (
 func runLiveTerminalActivity(t *testing.T, agent, version string) {
 	la := startLive(t, agent, version, rig.Script(agent, version))
 	sinks, cb := newCallbackSinks(t)
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions"), callbacks: cb})
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, agent, la.withRoots(daemonOpts{callbacks: cb}), 4*time.Minute)
+	d, ctx := ld.d, ld.ctx
 	row := ld.row()
 	w, err := d.cl.Watch(ctx, api.WatchRequest{TerminalID: row.TerminalID})
 	if err != nil {

@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -36,12 +35,8 @@ const (
 func liveAnswer(t *testing.T, agent, version string, viaBinary bool) {
 	script := fakemodel.Script{Keywords: []fakemodel.Keyword{{Word: answerTask, Reply: fakemodel.Reply{Text: "Which file?"}}}}
 	la := startLive(t, agent, version, script)
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, agent, la.withRoots(daemonOpts{}), 4*time.Minute)
+	d, ctx := ld.d, ld.ctx
 
 	turn := ld.send(answerTask)
 	first := ld.awaitAnswerable(turn)

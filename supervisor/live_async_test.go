@@ -35,12 +35,9 @@ func TestLiveCodexAsync(t *testing.T) {
 		return fakemodel.Reply{Text: "Tool result received: " + result}
 	}
 	la := prepareLiveModel(t, "codex", "0.155.1", "gpt-6-astra", script)
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
-	d := startDaemon(t, la.srv, daemonOpts{codexSessions: filepath.Join(la.home, ".codex", "sessions")})
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: "codex", ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	la.openPane(t)
+	ld := liveDispatchOn(t, la, "codex", daemonOpts{codexSessions: filepath.Join(la.home, ".codex", "sessions")}, 3*time.Minute)
+	d, ctx := ld.d, ld.ctx
 	turn := ld.send("ask-async")
 
 	// status by turn_id until the collapsed questions show, pending; open them.

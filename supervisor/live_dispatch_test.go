@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -35,14 +34,31 @@ type liveDispatch struct {
 	newFacts api.ThreadFacts
 }
 
-func runLiveDispatch(t *testing.T, agent, version string) {
-	la := startLive(t, agent, version, rig.Script(agent, version))
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
+// liveDispatchOn starts the in-process daemon on la's server with o and
+// the controller over both, its calls under a context that ends after
+// within (cancelled at the test's end, before the daemon stops); it
+// returns once the agent is idle.
+func liveDispatchOn(t *testing.T, la *liveAgent, agent string, o daemonOpts, within time.Duration) *liveDispatch {
+	t.Helper()
+	d := startDaemon(t, la.srv, o)
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	t.Cleanup(cancel)
 	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
 	ld.idle()
+	return ld
+}
+
+// logLatencies logs how long the calls took to their proven
+// postconditions.
+func (ld *liveDispatch) logLatencies(version string) {
+	if p50, p99, n := ld.lat.quantiles(); n > 0 {
+		ld.t.Logf("%s %s: call -> proven postcondition: p50 %.1f ms, p99 %.1f ms over %d calls", ld.agent, version, p50, p99, n)
+	}
+}
+
+func runLiveDispatch(t *testing.T, agent, version string) {
+	la := startLive(t, agent, version, rig.Script(agent, version))
+	ld := liveDispatchOn(t, la, agent, la.withRoots(daemonOpts{}), 8*time.Minute)
 
 	tool := map[string]string{"claude": "run-touch", "codex": "run-ls"}[agent]
 	// Approve once, by the managed turn.
@@ -123,9 +139,7 @@ func runLiveDispatch(t *testing.T, agent, version string) {
 		t.Errorf("the multi-question flow took %d steps", steps)
 	}
 	ld.idle()
-	if p50, p99, n := ld.lat.quantiles(); n > 0 {
-		t.Logf("%s %s: call -> proven postcondition: p50 %.1f ms, p99 %.1f ms over %d calls", agent, version, p50, p99, n)
-	}
+	ld.logLatencies(version)
 }
 
 func (ld *liveDispatch) row() api.Terminal {

@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,11 +28,8 @@ import (
 func TestLiveGeminiDispatch(t *testing.T) {
 	const agent, version = "gemini", "0.61.0"
 	la := startLive(t, agent, version, rig.Script(agent, version))
-	d := startDaemon(t, la.srv, daemonOpts{geminiTmp: filepath.Join(la.home, ".gemini", "tmp")})
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, agent, daemonOpts{geminiTmp: filepath.Join(la.home, ".gemini", "tmp")}, 6*time.Minute)
+	d, ctx := ld.d, ld.ctx
 	awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
 		if r.Agent != agent || r.Version != version || r.Profile != "exact" || r.NativeIdentityState != contract.IdentityResolved {
 			return "gemini, exact, its chats file bound"
@@ -77,18 +73,24 @@ func TestLiveGeminiDispatch(t *testing.T) {
 
 	// 3. Cancel a working turn: Esc, Gemini's own "Request cancelled.",
 	// and the Turn settled cancelled from the file.
-	turn = ld.send("slow-work please")
+	ld.cancelWorking()
+	ld.logLatencies(version)
+}
+
+// cancelWorking sends a slow task, and once the agent works cancels it:
+// accepted, the agent's screen interrupted (resumable) and the Turn
+// settled cancelled.
+func (ld *liveDispatch) cancelWorking() {
+	ld.t.Helper()
+	turn := ld.send("slow-work please")
 	ld.awaitWorking()
-	res, err := d.cl.Cancel(ctx, api.CancelRequest{TurnID: turn})
+	res, err := ld.d.cl.Cancel(ld.ctx, api.CancelRequest{TurnID: turn})
 	if err != nil {
-		t.Fatal(err)
+		ld.t.Fatal(err)
 	}
 	ld.accept(res)
 	ld.resumable(recognizers.BlockedInterrupted)
-	awaitTurn(t, ctx, d, turn, tasks.TurnCancelled)
-	if p50, p99, n := ld.lat.quantiles(); n > 0 {
-		t.Logf("%s %s: call -> proven postcondition: p50 %.1f ms, p99 %.1f ms over %d calls", agent, version, p50, p99, n)
-	}
+	awaitTurn(ld.t, ld.ctx, ld.d, turn, tasks.TurnCancelled)
 }
 
 // awaitWorking waits for the working screen.

@@ -1,10 +1,8 @@
 package supervisor
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -26,13 +24,9 @@ import (
 func TestLiveClaudeHandoff(t *testing.T) {
 	rcv := hooktest.Start(t, "", nil)
 	la := startLive(t, "claude", "2.1.267", threadLiveScript("claude", "2.1.267"))
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions"),
-		callbacks:     outbox.Config{Routes: []outbox.RouteConfig{{Name: "hook", Kind: outbox.RouteWebhook, URL: rcv.URL}}, BackoffBase: 50 * time.Millisecond}})
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: "claude", ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	hook := outbox.Config{Routes: []outbox.RouteConfig{{Name: "hook", Kind: outbox.RouteWebhook, URL: rcv.URL}}, BackoffBase: 50 * time.Millisecond}
+	ld := liveDispatchOn(t, la, "claude", la.withRoots(daemonOpts{callbacks: hook}), 4*time.Minute)
+	d, ctx := ld.d, ld.ctx
 	turn := ld.send("run-touch")
 	ld.awaitScreen(contract.ScreenAwaitingApproval)
 
@@ -125,12 +119,8 @@ func (ld *liveDispatch) callbacks(rcv *hooktest.Receiver, subject string) map[st
 // nothing, and the binder then resolves the new conversation alone.
 func TestLiveCodexReconcile(t *testing.T) {
 	la := startLive(t, "codex", "0.155.1", threadLiveScript("codex", "0.155.1"))
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: "codex", ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, "codex", la.withRoots(daemonOpts{}), 3*time.Minute)
+	d, ctx := ld.d, ld.ctx
 	ld.awaitSettled(ld.send(liveFirst))
 	ld.idle()
 	first := ld.binding()

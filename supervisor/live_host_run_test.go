@@ -26,10 +26,22 @@ const hostClaude = "2.1.267"
 // without it unless AKK_REQUIRE names the tier).
 func requireHost(t *testing.T) rig.Installed {
 	t.Helper()
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	in, err := rig.Lookup("claude", hostClaude)
 	tmuxtest.Require(t, "live", err == nil, fmt.Sprintf("claude@%s not installed (go run ./recordings/cmd/rig -install claude@%s): %v",
 		hostClaude, hostClaude, err))
+	return in
+}
+
+// requireAgentHost finds the pinned agent host name@version (OpenClaw,
+// Pi) in the hosts cache; its tier, the host's name, is skipped without
+// it unless AKK_REQUIRE names it.
+func requireAgentHost(t *testing.T, name, version string) rig.InstalledHost {
+	t.Helper()
+	tmuxtest.RequireTmux(t)
+	in, err := rig.LookupHost(name, version)
+	tmuxtest.Require(t, name, err == nil, fmt.Sprintf("%s@%s not installed (go run ./recordings/cmd/rig -install %s@%s): %v",
+		name, version, name, version, err))
 	return in
 }
 

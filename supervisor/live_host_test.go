@@ -61,20 +61,34 @@ const hostLine = "akk-host-loop"
 func hostRules(request string, act fakemodel.Rule) []fakemodel.Rule {
 	turn := map[string]any{"turn_id": "$.turn_id"}
 	accepted := []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeAccepted)}
+	rules := append(hostSendRules(request), act,
+		fakemodel.Rule{Name: "status-after-" + act.Name, After: act.Call, When: accepted, Call: hostStatus, Input: turn},
+		fakemodel.Rule{Name: "look-again", After: act.Call, Max: 3, Call: hostStatus, From: hostStatus, Input: turn,
+			When: []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeRejected), fakemodel.Eq("$.do_not_retry", "false")}})
+	return append(rules, hostFollowRules()...)
+}
+
+// hostSendRules are a host loop's first steps: the list, the send of
+// request to the Codex row, and the status by the send's turn_id.
+func hostSendRules(request string) []fakemodel.Rule {
+	accepted := []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeAccepted)}
 	return []fakemodel.Rule{
 		{Name: "list", Call: hostList},
 		{Name: "send", After: hostList, Call: hostSend,
 			Input: map[string]any{"terminal_id": "$.terminals[agent==codex].terminal_id", "request": request}},
-		{Name: "status-after-send", After: hostSend, When: accepted, Call: hostStatus, Input: turn},
-		act,
-		{Name: "status-after-" + act.Name, After: act.Call, When: accepted, Call: hostStatus, Input: turn},
-		{Name: "look-again", After: act.Call, Max: 3, Call: hostStatus, From: hostStatus, Input: turn,
-			When: []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeRejected), fakemodel.Eq("$.do_not_retry", "false")}},
+		{Name: "status-after-send", After: hostSend, When: accepted, Call: hostStatus, Input: map[string]any{"turn_id": "$.turn_id"}},
+	}
+}
+
+// hostFollowRules are a host loop's last steps: done once the Turn
+// completed, its status again while it runs.
+func hostFollowRules() []fakemodel.Rule {
+	return []fakemodel.Rule{
 		{Name: "done", After: hostStatus, When: []fakemodel.Cond{fakemodel.Eq("$.state", "completed")}, Text: hostDone},
 		// A model's pace between looks; the bound ends a loop that would
 		// never see its state (the test then fails on rule:none).
 		{Name: "status-again", After: hostStatus, When: []fakemodel.Cond{fakemodel.Eq("$.state", "running")},
-			Max: 300, Pace: 200 * time.Millisecond, Call: hostStatus, Input: turn},
+			Max: 300, Pace: 200 * time.Millisecond, Call: hostStatus, Input: map[string]any{"turn_id": "$.turn_id"}},
 	}
 }
 
@@ -82,20 +96,12 @@ func hostRules(request string, act fakemodel.Rule) []fakemodel.Rule {
 // with the agent's own text (answerable) replies once with reply inside
 // the same Turn, then waits for it to complete again.
 func hostAnswerRules(request, reply string) []fakemodel.Rule {
-	turn := map[string]any{"turn_id": "$.turn_id"}
 	accepted := []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeAccepted)}
-	return []fakemodel.Rule{
-		{Name: "list", Call: hostList},
-		{Name: "send", After: hostList, Call: hostSend,
-			Input: map[string]any{"terminal_id": "$.terminals[agent==codex].terminal_id", "request": request}},
-		{Name: "status-after-send", After: hostSend, When: accepted, Call: hostStatus, Input: turn},
-		{Name: "answer", After: hostStatus, Max: 1, Call: hostAnswer, Input: map[string]any{"turn_id": "$.turn_id", "request": reply},
+	rules := append(hostSendRules(request),
+		fakemodel.Rule{Name: "answer", After: hostStatus, Max: 1, Call: hostAnswer, Input: map[string]any{"turn_id": "$.turn_id", "request": reply},
 			When: []fakemodel.Cond{fakemodel.Eq("$.state", "completed"), fakemodel.Eq("$.answerable", "true")}},
-		{Name: "status-after-answer", After: hostAnswer, When: accepted, Call: hostStatus, Input: turn},
-		{Name: "done", After: hostStatus, When: []fakemodel.Cond{fakemodel.Eq("$.state", "completed")}, Text: hostDone},
-		{Name: "status-again", After: hostStatus, When: []fakemodel.Cond{fakemodel.Eq("$.state", "running")},
-			Max: 300, Pace: 200 * time.Millisecond, Call: hostStatus, Input: turn},
-	}
+		fakemodel.Rule{Name: "status-after-answer", After: hostAnswer, When: accepted, Call: hostStatus, Input: map[string]any{"turn_id": "$.turn_id"}})
+	return append(rules, hostFollowRules()...)
 }
 
 // hostUserRules: the user explicitly asks to send request to the busy
@@ -105,16 +111,13 @@ func hostAnswerRules(request, reply string) []fakemodel.Rule {
 func hostUserRules(request string) []fakemodel.Rule {
 	turn := map[string]any{"turn_id": "$.turn_id"}
 	act := "$.terminals[agent==codex].available_actions.send_user_explicit.arguments"
-	return []fakemodel.Rule{
+	return append([]fakemodel.Rule{
 		{Name: "list", Call: hostList},
 		{Name: "send", After: hostList, Call: hostSend,
 			Input: map[string]any{"terminal_id": act + ".terminal_id", "mode": act + ".mode", "request": request}},
 		{Name: "status-after-send", After: hostSend, When: []fakemodel.Cond{fakemodel.Eq("$.outcome", api.OutcomeAccepted)},
 			Call: hostStatus, Input: turn},
-		{Name: "done", After: hostStatus, When: []fakemodel.Cond{fakemodel.Eq("$.state", "completed")}, Text: hostDone},
-		{Name: "status-again", After: hostStatus, When: []fakemodel.Cond{fakemodel.Eq("$.state", "running")},
-			Max: 300, Pace: 200 * time.Millisecond, Call: hostStatus, Input: turn},
-	}
+	}, hostFollowRules()...)
 }
 
 // The chat loop's words: the user's request (naming the pane), the task

@@ -3,8 +3,6 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,9 +10,7 @@ import (
 	"github.com/agent-knock-knock/akk/agents/codex/codexrig"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
-	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 )
@@ -30,9 +26,7 @@ import (
 // before the kill. It runs in the crash tier (-tags akkfault), with the
 // live tier's agents.
 func TestLiveIdentifyCrash(t *testing.T) {
-	if !fault.Enabled {
-		t.Skip("needs the fault hook: go test -tags akkfault")
-	}
+	requireFaultHook(t)
 	for _, version := range []string{"0.155.1", "0.171.0"} {
 		t.Run(version, func(t *testing.T) {
 			for _, point := range dispatch.IdentifyFaultPoints {
@@ -43,14 +37,9 @@ func TestLiveIdentifyCrash(t *testing.T) {
 }
 
 func identifyCrashRun(t *testing.T, version, point string) {
-	var log *fakemodel.Log
-	la := prepareLiveWith(t, "codex", version, codexrig.Model(version), func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
-		log = l
-		return identifyLiveScript(version)
-	})
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
-	la.dumpOnFailure(t, log)
-	roots := daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"), codexSessions: filepath.Join(la.home, ".codex", "sessions")}
+	la := prepareLiveModel(t, "codex", version, codexrig.Model(version), identifyLiveScript(version))
+	la.openPane(t)
+	roots := la.withRoots(daemonOpts{})
 	c := startCrashChild(t, la.srv, point, "AKK_CRASH_CLAUDE_PROJECTS="+roots.claudeProjects, "AKK_CRASH_CODEX_SESSIONS="+roots.codexSessions)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -71,11 +60,8 @@ func identifyCrashRun(t *testing.T, version, point string) {
 		t.Fatalf("identify_and_send returned: the fault hook did not fire")
 	}
 	open := identifyKilled(t, c, point)
-	d, final := c.restartUncertain(t, la.srv, "identify_and_send", []store.Reservation{open}, roots)
+	d, final := c.restartedUncertain(t, la.srv, "identify_and_send", []store.Reservation{open}, roots)
 	defer d.stop()
-	if final != store.StageUncertain {
-		t.Fatalf("after the restart the reservation is %s", final)
-	}
 	sent := point == dispatch.FaultIdentifyTaskEnter
 	if sent {
 		tr, err := d.st.Turn(open.TurnID)
@@ -111,7 +97,7 @@ func identifyCrashRun(t *testing.T, version, point string) {
 		}
 	}
 	got := 0
-	for _, r := range log.Requests() {
+	for _, r := range la.log.Requests() {
 		if r.Kind == "main" && strings.Contains(r.Prompt, "after-identify") {
 			got++
 		}
@@ -130,23 +116,7 @@ func identifyCrashRun(t *testing.T, version, point string) {
 // with its Turn. It returns the open one.
 func identifyKilled(t *testing.T, c *crashChild, point string) store.Reservation {
 	t.Helper()
-	select {
-	case <-c.exited:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("the daemon did not die")
-	}
-	if mark, _ := os.ReadFile(filepath.Join(c.dir, "mark")); strings.TrimSpace(string(mark)) != point {
-		t.Fatalf("killed at %q, not at %s:\n%s", mark, point, c.out.String())
-	}
-	st, err := store.Open(c.storeDir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	rs, err := st.Reservations()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := c.atKill(t, "identify_and_send", point)
 	var probe, send []store.Reservation
 	for _, r := range rs {
 		switch r.Op {

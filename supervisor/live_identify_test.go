@@ -38,19 +38,10 @@ func identifyLiveScript(version string) fakemodel.Script {
 }
 
 func runLiveIdentify(t *testing.T, version string) {
-	var log *fakemodel.Log
-	la := prepareLiveWith(t, "codex", version, codexrig.Model(version), func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
-		log = l
-		return identifyLiveScript(version)
-	})
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
-	la.dumpOnFailure(t, log)
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: "codex", ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	la := prepareLiveModel(t, "codex", version, codexrig.Model(version), identifyLiveScript(version))
+	la.openPane(t)
+	ld := liveDispatchOn(t, la, "codex", la.withRoots(daemonOpts{}), 4*time.Minute)
+	d, ctx := ld.d, ld.ctx
 	ld.awaitSettled(ld.send(liveFirst))
 	ld.idle()
 	first := ld.binding()
@@ -65,7 +56,7 @@ func runLiveIdentify(t *testing.T, version string) {
 	if second == first.SessionID {
 		t.Fatalf("the person's prompt went to the first conversation %s", second)
 	}
-	requests := len(log.Requests())
+	requests := len(la.log.Requests())
 	start := time.Now()
 	res, err := d.cl.IdentifyForeground(ctx, api.IdentifyForegroundRequest{TerminalID: term})
 	if err != nil {
@@ -81,7 +72,7 @@ func runLiveIdentify(t *testing.T, version string) {
 	if b := ld.binding(); b.State != contract.IdentityAmbiguous || b.Generation != amb.Generation {
 		t.Fatalf("the probe moved the binding: %+v (was %+v)", b, amb)
 	}
-	for _, r := range log.Requests()[requests:] {
+	for _, r := range la.log.Requests()[requests:] {
 		if r.Kind == "main" {
 			t.Errorf("a model turn during the probe: %s %s prompt=%q", r.Method, r.Path, r.Prompt)
 		}
@@ -109,7 +100,7 @@ func runLiveIdentify(t *testing.T, version string) {
 	}
 	ld.awaitSettled(res.TurnID)
 	var got *fakemodel.Request
-	for _, r := range log.Requests() {
+	for _, r := range la.log.Requests() {
 		if r.Kind == "main" && strings.Contains(r.Prompt, "after-identify") {
 			if got != nil {
 				t.Fatalf("the model received the request twice")

@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -14,18 +13,8 @@ import (
 // nothing else typed, the composer back as it was, no Turn; a draft in
 // the composer refuses it with zero input.
 func runLiveInspect(t *testing.T, agent, version string) {
-	la, log, roots := scriptedPane(t, agent, version)
-	d := startDaemon(t, la.srv, roots)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
-	ld.awaitSettled(ld.send("hello"))
-	ld.idle()
-	row := ld.row()
-	if _, ok := row.AvailableActions["native_inspect"]; !ok {
-		t.Fatalf("native_inspect not advertised: %+v", row.AvailableActions)
-	}
+	ld, row := scriptedOffering(t, agent, version, "native_inspect", 3*time.Minute)
+	la, d, ctx, log := ld.la, ld.d, ld.ctx, ld.la.log
 	requests := len(log.Requests())
 	start := time.Now()
 	res, err := d.cl.NativeInspect(ctx, api.NativeInspectRequest{TerminalID: row.TerminalID, Inspection: api.InspectionStatus})

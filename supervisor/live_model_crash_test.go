@@ -1,16 +1,11 @@
 package supervisor
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 )
@@ -25,16 +20,7 @@ import (
 // menu refuses model_options until a person closes it), and the agent's
 // notice shows at most once: the set key went at most once.
 func TestLiveModelCrash(t *testing.T) {
-	if !fault.Enabled {
-		t.Skip("needs the fault hook: go test -tags akkfault")
-	}
-	for _, a := range [][2]string{{"claude", "2.1.267"}, {"codex", "0.155.1"}} {
-		t.Run(a[0], func(t *testing.T) {
-			for _, point := range dispatch.ModelFaultPoints {
-				t.Run(point, func(t *testing.T) { modelCrashRun(t, a[0], a[1], point) })
-			}
-		})
-	}
+	eachAgentCrash(t, dispatch.ModelFaultPoints, modelCrashRun)
 }
 
 // modelCrashTargets are the tuples set, different from the one in use.
@@ -44,14 +30,10 @@ var modelCrashTargets = map[string]api.ModelTuple{
 }
 
 func modelCrashRun(t *testing.T, agent, version, point string) {
-	la, _, roots := scriptedPane(t, agent, version)
-	c := startCrashChild(t, la.srv, point, "AKK_CRASH_CLAUDE_PROJECTS="+roots.claudeProjects, "AKK_CRASH_CODEX_SESSIONS="+roots.codexSessions)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	// A person's first prompt (Claude then asks before a switch), the
 	// conversation bound, model_options offered.
-	row := c.awaitRow(t, ctx, la.pane, contract.ScreenIdle)
-	personFirstPrompt(la, agent)
+	lc := startLiveCrash(t, agent, version, point)
+	la, roots, c, ctx, row := lc.la, lc.roots, lc.c, lc.ctx, lc.row
 	c.awaitOffered(t, ctx, row.TerminalID, "model_options")
 	opts := mustAction(t)(c.cl.ModelOptions(ctx, api.ModelOptionsRequest{TerminalID: row.TerminalID}))
 	if opts.Outcome != api.OutcomeAccepted || opts.Catalog == nil {
@@ -63,11 +45,8 @@ func modelCrashRun(t *testing.T, agent, version, point string) {
 		t.Fatalf("set_model returned: the fault hook did not fire")
 	}
 	open := modelKilled(t, c, point)
-	d, final := c.restartUncertain(t, la.srv, "set_model", []store.Reservation{open}, roots)
+	d, final := c.restartedUncertain(t, la.srv, "set_model", []store.Reservation{open}, roots)
 	defer d.stop()
-	if final != store.StageUncertain {
-		t.Fatalf("after the restart the reservation is %s", final)
-	}
 	set := point == dispatch.FaultModelSet
 	// The restarted daemon types nothing: what the kill left stays.
 	l := awaitRowFor(t, ctx, d, la.pane, func(r api.Terminal) string {
@@ -115,23 +94,7 @@ func modelCrashRun(t *testing.T, agent, version, point string) {
 // reservation as the kill left it: open, its input sent.
 func modelKilled(t *testing.T, c *crashChild, point string) store.Reservation {
 	t.Helper()
-	select {
-	case <-c.exited:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("the daemon did not die")
-	}
-	if mark, _ := os.ReadFile(filepath.Join(c.dir, "mark")); strings.TrimSpace(string(mark)) != point {
-		t.Fatalf("killed at %q, not at %s:\n%s", mark, point, c.out.String())
-	}
-	st, err := store.Open(c.storeDir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	rs, err := st.Reservations()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := c.atKill(t, "set_model", point)
 	var open []store.Reservation
 	for _, r := range rs {
 		if r.Op == api.OpSetModel {

@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -17,20 +16,11 @@ import (
 // it was; set_model sets a tuple different from the one in use, proven by
 // the agent's notice; the next request to the fake model carries it.
 // Refusals type nothing: a second set_model without a fresh catalog, a
-// tuple not in it, a draft in the composer.
-func runLiveModel(t *testing.T, agent, version string, pick func(api.ModelCatalog) api.ModelTuple, want func(fakemodel.Request) bool) (*liveDispatch, *fakemodel.Log, string) {
-	la, log, roots := scriptedPane(t, agent, version)
-	d := startDaemon(t, la.srv, roots)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	t.Cleanup(cancel)
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
-	ld.awaitSettled(ld.send("hello"))
-	ld.idle()
-	row := ld.row()
-	if _, ok := row.AvailableActions["model_options"]; !ok {
-		t.Fatalf("model_options not advertised: %+v", row.AvailableActions)
-	}
+// tuple not in it, a draft in the composer. tuple is set as the menu
+// names it; the request must name model at effort as the wire does.
+func runLiveModel(t *testing.T, agent, version string, tuple api.ModelTuple, model, effort string) (*liveDispatch, *fakemodel.Log, string) {
+	ld, row := scriptedOffering(t, agent, version, "model_options", 4*time.Minute)
+	la, d, ctx, log := ld.la, ld.d, ld.ctx, ld.la.log
 	requests := len(log.Requests())
 	start := time.Now()
 	res, err := d.cl.ModelOptions(ctx, api.ModelOptionsRequest{TerminalID: row.TerminalID})
@@ -51,7 +41,6 @@ func runLiveModel(t *testing.T, agent, version string, pick func(api.ModelCatalo
 	if after := ld.row(); after.ScreenState != contract.ScreenIdle || after.Composer != contract.ComposerEmpty {
 		t.Fatalf("after model_options the agent is %s/%s", after.ScreenState, after.Composer)
 	}
-	tuple := pick(*cat)
 	// A tuple not in the catalog: refused, and the catalog stays unused
 	// only until then (one attempt per catalog).
 	if res, err := d.cl.SetModel(ctx, api.SetModelRequest{TerminalID: row.TerminalID, Model: "no-such-model", ReasoningEffort: "high"}); err != nil ||
@@ -81,7 +70,7 @@ func runLiveModel(t *testing.T, agent, version string, pick func(api.ModelCatalo
 	var got []string
 	for _, r := range log.Requests() {
 		if r.Kind == "main" && strings.Contains(r.Prompt, "hello after the switch") {
-			if want(r) {
+			if m, e := requestModel(r); m == model && e == effort {
 				got = nil
 				break
 			}
@@ -123,32 +112,20 @@ func requestModel(r fakemodel.Request) (model, effort string) {
 }
 
 func TestLiveClaudeModel(t *testing.T) {
-	runLiveModel(t, "claude", "2.1.267", func(c api.ModelCatalog) api.ModelTuple {
-		return api.ModelTuple{Model: "Sonnet", ReasoningEffort: "Medium"} // in use: Default, High
-	}, func(r fakemodel.Request) bool {
-		m, e := requestModel(r)
-		return m == "claude-sonnet-5" && e == "medium"
-	})
+	// In use: Default, High.
+	runLiveModel(t, "claude", "2.1.267", api.ModelTuple{Model: "Sonnet", ReasoningEffort: "Medium"}, "claude-sonnet-5", "medium")
 }
 
 func TestLiveClaude332Model(t *testing.T) {
-	runLiveModel(t, "claude", "2.1.332", func(c api.ModelCatalog) api.ModelTuple {
-		return api.ModelTuple{Model: "Sonnet", ReasoningEffort: "High"} // in use: Default, Medium
-	}, func(r fakemodel.Request) bool {
-		m, e := requestModel(r)
-		return m == "claude-sonnet-5-5" && e == "high"
-	})
+	// In use: Default, Medium.
+	runLiveModel(t, "claude", "2.1.332", api.ModelTuple{Model: "Sonnet", ReasoningEffort: "High"}, "claude-sonnet-5-5", "high")
 }
 
 // TestLiveCodexModel also repairs what a person's abandoned /model left:
 // the popup open, then a bare "/model" in the composer.
 func TestLiveCodexModel(t *testing.T) {
-	ld, _, term := runLiveModel(t, "codex", "0.155.1", func(c api.ModelCatalog) api.ModelTuple {
-		return api.ModelTuple{Model: "gpt-5.6-luna", ReasoningEffort: "High"} // in use: gpt-5.5
-	}, func(r fakemodel.Request) bool {
-		m, e := requestModel(r)
-		return m == "gpt-5.6-luna" && e == "high"
-	})
+	// In use: gpt-5.5.
+	ld, _, term := runLiveModel(t, "codex", "0.155.1", api.ModelTuple{Model: "gpt-5.6-luna", ReasoningEffort: "High"}, "gpt-5.6-luna", "high")
 	ld.idle()
 	cl, pane := ld.d.cl, ld.la.pane
 	if res, err := cl.RepairModelControl(ld.ctx, api.RepairModelControlRequest{TerminalID: term}); err != nil ||

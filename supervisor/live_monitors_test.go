@@ -130,12 +130,8 @@ func awaitDelivered(t *testing.T, ctx context.Context, cl *api.Client, req api.T
 func runLiveMonitors(t *testing.T, agent, version string) {
 	la := startLive(t, agent, version, rig.Script(agent, version))
 	sinks, cb := newCallbackSinks(t)
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions"), callbacks: cb})
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, agent, la.withRoots(daemonOpts{callbacks: cb}), 8*time.Minute)
+	d, ctx := ld.d, ld.ctx
 
 	settled := func(want string) func(api.Task) string {
 		return func(task api.Task) string {

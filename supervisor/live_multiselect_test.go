@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -24,11 +23,8 @@ import (
 // with one option after a refused answer that named the free-text row.
 func liveMultiSelect(t *testing.T, version string) {
 	la := startLive(t, "claude", version, rig.Script("claude", version))
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects")})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: "claude", ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, "claude", daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects")}, 5*time.Minute)
+	d, ctx := ld.d, ld.ctx
 
 	for round, pick := range [][]string{{"Cheese", "Olives"}, {"Mushrooms"}} {
 		turn := ld.send("ask-multi")

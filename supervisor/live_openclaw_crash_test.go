@@ -12,7 +12,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/hosts"
@@ -37,11 +36,9 @@ const (
 // already has: the session holds the message once and its model ran one
 // turn for it. One run (a Gateway's start is ~20 s), in the crash tier.
 func TestLiveOpenClawHookCrash(t *testing.T) {
-	if !fault.Enabled {
-		t.Skip("needs the fault hook: go test -tags akkfault")
-	}
+	requireFaultHook(t)
 	start := time.Now()
-	in := requireOpenClaw(t)
+	in := requireAgentHost(t, "openclaw", hosts.OpenClawVersion)
 	la := startLive(t, "codex", "0.155.1", hostCodexScript())
 	log := fakemodel.NewLog(nil)
 	model, err := fakemodel.Anthropic(fakemodel.Script{Rules: []fakemodel.Rule{{Name: "noted", Prompt: chatWake, Text: crashNoted}}},

@@ -28,17 +28,6 @@ const (
 	openclawFaults = "agent:main:akk-faults"
 )
 
-// requireOpenClaw finds the pinned OpenClaw in the hosts cache (tier
-// openclaw: AKK_REQUIRE=openclaw fails a run without it).
-func requireOpenClaw(t *testing.T) rig.InstalledHost {
-	t.Helper()
-	requireTmux(t)
-	in, err := rig.LookupHost("openclaw", hosts.OpenClawVersion)
-	tmuxtest.Require(t, "openclaw", err == nil, fmt.Sprintf("openclaw@%s not installed (go run ./recordings/cmd/rig -install openclaw@%s): %v",
-		hosts.OpenClawVersion, hosts.OpenClawVersion, err))
-	return in
-}
-
 // openclawHost is the OpenClaw side of the live host test: one Gateway
 // whose model is the fake server acting by the host rules, with akk's
 // daemon behind its MCP server and akk's openclaw routes waking its
@@ -89,7 +78,7 @@ func openclawRoutes(o *hosts.OpenClaw, token, wrong string) outbox.Config {
 // request log). Then the route's faults on the same Gateway.
 func TestLiveOpenClawHost(t *testing.T) {
 	start := time.Now()
-	in := requireOpenClaw(t)
+	in := requireAgentHost(t, "openclaw", hosts.OpenClawVersion)
 	la := startLive(t, "codex", "0.155.1", hostCodexScript())
 	cl := startClaudeBeside(t, la, chatClaudeScript())
 	h := startOpenClawHost(t, in, la, cl)

@@ -11,7 +11,6 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
-	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/supervisor/tasks"
 )
@@ -28,11 +27,8 @@ import (
 func TestLiveOpenCodeDispatch(t *testing.T) {
 	const agent, version = "opencode", "1.18.33"
 	la := startLive(t, agent, version, rig.Script(agent, version))
-	d := startDaemon(t, la.srv, daemonOpts{openCodeDB: filepath.Join(la.home, ".local", "share", "opencode", "opencode.db")})
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, agent, daemonOpts{openCodeDB: filepath.Join(la.home, ".local", "share", "opencode", "opencode.db")}, 6*time.Minute)
+	d, ctx := ld.d, ld.ctx
 	row := awaitRow(t, d.cl, la.pane, 30*time.Second, func(r api.Terminal) string {
 		if r.Agent != agent || r.Version != version || r.Profile != "exact" {
 			return "opencode, exact"
@@ -75,21 +71,11 @@ func TestLiveOpenCodeDispatch(t *testing.T) {
 	}
 
 	// 4. Cancel a working turn.
-	turn = ld.send("slow-work please")
-	ld.awaitWorking()
-	res, err := d.cl.Cancel(ctx, api.CancelRequest{TurnID: turn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ld.accept(res)
-	ld.resumable(recognizers.BlockedInterrupted)
-	awaitTurn(t, ctx, d, turn, tasks.TurnCancelled)
+	ld.cancelWorking()
 
 	// 5. A person's task, watched exactly, to done.
 	ld.watchPersonTask(row.TerminalID, "hello from a person", 0)
-	if p50, p99, n := ld.lat.quantiles(); n > 0 {
-		t.Logf("%s %s: call -> proven postcondition: p50 %.1f ms, p99 %.1f ms over %d calls", agent, version, p50, p99, n)
-	}
+	ld.logLatencies(version)
 }
 
 // awaitTurn waits for a Turn's state.

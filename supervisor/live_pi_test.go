@@ -15,21 +15,9 @@ import (
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/hosts"
-	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
 )
-
-// requirePi finds the pinned Pi in the hosts cache (tier pi:
-// AKK_REQUIRE=pi fails a run without it).
-func requirePi(t *testing.T) rig.InstalledHost {
-	t.Helper()
-	requireTmux(t)
-	in, err := rig.LookupHost("pi", hosts.PiVersion)
-	tmuxtest.Require(t, "pi", err == nil, fmt.Sprintf("pi@%s not installed (go run ./recordings/cmd/rig -install pi@%s): %v",
-		hosts.PiVersion, hosts.PiVersion, err))
-	return in
-}
 
 // piAdapter is the trusted side of Pi, which has no inbound hook: akk's
 // command route runs a shell line that writes each envelope (stdin) to a
@@ -97,7 +85,7 @@ func (a *piAdapter) next(t *testing.T) (string, api.CallbackEnvelope) {
 // earlier tool result.
 func TestLivePiHost(t *testing.T) {
 	start := time.Now()
-	in := requirePi(t)
+	in := requireAgentHost(t, "pi", hosts.PiVersion)
 	la := startLive(t, "codex", "0.155.1", hostCodexScript())
 	a := newPiAdapter(t)
 	d := startDaemon(t, la.srv, daemonOpts{codexSessions: filepath.Join(la.home, ".codex", "sessions"),

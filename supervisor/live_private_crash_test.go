@@ -4,12 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-knock-knock/akk/api"
-	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/internal/fault"
-	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 )
 
@@ -45,9 +41,7 @@ var privateOps = map[string]privateOp{
 // ran to its end left the composer idle and empty, so a fresh call goes
 // through.
 func TestLivePrivateCrash(t *testing.T) {
-	if !fault.Enabled {
-		t.Skip("needs the fault hook: go test -tags akkfault")
-	}
+	requireFaultHook(t)
 	for _, c := range []struct{ agent, version, op string }{
 		{"claude", "2.1.267", api.OpNativeInspect}, {"codex", "0.155.1", api.OpNativeInspect},
 		{"claude", "2.1.267", api.OpModelOptions}, {"codex", "0.155.1", api.OpModelOptions},
@@ -62,14 +56,10 @@ func TestLivePrivateCrash(t *testing.T) {
 }
 
 func privateCrashRun(t *testing.T, agent, version string, p privateOp, point string) {
-	la, _, roots := scriptedPane(t, agent, version)
-	c := startCrashChild(t, la.srv, point, "AKK_CRASH_CLAUDE_PROJECTS="+roots.claudeProjects, "AKK_CRASH_CODEX_SESSIONS="+roots.codexSessions)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	// A person's first prompt binds the conversation (Claude writes its
 	// transcript then); then the residue, where the operation needs one.
-	row := c.awaitRow(t, ctx, la.pane, contract.ScreenIdle)
-	personFirstPrompt(la, agent)
+	lc := startLiveCrash(t, agent, version, point)
+	la, roots, c, ctx, row := lc.la, lc.roots, lc.c, lc.ctx, lc.row
 	want := p.op
 	if p.residue != "" {
 		la.srv.MustRun("send-keys", "-t", la.pane, "-l", p.residue)
@@ -83,23 +73,10 @@ func privateCrashRun(t *testing.T, agent, version string, p privateOp, point str
 	if len(rs) != 1 || !rs[0].Private {
 		t.Fatalf("at kill time %s's reservations are %+v, want one private", p.op, rs)
 	}
-	d, final := c.restartUncertain(t, la.srv, p.op, rs, roots)
+	d, final := c.restartedUncertain(t, la.srv, p.op, rs, roots)
 	defer d.stop()
-	if final != store.StageUncertain {
-		t.Fatalf("after the restart the reservation is %s", final)
-	}
 	typed := point == dispatch.FaultAfterInput && p.command != ""
-	l := awaitRowFor(t, ctx, d, la.pane, func(r api.Terminal) string {
-		switch {
-		case r.ScreenState != contract.ScreenIdle || r.Profile != "exact":
-			return "idle " + string(r.ScreenState)
-		case typed && r.Composer != contract.ComposerDraft:
-			return "the typed command in the composer, composer " + string(r.Composer)
-		case !typed && r.Composer != contract.ComposerEmpty:
-			return "an empty composer, composer " + string(r.Composer)
-		}
-		return ""
-	})
+	l := awaitIdleAfterKill(t, ctx, d, la.pane, typed, true)
 	// The command was typed once at most, its Enter at most once: the
 	// agent shows what it prints for it at most once.
 	screen := string(la.srv.MustRun("capture-pane", "-p", "-S", "-", "-t", la.pane))

@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,12 +52,8 @@ func liveResize(t *testing.T, agent, version string, tool *fakemodel.ToolCall) {
 	}
 	la := startLive(t, agent, version, fakemodel.Script{Keywords: []fakemodel.Keyword{
 		{Word: "run-resize", Reply: fakemodel.Reply{Tool: tool}}}})
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, agent, la.withRoots(daemonOpts{}), 4*time.Minute)
+	d, ctx := ld.d, ld.ctx
 	lap("idle at 120x40")
 
 	turn := ld.send("run-resize")

@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -23,15 +22,50 @@ func scriptedPane(t *testing.T, agent, version string) (*liveAgent, *fakemodel.L
 	if agent == "codex" {
 		model = codexrig.Model(version)
 	}
-	var log *fakemodel.Log
-	la := prepareLiveWith(t, agent, version, model, func(_ *liveAgent, l *fakemodel.Log) fakemodel.Script {
-		log = l
-		return rig.Script(agent, version)
-	})
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
-	la.dumpOnFailure(t, log)
-	return la, log, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions")}
+	la := prepareLiveModel(t, agent, version, model, rig.Script(agent, version))
+	la.openPane(t)
+	return la, la.log, la.withRoots(daemonOpts{})
+}
+
+// scriptedOffering starts agent@version's scripted pane and the
+// controller over it (its calls' context ends after within), has a first
+// task settle, and returns the row, which must advertise action.
+func scriptedOffering(t *testing.T, agent, version, action string, within time.Duration) (*liveDispatch, api.Terminal) {
+	t.Helper()
+	la, _, roots := scriptedPane(t, agent, version)
+	ld := liveDispatchOn(t, la, agent, roots, within)
+	ld.awaitSettled(ld.send("hello"))
+	ld.idle()
+	row := ld.row()
+	if _, ok := row.AvailableActions[action]; !ok {
+		t.Fatalf("%s not advertised: %+v", action, row.AvailableActions)
+	}
+	return ld, row
+}
+
+// liveCrash is the start of a live crash run on a scripted pane: the
+// agent, the daemon options that find its files, the crash child armed at
+// the run's point, the run's context and the pane's row.
+type liveCrash struct {
+	la    *liveAgent
+	roots daemonOpts
+	c     *crashChild
+	ctx   context.Context
+	row   api.Terminal
+}
+
+// startLiveCrash starts agent@version's scripted pane and a crash child
+// armed at point beside it, and once the child shows the agent idle types
+// a person's first prompt. The run's context ends after 3 minutes.
+func startLiveCrash(t *testing.T, agent, version, point string) liveCrash {
+	t.Helper()
+	la, _, roots := scriptedPane(t, agent, version)
+	c := startCrashChild(t, la.srv, point, "AKK_CRASH_CLAUDE_PROJECTS="+roots.claudeProjects, "AKK_CRASH_CODEX_SESSIONS="+roots.codexSessions)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	row := c.awaitRow(t, ctx, la.pane, contract.ScreenIdle)
+	personFirstPrompt(la, agent)
+	return liveCrash{la: la, roots: roots, c: c, ctx: ctx, row: row}
 }
 
 // personFirstPrompt types the first prompt as a person does: the text,

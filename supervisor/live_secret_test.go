@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"context"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -46,11 +45,8 @@ func TestLiveCodexSecretFlag(t *testing.T) {
 		{Word: "ask-banner", Reply: fakemodel.Reply{Tool: bannerCall(false)}},
 	}, script.Keywords...)
 	la := startLive(t, "codex", version, script)
-	d := startDaemon(t, la.srv, daemonOpts{codexSessions: filepath.Join(la.home, ".codex", "sessions")})
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: "codex", ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, "codex", daemonOpts{codexSessions: filepath.Join(la.home, ".codex", "sessions")}, 4*time.Minute)
+	d, ctx := ld.d, ld.ctx
 
 	turn := ld.send(flaggedWord)
 	row := awaitRow(t, d.cl, la.pane, 60*time.Second, func(r api.Terminal) string {

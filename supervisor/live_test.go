@@ -30,6 +30,22 @@ type liveAgent struct {
 	// command is the shell command that starts the agent (run it in
 	// work).
 	command string
+	// log holds every request the agent's fake model got.
+	log *fakemodel.Log
+}
+
+// openPane runs the agent in a new 120x40 window of its server, in its
+// project directory.
+func (la *liveAgent) openPane(t *testing.T) {
+	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
+}
+
+// withRoots is o pointed at where Claude Code and Codex keep their files
+// in la's HOME, the daemon's way to the agent's own record.
+func (la *liveAgent) withRoots(o daemonOpts) daemonOpts {
+	o.claudeProjects = filepath.Join(la.home, ".claude", "projects")
+	o.codexSessions = filepath.Join(la.home, ".codex", "sessions")
+	return o
 }
 
 // prepareLive sets up agent@version (installed by the rig into its cache;
@@ -49,7 +65,7 @@ func prepareLiveModel(t *testing.T, agent, version, model string, script fakemod
 // directories exist (a rule names the project's files by absolute path)
 // and given the model's request log (a rule may read what the agent sent).
 func prepareLiveWith(t *testing.T, agent, version, model string, mk func(*liveAgent, *fakemodel.Log) fakemodel.Script) *liveAgent {
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	in, err := rig.Lookup(agent, version)
 	tmuxtest.Require(t, "live", err == nil, fmt.Sprintf("%s@%s not installed (go run ./recordings/cmd/rig -install %s@%s): %v", agent, version, agent, version, err))
 	root := t.TempDir()
@@ -60,6 +76,7 @@ func prepareLiveWith(t *testing.T, agent, version, model string, mk func(*liveAg
 	la.work, _ = filepath.EvalSymlinks(work)
 	var srvModel *fakemodel.Server
 	modelLog := fakemodel.NewLog(nil)
+	la.log = modelLog
 	script := mk(la, modelLog)
 	env := []string{"HOME=" + la.home, "TMPDIR=" + filepath.Join(root, "tmp"), "TERM=xterm-256color", "LANG=C.UTF-8",
 		"PATH=/usr/local/bin:/usr/bin:/bin"}
@@ -150,8 +167,7 @@ default_mode_request_user_input = true
 	}
 	t.Cleanup(func() { srvModel.Close() })
 	endProcessesOf(t, la.home)
-	la.srv = tmuxtest.Start(t, 120, 40, "sh")
-	la.srv.MustRun("set-option", "-g", "default-size", "120x40")
+	la.srv = tmuxtest.StartFixed(t, 120, 40, "sh")
 	la.dumpOnFailure(t, modelLog)
 	argv := append(append(append([]string{"env", "-i"}, env...), in.Bin), args...)
 	la.command = strings.Join(mapq(argv), " ")
@@ -193,7 +209,7 @@ func endProcessesOf(t testing.TB, home string) {
 // startLive runs agent@version in a new pane of its own tmux server.
 func startLive(t *testing.T, agent, version string, script fakemodel.Script) *liveAgent {
 	la := prepareLive(t, agent, version, script)
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
+	la.openPane(t)
 	return la
 }
 
@@ -241,8 +257,7 @@ func awaitRow(t *testing.T, cl *api.Client, pane string, d time.Duration, ok fun
 // the test as a person would, and idle again on both axes.
 func livePermission(t *testing.T, agent, version, prompt, approveKey string, script fakemodel.Script) {
 	la := startLive(t, agent, version, script)
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
+	d := startDaemon(t, la.srv, la.withRoots(daemonOpts{}))
 	row := awaitRow(t, d.cl, la.pane, 60*time.Second, func(r api.Terminal) string {
 		switch {
 		case r.Agent != agent || r.Version != version || r.Replica || r.Profile != "exact":

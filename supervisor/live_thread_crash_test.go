@@ -10,9 +10,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
-	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 )
 
@@ -27,16 +25,7 @@ import (
 // nothing reserved does a fresh new_thread go through. It runs in the
 // crash tier (-tags akkfault), with the live tier's agents.
 func TestLiveThreadCrash(t *testing.T) {
-	if !fault.Enabled {
-		t.Skip("needs the fault hook: go test -tags akkfault")
-	}
-	for _, a := range [][2]string{{"claude", "2.1.267"}, {"codex", "0.155.1"}} {
-		t.Run(a[0], func(t *testing.T) {
-			for _, point := range dispatch.FaultPoints {
-				t.Run(point, func(t *testing.T) { threadCrashRun(t, a[0], a[1], point) })
-			}
-		})
-	}
+	eachAgentCrash(t, dispatch.FaultPoints, threadCrashRun)
 }
 
 // TestLiveResumeCrash is TestLiveThreadCrash for resume_thread: an
@@ -48,21 +37,12 @@ func TestLiveThreadCrash(t *testing.T) {
 // moved the first one is the terminal's own again (a fresh resume of it
 // is refused, not_resumable).
 func TestLiveResumeCrash(t *testing.T) {
-	if !fault.Enabled {
-		t.Skip("needs the fault hook: go test -tags akkfault")
-	}
-	for _, a := range [][2]string{{"claude", "2.1.267"}, {"codex", "0.155.1"}} {
-		t.Run(a[0], func(t *testing.T) {
-			for _, point := range dispatch.FaultPoints {
-				t.Run(point, func(t *testing.T) { resumeCrashRun(t, a[0], a[1], point) })
-			}
-		})
-	}
+	eachAgentCrash(t, dispatch.FaultPoints, resumeCrashRun)
 }
 
 func resumeCrashRun(t *testing.T, agent, version, point string) {
 	la := startLive(t, agent, version, threadLiveScript(agent, version))
-	roots := daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"), codexSessions: filepath.Join(la.home, ".codex", "sessions")}
+	roots := la.withRoots(daemonOpts{})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	// Two conversations, by an unarmed daemon on the store the armed one
@@ -98,22 +78,11 @@ func resumeCrashRun(t *testing.T, agent, version, point string) {
 		t.Fatalf("resume_thread returned: the fault hook did not fire")
 	}
 	rs := c.killedOp(t, "resume_thread", point, api.OpResumeThread)
-	d, final := c.restartUncertain(t, la.srv, "resume_thread", rs, roots)
+	d, final := c.restartedUncertain(t, la.srv, "resume_thread", rs, roots)
 	defer d.stop()
-	if point != dispatch.FaultBeforeReserve && final != store.StageUncertain {
-		t.Fatalf("after the restart the reservation is %s", final)
-	}
 	typed := point == dispatch.FaultAfterInput
 	moved := point == dispatch.FaultBeforeReceipt
-	l := awaitRowFor(t, ctx, d, la.pane, func(r api.Terminal) string {
-		switch {
-		case r.ScreenState != contract.ScreenIdle || r.Profile != "exact":
-			return "idle " + string(r.ScreenState)
-		case typed && r.Composer != contract.ComposerDraft:
-			return "the typed command in the composer, composer " + string(r.Composer)
-		}
-		return ""
-	})
+	l := awaitIdleAfterKill(t, ctx, d, la.pane, typed, false)
 	if moved {
 		tmuxtest.Await(t, 20*time.Second, func() string {
 			st, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: l.TerminalID})
@@ -179,26 +148,15 @@ func threadCrashRun(t *testing.T, agent, version, point string) {
 	rs := c.killed(t, "new_thread", point)
 	cmd := map[string]string{"claude": "/clear", "codex": "/new"}[agent]
 	typed := point == dispatch.FaultAfterInput
-	d, final := c.restartUncertain(t, la.srv, "new_thread", rs, daemonOpts{claudeProjects: projects, codexSessions: sessions})
+	d, final := c.restartedUncertain(t, la.srv, "new_thread", rs, daemonOpts{claudeProjects: projects, codexSessions: sessions})
 	defer d.stop()
-	if point != dispatch.FaultBeforeReserve && final != store.StageUncertain {
-		t.Fatalf("after the restart the reservation is %s", final)
-	}
 	// The restarted daemon types nothing: the screen settles as the kill
 	// left it, the command on it at most once.
 	screen := string(la.srv.MustRun("capture-pane", "-p", "-t", la.pane))
 	if n := strings.Count(screen, "❯ "+cmd) + strings.Count(screen, "› "+cmd); n > 1 {
 		t.Fatalf("the command shows %d times after the restart:\n%s", n, screen)
 	}
-	l := awaitRowFor(t, ctx, d, la.pane, func(r api.Terminal) string {
-		if r.ScreenState != contract.ScreenIdle || r.Profile != "exact" {
-			return "idle " + string(r.ScreenState)
-		}
-		if typed && r.Composer != contract.ComposerDraft {
-			return "the typed command in the composer, composer " + string(r.Composer)
-		}
-		return ""
-	})
+	l := awaitIdleAfterKill(t, ctx, d, la.pane, typed, false)
 	res, err := d.cl.NewThread(ctx, api.NewThreadRequest{TerminalID: l.TerminalID})
 	if err != nil {
 		t.Fatal(err)
@@ -210,6 +168,24 @@ func threadCrashRun(t *testing.T, agent, version, point string) {
 		t.Fatalf("nothing was reserved, yet a fresh new_thread is %+v\n%s", res, la.srv.MustRun("capture-pane", "-p", "-t", la.pane))
 	}
 	t.Logf("%s %s at %s: after restart %s; a fresh new_thread %s (%s)", agent, version, point, final, res.Outcome, res.Reason)
+}
+
+// awaitIdleAfterKill waits for the restarted daemon to show the pane
+// idle on its exact profile, with the command the kill left typed in the
+// composer when typed, else (when empty is required) an empty composer.
+func awaitIdleAfterKill(t *testing.T, ctx context.Context, d *daemon, pane string, typed, empty bool) api.Terminal {
+	t.Helper()
+	return awaitRowFor(t, ctx, d, pane, func(r api.Terminal) string {
+		switch {
+		case r.ScreenState != contract.ScreenIdle || r.Profile != "exact":
+			return "idle " + string(r.ScreenState)
+		case typed && r.Composer != contract.ComposerDraft:
+			return "the typed command in the composer, composer " + string(r.Composer)
+		case !typed && empty && r.Composer != contract.ComposerEmpty:
+			return "an empty composer, composer " + string(r.Composer)
+		}
+		return ""
+	})
 }
 
 // awaitRowFor waits until the daemon's row of pane satisfies ok.

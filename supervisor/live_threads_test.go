@@ -2,9 +2,6 @@ package supervisor
 
 import (
 	"bytes"
-	"context"
-	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -49,14 +46,10 @@ func runLiveThreads(t *testing.T, agent, version string) {
 		log = l
 		return threadLiveScript(agent, version)
 	})
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
+	la.openPane(t)
 	la.dumpOnFailure(t, log)
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, agent, la.withRoots(daemonOpts{}), 5*time.Minute)
+	d, ctx := ld.d, ld.ctx
 
 	first := ld.send(liveFirst)
 	ld.awaitSettled(first)

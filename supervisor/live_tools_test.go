@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -133,12 +132,8 @@ func startToolSession(t *testing.T, version, mode string, mk func(*liveAgent, *f
 	if mode != "" {
 		writeJSON(t, filepath.Join(la.home, ".claude", "settings.json"), map[string]any{"permissions": map[string]any{"defaultMode": mode}})
 	}
-	la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects")})
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	t.Cleanup(cancel)
-	ld := &liveDispatch{t: t, la: la, d: d, agent: "claude", ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	la.openPane(t)
+	ld := liveDispatchOn(t, la, "claude", daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects")}, 3*time.Minute)
 	return ld
 }
 
@@ -259,13 +254,9 @@ func TestLiveCodexApplyPatch(t *testing.T) {
 			la := prepareLiveModel(t, "codex", version, codexrig.Model(version), codexrig.ToolScript(version))
 			notes := filepath.Join(la.work, codexrig.PatchFile)
 			writeFileT(t, notes, codexrig.PatchBefore)
-			la.pane = newWindow(t, la.srv, 120, 40, "sh -c "+shq(fmt.Sprintf("cd %s && exec %s", shq(la.work), la.command)))
+			la.openPane(t)
 			sessions := filepath.Join(la.home, ".codex", "sessions")
-			d := startDaemon(t, la.srv, daemonOpts{codexSessions: sessions})
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-			defer cancel()
-			ld := &liveDispatch{t: t, la: la, d: d, agent: "codex", ctx: ctx, lat: &latencies{}}
-			ld.idle()
+			ld := liveDispatchOn(t, la, "codex", daemonOpts{codexSessions: sessions}, 3*time.Minute)
 			turn := ld.send(codexrig.PatchWord)
 			ld.awaitDialog(contract.ToolEdit, contract.DecisionApproveOnce)
 			ld.decide(turn, contract.DecisionApproveOnce)

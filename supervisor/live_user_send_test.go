@@ -1,9 +1,7 @@
 package supervisor
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -42,12 +40,7 @@ func liveUserSend(t *testing.T, agent, version string) {
 	script.Keywords = append([]fakemodel.Keyword{{Word: "slow-task",
 		Reply: fakemodel.Reply{Text: "Done, slowly.", FirstDelay: 6 * time.Second}}}, script.Keywords...)
 	la := startLive(t, agent, version, script)
-	d := startDaemon(t, la.srv, daemonOpts{claudeProjects: filepath.Join(la.home, ".claude", "projects"),
-		codexSessions: filepath.Join(la.home, ".codex", "sessions")})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
+	ld := liveDispatchOn(t, la, agent, la.withRoots(daemonOpts{}), 5*time.Minute)
 
 	// A dialog owns the input: zero input, nothing reserved.
 	word, screen := "run-touch", contract.ScreenAwaitingApproval

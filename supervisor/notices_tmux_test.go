@@ -15,8 +15,8 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/dbustest"
+	"github.com/agent-knock-knock/akk/internal/ptyclient"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/outbox"
@@ -36,8 +36,7 @@ const ntfyTemplate = `{"topic":"akk","title":{{json .Title}},"message":{{json .M
 // the prompt, nothing else in them, and the replica ends clean: the
 // notices sent the agent nothing.
 func TestTmuxPersonNotices(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
+	akk := tmuxAkk(t)
 	bus := dbustest.Start(t)
 	desk := bus.Serve(t)
 	phone := startPublishSink(t)
@@ -56,17 +55,11 @@ func TestTmuxPersonNotices(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unannounce()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	ctx, client := driverClient(t, srv, 2*time.Minute)
 
 	rc := replicaPanes(t, srv, akk, [][3]string{{"claude", "2.1.267", "permission-approve"}})[0]
 	srv.MustRun("select-window", "-t", rc.pane)
-	person := attachPTY(t, srv, "main", w, h)
+	person := ptyclient.Attach(t, srv, "main", w, h)
 	r := newReplicaDriver(t, ctx, d, client, rc)
 	r.toMarker(0)
 	lap := time.Now()
@@ -94,17 +87,17 @@ func TestTmuxPersonNotices(t *testing.T) {
 
 	osc := "\x1b]9;akk: " + title + " · " + where + "\a"
 	tmuxtest.Await(t, 10*time.Second, func() string {
-		if !bytes.Contains(person.bytes(), []byte(osc)) {
+		if !bytes.Contains(person.Bytes(), []byte(osc)) {
 			return "the client's terminal never got " + strings.ReplaceAll(osc, "\x1b", "ESC")
 		}
 		return ""
 	})
-	if n := bytes.Count(person.bytes(), []byte("\x1b]9;")); n != 1 {
+	if n := bytes.Count(person.Bytes(), []byte("\x1b]9;")); n != 1 {
 		t.Errorf("the client's terminal got %d OSC 9 sequences, want 1", n)
 	}
 	tmuxtest.Await(t, 10*time.Second, func() string {
 		pane := lines(string(srv.MustRun("capture-pane", "-p", "-t", rc.pane)))
-		if seen := lines(person.text()); seen != pane {
+		if seen := lines(person.Text()); seen != pane {
 			return "the client's screen is not the pane's:\n" + seen + "\n--- tmux:\n" + pane
 		}
 		return ""

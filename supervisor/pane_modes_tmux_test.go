@@ -2,9 +2,6 @@ package supervisor
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -13,7 +10,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/agents/registry/refusaltest"
 	"github.com/agent-knock-knock/akk/api"
-	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
@@ -52,19 +48,9 @@ func (c *inputCounter) observe(cmds []controlmode.Cmd) {
 // replica per surface is reused across all the states: it ends clean only
 // if it received exactly its recorded inputs.
 func TestTmuxPaneModes(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
 	var inputs inputCounter
-	d := startDaemon(t, srv, daemonOpts{onCommand: inputs.observe})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	akk, srv, d := replicaStage(t, daemonOpts{onCommand: inputs.observe})
+	ctx, client := driverClient(t, srv, 5*time.Minute)
 	for _, c := range []refusaltest.Case{
 		{Name: "approve claude", Agent: "claude", Version: "2.1.267", Recording: "permission-approve", Call: refusaltest.ApproveTerminal},
 		{Name: "approve codex", Agent: "codex", Version: "0.155.1", Recording: "permission-approve", Call: refusaltest.ApproveTerminal},
@@ -86,28 +72,7 @@ func TestTmuxPaneModes(t *testing.T) {
 // itself again.
 func paneModesCancel(t *testing.T, ctx context.Context, srv *tmuxtest.Server, akk string, d *daemon, client *controlmode.Client,
 	inputs *inputCounter) {
-	dir := t.TempDir()
-	c := &replicaCase{agent: "claude", version: "2.1.267", surface: "working"}
-	c.file = cancelReplica(t, dir, c.agent, c.version, "\x1b")
-	c.fifo = filepath.Join(dir, "go")
-	mkfifo(t, c.fifo)
-	c.pane = newWindow(t, srv, 120, 40, fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, c.fifo, akk, c.file))
-	if err := os.WriteFile(c.fifo, []byte("go\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	row := awaitRow(t, d.cl, c.pane, 10*time.Second, func(r api.Terminal) string {
-		if r.ScreenState != contract.ScreenIdle || r.Composer != contract.ComposerEmpty {
-			return "not an idle empty composer"
-		}
-		return ""
-	})
-	sent, err := d.cl.Send(ctx, api.SendRequest{TerminalID: row.TerminalID, Request: "slow-work please"})
-	if err != nil || sent.TurnID == "" || sent.Outcome == api.OutcomeRejected {
-		t.Fatalf("send: %+v %v", sent, err)
-	}
-	if _, _, err := awaitPaneState(ctx, d, c.pane, contract.ScreenWorking); err != nil {
-		t.Fatal(err)
-	}
+	c, sent := workingCancelReplica(t, ctx, srv, akk, d, t.TempDir(), "claude", "2.1.267", "\x1b")
 	r := &replicaDriver{t: t, ctx: ctx, d: d, client: client, c: c, name: "claude/2.1.267/working"}
 	for _, m := range paneModes {
 		f := refusaltest.Case{Fault: m.fault}

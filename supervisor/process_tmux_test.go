@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,7 +14,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/syncbuf"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 )
@@ -24,25 +23,8 @@ import (
 type procDaemon struct {
 	cmd    *exec.Cmd
 	cl     *api.Client
-	stderr *syncBuffer
+	stderr *syncbuf.Buffer
 	done   chan error
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // attachCmd is the command line of a daemon on srv.
@@ -55,7 +37,7 @@ func attachCmd(akk string, srv *tmuxtest.Server, storeDir, sock string) *exec.Cm
 // startProc starts a daemon process and waits until it answers.
 func startProc(t testing.TB, akk string, srv *tmuxtest.Server, storeDir, sock string) *procDaemon {
 	t.Helper()
-	p := &procDaemon{cmd: attachCmd(akk, srv, storeDir, sock), cl: api.NewClient(sock), stderr: &syncBuffer{}, done: make(chan error, 1)}
+	p := &procDaemon{cmd: attachCmd(akk, srv, storeDir, sock), cl: api.NewClient(sock), stderr: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	p.cmd.Stderr = p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -92,10 +74,7 @@ func (p *procDaemon) kill(sig syscall.Signal) {
 // keeps every event the first one published, duplicates none, and records
 // the states reached meanwhile.
 func TestTmuxRestartAfterKill9(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
+	akk, srv := replicaServer(t)
 	cases := replicaPanes(t, srv, akk, [][3]string{
 		{"claude", "2.1.267", "several-questions"},
 		{"codex", "0.155.1", "question-digit"},
@@ -107,13 +86,7 @@ func TestTmuxRestartAfterKill9(t *testing.T) {
 	storeDir, sock := t.TempDir(), filepath.Join(t.TempDir(), "api", api.SocketName)
 	a := startProc(t, akk, srv, storeDir, sock)
 	evA := followEvents(t, a.cl)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	ctx, client := driverClient(t, srv, 90*time.Second)
 
 	// Drive every replica to its first marker, seen by daemon A; hold it
 	// there until A is dead; then let it finish.
@@ -201,8 +174,7 @@ func awaitState(t *testing.T, cl *api.Client, pane string, state contract.Screen
 // once naming the holder; one on the same socket says so; a client with
 // no daemon exits 6 saying how to start one.
 func TestTmuxSecondDaemonRefused(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
+	akk := tmuxAkk(t)
 	srv := tmuxtest.Start(t, 80, 24, "sh")
 	storeDir, sock := t.TempDir(), filepath.Join(t.TempDir(), "api", api.SocketName)
 	a := startProc(t, akk, srv, storeDir, sock)

@@ -12,7 +12,6 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
-	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 )
@@ -26,18 +25,8 @@ import (
 // id and the Turn stays running, and status-then-approve by turn_id is
 // accepted and typed exactly once (the replica ends clean).
 func TestTmuxControlClientLost(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	d := startDaemon(t, srv, daemonOpts{})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	akk, srv, d := replicaStage(t, daemonOpts{})
+	ctx, client := driverClient(t, srv, 2*time.Minute)
 	for _, way := range []struct {
 		name string
 		end  func(t *testing.T, daemonClient *controlmode.Client)
@@ -217,22 +206,10 @@ func clientName(t testing.TB, srv *tmuxtest.Server, pid int) string {
 // The daemon re-attaches, the Turn stays running, and status-then-approve
 // is accepted and typed once.
 func TestTmuxControlClientExitCrash(t *testing.T) {
-	if !fault.Enabled {
-		t.Skip("needs the fault hook: go test -tags akkfault")
-	}
-	requireTmux(t)
-	akk := buildAkk(t)
-	t.Setenv("AKK_FAULT", FaultExitAtPrompt)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	d := startDaemon(t, srv, daemonOpts{})
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	requireFaultHook(t)
+	t.Setenv("AKK_FAULT", FaultExitAtPrompt) // the in-process daemon's own fault point
+	akk, srv, d := replicaStage(t, daemonOpts{})
+	ctx, client := driverClient(t, srv, time.Minute)
 	var first *controlmode.Client
 	tmuxtest.Await(t, 10*time.Second, tmuxtest.Until("the daemon's client", func() bool {
 		first = d.sessionClient("main")

@@ -3,8 +3,9 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"github.com/agent-knock-knock/akk/store"
 	"time"
+
+	"github.com/agent-knock-knock/akk/store"
 )
 
 // loadStored reads the store's terminals: the panes the daemon knew when it

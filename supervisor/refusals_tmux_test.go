@@ -59,46 +59,58 @@ func (r *replicaDriver) take() {
 func (r *replicaDriver) toMarker(k int) recordings.Marker {
 	r.t.Helper()
 	seen := 0
-	evs := r.c.rec.Events[:len(r.c.rec.Events)-1]
-	for ; r.next < len(evs); r.next++ {
-		e := evs[r.next]
-		switch e.Code {
-		case recordings.Output, recordings.OutputRaw:
-			r.out += len(e.Data)
-		case recordings.Input:
-			r.sendRecorded(e.Data)
-		case recordings.MarkerEv:
-			if seen == k {
-				r.next++
-				r.take()
-				m, err := recordings.ParseMarker(string(e.Data))
-				if err != nil {
-					r.t.Fatal(err)
-				}
-				if r.d != nil {
-					if _, _, err := awaitPaneState(r.ctx, r.d, r.c.pane, m.State); err != nil {
-						r.t.Fatalf("%s: %v", r.name, err)
-					}
-				}
-				return m
-			}
-			seen++
+	if !r.playUntil(func(e recordings.Event) bool {
+		if e.Code != recordings.MarkerEv {
+			return false
+		}
+		seen++
+		return seen > k
+	}) {
+		r.t.Fatalf("%s: no marker %d", r.name, k)
+	}
+	e := r.c.rec.Events[r.next]
+	r.next++
+	r.take()
+	m, err := recordings.ParseMarker(string(e.Data))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if r.d != nil {
+		if _, _, err := awaitPaneState(r.ctx, r.d, r.c.pane, m.State); err != nil {
+			r.t.Fatalf("%s: %v", r.name, err)
 		}
 	}
-	r.t.Fatalf("%s: no marker %d", r.name, k)
-	return recordings.Marker{}
+	return m
 }
+
+// playUntil plays the recording on from the next event (its output
+// counted as due, its inputs typed by the test) up to the first event
+// stop accepts, which it leaves next; it reports whether there was one.
+// The last event, the replica's own end, is never played.
+func (r *replicaDriver) playUntil(stop func(recordings.Event) bool) bool {
+	r.t.Helper()
+	evs := r.c.rec.Events[:len(r.c.rec.Events)-1]
+	for ; r.next < len(evs); r.next++ {
+		switch e := evs[r.next]; {
+		case stop(e):
+			return true
+		case e.Code == recordings.Output || e.Code == recordings.OutputRaw:
+			r.out += len(e.Data)
+		case e.Code == recordings.Input:
+			r.sendRecorded(e.Data)
+		}
+	}
+	return false
+}
+
+// isInput stops playUntil at the next recorded input, not sent.
+func isInput(e recordings.Event) bool { return e.Code == recordings.Input }
 
 // toInput plays up to the recording's next input (not sent) and waits
 // for the daemon to show the terminal with all of that output.
 func (r *replicaDriver) toInput() {
 	r.t.Helper()
-	evs := r.c.rec.Events[:len(r.c.rec.Events)-1]
-	for ; r.next < len(evs) && evs[r.next].Code != recordings.Input; r.next++ {
-		if e := evs[r.next]; e.Code == recordings.Output || e.Code == recordings.OutputRaw {
-			r.out += len(e.Data)
-		}
-	}
+	r.playUntil(isInput)
 	r.take()
 	if r.d == nil {
 		return
@@ -120,16 +132,8 @@ func (r *replicaDriver) sendRecorded(b []byte) {
 // skipInput notes that akk sent the next recorded input: the driver does
 // not send it again.
 func (r *replicaDriver) skipInput() {
-	evs := r.c.rec.Events[:len(r.c.rec.Events)-1]
-	for ; r.next < len(evs); r.next++ {
-		e := evs[r.next]
-		switch e.Code {
-		case recordings.Output, recordings.OutputRaw:
-			r.out += len(e.Data)
-		case recordings.Input:
-			r.next++
-			return
-		}
+	if r.playUntil(isInput) {
+		r.next++
 	}
 }
 
@@ -138,16 +142,7 @@ func (r *replicaDriver) skipInput() {
 // inputs, so nothing akk refused reached it.
 func (r *replicaDriver) finish(srv *tmuxtest.Server) {
 	r.t.Helper()
-	evs := r.c.rec.Events[:len(r.c.rec.Events)-1]
-	for ; r.next < len(evs); r.next++ {
-		e := evs[r.next]
-		switch e.Code {
-		case recordings.Output, recordings.OutputRaw:
-			r.out += len(e.Data)
-		case recordings.Input:
-			r.sendRecorded(e.Data)
-		}
-	}
+	r.playUntil(func(recordings.Event) bool { return false })
 	r.sendRecorded([]byte(sentinel))
 	checkReplicaEnded(r.t, r.ctx, srv, r.c)
 }
@@ -334,19 +329,8 @@ func tmuxCall(r *replicaDriver, c refusaltest.Case, st api.StatusResponse) (api.
 // exactly its recorded inputs and ends clean), each first shown to send
 // without its fault. Cases only the unit tier can make say why.
 func TestTmuxDispatchRefusals(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
-	d := startDaemon(t, srv, daemonOpts{})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	akk, srv, d := replicaStage(t, daemonOpts{})
+	ctx, client := driverClient(t, srv, 5*time.Minute)
 	for _, c := range refusaltest.Cases {
 		if c.UnitOnly != "" {
 			continue

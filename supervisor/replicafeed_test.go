@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"fmt"
+	"testing"
 	"time"
 
 	"github.com/agent-knock-knock/akk/controlmode"
@@ -30,6 +31,33 @@ func followReplica(client *controlmode.Client, pane string) (*replicaFeed, error
 		return nil, err
 	}
 	return &replicaFeed{client: client, pane: pane, feed: feed}, nil
+}
+
+// feedReplica follows c's pane through client and lets the replica start
+// (release). A driver goroutine's failure is the test's error, named, and
+// nil; the caller closes the feed it gets.
+func feedReplica(t testing.TB, ctx context.Context, client *controlmode.Client, c *replicaCase, name string) *replicaFeed {
+	rf, err := followReplica(client, c.pane)
+	if err == nil {
+		if err = rf.release(ctx, c.fifo); err != nil {
+			rf.Close()
+		}
+	}
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return nil
+	}
+	return rf
+}
+
+// await is take for a driver goroutine: a failure is the test's error,
+// named, and false.
+func (f *replicaFeed) await(t testing.TB, ctx context.Context, name string, until int) bool {
+	if err := f.take(ctx, until); err != nil {
+		t.Errorf("%s: %v", name, err)
+		return false
+	}
+	return true
 }
 
 // release waits for the feed's first seed, then lets the replica start.

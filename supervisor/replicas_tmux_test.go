@@ -78,10 +78,7 @@ func followEvents(t testing.TB, cl *api.Client) *eventLog {
 // output), and checks `list` and the event stream at every marker: the
 // identity fields and the marker's screen state.
 func TestTmuxReplicaStates(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40") // the recordings' size: no resize
+	akk, srv := replicaServer(t) // the recordings' size: no resize
 	sleeper := newWindow(t, srv, 80, 24, "cd /tmp && exec sleep 1000")
 	cases := replicaPanes(t, srv, akk, e2eSurfaces)
 	d := startDaemon(t, srv, daemonOpts{})
@@ -161,7 +158,7 @@ func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]
 		appendEvents(c.rec, sentinel)
 		c.file = saveRecording(t, dir, fmt.Sprintf("%s-%s-%s.cast", s[0], s[1], s[2]), c.rec)
 		c.fifo = filepath.Join(dir, fmt.Sprintf("go%d", i))
-		mkfifo(t, c.fifo)
+		tmuxtest.Mkfifo(t, c.fifo)
 		c.pane = newWindow(t, srv, c.rec.Header.Width, c.rec.Header.Height,
 			fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, c.fifo, akk, c.file))
 		cases = append(cases, c)
@@ -174,23 +171,11 @@ func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]
 // in the pane; at the end it sends the sentinel that ends the replica.
 func driveReplica(t *testing.T, ctx context.Context, client *controlmode.Client, c *replicaCase, onMarker func(recordings.Marker, time.Time)) {
 	pane, _ := controlmode.ParsePaneID(c.pane)
-	rf, err := followReplica(client, c.pane)
-	if err != nil {
-		t.Error(err)
+	rf := feedReplica(t, ctx, client, c, c.surface)
+	if rf == nil {
 		return
 	}
 	defer rf.Close()
-	take := func(until int) bool {
-		if err := rf.take(ctx, until); err != nil {
-			t.Errorf("%s: %v", c.surface, err)
-			return false
-		}
-		return true
-	}
-	if err := rf.release(ctx, c.fifo); err != nil {
-		t.Errorf("%s: %v", c.surface, err)
-		return
-	}
 	if c.onRelease != nil {
 		c.onRelease()
 	}
@@ -200,7 +185,7 @@ func driveReplica(t *testing.T, ctx context.Context, client *controlmode.Client,
 		case recordings.Output, recordings.OutputRaw:
 			out += len(e.Data)
 		case recordings.Input:
-			if !take(out) {
+			if !rf.await(t, ctx, c.surface, out) {
 				return
 			}
 			if err := client.SendBytes(ctx, pane, e.Data); err != nil {
@@ -208,7 +193,7 @@ func driveReplica(t *testing.T, ctx context.Context, client *controlmode.Client,
 				return
 			}
 		case recordings.MarkerEv:
-			if !take(out) {
+			if !rf.await(t, ctx, c.surface, out) {
 				return
 			}
 			seen := time.Now()
@@ -325,11 +310,7 @@ func (l *latencies) quantiles() (p50, p99 float64, n int) {
 // loadCorpus decodes the corpus recording of agent@version's surface.
 func loadCorpus(t testing.TB, agent, version, surface string) *recordings.Recording {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(corpusDir, agent, version, surface+".cast"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(filepath.Join(corpusDir, agent, version, surface+".cast"))
 	if err != nil {
 		t.Fatal(err)
 	}

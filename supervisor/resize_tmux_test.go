@@ -24,7 +24,7 @@ import (
 func fifoPane(t *testing.T, srv *tmuxtest.Server, dir, name string, args ...string) (pane, fifo string) {
 	t.Helper()
 	fifo = filepath.Join(dir, name)
-	mkfifo(t, fifo)
+	tmuxtest.Mkfifo(t, fifo)
 	args = append(args, "-P", "-F", "#{pane_id}", fmt.Sprintf(`sh -c 'while :; do cat "%s"; done'`, fifo))
 	return strings.TrimSpace(string(srv.MustRun(args...))), fifo
 }
@@ -164,7 +164,7 @@ func resizeClient(t *testing.T, ctx context.Context, c *controlmode.Client, cols
 // the daemon's model equals tmux's capture cell for cell and is not
 // re-seeding, and again after 64 KiB more output at the new size.
 func TestTmuxResize(t *testing.T) {
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	srv := tmuxtest.Start(t, 100, 30, "sh")
 	dir := t.TempDir()
 	// Both panes side by side in the session's current window: tmux sizes
@@ -283,8 +283,7 @@ func TestTmuxResizeReplica(t *testing.T) {
 }
 
 func replicaResize(t *testing.T, agent, version, how string) {
-	requireTmux(t)
-	akk := buildAkk(t)
+	akk := tmuxAkk(t)
 	rec := loadCorpus(t, agent, version, "permission-resize")
 	w, h := rec.Header.Width, rec.Header.Height
 	var nw, nh int
@@ -322,19 +321,13 @@ func replicaResize(t *testing.T, agent, version, how string) {
 	dir := t.TempDir()
 	file := saveRecording(t, dir, agent+".cast", rec)
 	fifo := filepath.Join(dir, "go")
-	mkfifo(t, fifo)
+	tmuxtest.Mkfifo(t, fifo)
 
 	srv := tmuxtest.Start(t, w, h, "sh")
 	srv.MustRun("set-option", "-g", "default-size", fmt.Sprintf("%dx%d", w, h))
 	pane := newWindow(t, srv, w, h, fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, fifo, akk, file))
 	d := startDaemon(t, srv, daemonOpts{})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	ctx, client := driverClient(t, srv, 2*time.Minute)
 	rf, err := followReplica(client, pane)
 	if err != nil {
 		t.Fatal(err)

@@ -19,11 +19,9 @@ import (
 // process supervising one shell, then 50 more panes of replica agents
 // (Claude Code and Codex, 120x40, recognized idle). Run with -benchtime 1x.
 func BenchmarkTmuxRSS50Panes(b *testing.B) {
-	requireTmux(b)
-	akk := buildAkk(b)
+	akk := tmuxAkk(b)
 	for i := 0; i < b.N; i++ {
-		srv := tmuxtest.Start(b, 120, 40, "sh")
-		srv.MustRun("set-option", "-g", "default-size", "120x40")
+		srv := tmuxtest.StartFixed(b, 120, 40, "sh")
 		p := startProc(b, akk, srv, b.TempDir(), filepath.Join(b.TempDir(), "api", api.SocketName))
 		time.Sleep(time.Second) // a measurement: RSS once the start-up allocations are done
 		rss0 := vmRSS(b, p.cmd.Process.Pid)

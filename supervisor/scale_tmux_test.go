@@ -35,13 +35,11 @@ import (
 // Run: go test -run '^$' -bench TmuxScale200 -benchtime 1x ./supervisor
 // (AKK_SCALE_PANES changes 200; AKK_SCALE_IDLE the 60 s).
 func BenchmarkTmuxScale200(b *testing.B) {
-	requireTmux(b)
-	akk := buildAkk(b)
+	akk := tmuxAkk(b)
 	panes := envInt(b, "AKK_SCALE_PANES", 200)
 	idleFor := time.Duration(envInt(b, "AKK_SCALE_IDLE", 60)) * time.Second
 	for range b.N {
-		srv := tmuxtest.Start(b, 120, 40, "sh")
-		srv.MustRun("set-option", "-g", "default-size", "120x40")
+		srv := tmuxtest.StartFixed(b, 120, 40, "sh")
 		dir := b.TempDir()
 		files := [2]string{scaleReplica(b, dir, "claude", "2.1.267", "idle"), scaleReplica(b, dir, "codex", "0.155.1", "idle")}
 		var fifos []string
@@ -50,7 +48,7 @@ func BenchmarkTmuxScale200(b *testing.B) {
 		}
 		for i := range panes {
 			fifo := filepath.Join(dir, fmt.Sprintf("go%d", i))
-			mkfifo(b, fifo)
+			tmuxtest.Mkfifo(b, fifo)
 			fifos = append(fifos, fifo)
 			srv.MustRun("new-window", "-d", "-t", fmt.Sprintf("s%d", i%4),
 				fmt.Sprintf(`sh -c 'read _ < "%s"; exec "%s" replica "%s"'`, fifo, akk, files[i%2]))
@@ -90,7 +88,7 @@ func BenchmarkTmuxScale200(b *testing.B) {
 		var gates []string
 		for i := range streams {
 			gate := filepath.Join(dir, fmt.Sprintf("stream%d", i))
-			mkfifo(b, gate)
+			tmuxtest.Mkfifo(b, gate)
 			gates = append(gates, gate)
 			srv.MustRun("new-window", "-d", "-t", "s0", fmt.Sprintf(`sh -c 'read _ < "%s"; cat "%s"; exec sleep 600'`, gate, src))
 		}

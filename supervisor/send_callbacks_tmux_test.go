@@ -1,16 +1,12 @@
 package supervisor
 
 import (
-	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
-	"github.com/agent-knock-knock/akk/controlmode"
-	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/tasks"
 )
@@ -27,33 +23,13 @@ import (
 // (terminal_exited), one error per route. The completed-with-one-done half
 // runs on the real agents (TestLive*Monitors).
 func TestTmuxManagedSendCallbacks(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
 	sinks, cb := newCallbackSinks(t)
-	d := startDaemon(t, srv, daemonOpts{callbacks: cb})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	akk, srv, d := replicaStage(t, daemonOpts{callbacks: cb})
+	ctx, client := driverClient(t, srv, 2*time.Minute)
 	surfaces := [][3]string{{"claude", "2.1.267", "permission-approve"}, {"codex", "0.154.0", "permission-approve"}}
 	cases := replicaPanes(t, srv, akk, surfaces)
 	st := &dispatchStats{byOp: map[string]int{}}
-	var wg sync.WaitGroup
-	for _, c := range cases {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			driveDispatch(t, ctx, d, client, c, st)
-			checkReplicaEnded(t, ctx, srv, c)
-		}()
-	}
-	wg.Wait()
+	dispatchEach(t, ctx, d, client, srv, cases, st)
 	if t.Failed() {
 		return
 	}

@@ -24,11 +24,7 @@ import (
 // nothing typed (the new strict replica ends clean), and the new
 // terminal's own status-then-approve is accepted.
 func TestTmuxServerRestart(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	d := startDaemon(t, srv, daemonOpts{})
+	akk, srv, d := replicaStage(t, daemonOpts{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 

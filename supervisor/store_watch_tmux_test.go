@@ -14,8 +14,8 @@ import (
 	"github.com/agent-knock-knock/akk/agents/registry/refusaltest"
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/disktest"
+	"github.com/agent-knock-knock/akk/internal/syncbuf"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 )
 
@@ -29,24 +29,18 @@ import (
 // accepted and typed once (the strict replica ends clean). The store's
 // error lines are few.
 func TestTmuxStoreFull(t *testing.T) {
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	mnt := disktest.Tmpfs(t, "size=2m")
 	akk := buildAkk(t)
 	srv := tmuxtest.Start(t, 120, 40, "sh")
 	var inputs inputCounter
-	var log syncBuffer
+	var log syncbuf.Buffer
 	lg := slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	restarted := make(chan struct{}, 1)
 	opts := daemonOpts{storeDir: filepath.Join(mnt, "store"), onCommand: inputs.observe, logger: lg, minFree: 256 << 10,
 		restart: func() error { restarted <- struct{}{}; return errors.New("in-process daemon: the test restarts it") }}
 	d := startDaemon(t, srv, opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	ctx, client := driverClient(t, srv, 2*time.Minute)
 	c := refusaltest.Case{Name: "approve claude", Agent: "claude", Version: "2.1.267", Recording: "permission-approve", Call: refusaltest.ApproveTerminal}
 	rcs := replicaPanes(t, srv, akk, [][3]string{{c.Agent, c.Version, c.Recording}})
 	r := newReplicaDriver(t, ctx, d, client, rcs[0])
@@ -136,7 +130,7 @@ func TestTmuxStoreFull(t *testing.T) {
 // re-executes itself (the same pid, a new start time, state ok) within
 // 5 s; degraded again, SIGTERM ends it within 5 s.
 func TestTmuxAttachStoreFull(t *testing.T) {
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	mnt := disktest.Tmpfs(t, "size=24m")
 	akk := buildAkk(t)
 	srv := tmuxtest.Start(t, 120, 40, "sh")
@@ -144,7 +138,7 @@ func TestTmuxAttachStoreFull(t *testing.T) {
 
 	free := disktest.Fill(t, mnt)
 	cmd := attachCmd(akk, srv, filepath.Join(mnt, "full"), sock)
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	cmd.Stderr = &stderr
 	t0 := time.Now()
 	err := cmd.Run()

@@ -14,7 +14,7 @@ import (
 // which broke `akk attach` (found by the security probe run); akk's tmux
 // commands say -u.
 func TestTmuxListSessionsCLocale(t *testing.T) {
-	requireTmux(t)
+	tmuxtest.RequireTmux(t)
 	srv := tmuxtest.Start(t, 80, 24, "sh")
 	var env []string
 	for _, kv := range srv.Env {

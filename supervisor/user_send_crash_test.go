@@ -12,7 +12,6 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
-	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
@@ -118,26 +117,15 @@ type stepCrash struct {
 // runStepCrash runs sc at every fault point, AKK_CRASH_RUNS/5 times each
 // (default 2; the approve crash test carries the many runs).
 func runStepCrash(t *testing.T, sc stepCrash) {
-	if !fault.Enabled {
-		t.Skip("needs the fault hook: go test -tags akkfault")
-	}
-	requireTmux(t)
-	akk := buildAkk(t)
+	requireFaultHook(t)
+	akk := tmuxAkk(t)
 	runs := 2
 	if v := os.Getenv("AKK_CRASH_RUNS"); v != "" {
 		n, _ := strconv.Atoi(v)
 		runs = max(1, n/5)
 	}
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	srv := tmuxtest.StartFixed(t, 120, 40, "sh")
+	ctx, client := driverClient(t, srv, 20*time.Minute)
 	for _, point := range dispatch.FaultPoints {
 		t.Run(point, func(t *testing.T) {
 			for run := range runs {

@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
-	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/hooktest"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
@@ -28,10 +26,7 @@ import (
 // Watch never approves), and it settles once, best effort, after activity
 // then stable idle; exactly one done notification reaches each route.
 func TestTmuxWatchTerminalActivity(t *testing.T) {
-	requireTmux(t)
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
+	akk, srv := replicaServer(t)
 	surfaces := [][3]string{{"claude", "2.1.267", "permission-approve"}, {"codex", "0.154.0", "permission-approve"}}
 	cases := replicaPanes(t, srv, akk, surfaces)
 	rcv := hooktest.Start(t, "", nil)
@@ -45,13 +40,7 @@ func TestTmuxWatchTerminalActivity(t *testing.T) {
 		}, BackoffBase: 50 * time.Millisecond},
 		tasks: TaskConfig{StableIdle: stable},
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	client, err := controlmode.Start(ctx, controlmode.Config{Socket: srv.Socket, Session: "main", Env: srv.Env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	ctx, client := driverClient(t, srv, 90*time.Second)
 	watches := make([]string, len(cases))
 	lastMarker := make([]time.Time, len(cases))
 	for i, c := range cases {
@@ -111,6 +100,7 @@ func TestTmuxWatchTerminalActivity(t *testing.T) {
 	for i, c := range cases {
 		var task api.Task
 		tmuxtest.Await(t, 20*time.Second, func() string {
+			var err error
 			task, err = d.cl.TaskStatus(ctx, api.TaskRequest{WatchID: watches[i]})
 			if err != nil {
 				return err.Error()

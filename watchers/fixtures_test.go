@@ -140,11 +140,7 @@ func TestFixturesParse(t *testing.T) {
 // part of it.
 func typedPrompt(t *testing.T, castPath string) string {
 	t.Helper()
-	data, err := os.ReadFile(castPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(castPath)
 	if err != nil {
 		t.Fatal(err)
 	}

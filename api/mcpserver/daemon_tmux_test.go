@@ -49,11 +49,9 @@ func startRig(t *testing.T, surfaces ...string) *rig {
 // as `akk attach --config` reads it; "" for none).
 func startRigConfig(t *testing.T, config string, surfaces ...string) *rig {
 	t.Helper()
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	tmuxtest.RequireTmux(t)
 	r := &rig{akk: buildAkk(t), panes: map[string]string{}}
-	r.srv = tmuxtest.Start(t, 120, 40, "sh")
-	r.srv.MustRun("set-option", "-g", "default-size", "120x40") // the recordings' size: no resize
+	r.srv = tmuxtest.StartFixed(t, 120, 40, "sh") // the recordings' size: no resize
 	dir := t.TempDir()
 	var fifos []string
 	for _, s := range surfaces {
@@ -121,11 +119,7 @@ const sentinel = "\x04"
 
 func keptAlive(t *testing.T, dir, surface string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(corpusDir, "claude", "2.1.267", surface+".cast"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(filepath.Join(corpusDir, "claude", "2.1.267", surface+".cast"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,10 +9,10 @@ import (
 	"io"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/internal/syncbuf"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -67,23 +67,11 @@ func wantAllReplies(t *testing.T, got map[int]string) {
 	}
 }
 
-// syncBuffer is a writer the server's goroutines may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+// syncBuffer is a writer the server's goroutines may share; the
+// transport closes it.
+type syncBuffer struct{ syncbuf.Buffer }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
 func (s *syncBuffer) Close() error { return nil }
-func (s *syncBuffer) Bytes() []byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return bytes.Clone(s.b.Bytes())
-}
 
 // runClosedInput serves closedInput on t (wrapped as wrap says) and
 // returns what the server wrote, once Run has returned.

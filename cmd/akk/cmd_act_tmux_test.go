@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -25,23 +24,10 @@ import (
 // status refused (3, nothing sent), status then approve accepted (0), the
 // same approve again refused (3), a usage error (2).
 func TestTmuxCLIActions(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	srv.MustRun("set-option", "-g", "remain-on-exit", "on")
-	fifo := filepath.Join(t.TempDir(), "go")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	akk, srv, fifo := cliStage(t)
 	// A last input only the test sends keeps the replica alive at its final
 	// screen: the approve's postcondition is proven on a live agent.
-	data, err := os.ReadFile(filepath.Join(corpusDir, "claude", "2.1.267", "permission-approve.cast"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(filepath.Join(corpusDir, "claude", "2.1.267", "permission-approve.cast"))
 	if err != nil {
 		t.Fatal(err)
 	}

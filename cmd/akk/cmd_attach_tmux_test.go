@@ -24,15 +24,7 @@ import (
 // --detach, list, status, events, doctor, then the exit codes once the
 // daemon is gone.
 func TestTmuxCLIDaemon(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
-	akk := buildAkk(t)
-	srv := tmuxtest.Start(t, 120, 40, "sh")
-	srv.MustRun("set-option", "-g", "default-size", "120x40")
-	fifo := filepath.Join(t.TempDir(), "go")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	akk, srv, fifo := cliStage(t)
 	cast, _ := filepath.Abs(filepath.Join(corpusDir, "claude", "2.1.267", "draft.cast"))
 	// The replica plays up to its first recorded input (the draft's text)
 	// and waits there: an idle Claude Code with an empty composer.
@@ -136,6 +128,17 @@ func TestTmuxCLIDaemon(t *testing.T) {
 // cliRun runs an akk command as a user would: its exit code, stdout and
 // stderr.
 type cliRun func(args ...string) (code int, stdout, stderr string)
+
+// cliStage is where the CLI tests play: akk, a tmux server fixed at the
+// recordings' 120x40, and a fifo for a replica's pane to wait on.
+func cliStage(t *testing.T) (akk string, srv *tmuxtest.Server, fifo string) {
+	t.Helper()
+	tmuxtest.RequireTmux(t)
+	akk = buildAkk(t)
+	fifo = filepath.Join(t.TempDir(), "go")
+	tmuxtest.Mkfifo(t, fifo)
+	return akk, tmuxtest.StartFixed(t, 120, 40, "sh"), fifo
+}
 
 // attachDetached starts `akk attach --detach --allow-replicas` on srv with
 // the default store and socket under temporary XDG directories, and

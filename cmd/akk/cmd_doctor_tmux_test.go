@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,8 +14,7 @@ import (
 // does not answer is tmux_unavailable (exit 7), whether the doctor finds
 // it gone or the daemon says so.
 func TestTmuxDoctorServer(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	tmuxtest.RequireTmux(t)
 	srv := tmuxtest.Start(t, 80, 24, "sh")
 	gone := filepath.Join(t.TempDir(), "gone")
 	for _, tc := range []struct {

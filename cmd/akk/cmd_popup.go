@@ -54,12 +54,9 @@ func (c *PopupCmd) Run(ctx context.Context, cl *api.Client, g *Globals) error {
 		controller = fmt.Sprintf("popup:pid-%d", os.Getpid())
 	}
 	cl.SetController(controller)
-	scr, err := tcell.NewScreen()
+	scr, err := openScreen()
 	if err != nil {
-		return fmt.Errorf("popup: %w", err)
-	}
-	if err := scr.Init(); err != nil {
-		return fmt.Errorf("popup: %w", err)
+		return err
 	}
 	defer scr.Fini()
 	lg.Info("popup", "controller", controller, "socket", cl.Socket())
@@ -77,16 +74,26 @@ func (c *PopupCmd) ask(ctx context.Context) error {
 	if err := json.Unmarshal(data, &req); err != nil || req.RequestID == "" {
 		return fmt.Errorf("popup --ask: %s is not a request: %v", c.Ask, err)
 	}
-	scr, err := tcell.NewScreen()
+	scr, err := openScreen()
 	if err != nil {
-		return fmt.Errorf("popup: %w", err)
-	}
-	if err := scr.Init(); err != nil {
-		return fmt.Errorf("popup: %w", err)
+		return err
 	}
 	defer scr.Fini()
 	dir := filepath.Dir(c.Ask)
 	return popup.RunAsk(ctx, scr, req, func(a string) error { return port.AnswerFile(dir, req.RequestID, a) })
+}
+
+// openScreen is the popup's terminal, initialised; the caller ends it
+// (Fini).
+func openScreen() (tcell.Screen, error) {
+	scr, err := tcell.NewScreen()
+	if err != nil {
+		return nil, fmt.Errorf("popup: %w", err)
+	}
+	if err := scr.Init(); err != nil {
+		return nil, fmt.Errorf("popup: %w", err)
+	}
+	return scr, nil
 }
 
 // currentClientTTY asks tmux which client runs us ("" outside tmux).

@@ -27,11 +27,7 @@ func (c *ReplicaCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(c.File)
-	if err != nil {
-		return err
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(c.File)
 	if err != nil {
 		return err
 	}

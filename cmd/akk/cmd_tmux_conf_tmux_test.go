@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,8 +15,7 @@ import (
 // away): the pane stays out of view mode. The same command without its
 // guard puts the pane in view mode ("'…' returned 1"): the check can fail.
 func TestTmuxPopupBindingQuiet(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	tmuxtest.RequireTmux(t)
 	srv := tmuxtest.Start(t, 80, 24, "sh")
 	pane := strings.TrimSpace(string(srv.MustRun("display-message", "-p", "-t", "main", "#{pane_id}")))
 	var bind string

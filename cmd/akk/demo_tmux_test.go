@@ -16,8 +16,7 @@ import (
 // outcome, every strict replica ends clean, the exit status is 0, and it
 // takes under 60 s.
 func TestTmuxDemo(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	tmuxtest.RequireTmux(t)
 	akk := buildAkk(t)
 	start := time.Now()
 	cmd := exec.Command(akk, "demo", "--corpus", corpusDir)

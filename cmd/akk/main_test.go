@@ -61,11 +61,7 @@ func TestCLIExitCodes(t *testing.T) {
 // would capture it, and a raw control-mode transcript of the same bytes
 // (--pane, --size) replays to the same screen.
 func TestReplayDumpAndTranscript(t *testing.T) {
-	data, err := os.ReadFile(sample)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(sample)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,9 +41,7 @@ func (r *popupRig) screenshot(name string) {
 		return
 	}
 	time.Sleep(300 * time.Millisecond) // the popup's frame is complete
-	r.cl.mu.Lock()
-	rows := shot.FromScreen(r.cl.screen)
-	r.cl.mu.Unlock()
+	rows := r.cl.Shot()
 	f, err := os.Create(filepath.Join(dir, name))
 	if err != nil {
 		r.t.Fatal(err)
@@ -149,13 +147,7 @@ func TestTmuxPopupChangedScreen(t *testing.T) {
 	r.srv.MustRun("bind-key", "A", "run-shell", "-b", popupShell(r.akk, r.api.Socket(), "--refresh", "1h"))
 	r.keys("\x02A")
 	r.awaitClient("1. Approve once")
-	before := r.row()
-	r.srv.MustRun("resize-window", "-t", "main", "-x", "90")
-	r.await("the daemon to see the new layout", 15*time.Second, func() bool {
-		now := r.row()
-		return now.ScreenState != before.ScreenState || (now.Interaction == nil) != (before.Interaction == nil) ||
-			(now.Interaction != nil && now.Interaction.InteractionID != before.Interaction.InteractionID)
-	})
+	r.narrowWindow()
 	r.keys("1")
 	r.awaitClient("nothing was sent")
 	// A negative check: a key that did reach the replica would make it

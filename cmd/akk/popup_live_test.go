@@ -27,9 +27,8 @@ import (
 // With AKK_UPDATE_SCREENSHOTS=1 the popup over the agent's prompt is
 // written to docs/popup-<agent>-live.png.
 func livePopup(t *testing.T, agent, version, word string) {
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
-	_, err = rig.Lookup(agent, version)
+	tmuxtest.RequireTmux(t)
+	_, err := rig.Lookup(agent, version)
 	tmuxtest.Require(t, "live", err == nil, fmt.Sprintf("%s@%s not installed (go run ./recordings/cmd/rig -install %s@%s): %v", agent, version, agent, version, err))
 	akk := buildAkk(t)
 	root := t.TempDir()
@@ -83,7 +82,7 @@ func livePopup(t *testing.T, agent, version, word string) {
 	}
 	os.WriteFile(filepath.Join(dir, "akk.conf"), out, 0o600)
 	srv.MustRun("source-file", filepath.Join(dir, "akk.conf"))
-	c := attachPty(t, srv, "main", w, h)
+	c := attachPerson(t, srv, "main", w, h)
 
 	row := awaitLiveRow(t, ctx, cl, func(r api.Terminal) bool {
 		_, canSend := r.AvailableActions["send"]
@@ -94,20 +93,18 @@ func livePopup(t *testing.T, agent, version, word string) {
 		t.Fatalf("send %q: %+v %v", word, res, err)
 	}
 	// The daemon asks: a popup on this client and a request file.
-	c.awaitText("akk asks")
-	c.awaitText("Approve it once?")
+	c.AwaitText("akk asks")
+	c.AwaitText("Approve it once?")
 	askedAt := time.Now()
 	f, _ := port.OpenFiles(askDir, nil)
-	c.await("the request file", 10*time.Second, func() bool { r, _ := f.Pending(); return len(r) == 1 })
+	c.Await("the request file", 10*time.Second, func() bool { r, _ := f.Pending(); return len(r) == 1 })
 	// Nothing answered by itself: the agent still waits.
 	time.Sleep(time.Second)
 	if r := liveRow(t, ctx, cl); r.ScreenState != contract.ScreenAwaitingApproval || r.Interaction == nil || r.Interaction.State != contract.StatePending {
 		t.Fatalf("the prompt did not wait for the person: %+v", r)
 	}
 	if os.Getenv("AKK_UPDATE_SCREENSHOTS") == "1" {
-		c.mu.Lock()
-		rows := shot.FromScreen(c.screen)
-		c.mu.Unlock()
+		rows := c.Shot()
 		name := filepath.Join("..", "..", "docs", "popup-"+agent+"-live.png")
 		pf, err := os.Create(name)
 		if err != nil {
@@ -119,16 +116,16 @@ func livePopup(t *testing.T, agent, version, word string) {
 		pf.Close()
 		t.Logf("wrote %s", name)
 	}
-	t.Logf("screen with the popup:\n%s", c.text())
-	c.keys("y")
-	c.awaitGone("akk asks")
+	t.Logf("screen with the popup:\n%s", c.Text())
+	c.Keys("y")
+	c.AwaitGone("akk asks")
 	awaitLiveRow(t, ctx, cl, func(r api.Terminal) bool {
 		return r.ScreenState != contract.ScreenAwaitingApproval
 	})
 	t.Logf("figure: the prompt left the screen %v after the popup asked (incl. the test's 1 s wait and the screenshot)",
 		time.Since(askedAt).Round(time.Millisecond))
 	// The file channel's request was withdrawn when the popup won.
-	c.await("the request file withdrawn", 10*time.Second, func() bool { r, _ := f.Pending(); return len(r) == 0 })
+	c.Await("the request file withdrawn", 10*time.Second, func() bool { r, _ := f.Pending(); return len(r) == 0 })
 	// The Turn ends on the agent's own evidence.
 	deadline := time.Now().Add(90 * time.Second)
 	for {
@@ -137,7 +134,7 @@ func livePopup(t *testing.T, agent, version, word string) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("turn %s: %+v %v\n%s", res.TurnID, task, err, c.text())
+			t.Fatalf("turn %s: %+v %v\n%s", res.TurnID, task, err, c.Text())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

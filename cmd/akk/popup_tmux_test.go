@@ -12,6 +12,7 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/ptyclient"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
@@ -35,7 +36,7 @@ type popupRig struct {
 	ins  []recordings.RecordedInput // the recording's own inputs (no sentinel)
 	fifo string
 	logf string
-	cl   *ptyClient // the person's terminal
+	cl   *ptyclient.Client // the person's terminal
 }
 
 // The client is one row taller than the recordings (120x40): the status
@@ -47,17 +48,14 @@ const replicaSentinel = "\x04"
 
 func newPopupRig(t *testing.T, cast string) *popupRig {
 	t.Helper()
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	tmuxtest.RequireTmux(t)
 	r := &popupRig{t: t, akk: buildAkk(t)}
 	dir := t.TempDir()
 	r.rec = loadCast(t, cast)
 	r.ins = recordings.Inputs(r.rec)
 	file := saveKeptAlive(t, r.rec, filepath.Join(dir, "replica.cast"), tmuxtest.User{})
 	r.fifo = filepath.Join(dir, "go")
-	if err := mkfifo(r.fifo); err != nil {
-		t.Fatal(err)
-	}
+	tmuxtest.Mkfifo(t, r.fifo)
 	r.srv = tmuxtest.Start(t, rigW, rigH-1, "sh -c 'read _ < "+r.fifo+"; exec "+r.akk+" replica "+file+"'")
 	r.srv.MustRun("set-option", "-g", "status", "on")
 	r.startDaemon(dir)
@@ -134,16 +132,16 @@ func (r *popupRig) followPane() {
 	r.t.Cleanup(func() { r.feed.Close() })
 }
 
-func (r *popupRig) attachClient() { r.cl = attachPty(r.t, r.srv, "main", rigW, rigH) }
+func (r *popupRig) attachClient() { r.cl = attachPerson(r.t, r.srv, "main", rigW, rigH) }
 
 // clientText is what the person sees.
-func (r *popupRig) clientText() string { return r.cl.text() }
+func (r *popupRig) clientText() string { return r.cl.Text() }
 
 // clientCell finds text on the person's screen and returns its first cell.
-func (r *popupRig) clientCell(text string) (vt.Cell, bool) { return r.cl.cell(text) }
+func (r *popupRig) clientCell(text string) (vt.Cell, bool) { return r.cl.Cell(text) }
 
 // keys types on the person's keyboard (the client's tty).
-func (r *popupRig) keys(s string) { r.t.Helper(); r.cl.keys(s) }
+func (r *popupRig) keys(s string) { r.t.Helper(); r.cl.Keys(s) }
 
 func (r *popupRig) await(what string, d time.Duration, ok func() bool) {
 	r.t.Helper()
@@ -157,6 +155,16 @@ func (r *popupRig) awaitClient(text string) {
 	r.await("the client to show "+strconvQuote(text), 15*time.Second, func() bool {
 		return strings.Contains(r.clientText(), text)
 	})
+}
+
+// attachPerson is a person at a real tmux client of session
+// (ptyclient.Attach); at the end every client is detached before the
+// client is killed, so that its pty reader ends with the client.
+func attachPerson(t *testing.T, srv *tmuxtest.Server, session string, w, h int) *ptyclient.Client {
+	t.Helper()
+	c := ptyclient.Attach(t, srv, session, w, h)
+	t.Cleanup(func() { srv.Run("detach-client", "-a") })
+	return c
 }
 
 func strconvQuote(s string) string { return "\"" + s + "\"" }
@@ -225,6 +233,20 @@ func (r *popupRig) awaitAttention(want string) time.Time {
 }
 
 // terminalID is the replica pane's terminal.
+// narrowWindow narrows the agent's window to 90 columns, the prompt's
+// layout with it, and waits for the daemon to read another screen state
+// or another interaction than before.
+func (r *popupRig) narrowWindow() {
+	r.t.Helper()
+	before := r.row()
+	r.srv.MustRun("resize-window", "-t", "main", "-x", "90")
+	r.await("the daemon to see the new layout", 15*time.Second, func() bool {
+		now := r.row()
+		return now.ScreenState != before.ScreenState || (now.Interaction == nil) != (before.Interaction == nil) ||
+			(now.Interaction != nil && now.Interaction.InteractionID != before.Interaction.InteractionID)
+	})
+}
+
 func (r *popupRig) row() api.Terminal {
 	l, err := r.api.List(context.Background())
 	if err != nil {

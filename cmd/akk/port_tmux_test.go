@@ -13,6 +13,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/agent-knock-knock/akk/internal/popup"
+	"github.com/agent-knock-knock/akk/internal/ptyclient"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/port"
 )
@@ -34,11 +35,11 @@ func TestTmuxPopupPortRace(t *testing.T) {
 		Styled: "\x1b[1;38;5;174mBash command\x1b[0m\n  touch hello.txt\n"}
 	for _, tc := range []struct {
 		name     string
-		act      func(t *testing.T, c *ptyClient, files *port.Files, abort func())
+		act      func(t *testing.T, c *ptyclient.Client, files *port.Files, abort func())
 		wantPort int // -1: aborted
 		wantText string
 	}{
-		{"file answers first", func(t *testing.T, c *ptyClient, files *port.Files, abort func()) {
+		{"file answers first", func(t *testing.T, c *ptyclient.Client, files *port.Files, abort func()) {
 			reqs, err := files.Pending()
 			if err != nil || len(reqs) != 1 {
 				t.Fatalf("pending requests %v %v", reqs, err)
@@ -47,23 +48,23 @@ func TestTmuxPopupPortRace(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, 1, "y"},
-		{"popup answers first", func(t *testing.T, c *ptyClient, files *port.Files, abort func()) {
-			c.keys("y")
+		{"popup answers first", func(t *testing.T, c *ptyclient.Client, files *port.Files, abort func()) {
+			c.Keys("y")
 		}, 0, "y"},
-		{"the person says no in the popup", func(t *testing.T, c *ptyClient, files *port.Files, abort func()) {
-			c.keys("1") // a digit is not an answer to a decision (it was "Yes")
+		{"the person says no in the popup", func(t *testing.T, c *ptyclient.Client, files *port.Files, abort func()) {
+			c.Keys("1") // a digit is not an answer to a decision (it was "Yes")
 			// A person's pause between the keys: the digit is handled (and
 			// ignored) on its own, not in one read with the "n".
 			time.Sleep(300 * time.Millisecond)
-			c.keys("n")
+			c.Keys("n")
 		}, 0, "n"},
-		{"aborted", func(t *testing.T, c *ptyClient, files *port.Files, abort func()) {
+		{"aborted", func(t *testing.T, c *ptyclient.Client, files *port.Files, abort func()) {
 			abort()
 		}, -1, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := tmuxtest.Start(t, 100, 30, "sh")
-			c := attachPty(t, srv, "main", 100, 30)
+			c := attachPerson(t, srv, "main", 100, 30)
 			dir := t.TempDir()
 			files, err := port.OpenFiles(filepath.Join(dir, "files"), testLog(t))
 			if err != nil {
@@ -85,20 +86,20 @@ func TestTmuxPopupPortRace(t *testing.T) {
 				})
 				done <- result{a, err}
 			}()
-			c.awaitText("akk asks: claude wants to run a command")
-			c.awaitText("n  No")
+			c.AwaitText("akk asks: claude wants to run a command")
+			c.AwaitText("n  No")
 			// The prompt keeps its own style in the popup.
-			if cell, ok := c.cell("Bash command"); !ok || func() bool { fg, _, _ := cell.Style.Style.Decompose(); return fg != tcell.PaletteColor(174) }() {
+			if cell, ok := c.Cell("Bash command"); !ok || func() bool { fg, _, _ := cell.Style.Style.Decompose(); return fg != tcell.PaletteColor(174) }() {
 				t.Errorf("Bash command drawn as %+v (found %v), want colour 174", cell.Style, ok)
 			}
-			c.await("the file request", 5*time.Second, func() bool { r, _ := files.Pending(); return len(r) == 1 })
+			c.Await("the file request", 5*time.Second, func() bool { r, _ := files.Pending(); return len(r) == 1 })
 			start := time.Now()
 			tc.act(t, c, files, cancel)
 			var r result
 			select {
 			case r = <-done:
 			case <-time.After(20 * time.Second):
-				t.Fatalf("the race did not end\n%s", c.text())
+				t.Fatalf("the race did not end\n%s", c.Text())
 			}
 			t.Logf("figure: race ended %v after the winning act", time.Since(start).Round(time.Millisecond))
 			if tc.wantPort < 0 {
@@ -110,7 +111,7 @@ func TestTmuxPopupPortRace(t *testing.T) {
 			}
 			// Race returned after every port did: the popup is closed and
 			// both channels withdrew their files by now.
-			c.awaitGone("akk asks")
+			c.AwaitGone("akk asks")
 			for _, d := range []string{files.Dir(), popDir} {
 				ents, _ := os.ReadDir(d)
 				for _, e := range ents {
@@ -123,8 +124,8 @@ func TestTmuxPopupPortRace(t *testing.T) {
 				t.Errorf("popup dir mode %v", fi.Mode().Perm())
 			}
 			// The client is usable: keys reach the shell in the pane.
-			c.keys("echo usable-$((40+2))\r")
-			c.awaitText("usable-42")
+			c.Keys("echo usable-$((40+2))\r")
+			c.AwaitText("usable-42")
 		})
 	}
 }

@@ -32,13 +32,7 @@ func TestTmuxRemoteApproveCrash(t *testing.T) {
 	shared := sharedDir(t, u)
 	rakk := filepath.Join(shared, "akk")
 	copyAs(t, u, akkbin.BuildFault(t), rakk, 0o755)
-	rcast := replicaFile(t, "claude/2.1.267/permission-approve.cast", shared, u)
-	fifo := filepath.Join(shared, "go")
-	if err := mkfifo(fifo); err != nil {
-		t.Fatal(err)
-	}
-	os.Chown(fifo, int(u.UID), int(u.GID))
-	rsrv := tmuxtest.StartAs(t, u, 120, 40, "sh -c 'read _ < "+fifo+"; exec "+rakk+" replica "+rcast+"'")
+	rsrv, fifo := remoteReplica(t, u, shared, rakk)
 	store := filepath.Join(shared, "store")
 	mark := filepath.Join(shared, "fault")
 	faulted := startDaemonAs(t, rsrv, rakk, store, "", "AKK_FAULT="+dispatch.FaultAfterInput, "AKK_FAULT_MARK="+mark)

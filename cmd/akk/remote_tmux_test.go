@@ -42,13 +42,7 @@ func TestTmuxRemoteHosts(t *testing.T) {
 	copyAs(t, u, akk, rakk, 0o755)
 
 	// The other machine: akkremote's tmux, replica and daemon.
-	rcast := replicaFile(t, "claude/2.1.267/permission-approve.cast", shared, u)
-	fifo := filepath.Join(shared, "go")
-	if err := mkfifo(fifo); err != nil {
-		t.Fatal(err)
-	}
-	os.Chown(fifo, int(u.UID), int(u.GID))
-	rsrv := tmuxtest.StartAs(t, u, 120, 40, "sh -c 'read _ < "+fifo+"; exec "+rakk+" replica "+rcast+"'")
+	rsrv, fifo := remoteReplica(t, u, shared, rakk)
 	startDaemonAs(t, rsrv, rakk, filepath.Join(shared, "store"), "")
 	remote := sshd.url(remoteUser, "") // its default socket, found by the remote shell
 
@@ -57,9 +51,7 @@ func TestTmuxRemoteHosts(t *testing.T) {
 	dir := t.TempDir()
 	lcast := replicaFile(t, "claude/2.1.267/permission-approve.cast", dir, tmuxtest.User{})
 	lfifo := filepath.Join(dir, "go")
-	if err := mkfifo(lfifo); err != nil {
-		t.Fatal(err)
-	}
+	tmuxtest.Mkfifo(t, lfifo)
 	lsrv := tmuxtest.Start(t, 120, 40, "sh -c 'read _ < "+lfifo+"; exec "+akk+" replica "+lcast+"'")
 	lsock := filepath.Join(dir, "api", api.SocketName)
 	startDaemonAs(t, lsrv, akk, filepath.Join(dir, "store"), lsock)
@@ -272,6 +264,19 @@ func rowsOf(l api.ListResponse) string {
 
 func strconvItoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
+// remoteReplica starts, as u (the other machine's user), a tmux server
+// whose pane waits on a fifo in shared, then runs rakk's strict replica
+// of Claude Code's permission prompt. It returns the server and the fifo
+// that releases the replica.
+func remoteReplica(t *testing.T, u tmuxtest.User, shared, rakk string) (*tmuxtest.Server, string) {
+	t.Helper()
+	rcast := replicaFile(t, "claude/2.1.267/permission-approve.cast", shared, u)
+	fifo := filepath.Join(shared, "go")
+	tmuxtest.Mkfifo(t, fifo)
+	os.Chown(fifo, int(u.UID), int(u.GID))
+	return tmuxtest.StartAs(t, u, 120, 40, "sh -c 'read _ < "+fifo+"; exec "+rakk+" replica "+rcast+"'"), fifo
+}
+
 // replicaFile writes the corpus recording cast, kept alive, into dir
 // (readable by u when u is another user).
 func replicaFile(t *testing.T, cast, dir string, u tmuxtest.User) string {
@@ -282,11 +287,7 @@ func replicaFile(t *testing.T, cast, dir string, u tmuxtest.User) string {
 // loadCast reads a corpus recording.
 func loadCast(t *testing.T, cast string) *recordings.Recording {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(corpusDir, cast))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(filepath.Join(corpusDir, cast))
 	if err != nil {
 		t.Fatal(err)
 	}

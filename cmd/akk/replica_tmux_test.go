@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -32,9 +30,7 @@ func replicaRun(t *testing.T, akk, file string, rec *recordings.Recording, input
 	t.Helper()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "go")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	tmuxtest.Mkfifo(t, fifo)
 	abs, _ := filepath.Abs(file)
 	// The shell writes the replica's exit status to a file: tmux 3.3a
 	// learns a dead pane's status only when it reaps the child, at times
@@ -112,8 +108,7 @@ func replicaRun(t *testing.T, akk, file string, rec *recordings.Recording, input
 // replica plays it in a pane, receives the recorded input through
 // controlmode at the recorded points, and finishes without divergence.
 func TestTmuxReplicaRoundTrip(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	tmuxtest.RequireTmux(t)
 	c, err := recordings.LoadCorpus(corpusDir)
 	if err != nil {
 		t.Fatal(err)
@@ -140,14 +135,9 @@ func TestTmuxReplicaRoundTrip(t *testing.T) {
 // TestTmuxReplicaDivergence: Escape or Up sent in place of a recorded key
 // makes the replica fail, naming what came and what was recorded.
 func TestTmuxReplicaDivergence(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	tmuxtest.RequireTmux(t)
 	file := filepath.Join(corpusDir, "claude", "2.1.267", "question-digit.cast")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}

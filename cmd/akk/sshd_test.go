@@ -37,8 +37,7 @@ type sshdRig struct {
 // Debian's openssh-server, the user akkremote (tier sshd).
 func requireSSHD(t *testing.T) tmuxtest.User {
 	t.Helper()
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	tmuxtest.RequireTmux(t)
 	_, serr := os.Stat("/usr/sbin/sshd")
 	u, uerr := user.Lookup(remoteUser)
 	tmuxtest.Require(t, "sshd", os.Getuid() == 0 && serr == nil && uerr == nil,

@@ -196,13 +196,7 @@ func TestTmuxWebChangedPrompt(t *testing.T) {
 	// What the person saw, kept: the page itself updates live, so the
 	// tap below lands on this rendering, as a slow thumb would.
 	stale := eval[string](r, `document.querySelector("#detail").innerHTML`)
-	before := r.row()
-	r.srv.MustRun("resize-window", "-t", "main", "-x", "90")
-	r.await("the daemon to see the new layout", 15*time.Second, func() bool {
-		now := r.row()
-		return now.ScreenState != before.ScreenState || (now.Interaction == nil) != (before.Interaction == nil) ||
-			(now.Interaction != nil && now.Interaction.InteractionID != before.Interaction.InteractionID)
-	})
+	r.narrowWindow()
 	if !eval[bool](r, fmt.Sprintf(`(() => { document.querySelector("#detail").innerHTML = %q;
 		for (const b of document.querySelectorAll("#detail form.choice button"))
 			if (b.textContent.includes("Approve once")) { b.click(); return true }

@@ -10,6 +10,7 @@ package answer
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
@@ -136,4 +137,20 @@ func Say(r api.ActionResult, err error) (msg string, bad bool) {
 		return "Manual required: " + r.Reason + " — answer it in the pane.", true
 	}
 	return "Uncertain (" + r.Reason + "): the answer may have arrived; look at the pane, akk will not retry.", true
+}
+
+// Age is how long ago t was, as both faces list it: to the second under
+// a minute, the minute under an hour, else the hour ("12s", "3m0s").
+func Age(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return (d / time.Second * time.Second).String()
+	case d < time.Hour:
+		return (d / time.Minute * time.Minute).String()
+	}
+	return (d / time.Hour * time.Hour).String()
 }

@@ -79,20 +79,11 @@ type Sized struct {
 	Lines int
 }
 
-// Check reads every production .go file of the module in root (module
-// path modPath), skipping testdata, hidden directories and nested modules.
-func Check(root, modPath string, r Rules) (Report, error) {
-	var rep Report
-	if r.AgentNames == nil {
-		names, err := AgentNames(root)
-		if err != nil {
-			return rep, err
-		}
-		r.AgentNames = names
-	}
-	pkgs := map[string]bool{}
-	usedLong := map[string]bool{}
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+// walkGo calls fn for every .go file of the module in root, with its
+// slash-separated path from root, skipping testdata, hidden directories
+// and nested modules (another module's files are not this one's).
+func walkGo(root string, fn func(p, rel string) error) error {
+	return filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -106,7 +97,24 @@ func Check(root, modPath string, r Rules) (Report, error) {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
+		return fn(p, filepath.ToSlash(rel))
+	})
+}
+
+// Check reads every production .go file of the module in root (module
+// path modPath), skipping testdata, hidden directories and nested modules.
+func Check(root, modPath string, r Rules) (Report, error) {
+	var rep Report
+	if r.AgentNames == nil {
+		names, err := AgentNames(root)
+		if err != nil {
+			return rep, err
+		}
+		r.AgentNames = names
+	}
+	pkgs := map[string]bool{}
+	usedLong := map[string]bool{}
+	err := walkGo(root, func(p, rel string) error {
 		if strings.HasSuffix(p, "_test.go") {
 			return checkFormat(p, rel, &rep) // tests: gofmt only
 		}

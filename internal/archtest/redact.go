@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -48,20 +47,10 @@ func Redaction(root string, exempt map[string]string) ([]string, error) {
 		}
 		return types[k]
 	}
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || exists(filepath.Join(p, "go.mod"))) {
-				return filepath.SkipDir
-			}
+	err := walkGo(root, func(p, rel string) error {
+		if strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
 		pkg := filepath.ToSlash(filepath.Dir(rel))
 		f, err := parser.ParseFile(token.NewFileSet(), p, nil, 0)
 		if err != nil {

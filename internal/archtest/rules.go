@@ -57,6 +57,8 @@ var Leaves = []string{
 	"internal/fault", "internal/shot", "internal/benchinput", "internal/streamgen",
 	"internal/tmuxtest", "internal/hooktest", "internal/akkbin", "internal/archtest", "internal/dbustest", "internal/uidtest", "internal/disktest",
 	"internal/logcap",                // a slog handler that bounds repeated warnings
+	"internal/syncbuf",               // a buffer a test reads while its goroutines write it
+	"internal/ptyclient",             // a person at a real tmux client, for tests
 	"watchers/evidence/evidencetest", // a record parser's invariants, for every format's fuzz targets
 	"agents/registry/refusaltest",    // the refusal table both tiers run
 	"internal/screentest",            // the corpus replayed, screens changed, recognitions checked: the grammars' tests

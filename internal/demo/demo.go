@@ -290,11 +290,7 @@ func (d *demo) startSupervisor(ctx context.Context, lg *slog.Logger) (func(), *a
 // its recorded inputs at their recorded times up to its takeover point
 // (a person's typing before the screen akk acts on).
 func (d *demo) drive(ctx context.Context, cl *api.Client, i int, file string, takeover int) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(file)
 	if err != nil {
 		return
 	}

@@ -77,15 +77,13 @@ func (m *AskModel) Update(ev tcell.Event) {
 		return
 	}
 	if m.Req.Kind == "text" {
+		var erased bool
+		if m.Text, erased = erase(m.Text, e.Key()); erased {
+			return
+		}
 		switch e.Key() {
 		case tcell.KeyEnter:
 			m.answer(string(m.Text))
-		case tcell.KeyBackspace, tcell.KeyBackspace2:
-			if len(m.Text) > 0 {
-				m.Text = m.Text[:len(m.Text)-1]
-			}
-		case tcell.KeyCtrlU:
-			m.Text = nil
 		case tcell.KeyRune:
 			m.Text = append(m.Text, e.Rune())
 		}

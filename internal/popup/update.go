@@ -1,7 +1,6 @@
 package popup
 
 import (
-	"time"
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
@@ -209,6 +208,10 @@ func (m *Model) choose(i int) []any {
 }
 
 func (m *Model) typingKey(e *tcell.EventKey) []any {
+	var erased bool
+	if m.Text, erased = erase(m.Text, e.Key()); erased {
+		return nil
+	}
 	switch e.Key() {
 	case tcell.KeyEscape:
 		m.Typing, m.Text, m.Msg = false, nil, ""
@@ -219,12 +222,6 @@ func (m *Model) typingKey(e *tcell.EventKey) []any {
 		c := m.Detail.Choices[m.Opt]
 		m.Typing = false
 		return m.send(c, string(m.Text))
-	case tcell.KeyBackspace, tcell.KeyBackspace2:
-		if len(m.Text) > 0 {
-			m.Text = m.Text[:len(m.Text)-1]
-		}
-	case tcell.KeyCtrlU:
-		m.Text = nil
 	case tcell.KeyRune:
 		if c := m.Detail.Choices[m.Opt]; c.Question != nil && c.Question.MaxLength > 0 && len(m.Text) >= c.Question.MaxLength {
 			m.say("the answer is at its length limit", true)
@@ -237,6 +234,21 @@ func (m *Model) typingKey(e *tcell.EventKey) []any {
 	return nil
 }
 
+// erase is the editing both text fields share: Backspace drops the last
+// rune typed, Ctrl-U all of them. It reports whether k was one of those.
+func erase(text []rune, k tcell.Key) ([]rune, bool) {
+	switch k {
+	case tcell.KeyBackspace, tcell.KeyBackspace2:
+		if len(text) > 0 {
+			text = text[:len(text)-1]
+		}
+		return text, true
+	case tcell.KeyCtrlU:
+		return nil, true
+	}
+	return text, false
+}
+
 // send builds the request for choice c: approve by terminal_id for a
 // permission, respond_interaction with the question's ids otherwise.
 func (m *Model) send(c answer.Choice, text string) []any {
@@ -245,19 +257,4 @@ func (m *Model) send(c answer.Choice, text string) []any {
 	m.Busy = true
 	m.say("Checking the screen, then sending…", false)
 	return []any{a}
-}
-
-// Age is how long ago t was, for the list ("12s", "3m").
-func Age(now, t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return (d / time.Second * time.Second).String()
-	case d < time.Hour:
-		return (d / time.Minute * time.Minute).String()
-	}
-	return (d / time.Hour * time.Hour).String()
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/answer"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -95,7 +96,7 @@ func viewList(s tcell.Screen, m *Model, now time.Time, y, w int) int {
 		if t.Version != "" {
 			agent += " " + t.Version
 		}
-		line := fmt.Sprintf(" %-15s %s:%s  %s  %s", agent, t.Session, t.PaneID, Age(now, t.StateSince), shortPath(t.Cwd))
+		line := fmt.Sprintf(" %-15s %s:%s  %s  %s", agent, t.Session, t.PaneID, answer.Age(now, t.StateSince), shortPath(t.Cwd))
 		put(s, x, y, w-x, line, st)
 		y++
 	}

@@ -54,8 +54,7 @@ func FuzzProcStat(f *testing.F) {
 // TestTmuxForeground: the foreground job of a real pane's terminal, with
 // and without a job in the foreground.
 func TestTmuxForeground(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	tmuxtest.Require(t, "tmux", err == nil, "tmux not found in PATH")
+	tmuxtest.RequireTmux(t)
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not found")
 	}

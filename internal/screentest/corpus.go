@@ -144,11 +144,7 @@ func CorpusCasts(t testing.TB) []CastFile {
 // LoadCast reads and decodes the recording at path.
 func LoadCast(t testing.TB, path string) *recordings.Recording {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

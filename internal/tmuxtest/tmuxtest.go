@@ -37,6 +37,25 @@ func Require(t testing.TB, tier string, ok bool, why string) {
 	t.Skipf("tier %q unavailable: %s", tier, why)
 }
 
+// RequireTmux skips t on a machine without tmux in PATH (fails it when
+// AKK_REQUIRE names the tier "tmux"): a test calls it before costly
+// preparation, such as building akk, that would be wasted.
+func RequireTmux(t testing.TB) {
+	t.Helper()
+	_, err := exec.LookPath("tmux")
+	Require(t, "tmux", err == nil, "tmux not found in PATH")
+}
+
+// Mkfifo makes a named pipe at path, failing t if it cannot: the pane
+// that reads it waits until the test writes (a replica starts when the
+// test is ready to follow it).
+func Mkfifo(t testing.TB, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Server is an isolated tmux server owned by one test.
 type Server struct {
 	t      testing.TB
@@ -63,6 +82,16 @@ func Start(t testing.TB, width, height int, cmd string) *Server {
 	return start(t, nil, width, height, cmd)
 }
 
+// StartFixed is Start with the server's default-size set to the session's
+// size: the windows a test opens later get that size too, so a replica of
+// a recording made at it draws without a resize.
+func StartFixed(t testing.TB, width, height int, cmd string) *Server {
+	t.Helper()
+	s := start(t, nil, width, height, cmd)
+	s.MustRun("set-option", "-g", "default-size", fmt.Sprintf("%dx%d", width, height))
+	return s
+}
+
 // StartAs is Start with the server and its panes run as u (a test run
 // as root: the other machine of a test over ssh).
 func StartAs(t testing.TB, u User, width, height int, cmd string) *Server {
@@ -72,9 +101,7 @@ func StartAs(t testing.TB, u User, width, height int, cmd string) *Server {
 
 func start(t testing.TB, u *User, width, height int, cmd string) *Server {
 	t.Helper()
-	path, err := exec.LookPath("tmux")
-	Require(t, "tmux", err == nil, "tmux not found in PATH")
-	_ = path
+	RequireTmux(t)
 	var b [6]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		t.Fatalf("tmuxtest: random name: %v", err)

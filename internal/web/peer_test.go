@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,35 +11,17 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/internal/syncbuf"
 	"github.com/agent-knock-knock/akk/internal/uidtest"
 )
-
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // realPage is akk web on a real loopback port, with the real peer lookup
 // (ConnContext), paired by this test's own browser.
 type realPage struct {
 	url, cookie string
-	log         *syncBuffer
+	log         *syncbuf.Buffer
 }
 
 func startRealPage(t *testing.T, allow []int) *realPage {
@@ -49,7 +30,7 @@ func startRealPage(t *testing.T, allow []int) *realPage {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &realPage{url: "http://" + ln.Addr().String(), log: &syncBuffer{}}
+	p := &realPage{url: "http://" + ln.Addr().String(), log: &syncbuf.Buffer{}}
 	sessions := NewSessions(nil, 0)
 	srv, err := New(Config{Backend: &fakeBackend{status: permission("int_1", "Bash command")}, Listen: ln.Addr().String(),
 		Sessions: sessions, AllowUIDs: allow, ConfigPath: "/home/me/.config/akk/config.toml",

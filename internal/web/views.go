@@ -43,7 +43,7 @@ func newListView(l api.ListResponse, now time.Time, sel string) listView {
 			agent += " " + t.Version
 		}
 		v.Items = append(v.Items, itemView{
-			ID: t.TerminalID, Kind: it.Kind, Agent: agent, Where: where(t), Age: age(now, t.StateSince),
+			ID: t.TerminalID, Kind: it.Kind, Agent: agent, Where: where(t), Age: answer.Age(now, t.StateSince),
 			Key: key(t), Urgent: urgent[it.Kind],
 			Selected: t.TerminalID == sel,
 		})
@@ -71,20 +71,6 @@ func where(t api.Terminal) string {
 		s += " · " + c
 	}
 	return s
-}
-
-func age(now, t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return (d / time.Second * time.Second).String()
-	case d < time.Hour:
-		return (d / time.Minute * time.Minute).String()
-	}
-	return (d / time.Hour * time.Hour).String()
 }
 
 // key is what the page compares to know that a terminal's prompt changed

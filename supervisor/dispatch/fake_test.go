@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -59,11 +58,7 @@ type fakeTerminal struct {
 // newFake loads the recording of agent/version/name and shows it as
 // version shown (another version: no profile knows it).
 func newFake(agent, version, shown, name string) (*fakeTerminal, error) {
-	data, err := os.ReadFile(filepath.Join(corpusDir, agent, version, name+".cast"))
-	if err != nil {
-		return nil, err
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(filepath.Join(corpusDir, agent, version, name+".cast"))
 	if err != nil {
 		return nil, err
 	}

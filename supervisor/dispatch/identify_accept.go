@@ -49,13 +49,7 @@ func (d *Dispatcher) acceptAmong(ctx context.Context, tx *txn, v terminal.View, 
 			asked = time.Now()
 			m.Resolve()
 		}
-		t := time.NewTimer(acceptInterval)
-		select {
-		case <-ch:
-		case <-t.C:
-		case <-ctx.Done():
-		}
-		t.Stop()
+		pause(ctx, ch, acceptInterval)
 	}
 	return "", fmt.Sprintf("acceptance pending: none of the %d rollouts shows a record of the request yet (%s)", len(anchors), within), true
 }

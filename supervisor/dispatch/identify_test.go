@@ -233,12 +233,7 @@ func TestIdentifyRefusals(t *testing.T) {
 		}},
 		{name: "an active turn", reason: api.ReasonTurnActive, fix: func(t *testing.T) *threadFixture {
 			x := ambiguousFixture(t, "0.155.1", idFirst, fg)
-			v := x.f.View()
-			tr := store.Turn{ID: "turn_" + terminal.Derive([]byte("test"), "turn", v.ID), TerminalID: v.ID, Controller: person,
-				State: store.TurnWorking, Management: "managed", Incarnation: v.Ident.Incarnation(), Created: time.Now()}
-			if _, err := x.st.Apply(store.Change{Turns: []store.Turn{tr}}); err != nil {
-				t.Fatal(err)
-			}
+			x.putTurn(t, "managed")
 			return x
 		}},
 	} {
@@ -262,12 +257,7 @@ func TestIdentifyRefusals(t *testing.T) {
 					t.Errorf("%s: %s (%s), want rejected (%s)", res.Op, res.Outcome, res.Reason, c.reason)
 				}
 			}
-			x.f.mu.Lock()
-			sent := x.f.sent
-			x.f.mu.Unlock()
-			if rs := reservationsOf(t, x.st, v.ID); sent != 0 || len(rs) != 0 {
-				t.Errorf("a refusal typed %d bytes, reservations %+v", sent, rs)
-			}
+			x.sentNothing(t)
 		})
 	}
 }

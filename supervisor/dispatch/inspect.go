@@ -41,29 +41,11 @@ func (d *Dispatcher) NativeInspect(ctx context.Context, req api.NativeInspectReq
 	if req.Inspection != api.InspectionStatus {
 		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "native_inspect: inspection %q: only %q is offered", clip(req.Inspection, 20), api.InspectionStatus)
 	}
-	m := d.cfg.Terminals.Terminal(req.TerminalID)
-	if m == nil {
-		return reject(api.ReasonUnknownTerminal, "no terminal %s: run `akk list` for the current ids", req.TerminalID).result(op, req.TerminalID), nil
-	}
-	var before terminal.View
-	var prof recognizers.InspectProfile
-	tx, ref := d.begin(ctx, m, txnSpec{op: op, quiet: true,
-		before: func() *refusal { return d.noOpenWork(req.TerminalID) },
-		check: func(v terminal.View) *refusal {
-			var ref *refusal
-			prof, ref = inspectReady(v)
-			before = v
-			return ref
-		}})
-	if ref != nil {
-		return ref.result(op, req.TerminalID), nil
+	m, tx, before, prof, refused := beginNative(ctx, d, op, req.TerminalID, true, inspectReady)
+	if tx == nil {
+		return refused, nil
 	}
 	defer tx.end()
-	res := store.Reservation{ID: d.newID("rcpt_", "receipt"), Op: op, Controller: ControllerOf(ctx), TerminalID: req.TerminalID,
-		Incarnation: before.Ident.Incarnation(), BindingGen: before.Bind.Generation, Private: true}
-	if ref := tx.reserve(res); ref != nil {
-		return privateResult(tx.refused(ref)), nil
-	}
 	ictx := context.WithoutCancel(ctx)
 	seq, err := d.enterCommand(ictx, tx, slashCommand{line: prof.Status, proven: func(r terminal.Recognition) bool { return r.Completion == prof.Status }})
 	if err != nil {
@@ -101,12 +83,20 @@ func (d *Dispatcher) NativeInspect(ctx context.Context, req api.NativeInspectReq
 
 // inspectReady is the check on the settled screen.
 func inspectReady(v terminal.View) (recognizers.InspectProfile, *refusal) {
+	return nativeProfile(v, recognizers.Inspect, "no inspection profile: no recorded screen proves its status")
+}
+
+// nativeProfile is a native operation's check on the settled screen: a
+// proven agent, its version's profile for the operation (lookup; lacking
+// says why there is none), then nativeReady.
+func nativeProfile[P any](v terminal.View, lookup func(agent, version string) (P, bool), lacking string) (P, *refusal) {
 	if ref := provenAgent(v); ref != nil {
-		return recognizers.InspectProfile{}, ref
+		var none P
+		return none, ref
 	}
-	p, ok := recognizers.Inspect(v.Ident.Agent, v.Ident.Version)
+	p, ok := lookup(v.Ident.Agent, v.Ident.Version)
 	if !ok {
-		return p, reject(api.ReasonUnknownVersion, "%s %s has no inspection profile: no recorded screen proves its status", v.Ident.Agent, v.Ident.Version)
+		return p, reject(api.ReasonUnknownVersion, "%s %s has %s", v.Ident.Agent, v.Ident.Version, lacking)
 	}
 	return p, nativeReady(v)
 }
@@ -126,6 +116,41 @@ func nativeStatus(s *recognizers.StatusPanel, v terminal.View, now time.Time) *a
 
 // privateResult drops the receipt id: an inspection's reservation is
 // private.
+// beginNative is the start of an operation through the agent's own
+// commands (native_inspect, model control, its repair): the terminal; the
+// transaction's checks, no open work on it, then check on the settled
+// screen (ready), whose view and profile it returns; and the reservation, on that view's
+// process and binding (private: crash safety only, privateResult). On a
+// refusal tx is nil and out is the result to return: nothing was sent.
+func beginNative[P any](ctx context.Context, d *Dispatcher, op, terminalID string, private bool,
+	ready func(terminal.View) (P, *refusal)) (m Terminal, tx *txn, before terminal.View, prof P, out api.ActionResult) {
+	if m = d.cfg.Terminals.Terminal(terminalID); m == nil {
+		return nil, nil, before, prof, reject(api.ReasonUnknownTerminal, "no terminal %s: run `akk list` for the current ids", terminalID).result(op, terminalID)
+	}
+	tx, ref := d.begin(ctx, m, txnSpec{op: op, quiet: true,
+		before: func() *refusal { return d.noOpenWork(terminalID) },
+		check: func(v terminal.View) *refusal {
+			before = v
+			var ref *refusal
+			prof, ref = ready(v)
+			return ref
+		}})
+	if ref != nil {
+		return m, nil, before, prof, ref.result(op, terminalID)
+	}
+	res := store.Reservation{ID: d.newID("rcpt_", "receipt"), Op: op, Controller: ControllerOf(ctx), TerminalID: terminalID,
+		Incarnation: before.Ident.Incarnation(), BindingGen: before.Bind.Generation, Private: private}
+	if ref := tx.reserve(res); ref != nil {
+		out = tx.refused(ref)
+		tx.end()
+		if private {
+			out = privateResult(out)
+		}
+		return m, nil, before, prof, out
+	}
+	return m, tx, before, prof, api.ActionResult{}
+}
+
 func privateResult(out api.ActionResult) api.ActionResult {
 	out.ReceiptID = ""
 	return out

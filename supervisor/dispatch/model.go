@@ -10,7 +10,6 @@ import (
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/recognizers"
-	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
@@ -228,53 +227,22 @@ func (d *Dispatcher) leave(ctx context.Context, tx *txn, m *recognizers.ModelMen
 // native checks, no open work, then extra; and a reservation (private for
 // model_options).
 func (d *Dispatcher) beginModel(ctx context.Context, op, terminalID string, private bool, extra ...func(terminal.View) *refusal) (Terminal, recognizers.ModelControlProfile, *txn, terminal.View, api.ActionResult) {
-	var prof recognizers.ModelControlProfile
-	var before terminal.View
-	m := d.cfg.Terminals.Terminal(terminalID)
-	if m == nil {
-		return nil, prof, nil, before, reject(api.ReasonUnknownTerminal, "no terminal %s: run `akk list` for the current ids", terminalID).result(op, terminalID)
-	}
-	tx, ref := d.begin(ctx, m, txnSpec{op: op, quiet: true,
-		before: func() *refusal { return d.noOpenWork(terminalID) },
-		check: func(v terminal.View) *refusal {
-			before = v
-			var ref *refusal
-			if prof, ref = modelReady(v); ref != nil {
-				return ref
+	m, tx, before, prof, out := beginNative(ctx, d, op, terminalID, private, func(v terminal.View) (recognizers.ModelControlProfile, *refusal) {
+		prof, ref := modelReady(v)
+		for _, f := range extra {
+			if ref != nil {
+				break
 			}
-			for _, f := range extra {
-				if ref := f(v); ref != nil {
-					return ref
-				}
-			}
-			return nil
-		}})
-	if ref != nil {
-		return m, prof, nil, before, ref.result(op, terminalID)
-	}
-	res := store.Reservation{ID: d.newID("rcpt_", "receipt"), Op: op, Controller: ControllerOf(ctx), TerminalID: terminalID,
-		Incarnation: before.Ident.Incarnation(), BindingGen: before.Bind.Generation, Private: private}
-	if ref := tx.reserve(res); ref != nil {
-		out := tx.refused(ref)
-		tx.end()
-		if private {
-			out = privateResult(out)
+			ref = f(v)
 		}
-		return m, prof, nil, before, out
-	}
-	return m, prof, tx, before, api.ActionResult{}
+		return prof, ref
+	})
+	return m, prof, tx, before, out
 }
 
 // modelReady is the check on the settled screen.
 func modelReady(v terminal.View) (recognizers.ModelControlProfile, *refusal) {
-	if ref := provenAgent(v); ref != nil {
-		return recognizers.ModelControlProfile{}, ref
-	}
-	p, ok := recognizers.ModelControl(v.Ident.Agent, v.Ident.Version)
-	if !ok {
-		return p, reject(api.ReasonUnknownVersion, "%s %s has no model control profile: no recorded screen proves its /model menus", v.Ident.Agent, v.Ident.Version)
-	}
-	return p, nativeReady(v)
+	return nativeProfile(v, recognizers.ModelControl, "no model control profile: no recorded screen proves its /model menus")
 }
 
 // rowIndex is the index of the row labelled label (any case), or -1.

@@ -6,7 +6,6 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
-	"github.com/agent-knock-knock/akk/store"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
 
@@ -37,29 +36,11 @@ func (d *Dispatcher) RepairModelControl(ctx context.Context, req api.RepairModel
 	if err := needTerminal(op, req.TerminalID); err != nil {
 		return api.ActionResult{}, err
 	}
-	m := d.cfg.Terminals.Terminal(req.TerminalID)
-	if m == nil {
-		return reject(api.ReasonUnknownTerminal, "no terminal %s: run `akk list` for the current ids", req.TerminalID).result(op, req.TerminalID), nil
-	}
-	var before terminal.View
-	var what residue
-	tx, ref := d.begin(ctx, m, txnSpec{op: op, quiet: true,
-		before: func() *refusal { return d.noOpenWork(req.TerminalID) },
-		check: func(v terminal.View) *refusal {
-			before = v
-			var ref *refusal
-			what, ref = repairReady(v)
-			return ref
-		}})
-	if ref != nil {
-		return ref.result(op, req.TerminalID), nil
+	m, tx, before, what, refused := beginNative(ctx, d, op, req.TerminalID, true, repairReady)
+	if tx == nil {
+		return refused, nil
 	}
 	defer tx.end()
-	res := store.Reservation{ID: d.newID("rcpt_", "receipt"), Op: op, Controller: ControllerOf(ctx), TerminalID: req.TerminalID,
-		Incarnation: before.Ident.Incarnation(), BindingGen: before.Bind.Generation, Private: true}
-	if ref := tx.reserve(res); ref != nil {
-		return privateResult(tx.refused(ref)), nil
-	}
 	ictx := context.WithoutCancel(ctx)
 	var err error
 	if what == residueMenu {

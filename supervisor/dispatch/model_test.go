@@ -64,12 +64,7 @@ func TestModelControlRefusals(t *testing.T) {
 		}, callOptions, api.ReasonComposerNotEmpty},
 		{"options with an active turn", func(t *testing.T) *threadFixture {
 			x := idle(t)
-			v := x.f.View()
-			tr := store.Turn{ID: "turn_" + terminal.Derive([]byte("test"), "turn", v.ID), TerminalID: v.ID, Controller: person,
-				State: store.TurnWorking, Management: "managed", Incarnation: v.Ident.Incarnation(), Created: time.Now()}
-			if _, err := x.st.Apply(store.Change{Turns: []store.Turn{tr}}); err != nil {
-				t.Fatal(err)
-			}
+			x.putTurn(t, "managed")
 			return x
 		}, callOptions, api.ReasonTurnActive},
 		{"options on a version shown as another", func(t *testing.T) *threadFixture {
@@ -119,12 +114,7 @@ func TestModelControlRefusals(t *testing.T) {
 			if res.Outcome != api.OutcomeRejected || !strings.HasPrefix(res.Reason, c.reason) || res.Catalog != nil || res.ModelSet != nil {
 				t.Fatalf("%s: %s (%s), want rejected (%s)", res.Op, res.Outcome, res.Reason, c.reason)
 			}
-			x.f.mu.Lock()
-			sent := x.f.sent
-			x.f.mu.Unlock()
-			if rs := reservationsOf(t, x.st, v.ID); sent != 0 || len(rs) != 0 {
-				t.Errorf("a refusal typed %d bytes, reservations %+v", sent, rs)
-			}
+			x.sentNothing(t)
 		})
 	}
 }

@@ -101,14 +101,23 @@ func (d *Dispatcher) awaitGeneration(ctx context.Context, m Terminal, gen uint64
 		if v.Bind.Generation != gen || time.Now().After(deadline) {
 			return v.Bind
 		}
-		t := time.NewTimer(250 * time.Millisecond)
-		select {
-		case <-ch:
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
+		if !pause(ctx, ch, 250*time.Millisecond) {
 			return v.Bind
 		}
-		t.Stop()
 	}
+}
+
+// pause is a poll's wait between two looks: until the terminal's next
+// view (ch), d, or ctx's end, whichever comes first. It reports false
+// once ctx has ended.
+func pause(ctx context.Context, ch <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	case <-ctx.Done():
+		return false
+	}
+	return true
 }

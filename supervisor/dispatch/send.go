@@ -437,13 +437,7 @@ func (d *Dispatcher) proveAccepted(ctx context.Context, m Terminal, pre sendStat
 			asked = time.Now()
 			m.Resolve()
 		}
-		t := time.NewTimer(acceptInterval)
-		select {
-		case <-ch:
-		case <-t.C:
-		case <-ctx.Done():
-		}
-		t.Stop()
+		pause(ctx, ch, acceptInterval)
 	}
 	if anchor == nil {
 		return "", fmt.Sprintf("%s: the request was submitted but no native session file appeared within %s", api.ReasonPostcondition, acceptTimeout), false

@@ -325,12 +325,6 @@ func (d *Dispatcher) awaitBinding(ctx context.Context, m Terminal, gen uint64, t
 			asked = time.Now()
 			m.Resolve()
 		}
-		t := time.NewTimer(250 * time.Millisecond)
-		select {
-		case <-ch:
-		case <-t.C:
-		case <-ctx.Done():
-		}
-		t.Stop()
+		pause(ctx, ch, 250*time.Millisecond)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -106,6 +105,30 @@ type threadFixture struct {
 	d       *Dispatcher
 }
 
+// putTurn records a Turn of x's terminal (a person's, working) managed
+// as management says ("managed" holds the terminal, "closed" does not).
+func (x *threadFixture) putTurn(t *testing.T, management string) {
+	t.Helper()
+	v := x.f.View()
+	tr := store.Turn{ID: "turn_" + terminal.Derive([]byte("test"), "turn", v.ID), TerminalID: v.ID, Controller: person,
+		State: store.TurnWorking, Management: management, Incarnation: v.Ident.Incarnation(), Created: time.Now()}
+	if _, err := x.st.Apply(store.Change{Turns: []store.Turn{tr}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sentNothing fails t unless a refusal left x's terminal as it was: no
+// byte typed, no reservation stored.
+func (x *threadFixture) sentNothing(t *testing.T) {
+	t.Helper()
+	x.f.mu.Lock()
+	sent := x.f.sent
+	x.f.mu.Unlock()
+	if rs := reservationsOf(t, x.st, x.f.View().ID); sent != 0 || len(rs) != 0 {
+		t.Errorf("a refusal typed %d bytes, reservations %+v", sent, rs)
+	}
+}
+
 func newThreadFixture(t *testing.T, agent, version, shown, rec string, marker int, first string) *threadFixture {
 	t.Helper()
 	st, err := store.Open(t.TempDir(), nil)
@@ -134,11 +157,7 @@ func newThreadFixture(t *testing.T, agent, version, shown, rec string, marker in
 // recording: the input typed after "/resume " (recordings/rig/threads_id.go).
 func recordedFirst(t *testing.T, agent, version string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(corpusDir, agent, version, "thread-resume-id.cast"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := recordings.Decode(data)
+	rec, err := recordings.ReadFile(filepath.Join(corpusDir, agent, version, "thread-resume-id.cast"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,23 +211,9 @@ func TestThreadTransitions(t *testing.T) {
 		{name: "a non-empty composer", agent: "claude", version: "2.1.267", rec: "thread-new", marker: 1, op: api.OpNewThread,
 			outcome: api.OutcomeRejected, reason: api.ReasonComposerNotEmpty, noActionNewThread: true},
 		{name: "an active turn", agent: "codex", version: "0.155.1", rec: "thread-new", op: api.OpNewThread,
-			setup: func(t *testing.T, x *threadFixture) {
-				v := x.f.View()
-				tr := store.Turn{ID: "turn_" + terminal.Derive([]byte("test"), "turn", v.ID), TerminalID: v.ID, Controller: person,
-					State: store.TurnWorking, Management: "managed", Incarnation: v.Ident.Incarnation(), Created: time.Now()}
-				if _, err := x.st.Apply(store.Change{Turns: []store.Turn{tr}}); err != nil {
-					t.Fatal(err)
-				}
-			}, outcome: api.OutcomeRejected, reason: api.ReasonTurnActive},
+			setup: func(t *testing.T, x *threadFixture) { x.putTurn(t, "managed") }, outcome: api.OutcomeRejected, reason: api.ReasonTurnActive},
 		{name: "a closed turn does not hold the terminal", agent: "codex", version: "0.155.1", rec: "thread-new", op: api.OpNewThread,
-			setup: func(t *testing.T, x *threadFixture) {
-				v := x.f.View()
-				tr := store.Turn{ID: "turn_" + terminal.Derive([]byte("test"), "turn", v.ID), TerminalID: v.ID, Controller: person,
-					State: store.TurnWorking, Management: "closed", Incarnation: v.Ident.Incarnation(), Created: time.Now()}
-				if _, err := x.st.Apply(store.Change{Turns: []store.Turn{tr}}); err != nil {
-					t.Fatal(err)
-				}
-			}, outcome: api.OutcomeAccepted, inputs: 2},
+			setup: func(t *testing.T, x *threadFixture) { x.putTurn(t, "closed") }, outcome: api.OutcomeAccepted, inputs: 2},
 		{name: "a dispatch without its outcome", agent: "codex", version: "0.155.1", rec: "thread-new", op: api.OpNewThread,
 			setup: func(t *testing.T, x *threadFixture) {
 				r := store.Reservation{ID: "rcpt_open", Op: "send", TerminalID: x.f.View().ID, Stage: store.StageInputSent}
