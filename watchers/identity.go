@@ -1,6 +1,8 @@
 package watchers
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agent-knock-knock/akk/contract"
@@ -47,4 +49,25 @@ type Candidate struct {
 	Deleted bool
 	// Claude: the offset of the record whose sessionId and cwd matched.
 	Offset int64
+}
+
+// DecideSessions turns the candidates of a search by cwd and start time
+// (the agents whose process holds no record open) into a state: one
+// candidate is resolved, several ambiguous, none with files that could not
+// be read unavailable, none verified absent. what names the sessions in
+// the reason ("main session").
+func DecideSessions(id NativeIdentity, cwd, what string, unreadable []string) NativeIdentity {
+	switch {
+	case len(id.Candidates) == 1:
+		c := id.Candidates[0]
+		id.State, id.SessionID, id.Cwd, id.Path, id.File = contract.IdentityResolved, c.SessionID, c.Cwd, c.Path, c.File
+		id.Reason = "the one " + what + " of " + cwd + " started or appended since the process started"
+	case len(id.Candidates) > 1:
+		id.State, id.Reason = contract.IdentityAmbiguous, fmt.Sprintf("%d sessions of %s started or appended since the process started", len(id.Candidates), cwd)
+	case len(unreadable) > 0:
+		id.State, id.Reason = contract.IdentityUnavailable, "unreadable: "+strings.Join(unreadable, ", ")
+	default:
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("no %s of %s since the process started (%d files read)", what, cwd, id.Checked)
+	}
+	return id
 }

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/agent-knock-knock/akk/agents/gemini/chats"
@@ -114,7 +113,7 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 		}
 	}
 	slices.SortFunc(id.Candidates, func(a, b watchers.Candidate) int { return b.ModTime.Compare(a.ModTime) })
-	return decideGemini(id, q.Cwd, unreadable), nil
+	return watchers.DecideSessions(id, q.Cwd, "main session", unreadable), nil
 }
 
 // geminiCandidate reads path's header: a candidate when it is a main
@@ -151,21 +150,4 @@ func geminiCandidate(path, hash string, q query) (watchers.Candidate, bool, erro
 	since := q.Since.Add(-geminiSlack)
 	started, err := time.Parse(time.RFC3339Nano, h.StartTime)
 	return c, err == nil && !started.Before(since) || !fi.ModTime().Before(since), nil
-}
-
-// decideGemini turns the candidates into a state.
-func decideGemini(id watchers.NativeIdentity, cwd string, unreadable []string) watchers.NativeIdentity {
-	switch {
-	case len(id.Candidates) == 1:
-		c := id.Candidates[0]
-		id.State, id.SessionID, id.Cwd, id.Path, id.File = contract.IdentityResolved, c.SessionID, c.Cwd, c.Path, c.File
-		id.Reason = "the one main session of " + cwd + " started or appended since the process started"
-	case len(id.Candidates) > 1:
-		id.State, id.Reason = contract.IdentityAmbiguous, fmt.Sprintf("%d sessions of %s started or appended since the process started", len(id.Candidates), cwd)
-	case len(unreadable) > 0:
-		id.State, id.Reason = contract.IdentityUnavailable, "unreadable: "+strings.Join(unreadable, ", ")
-	default:
-		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("no main session of %s since the process started (%d files read)", cwd, id.Checked)
-	}
-	return id
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/agent-knock-knock/akk/agents/parrot/sessions"
@@ -81,7 +80,7 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 		}
 	}
 	slices.SortFunc(id.Candidates, func(a, b watchers.Candidate) int { return b.ModTime.Compare(a.ModTime) })
-	return decide(id, q.Cwd, unreadable), nil
+	return watchers.DecideSessions(id, q.Cwd, "session", unreadable), nil
 }
 
 // candidate reads path's header: a candidate when it is a session of the
@@ -114,21 +113,4 @@ func candidate(path string, q query) (watchers.Candidate, bool, error) {
 	since := q.Since.Add(-slack)
 	started, err := time.Parse(time.RFC3339Nano, h.Time)
 	return c, err == nil && !started.Before(since) || !fi.ModTime().Before(since), nil
-}
-
-// decide turns the candidates into a state.
-func decide(id watchers.NativeIdentity, cwd string, unreadable []string) watchers.NativeIdentity {
-	switch {
-	case len(id.Candidates) == 1:
-		c := id.Candidates[0]
-		id.State, id.SessionID, id.Cwd, id.Path, id.File = contract.IdentityResolved, c.SessionID, c.Cwd, c.Path, c.File
-		id.Reason = "the one session of " + cwd + " started or appended since the process started"
-	case len(id.Candidates) > 1:
-		id.State, id.Reason = contract.IdentityAmbiguous, fmt.Sprintf("%d sessions of %s started or appended since the process started", len(id.Candidates), cwd)
-	case len(unreadable) > 0:
-		id.State, id.Reason = contract.IdentityUnavailable, "unreadable: "+strings.Join(unreadable, ", ")
-	default:
-		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("no session of %s since the process started (%d files read)", cwd, id.Checked)
-	}
-	return id
 }
