@@ -60,13 +60,13 @@ func Profiles() []Profile {
 		if out[i].Agent != out[j].Agent {
 			return out[i].Agent < out[j].Agent
 		}
-		return versionLess(out[i].Version, out[j].Version)
+		return VersionLess(out[i].Version, out[j].Version)
 	})
 	return out
 }
 
-// versionLess orders dotted numeric versions.
-func versionLess(a, b string) bool {
+// VersionLess orders dotted numeric versions ("2.1.9" before "2.1.10").
+func VersionLess(a, b string) bool {
 	for a != "" || b != "" {
 		var na, nb int
 		na, a = leadingInt(a)

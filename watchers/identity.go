@@ -1,7 +1,11 @@
 package watchers
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 
@@ -70,4 +74,39 @@ func DecideSessions(id NativeIdentity, cwd, what string, unreadable []string) Na
 		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("no %s of %s since the process started (%d files read)", what, cwd, id.Checked)
 	}
 	return id
+}
+
+// startSlack allows for the coarse clock of a process's start (ticks of
+// 10 ms) against a record header's milliseconds.
+const startSlack = time.Second
+
+// HeaderLine opens a record file and reads its first line (at most 4 KiB,
+// a header's room), with the file's info. line is nil while the file's
+// first line is not whole yet: no session to bind.
+func HeaderLine(path string) (fi fs.FileInfo, line []byte, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, nil, err
+	}
+	line, err = bufio.NewReaderSize(f, 4096).ReadSlice('\n')
+	if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+		return fi, nil, nil
+	}
+	return fi, line, nil
+}
+
+// WrittenSince says whether a record file belongs to a process started at
+// since: its header's start time (RFC 3339) or its last write is not
+// before it. A zero since admits any.
+func WrittenSince(since time.Time, start string, mod time.Time) bool {
+	if since.IsZero() {
+		return true
+	}
+	since = since.Add(-startSlack)
+	started, err := time.Parse(time.RFC3339Nano, start)
+	return err == nil && !started.Before(since) || !mod.Before(since)
 }

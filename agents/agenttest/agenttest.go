@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"github.com/agent-knock-knock/akk/watchers/evidence/evidencetest"
@@ -133,7 +133,7 @@ func NewestPinned(t *testing.T, agent string) string {
 	}
 	best := ""
 	for _, v := range c.Versions {
-		if v.Agent == agent && (best == "" || VersionLess(best, v.Version)) {
+		if v.Agent == agent && (best == "" || recognizers.VersionLess(best, v.Version)) {
 			best = v.Version
 		}
 	}
@@ -141,24 +141,6 @@ func NewestPinned(t *testing.T, agent string) string {
 		t.Fatalf("no %s version in the corpus", agent)
 	}
 	return best
-}
-
-// VersionLess orders dotted versions by their numbers.
-func VersionLess(a, b string) bool {
-	x, y := strings.Split(a, "."), strings.Split(b, ".")
-	for i := range max(len(x), len(y)) {
-		var m, n int
-		if i < len(x) {
-			m, _ = strconv.Atoi(x[i])
-		}
-		if i < len(y) {
-			n, _ = strconv.Atoi(y[i])
-		}
-		if m != n {
-			return m < n
-		}
-	}
-	return false
 }
 
 // Journal is one recorded journal and the ids it carries.

@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -46,10 +45,6 @@ type query struct {
 	// size given.
 	Quiet map[string]int64
 }
-
-// geminiSlack allows for the coarse clock of a process's start (ticks of
-// 10 ms) against the header's milliseconds.
-const geminiSlack = time.Second
 
 // geminiHeader is a chats file's first line.
 type geminiHeader struct {
@@ -120,18 +115,9 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 // session of the project hash that started or grew since the process
 // started, and is neither excluded nor quiet.
 func geminiCandidate(path, hash string, q query) (watchers.Candidate, bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	fi, line, err := watchers.HeaderLine(path)
+	if err != nil || line == nil {
 		return watchers.Candidate{}, false, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return watchers.Candidate{}, false, err
-	}
-	line, err := bufio.NewReaderSize(f, 4096).ReadSlice('\n')
-	if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
-		return watchers.Candidate{}, false, nil // no whole header yet: not a session to bind
 	}
 	var h geminiHeader
 	if json.Unmarshal(line, &h) != nil || h.SessionID == "" || h.ProjectHash != hash || h.Kind != "main" {
@@ -144,10 +130,5 @@ func geminiCandidate(path, hash string, q query) (watchers.Candidate, bool, erro
 	if n, quiet := q.Quiet[path]; quiet && fi.Size() <= n {
 		return c, false, nil
 	}
-	if q.Since.IsZero() {
-		return c, true, nil
-	}
-	since := q.Since.Add(-geminiSlack)
-	started, err := time.Parse(time.RFC3339Nano, h.StartTime)
-	return c, err == nil && !started.Before(since) || !fi.ModTime().Before(since), nil
+	return c, watchers.WrittenSince(q.Since, h.StartTime, fi.ModTime()), nil
 }

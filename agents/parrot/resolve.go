@@ -1,7 +1,6 @@
 package parrot
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,10 +31,6 @@ type query struct {
 	// size given.
 	Quiet map[string]int64
 }
-
-// slack allows for the coarse clock of a process's start (ticks of
-// 10 ms) against the header's time.
-const slack = time.Second
 
 // header is a session file's first line.
 type header struct {
@@ -86,18 +81,9 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 // candidate reads path's header: a candidate when it is a session of the
 // cwd that started or grew since the process started, and is not quiet.
 func candidate(path string, q query) (watchers.Candidate, bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	fi, line, err := watchers.HeaderLine(path)
+	if err != nil || line == nil {
 		return watchers.Candidate{}, false, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return watchers.Candidate{}, false, err
-	}
-	line, err := bufio.NewReaderSize(f, 4096).ReadSlice('\n')
-	if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
-		return watchers.Candidate{}, false, nil // no whole header yet: not a session to bind
 	}
 	var h header
 	if json.Unmarshal(line, &h) != nil || h.Type != "session" || h.Session == "" || filepath.Clean(h.Cwd) != filepath.Clean(q.Cwd) {
@@ -107,10 +93,5 @@ func candidate(path string, q query) (watchers.Candidate, bool, error) {
 	if n, quiet := q.Quiet[path]; quiet && fi.Size() <= n {
 		return c, false, nil
 	}
-	if q.Since.IsZero() {
-		return c, true, nil
-	}
-	since := q.Since.Add(-slack)
-	started, err := time.Parse(time.RFC3339Nano, h.Time)
-	return c, err == nil && !started.Before(since) || !fi.ModTime().Before(since), nil
+	return c, watchers.WrittenSince(q.Since, h.Time, fi.ModTime()), nil
 }

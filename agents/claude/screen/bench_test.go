@@ -1,13 +1,11 @@
 package screen
 
 import (
-	"errors"
 	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
-	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/vt"
 )
 
@@ -42,32 +40,11 @@ func BenchmarkStatusParse(b *testing.B) {
 	}
 }
 
-var errClaudeBenchStop = errors.New("stop")
-
 // claudeBenchScreen replays version/surface to marker k, or returns nil
 // when the recording is not there.
 func claudeBenchScreen(tb testing.TB, version, surface string, k int) *vt.Screen {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "recordings", "testdata", "claude", version, surface+".cast"))
-	if err != nil {
+	if _, err := os.Stat(screentest.CastPath("claude", version, surface)); err != nil {
 		return nil
 	}
-	rec, err := recordings.Decode(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	n := 0
-	scr, err := recordings.Replay(rec, vt.Options{}, func(s recordings.Step) error {
-		if s.Marker == nil {
-			return nil
-		}
-		if n == k {
-			return errClaudeBenchStop
-		}
-		n++
-		return nil
-	})
-	if !errors.Is(err, errClaudeBenchStop) {
-		tb.Fatalf("%s marker %d: %v", surface, k, err)
-	}
-	return scr
+	return screentest.MarkerScreen(tb, "claude", version, surface, k)
 }
