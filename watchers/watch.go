@@ -24,8 +24,8 @@ type Options struct {
 	Agent evidence.Agent
 	// Depth is how many directory levels below an added directory files
 	// live in (0: directly in it). Every directory down to Depth is
-	// watched, including ones created later. OptionsFor sets the
-	// format's own, for the agent's root.
+	// watched, including ones created later: the format's Depth, for
+	// the agent's root.
 	Depth int
 	// Match says which file names to follow (nil: the format's records).
 	Match func(name string) bool
@@ -43,13 +43,6 @@ type Options struct {
 	// testPause, when set, holds the fsnotify reader until it is closed
 	// (tests make the kernel queue overflow with it).
 	testPause chan struct{}
-}
-
-// OptionsFor are the Options that follow a registered format's records
-// under its agent's root.
-func OptionsFor(a evidence.Agent) Options {
-	f, _ := evidence.FormatOf(a)
-	return Options{Agent: a, Depth: f.Depth}
 }
 
 // Watcher follows every matching file under its directories and sends the

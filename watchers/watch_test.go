@@ -186,7 +186,7 @@ func TestWatchNewDayDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	agenttest.AppendFile(t, filepath.Join(old, "rollout-old.jsonl"), turnLine(0))
-	w, c := newWatcher(t, OptionsFor(rollout.Agent))
+	w, c := newWatcher(t, Options{Agent: rollout.Agent, Depth: rollout.Format.Depth})
 	if err := w.Add(root); err != nil {
 		t.Fatal(err)
 	}
@@ -469,7 +469,7 @@ func TestWatchClaudeProjects(t *testing.T) {
 		t.Fatal("no recorded Claude send transcript")
 	}
 	root := t.TempDir()
-	w, c := newWatcher(t, OptionsFor(transcript.Agent))
+	w, c := newWatcher(t, Options{Agent: transcript.Agent, Depth: transcript.Format.Depth})
 	if err := w.Add(root); err != nil {
 		t.Fatal(err)
 	}

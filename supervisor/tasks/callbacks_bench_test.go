@@ -57,7 +57,7 @@ func BenchmarkEvidenceToCallback(b *testing.B) {
 	go func() { done <- sv.Run(ctx) }()
 	go func() { done <- ob.Run(ctx) }()
 	defer func() { cancel(); <-done; <-done }()
-	opts := watchers.OptionsFor(rollout.Agent)
+	opts := watchers.Options{Agent: rollout.Agent, Depth: rollout.Format.Depth}
 	opts.Depth = 3
 	w, err := watchers.New(opts)
 	if err != nil {
