@@ -74,6 +74,12 @@ const (
 	ToolPermissions  Tool = "permissions"    // more sandbox permissions, e.g. network
 )
 
+// Tools lists every Tool, in the order above.
+func Tools() []Tool {
+	return []Tool{ToolShell, ToolEdit, ToolWrite, ToolNotebookEdit, ToolWebFetch, ToolMCP, ToolRead, ToolPlan,
+		ToolExitPlan, ToolPermissions}
+}
+
 // Join joins contract values for a person to read
 // ("approve_once, reject").
 func Join[S ~string](vs []S, sep string) string {

@@ -17,6 +17,9 @@ type Profile struct {
 	// manual_required.
 	Exact   bool
 	grammar Grammar
+	// qual, set by Qualified, limits an exact reading to the surfaces a
+	// qualification passed.
+	qual *qualification
 }
 
 // Grammar is what a profile knows of its agent's screens. Each agent's
@@ -35,8 +38,11 @@ type Grammar interface {
 
 // ID names the profile: "claude@2.1.267", or "claude@generic".
 func (p Profile) ID() string {
-	if !p.Exact {
+	switch {
+	case !p.Exact:
 		return p.Agent + "@generic"
+	case p.qual != nil:
+		return p.Agent + "@" + p.Version + "~" + p.qual.Base + "#" + p.qual.Tag
 	}
 	return p.Agent + "@" + p.Version
 }

@@ -20,6 +20,10 @@ func (r Reason) String() string {
 const (
 	// The agent version has no exact profile.
 	ReasonUnknownVersion = "unknown_version"
+	// The agent binary is qualified against a pinned profile (Qualified),
+	// but not on this surface: it failed, was not reached, or no scenario
+	// covers it.
+	ReasonUnqualifiedSurface = "unqualified_surface"
 	// Checkbox rows: toggling several needs a recapture after each toggle
 	// (seed 000), not built yet.
 	ReasonMultiSelect = "multi_select"

@@ -46,21 +46,44 @@ func recognizeGrid(p Profile, g *Grid, scr *vt.Screen, key Key, cached fingerpri
 			out.Fingerprint = scr.Fingerprint(vt.Rect{X: 0, Y: out.Region.Top, W: g.w, H: out.Region.Rows})
 		}
 	}
-	if !p.Exact {
-		// A generic reading proves no draft's shape: nothing is cleared,
-		// no completion or picker row is known, no list proven absent, no
-		// status result read.
-		out.Clear, out.Completion, out.NoCompletion, out.Picker, out.Status = nil, "", false, nil, nil
-		out.Warnings = append(out.Warnings, p.Agent+" "+p.Version+" has no exact profile: states are read with the generic "+
-			p.Agent+" profile and every interaction is manual_required")
-		if out.Prompt != nil {
-			out.Reasons = append(out.Reasons, NewReason(ReasonUnknownVersion, p.Version))
+	out.Surface = SurfaceOf(&out)
+	switch q := p.qual; {
+	case !p.Exact:
+		out.unproven(NewReason(ReasonUnknownVersion, p.Version), p.Agent+" "+p.Version+
+			" has no exact profile: states are read with the generic "+p.Agent+" profile and every interaction is manual_required")
+	case q != nil:
+		out.QualifiedAs = q.Base
+		if !q.passes(out.Surface) {
+			out.unproven(NewReason(ReasonUnqualifiedSurface, string(out.Surface)), p.Agent+" "+p.Version+
+				" is qualified as "+q.Base+" on other surfaces than this one ("+cmpSurface(out.Surface)+
+				"): it is read with "+q.Base+"'s profile and gets no input here")
 		}
 	}
 	if out.Prompt != nil {
 		out.project(ids{key: key, profile: []byte(p.ID() + "@" + p.Version), fp: out.Fingerprint[:]})
 	}
 	return out
+}
+
+// unproven makes a reading that proves nothing to act on: a generic
+// profile's, or a qualified binary's on a surface its qualification did
+// not pass. No draft's shape is proven (nothing is cleared), no
+// completion or picker row known, no list proven absent, no status result
+// read, and its interaction, if any, is manual_required for why.
+func (out *Recognition) unproven(why Reason, warning string) {
+	out.Exact = false
+	out.Clear, out.Completion, out.NoCompletion, out.Picker, out.Status = nil, "", false, nil, nil
+	out.Warnings = append(out.Warnings, warning)
+	if out.Prompt != nil {
+		out.Reasons = append(out.Reasons, why)
+	}
+}
+
+func cmpSurface(s Surface) string {
+	if s == SurfaceNone {
+		return "no surface"
+	}
+	return string(s)
 }
 
 // Recognizer recognizes one pane's screen again and again, reading only

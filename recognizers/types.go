@@ -11,8 +11,15 @@ type Recognition struct {
 	Exact   bool   // an exact profile; false for the generic one
 	Profile string // "claude@2.1.267", or "claude@generic"
 
+	// QualifiedAs is the pinned version whose profile reads this binary's
+	// screens under a qualification (Qualified); "" for a pinned or an
+	// unknown version.
+	QualifiedAs string
+
 	ScreenState contract.ScreenState
-	Composer    contract.Composer
+	// Surface is the kind of screen the reading proved (SurfaceOf).
+	Surface  Surface
+	Composer contract.Composer
 	// Draft is the composer's (or a free-text editor's) text, for local
 	// renderings only (a person's own terminal, the popup): the public
 	// projection carries "draft" and DraftLen, never the text.
