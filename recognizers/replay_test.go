@@ -1,7 +1,6 @@
 package recognizers_test
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -171,7 +170,7 @@ func TestReplayPlansMatchRecordedInput(t *testing.T) {
 				continue
 			}
 			checked++
-			if !planSends(got.Plan, sent) {
+			if !replaycheck.PlanSends(got.Plan, sent) {
 				t.Errorf("%s marker %d: no plan choice sends the recorded %q", filepath.ToSlash(f.Cast), k, sent)
 			}
 		}
@@ -189,72 +188,4 @@ func skipPlan(f screentest.CastFile, k int) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// planSends reports whether a choice's first step sends exactly sent: its
-// keys, or (a text step) some text followed by its keys or by nothing
-// when the rig marked the draft before Enter; for a multi-select, the
-// toggles of some selection, with or without the move to the review.
-func planSends(p *recognizers.Plan, sent []byte) bool {
-	if p.Multi != nil {
-		return multiSends(p, sent)
-	}
-	for _, c := range p.Choices {
-		for _, steps := range [][]recognizers.PlanStep{c.Steps, c.Queue} { // an async answer's queue too
-			if len(steps) == 0 {
-				continue
-			}
-			st := steps[0]
-			switch {
-			case !st.Text && bytes.Equal(sent, st.Keys):
-				return true
-			case st.Text && printable(bytes.TrimSuffix(sent, st.Keys)):
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// printable: typed text, no control bytes.
-func printable(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 || c == 0x7f {
-			return false
-		}
-	}
-	return len(b) > 0
-}
-
-// multiSends tries every selection of a multi-select plan.
-func multiSends(p *recognizers.Plan, sent []byte) bool {
-	var ids []string
-	for _, c := range p.Choices {
-		if c.Toggle != nil {
-			ids = append(ids, c.OptionID)
-		}
-	}
-	for set := 1; set < 1<<len(ids); set++ {
-		var pick []string
-		for i, id := range ids {
-			if set&(1<<i) != 0 {
-				pick = append(pick, id)
-			}
-		}
-		steps, err := p.MultiSelect(p.Multi.QuestionID, pick)
-		if err != nil {
-			continue
-		}
-		var keys []byte
-		for i, s := range steps {
-			keys = append(keys, s.Keys...)
-			if i == len(steps)-2 && bytes.Equal(keys, sent) {
-				return true // the rig marked the screen before the move to the review
-			}
-		}
-		if bytes.Equal(keys, sent) {
-			return true
-		}
-	}
-	return false
 }
