@@ -543,3 +543,26 @@ func StartWall(ticks uint64) time.Time {
 func Cwd(pid int) (string, error) {
 	return os.Readlink(filepath.Join(procRoot, strconv.Itoa(pid), "cwd"))
 }
+
+// Program says which agent the program at path is and its version, the
+// way Classify would of a process running it: an executable of a rule's
+// Exes in one of its Packages (or its Node launcher, "codex.js"), or a
+// script of its NodePackage (npm's .bin links are followed). It starts nothing: a qualification names the
+// binary it is asked to run before running it.
+func (id *Classifier) Program(path string) (agent, version string, err error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", "", fmt.Errorf("procid: program %s: %w", path, err)
+	}
+	pkg, ok := id.nearestPackage(filepath.Dir(real))
+	if !ok {
+		return "", "", fmt.Errorf("procid: program %s: no package.json above %s", path, real)
+	}
+	for _, r := range id.rules {
+		if r.NodePackage != "" && r.NodePackage == pkg.Name ||
+			slices.Contains(r.Exes, strings.TrimSuffix(filepath.Base(real), ".js")) && matchPackage(r.Packages, pkg.Name) {
+			return r.Agent, stripPlatform(pkg.Version), nil
+		}
+	}
+	return "", "", fmt.Errorf("procid: program %s: %s is no agent akk knows", path, pkg.Name)
+}

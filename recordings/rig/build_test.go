@@ -79,8 +79,20 @@ func TestBuild(t *testing.T) {
 		t.Errorf("Build of another version: %v", err)
 	}
 	run := t.TempDir()
-	if in, err := program(ctx, lg, agentFor(t, builtAgent), "1.0.0", run, false); err != nil || in.Bin != filepath.Join(run, "agent", "prog") {
+	if in, err := program(ctx, lg, agentFor(t, builtAgent), Config{Version: "1.0.0"}, run); err != nil || in.Bin != filepath.Join(run, "agent", "prog") {
 		t.Errorf("a run's program: %+v, %v", in, err)
+	}
+	// A qualification's binary runs as given, built or installed agent
+	// alike; a missing one is an error before anything starts.
+	own := filepath.Join(t.TempDir(), "mine")
+	if err := os.WriteFile(own, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if in, err := program(ctx, lg, agentFor(t, builtAgent), Config{Version: "1.0.0", Binary: own, BinaryVersion: "1.0.1"}, run); err != nil || in.Bin != own || in.Version != "1.0.1" {
+		t.Errorf("a given binary: %+v, %v", in, err)
+	}
+	if _, err := program(ctx, lg, agentFor(t, builtAgent), Config{Version: "1.0.0", Binary: own + "-gone"}, run); err == nil {
+		t.Error("a missing binary was accepted")
 	}
 	for _, f := range []func() error{
 		func() error { _, err := Lookup(builtAgent, "1.0.0"); return err },

@@ -104,12 +104,23 @@ func Build(ctx context.Context, lg *slog.Logger, agent, version, dir string) (In
 // program is the agent's program for a run in dir: built from source
 // into it (Agent.Build), else the npm install in the cache, installed
 // first when install is set.
-func program(ctx context.Context, lg *slog.Logger, a *Agent, version, dir string, install bool) (Installed, error) {
+func program(ctx context.Context, lg *slog.Logger, a *Agent, cfg Config, dir string) (Installed, error) {
+	version := cfg.Version
+	if cfg.Binary != "" {
+		bin, err := filepath.Abs(cfg.Binary)
+		if err == nil {
+			_, err = os.Stat(bin)
+		}
+		if err != nil {
+			return Installed{}, fmt.Errorf("rig: binary: %w", err)
+		}
+		return Installed{Agent: *a, Version: cmpOr(cfg.BinaryVersion, version), Dir: filepath.Dir(bin), Bin: bin}, nil
+	}
 	if a.Build != nil {
 		return Build(ctx, lg, a.Name, version, filepath.Join(dir, "agent"))
 	}
 	in, err := Lookup(a.Name, version)
-	if errors.Is(err, ErrNotInstalled) && install {
+	if errors.Is(err, ErrNotInstalled) && cfg.Install {
 		in, err = Install(ctx, lg, a.Name, version)
 	}
 	return in, err

@@ -27,6 +27,19 @@ type Config struct {
 	Install  bool   // install the agent if it is not in the cache
 	Keep     bool   // keep the run's directory (HOME, logs) for inspection
 	Logger   *slog.Logger
+	// Binary, when set, is the agent program to run instead of the
+	// installed or built Version (a qualification runs the user's own
+	// binary). Version still names whose scenario knowledge the run uses
+	// (the fake model's script, the world, what the scenario supports):
+	// the pinned base's. BinaryVersion is what the recording's header
+	// says ran.
+	Binary        string
+	BinaryVersion string
+	// Inspect, when set, is called once the scenario has driven the agent
+	// to its end, while it still runs, with the pid tmux spawned in the
+	// pane (a qualification reads the running binary's identity there,
+	// the way the daemon does).
+	Inspect func(panePID int)
 }
 
 // Result is what a run produced.
@@ -65,7 +78,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if !cfg.Keep {
 		defer os.RemoveAll(dir)
 	}
-	in, err := program(ctx, lg, a, cfg.Version, dir, cfg.Install)
+	in, err := program(ctx, lg, a, cfg, dir)
 	if err != nil {
 		return res, err
 	}
@@ -167,7 +180,7 @@ func (r *run) do(ctx context.Context) (err error) {
 	}
 	hdr := recordings.Header{Width: w, Height: hh, Timestamp: time.Now().Unix(),
 		Env: map[string]string{"TERM": "xterm-256color"},
-		Akk: &recordings.Akk{Agent: r.cfg.Agent, Version: r.cfg.Version, Scenario: r.sc.Name, Recorder: recordings.RecorderVersion}}
+		Akk: &recordings.Akk{Agent: r.cfg.Agent, Version: cmpOr(r.cfg.BinaryVersion, r.cfg.Version), Scenario: r.sc.Name, Recorder: recordings.RecorderVersion}}
 	rec := recordings.NewRecorder(feed, hdr)
 	rctx, stopRec := context.WithCancel(ctx)
 	recDone := make(chan error, 1)
@@ -186,7 +199,11 @@ func (r *run) do(ctx context.Context) (err error) {
 		return fmt.Errorf("rig: start agent: %w", err)
 	}
 	steps := NewSteps(d)
-	if r.sc.Drive(steps); steps.Err() != nil {
+	r.sc.Drive(steps)
+	if r.cfg.Inspect != nil {
+		r.cfg.Inspect(panes[0].PID)
+	}
+	if steps.Err() != nil {
 		return steps.Err()
 	}
 	return r.finish(ctx, d)
