@@ -19,17 +19,18 @@ var privateField = regexp.MustCompile(`(?i)^(fp|fingerprint|plan|draft|text|answ
 // RedactExempt are struct types with such a field that need no redacted
 // LogValue and String, each with its reason (a stale entry fails).
 var RedactExempt = map[string]string{
-	"vt.Cell":                     "one screen cell: what the screen shows, private only as a whole prompt region (which is fingerprinted)",
-	"internal/popup.line":         "a rendered line of the person's own popup screen",
-	"internal/popup.askChoice":    "a fixed choice of the popup (yes/no), not typed text",
-	"recordings/fakemodel.block":  "the fake model server's reply text (a test script)",
-	"recordings/fakemodel.glPart": "the fake Google API server's request and reply text (a test script)",
-	"recordings/fakemodel.Reply":  "the fake model server's reply text (a test script)",
-	"recordings/hosts.PiReply":    "the fake model server's reply text as Pi shows it (a test script)",
-	"supervisor.Supervisor":       "the daemon's root object: never a log attribute",
-	"cmd/akk.RespondCmd":          "a command's flags, parsed from the person's own argv, never logged",
-	"cmd/akk.SendCmd":             "a command's flags, parsed from the person's own argv, never logged",
-	"cmd/akk.AnswerCmd":           "a command's flags, parsed from the person's own argv, never logged",
+	"vt.Cell":                      "one screen cell: what the screen shows, private only as a whole prompt region (which is fingerprinted)",
+	"internal/popup.line":          "a rendered line of the person's own popup screen",
+	"internal/popup.askChoice":     "a fixed choice of the popup (yes/no), not typed text",
+	"recordings/fakemodel.block":   "the fake model server's reply text (a test script)",
+	"recordings/fakemodel.glPart":  "the fake Google API server's request and reply text (a test script)",
+	"recordings/fakemodel.Reply":   "the fake model server's reply text (a test script)",
+	"recordings/hosts.PiReply":     "the fake model server's reply text as Pi shows it (a test script)",
+	"supervisor.Supervisor":        "the daemon's root object: never a log attribute",
+	"recognizers/replaycheck.Mark": "a marked screen of a recording (the corpus, or a qualification's run against the fake model): no person's text",
+	"cmd/akk.RespondCmd":           "a command's flags, parsed from the person's own argv, never logged",
+	"cmd/akk.SendCmd":              "a command's flags, parsed from the person's own argv, never logged",
+	"cmd/akk.AnswerCmd":            "a command's flags, parsed from the person's own argv, never logged",
 }
 
 // Redaction lists the struct types of the module that hold a private field

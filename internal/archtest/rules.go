@@ -7,6 +7,8 @@ package archtest
 var Layers = [][]string{
 	// commands: the CLI, a table generator, the recording rig's
 	{"cmd/akk", "vt/internal/widthgen", "recordings/cmd/rig"},
+	// Every agent's rig part, linked for the programs that run the rig.
+	{"agents/registry/rigs"},
 	// Each agent's part in the recording rig (its scenarios, world and
 	// fake-model dialect; issue 40): test tooling above the daemon, which
 	// never imports it; the rig's command and the live tests do.
@@ -33,6 +35,10 @@ var Layers = [][]string{
 	{"api/mcpserver"},
 	{"api"},
 	{"port"},
+	// Qualification runs a binary through the rig and reads its
+	// recordings with a pinned profile (issue 41); the CLI stores its
+	// report.
+	{"recordings/qualify"},
 	{"recognizers/replaycheck"},
 	{"recognizers"},
 	{"watchers"},

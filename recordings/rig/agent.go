@@ -60,6 +60,13 @@ type Agent struct {
 	// Scenarios are the agent's scenarios (the matrix's variants are
 	// added to them).
 	Scenarios []*Scenario
+	// Core are the scenarios of a quick qualification (akk qualify
+	// without --full), in the order they run: together they show the
+	// surfaces a controller uses most, a task sent to the idle
+	// composer, a shell permission approved once and one rejected, a
+	// single-select question, a free-text answer and a confirmation,
+	// as far as the agent draws them.
+	Core []string
 }
 
 var registry = struct {
@@ -81,6 +88,11 @@ func Register(a Agent) {
 	registry.agents[a.Name] = &a
 	for _, s := range a.Scenarios {
 		addScenario(a.Name, s)
+	}
+	for _, c := range a.Core {
+		if _, ok := registry.scenarios[a.Name+"/"+c]; !ok {
+			panic("rig: core scenario " + a.Name + "/" + c + " is not registered")
+		}
 	}
 	for _, base := range matrixBases {
 		if len(a.Environs) == 0 {
@@ -156,6 +168,15 @@ func ScenarioNames(agent string) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// Core is agent's quick qualification set (Agent.Core).
+func Core(agent string) ([]string, error) {
+	a, err := agentOf(agent)
+	if err != nil {
+		return nil, err
+	}
+	return a.Core, nil
 }
 
 // Script is the fake model's script of the corpus scenarios for agent at

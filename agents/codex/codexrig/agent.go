@@ -32,6 +32,7 @@ func init() {
 			{Suffix: "model-long", Apply: codexLongModel},
 		},
 		Scenarios: scenarios(),
+		Core:      []string{"send", "permission-approve", "permission-reject", "question-enter", "question-notes", "question-unanswered"},
 	})
 }
 

@@ -27,6 +27,7 @@ func init() {
 			})},
 		},
 		Scenarios: scenarios(),
+		Core:      []string{"send", "permission-approve", "permission-reject"},
 	})
 }
 

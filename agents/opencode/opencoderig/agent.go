@@ -26,6 +26,7 @@ func init() {
 			})},
 		},
 		Scenarios: scenarios(),
+		Core:      []string{"send", "permission-approve", "permission-reject", "question-digit"},
 	})
 }
 

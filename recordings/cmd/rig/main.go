@@ -21,10 +21,7 @@ import (
 
 	// The agents the rig records: each registers its npm package, world,
 	// fake-model dialect and scenarios.
-	_ "github.com/agent-knock-knock/akk/agents/claude/clauderig"
-	_ "github.com/agent-knock-knock/akk/agents/codex/codexrig"
-	_ "github.com/agent-knock-knock/akk/agents/gemini/geminirig"
-	_ "github.com/agent-knock-knock/akk/agents/opencode/opencoderig"
+	_ "github.com/agent-knock-knock/akk/agents/registry/rigs"
 )
 
 func main() {

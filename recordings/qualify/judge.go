@@ -1,0 +1,86 @@
+package qualify
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/recognizers/replaycheck"
+)
+
+// Judge turns one scenario's markers, read with the base profile, into
+// findings: expected are the surfaces the base's recording shows at each
+// marker (Table), marks what the binary's run drew, runErr the rig's
+// error (nil: every wait and effect of the scenario held).
+//
+// A marker the run did not draw is not reached. A drawn marker fails when
+// the base profile reads it otherwise than the rig marked it, names
+// another surface than the base's recording, or plans other keys than the
+// rig sent. When the run failed after its last drawn marker, the keys
+// sent there did not have their recorded effect: that marker fails too.
+func Judge(expected []recognizers.Surface, marks []replaycheck.Mark, runErr error) []Finding {
+	var out []Finding
+	for i, want := range expected {
+		if want == recognizers.SurfaceNone {
+			continue
+		}
+		f := Finding{Marker: i, Surface: want}
+		switch {
+		case i >= len(marks):
+			f.Outcome, f.Detail = NotReached, "the run ended before this screen"
+			if runErr != nil {
+				f.Detail += ": " + runErr.Error()
+			}
+		case len(marks[i].Problems) > 0:
+			f.Outcome, f.Detail = Failed, "read differently: "+strings.Join(marks[i].Problems, "; ")
+		case marks[i].Surface != want:
+			f.Outcome, f.Detail = Failed, "read as "+describe(marks[i].Surface)+", the base shows "+string(want)
+		case marks[i].Unplanned:
+			f.Outcome, f.Detail = Failed, "the keys that answered it are not the base profile's plan"
+		case runErr != nil && i == len(marks)-1:
+			f.Outcome, f.Detail = Failed, "its keys did not have the recorded effect: "+runErr.Error()
+		default:
+			f.Outcome = Passed
+		}
+		if f.Outcome == Failed && i < len(marks) {
+			f.Screen = marks[i].Text
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func describe(s recognizers.Surface) string {
+	if s == recognizers.SurfaceNone {
+		return "no surface"
+	}
+	return string(s)
+}
+
+// Summarize gives each surface one outcome over every scenario: failed if
+// any marker of it failed, else passed if one passed, else not reached.
+func Summarize(scenarios []ScenarioResult) []SurfaceResult {
+	by := map[recognizers.Surface]*SurfaceResult{}
+	rank := map[Outcome]int{NotReached: 0, Passed: 1, Failed: 2}
+	for _, sc := range scenarios {
+		for _, f := range sc.Findings {
+			r := by[f.Surface]
+			if r == nil {
+				r = &SurfaceResult{Surface: f.Surface, Outcome: NotReached}
+				by[f.Surface] = r
+			}
+			if rank[f.Outcome] > rank[r.Outcome] {
+				r.Outcome = f.Outcome
+			}
+			if len(r.Scenarios) == 0 || r.Scenarios[len(r.Scenarios)-1] != sc.Name {
+				r.Scenarios = append(r.Scenarios, sc.Name)
+			}
+		}
+	}
+	out := make([]SurfaceResult, 0, len(by))
+	for _, r := range by {
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Surface < out[j].Surface })
+	return out
+}
