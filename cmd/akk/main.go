@@ -71,6 +71,7 @@ type CLI struct {
 	TmuxConf TmuxConfCmd `cmd:"" name:"tmux-conf" help:"Print the tmux.conf lines: a popup key binding and a status-line segment."`
 
 	Recognize RecognizeCmd `cmd:"" help:"Recognize a recording's screens or a screen dump with the agent's profile."`
+	Qualify   QualifyCmd   `cmd:"" help:"Prove offline that an agent version akk does not pin draws what akk acts on as a pinned one does, so that akk acts on it."`
 
 	// Watches, managed Turns and callbacks (cmd_watch.go).
 	Watch         WatchCmd         `cmd:"" help:"Observe a terminal's task (read-only) and be called back when it settles."`

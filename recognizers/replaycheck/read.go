@@ -30,6 +30,11 @@ type Mark struct {
 	Unplanned bool
 	// Text is the marked screen's text, for a report of a difference.
 	Text string
+	// FirstDiff, when the reading differs from the marker, is the
+	// profile's deepest failed check on the screen and its first
+	// differing cell ("claude21.dialogTopRule row 24 col 0: expected
+	// ...", recognizers.Explain): where the drawing changed.
+	FirstDiff string
 }
 
 // Read replays rec and reads every marked screen with p (not the
@@ -58,6 +63,9 @@ func Read(rec *recordings.Recording, p recognizers.Profile) ([]Mark, error) {
 				m.Sent = append(m.Sent, e.Data...)
 			}
 		}
+		if len(m.Problems) > 0 {
+			m.FirstDiff = firstDiff(recognizers.Explain(p, s.Screen, recognizers.TestKey))
+		}
 		if got.Exact && got.Actionable() && len(m.Sent) > 0 {
 			m.Planned = PlanSends(got.Plan, m.Sent)
 			m.Unplanned = !m.Planned
@@ -69,4 +77,23 @@ func Read(rec *recordings.Recording, p recognizers.Profile) ([]Mark, error) {
 		return out, fmt.Errorf("replaycheck: %w", err)
 	}
 	return out, nil
+}
+
+// firstDiff is the deepest failed check with a differing cell in the
+// first profile the explanation tried (the exact one), the last of the
+// deepest: the innermost rule the screen broke.
+func firstDiff(ex recognizers.Explanation) string {
+	if len(ex.Sections) == 0 {
+		return ""
+	}
+	var best *recognizers.TraceStep
+	for i, st := range ex.Sections[0].Steps {
+		if !st.Pass && st.Diff != nil && (best == nil || st.Depth >= best.Depth) {
+			best = &ex.Sections[0].Steps[i]
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s row %d col %d: expected %q, got %q", best.Rule, best.Row, best.Diff.Col, best.Diff.Expected, best.Diff.Got)
 }

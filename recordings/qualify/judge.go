@@ -33,6 +33,9 @@ func Judge(expected []recognizers.Surface, marks []replaycheck.Mark, runErr erro
 			}
 		case len(marks[i].Problems) > 0:
 			f.Outcome, f.Detail = Failed, "read differently: "+strings.Join(marks[i].Problems, "; ")
+			if d := marks[i].FirstDiff; d != "" {
+				f.Detail += "; first differing check: " + d
+			}
 		case marks[i].Surface != want:
 			f.Outcome, f.Detail = Failed, "read as "+describe(marks[i].Surface)+", the base shows "+string(want)
 		case marks[i].Unplanned:

@@ -30,6 +30,11 @@ type Config struct {
 	// or with Full every scenario recorded for the base.
 	Scenarios []string
 	Full      bool
+	// OutDir, when set, keeps each scenario's recording there (NAME.cast,
+	// NAME.final.txt, the journal), as the corpus keeps a pinned
+	// version's: to look at a difference, or to pin a version that passed
+	// with its recordings.
+	OutDir string
 	// Classifier and Hasher read the running binary's identity the way
 	// the daemon does (procid.Classifier.IdentityFiles, Hasher.Identity),
 	// so that the record names what the daemon will see.
@@ -213,7 +218,7 @@ func runOne(ctx context.Context, cfg Config, lg *slog.Logger, base recognizers.P
 	var identity string
 	var identErr error
 	res, runErr := rig.Run(ctx, rig.Config{Agent: cfg.Agent, Version: base.Version, Scenario: name, Logger: lg,
-		Binary: cfg.Binary, BinaryVersion: cfg.Version, Inspect: func(pid int) {
+		OutDir: cfg.OutDir, Binary: cfg.Binary, BinaryVersion: cfg.Version, Inspect: func(pid int) {
 			identity, identErr = identify(cfg, pid)
 		}})
 	if ctx.Err() != nil {

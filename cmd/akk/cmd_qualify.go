@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os/exec"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/alecthomas/kong"
+
+	agentreg "github.com/agent-knock-knock/akk/agents/registry"
+	_ "github.com/agent-knock-knock/akk/agents/registry/rigs" // every agent's scenarios
+	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/recordings/qualify"
+	"github.com/agent-knock-knock/akk/store"
+)
+
+// QualifyCmd is `akk qualify [AGENT] [--binary PATH] [--base VERSION]`:
+// prove that the agent binary the user runs draws the surfaces akk acts
+// on exactly as a pinned version does, offline, and store the record the
+// daemon acts on (issue 41).
+type QualifyCmd struct {
+	Agent  string `arg:"" optional:"" help:"The agent (${agents}); with --binary, the binary says."`
+	Binary string `help:"The agent program to qualify (default: the agent's command on PATH)." placeholder:"PATH"`
+	Base   string `help:"The pinned version whose profile reads it (default: the nearest pinned version)." placeholder:"VERSION"`
+	Full   bool   `help:"Run every scenario recorded for the base, not only the core set."`
+	// Scenario runs the named scenarios only (repeatable), for a
+	// maintainer chasing one surface.
+	Scenario []string `help:"Run only these scenarios (repeatable)." placeholder:"NAME"`
+	Store    string   `help:"The store directory to write the record to (default: $XDG_STATE_HOME/akk); the daemon must not hold it." placeholder:"DIR"`
+	DryRun   bool     `help:"Run and report, but write no record."`
+	Out      string   `help:"Keep each scenario's recording in DIR (akk recognize --explain reads them)." placeholder:"DIR" type:"path"`
+}
+
+// Run qualifies the binary and reports a line per scenario as it ends.
+func (c *QualifyCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout io.Writer, kctx *kong.Context) error {
+	stderr := kctx.Stderr
+	cl := procid.NewClassifier(procid.Options{Rules: agentreg.ProcessRules()})
+	bin, err := c.binary()
+	if err != nil {
+		return err
+	}
+	agent, version, err := cl.Program(bin)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if c.Agent != "" && c.Agent != agent {
+		return fmt.Errorf("%w: %s is %s %s, not %s", errUsage, bin, agent, version, c.Agent)
+	}
+	if p := recognizers.Lookup(agent, version); p.Exact && c.Base == "" {
+		fmt.Fprintf(stderr, "%s %s is pinned: akk acts on it without a qualification (give --base to qualify it against another version)\n", agent, version)
+		return nil
+	}
+	cfg := qualify.Config{Agent: agent, Binary: bin, Version: version, Base: c.Base, Full: c.Full, Scenarios: c.Scenario, OutDir: c.Out,
+		Classifier: cl, Hasher: &procid.Hasher{}, Logger: lg}
+	if cfg.Base == "" {
+		if cfg.Base, err = qualify.Nearest(agent, version); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, "qualifying %s %s (%s) against %s, offline: a private tmux server, a throw-away HOME, the fake model on 127.0.0.1\n",
+		agent, version, bin, cfg.Base)
+	cfg.Progress = func(sr qualify.ScenarioResult) { fmt.Fprintln(stderr, "  "+scenarioLine(sr)) }
+	rep, err := qualify.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if !c.DryRun {
+		if err := c.save(rep); err != nil {
+			return err
+		}
+	}
+	if g.JSON {
+		return json.NewEncoder(stdout).Encode(rep)
+	}
+	writeReport(stdout, &rep)
+	return nil
+}
+
+// binary is --binary, else the agent's command on PATH.
+func (c *QualifyCmd) binary() (string, error) {
+	if c.Binary != "" {
+		return c.Binary, nil
+	}
+	if c.Agent == "" {
+		return "", fmt.Errorf("%w: name the agent or give --binary", errUsage)
+	}
+	a, ok := agentreg.Lookup(c.Agent)
+	if !ok {
+		return "", fmt.Errorf("%w: no agent %q", errUsage, c.Agent)
+	}
+	p, err := exec.LookPath(a.Command())
+	if err != nil {
+		return "", fmt.Errorf("%w: %s is not on PATH: give --binary", errUsage, a.Command())
+	}
+	return p, nil
+}
+
+// save writes the report as the store's qualification record.
+func (c *QualifyCmd) save(rep qualify.Report) error {
+	dir := c.Store
+	if dir == "" {
+		dir = defaultStoreDir()
+	}
+	st, err := store.Open(dir, nil)
+	if errors.Is(err, store.ErrLocked) {
+		return fmt.Errorf("%w: the daemon holds the store %s: stop akk attach to record the qualification (or --dry-run)", err, dir)
+	}
+	if err != nil {
+		return storeError(err, dir)
+	}
+	defer st.Close()
+	return st.PutQualification(record(rep))
+}
+
+// record is the store's record of a report.
+func record(rep qualify.Report) store.Qualification {
+	names := func(ss []recognizers.Surface) []string {
+		out := make([]string, len(ss))
+		for i, s := range ss {
+			out[i] = string(s)
+		}
+		return out
+	}
+	return store.Qualification{Agent: rep.Agent, Version: rep.Version, Identity: rep.Identity, Base: rep.Base,
+		Akk: akkVersion(), Passed: names(rep.Outcomes(qualify.Passed)), Failed: names(rep.Outcomes(qualify.Failed)),
+		NotReached: names(rep.Outcomes(qualify.NotReached)), At: time.Now().UTC()}
+}
+
+// scenarioLine is one scenario's progress line.
+func scenarioLine(sr qualify.ScenarioResult) string {
+	var parts []string
+	for _, f := range sr.Findings {
+		parts = append(parts, fmt.Sprintf("%s %s", f.Surface, f.Outcome))
+	}
+	line := fmt.Sprintf("%-22s %5.1fs  %s", sr.Name, sr.Took.Seconds(), strings.Join(parts, ", "))
+	if sr.Err != "" {
+		line += "  (" + firstLine(sr.Err) + ")"
+	}
+	return line
+}
+
+// writeReport prints the surfaces, then what failed or was not reached
+// and why, with the screen of each failure.
+func writeReport(w io.Writer, rep *qualify.Report) {
+	passed := len(rep.Outcomes(qualify.Passed))
+	fmt.Fprintf(w, "%s %s: qualified as %s on %d/%d surfaces (identity %.12s, %s)\n", rep.Agent, rep.Version, rep.Base,
+		passed, len(rep.Surfaces), rep.Identity, rep.Took.Round(time.Second))
+	for _, s := range rep.Surfaces {
+		fmt.Fprintf(w, "  %-26s %-11s %s\n", s.Surface, s.Outcome, strings.Join(s.Scenarios, " "))
+	}
+	for _, sc := range rep.Scenarios {
+		for _, f := range sc.Findings {
+			if f.Outcome == qualify.Passed {
+				continue
+			}
+			fmt.Fprintf(w, "\n%s, marker %d (%s): %s: %s\n", sc.Name, f.Marker, f.Surface, f.Outcome, f.Detail)
+			if scr := cmp(f.Screen, sc.Final); scr != "" {
+				fmt.Fprintln(w, indent(strings.TrimRight(scr, "\n "), "  | "))
+			}
+		}
+	}
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// akkVersion is the module version akk was built as ("(devel)" from a
+// checkout), with the VCS revision when the build recorded one.
+func akkVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
+}
