@@ -131,7 +131,7 @@ func record(rep qualify.Report) store.Qualification {
 	}
 	return store.Qualification{Agent: rep.Agent, Version: rep.Version, Identity: rep.Identity, Base: rep.Base,
 		Akk: akkVersion(), Passed: names(rep.Outcomes(qualify.Passed)), Failed: names(rep.Outcomes(qualify.Failed)),
-		NotReached: names(rep.Outcomes(qualify.NotReached)), At: time.Now().UTC()}
+		NotReached: names(append(rep.Outcomes(qualify.NotReached), rep.Outcomes(qualify.ReadOnly)...)), At: time.Now().UTC()}
 }
 
 // scenarioLine is one scenario's progress line.
@@ -158,7 +158,7 @@ func writeReport(w io.Writer, rep *qualify.Report) {
 	}
 	for _, sc := range rep.Scenarios {
 		for _, f := range sc.Findings {
-			if f.Outcome == qualify.Passed {
+			if f.Outcome == qualify.Passed || f.Outcome == qualify.ReadOnly {
 				continue
 			}
 			fmt.Fprintf(w, "\n%s, marker %d (%s): %s: %s\n", sc.Name, f.Marker, f.Surface, f.Outcome, f.Detail)

@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agent-knock-knock/akk/internal/procid"
@@ -53,6 +55,11 @@ const (
 	Passed     Outcome = "passed"      // read exactly as the base reads it, with the recorded effect
 	Failed     Outcome = "failed"      // reached, and read differently or without the effect
 	NotReached Outcome = "not_reached" // the run never drew it
+	// ReadOnly: drawn and read exactly as the base reads it, but the rig
+	// answered with a native alternative akk never sends (Enter on the
+	// highlighted row, Esc), so the effect of akk's own keys is not
+	// proven here. Alone it does not pass a surface.
+	ReadOnly Outcome = "read_only"
 )
 
 // Finding is one marker of one scenario.
@@ -111,26 +118,49 @@ func (r *Report) Outcomes(o Outcome) []recognizers.Surface {
 var ErrBase = errors.New("qualify: no base")
 
 // Nearest is the pinned version of agent with recordings closest to
-// version: the newest at or below it, else the oldest above it.
+// version: the one that agrees with it in the most leading components,
+// then the one closest in the first component they differ in (2.1.337
+// is nearest 2.1.332 of 2.1.267 and 2.1.332; 0.170.0 nearest 0.171.0 of
+// 0.155.1 and 0.171.0), the older of two as close.
 func Nearest(agent, version string) (string, error) {
-	var below, above string
-	for _, v := range Bases(agent) {
+	best, bestD := "", distance{}
+	for _, v := range Bases(agent) { // oldest first: a tie keeps the older
 		if !recognizers.Lookup(agent, v).Exact {
 			continue
 		}
-		if !recognizers.VersionLess(version, v) {
-			below = v
-		} else if above == "" {
-			above = v
+		if d := distanceOf(version, v); best == "" || d.less(bestD) {
+			best, bestD = v, d
 		}
 	}
-	if below == "" && above == "" {
+	if best == "" {
 		return "", fmt.Errorf("%w: %s has no pinned version with recordings", ErrBase, agent)
 	}
-	if below != "" {
-		return below, nil
+	return best, nil
+}
+
+// distance between two dotted versions: how many leading components they
+// share (more is nearer), then how far apart the first differing one is.
+type distance struct{ shared, gap int }
+
+func (d distance) less(e distance) bool {
+	return d.shared > e.shared || d.shared == e.shared && d.gap < e.gap
+}
+
+func distanceOf(a, b string) distance {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	var d distance
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		x, errx := strconv.Atoi(as[i])
+		y, erry := strconv.Atoi(bs[i])
+		if errx != nil || erry != nil || x != y {
+			if errx == nil && erry == nil {
+				d.gap = max(x-y, y-x)
+			}
+			return d
+		}
+		d.shared++
 	}
-	return above, nil
+	return d
 }
 
 // Run qualifies cfg.Binary. An error means the qualification could not be

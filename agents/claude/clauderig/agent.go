@@ -30,7 +30,7 @@ func init() {
 			})},
 		},
 		Scenarios: scenarios(),
-		Core:      []string{"send", "permission-approve", "permission-reject", "question-enter", "type-something", "several-questions"},
+		Core:      []string{"send", "permission-approve", "permission-reject", "question-digit", "type-something", "several-questions"},
 	})
 }
 

@@ -32,7 +32,7 @@ func init() {
 			{Suffix: "model-long", Apply: codexLongModel},
 		},
 		Scenarios: scenarios(),
-		Core:      []string{"send", "permission-approve", "permission-reject", "question-enter", "question-notes", "question-unanswered"},
+		Core:      []string{"send", "permission-approve", "permission-reject", "question-digit", "question-notes", "question-unanswered"},
 	})
 }
 
