@@ -139,7 +139,7 @@ func runRefusal(t *testing.T, st *store.Store, c refusaltest.Case, withFault boo
 	turns := &testTurns{terminalID: f.v.ID}
 	keys := &testKeymaps{}
 	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
-		Terminals: fakeTerminals{f}, Turns: turns, Store: st, Journal: j, Keymaps: keys})
+		Terminals: oneTerminal{f}, Turns: turns, Store: st, Journal: j, Keymaps: keys})
 	turnID := writeTurn(t, st, c, f)
 	v := f.View()
 	f.onInput = func() { // DESIGN invariant 3: reserved and marked sent, durably, before any byte
