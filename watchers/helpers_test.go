@@ -145,3 +145,29 @@ func NewParser(a evidence.Agent) evidence.Parser {
 	}
 	return f.NewParser()
 }
+
+// watchDir is newWatcher following dir.
+func watchDir(t *testing.T, opts Options, dir string) (*Watcher, *collector) {
+	t.Helper()
+	w, c := newWatcher(t, opts)
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	return w, c
+}
+
+// wantTurns fails the test unless evs' turns are want.
+func wantTurns(t *testing.T, evs []evidence.Event, want []string) {
+	t.Helper()
+	if got := turns(evs); !equalStrings(got, want) {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
+// wantFileEvents fails the test unless evs' file events are want.
+func wantFileEvents(t *testing.T, evs []evidence.Event, want ...string) {
+	t.Helper()
+	if got := fileEvents(evs); !equalStrings(got, want) {
+		t.Fatalf("file events %q", got)
+	}
+}
