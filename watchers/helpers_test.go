@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/agenttest"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"go.uber.org/goleak"
 )
@@ -170,4 +171,16 @@ func wantFileEvents(t *testing.T, evs []evidence.Event, want ...string) {
 	if got := fileEvents(evs); !equalStrings(got, want) {
 		t.Fatalf("file events %q", got)
 	}
+}
+
+// followRollout writes text to rollout-a.jsonl in a new directory,
+// follows the directory and waits until the text's n turns have arrived.
+func followRollout(t *testing.T, text string, n int) (dir, path string, c *collector) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "rollout-a.jsonl")
+	agenttest.AppendFile(t, path, text)
+	_, c = watchDir(t, flatCodex(), dir)
+	c.wait(t, "the lines written before", func(evs []evidence.Event) bool { return countTurns(evs) == n })
+	return dir, path, c
 }

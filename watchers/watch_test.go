@@ -62,11 +62,7 @@ func checkEnds(t *testing.T, evs []evidence.Event) {
 }
 
 func TestWatchTruncate(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "rollout-a.jsonl")
-	agenttest.AppendFile(t, path, turnLine(0)+turnLine(1)+`{"torn`)
-	_, c := watchDir(t, flatCodex(), dir)
-	c.wait(t, "two lines", func(evs []evidence.Event) bool { return countTurns(evs) == 2 })
+	_, path, c := followRollout(t, turnLine(0)+turnLine(1)+`{"torn`, 2)
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -86,11 +82,7 @@ func TestWatchTruncate(t *testing.T) {
 }
 
 func TestWatchReplaceByRename(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "rollout-a.jsonl")
-	agenttest.AppendFile(t, path, turnLine(0)+turnLine(1))
-	_, c := watchDir(t, flatCodex(), dir)
-	c.wait(t, "two lines", func(evs []evidence.Event) bool { return countTurns(evs) == 2 })
+	dir, path, c := followRollout(t, turnLine(0)+turnLine(1), 2)
 	tmp := filepath.Join(dir, "rollout-a.jsonl.tmp")
 	agenttest.AppendFile(t, tmp, turnLine(5)+turnLine(6)+turnLine(7))
 	if err := os.Rename(tmp, path); err != nil {
@@ -129,11 +121,7 @@ func TestWatchRenameFollows(t *testing.T) {
 }
 
 func TestWatchDeleteRecreate(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "rollout-a.jsonl")
-	agenttest.AppendFile(t, path, turnLine(0))
-	_, c := watchDir(t, flatCodex(), dir)
-	c.wait(t, "first line", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
+	_, path, c := followRollout(t, turnLine(0), 1)
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
@@ -335,11 +323,7 @@ func TestWatchCloseWithUnreadEvidence(t *testing.T) {
 // reuse the inode number, but the removal was seen, so the new file is
 // read from its start in a new generation.
 func TestWatchDeleteRecreateSameBytes(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "rollout-a.jsonl")
-	agenttest.AppendFile(t, path, turnLine(0))
-	_, c := watchDir(t, flatCodex(), dir)
-	c.wait(t, "first line", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
+	_, path, c := followRollout(t, turnLine(0), 1)
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
