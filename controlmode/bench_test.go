@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agent-knock-knock/akk/internal/syncbuf"
 )
 
 var record = flag.Bool("record", false, "TestTmuxRecordStreams: record testdata/streams from a real tmux")
@@ -35,9 +37,8 @@ func recordStream(t *testing.T, name string, panes int, cmd func(int) string, si
 	for i := 1; i < panes; i++ {
 		srv.MustRun("new-window", "-d", "-t", "main", cmd(i))
 	}
-	var raw bytes.Buffer
-	tr := &lockedWriter{w: &raw}
-	c := attach(t, srv, func(cfg *Config) { cfg.Transcript = tr })
+	var tr syncbuf.Buffer
+	c := attach(t, srv, func(cfg *Config) { cfg.Transcript = &tr })
 	var ws []*watcher
 	for i := 0; i < panes; i++ {
 		f, _ := c.Follow(PaneID(i))
@@ -57,12 +58,11 @@ func recordStream(t *testing.T, name string, panes int, cmd func(int) string, si
 		t.Fatal(err)
 	}
 	zw, _ := gzip.NewWriterLevel(out, gzip.BestCompression)
-	tr.mu.Lock()
-	zw.Write(raw.Bytes())
-	tr.mu.Unlock()
+	raw := tr.Bytes()
+	zw.Write(raw)
 	zw.Close()
 	out.Close()
-	t.Logf("%s: %d bytes of tmux -C output", name, raw.Len())
+	t.Logf("%s: %d bytes of tmux -C output", name, len(raw))
 }
 
 func loadStream(b *testing.B, name string) []byte {
@@ -231,17 +231,6 @@ func measureTicks(b *testing.B, c *Client, f *Feed, samples int) []time.Duration
 		}
 	}
 	return lat
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 // readerLatency is a Transcript that times the ticker's lines of pane %0

@@ -9,9 +9,7 @@ import (
 )
 
 func TestTmuxAttachAndCommands(t *testing.T) {
-	checkLeaks(t)
-	srv := startTmux(t, 80, 24, "cat")
-	c := attach(t, srv)
+	srv, c := catClient(t)
 	ctx := ctxTest(t)
 
 	r, err := c.Command(ctx, "display-message", "-p", "#{session_name} #{pane_id}")
@@ -63,9 +61,7 @@ func TestTmuxAttachAndCommands(t *testing.T) {
 }
 
 func TestTmuxQuoting(t *testing.T) {
-	checkLeaks(t)
-	srv := startTmux(t, 80, 24, "cat")
-	c := attach(t, srv)
+	srv, c := catClient(t)
 	ctx := ctxTest(t)
 	for _, s := range []string{
 		"plain", "", " ", "it's", "'", "''", "a ; b", `\;`, "$HOME ~ #{pane_id} %1 #x",
@@ -113,9 +109,7 @@ func TestTmuxAttachFailure(t *testing.T) {
 }
 
 func TestTmuxCloseDetachesCleanly(t *testing.T) {
-	checkLeaks(t)
-	srv := startTmux(t, 80, 24, "cat")
-	c := attach(t, srv)
+	srv, c := catClient(t)
 	if n := strings.Count(string(srv.MustRun("list-clients", "-F", "#{client_flags}")), "control-mode"); n != 1 {
 		t.Fatalf("%d control clients", n)
 	}
@@ -138,9 +132,7 @@ func TestTmuxCloseDetachesCleanly(t *testing.T) {
 }
 
 func TestTmuxEventsAfterTimeout(t *testing.T) {
-	checkLeaks(t)
-	srv := startTmux(t, 80, 24, "cat")
-	c := attach(t, srv)
+	_, c := catClient(t)
 	// A command whose ctx ends before the reply: its reply is discarded and
 	// the next command still gets its own reply.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)

@@ -31,9 +31,7 @@ func awaitRun(t *testing.T, errc <-chan error) (error, time.Duration) {
 }
 
 func TestTmuxFaultServerKilled(t *testing.T) {
-	checkLeaks(t)
-	srv := startTmux(t, 80, 24, "cat")
-	c := attach(t, srv)
+	srv, c := catClient(t)
 	f, _ := c.Follow(0)
 	errc := runClient(t, c)
 	ev := c.Events()
@@ -78,9 +76,7 @@ func TestTmuxFaultPaneKilled(t *testing.T) {
 }
 
 func TestTmuxFaultSessionRenamed(t *testing.T) {
-	checkLeaks(t)
-	srv := startTmux(t, 80, 24, "cat")
-	c := attach(t, srv)
+	srv, c := catClient(t)
 	c.Events()
 	start := time.Now()
 	srv.MustRun("rename-session", "-t", "main", "renamed")
@@ -136,9 +132,7 @@ func TestTmuxFaultPaneRespawned(t *testing.T) {
 }
 
 func TestTmuxFaultDetachedByOtherClient(t *testing.T) {
-	checkLeaks(t)
-	srv := startTmux(t, 80, 24, "cat")
-	c := attach(t, srv)
+	srv, c := catClient(t)
 	f, _ := c.Follow(0)
 	errc := runClient(t, c)
 	name := strings.TrimSpace(string(srv.MustRun("list-clients", "-F", "#{client_name}")))
@@ -158,9 +152,7 @@ func TestTmuxFaultDetachedByOtherClient(t *testing.T) {
 }
 
 func TestTmuxFaultSyntaxError(t *testing.T) {
-	checkLeaks(t)
-	srv := startTmux(t, 80, 24, "cat")
-	c := attach(t, srv)
+	_, c := catClient(t)
 	start := time.Now()
 	_, err := c.Command(ctx3s(t), "no-such-command", "-x")
 	lat := time.Since(start)
@@ -187,9 +179,7 @@ func TestTmuxFaultSyntaxError(t *testing.T) {
 func TestTmuxFaultTmuxClientKilled(t *testing.T) {
 	// The tmux client process dies without %exit (no stdin EOF, no
 	// detach): Run reports ExitError{NoExit}.
-	checkLeaks(t)
-	srv := startTmux(t, 80, 24, "cat")
-	c := attach(t, srv)
+	_, c := catClient(t)
 	errc := runClient(t, c)
 	start := time.Now()
 	c.proc.Process.Kill()
@@ -204,9 +194,7 @@ func TestTmuxFaultTmuxClientKilled(t *testing.T) {
 func TestTmuxFaultCloseHungClient(t *testing.T) {
 	// The tmux client process stops answering: Close kills it after
 	// closeTimeout and still leaves nothing behind.
-	checkLeaks(t)
-	srv := startTmux(t, 80, 24, "cat")
-	c := attach(t, srv)
+	_, c := catClient(t)
 	if err := c.proc.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}

@@ -49,6 +49,15 @@ func startTmux(t testing.TB, w, h int, cmd string) *tmuxtest.Server {
 	return srv
 }
 
+// catClient is the usual fault and client test's start: a leak check, an
+// 80x24 server whose pane runs cat, and a client attached to it.
+func catClient(t *testing.T) (*tmuxtest.Server, *Client) {
+	t.Helper()
+	checkLeaks(t)
+	srv := startTmux(t, 80, 24, "cat")
+	return srv, attach(t, srv)
+}
+
 // attach starts a client on srv's session "main", closed in cleanup.
 func attach(t testing.TB, srv *tmuxtest.Server, mod ...func(*Config)) *Client {
 	t.Helper()

@@ -62,6 +62,16 @@ func runDir(t *testing.T) *Files {
 	return f
 }
 
+// pipedTerminal is a terminal port on a tty that reads what the test
+// writes to in and writes its questions to out; in is closed when the
+// test ends.
+func pipedTerminal(t *testing.T) (term *Terminal, in *io.PipeWriter, out *syncbuf.Buffer) {
+	inR, in := io.Pipe()
+	t.Cleanup(func() { in.Close() })
+	out = &syncbuf.Buffer{}
+	return NewTerminal(inR, out, true), in, out
+}
+
 func dirEntries(t *testing.T, dir string) []string {
 	t.Helper()
 	ents, err := os.ReadDir(dir)
@@ -81,10 +91,7 @@ func dirEntries(t *testing.T, dir string) []string {
 // request is gone.
 func TestRaceFileFirst(t *testing.T) {
 	f := runDir(t)
-	inR, inW := io.Pipe()
-	defer inW.Close()
-	out := &syncbuf.Buffer{}
-	term := NewTerminal(inR, out, true)
+	term, inW, out := pipedTerminal(t)
 	done := race(t, term, f, func(ctx context.Context, p Port) (string, error) {
 		return p.AskDecision(ctx, Prompt{Title: "Bash: rm -rf build"})
 	})
@@ -128,10 +135,7 @@ func TestRaceFileFirst(t *testing.T) {
 // anyone.
 func TestRaceTerminalFirst(t *testing.T) {
 	f := runDir(t)
-	inR, inW := io.Pipe()
-	defer inW.Close()
-	out := &syncbuf.Buffer{}
-	term := NewTerminal(inR, out, true)
+	term, inW, out := pipedTerminal(t)
 	done := race(t, term, f, func(ctx context.Context, p Port) (string, error) {
 		return AskChoice(ctx, p, Prompt{Title: "colour"}, Choice{Options: []string{"Red", "Blue"}})
 	})

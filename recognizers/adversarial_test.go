@@ -149,6 +149,45 @@ var mutations = []mutation{
 // source, version and mutation; and every source actionable unmutated.
 func TestAdversarialMutations(t *testing.T) {
 	cases, refused := 0, map[string]int{}
+	eachSource(t, func(agent, v string, src screentest.Source, scr *vt.Screen) {
+		w, h := scr.Size()
+		base := screentest.CopyScreen(scr, 0, w, h)
+		r := screentest.Recognize(base, agent, v)
+		name := fmt.Sprintf("%s@%s/%s", agent, v, src.Name)
+		screentest.AssertActionable(t, name, &r, src)
+		idle := screentest.MarkerScreen(t, agent, v, "permission-approve", 1)
+		if iw, ih := idle.Size(); iw != w || ih != h {
+			// recorded at another size (exec-long-80): the
+			// source's own next marker is its idle screen
+			idle = screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker+1)
+		}
+		for _, m := range mutations {
+			mut := m.apply(screentest.CopyScreen(base, 0, w, h), &r, screentest.CopyScreen(idle, 0, w, h))
+			if mut == nil {
+				continue
+			}
+			cases++
+			got := screentest.Recognize(mut, agent, v)
+			switch {
+			case got.Actionable():
+				t.Errorf("%s, %s: FALSE ACTIONABLE %s %v", name, m.name, got.ScreenState, got.Interaction)
+			case !screentest.HasReason(got, m.want...):
+				t.Errorf("%s, %s: reasons %v, want one of %v (state %s)", name, m.name, screentest.ReasonCodes(got), m.want, got.ScreenState)
+			default:
+				refused[m.name]++
+			}
+		}
+	})
+	t.Logf("%d mutated screens, none actionable: %v", cases, refused)
+	if cases < 300 {
+		t.Errorf("only %d cases", cases)
+	}
+}
+
+// eachSource runs f on the marker screen of every source of every agent,
+// in every version of it recorded.
+func eachSource(t *testing.T, f func(agent, v string, src screentest.Source, scr *vt.Screen)) {
+	t.Helper()
 	for _, agent := range []string{"claude", "codex", "gemini", "opencode"} {
 		srcs := map[string][]screentest.Source{"claude": claudeSources, "codex": codexSources, "gemini": geminiSources, "opencode": openCodeSources}[agent]
 		for _, src := range srcs {
@@ -156,40 +195,39 @@ func TestAdversarialMutations(t *testing.T) {
 				if _, err := os.Stat(screentest.CastPath(agent, v, src.Surface)); err != nil {
 					continue
 				}
-				scr := screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker)
-				w, h := scr.Size()
-				base := screentest.CopyScreen(scr, 0, w, h)
-				r := screentest.Recognize(base, agent, v)
-				name := fmt.Sprintf("%s@%s/%s", agent, v, src.Name)
-				screentest.AssertActionable(t, name, &r, src)
-				idle := screentest.MarkerScreen(t, agent, v, "permission-approve", 1)
-				if iw, ih := idle.Size(); iw != w || ih != h {
-					// recorded at another size (exec-long-80): the
-					// source's own next marker is its idle screen
-					idle = screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker+1)
-				}
-				for _, m := range mutations {
-					mut := m.apply(screentest.CopyScreen(base, 0, w, h), &r, screentest.CopyScreen(idle, 0, w, h))
-					if mut == nil {
-						continue
-					}
-					cases++
-					got := screentest.Recognize(mut, agent, v)
-					switch {
-					case got.Actionable():
-						t.Errorf("%s, %s: FALSE ACTIONABLE %s %v", name, m.name, got.ScreenState, got.Interaction)
-					case !screentest.HasReason(got, m.want...):
-						t.Errorf("%s, %s: reasons %v, want one of %v (state %s)", name, m.name, screentest.ReasonCodes(got), m.want, got.ScreenState)
-					default:
-						refused[m.name]++
-					}
-				}
+				f(agent, v, src, screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker))
 			}
 		}
 	}
-	t.Logf("%d mutated screens, none actionable: %v", cases, refused)
-	if cases < 300 {
-		t.Errorf("only %d cases", cases)
+}
+
+// eachRecorded runs check on every Claude Code and Codex version with a
+// recording of surface, after proving that version's own source (source
+// in its agent's table) actionable, so that a recognizer that never acts
+// fails; each required version ("agent@version") without the recording
+// fails the test.
+func eachRecorded(t *testing.T, surface string, source int, required []string, check func(agent, v string)) {
+	t.Helper()
+	var seen []string
+	for _, agent := range []string{"claude", "codex"} {
+		src, versions := claudeSources[source], claudeVersions
+		if agent == "codex" {
+			src, versions = codexSources[source], codexVersions
+		}
+		for _, v := range versions {
+			if _, err := os.Stat(screentest.CastPath(agent, v, surface)); err != nil {
+				continue
+			}
+			seen = append(seen, agent+"@"+v)
+			live := screentest.Recognize(screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker), agent, v)
+			screentest.AssertActionable(t, agent+"@"+v+"/"+src.Name, &live, src)
+			check(agent, v)
+		}
+	}
+	for _, n := range required {
+		if !slices.Contains(seen, n) {
+			t.Errorf("no %s recording for %s", surface, n)
+		}
 	}
 }
 
@@ -203,49 +241,30 @@ func TestAdversarialMutations(t *testing.T) {
 // acts fails.
 func TestAdversarialRecordedQuote(t *testing.T) {
 	required := []string{"claude@2.1.267", "codex@0.155.1", "claude@2.1.332", "codex@0.171.0"}
-	var seen []string
-	for _, agent := range []string{"claude", "codex"} {
-		src, versions := claudeSources[0], claudeVersions
-		if agent == "codex" {
-			src, versions = codexSources[0], codexVersions
-		}
-		for _, v := range versions {
-			name := agent + "@" + v
-			if _, err := os.Stat(screentest.CastPath(agent, v, "quoted-prompt")); err != nil {
-				continue
+	eachRecorded(t, "quoted-prompt", 0, required, func(agent, v string) {
+		name := agent + "@" + v
+		p := recognizers.Lookup(agent, v)
+		r := recognizers.NewRecognizer(p, recognizers.TestKey)
+		_, err := recordings.Replay(screentest.LoadCast(t, screentest.CastPath(agent, v, "quoted-prompt")), vt.Options{}, func(s recordings.Step) error {
+			if got := r.Recognize(s.Screen); got.Actionable() {
+				return fmt.Errorf("event %d: FALSE ACTIONABLE %s %v", s.Index, got.ScreenState, got.Interaction)
 			}
-			seen = append(seen, name)
-			live := screentest.Recognize(screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker), agent, v)
-			screentest.AssertActionable(t, name+"/"+src.Name, &live, src)
+			return nil
+		})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 
-			p := recognizers.Lookup(agent, v)
-			r := recognizers.NewRecognizer(p, recognizers.TestKey)
-			_, err := recordings.Replay(screentest.LoadCast(t, screentest.CastPath(agent, v, "quoted-prompt")), vt.Options{}, func(s recordings.Step) error {
-				if got := r.Recognize(s.Screen); got.Actionable() {
-					return fmt.Errorf("event %d: FALSE ACTIONABLE %s %v", s.Index, got.ScreenState, got.Interaction)
-				}
-				return nil
-			})
-			if err != nil {
-				t.Errorf("%s: %v", name, err)
-			}
-
-			got := screentest.Recognize(screentest.MarkerScreen(t, agent, v, "quoted-prompt", 0), agent, v)
-			switch {
-			case got.Interaction != nil || got.Actionable():
-				t.Errorf("%s: quoted prompt read as an interaction: %s %v", name, got.ScreenState, got.Interaction)
-			case got.ScreenState != contract.ScreenIdle || got.Composer != contract.ComposerEmpty:
-				t.Errorf("%s: %s/%s, want idle/empty", name, got.ScreenState, got.Composer)
-			case !screentest.HasReason(got, recognizers.NotePromptInTranscript):
-				t.Errorf("%s: reasons %v, want %s", name, screentest.ReasonCodes(got), recognizers.NotePromptInTranscript)
-			}
+		got := screentest.Recognize(screentest.MarkerScreen(t, agent, v, "quoted-prompt", 0), agent, v)
+		switch {
+		case got.Interaction != nil || got.Actionable():
+			t.Errorf("%s: quoted prompt read as an interaction: %s %v", name, got.ScreenState, got.Interaction)
+		case got.ScreenState != contract.ScreenIdle || got.Composer != contract.ComposerEmpty:
+			t.Errorf("%s: %s/%s, want idle/empty", name, got.ScreenState, got.Composer)
+		case !screentest.HasReason(got, recognizers.NotePromptInTranscript):
+			t.Errorf("%s: reasons %v, want %s", name, screentest.ReasonCodes(got), recognizers.NotePromptInTranscript)
 		}
-	}
-	for _, n := range required {
-		if !slices.Contains(seen, n) {
-			t.Errorf("no quoted-prompt recording for %s", n)
-		}
-	}
+	})
 }
 
 // Mutations. Each works on rows the source's recognition located.
@@ -262,6 +281,13 @@ func stacked(opts []recognizers.Option) bool {
 	return true
 }
 
+// stackedOptions is the recognition's options when there are at least n
+// of them, each a row of its own (the row mutations' precondition).
+func stackedOptions(r *recognizers.Recognition, n int) ([]recognizers.Option, bool) {
+	opts := screentest.Options(r)
+	return opts, len(opts) >= n && stacked(opts)
+}
+
 // numberX finds the column of the number of option o.
 func numberX(s *vt.Screen, o recognizers.Option) int {
 	w, _ := s.Size()
@@ -274,8 +300,8 @@ func numberX(s *vt.Screen, o recognizers.Option) int {
 }
 
 func renumber(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	opts := screentest.Options(r)
-	if len(opts) < 2 || !stacked(opts) {
+	opts, ok := stackedOptions(r, 2)
+	if !ok {
 		return nil
 	}
 	screentest.SetText(s, numberX(s, opts[1]), opts[1].Row, fmt.Sprint(opts[1].Number+1))
@@ -283,8 +309,8 @@ func renumber(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen
 }
 
 func duplicate(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	opts := screentest.Options(r)
-	if len(opts) < 3 || !stacked(opts) {
+	opts, ok := stackedOptions(r, 3)
+	if !ok {
 		return nil
 	}
 	screentest.CopyRow(s, opts[1].Row, opts[2].Row)
@@ -292,8 +318,8 @@ func duplicate(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Scree
 }
 
 func reorder(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	opts := screentest.Options(r)
-	if len(opts) < 3 || !stacked(opts) {
+	opts, ok := stackedOptions(r, 3)
+	if !ok {
 		return nil
 	}
 	w, h := s.Size()
@@ -306,8 +332,8 @@ func reorder(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen 
 
 // missing deletes an option's row: the rows below move up.
 func missing(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Screen {
-	opts := screentest.Options(r)
-	if len(opts) < 3 || !stacked(opts) {
+	opts, ok := stackedOptions(r, 3)
+	if !ok {
 		return nil
 	}
 	w, h := s.Size()
@@ -577,31 +603,22 @@ func wrappedLabel(s *vt.Screen, r *recognizers.Recognition, _ *vt.Screen) *vt.Sc
 // secret_input beside unknown_version.
 func TestAdversarialSecretGeneric(t *testing.T) {
 	cases := 0
-	for _, agent := range []string{"claude", "codex", "gemini", "opencode"} {
-		srcs := map[string][]screentest.Source{"claude": claudeSources, "codex": codexSources, "gemini": geminiSources, "opencode": openCodeSources}[agent]
-		for _, src := range srcs {
-			for _, v := range src.Versions {
-				if _, err := os.Stat(screentest.CastPath(agent, v, src.Surface)); err != nil {
-					continue
-				}
-				scr := screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker)
-				w, h := scr.Size()
-				r := screentest.Recognize(screentest.CopyScreen(scr, 0, w, h), agent, v)
-				for _, m := range []func(*vt.Screen, *recognizers.Recognition, *vt.Screen) *vt.Screen{secretPrompt, secretHeader} {
-					mut := m(screentest.CopyScreen(scr, 0, w, h), &r, nil)
-					if mut == nil {
-						continue
-					}
-					cases++
-					got := screentest.Recognize(mut, agent, "9.9.9")
-					name := fmt.Sprintf("%s@%s/%s as 9.9.9", agent, v, src.Name)
-					if got.Actionable() || !screentest.HasReason(got, recognizers.ReasonSecretInput) || !screentest.HasReason(got, recognizers.ReasonUnknownVersion) {
-						t.Errorf("%s: %s, reasons %v", name, got.ScreenState, screentest.ReasonCodes(got))
-					}
-				}
+	eachSource(t, func(agent, v string, src screentest.Source, scr *vt.Screen) {
+		w, h := scr.Size()
+		r := screentest.Recognize(screentest.CopyScreen(scr, 0, w, h), agent, v)
+		for _, m := range []func(*vt.Screen, *recognizers.Recognition, *vt.Screen) *vt.Screen{secretPrompt, secretHeader} {
+			mut := m(screentest.CopyScreen(scr, 0, w, h), &r, nil)
+			if mut == nil {
+				continue
+			}
+			cases++
+			got := screentest.Recognize(mut, agent, "9.9.9")
+			name := fmt.Sprintf("%s@%s/%s as 9.9.9", agent, v, src.Name)
+			if got.Actionable() || !screentest.HasReason(got, recognizers.ReasonSecretInput) || !screentest.HasReason(got, recognizers.ReasonUnknownVersion) {
+				t.Errorf("%s: %s, reasons %v", name, got.ScreenState, screentest.ReasonCodes(got))
 			}
 		}
-	}
+	})
 	if cases < 20 {
 		t.Errorf("only %d cases", cases)
 	}
@@ -615,52 +632,34 @@ func TestAdversarialSecretGeneric(t *testing.T) {
 // actionable first, so a recognizer that never acts fails.
 func TestAdversarialRecordedSecret(t *testing.T) {
 	required := []string{"claude@2.1.267", "claude@2.1.332", "codex@0.155.1", "codex@0.171.0"}
-	var seen []string
-	for _, agent := range []string{"claude", "codex"} {
-		src, versions := claudeSources[1], claudeVersions
-		if agent == "codex" {
-			src, versions = codexSources[1], codexVersions
-		}
-		for _, v := range versions {
-			if _, err := os.Stat(screentest.CastPath(agent, v, "question-secret")); err != nil {
-				continue
-			}
-			seen = append(seen, agent+"@"+v)
-			live := screentest.Recognize(screentest.MarkerScreen(t, agent, v, src.Surface, src.Marker), agent, v)
-			screentest.AssertActionable(t, agent+"@"+v+"/"+src.Name, &live, src)
-			for _, as := range []string{v, "9.9.9"} {
-				name := agent + "@" + v + " read as " + as
-				r := recognizers.NewRecognizer(recognizers.Lookup(agent, as), recognizers.TestKey)
-				markers := 0
-				_, err := recordings.Replay(screentest.LoadCast(t, screentest.CastPath(agent, v, "question-secret")), vt.Options{}, func(s recordings.Step) error {
-					got := r.Recognize(s.Screen)
-					if got.Actionable() || got.Plan != nil {
-						return fmt.Errorf("event %d: FALSE ACTIONABLE %s %v", s.Index, got.ScreenState, got.Interaction)
-					}
-					if s.Marker == nil || s.Marker.Expect.Kind == nil {
-						return nil
-					}
-					markers++
-					if got.Interaction == nil || got.Interaction.State != contract.StateManualRequired ||
-						!slices.Contains(got.Interaction.Reasons, recognizers.ReasonSecretInput) {
-						return fmt.Errorf("event %d (%s): interaction %v, want manual_required with secret_input", s.Index, s.Marker.State, got.Interaction)
-					}
+	eachRecorded(t, "question-secret", 1, required, func(agent, v string) {
+		for _, as := range []string{v, "9.9.9"} {
+			name := agent + "@" + v + " read as " + as
+			r := recognizers.NewRecognizer(recognizers.Lookup(agent, as), recognizers.TestKey)
+			markers := 0
+			_, err := recordings.Replay(screentest.LoadCast(t, screentest.CastPath(agent, v, "question-secret")), vt.Options{}, func(s recordings.Step) error {
+				got := r.Recognize(s.Screen)
+				if got.Actionable() || got.Plan != nil {
+					return fmt.Errorf("event %d: FALSE ACTIONABLE %s %v", s.Index, got.ScreenState, got.Interaction)
+				}
+				if s.Marker == nil || s.Marker.Expect.Kind == nil {
 					return nil
-				})
-				if err != nil {
-					t.Errorf("%s: %v", name, err)
 				}
-				if markers < 3 {
-					t.Errorf("%s: %d markers with an interaction", name, markers)
+				markers++
+				if got.Interaction == nil || got.Interaction.State != contract.StateManualRequired ||
+					!slices.Contains(got.Interaction.Reasons, recognizers.ReasonSecretInput) {
+					return fmt.Errorf("event %d (%s): interaction %v, want manual_required with secret_input", s.Index, s.Marker.State, got.Interaction)
 				}
+				return nil
+			})
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			if markers < 3 {
+				t.Errorf("%s: %d markers with an interaction", name, markers)
 			}
 		}
-	}
-	for _, n := range required {
-		if !slices.Contains(seen, n) {
-			t.Errorf("no question-secret recording for %s", n)
-		}
-	}
+	})
 }
 
 // multiRows are a multi-select source's answer rows and its free-text

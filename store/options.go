@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -51,24 +52,16 @@ func (o *Options) EnsureDefaults() *Options {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	if o.EventLimit == 0 {
-		o.EventLimit = DefaultEventLimit
-	}
-	if o.CacheSize == 0 {
-		o.CacheSize = DefaultCacheSize
-	}
-	if o.MemTableSize == 0 {
-		o.MemTableSize = DefaultMemTableSize
-	}
+	o.EventLimit = cmp.Or(o.EventLimit, DefaultEventLimit)
+	o.CacheSize = cmp.Or(o.CacheSize, DefaultCacheSize)
+	o.MemTableSize = cmp.Or(o.MemTableSize, DefaultMemTableSize)
 	if o.Now == nil {
 		o.Now = time.Now
 	}
 	if o.fs == nil {
 		o.fs = vfs.Default
 	}
-	if o.MinFree == 0 {
-		o.MinFree = DefaultMinFree
-	}
+	o.MinFree = cmp.Or(o.MinFree, DefaultMinFree)
 	return o
 }
 

@@ -126,14 +126,9 @@ func paneModesCase(t *testing.T, ctx context.Context, srv *tmuxtest.Server, akk 
 	}
 	at(by)
 	at(r)
-	for _, m := range paneModes {
-		c := c
-		c.Fault = m.fault
-		tmuxFault(r, c)
-		if m.fault == refusaltest.Synchronized { // the window's option: both panes copy input
-			r.tmux("set-option", "-w", "-t", "PANE", "synchronize-panes", "on")
-		}
-		state := modeState(t, srv, target.pane)
+	// statusThenAct takes a fresh status of the target and acts on it as
+	// c says: its result, and the input commands issued meanwhile.
+	statusThenAct := func(c refusaltest.Case) (api.ActionResult, int64) {
 		st, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: r.row().TerminalID})
 		if err != nil {
 			t.Fatal(err)
@@ -143,10 +138,21 @@ func paneModesCase(t *testing.T, ctx context.Context, srv *tmuxtest.Server, akk 
 		if err != nil {
 			t.Fatal(err)
 		}
+		return res, inputs.n.Load() - before
+	}
+	for _, m := range paneModes {
+		c := c
+		c.Fault = m.fault
+		tmuxFault(r, c)
+		if m.fault == refusaltest.Synchronized { // the window's option: both panes copy input
+			r.tmux("set-option", "-w", "-t", "PANE", "synchronize-panes", "on")
+		}
+		state := modeState(t, srv, target.pane)
+		res, n := statusThenAct(c)
 		if res.Outcome != api.OutcomeRejected || !strings.HasPrefix(res.Reason, m.reason+":") {
 			t.Errorf("%s: outcome %s (%s), want rejected_before_input (%s)", m.fault, res.Outcome, res.Reason, m.reason)
 		}
-		if n := inputs.n.Load() - before; n != 0 {
+		if n != 0 {
 			t.Errorf("%s: %d input commands issued to tmux, want 0", m.fault, n)
 		}
 		if res.ReceiptID != "" || res.DoNotRetry {
@@ -161,19 +167,11 @@ func paneModesCase(t *testing.T, ctx context.Context, srv *tmuxtest.Server, akk 
 		tmuxUnfault(r, c)
 	}
 	// Itself again: the same status-then-act goes through, typed once.
-	st, err := d.cl.Status(ctx, api.StatusRequest{TerminalID: r.row().TerminalID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := inputs.n.Load()
-	res, err := tmuxCall(r, c, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, n := statusThenAct(c)
 	if res.Outcome != api.OutcomeAccepted {
 		t.Fatalf("after the modes: outcome %s (%s), want accepted", res.Outcome, res.Reason)
 	}
-	if n := inputs.n.Load() - before; n == 0 {
+	if n == 0 {
 		t.Errorf("accepted with no input command")
 	}
 	// The gate was read by the last barrier before the checks: a mode a

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -214,15 +213,7 @@ func joinerPending(b []byte) bool {
 func (r *tmuxRig) tmux(ctx context.Context, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-S", r.srv.Socket}, args...)...)
-	cmd.Env = r.srv.Env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
+	return r.srv.RunContext(ctx, args...)
 }
 
 // parseView splits the output of `capture-pane ; display-message`: height

@@ -201,10 +201,7 @@ func TestAcceptLive(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "rollout-a.jsonl")
 	agenttest.AppendFile(t, p, agenttest.RolloutMeta("s", "/src", "0.155.1")+agenttest.RolloutTurn("t1", prompt))
-	w, c := newWatcher(t, flatCodex())
-	if err := w.Add(dir); err != nil {
-		t.Fatal(err)
-	}
+	_, c := watchDir(t, flatCodex(), dir)
 	c.wait(t, "history", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
 	a := anchor(t, rollout.Agent, p)
 	agenttest.AppendFile(t, p, agenttest.RolloutTurn("t2", prompt))

@@ -276,10 +276,7 @@ func TestFixturesLive(t *testing.T) {
 func liveReplay(t *testing.T, agent evidence.Agent, files []recordings.CorpusFile) {
 	dir := t.TempDir()
 	opts := Options{Agent: agent}
-	w, c := newWatcher(t, opts)
-	if err := w.Add(dir); err != nil {
-		t.Fatal(err)
-	}
+	_, c := watchDir(t, opts, dir)
 	r := rand.New(rand.NewPCG(1, 2))
 	want := 0
 	var paths []string

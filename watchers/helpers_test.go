@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-knock-knock/akk/agents/agenttest"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 	"go.uber.org/goleak"
 )
@@ -144,4 +145,42 @@ func NewParser(a evidence.Agent) evidence.Parser {
 		panic("no line format for " + string(a))
 	}
 	return f.NewParser()
+}
+
+// watchDir is newWatcher following dir.
+func watchDir(t *testing.T, opts Options, dir string) (*Watcher, *collector) {
+	t.Helper()
+	w, c := newWatcher(t, opts)
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	return w, c
+}
+
+// wantTurns fails the test unless evs' turns are want.
+func wantTurns(t *testing.T, evs []evidence.Event, want []string) {
+	t.Helper()
+	if got := turns(evs); !equalStrings(got, want) {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
+// wantFileEvents fails the test unless evs' file events are want.
+func wantFileEvents(t *testing.T, evs []evidence.Event, want ...string) {
+	t.Helper()
+	if got := fileEvents(evs); !equalStrings(got, want) {
+		t.Fatalf("file events %q", got)
+	}
+}
+
+// followRollout writes text to rollout-a.jsonl in a new directory,
+// follows the directory and waits until the text's n turns have arrived.
+func followRollout(t *testing.T, text string, n int) (dir, path string, c *collector) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "rollout-a.jsonl")
+	agenttest.AppendFile(t, path, text)
+	_, c = watchDir(t, flatCodex(), dir)
+	c.wait(t, "the lines written before", func(evs []evidence.Event) bool { return countTurns(evs) == n })
+	return dir, path, c
 }

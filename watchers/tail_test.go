@@ -112,15 +112,26 @@ func TestTailRandomChunks(t *testing.T) {
 	}
 }
 
-func TestTailTruncate(t *testing.T) {
-	f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 2}, data: []byte("one\ntwo\nthr")}
-	tl := NewTail(0, 0)
-	got := drive(t, tl, f, 0)
-	f.data = []byte("x\n")
-	got = append(got, drive(t, tl, f, 0)...)
-	want := "!appeared@0|0:one|4:two|!truncated@1|0:x"
-	if strings.Join(got, "|") != want {
-		t.Fatalf("got %q want %q", got, want)
+// TestTailRewritten: a file that shrinks is truncated; one rewritten in
+// place to a size at least the old offset is caught by the guard bytes,
+// not by its size. Either way it is read again from 0.
+func TestTailRewritten(t *testing.T) {
+	for _, tc := range []struct {
+		name, before, after, want string
+	}{
+		{"truncate", "one\ntwo\nthr", "x\n", "!appeared@0|0:one|4:two|!truncated@1|0:x"},
+		{"rewrite in place", "aaaa\nbbbb\n", "cccc\ndddd\neeee\n", "!appeared@0|0:aaaa|5:bbbb|!truncated@1|0:cccc|5:dddd|10:eeee"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 2}, data: []byte(tc.before)}
+			tl := NewTail(0, 0)
+			got := drive(t, tl, f, 0)
+			f.data = []byte(tc.after)
+			got = append(got, drive(t, tl, f, 0)...)
+			if strings.Join(got, "|") != tc.want {
+				t.Fatalf("got %q want %q", got, tc.want)
+			}
+		})
 	}
 }
 
@@ -136,20 +147,6 @@ func TestTailTruncateReportsDroppedAndOldOffset(t *testing.T) {
 	}
 	if s.ReadAt != 0 || s.ReadLen != 2 {
 		t.Fatalf("step %+v", s)
-	}
-}
-
-// A file rewritten in place to a size at least the old offset is caught
-// by the guard bytes, not by its size.
-func TestTailRewriteInPlace(t *testing.T) {
-	f := &simFile{exists: true, id: evidence.FileID{Dev: 1, Ino: 2}, data: []byte("aaaa\nbbbb\n")}
-	tl := NewTail(0, 0)
-	got := drive(t, tl, f, 0)
-	f.data = []byte("cccc\ndddd\neeee\n")
-	got = append(got, drive(t, tl, f, 0)...)
-	want := "!appeared@0|0:aaaa|5:bbbb|!truncated@1|0:cccc|5:dddd|10:eeee"
-	if strings.Join(got, "|") != want {
-		t.Fatalf("got %q want %q", got, want)
 	}
 }
 

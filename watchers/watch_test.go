@@ -27,10 +27,7 @@ func TestWatchTornAppends(t *testing.T) {
 		text.WriteString(turnLine(i))
 	}
 	all := text.String()
-	w, c := newWatcher(t, flatCodex())
-	if err := w.Add(dir); err != nil {
-		t.Fatal(err)
-	}
+	_, c := watchDir(t, flatCodex(), dir)
 	// Pieces cut through lines: after each, exactly the complete lines so
 	// far have arrived, never the torn one.
 	written := 0
@@ -65,14 +62,7 @@ func checkEnds(t *testing.T, evs []evidence.Event) {
 }
 
 func TestWatchTruncate(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "rollout-a.jsonl")
-	agenttest.AppendFile(t, path, turnLine(0)+turnLine(1)+`{"torn`)
-	w, c := newWatcher(t, flatCodex())
-	if err := w.Add(dir); err != nil {
-		t.Fatal(err)
-	}
-	c.wait(t, "two lines", func(evs []evidence.Event) bool { return countTurns(evs) == 2 })
+	_, path, c := followRollout(t, turnLine(0)+turnLine(1)+`{"torn`, 2)
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -80,12 +70,8 @@ func TestWatchTruncate(t *testing.T) {
 	agenttest.AppendFile(t, path, turnLine(2)+turnLine(3))
 	evs := c.wait(t, "lines after truncation", func(evs []evidence.Event) bool { return countTurns(evs) == 4 })
 	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 1), expectTurns("rollout-a.jsonl", 1, 0, 2, 3)...)
-	if got := turns(evs); !equalStrings(got, want) {
-		t.Fatalf("got %q want %q", got, want)
-	}
-	if got := fileEvents(evs); !equalStrings(got, []string{"rollout-a.jsonl:appeared@0", "rollout-a.jsonl:truncated@1"}) {
-		t.Fatalf("file events %q", got)
-	}
+	wantTurns(t, evs, want)
+	wantFileEvents(t, evs, "rollout-a.jsonl:appeared@0", "rollout-a.jsonl:truncated@1")
 	for _, ev := range evs {
 		if fe, ok := ev.(evidence.FileEvent); ok && fe.Change == evidence.FileTruncated {
 			if fe.OldOffset != int64(len(turnLine(0)+turnLine(1))+6) || fe.Dropped != 6 {
@@ -96,14 +82,7 @@ func TestWatchTruncate(t *testing.T) {
 }
 
 func TestWatchReplaceByRename(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "rollout-a.jsonl")
-	agenttest.AppendFile(t, path, turnLine(0)+turnLine(1))
-	w, c := newWatcher(t, flatCodex())
-	if err := w.Add(dir); err != nil {
-		t.Fatal(err)
-	}
-	c.wait(t, "two lines", func(evs []evidence.Event) bool { return countTurns(evs) == 2 })
+	dir, path, c := followRollout(t, turnLine(0)+turnLine(1), 2)
 	tmp := filepath.Join(dir, "rollout-a.jsonl.tmp")
 	agenttest.AppendFile(t, tmp, turnLine(5)+turnLine(6)+turnLine(7))
 	if err := os.Rename(tmp, path); err != nil {
@@ -111,12 +90,8 @@ func TestWatchReplaceByRename(t *testing.T) {
 	}
 	evs := c.wait(t, "replacement", func(evs []evidence.Event) bool { return countTurns(evs) == 5 })
 	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 1), expectTurns("rollout-a.jsonl", 1, 0, 5, 7)...)
-	if got := turns(evs); !equalStrings(got, want) {
-		t.Fatalf("got %q want %q", got, want)
-	}
-	if got := fileEvents(evs); !equalStrings(got, []string{"rollout-a.jsonl:appeared@0", "rollout-a.jsonl:replaced@1"}) {
-		t.Fatalf("file events %q", got)
-	}
+	wantTurns(t, evs, want)
+	wantFileEvents(t, evs, "rollout-a.jsonl:appeared@0", "rollout-a.jsonl:replaced@1")
 }
 
 // A followed file renamed within its directory keeps its offset: the
@@ -130,10 +105,7 @@ func TestWatchRenameFollows(t *testing.T) {
 	}
 	defer f.Close()
 	f.WriteString(turnLine(0))
-	w, c := newWatcher(t, flatCodex())
-	if err := w.Add(dir); err != nil {
-		t.Fatal(err)
-	}
+	_, c := watchDir(t, flatCodex(), dir)
 	c.wait(t, "first line", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
 	to := filepath.Join(dir, "rollout-b.jsonl")
 	if err := os.Rename(path, to); err != nil {
@@ -144,23 +116,12 @@ func TestWatchRenameFollows(t *testing.T) {
 	evs := c.wait(t, "line after rename", func(evs []evidence.Event) bool { return countTurns(evs) == 2 })
 	off := int64(len(turnLine(0)))
 	want := []string{"rollout-a.jsonl@0+0:t0", "rollout-b.jsonl@0+" + itoa(off) + ":t1"}
-	if got := turns(evs); !equalStrings(got, want) {
-		t.Fatalf("got %q want %q", got, want)
-	}
-	if got := fileEvents(evs); !equalStrings(got, []string{"rollout-a.jsonl:appeared@0", "rollout-b.jsonl:renamed@0"}) {
-		t.Fatalf("file events %q", got)
-	}
+	wantTurns(t, evs, want)
+	wantFileEvents(t, evs, "rollout-a.jsonl:appeared@0", "rollout-b.jsonl:renamed@0")
 }
 
 func TestWatchDeleteRecreate(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "rollout-a.jsonl")
-	agenttest.AppendFile(t, path, turnLine(0))
-	w, c := newWatcher(t, flatCodex())
-	if err := w.Add(dir); err != nil {
-		t.Fatal(err)
-	}
-	c.wait(t, "first line", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
+	_, path, c := followRollout(t, turnLine(0), 1)
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
@@ -168,12 +129,8 @@ func TestWatchDeleteRecreate(t *testing.T) {
 	agenttest.AppendFile(t, path, turnLine(1)+turnLine(2))
 	evs := c.wait(t, "recreated lines", func(evs []evidence.Event) bool { return countTurns(evs) == 3 })
 	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 0), expectTurns("rollout-a.jsonl", 1, 0, 1, 2)...)
-	if got := turns(evs); !equalStrings(got, want) {
-		t.Fatalf("got %q want %q", got, want)
-	}
-	if got := fileEvents(evs); !equalStrings(got, []string{"rollout-a.jsonl:appeared@0", "rollout-a.jsonl:deleted@0", "rollout-a.jsonl:appeared@1"}) {
-		t.Fatalf("file events %q", got)
-	}
+	wantTurns(t, evs, want)
+	wantFileEvents(t, evs, "rollout-a.jsonl:appeared@0", "rollout-a.jsonl:deleted@0", "rollout-a.jsonl:appeared@1")
 }
 
 // Codex writes into $CODEX_HOME/sessions/YYYY/MM/DD: day, month and year
@@ -186,10 +143,7 @@ func TestWatchNewDayDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	agenttest.AppendFile(t, filepath.Join(old, "rollout-old.jsonl"), turnLine(0))
-	w, c := newWatcher(t, Options{Agent: rollout.Agent, Depth: rollout.Format.Depth})
-	if err := w.Add(root); err != nil {
-		t.Fatal(err)
-	}
+	_, c := watchDir(t, Options{Agent: rollout.Agent, Depth: rollout.Format.Depth}, root)
 	c.wait(t, "existing rollout", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
 	for i, day := range []string{"2026/11/30", "2026/12/01", "2027/01/01"} {
 		d := filepath.Join(root, filepath.FromSlash(day))
@@ -222,10 +176,7 @@ func TestWatchFilesCreatedWhileStopped(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "rollout-a.jsonl")
 	agenttest.AppendFile(t, a, turnLine(0)+turnLine(1))
-	w1, c1 := newWatcher(t, flatCodex())
-	if err := w1.Add(dir); err != nil {
-		t.Fatal(err)
-	}
+	w1, c1 := watchDir(t, flatCodex(), dir)
 	evs := c1.wait(t, "first run", func(evs []evidence.Event) bool { return countTurns(evs) == 2 })
 	last := evs[len(evs)-1].(evidence.TurnStarted)
 	w1.Close()
@@ -240,15 +191,10 @@ func TestWatchFilesCreatedWhileStopped(t *testing.T) {
 		}
 		return 0
 	}
-	w2, c2 := newWatcher(t, opts)
-	if err := w2.Add(dir); err != nil {
-		t.Fatal(err)
-	}
+	_, c2 := watchDir(t, opts, dir)
 	evs = c2.wait(t, "second run", func(evs []evidence.Event) bool { return countTurns(evs) == 3 })
 	want := append(expectTurns("rollout-a.jsonl", 0, last.End, 2, 2), expectTurns("rollout-b.jsonl", 0, 0, 3, 4)...)
-	if got := turns(evs); !equalStrings(got, want) {
-		t.Fatalf("got %q want %q", got, want)
-	}
+	wantTurns(t, evs, want)
 }
 
 // TestWatchBurst appends 10,000 lines as fast as the writer can and checks
@@ -257,10 +203,7 @@ func TestWatchBurst(t *testing.T) {
 	const n = 10000
 	dir := t.TempDir()
 	path := filepath.Join(dir, "rollout-burst.jsonl")
-	w, c := newWatcher(t, flatCodex())
-	if err := w.Add(dir); err != nil {
-		t.Fatal(err)
-	}
+	_, c := watchDir(t, flatCodex(), dir)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		t.Fatal(err)
@@ -290,10 +233,7 @@ func TestWatchOverflowRescan(t *testing.T) {
 	pause := make(chan struct{})
 	opts := flatCodex()
 	opts.testPause = pause
-	w, c := newWatcher(t, opts)
-	if err := w.Add(dir); err != nil {
-		t.Fatal(err)
-	}
+	_, c := watchDir(t, opts, dir)
 	// The worker reads files found by Add without the reader's help.
 	c.wait(t, "first line", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
 	limit := 16384
@@ -328,9 +268,7 @@ func TestWatchOverflowRescan(t *testing.T) {
 		t.Fatalf("no rescan:\n%s", dump(evs))
 	}
 	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 1), expectTurns("rollout-b.jsonl", 0, 0, 2, 2)...)
-	if got := turns(evs); !equalStrings(got, want) {
-		t.Fatalf("got %q want %q", got, want)
-	}
+	wantTurns(t, evs, want)
 }
 
 func TestWatchClose(t *testing.T) {
@@ -385,23 +323,14 @@ func TestWatchCloseWithUnreadEvidence(t *testing.T) {
 // reuse the inode number, but the removal was seen, so the new file is
 // read from its start in a new generation.
 func TestWatchDeleteRecreateSameBytes(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "rollout-a.jsonl")
-	agenttest.AppendFile(t, path, turnLine(0))
-	w, c := newWatcher(t, flatCodex())
-	if err := w.Add(dir); err != nil {
-		t.Fatal(err)
-	}
-	c.wait(t, "first line", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
+	_, path, c := followRollout(t, turnLine(0), 1)
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
 	agenttest.AppendFile(t, path, turnLine(0)+turnLine(1))
 	evs := c.wait(t, "recreated lines", func(evs []evidence.Event) bool { return countTurns(evs) == 3 })
 	want := append(expectTurns("rollout-a.jsonl", 0, 0, 0, 0), expectTurns("rollout-a.jsonl", 1, 0, 0, 1)...)
-	if got := turns(evs); !equalStrings(got, want) {
-		t.Fatalf("got %q want %q", got, want)
-	}
+	wantTurns(t, evs, want)
 	got := strings.Join(fileEvents(evs), " ")
 	if got != "rollout-a.jsonl:appeared@0 rollout-a.jsonl:deleted@0 rollout-a.jsonl:appeared@1" &&
 		got != "rollout-a.jsonl:appeared@0 rollout-a.jsonl:replaced@1" {
@@ -418,10 +347,7 @@ func TestWatchRotation(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "rollout-a.jsonl")
 	agenttest.AppendFile(t, path, turnLine(0))
-	w, c := newWatcher(t, flatCodex())
-	if err := w.Add(dir); err != nil {
-		t.Fatal(err)
-	}
+	_, c := watchDir(t, flatCodex(), dir)
 	evs := c.wait(t, "first line", func(evs []evidence.Event) bool { return countTurns(evs) == 1 })
 	first := evs[len(evs)-1].(evidence.TurnStarted)
 	old := filepath.Join(dir, "rollout-a.1.jsonl")
@@ -469,10 +395,7 @@ func TestWatchClaudeProjects(t *testing.T) {
 		t.Fatal("no recorded Claude send transcript")
 	}
 	root := t.TempDir()
-	w, c := newWatcher(t, Options{Agent: transcript.Agent, Depth: transcript.Format.Depth})
-	if err := w.Add(root); err != nil {
-		t.Fatal(err)
-	}
+	w, c := watchDir(t, Options{Agent: transcript.Agent, Depth: transcript.Format.Depth}, root)
 	proj := filepath.Join(root, "-tmp-project")
 	if err := os.MkdirAll(filepath.Join(proj, "e35d3123", "subagents"), 0o700); err != nil {
 		t.Fatal(err)

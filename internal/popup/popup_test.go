@@ -85,18 +85,20 @@ func (f *fakeBackend) Status(ctx context.Context, req api.StatusRequest) (api.St
 }
 
 func (f *fakeBackend) Approve(ctx context.Context, req api.ApproveRequest) (api.ActionResult, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.calls = append(f.calls, "approve")
-	f.approved = append(f.approved, req)
-	return f.result, nil
+	return act(f, "approve", &f.approved, req)
 }
 
 func (f *fakeBackend) Respond(ctx context.Context, req api.RespondRequest) (api.ActionResult, error) {
+	return act(f, "respond", &f.answered, req)
+}
+
+// act records an action call and its request in reqs, and answers with
+// the fake's result.
+func act[R any](f *fakeBackend, call string, reqs *[]R, req R) (api.ActionResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.calls = append(f.calls, "respond")
-	f.answered = append(f.answered, req)
+	f.calls = append(f.calls, call)
+	*reqs = append(*reqs, req)
 	return f.result, nil
 }
 

@@ -8,6 +8,7 @@ package tmuxtest
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -177,7 +178,13 @@ func (s *Server) as(cmd *exec.Cmd) {
 }
 
 func (s *Server) run(args ...string) ([]byte, error) {
-	cmd := exec.Command("tmux", append([]string{"-L", s.Name}, args...)...)
+	return s.RunContext(context.Background(), args...)
+}
+
+// RunContext is Run with a context: the tmux client is killed when ctx
+// ends.
+func (s *Server) RunContext(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-L", s.Name}, args...)...)
 	cmd.Env = s.Env
 	s.as(cmd)
 	var stderr bytes.Buffer

@@ -98,15 +98,17 @@ func (a actor) Status(_ context.Context, req api.StatusRequest) (api.StatusRespo
 }
 
 func (a actor) Approve(_ context.Context, req api.ApproveRequest) (api.ActionResult, error) {
-	a.f.log("approve " + a.c)
-	a.f.mu.Lock()
-	a.f.sent = append(a.f.sent, req)
-	a.f.mu.Unlock()
-	return api.ActionResult{Outcome: api.OutcomeAccepted}, nil
+	return a.accept("approve", req)
 }
 
 func (a actor) Respond(_ context.Context, req api.RespondRequest) (api.ActionResult, error) {
-	a.f.log("respond " + a.c)
+	return a.accept("respond", req)
+}
+
+// accept logs the controller's call and keeps its request: the fake
+// accepts every action.
+func (a actor) accept(call string, req any) (api.ActionResult, error) {
+	a.f.log(call + " " + a.c)
 	a.f.mu.Lock()
 	a.f.sent = append(a.f.sent, req)
 	a.f.mu.Unlock()

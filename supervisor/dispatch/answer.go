@@ -24,19 +24,12 @@ import (
 
 // Answer answers POST /v1/answer; every result carries the send's facts.
 func (d *Dispatcher) Answer(ctx context.Context, req api.AnswerRequest) (api.ActionResult, error) {
-	out, err := d.answer(ctx, req)
-	if err != nil {
-		return out, err
-	}
-	return withFacts(out), nil
+	return factsOf(d.answer(ctx, req))
 }
 
 func (d *Dispatcher) answer(ctx context.Context, req api.AnswerRequest) (api.ActionResult, error) {
 	const op = "answer"
-	if req.TurnID == "" {
-		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "answer needs turn_id (a new task is a send)")
-	}
-	if err := checkID("turn_id", req.TurnID, "turn"); err != nil {
+	if err := needTurnID(req.TurnID, "answer needs turn_id (a new task is a send)"); err != nil {
 		return api.ActionResult{}, err
 	}
 	if len(req.Request) > api.MaxRequestText {

@@ -21,10 +21,7 @@ import (
 // Cancel answers POST /v1/cancel.
 func (d *Dispatcher) Cancel(ctx context.Context, req api.CancelRequest) (api.ActionResult, error) {
 	const op = "cancel"
-	if req.TurnID == "" {
-		return api.ActionResult{}, api.Errorf(api.CodeBadRequest, "cancel needs turn_id")
-	}
-	if err := checkID("turn_id", req.TurnID, "turn"); err != nil {
+	if err := needTurnID(req.TurnID, "cancel needs turn_id"); err != nil {
 		return api.ActionResult{}, err
 	}
 	controller := ControllerOf(ctx)

@@ -261,28 +261,36 @@ func (f *fakeTerminal) Resolve() {
 
 func (f *fakeTerminal) Poke() {}
 
-// fakeTerminals is the registry of one fake.
-type fakeTerminals struct{ f *fakeTerminal }
+// oneTerminal is the registry of one terminal (a fake, or a fake that
+// deviates).
+type oneTerminal struct{ t Terminal }
 
-func (r fakeTerminals) Terminal(id string) Terminal {
-	if r.f.View().ID == id {
-		return r.f
+func (r oneTerminal) Terminal(id string) Terminal {
+	if r.t.View().ID == id {
+		return r.t
 	}
 	return nil
 }
 
-func (r fakeTerminals) All() []Terminal { return []Terminal{r.f} }
+func (r oneTerminal) All() []Terminal { return []Terminal{r.t} }
 
 // storeAndFake is a real store and a fake terminal played to marker k
 // (toMarker's k), for a test that runs one transaction on them.
 func storeAndFake(t *testing.T, agent, version, name string, k int) (*store.Store, *fakeTerminal) {
+	t.Helper()
+	return storeAndShownFake(t, agent, version, version, name, k)
+}
+
+// storeAndShownFake is storeAndFake of a fake whose screen shows another
+// version (newFake's shown).
+func storeAndShownFake(t *testing.T, agent, version, shown, name string, k int) (*store.Store, *fakeTerminal) {
 	t.Helper()
 	st, err := store.Open(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	f, err := newFake(agent, version, version, name)
+	f, err := newFake(agent, version, shown, name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,12 @@ func TestModelControlRefusals(t *testing.T) {
 	idle := func(t *testing.T) *threadFixture {
 		return newThreadFixture(t, "codex", "0.155.1", "0.155.1", "model-menu", 0, idFirst)
 	}
+	// offered: idle, with a catalog offered to its process.
+	offered := func(t *testing.T) *threadFixture {
+		x := idle(t)
+		offerCatalog(x, x.f.View().Ident.Incarnation())
+		return x
+	}
 	for _, c := range []struct {
 		name   string
 		fix    func(t *testing.T) *threadFixture
@@ -74,21 +80,9 @@ func TestModelControlRefusals(t *testing.T) {
 			return newThreadFixture(t, "codex", "0.171.0", "0.171.0", "model-menu", 0, idFirst)
 		}, callOptions, api.ReasonUnknownVersion},
 		{"set without a catalog", idle, callSet("gpt-5.6-luna", "High"), api.ReasonNoCatalog},
-		{"set a model not offered", func(t *testing.T) *threadFixture {
-			x := idle(t)
-			offerCatalog(x, x.f.View().Ident.Incarnation())
-			return x
-		}, callSet("gpt-6-astra", "High"), api.ReasonModelNotOffered},
-		{"set an effort not offered", func(t *testing.T) *threadFixture {
-			x := idle(t)
-			offerCatalog(x, x.f.View().Ident.Incarnation())
-			return x
-		}, callSet("gpt-5.5", "High"), api.ReasonModelNotOffered},
-		{"set the tuple in use", func(t *testing.T) *threadFixture {
-			x := idle(t)
-			offerCatalog(x, x.f.View().Ident.Incarnation())
-			return x
-		}, callSet("gpt-5.5", "Medium"), api.ReasonAlreadyCurrent},
+		{"set a model not offered", offered, callSet("gpt-6-astra", "High"), api.ReasonModelNotOffered},
+		{"set an effort not offered", offered, callSet("gpt-5.5", "High"), api.ReasonModelNotOffered},
+		{"set the tuple in use", offered, callSet("gpt-5.5", "Medium"), api.ReasonAlreadyCurrent},
 		{"set after the agent restarted", func(t *testing.T) *threadFixture {
 			x := idle(t)
 			offerCatalog(x, "another process")

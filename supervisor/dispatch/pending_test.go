@@ -32,7 +32,7 @@ func TestSendPending(t *testing.T) {
 	})
 	turns := &testTurns{terminalID: f.v.ID}
 	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
-		Terminals: fakeTerminals{f}, Turns: turns, Store: st, Journal: &testJournal{st: st}, AcceptWithin: 300 * time.Millisecond})
+		Terminals: oneTerminal{f}, Turns: turns, Store: st, Journal: &testJournal{st: st}, AcceptWithin: 300 * time.Millisecond})
 	res, err := d.Send(api.WithController(context.Background(), person), api.SendRequest{TerminalID: f.v.ID, Request: "hello there"})
 	if err != nil {
 		t.Fatal(err)

@@ -139,7 +139,7 @@ func runRefusal(t *testing.T, st *store.Store, c refusaltest.Case, withFault boo
 	turns := &testTurns{terminalID: f.v.ID}
 	keys := &testKeymaps{}
 	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
-		Terminals: fakeTerminals{f}, Turns: turns, Store: st, Journal: j, Keymaps: keys})
+		Terminals: oneTerminal{f}, Turns: turns, Store: st, Journal: j, Keymaps: keys})
 	turnID := writeTurn(t, st, c, f)
 	v := f.View()
 	f.onInput = func() { // DESIGN invariant 3: reserved and marked sent, durably, before any byte
@@ -300,13 +300,9 @@ func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, tur
 	case refusaltest.Respawned:
 		f.respawn = "term_" + terminal.Derive([]byte("test"), "terminal", "respawned")
 	case refusaltest.StoreDown:
-		j.mu.Lock()
-		j.down = true
-		j.mu.Unlock()
+		locked(&j.mu, func() { j.down = true })
 	case refusaltest.StoreUnavailable:
-		j.mu.Lock()
-		j.unavailable = true
-		j.mu.Unlock()
+		locked(&j.mu, func() { j.unavailable = true })
 	case refusaltest.NotAgent:
 		f.edit(func(v *terminal.View) { v.Ident.Agent, v.Ident.Version = api.AgentNone, "" })
 	case refusaltest.NoSessionFile:
@@ -322,13 +318,9 @@ func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, tur
 				Path: filepath.Join(notDir, "rollout.jsonl")}
 		})
 	case refusaltest.NotExactWatch:
-		turns.mu.Lock()
-		turns.watchErr = true
-		turns.mu.Unlock()
+		locked(&turns.mu, func() { turns.watchErr = true })
 	case refusaltest.Frozen:
-		f.mu.Lock()
-		f.frozen = true
-		f.mu.Unlock()
+		locked(&f.mu, func() { f.frozen = true })
 	case refusaltest.Tick:
 		f.tick()
 	case refusaltest.Remapped: // runRefusal's Keymaps
@@ -337,6 +329,14 @@ func makeFault(t *testing.T, d *Dispatcher, f *fakeTerminal, j *testJournal, tur
 	default:
 		t.Fatalf("fault %q: the unit runner cannot make it", c.Fault)
 	}
+}
+
+// locked sets a fake's field under the fake's mutex (the transaction's
+// goroutines read it).
+func locked(mu *sync.Mutex, set func()) {
+	mu.Lock()
+	defer mu.Unlock()
+	set()
 }
 
 // redraw writes the case's Redraw over the fake's screen, as the agent's

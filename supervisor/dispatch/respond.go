@@ -31,6 +31,15 @@ func checkID(field, id, prefix string) error {
 	return nil
 }
 
+// needTurnID refuses a missing turn_id with missing (what the operation
+// needs it for) and a malformed one as checkID does.
+func needTurnID(id, missing string) error {
+	if id == "" {
+		return api.Errorf(api.CodeBadRequest, "%s", missing)
+	}
+	return checkID("turn_id", id, "turn")
+}
+
 func clip[S ~string](s S, n int) string {
 	if len(s) <= n {
 		return string(s)

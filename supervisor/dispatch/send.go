@@ -38,11 +38,7 @@ const (
 
 // Send answers POST /v1/send; every result carries the send's facts.
 func (d *Dispatcher) Send(ctx context.Context, req api.SendRequest) (api.ActionResult, error) {
-	out, err := d.send(ctx, req)
-	if err != nil {
-		return out, err
-	}
-	return withFacts(out), nil
+	return factsOf(d.send(ctx, req))
 }
 
 func (d *Dispatcher) send(ctx context.Context, req api.SendRequest) (api.ActionResult, error) {
@@ -144,6 +140,15 @@ func (d *Dispatcher) onlySendReady() (string, *refusal) {
 		return "", reject(api.ReasonAmbiguousTarget, "%d terminals are ready for a send: name one (terminal_id or session_id from `akk list`)", len(ready))
 	}
 	return ready[0], nil
+}
+
+// factsOf is a send's or an answer's result with its facts (withFacts);
+// a refusal before any result passes through as it is.
+func factsOf(out api.ActionResult, err error) (api.ActionResult, error) {
+	if err != nil {
+		return out, err
+	}
+	return withFacts(out), nil
 }
 
 // withFacts adds a send's separate facts to its result: what reached the

@@ -26,7 +26,7 @@ func TestUserSendUnmanaged(t *testing.T) {
 	})
 	turns := &testTurns{terminalID: f.v.ID}
 	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
-		Terminals: fakeTerminals{f}, Turns: turns, Store: st, Journal: &testJournal{st: st}, Keymaps: &testKeymaps{}})
+		Terminals: oneTerminal{f}, Turns: turns, Store: st, Journal: &testJournal{st: st}, Keymaps: &testKeymaps{}})
 	ctx := api.WithController(context.Background(), person)
 	id := f.View().ID
 
@@ -69,7 +69,7 @@ func TestUserSendCollapsedAsync(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
-		Terminals: fakeTerminals{f}, Keymaps: &testKeymaps{}})
+		Terminals: oneTerminal{f}, Keymaps: &testKeymaps{}})
 	for _, c := range []struct {
 		marker, skip int // skip: markers passed since the last case's
 		want         bool

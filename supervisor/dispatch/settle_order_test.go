@@ -69,7 +69,7 @@ func TestSendSettledWhileAccepting(t *testing.T) {
 	}
 	turns := &settlingTurns{testTurns: testTurns{terminalID: f.v.ID}, st: st}
 	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
-		Terminals: fakeTerminals{f}, Turns: turns, Store: st, Journal: &testJournal{st: st}, AcceptWithin: 2 * time.Second})
+		Terminals: oneTerminal{f}, Turns: turns, Store: st, Journal: &testJournal{st: st}, AcceptWithin: 2 * time.Second})
 	res, err := d.Send(api.WithController(context.Background(), person), api.SendRequest{TerminalID: f.v.ID, Request: "hello there"})
 	if err != nil {
 		t.Fatal(err)

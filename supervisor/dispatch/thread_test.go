@@ -131,25 +131,14 @@ func (x *threadFixture) sentNothing(t *testing.T) {
 
 func newThreadFixture(t *testing.T, agent, version, shown, rec string, marker int, first string) *threadFixture {
 	t.Helper()
-	st, err := store.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	f, err := newFake(agent, version, shown, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.toMarker(marker); err != nil {
-		t.Fatal(err)
-	}
+	st, f := storeAndShownFake(t, agent, version, shown, rec, marker)
 	f.edit(func(v *terminal.View) {
 		v.Ident.Replica = false
 		v.Bind = terminal.Binding{Generation: 1, State: contract.IdentityResolved, SessionID: idCurrent, Path: "/files/current.jsonl"}
 	})
 	ft := &fakeThreads{f: f, cands: []Candidate{{ID: first, Title: "first-thread please", Updated: time.Now()}}}
 	d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
-		Terminals: fakeTerminals{f}, Turns: &testTurns{terminalID: f.v.ID}, Store: st, Journal: &testJournal{st: st}, Threads: ft})
+		Terminals: oneTerminal{f}, Turns: &testTurns{terminalID: f.v.ID}, Store: st, Journal: &testJournal{st: st}, Threads: ft})
 	return &threadFixture{st: st, f: f, threads: ft, d: d}
 }
 

@@ -181,17 +181,6 @@ func (d *deviant) SendBytes(ctx context.Context, b []byte) error {
 	return err
 }
 
-type deviantTerminals struct{ d *deviant }
-
-func (r deviantTerminals) Terminal(id string) Terminal {
-	if r.d.View().ID == id {
-		return r.d
-	}
-	return nil
-}
-
-func (r deviantTerminals) All() []Terminal { return []Terminal{r.d} }
-
 // TestMultiSelectDeviation: a multi-select answer (Cheese and Olives:
 // toggles 1 and 3, then Tab to the review) whose screen deviates after a
 // toggle ends uncertain with do_not_retry, durably, and sends nothing
@@ -231,7 +220,7 @@ func TestMultiSelectDeviation(t *testing.T) {
 			st, f := storeAndFake(t, "claude", "2.1.332", "multi-select", 0)
 			dv := &deviant{fakeTerminal: f, t: t, at: tc.at, redraw: tc.redraw, frozen: tc.frozen}
 			d := New(Config{Secret: []byte("test secret"), Now: time.Now, Logger: slog.New(slog.DiscardHandler),
-				Terminals: deviantTerminals{dv}, Turns: &testTurns{terminalID: f.v.ID}, Store: st,
+				Terminals: oneTerminal{dv}, Turns: &testTurns{terminalID: f.v.ID}, Store: st,
 				Journal: &testJournal{st: st}, Keymaps: &testKeymaps{}})
 			v := f.View()
 			d.MakeOffer(person, v) // the status

@@ -1,6 +1,7 @@
 package outbox
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
@@ -108,23 +109,13 @@ const (
 
 // EnsureDefaults fills the zero fields.
 func (c *Config) EnsureDefaults() {
-	if c.MaxAttempts == 0 {
-		c.MaxAttempts = defaultMaxAttempts
-	}
-	if c.BackoffBase == 0 {
-		c.BackoffBase = defaultBackoffBase
-	}
-	if c.BackoffMax == 0 {
-		c.BackoffMax = defaultBackoffMax
-	}
-	if c.Workers == 0 {
-		c.Workers = defaultWorkers
-	}
+	c.MaxAttempts = cmp.Or(c.MaxAttempts, defaultMaxAttempts)
+	c.BackoffBase = cmp.Or(c.BackoffBase, defaultBackoffBase)
+	c.BackoffMax = cmp.Or(c.BackoffMax, defaultBackoffMax)
+	c.Workers = cmp.Or(c.Workers, defaultWorkers)
 	for i := range c.Routes {
 		r := &c.Routes[i]
-		if r.Timeout == 0 {
-			r.Timeout = DefaultRouteTimeout
-		}
+		r.Timeout = cmp.Or(r.Timeout, DefaultRouteTimeout)
 		if r.Kind == RouteOpenClaw {
 			r.Timeout = max(r.Timeout, MinOpenClawTimeout)
 		}

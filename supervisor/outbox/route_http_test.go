@@ -197,15 +197,7 @@ func TestRetryAfterRead(t *testing.T) {
 // past the route's own backoff; the wake-up is then sent once more and
 // accepted.
 func TestRetryAfterHonoured(t *testing.T) {
-	gw := startGateway(t, func(n int) (int, http.Header) {
-		if n == 0 {
-			return 429, http.Header{"Retry-After": {"1"}}
-		}
-		return 200, nil
-	})
-	route := RouteConfig{Name: "oc", Kind: RouteOpenClaw, URL: gw.url, SessionKey: "agent:main:akk-x", TokenFile: tokenFile(t, "t")}
-	rig := startRig(t, t.TempDir(), Config{Routes: []RouteConfig{route}, MaxAttempts: 3,
-		BackoffBase: 20 * time.Millisecond, BackoffMax: 40 * time.Millisecond})
+	gw, rig := refusedOnce(t, 429, http.Header{"Retry-After": {"1"}}, 20*time.Millisecond, 40*time.Millisecond)
 	n := rig.enqueue(t, "turn_wait", "oc")[0]
 	got := awaitState(t, rig.st, n.ID, store.NtfAccepted, 10*time.Second)
 	if len(got.Attempts) != 2 || len(gw.got) != 2 {
@@ -214,6 +206,22 @@ func TestRetryAfterHonoured(t *testing.T) {
 	if gap := got.Attempts[1].Start.Sub(got.Attempts[0].End); gap < time.Second {
 		t.Errorf("the second attempt came %s after a Retry-After of 1 s", gap)
 	}
+}
+
+// refusedOnce is a gateway that answers its first request with status
+// (and header) and every later one 200, and a rig whose one OpenClaw
+// route, "oc", posts to it with three attempts and the given backoff.
+func refusedOnce(t *testing.T, status int, header http.Header, backoffBase, backoffMax time.Duration) (*gateway, *rig) {
+	t.Helper()
+	gw := startGateway(t, func(n int) (int, http.Header) {
+		if n == 0 {
+			return status, header
+		}
+		return 200, nil
+	})
+	route := RouteConfig{Name: "oc", Kind: RouteOpenClaw, URL: gw.url, SessionKey: "agent:main:akk-x", TokenFile: tokenFile(t, "t")}
+	return gw, startRig(t, t.TempDir(), Config{Routes: []RouteConfig{route}, MaxAttempts: 3,
+		BackoffBase: backoffBase, BackoffMax: backoffMax})
 }
 
 // awaitState waits for notification id to reach state.
@@ -238,15 +246,7 @@ func awaitState(t *testing.T, st *store.Store, id, state string, within time.Dur
 // dropped: it was dropped before, and a Gateway's wake-up stayed
 // retryable after its 8th attempt until the daemon restarted.
 func TestClaimNotDueRescheduled(t *testing.T) {
-	gw := startGateway(t, func(n int) (int, http.Header) {
-		if n == 0 {
-			return 503, nil
-		}
-		return 200, nil
-	})
-	route := RouteConfig{Name: "oc", Kind: RouteOpenClaw, URL: gw.url, SessionKey: "agent:main:akk-x", TokenFile: tokenFile(t, "t")}
-	rig := startRig(t, t.TempDir(), Config{Routes: []RouteConfig{route}, MaxAttempts: 3,
-		BackoffBase: 500 * time.Millisecond, BackoffMax: 500 * time.Millisecond})
+	_, rig := refusedOnce(t, 503, nil, 500*time.Millisecond, 500*time.Millisecond)
 	n := rig.enqueue(t, "turn_skew", "oc")[0]
 	stored := awaitState(t, rig.st, n.ID, store.NtfRetryable, 10*time.Second)
 	// The outbox's own clock says due now; the store says half a second on.

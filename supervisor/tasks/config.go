@@ -1,6 +1,9 @@
 package tasks
 
-import "time"
+import (
+	"cmp"
+	"time"
+)
 
 // Config configures the monitors and Watches.
 type Config struct {
@@ -32,22 +35,10 @@ const (
 )
 
 func (c *Config) ensureDefaults() {
-	if c.StableIdle == 0 {
-		c.StableIdle = DefaultStableIdle
-	}
-	if c.IdleGap == 0 {
-		c.IdleGap = defaultIdleGap
-	}
-	if c.ReplyRest == 0 {
-		c.ReplyRest = defaultReplyRest
-	}
-	if c.WatchMinutes == 0 {
-		c.WatchMinutes = defaultWatchMinutes
-	}
-	if c.StallAfter == 0 {
-		c.StallAfter = defaultStallAfter
-	}
-	if c.HardTimeout == 0 {
-		c.HardTimeout = defaultHardTimeout
-	}
+	c.StableIdle = cmp.Or(c.StableIdle, DefaultStableIdle)
+	c.IdleGap = cmp.Or(c.IdleGap, defaultIdleGap)
+	c.ReplyRest = cmp.Or(c.ReplyRest, defaultReplyRest)
+	c.WatchMinutes = cmp.Or(c.WatchMinutes, defaultWatchMinutes)
+	c.StallAfter = cmp.Or(c.StallAfter, defaultStallAfter)
+	c.HardTimeout = cmp.Or(c.HardTimeout, defaultHardTimeout)
 }

@@ -107,3 +107,28 @@ func (t *Manager) TaskStatus(ctx context.Context, req api.TaskRequest) (api.Task
 	}
 	return r.task(&t.kit), nil
 }
+
+// onTask runs op under opMu on the task read finds by id: a Turn
+// ((*kit).turn: its monitor's or the ledger's) or a Watch ((*kit).watch:
+// its follower's or the store's). An unknown id is not_found before op
+// runs.
+func onTask[R any](t *Manager, read func(*kit, string) (R, error), id string, op func(k *kit, r R) (api.Task, error)) (api.Task, error) {
+	t.opMu.Lock()
+	defer t.opMu.Unlock()
+	r, err := read(&t.kit, id)
+	if err != nil {
+		return api.Task{}, err
+	}
+	return op(&t.kit, r)
+}
+
+// reschedule puts a task's open (not final) notifications back on the
+// dispatch schedule: recover's last step, for a Watch and a Turn alike.
+func (k *kit) reschedule(subject string) error {
+	open, err := k.st.Notifications(func(n *store.Notification) bool { return n.Subject == subject && !n.Final() })
+	if err != nil {
+		return err
+	}
+	k.notes.schedule(open...)
+	return nil
+}

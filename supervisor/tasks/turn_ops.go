@@ -65,13 +65,13 @@ func (t *Manager) Close(ctx context.Context, req api.CloseRequest) (api.Task, er
 	if req.TurnID == "" {
 		return api.Task{}, api.Errorf(api.CodeBadRequest, "close: turn_id is required (a Watch is ended with unwatch)")
 	}
-	t.opMu.Lock()
-	defer t.opMu.Unlock()
-	k := &t.kit
-	r, err := k.turn(req.TurnID)
-	if err != nil {
-		return api.Task{}, err
-	}
+	return onTask(t, (*kit).turn, req.TurnID, func(k *kit, r turnRow) (api.Task, error) {
+		return closeTurn(k, req, r)
+	})
+}
+
+// closeTurn closes the Turn r under opMu.
+func closeTurn(k *kit, req api.CloseRequest, r turnRow) (api.Task, error) {
 	sp, state := r.spec, r.state
 	if state == TurnClosed {
 		return api.Task{}, api.Errorf(api.CodeConflict, "close: turn %s is already closed", req.TurnID)
@@ -111,49 +111,37 @@ func (t *Manager) Close(ctx context.Context, req api.CloseRequest) (api.Task, er
 // renewTurn refreshes a running Turn's inactivity window; it cannot pass
 // the Turn's hard deadline, and a closed or ended Turn is refused.
 func (t *Manager) renewTurn(ctx context.Context, req api.RenewRequest) (api.Task, error) {
-	t.opMu.Lock()
-	defer t.opMu.Unlock()
-	k := &t.kit
-	r, err := k.turn(req.TurnID)
-	if err != nil {
-		return api.Task{}, err
-	}
-	tr := k.fs.turns[req.TurnID]
-	if tr == nil {
-		return api.Task{}, api.Errorf(api.CodeConflict, "renew: turn %s is %s", req.TurnID, r.state)
-	}
-	tr.lastSeen, tr.stalled = k.now(), false
-	t.poke()
-	return r.task(k), nil
+	return onTask(t, (*kit).turn, req.TurnID, func(k *kit, r turnRow) (api.Task, error) {
+		tr := k.fs.turns[req.TurnID]
+		if tr == nil {
+			return api.Task{}, api.Errorf(api.CodeConflict, "renew: turn %s is %s", req.TurnID, r.state)
+		}
+		tr.lastSeen, tr.stalled = k.now(), false
+		t.poke()
+		return r.task(k), nil
+	})
 }
 
 // recoverTurn re-reads a running Turn's terminal and reschedules its
 // open notifications; it changes no deadline and refuses a closed Turn.
 func (t *Manager) recoverTurn(ctx context.Context, req api.RecoverRequest) (api.Task, error) {
-	t.opMu.Lock()
-	defer t.opMu.Unlock()
-	k := &t.kit
-	r, err := k.turn(req.TurnID)
-	if err != nil {
-		return api.Task{}, err
-	}
-	if r.state == TurnClosed {
-		return api.Task{}, api.Errorf(api.CodeConflict, "recover: turn %s is closed", req.TurnID)
-	}
-	if tr := k.fs.turns[req.TurnID]; tr != nil {
-		if o, ok := k.host.Observation(r.spec.TerminalID); ok {
-			tr.observed(k, o)
-		} else {
-			tr.end(k, TurnFailed, api.CallbackError, api.CallbackFailed, ReasonExited, k.now())
+	return onTask(t, (*kit).turn, req.TurnID, func(k *kit, r turnRow) (api.Task, error) {
+		if r.state == TurnClosed {
+			return api.Task{}, api.Errorf(api.CodeConflict, "recover: turn %s is closed", req.TurnID)
 		}
-	}
-	open, err := k.st.Notifications(func(n *store.Notification) bool { return n.Subject == req.TurnID && !n.Final() })
-	if err != nil {
-		return api.Task{}, err
-	}
-	k.notes.schedule(open...)
-	if now, err := k.turn(req.TurnID); err == nil {
-		r = now // settled by the look just taken
-	}
-	return r.task(k), nil
+		if tr := k.fs.turns[req.TurnID]; tr != nil {
+			if o, ok := k.host.Observation(r.spec.TerminalID); ok {
+				tr.observed(k, o)
+			} else {
+				tr.end(k, TurnFailed, api.CallbackError, api.CallbackFailed, ReasonExited, k.now())
+			}
+		}
+		if err := k.reschedule(req.TurnID); err != nil {
+			return api.Task{}, err
+		}
+		if now, err := k.turn(req.TurnID); err == nil {
+			r = now // settled by the look just taken
+		}
+		return r.task(k), nil
+	})
 }

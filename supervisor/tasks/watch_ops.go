@@ -195,28 +195,23 @@ func readEvidence(agent evidence.Agent, path string, fn func(evidence.Where, evi
 // (stopped, reason unwatched, one watch.settled event in the history) and
 // enqueues nothing; retry_callback refuses its notifications.
 func (t *Manager) Unwatch(ctx context.Context, req api.UnwatchRequest) (api.Task, error) {
-	t.opMu.Lock()
-	defer t.opMu.Unlock()
-	k := &t.kit
-	rec, err := k.watch(req.WatchID)
-	if err != nil {
-		return api.Task{}, err
-	}
-	now := k.now()
-	if rec.State == WatchActive || rec.State == WatchExpired {
-		k.fs.drop(rec.ID)
-		rec.State, rec.Reason, rec.SettledAt = WatchStopped, ReasonUnwatched, now
-		rec.Revision++
-		ev := store.Event{Type: api.EventWatchSettled, TerminalID: rec.TerminalID,
-			Attrs: map[string]string{"watch_id": rec.ID, "state": WatchStopped, "reason": ReasonUnwatched, "confidence": rec.Confidence}}
-		if _, err := k.notes.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
+	return onTask(t, (*kit).watch, req.WatchID, func(k *kit, rec store.Watch) (api.Task, error) {
+		now := k.now()
+		if rec.State == WatchActive || rec.State == WatchExpired {
+			k.fs.drop(rec.ID)
+			rec.State, rec.Reason, rec.SettledAt = WatchStopped, ReasonUnwatched, now
+			rec.Revision++
+			ev := store.Event{Type: api.EventWatchSettled, TerminalID: rec.TerminalID,
+				Attrs: map[string]string{"watch_id": rec.ID, "state": WatchStopped, "reason": ReasonUnwatched, "confidence": rec.Confidence}}
+			if _, err := k.notes.commit(store.TaskChange{Watches: []store.Watch{rec}, Events: []store.Event{ev}}); err != nil {
+				return api.Task{}, err
+			}
+		}
+		if _, err := k.st.Withdraw(rec.ID, now); err != nil {
 			return api.Task{}, err
 		}
-	}
-	if _, err := k.st.Withdraw(rec.ID, now); err != nil {
-		return api.Task{}, err
-	}
-	return watchRow{rec}.task(k), nil
+		return watchRow{rec}.task(k), nil
+	})
 }
 
 // Renew answers POST /v1/renew for a Watch: verify the same task is still
@@ -235,46 +230,41 @@ func (t *Manager) Renew(ctx context.Context, req api.RenewRequest) (api.Task, er
 	if req.TurnID != "" {
 		return t.renewTurn(ctx, req)
 	}
-	t.opMu.Lock()
-	defer t.opMu.Unlock()
-	k := &t.kit
-	rec, err := k.watch(req.WatchID)
-	if err != nil {
-		return api.Task{}, err
-	}
-	if rec.State == WatchSettled || rec.State == WatchInvalidated {
-		return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s is %s (%s); create a new Watch", rec.ID, rec.State, rec.Reason)
-	}
-	o, ok := k.host.Observation(rec.TerminalID)
-	if !ok || o.Incarnation != rec.Incarnation || o.Screen == contract.ScreenExited ||
-		(rec.Anchor != nil && o.Bind.Generation != rec.Anchor.Generation) {
-		return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s: its terminal, process or native task changed", rec.ID)
-	}
-	now := k.now()
-	minutes := req.Minutes
-	if minutes == 0 {
-		minutes = k.cfg.WatchMinutes
-	}
-	if d := now.Add(time.Duration(minutes) * time.Minute); d.After(rec.Deadline) {
-		rec.Deadline = d
-	}
-	if rec.State != WatchActive {
-		if _, err := k.st.Withdraw(rec.ID, now); err != nil {
+	return onTask(t, (*kit).watch, req.WatchID, func(k *kit, rec store.Watch) (api.Task, error) {
+		if rec.State == WatchSettled || rec.State == WatchInvalidated {
+			return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s is %s (%s); create a new Watch", rec.ID, rec.State, rec.Reason)
+		}
+		o, ok := k.host.Observation(rec.TerminalID)
+		if !ok || o.Incarnation != rec.Incarnation || o.Screen == contract.ScreenExited ||
+			(rec.Anchor != nil && o.Bind.Generation != rec.Anchor.Generation) {
+			return api.Task{}, api.Errorf(api.CodeConflict, "renew: watch %s: its terminal, process or native task changed", rec.ID)
+		}
+		now := k.now()
+		minutes := req.Minutes
+		if minutes == 0 {
+			minutes = k.cfg.WatchMinutes
+		}
+		if d := now.Add(time.Duration(minutes) * time.Minute); d.After(rec.Deadline) {
+			rec.Deadline = d
+		}
+		if rec.State != WatchActive {
+			if _, err := k.st.Withdraw(rec.ID, now); err != nil {
+				return api.Task{}, err
+			}
+			rec.State, rec.Reason, rec.SettledAt = WatchActive, "", time.Time{}
+		}
+		rec.Revision++
+		if _, err := k.notes.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
 			return api.Task{}, err
 		}
-		rec.State, rec.Reason, rec.SettledAt = WatchActive, "", time.Time{}
-	}
-	rec.Revision++
-	if _, err := k.notes.commit(store.TaskChange{Watches: []store.Watch{rec}}); err != nil {
-		return api.Task{}, err
-	}
-	if w := k.fs.watches[rec.ID]; w != nil {
-		w.rec = rec
-	} else {
-		k.fs.watches[rec.ID] = &watchState{rec: rec, outBytes: o.OutBytes, outAt: now}
-	}
-	t.poke()
-	return watchRow{rec}.task(k), nil
+		if w := k.fs.watches[rec.ID]; w != nil {
+			w.rec = rec
+		} else {
+			k.fs.watches[rec.ID] = &watchState{rec: rec, outBytes: o.OutBytes, outAt: now}
+		}
+		t.poke()
+		return watchRow{rec}.task(k), nil
+	})
 }
 
 // Recover answers POST /v1/recover for a Watch: re-read the original task
@@ -288,38 +278,31 @@ func (t *Manager) Recover(ctx context.Context, req api.RecoverRequest) (api.Task
 	if req.TurnID != "" {
 		return t.recoverTurn(ctx, req)
 	}
-	t.opMu.Lock()
-	defer t.opMu.Unlock()
-	k := &t.kit
-	rec, err := k.watch(req.WatchID)
-	if err != nil {
-		return api.Task{}, err
-	}
-	switch rec.State {
-	case WatchStopped, WatchExpired:
-		return api.Task{}, api.Errorf(api.CodeConflict, "recover: watch %s is %s; recover does not resume it (renew does, while its task is unchanged)", rec.ID, rec.State)
-	case WatchActive:
-		w := k.fs.watches[rec.ID]
-		if w == nil {
-			w = &watchState{rec: rec, outAt: k.now()}
-			k.fs.watches[rec.ID] = w
-		}
-		if o, ok := k.host.Observation(rec.TerminalID); !ok {
-			w.end(k, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonExited, k.now())
-		} else {
-			w.observed(k, o)
-			if w.rec.State == WatchActive && w.rec.Anchor != nil {
-				w.reconcile(k)
+	return onTask(t, (*kit).watch, req.WatchID, func(k *kit, rec store.Watch) (api.Task, error) {
+		switch rec.State {
+		case WatchStopped, WatchExpired:
+			return api.Task{}, api.Errorf(api.CodeConflict, "recover: watch %s is %s; recover does not resume it (renew does, while its task is unchanged)", rec.ID, rec.State)
+		case WatchActive:
+			w := k.fs.watches[rec.ID]
+			if w == nil {
+				w = &watchState{rec: rec, outAt: k.now()}
+				k.fs.watches[rec.ID] = w
 			}
+			if o, ok := k.host.Observation(rec.TerminalID); !ok {
+				w.end(k, WatchInvalidated, api.CallbackError, api.CallbackInvalidated, ReasonExited, k.now())
+			} else {
+				w.observed(k, o)
+				if w.rec.State == WatchActive && w.rec.Anchor != nil {
+					w.reconcile(k)
+				}
+			}
+			rec = w.rec
 		}
-		rec = w.rec
-	}
-	open, err := k.st.Notifications(func(n *store.Notification) bool { return n.Subject == rec.ID && !n.Final() })
-	if err != nil {
-		return api.Task{}, err
-	}
-	k.notes.schedule(open...)
-	return watchRow{rec}.task(k), nil
+		if err := k.reschedule(rec.ID); err != nil {
+			return api.Task{}, err
+		}
+		return watchRow{rec}.task(k), nil
+	})
 }
 
 func exactlyOne(watchID, turnID string) error {
