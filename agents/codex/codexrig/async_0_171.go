@@ -96,12 +96,7 @@ func more171(composer string) recordings.MarkerState {
 // asyncQuestion171: collapsed, opened, the first answered by its digit,
 // the free-text one skipped, the turn's end.
 func asyncQuestion171(s steps) {
-	codexAsk171(s)
-	s.Mark("working", collapsed171())
-	open171(s)
-	s.Mark("async_question", open171Marker())
-	answerGreen171(s)
-	s.Mark("async_question", more171("empty"))
+	greenAnswered171(s)
 	s.Key("C-]")
 	s.Gone(codexAsyncOpen171)
 	s.Screen(codexBusy, "› Ask Codex to do anything")
@@ -115,12 +110,7 @@ func asyncQuestion171(s steps) {
 // asyncWorking171: a digit answers; the free-text question is left with a
 // draft while the turn ends, which moves the draft into the composer.
 func asyncWorking171(s steps) {
-	codexAsk171(s)
-	s.Mark("working", collapsed171())
-	open171(s)
-	s.Mark("async_question", open171Marker())
-	answerGreen171(s)
-	s.Mark("async_question", more171("empty"))
+	greenAnswered171(s)
 	s.Type("Purple")
 	s.Screen("  Purple", codexAsyncOpen171)
 	s.Pause(codexEnterGap)
@@ -146,12 +136,7 @@ func asyncQueueText171(s steps) {
 	s.Pause(codexEnterGap)
 	s.Key("Tab")
 	s.Screen("↳ > "+codexMore171.Prompt, "Purple", codexQueuedEdit171, "› Ask Codex to do anything", codexBusy)
-	s.Gone(codexAsyncOpen171)
-	s.Mark("working", recordings.MarkerState{Composer: "empty"})
-	s.Journal("second task_complete", rig.NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
-	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), "\n\nGreen", "\n\nPurple") })
-	s.idle()
-	s.MarkIdle()
+	queuedTurnEnd171(s, "\n\nGreen", "\n\nPurple")
 }
 
 // asyncWorkingQueue171: "Other" with text and Tab queue it for the next
@@ -174,10 +159,28 @@ func asyncWorkingQueue171(s steps) {
 	s.Pause(codexEnterGap)
 	s.Key("Enter")
 	s.Screen(codexAnswered171+codexMore171.Prompt, "Purple", codexQueuedEdit171, "› Ask Codex to do anything", codexBusy)
+	queuedTurnEnd171(s, "\n\nPurple", "\n\nTeal")
+}
+
+// greenAnswered171: the question asked, marked collapsed and opened, its
+// first answered by its digit (Green), the free-text one shown empty.
+func greenAnswered171(s steps) {
+	codexAsk171(s)
+	s.Mark("working", collapsed171())
+	open171(s)
+	s.Mark("async_question", open171Marker())
+	answerGreen171(s)
+	s.Mark("async_question", more171("empty"))
+}
+
+// queuedTurnEnd171: the editor closed over the working screen, then the
+// turn the queued answer started ends; the answer steered into the first
+// turn, the queued one in the second (codexCheckSteerQueue).
+func queuedTurnEnd171(s steps, steered, queued string) {
 	s.Gone(codexAsyncOpen171)
 	s.Mark("working", recordings.MarkerState{Composer: "empty"})
 	s.Journal("second task_complete", rig.NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
-	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), "\n\nPurple", "\n\nTeal") })
+	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), steered, queued) })
 	s.idle()
 	s.MarkIdle()
 }
