@@ -42,6 +42,22 @@ func AssertActionable(t *testing.T, name string, r *recognizers.Recognition, src
 	}
 }
 
+// RecordedSource replays src's surface on agent@version to its marker and
+// recognizes a copy of that screen, which must be actionable as src says
+// (AssertActionable): the screen and its recognition, what a test then
+// changes. A nil screen when the version records no such surface.
+func RecordedSource(t *testing.T, agent, version string, src Source) (*vt.Screen, recognizers.Recognition) {
+	t.Helper()
+	scr := RecordedScreen(t, agent, version, src.Surface, src.Marker)
+	if scr == nil {
+		return nil, recognizers.Recognition{}
+	}
+	w, h := scr.Size()
+	r := Recognize(CopyScreen(scr, 0, w, h), agent, version)
+	AssertActionable(t, agent+"@"+version+"/"+src.Name, &r, src)
+	return scr, r
+}
+
 // Options are the rows of the recognition's first question (nil without
 // a prompt).
 func Options(r *recognizers.Recognition) []recognizers.Option {
