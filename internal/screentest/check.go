@@ -3,7 +3,9 @@ package screentest
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
@@ -96,6 +98,24 @@ func CheckCompletion(t *testing.T, sh Shot, want string, cases []Change, others 
 // Carried is a status row carried as drawn; redacted one withheld.
 func Carried(name, value string) recognizers.StatusField {
 	return recognizers.StatusField{Name: name, Value: value}
+}
+
+// CheckStatusLayout checks a grammar's status layout (id names it): at
+// most MaxStatusFields rows (so no result holds more: each name is read
+// once), each name once, within MaxStatusName runes and without a colon,
+// each row's group 0 or 1.
+func CheckStatusLayout(t *testing.T, id string, l *recognizers.StatusLayout) {
+	t.Helper()
+	if len(l.Rows) > recognizers.MaxStatusFields {
+		t.Errorf("%s: %d rows", id, len(l.Rows))
+	}
+	seen := map[string]bool{}
+	for _, r := range l.Rows {
+		if utf8.RuneCountInString(r.Name) > recognizers.MaxStatusName || strings.Contains(r.Name, ":") || seen[r.Name] || r.Group < 0 || r.Group > 1 {
+			t.Errorf("%s: row %q", id, r.Name)
+		}
+		seen[r.Name] = true
+	}
 }
 
 // CheckStatus reads the recorded screen's status as want with the state
