@@ -1,6 +1,7 @@
 package screentest
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
 	"strings"
@@ -58,6 +59,29 @@ func RecordedSource(t *testing.T, agent, version string, src Source) (*vt.Screen
 	r := Recognize(CopyScreen(scr, 0, w, h), agent, version)
 	AssertActionable(t, agent+"@"+version+"/"+src.Name, &r, src)
 	return scr, r
+}
+
+// RecognizeShot reads sh's screen with its own profile and fails t unless
+// it reads as state with composer.
+func RecognizeShot(t *testing.T, sh Shot, state contract.ScreenState, composer contract.Composer) recognizers.Recognition {
+	t.Helper()
+	r := Recognize(sh.Screen(t), sh.Agent, sh.Version)
+	if r.ScreenState != state || r.Composer != composer {
+		t.Fatalf("read %s composer %s, want %s composer %s (%v)", r.ScreenState, r.Composer, state, composer, ReasonCodes(r))
+	}
+	return r
+}
+
+// CheckClear fails t unless r offers want's clear when offered is true
+// (its keys, stashing or not) and none when it is false.
+func CheckClear(t *testing.T, r recognizers.Recognition, offered bool, want recognizers.Clear) {
+	t.Helper()
+	switch {
+	case !offered && r.Clear != nil:
+		t.Errorf("clear %q offered, want none", r.Clear.Keys)
+	case offered && (r.Clear == nil || !bytes.Equal(r.Clear.Keys, want.Keys) || r.Clear.Stash != want.Stash):
+		t.Errorf("clear %+v, want %+v", r.Clear, want)
+	}
 }
 
 // Options are the rows of the recognition's first question (nil without
