@@ -76,6 +76,22 @@ func DecideSessions(id NativeIdentity, cwd, what string, unreadable []string) Na
 	return id
 }
 
+// ReadRoot lists an agent's records root (a directory) for a resolution.
+// A root that does not exist yet is verified absent, absent saying why
+// (nothing was ever written); one that cannot be read is unavailable, what
+// naming it in the reason. ok is false in both cases, the state then set
+// in the id returned.
+func ReadRoot(id NativeIdentity, root, what, absent string) (entries []os.DirEntry, _ NativeIdentity, ok bool) {
+	entries, err := os.ReadDir(root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, absent
+	case err != nil:
+		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("%s: %v", what, err)
+	}
+	return entries, id, err == nil
+}
+
 // startSlack allows for the coarse clock of a process's start (ticks of
 // 10 ms) against a record header's milliseconds.
 const startSlack = time.Second

@@ -56,14 +56,9 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 	if rec, pid, ok := registeredSession(q); ok && (q.SessionID == "" || q.SessionID == rec.SessionID) {
 		return resolveRegistered(ctx, q, rec, pid)
 	}
-	id := watchers.NativeIdentity{Agent: transcript.Agent}
-	dirs, err := os.ReadDir(q.ProjectsRoot)
-	if errors.Is(err, fs.ErrNotExist) {
-		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no projects directory: no transcript was ever written"
-		return id, nil
-	}
-	if err != nil {
-		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("projects root: %v", err)
+	dirs, id, ok := watchers.ReadRoot(watchers.NativeIdentity{Agent: transcript.Agent}, q.ProjectsRoot,
+		"projects root", "no projects directory: no transcript was ever written")
+	if !ok {
 		return id, nil
 	}
 	cwd := filepath.Clean(q.Cwd)
@@ -137,13 +132,9 @@ func resolveRegistered(ctx context.Context, q query, rec sessionRecord, pid int)
 		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("pid %d's session record names no usable session id", pid)
 		return id, nil
 	}
-	dirs, err := os.ReadDir(q.ProjectsRoot)
-	if errors.Is(err, fs.ErrNotExist) {
-		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("pid %d's session record names session %s; no projects directory yet", pid, rec.SessionID)
-		return id, nil
-	}
-	if err != nil {
-		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("projects root: %v", err)
+	dirs, id, ok := watchers.ReadRoot(id, q.ProjectsRoot,
+		"projects root", fmt.Sprintf("pid %d's session record names session %s; no projects directory yet", pid, rec.SessionID))
+	if !ok {
 		return id, nil
 	}
 	// The transcript is <sessionId>.jsonl in its project's directory: only

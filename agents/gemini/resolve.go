@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/agents/gemini/chats"
-	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/watchers"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
@@ -64,14 +62,9 @@ func ProjectHash(dir string) string {
 // resolve finds the chats file of the process the query names. The
 // error is only for a cancelled ctx; everything else is a state.
 func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
-	id := watchers.NativeIdentity{Agent: chats.Agent}
-	projects, err := os.ReadDir(q.TmpRoot)
-	if errors.Is(err, fs.ErrNotExist) {
-		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no tmp directory: no conversation was ever written"
-		return id, nil
-	}
-	if err != nil {
-		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("tmp root: %v", err)
+	projects, id, ok := watchers.ReadRoot(watchers.NativeIdentity{Agent: chats.Agent}, q.TmpRoot,
+		"tmp root", "no tmp directory: no conversation was ever written")
+	if !ok {
 		return id, nil
 	}
 	hash := ProjectHash(q.Cwd)

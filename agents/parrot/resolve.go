@@ -3,10 +3,6 @@ package parrot
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -48,12 +44,8 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 		id.State, id.Reason = contract.IdentityUnavailable, "no sessions directory named"
 		return id, nil
 	}
-	files, err := os.ReadDir(q.Root)
-	if errors.Is(err, fs.ErrNotExist) {
-		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no sessions directory: no session was ever written"
-		return id, nil
-	} else if err != nil {
-		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("sessions directory: %v", err)
+	files, id, ok := watchers.ReadRoot(id, q.Root, "sessions directory", "no sessions directory: no session was ever written")
+	if !ok {
 		return id, nil
 	}
 	var unreadable []string
