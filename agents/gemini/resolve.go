@@ -68,7 +68,8 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 		return id, nil
 	}
 	hash := ProjectHash(q.Cwd)
-	var unreadable []string
+	check := func(path string) (watchers.Candidate, bool, error) { return geminiCandidate(path, hash, q) }
+	s := watchers.RecordSearch{ID: id}
 	for _, p := range projects {
 		if !p.IsDir() {
 			continue
@@ -79,29 +80,15 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 			continue
 		}
 		if err != nil {
-			unreadable = append(unreadable, dir)
+			s.Unreadable = append(s.Unreadable, dir)
 			continue
 		}
-		for _, f := range files {
-			if err := ctx.Err(); err != nil {
-				return id, err
-			}
-			if f.IsDir() || !chats.IsRecord(f.Name()) {
-				continue
-			}
-			path := filepath.Join(dir, f.Name())
-			c, ok, err := geminiCandidate(path, hash, q)
-			id.Checked++
-			switch {
-			case err != nil:
-				unreadable = append(unreadable, path)
-			case ok:
-				id.Candidates = append(id.Candidates, c)
-			}
+		if err := s.Check(ctx, dir, files, chats.IsRecord, check); err != nil {
+			return s.ID, err
 		}
 	}
-	slices.SortFunc(id.Candidates, func(a, b watchers.Candidate) int { return b.ModTime.Compare(a.ModTime) })
-	return watchers.DecideSessions(id, q.Cwd, "main session", unreadable), nil
+	watchers.NewestFirst(s.ID.Candidates)
+	return watchers.DecideSessions(s.ID, q.Cwd, "main session", s.Unreadable), nil
 }
 
 // geminiCandidate reads path's header: a candidate when it is a main

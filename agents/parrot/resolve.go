@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/agent-knock-knock/akk/agents/parrot/sessions"
@@ -48,26 +47,13 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 	if !ok {
 		return id, nil
 	}
-	var unreadable []string
-	for _, f := range files {
-		if err := ctx.Err(); err != nil {
-			return id, err
-		}
-		if f.IsDir() || !sessions.IsRecord(f.Name()) {
-			continue
-		}
-		path := filepath.Join(q.Root, f.Name())
-		c, ok, err := candidate(path, q)
-		id.Checked++
-		switch {
-		case err != nil:
-			unreadable = append(unreadable, path)
-		case ok:
-			id.Candidates = append(id.Candidates, c)
-		}
+	check := func(path string) (watchers.Candidate, bool, error) { return candidate(path, q) }
+	s := watchers.RecordSearch{ID: id}
+	if err := s.Check(ctx, q.Root, files, sessions.IsRecord, check); err != nil {
+		return s.ID, err
 	}
-	slices.SortFunc(id.Candidates, func(a, b watchers.Candidate) int { return b.ModTime.Compare(a.ModTime) })
-	return watchers.DecideSessions(id, q.Cwd, "session", unreadable), nil
+	watchers.NewestFirst(s.ID.Candidates)
+	return watchers.DecideSessions(s.ID, q.Cwd, "session", s.Unreadable), nil
 }
 
 // candidate reads path's header: a candidate when it is a session of the
