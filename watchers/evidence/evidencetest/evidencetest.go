@@ -108,6 +108,32 @@ func Journals(tb testing.TB) []recordings.CorpusFile {
 	return files
 }
 
+// Recorded is one recorded journal of the corpus, read whole and parsed.
+type Recorded struct {
+	recordings.CorpusFile
+	Data   []byte
+	Events []evidence.Event
+}
+
+// RecordedJournals reads every recorded journal of f's agent on surface
+// and parses it with a fresh parser of f (ParseFile).
+func RecordedJournals(tb testing.TB, f evidence.Format, surface string) []Recorded {
+	tb.Helper()
+	var out []Recorded
+	for _, c := range Journals(tb) {
+		if c.Agent != string(f.Agent) || c.Surface != surface {
+			continue
+		}
+		data, err := os.ReadFile(c.Journal)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		evs, _ := ParseFile(tb, f, c.Journal, data)
+		out = append(out, Recorded{c, data, evs})
+	}
+	return out
+}
+
 // CorpusLines returns the recorded journals of one kind ("rollout",
 // "transcript", "chats") in runs of a few lines, as fuzz seeds (whole
 // files make each execution and each minimisation slow).
