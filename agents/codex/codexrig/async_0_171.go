@@ -6,7 +6,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings"
-	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // The async question of Codex 0.171.0. The rig's gpt-6-sol is offered
@@ -136,7 +135,7 @@ func asyncQueueText171(s steps) {
 	s.Pause(codexEnterGap)
 	s.Key("Tab")
 	s.Screen("↳ > "+codexMore171.Prompt, "Purple", codexQueuedEdit171, "› Ask Codex to do anything", codexBusy)
-	queuedTurnEnd171(s, "\n\nGreen", "\n\nPurple")
+	queuedTurnEnd(s, codexAsyncOpen171, "\n\nGreen", "\n\nPurple")
 }
 
 // asyncWorkingQueue171: "Other" with text and Tab queue it for the next
@@ -159,7 +158,7 @@ func asyncWorkingQueue171(s steps) {
 	s.Pause(codexEnterGap)
 	s.Key("Enter")
 	s.Screen(codexAnswered171+codexMore171.Prompt, "Purple", codexQueuedEdit171, "› Ask Codex to do anything", codexBusy)
-	queuedTurnEnd171(s, "\n\nPurple", "\n\nTeal")
+	queuedTurnEnd(s, codexAsyncOpen171, "\n\nPurple", "\n\nTeal")
 }
 
 // greenAnswered171: the question asked, marked collapsed and opened, its
@@ -171,18 +170,6 @@ func greenAnswered171(s steps) {
 	s.Mark("async_question", open171Marker())
 	answerGreen171(s)
 	s.Mark("async_question", more171("empty"))
-}
-
-// queuedTurnEnd171: the editor closed over the working screen, then the
-// turn the queued answer started ends; the answer steered into the first
-// turn, the queued one in the second (codexCheckSteerQueue).
-func queuedTurnEnd171(s steps, steered, queued string) {
-	s.Gone(codexAsyncOpen171)
-	s.Mark("working", recordings.MarkerState{Composer: "empty"})
-	s.Journal("second task_complete", rig.NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
-	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), steered, queued) })
-	s.idle()
-	s.MarkIdle()
 }
 
 // questionReplies are the answers of a 0.171.0 question reply (a user
