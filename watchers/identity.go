@@ -2,10 +2,13 @@ package watchers
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,6 +77,62 @@ func DecideSessions(id NativeIdentity, cwd, what string, unreadable []string) Na
 		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("no %s of %s since the process started (%d files read)", what, cwd, id.Checked)
 	}
 	return id
+}
+
+// ReadRoot lists an agent's records root (a directory) for a resolution.
+// A root that does not exist yet is verified absent, absent saying why
+// (nothing was ever written); one that cannot be read is unavailable, what
+// naming it in the reason. ok is false in both cases, the state then set
+// in the id returned.
+func ReadRoot(id NativeIdentity, root, what, absent string) (entries []os.DirEntry, _ NativeIdentity, ok bool) {
+	entries, err := os.ReadDir(root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		id.State, id.Reason = contract.IdentityVerifiedAbsent, absent
+	case err != nil:
+		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("%s: %v", what, err)
+	}
+	return entries, id, err == nil
+}
+
+// RecordSearch is a resolution's search of an agent's record files by
+// cwd and start time: the identity it builds (files checked, candidates)
+// and the files it could not read.
+type RecordSearch struct {
+	ID         NativeIdentity
+	Unreadable []string
+}
+
+// Check checks each record file among a directory's entries (isRecord
+// names one) with check, counting each; the candidates check accepts are
+// kept, the files it cannot read listed unreadable. Only a cancelled ctx
+// stops it, with its error.
+func (s *RecordSearch) Check(ctx context.Context, dir string, entries []os.DirEntry, isRecord func(name string) bool,
+	check func(path string) (Candidate, bool, error)) error {
+	for _, f := range entries {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if f.IsDir() || !isRecord(f.Name()) {
+			continue
+		}
+		path := filepath.Join(dir, f.Name())
+		c, ok, err := check(path)
+		s.ID.Checked++
+		switch {
+		case err != nil:
+			s.Unreadable = append(s.Unreadable, path)
+		case ok:
+			s.ID.Candidates = append(s.ID.Candidates, c)
+		}
+	}
+	return nil
+}
+
+// NewestFirst orders candidates by their files' modification time, the
+// newest first.
+func NewestFirst(cs []Candidate) {
+	slices.SortFunc(cs, func(a, b Candidate) int { return b.ModTime.Compare(a.ModTime) })
 }
 
 // startSlack allows for the coarse clock of a process's start (ticks of

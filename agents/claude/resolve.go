@@ -56,53 +56,39 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 	if rec, pid, ok := registeredSession(q); ok && (q.SessionID == "" || q.SessionID == rec.SessionID) {
 		return resolveRegistered(ctx, q, rec, pid)
 	}
-	id := watchers.NativeIdentity{Agent: transcript.Agent}
-	dirs, err := os.ReadDir(q.ProjectsRoot)
-	if errors.Is(err, fs.ErrNotExist) {
-		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no projects directory: no transcript was ever written"
-		return id, nil
-	}
-	if err != nil {
-		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("projects root: %v", err)
+	dirs, id, ok := watchers.ReadRoot(watchers.NativeIdentity{Agent: transcript.Agent}, q.ProjectsRoot,
+		"projects root", "no projects directory: no transcript was ever written")
+	if !ok {
 		return id, nil
 	}
 	cwd := filepath.Clean(q.Cwd)
-	var unreadable []string
+	check := func(path string) (watchers.Candidate, bool, error) {
+		c, ok, err := candidate(path, q)
+		if err != nil || !ok {
+			return c, false, err
+		}
+		if n, quiet := q.Quiet[path]; quiet && c.Size <= n {
+			return c, false, nil
+		}
+		return c, filepath.Clean(c.Cwd) == cwd && (q.SessionID == "" || c.SessionID == q.SessionID) && !slices.Contains(q.Exclude, c.SessionID), nil
+	}
+	s := watchers.RecordSearch{ID: id}
 	for _, d := range dirs {
 		if !d.IsDir() {
 			continue
 		}
-		files, err := os.ReadDir(filepath.Join(q.ProjectsRoot, d.Name()))
+		dir := filepath.Join(q.ProjectsRoot, d.Name())
+		files, err := os.ReadDir(dir)
 		if err != nil {
-			unreadable = append(unreadable, d.Name())
+			s.Unreadable = append(s.Unreadable, d.Name())
 			continue
 		}
-		for _, f := range files {
-			if err := ctx.Err(); err != nil {
-				return id, err
-			}
-			if f.IsDir() || !transcript.IsRecord(f.Name()) {
-				continue
-			}
-			path := filepath.Join(q.ProjectsRoot, d.Name(), f.Name())
-			c, ok, err := candidate(path, q)
-			id.Checked++
-			if err != nil {
-				unreadable = append(unreadable, path)
-				continue
-			}
-			if q.Quiet != nil && ok {
-				if n, quiet := q.Quiet[path]; quiet && c.Size <= n {
-					continue
-				}
-			}
-			if ok && filepath.Clean(c.Cwd) == cwd && (q.SessionID == "" || c.SessionID == q.SessionID) && !slices.Contains(q.Exclude, c.SessionID) {
-				id.Candidates = append(id.Candidates, c)
-			}
+		if err := s.Check(ctx, dir, files, transcript.IsRecord, check); err != nil {
+			return s.ID, err
 		}
 	}
-	slices.SortFunc(id.Candidates, func(a, b watchers.Candidate) int { return b.ModTime.Compare(a.ModTime) })
-	return decide(id, unreadable), nil
+	watchers.NewestFirst(s.ID.Candidates)
+	return decide(s.ID, s.Unreadable), nil
 }
 
 // registeredSession is the session record (~/.claude/sessions/<pid>.json,
@@ -137,13 +123,9 @@ func resolveRegistered(ctx context.Context, q query, rec sessionRecord, pid int)
 		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("pid %d's session record names no usable session id", pid)
 		return id, nil
 	}
-	dirs, err := os.ReadDir(q.ProjectsRoot)
-	if errors.Is(err, fs.ErrNotExist) {
-		id.State, id.Reason = contract.IdentityVerifiedAbsent, fmt.Sprintf("pid %d's session record names session %s; no projects directory yet", pid, rec.SessionID)
-		return id, nil
-	}
-	if err != nil {
-		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("projects root: %v", err)
+	dirs, id, ok := watchers.ReadRoot(id, q.ProjectsRoot,
+		"projects root", fmt.Sprintf("pid %d's session record names session %s; no projects directory yet", pid, rec.SessionID))
+	if !ok {
 		return id, nil
 	}
 	// The transcript is <sessionId>.jsonl in its project's directory: only

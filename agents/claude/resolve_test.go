@@ -95,24 +95,16 @@ func cmpOrString(a, b string) string {
 // carry, also when the window read at its end starts in mid-chain (its
 // first records' parents lie before the window).
 func TestResolveClaudeRecordedTranscript(t *testing.T) {
-	for _, f := range evidencetest.Journals(t) {
-		if f.Agent != "claude" || f.Surface != "permission-approve" {
-			continue
-		}
-		data, err := os.ReadFile(f.Journal)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, _ := evidencetest.ParseFile(t, transcript.Format, f.Journal, data)
+	for _, f := range evidencetest.RecordedJournals(t, transcript.Format, "permission-approve") {
 		var want evidence.SessionIdentity
-		for _, ev := range evs {
+		for _, ev := range f.Events {
 			if si, ok := ev.(evidence.SessionIdentity); ok && si.Cwd != "" {
 				want = si
 			}
 		}
 		root := t.TempDir()
 		os.MkdirAll(filepath.Join(root, "-somewhere-else"), 0o700)
-		agenttest.AppendFile(t, filepath.Join(root, "-somewhere-else", want.SessionID+".jsonl"), string(data))
+		agenttest.AppendFile(t, filepath.Join(root, "-somewhere-else", want.SessionID+".jsonl"), string(f.Data))
 		for _, tail := range []int64{0, 3000} {
 			// HeadBytes too short for a line: only the end can decide.
 			id, err := resolve(context.Background(), query{ProjectsRoot: root, Cwd: want.Cwd, TailBytes: tail, HeadBytes: 100})

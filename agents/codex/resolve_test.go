@@ -109,22 +109,14 @@ func TestResolveCodexStates(t *testing.T) {
 // buffer).
 func TestResolveCodexRecordedRollouts(t *testing.T) {
 	versions := map[string]bool{}
-	for _, f := range evidencetest.Journals(t) {
-		if f.Agent != "codex" || f.Surface != "send" {
-			continue
-		}
-		data, err := os.ReadFile(f.Journal)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, _ := evidencetest.ParseFile(t, rollout.Format, f.Journal, data)
-		want, ok := evs[0].(evidence.SessionIdentity)
+	for _, f := range evidencetest.RecordedJournals(t, rollout.Format, "send") {
+		want, ok := f.Events[0].(evidence.SessionIdentity)
 		if !ok {
-			t.Fatalf("%s: first event %s", f.Journal, evidencetest.Describe(evs[0]))
+			t.Fatalf("%s: first event %s", f.Journal, evidencetest.Describe(f.Events[0]))
 		}
 		root, day := sessionsTree(t)
 		p := filepath.Join(day, "rollout-2026-11-30T04-00-00-"+want.SessionID+".jsonl")
-		agenttest.AppendFile(t, p, string(data))
+		agenttest.AppendFile(t, p, string(f.Data))
 		cmd := agenttest.HoldOpen(t, "exec sleep 60", p)
 		id, err := resolve(context.Background(), query{PIDs: []int{cmd.Process.Pid}, SessionsRoot: root})
 		if err != nil {

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/agents/gemini/chats"
-	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/watchers"
 	"github.com/agent-knock-knock/akk/watchers/evidence"
 )
@@ -64,18 +62,14 @@ func ProjectHash(dir string) string {
 // resolve finds the chats file of the process the query names. The
 // error is only for a cancelled ctx; everything else is a state.
 func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
-	id := watchers.NativeIdentity{Agent: chats.Agent}
-	projects, err := os.ReadDir(q.TmpRoot)
-	if errors.Is(err, fs.ErrNotExist) {
-		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no tmp directory: no conversation was ever written"
-		return id, nil
-	}
-	if err != nil {
-		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("tmp root: %v", err)
+	projects, id, ok := watchers.ReadRoot(watchers.NativeIdentity{Agent: chats.Agent}, q.TmpRoot,
+		"tmp root", "no tmp directory: no conversation was ever written")
+	if !ok {
 		return id, nil
 	}
 	hash := ProjectHash(q.Cwd)
-	var unreadable []string
+	check := func(path string) (watchers.Candidate, bool, error) { return geminiCandidate(path, hash, q) }
+	s := watchers.RecordSearch{ID: id}
 	for _, p := range projects {
 		if !p.IsDir() {
 			continue
@@ -86,29 +80,15 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 			continue
 		}
 		if err != nil {
-			unreadable = append(unreadable, dir)
+			s.Unreadable = append(s.Unreadable, dir)
 			continue
 		}
-		for _, f := range files {
-			if err := ctx.Err(); err != nil {
-				return id, err
-			}
-			if f.IsDir() || !chats.IsRecord(f.Name()) {
-				continue
-			}
-			path := filepath.Join(dir, f.Name())
-			c, ok, err := geminiCandidate(path, hash, q)
-			id.Checked++
-			switch {
-			case err != nil:
-				unreadable = append(unreadable, path)
-			case ok:
-				id.Candidates = append(id.Candidates, c)
-			}
+		if err := s.Check(ctx, dir, files, chats.IsRecord, check); err != nil {
+			return s.ID, err
 		}
 	}
-	slices.SortFunc(id.Candidates, func(a, b watchers.Candidate) int { return b.ModTime.Compare(a.ModTime) })
-	return watchers.DecideSessions(id, q.Cwd, "main session", unreadable), nil
+	watchers.NewestFirst(s.ID.Candidates)
+	return watchers.DecideSessions(s.ID, q.Cwd, "main session", s.Unreadable), nil
 }
 
 // geminiCandidate reads path's header: a candidate when it is a main

@@ -72,7 +72,7 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 			id.Candidates = append(id.Candidates, c)
 		}
 	}
-	slices.SortFunc(id.Candidates, func(a, b watchers.Candidate) int { return b.ModTime.Compare(a.ModTime) })
+	watchers.NewestFirst(id.Candidates)
 	switch {
 	case len(id.Candidates) == 1:
 		c := id.Candidates[0]

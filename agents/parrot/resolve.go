@@ -3,12 +3,7 @@ package parrot
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/agent-knock-knock/akk/agents/parrot/sessions"
@@ -48,34 +43,17 @@ func resolve(ctx context.Context, q query) (watchers.NativeIdentity, error) {
 		id.State, id.Reason = contract.IdentityUnavailable, "no sessions directory named"
 		return id, nil
 	}
-	files, err := os.ReadDir(q.Root)
-	if errors.Is(err, fs.ErrNotExist) {
-		id.State, id.Reason = contract.IdentityVerifiedAbsent, "no sessions directory: no session was ever written"
-		return id, nil
-	} else if err != nil {
-		id.State, id.Reason = contract.IdentityUnavailable, fmt.Sprintf("sessions directory: %v", err)
+	files, id, ok := watchers.ReadRoot(id, q.Root, "sessions directory", "no sessions directory: no session was ever written")
+	if !ok {
 		return id, nil
 	}
-	var unreadable []string
-	for _, f := range files {
-		if err := ctx.Err(); err != nil {
-			return id, err
-		}
-		if f.IsDir() || !sessions.IsRecord(f.Name()) {
-			continue
-		}
-		path := filepath.Join(q.Root, f.Name())
-		c, ok, err := candidate(path, q)
-		id.Checked++
-		switch {
-		case err != nil:
-			unreadable = append(unreadable, path)
-		case ok:
-			id.Candidates = append(id.Candidates, c)
-		}
+	check := func(path string) (watchers.Candidate, bool, error) { return candidate(path, q) }
+	s := watchers.RecordSearch{ID: id}
+	if err := s.Check(ctx, q.Root, files, sessions.IsRecord, check); err != nil {
+		return s.ID, err
 	}
-	slices.SortFunc(id.Candidates, func(a, b watchers.Candidate) int { return b.ModTime.Compare(a.ModTime) })
-	return watchers.DecideSessions(id, q.Cwd, "session", unreadable), nil
+	watchers.NewestFirst(s.ID.Candidates)
+	return watchers.DecideSessions(s.ID, q.Cwd, "session", s.Unreadable), nil
 }
 
 // candidate reads path's header: a candidate when it is a session of the

@@ -1,9 +1,12 @@
 package screentest
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recognizers"
@@ -39,6 +42,45 @@ func AssertActionable(t *testing.T, name string, r *recognizers.Recognition, src
 	}
 	if !slices.Equal(got, src.Expect) {
 		t.Fatalf("%s: source offers %q, want %q", name, got, src.Expect)
+	}
+}
+
+// RecordedSource replays src's surface on agent@version to its marker and
+// recognizes a copy of that screen, which must be actionable as src says
+// (AssertActionable): the screen and its recognition, what a test then
+// changes. A nil screen when the version records no such surface.
+func RecordedSource(t *testing.T, agent, version string, src Source) (*vt.Screen, recognizers.Recognition) {
+	t.Helper()
+	scr := RecordedScreen(t, agent, version, src.Surface, src.Marker)
+	if scr == nil {
+		return nil, recognizers.Recognition{}
+	}
+	w, h := scr.Size()
+	r := Recognize(CopyScreen(scr, 0, w, h), agent, version)
+	AssertActionable(t, agent+"@"+version+"/"+src.Name, &r, src)
+	return scr, r
+}
+
+// RecognizeShot reads sh's screen with its own profile and fails t unless
+// it reads as state with composer.
+func RecognizeShot(t *testing.T, sh Shot, state contract.ScreenState, composer contract.Composer) recognizers.Recognition {
+	t.Helper()
+	r := Recognize(sh.Screen(t), sh.Agent, sh.Version)
+	if r.ScreenState != state || r.Composer != composer {
+		t.Fatalf("read %s composer %s, want %s composer %s (%v)", r.ScreenState, r.Composer, state, composer, ReasonCodes(r))
+	}
+	return r
+}
+
+// CheckClear fails t unless r offers want's clear when offered is true
+// (its keys, stashing or not) and none when it is false.
+func CheckClear(t *testing.T, r recognizers.Recognition, offered bool, want recognizers.Clear) {
+	t.Helper()
+	switch {
+	case !offered && r.Clear != nil:
+		t.Errorf("clear %q offered, want none", r.Clear.Keys)
+	case offered && (r.Clear == nil || !bytes.Equal(r.Clear.Keys, want.Keys) || r.Clear.Stash != want.Stash):
+		t.Errorf("clear %+v, want %+v", r.Clear, want)
 	}
 }
 
@@ -80,6 +122,24 @@ func CheckCompletion(t *testing.T, sh Shot, want string, cases []Change, others 
 // Carried is a status row carried as drawn; redacted one withheld.
 func Carried(name, value string) recognizers.StatusField {
 	return recognizers.StatusField{Name: name, Value: value}
+}
+
+// CheckStatusLayout checks a grammar's status layout (id names it): at
+// most MaxStatusFields rows (so no result holds more: each name is read
+// once), each name once, within MaxStatusName runes and without a colon,
+// each row's group 0 or 1.
+func CheckStatusLayout(t *testing.T, id string, l *recognizers.StatusLayout) {
+	t.Helper()
+	if len(l.Rows) > recognizers.MaxStatusFields {
+		t.Errorf("%s: %d rows", id, len(l.Rows))
+	}
+	seen := map[string]bool{}
+	for _, r := range l.Rows {
+		if utf8.RuneCountInString(r.Name) > recognizers.MaxStatusName || strings.Contains(r.Name, ":") || seen[r.Name] || r.Group < 0 || r.Group > 1 {
+			t.Errorf("%s: row %q", id, r.Name)
+		}
+		seen[r.Name] = true
+	}
 }
 
 // CheckStatus reads the recorded screen's status as want with the state

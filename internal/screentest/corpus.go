@@ -205,6 +205,16 @@ func MarkerScreen(t testing.TB, agent, version, surface string, k int) *vt.Scree
 	return scr
 }
 
+// RecordedScreen is MarkerScreen, or nil when the corpus has no recording
+// of agent/version/surface (not every version records every surface).
+func RecordedScreen(t testing.TB, agent, version, surface string, k int) *vt.Screen {
+	t.Helper()
+	if _, err := os.Stat(CastPath(agent, version, surface)); err != nil {
+		return nil
+	}
+	return MarkerScreen(t, agent, version, surface, k)
+}
+
 // CopyScreen copies every cell of src into a new screen of size w x h
 // (rows from src's row y0): the base of every mutation.
 func CopyScreen(src *vt.Screen, y0, w, h int) *vt.Screen {

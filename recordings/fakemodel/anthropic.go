@@ -21,45 +21,29 @@ import (
 // offers) gets the Script's reply; side requests (session titles, topic
 // checks) get short fixed text.
 func Anthropic(script Script, log *Log, lg *slog.Logger) (*Server, error) {
-	a := &anthropic{choose: newChooser(script), log: log}
-	s, err := start(a, 0, lg)
-	if err != nil {
-		return nil, err
-	}
-	s.Log = log
-	return s, nil
+	return serve(&anthropic{api: api{choose: newChooser(script), log: log}}, log, lg)
 }
 
 type anthropic struct {
-	choose *chooser
-	log    *Log
-	ids    atomic.Int64
+	api
+	ids atomic.Int64
 }
 
 func (a *anthropic) id(prefix string) string {
 	return fmt.Sprintf("%s_fake%06d", prefix, a.ids.Add(1))
 }
 
-func (a *anthropic) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, seq, err := a.log.begin(r)
+func (a *anthropic) answer(w http.ResponseWriter, r *http.Request, seq int, body []byte) {
 	switch {
-	case err != nil:
-		a.log.done(seq, nil)
-		http.Error(w, err.Error(), http.StatusBadRequest)
 	case r.Method == http.MethodHead:
 		a.log.done(seq, nil)
 		w.WriteHeader(http.StatusOK)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
-		a.log.done(seq, nil)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"input_tokens":100}`))
+		a.log.fixed(w, seq, http.StatusOK, `{"input_tokens":100}`)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
 		a.messages(w, r, seq, body)
 	default:
-		a.log.done(seq, nil)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotFound)
-		fmt.Fprintf(w, `{"type":"error","error":{"type":"not_found_error","message":"fake server: no %s"}}`, r.URL.Path)
+		a.log.fixed(w, seq, http.StatusNotFound, fmt.Sprintf(`{"type":"error","error":{"type":"not_found_error","message":"fake server: no %s"}}`, r.URL.Path))
 	}
 }
 

@@ -48,19 +48,12 @@ import (
 // prompt in quotes (it quotes an argument with a space), so the logged
 // Prompt has them; a Keyword matches inside.
 func Chat(script Script, log *Log, lg *slog.Logger) (*Server, error) {
-	c := &chat{choose: newChooser(script), log: log}
-	s, err := start(c, 0, lg)
-	if err != nil {
-		return nil, err
-	}
-	s.Log = log
-	return s, nil
+	return serve(&chat{api: api{choose: newChooser(script), log: log}}, log, lg)
 }
 
 type chat struct {
-	choose *chooser
-	log    *Log
-	seq    atomic.Int64
+	api
+	seq atomic.Int64
 }
 
 // chatMessage is the part of a request message the fake reads; content
@@ -73,20 +66,12 @@ type chatMessage struct {
 // titlePrompt starts the system prompt of OpenCode's title request.
 const titlePrompt = "You are a title generator"
 
-func (c *chat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, seq, err := c.log.begin(r)
-	switch {
-	case err != nil:
-		c.log.done(seq, nil)
-		http.Error(w, err.Error(), http.StatusBadRequest)
-	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+func (c *chat) answer(w http.ResponseWriter, r *http.Request, seq int, body []byte) {
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		c.complete(w, r, seq, body)
-	default:
-		c.log.done(seq, nil)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotFound)
-		fmt.Fprintf(w, `{"error":{"message":"fake server: no %s %s","type":"invalid_request_error","param":null,"code":null}}`, r.Method, r.URL.Path)
+		return
 	}
+	c.log.fixed(w, seq, http.StatusNotFound, fmt.Sprintf(`{"error":{"message":"fake server: no %s %s","type":"invalid_request_error","param":null,"code":null}}`, r.Method, r.URL.Path))
 }
 
 func (c *chat) complete(w http.ResponseWriter, r *http.Request, seq int, body []byte) {
@@ -99,10 +84,7 @@ func (c *chat) complete(w http.ResponseWriter, r *http.Request, seq int, body []
 		} `json:"stream_options"`
 	}
 	if err := json.Unmarshal(body, &cr); err != nil {
-		c.log.done(seq, nil)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		w.Write([]byte(`{"error":{"message":"fake server: bad JSON","type":"invalid_request_error","param":null,"code":null}}`))
+		c.log.fixed(w, seq, http.StatusBadRequest, `{"error":{"message":"fake server: bad JSON","type":"invalid_request_error","param":null,"code":null}}`)
 		return
 	}
 	reply, kind, choice, prompt := c.choose1(cr.Messages)

@@ -21,18 +21,11 @@ import (
 // the newest user content). A ToolCall is a functionCall part.
 // (docs/research/gemini-opencode-offline.md: what Gemini CLI 0.61.0 sends.)
 func GenerativeLanguage(script Script, log *Log, lg *slog.Logger) (*Server, error) {
-	g := &generative{choose: newChooser(script), log: log}
-	s, err := start(g, 0, lg)
-	if err != nil {
-		return nil, err
-	}
-	s.Log = log
-	return s, nil
+	return serve(&generative{api: api{choose: newChooser(script), log: log}}, log, lg)
 }
 
 type generative struct {
-	choose *chooser
-	log    *Log
+	api
 }
 
 // glPart is a content part, in requests and replies.
@@ -52,24 +45,15 @@ type glContent struct {
 	Parts []glPart `json:"parts"`
 }
 
-func (g *generative) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, seq, err := g.log.begin(r)
+func (g *generative) answer(w http.ResponseWriter, r *http.Request, seq int, body []byte) {
 	_, method, _ := strings.Cut(r.URL.Path, ":")
 	switch {
-	case err != nil:
-		g.log.done(seq, nil)
-		http.Error(w, err.Error(), http.StatusBadRequest)
 	case r.Method == http.MethodPost && method == "countTokens":
-		g.log.done(seq, nil)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"totalTokens":100}`))
+		g.log.fixed(w, seq, http.StatusOK, `{"totalTokens":100}`)
 	case r.Method == http.MethodPost && (method == "streamGenerateContent" || method == "generateContent"):
 		g.generate(w, r, seq, body, method == "streamGenerateContent")
 	default:
-		g.log.done(seq, nil)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotFound)
-		fmt.Fprintf(w, `{"error":{"code":404,"message":"fake server: no %s","status":"NOT_FOUND"}}`, r.URL.Path)
+		g.log.fixed(w, seq, http.StatusNotFound, fmt.Sprintf(`{"error":{"code":404,"message":"fake server: no %s","status":"NOT_FOUND"}}`, r.URL.Path))
 	}
 }
 

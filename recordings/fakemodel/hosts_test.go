@@ -46,13 +46,13 @@ func TestOpenClawRequest(t *testing.T) {
 	must(t, json.Unmarshal([]byte(`{"tools":`+tools+`,"messages":[`+prompt+`,`+ctx+`]}`), &first))
 	must(t, json.Unmarshal([]byte(`{"tools":`+tools+`,"messages":[`+prompt+`,`+call+`,`+result+`,`+ctx+`]}`), &second))
 
-	a := &anthropic{choose: newChooser(Script{Keywords: []Keyword{{Word: "echo-me", Reply: Reply{Text: "ok"}}}})}
+	a := &anthropic{api: api{choose: newChooser(Script{Keywords: []Keyword{{Word: "echo-me", Reply: Reply{Text: "ok"}}}})}}
 	if _, kind, choice, p := a.choose1(&first); kind != "main" || choice != "keyword:echo-me" || p != "please echo-me" {
 		t.Errorf("prompt: kind %q choice %q prompt %q", kind, choice, p)
 	}
 	rules := []Rule{{Name: "echo", Call: "akk__echo", Input: map[string]any{"text": "x"}},
 		{Name: "done", After: "akk__echo", When: []Cond{Eq("$.echo", "hi")}, Text: "echoed"}}
-	a = &anthropic{choose: newChooser(Script{Rules: rules})}
+	a = &anthropic{api: api{choose: newChooser(Script{Rules: rules})}}
 	if rep, _, choice, _ := a.choose1(&first); choice != "rule:echo" || rep.Tool == nil {
 		t.Errorf("prompt under rules: choice %q", choice)
 	}

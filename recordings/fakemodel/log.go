@@ -61,6 +61,15 @@ func (l *Log) begin(r *http.Request) (body []byte, seq int, err error) {
 	return body, l.add(req), err
 }
 
+// fixed answers request seq with a canned JSON body and marks it done: the
+// replies no Script chooses (token counts, model lists, errors).
+func (l *Log) fixed(w http.ResponseWriter, seq, status int, body string) {
+	l.done(seq, nil)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	io.WriteString(w, body)
+}
+
 // add records a request that is being answered and returns its seq.
 func (l *Log) add(r Request) int {
 	l.mu.Lock()

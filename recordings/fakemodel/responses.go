@@ -23,38 +23,22 @@ import (
 // did not offer is still sent (the agent then reports the unknown tool):
 // scenarios choose tools their model's catalog has.
 func Responses(script Script, log *Log, lg *slog.Logger) (*Server, error) {
-	o := &responses{choose: newChooser(script), log: log}
-	s, err := start(o, 0, lg)
-	if err != nil {
-		return nil, err
-	}
-	s.Log = log
-	return s, nil
+	return serve(&responses{api: api{choose: newChooser(script), log: log}}, log, lg)
 }
 
 type responses struct {
-	choose *chooser
-	log    *Log
-	seq    atomic.Int64
+	api
+	seq atomic.Int64
 }
 
-func (o *responses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, seq, err := o.log.begin(r)
+func (o *responses) answer(w http.ResponseWriter, r *http.Request, seq int, body []byte) {
 	switch {
-	case err != nil:
-		o.log.done(seq, nil)
-		http.Error(w, err.Error(), http.StatusBadRequest)
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses"):
 		o.respond(w, r, seq, body)
 	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
-		o.log.done(seq, nil)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"object":"list","data":[{"id":"fake-model","object":"model","owned_by":"fake"}],"models":[]}`))
+		o.log.fixed(w, seq, http.StatusOK, `{"object":"list","data":[{"id":"fake-model","object":"model","owned_by":"fake"}],"models":[]}`)
 	default:
-		o.log.done(seq, nil)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotFound)
-		w.Write([]byte(`{"error":{"message":"not found in fake server","type":"not_found"}}`))
+		o.log.fixed(w, seq, http.StatusNotFound, `{"error":{"message":"not found in fake server","type":"not_found"}}`)
 	}
 }
 

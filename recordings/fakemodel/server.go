@@ -40,6 +40,46 @@ func start(h http.Handler, port int, lg *slog.Logger) (*Server, error) {
 	return s, nil
 }
 
+// api is what every fake API holds: the Script's replies and the log its
+// requests go to.
+type api struct {
+	choose *chooser
+	log    *Log
+}
+
+// answerer is one fake API: it answers a request that logged has read and
+// recorded as seq, and marks seq done.
+type answerer interface {
+	answer(w http.ResponseWriter, r *http.Request, seq int, body []byte)
+}
+
+// serve starts a on any free port, every request read and logged first
+// (a body that cannot be read is refused here, for every API alike).
+func serve(a answerer, log *Log, lg *slog.Logger) (*Server, error) {
+	s, err := start(logged{a: a, log: log}, 0, lg)
+	if err != nil {
+		return nil, err
+	}
+	s.Log = log
+	return s, nil
+}
+
+// logged is the http.Handler in front of an answerer.
+type logged struct {
+	a   answerer
+	log *Log
+}
+
+func (l logged) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, seq, err := l.log.begin(r)
+	if err != nil {
+		l.log.done(seq, nil)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	l.a.answer(w, r, seq, body)
+}
+
 // URL is the server's base URL, http://127.0.0.1:PORT.
 func (s *Server) URL() string { return s.url }
 

@@ -4,12 +4,25 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"strings"
 )
 
 // JSONString re-marshals a decoded journal line, for substring checks.
 func JSONString(m map[string]any) string {
 	b, _ := json.Marshal(m)
 	return string(b)
+}
+
+// JSONHas says whether a decoded journal line (or a part of one),
+// marshalled again, holds every one of subs.
+func JSONHas(m map[string]any, subs ...string) bool {
+	js := JSONString(m)
+	for _, s := range subs {
+		if !strings.Contains(js, s) {
+			return false
+		}
+	}
+	return true
 }
 
 // NthLine is a journal predicate that holds once the journal has at least

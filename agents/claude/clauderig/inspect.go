@@ -297,6 +297,11 @@ func (s steps) answer(prompt string, n int) {
 	s.prompt(prompt)
 	s.Request("prompt "+prompt, nil)
 	s.turns(n)
+	s.idleEmpty()
+}
+
+// idleEmpty waits for the idle screen with an empty composer and marks it.
+func (s steps) idleEmpty() {
 	s.idle()
 	s.composerReads("")
 	s.Mark("idle", rig.ComposerEmpty)

@@ -123,6 +123,41 @@ func (s steps) openPicker() {
 	s.picker(ci.pickerRows, ci.effortBefore)
 }
 
+// pickTarget moves the open picker down to the target row and changes its
+// effort, each its own screen.
+func (s steps) pickTarget(ci claudeInspect) {
+	for _, r := range ci.pickerRows {
+		if r.label == ci.target {
+			for range r.n - 1 {
+				s.Key("Down")
+			}
+		}
+	}
+	s.picker(highlight(ci.pickerRows, ci.target), ci.effortBefore)
+	s.Key(ci.effortKey)
+	s.picker(highlight(ci.pickerRows, ci.target), ci.effortAfter)
+}
+
+// escapePicker leaves the open picker with Esc: the model kept, the idle
+// screen back.
+func (s steps) escapePicker(ci claudeInspect) {
+	s.Key("Escape")
+	s.Screen("❯ /model", ci.keptAs)
+	s.Gone("Select model")
+	s.idleEmpty()
+}
+
+// requestCarries fails unless the newest main request for prompt (the
+// request what, for the log and the error) carried want.
+func requestCarries(d *rig.Driver, prompt, what string, want modelTuple) error {
+	got, err := lastModelTuple(d.Log.Requests(), prompt)
+	d.Logger().Info("rig: model request "+what, "model", got.Model, "effort", got.Effort)
+	if err == nil && got != want {
+		err = fmt.Errorf("rig: the request %s carries %+v, want %+v", what, got, want)
+	}
+	return err
+}
+
 // settingsModel is settings.json's "model" and the effortLevel of its
 // modelSettings[id].
 func settingsModel(h *rig.Home, id string) (model, effort string, err error) {
@@ -145,27 +180,9 @@ func claudeModelMenu() *rig.Scenario {
 			d := s.d
 			ci := claudeInspects[d.Version]
 			s.answer(inspectPrompt, 1)
-			s.Do(func() error {
-				got, err := lastModelTuple(d.Log.Requests(), inspectPrompt)
-				d.Logger().Info("rig: model request before the switch", "model", got.Model, "effort", got.Effort)
-				if err == nil && got != ci.requestBefore {
-					err = fmt.Errorf("rig: the first request carries %+v, want %+v", got, ci.requestBefore)
-				}
-				return err
-			})
+			s.Do(func() error { return requestCarries(d, inspectPrompt, "before the switch", ci.requestBefore) })
 			s.openPicker()
-			// Down to the target, the effort changed: each its own screen.
-			rows := ci.pickerRows
-			for _, r := range rows {
-				if r.label == ci.target {
-					for range r.n - 1 {
-						s.Key("Down")
-					}
-				}
-			}
-			s.picker(highlight(rows, ci.target), ci.effortBefore)
-			s.Key(ci.effortKey)
-			s.picker(highlight(rows, ci.target), ci.effortAfter)
+			s.pickTarget(ci)
 			s.Key("Enter")
 			// In a conversation: the confirmation, Yes highlighted.
 			s.Screen(ci.switchAsk...)
@@ -177,9 +194,7 @@ func claudeModelMenu() *rig.Scenario {
 			s.Mark("menu_or_viewer", rig.ComposerAbsent)
 			s.Key("Enter")
 			s.Screen("❯ /model", ci.savedAs)
-			s.idle()
-			s.composerReads("")
-			s.Mark("idle", rig.ComposerEmpty)
+			s.idleEmpty()
 			s.Do(func() error {
 				model, effort, err := settingsModel(d.Home, ci.requestAfter.Model)
 				if err == nil && (model != ci.settingsModel || effort != ci.settingsEffort) {
@@ -189,11 +204,7 @@ func claudeModelMenu() *rig.Scenario {
 			})
 			s.answer(inspectAfter, 2)
 			s.Do(func() error {
-				got, err := lastModelTuple(d.Log.Requests(), inspectAfter)
-				d.Logger().Info("rig: model request after the switch", "model", got.Model, "effort", got.Effort)
-				if err == nil && got != ci.requestAfter {
-					err = fmt.Errorf("rig: the request after the switch carries %+v, want %+v", got, ci.requestAfter)
-				}
+				err := requestCarries(d, inspectAfter, "after the switch", ci.requestAfter)
 				if err == nil {
 					err = noModelList(d.Log.Requests())
 				}
@@ -210,12 +221,7 @@ func claudeModelAbandon() *rig.Scenario {
 			s.idle()
 			s.Mark("idle", rig.ComposerEmpty)
 			s.openPicker()
-			s.Key("Escape")
-			s.Screen("❯ /model", ci.keptAs)
-			s.Gone("Select model")
-			s.idle()
-			s.composerReads("")
-			s.Mark("idle", rig.ComposerEmpty)
+			s.escapePicker(ci)
 			s.Do(func() error {
 				model, _, err := settingsModel(d.Home, "")
 				switch {

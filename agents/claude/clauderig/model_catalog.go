@@ -279,12 +279,7 @@ func claudeModelCatalog() *rig.Scenario {
 				}
 				s.walkEffort(c, rows)
 			}
-			s.Key("Escape")
-			s.Screen("❯ /model", ci.keptAs)
-			s.Gone("Select model")
-			s.idle()
-			s.composerReads("")
-			s.Mark("idle", rig.ComposerEmpty)
+			s.escapePicker(ci)
 			s.Do(func() error {
 				if n := messagesRequests(d.Log.Requests()); n != seen {
 					return fmt.Errorf("rig: the walk made %d model requests", n-seen)
@@ -303,26 +298,11 @@ func claudeModelSession() *rig.Scenario {
 			d := s.d
 			ci, c := claudeInspects[d.Version], claudeCatalogs[d.Version]
 			s.answer(inspectPrompt, 1)
-			s.Do(func() error {
-				got, err := lastModelTuple(d.Log.Requests(), inspectPrompt)
-				if err == nil && got != ci.requestBefore {
-					err = fmt.Errorf("rig: the first request carries %+v, want %+v", got, ci.requestBefore)
-				}
-				return err
-			})
+			s.Do(func() error { return requestCarries(d, inspectPrompt, "before the switch", ci.requestBefore) })
 			var settings []byte
 			s.Do(func() (err error) { settings, err = claudeSettingsBytes(d.Home); return err })
 			s.openPicker()
-			for _, r := range ci.pickerRows {
-				if r.label == ci.target {
-					for range r.n - 1 {
-						s.Key("Down")
-					}
-				}
-			}
-			s.picker(highlight(ci.pickerRows, ci.target), ci.effortBefore)
-			s.Key(ci.effortKey)
-			s.picker(highlight(ci.pickerRows, ci.target), ci.effortAfter)
+			s.pickTarget(ci)
 			// "s": the same confirmation as Enter's, Yes highlighted.
 			s.Key("s")
 			s.Screen(ci.switchAsk...)
@@ -331,9 +311,7 @@ func claudeModelSession() *rig.Scenario {
 			s.Key("Enter")
 			s.Screen("❯ /model", "⎿  "+c.sessionSet)
 			s.Gone("Switch model?")
-			s.idle()
-			s.composerReads("")
-			s.Mark("idle", rig.ComposerEmpty)
+			s.idleEmpty()
 			s.Do(func() error { return settingsKept(d.Home, settings) })
 			s.Journal("the session-only switch", func(m map[string]any) bool {
 				msg, _ := m["message"].(map[string]any)
@@ -342,11 +320,7 @@ func claudeModelSession() *rig.Scenario {
 			})
 			s.answer(inspectAfter, 2)
 			s.Do(func() error {
-				got, err := lastModelTuple(d.Log.Requests(), inspectAfter)
-				d.Logger().Info("rig: model request after the session switch", "model", got.Model, "effort", got.Effort)
-				if err == nil && got != ci.requestAfter {
-					err = fmt.Errorf("rig: the request after the switch carries %+v, want %+v", got, ci.requestAfter)
-				}
+				err := requestCarries(d, inspectAfter, "after the session switch", ci.requestAfter)
 				if err == nil {
 					err = settingsKept(d.Home, settings)
 				}

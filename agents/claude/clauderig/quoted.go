@@ -1,11 +1,10 @@
 package clauderig
 
 import (
-	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
-// The quoted-prompt scenario (rig.QuoteWord): the agent's own dialogs quoted
+// The quoted-prompt scenario (rig.Quoted): the agent's own dialogs quoted
 // as plain text above the idle composer.
 const claudeQuote = "Here are the two dialogs you asked about, quoted verbatim.\n\n" +
 	"The question:\n\n" +
@@ -31,16 +30,8 @@ const claudeQuote = "Here are the two dialogs you asked about, quoted verbatim.\
 	"Esc to cancel · Tab to amend"
 
 func quotedScenarios() []*rig.Scenario {
-	var out []*rig.Scenario
-	out = append(out,
-		&rig.Scenario{Name: "quoted-prompt", Agent: "claude", Script: rig.WithKeywords(claudeScript, fakemodel.Keyword{Word: rig.QuoteWord, Reply: fakemodel.Reply{Text: claudeQuote}}), Drive: drive(func(s steps) {
-			s.idle()
-			s.prompt(rig.QuoteWord + " please")
-			s.Request("prompt", nil)
-			s.turnEnd(1)
-			s.Screen("Esc to cancel · Tab to amend")
-			s.MarkIdle()
-		})},
-	)
-	return out
+	return []*rig.Scenario{rig.Quoted{Quote: claudeQuote, Answered: func(s *rig.Steps) {
+		wrap(s).turnEnd(1)
+		s.Screen("Esc to cancel · Tab to amend")
+	}}.Scenario("claude", claudeScript, composer)}
 }

@@ -1,11 +1,11 @@
 package screen_test
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/internal/screentest"
+	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 	"github.com/gdamore/tcell/v2"
 )
@@ -60,16 +60,8 @@ func TestClaudeStash(t *testing.T) {
 	}...)
 	for _, c := range cases {
 		t.Run(c.Shot.String(), func(t *testing.T) {
-			r := screentest.Recognize(c.Screen(t), c.Agent, c.Version)
-			if r.ScreenState != c.state || r.Composer != c.composer {
-				t.Fatalf("read %s composer %s, want %s composer %s (%v)", r.ScreenState, r.Composer, c.state, c.composer, screentest.ReasonCodes(r))
-			}
-			switch {
-			case !c.clear && r.Clear != nil:
-				t.Errorf("clear %q offered, want none", r.Clear.Keys)
-			case c.clear && (r.Clear == nil || !bytes.Equal(r.Clear.Keys, ctrlS) || !r.Clear.Stash):
-				t.Errorf("clear %+v, want ctrl+s with stash", r.Clear)
-			}
+			r := screentest.RecognizeShot(t, c.Shot, c.state, c.composer)
+			screentest.CheckClear(t, r, c.clear, recognizers.Clear{Keys: ctrlS, Stash: true})
 			if r.Stashed != c.stashed || r.DraftRestored != c.restored {
 				t.Errorf("stashed=%v restored=%v, want %v %v", r.Stashed, r.DraftRestored, c.stashed, c.restored)
 			}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/recordings"
-	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
 // The async question of Codex 0.171.0. The rig's gpt-6-sol is offered
@@ -96,12 +95,7 @@ func more171(composer string) recordings.MarkerState {
 // asyncQuestion171: collapsed, opened, the first answered by its digit,
 // the free-text one skipped, the turn's end.
 func asyncQuestion171(s steps) {
-	codexAsk171(s)
-	s.Mark("working", collapsed171())
-	open171(s)
-	s.Mark("async_question", open171Marker())
-	answerGreen171(s)
-	s.Mark("async_question", more171("empty"))
+	greenAnswered171(s)
 	s.Key("C-]")
 	s.Gone(codexAsyncOpen171)
 	s.Screen(codexBusy, "› Ask Codex to do anything")
@@ -115,12 +109,7 @@ func asyncQuestion171(s steps) {
 // asyncWorking171: a digit answers; the free-text question is left with a
 // draft while the turn ends, which moves the draft into the composer.
 func asyncWorking171(s steps) {
-	codexAsk171(s)
-	s.Mark("working", collapsed171())
-	open171(s)
-	s.Mark("async_question", open171Marker())
-	answerGreen171(s)
-	s.Mark("async_question", more171("empty"))
+	greenAnswered171(s)
 	s.Type("Purple")
 	s.Screen("  Purple", codexAsyncOpen171)
 	s.Pause(codexEnterGap)
@@ -146,12 +135,7 @@ func asyncQueueText171(s steps) {
 	s.Pause(codexEnterGap)
 	s.Key("Tab")
 	s.Screen("↳ > "+codexMore171.Prompt, "Purple", codexQueuedEdit171, "› Ask Codex to do anything", codexBusy)
-	s.Gone(codexAsyncOpen171)
-	s.Mark("working", recordings.MarkerState{Composer: "empty"})
-	s.Journal("second task_complete", rig.NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
-	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), "\n\nGreen", "\n\nPurple") })
-	s.idle()
-	s.MarkIdle()
+	queuedTurnEnd(s, codexAsyncOpen171, "\n\nGreen", "\n\nPurple")
 }
 
 // asyncWorkingQueue171: "Other" with text and Tab queue it for the next
@@ -174,12 +158,18 @@ func asyncWorkingQueue171(s steps) {
 	s.Pause(codexEnterGap)
 	s.Key("Enter")
 	s.Screen(codexAnswered171+codexMore171.Prompt, "Purple", codexQueuedEdit171, "› Ask Codex to do anything", codexBusy)
-	s.Gone(codexAsyncOpen171)
-	s.Mark("working", recordings.MarkerState{Composer: "empty"})
-	s.Journal("second task_complete", rig.NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
-	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), "\n\nPurple", "\n\nTeal") })
-	s.idle()
-	s.MarkIdle()
+	queuedTurnEnd(s, codexAsyncOpen171, "\n\nPurple", "\n\nTeal")
+}
+
+// greenAnswered171: the question asked, marked collapsed and opened, its
+// first answered by its digit (Green), the free-text one shown empty.
+func greenAnswered171(s steps) {
+	codexAsk171(s)
+	s.Mark("working", collapsed171())
+	open171(s)
+	s.Mark("async_question", open171Marker())
+	answerGreen171(s)
+	s.Mark("async_question", more171("empty"))
 }
 
 // questionReplies are the answers of a 0.171.0 question reply (a user

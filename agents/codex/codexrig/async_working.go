@@ -114,7 +114,6 @@ func asyncWorkingScenarios() []*rig.Scenario {
 		// no plan sends Tab.
 		&rig.Scenario{Name: "async-working-queue", Agent: "codex", Only: codexAsyncVersions,
 			Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: drive(asyncDrive(func(s steps) {
-				d := s.d
 				ask(s)
 				s.Key("M-Up")
 				s.Screen(codexAsyncOpen, "4. Other", codexBusy)
@@ -134,19 +133,23 @@ func asyncWorkingScenarios() []*rig.Scenario {
 				s.Pause(codexEnterGap)
 				s.Key("Enter")
 				s.Screen(codexSteerHeader, "Purple", codexQueuedEdit, "› Ask Codex to do anything", codexBusy)
-				s.Gone(codexAsyncOpen)
-				// Working: the steered and queued blocks sit between the
-				// working row and the composer.
-				s.Mark("working", recordings.MarkerState{Composer: "empty"})
-				// The slow reply and the steered answer in the first turn, the
-				// queued one as a turn of its own.
-				s.Journal("second task_complete", rig.NthLine(d, 2, rolloutHas("event_msg", "task_complete")))
-				s.Do(func() error { return codexCheckSteerQueue(d.JournalPath(), "\n\nPurple", "\n\nTeal") })
-				s.idle()
-				s.MarkIdle()
+				queuedTurnEnd(s, codexAsyncOpen, "\n\nPurple", "\n\nTeal")
 			}, asyncWorkingQueue171))},
 	)
 	return out
+}
+
+// queuedTurnEnd: the editor (its anchor open) closed over the working
+// screen, the steered and queued blocks between the working row and the
+// composer; then the slow reply and the steered answer end the first turn,
+// the queued one a turn of its own (codexCheckSteerQueue).
+func queuedTurnEnd(s steps, open, steered, queued string) {
+	s.Gone(open)
+	s.Mark("working", recordings.MarkerState{Composer: "empty"})
+	s.Journal("second task_complete", rig.NthLine(s.d, 2, rolloutHas("event_msg", "task_complete")))
+	s.Do(func() error { return codexCheckSteerQueue(s.d.JournalPath(), steered, queued) })
+	s.idle()
+	s.MarkIdle()
 }
 
 // CheckSteerQueue is codexCheckSteerQueue for the live tests that
@@ -229,7 +232,6 @@ func asyncQueueText(ask func(steps)) *rig.Scenario {
 	more := recordings.Question{Prompt: "Anything else we should know?"}
 	return &rig.Scenario{Name: "async-queue-text", Agent: "codex", Only: codexAsyncVersions,
 		Model: codexAsyncModel, Script: codexAsyncWorkingScript, Drive: drive(asyncDrive(func(s steps) {
-			d := s.d
 			ask(s)
 			s.Key("M-Up")
 			s.Screen(codexAsyncOpen, "4. Other", "alt + ↑ next question", codexBusy)
@@ -245,11 +247,6 @@ func asyncQueueText(ask func(steps)) *rig.Scenario {
 			s.Pause(codexEnterGap)
 			s.Key("Tab")
 			s.Screen("↳ > "+more.Prompt, "Purple", codexQueuedEdit, "› Ask Codex to do anything", codexBusy)
-			s.Gone(codexAsyncOpen)
-			s.Mark("working", recordings.MarkerState{Composer: "empty"})
-			s.Journal("second task_complete", rig.NthLine(d, 2, rolloutHas("event_msg", "task_complete")))
-			s.Do(func() error { return codexCheckSteerQueue(d.JournalPath(), "\n\nGreen", "\n\nPurple") })
-			s.idle()
-			s.MarkIdle()
+			queuedTurnEnd(s, codexAsyncOpen, "\n\nGreen", "\n\nPurple")
 		}, asyncQueueText171))}
 }

@@ -189,6 +189,12 @@ func (s steps) composerEmpty(a rig.Threads) {
 	a.ComposerRow(s.Steps, "Ask Codex to do anything")
 }
 
+// idleEmpty waits for the idle screen with its composer empty and marks it.
+func (s steps) idleEmpty(a rig.Threads) {
+	s.composerEmpty(a)
+	s.Mark("idle", rig.ComposerEmpty)
+}
+
 var (
 	codexStatusCmds = map[string]string{"/status": codexStatusHint, "/statusline": codexStatuslineHint}
 	codexModelCmds  = map[string]string{"/model": codexModelHint}

@@ -15,13 +15,18 @@ import (
 // /model (inspect.go): the popup, its effort popup, a session-only switch
 // and the ways a person leaves it.
 
+// popup waits for a popup drawn as rows (what names it) and marks it.
+func (s steps) popup(what string, rows []string) {
+	s.RowBlock(what, rows)
+	s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+}
+
 // openModel types /model, marks it over its completion row, and Enter
 // opens the popup with the configured model current.
 func (s steps) openModel(a rig.Threads, in codexInspect) {
 	s.slash(a, "/model", "/model", codexModelCmds)
 	s.Key("Enter")
-	s.RowBlock("the /model popup", in.models)
-	s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+	s.popup("the /model popup", in.models)
 }
 
 func codexInspectModelMenu() *rig.Scenario {
@@ -35,18 +40,14 @@ func codexInspectModelMenu() *rig.Scenario {
 			s.openModel(a, in)
 			s.Do(func() error { return codexBundledCatalog(d) })
 			s.Key("Up")
-			s.RowBlock("the model above the current one highlighted", in.modelsUp)
-			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+			s.popup("the model above the current one highlighted", in.modelsUp)
 			s.Key("Enter")
-			s.RowBlock("its effort popup", in.efforts)
-			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+			s.popup("its effort popup", in.efforts)
 			s.Key("Down")
-			s.RowBlock("the next effort highlighted", in.effortsDown)
-			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+			s.popup("the next effort highlighted", in.effortsDown)
 			s.Key("Enter")
 			s.Screen(in.changed, "  "+in.line)
-			s.composerEmpty(a)
-			s.Mark("idle", rig.ComposerEmpty)
+			s.idleEmpty(a)
 			s.Do(func() error {
 				return codexConfigHas(d.Home.Home, fmt.Sprintf("model = %q", in.model), fmt.Sprintf("model_reasoning_effort = %q", in.effort))
 			})
@@ -72,12 +73,10 @@ func codexInspectModelSession() *rig.Scenario {
 			s.Key("Enter")
 			s.RowBlock("its effort popup", in.efforts)
 			s.Key("Down")
-			s.RowBlock("the next effort highlighted", in.effortsDown)
-			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+			s.popup("the next effort highlighted", in.effortsDown)
 			s.Key("s")
 			s.Screen(in.changed+" for this session only", "  "+in.line)
-			s.composerEmpty(a)
-			s.Mark("idle", rig.ComposerEmpty)
+			s.idleEmpty(a)
 			s.Do(func() error {
 				b, err := os.ReadFile(filepath.Join(d.Home.Home, ".codex", "config.toml"))
 				if err != nil || strings.Contains(string(b), "model_reasoning_effort") || !strings.HasPrefix(string(b), fmt.Sprintf("model = %q\n", Model(d.Version))) {
@@ -93,8 +92,7 @@ func codexInspectModelSession() *rig.Scenario {
 			s.Key("Enter")
 			s.Screen("  GPT-6-Sol default", codexStatus) // "GPT-6-Sol default fast · ~/project"
 			s.Gone(in.line)
-			s.composerEmpty(a)
-			s.Mark("idle", rig.ComposerEmpty)
+			s.idleEmpty(a)
 		})}
 }
 
@@ -120,29 +118,24 @@ func codexInspectModelAbandon() *rig.Scenario {
 			s.Screen(codexStatus)
 			s.Mark("idle", rig.ComposerDraft)
 			s.Key("C-u")
-			s.composerEmpty(a)
-			s.Mark("idle", rig.ComposerEmpty)
+			s.idleEmpty(a)
 			// The popup left open: Esc closes it.
 			s.openModel(a, in)
 			s.Key("Escape")
 			s.Gone(line)
-			s.composerEmpty(a)
-			s.Mark("idle", rig.ComposerEmpty)
+			s.idleEmpty(a)
 			// Left in the effort popup: Esc goes back to the model popup
 			// (the other model still highlighted), Esc again closes it.
 			s.openModel(a, in)
 			s.Key("Up")
 			s.RowBlock("the model above the current one highlighted", in.modelsUp)
 			s.Key("Enter")
-			s.RowBlock("its effort popup", in.efforts)
-			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+			s.popup("its effort popup", in.efforts)
 			s.Key("Escape")
-			s.RowBlock("back in the model popup", in.modelsUp)
-			s.Mark("menu_or_viewer", recordings.MarkerState{Composer: "absent"})
+			s.popup("back in the model popup", in.modelsUp)
 			s.Key("Escape")
 			s.Gone(line)
-			s.composerEmpty(a)
-			s.Mark("idle", rig.ComposerEmpty)
+			s.idleEmpty(a)
 			// Nothing changed.
 			s.Do(func() error { return codexConfigHas(d.Home.Home, fmt.Sprintf("model = %q", Model(d.Version))) })
 			s.Gone(in.changed)

@@ -81,22 +81,7 @@ var codexInspects = map[string]codexInspect{
 		changed: "• Model changed to gpt-5.6-luna high",
 		line:    "gpt-5.6-luna high",
 		model:   "gpt-5.6-luna", effort: "high",
-		status: func(id string) []string {
-			return append([]string{"/status", ""}, codexBox(
-				">_ OpenAI Codex (v0.155.1)",
-				"",
-				"Model:                gpt-5.5 (reasoning medium, summaries auto)",
-				"Model provider:       fake",
-				"Directory:            ~/project",
-				"Permissions:          Read Only (Ask for approval)",
-				"Agents.md:            <none>",
-				"Collaboration mode:   Default",
-				"Session:              "+id,
-				"",
-				"Token usage:          0 total  (0 input + 0 output)",
-				"Limits:               data not available yet",
-			)...)
-		},
+		status: func(id string) []string { return codexStatus155(id, "~/project") },
 		// No thread name row.
 		statusTurn: func(id, _ string) []string {
 			return append([]string{"/status", ""}, codexBox(
@@ -174,24 +159,7 @@ var codexInspects = map[string]codexInspect{
 		changed: "• Model changed to gpt-6-astra medium",
 		line:    "GPT-6-Astra medium",
 		model:   "gpt-6-astra", effort: "medium",
-		status: func(id string) []string {
-			return []string{
-				"/status",
-				"",
-				"  >_ OpenAI Codex (v0.171.0)",
-				"",
-				"  Model:               GPT-6-Sol (reasoning medium, summaries auto)",
-				"  Model provider:      fake",
-				"  Directory:           ~/project",
-				"  Permissions:         Read Only (Ask for approval)",
-				"  Agents.md:           <none>",
-				"  Collaboration mode:  Default",
-				"  Session:             " + id,
-				"",
-				"  Token usage:         0 total  (0 input + 0 output)",
-				"  Limits:              data not available yet",
-			}
-		},
+		status: func(id string) []string { return codexStatus171(id, "~/project") },
 		statusTurn: func(id, title string) []string {
 			return []string{
 				"/status",
@@ -227,4 +195,44 @@ func codexBox(rows ...string) []string {
 		out = append(out, "│  "+r+strings.Repeat(" ", w-utf8.RuneCountInString(r))+" │")
 	}
 	return append(out, "╰"+strings.Repeat("─", w+3)+"╯")
+}
+
+// codexStatus155 is 0.155.1's /status block on a fresh session (session
+// id) in the Directory dir.
+func codexStatus155(id, dir string) []string {
+	return append([]string{"/status", ""}, codexBox(
+		">_ OpenAI Codex (v0.155.1)",
+		"",
+		"Model:                gpt-5.5 (reasoning medium, summaries auto)",
+		"Model provider:       fake",
+		codexDirLabel+dir,
+		"Permissions:          Read Only (Ask for approval)",
+		"Agents.md:            <none>",
+		"Collaboration mode:   Default",
+		"Session:              "+id,
+		"",
+		"Token usage:          0 total  (0 input + 0 output)",
+		"Limits:               data not available yet",
+	)...)
+}
+
+// codexStatus171 is 0.171.0's /status block on a fresh session (session
+// id) in the Directory dir.
+func codexStatus171(id, dir string) []string {
+	return []string{
+		"/status",
+		"",
+		"  >_ OpenAI Codex (v0.171.0)",
+		"",
+		"  Model:               GPT-6-Sol (reasoning medium, summaries auto)",
+		"  Model provider:      fake",
+		"  Directory:           " + dir,
+		"  Permissions:         Read Only (Ask for approval)",
+		"  Agents.md:           <none>",
+		"  Collaboration mode:  Default",
+		"  Session:             " + id,
+		"",
+		"  Token usage:         0 total  (0 input + 0 output)",
+		"  Limits:              data not available yet",
+	}
 }

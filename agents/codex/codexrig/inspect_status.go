@@ -29,8 +29,7 @@ func (s steps) statusRun(a rig.Threads, rows func(id string) []string) {
 	id := s.statusSession()
 	s.ScreenFunc("the /status block", func(text string) bool { return rig.HasRowBlock(text, rows(id)) })
 	s.Gone(codexStatuslineHint)
-	s.composerEmpty(a)
-	s.Mark("idle", rig.ComposerEmpty)
+	s.idleEmpty(a)
 	// The Session row names the thread: its writer lock (its
 	// rollout is written at the first prompt; status-ambiguous
 	// shows the Session is that rollout's id).
@@ -88,8 +87,7 @@ func codexInspectStatusAmbiguous() *rig.Scenario {
 			second := s.JournalFile("the second conversation's rollout", func(p string) bool {
 				return p != first && rig.CountLines(p, codexThreads.PromptLine(codexTwice)) > 0 && rig.CountLines(p, codexThreads.TurnEnd) >= 1
 			})
-			s.composerEmpty(a)
-			s.Mark("idle", rig.ComposerEmpty)
+			s.idleEmpty(a)
 			s.Do(func() error {
 				open := codexOpenRollouts(d.Home.Home)
 				if first == second || len(open) != 2 || !slices.Contains(open, first) || !slices.Contains(open, second) {
@@ -112,8 +110,7 @@ func codexInspectStatusAmbiguous() *rig.Scenario {
 				// The first conversation's id stays on the screen, above.
 				s.Screen("To continue this session, run codex resume " + codexThreadID(first))
 			}
-			s.composerEmpty(a)
-			s.Mark("idle", rig.ComposerEmpty)
+			s.idleEmpty(a)
 			s.Do(func() error { d.Logger().Info("rig: status-ambiguous", "screen", d.ScreenText()); return nil })
 		})}
 }

@@ -240,8 +240,7 @@ func codexModelCatalog() *rig.Scenario {
 			s.catalogWalk(c)
 			s.Key("Escape")
 			s.Gone(c.head[0])
-			s.composerEmpty(a)
-			s.Mark("idle", rig.ComposerEmpty)
+			s.idleEmpty(a)
 			s.Gone("Model changed")
 			s.Do(func() error {
 				after, err := codexConfigBytes(d.Home)

@@ -1,11 +1,10 @@
 package codexrig
 
 import (
-	"github.com/agent-knock-knock/akk/recordings/fakemodel"
 	"github.com/agent-knock-knock/akk/recordings/rig"
 )
 
-// The quoted-prompt scenario (rig.QuoteWord): the agent's own dialogs quoted
+// The quoted-prompt scenario (rig.Quoted): the agent's own dialogs quoted
 // as plain text above the idle composer.
 const codexQuote = "Here are the two dialogs you asked about, quoted verbatim.\n\n" +
 	"The question:\n\n" +
@@ -26,21 +25,13 @@ const codexQuote = "Here are the two dialogs you asked about, quoted verbatim.\n
 	"Press enter to confirm or esc to cancel"
 
 func quotedScenarios() []*rig.Scenario {
-	var out []*rig.Scenario
-	out = append(out,
-		&rig.Scenario{Name: "quoted-prompt", Agent: "codex", Script: rig.WithKeywords(codexScript, fakemodel.Keyword{Word: rig.QuoteWord, Reply: fakemodel.Reply{Text: codexQuote}}), Drive: drive(func(s steps) {
-			s.idle()
-			s.prompt(rig.QuoteWord + " please")
-			s.Request("prompt", nil)
-			// turnEnd's idle wait would never see "esc to
-			// interrupt" gone: the quote shows it. The working row's
-			// hint is "(0s • esc to interrupt)".
-			s.Journal("task_complete", rolloutHas("event_msg", "task_complete"))
-			s.Screen("› ", codexStatus, "Press enter to confirm or esc to cancel")
-			s.Gone("• esc to interrupt")
-			s.Quiet(codexQuiet)
-			s.MarkIdle()
-		})},
-	)
-	return out
+	return []*rig.Scenario{rig.Quoted{Quote: codexQuote, Answered: func(s *rig.Steps) {
+		// turnEnd's idle wait would never see "esc to interrupt" gone:
+		// the quote shows it. The working row's hint is "(0s • esc to
+		// interrupt)".
+		s.Journal("task_complete", rolloutHas("event_msg", "task_complete"))
+		s.Screen("› ", codexStatus, "Press enter to confirm or esc to cancel")
+		s.Gone("• esc to interrupt")
+		s.Quiet(codexQuiet)
+	}}.Scenario("codex", codexScript, composer)}
 }

@@ -2,7 +2,6 @@ package codexrig
 
 import (
 	"encoding/json"
-	"strings"
 	"time"
 
 	"github.com/agent-knock-knock/akk/recordings"
@@ -108,13 +107,7 @@ func rolloutHas(typ, payloadType string, subs ...string) func(map[string]any) bo
 		if m["type"] != typ || p == nil || p["type"] != payloadType {
 			return false
 		}
-		js := rig.JSONString(m)
-		for _, s := range subs {
-			if !strings.Contains(js, s) {
-				return false
-			}
-		}
-		return true
+		return rig.JSONHas(m, subs...)
 	}
 }
 

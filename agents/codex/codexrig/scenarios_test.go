@@ -23,14 +23,22 @@ func TestModels(t *testing.T) {
 	}
 }
 
-func TestConfig(t *testing.T) {
+// configuredHome is a fresh rig home whose config.toml points gpt-5.5 at
+// the fake model's url.
+func configuredHome(t *testing.T, url string) *rig.Home {
+	t.Helper()
 	h, err := rig.NewHome(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := writeCodexConfig(h, "http://127.0.0.1:9", "gpt-5.5"); err != nil {
+	if err := writeCodexConfig(h, url, "gpt-5.5"); err != nil {
 		t.Fatal(err)
 	}
+	return h
+}
+
+func TestConfig(t *testing.T) {
+	h := configuredHome(t, "http://127.0.0.1:9")
 	b, _ := os.ReadFile(filepath.Join(h.Home, ".codex", "config.toml"))
 	for _, want := range []string{`model = "gpt-5.5"`, `base_url = "http://127.0.0.1:9/v1"`, `[projects."` + h.Work + `"]`, "request_max_retries = 0"} {
 		if !strings.Contains(string(b), want) {

@@ -51,40 +51,8 @@ const (
 // codexCwdStatus is /status's block on a fresh session (as codexInspects'
 // status) with the Directory dir.
 var codexCwdStatus = map[string]func(id, dir string) []string{
-	"0.155.1": func(id, dir string) []string {
-		return append([]string{"/status", ""}, codexBox(
-			">_ OpenAI Codex (v0.155.1)",
-			"",
-			"Model:                gpt-5.5 (reasoning medium, summaries auto)",
-			"Model provider:       fake",
-			codexDirLabel+dir,
-			"Permissions:          Read Only (Ask for approval)",
-			"Agents.md:            <none>",
-			"Collaboration mode:   Default",
-			"Session:              "+id,
-			"",
-			"Token usage:          0 total  (0 input + 0 output)",
-			"Limits:               data not available yet",
-		)...)
-	},
-	"0.171.0": func(id, dir string) []string {
-		return []string{
-			"/status",
-			"",
-			"  >_ OpenAI Codex (v0.171.0)",
-			"",
-			"  Model:               GPT-6-Sol (reasoning medium, summaries auto)",
-			"  Model provider:      fake",
-			"  Directory:           " + dir,
-			"  Permissions:         Read Only (Ask for approval)",
-			"  Agents.md:           <none>",
-			"  Collaboration mode:  Default",
-			"  Session:             " + id,
-			"",
-			"  Token usage:         0 total  (0 input + 0 output)",
-			"  Limits:              data not available yet",
-		}
-	},
+	"0.155.1": codexStatus155,
+	"0.171.0": codexStatus171,
 }
 
 func codexStatusCwd() *rig.Scenario {

@@ -110,13 +110,7 @@ func TestCodexPatch(t *testing.T) {
 }
 
 func TestCodexFeature(t *testing.T) {
-	h, err := rig.NewHome(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := writeCodexConfig(h, "http://127.0.0.1:1", "gpt-5.5"); err != nil {
-		t.Fatal(err)
-	}
+	h := configuredHome(t, "http://127.0.0.1:1")
 	if err := codexFeature(h, "request_permissions_tool"); err != nil {
 		t.Fatal(err)
 	}

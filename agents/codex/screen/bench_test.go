@@ -1,12 +1,9 @@
 package screen
 
 import (
-	"os"
 	"testing"
 
 	"github.com/agent-knock-knock/akk/internal/screentest"
-	"github.com/agent-knock-knock/akk/recognizers"
-	"github.com/agent-knock-knock/akk/vt"
 )
 
 // BenchmarkStatusParse: the status parse alone (statusCard over the
@@ -14,32 +11,11 @@ import (
 // recorded /status card (status marker 1).
 func BenchmarkStatusParse(b *testing.B) {
 	for _, v := range codexVersions {
-		scr := codexBenchScreen(b, v.Version, "status", 1)
-		if scr == nil {
+		g, r := screentest.StatusGrid(b, "codex", v.Version, 1)
+		if g == nil {
 			continue
 		}
-		r := recognizers.Recognize(recognizers.Lookup("codex", v.Version), scr, recognizers.TestKey)
-		if r.Status == nil {
-			b.Fatalf("codex@%s: no status", v.Version)
-		}
-		g, c := recognizers.ReadGrid(scr), v.Grammar.(*codex0x)
-		b.Run("codex@"+v.Version, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if c.statusCard(g, r.Region.Top) == nil {
-					b.Fatal("no status")
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e3, "µs/screen")
-		})
+		c := v.Grammar.(*codex0x)
+		screentest.BenchParse(b, "codex@"+v.Version, func() bool { return c.statusCard(g, r.Region.Top) != nil })
 	}
-}
-
-// codexBenchScreen replays version/surface to marker k, or returns nil
-// when the recording is not there.
-func codexBenchScreen(tb testing.TB, version, surface string, k int) *vt.Screen {
-	if _, err := os.Stat(screentest.CastPath("codex", version, surface)); err != nil {
-		return nil
-	}
-	return screentest.MarkerScreen(tb, "codex", version, surface, k)
 }

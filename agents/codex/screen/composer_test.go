@@ -1,7 +1,6 @@
 package screen_test
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -60,16 +59,8 @@ func TestCodexClear(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.Shot.String(), func(t *testing.T) {
-			r := screentest.Recognize(c.Screen(t), c.Agent, c.Version)
-			if r.ScreenState != c.state || r.Composer != c.composer {
-				t.Fatalf("read %s composer %s, want %s composer %s (%v)", r.ScreenState, r.Composer, c.state, c.composer, screentest.ReasonCodes(r))
-			}
-			switch {
-			case !c.clear && r.Clear != nil:
-				t.Errorf("clear %q offered, want none", r.Clear.Keys)
-			case c.clear && (r.Clear == nil || !bytes.Equal(r.Clear.Keys, ctrlU) || r.Clear.Stash):
-				t.Errorf("clear %+v, want ctrl+u without stash", r.Clear)
-			}
+			r := screentest.RecognizeShot(t, c.Shot, c.state, c.composer)
+			screentest.CheckClear(t, r, c.clear, recognizers.Clear{Keys: ctrlU})
 			if r.Stashed || r.DraftRestored {
 				t.Errorf("Codex read stashed=%v restored=%v", r.Stashed, r.DraftRestored)
 			}

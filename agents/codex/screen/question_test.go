@@ -2,7 +2,6 @@ package screen_test
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -13,22 +12,39 @@ import (
 	"github.com/agent-knock-knock/akk/vt"
 )
 
+// recordedQuestion is one version's recorded question screen
+// (question-digit, marker 0) and the recognition of a copy of it.
+type recordedQuestion struct {
+	v    string
+	scr  *vt.Screen
+	base recognizers.Recognition
+}
+
+// recordedQuestions are the recorded questions of every version that has
+// one, each proven actionable; no version with one fails t.
+func recordedQuestions(t *testing.T) []recordedQuestion {
+	t.Helper()
+	var out []recordedQuestion
+	for _, v := range versions {
+		if scr, base := screentest.RecordedSource(t, "codex", v, question); scr != nil {
+			out = append(out, recordedQuestion{v, scr, base})
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no Codex profile with a recorded question (question-digit)")
+	}
+	return out
+}
+
 // TestCodexQuestionBounds: request_user_input asks 1-3 questions with 2-3
 // options each (seed 000; the tool schema says so), "None of the above"
 // not counted. A question outside those bounds is changed_menu_shape and
 // nothing else, so the bound is what refuses it; the same edits within
 // the bounds stay actionable.
 func TestCodexQuestionBounds(t *testing.T) {
-	seen := 0
-	for _, v := range versions {
-		if _, err := os.Stat(screentest.CastPath("codex", v, "question-digit")); err != nil {
-			continue
-		}
-		seen++
-		scr := screentest.MarkerScreen(t, "codex", v, "question-digit", 0)
+	for _, q := range recordedQuestions(t) {
+		v, scr, base := q.v, q.scr, q.base
 		w, h := scr.Size()
-		base := screentest.Recognize(screentest.CopyScreen(scr, 0, w, h), "codex", v)
-		screentest.AssertActionable(t, "codex@"+v+"/question", &base, question)
 		opts := screentest.Options(&base) // Red, Green, Blue, None of the above
 		notes := opts[3]
 		top, foot := base.Region.Top, base.Region.Bottom()
@@ -91,9 +107,6 @@ func TestCodexQuestionBounds(t *testing.T) {
 			}
 		}
 	}
-	if seen == 0 {
-		t.Fatal("no question-digit recording")
-	}
 }
 
 // TestCodexMaskedNotes: Codex masks the Notes draft of a question whose
@@ -130,20 +143,9 @@ func TestCodexMaskedNotes(t *testing.T) {
 // same rows relabelled with a harmless label of the same length stay
 // actionable and offer it: the label alone refuses.
 func TestCodexTypeSomethingOption(t *testing.T) {
-	seen := 0
-	for _, p := range recognizers.Profiles() {
-		v := p.Version
-		if p.Agent != "codex" {
-			continue
-		}
-		if _, err := os.Stat(screentest.CastPath("codex", v, "question-digit")); err != nil {
-			continue
-		}
-		seen++
-		scr := screentest.MarkerScreen(t, "codex", v, "question-digit", 0)
+	for _, q := range recordedQuestions(t) {
+		v, scr, base := q.v, q.scr, q.base
 		w, h := scr.Size()
-		base := screentest.Recognize(screentest.CopyScreen(scr, 0, w, h), "codex", v)
-		screentest.AssertActionable(t, "codex@"+v+"/question", &base, question)
 		opts := screentest.Options(&base) // Red (Recommended), Green, Blue, None of the above
 		for _, tc := range []struct {
 			option int
@@ -176,9 +178,6 @@ func TestCodexTypeSomethingOption(t *testing.T) {
 			want[tc.option] = tc.label
 			screentest.AssertActionable(t, name, &got, screentest.Source{Kind: contract.KindQuestionnaire, Expect: want})
 		}
-	}
-	if seen == 0 {
-		t.Fatal("no Codex profile with a recorded question (question-digit)")
 	}
 }
 

@@ -1,10 +1,9 @@
 package screen
 
 import (
-	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/agent-knock-knock/akk/internal/screentest"
 	"github.com/agent-knock-knock/akk/recognizers"
 )
 
@@ -22,25 +21,15 @@ func TestBlockedProfilesRegistered(t *testing.T) {
 	}
 }
 
-// TestStatusLayoutBounds: a layout lists at most MaxStatusFields rows
-// (so no result holds more: each name is read once), each name once,
-// within MaxStatusName runes and without a colon; no other version reads
-// a status result.
+// TestStatusLayoutBounds: each layout within the bounds
+// screentest.CheckStatusLayout holds it to; no other version reads a
+// status result.
 func TestStatusLayoutBounds(t *testing.T) {
 	for id, l := range map[string]*recognizers.StatusLayout{
 		"codex@0.155.1": &codex0_155_1.status.layout,
 		"codex@0.171.0": &codex0_171_0.status.layout,
 	} {
-		if len(l.Rows) > recognizers.MaxStatusFields {
-			t.Errorf("%s: %d rows", id, len(l.Rows))
-		}
-		seen := map[string]bool{}
-		for _, r := range l.Rows {
-			if utf8.RuneCountInString(r.Name) > recognizers.MaxStatusName || strings.Contains(r.Name, ":") || seen[r.Name] || r.Group < 0 || r.Group > 1 {
-				t.Errorf("%s: row %q", id, r.Name)
-			}
-			seen[r.Name] = true
-		}
+		screentest.CheckStatusLayout(t, id, l)
 	}
 	for _, g := range []*codex0x{&codex0_153_4, &codex0_154_0} {
 		if g.status != nil {

@@ -49,13 +49,7 @@ func geminiChat(typ string, subs ...string) func(map[string]any) bool {
 		if m["type"] != typ {
 			return false
 		}
-		js := rig.JSONString(m)
-		for _, s := range subs {
-			if !strings.Contains(js, s) {
-				return false
-			}
-		}
-		return true
+		return rig.JSONHas(m, subs...)
 	}
 }
 

@@ -209,12 +209,6 @@ func openCodePart(typ string, subs ...string) func(map[string]any) bool {
 		if data == nil || data["type"] != typ {
 			return false
 		}
-		js := rig.JSONString(data)
-		for _, s := range subs {
-			if !strings.Contains(js, s) {
-				return false
-			}
-		}
-		return true
+		return rig.JSONHas(data, subs...)
 	}
 }

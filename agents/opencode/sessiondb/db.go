@@ -90,24 +90,33 @@ func (db *DB) Close() error { return db.db.Close() }
 
 // Sessions lists every session, oldest first.
 func (db *DB) Sessions(ctx context.Context) ([]Session, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT id, coalesce(parent_id, ''), directory, version, time_created, time_updated
+	return query(ctx, db.db, "sessions", func(rows *sql.Rows) (s Session, err error) {
+		var created, updated int64
+		err = rows.Scan(&s.ID, &s.ParentID, &s.Directory, &s.Version, &created, &updated)
+		s.Created, s.Updated = msTime(created), msTime(updated)
+		return s, err
+	}, `SELECT id, coalesce(parent_id, ''), directory, version, time_created, time_updated
 		FROM session ORDER BY time_created, id`)
+}
+
+// query runs q and reads every row of its result with scan, what naming
+// the rows in its errors.
+func query[T any](ctx context.Context, db *sql.DB, what string, scan func(*sql.Rows) (T, error), q string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("watchers: opencode sessions: %w", err)
+		return nil, fmt.Errorf("watchers: opencode %s: %w", what, err)
 	}
 	defer rows.Close()
-	var out []Session
+	var out []T
 	for rows.Next() {
-		var s Session
-		var created, updated int64
-		if err := rows.Scan(&s.ID, &s.ParentID, &s.Directory, &s.Version, &created, &updated); err != nil {
-			return nil, fmt.Errorf("watchers: opencode sessions: %w", err)
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("watchers: opencode %s: %w", what, err)
 		}
-		s.Created, s.Updated = msTime(created), msTime(updated)
-		out = append(out, s)
+		out = append(out, v)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("watchers: opencode sessions: %w", err)
+		return nil, fmt.Errorf("watchers: opencode %s: %w", what, err)
 	}
 	return out, nil
 }
@@ -175,22 +184,9 @@ func (db *DB) Events(ctx context.Context, sessionID string, afterSeq int64, emit
 
 // eventPage reads up to ocPage rows after seq.
 func (db *DB) eventPage(ctx context.Context, sessionID string, after int64) ([]ocEventRow, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT seq, type, data FROM event
+	return query(ctx, db.db, "events", func(rows *sql.Rows) (r ocEventRow, err error) {
+		err = rows.Scan(&r.seq, &r.typ, &r.data)
+		return r, err
+	}, `SELECT seq, type, data FROM event
 		WHERE aggregate_id = ? AND seq > ? ORDER BY seq LIMIT ?`, sessionID, after, ocPage)
-	if err != nil {
-		return nil, fmt.Errorf("watchers: opencode events: %w", err)
-	}
-	defer rows.Close()
-	var page []ocEventRow
-	for rows.Next() {
-		var r ocEventRow
-		if err := rows.Scan(&r.seq, &r.typ, &r.data); err != nil {
-			return nil, fmt.Errorf("watchers: opencode events: %w", err)
-		}
-		page = append(page, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("watchers: opencode events: %w", err)
-	}
-	return page, nil
 }

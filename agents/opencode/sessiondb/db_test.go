@@ -45,14 +45,7 @@ func ocBrief(ev evidence.Event) string {
 	case evidence.ToolPending:
 		s = fmt.Sprintf("pending %s %s %s", ocID(e.TurnID), e.Name, e.CallID)
 	case evidence.ToolResult:
-		how := "ok"
-		switch {
-		case e.Rejected:
-			how = "rejected"
-		case e.IsError:
-			how = "error"
-		}
-		s = fmt.Sprintf("result %s %s %s %s", ocID(e.TurnID), e.Name, e.CallID, how)
+		s = fmt.Sprintf("result %s %s %s %s", ocID(e.TurnID), e.Name, e.CallID, evidencetest.ResultHow(e))
 	case evidence.QuestionAnswered:
 		s = fmt.Sprintf("answered %s %d/%d", e.CallID, e.Answered, e.Questions)
 	default:

@@ -35,35 +35,14 @@ func Lines(t *testing.T, newParser func() evidence.Parser, data []byte) {
 		seen[off] = where
 		before := *p.Stats()
 		evs := p.Parse(where, line, nil)
-		after := p.Stats()
-		if after.Lines != before.Lines+1 {
-			t.Fatalf("line not counted: %+v -> %+v", before, after)
-		}
-		malformed := 0
 		for _, ev := range evs {
 			at := ev.At()
 			at.Time = time.Time{}
 			if at != seen[at.Offset] {
 				t.Fatalf("%T at %+v: not a line read so far (now at %+v)", ev, at, where)
 			}
-			switch e := ev.(type) {
-			case evidence.Malformed:
-				malformed++
-				if e.Err == nil {
-					t.Fatal("malformed without error")
-				}
-			case evidence.PromptAccepted:
-				if e.SHA256 == ([32]byte{}) {
-					t.Fatal("prompt without hash")
-				}
-			}
 		}
-		if malformed > 1 || (malformed == 1 && len(evs) != 1) {
-			t.Fatalf("malformed line produced %d events", len(evs))
-		}
-		if int64(len(evs)-malformed) != after.Events-before.Events {
-			t.Fatalf("%d events, counted %d", len(evs), after.Events-before.Events)
-		}
+		CheckLine(t, before, *p.Stats(), evs)
 		off += int64(len(line)) + 1
 	}
 	a, b := newParser(), newParser()
@@ -72,6 +51,38 @@ func Lines(t *testing.T, newParser func() evidence.Parser, data []byte) {
 		if fmt.Sprint(x) != fmt.Sprint(y) {
 			t.Fatalf("not deterministic: %v vs %v", x, y)
 		}
+	}
+}
+
+// CheckLine checks what one line (or a store's row) may produce, from the
+// parser's stats before and after it: the line counted, a malformed line
+// one Malformed event with its error, a prompt with its hash, the events
+// counted. Where each event lies is the caller's to check (a line format's
+// events lie on a line read so far, a store's on the row itself).
+func CheckLine(t *testing.T, before, after evidence.ParseStats, evs []evidence.Event) {
+	t.Helper()
+	if after.Lines != before.Lines+1 {
+		t.Fatalf("line not counted: %+v -> %+v", before, after)
+	}
+	malformed := 0
+	for _, ev := range evs {
+		switch e := ev.(type) {
+		case evidence.Malformed:
+			malformed++
+			if e.Err == nil {
+				t.Fatal("malformed without error")
+			}
+		case evidence.PromptAccepted:
+			if e.SHA256 == ([32]byte{}) {
+				t.Fatal("prompt without hash")
+			}
+		}
+	}
+	if malformed > 1 || (malformed == 1 && len(evs) != 1) {
+		t.Fatalf("malformed line produced %d events", len(evs))
+	}
+	if int64(len(evs)-malformed) != after.Events-before.Events {
+		t.Fatalf("%d events, counted %d", len(evs), after.Events-before.Events)
 	}
 }
 
@@ -95,6 +106,32 @@ func Journals(tb testing.TB) []recordings.CorpusFile {
 		tb.Fatal("the corpus lists no surface")
 	}
 	return files
+}
+
+// Recorded is one recorded journal of the corpus, read whole and parsed.
+type Recorded struct {
+	recordings.CorpusFile
+	Data   []byte
+	Events []evidence.Event
+}
+
+// RecordedJournals reads every recorded journal of f's agent on surface
+// and parses it with a fresh parser of f (ParseFile).
+func RecordedJournals(tb testing.TB, f evidence.Format, surface string) []Recorded {
+	tb.Helper()
+	var out []Recorded
+	for _, c := range Journals(tb) {
+		if c.Agent != string(f.Agent) || c.Surface != surface {
+			continue
+		}
+		data, err := os.ReadFile(c.Journal)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		evs, _ := ParseFile(tb, f, c.Journal, data)
+		out = append(out, Recorded{c, data, evs})
+	}
+	return out
 }
 
 // CorpusLines returns the recorded journals of one kind ("rollout",
@@ -170,14 +207,7 @@ func Brief(ev evidence.Event) string {
 	case evidence.ToolPending:
 		return fmt.Sprintf("pending %s %s", e.Name, BriefCall(e.CallID))
 	case evidence.ToolResult:
-		how := "ok"
-		switch {
-		case e.Rejected:
-			how = "rejected"
-		case e.IsError:
-			how = "error"
-		}
-		return fmt.Sprintf("result %s %s %s", e.Name, BriefCall(e.CallID), how)
+		return fmt.Sprintf("result %s %s %s", e.Name, BriefCall(e.CallID), ResultHow(e))
 	case evidence.QuestionAnswered:
 		return fmt.Sprintf("answered %s %d/%d", BriefCall(e.CallID), e.Answered, e.Questions)
 	case evidence.TurnCompleted:
@@ -200,6 +230,17 @@ func Brief(ev evidence.Event) string {
 		return "malformed"
 	}
 	return fmt.Sprintf("%T", ev)
+}
+
+// ResultHow is how a tool call ended, in brief: ok, rejected or error.
+func ResultHow(e evidence.ToolResult) string {
+	switch {
+	case e.Rejected:
+		return "rejected"
+	case e.IsError:
+		return "error"
+	}
+	return "ok"
 }
 
 // CheckBriefs fails t at the first brief that differs.
