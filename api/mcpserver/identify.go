@@ -22,7 +22,7 @@ func (s *Server) addIdentifyTools() {
 		"Only when status advertises identify_foreground: it types the agent's own /status once and returns a diagnostic "+
 		"proof (the thread /status names, and whether it is one of the open conversations) that expires in 30 seconds. "+
 		"The proof is no authority: no call accepts it, and it binds nothing; to send a task there, use "+
-		ToolIdentifyAndSend+".", identifyInput(), nil),
+		ToolIdentifyAndSend+".", terminalInput("The ambiguous terminal to probe."), nil),
 		handle(s, func(ctx context.Context, se *session, in api.IdentifyForegroundRequest) (any, error) {
 			return se.client.IdentifyForeground(ctx, in)
 		}))
@@ -39,11 +39,6 @@ func identifyAndSend(ctx context.Context, se *session, in api.IdentifyAndSendReq
 		return refused(api.OpIdentifyAndSend, r), nil
 	}
 	return se.client.IdentifyAndSend(ctx, in)
-}
-
-func identifyInput() *jsonschema.Schema {
-	return closed("The ambiguous terminal to probe.", map[string]*jsonschema.Schema{
-		"terminal_id": id(prefixTerminal, descTerminal)}, "terminal_id")
 }
 
 func identifySendInput() *jsonschema.Schema {

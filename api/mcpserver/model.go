@@ -14,7 +14,7 @@ func (s *Server) addModelTools() {
 	mcp.AddTool(s.srv, tool(ToolModelOptions, "Read the coding agent's own model menu (its /model): every model and "+
 		"the reasoning efforts each offers, the one in use, and what set_model would change (scope). The menu is closed "+
 		"again and nothing is set. Only when status advertises model_options (idle, empty composer, no managed Turn). "+
-		"The catalog is your offer for one set_model within its expires_at.", terminalOnly("The terminal whose agent's models to list."), nil),
+		"The catalog is your offer for one set_model within its expires_at.", terminalInput("The terminal whose agent's models to list."), nil),
 		handle(s, func(ctx context.Context, se *session, in api.ModelOptionsRequest) (any, error) {
 			return se.client.ModelOptions(ctx, in)
 		}))
@@ -28,14 +28,10 @@ func (s *Server) addModelTools() {
 		}))
 	mcp.AddTool(s.srv, tool(ToolRepairModel, "Clean up what a failed model change left (the agent's /model "+
 		"popup open, or a bare /model in the composer) with Esc or C-u, never Enter. Only when status advertises "+
-		"repair_model_control. Then refresh status and call model_options again.", terminalOnly("The terminal to clean up."), acting()),
+		"repair_model_control. Then refresh status and call model_options again.", terminalInput("The terminal to clean up."), acting()),
 		handle(s, func(ctx context.Context, se *session, in api.RepairModelControlRequest) (any, error) {
 			return se.client.RepairModelControl(ctx, in)
 		}))
-}
-
-func terminalOnly(desc string) *jsonschema.Schema {
-	return closed(desc, map[string]*jsonschema.Schema{"terminal_id": id(prefixTerminal, descTerminal)}, "terminal_id")
 }
 
 func setModelInput() *jsonschema.Schema {

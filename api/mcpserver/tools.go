@@ -134,7 +134,7 @@ func (s *Server) addTools() {
 		}))
 	mcp.AddTool(s.srv, tool(ToolWatch, "Observe work a person started in a terminal: returns a watch_id whose completion and "+
 		"interaction wake-ups akk reports. Read-only: a Watch never types into the terminal and never approves.",
-		watchInput(), nil),
+		terminalInput("The terminal to observe."), nil),
 		handle(s, func(ctx context.Context, se *session, in api.WatchRequest) (any, error) {
 			return se.client.Watch(ctx, in)
 		}))
@@ -182,7 +182,7 @@ func (s *Server) addNativeTools() {
 	mcp.AddTool(s.srv, tool(ToolNewThread, "Start a new conversation in the terminal's coding agent (its own /clear or "+
 		"/new), when the user asks for a fresh context. Only when status advertises new_thread: the agent idle with an empty "+
 		"composer and no managed Turn. It creates no Turn: the next send (refresh list first) starts the new conversation's "+
-		"first Turn, under a new session_id. The earlier conversation stays on disk and can be resumed.", newThreadInput(), acting()),
+		"first Turn, under a new session_id. The earlier conversation stays on disk and can be resumed.", terminalInput("The terminal whose agent starts a new conversation."), acting()),
 		handle(s, func(ctx context.Context, se *session, in api.NewThreadRequest) (any, error) {
 			return se.client.NewThread(ctx, in)
 		}))
