@@ -23,9 +23,7 @@ func (s *Server) addIdentifyTools() {
 		"proof (the thread /status names, and whether it is one of the open conversations) that expires in 30 seconds. "+
 		"The proof is no authority: no call accepts it, and it binds nothing; to send a task there, use "+
 		ToolIdentifyAndSend+".", terminalInput("The ambiguous terminal to probe."), nil),
-		handle(s, func(ctx context.Context, se *session, in api.IdentifyForegroundRequest) (any, error) {
-			return se.client.IdentifyForeground(ctx, in)
-		}))
+		relay(s, (*api.Client).IdentifyForeground))
 	mcp.AddTool(s.srv, tool(ToolIdentifyAndSend, "Give a task to a terminal whose conversation akk cannot tell (status "+
 		"advertises identify_and_send): akk types /status once and, while it still holds the terminal, sends the request "+
 		"as an ordinary managed Turn. The Turn and the terminal take the conversation whose file records the request, and "+
