@@ -150,12 +150,8 @@ func (r *popupRig) await(what string, d time.Duration, ok func() bool) {
 	}
 }
 
-func (r *popupRig) awaitClient(text string) {
-	r.t.Helper()
-	r.await("the client to show "+strconvQuote(text), 15*time.Second, func() bool {
-		return strings.Contains(r.clientText(), text)
-	})
-}
+// awaitClient waits for text on the person's screen.
+func (r *popupRig) awaitClient(text string) { r.t.Helper(); r.cl.AwaitText(text) }
 
 // attachPerson is a person at a real tmux client of session
 // (ptyclient.Attach); at the end every client is detached before the
@@ -166,8 +162,6 @@ func attachPerson(t *testing.T, srv *tmuxtest.Server, session string, w, h int) 
 	t.Cleanup(func() { srv.Run("detach-client", "-a") })
 	return c
 }
-
-func strconvQuote(s string) string { return "\"" + s + "\"" }
 
 // start lets the replica begin and sends its recorded inputs up to (not
 // including) input number upto, each at its recorded point of the output.
