@@ -12,6 +12,7 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/akkbin"
 	"github.com/agent-knock-knock/akk/internal/ptyclient"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
@@ -80,15 +81,7 @@ func (r *popupRig) startDaemon(dir string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
+		akkbin.Stop(cmd, os.Interrupt, 10*time.Second) // how the daemon ends is not these tests' question
 		logf.Close()
 	})
 	r.api = api.NewClient(sock)
