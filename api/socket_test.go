@@ -69,6 +69,22 @@ func clientCalls(sock string) map[string]error {
 	return map[string]error{"list": lerr, "send": serr}
 }
 
+// linkedVictim makes base/victim, a directory of ours (0755), and a
+// symbolic link base/name to it: what akk must refuse to go through, and
+// leave as it was.
+func linkedVictim(t *testing.T, base, name string) (victim, link string) {
+	t.Helper()
+	victim = filepath.Join(base, "victim")
+	if err := os.Mkdir(victim, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link = filepath.Join(base, name)
+	if err := os.Symlink(victim, link); err != nil {
+		t.Fatal(err)
+	}
+	return victim, link
+}
+
 func wantRefused(t *testing.T, what string, err, target error, says string) {
 	t.Helper()
 	if !errors.Is(err, target) || !strings.Contains(err.Error(), says) {
@@ -84,14 +100,7 @@ func wantRefused(t *testing.T, what string, err, target error, says string) {
 // clients want exactly 0700.
 func TestPrivateDir(t *testing.T) {
 	base := t.TempDir()
-	victim := filepath.Join(base, "victim")
-	if err := os.Mkdir(victim, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(base, "link")
-	if err := os.Symlink(victim, link); err != nil {
-		t.Fatal(err)
-	}
+	victim, link := linkedVictim(t, base, "link")
 	_, err := Listen(filepath.Join(link, SocketName))
 	wantRefused(t, "listen behind a link", err, ErrSocketNotOwned, "is a symbolic link")
 	if fi, _ := os.Stat(victim); fi.Mode().Perm() != 0o755 {
@@ -186,14 +195,7 @@ func TestSocketSquat(t *testing.T) {
 	})
 
 	t.Run("symbolic link", func(t *testing.T) {
-		victim := filepath.Join(base, "victim")
-		if err := os.Mkdir(victim, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		link := filepath.Join(base, "b")
-		if err := os.Symlink(victim, link); err != nil {
-			t.Fatal(err)
-		}
+		victim, link := linkedVictim(t, base, "b")
 		os.Lchown(link, other.UID, other.GID)
 		_, err := Listen(filepath.Join(link, SocketName))
 		wantRefused(t, "attach", err, ErrSocketNotOwned, "is a symbolic link")

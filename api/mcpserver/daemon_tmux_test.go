@@ -85,17 +85,8 @@ func startRigConfig(t *testing.T, config string, surfaces ...string) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		daemon.Process.Signal(syscall.SIGTERM) // the daemon this test started, by its pid
-		done := make(chan error, 1)
-		go func() { done <- daemon.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("akk attach: %v", err)
-			}
-		case <-time.After(20 * time.Second):
-			daemon.Process.Kill()
-			t.Errorf("akk attach did not stop within 20s of SIGTERM")
+		if err := akkbin.Stop(daemon, syscall.SIGTERM, 20*time.Second); err != nil {
+			t.Errorf("akk attach on SIGTERM: %v", err)
 		}
 	})
 	r.cl = api.NewClient(r.socket)

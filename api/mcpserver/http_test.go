@@ -18,6 +18,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/procid"
+	"github.com/agent-knock-knock/akk/internal/uidtest"
 )
 
 // newHTTPFake is an MCP server of a fake daemon serving streamable HTTP
@@ -212,14 +213,7 @@ func TestHTTPRefusesOtherUID(t *testing.T) {
 	_, url, tok := newHTTPFake(t)
 	// The child binary in a directory nobody may enter (t.TempDir and
 	// the go build's are 0700).
-	dir, err := os.MkdirTemp("", "akk-mcp-http-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := uidtest.SharedDir(t, "akk-mcp-http-")
 	data, err := os.ReadFile(os.Args[0])
 	if err != nil {
 		t.Fatal(err)

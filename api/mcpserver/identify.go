@@ -22,10 +22,8 @@ func (s *Server) addIdentifyTools() {
 		"Only when status advertises identify_foreground: it types the agent's own /status once and returns a diagnostic "+
 		"proof (the thread /status names, and whether it is one of the open conversations) that expires in 30 seconds. "+
 		"The proof is no authority: no call accepts it, and it binds nothing; to send a task there, use "+
-		ToolIdentifyAndSend+".", identifyInput(), nil),
-		handle(s, func(ctx context.Context, se *session, in api.IdentifyForegroundRequest) (any, error) {
-			return se.client.IdentifyForeground(ctx, in)
-		}))
+		ToolIdentifyAndSend+".", terminalInput("The ambiguous terminal to probe."), nil),
+		relay(s, (*api.Client).IdentifyForeground))
 	mcp.AddTool(s.srv, tool(ToolIdentifyAndSend, "Give a task to a terminal whose conversation akk cannot tell (status "+
 		"advertises identify_and_send): akk types /status once and, while it still holds the terminal, sends the request "+
 		"as an ordinary managed Turn. The Turn and the terminal take the conversation whose file records the request, and "+
@@ -39,11 +37,6 @@ func identifyAndSend(ctx context.Context, se *session, in api.IdentifyAndSendReq
 		return refused(api.OpIdentifyAndSend, r), nil
 	}
 	return se.client.IdentifyAndSend(ctx, in)
-}
-
-func identifyInput() *jsonschema.Schema {
-	return closed("The ambiguous terminal to probe.", map[string]*jsonschema.Schema{
-		"terminal_id": id(prefixTerminal, descTerminal)}, "terminal_id")
 }
 
 func identifySendInput() *jsonschema.Schema {

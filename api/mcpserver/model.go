@@ -1,8 +1,6 @@
 package mcpserver
 
 import (
-	"context"
-
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,28 +12,18 @@ func (s *Server) addModelTools() {
 	mcp.AddTool(s.srv, tool(ToolModelOptions, "Read the coding agent's own model menu (its /model): every model and "+
 		"the reasoning efforts each offers, the one in use, and what set_model would change (scope). The menu is closed "+
 		"again and nothing is set. Only when status advertises model_options (idle, empty composer, no managed Turn). "+
-		"The catalog is your offer for one set_model within its expires_at.", terminalOnly("The terminal whose agent's models to list."), nil),
-		handle(s, func(ctx context.Context, se *session, in api.ModelOptionsRequest) (any, error) {
-			return se.client.ModelOptions(ctx, in)
-		}))
+		"The catalog is your offer for one set_model within its expires_at.", terminalInput("The terminal whose agent's models to list."), nil),
+		relay(s, (*api.Client).ModelOptions))
 	mcp.AddTool(s.srv, tool(ToolSetModel, "Switch the coding agent's model and reasoning effort through its own "+
 		"/model menu, when the user asks for it: exactly one model and one of its efforts from your latest model_options "+
 		"(omit reasoning_effort for a model with none). Proven by the agent's own notice, which also says how long the choice "+
 		"holds (this session only, or new sessions too: the agent's config). An uncertain result is never retried: call model_options again.",
 		setModelInput(), acting()),
-		handle(s, func(ctx context.Context, se *session, in api.SetModelRequest) (any, error) {
-			return se.client.SetModel(ctx, in)
-		}))
+		relay(s, (*api.Client).SetModel))
 	mcp.AddTool(s.srv, tool(ToolRepairModel, "Clean up what a failed model change left (the agent's /model "+
 		"popup open, or a bare /model in the composer) with Esc or C-u, never Enter. Only when status advertises "+
-		"repair_model_control. Then refresh status and call model_options again.", terminalOnly("The terminal to clean up."), acting()),
-		handle(s, func(ctx context.Context, se *session, in api.RepairModelControlRequest) (any, error) {
-			return se.client.RepairModelControl(ctx, in)
-		}))
-}
-
-func terminalOnly(desc string) *jsonschema.Schema {
-	return closed(desc, map[string]*jsonschema.Schema{"terminal_id": id(prefixTerminal, descTerminal)}, "terminal_id")
+		"repair_model_control. Then refresh status and call model_options again.", terminalInput("The terminal to clean up."), acting()),
+		relay(s, (*api.Client).RepairModelControl))
 }
 
 func setModelInput() *jsonschema.Schema {

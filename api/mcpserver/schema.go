@@ -158,8 +158,10 @@ func turnInput(desc string) *jsonschema.Schema {
 	return closed(desc, map[string]*jsonschema.Schema{"turn_id": id(prefixTurn, descTurn)}, "turn_id")
 }
 
-func watchInput() *jsonschema.Schema {
-	return closed("The terminal to observe.", map[string]*jsonschema.Schema{"terminal_id": id(prefixTerminal, descTerminal)}, "terminal_id")
+// terminalInput is the input of a tool whose one argument is the
+// terminal it acts on; desc says what the terminal is to the tool.
+func terminalInput(desc string) *jsonschema.Schema {
+	return closed(desc, map[string]*jsonschema.Schema{"terminal_id": id(prefixTerminal, descTerminal)}, "terminal_id")
 }
 
 func unwatchInput() *jsonschema.Schema {
@@ -192,11 +194,6 @@ func retryInput() *jsonschema.Schema {
 // threadIDPattern is a native conversation id: a UUID, as the agents write
 // it (the candidates list it).
 const threadIDPattern = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
-
-func newThreadInput() *jsonschema.Schema {
-	return closed("The terminal whose agent starts a new conversation.", map[string]*jsonschema.Schema{
-		"terminal_id": id(prefixTerminal, descTerminal)}, "terminal_id")
-}
 
 func resumeThreadInput() *jsonschema.Schema {
 	return closed("The terminal and the conversation to resume in it.", map[string]*jsonschema.Schema{

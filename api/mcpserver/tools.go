@@ -129,27 +129,19 @@ func (s *Server) addTools() {
 		explicitIntent, respondInput(), acting()), handle(s, respond))
 	mcp.AddTool(s.srv, tool(ToolCancel, "Interrupt a managed Turn (the agent's native interrupt). Use it when the user asks to "+
 		"stop the work; it is not a way to reject a permission prompt.", turnInput("The Turn to interrupt."), acting()),
-		handle(s, func(ctx context.Context, se *session, in api.CancelRequest) (any, error) {
-			return se.client.Cancel(ctx, in)
-		}))
+		relay(s, (*api.Client).Cancel))
 	mcp.AddTool(s.srv, tool(ToolWatch, "Observe work a person started in a terminal: returns a watch_id whose completion and "+
 		"interaction wake-ups akk reports. Read-only: a Watch never types into the terminal and never approves.",
-		watchInput(), nil),
-		handle(s, func(ctx context.Context, se *session, in api.WatchRequest) (any, error) {
-			return se.client.Watch(ctx, in)
-		}))
+		terminalInput("The terminal to observe."), nil),
+		relay(s, (*api.Client).Watch))
 	mcp.AddTool(s.srv, tool(ToolUnwatch, "Stop a Watch and withdraw its notifications not yet sent. A managed send stays managed.",
 		unwatchInput(), nil),
-		handle(s, func(ctx context.Context, se *session, in api.UnwatchRequest) (any, error) {
-			return se.client.Unwatch(ctx, in)
-		}))
+		relay(s, (*api.Client).Unwatch))
 	mcp.AddTool(s.srv, tool(ToolClose, "Release akk's management of a managed Turn and stop observing it. It does not stop the "+
 		"agent (use cancel) and cannot be undone; a Watch uses unwatch instead. When status shows the Turn's handoff "+
 		"decision (a person switched the agent's conversation while it ran) and the user confirms the takeover, close it with "+
 		"reason "+api.CloseSupersededByHuman+".", closeInput(), acting()),
-		handle(s, func(ctx context.Context, se *session, in api.CloseRequest) (any, error) {
-			return se.client.CloseTurn(ctx, in)
-		}))
+		relay(s, (*api.Client).CloseTurn))
 	s.addNativeTools()
 	s.addIdentifyTools()
 	s.addModelTools()
@@ -182,30 +174,22 @@ func (s *Server) addNativeTools() {
 	mcp.AddTool(s.srv, tool(ToolNewThread, "Start a new conversation in the terminal's coding agent (its own /clear or "+
 		"/new), when the user asks for a fresh context. Only when status advertises new_thread: the agent idle with an empty "+
 		"composer and no managed Turn. It creates no Turn: the next send (refresh list first) starts the new conversation's "+
-		"first Turn, under a new session_id. The earlier conversation stays on disk and can be resumed.", newThreadInput(), acting()),
-		handle(s, func(ctx context.Context, se *session, in api.NewThreadRequest) (any, error) {
-			return se.client.NewThread(ctx, in)
-		}))
+		"first Turn, under a new session_id. The earlier conversation stays on disk and can be resumed.", terminalInput("The terminal whose agent starts a new conversation."), acting()),
+		relay(s, (*api.Client).NewThread))
 	mcp.AddTool(s.srv, tool(ToolResumeThread, "Resume an earlier conversation of the terminal's coding agent (its /resume), "+
 		"when the user asks for it: pass one native_thread_id from status's available_actions.resume_thread.candidates, "+
 		"exactly. It creates no Turn; the next send continues that conversation under its own session_id.",
 		resumeThreadInput(), acting()),
-		handle(s, func(ctx context.Context, se *session, in api.ResumeThreadRequest) (any, error) {
-			return se.client.ResumeThread(ctx, in)
-		}))
+		relay(s, (*api.Client).ResumeThread))
 	mcp.AddTool(s.srv, tool(ToolNativeInspect, "Read the coding agent's own status panel (its /status: version, session, "+
 		"model, account source...), when the user asks what the agent itself reports. Read-only: the panel is dismissed and the "+
 		"composer left as it was; no Turn, no callback. Only when status advertises native_inspect (idle, empty composer, no "+
 		"managed Turn). Other slash commands are never run.", inspectInput(), nil),
-		handle(s, func(ctx context.Context, se *session, in api.NativeInspectRequest) (any, error) {
-			return se.client.NativeInspect(ctx, in)
-		}))
+		relay(s, (*api.Client).NativeInspect))
 	mcp.AddTool(s.srv, tool(ToolReconcile, "Detach a terminal's stale binding to a conversation a person left in the pane "+
 		"(status names it conflicting), so akk can find the one the agent runs now. Types nothing into the terminal and "+
 		"adopts nothing; refused unless the binding is proven stale.", reconcileInput(), acting()),
-		handle(s, func(ctx context.Context, se *session, in api.ReconcileBindingRequest) (any, error) {
-			return se.client.ReconcileBinding(ctx, in)
-		}))
+		relay(s, (*api.Client).ReconcileBinding))
 }
 
 // handle adapts fn to the SDK: it finds the session's daemon client and
@@ -227,6 +211,12 @@ func handle[In any](s *Server, fn func(context.Context, *session, In) (any, erro
 		}
 		return nil, scrub(out), nil
 	}
+}
+
+// relay is the handler of a tool whose input is the daemon request as
+// is: the daemon's answer to it, with nothing checked first.
+func relay[In, Out any](s *Server, call func(*api.Client, context.Context, In) (Out, error)) mcp.ToolHandlerFor[In, any] {
+	return handle(s, func(ctx context.Context, se *session, in In) (any, error) { return call(se.client, ctx, in) })
 }
 
 // toolError is the message a model gets for a call that did not reach an

@@ -14,7 +14,6 @@ import (
 // does not answer is tmux_unavailable (exit 7), whether the doctor finds
 // it gone or the daemon says so.
 func TestTmuxDoctorServer(t *testing.T) {
-	tmuxtest.RequireTmux(t)
 	srv := tmuxtest.Start(t, 80, 24, "sh")
 	gone := filepath.Join(t.TempDir(), "gone")
 	for _, tc := range []struct {

@@ -15,7 +15,6 @@ import (
 // away): the pane stays out of view mode. The same command without its
 // guard puts the pane in view mode ("'…' returned 1"): the check can fail.
 func TestTmuxPopupBindingQuiet(t *testing.T) {
-	tmuxtest.RequireTmux(t)
 	srv := tmuxtest.Start(t, 80, 24, "sh")
 	pane := strings.TrimSpace(string(srv.MustRun("display-message", "-p", "-t", "main", "#{pane_id}")))
 	var bind string

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
 	"github.com/agent-knock-knock/akk/controlmode"
+	"github.com/agent-knock-knock/akk/internal/akkbin"
 	"github.com/agent-knock-knock/akk/internal/ptyclient"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recordings"
@@ -80,15 +81,7 @@ func (r *popupRig) startDaemon(dir string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
+		akkbin.Stop(cmd, os.Interrupt, 10*time.Second) // how the daemon ends is not these tests' question
 		logf.Close()
 	})
 	r.api = api.NewClient(sock)
@@ -150,12 +143,8 @@ func (r *popupRig) await(what string, d time.Duration, ok func() bool) {
 	}
 }
 
-func (r *popupRig) awaitClient(text string) {
-	r.t.Helper()
-	r.await("the client to show "+strconvQuote(text), 15*time.Second, func() bool {
-		return strings.Contains(r.clientText(), text)
-	})
-}
+// awaitClient waits for text on the person's screen.
+func (r *popupRig) awaitClient(text string) { r.t.Helper(); r.cl.AwaitText(text) }
 
 // attachPerson is a person at a real tmux client of session
 // (ptyclient.Attach); at the end every client is detached before the
@@ -166,8 +155,6 @@ func attachPerson(t *testing.T, srv *tmuxtest.Server, session string, w, h int) 
 	t.Cleanup(func() { srv.Run("detach-client", "-a") })
 	return c
 }
-
-func strconvQuote(s string) string { return "\"" + s + "\"" }
 
 // start lets the replica begin and sends its recorded inputs up to (not
 // including) input number upto, each at its recorded point of the output.

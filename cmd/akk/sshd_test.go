@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
+	"github.com/agent-knock-knock/akk/internal/uidtest"
 )
 
 // remoteUser is the other Unix user of the ssh tests: the "other
@@ -103,14 +104,7 @@ LogLevel VERBOSE
 	}
 	// sshd reads a user's authorized keys as that user: they go where
 	// akkremote may read them (a public key, 0644).
-	keys, err := os.MkdirTemp("", "akk-sshd-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(keys) })
-	if err := os.Chmod(keys, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	keys := uidtest.SharedDir(t, "akk-sshd-")
 	if err := os.WriteFile(filepath.Join(keys, "authorized_keys"), pub, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -177,14 +171,7 @@ func (r *sshdRig) name(user string) string { return fmt.Sprintf("%s@127.0.0.1:%d
 // the test's root-only temp dirs; removed at the end.
 func sharedDir(t *testing.T, u tmuxtest.User) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "akkr-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := uidtest.SharedDir(t, "akkr-")
 	if err := os.Chown(dir, int(u.UID), int(u.GID)); err != nil {
 		t.Fatal(err)
 	}

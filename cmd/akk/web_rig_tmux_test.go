@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"github.com/agent-knock-knock/akk/internal/akkbin"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/internal/web"
 )
@@ -73,18 +74,8 @@ func (r *webRig) startWeb() {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("akk web did not end cleanly on SIGINT: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-			t.Error("akk web did not end within 10 s of SIGINT")
+		if err := akkbin.Stop(cmd, os.Interrupt, 10*time.Second); err != nil {
+			t.Errorf("akk web on SIGINT: %v", err)
 		}
 		logf.Close()
 		if t.Failed() {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 var (
@@ -72,4 +73,23 @@ func BuildFault(t testing.TB) string {
 		t.Fatal(faultErr)
 	}
 	return faultBin
+}
+
+// Stop ends an akk process the test started, by its pid, with sig
+// (os.Interrupt as a person at its terminal, SIGTERM as a service manager)
+// and waits up to d for it to exit; one still running then is killed and
+// reaped. The error says how it did not end cleanly: killed after d, or
+// its exit status.
+func Stop(cmd *exec.Cmd, sig os.Signal, d time.Duration) error {
+	cmd.Process.Signal(sig)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		cmd.Process.Kill()
+		<-done
+		return fmt.Errorf("did not end within %v of %v: killed", d, sig)
+	}
 }

@@ -56,14 +56,7 @@ func Other(t testing.TB) User {
 // is removed when t ends.
 func Child(t testing.TB, u User, test string, env ...string) *exec.Cmd {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "akk-uid-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := SharedDir(t, "akk-uid-")
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -81,4 +74,21 @@ func Child(t testing.TB, u User, test string, env ...string) *exec.Cmd {
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: u.Credential()}
 	return cmd
+}
+
+// SharedDir is a new directory (named from pattern, as os.MkdirTemp's)
+// that every user may enter and read, for what another uid runs or reads:
+// t.TempDir and go test's build directory are 0700. It is removed when t
+// ends.
+func SharedDir(t testing.TB, pattern string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
