@@ -248,12 +248,15 @@ const (
 	ReasonTextTooLong      = "text_too_long"       // over the profile's cap
 	ReasonBadText          = "bad_text"            // control characters, not UTF-8
 	ReasonUnknownVersion   = "unknown_version"     // generic profile
-	ReasonTerminalBusy     = "terminal_busy"       // another mutation holds the terminal
-	ReasonScreenStale      = "screen_stale"        // the model is re-seeding
-	ReasonNotCancellable   = "not_cancellable"     // cancel: a dialog is up
-	ReasonPostcondition    = "postcondition_unproven"
-	ReasonDelivery         = "delivery_failed" // tmux refused the input
-	ReasonNoReply          = "no_reply"        // the connection to the daemon dropped after the request was sent
+	// A qualified binary (akk qualify) on a surface its qualification did
+	// not pass: failed, not reached, or covered by no scenario.
+	ReasonUnqualifiedSurface = "unqualified_surface"
+	ReasonTerminalBusy       = "terminal_busy"   // another mutation holds the terminal
+	ReasonScreenStale        = "screen_stale"    // the model is re-seeding
+	ReasonNotCancellable     = "not_cancellable" // cancel: a dialog is up
+	ReasonPostcondition      = "postcondition_unproven"
+	ReasonDelivery           = "delivery_failed" // tmux refused the input
+	ReasonNoReply            = "no_reply"        // the connection to the daemon dropped after the request was sent
 
 	ReasonUnknownTerminal   = "unknown_terminal"     // no terminal with this id
 	ReasonUnknownTurn       = "unknown_turn"         // no managed turn with this id

@@ -45,7 +45,7 @@ type serverWatch struct {
 func (s *Supervisor) newEnv(srv tmuxServer) *terminal.Env {
 	return &terminal.Env{Server: terminal.Server{Socket: srv.Socket, PID: srv.PID}, Secret: s.secret,
 		Key: terminal.InteractionKey(s.secret), Ident: s.ident, Now: s.cfg.Now, Logger: s.lg,
-		Recognize: s.cfg.recognize, Host: paneHost{journal{s}}, Observer: paneObserver{s}}
+		Recognize: s.cfg.recognize, Profiles: s.profiles, Host: paneHost{journal{s}}, Observer: paneObserver{s}}
 }
 
 // watchServer looks at the socket on the slow timer and when an API call

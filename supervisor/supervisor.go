@@ -58,6 +58,8 @@ type Supervisor struct {
 	wg sync.WaitGroup // session and pane goroutines
 	// faultFired: the fault point FaultExitAtPrompt fired (once per daemon).
 	faultFired atomic.Bool
+	// profiles picks each pane's profile, a qualified binary's included.
+	profiles *qualifiedProfiles
 }
 
 // New checks cfg and prepares a supervisor; it touches neither tmux nor
@@ -80,6 +82,7 @@ func New(cfg Config) (*Supervisor, error) {
 		rescan:    make(chan struct{}, 1),
 		watch:     serverWatch{ask: make(chan chan struct{})},
 	}
+	s.profiles = &qualifiedProfiles{st: cfg.Store, ident: s.ident, lg: cfg.Logger}
 	s.binds = binding.New(binding.Config{Roots: cfg.Roots, Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
 	s.out = outbox.New(outbox.Options{Config: cfg.Callbacks, Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Sessions: s, Places: s})
 	s.tasks = tasks.New(tasks.Options{Config: cfg.Tasks, Callbacks: cfg.Callbacks, Store: cfg.Store, Secret: secret, Outbox: s.out,

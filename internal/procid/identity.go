@@ -264,11 +264,19 @@ func (id *Classifier) nodeAgentOf(m Process) (rule *Rule, version, why string) {
 // replica. Computed when asked (a qualification), not on every
 // classification.
 func (id *Classifier) IdentityFiles(p Identity) []string {
-	if p.Agent == AgentNone || p.Replica {
+	if p.Agent == AgentNone {
 		return nil
 	}
 	i := slices.IndexFunc(p.Members, func(m Process) bool { return m.Stat.PID == p.AgentPID })
 	if i < 0 {
+		return nil
+	}
+	if p.Replica {
+		// A replica (tests, the demo: --allow-replicas) is the recording
+		// it plays: qualifying one is qualifying that recording.
+		if file := id.replicaPath(p.Members[i]); file != "" {
+			return []string{file}
+		}
 		return nil
 	}
 	return id.identityFiles(p.Members[i])
@@ -402,6 +410,19 @@ func (id *Classifier) fact(path string, read func(string) (any, error)) (any, bo
 // package) and argv[1] is "replica"; FILE is resolved against the
 // process's cwd and its header gives agent and version. Without
 // allowReplicas it says why the replica is treated as a plain process.
+// replicaPath is the recording an akk replica process plays ("": none
+// named).
+func (id *Classifier) replicaPath(m Process) string {
+	if len(m.Argv) < 3 {
+		return ""
+	}
+	file := replicaFile(m.Argv[2:])
+	if file != "" && !filepath.IsAbs(file) {
+		file = filepath.Join(m.Cwd, file)
+	}
+	return file
+}
+
 func (id *Classifier) replicaOf(m Process) (agent, version, why string, ok bool) {
 	if len(m.Argv) < 2 || m.Argv[1] != "replica" {
 		return "", "", "", false
@@ -413,12 +434,9 @@ func (id *Classifier) replicaOf(m Process) (agent, version, why string, ok bool)
 	if !id.allowReplicas {
 		return "", "", "akk replica (a plain process without --allow-replicas)", false
 	}
-	file := replicaFile(m.Argv[2:])
+	file := id.replicaPath(m)
 	if file == "" {
 		return "", "", "akk replica without a file", false
-	}
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(m.Cwd, file)
 	}
 	if id.readReplica == nil {
 		return "", "", "akk replica (no recording reader)", false

@@ -155,7 +155,7 @@ func identifyReady(v terminal.View) (recognizers.InspectProfile, *refusal) {
 	}
 	p, ok := recognizers.Inspect(v.Ident.Agent, v.Ident.Version)
 	if !ok {
-		return p, reject(api.ReasonUnknownVersion, "%s %s has no inspection profile: no recorded screen proves its status", v.Ident.Agent, v.Ident.Version)
+		return p, unprofiled(v, "%s %s has no inspection profile: no recorded screen proves its status", v.Ident.Agent, v.Ident.Version)
 	}
 	switch {
 	case v.Ident.Replica:

@@ -96,7 +96,7 @@ func nativeProfile[P any](v terminal.View, lookup func(agent, version string) (P
 	}
 	p, ok := lookup(v.Ident.Agent, v.Ident.Version)
 	if !ok {
-		return p, reject(api.ReasonUnknownVersion, "%s %s has %s", v.Ident.Agent, v.Ident.Version, lacking)
+		return p, unprofiled(v, "%s %s has %s", v.Ident.Agent, v.Ident.Version, lacking)
 	}
 	return p, nativeReady(v)
 }

@@ -64,7 +64,7 @@ func repairReady(v terminal.View) (residue, *refusal) {
 	}
 	p, ok := recognizers.ModelControl(v.Ident.Agent, v.Ident.Version)
 	if !ok || !p.Repair {
-		return noResidue, reject(api.ReasonUnknownVersion, "%s %s has no recorded model control residues to repair", v.Ident.Agent, v.Ident.Version)
+		return noResidue, unprofiled(v, "%s %s has no recorded model control residues to repair", v.Ident.Agent, v.Ident.Version)
 	}
 	if v.ActiveTurn != "" {
 		return noResidue, reject(api.ReasonTurnActive, "turn %s is active on this terminal", v.ActiveTurn)

@@ -242,8 +242,11 @@ func provenAgent(v terminal.View) *refusal {
 	switch {
 	case v.Ident == nil || !registry.Known(v.Ident.Agent):
 		return reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
+	case !v.Rec.Exact && v.Rec.QualifiedAs != "":
+		return reject(api.ReasonUnqualifiedSurface, "%s %s is qualified as %s, but not on this screen's surface (%s): run `akk qualify` again, or act in the pane yourself",
+			v.Ident.Agent, v.Ident.Version, v.Rec.QualifiedAs, surfaceName(v.Rec.Surface))
 	case !v.Rec.Exact:
-		return reject(api.ReasonUnknownVersion, "%s %s has no exact profile: nothing on its screen can be proven", v.Ident.Agent, v.Ident.Version)
+		return reject(api.ReasonUnknownVersion, "%s %s has no exact profile: nothing on its screen can be proven (`akk qualify %s` can qualify this binary)", v.Ident.Agent, v.Ident.Version, v.Ident.Agent)
 	case v.Stale:
 		return reject(api.ReasonScreenStale, "the screen model is re-seeding (%s)", v.StaleCause)
 	}
@@ -465,4 +468,22 @@ func blockReason(r terminal.Recognition) string {
 		return r.Blocked.Reason
 	}
 	return "no block"
+}
+
+func surfaceName(s recognizers.Surface) string {
+	if s == recognizers.SurfaceNone {
+		return "none"
+	}
+	return string(s)
+}
+
+// unprofiled refuses a native operation the agent's version has no
+// profile for: unknown_version, or, for a qualified binary, whose
+// native surfaces no qualification scenario proves yet,
+// unqualified_surface.
+func unprofiled(v terminal.View, format string, args ...any) *refusal {
+	if v.Rec.QualifiedAs != "" {
+		return reject(api.ReasonUnqualifiedSurface, "qualified as "+v.Rec.QualifiedAs+", but "+format, args...)
+	}
+	return reject(api.ReasonUnknownVersion, format, args...)
 }

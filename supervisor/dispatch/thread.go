@@ -216,7 +216,7 @@ func (d *Dispatcher) transitionReady(ctx context.Context, v terminal.View, op st
 	}
 	p, ok := recognizers.Threads(v.Ident.Agent, v.Ident.Version)
 	if !ok {
-		return pre, reject(api.ReasonUnknownVersion, "%s %s has no thread profile: no recorded screen proves its commands", v.Ident.Agent, v.Ident.Version)
+		return pre, unprofiled(v, "%s %s has no thread profile: no recorded screen proves its commands", v.Ident.Agent, v.Ident.Version)
 	}
 	if ref := nativeReady(v); ref != nil {
 		return pre, ref

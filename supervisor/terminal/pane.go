@@ -67,8 +67,10 @@ type Env struct {
 	// Recognize replaces the recognizers call (benchmarks of the
 	// pipeline); nil runs the recognizers.
 	Recognize func(agent, version string, scr *vt.Screen) Recognition
-	Host      Host
-	Observer  Observer
+	// Profiles picks each pane's profile (nil: recognizers.Lookup).
+	Profiles Profiles
+	Host     Host
+	Observer Observer
 }
 
 // Pane follows one pane: its goroutine owns the pane's feed and vt screen
@@ -106,13 +108,17 @@ type Pane struct {
 	// can give up when its context ends.
 	dispatchLock chan struct{}
 
-	mu         sync.Mutex // the terminal lock: guards everything below
-	mirror     *controlmode.Mirror
-	key        Key
-	id         string
-	ident      *procid.Identity
-	rec        Recognition
-	recog      paneRecognizer
+	mu     sync.Mutex // the terminal lock: guards everything below
+	mirror *controlmode.Mirror
+	key    Key
+	id     string
+	ident  *procid.Identity
+	rec    Recognition
+	recog  paneRecognizer
+	// profile reads the pane's agent, chosen by profileOf for ident at
+	// profileGen of Env.Profiles.
+	profile    recognizers.Profile
+	profileGen uint64
 	bind       Binding
 	term       store.Terminal // as recorded in the store
 	isRecorded bool
@@ -386,7 +392,7 @@ func (m *Pane) pass(poked bool) (gone bool, wait time.Duration) {
 			if m.env.Recognize != nil {
 				m.rec = m.env.Recognize(m.ident.Agent, m.ident.Version, scr)
 			} else {
-				m.rec = m.recog.recognize(m.env.Key, m.ident.Agent, m.ident.Version, scr)
+				m.rec = m.recog.recognize(m.env.Key, m.profileOf(identChanged), scr)
 			}
 			m.rec.Blocked = placeBlock(prev, m.rec.Blocked, now)
 		}

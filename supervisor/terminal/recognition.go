@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/contract"
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/vt"
 )
@@ -23,6 +24,13 @@ type Recognition struct {
 	PromptTop, PromptRows int
 	Warnings              []string
 	Recognizer            string // which profile made it, for status
+	// QualifiedAs is the pinned version whose profile reads this binary
+	// under a qualification ("" for a pinned or unknown version), and
+	// Surface what the screen shows at the grain a qualification passes
+	// (recognizers.Surface): off a passed surface the reading is not
+	// Exact, and a refusal says unqualified_surface.
+	QualifiedAs string
+	Surface     recognizers.Surface
 
 	// Private: never in a row, a status or a log (DESIGN invariant 8;
 	// LogValue and String leave them out). They feed offers and the
@@ -85,23 +93,34 @@ func InteractionKey(secret []byte) recognizers.Key {
 }
 
 // paneRecognizer is one pane's incremental recognizer for its current
-// agent and version: it re-reads only the screen's dirty rows.
+// profile: it re-reads only the screen's dirty rows.
 type paneRecognizer struct {
-	agent, version string
-	r              *recognizers.Recognizer
+	profile string // the recognizer's profile id
+	r       *recognizers.Recognizer
+}
+
+// Profiles picks the profile that reads a pane's agent: its pinned one, a
+// qualification's of that exact binary (recognizers.Qualified), or the
+// agent's generic reading. The root implements it over the store; nil in
+// Env reads with recognizers.Lookup alone.
+type Profiles interface {
+	Profile(ident procid.Identity) recognizers.Profile
+	// Generation changes whenever a qualification is stored, so that a
+	// pane reading the binary asks again.
+	Generation() uint64
 }
 
 // recognize is the one place the supervisor calls the recognizers (pure:
 // a profile and a screen in, a recognition out). A pane whose process is no
 // agent is not recognized.
-func (pr *paneRecognizer) recognize(key recognizers.Key, agent, version string, scr *vt.Screen) Recognition {
-	if agent == api.AgentNone || agent == "" {
+func (pr *paneRecognizer) recognize(key recognizers.Key, p recognizers.Profile, scr *vt.Screen) Recognition {
+	if p.Agent == api.AgentNone || p.Agent == "" {
 		pr.r = nil
 		return Recognition{Screen: contract.ScreenUnknown, Composer: contract.ComposerAbsent, Recognizer: "none"}
 	}
-	if pr.r == nil || pr.agent != agent || pr.version != version {
-		pr.agent, pr.version = agent, version
-		pr.r = recognizers.NewRecognizer(recognizers.Lookup(agent, version), key)
+	if id := p.ID(); pr.r == nil || pr.profile != id {
+		pr.profile = id
+		pr.r = recognizers.NewRecognizer(p, key)
 	}
 	return FromRecognition(pr.r.Recognize(scr))
 }
@@ -144,6 +163,7 @@ func failedRules(agent, version string, scr *vt.Screen) []api.FailedRule {
 func FromRecognition(r recognizers.Recognition) Recognition {
 	out := Recognition{Screen: r.ScreenState, Composer: r.Composer, DraftLen: r.DraftLen,
 		Profile: "generic", Recognizer: r.Profile, Warnings: append([]string(nil), r.Warnings...),
+		QualifiedAs: r.QualifiedAs, Surface: r.Surface,
 		Exact: r.Exact, ProfileID: r.Profile, Fingerprint: r.Fingerprint, Plan: r.Plan, Highlighted: -1,
 		Clear: r.Clear, Stashed: r.Stashed, Completion: r.Completion, NoCompletion: r.NoCompletion, Picker: r.Picker,
 		Status: r.Status, ModelMenu: r.ModelMenu, ModelNotice: r.ModelNotice, InterruptArmed: r.Activity.InterruptArmed}
@@ -206,5 +226,6 @@ func (r Recognition) String() string { return r.LogValue().String() }
 // per pane.
 func Fixed(key recognizers.Key, agent, version string) func(agent, version string, scr *vt.Screen) Recognition {
 	pr := &paneRecognizer{}
-	return func(_, _ string, scr *vt.Screen) Recognition { return pr.recognize(key, agent, version, scr) }
+	p := recognizers.Lookup(agent, version)
+	return func(_, _ string, scr *vt.Screen) Recognition { return pr.recognize(key, p, scr) }
 }
