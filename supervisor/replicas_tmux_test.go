@@ -140,6 +140,12 @@ func TestTmuxReplicaStates(t *testing.T) {
 // of the recording with a sentinel input at its end; each replica waits on
 // its fifo until driveReplica releases it.
 func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]string) []*replicaCase {
+	return replicaPanesFrom(t, srv, akk, corpusDir, surfaces)
+}
+
+// replicaPanesFrom is replicaPanes of recordings in another tree of
+// agent/version/surface.cast (a qualification run's).
+func replicaPanesFrom(t testing.TB, srv *tmuxtest.Server, akk, tree string, surfaces [][3]string) []*replicaCase {
 	dir := t.TempDir()
 	var cases []*replicaCase
 	for i, s := range surfaces {
@@ -148,7 +154,7 @@ func replicaPanes(t testing.TB, srv *tmuxtest.Server, akk string, surfaces [][3]
 		var v string
 		s[1], v, _ = strings.Cut(s[1], ">")
 		c := &replicaCase{agent: s[0], version: s[1], surface: s[2]}
-		c.rec = loadCorpus(t, s[0], s[1], s[2])
+		c.rec = loadRecording(t, filepath.Join(tree, s[0], s[1], s[2]+".cast"))
 		if v != "" { // the replica claims another version
 			c.rec.Header.Akk.Version, c.version = v, v
 		}
@@ -310,7 +316,12 @@ func (l *latencies) quantiles() (p50, p99 float64, n int) {
 // loadCorpus decodes the corpus recording of agent@version's surface.
 func loadCorpus(t testing.TB, agent, version, surface string) *recordings.Recording {
 	t.Helper()
-	rec, err := recordings.ReadFile(filepath.Join(corpusDir, agent, version, surface+".cast"))
+	return loadRecording(t, filepath.Join(corpusDir, agent, version, surface+".cast"))
+}
+
+func loadRecording(t testing.TB, path string) *recordings.Recording {
+	t.Helper()
+	rec, err := recordings.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
