@@ -48,10 +48,14 @@ const (
 // Terminal is one row of the list: a tmux pane incarnation and what runs
 // in it. The field names and values are the contract.
 type Terminal struct {
-	TerminalID           string                `json:"terminal_id"`
-	Agent                string                `json:"agent"`
-	Version              string                `json:"version"`
-	Profile              string                `json:"profile"` // exact, generic, or "" when no agent
+	TerminalID string `json:"terminal_id"`
+	Agent      string `json:"agent"`
+	Version    string `json:"version"`
+	Profile    string `json:"profile"` // exact, generic, or "" when no agent
+	// Qualification is set for a binary akk does not pin that akk qualify
+	// qualified: its screens are read with Base's profile, exact on
+	// Passed of Judged surfaces (issue 41).
+	Qualification        *Qualification        `json:"qualification,omitempty"`
 	Replica              bool                  `json:"replica"`
 	PaneID               string                `json:"pane_id"`
 	Session              string                `json:"session"`
@@ -254,4 +258,11 @@ func (b *Blocked) Clone() *Blocked {
 	}
 	cp := *b
 	return &cp
+}
+
+// Qualification is what akk qualify proved of an unpinned agent binary.
+type Qualification struct {
+	Base   string `json:"base"`
+	Passed int    `json:"passed"`
+	Judged int    `json:"judged"`
 }

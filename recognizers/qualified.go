@@ -21,6 +21,9 @@ type Qualification struct {
 	// binary.
 	Tag    string
 	Passed []Surface
+	// Judged is how many surfaces the qualification judged (passed,
+	// failed or not reached), for "qualified on 3/7 surfaces".
+	Judged int
 }
 
 type qualification struct {

@@ -50,9 +50,10 @@ func recognizeGrid(p Profile, g *Grid, scr *vt.Screen, key Key, cached fingerpri
 	switch q := p.qual; {
 	case !p.Exact:
 		out.unproven(NewReason(ReasonUnknownVersion, p.Version), p.Agent+" "+p.Version+
-			" has no exact profile: states are read with the generic "+p.Agent+" profile and every interaction is manual_required")
+			" has no exact profile: states are read with the generic "+p.Agent+" profile and every interaction is manual_required"+
+			" (unqualified: `akk qualify "+p.Agent+"` can qualify this binary)")
 	case q != nil:
-		out.QualifiedAs = q.Base
+		out.QualifiedAs, out.Qualification = q.Base, &q.Qualification
 		if !q.passes(out.Surface) {
 			out.unproven(NewReason(ReasonUnqualifiedSurface, string(out.Surface)), p.Agent+" "+p.Version+
 				" is qualified as "+q.Base+" on other surfaces than this one ("+cmpSurface(out.Surface)+

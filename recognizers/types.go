@@ -15,6 +15,9 @@ type Recognition struct {
 	// screens under a qualification (Qualified); "" for a pinned or an
 	// unknown version.
 	QualifiedAs string
+	// Qualification is the qualification the profile reads under (nil
+	// for a pinned or unknown version). Read-only: the profile's.
+	Qualification *Qualification
 
 	ScreenState contract.ScreenState
 	// Surface is the kind of screen the reading proved (SurfaceOf).

@@ -61,7 +61,7 @@ func (q *qualifiedProfiles) Profile(ident procid.Identity) recognizers.Profile {
 		passed[i] = recognizers.Surface(s)
 	}
 	qp, err := recognizers.Qualified(ident.Agent, ident.Version, recognizers.Qualification{Base: rec.Base,
-		Tag: qualificationTag(rec), Passed: passed})
+		Tag: qualificationTag(rec), Passed: passed, Judged: len(rec.Passed) + len(rec.Failed) + len(rec.NotReached)})
 	if err != nil {
 		q.lg.Warn("qualification: unusable record", "agent", ident.Agent, "version", ident.Version, "err", err)
 		return p

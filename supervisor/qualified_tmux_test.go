@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,6 +58,9 @@ func TestTmuxQualifiedReplica(t *testing.T) {
 		if in == nil || in.State != contract.StatePending || st.Terminal.Profile != "exact" {
 			t.Fatalf("a qualified permission shows %s profile, interaction %+v", st.Terminal.Profile, in)
 		}
+		if q := st.Terminal.Qualification; q == nil || *q != (api.Qualification{Base: "2.1.332", Passed: 2, Judged: 3}) {
+			t.Errorf("the row's qualification is %+v", q)
+		}
 		res, err := d.cl.Approve(ctx, api.ApproveRequest{TerminalID: st.Terminal.TerminalID, Decision: contract.DecisionApproveOnce})
 		if err != nil || res.Outcome != api.OutcomeAccepted {
 			t.Fatalf("approve: %+v %v", res, err)
@@ -100,6 +104,9 @@ func TestTmuxQualifiedReplica(t *testing.T) {
 		res, err := d.cl.Approve(ctx, api.ApproveRequest{TerminalID: st.Terminal.TerminalID, Decision: contract.DecisionApproveOnce})
 		if err != nil || res.Outcome == api.OutcomeAccepted || st.Terminal.Profile != "generic" {
 			t.Fatalf("approve on an unqualified binary (%s profile): %+v %v", st.Terminal.Profile, res, err)
+		}
+		if st.Terminal.Qualification != nil || !slices.ContainsFunc(st.Terminal.Warnings, func(w string) bool { return strings.Contains(w, "akk qualify claude") }) {
+			t.Errorf("an unqualified binary's row: qualification %+v, warnings %q", st.Terminal.Qualification, st.Terminal.Warnings)
 		}
 		r.finish(srv)
 	})

@@ -55,6 +55,9 @@ func printTable(w io.Writer, rows []api.Terminal) error {
 		if r.Replica {
 			agent += " replica"
 		}
+		if q := r.Qualification; q != nil {
+			agent += fmt.Sprintf(" (as %s, %d/%d)", q.Base, q.Passed, q.Judged)
+		}
 		state := string(r.ScreenState)
 		if r.Interaction != nil {
 			state += " (" + string(r.Interaction.Kind) + ", " + string(r.Interaction.State) + ")"

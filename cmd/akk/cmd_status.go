@@ -52,6 +52,9 @@ func (c *StatusCmd) Run(ctx context.Context, cl *api.Client, g *Globals, stdout 
 		agent += " (replica)"
 	}
 	fmt.Fprintf(stdout, "agent:     %s  profile %s  pid %d\n", agent, t.Profile, t.PID)
+	if q := t.Qualification; q != nil {
+		fmt.Fprintf(stdout, "qualified: as %s on %d/%d surfaces (akk qualify)\n", q.Base, q.Passed, q.Judged)
+	}
 	fmt.Fprintf(stdout, "screen:    %s  composer %s  activity %s\n", t.ScreenState, t.Composer, t.ActivityState)
 	fmt.Fprintf(stdout, "native:    %s  durable %s\n", t.NativeIdentityState, t.DurableActivityState)
 	if b := st.Evidence.Binding; b != nil {

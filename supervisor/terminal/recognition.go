@@ -31,6 +31,8 @@ type Recognition struct {
 	// Exact, and a refusal says unqualified_surface.
 	QualifiedAs string
 	Surface     recognizers.Surface
+	// Qualification summarizes it for the faces (nil: none).
+	Qualification *api.Qualification
 
 	// Private: never in a row, a status or a log (DESIGN invariant 8;
 	// LogValue and String leave them out). They feed offers and the
@@ -172,6 +174,9 @@ func FromRecognition(r recognizers.Recognition) Recognition {
 	}
 	if r.Exact {
 		out.Profile = "exact"
+	}
+	if q := r.Qualification; q != nil {
+		out.Qualification = &api.Qualification{Base: q.Base, Passed: len(q.Passed), Judged: q.Judged}
 	}
 	if r.Draft != "" {
 		out.DraftSum = sha256.Sum256([]byte(r.Draft))

@@ -105,7 +105,7 @@ func (m *Pane) row() api.Terminal {
 		profile = ""
 	}
 	return api.Terminal{
-		TerminalID: t.ID, Agent: t.Agent, Version: t.Version, Profile: profile, Replica: t.Replica,
+		TerminalID: t.ID, Agent: t.Agent, Version: t.Version, Profile: profile, Qualification: r.Qualification, Replica: t.Replica,
 		PaneID: t.Pane, Session: t.Session, Window: t.Window, PID: t.PID, Cwd: t.Cwd,
 		ScreenState: t.Screen, Composer: t.Composer, NativeIdentityState: t.Identity,
 		DurableActivityState: t.Durable, ActivityState: t.Activity, Interaction: m.turnInteraction(),
