@@ -6,6 +6,7 @@
 //	go run ./recordings/cmd/rig -install claude@2.1.267 codex@0.155.1
 //	go run ./recordings/cmd/rig -install openclaw@2026.9.6 pi@1.6.0
 //	go run ./recordings/cmd/rig -list
+//	go run ./recordings/cmd/rig -qualify claude@2.1.325..2.1.337 [-full] [-keep-installs] [-versions-md docs/versions.md]
 package main
 
 import (
@@ -27,6 +28,8 @@ import (
 func main() {
 	var cfg rig.Config
 	var install, list, verbose bool
+	var q qualifyFlags
+	q.register()
 	flag.StringVar(&cfg.Agent, "agent", "", "the agent: "+strings.Join(rig.AgentNames(), ", "))
 	flag.StringVar(&cfg.Version, "version", "", "the agent's npm version")
 	flag.StringVar(&cfg.Scenario, "scenario", "", "scenario name (-list shows them)")
@@ -45,7 +48,13 @@ func main() {
 	cfg.Logger, cfg.Install = lg, true
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, cfg, install, list); err != nil {
+	var err error
+	if q.spec != "" {
+		err = q.run(ctx, lg)
+	} else {
+		err = run(ctx, cfg, install, list)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "rig:", err)
 		os.Exit(1)
 	}
