@@ -108,3 +108,8 @@ func (c *Client) IdentifyForeground(ctx context.Context, req IdentifyForegroundR
 func (c *Client) IdentifyAndSend(ctx context.Context, req IdentifyAndSendRequest) (ActionResult, error) {
 	return callFor[ActionResult](ctx, c, OpIdentifyAndSend, req)
 }
+
+// Qualify is POST /v1/qualify.
+func (c *Client) Qualify(ctx context.Context, req QualifyRequest) (QualifyStarted, error) {
+	return callFor[QualifyStarted](ctx, c, OpQualify, req)
+}

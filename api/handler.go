@@ -20,6 +20,7 @@ type Handler interface {
 	ModelController
 	Threads
 	Tasks
+	Qualifier
 }
 
 // Reader lists, describes and streams terminals.
@@ -79,6 +80,11 @@ type Tasks interface {
 	TaskStatus(ctx context.Context, req TaskRequest) (Task, error)
 }
 
+// Qualifier qualifies agent binaries akk does not pin.
+type Qualifier interface {
+	Qualify(ctx context.Context, req QualifyRequest) (QualifyStarted, error)
+}
+
 // route is one row of the table: an operation's name on the wire
 // (POST /v1/<op>) and what answers it.
 type route struct {
@@ -124,6 +130,7 @@ func table(h Handler) []route {
 		strict("recover", h.Recover),
 		strict("retry_callback", h.RetryCallback),
 		strict("task_status", h.TaskStatus),
+		strict(OpQualify, h.Qualify),
 	}
 }
 

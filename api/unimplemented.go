@@ -78,3 +78,6 @@ func (Unimplemented) RetryCallback(context.Context, RetryCallbackRequest) (Task,
 func (Unimplemented) TaskStatus(context.Context, TaskRequest) (Task, error) {
 	return Task{}, noOp("task_status")
 }
+func (Unimplemented) Qualify(context.Context, QualifyRequest) (QualifyStarted, error) {
+	return QualifyStarted{}, noOp(OpQualify)
+}

@@ -44,6 +44,11 @@ type Config struct {
 	Roots map[string]string
 	// PauseAfter is the control clients' pause-after (0: 10 s).
 	PauseAfter time.Duration
+	// QualifyDir is where the daemon runs qualifications (issue 41: a
+	// run's HOME, tmux socket and logs, each in its own directory, swept
+	// at start after a crash); "" runs none (akk qualify then runs
+	// without the daemon).
+	QualifyDir string
 
 	// Callbacks are the outbox's routes and retry policy; Tasks the
 	// monitors' and Watches' windows.

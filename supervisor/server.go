@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/supervisor/dispatch"
 )
 
@@ -208,4 +209,16 @@ func (s *Supervisor) SetModel(ctx context.Context, req api.SetModelRequest) (api
 // RepairModelControl answers POST /v1/repair_model_control.
 func (s *Supervisor) RepairModelControl(ctx context.Context, req api.RepairModelControlRequest) (api.ActionResult, error) {
 	return s.disp.RepairModelControl(ctx, req)
+}
+
+// Qualify answers POST /v1/qualify: it starts a background qualification
+// of the binary in a terminal, or at a path.
+func (s *Supervisor) Qualify(_ context.Context, req api.QualifyRequest) (api.QualifyStarted, error) {
+	return s.qual.start(req, func(id string) (*procid.Identity, bool) {
+		m := s.terminalMonitor(id)
+		if m == nil {
+			return nil, false
+		}
+		return m.View().Ident, true
+	})
 }

@@ -60,6 +60,8 @@ type Supervisor struct {
 	faultFired atomic.Bool
 	// profiles picks each pane's profile, a qualified binary's included.
 	profiles *qualifiedProfiles
+	// qual runs qualifications in the background, one at a time.
+	qual *qualifier
 }
 
 // New checks cfg and prepares a supervisor; it touches neither tmux nor
@@ -83,6 +85,8 @@ func New(cfg Config) (*Supervisor, error) {
 		watch:     serverWatch{ask: make(chan chan struct{})},
 	}
 	s.profiles = &qualifiedProfiles{st: cfg.Store, ident: s.ident, lg: cfg.Logger}
+	s.qual = &qualifier{dir: cfg.QualifyDir, lg: cfg.Logger, st: cfg.Store, ident: s.ident, profiles: s.profiles,
+		events: journal{s}, jobs: make(chan qualifyJob, 1), now: cfg.Now}
 	s.binds = binding.New(binding.Config{Roots: cfg.Roots, Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
 	s.out = outbox.New(outbox.Options{Config: cfg.Callbacks, Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Sessions: s, Places: s})
 	s.tasks = tasks.New(tasks.Options{Config: cfg.Tasks, Callbacks: cfg.Callbacks, Store: cfg.Store, Secret: secret, Outbox: s.out,
@@ -137,6 +141,7 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	g.Go(func() error { return s.keepAttention(gctx) })
 	g.Go(func() error { return s.asks.run(gctx) })
 	g.Go(func() error { return s.watchStore(gctx) })
+	g.Go(func() error { return s.qual.run(gctx) })
 	if s.cfg.Listener != nil {
 		g.Go(func() error {
 			return api.Serve(gctx, s.cfg.Listener, s, api.ServerOptions{Logger: s.lg, UID: os.Getuid()})

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os/exec"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -16,32 +15,57 @@ import (
 
 	agentreg "github.com/agent-knock-knock/akk/agents/registry"
 	_ "github.com/agent-knock-knock/akk/agents/registry/rigs" // every agent's scenarios
+	"github.com/agent-knock-knock/akk/api"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/qualify"
 	"github.com/agent-knock-knock/akk/store"
 )
 
-// QualifyCmd is `akk qualify [AGENT] [--binary PATH] [--base VERSION]`:
-// prove that the agent binary the user runs draws the surfaces akk acts
-// on exactly as a pinned version does, offline, and store the record the
-// daemon acts on (issue 41).
+// QualifyCmd is `akk qualify [AGENT|TERMINAL] [--binary PATH] [--base
+// VERSION]`: prove that the agent binary the user runs draws the surfaces
+// akk acts on exactly as a pinned version does, offline, and store the
+// record the daemon acts on (issue 41). With a daemon answering, the
+// daemon runs it in the background (niced, one at a time) and this
+// command follows its events; without one (or --local) it runs here and
+// writes the store itself.
 type QualifyCmd struct {
-	Agent  string `arg:"" optional:"" help:"The agent (${agents}); with --binary, the binary says."`
+	DaemonFlags
+	Target string `arg:"" optional:"" help:"An agent (${agents}): its command on PATH; or a terminal (%3, term_…, @REF): the binary running there (through the daemon)."`
 	Binary string `help:"The agent program to qualify (default: the agent's command on PATH)." placeholder:"PATH"`
 	Base   string `help:"The pinned version whose profile reads it (default: the nearest pinned version)." placeholder:"VERSION"`
 	Full   bool   `help:"Run every scenario recorded for the base, not only the core set."`
+	Local  bool   `help:"Run here, not in the daemon, and write the store directly (the daemon must not hold it)."`
 	// Scenario runs the named scenarios only (repeatable), for a
-	// maintainer chasing one surface.
-	Scenario []string `help:"Run only these scenarios (repeatable)." placeholder:"NAME"`
-	Store    string   `help:"The store directory to write the record to (default: $XDG_STATE_HOME/akk); the daemon must not hold it." placeholder:"DIR"`
-	DryRun   bool     `help:"Run and report, but write no record."`
-	Out      string   `help:"Keep each scenario's recording in DIR (akk recognize --explain reads them)." placeholder:"DIR" type:"path"`
+	// maintainer chasing one surface: with it, --out and --dry-run the
+	// qualification runs here.
+	Scenario []string `help:"Run only these scenarios (repeatable; runs here)." placeholder:"NAME"`
+	Store    string   `help:"With --local: the store directory to write the record to (default: $XDG_STATE_HOME/akk)." placeholder:"DIR"`
+	DryRun   bool     `help:"Run and report, but write no record (runs here)."`
+	Out      string   `help:"Keep each scenario's recording in DIR (akk recognize --explain reads them; runs here)." placeholder:"DIR" type:"path"`
 }
 
 // Run qualifies the binary and reports a line per scenario as it ends.
-func (c *QualifyCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout io.Writer, kctx *kong.Context) error {
-	stderr := kctx.Stderr
+func (c *QualifyCmd) Run(ctx context.Context, cl *api.Client, g *Globals, lg *slog.Logger, stdout io.Writer, kctx *kong.Context) error {
+	local := c.Local || c.DryRun || c.Out != "" || len(c.Scenario) > 0
+	if !local {
+		if _, err := cl.Health(ctx); err == nil {
+			return c.viaDaemon(ctx, cl, g, stdout, kctx.Stderr)
+		} else if c.isTerminal() {
+			return fmt.Errorf("qualifying the binary in %s needs the daemon: %w", c.Target, err)
+		}
+	}
+	return c.here(ctx, g, lg, stdout, kctx.Stderr)
+}
+
+// isTerminal: the target names a terminal, not an agent.
+func (c *QualifyCmd) isTerminal() bool {
+	_, agent := agentreg.Lookup(c.Target)
+	return c.Target != "" && !agent
+}
+
+// here runs the qualification in this process.
+func (c *QualifyCmd) here(ctx context.Context, g *Globals, lg *slog.Logger, stdout, stderr io.Writer) error {
 	cl := procid.NewClassifier(procid.Options{Rules: agentreg.ProcessRules()})
 	bin, err := c.binary()
 	if err != nil {
@@ -51,8 +75,8 @@ func (c *QualifyCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdou
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if c.Agent != "" && c.Agent != agent {
-		return fmt.Errorf("%w: %s is %s %s, not %s", errUsage, bin, agent, version, c.Agent)
+	if c.Target != "" && c.Target != agent {
+		return fmt.Errorf("%w: %s is %s %s, not %s", errUsage, bin, agent, version, c.Target)
 	}
 	if p := recognizers.Lookup(agent, version); p.Exact && c.Base == "" {
 		fmt.Fprintf(stderr, "%s %s is pinned: akk acts on it without a qualification (give --base to qualify it against another version)\n", agent, version)
@@ -89,12 +113,12 @@ func (c *QualifyCmd) binary() (string, error) {
 	if c.Binary != "" {
 		return c.Binary, nil
 	}
-	if c.Agent == "" {
+	if c.Target == "" {
 		return "", fmt.Errorf("%w: name the agent or give --binary", errUsage)
 	}
-	a, ok := agentreg.Lookup(c.Agent)
+	a, ok := agentreg.Lookup(c.Target)
 	if !ok {
-		return "", fmt.Errorf("%w: no agent %q", errUsage, c.Agent)
+		return "", fmt.Errorf("%w: no agent %q (a terminal's binary is qualified through the daemon)", errUsage, c.Target)
 	}
 	p, err := exec.LookPath(a.Command())
 	if err != nil {
@@ -117,21 +141,7 @@ func (c *QualifyCmd) save(rep qualify.Report) error {
 		return storeError(err, dir)
 	}
 	defer st.Close()
-	return st.PutQualification(record(rep))
-}
-
-// record is the store's record of a report.
-func record(rep qualify.Report) store.Qualification {
-	names := func(ss []recognizers.Surface) []string {
-		out := make([]string, len(ss))
-		for i, s := range ss {
-			out[i] = string(s)
-		}
-		return out
-	}
-	return store.Qualification{Agent: rep.Agent, Version: rep.Version, Identity: rep.Identity, Base: rep.Base,
-		Akk: akkVersion(), Passed: names(rep.Outcomes(qualify.Passed)), Failed: names(rep.Outcomes(qualify.Failed)),
-		NotReached: names(append(rep.Outcomes(qualify.NotReached), rep.Outcomes(qualify.ReadOnly)...)), At: time.Now().UTC()}
+	return st.PutQualification(rep.Record(time.Now()))
 }
 
 // scenarioLine is one scenario's progress line.
@@ -176,20 +186,4 @@ func firstLine(s string) string {
 
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
-}
-
-// akkVersion is the module version akk was built as ("(devel)" from a
-// checkout), with the VCS revision when the build recorded one.
-func akkVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
-		}
-	}
-	return v
 }

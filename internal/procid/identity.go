@@ -258,48 +258,6 @@ func (id *Classifier) nodeAgentOf(m Process) (rule *Rule, version, why string) {
 	return nil, "", ""
 }
 
-// IdentityFiles are the files that make p's agent binary, for its
-// identity hash (Hasher.Identity): a Node agent's package.json and entry
-// script, else its running image (/proc/<pid>/exe). Nil for no agent or a
-// replica. Computed when asked (a qualification), not on every
-// classification.
-func (id *Classifier) IdentityFiles(p Identity) []string {
-	if p.Agent == AgentNone {
-		return nil
-	}
-	i := slices.IndexFunc(p.Members, func(m Process) bool { return m.Stat.PID == p.AgentPID })
-	if i < 0 {
-		return nil
-	}
-	if p.Replica {
-		// A replica (tests, the demo: --allow-replicas) is the recording
-		// it plays: qualifying one is qualifying that recording.
-		if file := id.replicaPath(p.Members[i]); file != "" {
-			return []string{file}
-		}
-		return nil
-	}
-	return id.identityFiles(p.Members[i])
-}
-
-func (id *Classifier) identityFiles(m Process) []string {
-	if base := filepath.Base(exePath(m)); base != "node" && base != "nodejs" {
-		return []string{ExeFile(m.Stat.PID)}
-	}
-	script := nodeScript(m.Argv)
-	if !filepath.IsAbs(script) {
-		script = filepath.Join(m.Cwd, script)
-	}
-	real, err := filepath.EvalSymlinks(script)
-	if err != nil {
-		return nil
-	}
-	if pj, ok := id.nearestPackagePath(filepath.Dir(real)); ok {
-		return []string{pj, real}
-	}
-	return []string{real}
-}
-
 // nodeScript is the script node runs: its first argument that is not an
 // option ("" for node -e, a REPL, or an option with a separate value).
 func nodeScript(argv []string) string {
@@ -560,27 +518,4 @@ func StartWall(ticks uint64) time.Time {
 // Cwd reads a process's working directory.
 func Cwd(pid int) (string, error) {
 	return os.Readlink(filepath.Join(procRoot, strconv.Itoa(pid), "cwd"))
-}
-
-// Program says which agent the program at path is and its version, the
-// way Classify would of a process running it: an executable of a rule's
-// Exes in one of its Packages (or its Node launcher, "codex.js"), or a
-// script of its NodePackage (npm's .bin links are followed). It starts nothing: a qualification names the
-// binary it is asked to run before running it.
-func (id *Classifier) Program(path string) (agent, version string, err error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", "", fmt.Errorf("procid: program %s: %w", path, err)
-	}
-	pkg, ok := id.nearestPackage(filepath.Dir(real))
-	if !ok {
-		return "", "", fmt.Errorf("procid: program %s: no package.json above %s", path, real)
-	}
-	for _, r := range id.rules {
-		if r.NodePackage != "" && r.NodePackage == pkg.Name ||
-			slices.Contains(r.Exes, strings.TrimSuffix(filepath.Base(real), ".js")) && matchPackage(r.Packages, pkg.Name) {
-			return r.Agent, stripPlatform(pkg.Version), nil
-		}
-	}
-	return "", "", fmt.Errorf("procid: program %s: %s is no agent akk knows", path, pkg.Name)
 }

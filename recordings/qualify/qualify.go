@@ -37,6 +37,8 @@ type Config struct {
 	// version's: to look at a difference, or to pin a version that passed
 	// with its recordings.
 	OutDir string
+	// Parent is where each run's directory goes (rig.Config.Parent).
+	Parent string
 	// Classifier and Hasher read the running binary's identity the way
 	// the daemon does (procid.Classifier.IdentityFiles, Hasher.Identity),
 	// so that the record names what the daemon will see.
@@ -248,7 +250,7 @@ func runOne(ctx context.Context, cfg Config, lg *slog.Logger, base recognizers.P
 	var identity string
 	var identErr error
 	res, runErr := rig.Run(ctx, rig.Config{Agent: cfg.Agent, Version: base.Version, Scenario: name, Logger: lg,
-		OutDir: cfg.OutDir, Binary: cfg.Binary, BinaryVersion: cfg.Version, Inspect: func(pid int) {
+		OutDir: cfg.OutDir, Parent: cfg.Parent, Binary: cfg.Binary, BinaryVersion: cfg.Version, Inspect: func(pid int) {
 			identity, identErr = identify(cfg, pid)
 		}})
 	if ctx.Err() != nil {

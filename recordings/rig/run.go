@@ -40,6 +40,11 @@ type Config struct {
 	// pane (a qualification reads the running binary's identity there,
 	// the way the daemon does).
 	Inspect func(panePID int)
+	// Parent is where the run's directory (HOME, tmux socket, logs) is
+	// made ("": the system's temporary directory). A daemon that runs
+	// qualifications gives its own, so that after a crash it can end
+	// what a cut-short run left there (Sweep) and nothing else.
+	Parent string
 }
 
 // Result is what a run produced.
@@ -70,7 +75,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, err
 	}
 	start := time.Now()
-	dir, err := os.MkdirTemp("", "akk-rig-")
+	dir, err := os.MkdirTemp(cfg.Parent, runPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("rig: %w", err)
 	}
