@@ -2,6 +2,7 @@ package codexrig
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -80,9 +81,20 @@ func codexModel(sc *rig.Scenario, version string) string {
 	return "gpt-5.5"
 }
 
-// codexArgs: --no-daemon where Codex's --help lists it.
+// codexArgs: --no-daemon where Codex's --help lists it. The help runs in
+// a HOME of its own, removed after: Codex writes its helper links under
+// $CODEX_HOME/tmp even for --help, and a qualification runs the user's
+// own binary, whose HOME it must never touch.
 func codexArgs(in rig.Installed) []string {
-	out, _ := exec.Command(in.Bin, "--help").CombinedOutput()
+	home, err := os.MkdirTemp("", "akk-codex-help-")
+	if err != nil {
+		return nil
+	}
+	defer os.RemoveAll(home)
+	cmd := exec.Command(in.Bin, "--help")
+	cmd.Env = []string{"HOME=" + home, "CODEX_HOME=" + filepath.Join(home, ".codex"), "TMPDIR=" + home,
+		"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"}
+	out, _ := cmd.CombinedOutput()
 	if strings.Contains(string(out), "--no-daemon") {
 		return []string{"--no-daemon"}
 	}
