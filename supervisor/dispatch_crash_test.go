@@ -46,7 +46,8 @@ func TestDispatchCrashChild(t *testing.T) {
 		}
 	}
 	sv, err := New(Config{Store: st, TmuxSocket: os.Getenv("AKK_CRASH_DISPATCH_TMUX"), Listener: ln, AllowReplicas: true,
-		Roots: map[string]string{"claude": projects, "codex": sessions}, Logger: testLogger(t), Callbacks: callbacks})
+		Roots: map[string]string{"claude": projects, "codex": sessions}, Logger: testLogger(t), Callbacks: callbacks,
+		QualifyDir: os.Getenv("AKK_CRASH_QUALIFY_DIR")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agent-knock-knock/akk/api"
+	"github.com/agent-knock-knock/akk/internal/fault"
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/qualify"
@@ -38,6 +39,10 @@ type qualifier struct {
 	busy     atomic.Bool
 	now      func() time.Time
 }
+
+// FaultQualifyRunning is the fault point (internal/fault) inside a
+// qualification run, while its tmux server and agent are up.
+const FaultQualifyRunning = "qualify.running"
 
 // committer writes events (the root's journal).
 type committer interface {
@@ -94,6 +99,7 @@ func (q *qualifier) start(req api.QualifyRequest, view func(terminalID string) (
 	}
 	job := qualifyJob{run: newRunID(), cfg: cfg}
 	job.cfg.Progress = func(sr qualify.ScenarioResult) { q.scenarioEvent(job.run, sr) }
+	job.cfg.Running = func() { fault.Point(FaultQualifyRunning) }
 	q.jobs <- job // cap 1 and busy: never blocks
 	return api.QualifyStarted{Run: job.run, Agent: agent, Version: version, Binary: bin, Base: base, Scenarios: n}, nil
 }

@@ -47,6 +47,10 @@ type Config struct {
 	Logger     *slog.Logger
 	// Progress, when set, hears each scenario as it ends.
 	Progress func(ScenarioResult)
+	// Running, when set, is called in each scenario while the binary runs
+	// (its identity is read then): the daemon's fault point for a kill
+	// in the middle of a run.
+	Running func()
 }
 
 // Outcome is what a qualification found of a surface.
@@ -252,6 +256,9 @@ func runOne(ctx context.Context, cfg Config, lg *slog.Logger, base recognizers.P
 	res, runErr := rig.Run(ctx, rig.Config{Agent: cfg.Agent, Version: base.Version, Scenario: name, Logger: lg,
 		OutDir: cfg.OutDir, Parent: cfg.Parent, Binary: cfg.Binary, BinaryVersion: cfg.Version, Inspect: func(pid int) {
 			identity, identErr = identify(cfg, pid)
+			if cfg.Running != nil {
+				cfg.Running()
+			}
 		}})
 	if ctx.Err() != nil {
 		return sr, "", ctx.Err()
