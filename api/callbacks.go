@@ -38,6 +38,11 @@ const (
 	// find the agent ready again. akk itself sends nothing to the pane.
 	CallbackAgentBlocked = "agent_blocked"
 	CallbackLimitReset   = "limit_reset"
+	// CallbackUnqualified: the daemon met an agent binary it does not
+	// pin and no qualification covers (type progress, its reason the
+	// command that qualifies it): akk only watches it. Told once per
+	// terminal and binary.
+	CallbackUnqualified = "agent_unqualified"
 )
 
 // CallbackEnvelope is the JSON a route delivers: a wake-up signal, never

@@ -49,6 +49,10 @@ type Config struct {
 	// at start after a crash); "" runs none (akk qualify then runs
 	// without the daemon).
 	QualifyDir string
+	// Qualify is what the daemon does when it meets an agent binary it
+	// does not pin and no qualification covers: QualifyAsk ("": tell the
+	// person's routes once), QualifyAuto, QualifyOff.
+	Qualify string
 
 	// Callbacks are the outbox's routes and retry policy; Tasks the
 	// monitors' and Watches' windows.

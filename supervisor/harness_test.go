@@ -43,8 +43,9 @@ type daemon struct {
 
 type daemonOpts struct {
 	storeDir  string
-	// qualifyDir is where the daemon runs qualifications ("": none).
-	qualifyDir string
+	// qualifyDir is where the daemon runs qualifications ("": none), and
+	// qualify what it does with an unqualified binary (Config.Qualify).
+	qualifyDir, qualify string
 	recognize func(agent, version string, scr *vt.Screen) terminal.Recognition
 	// onCommand sees every command the daemon's control clients issue.
 	onCommand func(cmds []controlmode.Cmd)
@@ -101,7 +102,7 @@ func startDaemon(t testing.TB, srv *tmuxtest.Server, o daemonOpts) *daemon {
 		Roots: map[string]string{"claude": o.claudeProjects, "codex": o.codexSessions, "gemini": o.geminiTmp, "opencode": o.openCodeDB}}
 	cfg.recognize, cfg.onCommand = o.recognize, o.onCommand
 	cfg.Callbacks, cfg.Tasks, cfg.Now, cfg.Restart = o.callbacks, o.tasks, o.now, o.restart
-	cfg.QualifyDir = o.qualifyDir
+	cfg.QualifyDir, cfg.Qualify = o.qualifyDir, o.qualify
 	sv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

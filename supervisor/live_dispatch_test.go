@@ -40,12 +40,19 @@ type liveDispatch struct {
 // returns once the agent is idle.
 func liveDispatchOn(t *testing.T, la *liveAgent, agent string, o daemonOpts, within time.Duration) *liveDispatch {
 	t.Helper()
+	ld := liveDispatchOnAny(t, la, agent, o, within)
+	ld.idle()
+	return ld
+}
+
+// liveDispatchOnAny is liveDispatchOn without waiting for an idle agent
+// an exact profile reads.
+func liveDispatchOnAny(t *testing.T, la *liveAgent, agent string, o daemonOpts, within time.Duration) *liveDispatch {
+	t.Helper()
 	d := startDaemon(t, la.srv, o)
 	ctx, cancel := context.WithTimeout(context.Background(), within)
 	t.Cleanup(cancel)
-	ld := &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
-	ld.idle()
-	return ld
+	return &liveDispatch{t: t, la: la, d: d, agent: agent, ctx: ctx, lat: &latencies{}}
 }
 
 // logLatencies logs how long the calls took to their proven

@@ -271,3 +271,32 @@ func names(ss []recognizers.Surface) []string {
 	}
 	return out
 }
+
+// TestLiveQualifyAuto: with qualify = "auto", a daemon that meets Codex
+// 0.170.0, which it does not pin and no record covers, qualifies that
+// binary by itself in the background; the pane then reads as qualified
+// and a real permission on it is approved once.
+func TestLiveQualifyAuto(t *testing.T) {
+	const agent, version, base = "codex", "0.170.0", "0.171.0"
+	la := prepareLiveModel(t, agent, version, codexrig.Model(base), rig.Script(agent, base))
+	la.openPane(t)
+	ld := liveDispatchOnAny(t, la, agent, la.withRoots(daemonOpts{qualifyDir: filepath.Join(t.TempDir(), "qualify"), qualify: QualifyAuto}), 4*time.Minute)
+	start := time.Now()
+	row := awaitRow(t, ld.d.cl, la.pane, 150*time.Second, func(r api.Terminal) string {
+		if r.Qualification == nil {
+			return "a qualification"
+		}
+		return ""
+	})
+	t.Logf("qualified by the daemon as %s on %d/%d surfaces %v after it met the binary",
+		row.Qualification.Base, row.Qualification.Passed, row.Qualification.Judged, time.Since(start).Round(time.Second))
+	ld.idle()
+	ran := toolCalls(la)
+	turn := ld.send("run-ls")
+	ld.awaitScreen(contract.ScreenAwaitingApproval)
+	ld.decide(turn, contract.DecisionApproveOnce)
+	ld.idle()
+	if n := toolCalls(la) - ran; n != 1 {
+		t.Errorf("the approved command was asked for %d times", n)
+	}
+}

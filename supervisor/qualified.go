@@ -77,3 +77,10 @@ func qualificationTag(rec store.Qualification) string {
 
 // Generation is how many qualifications were stored through the daemon.
 func (q *qualifiedProfiles) Generation() uint64 { return q.gen.Load() }
+
+// pokePanes makes every pane pass again (a qualification was stored).
+func (s *Supervisor) pokePanes() {
+	for _, m := range s.monitors() {
+		m.Poke()
+	}
+}

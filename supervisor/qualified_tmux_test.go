@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/store"
+	"github.com/agent-knock-knock/akk/supervisor/outbox"
 )
 
 // qualifiedRuns are akk qualify's recorded runs of binaries akk does not
@@ -133,4 +135,31 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestTmuxUnqualifiedNotice: an agent binary akk does not pin and no
+// qualification covers (a replica claiming Claude Code 9.9.9) is told to
+// the person's routes once, with the command that qualifies it; it gets
+// no input either way.
+func TestTmuxUnqualifiedNotice(t *testing.T) {
+	phone := startPublishSink(t)
+	akk, srv, d := replicaStage(t, daemonOpts{callbacks: outbox.Config{Default: []string{}, Routes: []outbox.RouteConfig{
+		{Name: "phone", Kind: outbox.RouteWebhook, Person: true, URL: phone.url, BodyTemplate: ntfyTemplate, Timeout: 5 * time.Second}}}})
+	ctx, client := driverClient(t, srv, 2*time.Minute)
+	rc := replicaPanes(t, srv, akk, [][3]string{{"claude", "2.1.267>9.9.9", "permission-approve"}})[0]
+	r := newReplicaDriver(t, ctx, d, client, rc)
+	r.toMarker(0)
+	pub := phone.await(t, ctx, 1)[0]
+	var got map[string]string
+	if err := json.Unmarshal(pub, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["title"] != "Claude Code is a version akk only watches" || !strings.Contains(got["message"], "akk qualify "+rc.pane) {
+		t.Errorf("the notice: %q / %q", got["title"], got["message"])
+	}
+	r.finish(srv)
+	ns, err := d.st.Notifications(func(n *store.Notification) bool { return strings.HasPrefix(n.Event, api.CallbackUnqualified) })
+	if err != nil || len(ns) != 1 {
+		t.Errorf("unqualified notices %d (%v), want 1", len(ns), err)
+	}
 }

@@ -38,6 +38,10 @@ type qualifier struct {
 	jobs     chan qualifyJob
 	busy     atomic.Bool
 	now      func() time.Time
+	// stored is called once a record is stored: every pane looks again,
+	// so one reading the binary takes its new profile without waiting
+	// for its screen to change.
+	stored func()
 }
 
 // FaultQualifyRunning is the fault point (internal/fault) inside a
@@ -146,6 +150,7 @@ func (q *qualifier) do(ctx context.Context, job qualifyJob) {
 		rec := rep.Record(q.now())
 		if err = q.st.PutQualification(rec); err == nil {
 			q.profiles.gen.Add(1) // panes reading this binary ask again
+			q.stored()
 			attrs["identity"] = rep.Identity
 			attrs["passed"] = strings.Join(rec.Passed, " ")
 			attrs["failed"] = strings.Join(rec.Failed, " ")

@@ -86,7 +86,7 @@ func New(cfg Config) (*Supervisor, error) {
 	}
 	s.profiles = &qualifiedProfiles{st: cfg.Store, ident: s.ident, lg: cfg.Logger}
 	s.qual = &qualifier{dir: cfg.QualifyDir, lg: cfg.Logger, st: cfg.Store, ident: s.ident, profiles: s.profiles,
-		events: journal{s}, jobs: make(chan qualifyJob, 1), now: cfg.Now}
+		events: journal{s}, jobs: make(chan qualifyJob, 1), now: cfg.Now, stored: s.pokePanes}
 	s.binds = binding.New(binding.Config{Roots: cfg.Roots, Now: cfg.Now, Logger: cfg.Logger}, bindingHost{journal{s}})
 	s.out = outbox.New(outbox.Options{Config: cfg.Callbacks, Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Sessions: s, Places: s})
 	s.tasks = tasks.New(tasks.Options{Config: cfg.Tasks, Callbacks: cfg.Callbacks, Store: cfg.Store, Secret: secret, Outbox: s.out,

@@ -79,6 +79,7 @@ type paneObserver struct{ s *Supervisor }
 
 func (o paneObserver) IdentityChanged(p *terminal.Pane, id string, ident procid.Identity) {
 	o.s.binds.IdentityChanged(p, id, ident)
+	o.s.metUnqualified(p, id, ident)
 }
 
 func (o paneObserver) Observe(ob terminal.Observation) {

@@ -28,6 +28,7 @@ import (
 //	watch_minutes = 720
 //	stall_after = "60m"
 //	hard_timeout = "12h"
+//	qualify = "auto"           # qualify an agent binary akk does not pin in the background ("ask", the default: tell me once; "off")
 //
 //	[[route]]
 //	name = "hook"
@@ -79,6 +80,10 @@ type attachConfig struct {
 	Owners        []ownerConfig `toml:"owner"`
 	Ask           askConfig     `toml:"ask"`
 	Web           webConfig     `toml:"web"`
+	// Qualify is what the daemon does with an agent binary it does not
+	// pin and no qualification covers: "ask" (tell the person once,
+	// the default), "auto" (qualify it in the background) or "off".
+	Qualify string `toml:"qualify"`
 }
 
 // askConfig is the [ask] table: asking a person through the interaction
@@ -96,6 +101,7 @@ type attachSettings struct {
 	Tasks     supervisor.TaskConfig
 	Ask       askConfig
 	Web       webConfig
+	Qualify   string
 }
 
 // ownerConfig is an [[owner]] table: the routes of one named MCP host.
@@ -191,7 +197,12 @@ func loadAttachConfig(path string) (attachSettings, error) {
 	if err := c.Web.check(); err != nil {
 		return set, fmt.Errorf("config %s: %w", path, err)
 	}
-	return attachSettings{Callbacks: cb, Tasks: tc, Ask: c.Ask, Web: c.Web}, nil
+	switch c.Qualify {
+	case "", supervisor.QualifyAsk, supervisor.QualifyAuto, supervisor.QualifyOff:
+	default:
+		return set, fmt.Errorf("config %s: qualify = %q: want %q, %q or %q", path, c.Qualify, supervisor.QualifyAsk, supervisor.QualifyAuto, supervisor.QualifyOff)
+	}
+	return attachSettings{Callbacks: cb, Tasks: tc, Ask: c.Ask, Web: c.Web, Qualify: c.Qualify}, nil
 }
 
 // expandHome expands a leading "~/" to the user's home.

@@ -140,7 +140,7 @@ func (c *AttachCmd) Run(ctx context.Context, g *Globals, lg *slog.Logger, stdout
 	}
 	sv, err := supervisor.New(supervisor.Config{Logger: lg, Store: st, TmuxSocket: c.tmuxSocket(),
 		Listener: ln, AllowReplicas: c.AllowReplicas, Callbacks: set.Callbacks, Tasks: set.Tasks, Ask: ask,
-		Restart: reexec, QualifyDir: filepath.Join(c.Store, "qualify")})
+		Restart: reexec, QualifyDir: filepath.Join(c.Store, "qualify"), Qualify: set.Qualify})
 	if err != nil {
 		ln.Close()
 		return err

@@ -113,6 +113,8 @@ func titleOf(env api.CallbackEnvelope) string {
 		return "can go on: its limit reset"
 	case env.Event == api.CallbackCompleted:
 		return "finished"
+	case env.Event == api.CallbackUnqualified:
+		return "is a version akk only watches"
 	}
 	return strings.ReplaceAll(env.Type+" "+env.Event, "_", " ")
 }
