@@ -42,11 +42,11 @@ type daemon struct {
 }
 
 type daemonOpts struct {
-	storeDir  string
+	storeDir string
 	// qualifyDir is where the daemon runs qualifications ("": none), and
 	// qualify what it does with an unqualified binary (Config.Qualify).
 	qualifyDir, qualify string
-	recognize func(agent, version string, scr *vt.Screen) terminal.Recognition
+	recognize           func(agent, version string, scr *vt.Screen) terminal.Recognition
 	// onCommand sees every command the daemon's control clients issue.
 	onCommand func(cmds []controlmode.Cmd)
 	logger    *slog.Logger
