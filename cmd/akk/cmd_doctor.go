@@ -55,6 +55,9 @@ func (c *DoctorCmd) Run(ctx context.Context, g *Globals, stdout io.Writer, kctx 
 	h, daemon := c.checkDaemon(ctx)
 	server, tmuxGone := c.checkServer(h, daemon)
 	r.Checks = append(r.Checks, checkTmux(), server, daemon, c.checkStore(h), checkAgents(h))
+	if h != nil {
+		r.Checks = append(r.Checks, c.checkVersions(ctx))
+	}
 	r.OK = true
 	for _, ch := range r.Checks {
 		r.OK = r.OK && ch.OK
@@ -247,4 +250,31 @@ func exactProfiles() string {
 		parts[len(parts)-1] += " " + p.Version
 	}
 	return strings.Join(parts, ", ")
+}
+
+// checkVersions names each running agent binary akk does not pin: the
+// qualification it is acted on under, or the command that qualifies it
+// (akk only watches it until then). A warning, not a failure.
+func (c *DoctorCmd) checkVersions(ctx context.Context) check {
+	cl := c.client()
+	defer cl.Close()
+	l, err := cl.List(ctx)
+	if err != nil {
+		return check{Name: "versions", Detail: "list: " + err.Error()}
+	}
+	var notes []string
+	for _, t := range l.Terminals {
+		switch {
+		case t.Agent == api.AgentNone || t.Replica:
+		case t.Qualification != nil:
+			notes = append(notes, fmt.Sprintf("%s %s in %s: qualified as %s on %d/%d surfaces", t.Agent, t.Version, t.PaneID,
+				t.Qualification.Base, t.Qualification.Passed, t.Qualification.Judged))
+		case t.Profile == "generic":
+			notes = append(notes, fmt.Sprintf("%s %s in %s: unqualified, watched only: run akk qualify %s", t.Agent, t.Version, t.PaneID, t.PaneID))
+		}
+	}
+	if len(notes) == 0 {
+		return check{Name: "versions", OK: true, Detail: "every agent runs a pinned version"}
+	}
+	return check{Name: "versions", OK: true, Detail: strings.Join(notes, "; ")}
 }

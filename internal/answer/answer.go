@@ -154,3 +154,22 @@ func Age(now, t time.Time) string {
 	}
 	return (d / time.Hour * time.Hour).String()
 }
+
+// AgentLabel is a terminal's agent as both faces name it: its version,
+// and what akk may do with it when that version is not pinned: "claude
+// 2.1.337 (as 2.1.332, 3/7)" for a binary a qualification covers on 3 of
+// 7 surfaces, "claude 2.1.340 (watch only: akk qualify)" for one none
+// covers.
+func AgentLabel(t api.Terminal) string {
+	agent := t.Agent
+	if t.Version != "" {
+		agent += " " + t.Version
+	}
+	switch q := t.Qualification; {
+	case q != nil:
+		agent += fmt.Sprintf(" (as %s, %d/%d)", q.Base, q.Passed, q.Judged)
+	case t.Profile == "generic" && !t.Replica:
+		agent += " (watch only: akk qualify)"
+	}
+	return agent
+}

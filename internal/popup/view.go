@@ -92,10 +92,7 @@ func viewList(s tcell.Screen, m *Model, now time.Time, y, w int) int {
 		}
 		x := put(s, 0, y, w, fmt.Sprintf(" %d ", i+1), st)
 		x += put(s, x, y, w-x, fmt.Sprintf("%-14s", it.Kind), kindStyle(it.Kind).Reverse(i == m.Sel))
-		agent := t.Agent
-		if t.Version != "" {
-			agent += " " + t.Version
-		}
+		agent := answer.AgentLabel(t)
 		line := fmt.Sprintf(" %-15s %s:%s  %s  %s", agent, t.Session, t.PaneID, answer.Age(now, t.StateSince), shortPath(t.Cwd))
 		put(s, x, y, w-x, line, st)
 		y++

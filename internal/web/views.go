@@ -38,10 +38,7 @@ func newListView(l api.ListResponse, now time.Time, sel string) listView {
 	}
 	for _, it := range items {
 		t := it.Terminal
-		agent := t.Agent
-		if t.Version != "" {
-			agent += " " + t.Version
-		}
+		agent := answer.AgentLabel(t)
 		v.Items = append(v.Items, itemView{
 			ID: t.TerminalID, Kind: it.Kind, Agent: agent, Where: where(t), Age: answer.Age(now, t.StateSince),
 			Key: key(t), Urgent: urgent[it.Kind],
@@ -110,10 +107,7 @@ const regionWidth = 512
 func newDetailView(st api.StatusResponse, shown string, csrf string) detailView {
 	t := st.Terminal
 	v := detailView{ID: t.TerminalID, Key: key(t), Where: where(t), State: string(t.ScreenState), Shown: shown, CSRF: csrf}
-	v.Title = t.Agent
-	if t.Version != "" {
-		v.Title += " " + t.Version
-	}
+	v.Title = answer.AgentLabel(t)
 	if p := st.Prompt; p != nil {
 		rows := max(p.Bottom-p.Top+1, 1)
 		for _, src := range []string{p.ANSI, p.Text} {
