@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base32"
-	"fmt"
 	"log/slog"
 	"os"
 	"runtime"
@@ -165,11 +164,7 @@ func (q *qualifier) do(ctx context.Context, job qualifyJob) {
 }
 
 func (q *qualifier) scenarioEvent(run string, sr qualify.ScenarioResult) {
-	var parts []string
-	for _, f := range sr.Findings {
-		parts = append(parts, fmt.Sprintf("%s %s", f.Surface, f.Outcome))
-	}
-	attrs := map[string]string{"run": run, "scenario": sr.Name, "findings": strings.Join(parts, ", "),
+	attrs := map[string]string{"run": run, "scenario": sr.Name, "findings": sr.Outcomes(),
 		"took": sr.Took.Round(100 * time.Millisecond).String()}
 	if sr.Err != "" {
 		first, _, _ := strings.Cut(sr.Err, "\n")

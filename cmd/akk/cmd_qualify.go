@@ -91,7 +91,7 @@ func (c *QualifyCmd) here(ctx context.Context, g *Globals, lg *slog.Logger, stdo
 	}
 	fmt.Fprintf(stderr, "qualifying %s %s (%s) against %s, offline: a private tmux server, a throw-away HOME, the fake model on 127.0.0.1\n",
 		agent, version, bin, cfg.Base)
-	cfg.Progress = func(sr qualify.ScenarioResult) { fmt.Fprintln(stderr, "  "+scenarioLine(sr)) }
+	cfg.Progress = func(sr qualify.ScenarioResult) { fmt.Fprintln(stderr, "  "+sr.Line()) }
 	rep, err := qualify.Run(ctx, cfg)
 	if err != nil {
 		return err
@@ -144,19 +144,6 @@ func (c *QualifyCmd) save(rep qualify.Report) error {
 	return st.PutQualification(rep.Record(time.Now()))
 }
 
-// scenarioLine is one scenario's progress line.
-func scenarioLine(sr qualify.ScenarioResult) string {
-	var parts []string
-	for _, f := range sr.Findings {
-		parts = append(parts, fmt.Sprintf("%s %s", f.Surface, f.Outcome))
-	}
-	line := fmt.Sprintf("%-22s %5.1fs  %s", sr.Name, sr.Took.Seconds(), strings.Join(parts, ", "))
-	if sr.Err != "" {
-		line += "  (" + firstLine(sr.Err) + ")"
-	}
-	return line
-}
-
 // writeReport prints the surfaces, then what failed or was not reached
 // and why, with the screen of each failure.
 func writeReport(w io.Writer, rep *qualify.Report) {
@@ -179,10 +166,6 @@ func writeReport(w io.Writer, rep *qualify.Report) {
 	}
 }
 
-func firstLine(s string) string {
-	first, _, _ := strings.Cut(s, "\n")
-	return first
-}
 
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)

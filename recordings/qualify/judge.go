@@ -1,6 +1,7 @@
 package qualify
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -89,4 +90,25 @@ func Summarize(scenarios []ScenarioResult) []SurfaceResult {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Surface < out[j].Surface })
 	return out
+}
+
+// Outcomes is the scenario's findings as a person reads them:
+// "permission.shell passed, composer.idle passed".
+func (sr ScenarioResult) Outcomes() string {
+	parts := make([]string, len(sr.Findings))
+	for i, f := range sr.Findings {
+		parts[i] = string(f.Surface) + " " + string(f.Outcome)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Line is the scenario's progress line: its name, time, findings and the
+// first line of the run's error.
+func (sr ScenarioResult) Line() string {
+	line := fmt.Sprintf("%-22s %5.1fs  %s", sr.Name, sr.Took.Seconds(), sr.Outcomes())
+	if sr.Err != "" {
+		first, _, _ := strings.Cut(sr.Err, "\n")
+		line += "  (" + first + ")"
+	}
+	return line
 }

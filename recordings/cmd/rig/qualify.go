@@ -135,7 +135,7 @@ func (q *qualifyFlags) one(ctx context.Context, lg *slog.Logger, cl *procid.Clas
 	start = time.Now()
 	rep, err := qualify.Run(ctx, qualify.Config{Agent: agent, Binary: in.Bin, Version: gotVersion, Base: r.Base, Full: q.full,
 		Classifier: cl, Hasher: &procid.Hasher{}, Logger: lg,
-		Progress: func(sr qualify.ScenarioResult) { fmt.Fprintln(os.Stderr, "  "+scenarioLine(sr)) }})
+		Progress: func(sr qualify.ScenarioResult) { fmt.Fprintln(os.Stderr, "  "+sr.Line()) }})
 	if err != nil {
 		r.Err = err.Error()
 		return r
@@ -185,20 +185,6 @@ func short(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
-}
-
-// scenarioLine is one scenario's progress line.
-func scenarioLine(sr qualify.ScenarioResult) string {
-	var parts []string
-	for _, f := range sr.Findings {
-		parts = append(parts, fmt.Sprintf("%s %s", f.Surface, f.Outcome))
-	}
-	line := fmt.Sprintf("%-22s %5.1fs  %s", sr.Name, sr.Took.Seconds(), strings.Join(parts, ", "))
-	if sr.Err != "" {
-		first, _, _ := strings.Cut(sr.Err, "\n")
-		line += "  (" + first + ")"
-	}
-	return line
 }
 
 // parseRange reads agent@FROM..TO (or agent@VERSION, a range of one).
