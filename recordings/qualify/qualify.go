@@ -187,9 +187,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		}
 		rep.Base = b
 	}
-	base := recognizers.Lookup(cfg.Agent, rep.Base)
-	if !base.Exact || !slices.Contains(Bases(cfg.Agent), rep.Base) {
-		return rep, fmt.Errorf("%w: %s %s is not a pinned version with recordings (have %v)", ErrBase, cfg.Agent, rep.Base, Bases(cfg.Agent))
+	base, err := baseProfile(cfg.Agent, rep.Base)
+	if err != nil {
+		return rep, err
 	}
 	names, err := scenarioSet(cfg, rep.Base)
 	if err != nil {
@@ -221,6 +221,16 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	rep.Surfaces = Summarize(rep.Scenarios)
 	rep.Took = time.Since(start)
 	return rep, nil
+}
+
+// baseProfile is the pinned profile of agent@base, which must have
+// recordings to compare with.
+func baseProfile(agent, base string) (recognizers.Profile, error) {
+	p := recognizers.Lookup(agent, base)
+	if !p.Exact || !slices.Contains(Bases(agent), base) {
+		return p, fmt.Errorf("%w: %s %s is not a pinned version with recordings (have %v)", ErrBase, agent, base, Bases(agent))
+	}
+	return p, nil
 }
 
 // scenarioSet is what cfg runs, each recorded for base.

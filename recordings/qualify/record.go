@@ -44,6 +44,9 @@ func AkkVersion() string {
 
 // Count is how many scenarios cfg runs, or why it cannot run.
 func Count(cfg Config) (int, error) {
+	if _, err := baseProfile(cfg.Agent, cfg.Base); err != nil {
+		return 0, err
+	}
 	names, err := scenarioSet(cfg, cfg.Base)
 	return len(names), err
 }
