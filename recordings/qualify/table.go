@@ -11,7 +11,9 @@ import (
 
 // Table is what each scenario's recording for a pinned version shows:
 // agent -> version -> scenario -> the surface its pinned profile reads at
-// each of its markers, in order ("" where a marker's screen has none).
+// each of its markers, in order ("" where a marker's screen has none, or
+// where the pinned profile itself does not read it as marked: such a
+// marker judges nothing).
 // It is made from the corpus by TestReplaySurfaceTable -rewrite and
 // embedded, because akk qualifies on a user's machine, where the corpus
 // is not: it is how a qualification knows which surface a marker of a
