@@ -166,7 +166,6 @@ func writeReport(w io.Writer, rep *qualify.Report) {
 	}
 }
 
-
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
