@@ -35,16 +35,19 @@ var liveQualifications = []struct {
 	passed, failed       []string
 	// tool is the fake model's keyword that asks for a shell command.
 	tool string
+	// environs: the user's own theme the runs take from userHome.
+	environs []string
 }{
 	{"claude", "2.1.337", "2.1.332", []string{"blocked", "composer.idle", "permission.shell"},
-		[]string{"confirmation", "free_text", "question.single", "question.steps"}, "run-touch"},
+		[]string{"confirmation", "free_text", "question.single", "question.steps"}, "run-touch", []string{"theme-light"}},
 	{"codex", "0.170.0", "0.171.0", []string{"blocked", "composer.idle", "confirmation", "free_text", "permission.shell", "question.single"},
-		nil, "run-ls"},
+		nil, "run-ls", nil},
 }
 
 // TestLiveQualify qualifies each binary with `akk qualify --local` inside
 // a network namespace with only loopback up, with a user's HOME that is
-// byte-identical afterwards; a copy of the binary changed by one byte has
+// byte-identical afterwards (Claude Code runs in the user's light theme,
+// read from that HOME's ~/.claude.json); a copy of the binary changed by one byte has
 // another identity, unqualified. Then the daemon, on the store the
 // qualification wrote, acts on the real agent: a permission on a passed
 // surface is approved once and its command runs once; Claude's question,
@@ -67,6 +70,9 @@ func TestLiveQualify(t *testing.T) {
 			t.Logf("%s %s against %s in %s: %d scenarios", tc.agent, tc.version, rep.Base, rep.Took.Round(time.Second), len(rep.Scenarios))
 			for _, s := range rep.Surfaces {
 				t.Logf("  %-18s %-11s %s", s.Surface, s.Outcome, strings.Join(s.Scenarios, " "))
+			}
+			if !slices.Equal(rep.Environs, tc.environs) {
+				t.Errorf("ran in %v, want the user's %v", rep.Environs, tc.environs)
 			}
 			if got := names(rep.Outcomes(qualify.Passed)); rep.Base != tc.base || !slices.Equal(got, tc.passed) {
 				t.Errorf("against %s passed %v, want %s: %v", rep.Base, got, tc.base, tc.passed)

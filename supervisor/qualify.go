@@ -93,6 +93,9 @@ func (q *qualifier) start(req api.QualifyRequest, view func(terminalID string) (
 	}
 	cfg := qualify.Config{Agent: agent, Binary: bin, Version: version, Base: base, Full: req.Full,
 		Classifier: q.ident, Hasher: &q.profiles.hasher, Logger: q.lg, Parent: q.dir}
+	if home, err := os.UserHomeDir(); err == nil { // the person's theme: the daemon runs as them
+		cfg.Environs = qualify.UserEnvirons(agent, home)
+	}
 	n, err := qualify.Count(cfg)
 	if err != nil {
 		return api.QualifyStarted{}, api.Errorf(api.CodeBadRequest, "%v", err)

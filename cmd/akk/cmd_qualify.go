@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/agent-knock-knock/akk/internal/procid"
 	"github.com/agent-knock-knock/akk/recognizers"
 	"github.com/agent-knock-knock/akk/recordings/qualify"
+	"github.com/agent-knock-knock/akk/recordings/rig"
 	"github.com/agent-knock-knock/akk/store"
 )
 
@@ -84,13 +86,16 @@ func (c *QualifyCmd) here(ctx context.Context, g *Globals, lg *slog.Logger, stdo
 	}
 	cfg := qualify.Config{Agent: agent, Binary: bin, Version: version, Base: c.Base, Full: c.Full, Scenarios: c.Scenario, OutDir: c.Out,
 		Classifier: cl, Hasher: &procid.Hasher{}, Logger: lg}
+	if home, err := os.UserHomeDir(); err == nil {
+		cfg.Environs = qualify.UserEnvirons(agent, home)
+	}
 	if cfg.Base == "" {
 		if cfg.Base, err = qualify.Nearest(agent, version); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(stderr, "qualifying %s %s (%s) against %s, offline: a private tmux server, a throw-away HOME, the fake model on 127.0.0.1\n",
-		agent, version, bin, cfg.Base)
+	fmt.Fprintf(stderr, "qualifying %s %s (%s) against %s%s, offline: a private tmux server, a throw-away HOME, the fake model on 127.0.0.1\n",
+		agent, version, bin, cfg.Base, inEnvirons(cfg.Environs))
 	cfg.Progress = func(sr qualify.ScenarioResult) { fmt.Fprintln(stderr, "  "+sr.Line()) }
 	rep, err := qualify.Run(ctx, cfg)
 	if err != nil {
@@ -168,4 +173,13 @@ func writeReport(w io.Writer, rep *qualify.Report) {
 
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// inEnvirons says the axes a qualification runs in (" in your theme-light").
+func inEnvirons(es []rig.Environ) string {
+	out := ""
+	for _, e := range es {
+		out += " in your " + e.Suffix
+	}
+	return out
 }

@@ -39,6 +39,9 @@ type Config struct {
 	OutDir string
 	// Parent is where each run's directory goes (rig.Config.Parent).
 	Parent string
+	// Environs change every scenario (rig.Config.Environs): the user's
+	// own theme (rig.UserTheme).
+	Environs []rig.Environ
 	// Classifier and Hasher read the running binary's identity the way
 	// the daemon does (procid.Classifier.IdentityFiles, Hasher.Identity),
 	// so that the record names what the daemon will see.
@@ -103,7 +106,10 @@ type Report struct {
 	Base    string `json:"base"`
 	// Identity is the binary's identity hash, as the daemon computes it
 	// of the running process.
-	Identity  string           `json:"identity"`
+	Identity string `json:"identity"`
+	// Environs name the axes every scenario ran in ("theme-light": the
+	// user's own theme).
+	Environs  []string         `json:"environs,omitempty"`
 	Scenarios []ScenarioResult `json:"scenarios"`
 	Surfaces  []SurfaceResult  `json:"surfaces"`
 	Took      time.Duration    `json:"took_ns"`
@@ -179,6 +185,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		lg = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	rep := Report{Agent: cfg.Agent, Version: cfg.Version, Base: cfg.Base}
+	for _, e := range cfg.Environs {
+		rep.Environs = append(rep.Environs, e.Suffix)
+	}
 	start := time.Now()
 	if rep.Base == "" {
 		b, err := Nearest(cfg.Agent, cfg.Version)
@@ -223,6 +232,16 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	return rep, nil
 }
 
+// UserEnvirons are the axes a qualification of agent runs in for the user
+// whose HOME is home: their own theme, read from its one named key
+// (rig.UserTheme); none when they keep the rig's.
+func UserEnvirons(agent, home string) []rig.Environ {
+	if e, ok := rig.UserTheme(agent, home); ok {
+		return []rig.Environ{e}
+	}
+	return nil
+}
+
 // baseProfile is the pinned profile of agent@base, which must have
 // recordings to compare with.
 func baseProfile(agent, base string) (recognizers.Profile, error) {
@@ -264,7 +283,7 @@ func runOne(ctx context.Context, cfg Config, lg *slog.Logger, base recognizers.P
 	var identity string
 	var identErr error
 	res, runErr := rig.Run(ctx, rig.Config{Agent: cfg.Agent, Version: base.Version, Scenario: name, Logger: lg,
-		OutDir: cfg.OutDir, Parent: cfg.Parent, Binary: cfg.Binary, BinaryVersion: cfg.Version, Inspect: func(pid int) {
+		OutDir: cfg.OutDir, Parent: cfg.Parent, Environs: cfg.Environs, Binary: cfg.Binary, BinaryVersion: cfg.Version, Inspect: func(pid int) {
 			identity, identErr = identify(cfg, pid)
 			if cfg.Running != nil {
 				cfg.Running()

@@ -67,6 +67,12 @@ type Agent struct {
 	// single-select question, a free-text answer and a confirmation,
 	// as far as the agent draws them.
 	Core []string
+	// UserTheme, when set, reads the user's theme from the one key of the
+	// agent's own settings under home that names it (Claude Code's
+	// "theme" in ~/.claude.json), never any other, and never writes:
+	// the axis that makes a run draw in it, false when the user keeps the
+	// rig's theme or names none.
+	UserTheme func(home string) (Environ, bool)
 }
 
 var registry = struct {
@@ -177,6 +183,16 @@ func Core(agent string) ([]string, error) {
 		return nil, err
 	}
 	return a.Core, nil
+}
+
+// UserTheme is the axis of the user's own theme for agent (Agent.UserTheme),
+// read from home; false when there is none to apply.
+func UserTheme(agent, home string) (Environ, bool) {
+	a, err := agentOf(agent)
+	if err != nil || a.UserTheme == nil || home == "" {
+		return Environ{}, false
+	}
+	return a.UserTheme(home)
 }
 
 // Script is the fake model's script of the corpus scenarios for agent at

@@ -45,6 +45,9 @@ type Config struct {
 	// qualifications gives its own, so that after a crash it can end
 	// what a cut-short run left there (Sweep) and nothing else.
 	Parent string
+	// Environs change the scenario for this run (Variant, in order): a
+	// qualification runs in the user's own theme (Agent.UserTheme).
+	Environs []Environ
 }
 
 // Result is what a run produced.
@@ -69,6 +72,9 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	if !sc.Supports(cfg.Version) {
 		return nil, fmt.Errorf("rig: scenario %s does not apply to %s %s", sc.Name, cfg.Agent, cfg.Version)
+	}
+	for _, e := range cfg.Environs {
+		sc = Variant(sc, e)
 	}
 	a, err := agentOf(cfg.Agent)
 	if err != nil {

@@ -2,7 +2,9 @@ package clauderig
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 
 	"github.com/agent-knock-knock/akk/recordings/fakemodel"
@@ -31,6 +33,7 @@ func init() {
 		},
 		Scenarios: scenarios(),
 		Core:      []string{"send", "permission-approve", "permission-reject", "question-digit", "type-something", "several-questions"},
+		UserTheme: userTheme,
 	})
 }
 
@@ -69,6 +72,25 @@ var (
 	claudeThemeLight     = rig.Environ{Suffix: "theme-light", Apply: claudeTheme("light")}
 	claudeThemeLightANSI = rig.Environ{Suffix: "theme-light-ansi", Apply: claudeTheme("light-ansi")}
 )
+
+// userTheme reads the theme the user chose: ~/.claude.json's "theme",
+// nothing else of the file. "dark", the rig's own, needs no change.
+func userTheme(home string) (rig.Environ, bool) {
+	b, err := os.ReadFile(filepath.Join(home, ".claude.json"))
+	if err != nil {
+		return rig.Environ{}, false
+	}
+	var cfg struct {
+		Theme string `json:"theme"`
+	}
+	if json.Unmarshal(b, &cfg) != nil || cfg.Theme == "" || cfg.Theme == "dark" || !themeName.MatchString(cfg.Theme) {
+		return rig.Environ{}, false
+	}
+	return rig.Environ{Suffix: "theme-" + cfg.Theme, Apply: claudeTheme(cfg.Theme)}, true
+}
+
+// themeName: a theme is a short lower-case name ("light-daltonized").
+var themeName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
 
 // claudeTheme sets ~/.claude.json's theme.
 func claudeTheme(theme string) func(s *rig.Scenario) {
