@@ -15,6 +15,7 @@ import (
 	"github.com/agent-knock-knock/akk/controlmode"
 	"github.com/agent-knock-knock/akk/internal/tmuxtest"
 	"github.com/agent-knock-knock/akk/recognizers"
+	"github.com/agent-knock-knock/akk/recognizers/replaycheck"
 	"github.com/agent-knock-knock/akk/recordings"
 	"github.com/agent-knock-knock/akk/supervisor/terminal"
 )
@@ -444,30 +445,14 @@ func matchChoice(plan *recognizers.Plan, inputs [][]byte) (recognizers.Choice, s
 // produce exactly the next recorded inputs: its option ids and how many
 // inputs they cover.
 func matchMulti(plan *recognizers.Plan, inputs [][]byte) ([]string, int) {
-	var ids []string
-	for _, c := range plan.Choices {
-		if c.Toggle != nil {
-			ids = append(ids, c.OptionID)
-		}
-	}
 	var found []string
 	n, matches := 0, 0
-	for set := 1; set < 1<<len(ids); set++ {
-		var pick []string
-		for i, id := range ids {
-			if set&(1<<i) != 0 {
-				pick = append(pick, id)
-			}
-		}
-		steps, err := plan.MultiSelect(plan.Multi.QuestionID, pick)
-		if err != nil {
-			continue
-		}
+	replaycheck.Selections(plan, func(pick []string, steps []recognizers.PlanStep) {
 		if _, k, ok := matchSteps(steps, inputs); ok && k > 0 {
 			found, n = pick, k
 			matches++
 		}
-	}
+	})
 	if matches != 1 {
 		return nil, 0
 	}

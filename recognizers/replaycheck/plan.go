@@ -48,6 +48,23 @@ func printable(b []byte) bool {
 
 // multiSends tries every selection of a multi-select plan.
 func multiSends(p *recognizers.Plan, sent []byte) bool {
+	found := false
+	Selections(p, func(_ []string, steps []recognizers.PlanStep) {
+		var keys []byte
+		for i, s := range steps {
+			keys = append(keys, s.Keys...)
+			if i == len(steps)-2 && bytes.Equal(keys, sent) {
+				found = true // the rig marked the screen before the move to the review
+			}
+		}
+		found = found || bytes.Equal(keys, sent)
+	})
+	return found
+}
+
+// Selections calls fn with every non-empty selection of a multi-select
+// plan's options the plan accepts, and the steps that make it.
+func Selections(p *recognizers.Plan, fn func(pick []string, steps []recognizers.PlanStep)) {
 	var ids []string
 	for _, c := range p.Choices {
 		if c.Toggle != nil {
@@ -61,20 +78,8 @@ func multiSends(p *recognizers.Plan, sent []byte) bool {
 				pick = append(pick, id)
 			}
 		}
-		steps, err := p.MultiSelect(p.Multi.QuestionID, pick)
-		if err != nil {
-			continue
-		}
-		var keys []byte
-		for i, s := range steps {
-			keys = append(keys, s.Keys...)
-			if i == len(steps)-2 && bytes.Equal(keys, sent) {
-				return true // the rig marked the screen before the move to the review
-			}
-		}
-		if bytes.Equal(keys, sent) {
-			return true
+		if steps, err := p.MultiSelect(p.Multi.QuestionID, pick); err == nil {
+			fn(pick, steps)
 		}
 	}
-	return false
 }
