@@ -56,7 +56,7 @@ func recognizeGrid(p Profile, g *Grid, scr *vt.Screen, key Key, cached fingerpri
 		out.QualifiedAs, out.Qualification = q.Base, &q.Qualification
 		if !q.passes(out.Surface) {
 			out.unproven(NewReason(ReasonUnqualifiedSurface, string(out.Surface)), p.Agent+" "+p.Version+
-				" is qualified as "+q.Base+" on other surfaces than this one ("+cmpSurface(out.Surface)+
+				" is qualified as "+q.Base+" on other surfaces than this one ("+out.Surface.Name()+
 				"): it is read with "+q.Base+"'s profile and gets no input here")
 		}
 	}
@@ -78,13 +78,6 @@ func (out *Recognition) unproven(why Reason, warning string) {
 	if out.Prompt != nil {
 		out.Reasons = append(out.Reasons, why)
 	}
-}
-
-func cmpSurface(s Surface) string {
-	if s == SurfaceNone {
-		return "no surface"
-	}
-	return string(s)
 }
 
 // Recognizer recognizes one pane's screen again and again, reading only

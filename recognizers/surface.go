@@ -49,6 +49,15 @@ const (
 	SurfaceModelMenu Surface = "model_menu"
 )
 
+// Name is the surface's id, or "no surface" for SurfaceNone, for a
+// person to read.
+func (s Surface) Name() string {
+	if s == SurfaceNone {
+		return "no surface"
+	}
+	return string(s)
+}
+
 // SurfaceOf names the surface a reading proved. It is pure: it reads the
 // recognition's state, prompt and panels, never the screen.
 func SurfaceOf(r *Recognition) Surface {

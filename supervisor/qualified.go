@@ -3,6 +3,7 @@ package supervisor
 import (
 	"errors"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync/atomic"
 
@@ -26,11 +27,13 @@ type qualifiedProfiles struct {
 	gen atomic.Uint64
 }
 
-// Profile picks the profile for ident. It hashes the agent's binary the
-// first time it meets it (cached by inode, size and mtime).
+// Profile picks the profile for ident. It hashes the agent's binary
+// (seconds for a native agent of hundreds of MB, on the pane's pass) only
+// when some record names its agent and version, and then once: the
+// digest is cached by inode, size and mtime.
 func (q *qualifiedProfiles) Profile(ident procid.Identity) recognizers.Profile {
 	p := recognizers.Lookup(ident.Agent, ident.Version)
-	if p.Exact || ident.Agent == procid.AgentNone || ident.Agent == "" {
+	if p.Exact || ident.Agent == procid.AgentNone || ident.Agent == "" || !q.recorded(ident.Agent, ident.Version) {
 		return p
 	}
 	files := q.ident.IdentityFiles(ident)
@@ -67,6 +70,17 @@ func (q *qualifiedProfiles) Profile(ident procid.Identity) recognizers.Profile {
 		return p
 	}
 	return qp
+}
+
+// recorded reports whether a qualification record names agent@version
+// (the records are few: one per binary qualified).
+func (q *qualifiedProfiles) recorded(agent, version string) bool {
+	recs, err := q.st.Qualifications()
+	if err != nil {
+		q.lg.Warn("qualification: cannot list the records", "err", err)
+		return false
+	}
+	return slices.ContainsFunc(recs, func(r store.Qualification) bool { return r.Agent == agent && r.Version == version })
 }
 
 // qualificationTag names one record of one binary: its identity and when

@@ -209,10 +209,10 @@ func (id *Classifier) agentOf(m Process) (rule *Rule, version, why string) {
 	if exe == "" {
 		return nil, "", ""
 	}
-	base := filepath.Base(exe)
-	if base == "node" || base == "nodejs" {
+	if isNode(m) {
 		return id.nodeAgentOf(m)
 	}
+	base := filepath.Base(exe)
 	for i := range id.rules {
 		r := &id.rules[i]
 		if r.InstallDir != "" && semver.MatchString(base) && filepath.Base(filepath.Dir(exe)) == "versions" &&
@@ -235,15 +235,8 @@ func (id *Classifier) agentOf(m Process) (rule *Rule, version, why string) {
 // must lie in a rule's NodePackage; the version is that package's. Any
 // other script is no agent.
 func (id *Classifier) nodeAgentOf(m Process) (rule *Rule, version, why string) {
-	script := nodeScript(m.Argv)
-	if script == "" {
-		return nil, "", ""
-	}
-	if !filepath.IsAbs(script) {
-		script = filepath.Join(m.Cwd, script)
-	}
-	real, err := filepath.EvalSymlinks(script)
-	if err != nil {
+	real := scriptOf(m)
+	if real == "" {
 		return nil, "", ""
 	}
 	pkg, ok := id.nearestPackage(filepath.Dir(real))

@@ -17,47 +17,72 @@ import (
 // replica. Computed when asked (a qualification), not on every
 // classification.
 func (id *Classifier) IdentityFiles(p Identity) []string {
-	if p.Agent == AgentNone {
-		return nil
-	}
-	i := slices.IndexFunc(p.Members, func(m Process) bool { return m.Stat.PID == p.AgentPID })
-	if i < 0 {
+	m, ok := agentMember(p)
+	if !ok {
 		return nil
 	}
 	if p.Replica {
 		// A replica (tests, the demo: --allow-replicas) is the recording
 		// it plays: qualifying one is qualifying that recording.
-		if file := id.replicaPath(p.Members[i]); file != "" {
+		if file := id.replicaPath(m); file != "" {
 			return []string{file}
 		}
 		return nil
 	}
-	return id.identityFiles(p.Members[i])
-}
-
-func (id *Classifier) identityFiles(m Process) []string {
-	if base := filepath.Base(exePath(m)); base != "node" && base != "nodejs" {
+	if !isNode(m) {
 		return []string{ExeFile(m.Stat.PID)}
 	}
+	script := scriptOf(m)
+	if script == "" {
+		return nil
+	}
+	if pj, ok := id.nearestPackagePath(filepath.Dir(script)); ok {
+		return []string{pj, script}
+	}
+	return []string{script}
+}
+
+// agentMember is the member of p that is its agent's process.
+func agentMember(p Identity) (Process, bool) {
+	if p.Agent == AgentNone {
+		return Process{}, false
+	}
+	i := slices.IndexFunc(p.Members, func(m Process) bool { return m.Stat.PID == p.AgentPID })
+	if i < 0 {
+		return Process{}, false
+	}
+	return p.Members[i], true
+}
+
+// isNode: m's executable is node.
+func isNode(m Process) bool {
+	base := filepath.Base(exePath(m))
+	return base == "node" || base == "nodejs"
+}
+
+// scriptOf is the script node runs in m, resolved through its symlinks
+// (npm's .bin links) from m's cwd; "" when it runs none.
+func scriptOf(m Process) string {
 	script := nodeScript(m.Argv)
+	if script == "" {
+		return ""
+	}
 	if !filepath.IsAbs(script) {
 		script = filepath.Join(m.Cwd, script)
 	}
 	real, err := filepath.EvalSymlinks(script)
 	if err != nil {
-		return nil
+		return ""
 	}
-	if pj, ok := id.nearestPackagePath(filepath.Dir(real)); ok {
-		return []string{pj, real}
-	}
-	return []string{real}
+	return real
 }
 
 // Program says which agent the program at path is and its version, the
 // way Classify would of a process running it: an executable of a rule's
 // Exes in one of its Packages (or its Node launcher, "codex.js"), or a
-// script of its NodePackage (npm's .bin links are followed). It starts nothing: a qualification names the
-// binary it is asked to run before running it.
+// script of its NodePackage (npm's .bin links are followed). It starts
+// nothing: a qualification names the binary it is asked to run before
+// running it.
 func (id *Classifier) Program(path string) (agent, version string, err error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -80,27 +105,12 @@ func (id *Classifier) Program(path string) (agent, version string, err error) {
 // can run again: its executable (through /proc/<pid>/exe's target), or,
 // for a Node agent, its script. "" for no agent or a replica.
 func (id *Classifier) ProgramPath(p Identity) string {
-	if p.Agent == AgentNone || p.Replica {
+	m, ok := agentMember(p)
+	if !ok || p.Replica {
 		return ""
 	}
-	i := slices.IndexFunc(p.Members, func(m Process) bool { return m.Stat.PID == p.AgentPID })
-	if i < 0 {
-		return ""
-	}
-	m := p.Members[i]
-	if base := filepath.Base(exePath(m)); base != "node" && base != "nodejs" {
+	if !isNode(m) {
 		return exePath(m)
 	}
-	script := nodeScript(m.Argv)
-	if script == "" {
-		return ""
-	}
-	if !filepath.IsAbs(script) {
-		script = filepath.Join(m.Cwd, script)
-	}
-	real, err := filepath.EvalSymlinks(script)
-	if err != nil {
-		return ""
-	}
-	return real
+	return scriptOf(m)
 }

@@ -40,7 +40,7 @@ func Judge(expected []recognizers.Surface, marks []replaycheck.Mark, runErr erro
 				f.Detail += "; first differing check: " + d
 			}
 		case marks[i].Surface != want:
-			f.Outcome, f.Detail = Failed, "read as "+describe(marks[i].Surface)+", the base shows "+string(want)
+			f.Outcome, f.Detail = Failed, "read as "+marks[i].Surface.Name()+", the base shows "+string(want)
 		case runErr != nil && i == len(marks)-1:
 			f.Outcome, f.Detail = Failed, "its keys did not have the recorded effect: "+runErr.Error()
 		case marks[i].Unplanned:
@@ -54,13 +54,6 @@ func Judge(expected []recognizers.Surface, marks []replaycheck.Mark, runErr erro
 		out = append(out, f)
 	}
 	return out
-}
-
-func describe(s recognizers.Surface) string {
-	if s == recognizers.SurfaceNone {
-		return "no surface"
-	}
-	return string(s)
 }
 
 // Summarize gives each surface one outcome over every scenario: failed if

@@ -244,7 +244,7 @@ func provenAgent(v terminal.View) *refusal {
 		return reject(api.ReasonNotAnAgent, "no coding agent runs in this terminal")
 	case !v.Rec.Exact && v.Rec.QualifiedAs != "":
 		return reject(api.ReasonUnqualifiedSurface, "%s %s is qualified as %s, but not on this screen's surface (%s): run `akk qualify` again, or act in the pane yourself",
-			v.Ident.Agent, v.Ident.Version, v.Rec.QualifiedAs, surfaceName(v.Rec.Surface))
+			v.Ident.Agent, v.Ident.Version, v.Rec.QualifiedAs, v.Rec.Surface.Name())
 	case !v.Rec.Exact:
 		return reject(api.ReasonUnknownVersion, "%s %s has no exact profile: nothing on its screen can be proven (`akk qualify %s` can qualify this binary)", v.Ident.Agent, v.Ident.Version, v.Ident.Agent)
 	case v.Stale:
@@ -468,13 +468,6 @@ func blockReason(r terminal.Recognition) string {
 		return r.Blocked.Reason
 	}
 	return "no block"
-}
-
-func surfaceName(s recognizers.Surface) string {
-	if s == recognizers.SurfaceNone {
-		return "none"
-	}
-	return string(s)
 }
 
 // unprofiled refuses a native operation the agent's version has no
